@@ -1,0 +1,51 @@
+# The two promises of README.md: `make demo` and `make test`, each from a fresh machine.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+HOST ?= 127.0.0.1
+PORT ?= 5000
+
+.PHONY: install demo test lint typecheck translations sysdeps sysdeps-test bench
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+install: sysdeps $(STAMP) translations
+
+# WeasyPrint needs pango; the tests need PostgreSQL's server binaries (initdb, pg_ctl).
+sysdeps:
+	@$(PYTHON) -c "import ctypes.util, sys; sys.exit(0 if ctypes.util.find_library('pango-1.0') else 1)" \
+	  || $(MAKE) --no-print-directory apt PKGS="libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core"
+
+sysdeps-test: sysdeps
+	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 \
+	  || $(MAKE) --no-print-directory apt PKGS="postgresql"
+
+apt:
+	@if [ "$$(id -u)" = 0 ]; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(PKGS); \
+	 else echo "Please install these system packages: $(PKGS)"; exit 1; fi
+
+translations: $(STAMP)
+	$(BIN)/pybabel compile -q -d tid/translations
+
+demo: install
+	$(BIN)/tid db upgrade
+	$(BIN)/tid demo
+	$(BIN)/tid run --host $(HOST) --port $(PORT)
+
+lint: $(STAMP)
+	$(BIN)/ruff check tid tests benchmarks migrations
+	$(BIN)/ruff format --check tid tests benchmarks migrations
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+test: install sysdeps-test lint typecheck
+	$(BIN)/pytest
+
+bench: install
+	$(BIN)/python benchmarks/calc.py

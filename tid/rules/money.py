@@ -1,0 +1,119 @@
+"""Money: one constructor, strict parsing, cents rounding and exact splits.
+
+RULES.md, preamble: money is exact (``Decimal``, never ``float``), rounded to cents half-up
+only where a statute amount is paid out, and every split of a total pays out exactly the
+total: the cents left over by rounding go by the largest-remainder method (ties: the earlier
+recipient in the statute's order).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal, InvalidOperation
+
+from tid.rules.errors import InputError
+
+CENT = Decimal("0.01")
+ZERO = Decimal("0")
+
+# "1234.50", "1,234.50", "-3", "$1,234.5": digits with optional thousands commas.
+_AMOUNT = re.compile(r"^\$?(-)?\$?((?:\d{1,3}(?:,\d{3})+)|\d+)(?:\.(\d+))?$")
+
+
+def D(value: str | int | Decimal) -> Decimal:  # noqa: N802 - the money constructor
+    """The one way to make a Decimal from a literal; refuses floats."""
+    if isinstance(value, float):  # pragma: no cover - a programming error, not user input
+        raise TypeError("floats lose cents; pass a string")
+    return Decimal(value)
+
+
+def parse_decimal(value: object, field: str, *, allow_negative: bool = False) -> Decimal:
+    """Strictly parse a user-supplied amount or quantity (``"1,234.50"``, ``"1234.5"``).
+
+    A float (a JSON number) is refused: it may already have lost cents.
+    """
+    if isinstance(value, bool) or isinstance(value, float):
+        raise InputError(
+            field, f"{field}: write the amount as text (\"1234.50\"), not as a number"
+        )
+    if isinstance(value, Decimal):
+        result = value
+    elif isinstance(value, int):
+        result = Decimal(value)
+    elif isinstance(value, str):
+        text = value.strip().replace(" ", "")
+        match = _AMOUNT.match(text)
+        if not match:
+            raise InputError(field, f"{field}: \"{value}\" is not an amount")
+        sign, whole, frac = match.groups()
+        try:
+            result = Decimal(f"{sign or ''}{whole.replace(',', '')}.{frac or '0'}")
+        except InvalidOperation:  # pragma: no cover - the regex admits only digits
+            raise InputError(field, f"{field}: \"{value}\" is not an amount") from None
+    elif value is None:
+        raise InputError(field, f"{field} is required")
+    else:
+        raise InputError(field, f"{field}: expected an amount as text")
+    if not result.is_finite():
+        raise InputError(field, f"{field}: not a finite amount")
+    if result < 0 and not allow_negative:
+        raise InputError(field, f"{field} cannot be negative")
+    return result
+
+
+def parse_money(value: object, field: str, *, allow_negative: bool = False) -> Decimal:
+    """Parse an amount of money: like :func:`parse_decimal`, at most cents."""
+    amount = parse_decimal(value, field, allow_negative=allow_negative)
+    if amount != amount.quantize(CENT, rounding=ROUND_DOWN):
+        raise InputError(field, f"{field}: an amount of money has at most two decimals")
+    return amount
+
+
+def round_cents(amount: Decimal) -> Decimal:
+    """Round to cents half-up (ROUND_HALF_UP), as statute amounts are paid out."""
+    return amount.quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+def to_cents(amount: Decimal) -> int:
+    """Exact integer cents of an amount that is already whole cents."""
+    cents = amount * 100
+    if cents != cents.to_integral_value():
+        raise ValueError(f"{amount} is not a whole number of cents")
+    return int(cents)
+
+
+def from_cents(cents: int) -> Decimal:
+    return (Decimal(cents) / 100).quantize(CENT)
+
+
+def money_str(amount: Decimal) -> str:
+    """JSON form of an amount: a string with exactly two decimals."""
+    return str(amount.quantize(CENT))
+
+
+def allocate(total: Decimal, weights: Sequence[Decimal]) -> list[Decimal]:
+    """Split ``total`` (whole cents) in proportion to ``weights``, exactly, to the cent.
+
+    Each share is first truncated to cents; the cents left over go one each to the largest
+    remainders, ties to the earlier recipient (RULES.md, preamble).
+    """
+    if not weights:
+        if total != 0:
+            raise ValueError("cannot split a non-zero total among no one")
+        return []
+    if any(w < 0 for w in weights):
+        raise ValueError("weights cannot be negative")
+    total_weight = sum(weights, ZERO)
+    if total_weight == 0:
+        raise ValueError("weights add up to zero")
+    total_cents = to_cents(total)
+    exact = [Decimal(total_cents) * w / total_weight for w in weights]
+    floors = [int(e.to_integral_value(rounding=ROUND_DOWN)) for e in exact]
+    if total_cents < 0:  # pragma: no cover - splits in this project are of non-negative sums
+        raise ValueError("cannot split a negative total")
+    leftover = total_cents - sum(floors)
+    order = sorted(range(len(weights)), key=lambda i: (-(exact[i] - floors[i]), i))
+    for i in order[:leftover]:
+        floors[i] += 1
+    return [from_cents(c) for c in floors]
