@@ -6,11 +6,21 @@ Fiscal months are numbered 1 (July) to 12 (June).
 
 from __future__ import annotations
 
+import functools
 import re
+import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
+from importlib import resources
+from typing import Any
+
+import holidays
 
 from tid.rules.errors import InputError
+
+# Deadline has a field called ``date``; inside its class body the type is reached by this name.
+_Date = date
 
 _FY = re.compile(r"^(?:FY)?(\d{4})-(\d{2}|\d{4})$")
 _MONTH = re.compile(r"^(\d{4})-(\d{2})$")
@@ -108,3 +118,549 @@ def parse_date(value: object, field: str) -> date:
 
 def month_label(year: int, month: int) -> str:
     return f"{year:04d}-{month:02d}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Dated settings of 21 LPRA § 6653 (tid/rules/params/district.toml)
+# ---------------------------------------------------------------------------------------------
+# A small private reader until the shared strict loader of tid/rules/params.py is in place: the
+# file is read on first use (never at import) and cached.
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One dated setting: the value in effect on a day, with its citation."""
+
+    name: str
+    value: object
+    since: date
+    citation: str
+
+
+@functools.cache
+def _district_settings() -> dict[str, list[Setting]]:
+    text = resources.files("tid.rules").joinpath("params/district.toml").read_text("utf-8")
+    data = tomllib.loads(text)
+    settings: dict[str, list[Setting]] = {}
+    for name, entry in data.items():
+        values = [
+            Setting(name, v["value"], v["since"], v["citation"]) for v in entry.get("values", [])
+        ]
+        if not values or any(not s.citation or not isinstance(s.since, date) for s in values):
+            raise ValueError(f"district.toml: {name} needs dated values, each with a citation")
+        settings[name] = sorted(values, key=lambda s: s.since)
+    return settings
+
+
+def district_setting(name: str, on: date | None = None, *, field: str = "") -> Setting:
+    """The setting ``name`` in effect on ``on`` (``None``: the latest value).
+
+    A day before the first value is a user error about ``field``: the rule was not yet law.
+    """
+    values = _district_settings()[name]
+    if on is None:
+        return values[-1]
+    in_effect = [s for s in values if s.since <= on]
+    if not in_effect:
+        first = values[0]
+        raise InputError(
+            field,
+            f"{field or 'date'}: {on.isoformat()} is before {first.since.isoformat()}, "
+            f"when the rule ({first.citation}) took effect",
+        )
+    return in_effect[-1]
+
+
+def _setting_int(name: str, on: date, field: str) -> tuple[int, str]:
+    s = district_setting(name, on, field=field)
+    if not isinstance(s.value, int) or isinstance(s.value, bool):
+        raise ValueError(f"district.toml: {name} must be a whole number")
+    return s.value, s.citation
+
+
+def _setting_bool(name: str, on: date, field: str) -> tuple[bool, str]:
+    s = district_setting(name, on, field=field)
+    if not isinstance(s.value, bool):
+        raise ValueError(f"district.toml: {name} must be true or false")
+    return s.value, s.citation
+
+
+# ---------------------------------------------------------------------------------------------
+# Deadlines — 21 LPRA § 6653(2), (5), (7), counted per 1 LPRA § 72 (RULES.md § 1.1)
+# ---------------------------------------------------------------------------------------------
+
+COUNTING_CITATION = "1 LPRA § 72"
+
+_WEEKDAYS_EN = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_WEEKDAYS_ES = ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo")
+
+# Spanish names of the holidays the `holidays` package lists for Puerto Rico (it has no
+# Spanish locale for PR); a name missing here is shown as the package gives it.
+_HOLIDAYS_ES = {
+    "Birthday of Eugenio María de Hostos": "Natalicio de Eugenio María de Hostos",
+    "Christmas Day": "Día de Navidad",
+    "Columbus Day": "Día de la Raza",
+    "Discovery of Puerto Rico Day": "Día del Descubrimiento de Puerto Rico",
+    "Emancipation Day": "Día de la Abolición de la Esclavitud",
+    "Epiphany": "Día de Reyes",
+    "George Washington Day": "Natalicio de George Washington",
+    "George Washington Day, Presidents' Day, and the Day of the Hero and the Illustrious "
+    "Woman of Puerto Rico": "Día de los Presidentes y de los Próceres y las Ilustres "
+    "de Puerto Rico",
+    "George Washington Day, Presidents' Day, and the Day of the Women and Men Heroes of "
+    "Puerto Rico": "Día de los Presidentes y de las Próceres y los Próceres de Puerto Rico",
+    "George Washington Day, Presidents' Day, and the Puerto Rican Heroes Day": (
+        "Día de los Presidentes y de los Próceres Puertorriqueños"
+    ),
+    "Good Friday": "Viernes Santo",
+    "Independence Day": "Día de la Independencia de los Estados Unidos",
+    "José Celso Barbosa Day": "Natalicio de José Celso Barbosa",
+    "José de Diego Day": "Natalicio de José de Diego",
+    "Juneteenth National Independence Day": "Día Nacional de la Libertad (Juneteenth)",
+    "Labor Day": "Día del Trabajo",
+    "Luis Muñoz Rivera Day": "Natalicio de Luis Muñoz Rivera",
+    "Martin Luther King Jr. Day": "Natalicio de Martin Luther King, Jr.",
+    "Memorial Day": "Día de la Recordación",
+    "New Year's Day": "Día de Año Nuevo",
+    "Puerto Rican Culture and Discovery of Puerto Rico Day": (
+        "Día de la Cultura Puertorriqueña y del Descubrimiento de Puerto Rico"
+    ),
+    "Puerto Rican Identity Day": "Día de la Identidad Puertorriqueña",
+    "Puerto Rico Constitution Day": "Día de la Constitución de Puerto Rico",
+    "Thanksgiving Day": "Día de Acción de Gracias",
+    "Veterans Day": "Día del Veterano",
+}
+
+
+def _holiday_es(name_en: str) -> str:
+    parts = []
+    for part in name_en.split("; "):
+        observed = part.endswith(" (observed)")
+        base = part.removesuffix(" (observed)")
+        spanish = _HOLIDAYS_ES.get(base, base)
+        parts.append(f"{spanish} (día feriado trasladado)" if observed else spanish)
+    return "; ".join(parts)
+
+
+@functools.cache
+def _pr_holidays() -> Any:
+    # Built on first use (not at import); it fills in further years by itself as days are asked.
+    return holidays.country_holidays("PR")
+
+
+def holiday_name(day: date) -> str | None:
+    """The name of Puerto Rico's legal holiday on ``day`` (English), or ``None``."""
+    name = _pr_holidays().get(day)
+    return str(name) if name else None
+
+
+def is_working_day(day: date, *, skip_saturday: bool) -> bool:
+    """1 LPRA § 72: Sundays and legal holidays are not days on which a period can end;
+    Saturdays neither when ``skip_saturday`` (setting ``deadline_skip_saturday``)."""
+    if day.weekday() == 6 or (skip_saturday and day.weekday() == 5):
+        return False
+    return holiday_name(day) is None
+
+
+@dataclass(frozen=True)
+class TraceStep:
+    """One step of a computation, for the trace a result carries."""
+
+    step: str
+    value: str
+    citation: str
+
+    def as_json(self) -> dict[str, str]:
+        return {"step": self.step, "value": self.value, "citation": self.citation}
+
+
+@dataclass(frozen=True)
+class SkippedDay:
+    """A day the deadline could not end on, and why (for the UI to translate or show)."""
+
+    day: date
+    weekday: str  # English weekday name, e.g. "Sunday"
+    holiday: str | None  # English holiday name from the `holidays` package, if one
+
+    def clause_en(self) -> str:
+        weekend = self.weekday in ("Saturday", "Sunday")
+        if self.holiday and weekend:
+            return f"{self.day.isoformat()} is a {self.weekday} and {self.holiday}"
+        if self.holiday:
+            return f"{self.day.isoformat()} is {self.holiday}"
+        return f"{self.day.isoformat()} is a {self.weekday}"
+
+    def clause_es(self) -> str:
+        weekday_es = _WEEKDAYS_ES[self.day.weekday()]
+        weekend = self.day.weekday() >= 5
+        if self.holiday and weekend:
+            return f"el {self.day.isoformat()} es {weekday_es} y {_holiday_es(self.holiday)}"
+        if self.holiday:
+            return f"el {self.day.isoformat()} es {_holiday_es(self.holiday)}"
+        return f"el {self.day.isoformat()} es {weekday_es}"
+
+    def as_json(self) -> dict[str, str | None]:
+        return {"date": self.day.isoformat(), "weekday": self.weekday, "holiday": self.holiday}
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """A statutory deadline: the day it falls on after moving past holidays, and why."""
+
+    date: _Date
+    nominal_date: _Date
+    explanation: str
+    explanation_es: str
+    citation: str
+    start: _Date
+    skipped: tuple[SkippedDay, ...]
+    skip_saturday: bool
+    warnings: tuple[str, ...]
+    trace: tuple[TraceStep, ...]
+
+    @property
+    def moved(self) -> bool:
+        return self.date != self.nominal_date
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "date": self.date.isoformat(),
+            "nominal_date": self.nominal_date.isoformat(),
+            "explanation": self.explanation,
+            "explanation_es": self.explanation_es,
+            "citation": self.citation,
+            "skipped": [s.as_json() for s in self.skipped],
+        }
+
+
+@dataclass(frozen=True)
+class PublicationWindow:
+    """The week following the mayor's approval in which the ordinance is published once."""
+
+    start: date
+    end: date
+    approved: date
+    explanation: str
+    explanation_es: str
+    citation: str
+    warnings: tuple[str, ...]
+    trace: tuple[TraceStep, ...]
+
+    def contains(self, day: date) -> bool:
+        return self.start <= day <= self.end
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "start": self.start.isoformat(),
+            "end": self.end.isoformat(),
+            "explanation": self.explanation,
+            "explanation_es": self.explanation_es,
+            "citation": self.citation,
+        }
+
+
+def saturday_warning(skip_saturday: bool) -> str:
+    """The warning every deadline carries: how Saturdays were treated, and why it is a setting."""
+    if skip_saturday:
+        return (
+            "Saturdays are treated like Sundays and holidays: a deadline falling on one moves "
+            "to the next working day (setting deadline_skip_saturday = true). The supplied "
+            "text of 1 LPRA § 72 does not settle Saturdays (RULES.md § 1.1)."
+        )
+    return (
+        "Saturdays count as working days: a deadline may fall on one "
+        "(setting deadline_skip_saturday = false). The supplied text of 1 LPRA § 72 does not "
+        "settle Saturdays (RULES.md § 1.1)."
+    )
+
+
+PUBLICATION_WARNING = (
+    "The publication window is the 7 days after the approval day (approval + 1 … approval + 7) "
+    "and its end does not move for a Sunday or holiday: the statute names a week, not a period "
+    "counted under 1 LPRA § 72 (RULES.md § 1.1)."
+)
+
+YEARLY_NOTICE_WARNING = (
+    "The statute asks for a certified-mail notice 'at least every year' and fixes no day; this "
+    "date is one year after the previous notice, the latest a yearly notice can go out "
+    "(21 LPRA § 6653(5); not settled by RULES.md § 1.1)."
+)
+
+
+def _resolve_skip_saturday(skip_saturday: bool | None, on: date, field: str) -> bool:
+    if skip_saturday is not None:
+        return skip_saturday
+    return _setting_bool("deadline_skip_saturday", on, field)[0]
+
+
+def _moved_past_holidays(
+    *,
+    start: date,
+    nominal: date,
+    period_en: str,
+    period_es: str,
+    citation: str,
+    skip_saturday: bool,
+    extra_warnings: tuple[str, ...] = (),
+) -> Deadline:
+    """Move ``nominal`` to the next working day (1 LPRA § 72) and explain each step."""
+    skipped: list[SkippedDay] = []
+    day = nominal
+    while not is_working_day(day, skip_saturday=skip_saturday):
+        skipped.append(SkippedDay(day, _WEEKDAYS_EN[day.weekday()], holiday_name(day)))
+        day += timedelta(days=1)
+    head_en = (
+        f"{period_en} from {start.isoformat()} is {nominal.isoformat()}, "
+        f"a {_WEEKDAYS_EN[nominal.weekday()]}"
+    )
+    head_es = (
+        f"{period_es} a partir del {start.isoformat()} es el {nominal.isoformat()}, "
+        f"{_WEEKDAYS_ES[nominal.weekday()]}"
+    )
+    clauses_en = [head_en]
+    clauses_es = [head_es]
+    for i, s in enumerate(skipped):
+        if i == 0:
+            # The weekday of the nominal day is already in the head; name only its holiday.
+            if s.holiday:
+                clauses_en.append(f"{s.day.isoformat()} is {s.holiday}")
+                clauses_es.append(f"el {s.day.isoformat()} es {_holiday_es(s.holiday)}")
+            continue
+        clauses_en.append(s.clause_en())
+        clauses_es.append(s.clause_es())
+    if skipped:
+        clauses_en.append(f"moved to {day.isoformat()}")
+        clauses_es.append(f"se traslada al {day.isoformat()}")
+    trace = [
+        TraceStep("start (the first day is excluded)", start.isoformat(), COUNTING_CITATION),
+        TraceStep(f"{period_en} later (the last day is included)", nominal.isoformat(), citation),
+    ]
+    for s in skipped:
+        trace.append(TraceStep("not a day a period can end on", s.clause_en(), COUNTING_CITATION))
+    trace.append(TraceStep("deadline", day.isoformat(), f"{citation}; {COUNTING_CITATION}"))
+    return Deadline(
+        date=day,
+        nominal_date=nominal,
+        explanation="; ".join(clauses_en),
+        explanation_es="; ".join(clauses_es),
+        citation=f"{citation}; {COUNTING_CITATION}",
+        start=start,
+        skipped=tuple(skipped),
+        skip_saturday=skip_saturday,
+        warnings=(saturday_warning(skip_saturday), *extra_warnings),
+        trace=tuple(trace),
+    )
+
+
+def deadline_after(
+    start: date, days: int, *, citation: str, skip_saturday: bool = True
+) -> Deadline:
+    """A period of ``days`` days from ``start`` (1 LPRA § 72: exclude the first day, include
+    the last; a last day that is a Sunday, a legal holiday or — per the setting — a Saturday
+    moves to the next day that is none of these)."""
+    if days < 0:
+        raise ValueError("a period cannot have a negative number of days")
+    return _moved_past_holidays(
+        start=start,
+        nominal=start + timedelta(days=days),
+        period_en=f"{days} days",
+        period_es=f"{days} días",
+        citation=citation,
+        skip_saturday=skip_saturday,
+    )
+
+
+def _statutory_deadline(
+    setting: str, start: date, skip_saturday: bool | None, field: str
+) -> Deadline:
+    days, citation = _setting_int(setting, start, field)
+    skip = _resolve_skip_saturday(skip_saturday, start, field)
+    return deadline_after(start, days, citation=citation, skip_saturday=skip)
+
+
+def ordinance_due(petition_received: date, *, skip_saturday: bool | None = None) -> Deadline:
+    """21 LPRA § 6653(2): the municipal legislature issues the ordinance within 90 days of
+    receiving the mayor's petition."""
+    return _statutory_deadline(
+        "ordinance_days", petition_received, skip_saturday, "petition_received"
+    )
+
+
+def mayor_decision_due(
+    ordinance_received_by_mayor: date, *, skip_saturday: bool | None = None
+) -> Deadline:
+    """21 LPRA § 6653(2): the mayor approves or denies the ordinance within 30 days of
+    receiving it."""
+    return _statutory_deadline(
+        "mayor_decision_days",
+        ordinance_received_by_mayor,
+        skip_saturday,
+        "ordinance_received_by_mayor",
+    )
+
+
+def initial_notice_due(
+    ordinance_received_by_association: date, *, skip_saturday: bool | None = None
+) -> Deadline:
+    """21 LPRA § 6653(5): the association notifies every owner by certified mail within 30
+    days of receiving the ordinance."""
+    return _statutory_deadline(
+        "initial_notice_days",
+        ordinance_received_by_association,
+        skip_saturday,
+        "ordinance_received_by_association",
+    )
+
+
+def yearly_notice_due(previous_notice: date, *, skip_saturday: bool | None = None) -> Deadline:
+    """21 LPRA § 6653(5): in later years of the term, the association notifies every owner
+    by certified mail 'at least every year' of that year's amount and due date.
+
+    The statute fixes no day: this is one year after the previous notice (February 29 gives
+    February 28), moved past holidays like any period; the result warns of the reading.
+    """
+    field = "previous_notice"
+    skip = _resolve_skip_saturday(skip_saturday, previous_notice, field)
+    _, citation = _setting_int("initial_notice_days", previous_notice, field)
+    try:
+        nominal = previous_notice.replace(year=previous_notice.year + 1)
+    except ValueError:  # February 29
+        nominal = date(previous_notice.year + 1, 2, 28)
+    return _moved_past_holidays(
+        start=previous_notice,
+        nominal=nominal,
+        period_en="One year",
+        period_es="Un año",
+        citation=citation,
+        skip_saturday=skip,
+        extra_warnings=(YEARLY_NOTICE_WARNING,),
+    )
+
+
+def publication_window(mayor_approved: date) -> PublicationWindow:
+    """21 LPRA § 6653(7): the ordinance is published once in a newspaper of general
+    circulation during the week following the mayor's approval.
+
+    RULES.md § 1.1: "the week following approval" = the 7 days after the approval day
+    (approval + 1 … approval + 7). The window is a calendar week, not a period counted to a
+    last day, so its end is kept as it is even when it falls on a Sunday or holiday (the
+    result warns of this reading).
+    """
+    field = "mayor_approved"
+    days, citation = _setting_int("publication_week_days", mayor_approved, field)
+    start = mayor_approved + timedelta(days=1)
+    end = mayor_approved + timedelta(days=days)
+    explanation = (
+        f"The week following the approval on {mayor_approved.isoformat()}: the {days} days "
+        f"from {start.isoformat()} ({_WEEKDAYS_EN[start.weekday()]}) to {end.isoformat()} "
+        f"({_WEEKDAYS_EN[end.weekday()]}); the end does not move for holidays"
+    )
+    explanation_es = (
+        f"La semana siguiente a la aprobación del {mayor_approved.isoformat()}: los {days} "
+        f"días del {start.isoformat()} ({_WEEKDAYS_ES[start.weekday()]}) al {end.isoformat()} "
+        f"({_WEEKDAYS_ES[end.weekday()]}); el final no se traslada por días feriados"
+    )
+    trace = (
+        TraceStep("mayor's approval (excluded)", mayor_approved.isoformat(), citation),
+        TraceStep("window opens (approval + 1)", start.isoformat(), citation),
+        TraceStep(f"window closes (approval + {days})", end.isoformat(), citation),
+    )
+    return PublicationWindow(
+        start=start,
+        end=end,
+        approved=mayor_approved,
+        explanation=explanation,
+        explanation_es=explanation_es,
+        citation=citation,
+        warnings=(PUBLICATION_WARNING,),
+        trace=trace,
+    )
+
+
+def days_left(deadline: Deadline | PublicationWindow | date, today: date) -> int:
+    """Days from ``today`` to the deadline (0 on the day itself, negative once it has passed);
+    for a publication window, to its last day."""
+    if isinstance(deadline, Deadline):
+        end = deadline.date
+    elif isinstance(deadline, PublicationWindow):
+        end = deadline.end
+    else:
+        end = deadline
+    return (end - today).days
+
+
+_DEADLINE_INPUTS = (
+    "petition_received",
+    "ordinance_received_by_mayor",
+    "mayor_approved",
+    "ordinance_received_by_association",
+)
+
+
+def deadlines_document(document: Mapping[str, Any]) -> dict[str, Any]:
+    """CALCULATORS.md `deadlines`: the § 6653(2), (5), (7) deadlines of the dates given.
+
+    In: any of ``petition_received``, ``ordinance_received_by_mayor``, ``mayor_approved``,
+    ``ordinance_received_by_association``; optional ``skip_saturday`` (true/false) and
+    ``today`` (adds ``days_left`` to each deadline).
+    """
+    known = {*_DEADLINE_INPUTS, "skip_saturday", "today"}
+    for key in document:
+        if key not in known:
+            raise InputError(
+                str(key),
+                f"{key}: not an input of this calculator; known: {', '.join(sorted(known))}",
+            )
+    skip_saturday: bool | None = None
+    if "skip_saturday" in document and document["skip_saturday"] is not None:
+        value = document["skip_saturday"]
+        if not isinstance(value, bool):
+            raise InputError("skip_saturday", "skip_saturday: write true or false")
+        skip_saturday = value
+    dates = {
+        key: parse_date(document[key], key)
+        for key in _DEADLINE_INPUTS
+        if document.get(key) not in (None, "")
+    }
+    if not dates:
+        raise InputError(
+            "petition_received",
+            "give at least one of the dates: " + ", ".join(_DEADLINE_INPUTS),
+        )
+    today = parse_date(document["today"], "today") if document.get("today") else None
+
+    results: dict[str, Deadline | PublicationWindow] = {}
+    if "petition_received" in dates:
+        results["ordinance_due"] = ordinance_due(
+            dates["petition_received"], skip_saturday=skip_saturday
+        )
+    if "ordinance_received_by_mayor" in dates:
+        results["mayor_decision_due"] = mayor_decision_due(
+            dates["ordinance_received_by_mayor"], skip_saturday=skip_saturday
+        )
+    if "mayor_approved" in dates:
+        results["publication_window"] = publication_window(dates["mayor_approved"])
+    if "ordinance_received_by_association" in dates:
+        results["initial_notice_due"] = initial_notice_due(
+            dates["ordinance_received_by_association"], skip_saturday=skip_saturday
+        )
+
+    out: dict[str, Any] = {}
+    warnings: list[str] = []
+    trace: list[dict[str, str]] = []
+    for name, result in results.items():
+        entry = result.as_json()
+        if today is not None:
+            entry["days_left"] = days_left(result, today)
+        out[name] = entry
+        for w in result.warnings:
+            if w not in warnings:
+                warnings.append(w)
+        trace.extend({**t.as_json(), "step": f"{name}: {t.step}"} for t in result.trace)
+    # The publication window alone does not use the Saturday setting; name it only if used.
+    used = [r.skip_saturday for r in results.values() if isinstance(r, Deadline)]
+    if used:
+        out["skip_saturday"] = used[0]
+    out["warnings"] = warnings
+    out["trace"] = trace
+    return out
