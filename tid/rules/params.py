@@ -1,0 +1,383 @@
+"""Dated parameters of RULES.md §§ 2–5: every rate, threshold, cap, floor and date as data.
+
+The statutes (Act 272-2003 § 24 and § 31; IRC 1994 § 2051; 13 LPRA § 31751; the Municipal
+Equalization Fund) change their figures over time. Each figure lives in
+``tid/rules/params/*.toml`` as a list of dated values, each with the citation that sets it::
+
+    [room_tax.act272.rate.hotel]
+    description = "Room tax rate: hotel"
+    [[room_tax.act272.rate.hotel.values]]
+    from = 2003-09-09
+    value = "0.09"
+    unit = "rate"
+    citation = "Act 272-2003 § 24(B)"
+
+(``since`` may stand for ``from``, and ``unit`` may be set once on the parameter table.)
+
+The dotted table name is the parameter's stable name (the UI links trace steps to it). The
+files are read lazily with :mod:`tomllib`, validated strictly (unknown keys, a value without
+a citation, an unknown unit, unsorted or overlapping dates are refused) and cached.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from bisect import bisect_right
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from tid.rules.calendar import FiscalYear, parse_fiscal_year
+from tid.rules.errors import InputError
+
+PARAMS_DIR = Path(__file__).with_name("params")
+
+# unit -> the TOML type its value is written as.
+UNITS: dict[str, str] = {
+    "rate": "decimal",  # a fraction written as a decimal: "0.09" is 9 %
+    "fraction": "fraction",  # an exact fraction: "5/6"
+    "usd": "money",  # dollars, at most cents: "375000.00"
+    "usd_per_gallon": "decimal",  # dollars a gallon: "0.04"
+    "count": "integer",
+    "fiscal_month": "integer",  # 1 (July) … 12 (June)
+    "day_of_month": "integer",
+    "date": "date",
+    "fiscal_year": "fiscal_year",  # "2015-16"
+    "code": "text",  # a symbolic value, e.g. the name of a regime
+    "boolean": "boolean",
+    "days": "integer",  # a count of calendar days
+    "ratio": "decimal",  # same as "rate"
+}
+
+_PARAMETER_KEYS = frozenset({"description", "unit", "values"})
+_VALUE_KEYS = frozenset({"from", "since", "until", "value", "unit", "citation", "note"})
+_NAME_PART = re.compile(r"^[a-z][a-z0-9_]*$")
+_FRACTION = re.compile(r"^(\d+)/(\d+)$")
+
+Value = Decimal | Fraction | int | date | FiscalYear | str | bool
+
+
+class ParameterFileError(ValueError):
+    """A parameter file that breaks the rules of the format (a defect, not user input)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DatedValue:
+    """One value of a parameter, in force from ``start`` to ``end`` (inclusive; None: open)."""
+
+    start: date
+    end: date | None
+    value: Value
+    text: str
+    unit: str
+    citation: str
+    note: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {
+            "from": self.start.isoformat(),
+            "until": self.end.isoformat() if self.end else None,
+            "value": self.text,
+            "unit": self.unit,
+            "citation": self.citation,
+        }
+        if self.note:
+            doc["note"] = self.note
+        return doc
+
+
+@dataclass(frozen=True, slots=True)
+class Parameter:
+    """A named parameter with its full history of values, oldest first."""
+
+    name: str
+    description: str
+    values: tuple[DatedValue, ...]
+    source: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "description": self.description,
+            "unit": self.values[0].unit,
+            "source": self.source,
+            "values": [v.as_json() for v in self.values],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ParamValue:
+    """The value of a parameter on a given day, with the citation that sets it."""
+
+    name: str
+    value: Value
+    unit: str
+    citation: str
+    start: date
+    end: date | None
+
+    @property
+    def decimal(self) -> Decimal:
+        if not isinstance(self.value, Decimal):
+            raise TypeError(f"parameter {self.name} is not a decimal")
+        return self.value
+
+    @property
+    def ratio(self) -> tuple[int, int]:
+        """The value as an exact integer ratio (rates, fractions, amounts)."""
+        if isinstance(self.value, Decimal | Fraction):
+            n, d = self.value.as_integer_ratio()
+            return int(n), int(d)
+        raise TypeError(f"parameter {self.name} is not a number")
+
+    @property
+    def integer(self) -> int:
+        if isinstance(self.value, bool) or not isinstance(self.value, int):
+            raise TypeError(f"parameter {self.name} is not an integer")
+        return self.value
+
+    @property
+    def cents(self) -> int:
+        """A dollar amount as integer cents."""
+        if self.unit != "usd":
+            raise TypeError(f"parameter {self.name} is not an amount of dollars")
+        return int(self.decimal * 100)
+
+
+@dataclass(frozen=True, slots=True)
+class TraceStep:
+    """One explained step of a computation: ``{step, value, citation}`` (+ ``parameter``)."""
+
+    step: str
+    value: str
+    citation: str
+    parameter: str | None = None
+
+    def as_json(self) -> dict[str, str]:
+        doc = {"step": self.step, "value": self.value, "citation": self.citation}
+        if self.parameter:
+            doc["parameter"] = self.parameter
+        return doc
+
+
+# ---------------------------------------------------------------------------------------
+# Loading and validation
+
+
+def _fail(source: str, where: str, message: str) -> ParameterFileError:
+    return ParameterFileError(f"{source}: {where}: {message}")
+
+
+def _parse_value(source: str, where: str, unit: str, raw: object) -> tuple[Value, str]:
+    kind = UNITS[unit]
+    if kind in ("decimal", "money"):
+        if not isinstance(raw, str):
+            raise _fail(source, where, f'a {unit} value is written as text, like "0.09"')
+        try:
+            number = Decimal(raw)
+        except InvalidOperation:
+            raise _fail(source, where, f"{raw!r} is not a number") from None
+        if not number.is_finite() or number < 0:
+            raise _fail(source, where, f"{raw!r} is not a non-negative number")
+        if kind == "money" and number != number.quantize(Decimal("0.01")):
+            raise _fail(source, where, f"{raw!r} has more than two decimals")
+        return number, raw
+    if kind == "fraction":
+        match = _FRACTION.match(raw) if isinstance(raw, str) else None
+        if not match or int(match.group(2)) == 0:
+            raise _fail(source, where, f'a fraction is written as text, like "5/6", not {raw!r}')
+        return Fraction(int(match.group(1)), int(match.group(2))), match.group(0)
+    if kind == "integer":
+        if isinstance(raw, bool) or not isinstance(raw, int) or raw < 0:
+            raise _fail(source, where, f"{raw!r} is not a whole number")
+        if unit == "fiscal_month" and not 1 <= raw <= 12:
+            raise _fail(source, where, f"{raw} is not a fiscal month (1–12)")
+        if unit == "day_of_month" and not 1 <= raw <= 31:
+            raise _fail(source, where, f"{raw} is not a day of the month")
+        return raw, str(raw)
+    if kind == "date":
+        if not isinstance(raw, date):
+            raise _fail(source, where, f"{raw!r} is not a TOML date")
+        return raw, raw.isoformat()
+    if kind == "fiscal_year":
+        try:
+            return parse_fiscal_year(raw), str(raw)
+        except InputError as exc:
+            raise _fail(source, where, exc.message) from None
+    if kind == "text":
+        if not isinstance(raw, str) or not raw:
+            raise _fail(source, where, "a code value is non-empty text")
+        return raw, raw
+    if not isinstance(raw, bool):
+        raise _fail(source, where, f"{raw!r} is not true or false")
+    return raw, "true" if raw else "false"
+
+
+def _parse_parameter(source: str, name: str, table: Mapping[str, Any]) -> Parameter:
+    unknown = set(table) - _PARAMETER_KEYS
+    if unknown:
+        raise _fail(source, name, f"unknown key(s) {', '.join(sorted(unknown))}")
+    description = table.get("description")
+    if not isinstance(description, str) or not description.strip():
+        raise _fail(source, name, "a parameter needs a description")
+    default_unit = table.get("unit")
+    raw_values = table["values"]
+    if not isinstance(raw_values, list) or not raw_values:
+        raise _fail(source, name, "values must be a non-empty list of [[…values]] tables")
+    values: list[DatedValue] = []
+    for i, raw in enumerate(raw_values):
+        where = f"{name}.values[{i}]"
+        if not isinstance(raw, dict):
+            raise _fail(source, where, "each value is a table")
+        unknown = set(raw) - _VALUE_KEYS
+        if unknown:
+            raise _fail(source, where, f"unknown key(s) {', '.join(sorted(unknown))}")
+        if ("from" in raw) == ("since" in raw):
+            raise _fail(source, where, "give the first day as 'from' (or 'since'), once")
+        for key in ("value", "citation"):
+            if key not in raw:
+                raise _fail(source, where, f"missing {key!r}")
+        citation = raw["citation"]
+        if not isinstance(citation, str) or not citation.strip():
+            raise _fail(source, where, "every value needs a citation")
+        unit = raw.get("unit", default_unit)
+        if unit is None:
+            raise _fail(source, where, "missing 'unit' (on the value or on the parameter)")
+        if default_unit is not None and unit != default_unit:
+            raise _fail(source, where, f"unit {unit!r} differs from {default_unit!r}")
+        if unit not in UNITS:
+            known = ", ".join(sorted(UNITS))
+            raise _fail(source, where, f"unknown unit {unit!r} (known: {known})")
+        if values and unit != values[0].unit:
+            raise _fail(source, where, f"unit {unit!r} differs from {values[0].unit!r}")
+        start, end = raw.get("from", raw.get("since")), raw.get("until")
+        if not isinstance(start, date) or (end is not None and not isinstance(end, date)):
+            raise _fail(source, where, "'from' and 'until' are TOML dates (2003-09-09)")
+        if end is not None and end < start:
+            raise _fail(source, where, f"'until' {end} is before 'from' {start}")
+        if values:
+            previous = values[-1]
+            if start <= previous.start:
+                raise _fail(source, where, f"dates not sorted: {start} after {previous.start}")
+            if previous.end is not None and start <= previous.end:
+                raise _fail(source, where, f"overlaps the value in force until {previous.end}")
+        note = raw.get("note")
+        if note is not None and not isinstance(note, str):
+            raise _fail(source, where, "'note' is text")
+        value, text = _parse_value(source, where, unit, raw["value"])
+        values.append(DatedValue(start, end, value, text, unit, citation.strip(), note))
+    return Parameter(name, description.strip(), tuple(values), source)
+
+
+def _walk(source: str, prefix: str, table: Mapping[str, Any]) -> Iterable[Parameter]:
+    if "values" in table:
+        yield _parse_parameter(source, prefix, table)
+        return
+    if not table:
+        raise _fail(source, prefix or "(top)", "an empty table")
+    for key, sub in table.items():
+        name = f"{prefix}.{key}" if prefix else key
+        if not _NAME_PART.match(key):
+            raise _fail(source, name, f"{key!r} is not a lower-case parameter name part")
+        if not isinstance(sub, dict):
+            raise _fail(source, name, "unknown key (a parameter is a table with 'values')")
+        yield from _walk(source, name, sub)
+
+
+def load_file(path: Path) -> dict[str, Parameter]:
+    """Load and strictly validate one parameter file."""
+    try:
+        with path.open("rb") as handle:
+            document = tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise ParameterFileError(f"{path.name}: not valid TOML: {exc}") from None
+    found: dict[str, Parameter] = {}
+    for parameter in _walk(path.name, "", document):
+        found[parameter.name] = parameter
+    return found
+
+
+def load_parameters(paths: Iterable[Path]) -> dict[str, Parameter]:
+    """Load several files; a name defined twice is refused."""
+    registry: dict[str, Parameter] = {}
+    for path in sorted(paths):
+        for name, parameter in load_file(path).items():
+            if name in registry:
+                raise ParameterFileError(
+                    f"{path.name}: {name}: already defined in {registry[name].source}"
+                )
+            registry[name] = parameter
+    if not registry:
+        raise ParameterFileError("no parameters found")
+    return registry
+
+
+@cache
+def _registry() -> dict[str, Parameter]:
+    return load_parameters(PARAMS_DIR.glob("*.toml"))
+
+
+@cache
+def _index(name: str) -> tuple[list[date], Parameter]:
+    try:
+        parameter = _registry()[name]
+    except KeyError:
+        raise KeyError(f"no parameter named {name!r}") from None
+    return [v.start for v in parameter.values], parameter
+
+
+# ---------------------------------------------------------------------------------------
+# Public API
+
+
+class NotInForceError(LookupError):
+    """The parameter has no value on the day asked (before the statute, or after it ended)."""
+
+    def __init__(self, name: str, on: date, parameter: Parameter) -> None:
+        first = parameter.values[0]
+        super().__init__(
+            f"{parameter.description} ({name}) has no value on {on.isoformat()}; "
+            f"the first value is in force from {first.start.isoformat()} ({first.citation})"
+        )
+        self.name = name
+        self.on = on
+        self.first = first.start
+
+
+def param_or_none(name: str, on: date) -> ParamValue | None:
+    """The value of parameter ``name`` in force on ``on``, or None when none is."""
+    starts, parameter = _index(name)
+    i = bisect_right(starts, on) - 1
+    if i < 0:
+        return None
+    v = parameter.values[i]
+    if v.end is not None and on > v.end:
+        return None
+    return ParamValue(name, v.value, v.unit, v.citation, v.start, v.end)
+
+
+def param(name: str, on: date) -> ParamValue:
+    """The value of parameter ``name`` in force on ``on`` (value + citation).
+
+    Raises :class:`NotInForceError` when the parameter has no value that day.
+    """
+    found = param_or_none(name, on)
+    if found is None:
+        raise NotInForceError(name, on, _index(name)[1])
+    return found
+
+
+def history(name: str) -> Parameter:
+    """The parameter with its full history of values."""
+    return _index(name)[1]
+
+
+def all_parameters() -> list[dict[str, Any]]:
+    """Every parameter with its full value history and citations (JSON-ready, by name)."""
+    return [_registry()[name].as_json() for name in sorted(_registry())]
