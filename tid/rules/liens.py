@@ -1,0 +1,329 @@
+"""The impost lien and its rank — 21 LPRA § 6653(8) (RULES.md § 1.5).
+
+The impost is a tacit legal lien on the property with priority over every other lien,
+whether constituted before or after it, except that it ranks below (a) the fiscal lien of
+delinquent tax debts transferred under 13 LPRA § 5924, (b) the municipal property-tax lien,
+(c) any lien constituted before the act took effect, and (d) any tacit legal lien securing
+imposts or taxes that finance public infrastructure. It secures only the imposts of the
+ordinance: interest, surcharges and fees on a late impost are owed but unsecured.
+
+Ranking = group 1 (a–d), then group 2 (the district's impost lien, its impost amount only),
+then group 3 (every other lien); inside a group, the oldest constitution first, ties by id.
+The unsecured charges on an impost are not a lien: this project lists them after every lien
+(in group 3, after its secured liens) and pays them only from what is left once every lien
+is paid, before the owner — never ahead of a secured lien. Sale proceeds are paid rank by
+rank, each in full before the next, never pro rata; the rest goes to the owner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from tid.rules.calendar import TraceStep, district_setting, parse_date
+from tid.rules.errors import InputError
+from tid.rules.money import ZERO, money_str, parse_money
+
+CITATION = "21 LPRA § 6653(8)"
+
+# Kinds that rank above the impost lien whatever their date, with the paragraph that says so.
+_ABOVE_BY_KIND = {
+    "fiscal_transferred_tax_debt": (
+        "(a)",
+        "the fiscal lien securing delinquent tax debts transferred under 13 LPRA § 5924",
+    ),
+    "municipal_property_tax": (
+        "(b)",
+        "the municipal property-tax lien (Municipal Property Tax Act of 1991)",
+    ),
+    "infrastructure_impost": (
+        "(d)",
+        "a tacit legal lien securing imposts or taxes that finance public infrastructure",
+    ),
+}
+IMPOST_KIND = "tid_impost"
+_OTHER_KINDS = {"mortgage": "a mortgage", "judgment": "a judgment lien", "other": "a lien"}
+KINDS = (*_ABOVE_BY_KIND, IMPOST_KIND, *_OTHER_KINDS)
+
+SECURED = "secured"
+UNSECURED_CHARGES = "unsecured_charges"
+
+
+@dataclass(frozen=True)
+class Lien:
+    """A lien on the property. ``unsecured_charges`` (interest, surcharges and fees on a late
+    impost) only for ``tid_impost``."""
+
+    id: str
+    kind: str
+    constituted_on: date
+    amount: Decimal
+    unsecured_charges: Decimal = ZERO
+
+
+@dataclass(frozen=True)
+class RankedLine:
+    """One line of the ranking: a lien's secured amount, or an impost's unsecured charges."""
+
+    rank: int
+    id: str
+    kind: str
+    group: int
+    part: str  # "secured" or "unsecured_charges"
+    constituted_on: date
+    secured_amount: Decimal
+    owed: Decimal  # what this line claims from the proceeds
+    reason: str
+
+
+@dataclass(frozen=True)
+class Payment:
+    id: str
+    part: str
+    paid: Decimal
+    unpaid: Decimal
+
+
+@dataclass(frozen=True)
+class LienResult:
+    ranking: tuple[RankedLine, ...]
+    act_effective_date: date
+    sale_proceeds: Decimal | None
+    distribution: tuple[Payment, ...] | None
+    to_owner: Decimal | None
+    warnings: tuple[str, ...]
+    trace: tuple[TraceStep, ...]
+
+
+def default_act_effective_date() -> tuple[date, str]:
+    """21 LPRA § 6653(8)(c): the setting ``lien_act_effective_date`` (Act 171-2009, effective
+    30 days after 2009-12-16) and its citation."""
+    setting = district_setting("lien_act_effective_date")
+    if not isinstance(setting.value, date):
+        raise ValueError("district.toml: lien_act_effective_date must be a date")
+    return setting.value, setting.citation
+
+
+def _classify(lien: Lien, act_date: date) -> tuple[int, str]:
+    """The group of a lien (1, 2 or 3) and the sentence that says why, citing § 6653(8)."""
+    day = lien.constituted_on.isoformat()
+    act = act_date.isoformat()
+    if lien.kind in _ABOVE_BY_KIND:
+        para, what = _ABOVE_BY_KIND[lien.kind]
+        reason = f"Ranks above the impost lien: {what} ({CITATION}{para})"
+        if lien.constituted_on < act_date:
+            reason += f"; also constituted on {day}, before the act took effect on {act} ((c))"
+        return 1, reason + "."
+    if lien.kind == IMPOST_KIND:
+        return 2, (
+            "The district's impost lien: priority over every other lien, before or after it, "
+            f"except those of ({CITATION}(a)–(d)); it secures only the impost "
+            f"({money_str(lien.amount)})."
+        )
+    what = _OTHER_KINDS[lien.kind]
+    if lien.constituted_on < act_date:
+        return 1, (
+            f"Ranks above the impost lien: {what} constituted on {day}, before the act took "
+            f"effect on {act} (setting lien_act_effective_date) ({CITATION}(c))."
+        )
+    return 3, (
+        f"Ranks below the impost lien: {what} constituted on {day}, on or after the act took "
+        f"effect on {act}, and not one of the liens of {CITATION}(a)–(d)."
+    )
+
+
+def rank_liens(
+    liens: Sequence[Lien],
+    *,
+    sale_proceeds: Decimal | None = None,
+    act_effective_date: date | None = None,
+) -> LienResult:
+    """21 LPRA § 6653(8): rank the liens on a property around the impost lien and, given sale
+    proceeds, pay them rank by rank, each in full before the next; the rest to the owner."""
+    if act_effective_date is None:
+        act_date, act_citation = default_act_effective_date()
+        act_source = "the default"
+    else:
+        act_date, act_citation = act_effective_date, f"{CITATION}(c); given in the input"
+        act_source = "given in the input"
+    warnings = [
+        "The statute orders liens only relative to the impost lien; inside each group this "
+        "project ranks the oldest constitution date first, ties by id (RULES.md § 1.5).",
+        f"Liens constituted before {act_date.isoformat()} rank above the impost lien "
+        f"({CITATION}(c)): setting lien_act_effective_date = {act_date.isoformat()} "
+        f"({act_source}; Act 171-2009 took effect 30 days after 2009-12-16).",
+    ]
+    trace = [TraceStep("lien_act_effective_date", act_date.isoformat(), act_citation)]
+
+    keyed: list[tuple[tuple[int, int, date, str], Lien, int, str, str]] = []
+    for lien in liens:
+        group, reason = _classify(lien, act_date)
+        keyed.append(((group, 0, lien.constituted_on, lien.id), lien, group, SECURED, reason))
+        if lien.kind == IMPOST_KIND and lien.constituted_on < act_date:
+            warnings.append(
+                f"Impost lien {lien.id} was constituted on {lien.constituted_on.isoformat()}, "
+                "before the act took effect; it is still ranked as the impost lien (group 2)."
+            )
+        if lien.unsecured_charges > 0:
+            keyed.append(
+                (
+                    (3, 1, lien.constituted_on, lien.id),
+                    lien,
+                    3,
+                    UNSECURED_CHARGES,
+                    "Interest, surcharges and fees on the impost: owed but not secured by the "
+                    f"impost lien, which secures only the imposts of the ordinance ({CITATION}, "
+                    "last sentence); paid only from what is left after every lien.",
+                )
+            )
+    if any(line[3] == UNSECURED_CHARGES for line in keyed):
+        warnings.append(
+            "Interest, surcharges and fees on a late impost are owed but not secured by the "
+            f"impost lien ({CITATION}, last sentence): this project lists them after every "
+            "lien and pays them only from what is left once every lien is paid, before the "
+            "owner (RULES.md § 1.5)."
+        )
+    if not any(lien.kind == IMPOST_KIND for lien in liens):
+        warnings.append(
+            "No impost lien (tid_impost) in the list: the groups are still those of "
+            f"{CITATION}, which ranks liens only relative to the impost lien."
+        )
+    keyed.sort(key=lambda item: item[0])
+
+    ranking: list[RankedLine] = []
+    for rank, (_, lien, group, part, reason) in enumerate(keyed, start=1):
+        secured = lien.amount if part == SECURED else ZERO
+        owed = lien.amount if part == SECURED else lien.unsecured_charges
+        ranking.append(
+            RankedLine(
+                rank=rank,
+                id=lien.id,
+                kind=lien.kind,
+                group=group,
+                part=part,
+                constituted_on=lien.constituted_on,
+                secured_amount=secured,
+                owed=owed,
+                reason=reason,
+            )
+        )
+        label = lien.kind if part == SECURED else f"{lien.kind}, unsecured charges"
+        trace.append(
+            TraceStep(
+                f"rank {rank}: {lien.id} ({label})",
+                f"group {group}, {money_str(owed)}",
+                CITATION,
+            )
+        )
+
+    distribution: tuple[Payment, ...] | None = None
+    to_owner: Decimal | None = None
+    if sale_proceeds is not None:
+        left = sale_proceeds
+        payments = []
+        for line in ranking:
+            paid = min(left, line.owed)
+            left -= paid
+            payments.append(Payment(line.id, line.part, paid, line.owed - paid))
+            trace.append(
+                TraceStep(
+                    f"pay rank {line.rank}: {line.id}",
+                    f"{money_str(paid)} paid, {money_str(line.owed - paid)} unpaid",
+                    f"{CITATION}; RULES.md § 1.5 (each rank in full before the next)",
+                )
+            )
+        distribution = tuple(payments)
+        to_owner = left
+        trace.append(TraceStep("to the owner", money_str(left), "RULES.md § 1.5"))
+    return LienResult(
+        ranking=tuple(ranking),
+        act_effective_date=act_date,
+        sale_proceeds=sale_proceeds,
+        distribution=distribution,
+        to_owner=to_owner,
+        warnings=tuple(warnings),
+        trace=tuple(trace),
+    )
+
+
+def _parse_lien(item: object, path: str) -> Lien:
+    if not isinstance(item, Mapping):
+        raise InputError(path, f"{path}: each lien is an object with id, kind, constituted_on")
+    raw_id = item.get("id")
+    if not isinstance(raw_id, str | int) or isinstance(raw_id, bool) or str(raw_id).strip() == "":
+        raise InputError(f"{path}.id", f"{path}.id: every lien needs an id")
+    kind = item.get("kind")
+    if kind not in KINDS:
+        raise InputError(
+            f"{path}.kind",
+            f"{path}.kind: {kind!r} is not a kind of lien; known: {', '.join(KINDS)}",
+        )
+    unsecured = ZERO
+    if item.get("unsecured_charges") not in (None, ""):
+        if kind != IMPOST_KIND:
+            raise InputError(
+                f"{path}.unsecured_charges",
+                f"{path}.unsecured_charges: only an impost lien (tid_impost) has unsecured "
+                "charges (interest, surcharges and fees on a late impost)",
+            )
+        unsecured = parse_money(item["unsecured_charges"], f"{path}.unsecured_charges")
+    return Lien(
+        id=str(raw_id).strip(),
+        kind=str(kind),
+        constituted_on=parse_date(item.get("constituted_on"), f"{path}.constituted_on"),
+        amount=parse_money(item.get("amount"), f"{path}.amount"),
+        unsecured_charges=unsecured,
+    )
+
+
+def liens_document(document: Mapping[str, Any]) -> dict[str, Any]:
+    """CALCULATORS.md `liens`: rank the liens (21 LPRA § 6653(8)) and distribute sale proceeds."""
+    raw = document.get("liens")
+    if not isinstance(raw, list):
+        raise InputError("liens", "liens: give the list of liens on the property")
+    liens = [_parse_lien(item, f"liens[{i}]") for i, item in enumerate(raw)]
+    seen: set[str] = set()
+    for i, lien in enumerate(liens):
+        if lien.id in seen:
+            raise InputError(f"liens[{i}].id", f"liens[{i}].id: {lien.id!r} is used twice")
+        seen.add(lien.id)
+    proceeds = (
+        parse_money(document["sale_proceeds"], "sale_proceeds")
+        if document.get("sale_proceeds") not in (None, "")
+        else None
+    )
+    act_date = (
+        parse_date(document["act_effective_date"], "act_effective_date")
+        if document.get("act_effective_date") not in (None, "")
+        else None
+    )
+    result = rank_liens(liens, sale_proceeds=proceeds, act_effective_date=act_date)
+    out: dict[str, Any] = {
+        "ranking": [
+            {
+                "rank": line.rank,
+                "id": line.id,
+                "kind": line.kind,
+                "group": line.group,
+                "part": line.part,
+                "constituted_on": line.constituted_on.isoformat(),
+                "secured_amount": money_str(line.secured_amount),
+                "owed": money_str(line.owed),
+                "reason": line.reason,
+            }
+            for line in result.ranking
+        ],
+        "act_effective_date": result.act_effective_date.isoformat(),
+    }
+    if result.distribution is not None and result.to_owner is not None:
+        out["distribution"] = [
+            {"id": p.id, "part": p.part, "paid": money_str(p.paid), "unpaid": money_str(p.unpaid)}
+            for p in result.distribution
+        ]
+        out["to_owner"] = money_str(result.to_owner)
+    out["warnings"] = list(result.warnings)
+    out["trace"] = [t.as_json() for t in result.trace]
+    return out
