@@ -30,7 +30,7 @@ apt:
 	 else echo "Please install these system packages: $(PKGS)"; exit 1; fi
 
 translations: $(STAMP)
-	$(BIN)/pybabel compile -q -d tid/translations
+	$(BIN)/pybabel compile -d tid/translations > /dev/null
 
 demo: install
 	$(BIN)/tid db upgrade

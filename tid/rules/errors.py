@@ -7,7 +7,8 @@ message next to the field, the command line and the API return it as JSON
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field as dc_field
 from typing import Any
 
 
@@ -35,15 +36,15 @@ class Finding:
     field: str
     message: str
     row: int | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = dc_field(default_factory=dict)
 
 
-class InputErrors(InputError):
+class FindingsError(InputError):
     """Several findings at once (a file with bad rows): the first names the field."""
 
     def __init__(self, findings: list[Finding]) -> None:
         if not findings:
-            raise ValueError("InputErrors needs at least one finding")
+            raise ValueError("FindingsError needs at least one finding")
         first = findings[0]
         super().__init__(first.field, first.message)
         self.findings = findings

@@ -33,10 +33,8 @@ def parse_decimal(value: object, field: str, *, allow_negative: bool = False) ->
 
     A float (a JSON number) is refused: it may already have lost cents.
     """
-    if isinstance(value, bool) or isinstance(value, float):
-        raise InputError(
-            field, f"{field}: write the amount as text (\"1234.50\"), not as a number"
-        )
+    if isinstance(value, (bool, float)):
+        raise InputError(field, f'{field}: write the amount as text ("1234.50"), not as a number')
     if isinstance(value, Decimal):
         result = value
     elif isinstance(value, int):
@@ -45,12 +43,12 @@ def parse_decimal(value: object, field: str, *, allow_negative: bool = False) ->
         text = value.strip().replace(" ", "")
         match = _AMOUNT.match(text)
         if not match:
-            raise InputError(field, f"{field}: \"{value}\" is not an amount")
+            raise InputError(field, f'{field}: "{value}" is not an amount')
         sign, whole, frac = match.groups()
         try:
             result = Decimal(f"{sign or ''}{whole.replace(',', '')}.{frac or '0'}")
         except InvalidOperation:  # pragma: no cover - the regex admits only digits
-            raise InputError(field, f"{field}: \"{value}\" is not an amount") from None
+            raise InputError(field, f'{field}: "{value}" is not an amount') from None
     elif value is None:
         raise InputError(field, f"{field} is required")
     else:

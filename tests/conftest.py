@@ -1,0 +1,218 @@
+"""Fixtures: a fresh app and database per test, on SQLite and on a throwaway PostgreSQL.
+
+Every test that asks for ``database_url`` (or ``app``, ``client``, ``session``…) runs once
+per backend. ``TID_TEST_BACKENDS=sqlite`` narrows a local run to one backend.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from argon2 import PasswordHasher
+from flask import Flask
+from flask.testing import FlaskClient, FlaskCliRunner
+from hypothesis import HealthCheck, settings
+from sqlalchemy import text
+from sqlmodel import Session, SQLModel
+
+import tid.models  # noqa: F401  (every table)
+from tests.pg import ThrowawayPostgres
+from tid import create_app
+from tid.db import make_engine
+from tid.models import District, Municipality, User
+from tid.services import audit, users
+
+settings.register_profile(
+    "default", deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+settings.load_profile("default")
+
+BACKENDS = [b for b in os.environ.get("TID_TEST_BACKENDS", "sqlite,postgresql").split(",") if b]
+PASSWORD = "correct horse battery"
+_counter = itertools.count()
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cheap argon2 parameters: the tests check the logic, not the work factor."""
+    monkeypatch.setattr(
+        users, "_hasher", PasswordHasher(time_cost=1, memory_cost=256, parallelism=1)
+    )
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[ThrowawayPostgres]:
+    server = ThrowawayPostgres()
+    server.start()
+    admin = make_engine(server.url(), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text("CREATE DATABASE tid_template"))
+    admin.dispose()
+    template = make_engine(server.url("tid_template"))
+    SQLModel.metadata.create_all(template)
+    template.dispose()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("sqlite-template") / "template.sqlite"
+    engine = make_engine(f"sqlite:///{path}")
+    SQLModel.metadata.create_all(engine)
+    with engine.connect() as conn:
+        conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    engine.dispose()
+    return path
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def database_url(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh database with the schema, on the backend of this run of the test."""
+    if backend == "sqlite":
+        template: Path = request.getfixturevalue("sqlite_template")
+        target = tmp_path / "tid.sqlite"
+        shutil.copyfile(template, target)
+        yield f"sqlite:///{target}"
+        return
+    server: ThrowawayPostgres = request.getfixturevalue("pg_server")
+    name = f"t_{os.getpid()}_{next(_counter)}"
+    admin = make_engine(server.url(), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE tid_template'))
+    try:
+        yield server.url(name)
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def make_test_app(database_url: str, tmp_path: Path, **overrides: Any) -> Flask:
+    config: dict[str, Any] = {
+        "DATABASE_URL": database_url,
+        "TESTING": True,
+        "SECRET_KEY": "test-secret-key",
+        "WTF_CSRF_ENABLED": False,
+        "INSTANCE_PATH": str(tmp_path / "instance"),
+        "SCHEDULER_IN_PROCESS": False,
+        "RATELIMIT_ENABLED": True,
+    }
+    config.update(overrides)
+    return create_app(config)
+
+
+@pytest.fixture
+def app(database_url: str, tmp_path: Path) -> Iterator[Flask]:
+    application = make_test_app(database_url, tmp_path)
+    yield application
+    application.extensions["tid.engine"].dispose()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app: Flask) -> FlaskCliRunner:
+    return app.test_cli_runner()
+
+
+@pytest.fixture
+def session(app: Flask) -> Iterator[Session]:
+    with Session(app.extensions["tid.engine"], expire_on_commit=False) as db:
+        yield db
+
+
+@dataclass
+class People:
+    municipality: Municipality
+    other_municipality: Municipality
+    district: District
+    other_district: District
+    admin: User
+    clerk: User
+    other_clerk: User
+    association: User
+    other_association: User
+    auditor: User
+
+    def by_role(self, role: str) -> User:
+        return {
+            "admin": self.admin,
+            "clerk": self.clerk,
+            "association": self.association,
+            "auditor": self.auditor,
+        }[role]
+
+
+@pytest.fixture
+def people(session: Session) -> People:
+    """Two municipalities with a district each, and a user of every role."""
+    actor = audit.Actor("tests")
+    san_juan = Municipality(name="San Juan")
+    ponce = Municipality(name="Ponce")
+    session.add_all([san_juan, ponce])
+    session.flush()
+    old_san_juan = District(
+        municipality_id=san_juan.id or 0,
+        name="Viejo San Juan",
+        association_name="Asociación del Viejo San Juan",
+    )
+    ponce_centro = District(
+        municipality_id=ponce.id or 0,
+        name="Ponce Centro",
+        association_name="Asociación de Ponce Centro",
+    )
+    session.add_all([old_san_juan, ponce_centro])
+    session.flush()
+
+    def make(email: str, role: str, **scope: Any) -> User:
+        return users.create_user(
+            session=session,
+            actor=actor,
+            email=email,
+            name=email.split("@")[0],
+            password=PASSWORD,
+            role=role,
+            **scope,
+        )
+
+    result = People(
+        municipality=san_juan,
+        other_municipality=ponce,
+        district=old_san_juan,
+        other_district=ponce_centro,
+        admin=make("admin@example.pr", "admin"),
+        clerk=make("clerk@example.pr", "clerk", municipality_id=san_juan.id),
+        other_clerk=make("clerk@ponce.example.pr", "clerk", municipality_id=ponce.id),
+        association=make("assoc@example.pr", "association", district_id=old_san_juan.id),
+        other_association=make(
+            "assoc@ponce.example.pr", "association", district_id=ponce_centro.id
+        ),
+        auditor=make("auditor@example.pr", "auditor"),
+    )
+    session.commit()
+    return result
+
+
+def login(client: FlaskClient, user: User | str, password: str = PASSWORD) -> None:
+    """Log ``user`` in through the real login form."""
+    email = user if isinstance(user, str) else user.email
+    response = client.post("/login", data={"email": email, "password": password})
+    assert response.status_code == 302, response.get_data(as_text=True)[:500]

@@ -1,0 +1,33 @@
+"""Who may reach each route: every endpoint of ``app.url_map`` must be listed here.
+
+``PUBLIC`` means everyone, logged in or not. Otherwise the set of roles that may reach it;
+every other role gets 403 and an anonymous visitor is sent to log in (401 under /api/).
+Sample values fill the route's variables; an allowed role may still get 404 for a record
+that does not exist, never 401/403.
+"""
+
+from __future__ import annotations
+
+PUBLIC = "public"
+ADMIN = "admin"
+CLERK = "clerk"
+ASSOCIATION = "association"
+AUDITOR = "auditor"
+EVERY_ROLE = frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR})
+
+ACCESS: dict[str, str | frozenset[str]] = {
+    "static": PUBLIC,
+    "auth.login": PUBLIC,
+    "auth.logout": EVERY_ROLE,
+    "auth.set_language": PUBLIC,
+    "main.home": PUBLIC,
+    "main.audit_trail": frozenset({ADMIN, AUDITOR}),
+}
+
+# Sample values for route variables, by variable name.
+SAMPLE_VALUES: dict[str, str] = {
+    "filename": "tid.css",
+    "code": "en",
+    "entity_type": "petition",
+    "entity_id": "1",
+}

@@ -1,0 +1,79 @@
+"""tid: Puerto Rico's tourism improvement districts and statutory fund distributions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from tid import config as tid_config
+
+__all__ = ["create_app"]
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    """The app factory: config → db → babel → login → csrf → blueprints → cli."""
+    instance = (
+        Path(config.get("INSTANCE_PATH", ""))
+        if config and config.get("INSTANCE_PATH")
+        else tid_config.instance_path()
+    )
+    app = Flask(
+        __name__,
+        instance_path=str(instance),
+        template_folder=str(tid_config.PROJECT_ROOT / "templates"),
+    )
+    instance.mkdir(parents=True, exist_ok=True)
+    app.config.update(tid_config.load(instance, config))
+    register_extensions(app)
+    register_blueprints(app)
+    register_errors(app)
+    register_cli(app)
+    register_scheduler(app)
+    return app
+
+
+def register_extensions(app: Flask) -> None:
+    """The database, the languages, the logins and CSRF protection."""
+    from flask_wtf.csrf import CSRFProtect
+
+    from tid import db, i18n
+    from tid.web import access
+
+    db.init_app(app)
+    i18n.init_app(app)
+    access.init_app(app)
+    CSRFProtect(app)
+
+
+def register_blueprints(app: Flask) -> None:
+    """Every blueprint of ``tid.web``."""
+    from tid.web import blueprints
+    from tid.web.nav import nav_items
+
+    for blueprint in blueprints():
+        app.register_blueprint(blueprint)
+    app.jinja_env.globals["nav_items"] = nav_items
+
+
+def register_errors(app: Flask) -> None:
+    """Error pages in the user's language (JSON under ``/api/``)."""
+    from tid.web.errors import register
+
+    register(app)
+
+
+def register_cli(app: Flask) -> None:
+    """The ``tid`` commands beyond Flask's own."""
+    from tid.cli import register
+
+    register(app)
+
+
+def register_scheduler(app: Flask) -> None:
+    """Start the scheduler in this process when configured (the demo's dev server)."""
+    if app.config.get("SCHEDULER_IN_PROCESS"):
+        from tid import jobs
+
+        jobs.start_in_process(app)

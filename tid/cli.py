@@ -1,0 +1,169 @@
+"""The command line: ``tid …``, a Flask command group (thin: parse, call, print)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+from flask import Flask, current_app
+from flask.cli import FlaskGroup
+
+from tid.rules.errors import InputError
+
+
+def _create_app() -> Flask:
+    from tid import create_app
+
+    return create_app()
+
+
+@click.group(
+    cls=FlaskGroup,
+    create_app=_create_app,
+    add_default_commands=True,
+    load_dotenv=False,
+    set_debug_flag=False,
+)
+def main() -> None:
+    """tid: tourism improvement districts of Puerto Rico."""
+
+
+def register(app: Flask) -> None:
+    """Attach the project's command groups to the app's CLI."""
+    app.cli.add_command(db_group)
+    app.cli.add_command(users_group)
+    app.cli.add_command(calc_command)
+    app.cli.add_command(demo_command)
+
+
+# --------------------------------------------------------------------------- db
+
+
+@click.group("db")
+def db_group() -> None:
+    """The database schema."""
+
+
+@db_group.command("upgrade")
+@click.option("--revision", default="head", show_default=True)
+def db_upgrade(revision: str) -> None:
+    """Bring the database schema up to date (Alembic)."""
+    from tid import migrate
+
+    migrate.upgrade(current_app.config["DATABASE_URL"], revision)
+    click.echo(f"Database at {revision}.")
+
+
+# --------------------------------------------------------------------------- users
+
+
+@click.group("users")
+def users_group() -> None:
+    """Accounts."""
+
+
+@users_group.command("create")
+@click.option("--email", required=True)
+@click.option("--name", required=True)
+@click.option(
+    "--role", required=True, type=click.Choice(["admin", "clerk", "association", "auditor"])
+)
+@click.option(
+    "--municipality", "municipality_name", default=None, help="Municipality name (clerks)."
+)
+@click.option("--district", "district_name", default=None, help="District name (associations).")
+@click.option("--locale", default="es", type=click.Choice(["es", "en"]))
+@click.password_option()
+def users_create(
+    email: str,
+    name: str,
+    role: str,
+    municipality_name: str | None,
+    district_name: str | None,
+    locale: str,
+    password: str,
+) -> None:
+    """Create an account."""
+    from sqlmodel import select
+
+    from tid.db import get_session
+    from tid.models import District, Municipality
+    from tid.services import audit, users
+
+    session = get_session()
+    municipality_id = district_id = None
+    if municipality_name:
+        municipality = session.exec(
+            select(Municipality).where(Municipality.name == municipality_name)
+        ).first()
+        if municipality is None:
+            _fail(InputError("municipality", f"No municipality named {municipality_name!r}."))
+        municipality_id = municipality.id if municipality else None
+    if district_name:
+        district = session.exec(select(District).where(District.name == district_name)).first()
+        if district is None:
+            _fail(InputError("district", f"No district named {district_name!r}."))
+        district_id = district.id if district else None
+    try:
+        user = users.create_user(
+            session=session,
+            actor=audit.Actor("command line"),
+            email=email,
+            name=name,
+            password=password,
+            role=role,
+            municipality_id=municipality_id,
+            district_id=district_id,
+            locale=locale,
+        )
+    except InputError as exc:
+        _fail(exc)
+    session.commit()
+    click.echo(f"Created {user.role} {user.email}.")
+
+
+# --------------------------------------------------------------------------- calc
+
+
+@click.command("calc")
+@click.argument("name")
+@click.argument("file", type=click.File("r", encoding="utf-8"), default="-")
+def calc_command(name: str, file: Any) -> None:
+    """Run calculator NAME on the JSON document in FILE (or standard input)."""
+    from tid.rules import calculators
+
+    try:
+        try:
+            document = json.load(file)
+        except json.JSONDecodeError as exc:
+            raise InputError(
+                "",
+                f"The input is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
+            ) from None
+        result = calculators.run(name, document)
+    except InputError as exc:
+        _fail(exc)
+    click.echo(json.dumps(result, indent=2, ensure_ascii=False))
+
+
+def _fail(exc: InputError) -> Any:
+    """Exit 2 with the error as one JSON object on standard error (CALCULATORS.md)."""
+    sys.stderr.write(json.dumps(exc.as_json(), ensure_ascii=False) + "\n")
+    sys.exit(2)
+
+
+# --------------------------------------------------------------------------- demo
+
+
+@click.command("demo")
+def demo_command() -> None:
+    """Load the demo data (idempotent: an existing demo is left as it is)."""
+    from tid.db import get_session
+    from tid.demo import load_demo
+
+    logins = load_demo(session=get_session(), config=current_app.config)
+    click.echo("Demo data ready. Logins (password for all: see below):")
+    for role, email, password in logins:
+        click.echo(f"  {role:<12} {email:<32} {password}")

@@ -1,0 +1,104 @@
+"""Configuration: defaults, then ``instance/config.toml``, then the environment, then the
+``config`` mapping given to :func:`tid.create_app` (tests)."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import tomllib
+from pathlib import Path
+from typing import Any
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+# Environment variable -> config key.
+ENVIRONMENT = {
+    "DATABASE_URL": "DATABASE_URL",
+    "TID_SECRET_KEY": "SECRET_KEY",
+    "TID_SMTP_HOST": "SMTP_HOST",
+    "TID_SMTP_PORT": "SMTP_PORT",
+    "TID_SMTP_USER": "SMTP_USER",
+    "TID_SMTP_PASSWORD": "SMTP_PASSWORD",
+    "TID_SMTP_STARTTLS": "SMTP_STARTTLS",
+    "TID_MAIL_FROM": "MAIL_FROM",
+    "TID_BASE_URL": "BASE_URL",
+    "TID_SCHEDULER": "SCHEDULER_IN_PROCESS",
+    "TID_DEADLINE_SKIP_SATURDAY": "DEADLINE_SKIP_SATURDAY",
+    "TID_SECURE_COOKIES": "SESSION_COOKIE_SECURE",
+}
+
+_BOOLEAN_KEYS = {
+    "SMTP_STARTTLS",
+    "SCHEDULER_IN_PROCESS",
+    "DEADLINE_SKIP_SATURDAY",
+    "SESSION_COOKIE_SECURE",
+}
+_INTEGER_KEYS = {"SMTP_PORT"}
+
+
+def instance_path() -> Path:
+    """The instance folder: ``TID_INSTANCE`` or the project's own ``instance/``."""
+    return Path(os.environ.get("TID_INSTANCE") or PROJECT_ROOT / "instance").resolve()
+
+
+def defaults(instance: Path) -> dict[str, Any]:
+    return {
+        "DATABASE_URL": f"sqlite:///{instance / 'tid.sqlite'}",
+        "SMTP_HOST": "127.0.0.1",
+        "SMTP_PORT": 25,
+        "SMTP_USER": "",
+        "SMTP_PASSWORD": "",
+        "SMTP_STARTTLS": False,
+        "MAIL_FROM": "tid@localhost",
+        "BASE_URL": "http://127.0.0.1:5000",
+        "SCHEDULER_IN_PROCESS": False,
+        "DEADLINE_SKIP_SATURDAY": True,
+        "BABEL_DEFAULT_LOCALE": "es",
+        "BABEL_DEFAULT_TIMEZONE": "America/Puerto_Rico",
+        "LANGUAGES": ["es", "en"],
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "SESSION_COOKIE_SECURE": False,
+        "REMEMBER_COOKIE_HTTPONLY": True,
+        "REMEMBER_COOKIE_SAMESITE": "Lax",
+        "MAX_CONTENT_LENGTH": 20 * 1024 * 1024,
+        "WTF_CSRF_TIME_LIMIT": None,
+        "TODAY": None,  # a fixed date for tests and demos; None means the clock
+    }
+
+
+def _coerce(key: str, value: str) -> Any:
+    if key in _BOOLEAN_KEYS:
+        return value.strip().lower() in {"1", "true", "yes", "on"}
+    if key in _INTEGER_KEYS:
+        return int(value)
+    return value
+
+
+def load(instance: Path, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The whole configuration, in the order of precedence of this module's docstring."""
+    config = defaults(instance)
+    file = instance / "config.toml"
+    if file.exists():
+        with file.open("rb") as fh:
+            config.update({k.upper(): v for k, v in tomllib.load(fh).items()})
+    for env, key in ENVIRONMENT.items():
+        if env in os.environ:
+            config[key] = _coerce(key, os.environ[env])
+    if overrides:
+        config.update(overrides)
+    if not config.get("SECRET_KEY"):
+        config["SECRET_KEY"] = _instance_secret(instance)
+    return config
+
+
+def _instance_secret(instance: Path) -> str:
+    """A secret key kept in the instance folder, made on first start."""
+    path = instance / "secret_key"
+    if path.exists():
+        return path.read_text().strip()
+    instance.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_hex(32)
+    path.write_text(key)
+    path.chmod(0o600)
+    return key

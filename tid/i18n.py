@@ -1,0 +1,90 @@
+"""Languages: Spanish first, English second; dates and money in the locale's format."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from decimal import Decimal
+
+from babel.dates import format_date, format_datetime
+from babel.numbers import format_currency, format_decimal
+from flask import Flask, current_app, has_request_context, request, session
+from flask_babel import Babel, get_locale
+from flask_login import current_user
+
+from tid.clock import PUERTO_RICO
+
+babel = Babel()
+
+# The territory whose formats we use for each language: Puerto Rico writes $1,234.50.
+_FORMAT_LOCALE = {"es": "es_PR", "en": "en_US"}
+
+
+def select_locale() -> str:
+    """The chosen language: the toggle, then the account's, then Spanish."""
+    languages: list[str] = current_app.config["LANGUAGES"]
+    if has_request_context():
+        chosen = session.get("lang")
+        if chosen in languages:
+            return str(chosen)
+        if getattr(current_user, "is_authenticated", False) and current_user.locale in languages:
+            return str(current_user.locale)
+        if request.args.get("lang") in languages:
+            return str(request.args["lang"])
+    return str(current_app.config["BABEL_DEFAULT_LOCALE"])
+
+
+def language() -> str:
+    locale = get_locale()
+    return locale.language if locale is not None else "es"
+
+
+def format_locale() -> str:
+    return _FORMAT_LOCALE.get(language(), "es_PR")
+
+
+def money(amount: Decimal | int | None) -> str:
+    """``$1,234.50`` (negative amounts with a minus sign)."""
+    if amount is None:
+        return "—"
+    return str(format_currency(Decimal(amount), "USD", locale=format_locale()))
+
+
+def number(value: Decimal | int | None) -> str:
+    if value is None:
+        return "—"
+    return str(format_decimal(value, locale=format_locale()))
+
+
+def day(value: date | None, style: str = "medium") -> str:
+    """A date in the reader's language: ``2 mar 2026`` / ``Mar 2, 2026``."""
+    if value is None:
+        return "—"
+    if style == "medium":
+        pattern = "d MMM y" if language() == "es" else "MMM d, y"
+        return str(format_date(value, pattern, locale=format_locale()))
+    return str(format_date(value, style, locale=format_locale()))
+
+
+def moment(value: datetime | None) -> str:
+    """A UTC timestamp shown in Puerto Rico's time."""
+    if value is None:
+        return "—"
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    local = value.astimezone(PUERTO_RICO)
+    pattern = "d MMM y HH:mm" if language() == "es" else "MMM d, y h:mm a"
+    return str(format_datetime(local, pattern, locale=format_locale()))
+
+
+def init_app(app: Flask) -> None:
+    """Flask-Babel with our catalogs and the formatting filters."""
+    babel.init_app(
+        app,
+        locale_selector=select_locale,
+        default_translation_directories=str(app.root_path + "/translations"),
+    )
+    app.jinja_env.filters["money"] = money
+    app.jinja_env.filters["number"] = number
+    app.jinja_env.filters["day"] = day
+    app.jinja_env.filters["moment"] = moment
+    app.jinja_env.globals["language"] = language

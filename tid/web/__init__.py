@@ -1,0 +1,22 @@
+"""The web: thin blueprints that parse a request, call a service and render."""
+
+from __future__ import annotations
+
+import importlib
+
+from flask import Blueprint
+
+# Each module here defines ``bp``; add a line to register a new blueprint.
+BLUEPRINT_MODULES = [
+    "tid.web.auth",
+    "tid.web.main",
+]
+
+
+def blueprints() -> list[Blueprint]:
+    """Import every blueprint module (which also adds its navigation entry)."""
+    result = []
+    for name in BLUEPRINT_MODULES:
+        module = importlib.import_module(name)
+        result.append(module.bp)
+    return result

@@ -1,0 +1,128 @@
+"""Who may do what: logins (server-side sessions) and role checks on every route."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import wraps
+from typing import Any, TypeVar, cast
+
+from flask import Flask, abort, redirect, request, url_for
+from flask_login import LoginManager, current_user
+from werkzeug.wrappers import Response
+
+from tid.db import get_session
+from tid.models import Role
+from tid.services import audit
+from tid.services.users import user_for_token
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+login_manager = LoginManager()
+login_manager.login_view = "auth.login"
+login_manager.session_protection = "strong"
+
+
+@dataclass
+class AuthUser:
+    """The logged-in person as the web sees them (not the database row)."""
+
+    id: int
+    token: str
+    email: str
+    name: str
+    role: str
+    municipality_id: int | None
+    district_id: int | None
+    locale: str
+
+    is_authenticated = True
+    is_active = True
+    is_anonymous = False
+
+    def get_id(self) -> str:
+        return self.token
+
+    @property
+    def actor(self) -> audit.Actor:
+        return audit.Actor(self.email, self.id)
+
+    def can_see_municipality(self, municipality_id: int | None) -> bool:
+        if self.role in (Role.ADMIN, Role.AUDITOR):
+            return True
+        return municipality_id is not None and self.municipality_id == municipality_id
+
+    def can_see_district(self, district_id: int | None, municipality_id: int | None) -> bool:
+        if self.role in (Role.ADMIN, Role.AUDITOR):
+            return True
+        if self.role == Role.CLERK:
+            return municipality_id is not None and self.municipality_id == municipality_id
+        return district_id is not None and self.district_id == district_id
+
+
+@login_manager.user_loader  # type: ignore[untyped-decorator]
+def _load_user(token: str) -> AuthUser | None:
+    user = user_for_token(session=get_session(), token=token)
+    if user is None or user.id is None:
+        return None
+    return AuthUser(
+        id=user.id,
+        token=token,
+        email=user.email,
+        name=user.name,
+        role=user.role,
+        municipality_id=user.municipality_id,
+        district_id=user.district_id,
+        locale=user.locale,
+    )
+
+
+def init_app(app: Flask) -> None:
+    """Install the login manager."""
+    login_manager.init_app(app)
+
+
+def me() -> AuthUser:
+    """The logged-in user (only call inside a route that requires a login)."""
+    return cast(AuthUser, current_user._get_current_object())
+
+
+def require(*roles: str) -> Callable[[F], F]:
+    """Allow only logged-in users with one of ``roles`` (anonymous: to the login page)."""
+    allowed = {Role(r).value for r in roles}
+
+    def decorator(view: F) -> F:
+        @wraps(view)
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            if not current_user.is_authenticated:
+                if request.path.startswith("/api/"):
+                    abort(401)
+                return redirect(url_for("auth.login", next=request.full_path))
+            if current_user.role not in allowed:
+                abort(403)
+            return view(*args, **kwargs)
+
+        wrapped.required_roles = frozenset(allowed)  # type: ignore[attr-defined]
+        return cast(F, wrapped)
+
+    return decorator
+
+
+def public(view: F) -> F:
+    """Mark a route as open to everyone (so the access table says so on purpose)."""
+    view.required_roles = None  # type: ignore[attr-defined]
+    return view
+
+
+ALL_ROLES = tuple(r.value for r in Role)
+STAFF = ("admin", "clerk", "association", "auditor")
+
+
+def deny_unless(condition: bool) -> None:
+    """403 unless ``condition``: for scope checks inside a route (this municipality?)."""
+    if not condition:
+        abort(403)
+
+
+def redirect_back(default_endpoint: str, **values: Any) -> Response:
+    return redirect(url_for(default_endpoint, **values))

@@ -1,0 +1,38 @@
+"""The home page and the audit trail of a record."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, render_template
+from flask_login import current_user
+
+from tid.db import get_session
+from tid.services import audit
+from tid.web.access import public, require
+
+bp = Blueprint("main", __name__)
+
+
+@bp.route("/")
+@public
+def home() -> Any:
+    return render_template("main/home.html", user=current_user)
+
+
+@bp.route("/audit/<entity_type>/<entity_id>")
+@require("admin", "auditor")
+def audit_trail(entity_type: str, entity_id: str) -> Any:
+    events = audit.history(get_session(), entity_type, entity_id)
+    rows = [
+        {
+            "event": e,
+            "before": json.loads(e.before) if e.before else None,
+            "after": json.loads(e.after) if e.after else None,
+        }
+        for e in events
+    ]
+    return render_template(
+        "main/audit.html", entity_type=entity_type, entity_id=entity_id, rows=rows
+    )
