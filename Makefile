@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: install demo test lint typecheck translations sysdeps sysdeps-test bench
+.PHONY: install demo test lint typecheck translations messages sysdeps sysdeps-test apt bench
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -31,6 +31,11 @@ apt:
 
 translations: $(STAMP)
 	$(BIN)/pybabel compile -d tid/translations > /dev/null
+
+# Refresh the catalogs after adding or changing messages (then translate the new Spanish ones).
+messages: $(STAMP)
+	$(BIN)/pybabel extract -F tid/babel.cfg -k _l -k lazy_gettext -k N_ -o tid/translations/messages.pot tid templates
+	$(BIN)/pybabel update -i tid/translations/messages.pot -d tid/translations --no-fuzzy-matching
 
 demo: install
 	$(BIN)/tid db upgrade

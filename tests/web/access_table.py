@@ -22,6 +22,9 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "auth.set_language": PUBLIC,
     "main.home": PUBLIC,
     "main.audit_trail": frozenset({ADMIN, AUDITOR}),
+    "admin.users_list": frozenset({ADMIN}),
+    "admin.users_new": frozenset({ADMIN}),
+    "admin.users_set_active": frozenset({ADMIN}),
 }
 
 # Sample values for route variables, by variable name.

@@ -12,6 +12,12 @@ from dataclasses import field as dc_field
 from typing import Any
 
 
+def N_(message: str) -> str:  # noqa: N802 - the gettext convention
+    """Mark a message for translation without translating it here (the core has no locale);
+    the web translates it when it shows it (``pybabel extract -k N_``)."""
+    return message
+
+
 class InputError(ValueError):
     """Bad input: a sentence a clerk understands and the path of the field at fault."""
 

@@ -11,7 +11,7 @@ from sqlmodel import Session, func, select
 
 from tid.clock import utcnow
 from tid.models import District, LoginSession, Municipality, Role, User
-from tid.rules.errors import InputError
+from tid.rules.errors import N_, InputError
 from tid.services import audit
 
 _hasher = PasswordHasher()
@@ -38,26 +38,25 @@ def create_user(
     """Create an account; a clerk belongs to a municipality, an association to a district."""
     email = email.strip().lower()
     if "@" not in email or len(email) > 254:
-        raise InputError("email", "Enter a valid email address.")
+        raise InputError("email", N_("Enter a valid email address."))
     if session.exec(select(User).where(func.lower(User.email) == email)).first():
-        raise InputError("email", "An account with this email already exists.")
+        raise InputError("email", N_("An account with this email already exists."))
     if not name.strip():
-        raise InputError("name", "Enter the person's name.")
+        raise InputError("name", N_("Enter the person's name."))
     if len(password) < MIN_PASSWORD:
-        raise InputError("password", f"The password needs at least {MIN_PASSWORD} characters.")
+        raise InputError("password", N_("The password needs at least 10 characters."))
     try:
         role_value = Role(role)
     except ValueError:
-        roles = ", ".join(r.value for r in Role)
-        raise InputError("role", f"Unknown role {role!r}; roles are {roles}.") from None
+        raise InputError("role", N_("Choose a role from the list.")) from None
     if role_value is Role.CLERK and (
         municipality_id is None or session.get(Municipality, municipality_id) is None
     ):
-        raise InputError("municipality", "A clerk belongs to one municipality.")
+        raise InputError("municipality", N_("A clerk belongs to one municipality."))
     if role_value is Role.ASSOCIATION:
         district = session.get(District, district_id) if district_id is not None else None
         if district is None:
-            raise InputError("district", "An association account belongs to one district.")
+            raise InputError("district", N_("An association account belongs to one district."))
         municipality_id = district.municipality_id
     user = User(
         email=email,
@@ -123,3 +122,34 @@ def user_for_token(*, session: Session, token: str) -> User | None:
     )
     user = session.exec(stmt).first()
     return user if user is not None and user.active else None
+
+
+def set_active(*, session: Session, actor: audit.Actor, user_id: int, active: bool) -> User:
+    """Deactivate (or reactivate) an account; deactivation also ends its logins."""
+    user = session.get(User, user_id)
+    if user is None:
+        raise InputError("user", N_("No such account."))
+    if actor.user_id == user_id and not active:
+        raise InputError("user", N_("You cannot deactivate your own account."))
+    before = audit.snapshot(user)
+    user.active = active
+    session.add(user)
+    if not active:
+        logins = session.exec(
+            select(LoginSession).where(
+                LoginSession.user_id == user_id,
+                LoginSession.revoked_at == None,  # noqa: E711
+            )
+        )
+        for login in logins:
+            login.revoked_at = utcnow()
+            session.add(login)
+    audit.record(
+        session,
+        actor,
+        "user.activate" if active else "user.deactivate",
+        user,
+        before=before,
+        after=audit.snapshot(user),
+    )
+    return user

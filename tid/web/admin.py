@@ -1,0 +1,98 @@
+"""Accounts, for administrators: list, create, deactivate."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from sqlmodel import col, select
+
+from tid.db import get_session
+from tid.models import District, Municipality, Role, User
+from tid.rules.errors import N_, InputError
+from tid.services import users
+from tid.web import nav
+from tid.web.access import me, require
+
+bp = Blueprint("admin", __name__, url_prefix="/admin")
+nav.add("admin.users_list", "Accounts", "People, their roles and what they can reach.", ("admin",))
+
+_FIELD_NAMES = ("email", "name", "password", "role", "municipality", "district", "locale")
+
+
+@bp.route("/users")
+@require("admin")
+def users_list() -> Any:
+    db = get_session()
+    accounts = list(db.exec(select(User).order_by(col(User.role), col(User.email))))
+    municipalities = {m.id: m.name for m in db.exec(select(Municipality))}
+    districts = {d.id: d.name for d in db.exec(select(District))}
+    return render_template(
+        "admin/users.html", accounts=accounts, municipalities=municipalities, districts=districts
+    )
+
+
+@bp.route("/users/new", methods=["GET", "POST"])
+@require("admin")
+def users_new() -> Any:
+    db = get_session()
+    municipalities = list(db.exec(select(Municipality).order_by(col(Municipality.name))))
+    districts = list(db.exec(select(District).order_by(col(District.name))))
+    errors: dict[str, str] = {}
+    values = {name: request.form.get(name, "") for name in _FIELD_NAMES}
+    if request.method == "POST":
+        try:
+            municipality_id = _optional_int(values["municipality"], "municipality")
+            district_id = _optional_int(values["district"], "district")
+            users.create_user(
+                session=db,
+                actor=me().actor,
+                email=values["email"],
+                name=values["name"],
+                password=values["password"],
+                role=values["role"],
+                municipality_id=municipality_id,
+                district_id=district_id,
+                locale=values["locale"] if values["locale"] in ("es", "en") else "es",
+            )
+        except InputError as exc:
+            db.rollback()
+            errors[exc.field] = _(exc.message)
+        else:
+            db.commit()
+            flash(_("Account created."))
+            return redirect(url_for("admin.users_list"))
+    return render_template(
+        "admin/user_form.html",
+        values=values,
+        errors=errors,
+        role_options=[(r.value, _(r.value)) for r in Role],
+        municipality_options=[(m.id, m.name) for m in municipalities],
+        district_options=[(d.id, d.name) for d in districts],
+    ), (422 if errors else 200)
+
+
+@bp.route("/users/<int:user_id>/active", methods=["POST"])
+@require("admin")
+def users_set_active(user_id: int) -> Any:
+    db = get_session()
+    active = request.form.get("active") == "1"
+    try:
+        users.set_active(session=db, actor=me().actor, user_id=user_id, active=active)
+    except InputError as exc:
+        db.rollback()
+        flash(_(exc.message), "error")
+    else:
+        db.commit()
+        flash(_("Account reactivated.") if active else _("Account deactivated."))
+    return redirect(url_for("admin.users_list"))
+
+
+def _optional_int(value: str, field: str) -> int | None:
+    if not value:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise InputError(field, N_("Choose from the list.")) from None
