@@ -1,0 +1,344 @@
+"""Room occupancy tax: the rates (RULES.md § 2).
+
+- Stays until 2003-09-08: IRC 1994 § 2051(a) (``room-tax-irc1994-s2051-es.txt``): 9 % hotels,
+  apartment hotels, guest houses; 11 % hotels with a casino; 7 % motels and paradores; taxed
+  only when the daily rate exceeds $5.00.
+- Stays from 2003-09-09: Act 272-2003 § 24 (``act-272-2003-room-occupancy-tax.txt``): rates by
+  lodging type (§ 24(B)), exemptions for film crews (§ 24F) and timeshares (§ 24G), the base of
+  a complimentary casino room (§ 24D) or a rate grouped with meals (§ 24C), the base including
+  every fee charged for the stay (§ 2(8)); remitted by the 10th of the following month (§ 28).
+
+Tax = rate × room occupancy rate × nights, rounded to cents half-up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from tid.rules.calendar import parse_date
+from tid.rules.errors import InputError
+from tid.rules.money import ZERO, money_str, parse_money, round_cents
+from tid.rules.params import ParamValue, TraceStep, history, param, param_or_none
+
+IRC_1994 = "irc-1994"
+ACT_272 = "act-272-2003"
+IRC1994_TYPES = ("hotel", "apartment_hotel", "guest_house", "casino_hotel", "motel", "parador")
+ACT272_TYPES = (
+    "hotel",
+    "condohotel",
+    "apartment_hotel",
+    "guest_house",
+    "hostelry",
+    "casino_hotel",
+    "parador",
+    "motel",
+    "all_inclusive_hotel",
+    "short_term_rental",
+    "government_recreational",
+)
+EXEMPTIONS = {
+    "film_production": "Act 272-2003 § 24(F) (rooms of certified film-production crews)",
+    "timeshare": "Act 272-2003 § 24(G) (timeshare acquisition and maintenance)",
+}
+GREATEST_OF = ("average_daily_rate", "room_cost", "industry_cost")
+_REGIME = "room_tax.regime"
+_REMIT = "room_tax.act272.remittance_day"
+
+
+@dataclass(frozen=True, slots=True)
+class RoomTaxResult:
+    """The tax of one stay, with the regime, rate, base and the way they were found."""
+
+    regime: str
+    lodging_type: str
+    rate: Decimal
+    base: Decimal
+    taxable: bool
+    tax: Decimal
+    remit_by: date
+    citation: str
+    warnings: tuple[str, ...]
+    trace: tuple[TraceStep, ...]
+
+
+def regime_on(day: date) -> ParamValue:
+    """The regime in force on ``day`` (IRC 1994 until 2003-09-08, Act 272-2003 after)."""
+    regime = param_or_none(_REGIME, day)
+    if regime is None:
+        first = history(_REGIME).values[0]
+        raise InputError(
+            "date",
+            f"date: {day.isoformat()} is before {first.start.isoformat()}, the first day the "
+            f"supplied texts cover ({first.citation})",
+        )
+    return regime
+
+
+def remittance_due(day: date) -> tuple[date, ParamValue]:
+    """Act 272-2003 § 28(A): a month's tax is remitted by the 10th of the following month."""
+    remit = param_or_none(_REMIT, day) or param(_REMIT, history(_REMIT).values[0].start)
+    year, month = (day.year + 1, 1) if day.month == 12 else (day.year, day.month + 1)
+    return date(year, month, remit.integer), remit
+
+
+def room_tax(
+    *,
+    lodging_type: str,
+    day: date,
+    nightly_rate: Decimal | None,
+    nights: int,
+    additional_charges: Decimal = ZERO,
+    exemption: str | None = None,
+    complimentary: bool = False,
+    grouped_meals: bool = False,
+    average_daily_rate: Decimal | None = None,
+    room_cost: Decimal | None = None,
+    industry_cost: Decimal | None = None,
+) -> RoomTaxResult:
+    """The room occupancy tax of one stay (RULES.md § 2).
+
+    IRC 1994 § 2051(a) / Act 272-2003 § 24(A)–(B): tax = rate of the lodging type × room
+    occupancy rate (fees included, § 2(8)) × nights; § 24(C)–(D): base = greatest of the
+    average daily rate, room cost and industry cost × nights; § 24(F)–(G): exempt stays.
+    """
+    regime_pv = regime_on(day)
+    regime = str(regime_pv.value)
+    warnings: list[str] = []
+    trace = [TraceStep("Regime on the day of the stay", regime, regime_pv.citation, _REGIME)]
+    if nights < 1:
+        raise InputError("nights", "nights: give a whole number of nights, at least 1")
+    if regime == IRC_1994:
+        if lodging_type not in IRC1994_TYPES:
+            raise InputError(
+                "lodging_type",
+                f'lodging_type: "{lodging_type}" is not a lodging type of the IRC 1994 regime '
+                f"(stays until 2003-09-08), which covers: {', '.join(IRC1994_TYPES)}",
+            )
+        for name, present in (
+            ("exemption", exemption is not None),
+            ("complimentary", complimentary),
+            ("grouped_meals", grouped_meals),
+        ):
+            if present:
+                raise InputError(
+                    name,
+                    f"{name}: this rule is Act 272-2003 § 24's and applies to stays from "
+                    "2003-09-09; the IRC 1994 regime has no such rule",
+                )
+        rate_pv = param(f"room_tax.irc1994.rate.{lodging_type}", day)
+        minimum: ParamValue | None = param("room_tax.irc1994.minimum_daily_rate", day)
+    else:
+        if lodging_type not in ACT272_TYPES:
+            raise InputError(
+                "lodging_type",
+                f'lodging_type: "{lodging_type}" is not a lodging type of Act 272-2003 § 24; '
+                f"the types are: {', '.join(ACT272_TYPES)}",
+            )
+        rate_pv = param(f"room_tax.act272.rate.{lodging_type}", day)
+        minimum = (
+            param("room_tax.act272.motel_minimum_daily_rate", day)
+            if lodging_type == "motel"
+            else None
+        )
+    rate = rate_pv.decimal
+    trace.append(TraceStep(f"Rate for {lodging_type}", str(rate), rate_pv.citation, rate_pv.name))
+    if complimentary and grouped_meals:
+        raise InputError(
+            "grouped_meals", "grouped_meals: a stay is either complimentary or grouped, not both"
+        )
+    if grouped_meals and lodging_type == "all_inclusive_hotel":
+        raise InputError(
+            "grouped_meals",
+            "grouped_meals: an all-inclusive hotel pays on its global grouped charge; "
+            "§ 24(C) excepts it",
+        )
+    figures = {
+        "average_daily_rate": average_daily_rate,
+        "room_cost": room_cost,
+        "industry_cost": industry_cost,
+    }
+    if complimentary or grouped_meals:
+        rule = "§ 24(D)" if complimentary else "§ 24(C)"
+        given = {k: v for k, v in figures.items() if v is not None}
+        if not given:
+            raise InputError(
+                "average_daily_rate",
+                "average_daily_rate: give at least one of average_daily_rate, room_cost, "
+                f"industry_cost (per night) for the base of {rule}",
+            )
+        name, nightly = max(given.items(), key=lambda kv: kv[1])
+        room_part = nightly * nights
+        trace.append(
+            TraceStep(
+                f"Nightly base: the greatest of {', '.join(f'{k} {v}' for k, v in given.items())}",
+                f"{name} {money_str(nightly)}",
+                f"Act 272-2003 {rule}",
+            )
+        )
+        warnings.append(
+            f"Act 272-2003 {rule} lets the Company use the greatest of the average rate, the "
+            "room cost and the industry cost; the base is the greatest of the figures given "
+            "(the rate charged is not among them) times the nights (RULES.md § 2)."
+        )
+        if complimentary and lodging_type != "casino_hotel":
+            warnings.append(
+                "§ 24(D) speaks of rooms given free to casino players and visitors; the lodging "
+                "type given is not a lodging with a casino."
+            )
+    else:
+        for k, v in figures.items():
+            if v is not None:
+                raise InputError(
+                    k, f"{k}: used only for a complimentary room or a rate grouped with meals"
+                )
+        if nightly_rate is None:
+            raise InputError("nightly_rate", "nightly_rate is required")
+        room_part = nightly_rate * nights
+        trace.append(
+            TraceStep(
+                f"Room occupancy rate: {money_str(nightly_rate)} × {nights} nights",
+                money_str(room_part),
+                "Act 272-2003 § 24(A)" if regime == ACT_272 else "IRC 1994 § 2051(a)",
+            )
+        )
+    base = room_part + additional_charges
+    if additional_charges:
+        trace.append(
+            TraceStep(
+                "Additional charges for the stay (fees, penalties, paid-but-unused rooms)",
+                money_str(additional_charges),
+                "Act 272-2003 § 2(8)",
+            )
+        )
+        if regime == IRC_1994:
+            warnings.append(
+                "Additional charges are in the base as Act 272-2003 § 2(8) defines the room "
+                "occupancy rate; the supplied IRC 1994 text does not define it (RULES.md § 2)."
+            )
+    trace.append(TraceStep("Taxed base", money_str(base), "RULES.md § 2"))
+    taxable = True
+    citation = rate_pv.citation
+    if minimum is not None:
+        daily = base / nights
+        if daily <= minimum.decimal:
+            taxable = False
+        trace.append(
+            TraceStep(
+                f"Daily rate {round_cents(daily)} must exceed {minimum.decimal}",
+                "taxed" if taxable else "not taxed",
+                minimum.citation,
+                minimum.name,
+            )
+        )
+    if exemption is not None:
+        if exemption not in EXEMPTIONS:
+            raise InputError(
+                "exemption",
+                f'exemption: "{exemption}" is not an exemption; the exemptions are: '
+                + ", ".join(EXEMPTIONS),
+            )
+        taxable = False
+        citation = EXEMPTIONS[exemption]
+        trace.append(TraceStep("Exempt stay", exemption, citation))
+    tax = round_cents(rate * base) if taxable else round_cents(ZERO)
+    trace.append(
+        TraceStep(f"Tax = {rate} × {money_str(base)}", money_str(tax), citation, rate_pv.name)
+    )
+    remit_by, remit_pv = remittance_due(day)
+    trace.append(
+        TraceStep("Remit by (10th of the following month)", remit_by.isoformat(), remit_pv.citation)
+    )
+    if regime == IRC_1994:
+        warnings.append(
+            "The remittance date follows Act 272-2003 § 28(A) (the 10th of the following "
+            "month); the supplied IRC 1994 text does not set one."
+        )
+    return RoomTaxResult(
+        regime,
+        lodging_type,
+        rate,
+        round_cents(base),
+        taxable,
+        tax,
+        remit_by,
+        citation,
+        tuple(warnings),
+        tuple(trace),
+    )
+
+
+_FIELDS = (
+    "lodging_type",
+    "date",
+    "nightly_rate",
+    "nights",
+    "additional_charges",
+    "exemption",
+    "complimentary",
+    "grouped_meals",
+    *GREATEST_OF,
+)
+
+
+def _flag(document: Mapping[str, Any], name: str) -> bool:
+    value = document.get(name, False)
+    if not isinstance(value, bool):
+        raise InputError(name, f"{name}: true or false")
+    return value
+
+
+def room_tax_document(document: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``room-tax`` calculator of CALCULATORS.md (Act 272-2003 § 24; IRC 1994 § 2051)."""
+    for key in document:
+        if key not in _FIELDS:
+            raise InputError(key, f"{key}: unknown field; the fields are {', '.join(_FIELDS)}")
+    lodging_type = document.get("lodging_type")
+    if not isinstance(lodging_type, str) or not lodging_type.strip():
+        raise InputError("lodging_type", "lodging_type: give the type of lodging as text")
+    day = parse_date(document.get("date"), "date")
+    nights = document.get("nights")
+    if isinstance(nights, bool) or not isinstance(nights, int):
+        raise InputError("nights", "nights: give a whole number of nights, like 3")
+    complimentary = _flag(document, "complimentary")
+    grouped = _flag(document, "grouped_meals")
+    nightly = document.get("nightly_rate")
+    nightly_rate = (
+        parse_money(nightly, "nightly_rate")
+        if nightly is not None or not (complimentary or grouped)
+        else None
+    )
+    extra = document.get("additional_charges")
+    additional = ZERO if extra is None else parse_money(extra, "additional_charges")
+    exemption = document.get("exemption")
+    if exemption is not None and not isinstance(exemption, str):
+        raise InputError("exemption", "exemption: film_production or timeshare")
+    figures = {
+        k: parse_money(document[k], k) if document.get(k) is not None else None for k in GREATEST_OF
+    }
+    result = room_tax(
+        lodging_type=lodging_type.strip(),
+        day=day,
+        nightly_rate=nightly_rate,
+        nights=nights,
+        additional_charges=additional,
+        exemption=exemption,
+        complimentary=complimentary,
+        grouped_meals=grouped,
+        **figures,
+    )
+    return {
+        "regime": result.regime,
+        "lodging_type": result.lodging_type,
+        "rate": str(result.rate),
+        "base": money_str(result.base),
+        "taxable": result.taxable,
+        "tax": money_str(result.tax),
+        "remit_by": result.remit_by.isoformat(),
+        "citation": result.citation,
+        "warnings": list(result.warnings),
+        "trace": [s.as_json() for s in result.trace],
+    }

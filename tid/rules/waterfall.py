@@ -1,0 +1,401 @@
+"""The one engine for every priority / cap / carry-forward split of RULES.md §§ 3.2 and 4.
+
+Two statutes pay a month's money out in a fixed order of recipients, each taking only what
+is left by the ones before it:
+
+- Act 272-2003 § 31(A)–(B): the Bank's certified amount in fixed monthly transfers (1/10 July
+  to April; 1/9 October to June in FY2003-04), shortfall carried to later months of the FY;
+  then 2 %, 5 % and 9 % of the month's total tax (the 9 % with an optional $375,000 floor
+  whose shortfall is carried); then the rest.
+- 13 LPRA § 31751(a)(3)–(5): the cigarette tax to HTA, MBA and PRITA, each entitled to date to
+  min(annual cap, monthly cap × fiscal month), paid in priority as far as the month's money
+  reaches, shortfalls made up from later months of the FY (no claw-back); the rest to the
+  General Fund.
+
+A recipient is described by data (:class:`Recipient`), never by a new function. The engine
+works in integer cents: every period pays out exactly its total, nothing is negative.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from tid.rules.calendar import (
+    FiscalYear,
+    fiscal_month,
+    fiscal_year_of_month,
+    month_label,
+    month_of_fiscal,
+    parse_month,
+)
+from tid.rules.errors import InputError
+from tid.rules.money import from_cents, money_str, parse_decimal, parse_money
+from tid.rules.params import TraceStep
+
+MONTHS_IN_FY = 12
+
+
+@dataclass(frozen=True, slots=True)
+class Recipient:
+    """One step of a priority waterfall, described by data.
+
+    What it is owed in a fiscal month (its *accrual*) is, in this order of precedence:
+
+    - ``share`` of the period's total (rounded to cents half-up), or
+    - ``installments[m - 1]``, a fixed schedule of cents for fiscal months 1–12, or
+    - ``monthly_cap`` when it has neither (a fixed monthly amount);
+
+    a share or installment is further limited to ``monthly_cap`` when both are given.
+
+    ``carry_forward``: the entitlement accumulates within the FY (months skipped included),
+    limited to ``annual_cap``; what a month cannot pay is owed by the following months, so the
+    entitlement to date after month m is min(annual cap, Σ accruals) and the month pays what
+    is owed to date as far as the money reaches. Without it a month's shortfall is lost and
+    ``annual_cap`` only limits the year's payments.
+
+    ``floor`` (cents a month): the recipient is owed at least ``floor`` + the floor shortfall
+    carried in; the floor shortfall carried on is floor + carried in − paid, when positive.
+
+    ``remainder``: takes whatever is left (exactly one, the last).
+    ``start_fiscal_year``: receives nothing in fiscal years starting before this one.
+    """
+
+    key: str
+    label: str
+    citation: str
+    share: Decimal | Fraction | None = None
+    installments: tuple[int, ...] | None = None
+    monthly_cap: int | None = None
+    annual_cap: int | None = None
+    carry_forward: bool = False
+    floor: int | None = None
+    start_fiscal_year: int | None = None
+    remainder: bool = False
+    parameter: str | None = None
+
+    def active_in(self, fiscal_year: int) -> bool:
+        return self.start_fiscal_year is None or fiscal_year >= self.start_fiscal_year
+
+
+@dataclass(frozen=True, slots=True)
+class Period:
+    """One period (fiscal month) of a waterfall run, in cents, one entry per recipient."""
+
+    fiscal_month: int
+    total: int
+    owed: tuple[int, ...]
+    paid: tuple[int, ...]
+    carried: tuple[int, ...]  # shortfall carried out of this month (0 when none is carried)
+
+
+@dataclass(frozen=True, slots=True)
+class WaterfallResult:
+    """A run of the waterfall over the periods of one fiscal year."""
+
+    fiscal_year: int
+    recipients: tuple[Recipient, ...]
+    periods: tuple[Period, ...]
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return tuple(r.key for r in self.recipients)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Cents paid to each recipient over all periods."""
+        return tuple(sum(col) for col in zip(*(p.paid for p in self.periods), strict=True))
+
+    @property
+    def outstanding(self) -> tuple[int, ...]:
+        """Shortfall still carried after the last period (owed when the FY ends, if June)."""
+        if not self.periods:
+            return tuple(0 for _ in self.recipients)
+        return self.periods[-1].carried
+
+    def explain(self) -> list[TraceStep]:
+        """The trace: for each month and recipient, what was owed, paid and carried."""
+        steps: list[TraceStep] = []
+        fy = FiscalYear(self.fiscal_year)
+        for p in self.periods:
+            label = month_label(*month_of_fiscal(fy, p.fiscal_month))
+            left = p.total
+            for r, owed, paid, carried in zip(
+                self.recipients, p.owed, p.paid, p.carried, strict=True
+            ):
+                if not r.active_in(self.fiscal_year):
+                    continue
+                if r.remainder:
+                    text = f"{money_str(from_cents(paid))} (what was left)"
+                else:
+                    text = (
+                        f"owed {money_str(from_cents(owed))}, paid {money_str(from_cents(paid))} "
+                        f"of {money_str(from_cents(left))} left"
+                    )
+                    if carried:
+                        text += f"; shortfall carried {money_str(from_cents(carried))}"
+                steps.append(TraceStep(f"{label}: {r.label}", text, r.citation, r.parameter))
+                left -= paid
+        return steps
+
+
+def _ratio(share: Decimal | Fraction) -> tuple[int, int]:
+    n, d = share.as_integer_ratio()
+    if n < 0:
+        raise ValueError("a share cannot be negative")
+    return int(n), int(d)
+
+
+def check_recipients(recipients: Sequence[Recipient]) -> None:
+    """Refuse a waterfall that could not pay out exactly its total (a programming error)."""
+    if not recipients or not recipients[-1].remainder:
+        raise ValueError("a waterfall ends with exactly one remainder recipient")
+    keys = [r.key for r in recipients]
+    if len(set(keys)) != len(keys):
+        raise ValueError("recipient keys must be unique")
+    for r in recipients[:-1]:
+        if r.remainder:
+            raise ValueError("only the last recipient takes the remainder")
+        if r.share is None and r.installments is None and r.monthly_cap is None:
+            raise ValueError(f"{r.key}: give a share, installments or a monthly cap")
+        if r.installments is not None and len(r.installments) != MONTHS_IN_FY:
+            raise ValueError(f"{r.key}: installments are given for the 12 fiscal months")
+        if r.carry_forward and r.floor is not None:
+            raise ValueError(f"{r.key}: a floor already carries its own shortfall")
+        amounts = [r.monthly_cap, r.annual_cap, r.floor, *(r.installments or ())]
+        if any(a is not None and a < 0 for a in amounts):
+            raise ValueError(f"{r.key}: amounts cannot be negative")
+    last = recipients[-1]
+    if (
+        last.share is not None
+        or last.installments is not None
+        or last.monthly_cap is not None
+        or last.annual_cap is not None
+        or last.floor is not None
+        or last.carry_forward
+    ):
+        raise ValueError("the remainder recipient takes what is left, nothing else")
+
+
+def run_waterfall(
+    recipients: Sequence[Recipient],
+    periods: Sequence[tuple[int, int]],
+    *,
+    fiscal_year: int,
+) -> WaterfallResult:
+    """Pay each period's total (cents) down the recipients in priority order.
+
+    ``periods``: (fiscal month 1–12, total cents), months strictly increasing; a month not
+    given collected nothing (fixed accruals of carried recipients still accrue for it).
+    """
+    check_recipients(recipients)
+    n = len(recipients)
+    active = [r.active_in(fiscal_year) for r in recipients]
+    ratios = [_ratio(r.share) if r.share is not None else None for r in recipients]
+    accrued = [0] * n
+    paid_to_date = [0] * n
+    floor_carry = [0] * n
+    result: list[Period] = []
+    last = 0
+    for month, total in periods:
+        if not last < month <= MONTHS_IN_FY:
+            raise ValueError("fiscal months must be strictly increasing, from 1 to 12")
+        if total < 0:
+            raise ValueError("a period's total cannot be negative")
+        left = total
+        owed_row = [0] * n
+        paid_row = [0] * n
+        carried_row = [0] * n
+        for i, r in enumerate(recipients):
+            if not active[i]:
+                continue
+            if r.remainder:
+                owed_row[i] = paid_row[i] = left
+                left = 0
+                continue
+            ratio = ratios[i]
+            cap = r.monthly_cap
+            if ratio is not None:
+                num, den = ratio
+                accrual = (2 * num * total + den) // (2 * den)  # half-up, non-negative
+            elif r.installments is not None:
+                accrual = r.installments[month - 1]
+            else:
+                accrual = cap  # type: ignore[assignment]  # checked: a fixed monthly amount
+            if cap is not None and accrual > cap:
+                accrual = cap
+            if r.carry_forward:
+                if ratio is None:  # fixed accruals of months not given still fall due
+                    for k in range(last + 1, month):
+                        gap = r.installments[k - 1] if r.installments is not None else cap
+                        assert gap is not None
+                        accrued[i] += gap if cap is None or gap <= cap else cap
+                accrued[i] += accrual
+                entitled = accrued[i]
+                if r.annual_cap is not None and entitled > r.annual_cap:
+                    entitled = r.annual_cap
+                owed = entitled - paid_to_date[i]
+            else:
+                owed = accrual
+                if r.annual_cap is not None and owed > r.annual_cap - paid_to_date[i]:
+                    owed = r.annual_cap - paid_to_date[i]
+            if r.floor is not None:
+                minimum = r.floor + floor_carry[i]
+                if owed < minimum:
+                    owed = minimum
+            pay = owed if owed <= left else left
+            left -= pay
+            paid_to_date[i] += pay
+            owed_row[i] = owed
+            paid_row[i] = pay
+            if r.floor is not None:
+                carry = r.floor + floor_carry[i] - pay
+                floor_carry[i] = carry if carry > 0 else 0
+                carried_row[i] = floor_carry[i]
+            elif r.carry_forward:
+                carried_row[i] = owed - pay
+        result.append(Period(month, total, tuple(owed_row), tuple(paid_row), tuple(carried_row)))
+        last = month
+    return WaterfallResult(fiscal_year, tuple(recipients), tuple(result))
+
+
+def reachable_annual_max(recipient: Recipient, fiscal_year: int) -> int | None:
+    """Most a fixed-amount recipient can receive in a FY: min(annual cap, 12 × monthly cap).
+
+    None when it depends on the money (a share, the remainder).
+    """
+    if not recipient.active_in(fiscal_year):
+        return 0
+    if recipient.remainder or recipient.share is not None:
+        return None
+    if recipient.installments is not None:
+        most = sum(recipient.installments)
+    else:
+        assert recipient.monthly_cap is not None
+        most = recipient.monthly_cap * MONTHS_IN_FY
+    if recipient.annual_cap is not None and recipient.annual_cap < most:
+        most = recipient.annual_cap
+    return most
+
+
+def split_exact(total: int, exact: Sequence[Fraction]) -> list[int]:
+    """Round exact shares (adding up to ``total`` cents) to whole cents, exactly.
+
+    Each share is truncated; the cents left over go one each to the largest remainders, ties
+    to the earlier recipient (RULES.md, preamble). A share that is already whole cents is
+    never raised, so caps written as whole cents stay exact.
+    """
+    if sum(exact, Fraction(0)) != total:
+        raise ValueError("the exact shares do not add up to the total")
+    if any(e < 0 for e in exact):
+        raise ValueError("shares cannot be negative")
+    floors = [int(e) for e in exact]  # truncation toward zero = floor for non-negatives
+    leftover = total - sum(floors)
+    order = sorted(range(len(exact)), key=lambda i: (-(exact[i] - floors[i]), i))
+    for i in order[:leftover]:
+        floors[i] += 1
+    return floors
+
+
+def installment_schedule(amount: int, count: int, first_month: int) -> tuple[int, ...]:
+    """``amount`` cents in ``count`` equal monthly transfers from ``first_month``, to the cent.
+
+    The cents that do not divide go to the earliest transfers (largest remainder, ties to the
+    earlier month), so the transfers add up to the amount exactly.
+    """
+    if count < 1 or first_month < 1 or first_month + count - 1 > MONTHS_IN_FY:
+        raise ValueError("the transfers must fall inside the fiscal year")
+    base, extra = divmod(amount, count)
+    schedule = [0] * MONTHS_IN_FY
+    for j in range(count):
+        schedule[first_month - 1 + j] = base + (1 if j < extra else 0)
+    return tuple(schedule)
+
+
+# ---------------------------------------------------------------------------------------------
+# Input of month-by-month documents (room-tax-distribution, excise-allocation)
+
+
+def check_keys(document: Mapping[str, Any], allowed: Iterable[str], where: str = "") -> None:
+    """Refuse a field the calculator does not know (a misspelt field would be lost)."""
+    allowed = tuple(allowed)
+    for key in document:
+        if key not in allowed:
+            path = f"{where}.{key}" if where else str(key)
+            raise InputError(
+                path, f"{path}: unknown field; the fields here are {', '.join(allowed)}"
+            )
+
+
+def parse_months(
+    value: object,
+    fy: FiscalYear,
+    money_fields: Sequence[str],
+    quantity_fields: Sequence[str] = (),
+    *,
+    field: str = "months",
+) -> list[tuple[int, str, dict[str, Decimal]]]:
+    """Parse ``months`` [{month, <amounts>}] of fiscal year ``fy`` strictly.
+
+    Returns (fiscal month, "YYYY-MM", amounts) in the order given, which must be the order
+    of the months. A month outside the FY, a month given twice or out of order, a JSON number,
+    a negative amount or an unknown field is an :class:`InputError` naming
+    ``months[i].<field>``.
+    """
+    if not isinstance(value, list):
+        raise InputError(field, f"{field}: give a list of months")
+    if not value:
+        raise InputError(field, f"{field}: give at least one month")
+    seen: dict[int, int] = {}
+    out: list[tuple[int, str, dict[str, Decimal]]] = []
+    allowed = ("month", *money_fields, *quantity_fields)
+    first, last = fy.months()[0], fy.months()[-1]
+    for i, entry in enumerate(value):
+        where = f"{field}[{i}]"
+        if not isinstance(entry, Mapping):
+            raise InputError(where, f"{where}: each month is an object with a month and amounts")
+        check_keys(entry, allowed, where)
+        year, month = parse_month(entry.get("month"), f"{where}.month")
+        label = month_label(year, month)
+        if fiscal_year_of_month(year, month) != fy:
+            raise InputError(
+                f"{where}.month",
+                f"{where}.month: {label} is not in fiscal year {fy.label} "
+                f"({month_label(*first)} to {month_label(*last)})",
+            )
+        m = fiscal_month(year, month)
+        if m in seen:
+            raise InputError(
+                f"{where}.month",
+                f"{where}.month: {label} is given twice (also {field}[{seen[m]}])",
+            )
+        if out and m < out[-1][0]:
+            raise InputError(
+                f"{where}.month",
+                f"{where}.month: give the months in order; {label} comes after {out[-1][1]}",
+            )
+        seen[m] = i
+        amounts: dict[str, Decimal] = {}
+        for name in money_fields:
+            amounts[name] = parse_money(entry.get(name), f"{where}.{name}")
+        for name in quantity_fields:
+            amounts[name] = parse_decimal(entry.get(name), f"{where}.{name}")
+        out.append((m, label, amounts))
+    return out
+
+
+def missing_months_warning(fy: FiscalYear, given: Sequence[int], first: int = 1) -> str | None:
+    """A warning naming the fiscal months from ``first`` to the last given that were not given."""
+    if not given:
+        return None
+    missing = [m for m in range(first, max(given) + 1) if m not in set(given)]
+    if not missing:
+        return None
+    labels = ", ".join(month_label(*month_of_fiscal(fy, m)) for m in missing)
+    return (
+        f"Months not given ({labels}) are taken as collecting nothing; what fell due in them "
+        "is carried to the following months."
+    )
