@@ -1,0 +1,453 @@
+"""The Municipal Equalization Fund (RULES.md § 5; ``municipal-equalization-fund-es.txt``).
+
+- (a) the basic property tax passes through (an input);
+- (b) 25 % (FY1991-92), 30 % (FY1992-93), 35 % (FY1993-94 on) of the Additional Lottery
+  System's annual net income;
+- (c) 2.02 % … 2.5 % of the General Fund's net internal revenues, without the revenues of the
+  fiscal-emergency law (Act 7-2009) for fiscal years begun after 2009-06-30; and, from
+  FY2009-10, the hold-harmless of (c)(2): a municipality whose FY2007-08 allocation was at
+  least 50 % of its FY2007-08 income receives no less than that allocation, the top-ups taken
+  from the others inversely proportional to allocation ÷ income;
+- (d) 2 % of the traffic-fine collections (FY2005-06 on) → Municipal Public Works Fund.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+from tid.rules.calendar import FiscalYear, parse_fiscal_year
+from tid.rules.errors import InputError
+from tid.rules.money import ZERO, allocate, from_cents, money_str, parse_money, to_cents
+from tid.rules.params import ParamValue, TraceStep, history, param_or_none
+from tid.rules.waterfall import check_keys
+
+_LOTTERY = "equalization.lottery_share_rate"
+_GF = "equalization.gf_share_rate"
+_ACT7 = "equalization.act7_exclusion"
+_THRESHOLD = "equalization.hold_harmless.threshold"
+_REFERENCE = "equalization.hold_harmless.reference_fiscal_year"
+_PUBLIC_WORKS = "equalization.public_works_rate"
+RATIO_PLACES = Decimal("0.000001")
+
+
+@dataclass(frozen=True, slots=True)
+class Municipality:
+    """A municipality's base allocation of (c) and its FY2007-08 allocation and income."""
+
+    name: str
+    base: Decimal
+    allocation_2007_08: Decimal
+    income_2007_08: Decimal
+
+
+@dataclass(frozen=True, slots=True)
+class MunicipalityResult:
+    name: str
+    base: Decimal
+    ratio_2007_08: Decimal | None
+    protected: bool
+    adjustment: Decimal
+    final: Decimal
+
+
+@dataclass(frozen=True, slots=True)
+class HoldHarmlessResult:
+    """The (c)(2) adjustment of the base allocations, to the cent."""
+
+    applied: bool
+    municipalities: tuple[MunicipalityResult, ...]
+    top_ups: Decimal
+    zeroed: tuple[str, ...]
+    warnings: tuple[str, ...]
+    trace: tuple[TraceStep, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FundShares:
+    """The fund's sources for one fiscal year (RULES.md § 5 (a)–(d))."""
+
+    fiscal_year: FiscalYear
+    lottery_rate: Decimal
+    lottery_share: Decimal
+    gf_rate: Decimal
+    gf_base: Decimal
+    gf_share: Decimal
+    public_works_fund: Decimal
+    basic_property_tax: Decimal
+    warnings: tuple[str, ...]
+    trace: tuple[TraceStep, ...]
+
+    @property
+    def fund_total(self) -> Decimal:
+        """(a) + (b) + (c): what the fund receives (the public works 2 % is a separate fund)."""
+        return self.basic_property_tax + self.lottery_share + self.gf_share
+
+
+def _share(rate: ParamValue, amount: Decimal) -> Decimal:
+    """rate × amount to the cent, half-up (integer arithmetic)."""
+    n, d = rate.ratio
+    cents = to_cents(amount)
+    return from_cents((2 * n * cents + d) // (2 * d))
+
+
+def fund_shares(
+    fy: FiscalYear,
+    lottery_net_income: Decimal,
+    gf_net_revenues: Decimal,
+    *,
+    excluded_revenues: Decimal | None = None,
+    traffic_fines: Decimal | None = None,
+    basic_property_tax: Decimal | None = None,
+) -> FundShares:
+    """The fund's sources for ``fy`` (Municipal Equalization Fund (a)–(d)).
+
+    (b): lottery rate of the FY × net income; (c): GF rate of the FY × net internal revenues,
+    less the Act 7-2009 revenues for FYs begun after 2009-06-30 ((c)(1)); (d): 2 % of the
+    traffic fines from FY2005-06; (a): the basic property tax as given.
+    """
+    lottery_pv = param_or_none(_LOTTERY, fy.start)
+    gf_pv = param_or_none(_GF, fy.start)
+    if lottery_pv is None or gf_pv is None:
+        first = history(_LOTTERY).values[0]
+        raise InputError(
+            "fiscal_year",
+            f"fiscal_year: FY{fy.label} is before FY1991-92, the first fiscal year of the "
+            f"fund's text ({first.citation})",
+        )
+    warnings: list[str] = []
+    trace: list[TraceStep] = []
+    lottery = _share(lottery_pv, lottery_net_income)
+    trace.append(
+        TraceStep(
+            f"(b) Lottery share: {lottery_pv.value} × {money_str(lottery_net_income)}",
+            money_str(lottery),
+            lottery_pv.citation,
+            _LOTTERY,
+        )
+    )
+    act7 = param_or_none(_ACT7, fy.start)
+    base = gf_net_revenues
+    if act7 is not None and act7.value is True:
+        excluded = excluded_revenues if excluded_revenues is not None else ZERO
+        if excluded > gf_net_revenues:
+            raise InputError(
+                "excluded_revenues",
+                f"excluded_revenues: {money_str(excluded)} is more than the General Fund's net "
+                f"revenues ({money_str(gf_net_revenues)})",
+            )
+        base = gf_net_revenues - excluded
+        trace.append(
+            TraceStep(
+                f"(c)(1) Base: {money_str(gf_net_revenues)} − Act 7-2009 revenues "
+                f"{money_str(excluded)}",
+                money_str(base),
+                act7.citation,
+                _ACT7,
+            )
+        )
+        if excluded_revenues is None:
+            warnings.append(
+                "No excluded_revenues given: the Act 7-2009 revenues left out of the General "
+                "Fund base for fiscal years begun after 2009-06-30 are taken as zero."
+            )
+    elif excluded_revenues:
+        warnings.append(
+            f"excluded_revenues ignored: the Act 7-2009 exclusion applies to fiscal years begun "
+            f"after 2009-06-30, not to FY{fy.label}."
+        )
+    gf = _share(gf_pv, base)
+    trace.append(
+        TraceStep(
+            f"(c) General Fund share: {gf_pv.value} × {money_str(base)}",
+            money_str(gf),
+            gf_pv.citation,
+            _GF,
+        )
+    )
+    works_pv = param_or_none(_PUBLIC_WORKS, fy.start)
+    works = ZERO
+    if works_pv is not None:
+        works = _share(works_pv, traffic_fines or ZERO)
+        trace.append(
+            TraceStep(
+                f"(d) Municipal Public Works Fund: {works_pv.value} × "
+                f"{money_str(traffic_fines or ZERO)}",
+                money_str(works),
+                works_pv.citation,
+                _PUBLIC_WORKS,
+            )
+        )
+    elif traffic_fines:
+        warnings.append(
+            f"traffic_fines ignored: the 2% for the Municipal Public Works Fund starts in "
+            f"FY2005-06, after FY{fy.label}."
+        )
+    basic = basic_property_tax if basic_property_tax is not None else ZERO
+    trace.append(
+        TraceStep(
+            "(a) Basic property tax (passes through as given)",
+            money_str(basic),
+            "Municipal Equalization Fund, (a)",
+        )
+    )
+    return FundShares(
+        fy,
+        lottery_pv.decimal,
+        lottery,
+        gf_pv.decimal,
+        base,
+        gf,
+        works,
+        basic,
+        tuple(warnings),
+        tuple(trace),
+    )
+
+
+def hold_harmless(fy: FiscalYear, municipalities: Sequence[Municipality]) -> HoldHarmlessResult:
+    """Adjust the (c) base allocations of ``fy`` by the hold-harmless of (c)(2).
+
+    Protected: FY2007-08 allocation ≥ 50 % of FY2007-08 income → no less than that
+    allocation. The top-ups are taken from the others inversely proportional to the share
+    their allocation was of their income (weight = income ÷ allocation), to the cent by
+    largest remainder; one taken below zero is set to zero and the rest spread again over
+    the others (RULES.md § 5). Infeasible (the others hold too little): an InputError.
+    """
+    threshold = param_or_none(_THRESHOLD, fy.start)
+    if threshold is None:
+        return HoldHarmlessResult(
+            False,
+            tuple(
+                MunicipalityResult(m.name, m.base, _ratio(m), False, ZERO, m.base)
+                for m in municipalities
+            ),
+            ZERO,
+            (),
+            (
+                f"The hold-harmless of (c)(2) applies from FY2009-10: the bases of FY{fy.label} "
+                "pass unchanged.",
+            )
+            if municipalities
+            else (),
+            (),
+        )
+    reference = param_or_none(_REFERENCE, fy.start)
+    ref_label = (
+        reference.value.label if reference and isinstance(reference.value, FiscalYear) else ""
+    )
+    t_num, t_den = threshold.ratio
+    n = len(municipalities)
+    base = [to_cents(m.base) for m in municipalities]
+    alloc = [to_cents(m.allocation_2007_08) for m in municipalities]
+    income = [to_cents(m.income_2007_08) for m in municipalities]
+    for i in range(n):
+        if alloc[i] == 0:
+            raise InputError(
+                f"municipalities[{i}].allocation_2007_08",
+                f"municipalities[{i}].allocation_2007_08: {municipalities[i].name} has a zero "
+                f"FY{ref_label} allocation, so its weight (income ÷ allocation) is not finite; "
+                "give its FY2007-08 allocation",
+            )
+        if income[i] == 0:
+            raise InputError(
+                f"municipalities[{i}].income_2007_08",
+                f"municipalities[{i}].income_2007_08: {municipalities[i].name} has a zero "
+                f"FY{ref_label} income; the share its allocation was of it is not defined",
+            )
+    protected = [alloc[i] * t_den >= t_num * income[i] for i in range(n)]
+    top_up = [max(0, alloc[i] - base[i]) if protected[i] else 0 for i in range(n)]
+    needed = sum(top_up)
+    take = [0] * n
+    others = [i for i in range(n) if not protected[i]]
+    trace: list[TraceStep] = [
+        TraceStep(
+            f"Protected: FY{ref_label} allocation ≥ {threshold.value} × FY{ref_label} income",
+            ", ".join(m.name for m, p in zip(municipalities, protected, strict=True) if p)
+            or "none",
+            threshold.citation,
+            _THRESHOLD,
+        ),
+        TraceStep(
+            "Top-ups to the FY2007-08 allocation of the protected",
+            money_str(from_cents(needed)),
+            threshold.citation,
+            _THRESHOLD,
+        ),
+    ]
+    zeroed: list[int] = []
+    if needed:
+        available = sum(base[i] for i in others)
+        if available < needed:
+            raise InputError(
+                "municipalities",
+                f"municipalities: the protected municipalities need top-ups of "
+                f"{money_str(from_cents(needed))} but the others hold only "
+                f"{money_str(from_cents(available))}; the "
+                "hold-harmless cannot be met (check the bases and FY2007-08 figures)",
+            )
+        weights = {i: Decimal(income[i]) / Decimal(alloc[i]) for i in others}
+        active = list(others)
+        remaining = needed
+        while remaining:
+            shares = allocate(from_cents(remaining), [weights[i] for i in active])
+            cents = [to_cents(s) for s in shares]
+            over = [i for i, c in zip(active, cents, strict=True) if c > base[i]]
+            if not over:
+                for i, c in zip(active, cents, strict=True):
+                    take[i] = c
+                break
+            for i in over:
+                take[i] = base[i]
+                remaining -= base[i]
+                zeroed.append(i)
+            active = [i for i in active if i not in set(over)]
+        trace.append(
+            TraceStep(
+                "Taken from the others, inversely proportional to allocation ÷ income "
+                "(weight = income ÷ allocation)",
+                money_str(from_cents(needed)),
+                threshold.citation,
+                _THRESHOLD,
+            )
+        )
+    results = []
+    for i, m in enumerate(municipalities):
+        adjustment = top_up[i] - take[i]
+        results.append(
+            MunicipalityResult(
+                m.name,
+                m.base,
+                _ratio(m),
+                protected[i],
+                from_cents(adjustment),
+                from_cents(base[i] + adjustment),
+            )
+        )
+    warnings: list[str] = []
+    if zeroed:
+        names = ", ".join(municipalities[i].name for i in zeroed)
+        warnings.append(
+            f"Taken to zero and the rest spread again over the others with the same weights: "
+            f"{names} (no municipality goes below zero; RULES.md § 5)."
+        )
+    return HoldHarmlessResult(
+        True,
+        tuple(results),
+        from_cents(needed),
+        tuple(municipalities[i].name for i in zeroed),
+        tuple(warnings),
+        tuple(trace),
+    )
+
+
+def _ratio(m: Municipality) -> Decimal | None:
+    if not m.income_2007_08:
+        return None
+    return (m.allocation_2007_08 / m.income_2007_08).quantize(RATIO_PLACES, ROUND_HALF_UP)
+
+
+_FIELDS = (
+    "fiscal_year",
+    "lottery_net_income",
+    "gf_net_revenues",
+    "excluded_revenues",
+    "traffic_fines",
+    "basic_property_tax",
+    "municipalities",
+)
+_MUNICIPALITY_FIELDS = ("name", "base", "allocation_2007_08", "income_2007_08")
+
+
+def _optional_money(document: Mapping[str, Any], name: str) -> Decimal | None:
+    value = document.get(name)
+    return None if value is None else parse_money(value, name)
+
+
+def parse_municipalities(value: object) -> list[Municipality]:
+    """Parse ``municipalities`` [{name, base, allocation_2007_08, income_2007_08}] strictly."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise InputError("municipalities", "municipalities: give a list of municipalities")
+    out: list[Municipality] = []
+    seen: dict[str, int] = {}
+    for i, entry in enumerate(value):
+        where = f"municipalities[{i}]"
+        if not isinstance(entry, Mapping):
+            raise InputError(where, f"{where}: each municipality is an object")
+        check_keys(entry, _MUNICIPALITY_FIELDS, where)
+        name = entry.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise InputError(f"{where}.name", f"{where}.name: give the municipality's name")
+        name = name.strip()
+        if name in seen:
+            raise InputError(
+                f"{where}.name",
+                f"{where}.name: {name} is given twice (also municipalities[{seen[name]}])",
+            )
+        seen[name] = i
+        out.append(
+            Municipality(
+                name,
+                parse_money(entry.get("base"), f"{where}.base"),
+                parse_money(entry.get("allocation_2007_08"), f"{where}.allocation_2007_08"),
+                parse_money(entry.get("income_2007_08"), f"{where}.income_2007_08"),
+            )
+        )
+    return out
+
+
+def equalization_document(document: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``equalization`` calculator of CALCULATORS.md (Municipal Equalization Fund)."""
+    check_keys(document, _FIELDS)
+    fy = parse_fiscal_year(document.get("fiscal_year"))
+    lottery = parse_money(document.get("lottery_net_income"), "lottery_net_income")
+    gf_net = parse_money(document.get("gf_net_revenues"), "gf_net_revenues")
+    municipalities = parse_municipalities(document.get("municipalities"))
+    shares = fund_shares(
+        fy,
+        lottery,
+        gf_net,
+        excluded_revenues=_optional_money(document, "excluded_revenues"),
+        traffic_fines=_optional_money(document, "traffic_fines"),
+        basic_property_tax=_optional_money(document, "basic_property_tax"),
+    )
+    warnings = list(shares.warnings)
+    if municipalities:
+        total_base = sum((m.base for m in municipalities), ZERO)
+        if total_base != shares.gf_share:
+            warnings.append(
+                f"The municipalities' bases add up to {money_str(total_base)}, not the "
+                f"gf_share {money_str(shares.gf_share)}: each base is used as given (the § 5817 "
+                "formula is not in the supplied text)."
+            )
+    adjusted = hold_harmless(fy, municipalities)
+    warnings += adjusted.warnings
+    return {
+        "fiscal_year": fy.label,
+        "lottery_rate": str(shares.lottery_rate),
+        "lottery_share": money_str(shares.lottery_share),
+        "gf_rate": str(shares.gf_rate),
+        "gf_base": money_str(shares.gf_base),
+        "gf_share": money_str(shares.gf_share),
+        "public_works_fund": money_str(shares.public_works_fund),
+        "basic_property_tax": money_str(shares.basic_property_tax),
+        "fund_total": money_str(shares.fund_total),
+        "hold_harmless_applied": adjusted.applied,
+        "municipalities": [
+            {
+                "name": r.name,
+                "base": money_str(r.base),
+                "ratio_2007_08": None if r.ratio_2007_08 is None else str(r.ratio_2007_08),
+                "protected": r.protected,
+                "adjustment": money_str(r.adjustment),
+                "final": money_str(r.final),
+            }
+            for r in adjusted.municipalities
+        ],
+        "warnings": warnings,
+        "trace": [s.as_json() for s in (*shares.trace, *adjusted.trace)],
+    }
