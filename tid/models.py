@@ -231,3 +231,174 @@ class CalendarToken(SQLModel, table=True):
     token_hash: str = Field(sa_column=Column(String(64), unique=True, nullable=False))
     created_at: datetime = Field(default_factory=utcnow)
     revoked_at: datetime | None = None
+
+
+# ------------------------------------------------------------------ the property roll and billing
+# 21 LPRA § 6653(3)(d), (5): the roll of the district's real property per fiscal year, the
+# yearly billing run that applies the ordinance's formula to it, and each owner's bill.
+
+
+class Quantity(TypeDecorator[Decimal]):
+    """A non-money quantity (an area, a frontage) stored exactly as integer ten-thousandths,
+    read back as ``Decimal`` with four places; never a float."""
+
+    impl = BigInteger
+    cache_ok = True
+    SCALE = 10_000
+
+    def process_bind_param(self, value: Decimal | None, dialect: Dialect) -> int | None:
+        if value is None:
+            return None
+        if isinstance(value, float):
+            raise TypeError("quantity columns take Decimal, never float")
+        scaled = Decimal(value) * self.SCALE
+        if scaled != scaled.to_integral_value():
+            raise ValueError(f"{value} has more than four decimals")
+        return int(scaled)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> Decimal | None:
+        if value is None:
+            return None
+        return (Decimal(int(value)) / self.SCALE).quantize(Decimal("0.0001"))
+
+
+def quantity_column(nullable: bool = True) -> Any:
+    """A ``Field`` for an exact quantity with up to four decimals (areas, frontage)."""
+    return Field(default=None, sa_type=Quantity, nullable=nullable)
+
+
+class Property(SQLModel, table=True):
+    """A parcel of real property in a district, by its CRIM cadastral number
+    (``NNN-NNN-NNN-NN``, optionally ``-NNN``). The roll of each year is in PropertyYear."""
+
+    __table_args__ = (UniqueConstraint("district_id", "cadastral_number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    district_id: int = Field(foreign_key="district.id", index=True)
+    cadastral_number: str = Field(max_length=20)
+    physical_address: str = Field(default="", max_length=300)  # the latest roll's
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class RollImport(SQLModel, table=True):
+    """One imported roll file. The SHA-256 of its bytes is unique per district and fiscal
+    year, so importing the same file again changes nothing."""
+
+    __tablename__ = "roll_import"
+
+    __table_args__ = (UniqueConstraint("district_id", "fiscal_year", "sha256"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    district_id: int = Field(foreign_key="district.id", index=True)
+    fiscal_year: str = Field(max_length=7)  # "2026-27"
+    file_name: str = Field(max_length=255)
+    sha256: str = Field(max_length=64)
+    rows: int
+    added: int = 0  # property-years new with this file
+    changed: int = 0  # property-years of the same FY that this file corrected
+    removed: int = 0  # property-years of the same FY absent from this file
+    imported_at: datetime = Field(default_factory=utcnow)
+    actor: str = Field(max_length=254)
+    user_id: int | None = Field(default=None, foreign_key="user_account.id")
+
+
+class PropertyYear(SQLModel, table=True):
+    """A property as the roll of one fiscal year describes it: owners, mailing address
+    (with the Puerto Rico urbanization line), assessed value and the attributes the formula
+    may use. A new year's roll adds rows, so every year's owner and value stay visible; a
+    corrected file for the same year updates its rows with an audit event each."""
+
+    __tablename__ = "property_year"
+
+    __table_args__ = (UniqueConstraint("property_id", "fiscal_year"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    property_id: int = Field(foreign_key="property.id", index=True)
+    district_id: int = Field(foreign_key="district.id", index=True)
+    fiscal_year: str = Field(max_length=7, index=True)
+    roll_import_id: int = Field(foreign_key="roll_import.id", index=True)
+    source_row: int = 0  # the row of the file it came from (header = row 1)
+    in_roll: bool = True  # False: a corrected file of the same year no longer lists it
+    owner_names: str = Field(max_length=500)  # one or more, separated by "; "
+    mailing_urbanization: str = Field(default="", max_length=120)  # "URB LAS LOMAS"
+    mailing_line1: str = Field(default="", max_length=200)  # street and number, PO box
+    mailing_line2: str = Field(default="", max_length=200)
+    mailing_city: str = Field(default="", max_length=80)
+    mailing_state: str = Field(default="PR", max_length=2)
+    mailing_zip: str = Field(default="", max_length=10)  # "00901" or "00901-1234"
+    physical_address: str = Field(default="", max_length=300)
+    assessed_value: Decimal = money_column()
+    land_area: Decimal | None = quantity_column()
+    built_area: Decimal | None = quantity_column()
+    use_class: str = Field(default="", max_length=40)
+    rooms: int | None = None
+    frontage: Decimal | None = quantity_column()
+    attributes: str = Field(
+        default="{}", sa_column=Column(Text, nullable=False, server_default="{}")
+    )  # JSON {name: "decimal as text"}: the file's extra numeric columns
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class BillingRunStatus(StrEnum):
+    ACTIVE = "active"
+    SUPERSEDED = "superseded"
+
+
+class BillingRun(SQLModel, table=True):
+    """One billing of a fiscal year's roll by the ordinance's formula (§ 6653(3)(d)). A
+    corrected run supersedes the previous one of the same year; both stay."""
+
+    __tablename__ = "billing_run"
+
+    __table_args__ = (UniqueConstraint("district_id", "fiscal_year", "version"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    district_id: int = Field(foreign_key="district.id", index=True)
+    ordinance_id: int = Field(foreign_key="ordinance.id", index=True)
+    fiscal_year: str = Field(max_length=7, index=True)
+    version: int  # 1, 2, … per district and fiscal year
+    status: str = Field(default=BillingRunStatus.ACTIVE.value, max_length=20, index=True)
+    formula: str = Field(sa_column=Column(Text, nullable=False))  # the text used
+    parameters: str = Field(
+        default="{}", sa_column=Column(Text, nullable=False, server_default="{}")
+    )  # JSON {name: "value as text"}
+    property_count: int = 0
+    total: Decimal = money_column()
+    expected_amount: Decimal = money_column()  # the ordinance's, § 6653(3)(b), at run time
+    run_on: date  # the association's date of the run
+    due_date: date
+    fingerprint: str = Field(max_length=64)  # SHA-256 of what the bills say
+    warnings: str = Field(default="", sa_column=Column(Text, nullable=False, server_default=""))
+    reason: str = Field(default="", sa_column=Column(Text, nullable=False, server_default=""))
+    supersedes_id: int | None = Field(default=None, foreign_key="billing_run.id")
+    superseded_at: datetime | None = None
+    actor: str = Field(max_length=254)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class BillStatus(StrEnum):
+    ACTIVE = "active"
+    SUPERSEDED = "superseded"
+
+
+class Bill(SQLModel, table=True):
+    """What one property owes for one fiscal year by one billing run, with how the formula
+    reached it. ``mailed_at`` is set when its certified-mail notice goes out (§ 6653(5)); a
+    superseded bill stays, pointing to the bill that replaced it."""
+
+    __table_args__ = (UniqueConstraint("billing_run_id", "property_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    billing_run_id: int = Field(foreign_key="billing_run.id", index=True)
+    district_id: int = Field(foreign_key="district.id", index=True)
+    property_id: int = Field(foreign_key="property.id", index=True)
+    property_year_id: int = Field(foreign_key="property_year.id", index=True)
+    fiscal_year: str = Field(max_length=7, index=True)
+    amount: Decimal = money_column()
+    explanation: str = Field(sa_column=Column(Text, nullable=False))  # English
+    explanation_es: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    due_date: date
+    status: str = Field(default=BillStatus.ACTIVE.value, max_length=20, index=True)
+    mailed_at: datetime | None = None  # set by the notices when mailed
+    superseded_by_id: int | None = Field(default=None, foreign_key="bill.id")
+    created_at: datetime = Field(default_factory=utcnow)
