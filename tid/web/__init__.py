@@ -10,6 +10,7 @@ from flask import Blueprint
 BLUEPRINT_MODULES = [
     "tid.web.auth",
     "tid.web.main",
+    "tid.web.petitions",
     "tid.web.admin",
 ]
 

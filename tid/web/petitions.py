@@ -1,0 +1,510 @@
+"""The municipal legislature clerk's petition tracker (21 LPRA § 6653(1)–(5), (7)): record a
+petition, its findings and its ordinance, walk it through its lifecycle, and watch its clocks
+on a dashboard, in a printable report and in a calendar program."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import gettext as _
+from sqlmodel import Session, col, select
+
+from tid.clock import utcnow
+from tid.db import get_session
+from tid.i18n import language
+from tid.models import Municipality, Petition, PetitionState, User
+from tid.rules.errors import N_, InputError
+from tid.services import petitions as svc
+from tid.web import nav
+from tid.web.access import deny_unless, me, public, require
+from tid.web.util import today
+
+bp = Blueprint("petitions", __name__, url_prefix="/petitions")
+
+READERS = ("admin", "clerk", "auditor")
+WRITERS = ("admin", "clerk")
+
+nav.add(
+    "petitions.dashboard",
+    "Petitions",
+    "Petitions before the municipal legislature, their findings, ordinances and deadlines.",
+    READERS,
+)
+
+# The calendar's warnings, marked here so that the catalog keeps their translations.
+_CALENDAR_WARNINGS = (
+    N_(
+        "Saturdays are treated like Sundays and holidays: a deadline falling on one moves "
+        "to the next working day (setting deadline_skip_saturday = true). The supplied "
+        "text of 1 LPRA § 72 does not settle Saturdays (RULES.md § 1.1)."
+    ),
+    N_(
+        "Saturdays count as working days: a deadline may fall on one "
+        "(setting deadline_skip_saturday = false). The supplied text of 1 LPRA § 72 does not "
+        "settle Saturdays (RULES.md § 1.1)."
+    ),
+    N_(
+        "The publication window is the 7 days after the approval day (approval + 1 … approval "
+        "+ 7) and its end does not move for a Sunday or holiday: the statute names a week, not "
+        "a period counted under 1 LPRA § 72 (RULES.md § 1.1)."
+    ),
+)
+
+STEP_ACTIONS = ("study", "deny", "to_mayor", "approve", "veto", "publish", "crim", "association")
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _skip_saturday() -> bool | None:
+    value = current_app.config.get("DEADLINE_SKIP_SATURDAY")
+    return None if value is None else bool(value)
+
+
+def _scope() -> list[int] | None:
+    """The municipalities the logged-in user may see (None: all)."""
+    user = me()
+    if user.role in ("admin", "auditor"):
+        return None
+    return [user.municipality_id] if user.municipality_id is not None else []
+
+
+def _translate(exc: InputError) -> str:
+    """An error in the user's language (the parameters that are msgids too)."""
+    if isinstance(exc, svc.PetitionError):
+        params = {k: _(v) if isinstance(v, str) else v for k, v in exc.params.items()}
+        return str(_(exc.msgid, **params) if params else _(exc.msgid))
+    return str(_(exc.message))
+
+
+def _errors(exc: InputError) -> dict[str, str]:
+    errors = exc.errors if isinstance(exc, svc.PetitionFieldsError) else [exc]
+    result: dict[str, str] = {}
+    for error in errors:
+        result.setdefault(error.field, _translate(error))
+    return result
+
+
+def _petition_or_404(session: Session, petition_id: int) -> Petition:
+    petition = session.get(Petition, petition_id)
+    if petition is None:
+        abort(404)
+    deny_unless(me().can_see_municipality(petition.municipality_id))
+    return petition
+
+
+def explanation(clock: svc.Clock) -> str:
+    return clock.explanation_es if language() == "es" else clock.explanation
+
+
+def state_label(state: str) -> str:
+    return str(_(svc.STATE_LABELS.get(state, state)))
+
+
+@bp.app_template_global("petition_state")
+def _petition_state(state: str) -> str:
+    return state_label(state)
+
+
+@bp.app_template_global("clock_explanation")
+def _clock_explanation(clock: svc.Clock) -> str:
+    return explanation(clock)
+
+
+def _municipality_options(session: Session) -> list[tuple[int, str]]:
+    scope = _scope()
+    stmt = select(Municipality).order_by(col(Municipality.name))
+    if scope is not None:
+        stmt = stmt.where(col(Municipality.id).in_(scope))
+    return [(m.id or 0, m.name) for m in session.exec(stmt)]
+
+
+def _state_options() -> list[tuple[str, str]]:
+    return [(s.value, state_label(s.value)) for s in PetitionState]
+
+
+# --------------------------------------------------------------------------- dashboard
+
+
+def _dashboard_rows(session: Session) -> tuple[list[svc.DashboardRow], dict[str, str]]:
+    filters = {
+        "municipality": request.args.get("municipality", ""),
+        "state": request.args.get("state", ""),
+    }
+    scope = _scope()
+    municipality_ids = scope
+    if filters["municipality"].isdigit():
+        chosen = int(filters["municipality"])
+        municipality_ids = [chosen] if scope is None or chosen in scope else []
+    else:
+        filters["municipality"] = ""
+    state = filters["state"] if filters["state"] in {s.value for s in PetitionState} else ""
+    filters["state"] = state
+    rows = svc.dashboard(
+        session,
+        today=today(),
+        municipality_ids=municipality_ids,
+        state=state or None,
+        skip_saturday=_skip_saturday(),
+    )
+    return rows, filters
+
+
+@bp.route("/")
+@require(*READERS)
+def dashboard() -> Any:
+    session = get_session()
+    rows, filters = _dashboard_rows(session)
+    return render_template(
+        "petitions/dashboard.html",
+        rows=rows,
+        filters=filters,
+        municipality_options=_municipality_options(session),
+        state_options=_state_options(),
+        today=today(),
+        soon_days=svc.SOON_DAYS,
+    )
+
+
+@bp.route("/deadlines.pdf")
+@require(*READERS)
+def deadlines_pdf() -> Any:
+    from weasyprint import HTML
+
+    session = get_session()
+    rows, filters = _dashboard_rows(session)
+    municipalities = dict(_municipality_options(session))
+    chosen = municipalities.get(int(filters["municipality"])) if filters["municipality"] else None
+    html = render_template(
+        "pdf/deadlines.html",
+        rows=rows,
+        filters=filters,
+        municipality_name=chosen,
+        state_name=state_label(filters["state"]) if filters["state"] else None,
+        today=today(),
+        generated_at=utcnow(),
+        soon_days=svc.SOON_DAYS,
+    )
+    pdf = HTML(string=html, url_fetcher=_no_fetch).write_pdf()
+    response = Response(pdf, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = (
+        f'inline; filename="deadlines-{today().isoformat()}.pdf"'
+    )
+    return response
+
+
+def _no_fetch(url: str, *args: Any, **kwargs: Any) -> Any:
+    """The report needs nothing from outside: never let a document make the server fetch."""
+    raise ValueError(f"the deadline report does not load {url}")
+
+
+# --------------------------------------------------------------------------- record
+
+
+_PETITION_FIELDS = ("municipality_id", "district_name", "petitioner", "received_on", "documents")
+
+
+@bp.route("/new", methods=["GET", "POST"])
+@require(*WRITERS)
+def new() -> Any:
+    session = get_session()
+    options = _municipality_options(session)
+    values = {name: request.form.get(name, "") for name in _PETITION_FIELDS}
+    if request.method == "GET" and len(options) == 1:
+        values["municipality_id"] = str(options[0][0])
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        try:
+            petition = svc.record_petition(
+                session=session,
+                actor=me().actor,
+                today=today(),
+                allowed_municipalities=_scope(),
+                **values,
+            )
+        except InputError as exc:
+            session.rollback()
+            errors = _errors(exc)
+        else:
+            session.commit()
+            flash(_("Petition recorded."))
+            return redirect(url_for("petitions.show", petition_id=petition.id))
+    return render_template(
+        "petitions/new.html",
+        values=values,
+        errors=errors,
+        municipality_options=options,
+        today=today(),
+    ), (422 if errors else 200)
+
+
+# --------------------------------------------------------------------------- one petition
+
+
+def _render_petition(
+    session: Session,
+    petition: Petition,
+    *,
+    failed: str = "",
+    errors: dict[str, str] | None = None,
+    values: dict[str, str] | None = None,
+    status: int = 200,
+) -> Any:
+    ordinance = svc.ordinance_of(session, petition)
+    findings = svc.findings_of(session, petition)
+    municipality = session.get(Municipality, petition.municipality_id)
+    clocks = svc.clocks(petition, ordinance, today=today(), skip_saturday=_skip_saturday())
+    running = svc.running_clock(petition, ordinance, today=today(), skip_saturday=_skip_saturday())
+    events = svc.history(session, petition)
+    rows = [
+        {
+            "event": e,
+            "before": json.loads(e.before) if e.before else None,
+            "after": json.loads(e.after) if e.after else None,
+        }
+        for e in events
+    ]
+    window = None
+    if petition.approved_on is not None:
+        from tid.rules.calendar import publication_window
+
+        window = publication_window(petition.approved_on)
+    return render_template(
+        "petitions/show.html",
+        petition=petition,
+        municipality=municipality,
+        ordinance=ordinance,
+        findings=findings,
+        factors=svc.FACTORS,
+        unfavourable=svc.unfavourable_factors(session, petition),
+        clocks=clocks,
+        running=running,
+        window=window,
+        rows=rows,
+        failed=failed,
+        errors=errors or {},
+        values=values or {},
+        today=today(),
+        can_write=me().role in WRITERS,
+        S=PetitionState,
+    ), status
+
+
+@bp.route("/<int:petition_id>")
+@require(*READERS)
+def show(petition_id: int) -> Any:
+    session = get_session()
+    return _render_petition(session, _petition_or_404(session, petition_id))
+
+
+@bp.route("/<int:petition_id>/findings", methods=["POST"])
+@require(*WRITERS)
+def finding(petition_id: int) -> Any:
+    session = get_session()
+    petition = _petition_or_404(session, petition_id)
+    values = {k: request.form.get(k, "") for k in ("factor", "favourable", "grounds", "on")}
+    try:
+        svc.record_finding(
+            session=session, actor=me().actor, petition=petition, today=today(), **values
+        )
+    except InputError as exc:
+        session.rollback()
+        return _render_petition(
+            session,
+            _petition_or_404(session, petition_id),
+            failed="finding",
+            errors=_errors(exc),
+            values=values,
+            status=422,
+        )
+    session.commit()
+    flash(_("Finding recorded."))
+    return redirect(url_for("petitions.show", petition_id=petition_id, _anchor="findings"))
+
+
+_ORDINANCE_FIELDS = (
+    "number",
+    "district_name",
+    "expected_amount",
+    "term_years",
+    "formula",
+    "association_name",
+    "issued_on",
+)
+
+
+@bp.route("/<int:petition_id>/ordinance", methods=["GET", "POST"])
+@require(*WRITERS)
+def ordinance(petition_id: int) -> Any:
+    session = get_session()
+    petition = _petition_or_404(session, petition_id)
+    values = {k: request.form.get(k, "") for k in _ORDINANCE_FIELDS}
+    if request.method == "GET":
+        values["district_name"] = petition.district_name
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        try:
+            svc.issue_ordinance(
+                session=session, actor=me().actor, petition=petition, today=today(), **values
+            )
+        except InputError as exc:
+            session.rollback()
+            petition = _petition_or_404(session, petition_id)
+            errors = _errors(exc)
+        else:
+            session.commit()
+            flash(_("Ordinance recorded."))
+            return redirect(url_for("petitions.show", petition_id=petition_id))
+    findings = svc.findings_of(session, petition)
+    return render_template(
+        "petitions/ordinance.html",
+        petition=petition,
+        values=values,
+        errors=errors,
+        missing=[letter for letter in svc.FACTORS if letter not in findings],
+        unfavourable=svc.unfavourable_factors(session, petition),
+        today=today(),
+    ), (422 if errors else 200)
+
+
+@bp.route("/<int:petition_id>/step/<action>", methods=["POST"])
+@require(*WRITERS)
+def step(petition_id: int, action: str) -> Any:
+    if action not in STEP_ACTIONS:
+        abort(404)
+    session = get_session()
+    petition = _petition_or_404(session, petition_id)
+    values = {k: request.form.get(k, "") for k in ("on", "notes", "newspaper", "confirm")}
+    common: dict[str, Any] = {
+        "session": session,
+        "actor": me().actor,
+        "petition": petition,
+        "on": values["on"],
+        "today": today(),
+    }
+    try:
+        if action == "study":
+            svc.start_study(**common)
+        elif action == "deny":
+            svc.deny(notes=values["notes"], **common)
+        elif action == "to_mayor":
+            svc.send_to_mayor(**common)
+        elif action == "approve":
+            svc.mayor_approves(**common)
+        elif action == "veto":
+            svc.mayor_vetoes(notes=values["notes"], **common)
+        elif action == "publish":
+            svc.publish(
+                newspaper=values["newspaper"],
+                outside_window_confirmed=values["confirm"] == "yes",
+                **common,
+            )
+        elif action == "crim":
+            svc.record_crim_copy(**common)
+        else:
+            svc.record_association_receipt(**common)
+    except InputError as exc:
+        session.rollback()
+        return _render_petition(
+            session,
+            _petition_or_404(session, petition_id),
+            failed=action,
+            errors=_errors(exc),
+            values=values,
+            status=422,
+        )
+    session.commit()
+    flash(_("Saved."))
+    return redirect(url_for("petitions.show", petition_id=petition_id))
+
+
+# --------------------------------------------------------------------------- calendar
+
+
+@bp.route("/calendar")
+@require(*READERS)
+def calendar_settings() -> Any:
+    session = get_session()
+    return render_template(
+        "petitions/calendar.html",
+        has_token=svc.has_calendar_token(session, me().id),
+        feed_url=None,
+    )
+
+
+@bp.route("/calendar/token", methods=["POST"])
+@require(*READERS)
+def calendar_token() -> Any:
+    session = get_session()
+    user = session.get(User, me().id)
+    if user is None:
+        abort(403)
+    token = svc.issue_calendar_token(session=session, actor=me().actor, user=user)
+    session.commit()
+    feed_url = url_for("petitions.calendar_feed", token=token, _external=True)
+    # The secret is shown once, on this response; only its hash is kept.
+    response = Response(
+        render_template("petitions/calendar.html", has_token=True, feed_url=feed_url)
+    )
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.route("/calendar/revoke", methods=["POST"])
+@require(*READERS)
+def calendar_revoke() -> Any:
+    session = get_session()
+    user = session.get(User, me().id)
+    if user is None:
+        abort(403)
+    svc.revoke_calendar_tokens(session=session, actor=me().actor, user=user)
+    session.commit()
+    flash(_("The calendar link no longer works."))
+    return redirect(url_for("petitions.calendar_settings"))
+
+
+@bp.route("/calendar/<token>.ics")
+@public
+def calendar_feed(token: str) -> Any:
+    """The deadlines as iCalendar, for a calendar program that cannot log in: the secret in
+    the URL stands for the user (see ``tid.services.petitions``)."""
+    session = get_session()
+    user = svc.user_for_calendar_token(session, token)
+    if user is None:
+        abort(404)
+    scope = svc.visible_municipalities(user)
+    es = user.locale != "en"
+    rows = svc.dashboard(
+        session, today=today(), municipality_ids=scope, skip_saturday=_skip_saturday()
+    )
+    events = []
+    for row in rows:
+        ordinance = svc.ordinance_of(session, row.petition)
+        for clock in svc.clocks(
+            row.petition, ordinance, today=today(), skip_saturday=_skip_saturday()
+        ):
+            if not clock.running:
+                continue
+            events.append(svc.feed_event(row, clock, spanish=es))
+    body = svc.ical_document(
+        events,
+        stamp=utcnow(),
+        name="Peticiones DMT — términos" if es else "TID petitions — deadlines",
+    )
+    response = Response(body, mimetype="text/calendar")
+    response.headers["Content-Type"] = "text/calendar; charset=utf-8"
+    response.headers["Cache-Control"] = "private, no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
