@@ -27,13 +27,14 @@ from tid.rules.calendar import (
     parse_fiscal_year,
 )
 from tid.rules.errors import InputError
-from tid.rules.money import from_cents, money_str, parse_money, to_cents
+from tid.rules.money import from_cents, money_str, to_cents
 from tid.rules.params import ParamValue, TraceStep, history, param, param_or_none
 from tid.rules.waterfall import (
     Recipient,
     WaterfallResult,
     check_keys,
     installment_schedule,
+    json_money,
     missing_months_warning,
     parse_months,
     run_waterfall,
@@ -426,8 +427,8 @@ def _irc1994_document(document: Mapping[str, Any], fy: FiscalYear) -> dict[str, 
                 f"collections.{kind}: the IRC 1994 regime covers only these lodging types: "
                 + ", ".join(IRC1994_TYPES),
             )
-        collections[kind] = parse_money(amount, f"collections.{kind}")
-    bond = parse_money(document.get("bond_fund_amount"), "bond_fund_amount")
+        collections[kind] = json_money(amount, f"collections.{kind}")
+    bond = json_money(document.get("bond_fund_amount"), "bond_fund_amount")
     result = distribute_irc1994(fy, collections, bond)
     return {
         "regime": "irc-1994",
@@ -457,7 +458,7 @@ def _act272_document(document: Mapping[str, Any], fy: FiscalYear) -> dict[str, A
                 f"months[{i}].month: {label} is before {first_label}; earlier months fall under "
                 "the IRC 1994 regime, computed per whole fiscal year up to FY2002-03",
             )
-    certified = parse_money(document.get("bank_certified_amount"), "bank_certified_amount")
+    certified = json_money(document.get("bank_certified_amount"), "bank_certified_amount")
     floor_from = None
     if document.get("bureau_floor_from_fy") is not None:
         floor_from = parse_fiscal_year(document["bureau_floor_from_fy"], "bureau_floor_from_fy")

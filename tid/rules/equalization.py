@@ -20,9 +20,9 @@ from typing import Any
 
 from tid.rules.calendar import FiscalYear, parse_fiscal_year
 from tid.rules.errors import InputError
-from tid.rules.money import ZERO, allocate, from_cents, money_str, parse_money, to_cents
+from tid.rules.money import ZERO, allocate, from_cents, money_str, to_cents
 from tid.rules.params import ParamValue, TraceStep, history, param_or_none
-from tid.rules.waterfall import check_keys
+from tid.rules.waterfall import check_keys, json_money
 
 _LOTTERY = "equalization.lottery_share_rate"
 _GF = "equalization.gf_share_rate"
@@ -363,7 +363,7 @@ _MUNICIPALITY_FIELDS = ("name", "base", "allocation_2007_08", "income_2007_08")
 
 def _optional_money(document: Mapping[str, Any], name: str) -> Decimal | None:
     value = document.get(name)
-    return None if value is None else parse_money(value, name)
+    return None if value is None else json_money(value, name)
 
 
 def parse_municipalities(value: object) -> list[Municipality]:
@@ -392,9 +392,9 @@ def parse_municipalities(value: object) -> list[Municipality]:
         out.append(
             Municipality(
                 name,
-                parse_money(entry.get("base"), f"{where}.base"),
-                parse_money(entry.get("allocation_2007_08"), f"{where}.allocation_2007_08"),
-                parse_money(entry.get("income_2007_08"), f"{where}.income_2007_08"),
+                json_money(entry.get("base"), f"{where}.base"),
+                json_money(entry.get("allocation_2007_08"), f"{where}.allocation_2007_08"),
+                json_money(entry.get("income_2007_08"), f"{where}.income_2007_08"),
             )
         )
     return out
@@ -404,8 +404,8 @@ def equalization_document(document: Mapping[str, Any]) -> dict[str, Any]:
     """The ``equalization`` calculator of CALCULATORS.md (Municipal Equalization Fund)."""
     check_keys(document, _FIELDS)
     fy = parse_fiscal_year(document.get("fiscal_year"))
-    lottery = parse_money(document.get("lottery_net_income"), "lottery_net_income")
-    gf_net = parse_money(document.get("gf_net_revenues"), "gf_net_revenues")
+    lottery = json_money(document.get("lottery_net_income"), "lottery_net_income")
+    gf_net = json_money(document.get("gf_net_revenues"), "gf_net_revenues")
     municipalities = parse_municipalities(document.get("municipalities"))
     shares = fund_shares(
         fy,

@@ -21,8 +21,9 @@ from typing import Any
 
 from tid.rules.calendar import parse_date
 from tid.rules.errors import InputError
-from tid.rules.money import ZERO, money_str, parse_money, round_cents
+from tid.rules.money import ZERO, money_str, round_cents
 from tid.rules.params import ParamValue, TraceStep, history, param, param_or_none
+from tid.rules.waterfall import json_money
 
 IRC_1994 = "irc-1994"
 ACT_272 = "act-272-2003"
@@ -307,17 +308,17 @@ def room_tax_document(document: Mapping[str, Any]) -> dict[str, Any]:
     grouped = _flag(document, "grouped_meals")
     nightly = document.get("nightly_rate")
     nightly_rate = (
-        parse_money(nightly, "nightly_rate")
+        json_money(nightly, "nightly_rate")
         if nightly is not None or not (complimentary or grouped)
         else None
     )
     extra = document.get("additional_charges")
-    additional = ZERO if extra is None else parse_money(extra, "additional_charges")
+    additional = ZERO if extra is None else json_money(extra, "additional_charges")
     exemption = document.get("exemption")
     if exemption is not None and not isinstance(exemption, str):
         raise InputError("exemption", "exemption: film_production or timeshare")
     figures = {
-        k: parse_money(document[k], k) if document.get(k) is not None else None for k in GREATEST_OF
+        k: json_money(document[k], k) if document.get(k) is not None else None for k in GREATEST_OF
     }
     result = room_tax(
         lodging_type=lodging_type.strip(),

@@ -319,6 +319,20 @@ def installment_schedule(amount: int, count: int, first_month: int) -> tuple[int
 # Input of month-by-month documents (room-tax-distribution, excise-allocation)
 
 
+def json_money(value: object, field: str) -> Decimal:
+    """An amount of a JSON document: a string (CALCULATORS.md); a JSON number is refused."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        raise InputError(field, f'{field}: write the amount as text ("1234.50"), not as a number')
+    return parse_money(value, field)
+
+
+def json_quantity(value: object, field: str) -> Decimal:
+    """A quantity (gallons) of a JSON document: a string; a JSON number is refused."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        raise InputError(field, f'{field}: write the quantity as text ("5000000"), not as a number')
+    return parse_decimal(value, field)
+
+
 def check_keys(document: Mapping[str, Any], allowed: Iterable[str], where: str = "") -> None:
     """Refuse a field the calculator does not know (a misspelt field would be lost)."""
     allowed = tuple(allowed)
@@ -380,9 +394,9 @@ def parse_months(
         seen[m] = i
         amounts: dict[str, Decimal] = {}
         for name in money_fields:
-            amounts[name] = parse_money(entry.get(name), f"{where}.{name}")
+            amounts[name] = json_money(entry.get(name), f"{where}.{name}")
         for name in quantity_fields:
-            amounts[name] = parse_decimal(entry.get(name), f"{where}.{name}")
+            amounts[name] = json_quantity(entry.get(name), f"{where}.{name}")
         out.append((m, label, amounts))
     return out
 
