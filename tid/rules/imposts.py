@@ -1,0 +1,1132 @@
+"""The impost formula of the ordinance — 21 LPRA § 6653(3)(d) (RULES.md § 1.3).
+
+The ordinance states "the formula to calculate the amount to be paid annually by each real
+property within the district". This module gives that formula a small, safe language over
+the properties' attributes and the ordinance's named parameters:
+
+    0.0125 * assessed_value + 1.50 * rooms
+    if(kind == "hotel", 0.02, 0.01) * assessed_value
+    max(50.00, round(0.01 * assessed_value, 2))
+    budget * assessed_value / sum(assessed_value)
+
+Decimal literals, ``+ - * /``, unary minus, parentheses, comparisons (``== != < <= > >=``),
+``and``/``or``/``not``, text in quotes for comparisons, the functions ``max``, ``min``,
+``round(x, n)`` (half-up), ``if(condition, a, b)``, and the aggregates over every property
+``sum(expression)`` and ``count()`` / ``count(condition)``. Nothing else: no attribute access,
+no imports, no loops, no power; the length and the nesting depth of a formula are bounded.
+
+The text is parsed with ``lark`` (a maintained LALR(1) parser generator, already a dependency
+of the project): it gives exact column positions for every error, runs in linear time with no
+recursion on the input, and nothing is ever handed to ``eval``. The parse tree is turned once
+into a small typed tree (:class:`Formula`); evaluation builds a tree of closures from it and
+runs that over the properties, so a formula is never re-parsed or re-walked per property.
+
+Amounts are rounded to cents half-up. A formula of the shape ``X * attr / sum(attr)`` (``X``
+the same for every property, e.g. a budget) apportions ``X``: its shares are rounded by the
+largest-remainder method so that they add up to ``X`` to the cent (RULES.md, preamble).
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import (
+    ROUND_HALF_EVEN,
+    ROUND_HALF_UP,
+    Context,
+    Decimal,
+    DivisionByZero,
+    InvalidOperation,
+    Overflow,
+    localcontext,
+)
+from typing import Any, NamedTuple
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from tid.rules.calendar import TraceStep
+from tid.rules.errors import InputError
+from tid.rules.money import CENT, ZERO, allocate, money_str, parse_decimal, round_cents
+
+CITATION = "21 LPRA § 6653(3)(d)"
+
+# Bounds of the language (technical limits, not statutory amounts).
+MAX_FORMULA_LENGTH = 2000
+MAX_DEPTH = 64
+MAX_NUMBER_DIGITS = 30
+MAX_ROUND_PLACES = 10
+MAX_AMOUNT = Decimal(10) ** 20  # far above any impost; keeps cents exact within precision
+
+_CONTEXT = Context(
+    prec=40, rounding=ROUND_HALF_EVEN, traps=[InvalidOperation, DivisionByZero, Overflow]
+)
+
+_GRAMMAR = r"""
+?start: or_expr
+
+?or_expr: and_expr
+        | or_expr OR and_expr -> logic
+?and_expr: not_expr
+         | and_expr AND not_expr -> logic
+?not_expr: comparison
+         | NOT not_expr -> not_
+?comparison: sum_expr
+           | sum_expr COMP sum_expr -> compare
+?sum_expr: product
+         | sum_expr PLUS product -> arith
+         | sum_expr MINUS product -> arith
+?product: unary
+        | product STAR unary -> arith
+        | product SLASH unary -> arith
+?unary: atom
+      | MINUS unary -> unary
+      | PLUS unary -> unary
+?atom: NUMBER -> number
+     | STRING -> string
+     | NAME -> name
+     | NAME LPAR [arguments] RPAR -> call
+     | LPAR or_expr RPAR
+arguments: or_expr (COMMA or_expr)*
+
+OR: "or"i
+AND: "and"i
+NOT: "not"i
+COMP: /==|!=|<=|>=|<>|=|<|>/
+PLUS: "+"
+MINUS: "-"
+STAR: "*"
+SLASH: "/"
+LPAR: "("
+RPAR: ")"
+COMMA: ","
+NUMBER: /\d+(\.\d+)?|\.\d+/
+STRING: /"[^"\n]*"/ | /'[^'\n]*'/
+NAME: /[A-Za-z_][A-Za-z0-9_]*/
+%ignore /[ \t\r\n]+/
+"""
+
+_TERMINAL_WORDS = {
+    "OR": "'or'",
+    "AND": "'and'",
+    "NOT": "'not'",
+    "COMP": "a comparison",
+    "PLUS": "'+'",
+    "MINUS": "'-'",
+    "STAR": "'*'",
+    "SLASH": "'/'",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "COMMA": "','",
+    "NUMBER": "a number",
+    "STRING": "text in quotes",
+    "NAME": "a name",
+    "$END": "the end of the formula",
+}
+
+
+@functools.cache
+def _parser() -> Lark:
+    return Lark(_GRAMMAR, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+
+
+# ---------------------------------------------------------------------------------------------
+# The typed tree
+# ---------------------------------------------------------------------------------------------
+
+NUM, TEXT, BOOL, ANY = "number", "text", "condition", "any"
+
+
+@dataclass(frozen=True, eq=False)
+class Node:
+    start: int  # offset of the node's first character in the formula
+    end: int
+
+
+@dataclass(frozen=True, eq=False)
+class Num(Node):
+    value: Decimal
+
+
+@dataclass(frozen=True, eq=False)
+class Text(Node):
+    value: str
+
+
+@dataclass(frozen=True, eq=False)
+class Name(Node):
+    name: str
+
+
+@dataclass(frozen=True, eq=False)
+class Unary(Node):
+    op: str
+    operand: Node
+
+
+@dataclass(frozen=True, eq=False)
+class Arith(Node):
+    op: str
+    left: Node
+    right: Node
+    op_at: int  # offset of the operator, for errors such as a division by zero
+
+
+@dataclass(frozen=True, eq=False)
+class Compare(Node):
+    op: str
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True, eq=False)
+class Logic(Node):
+    op: str
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True, eq=False)
+class Not(Node):
+    operand: Node
+
+
+@dataclass(frozen=True, eq=False)
+class Call(Node):
+    func: str
+    args: tuple[Node, ...]
+
+
+FUNCTIONS = ("max", "min", "round", "if", "sum", "count")
+AGGREGATES = ("sum", "count")
+_COMPARE = {
+    "==": operator.eq,
+    "=": operator.eq,
+    "!=": operator.ne,
+    "<>": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
+_COMPARE_WORDS = {
+    "==": "=",
+    "=": "=",
+    "!=": "≠",
+    "<>": "≠",
+    "<": "<",
+    "<=": "≤",
+    ">": ">",
+    ">=": "≥",
+}
+_ARITH_WORDS = {"+": "+", "-": "−", "*": "×", "/": "÷"}
+
+
+def _where(text: str, offset: int) -> str:
+    """``column 14`` (1-based), or ``line 2, column 3`` in a formula of several lines."""
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return f"column {column}" if line == 1 else f"line {line}, column {column}"
+
+
+def _formula_error(text: str, offset: int, message: str, hint: str = "") -> InputError:
+    return InputError("formula", f"{message} at {_where(text, offset)}{hint}")
+
+
+@dataclass(frozen=True)
+class Formula:
+    """A compiled impost formula: its text, its typed tree and the names it uses."""
+
+    text: str
+    tree: Node
+    names: tuple[str, ...]  # every name, in order of first use
+    parameters: tuple[str, ...]  # the names known to be parameters when compiled
+    attributes: tuple[str, ...]  # the other names: attributes of each property
+    aggregates: tuple[Call, ...]
+
+    def position(self, node: Node) -> str:
+        return _where(self.text, node.start)
+
+    def source(self, node: Node) -> str:
+        return self.text[node.start : node.end]
+
+
+def compile_formula(
+    text: str, *, parameters: Collection[str] = (), attributes: Collection[str] | None = None
+) -> Formula:
+    """21 LPRA § 6653(3)(d): check the ordinance's formula and list the names it uses.
+
+    ``parameters`` are the ordinance's named parameters (e.g. ``budget``); every other name is
+    an attribute of each property. Given ``attributes`` too, a name that is neither is an
+    error here, with its position; otherwise it is found missing when evaluated.
+    """
+    if not text.strip():
+        raise InputError("formula", "formula: write the formula of the impost")
+    if len(text) > MAX_FORMULA_LENGTH:
+        raise InputError(
+            "formula",
+            f"formula: {len(text)} characters is longer than the {MAX_FORMULA_LENGTH} allowed",
+        )
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as err:
+        raise _parse_error(text, err) from None
+    _check_depth(text, tree)
+    node = _convert(text, tree)
+    aggregates: list[Call] = []
+    _check_types(text, node, NUM, inside_aggregate=False, aggregates=aggregates)
+    names: list[str] = []
+    _collect_names(node, names)
+    params = tuple(n for n in names if n in parameters)
+    attrs = tuple(n for n in names if n not in parameters)
+    if attributes is not None:
+        for n in attrs:
+            if n not in attributes:
+                raise _formula_error(
+                    text,
+                    _first_use(node, n).start,
+                    f"unknown name {n!r}: not a parameter nor an attribute of the properties",
+                )
+    return Formula(text, node, tuple(names), params, attrs, tuple(aggregates))
+
+
+def _parse_error(text: str, err: UnexpectedInput) -> InputError:
+    offset = err.pos_in_stream if err.pos_in_stream is not None else len(text)
+    if isinstance(err, UnexpectedCharacters):
+        return _formula_error(text, offset, f"unexpected character {text[offset]!r}")
+    if isinstance(err, UnexpectedEOF):
+        return _formula_error(text, len(text), "the formula ends too early")
+    if isinstance(err, UnexpectedToken):
+        token = err.token
+        expected = sorted({_TERMINAL_WORDS.get(e, e) for e in err.expected})
+        hint = f"; expected {', '.join(expected)}" if len(expected) <= 6 else ""
+        if token.type == "$END":
+            return _formula_error(text, len(text), "the formula ends too early", hint)
+        offset = token.start_pos if token.start_pos is not None else offset
+        return _formula_error(text, offset, f"unexpected {str(token)!r}", hint)
+    return _formula_error(text, offset, "the formula cannot be read")  # pragma: no cover
+
+
+def _check_depth(text: str, tree: Tree[Token]) -> None:
+    # Iterative, so that no input can exhaust the interpreter's recursion limit.
+    stack: list[tuple[Tree[Token], int]] = [(tree, 1)]
+    while stack:
+        subtree, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            offset = subtree.meta.start_pos if not subtree.meta.empty else 0
+            raise _formula_error(
+                text, offset, f"the formula nests more than {MAX_DEPTH} levels deep"
+            )
+        stack.extend((c, depth + 1) for c in subtree.children if isinstance(c, Tree))
+
+
+def _convert(text: str, tree: Tree[Token] | Token) -> Node:
+    if isinstance(tree, Token):  # pragma: no cover - every token is wrapped by a rule
+        raise _formula_error(text, tree.start_pos or 0, f"unexpected {str(tree)!r}")
+    start, end = tree.meta.start_pos, tree.meta.end_pos
+    kids = tree.children
+    rule = tree.data
+    if rule == "atom":  # ( expression ): the parentheses only group
+        inner = [k for k in kids if isinstance(k, Tree)]
+        return _convert(text, inner[0])
+    if rule == "number":
+        token = kids[0]
+        assert isinstance(token, Token)
+        digits = str(token).replace(".", "")
+        if len(digits) > MAX_NUMBER_DIGITS:
+            raise _formula_error(text, start, f"a number of more than {MAX_NUMBER_DIGITS} digits")
+        return Num(start, end, Decimal(str(token)))
+    if rule == "string":
+        return Text(start, end, str(kids[0])[1:-1])
+    if rule == "name":
+        return Name(start, end, str(kids[0]))
+    if rule == "unary":
+        op = kids[0]
+        assert isinstance(op, Token)
+        return Unary(start, end, str(op), _convert(text, kids[1]))
+    if rule == "arith":
+        op = kids[1]
+        assert isinstance(op, Token)
+        return Arith(
+            start,
+            end,
+            str(op),
+            _convert(text, kids[0]),
+            _convert(text, kids[2]),
+            op.start_pos or start,
+        )
+    if rule == "compare":
+        return Compare(start, end, str(kids[1]), _convert(text, kids[0]), _convert(text, kids[2]))
+    if rule == "logic":
+        return Logic(
+            start, end, str(kids[1]).lower(), _convert(text, kids[0]), _convert(text, kids[2])
+        )
+    if rule == "not_":
+        return Not(start, end, _convert(text, kids[1]))
+    if rule == "call":
+        func = str(kids[0]).lower()
+        args: tuple[Node, ...] = ()
+        for kid in kids:
+            if isinstance(kid, Tree) and kid.data == "arguments":
+                args = tuple(_convert(text, a) for a in kid.children if isinstance(a, Tree))
+        if func not in FUNCTIONS:
+            raise _formula_error(
+                text,
+                start,
+                f"unknown function {str(kids[0])!r}",
+                f"; known: {', '.join(FUNCTIONS)}",
+            )
+        return Call(start, end, func, args)
+    raise _formula_error(text, start, "the formula cannot be read")  # pragma: no cover
+
+
+def _children(node: Node) -> tuple[Node, ...]:
+    if isinstance(node, Unary | Not):
+        return (node.operand,)
+    if isinstance(node, Arith | Compare | Logic):
+        return (node.left, node.right)
+    if isinstance(node, Call):
+        return node.args
+    return ()
+
+
+def _collect_names(node: Node, names: list[str]) -> None:
+    if isinstance(node, Name) and node.name not in names:
+        names.append(node.name)
+    for child in _children(node):
+        _collect_names(child, names)
+
+
+def _first_use(node: Node, name: str) -> Node:
+    """The first occurrence of ``name`` (in reading order), or the root if none."""
+    stack = [node]
+    found: list[Node] = []
+    while stack:
+        current = stack.pop()
+        if isinstance(current, Name) and current.name == name:
+            found.append(current)
+        stack.extend(_children(current))
+    return min(found, key=lambda n: n.start) if found else node
+
+
+def _static_type(node: Node) -> str:
+    if isinstance(node, Num | Unary | Arith):
+        return NUM
+    if isinstance(node, Text):
+        return TEXT
+    if isinstance(node, Compare | Logic | Not):
+        return BOOL
+    if isinstance(node, Call):
+        if node.func == "if" and len(node.args) == 3:
+            a, b = _static_type(node.args[1]), _static_type(node.args[2])
+            return a if a == b else (a if b == ANY else b if a == ANY else ANY)
+        return NUM
+    return ANY  # a name: a number or text, known only from the property
+
+
+def _check_types(
+    text: str, node: Node, want: str, *, inside_aggregate: bool, aggregates: list[Call]
+) -> None:
+    """Refuse, with its position, what can never make sense: text in arithmetic, a number as
+    a condition, a function with the wrong arguments."""
+    have = _static_type(node)
+    if want != ANY and have not in (want, ANY):
+        what = {NUM: "a number", TEXT: "text", BOOL: "a condition"}
+        raise _formula_error(text, node.start, f"{what[want]} is needed here, not {what[have]}")
+    if want == BOOL and isinstance(node, Name):
+        raise _formula_error(
+            text,
+            node.start,
+            f"{node.name!r} is not a condition: compare it, like {node.name} > 0",
+        )
+
+    def check(child: Node, child_want: str, *, agg: bool = inside_aggregate) -> None:
+        _check_types(text, child, child_want, inside_aggregate=agg, aggregates=aggregates)
+
+    if isinstance(node, Unary):
+        check(node.operand, NUM)
+    elif isinstance(node, Arith):
+        check(node.left, NUM)
+        check(node.right, NUM)
+    elif isinstance(node, Logic):
+        check(node.left, BOOL)
+        check(node.right, BOOL)
+    elif isinstance(node, Not):
+        check(node.operand, BOOL)
+    elif isinstance(node, Compare):
+        if node.op in ("==", "=", "!=", "<>"):
+            left, right = _static_type(node.left), _static_type(node.right)
+            if BOOL in (left, right):
+                raise _formula_error(text, node.start, "conditions cannot be compared")
+            side = left if left != ANY else right
+            check(node.left, side)
+            check(node.right, side)
+        else:
+            check(node.left, NUM)
+            check(node.right, NUM)
+    elif isinstance(node, Call):
+        _check_call(text, node, want, inside_aggregate, aggregates, check)
+
+
+def _check_call(
+    text: str,
+    node: Call,
+    want: str,
+    inside_aggregate: bool,
+    aggregates: list[Call],
+    check: Callable[..., None],
+) -> None:
+    n = len(node.args)
+
+    def arity(ok: bool, expected: str) -> None:
+        if not ok:
+            raise _formula_error(text, node.start, f"{node.func}() takes {expected}")
+
+    if node.func in ("max", "min"):
+        arity(n >= 1, "one or more numbers")
+        for a in node.args:
+            check(a, NUM)
+    elif node.func == "round":
+        arity(n == 2, "a number and the decimal places, like round(x, 2)")
+        check(node.args[0], NUM)
+        places = node.args[1]
+        if (
+            not isinstance(places, Num)
+            or places.value != places.value.to_integral_value()
+            or not 0 <= places.value <= MAX_ROUND_PLACES
+        ):
+            raise _formula_error(
+                text,
+                places.start,
+                f"the decimal places of round() are a whole number from 0 to {MAX_ROUND_PLACES}",
+            )
+    elif node.func == "if":
+        arity(n == 3, "a condition and two values, like if(rooms > 100, a, b)")
+        check(node.args[0], BOOL)
+        check(node.args[1], want if want != BOOL else NUM)
+        check(node.args[2], want if want != BOOL else NUM)
+        if TEXT in (_static_type(node.args[1]), _static_type(node.args[2])):
+            raise _formula_error(text, node.start, "the values of if() must be numbers")
+    else:  # sum, count
+        if inside_aggregate:
+            raise _formula_error(text, node.start, f"{node.func}() cannot be inside sum or count")
+        if node.func == "sum":
+            arity(n == 1, "one expression, like sum(assessed_value)")
+            check(node.args[0], NUM, agg=True)
+        else:
+            arity(n <= 1, 'nothing, or one condition, like count(kind == "hotel")')
+            if n:
+                check(node.args[0], BOOL, agg=True)
+        aggregates.append(node)
+
+
+# ---------------------------------------------------------------------------------------------
+# Evaluation
+# ---------------------------------------------------------------------------------------------
+
+Value = Decimal | str | bool
+Fn = Callable[[Mapping[str, Any]], Any]
+_MISSING = object()
+
+
+class _EvalError(Exception):
+    """An error while evaluating one property, raised with the node at fault."""
+
+    def __init__(self, offset: int, message: str, attribute: str | None = None) -> None:
+        super().__init__(message)
+        self.offset = offset
+        self.message = message
+        self.attribute = attribute
+
+
+class PropertyImpost(NamedTuple):
+    """One property's yearly impost (immutable): the amount (cents) and how it was reached.
+
+    The explanation is written when read, so that billing many properties does not pay for
+    sentences nobody reads (a named tuple, too, because it is made 100,000 times in a run).
+    """
+
+    id: str
+    amount: Decimal
+    exact: Decimal  # the formula's value before rounding to cents
+    explain: Callable[[], str]
+
+    @property
+    def explanation(self) -> str:
+        return self.explain()
+
+
+@dataclass(frozen=True)
+class ImpostResult:
+    formula: str
+    properties: tuple[PropertyImpost, ...]
+    total: Decimal
+    apportioned: bool
+    budget: Decimal | None  # the amount apportioned, when the formula is an apportionment
+    warnings: tuple[str, ...]
+    trace: tuple[TraceStep, ...]
+
+
+def _label(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def _fmt(value: Decimal, *, literal: bool = False) -> str:
+    """A number as a clerk reads it: a value with two decimals is money ($1,234.50), others
+    plain (0.0125, 120). In the formula's own text a literal under 1 (0.02) is taken for a
+    rate, not money."""
+    if value.as_tuple().exponent == -2 and not (literal and abs(value) < 1):
+        return ("-" if value < 0 else "") + f"${abs(value):,}"
+    return f"{value:,}"
+
+
+def _money(value: Decimal) -> str:
+    return ("-" if value < 0 else "") + f"${abs(value):,.2f}"
+
+
+class _Compiler:
+    """Builds the closure tree of a formula for one set of parameters and properties."""
+
+    def __init__(self, formula: Formula, parameters: Mapping[str, Value]) -> None:
+        self.formula = formula
+        self.parameters = parameters
+        self.aggregates: dict[int, Decimal] = {}
+        self.conditions: dict[int, Fn] = {}
+
+    def depends(self, node: Node) -> bool:
+        """Whether the node's value differs from property to property."""
+        if isinstance(node, Name):
+            return node.name not in self.parameters
+        if isinstance(node, Call) and node.func in AGGREGATES:
+            return False
+        return any(self.depends(c) for c in _children(node))
+
+    def build(self, node: Node, want: str) -> Fn:
+        fn = self._build(node, want)
+        if not self.depends(node) and not isinstance(node, Num | Text):
+            try:  # fold a constant once; an error stays where it would happen
+                value = fn({})
+            except (_EvalError, ArithmeticError):
+                return fn
+            return lambda p: value
+        return fn
+
+    def _build(self, node: Node, want: str) -> Fn:
+        if isinstance(node, Num | Text):
+            literal = node.value
+            return lambda p: literal
+        if isinstance(node, Name):
+            return self._name(node, want)
+        if isinstance(node, Unary):
+            operand = self.build(node.operand, NUM)
+            if node.op == "-":
+                return lambda p: -operand(p)
+            return operand
+        if isinstance(node, Arith):
+            return self._arith(node)
+        if isinstance(node, Compare):
+            return self._compare(node)
+        if isinstance(node, Logic):
+            left, right = self.build(node.left, BOOL), self.build(node.right, BOOL)
+            if node.op == "and":
+                return lambda p: left(p) and right(p)
+            return lambda p: left(p) or right(p)
+        if isinstance(node, Not):
+            operand = self.build(node.operand, BOOL)
+            return lambda p: not operand(p)
+        assert isinstance(node, Call)
+        return self._call(node, want)
+
+    def _name(self, node: Name, want: str) -> Fn:
+        name = node.name
+        if name in self.parameters:
+            value = self.parameters[name]
+            if want == NUM and not isinstance(value, Decimal):
+                raise InputError(
+                    f"parameters.{name}",
+                    f"parameters.{name}: {value!r} is not a number, and the formula uses "
+                    f"{name} as one at {self.formula.position(node)}",
+                )
+            return lambda p: value
+        offset = node.start
+
+        def attribute_number(p: Mapping[str, Any]) -> Any:
+            value = p.get(name, _MISSING)
+            if value.__class__ is Decimal:
+                return value
+            return _as_number(value, name, offset)
+
+        def attribute_value(p: Mapping[str, Any]) -> Any:
+            value = p.get(name, _MISSING)
+            if value is _MISSING:
+                raise _EvalError(offset, f"has no {name!r}", name)
+            return value
+
+        return attribute_number if want == NUM else attribute_value
+
+    def _arith(self, node: Arith) -> Fn:
+        left, right = self.build(node.left, NUM), self.build(node.right, NUM)
+        if node.op == "+":
+            return lambda p: left(p) + right(p)
+        if node.op == "-":
+            return lambda p: left(p) - right(p)
+        if node.op == "*":
+            return lambda p: left(p) * right(p)
+        offset, divisor_text = node.op_at, self.formula.source(node.right)
+
+        def divide(p: Mapping[str, Any]) -> Any:
+            divisor = right(p)
+            if not divisor:
+                raise _EvalError(offset, f"division by zero ({divisor_text} is 0)")
+            return left(p) / divisor
+
+        return divide
+
+    def _compare(self, node: Compare) -> Fn:
+        test = _COMPARE[node.op]
+        if node.op in ("==", "=", "!=", "<>"):
+            left_type, right_type = _static_type(node.left), _static_type(node.right)
+            side = left_type if left_type != ANY else right_type
+            left, right = self.build(node.left, side), self.build(node.right, side)
+            offset = node.start
+
+            def equal(p: Mapping[str, Any]) -> bool:
+                a, b = left(p), right(p)
+                if a.__class__ is not b.__class__:
+                    raise _EvalError(offset, f"compares {_kind(a)} with {_kind(b)}")
+                return bool(test(a, b))
+
+            return equal
+        left, right = self.build(node.left, NUM), self.build(node.right, NUM)
+        return lambda p: bool(test(left(p), right(p)))
+
+    def _call(self, node: Call, want: str) -> Fn:
+        if node.func in AGGREGATES:
+            total = self.aggregates[id(node)]
+            return lambda p: total
+        if node.func in ("max", "min"):
+            fns = [self.build(a, NUM) for a in node.args]
+            pick = max if node.func == "max" else min
+            if len(fns) == 2:
+                first, second = fns
+                return lambda p: pick(first(p), second(p))
+            return lambda p: pick(f(p) for f in fns)
+        if node.func == "round":
+            value = self.build(node.args[0], NUM)
+            places = node.args[1]
+            assert isinstance(places, Num)
+            quantum = Decimal(1).scaleb(-int(places.value))
+            return lambda p: value(p).quantize(quantum, rounding=ROUND_HALF_UP)
+        condition = self.build(node.args[0], BOOL)
+        self.conditions[id(node)] = condition
+        branch_want = NUM if want in (NUM, BOOL) else want
+        yes, no = self.build(node.args[1], branch_want), self.build(node.args[2], branch_want)
+        return lambda p: yes(p) if condition(p) else no(p)
+
+    def compute_aggregates(self, properties: Sequence[Mapping[str, Any]], ids: list[str]) -> None:
+        for node in self.formula.aggregates:
+            if node.func == "sum":
+                fn = self.build(node.args[0], NUM)
+                total = ZERO
+                for i, p in enumerate(properties):
+                    try:
+                        total += fn(p)
+                    except _EvalError as err:
+                        raise self.error(err, i, ids[i]) from None
+                self.aggregates[id(node)] = total
+            elif node.args:
+                cond = self.build(node.args[0], BOOL)
+                count = 0
+                for i, p in enumerate(properties):
+                    try:
+                        count += bool(cond(p))
+                    except _EvalError as err:
+                        raise self.error(err, i, ids[i]) from None
+                self.aggregates[id(node)] = Decimal(count)
+            else:
+                self.aggregates[id(node)] = Decimal(len(properties))
+
+    def error(self, err: _EvalError, index: int, property_id: str) -> InputError:
+        field = f"properties[{index}]" + (f".{err.attribute}" if err.attribute else "")
+        return InputError(
+            field,
+            f"property {property_id}: {err.message} "
+            f"at {_where(self.formula.text, err.offset)} of the formula",
+        )
+
+    # -- explanations: a function of the tree and one property's values --------------------
+
+    def explain(self, node: Node, p: Mapping[str, Any]) -> tuple[str, int]:
+        """The node in words and numbers, with its precedence (for parentheses)."""
+        if isinstance(node, Num):
+            return _fmt(node.value, literal=True), 9
+        if isinstance(node, Text):
+            return f'"{node.value}"', 9
+        if isinstance(node, Name):
+            value = self.parameters.get(node.name, p.get(node.name, _MISSING))
+            if isinstance(value, str):
+                return f'{_label(node.name)} "{value}"', 9
+            if isinstance(value, Decimal):
+                return f"{_fmt(value)} {_label(node.name)}", 9
+            return _label(node.name), 9
+        if isinstance(node, Unary):
+            inner, prec = self.explain(node.operand, p)
+            inner = f"({inner})" if prec < 8 else inner
+            return (f"−{inner}" if node.op == "-" else inner), 8
+        if isinstance(node, Arith | Compare | Logic):
+            prec = {"or": 1, "and": 2}.get(node.op, 0)
+            if isinstance(node, Compare):
+                prec, word = 4, _COMPARE_WORDS[node.op]
+            elif isinstance(node, Arith):
+                prec, word = (6 if node.op in "+-" else 7), _ARITH_WORDS[node.op]
+            else:
+                word = node.op
+            left, lp = self.explain(node.left, p)
+            right, rp = self.explain(node.right, p)
+            left = f"({left})" if lp < prec else left
+            strict = isinstance(node, Arith) and node.op in "-/"
+            right = f"({right})" if rp < prec or (strict and rp == prec) else right
+            return f"{left} {word} {right}", prec
+        if isinstance(node, Not):
+            inner, prec = self.explain(node.operand, p)
+            return f"not ({inner})" if prec < 9 else f"not {inner}", 3
+        assert isinstance(node, Call)
+        if node.func in AGGREGATES:
+            value = self.aggregates[id(node)]
+            if node.func == "count":
+                where = f" where {self.formula.source(node.args[0])}" if node.args else ""
+                noun = "property" if value == 1 else "properties"
+                return f"{value:,} {noun}{where}", 9
+            arg = node.args[0]
+            if isinstance(arg, Name):
+                return f"{_fmt(value)} total {_label(arg.name)}", 9
+            return f"{_fmt(value)} total of {self.formula.source(arg)}", 9
+        if node.func == "if":
+            taken = bool(self.conditions[id(node)](p))
+            cond, _ = self.explain(node.args[0], p)
+            branch, prec = self.explain(node.args[1] if taken else node.args[2], p)
+            branch = f"({branch})" if prec < 9 else branch
+            return f"{branch} (as {cond} is {'true' if taken else 'false'})", 9
+        args = [self.explain(a, p)[0] for a in node.args]
+        if node.func == "round":
+            return f"round({args[0]}, {args[1]})", 9
+        return f"{node.func}({', '.join(args)})", 9
+
+
+def _kind(value: object) -> str:
+    return "text" if isinstance(value, str) else "a number"
+
+
+def _as_number(value: object, name: str, offset: int) -> Decimal:
+    if value is _MISSING:
+        raise _EvalError(offset, f"has no {name!r}", name)
+    if isinstance(value, (bool, float)):
+        raise _EvalError(offset, f'{name} must be written as text, like "120"', name)
+    if isinstance(value, int):
+        return Decimal(value)
+    if isinstance(value, str):
+        try:
+            return parse_decimal(value, name, allow_negative=True)
+        except InputError:
+            raise _EvalError(offset, f"{name} is {value!r}, not a number", name) from None
+    if isinstance(value, Decimal):
+        return value
+    raise _EvalError(offset, f"{name} is not a number", name)
+
+
+def _product_factors(node: Node, inverted: bool, out: list[tuple[Node, bool]]) -> None:
+    """The factors of a top-level product/quotient, each marked as divisor or not."""
+    if isinstance(node, Arith) and node.op in "*/":
+        _product_factors(node.left, inverted, out)
+        _product_factors(node.right, inverted if node.op == "*" else not inverted, out)
+    else:
+        out.append((node, inverted))
+
+
+def apportioned_attribute(formula: Formula, parameters: Collection[str]) -> str | None:
+    """The attribute ``A`` when the formula is ``X * A / sum(A)`` (in any order of factors,
+    ``X`` the same for every property): the formula apportions ``X`` in proportion to ``A``."""
+    factors: list[tuple[Node, bool]] = []
+    _product_factors(formula.tree, False, factors)
+    divisors = [f for f, inverted in factors if inverted]
+    if len(divisors) != 1:
+        return None
+    divisor = divisors[0]
+    if not (
+        isinstance(divisor, Call)
+        and divisor.func == "sum"
+        and isinstance(divisor.args[0], Name)
+        and divisor.args[0].name not in parameters
+    ):
+        return None
+    attribute = divisor.args[0].name
+    weights = [f for f, inverted in factors if not inverted and _is_name(f, attribute)]
+    others = [f for f, inverted in factors if not inverted and not _is_name(f, attribute)]
+    if len(weights) != 1:
+        return None
+    constant = _Compiler(formula, dict.fromkeys(parameters, ZERO))
+    if any(constant.depends(f) for f in others):
+        return None
+    return attribute
+
+
+def _is_name(node: Node, name: str) -> bool:
+    return isinstance(node, Name) and node.name == name
+
+
+def _property_ids(properties: Sequence[Mapping[str, Any]]) -> list[str]:
+    ids: list[str] = []
+    for i, p in enumerate(properties):
+        try:
+            raw = p.get("id")
+        except AttributeError:
+            raise InputError(f"properties[{i}]", f"properties[{i}]: not a property") from None
+        if raw.__class__ is str:
+            pid = raw.strip()
+        elif raw.__class__ is int:
+            pid = str(raw)
+        else:
+            pid = ""
+        if not pid:
+            raise InputError(
+                f"properties[{i}].id", f"properties[{i}].id: every property needs an id"
+            )
+        ids.append(pid)
+    if len(set(ids)) != len(ids):
+        seen: set[str] = set()
+        for i, pid in enumerate(ids):
+            if pid in seen:
+                raise InputError(
+                    f"properties[{i}].id", f"properties[{i}].id: {pid!r} is used twice"
+                )
+            seen.add(pid)
+    return ids
+
+
+def evaluate(
+    formula: Formula,
+    properties: Sequence[Mapping[str, Any]],
+    parameters: Mapping[str, Value] | None = None,
+) -> ImpostResult:
+    """21 LPRA § 6653(3)(d): the yearly impost of each property by the ordinance's formula.
+
+    Each property is a mapping with an ``id`` and its attributes (``Decimal`` numbers or text).
+    Amounts are rounded to cents half-up; an apportionment ``X * A / sum(A)`` is split by
+    the largest-remainder method so that its shares add up to ``X`` to the cent.
+    """
+    params: Mapping[str, Value] = parameters or {}
+    ids = _property_ids(properties)
+    for name in formula.names:
+        if name in params:
+            for i, p in enumerate(properties):
+                if name in p:
+                    raise InputError(
+                        f"properties[{i}].{name}",
+                        f"property {ids[i]}: {name!r} is both a parameter and an attribute",
+                    )
+    compiler = _Compiler(formula, params)
+    warnings: list[str] = []
+    trace = [TraceStep("formula", formula.text, CITATION)]
+    for name in formula.names:
+        if name in params:
+            value = params[name]
+            shown = _fmt(value) if isinstance(value, Decimal) else repr(value)
+            trace.append(TraceStep(f"parameter {name}", shown, "the ordinance"))
+    with localcontext(_CONTEXT):
+        try:
+            compiler.compute_aggregates(properties, ids)
+        except (InvalidOperation, Overflow):
+            raise InputError("formula", "formula: a total is too large to compute") from None
+        for node in formula.aggregates:
+            trace.append(
+                TraceStep(
+                    formula.source(node),
+                    _fmt(compiler.aggregates[id(node)]),
+                    f"{CITATION}; over all {len(properties)} properties",
+                )
+            )
+        fn = compiler.build(formula.tree, NUM)
+        exacts: list[Decimal] = []
+        for i, p in enumerate(properties):
+            try:
+                value = fn(p)
+            except _EvalError as err:
+                raise compiler.error(err, i, ids[i]) from None
+            except (InvalidOperation, Overflow):
+                raise InputError(
+                    f"properties[{i}]", f"property {ids[i]}: the amount is too large to compute"
+                ) from None
+            if value.__class__ is not Decimal:
+                raise InputError(
+                    f"properties[{i}]",
+                    f"property {ids[i]}: the formula gives {value!r}, not an amount",
+                )
+            if value < 0:
+                raise InputError(
+                    f"properties[{i}]",
+                    f"property {ids[i]}: the formula gives a negative amount ({_fmt(value)}); "
+                    "an impost cannot be negative (use max(0, ...) if that is the intent)",
+                )
+            if value >= MAX_AMOUNT:
+                raise InputError(
+                    f"properties[{i}]",
+                    f"property {ids[i]}: the formula gives {value:E}, too large for an amount",
+                )
+            exacts.append(value)
+
+        attribute = apportioned_attribute(formula, params) if properties else None
+        budget: Decimal | None = None
+        if attribute is not None:
+            amounts, budget = _apportion(formula, compiler, properties, attribute, warnings)
+            trace.append(
+                TraceStep(
+                    f"apportionment of {_money(budget)} in proportion to {_label(attribute)}",
+                    "largest remainder",
+                    "RULES.md, preamble (every split adds up to its total to the cent)",
+                )
+            )
+        else:
+            amounts = [v.quantize(CENT, rounding=ROUND_HALF_UP) for v in exacts]
+            trace.append(TraceStep("each amount", "rounded to cents half-up", "RULES.md, preamble"))
+
+        lines = [
+            PropertyImpost(
+                ids[i],
+                amounts[i],
+                exacts[i],
+                functools.partial(
+                    _explanation, compiler, formula, p, exacts[i], amounts[i], budget
+                ),
+            )
+            for i, p in enumerate(properties)
+        ]
+    total = sum(amounts, ZERO)
+    trace.append(TraceStep("total", money_str(total), CITATION))
+    return ImpostResult(
+        formula=formula.text,
+        properties=tuple(lines),
+        total=total,
+        apportioned=attribute is not None,
+        budget=budget,
+        warnings=tuple(warnings),
+        trace=tuple(trace),
+    )
+
+
+def _apportion(
+    formula: Formula,
+    compiler: _Compiler,
+    properties: Sequence[Mapping[str, Any]],
+    attribute: str,
+    warnings: list[str],
+) -> tuple[list[Decimal], Decimal]:
+    factors: list[tuple[Node, bool]] = []
+    _product_factors(formula.tree, False, factors)
+    budget = Decimal(1)
+    for node, inverted in factors:
+        if not inverted and not _is_name(node, attribute):
+            budget *= compiler.build(node, NUM)({})
+    weight = compiler.build(Name(0, 0, attribute), NUM)
+    weights = [weight(p) for p in properties]
+    for i, w in enumerate(weights):
+        if w < 0:
+            raise InputError(
+                f"properties[{i}].{attribute}",
+                f"property {properties[i].get('id')}: {attribute} is negative ({_fmt(w)}); "
+                "a share of the apportioned amount cannot be",
+            )
+    if not 0 <= budget < MAX_AMOUNT:
+        raise InputError("formula", f"formula: the amount apportioned ({budget:E}) is not usable")
+    rounded = round_cents(budget)
+    if rounded != budget:
+        warnings.append(
+            f"The amount apportioned, {budget}, is not whole cents: {_money(rounded)} is "
+            "apportioned (rounded half-up)."
+        )
+    warnings.append(
+        f"The formula apportions {_money(rounded)} in proportion to {_label(attribute)}: each "
+        "share is rounded to cents by the largest-remainder method so that the shares add up "
+        f"to {_money(rounded)} exactly (RULES.md, preamble); a share may differ by a cent from "
+        "its own rounding."
+    )
+    return allocate(rounded, weights), rounded
+
+
+def _explanation(
+    compiler: _Compiler,
+    formula: Formula,
+    p: Mapping[str, Any],
+    exact: Decimal,
+    amount: Decimal,
+    budget: Decimal | None,
+) -> str:
+    body, _ = compiler.explain(formula.tree, p)
+    text = f"{body} = {_money(amount)}"
+    if budget is not None:
+        if amount != round_cents(exact):
+            text += f" (a largest-remainder share of {_money(budget)})"
+    elif amount != exact:
+        text += " (rounded to cents)"
+    return text
+
+
+# ---------------------------------------------------------------------------------------------
+# CALCULATORS.md `impost`
+# ---------------------------------------------------------------------------------------------
+
+
+def _document_value(value: object, field: str) -> Value:
+    """A number written as text becomes a Decimal; other text stays text (e.g. "hotel")."""
+    if isinstance(value, (bool, float)):
+        raise InputError(field, f'{field}: write the value as text ("1234.50"), not as a number')
+    if isinstance(value, int):
+        return Decimal(value)
+    if isinstance(value, str):
+        try:
+            number = parse_decimal(value, field, allow_negative=True)
+        except InputError:
+            return value
+        # "120" is the whole number 120 (not 120.0): it reads back as written.
+        return number if "." in value else number.quantize(Decimal(1))
+    raise InputError(field, f"{field}: expected a number or text")
+
+
+def impost_document(document: Mapping[str, Any]) -> dict[str, Any]:
+    """CALCULATORS.md `impost`: each property's yearly impost by the ordinance's formula
+    (21 LPRA § 6653(3)(d))."""
+    raw_params = document.get("parameters") or {}
+    if not isinstance(raw_params, Mapping):
+        raise InputError("parameters", "parameters: give the parameters as {name: value}")
+    parameters = {str(k): _document_value(v, f"parameters.{k}") for k, v in raw_params.items()}
+    text = document.get("formula")
+    if not isinstance(text, str):
+        raise InputError("formula", "formula: write the formula of the impost as text")
+    formula = compile_formula(text, parameters=parameters)
+    raw_props = document.get("properties")
+    if not isinstance(raw_props, list) or not raw_props:
+        raise InputError("properties", "properties: give the list of properties, each with an id")
+    properties: list[dict[str, Any]] = []
+    for i, item in enumerate(raw_props):
+        if not isinstance(item, Mapping):
+            raise InputError(f"properties[{i}]", f"properties[{i}]: each property is an object")
+        prop: dict[str, Any] = {"id": item.get("id")}
+        for key, value in item.items():
+            if key != "id":
+                prop[str(key)] = _document_value(value, f"properties[{i}].{key}")
+        properties.append(prop)
+    result = evaluate(formula, properties, parameters)
+    return {
+        "properties": [
+            {"id": line.id, "amount": money_str(line.amount), "explanation": line.explanation}
+            for line in result.properties
+        ],
+        "total": money_str(result.total),
+        "apportioned": result.apportioned,
+        **({"budget": money_str(result.budget)} if result.budget is not None else {}),
+        "parameters_used": list(formula.parameters),
+        "attributes_used": list(formula.attributes),
+        "warnings": list(result.warnings),
+        "trace": [t.as_json() for t in result.trace],
+    }
