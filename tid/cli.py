@@ -36,6 +36,7 @@ def register(app: Flask) -> None:
     app.cli.add_command(users_group)
     app.cli.add_command(calc_command)
     app.cli.add_command(demo_command)
+    app.cli.add_command(scheduler_command)
 
 
 # --------------------------------------------------------------------------- db
@@ -167,3 +168,38 @@ def demo_command() -> None:
     click.echo("Demo data ready. Logins (password for all: see below):")
     for role, email, password in logins:
         click.echo(f"  {role:<12} {email:<32} {password}")
+
+
+# --------------------------------------------------------------------------- scheduler
+
+
+@click.command("scheduler")
+@click.option("--once", is_flag=True, help="Run the daily digest once now and exit.")
+@click.option("--day", default=None, help="With --once: the day to sweep (YYYY-MM-DD).")
+def scheduler_command(once: bool, day: str | None) -> None:
+    """Run the scheduled jobs (the daily deadline digest) in this process, until stopped.
+
+    Run it in exactly one process; a second one, or a restart, never sends a day's digest
+    twice (each day's run is claimed in the database first).
+    """
+    from datetime import date
+
+    from tid import jobs
+
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    if not once:
+        jobs.run_blocking(app)
+        return
+    try:
+        sweep_day = date.fromisoformat(day) if day else jobs.today_for(app)
+    except ValueError:
+        _fail(InputError("day", f'"{day}" is not a date like "2026-03-02"'))
+        return
+    result = jobs.run_daily_digest(app, sweep_day)
+    if not result.claimed:
+        click.echo(f"The digest of {sweep_day.isoformat()} was already sent; nothing to do.")
+        return
+    click.echo(
+        f"Digest of {sweep_day.isoformat()}: {result.flagged} deadline(s) flagged, "
+        f"{result.messages} message(s) to {', '.join(result.recipients) or 'no one'}."
+    )

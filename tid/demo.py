@@ -82,3 +82,117 @@ def load_demo(*, session: Session, config: Mapping[str, Any]) -> list[tuple[str,
         loader(session, config)
         session.commit()
     return [(role, email, DEMO_PASSWORD) for role, email, _ in DEMO_USERS]
+
+
+# --------------------------------------------------------------------------- petitions
+
+DEMO_PETITION_RECEIVED = "2026-03-02"  # 90 days end on Sunday 2026-05-31: due 2026-06-01
+
+
+def load_petitions(session: Session, config: Mapping[str, Any]) -> None:
+    """Two petitions before San Juan's legislature: one received 2026-03-02 and under study
+    with three findings, one with the mayor whose 30 days end within the digest's window."""
+    from datetime import date, timedelta
+
+    from tid.clock import today_in_puerto_rico
+    from tid.models import Petition
+    from tid.services import petitions
+
+    municipality, _district = municipality_and_district(session)
+    fixed = config.get("TODAY")
+    today = (
+        (fixed if isinstance(fixed, date) else date.fromisoformat(str(fixed)))
+        if fixed
+        else today_in_puerto_rico()
+    )
+    today = max(today, date(2026, 3, 12))
+
+    def exists(name: str) -> bool:
+        stmt = select(Petition).where(
+            Petition.municipality_id == municipality.id, Petition.district_name == name
+        )
+        return session.exec(stmt).first() is not None
+
+    condado = "Distrito de Mejoramiento Turístico de Condado"
+    if not exists(condado):
+        petition = petitions.record_petition(
+            session=session,
+            actor=DEMO_ACTOR,
+            municipality_id=municipality.id,
+            district_name=condado,
+            petitioner="Hon. Alcalde de San Juan, a petición de los comerciantes de Condado",
+            received_on=DEMO_PETITION_RECEIVED,
+            documents="Petición del alcalde; plano del distrito; plan de mejoras; lista de "
+            "propiedades.",
+            today=today,
+        )
+        petitions.start_study(
+            session=session, actor=DEMO_ACTOR, petition=petition, on="2026-03-09", today=today
+        )
+        for factor, grounds in (
+            ("a", "Las declaraciones de la petición fueron verificadas en vista pública."),
+            ("b", "Compatible con el Plan de Ordenación Territorial de San Juan."),
+            ("c", "El área es compacta: doce manzanas contiguas frente a la playa."),
+        ):
+            petitions.record_finding(
+                session=session,
+                actor=DEMO_ACTOR,
+                petition=petition,
+                factor=factor,
+                favourable="yes",
+                grounds=grounds,
+                on="2026-03-11",
+                today=today,
+            )
+
+    isla_verde = "Distrito de Mejoramiento Turístico de Isla Verde"
+    if not exists(isla_verde):
+
+        def ago(days: int) -> str:
+            return (today - timedelta(days=days)).isoformat()
+
+        petition = petitions.record_petition(
+            session=session,
+            actor=DEMO_ACTOR,
+            municipality_id=municipality.id,
+            district_name=isla_verde,
+            petitioner="Hon. Alcalde de San Juan",
+            received_on=ago(70),
+            documents="Petición del alcalde y anejos.",
+            today=today,
+        )
+        petitions.start_study(
+            session=session, actor=DEMO_ACTOR, petition=petition, on=ago(65), today=today
+        )
+        for factor in petitions.FACTORS:
+            petitions.record_finding(
+                session=session,
+                actor=DEMO_ACTOR,
+                petition=petition,
+                factor=factor,
+                favourable="no" if factor == "d" else "yes",
+                grounds="Informe de la Comisión de Desarrollo Económico."
+                if factor != "d"
+                else "La capacidad del alcantarillado es limitada (informe de AAA).",
+                on=ago(40),
+                today=today,
+            )
+        petitions.issue_ordinance(
+            session=session,
+            actor=DEMO_ACTOR,
+            petition=petition,
+            number="Ord. Núm. 14, Serie 2025-2026",
+            district_name=isla_verde,
+            expected_amount="1,250,000.00",
+            term_years="10",
+            formula="0.35% del valor tasado de la propiedad, con un mínimo de $250.00 al año.",
+            association_name="Asociación del Distrito de Isla Verde, Inc.",
+            issued_on=ago(28),
+            today=today,
+        )
+        petitions.send_to_mayor(
+            session=session, actor=DEMO_ACTOR, petition=petition, on=ago(24), today=today
+        )
+
+
+LOADERS.append(load_petitions)

@@ -1,11 +1,312 @@
 """Scheduled jobs (APScheduler 3): run in exactly one process, ``tid scheduler``, or inside
-the demo's development server."""
+the demo's development server (``SCHEDULER_IN_PROCESS``).
+
+The daily sweep (:func:`run_daily_digest`) flags the petitions' running clocks that are
+overdue or due within ten days (21 LPRA § 6653(2), (7)) and mails a digest to each
+municipality's clerks, Spanish first, then English. A run first claims its day in ``JobRun``
+(unique job + day) in a transaction of its own: a second scheduler, a restart or a catch-up
+run that finds the day taken sends nothing. The claim is kept even when sending fails (the
+failure is recorded in the row), so a digest goes out at most once a day.
+"""
 
 from __future__ import annotations
 
+import atexit
+import json
+import logging
+import threading
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
 from flask import Flask
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from tid import mail
+from tid.clock import PUERTO_RICO, today_in_puerto_rico, utcnow
+from tid.db import session_scope
+from tid.models import JobRun, Municipality, PetitionState, Role, User
+from tid.services import audit
+from tid.services import petitions as svc
+
+log = logging.getLogger(__name__)
+
+DAILY_DIGEST = "daily_digest"
+DIGEST_HOUR = 6  # 06:00 in Puerto Rico, before the legislature's office opens
+
+
+@dataclass(frozen=True)
+class DigestResult:
+    """What one call of the sweep did."""
+
+    day: date
+    claimed: bool  # False: another run already had this day; nothing was sent
+    flagged: int = 0  # running clocks overdue or due within the window
+    messages: int = 0
+    recipients: tuple[str, ...] = ()
+    skipped_municipalities: tuple[str, ...] = field(default=())  # flagged, but no clerk
+
+
+def _engine_and_config(app_or_engine: Flask | Engine) -> tuple[Engine, dict[str, Any]]:
+    if isinstance(app_or_engine, Flask):
+        engine: Engine = app_or_engine.extensions["tid.engine"]
+        return engine, dict(app_or_engine.config)
+    from tid import config as tid_config
+
+    return app_or_engine, tid_config.defaults(tid_config.instance_path())
+
+
+def _claim(engine: Engine, job: str, day: date) -> int | None:
+    """Insert the job's row for ``day`` in its own transaction; None if someone has it."""
+    try:
+        with session_scope(engine) as session:
+            run = JobRun(job=job, scheduled_day=day)
+            session.add(run)
+            session.flush()
+            return run.id
+    except IntegrityError:
+        return None
+
+
+def _finish(engine: Engine, run_id: int, status: str, detail: dict[str, Any]) -> None:
+    with session_scope(engine) as session:
+        run = session.get(JobRun, run_id)
+        if run is not None:
+            run.status = status
+            run.finished_at = utcnow()
+            run.detail = json.dumps(detail, ensure_ascii=False, sort_keys=True, default=str)
+            session.add(run)
+
+
+def _clerks(session: Session, municipality_id: int) -> list[str]:
+    stmt = (
+        select(User)
+        .where(
+            User.role == Role.CLERK.value,
+            User.municipality_id == municipality_id,
+            User.active == True,  # noqa: E712
+        )
+        .order_by(col(User.email))
+    )
+    return [u.email for u in session.exec(stmt)]
+
+
+def _line_es(row: svc.DashboardRow, base_url: str) -> str:
+    clock = row.clock
+    assert clock is not None
+    p = row.petition
+    if clock.days_left < 0:
+        status = f"VENCIDO hace {-clock.days_left} días"
+    elif clock.days_left == 0:
+        status = "vence HOY"
+    else:
+        status = f"quedan {clock.days_left} días"
+    return (
+        f"- {p.district_name} ({svc.STATE_LABELS_ES.get(PetitionState(p.state), p.state)}): "
+        f"{svc.CLOCK_LABELS_ES[clock.kind]} el {clock.due.isoformat()}, {status}.\n"
+        f"  {clock.explanation_es}. {clock.citation}.\n"
+        f"  {base_url}/petitions/{p.id}"
+    )
+
+
+def _line_en(row: svc.DashboardRow, base_url: str) -> str:
+    clock = row.clock
+    assert clock is not None
+    p = row.petition
+    if clock.days_left < 0:
+        status = f"OVERDUE by {-clock.days_left} days"
+    elif clock.days_left == 0:
+        status = "due TODAY"
+    else:
+        status = f"{clock.days_left} days left"
+    return (
+        f"- {p.district_name} ({svc.STATE_LABELS.get(PetitionState(p.state), p.state)}): "
+        f"{svc.CLOCK_LABELS[clock.kind]} {clock.due.isoformat()}, {status}.\n"
+        f"  {clock.explanation}. {clock.citation}.\n"
+        f"  {base_url}/petitions/{p.id}"
+    )
+
+
+def compose_digest(
+    municipality: str, rows: list[svc.DashboardRow], day: date, base_url: str
+) -> tuple[str, str]:
+    """The digest's subject and body: Spanish first, then English."""
+    base = base_url.rstrip("/")
+    subject = (
+        f"Términos de peticiones DMT — {municipality} — {day.isoformat()} / TID petition deadlines"
+    )
+    overdue = sum(1 for r in rows if r.clock is not None and r.clock.days_left < 0)
+    es = [
+        f"Peticiones de distritos de mejoramiento turístico de {municipality}, "
+        f"al {day.isoformat()}: {len(rows)} término(s) vencido(s) o que vencen en "
+        f"{svc.SOON_DAYS} días o menos ({overdue} vencido(s)).",
+        "",
+        *(_line_es(r, base) for r in rows),
+    ]
+    en = [
+        f"Tourism improvement district petitions of {municipality}, as of "
+        f"{day.isoformat()}: {len(rows)} deadline(s) overdue or due within "
+        f"{svc.SOON_DAYS} days ({overdue} overdue).",
+        "",
+        *(_line_en(r, base) for r in rows),
+    ]
+    body = "\n".join(
+        [
+            *es,
+            "",
+            "— English —",
+            "",
+            *en,
+            "",
+            "21 LPRA § 6653(2), (7); 1 LPRA § 72.",
+        ]
+    )
+    return subject, body + "\n"
+
+
+def run_daily_digest(
+    app_or_engine: Flask | Engine,
+    day: date,
+    *,
+    settings: mail.MailSettings | None = None,
+    skip_saturday: bool | None = None,
+) -> DigestResult:
+    """The daily sweep for ``day``: claim the day, find the running clocks that are overdue
+    or due within ``SOON_DAYS``, and mail each municipality's clerks their digest."""
+    engine, config = _engine_and_config(app_or_engine)
+    settings = settings or mail.MailSettings.from_config(config)
+    if skip_saturday is None and config.get("DEADLINE_SKIP_SATURDAY") is not None:
+        skip_saturday = bool(config["DEADLINE_SKIP_SATURDAY"])
+    base_url = str(config.get("BASE_URL") or "")
+    run_id = _claim(engine, DAILY_DIGEST, day)
+    if run_id is None:
+        log.info("daily digest for %s already taken by another run", day)
+        return DigestResult(day=day, claimed=False)
+    sent: list[dict[str, Any]] = []
+    recipients: list[str] = []
+    skipped: list[str] = []
+    flagged_count = 0
+    try:
+        with Session(engine, expire_on_commit=False) as session:
+            rows = svc.due_soon(svc.dashboard(session, today=day, skip_saturday=skip_saturday))
+            flagged_count = len(rows)
+            grouped: dict[int, list[svc.DashboardRow]] = defaultdict(list)
+            for row in rows:
+                grouped[row.petition.municipality_id].append(row)
+            for municipality_id, its_rows in sorted(grouped.items()):
+                municipality = session.get(Municipality, municipality_id)
+                name = municipality.name if municipality else str(municipality_id)
+                to = _clerks(session, municipality_id)
+                if not to:
+                    skipped.append(name)
+                    continue
+                subject, body = compose_digest(name, its_rows, day, base_url)
+                mail.send(settings, to, subject, body)
+                petitions_sent = [r.petition.id for r in its_rows]
+                sent.append({"municipality": name, "to": to, "petitions": petitions_sent})
+                recipients += to
+                audit.record(
+                    session,
+                    audit.SYSTEM,
+                    "digest.send",
+                    ("job_run", run_id),
+                    after={
+                        "day": day.isoformat(),
+                        "municipality": name,
+                        "to": to,
+                        "petitions": petitions_sent,
+                    },
+                )
+                session.commit()
+    except Exception as exc:
+        _finish(engine, run_id, "failed", {"error": repr(exc), "sent": sent})
+        raise
+    _finish(
+        engine,
+        run_id,
+        "done",
+        {"flagged": flagged_count, "sent": sent, "no_clerk": skipped},
+    )
+    return DigestResult(
+        day=day,
+        claimed=True,
+        flagged=flagged_count,
+        messages=len(sent),
+        recipients=tuple(recipients),
+        skipped_municipalities=tuple(skipped),
+    )
+
+
+# --------------------------------------------------------------------------- the scheduler
+
+
+def today_for(app: Flask) -> date:
+    fixed = app.config.get("TODAY")
+    if fixed:
+        return fixed if isinstance(fixed, date) else date.fromisoformat(str(fixed))
+    return today_in_puerto_rico()
+
+
+def digest_job(app: Flask) -> None:
+    """The scheduled call: today's digest (a day already taken is a quiet no-op)."""
+    try:
+        result = run_daily_digest(app, today_for(app))
+    except Exception:
+        log.exception("daily digest failed")
+        return
+    log.info("daily digest %s", result)
+
+
+def configure(scheduler: Any, app: Flask, *, catch_up: bool = True) -> Any:
+    """Add the jobs to ``scheduler``: the digest every day at 06:00 in Puerto Rico, and once
+    at start so that a scheduler started after 06:00 does not skip the day."""
+    from apscheduler.triggers.cron import CronTrigger
+
+    job: Callable[[Flask], None] = digest_job
+    scheduler.add_job(
+        job,
+        CronTrigger(hour=DIGEST_HOUR, minute=0, timezone=PUERTO_RICO),
+        args=[app],
+        id=DAILY_DIGEST,
+        replace_existing=True,
+        coalesce=True,
+        max_instances=1,
+        misfire_grace_time=6 * 3600,
+    )
+    if catch_up:
+        scheduler.add_job(job, args=[app], id=f"{DAILY_DIGEST}_at_start", replace_existing=True)
+    return scheduler
+
+
+def run_blocking(app: Flask) -> None:
+    """``tid scheduler``: the jobs in this process, until interrupted."""
+    from apscheduler.schedulers.blocking import BlockingScheduler
+
+    scheduler = configure(BlockingScheduler(timezone=PUERTO_RICO), app)
+    app.logger.info("scheduler started (daily digest at %02d:00 Puerto Rico)", DIGEST_HOUR)
+    try:
+        scheduler.start()
+    except (KeyboardInterrupt, SystemExit):
+        scheduler.shutdown(wait=False)
+
+
+_started = threading.Lock()
+_in_process: list[Any] = []
 
 
 def start_in_process(app: Flask) -> None:
-    """Start the scheduler inside this process (development server only)."""
-    app.logger.info("in-process scheduler requested; no jobs are defined yet")
+    """Start the scheduler inside this process (development server only), once."""
+    from apscheduler.schedulers.background import BackgroundScheduler
+
+    with _started:
+        if _in_process:
+            return
+        scheduler = configure(BackgroundScheduler(timezone=PUERTO_RICO, daemon=True), app)
+        scheduler.start()
+        _in_process.append(scheduler)
+        atexit.register(lambda: scheduler.shutdown(wait=False))
+    app.logger.info("in-process scheduler started (daily digest at %02d:00)", DIGEST_HOUR)
