@@ -1,0 +1,309 @@
+"""Room-tax distribution (RULES.md § 3): IRC 1994 per FY and Act 272-2003 § 31 by month."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tid.rules.calculators import run
+from tid.rules.distribution import IRC1994_TYPES, distribution_document
+from tid.rules.errors import InputError
+
+ZERO7 = {
+    "general_fund": "0.00",
+    "special_account_i": "0.00",
+    "special_account_ii": "0.00",
+    "convention_center_account": "0.00",
+    "bond_redemption_fund": "0.00",
+    "recreational_development_fund": "0.00",
+    "unnamed_one_sixth": "0.00",
+}
+
+
+def irc(fy: str, bond: str, **collections: str) -> dict[str, Any]:
+    return distribution_document(
+        {"fiscal_year": fy, "collections": collections, "bond_fund_amount": bond}
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# IRC 1994 § 2051 ¶ (5), per fiscal year
+
+
+def test_special_accounts_year_with_top_up() -> None:
+    out = irc("1998-99", "500000.00", hotel="900000.00", casino_hotel="1100000.00", motel="70000")
+    # Bases: hotel 900,000 ÷ 9 % = 10M; casino 1.1M ÷ 11 % = 10M; motel 70,000 ÷ 7 % = 1M.
+    # Points 6–7 (hotel, motel) / 6–9 (casino) -> GF: 100,000 + 300,000 + 10,000 = 410,000.
+    # SA I: hotel 7–8.5 = 150,000, casino 9–10.5 = 150,000; SA II: the last 0.5 = 50,000 each.
+    # First 6 points: 600,000 + 600,000 + 60,000 = 1,260,000; 5/6 = 1,050,000; 1/6 = 210,000.
+    # 30 % = 315,000 -> GF; 70 % = 735,000: bond 500,000 (the Secretary's amount), rest 235,000.
+    # 735,000 < 3M: top-up = min(315,000, 3M − 235,000) = 315,000 from the GF's 30 %.
+    # GF = 410,000 + 315,000 − 315,000 = 410,000; RDF = 235,000 + 315,000 = 550,000.
+    assert out["regime"] == "irc-1994"
+    assert out["allocations"] == {
+        "general_fund": "410000.00",
+        "special_account_i": "300000.00",
+        "special_account_ii": "100000.00",
+        "convention_center_account": "0.00",
+        "bond_redemption_fund": "500000.00",
+        "recreational_development_fund": "550000.00",
+        "unnamed_one_sixth": "210000.00",
+    }
+    assert any("recipient not named in the supplied text" in w for w in out["warnings"])
+    assert any("moves from the General Fund's 30% share" in w for w in out["warnings"])
+
+
+@pytest.mark.parametrize("fy", ["1997-98", "1998-99", "1999-00"])
+def test_the_three_special_years_use_the_special_accounts(fy: str) -> None:
+    out = irc(fy, "0", hotel="90.00")
+    # base 1,000; SA I = 1.5 points = 15.00; SA II = 0.5 point = 5.00; no convention account.
+    assert out["allocations"]["special_account_i"] == "15.00"
+    assert out["allocations"]["special_account_ii"] == "5.00"
+    assert out["allocations"]["convention_center_account"] == "0.00"
+
+
+def test_from_fy2000_01_the_convention_center_account() -> None:
+    out = irc("2000-01", "100000.00", hotel="900000.00")
+    # base 10M: GF points 6–7 = 100,000; 7–9 -> convention center account 200,000.
+    # First 6 points 600,000: 5/6 = 500,000 (30 % = 150,000; 70 % = 350,000); 1/6 = 100,000.
+    # Bond 100,000, RDF 250,000; 350,000 < 3M: top-up min(150,000, 2,750,000) = 150,000.
+    # GF = 100,000 + 150,000 − 150,000 = 100,000; RDF = 400,000.
+    assert out["allocations"] == {
+        **ZERO7,
+        "general_fund": "100000.00",
+        "convention_center_account": "200000.00",
+        "bond_redemption_fund": "100000.00",
+        "recreational_development_fund": "400000.00",
+        "unnamed_one_sixth": "100000.00",
+    }
+
+
+def test_top_up_only_what_brings_the_fund_to_three_million() -> None:
+    out = irc("2001-02", "0", hotel="7200000.00")
+    # base 80M: GF 6–7 = 800,000; CC 7–9 = 1,600,000; 6 points = 4.8M: 5/6 = 4M, 1/6 = 800,000.
+    # 30 % = 1.2M; 70 % = 2.8M, bond amount 0 -> RDF 2.8M; top-up = min(1.2M, 3M − 2.8M) = 0.2M.
+    # GF = 800,000 + 1,200,000 − 200,000 = 1,800,000; RDF = 3,000,000.
+    assert out["allocations"]["general_fund"] == "1800000.00"
+    assert out["allocations"]["recreational_development_fund"] == "3000000.00"
+    assert out["allocations"]["convention_center_account"] == "1600000.00"
+    assert out["allocations"]["unnamed_one_sixth"] == "800000.00"
+
+
+def test_no_top_up_when_the_seventy_percent_reaches_three_million() -> None:
+    out = irc("2001-02", "20000000.00", hotel="90000000.00")
+    # base 1,000M: GF 6–7 = 10M; CC 20M; 6 points 60M: 5/6 = 50M (30 % = 15M, 70 % = 35M).
+    # 35M ≥ 3M: no top-up. Bond 20M; RDF 15M; 1/6 = 10M; GF = 10M + 15M = 25M.
+    assert out["allocations"] == {
+        **ZERO7,
+        "general_fund": "25000000.00",
+        "convention_center_account": "20000000.00",
+        "bond_redemption_fund": "20000000.00",
+        "recreational_development_fund": "15000000.00",
+        "unnamed_one_sixth": "10000000.00",
+    }
+    assert not any("moves from the General Fund" in w for w in out["warnings"])
+
+
+def test_cents_that_do_not_divide_go_by_largest_remainder() -> None:
+    out = irc("2001-02", "0", motel="1.00")
+    # base 1.00 ÷ 7 % = 14.2857…; GF points 6–7 = 0.142857…; 6 points = 0.857142…:
+    # 5/6 = 0.714285… (30 % = 0.214285…, 70 % = 0.5)… the seven funds add up to 1.00 exactly.
+    total = sum(Decimal(v) for v in out["allocations"].values())
+    assert total == Decimal("1.00")
+
+
+# ---------------------------------------------------------------------------------------------
+# Act 272-2003 § 31, month by month
+
+
+def act(fy: str, certified: str, months: list[tuple[str, str]], **extra: str) -> dict[str, Any]:
+    return distribution_document(
+        {
+            "fiscal_year": fy,
+            "months": [{"month": m, "collected": c} for m, c in months],
+            "bank_certified_amount": certified,
+            **extra,
+        }
+    )
+
+
+def alloc(out: dict[str, Any], i: int) -> list[str]:
+    return list(out["months"][i]["allocations"].values())
+
+
+def test_fy2003_04_ninths_from_october_and_a_shortfall_made_up() -> None:
+    out = act("2003-04", "9000000.00", [("2003-10", "800000.00"), ("2003-11", "2000000.00")])
+    # 9,000,000 ÷ 9 = 1,000,000 a month, October to June.
+    assert list(out["bank_transfers"]) == [
+        "2003-10", "2003-11", "2003-12", "2004-01", "2004-02", "2004-03", "2004-04", "2004-05",
+        "2004-06",
+    ]  # fmt: skip
+    assert set(out["bank_transfers"].values()) == {"1000000.00"}
+    # October: 800,000 all to the Bank, 200,000 short; nothing for the rest.
+    assert alloc(out, 0) == ["800000.00", "0.00", "0.00", "0.00", "0.00"]
+    assert out["months"][0]["carried_shortfall"]["authority_debt_service"] == "200000.00"
+    # November: Bank 1,000,000 + 200,000 = 1,200,000; 800,000 left: 2 % of 2M = 40,000;
+    # 5 % = 100,000; 9 % = 180,000; remainder 800,000 − 320,000 = 480,000.
+    assert alloc(out, 1) == ["1200000.00", "40000.00", "100000.00", "180000.00", "480000.00"]
+    assert out["months"][1]["carried_shortfall"]["authority_debt_service"] == "0.00"
+    assert any("floor" in w and "off" in w for w in out["warnings"])
+    assert any("cut off after clause iii" in w for w in out["warnings"])
+    assert any("2003-09-09" in w for w in out["warnings"])
+
+
+def test_tenths_july_to_april_with_the_odd_cent_first() -> None:
+    out = act("2004-05", "100000.01", [("2004-07", "1000000.00")])
+    # 10,000,001 cents ÷ 10 = 1,000,000 r 1: July 10,000.01, then nine of 10,000.00, to April.
+    transfers = out["bank_transfers"]
+    keys = list(transfers)
+    assert (keys[0], keys[-1], len(keys)) == ("2004-07", "2005-04", 10)
+    assert list(transfers.values()) == ["10000.01"] + ["10000.00"] * 9
+    assert out["months"][0]["allocations"]["authority_debt_service"] == "10000.01"
+
+
+def test_shortfall_carried_and_outstanding_at_year_end() -> None:
+    months = [(f"{2005 + (m > 6)}-{(m + 5) % 12 + 1:02d}", "1000000.00") for m in range(1, 11)]
+    months += [("2006-05", "500000.00"), ("2006-06", "500000.00")]
+    out = act("2005-06", "12000000.00", months)
+    # 1,200,000 a month July–April; 1,000,000 collected: 200,000 short each month -> 2,000,000
+    # after April; May pays 500,000 (1,500,000 left), June 500,000 -> 1,000,000 outstanding.
+    assert out["months"][9]["carried_shortfall"]["authority_debt_service"] == "2000000.00"
+    assert out["months"][10]["carried_shortfall"]["authority_debt_service"] == "1500000.00"
+    assert out["outstanding"]["authority_debt_service"] == "1000000.00"
+    assert out["totals"]["authority_debt_service"] == "11000000.00"
+    assert out["totals"]["tourism_company_remainder"] == "0.00"
+    assert any("Outstanding" in s["step"] for s in out["trace"])
+
+
+def test_bureau_floor_on_with_its_shortfall_carried() -> None:
+    months = [("2010-07", "3000000.00"), ("2010-09", "300000.00"), ("2010-10", "5000000.00")]
+    on = act("2010-11", "0", months, bureau_floor_from_fy="2005-06")
+    # July: 2 % 60,000; 5 % 150,000; 9 % = 270,000 < 375,000 -> 375,000; rest 2,415,000.
+    assert alloc(on, 0) == ["0.00", "60000.00", "150000.00", "375000.00", "2415000.00"]
+    # September: 6,000; 15,000; 279,000 left < 375,000 -> all of it, floor shortfall 96,000.
+    assert alloc(on, 1) == ["0.00", "6000.00", "15000.00", "279000.00", "0.00"]
+    assert on["months"][1]["carried_shortfall"]["convention_bureau"] == "96000.00"
+    # October: 100,000; 250,000; max(9 % = 450,000, 375,000 + 96,000 = 471,000) = 471,000;
+    # the rest 5,000,000 − 821,000 = 4,179,000; nothing carried.
+    assert alloc(on, 2) == ["0.00", "100000.00", "250000.00", "471000.00", "4179000.00"]
+    assert on["months"][2]["carried_shortfall"]["convention_bureau"] == "0.00"
+    assert on["bureau_floor"] is True
+    assert any("applies from FY2005-06" in w for w in on["warnings"])
+    # Floor off: September's Bureau gets 9 % of 300,000 = 27,000 and nothing is carried.
+    off = act("2010-11", "0", months)
+    assert alloc(off, 1) == ["0.00", "6000.00", "15000.00", "27000.00", "252000.00"]
+    assert off["months"][1]["carried_shortfall"]["convention_bureau"] == "0.00"
+    # A floor set from a later FY is off in this one, and the result says so.
+    later = act("2010-11", "0", months, bureau_floor_from_fy="2011-12")
+    assert later["bureau_floor"] is False
+    assert any("FY2011-12" in w for w in later["warnings"])
+
+
+def test_registry_and_both_shapes() -> None:
+    out = run("room-tax-distribution", {"fiscal_year": "2002-03", "collections": {"hotel": "9"},
+                                        "bond_fund_amount": "0"})  # fmt: skip
+    assert out["regime"] == "irc-1994"
+
+
+@pytest.mark.parametrize(
+    ("doc", "field", "message"),
+    [
+        ({"fiscal_year": "1996-97", "collections": {"hotel": "1"}, "bond_fund_amount": "0"},
+         "fiscal_year", "outside the supplied IRC 1994"),
+        ({"fiscal_year": "2003-04", "collections": {"hotel": "1"}, "bond_fund_amount": "0"},
+         "fiscal_year", "outside the supplied IRC 1994"),
+        ({"fiscal_year": "2001-02", "collections": {"condohotel": "1"}, "bond_fund_amount": "0"},
+         "collections.condohotel", "hotel, apartment_hotel, guest_house"),
+        ({"fiscal_year": "2001-02", "collections": {"hotel": 1}, "bond_fund_amount": "0"},
+         "collections.hotel", "not as a number"),
+        ({"fiscal_year": "2001-02", "collections": {"hotel": "1"}}, "bond_fund_amount",
+         "required"),
+        ({"fiscal_year": "2003-04", "months": [{"month": "2003-09", "collected": "1"}],
+          "bank_certified_amount": "0"}, "months[0].month", "before 2003-10"),
+        ({"fiscal_year": "2002-03", "months": [{"month": "2002-09", "collected": "1"}],
+          "bank_certified_amount": "0"}, "fiscal_year", "IRC 1994 regime"),
+        ({"fiscal_year": "2010-11", "months": [{"month": "2010-07", "collected": "1"},
+          {"month": "2011-07", "collected": "1"}], "bank_certified_amount": "0"},
+         "months[1].month", "not in fiscal year"),
+        ({"fiscal_year": "2010-11", "months": [{"month": "2010-07", "collected": "-5"}],
+          "bank_certified_amount": "0"}, "months[0].collected", "negative"),
+        ({"fiscal_year": "2010-11", "months": [{"month": "2010-07", "collected": "5"}],
+          "bank_certified_amount": "0", "bureau_floor_from_fy": "soon"},
+         "bureau_floor_from_fy", "not a fiscal year"),
+        ({"fiscal_year": "2010-11"}, "collections", "either"),
+        ({"fiscal_year": "2010-11", "months": [], "collections": {}}, "months", "either"),
+    ],
+)  # fmt: skip
+def test_bad_input_names_the_field(doc: dict[str, Any], field: str, message: str) -> None:
+    with pytest.raises(InputError, match=message) as info:
+        distribution_document(doc)
+    assert info.value.field == field
+
+
+# ---------------------------------------------------------------------------------------------
+# Properties
+
+cents = st.integers(min_value=0, max_value=10**11)
+
+
+def dollars(c: int) -> str:
+    return str(Decimal(c) / 100)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.integers(min_value=1997, max_value=2002),
+    st.dictionaries(st.sampled_from(IRC1994_TYPES), cents, min_size=1),
+    cents,
+)
+def test_irc1994_pays_out_exactly(fy: int, collections: dict[str, int], bond: int) -> None:
+    out = irc(
+        f"{fy}-{(fy + 1) % 100:02d}",
+        dollars(bond),
+        **{k: dollars(v) for k, v in collections.items()},
+    )
+    paid = {k: Decimal(v) for k, v in out["allocations"].items()}
+    assert sum(paid.values()) == Decimal(sum(collections.values())) / 100
+    assert all(v >= 0 for v in paid.values())
+    assert paid["bond_redemption_fund"] <= Decimal(bond) / 100
+    if fy >= 2000:
+        assert paid["special_account_i"] == paid["special_account_ii"] == 0
+    else:
+        assert paid["convention_center_account"] == 0
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.integers(min_value=2003, max_value=2030),
+    st.lists(cents, min_size=1, max_size=12),
+    cents,
+    st.none() | st.integers(min_value=2003, max_value=2030),
+)
+def test_act272_pays_out_exactly(
+    fy: int, collected: list[int], certified: int, floor_from: int | None
+) -> None:
+    first = 4 if fy == 2003 else 1
+    months = [
+        (f"{fy + (m > 6)}-{(m + 5) % 12 + 1:02d}", dollars(c))
+        for m, c in enumerate(collected[: 13 - first], first)
+    ]
+    extra = (
+        {"bureau_floor_from_fy": f"{floor_from}-{(floor_from + 1) % 100:02d}"} if floor_from else {}
+    )
+    out = act(f"{fy}-{(fy + 1) % 100:02d}", dollars(certified), months, **extra)
+    schedule = [Decimal(v) for v in out["bank_transfers"].values()]
+    assert sum(schedule) == Decimal(certified) / 100
+    bank_paid = Decimal(0)
+    for i, row in enumerate(out["months"]):
+        paid = [Decimal(v) for v in row["allocations"].values()]
+        assert sum(paid) == Decimal(row["collected"])
+        assert all(v >= 0 for v in paid)
+        bank_paid += paid[0]
+        assert bank_paid <= sum(schedule[: i + 1])
+        # The remainder is paid only when the Bank and the Bureau's floor are not short.
+        if paid[-1] > 0:
+            assert set(row["carried_shortfall"].values()) == {"0.00"}
