@@ -30,7 +30,7 @@ apt:
 	 else echo "Please install these system packages: $(PKGS)"; exit 1; fi
 
 translations: $(STAMP)
-	$(BIN)/pybabel compile -d tid/translations > /dev/null
+	$(BIN)/pybabel compile -d tid/translations > /dev/null 2>&1
 
 # Refresh the catalogs after adding or changing messages (then translate the new Spanish ones).
 messages: $(STAMP)
