@@ -1,0 +1,142 @@
+"""The 5% cap on administrative expenditures of the special account — 21 LPRA § 6653(6).
+
+The association may use "up to a maximum of five percent (5%)" of the impost revenues for
+administrative expenditures directly related to administering them. RULES.md § 1.4 measures
+it per fiscal year: administrative spending booked in the FY ≤ the cap rate × impost revenue
+collected in the same FY up to that moment. An expenditure that would break it is refused,
+with the figures: revenue to date, admin to date, the cap and the headroom.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import ROUND_DOWN, Decimal
+
+from tid.rules.calendar import TraceStep, district_setting, fiscal_year_of
+from tid.rules.errors import InputError
+from tid.rules.money import CENT, ZERO, money_str
+
+CITATION = "21 LPRA § 6653(6)"
+
+MEASURE_WARNING = (
+    "The cap is measured per fiscal year against the impost revenue collected in that year "
+    "up to this moment (RULES.md § 1.4): an expenditure refused now may fit later in the year, "
+    "once more revenue is collected."
+)
+
+
+@dataclass(frozen=True)
+class AdminCapDecision:
+    """Whether a proposed administrative expenditure fits under the cap, with the figures."""
+
+    allowed: bool
+    revenue_to_date: Decimal
+    admin_to_date: Decimal
+    proposed: Decimal
+    cap_rate: Decimal
+    cap: Decimal  # cap_rate × revenue_to_date, exact
+    headroom: Decimal  # cap − admin_to_date, exact (negative when already over the cap)
+    max_allowed: Decimal  # the largest expenditure in whole cents that fits now (≥ 0)
+    message: str
+    warnings: tuple[str, ...]
+    trace: tuple[TraceStep, ...]
+
+
+def admin_cap_rate(on: date | None = None) -> tuple[Decimal, str]:
+    """21 LPRA § 6653(6): the cap rate in effect on ``on`` (``None``: the latest), with its
+    citation (setting ``admin_cap_rate``)."""
+    setting = district_setting("admin_cap_rate", on, field="date")
+    if not isinstance(setting.value, str):
+        raise ValueError("district.toml: admin_cap_rate must be a decimal written as text")
+    return Decimal(setting.value), setting.citation
+
+
+def check_admin_expenditure(
+    *,
+    revenue_to_date: Decimal,
+    admin_to_date: Decimal,
+    proposed: Decimal,
+    cap_rate: Decimal | None = None,
+    on: date | None = None,
+) -> AdminCapDecision:
+    """21 LPRA § 6653(6): administrative expenditures may not exceed 5% of the impost revenues
+    collected; measured per fiscal year (RULES.md § 1.4).
+
+    ``revenue_to_date`` and ``admin_to_date`` are the impost revenue collected and the
+    administrative spending booked in the fiscal year so far; ``proposed`` is the new
+    expenditure. ``cap_rate`` defaults to the setting in effect on ``on`` (the day of the
+    expenditure). Exact: no rounding anywhere; the expenditure fits when
+    ``admin_to_date + proposed <= cap_rate × revenue_to_date``.
+    """
+    for name, value in (
+        ("revenue_to_date", revenue_to_date),
+        ("admin_to_date", admin_to_date),
+        ("proposed", proposed),
+    ):
+        if not isinstance(value, Decimal) or not value.is_finite():
+            raise InputError(name, f"{name}: an amount is needed")
+        if value < 0:
+            raise InputError(name, f"{name} cannot be negative")
+    if cap_rate is None:
+        cap_rate, rate_citation = admin_cap_rate(on)
+    else:
+        rate_citation = f"{CITATION}; rate given"
+    if not 0 <= cap_rate <= 1:
+        raise InputError("cap_rate", "cap_rate: a share between 0 and 1, like 0.05")
+
+    cap = cap_rate * revenue_to_date
+    headroom = cap - admin_to_date
+    max_allowed = max(headroom, ZERO).quantize(CENT, rounding=ROUND_DOWN)
+    after = admin_to_date + proposed
+    allowed = after <= cap
+    percent = f"{(cap_rate * 100).normalize():f}%"
+    fy = f"FY{fiscal_year_of(on).label} " if on is not None else ""
+    figures = (
+        f"{fy}impost revenue collected to date ${_amount(revenue_to_date)}; cap {percent} = "
+        f"${_amount(cap)}; administrative spending to date ${_amount(admin_to_date)}; "
+        f"headroom ${_amount(headroom)}"
+    )
+    if allowed:
+        message = (
+            f"Allowed: ${_amount(proposed)} brings administrative spending to "
+            f"${_amount(after)}, within the cap ({figures})."
+        )
+    else:
+        message = (
+            f"Refused: ${_amount(proposed)} would bring administrative spending to "
+            f"${_amount(after)}, above the cap ({figures}); at most ${_amount(max_allowed)} "
+            f"can be spent now ({CITATION})."
+        )
+    trace = (
+        TraceStep("cap rate", f"{cap_rate}", rate_citation),
+        TraceStep(
+            "impost revenue collected in the FY to date", money_str(revenue_to_date), CITATION
+        ),
+        TraceStep("cap = rate × revenue", _amount(cap), CITATION),
+        TraceStep("administrative spending in the FY to date", money_str(admin_to_date), CITATION),
+        TraceStep("headroom = cap − spending", _amount(headroom), "RULES.md § 1.4"),
+        TraceStep("proposed expenditure", money_str(proposed), "RULES.md § 1.4"),
+        TraceStep("decision", "allowed" if allowed else "refused", CITATION),
+    )
+    return AdminCapDecision(
+        allowed=allowed,
+        revenue_to_date=revenue_to_date,
+        admin_to_date=admin_to_date,
+        proposed=proposed,
+        cap_rate=cap_rate,
+        cap=cap,
+        headroom=headroom,
+        max_allowed=max_allowed,
+        message=message,
+        warnings=(MEASURE_WARNING,),
+        trace=trace,
+    )
+
+
+def _amount(value: Decimal) -> str:
+    """An exact amount for a sentence: 1,234.50 when whole cents, else every digit (never
+    rounded: 61.7285)."""
+    if value == value.quantize(CENT, rounding=ROUND_DOWN):
+        return f"{value:,.2f}"
+    return f"{value.normalize():,f}"
