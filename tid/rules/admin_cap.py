@@ -47,9 +47,9 @@ def admin_cap_rate(on: date | None = None) -> tuple[Decimal, str]:
     """21 LPRA § 6653(6): the cap rate in effect on ``on`` (``None``: the latest), with its
     citation (setting ``admin_cap_rate``)."""
     setting = district_setting("admin_cap_rate", on, field="date")
-    if not isinstance(setting.value, str):
-        raise ValueError("district.toml: admin_cap_rate must be a decimal written as text")
-    return Decimal(setting.value), setting.citation
+    if not isinstance(setting.value, Decimal):
+        raise ValueError("district.admin_cap_rate must be a decimal")
+    return setting.value, setting.citation
 
 
 def check_admin_expenditure(
@@ -109,7 +109,7 @@ def check_admin_expenditure(
             f"can be spent now ({CITATION})."
         )
     trace = (
-        TraceStep("cap rate", f"{cap_rate}", rate_citation),
+        TraceStep("cap rate", f"{cap_rate}", rate_citation, "district.admin_cap_rate"),
         TraceStep(
             "impost revenue collected in the FY to date", money_str(revenue_to_date), CITATION
         ),

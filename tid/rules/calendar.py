@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import functools
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, timedelta
-from importlib import resources
 from typing import Any
 
 import holidays
@@ -121,54 +119,48 @@ def month_label(year: int, month: int) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# Dated settings of 21 LPRA § 6653 (tid/rules/params/district.toml)
+# Dated settings of 21 LPRA § 6653 (tid/rules/params/district.toml, read by tid/rules/params.py)
 # ---------------------------------------------------------------------------------------------
-# A small private reader until the shared strict loader of tid/rules/params.py is in place: the
-# file is read on first use (never at import) and cached.
 
 
 @dataclass(frozen=True)
 class Setting:
-    """One dated setting: the value in effect on a day, with its citation."""
+    """One dated setting of the district rules: the value in force on a day, with its citation.
+
+    ``name`` is the short name (``admin_cap_rate``); the parameter is ``district.<name>``.
+    """
 
     name: str
     value: object
     since: date
     citation: str
 
-
-@functools.cache
-def _district_settings() -> dict[str, list[Setting]]:
-    text = resources.files("tid.rules").joinpath("params/district.toml").read_text("utf-8")
-    data = tomllib.loads(text)
-    settings: dict[str, list[Setting]] = {}
-    for name, entry in data.items():
-        values = [
-            Setting(name, v["value"], v["since"], v["citation"]) for v in entry.get("values", [])
-        ]
-        if not values or any(not s.citation or not isinstance(s.since, date) for s in values):
-            raise ValueError(f"district.toml: {name} needs dated values, each with a citation")
-        settings[name] = sorted(values, key=lambda s: s.since)
-    return settings
+    @property
+    def parameter(self) -> str:
+        return f"district.{self.name}"
 
 
 def district_setting(name: str, on: date | None = None, *, field: str = "") -> Setting:
-    """The setting ``name`` in effect on ``on`` (``None``: the latest value).
+    """The setting ``district.<name>`` in force on ``on`` (``None``: the latest value).
 
     A day before the first value is a user error about ``field``: the rule was not yet law.
     """
-    values = _district_settings()[name]
+    # Imported here: tid.rules.params itself imports this module (fiscal years).
+    from tid.rules import params
+
+    full = f"district.{name}"
     if on is None:
-        return values[-1]
-    in_effect = [s for s in values if s.since <= on]
-    if not in_effect:
-        first = values[0]
+        last = params.history(full).values[-1]
+        return Setting(name, last.value, last.start, last.citation)
+    found = params.param_or_none(full, on)
+    if found is None:
+        first = params.history(full).values[0]
         raise InputError(
             field,
-            f"{field or 'date'}: {on.isoformat()} is before {first.since.isoformat()}, "
+            f"{field or 'date'}: {on.isoformat()} is before {first.start.isoformat()}, "
             f"when the rule ({first.citation}) took effect",
         )
-    return in_effect[-1]
+    return Setting(name, found.value, found.start, found.citation)
 
 
 def _setting_int(name: str, on: date, field: str) -> tuple[int, str]:
@@ -264,14 +256,19 @@ def is_working_day(day: date, *, skip_saturday: bool) -> bool:
 
 @dataclass(frozen=True)
 class TraceStep:
-    """One step of a computation, for the trace a result carries."""
+    """One step of a computation, for the trace a result carries (``parameter``: the dated
+    parameter the step used, if any, as in tid/rules/params.py)."""
 
     step: str
     value: str
     citation: str
+    parameter: str | None = None
 
     def as_json(self) -> dict[str, str]:
-        return {"step": self.step, "value": self.value, "citation": self.citation}
+        doc = {"step": self.step, "value": self.value, "citation": self.citation}
+        if self.parameter:
+            doc["parameter"] = self.parameter
+        return doc
 
 
 @dataclass(frozen=True)
@@ -402,6 +399,7 @@ def _moved_past_holidays(
     citation: str,
     skip_saturday: bool,
     extra_warnings: tuple[str, ...] = (),
+    parameter: str | None = None,
 ) -> Deadline:
     """Move ``nominal`` to the next working day (1 LPRA § 72) and explain each step."""
     skipped: list[SkippedDay] = []
@@ -433,7 +431,18 @@ def _moved_past_holidays(
         clauses_es.append(f"se traslada al {day.isoformat()}")
     trace = [
         TraceStep("start (the first day is excluded)", start.isoformat(), COUNTING_CITATION),
-        TraceStep(f"{period_en} later (the last day is included)", nominal.isoformat(), citation),
+        TraceStep(
+            f"{period_en} later (the last day is included)",
+            nominal.isoformat(),
+            citation,
+            parameter,
+        ),
+        TraceStep(
+            "Saturdays",
+            "do not end a period" if skip_saturday else "count as working days",
+            "RULES.md § 1.1",
+            "district.deadline_skip_saturday",
+        ),
     ]
     for s in skipped:
         trace.append(TraceStep("not a day a period can end on", s.clause_en(), COUNTING_CITATION))
@@ -453,7 +462,12 @@ def _moved_past_holidays(
 
 
 def deadline_after(
-    start: date, days: int, *, citation: str, skip_saturday: bool = True
+    start: date,
+    days: int,
+    *,
+    citation: str,
+    skip_saturday: bool = True,
+    parameter: str | None = None,
 ) -> Deadline:
     """A period of ``days`` days from ``start`` (1 LPRA § 72: exclude the first day, include
     the last; a last day that is a Sunday, a legal holiday or — per the setting — a Saturday
@@ -467,6 +481,7 @@ def deadline_after(
         period_es=f"{days} días",
         citation=citation,
         skip_saturday=skip_saturday,
+        parameter=parameter,
     )
 
 
@@ -475,7 +490,9 @@ def _statutory_deadline(
 ) -> Deadline:
     days, citation = _setting_int(setting, start, field)
     skip = _resolve_skip_saturday(skip_saturday, start, field)
-    return deadline_after(start, days, citation=citation, skip_saturday=skip)
+    return deadline_after(
+        start, days, citation=citation, skip_saturday=skip, parameter=f"district.{setting}"
+    )
 
 
 def ordinance_due(petition_received: date, *, skip_saturday: bool | None = None) -> Deadline:
@@ -563,7 +580,12 @@ def publication_window(mayor_approved: date) -> PublicationWindow:
     trace = (
         TraceStep("mayor's approval (excluded)", mayor_approved.isoformat(), citation),
         TraceStep("window opens (approval + 1)", start.isoformat(), citation),
-        TraceStep(f"window closes (approval + {days})", end.isoformat(), citation),
+        TraceStep(
+            f"window closes (approval + {days})",
+            end.isoformat(),
+            citation,
+            "district.publication_week_days",
+        ),
     )
     return PublicationWindow(
         start=start,

@@ -156,7 +156,14 @@ def rank_liens(
         f"({CITATION}(c)): setting lien_act_effective_date = {act_date.isoformat()} "
         f"({act_source}; Act 171-2009 took effect 30 days after 2009-12-16).",
     ]
-    trace = [TraceStep("lien_act_effective_date", act_date.isoformat(), act_citation)]
+    trace = [
+        TraceStep(
+            "lien_act_effective_date",
+            act_date.isoformat(),
+            act_citation,
+            "district.lien_act_effective_date",
+        )
+    ]
 
     keyed: list[tuple[tuple[int, int, date, str], Lien, int, str, str]] = []
     for lien in liens:
