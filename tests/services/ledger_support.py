@@ -1,0 +1,124 @@
+"""Shared test scaffolding for the special account: a district with an ordinance, a billing
+run and properties with bills, made directly (the billing service is not under test here)."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+from sqlmodel import Session
+
+from tid.models import (
+    Bill,
+    BillingRun,
+    District,
+    Municipality,
+    Ordinance,
+    Petition,
+    Property,
+    PropertyYear,
+    RollImport,
+)
+from tid.services import audit
+
+ACTOR = audit.Actor("tests")
+
+
+class Scaffold:
+    """A municipality, a district, its ordinance and one billing run of FY 2025-26."""
+
+    def __init__(self, session: Session, district: District | None = None) -> None:
+        self.session = session
+        if district is None:
+            municipality = Municipality(name="Rincón")
+            session.add(municipality)
+            session.flush()
+            district = District(municipality_id=municipality.id or 0, name="Rincón Playa")
+            session.add(district)
+            session.flush()
+        self.district = district
+        self.district_id = district.id or 0
+        petition = Petition(
+            municipality_id=district.municipality_id,
+            district_name=district.name,
+            petitioner="Mayor",
+            received_on=date(2024, 1, 10),
+        )
+        session.add(petition)
+        session.flush()
+        self.ordinance = Ordinance(
+            petition_id=petition.id or 0,
+            municipality_id=district.municipality_id,
+            district_id=self.district_id,
+            district_name=district.name,
+            expected_amount=Decimal("100000.00"),
+            term_years=5,
+            formula="0.01 * assessed_value",
+            association_name="Asociación",
+            issued_on=date(2024, 3, 1),
+        )
+        session.add(self.ordinance)
+        session.flush()
+        self.roll = RollImport(
+            district_id=self.district_id,
+            fiscal_year="2025-26",
+            file_name="roll.csv",
+            sha256=f"{self.district_id:064d}",
+            rows=0,
+            actor="tests",
+        )
+        session.add(self.roll)
+        session.flush()
+        self.run = BillingRun(
+            district_id=self.district_id,
+            ordinance_id=self.ordinance.id or 0,
+            fiscal_year="2025-26",
+            version=1,
+            formula="0.01 * assessed_value",
+            total=Decimal("0"),
+            expected_amount=Decimal("100000.00"),
+            run_on=date(2025, 7, 1),
+            due_date=date(2025, 9, 30),
+            fingerprint="0" * 64,
+            actor="tests",
+        )
+        session.add(self.run)
+        session.flush()
+        self._n = 0
+
+    def property(self, cadastral: str | None = None, owner: str = "Ana Pérez") -> Property:
+        self._n += 1
+        prop = Property(
+            district_id=self.district_id,
+            cadastral_number=cadastral or f"100-{self.district_id:03d}-{self._n:03d}-01",
+        )
+        self.session.add(prop)
+        self.session.flush()
+        year = PropertyYear(
+            property_id=prop.id or 0,
+            district_id=self.district_id,
+            fiscal_year="2025-26",
+            roll_import_id=self.roll.id or 0,
+            owner_names=owner,
+            assessed_value=Decimal("100000.00"),
+        )
+        self.session.add(year)
+        self.session.flush()
+        self._years = getattr(self, "_years", {})
+        self._years[prop.id] = year
+        return prop
+
+    def bill(self, prop: Property, amount: str, due: date = date(2025, 9, 30)) -> Bill:
+        bill = Bill(
+            billing_run_id=self.run.id or 0,
+            district_id=self.district_id,
+            property_id=prop.id or 0,
+            property_year_id=self._years[prop.id].id or 0,
+            fiscal_year="2025-26",
+            amount=Decimal(amount),
+            explanation="test",
+            due_date=due,
+        )
+        self.session.add(bill)
+        self.session.flush()
+        return bill

@@ -1,0 +1,219 @@
+"""The journal: balanced, append-only (the database refuses UPDATE and DELETE), payments
+partial and over, reversals, idempotency, the bank-deposit import."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import DatabaseError
+from sqlmodel import Session, select
+
+from tests.services.ledger_support import ACTOR, Scaffold
+from tid.models import JournalEntry, JournalLine
+from tid.rules.errors import FindingsError, InputError
+from tid.services import ledger, payments
+from tid.services.ledger import ASSESSED, BANK, OWNER_CREDIT, RECEIVABLE, REVENUE
+
+TODAY = date(2025, 10, 15)
+
+
+def _pay(
+    session: Session, s: Scaffold, amount: str, key: str, **target: str
+) -> payments.PaymentResult:
+    return payments.record_payment(
+        session=session,
+        actor=ACTOR,
+        district_id=s.district_id,
+        paid_on=date(2025, 8, 1),
+        amount=Decimal(amount),
+        today=TODAY,
+        key=key,
+        **target,
+    )
+
+
+def _entries_balance(session: Session) -> None:
+    for entry in session.exec(select(JournalEntry)):
+        lines = ledger.entry_lines(session, entry.id or 0)
+        assert lines and sum(line.amount for line in lines) == 0
+
+
+def test_update_and_delete_of_journal_rows_are_refused(session: Session) -> None:
+    s = Scaffold(session)
+    prop = s.property()
+    s.bill(prop, "250.00")
+    _pay(session, s, "100.00", "k1", notice_number="1")
+    session.commit()
+    statements = [
+        "UPDATE journal_line SET amount = amount + 1",
+        "DELETE FROM journal_line",
+        "UPDATE journal_entry SET memo = 'changed'",
+        "DELETE FROM journal_entry",
+    ]
+    for statement in statements:
+        with pytest.raises(DatabaseError, match="append-only"):
+            session.execute(text(statement))
+        session.rollback()
+    if session.get_bind().dialect.name == "postgresql":
+        with pytest.raises(DatabaseError, match="append-only"):
+            session.execute(text("TRUNCATE journal_line, journal_entry CASCADE"))
+        session.rollback()
+    # Nothing changed: 2 entries (the bill, the payment), 2 + 4 lines.
+    assert len(session.exec(select(JournalEntry)).all()) == 2
+    assert len(session.exec(select(JournalLine)).all()) == 6
+
+
+def test_partial_payment_then_overpayment_held_as_credit(session: Session) -> None:
+    s = Scaffold(session)
+    prop = s.property()
+    bill = s.bill(prop, "250.00")
+    first = _pay(session, s, "100.00", "k1", notice_number=str(bill.id))
+    # 250.00 owed − 100.00 paid = 150.00 still owed; nothing held.
+    assert first.booked and first.credit == 0
+    assert first.applied[0].applied == Decimal("100.00")
+    assert first.applied[0].outstanding_after == Decimal("150.00")
+    second = _pay(session, s, "200.00", "k2", cadastral_number=prop.cadastral_number)
+    # 150.00 closes the bill; 200.00 − 150.00 = 50.00 held as the owner's credit.
+    assert second.applied[0].applied == Decimal("150.00")
+    assert second.credit == Decimal("50.00")
+    d = s.district_id
+    assert ledger.balance(session, d, BANK) == Decimal("300.00")
+    assert ledger.balance(session, d, RECEIVABLE, bill_id=bill.id) == 0
+    assert ledger.balance(session, d, REVENUE) == Decimal("-250.00")
+    assert ledger.balance(session, d, OWNER_CREDIT) == Decimal("-50.00")
+    assert ledger.balance(session, d, ASSESSED) == 0
+    _entries_balance(session)
+
+
+def test_the_same_payment_twice_is_booked_once(session: Session) -> None:
+    s = Scaffold(session)
+    bill = s.bill(s.property(), "80.00")
+    a = _pay(session, s, "80.00", "form:abc", notice_number=str(bill.id))
+    b = _pay(session, s, "80.00", "form:abc", notice_number=str(bill.id))
+    assert a.booked and not b.booked and a.entry_id == b.entry_id
+    assert ledger.balance(session, s.district_id, BANK) == Decimal("80.00")
+
+
+def test_reversal_is_a_new_entry_and_restores_the_balances(session: Session) -> None:
+    s = Scaffold(session)
+    bill = s.bill(s.property(), "80.00")
+    paid = _pay(session, s, "100.00", "k", notice_number=str(bill.id))
+    rev = ledger.reverse_entry(
+        session,
+        actor=ACTOR,
+        entry_id=paid.entry_id,
+        on=date(2025, 8, 5),
+        reason="bounced",
+        today=TODAY,
+    )
+    assert rev.booked and rev.entry.reverses_id == paid.entry_id
+    d = s.district_id
+    assert ledger.balance(session, d, BANK) == 0
+    assert ledger.balance(session, d, RECEIVABLE, bill_id=bill.id) == Decimal("80.00")
+    assert ledger.balance(session, d, OWNER_CREDIT) == 0
+    with pytest.raises(InputError, match="already been reversed"):
+        ledger.reverse_entry(
+            session,
+            actor=ACTOR,
+            entry_id=paid.entry_id,
+            on=date(2025, 8, 5),
+            reason="x",
+            today=TODAY,
+        )
+    with pytest.raises(InputError, match="itself be reversed"):
+        ledger.reverse_entry(
+            session,
+            actor=ACTOR,
+            entry_id=rev.entry.id or 0,
+            on=date(2025, 8, 5),
+            reason="x",
+            today=TODAY,
+        )
+    _entries_balance(session)
+
+
+@pytest.mark.parametrize(
+    ("amount", "paid_on", "target", "field", "message"),
+    [
+        ("0.00", date(2025, 8, 1), {"notice_number": "1"}, "amount", "more than zero"),
+        ("-5.00", date(2025, 8, 1), {"notice_number": "1"}, "amount", "more than zero"),
+        ("5.00", date(2025, 10, 16), {"notice_number": "1"}, "date", "future"),
+        ("5.00", date(2025, 8, 1), {"notice_number": "999"}, "notice_number", "no bill"),
+        (
+            "5.00",
+            date(2025, 8, 1),
+            {"cadastral_number": "999-999-999-99"},
+            "cadastral_number",
+            "no property",
+        ),
+        ("5.00", date(2025, 8, 1), {}, "notice_number", "notice number or the cadastral"),
+    ],
+)
+def test_bad_payments_are_refused_with_their_field(
+    session: Session, amount: str, paid_on: date, target: dict[str, str], field: str, message: str
+) -> None:
+    s = Scaffold(session)
+    s.bill(s.property(), "80.00")
+    with pytest.raises(InputError, match=message) as caught:
+        payments.record_payment(
+            session=session,
+            actor=ACTOR,
+            district_id=s.district_id,
+            paid_on=paid_on,
+            amount=Decimal(amount),
+            today=TODAY,
+            key="k",
+            **target,
+        )
+    assert caught.value.field == field
+    assert ledger.entry_by_key(session, "k") is None
+
+
+def test_import_is_all_or_nothing_and_rerun_books_nothing_twice(session: Session) -> None:
+    s = Scaffold(session)
+    p1, p2 = s.property("111-111-111-11"), s.property("222-222-222-22")
+    b1, _ = s.bill(p1, "100.00"), s.bill(p2, "300.00")
+    session.commit()
+    good = (
+        "date,amount,reference,cadastral_number,notice_number\n"
+        f"2025-08-01,100.00,DEP-1,,{b1.id}\n"
+        '2025-08-02,"1,000.00",DEP-2,222-222-222-22,\n'
+    ).encode()
+    result = payments.import_deposits(
+        session=session, actor=ACTOR, district_id=s.district_id, data=good, today=TODAY
+    )
+    session.commit()
+    # 100.00 + 1,000.00 = 1,100.00 into the bank; 1,000.00 − 300.00 = 700.00 held as credit.
+    assert (result.booked, result.already_booked, result.total_booked) == (2, 0, Decimal("1100.00"))
+    assert ledger.balance(session, s.district_id, OWNER_CREDIT) == Decimal("-700.00")
+    again = payments.import_deposits(
+        session=session, actor=ACTOR, district_id=s.district_id, data=good, today=TODAY
+    )
+    assert (again.booked, again.already_booked) == (0, 2)
+    assert ledger.balance(session, s.district_id, BANK) == Decimal("1100.00")
+    bad = (
+        b"date,amount,reference,cadastral_number\n"
+        b"2025-08-03,50.00,DEP-3,111-111-111-11\n"
+        b"2025-13-01,50.00,DEP-4,111-111-111-11\n"
+        b"2025-08-05,abc,DEP-5,111-111-111-11\n"
+        b"2025-08-06,-1.00,DEP-6,111-111-111-11\n"
+        b"2025-08-07,5.00,DEP-7,999-999-999-99\n"
+    )
+    with pytest.raises(FindingsError) as caught:
+        payments.import_deposits(
+            session=session, actor=ACTOR, district_id=s.district_id, data=bad, today=TODAY
+        )
+    assert [f.row for f in caught.value.findings] == [3, 4, 5]
+    session.rollback()
+    unknown = b"date,amount,reference,cadastral_number\n2025-08-07,5.00,DEP-7,999-999-999-99\n"
+    with pytest.raises(FindingsError) as caught:
+        payments.import_deposits(
+            session=session, actor=ACTOR, district_id=s.district_id, data=unknown, today=TODAY
+        )
+    assert caught.value.findings[0].row == 2
+    assert caught.value.findings[0].field == "rows[2].cadastral_number"
+    session.rollback()
+    assert ledger.balance(session, s.district_id, BANK) == Decimal("1100.00")

@@ -1,0 +1,186 @@
+"""Spending from the special account (21 LPRA § 6653(6)): only on the purposes the ordinance
+authorizes, or on administration up to 5% of the impost revenues collected (RULES.md § 1.4:
+per fiscal year, administrative spending booked in the FY ≤ 5% × impost revenue collected in
+the same FY up to that moment). The check and the posting run under the district's lock, so
+two requests at once cannot together break the cap.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from sqlmodel import Session, col, select
+
+from tid.models import AuthorizedPurpose, Expenditure
+from tid.rules.calendar import fiscal_year_of
+from tid.rules.errors import N_, InputError
+from tid.rules.money import money_str
+from tid.services import audit, ledger
+from tid.services.ledger import ADMIN_EXPENSE, BANK, CapExceededError, CapFigures, Line
+
+
+def add_purpose(
+    *,
+    session: Session,
+    actor: audit.Actor,
+    district_id: int,
+    name: str,
+    ordinance_reference: str = "",
+) -> AuthorizedPurpose:
+    """Record a purpose the district's ordinance authorizes spending on."""
+    name = " ".join(name.split())
+    if not name:
+        raise InputError("name", N_("Name the purpose as the ordinance does."))
+    if len(name) > 200:
+        raise InputError("name", N_("The name is too long (at most 200 characters)."))
+    clash = session.exec(
+        select(AuthorizedPurpose).where(
+            AuthorizedPurpose.district_id == district_id, AuthorizedPurpose.name == name
+        )
+    ).first()
+    if clash is not None:
+        raise InputError("name", N_("This purpose is already recorded."))
+    purpose = AuthorizedPurpose(
+        district_id=district_id, name=name, ordinance_reference=ordinance_reference.strip()[:200]
+    )
+    session.add(purpose)
+    session.flush()
+    audit.record(session, actor, "purpose.create", purpose, after=audit.snapshot(purpose))
+    return purpose
+
+
+def set_purpose_active(
+    *, session: Session, actor: audit.Actor, purpose_id: int, active: bool
+) -> AuthorizedPurpose:
+    purpose = session.get(AuthorizedPurpose, purpose_id)
+    if purpose is None:
+        raise InputError("purpose", N_("There is no such purpose."))
+    before = audit.snapshot(purpose)
+    purpose.active = active
+    session.add(purpose)
+    audit.record(
+        session, actor, "purpose.update", purpose, before=before, after=audit.snapshot(purpose)
+    )
+    return purpose
+
+
+def purposes(
+    session: Session, district_id: int, *, active_only: bool = False
+) -> list[AuthorizedPurpose]:
+    stmt = select(AuthorizedPurpose).where(AuthorizedPurpose.district_id == district_id)
+    if active_only:
+        stmt = stmt.where(col(AuthorizedPurpose.active).is_(True))
+    return list(session.exec(stmt.order_by(col(AuthorizedPurpose.name))))
+
+
+@dataclass(frozen=True)
+class ExpenditureResult:
+    expenditure: Expenditure
+    booked: bool
+    figures: CapFigures  # the cap figures after this expenditure
+
+
+CAP_MESSAGE = N_(
+    "This administrative expenditure would exceed 5% of the impost revenue collected in the "
+    "fiscal year."
+)
+
+
+def record_expenditure(
+    *,
+    session: Session,
+    actor: audit.Actor,
+    district_id: int,
+    spent_on: date,
+    amount: Decimal,
+    payee: str,
+    today: date,
+    key: str,
+    administrative: bool = False,
+    purpose_id: int | None = None,
+    description: str = "",
+    reference: str = "",
+) -> ExpenditureResult:
+    """Book an expenditure on an authorized purpose, or an administrative one within the cap."""
+    if amount <= 0:
+        raise InputError("amount", N_("An expenditure must be more than zero."))
+    if spent_on > today:
+        raise InputError("date", N_("The date cannot be in the future."))
+    if not payee.strip():
+        raise InputError("payee", N_("Name who was paid."))
+    purpose: AuthorizedPurpose | None = None
+    if administrative:
+        if purpose_id is not None:
+            raise InputError(
+                "purpose", N_("An expenditure is either administrative or for a purpose, not both.")
+            )
+        account = ADMIN_EXPENSE
+    else:
+        if purpose_id is None:
+            raise InputError(
+                "purpose",
+                N_("Choose the authorized purpose of the ordinance, or mark it administrative."),
+            )
+        purpose = session.get(AuthorizedPurpose, purpose_id)
+        if purpose is None or purpose.district_id != district_id:
+            raise InputError("purpose", N_("This is not a purpose the ordinance authorizes."))
+        if not purpose.active:
+            raise InputError("purpose", N_("This purpose is no longer authorized."))
+        account = ledger.purpose_account(purpose_id)
+    ledger.lock_district(session, district_id)
+    fy = fiscal_year_of(spent_on)
+    existing = ledger.entry_by_key(session, key)
+    if existing is not None:
+        found = session.exec(select(Expenditure).where(Expenditure.entry_id == existing.id)).one()
+        return ExpenditureResult(found, False, ledger.cap_figures(session, district_id, fy))
+    if administrative:
+        figures = ledger.cap_figures(session, district_id, fy)
+        decision = ledger.check_cap(figures, more_admin=amount)
+        if not decision.allowed:
+            raise CapExceededError("amount", CAP_MESSAGE, figures, decision)
+    posted = ledger.post_entry(
+        session,
+        actor=actor,
+        district_id=district_id,
+        entry_date=spent_on,
+        kind="expenditure",
+        memo=f"{payee.strip()[:200]}: {money_str(amount)}"
+        + (f" ({purpose.name})" if purpose else " (administrative)"),
+        key=key,
+        lines=[Line(account, amount), Line(BANK, -amount)],
+    )
+    if not posted.booked:  # a concurrent writer booked the same key first
+        found = session.exec(
+            select(Expenditure).where(Expenditure.entry_id == posted.entry.id)
+        ).one()
+        return ExpenditureResult(found, False, ledger.cap_figures(session, district_id, fy))
+    expenditure = Expenditure(
+        district_id=district_id,
+        entry_id=posted.entry.id or 0,
+        spent_on=spent_on,
+        payee=payee.strip()[:200],
+        description=description.strip()[:500],
+        reference=reference.strip()[:100],
+        amount=amount,
+        administrative=administrative,
+        purpose_id=purpose_id,
+    )
+    session.add(expenditure)
+    session.flush()
+    audit.record(
+        session, actor, "expenditure.create", expenditure, after=audit.snapshot(expenditure)
+    )
+    return ExpenditureResult(expenditure, True, ledger.cap_figures(session, district_id, fy))
+
+
+def expenditures(
+    session: Session, district_id: int, *, since: date | None = None, until: date | None = None
+) -> list[Expenditure]:
+    stmt = select(Expenditure).where(Expenditure.district_id == district_id)
+    if since is not None:
+        stmt = stmt.where(Expenditure.spent_on >= since)
+    if until is not None:
+        stmt = stmt.where(Expenditure.spent_on <= until)
+    return list(session.exec(stmt.order_by(col(Expenditure.spent_on), col(Expenditure.id))))

@@ -1,0 +1,343 @@
+"""Payments of the impost into the special account (21 LPRA § 6653(6)): entered by hand or
+imported from the bank's deposit file, applied to a property's bills, the excess held as the
+owner's credit, undone only by a reversing entry.
+
+Every payment carries an idempotency key: a deposit's bank reference + date + amount, or the
+token of the form that entered it. The journal's key is unique, so the same payment posted
+twice (a double click, a rerun import, a retry after a crash, two clerks at once) is booked
+once.
+
+Applying: against a notice (bill) number the payment goes to that bill; against a cadastral
+number it goes to the property's unpaid bills, the earliest due first. Whatever is left is
+held as the owner's credit.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+
+from sqlmodel import Session, col, select
+
+from tid.models import Bill, BillStatus, Property
+from tid.rules.calendar import parse_date
+from tid.rules.errors import N_, Finding, FindingsError, InputError
+from tid.rules.money import ZERO, money_str, parse_money
+from tid.services import audit, ledger
+from tid.services.ledger import ASSESSED, BANK, OWNER_CREDIT, RECEIVABLE, REVENUE, Line
+
+
+@dataclass(frozen=True)
+class Application:
+    bill_id: int
+    applied: Decimal
+    outstanding_after: Decimal
+
+
+@dataclass(frozen=True)
+class PaymentResult:
+    entry_id: int
+    booked: bool  # False: this payment was already in the journal, nothing was written
+    amount: Decimal
+    applied: tuple[Application, ...]
+    credit: Decimal  # held for the owner
+
+
+def payment_key(*, district_id: int, paid_on: date, amount: Decimal, reference: str) -> str:
+    """The key of a bank deposit: its reference, date and amount (per district)."""
+    return f"payment:{district_id}:bank:{reference.strip()}:{paid_on.isoformat()}:{amount}"
+
+
+def form_key(district_id: int, token: str) -> str:
+    return f"payment:{district_id}:form:{token}"
+
+
+def _find_bill(session: Session, district_id: int, notice: str, field_name: str) -> Bill:
+    text = notice.strip().lstrip("#")
+    bill = session.get(Bill, int(text)) if text.isdigit() else None
+    if bill is None or bill.district_id != district_id:
+        raise InputError(field_name, N_("There is no bill with this notice number here."))
+    if bill.status != BillStatus.ACTIVE.value:
+        raise InputError(
+            field_name, N_("This bill was superseded; use the notice that replaced it.")
+        )
+    return bill
+
+
+def _find_property(session: Session, district_id: int, cadastral: str, field_name: str) -> Property:
+    found = session.exec(
+        select(Property).where(
+            Property.district_id == district_id, Property.cadastral_number == cadastral.strip()
+        )
+    ).first()
+    if found is None:
+        raise InputError(field_name, N_("There is no property with this cadastral number here."))
+    return found
+
+
+def record_payment(
+    *,
+    session: Session,
+    actor: audit.Actor,
+    district_id: int,
+    paid_on: date,
+    amount: Decimal,
+    today: date,
+    key: str,
+    reference: str = "",
+    notice_number: str = "",
+    cadastral_number: str = "",
+    field_prefix: str = "",
+) -> PaymentResult:
+    """Book one payment (once per ``key``) against a notice or a property's bills."""
+
+    def f(name: str) -> str:
+        return f"{field_prefix}{name}"
+
+    if amount <= 0:
+        raise InputError(f("amount"), N_("A payment must be more than zero."))
+    if paid_on > today:
+        raise InputError(f("date"), N_("A payment cannot be dated in the future."))
+    if not notice_number.strip() and not cadastral_number.strip():
+        raise InputError(f("notice_number"), N_("Give the notice number or the cadastral number."))
+    ledger.lock_district(session, district_id)
+    existing = ledger.entry_by_key(session, key)
+    if existing is not None:
+        return _result(session, existing, booked=False)
+    ledger.sync_bills(session, actor=actor, district_id=district_id)
+    if notice_number.strip():
+        bill = _find_bill(session, district_id, notice_number, f("notice_number"))
+        if cadastral_number.strip():
+            prop = _find_property(session, district_id, cadastral_number, f("cadastral_number"))
+            if prop.id != bill.property_id:
+                raise InputError(
+                    f("cadastral_number"),
+                    N_("The notice number and the cadastral number are of different properties."),
+                )
+        bills = [bill]
+        credit_bill = bill
+    else:
+        prop = _find_property(session, district_id, cadastral_number, f("cadastral_number"))
+        bills = list(
+            session.exec(
+                select(Bill)
+                .where(Bill.property_id == prop.id, Bill.status == BillStatus.ACTIVE.value)
+                .order_by(col(Bill.due_date), col(Bill.id))
+            )
+        )
+        if not bills:
+            raise InputError(f("cadastral_number"), N_("This property has no bill to pay."))
+        credit_bill = bills[-1]
+    outstanding = ledger.bill_balances(session, district_id)
+    left = amount
+    lines = [Line(BANK, amount)]
+    for bill in bills:
+        owed = outstanding.get(bill.id or 0, ZERO)
+        applied = min(left, owed)
+        if applied <= 0:
+            continue
+        left -= applied
+        lines += [
+            Line(RECEIVABLE, -applied, bill.id),
+            Line(ASSESSED, applied, bill.id),
+            Line(REVENUE, -applied, bill.id),
+        ]
+    if left > 0:
+        lines.append(Line(OWNER_CREDIT, -left, credit_bill.id))
+    memo = f"Payment {money_str(amount)}" + (f", ref. {reference.strip()}" if reference else "")
+    posted = ledger.post_entry(
+        session,
+        actor=actor,
+        district_id=district_id,
+        entry_date=paid_on,
+        kind="payment",
+        memo=memo,
+        key=key,
+        lines=lines,
+    )
+    return _result(session, posted.entry, booked=posted.booked)
+
+
+def _result(session: Session, entry: object, *, booked: bool) -> PaymentResult:
+    from tid.models import JournalEntry
+
+    assert isinstance(entry, JournalEntry)
+    lines = ledger.entry_lines(session, entry.id or 0)
+    outstanding = ledger.bill_balances(session, entry.district_id)
+    applied = tuple(
+        Application(line.bill_id or 0, -line.amount, outstanding.get(line.bill_id or 0, ZERO))
+        for line in lines
+        if line.account == RECEIVABLE
+    )
+    credit = -sum((line.amount for line in lines if line.account == OWNER_CREDIT), ZERO)
+    amount = sum((line.amount for line in lines if line.account == BANK), ZERO)
+    return PaymentResult(entry.id or 0, booked, amount, applied, credit)
+
+
+# --------------------------------------------------------------------------- bank file
+
+_COLUMNS = {
+    "date": ("date", "fecha"),
+    "amount": ("amount", "monto", "importe"),
+    "reference": ("reference", "referencia", "ref"),
+    "cadastral_number": ("cadastral_number", "cadastral", "catastro", "numero_catastro"),
+    "notice_number": ("notice_number", "notice", "aviso", "numero_aviso", "bill"),
+}
+
+
+@dataclass(frozen=True)
+class DepositRow:
+    row: int  # the file's row number (header = row 1)
+    paid_on: date
+    amount: Decimal
+    reference: str
+    cadastral_number: str
+    notice_number: str
+
+
+@dataclass
+class ImportResult:
+    rows: int = 0
+    booked: int = 0
+    already_booked: int = 0
+    total_booked: Decimal = ZERO
+    payments: list[PaymentResult] = field(default_factory=list)
+
+
+def parse_deposits(data: bytes, *, today: date) -> list[DepositRow]:
+    """Read a bank-deposit CSV (date, amount, reference, cadastral_number or notice_number);
+    every bad row is reported with its row number, and nothing is read if any is bad."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError("file", N_("The file is not UTF-8 text.")) from None
+    reader = csv.reader(io.StringIO(text))
+    rows = list(reader)
+    if not rows:
+        raise InputError("file", N_("The file is empty."))
+    header = [h.strip().lower().replace(" ", "_") for h in rows[0]]
+    where: dict[str, int] = {}
+    for name, aliases in _COLUMNS.items():
+        for i, h in enumerate(header):
+            if h in aliases:
+                where[name] = i
+                break
+    missing = [n for n in ("date", "amount", "reference") if n not in where]
+    if missing or ("cadastral_number" not in where and "notice_number" not in where):
+        raise InputError(
+            "file",
+            N_(
+                "The file needs the columns date, amount, reference, and cadastral_number or "
+                "notice_number."
+            ),
+        )
+    findings: list[Finding] = []
+    parsed: list[DepositRow] = []
+    seen: dict[tuple[str, date, Decimal], int] = {}
+    for number, raw in enumerate(rows[1:], start=2):
+        if not any(cell.strip() for cell in raw):
+            continue
+
+        def cell(name: str, raw: list[str] = raw) -> str:
+            i = where.get(name)
+            return raw[i].strip() if i is not None and i < len(raw) else ""
+
+        try:
+            paid_on = parse_date(cell("date"), f"row {number}: date")
+            amount = parse_money(cell("amount"), f"row {number}: amount", allow_negative=True)
+        except InputError as exc:
+            findings.append(
+                Finding(f"rows[{number}].{exc.field.split(': ')[-1]}", exc.message, number)
+            )
+            continue
+        reference = cell("reference")
+        problem = None
+        if amount <= 0:
+            problem = ("amount", N_("A payment must be more than zero."))
+        elif paid_on > today:
+            problem = ("date", N_("A payment cannot be dated in the future."))
+        elif not reference:
+            problem = ("reference", N_("Each deposit needs its bank reference."))
+        elif not cell("cadastral_number") and not cell("notice_number"):
+            problem = ("notice_number", N_("Give the notice number or the cadastral number."))
+        elif (reference, paid_on, amount) in seen:
+            problem = (
+                "reference",
+                N_("This row repeats an earlier row (same reference, date and amount)."),
+            )
+        if problem:
+            findings.append(Finding(f"rows[{number}].{problem[0]}", problem[1], number))
+            continue
+        seen[(reference, paid_on, amount)] = number
+        parsed.append(
+            DepositRow(
+                number, paid_on, amount, reference, cell("cadastral_number"), cell("notice_number")
+            )
+        )
+    if findings:
+        raise FindingsError(findings)
+    if not parsed:
+        raise InputError("file", N_("The file has no deposits."))
+    return parsed
+
+
+def import_deposits(
+    *,
+    session: Session,
+    actor: audit.Actor,
+    district_id: int,
+    data: bytes,
+    today: date,
+) -> ImportResult:
+    """Book a bank-deposit file: all rows or none (the caller rolls back on error); a row
+    already booked (same reference, date and amount) is not booked again."""
+    rows = parse_deposits(data, today=today)
+    result = ImportResult(rows=len(rows))
+    findings: list[Finding] = []
+    for row in rows:
+        try:
+            payment = record_payment(
+                session=session,
+                actor=actor,
+                district_id=district_id,
+                paid_on=row.paid_on,
+                amount=row.amount,
+                today=today,
+                key=payment_key(
+                    district_id=district_id,
+                    paid_on=row.paid_on,
+                    amount=row.amount,
+                    reference=row.reference,
+                ),
+                reference=row.reference,
+                notice_number=row.notice_number,
+                cadastral_number=row.cadastral_number,
+                field_prefix=f"rows[{row.row}].",
+            )
+        except InputError as exc:
+            findings.append(Finding(exc.field, exc.message, row.row))
+            continue
+        result.payments.append(payment)
+        if payment.booked:
+            result.booked += 1
+            result.total_booked += payment.amount
+        else:
+            result.already_booked += 1
+    if findings:
+        raise FindingsError(findings)
+    audit.record(
+        session,
+        actor,
+        "payments.import",
+        ("district", district_id),
+        after={
+            "rows": result.rows,
+            "booked": result.booked,
+            "already_booked": result.already_booked,
+            "total_booked": str(result.total_booked),
+        },
+    )
+    return result
