@@ -634,7 +634,7 @@ def deadlines_document(document: Mapping[str, Any]) -> dict[str, Any]:
                 f"{key}: not an input of this calculator; known: {', '.join(sorted(known))}",
             )
     skip_saturday: bool | None = None
-    if "skip_saturday" in document and document["skip_saturday"] is not None:
+    if document.get("skip_saturday") not in (None, ""):
         value = document["skip_saturday"]
         if not isinstance(value, bool):
             raise InputError("skip_saturday", "skip_saturday: write true or false")

@@ -661,7 +661,11 @@ class _Compiler:
         def attribute_value(p: Mapping[str, Any]) -> Any:
             value = p.get(name, _MISSING)
             if value is _MISSING:
-                raise _EvalError(offset, f"has no {name!r}", name)
+                raise _EvalError(
+                    offset,
+                    f"unknown name {name!r}: not a parameter nor an attribute of this property",
+                    name,
+                )
             return value
 
         return attribute_number if want == NUM else attribute_value
@@ -821,7 +825,11 @@ def _kind(value: object) -> str:
 
 def _as_number(value: object, name: str, offset: int) -> Decimal:
     if value is _MISSING:
-        raise _EvalError(offset, f"has no {name!r}", name)
+        raise _EvalError(
+            offset,
+            f"unknown name {name!r}: not a parameter nor an attribute of this property",
+            name,
+        )
     if isinstance(value, (bool, float)):
         raise _EvalError(offset, f'{name} must be written as text, like "120"', name)
     if isinstance(value, int):
