@@ -538,6 +538,7 @@ def yearly_notice_due(previous_notice: date, *, skip_saturday: bool | None = Non
     """
     field = "previous_notice"
     skip = _resolve_skip_saturday(skip_saturday, previous_notice, field)
+    # The notices' paragraph (§ 6653(5)); this also refuses a day before the statute.
     _, citation = _setting_int("initial_notice_days", previous_notice, field)
     try:
         nominal = previous_notice.replace(year=previous_notice.year + 1)
