@@ -3,6 +3,7 @@ run and properties with bills, made directly (the billing service is not under t
 
 from __future__ import annotations
 
+import itertools
 from datetime import date
 from decimal import Decimal
 
@@ -22,6 +23,7 @@ from tid.models import (
 from tid.services import audit
 
 ACTOR = audit.Actor("tests")
+_serial = itertools.count(1)
 
 
 class Scaffold:
@@ -30,10 +32,11 @@ class Scaffold:
     def __init__(self, session: Session, district: District | None = None) -> None:
         self.session = session
         if district is None:
-            municipality = Municipality(name="Rincón")
+            n = next(_serial)
+            municipality = Municipality(name=f"Rincón {n}")
             session.add(municipality)
             session.flush()
-            district = District(municipality_id=municipality.id or 0, name="Rincón Playa")
+            district = District(municipality_id=municipality.id or 0, name=f"Rincón Playa {n}")
             session.add(district)
             session.flush()
         self.district = district

@@ -1,0 +1,208 @@
+"""Expenditures: authorized purposes only, and the 5% administrative cap of 21 LPRA § 6653(6)
+(RULES.md § 1.4), also under parallel writers."""
+
+from __future__ import annotations
+
+import threading
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from flask import Flask
+from sqlmodel import Session
+
+from tests.services.ledger_support import ACTOR, Scaffold
+from tid.rules.errors import InputError
+from tid.services import expenditures, ledger, payments
+from tid.services.ledger import ADMIN_EXPENSE, BANK, CapExceededError
+
+TODAY = date(2025, 10, 15)
+
+
+def _funded(session: Session, revenue: str = "1000.00") -> tuple[Scaffold, int]:
+    s = Scaffold(session)
+    bill = s.bill(s.property(), revenue)
+    payments.record_payment(
+        session=session,
+        actor=ACTOR,
+        district_id=s.district_id,
+        paid_on=date(2025, 8, 1),
+        amount=Decimal(revenue),
+        today=TODAY,
+        key="pay",
+        notice_number=str(bill.id),
+    )
+    purpose = expenditures.add_purpose(
+        session=session, actor=ACTOR, district_id=s.district_id, name="Street cleaning"
+    )
+    session.commit()
+    return s, purpose.id or 0
+
+
+def _spend(
+    session: Session, s: Scaffold, amount: str, key: str, **kind: object
+) -> expenditures.ExpenditureResult:
+    return expenditures.record_expenditure(
+        session=session,
+        actor=ACTOR,
+        district_id=s.district_id,
+        spent_on=date(2025, 9, 1),
+        amount=Decimal(amount),
+        payee="Vendor",
+        today=TODAY,
+        key=key,
+        **kind,  # type: ignore[arg-type]
+    )
+
+
+def test_admin_up_to_the_cap_then_refused_with_the_figures(session: Session) -> None:
+    s, _ = _funded(session)
+    # 5% × 1,000.00 collected = 50.00 cap.
+    first = _spend(session, s, "30.00", "a1", administrative=True)
+    assert first.booked and first.figures.headroom == Decimal("20.00")
+    with pytest.raises(CapExceededError) as caught:
+        _spend(session, s, "20.01", "a2", administrative=True)  # 30.00 + 20.01 = 50.01 > 50.00
+    figures = caught.value.figures
+    assert (figures.revenue, figures.admin, figures.headroom) == (
+        Decimal("1000.00"),
+        Decimal("30.00"),
+        Decimal("20.00"),
+    )
+    assert caught.value.field == "amount"
+    assert not caught.value.decision.allowed
+    exactly = _spend(session, s, "20.00", "a3", administrative=True)  # 50.00 = cap: allowed
+    assert exactly.figures.headroom == 0
+    assert ledger.balance(session, s.district_id, ADMIN_EXPENSE) == Decimal("50.00")
+    assert ledger.balance(session, s.district_id, BANK) == Decimal("950.00")
+
+
+def test_program_spending_needs_an_authorized_purpose(session: Session) -> None:
+    s, purpose_id = _funded(session)
+    with pytest.raises(InputError, match="authorized purpose") as caught:
+        _spend(session, s, "10.00", "p1")
+    assert caught.value.field == "purpose"
+    with pytest.raises(InputError, match="not a purpose"):
+        _spend(session, s, "10.00", "p2", purpose_id=purpose_id + 99)
+    other = Scaffold(session)
+    foreign = expenditures.add_purpose(
+        session=session, actor=ACTOR, district_id=other.district_id, name="Elsewhere"
+    )
+    with pytest.raises(InputError, match="not a purpose"):
+        _spend(session, s, "10.00", "p3", purpose_id=foreign.id)
+    expenditures.set_purpose_active(
+        session=session, actor=ACTOR, purpose_id=purpose_id, active=False
+    )
+    with pytest.raises(InputError, match="no longer authorized"):
+        _spend(session, s, "10.00", "p4", purpose_id=purpose_id)
+    expenditures.set_purpose_active(
+        session=session, actor=ACTOR, purpose_id=purpose_id, active=True
+    )
+    done = _spend(session, s, "900.00", "p5", purpose_id=purpose_id)  # no cap on program spending
+    assert done.booked
+    assert ledger.balance(session, s.district_id, ledger.purpose_account(purpose_id)) == Decimal(
+        "900.00"
+    )
+    with pytest.raises(InputError, match="more than zero"):
+        _spend(session, s, "0", "p6", purpose_id=purpose_id)
+
+
+def test_reversing_revenue_that_would_break_the_cap_is_refused(session: Session) -> None:
+    s, _ = _funded(session)
+    _spend(session, s, "10.00", "a1", administrative=True)
+    pay = ledger.entry_by_key(session, "pay")
+    assert pay is not None
+    # Without the 1,000.00 the cap would be 0.00 against 10.00 spent.
+    with pytest.raises(CapExceededError, match="Reverse administrative"):
+        ledger.reverse_entry(
+            session, actor=ACTOR, entry_id=pay.id or 0, on=TODAY, reason="bounced", today=TODAY
+        )
+    admin = ledger.entry_by_key(session, "a1")
+    assert admin is not None
+    ledger.reverse_entry(
+        session, actor=ACTOR, entry_id=admin.id or 0, on=TODAY, reason="void", today=TODAY
+    )
+    ledger.reverse_entry(
+        session, actor=ACTOR, entry_id=pay.id or 0, on=TODAY, reason="bounced", today=TODAY
+    )
+    assert ledger.balance(session, s.district_id, BANK) == 0
+
+
+def test_parallel_admin_expenditures_cannot_together_break_the_cap(app: Flask) -> None:
+    engine = app.extensions["tid.engine"]
+    with Session(engine, expire_on_commit=False) as setup:
+        s, _ = _funded(setup, "1000.00")  # cap 50.00
+        district_id = s.district_id
+    outcomes: list[str] = []
+    barrier = threading.Barrier(8)
+
+    def writer(n: int) -> None:
+        with Session(engine, expire_on_commit=False) as db:
+            barrier.wait()
+            try:
+                expenditures.record_expenditure(
+                    session=db,
+                    actor=ACTOR,
+                    district_id=district_id,
+                    spent_on=date(2025, 9, 1),
+                    amount=Decimal("15.00"),
+                    payee=f"Vendor {n}",
+                    today=TODAY,
+                    key=f"par-{n}",
+                    administrative=True,
+                )
+                db.commit()
+                outcomes.append("booked")
+            except CapExceededError:
+                db.rollback()
+                outcomes.append("refused")
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    # 3 × 15.00 = 45.00 ≤ 50.00; a fourth would make 60.00.
+    assert sorted(outcomes) == ["booked"] * 3 + ["refused"] * 5
+    with Session(engine) as db:
+        assert ledger.balance(db, district_id, ADMIN_EXPENSE) == Decimal("45.00")
+
+
+def test_the_same_payment_posted_concurrently_is_booked_once(app: Flask) -> None:
+    engine = app.extensions["tid.engine"]
+    with Session(engine, expire_on_commit=False) as setup:
+        s = Scaffold(setup)
+        bill = s.bill(s.property(), "100.00")
+        setup.commit()
+        district_id, bill_id = s.district_id, bill.id
+    barrier = threading.Barrier(6)
+    booked: list[bool] = []
+
+    def writer() -> None:
+        with Session(engine, expire_on_commit=False) as db:
+            barrier.wait()
+            result = payments.record_payment(
+                session=db,
+                actor=ACTOR,
+                district_id=district_id,
+                paid_on=date(2025, 8, 1),
+                amount=Decimal("100.00"),
+                today=TODAY,
+                key=payments.payment_key(
+                    district_id=district_id,
+                    paid_on=date(2025, 8, 1),
+                    amount=Decimal("100.00"),
+                    reference="DEP-9",
+                ),
+                notice_number=str(bill_id),
+            )
+            db.commit()
+            booked.append(result.booked)
+
+    threads = [threading.Thread(target=writer) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(booked) == [False] * 5 + [True]
+    with Session(engine) as db:
+        assert ledger.balance(db, district_id, BANK) == Decimal("100.00")
