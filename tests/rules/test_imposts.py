@@ -307,10 +307,10 @@ def test_hundred_thousand_properties_well_under_two_seconds() -> None:
     props = [
         {"id": str(i), "assessed_value": D(100000 + i), "rooms": D(i % 50)} for i in range(100_000)
     ]
-    start = time.perf_counter()
+    start = time.process_time()
     f = compile_formula("0.0125 * assessed_value + 1.50 * rooms")
     result = evaluate(f, props)
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start  # CPU time: the machine may be shared
     assert len(result.properties) == 100_000
     # property 0: 0.0125 × 100,000 + 1.50 × 0 = 1,250.00
     assert result.properties[0].amount == D("1250.00")
