@@ -29,6 +29,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     register_extensions(app)
     register_blueprints(app)
     register_errors(app)
+    register_security_headers(app)
     register_cli(app)
     register_scheduler(app)
     return app
@@ -62,6 +63,24 @@ def register_errors(app: Flask) -> None:
     from tid.web.errors import register
 
     register(app)
+
+
+def register_security_headers(app: Flask) -> None:
+    """Headers that keep pages out of frames and scripts out of pages."""
+    from flask import Response
+
+    policy = (
+        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+        "script-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
+    )
+
+    @app.after_request
+    def _headers(response: Response) -> Response:
+        response.headers.setdefault("Content-Security-Policy", policy)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        return response
 
 
 def register_cli(app: Flask) -> None:

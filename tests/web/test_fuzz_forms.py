@@ -1,0 +1,55 @@
+"""Whatever a visitor types into the login and account forms, the answer is never a 500."""
+
+from __future__ import annotations
+
+from flask.testing import FlaskClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import People, login
+
+text = st.text(max_size=300)
+
+
+@settings(max_examples=60)
+@given(email=text, password=text)
+def test_login_form_never_fails(client: FlaskClient, email: str, password: str) -> None:
+    response = client.post("/login", data={"email": email, "password": password})
+    assert response.status_code in (200, 401)
+
+
+@settings(max_examples=60)
+@given(
+    name=text,
+    email=text,
+    password=text,
+    role=st.one_of(text, st.sampled_from(["admin", "clerk", "association", "auditor"])),
+    municipality=st.one_of(text, st.sampled_from(["1", "2", "999", "-1", ""])),
+    district=st.one_of(text, st.sampled_from(["1", "2", "999", ""])),
+    locale=text,
+)
+def test_account_form_never_fails(
+    client: FlaskClient,
+    people: People,
+    name: str,
+    email: str,
+    password: str,
+    role: str,
+    municipality: str,
+    district: str,
+    locale: str,
+) -> None:
+    login(client, people.admin)
+    response = client.post(
+        "/admin/users/new",
+        data={
+            "name": name,
+            "email": email,
+            "password": password,
+            "role": role,
+            "municipality": municipality,
+            "district": district,
+            "locale": locale,
+        },
+    )
+    assert response.status_code in (302, 422), response.status_code
