@@ -1,0 +1,211 @@
+"""Delinquency, late charges (owed, not secured) and the lien priority of 21 LPRA § 6653(8);
+the yearly statement, aging, journal CSV and the bank balance check."""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from sqlmodel import Session
+
+from tests.services.ledger_support import ACTOR, Scaffold
+from tid.rules.calendar import FiscalYear
+from tid.rules.errors import InputError
+from tid.services import audit_statement, expenditures, ledger, liens, payments
+
+TODAY = date(2025, 12, 29)  # 90 days after the due date 2025-09-30
+
+
+def _pay(
+    session: Session, s: Scaffold, amount: str, on: date, key: str, bill_id: int | None
+) -> None:
+    payments.record_payment(
+        session=session,
+        actor=ACTOR,
+        district_id=s.district_id,
+        paid_on=on,
+        amount=Decimal(amount),
+        today=TODAY,
+        key=key,
+        notice_number=str(bill_id),
+    )
+
+
+def test_delinquent_bill_with_surcharge_and_interest(session: Session) -> None:
+    s = Scaffold(session)
+    late, paid = s.property(owner="Late Owner"), s.property()
+    bill = s.bill(late, "1000.00")
+    s_paid = s.bill(paid, "500.00")
+    _pay(session, s, "400.00", date(2025, 8, 1), "k1", bill.id)
+    _pay(session, s, "500.00", date(2025, 8, 1), "k2", s_paid.id)
+    liens.set_late_terms(
+        session=session,
+        actor=ACTOR,
+        district_id=s.district_id,
+        surcharge_rate="0.10",
+        annual_interest_rate="0.0365",
+    )
+    rows = liens.delinquency(session, s.district_id, TODAY)
+    assert [r.bill.id for r in rows] == [bill.id]
+    row = rows[0]
+    # 1,000.00 − 400.00 = 600.00 unpaid, 90 days late.
+    # surcharge 600.00 × 0.10 = 60.00; interest 600.00 × 0.0365 × 90 / 365 = 5.40.
+    assert row.outstanding == Decimal("600.00")
+    assert (row.charges.days_late, row.charges.surcharge, row.charges.interest) == (
+        90,
+        Decimal("60.00"),
+        Decimal("5.40"),
+    )
+    assert row.owner_names == "Late Owner"
+    # Before the due date nothing is delinquent.
+    assert liens.delinquency(session, s.district_id, date(2025, 9, 30)) == []
+    with pytest.raises(InputError) as caught:
+        liens.set_late_terms(
+            session=session,
+            actor=ACTOR,
+            district_id=s.district_id,
+            surcharge_rate="abc",
+            annual_interest_rate="0",
+        )
+    assert caught.value.field == "surcharge_rate"
+
+
+def test_lien_priority_and_sale_distribution(session: Session) -> None:
+    s = Scaffold(session)
+    prop = s.property()
+    bill = s.bill(prop, "1000.00")  # billed 2025-07-01 (the run's date)
+    _pay(session, s, "400.00", date(2025, 8, 1), "k1", bill.id)
+    liens.set_late_terms(
+        session=session,
+        actor=ACTOR,
+        district_id=s.district_id,
+        surcharge_rate="0.10",
+        annual_interest_rate="0",
+    )
+    add = dict(session=session, actor=ACTOR, property_id=prop.id or 0, today=TODAY)
+    mortgage_old = liens.add_lien(
+        kind="mortgage",
+        holder="Banco A",
+        constituted_on=date(2005, 3, 1),
+        amount=Decimal("5000.00"),
+        **add,
+    )  # type: ignore[arg-type]
+    mortgage_new = liens.add_lien(
+        kind="mortgage",
+        holder="Banco B",
+        constituted_on=date(2015, 3, 1),
+        amount=Decimal("3000.00"),
+        **add,
+    )  # type: ignore[arg-type]
+    crim = liens.add_lien(
+        kind="municipal_property_tax",
+        holder="CRIM",
+        constituted_on=date(2024, 1, 1),
+        amount=Decimal("200.00"),
+        **add,
+    )  # type: ignore[arg-type]
+    # Sale at 6,000.00: group 1 = the 2005 mortgage (before the act) 5,000.00 and the CRIM
+    # 200.00, oldest first; then the impost 600.00 (1,000.00 − 400.00); that is 5,800.00, so
+    # 200.00 are left for the 2015 mortgage (3,000.00: 2,800.00 unpaid); the surcharge 60.00
+    # (unsecured) and the owner get nothing.
+    view = liens.lien_priority(session, prop, TODAY, sale_proceeds=Decimal("6000.00"))
+    order = [(line.id, line.part) for line in view.result.ranking]
+    assert order == [
+        (f"lien-{mortgage_old.id}", "secured"),
+        (f"lien-{crim.id}", "secured"),
+        ("impost", "secured"),
+        (f"lien-{mortgage_new.id}", "secured"),
+        ("impost", "unsecured_charges"),
+    ]
+    assert view.impost_rank == 3
+    assert view.impost.secured == Decimal("600.00") and view.impost.unsecured == Decimal("60.00")
+    paid = {(p.id, p.part): p.paid for p in view.result.distribution or ()}
+    assert paid[("impost", "secured")] == Decimal("600.00")
+    assert paid[(f"lien-{mortgage_new.id}", "secured")] == Decimal("200.00")
+    assert paid[("impost", "unsecured_charges")] == 0
+    assert view.result.to_owner == 0
+    assert all(line.reason for line in view.result.ranking)
+    with pytest.raises(InputError) as caught:
+        liens.add_lien(
+            kind="tid_impost",
+            holder="x",
+            constituted_on=date(2020, 1, 1),
+            amount=Decimal("1"),
+            **add,
+        )  # type: ignore[arg-type]
+    assert caught.value.field == "kind"
+
+
+def test_statement_aging_journal_and_bank_check(session: Session) -> None:
+    s = Scaffold(session)
+    b1 = s.bill(s.property("111-111-111-11"), "1000.00")
+    b2 = s.bill(s.property("222-222-222-22"), "500.00")
+    purpose = expenditures.add_purpose(
+        session=session, actor=ACTOR, district_id=s.district_id, name="=Street cleaning"
+    )
+    _pay(session, s, "1000.00", date(2025, 8, 1), "k1", b1.id)
+    _pay(session, s, "120.00", date(2025, 8, 2), "k2", b2.id)
+    common = dict(session=session, actor=ACTOR, district_id=s.district_id, payee="V", today=TODAY)
+    expenditures.record_expenditure(
+        spent_on=date(2025, 9, 1),
+        amount=Decimal("300.00"),
+        key="e1",
+        purpose_id=purpose.id,
+        **common,
+    )  # type: ignore[arg-type]
+    expenditures.record_expenditure(
+        spent_on=date(2025, 9, 2), amount=Decimal("50.00"), key="e2", administrative=True, **common
+    )  # type: ignore[arg-type]
+    # Next year (FY2026-27) nothing yet; a payment in FY2026-27 would not count here.
+    st = audit_statement.statement(session, s.district_id, FiscalYear(2025))
+    # opening 0; revenue 1,000.00 + 120.00 = 1,120.00; program 300.00; admin 50.00;
+    # closing 1,120.00 − 350.00 = 770.00; ratio 50 / 1,120 = 0.0446…
+    assert st.opening_balance == 0
+    assert st.impost_revenue == Decimal("1120.00")
+    assert [(p.name, p.amount) for p in st.program] == [("=Street cleaning", Decimal("300.00"))]
+    assert st.admin_total == Decimal("50.00")
+    assert st.closing_balance == Decimal("770.00")
+    assert st.admin_ratio is not None and st.admin_ratio < Decimal("0.05")
+    assert st.other_movements == 0
+    later = audit_statement.statement(session, s.district_id, FiscalYear(2026))
+    assert later.opening_balance == Decimal("770.00") and later.impost_revenue == 0
+    rows = audit_statement.aging(session, s.district_id, date(2026, 6, 30))
+    # b2: 500.00 − 120.00 = 380.00, 273 days past 2025-09-30.
+    assert [(r.bill.id, r.outstanding, r.days_past_due, r.bucket) for r in rows] == [
+        (b2.id, Decimal("380.00"), 273, "181–365")
+    ]
+    table = list(csv.reader(io.StringIO(audit_statement.statement_csv(st))))
+    assert ["expenditure", "'=Street cleaning", "300.00"] in table
+    journal = audit_statement.journal_csv(ledger.journal(session, s.district_id))
+    debits = credits = Decimal(0)
+    for row in list(csv.DictReader(io.StringIO(journal))):
+        debits += Decimal(row["debit"] or 0)
+        credits += Decimal(row["credit"] or 0)
+    assert debits == credits
+    audit_statement.record_bank_balance(
+        session=session,
+        actor=ACTOR,
+        district_id=s.district_id,
+        as_of=date(2025, 8, 31),
+        balance=Decimal("1100.00"),
+        today=TODAY,
+    )
+    check = audit_statement.bank_checks(session, s.district_id)[0]
+    # The journal has 1,120.00 in the bank on 2025-08-31; the bank says 1,100.00: −20.00.
+    assert (check.reported, check.booked, check.difference) == (
+        Decimal("1100.00"),
+        Decimal("1120.00"),
+        Decimal("-20.00"),
+    )
+    with pytest.raises(InputError, match="already recorded"):
+        audit_statement.record_bank_balance(
+            session=session,
+            actor=ACTOR,
+            district_id=s.district_id,
+            as_of=date(2025, 8, 31),
+            balance=Decimal("1.00"),
+            today=TODAY,
+        )

@@ -1,0 +1,400 @@
+"""The yearly statement of the special account for the CPA's audit, and the CRIM's at the
+municipality's request — 21 LPRA § 6653(6) (RULES.md § 1.4).
+
+For one fiscal year, from the journal alone (so any past year can be produced again): the
+opening bank balance, the impost revenue collected, the expenditures by authorized purpose,
+the administrative total and its ratio to the revenue, the closing balance; the bill-by-bill
+receivable aging at the year's end; the journal of the year. Also the check of the balances
+the bank reported against the journal.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from sqlmodel import Session, col, select
+
+from tid.models import (
+    AuthorizedPurpose,
+    BankBalance,
+    Bill,
+    BillStatus,
+    Property,
+)
+from tid.rules.calendar import FiscalYear
+from tid.rules.errors import N_, InputError
+from tid.rules.money import ZERO, money_str
+from tid.services import audit, ledger
+from tid.services.ledger import (
+    ADMIN_EXPENSE,
+    BANK,
+    OWNER_CREDIT,
+    PURPOSE_PREFIX,
+    REVENUE,
+)
+
+
+@dataclass(frozen=True)
+class PurposeLine:
+    name: str
+    amount: Decimal
+
+
+@dataclass(frozen=True)
+class Statement:
+    fiscal_year: FiscalYear
+    opening_balance: Decimal
+    impost_revenue: Decimal
+    owner_credits: Decimal  # overpayments received (net of reversals) and held for owners
+    program: tuple[PurposeLine, ...]
+    program_total: Decimal
+    admin_total: Decimal
+    admin_ratio: Decimal | None  # admin ÷ revenue, None without revenue
+    cap_rate: Decimal
+    cap: Decimal
+    closing_balance: Decimal
+    other_movements: Decimal  # anything else through the bank (should be 0)
+
+    @property
+    def expenditures_total(self) -> Decimal:
+        return self.program_total + self.admin_total
+
+
+def statement(session: Session, district_id: int, fy: FiscalYear) -> Statement:
+    """The statement of the special account for ``fy`` (booking dates July 1 – June 30)."""
+    opening = ledger.balance(session, district_id, BANK, until=date(fy.start_year, 6, 30))
+    closing = ledger.balance(session, district_id, BANK, until=fy.end)
+    year = ledger.journal(session, district_id, since=fy.start, until=fy.end)
+    sums: dict[str, Decimal] = {}
+    for row in year:
+        for line in row.lines:
+            sums[line.account] = sums.get(line.account, ZERO) + line.amount
+    revenue = -sums.get(REVENUE, ZERO)
+    credits = -sums.get(OWNER_CREDIT, ZERO)
+    admin = sums.get(ADMIN_EXPENSE, ZERO)
+    names = {
+        p.id: p.name
+        for p in session.exec(
+            select(AuthorizedPurpose).where(AuthorizedPurpose.district_id == district_id)
+        )
+    }
+    program = []
+    for account, amount in sorted(sums.items()):
+        if account.startswith(PURPOSE_PREFIX) and amount != 0:
+            purpose_id = int(account.removeprefix(PURPOSE_PREFIX))
+            program.append(PurposeLine(names.get(purpose_id, account), amount))
+    program.sort(key=lambda p: p.name)
+    program_total = sum((p.amount for p in program), ZERO)
+    figures = ledger.cap_figures(session, district_id, fy)
+    other = (closing - opening) - (revenue + credits - program_total - admin)
+    return Statement(
+        fiscal_year=fy,
+        opening_balance=opening,
+        impost_revenue=revenue,
+        owner_credits=credits,
+        program=tuple(program),
+        program_total=program_total,
+        admin_total=admin,
+        admin_ratio=(admin / revenue) if revenue > 0 else None,
+        cap_rate=figures.rate,
+        cap=figures.cap,
+        closing_balance=closing,
+        other_movements=other,
+    )
+
+
+# --------------------------------------------------------------------------- aging
+
+AGING_BUCKETS = (
+    (0, "not yet due"),
+    (1, "1–30"),
+    (31, "31–90"),
+    (91, "91–180"),
+    (181, "181–365"),
+    (366, "over 365"),
+)
+
+
+@dataclass(frozen=True)
+class AgingRow:
+    bill: Bill
+    cadastral_number: str
+    outstanding: Decimal
+    days_past_due: int
+    bucket: str
+
+
+def aging(session: Session, district_id: int, as_of: date) -> list[AgingRow]:
+    """Every bill with something owed at ``as_of`` (from the journal up to that date), with
+    how many days past its due date it was then."""
+    owed = ledger.bill_balances(session, district_id, until=as_of)
+    stmt = (
+        select(Bill, Property)
+        .join(Property, col(Property.id) == col(Bill.property_id))
+        .where(Bill.district_id == district_id)
+        .order_by(col(Bill.due_date), col(Property.cadastral_number), col(Bill.id))
+    )
+    rows = []
+    for bill, prop in session.exec(stmt):
+        outstanding = owed.get(bill.id or 0, ZERO)
+        if outstanding == 0:
+            continue
+        days = max(0, (as_of - bill.due_date).days)
+        bucket = [label for start, label in AGING_BUCKETS if days >= start][-1]
+        rows.append(AgingRow(bill, prop.cadastral_number, outstanding, days, bucket))
+    return rows
+
+
+def aging_totals(rows: Sequence[AgingRow]) -> list[tuple[str, Decimal]]:
+    return [
+        (label, sum((r.outstanding for r in rows if r.bucket == label), ZERO))
+        for _, label in AGING_BUCKETS
+    ]
+
+
+# --------------------------------------------------------------------------- bank check
+
+
+def record_bank_balance(
+    *,
+    session: Session,
+    actor: audit.Actor,
+    district_id: int,
+    as_of: date,
+    balance: Decimal,
+    today: date,
+    note: str = "",
+) -> BankBalance:
+    """Record the balance the bank reported at a date (its monthly statement)."""
+    if as_of > today:
+        raise InputError("as_of", N_("The date cannot be in the future."))
+    clash = session.exec(
+        select(BankBalance).where(
+            BankBalance.district_id == district_id, BankBalance.as_of == as_of
+        )
+    ).first()
+    if clash is not None:
+        raise InputError("as_of", N_("A bank balance for this date is already recorded."))
+    row = BankBalance(
+        district_id=district_id,
+        as_of=as_of,
+        balance=balance,
+        note=note.strip()[:300],
+        actor=actor.label,
+    )
+    session.add(row)
+    session.flush()
+    audit.record(session, actor, "bank_balance.create", row, after=audit.snapshot(row))
+    return row
+
+
+@dataclass(frozen=True)
+class BankCheck:
+    as_of: date
+    reported: Decimal  # what the bank says (expected)
+    booked: Decimal  # what the journal says
+    difference: Decimal  # reported − booked
+
+    @property
+    def agrees(self) -> bool:
+        return self.difference == 0
+
+
+def bank_checks(session: Session, district_id: int) -> list[BankCheck]:
+    rows = session.exec(
+        select(BankBalance)
+        .where(BankBalance.district_id == district_id)
+        .order_by(col(BankBalance.as_of).desc())
+    )
+    result = []
+    for row in rows:
+        booked = ledger.balance(session, district_id, BANK, until=row.as_of)
+        result.append(BankCheck(row.as_of, row.balance, booked, row.balance - booked))
+    return result
+
+
+# --------------------------------------------------------------------------- monthly series
+
+
+@dataclass(frozen=True)
+class Month:
+    year: int
+    month: int
+    revenue: Decimal
+    program: Decimal
+    admin: Decimal
+    revenue_to_date: Decimal
+    admin_to_date: Decimal
+
+    @property
+    def label(self) -> str:
+        return f"{self.year:04d}-{self.month:02d}"
+
+
+def months(session: Session, district_id: int, fy: FiscalYear) -> list[Month]:
+    """Revenue, program and administrative spending by month of the FY, with running totals."""
+    totals: dict[tuple[int, int], dict[str, Decimal]] = {ym: {} for ym in fy.months()}
+    for row in ledger.journal(session, district_id, since=fy.start, until=fy.end):
+        bucket = totals[(row.entry.entry_date.year, row.entry.entry_date.month)]
+        for line in row.lines:
+            key = (
+                "revenue"
+                if line.account == REVENUE
+                else "admin"
+                if line.account == ADMIN_EXPENSE
+                else "program"
+                if line.account.startswith(PURPOSE_PREFIX)
+                else None
+            )
+            if key is not None:
+                bucket[key] = bucket.get(key, ZERO) + line.amount
+    result = []
+    revenue_to_date = admin_to_date = ZERO
+    for (year, month), bucket in totals.items():
+        revenue = -bucket.get("revenue", ZERO)
+        admin = bucket.get("admin", ZERO)
+        revenue_to_date += revenue
+        admin_to_date += admin
+        result.append(
+            Month(
+                year,
+                month,
+                revenue,
+                bucket.get("program", ZERO),
+                admin,
+                revenue_to_date,
+                admin_to_date,
+            )
+        )
+    return result
+
+
+# --------------------------------------------------------------------------- CSV
+
+
+_FORMULA = re.compile(r"^(?:[=+@\t\r]|-(?!\d))")
+
+
+def _cell(value: object) -> object:
+    """A CSV cell; text that a spreadsheet would run as a formula is quoted with ``'``."""
+    if value is None:
+        return ""
+    if isinstance(value, str) and _FORMULA.match(value):
+        return "'" + value
+    return value
+
+
+def _csv(rows: Iterable[Sequence[object]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    for row in rows:
+        writer.writerow([_cell(v) for v in row])
+    return out.getvalue()
+
+
+def statement_csv(st: Statement) -> str:
+    ratio = "" if st.admin_ratio is None else f"{st.admin_ratio:.6f}"
+    rows: list[Sequence[object]] = [
+        ("line", "purpose", "amount"),
+        ("fiscal_year", "", st.fiscal_year.label),
+        ("opening_balance", "", money_str(st.opening_balance)),
+        ("impost_revenue", "", money_str(st.impost_revenue)),
+        ("owner_credits_received", "", money_str(st.owner_credits)),
+    ]
+    rows += [("expenditure", p.name, money_str(p.amount)) for p in st.program]
+    rows += [
+        ("program_total", "", money_str(st.program_total)),
+        ("administrative_total", "", money_str(st.admin_total)),
+        ("administrative_ratio", "", ratio),
+        ("cap_rate", "", str(st.cap_rate)),
+        ("closing_balance", "", money_str(st.closing_balance)),
+    ]
+    if st.other_movements:
+        rows.append(("other_movements", "", money_str(st.other_movements)))
+    return _csv(rows)
+
+
+def aging_csv(rows: Sequence[AgingRow], as_of: date) -> str:
+    return _csv(
+        [
+            (
+                "as_of",
+                "bill",
+                "cadastral_number",
+                "fiscal_year",
+                "due_date",
+                "amount",
+                "outstanding",
+                "days_past_due",
+                "bucket",
+            )
+        ]
+        + [
+            (
+                as_of.isoformat(),
+                r.bill.id,
+                r.cadastral_number,
+                r.bill.fiscal_year,
+                r.bill.due_date.isoformat(),
+                money_str(r.bill.amount),
+                money_str(r.outstanding),
+                r.days_past_due,
+                r.bucket,
+            )
+            for r in rows
+        ]
+    )
+
+
+def journal_csv(rows: Sequence[ledger.JournalRow]) -> str:
+    out: list[Sequence[object]] = [
+        (
+            "entry",
+            "date",
+            "kind",
+            "memo",
+            "reverses",
+            "reversed_by",
+            "actor",
+            "account",
+            "bill",
+            "debit",
+            "credit",
+        )
+    ]
+    for row in rows:
+        for line in row.lines:
+            out.append(
+                (
+                    row.entry.id,
+                    row.entry.entry_date.isoformat(),
+                    row.entry.kind,
+                    row.entry.memo,
+                    row.entry.reverses_id,
+                    row.reversed_by,
+                    row.entry.actor,
+                    line.account,
+                    line.bill_id,
+                    money_str(line.amount) if line.amount > 0 else "",
+                    money_str(-line.amount) if line.amount < 0 else "",
+                )
+            )
+    return _csv(out)
+
+
+def bills_status(session: Session, district_id: int) -> dict[str, int]:
+    """How many active bills the district has (for the dashboard)."""
+    count = len(
+        session.exec(
+            select(Bill.id).where(
+                Bill.district_id == district_id, Bill.status == BillStatus.ACTIVE.value
+            )
+        ).all()
+    )
+    return {"active": count}

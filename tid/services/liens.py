@@ -1,0 +1,293 @@
+"""Delinquency and the impost lien — 21 LPRA § 6653(8) (RULES.md § 1.5).
+
+After its due date an unpaid bill is delinquent. If the district's ordinance sets a surcharge
+or interest on a late impost (:class:`LateChargeTerms`), they are computed here, apart from
+the impost: owed, but not secured by the impost lien, which secures only the imposts of the
+ordinance. They are not booked in the special account's journal (they are not impost revenue
+until this project is told how the ordinance treats them); the delinquency list and the lien
+view show them.
+
+The impost lien of a property secures what is still owed on its bills (from the journal); it
+is ranked with the other liens recorded on the property by :func:`tid.rules.liens.rank_liens`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal, InvalidOperation
+
+from sqlmodel import Session, col, select
+
+from tid.models import (
+    Bill,
+    BillingRun,
+    BillStatus,
+    LateChargeTerms,
+    Property,
+    PropertyLien,
+    PropertyYear,
+)
+from tid.rules import liens as lien_rules
+from tid.rules.errors import N_, InputError
+from tid.rules.money import ZERO, round_cents
+from tid.services import audit, ledger
+
+IMPOST_LIEN_ID = "impost"
+DAYS_IN_YEAR = 365  # simple interest per day late; the ordinance's own convention may differ
+
+OTHER_KINDS = tuple(k for k in lien_rules.KINDS if k != lien_rules.IMPOST_KIND)
+
+
+# --------------------------------------------------------------------------- late charges
+
+
+def _rate(value: str, field: str) -> Decimal:
+    try:
+        rate = Decimal(value.strip().rstrip("%")) if value.strip() else ZERO
+    except InvalidOperation:
+        raise InputError(field, N_("Write the rate as a decimal, like 0.10 for 10%.")) from None
+    if value.strip().endswith("%"):
+        rate = rate / 100
+    if not rate.is_finite() or not ZERO <= rate <= 1:
+        raise InputError(field, N_("A rate is between 0 and 1 (0.10 is 10%)."))
+    return rate
+
+
+def set_late_terms(
+    *,
+    session: Session,
+    actor: audit.Actor,
+    district_id: int,
+    surcharge_rate: str,
+    annual_interest_rate: str,
+    ordinance_reference: str = "",
+) -> LateChargeTerms:
+    """Record the surcharge and interest the district's ordinance sets on a late impost."""
+    surcharge = _rate(surcharge_rate, "surcharge_rate")
+    interest = _rate(annual_interest_rate, "annual_interest_rate")
+    terms = session.exec(
+        select(LateChargeTerms).where(LateChargeTerms.district_id == district_id)
+    ).first()
+    before = audit.snapshot(terms)
+    if terms is None:
+        terms = LateChargeTerms(district_id=district_id)
+    terms.surcharge_rate = str(surcharge)
+    terms.annual_interest_rate = str(interest)
+    terms.ordinance_reference = ordinance_reference.strip()[:200]
+    session.add(terms)
+    session.flush()
+    audit.record(
+        session, actor, "late_terms.set", terms, before=before, after=audit.snapshot(terms)
+    )
+    return terms
+
+
+def late_terms(session: Session, district_id: int) -> LateChargeTerms | None:
+    return session.exec(
+        select(LateChargeTerms).where(LateChargeTerms.district_id == district_id)
+    ).first()
+
+
+@dataclass(frozen=True)
+class LateCharges:
+    days_late: int
+    surcharge: Decimal
+    interest: Decimal
+
+    @property
+    def total(self) -> Decimal:
+        return self.surcharge + self.interest
+
+
+def late_charges(
+    outstanding: Decimal, due: date, today: date, terms: LateChargeTerms | None
+) -> LateCharges:
+    """Surcharge (once) and simple interest per day late on the unpaid impost, if the
+    ordinance sets them; each rounded to cents half-up."""
+    days = max(0, (today - due).days)
+    if days == 0 or outstanding <= 0 or terms is None:
+        return LateCharges(days, ZERO, ZERO)
+    surcharge = round_cents(outstanding * Decimal(terms.surcharge_rate))
+    interest = round_cents(outstanding * Decimal(terms.annual_interest_rate) * days / DAYS_IN_YEAR)
+    return LateCharges(days, surcharge, interest)
+
+
+# --------------------------------------------------------------------------- delinquency
+
+
+@dataclass(frozen=True)
+class DelinquentBill:
+    bill: Bill
+    property: Property
+    owner_names: str
+    outstanding: Decimal
+    charges: LateCharges
+
+
+def owner_names(session: Session, property_id: int) -> str:
+    year = session.exec(
+        select(PropertyYear)
+        .where(PropertyYear.property_id == property_id)
+        .order_by(col(PropertyYear.fiscal_year).desc())
+    ).first()
+    return year.owner_names if year else ""
+
+
+def delinquency(session: Session, district_id: int, today: date) -> list[DelinquentBill]:
+    """Every active bill past its due date with something still owed, oldest due first."""
+    owed = ledger.bill_balances(session, district_id)
+    terms = late_terms(session, district_id)
+    stmt = (
+        select(Bill, Property)
+        .join(Property, col(Property.id) == col(Bill.property_id))
+        .where(
+            Bill.district_id == district_id,
+            Bill.status == BillStatus.ACTIVE.value,
+            Bill.due_date < today,
+        )
+        .order_by(col(Bill.due_date), col(Property.cadastral_number), col(Bill.id))
+    )
+    rows = []
+    for bill, prop in session.exec(stmt):
+        outstanding = owed.get(bill.id or 0, ZERO)
+        if outstanding <= 0:
+            continue
+        rows.append(
+            DelinquentBill(
+                bill,
+                prop,
+                owner_names(session, prop.id or 0),
+                outstanding,
+                late_charges(outstanding, bill.due_date, today, terms),
+            )
+        )
+    return rows
+
+
+# --------------------------------------------------------------------------- the register
+
+
+def add_lien(
+    *,
+    session: Session,
+    actor: audit.Actor,
+    property_id: int,
+    kind: str,
+    holder: str,
+    constituted_on: date,
+    amount: Decimal,
+    today: date,
+    reference: str = "",
+) -> PropertyLien:
+    """Record another lien on a property (the impost lien itself comes from the journal)."""
+    if session.get(Property, property_id) is None:
+        raise InputError("property", N_("There is no such property."))
+    if kind not in OTHER_KINDS:
+        raise InputError("kind", N_("Choose the kind of lien from the list."))
+    if not holder.strip():
+        raise InputError("holder", N_("Name the holder of the lien."))
+    if constituted_on > today:
+        raise InputError("constituted_on", N_("The date cannot be in the future."))
+    if amount <= 0:
+        raise InputError("amount", N_("The amount must be more than zero."))
+    lien = PropertyLien(
+        property_id=property_id,
+        kind=kind,
+        holder=holder.strip()[:200],
+        constituted_on=constituted_on,
+        amount=amount,
+        reference=reference.strip()[:200],
+        actor=actor.label,
+    )
+    session.add(lien)
+    session.flush()
+    audit.record(session, actor, "lien.create", lien, after=audit.snapshot(lien))
+    return lien
+
+
+def recorded_liens(session: Session, property_id: int) -> list[PropertyLien]:
+    return list(
+        session.exec(
+            select(PropertyLien)
+            .where(PropertyLien.property_id == property_id)
+            .order_by(col(PropertyLien.constituted_on), col(PropertyLien.id))
+        )
+    )
+
+
+@dataclass(frozen=True)
+class ImpostLien:
+    """What the impost lien of a property secures today, and what it does not."""
+
+    secured: Decimal  # the unpaid imposts of the ordinance
+    constituted_on: date | None  # the billing date of the oldest unpaid bill
+    unsecured: Decimal  # surcharges and interest: owed, not secured
+    bills: tuple[tuple[Bill, Decimal, LateCharges], ...]
+
+
+def impost_lien(session: Session, prop: Property, today: date) -> ImpostLien:
+    owed = ledger.bill_balances(session, prop.district_id)
+    terms = late_terms(session, prop.district_id)
+    stmt = (
+        select(Bill, BillingRun)
+        .join(BillingRun, col(BillingRun.id) == col(Bill.billing_run_id))
+        .where(Bill.property_id == prop.id, Bill.status == BillStatus.ACTIVE.value)
+        .order_by(col(BillingRun.run_on), col(Bill.id))
+    )
+    bills = []
+    first: date | None = None
+    for bill, run in session.exec(stmt):
+        outstanding = owed.get(bill.id or 0, ZERO)
+        if outstanding <= 0:
+            continue
+        first = first or run.run_on
+        bills.append((bill, outstanding, late_charges(outstanding, bill.due_date, today, terms)))
+    return ImpostLien(
+        secured=sum((b[1] for b in bills), ZERO),
+        constituted_on=first,
+        unsecured=sum((b[2].total for b in bills), ZERO),
+        bills=tuple(bills),
+    )
+
+
+@dataclass(frozen=True)
+class LienPriority:
+    prop: Property
+    impost: ImpostLien
+    recorded: dict[str, PropertyLien]  # by the id used in the ranking ("lien-<id>")
+    result: lien_rules.LienResult
+
+    @property
+    def impost_rank(self) -> int | None:
+        for line in self.result.ranking:
+            if line.id == IMPOST_LIEN_ID and line.part == lien_rules.SECURED:
+                return line.rank
+        return None
+
+
+def lien_priority(
+    session: Session, prop: Property, today: date, *, sale_proceeds: Decimal | None = None
+) -> LienPriority:
+    """21 LPRA § 6653(8): the liens on a property ranked around the impost lien, each with
+    its reason, and (given a sale price) what each is paid, rank by rank."""
+    impost = impost_lien(session, prop, today)
+    recorded = {f"lien-{lien.id}": lien for lien in recorded_liens(session, prop.id or 0)}
+    items = [
+        lien_rules.Lien(key, lien.kind, lien.constituted_on, lien.amount)
+        for key, lien in recorded.items()
+    ]
+    if impost.secured > 0 and impost.constituted_on is not None:
+        items.append(
+            lien_rules.Lien(
+                IMPOST_LIEN_ID,
+                lien_rules.IMPOST_KIND,
+                impost.constituted_on,
+                impost.secured,
+                impost.unsecured,
+            )
+        )
+    if sale_proceeds is not None and sale_proceeds < 0:
+        raise InputError("sale_price", N_("The sale price cannot be negative."))
+    result = lien_rules.rank_liens(items, sale_proceeds=sale_proceeds)
+    return LienPriority(prop, impost, recorded, result)
