@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 from flask import Flask, current_app
-from flask.cli import FlaskGroup
+from flask.cli import FlaskGroup, with_appcontext
 
 from tid.rules.errors import InputError
 
@@ -174,6 +174,7 @@ def demo_command() -> None:
 
 
 @click.command("scheduler")
+@with_appcontext
 @click.option("--once", is_flag=True, help="Run the daily digest once now and exit.")
 @click.option("--day", default=None, help="With --once: the day to sweep (YYYY-MM-DD).")
 def scheduler_command(once: bool, day: str | None) -> None:

@@ -239,6 +239,8 @@ def parse_expected_amount(value: object, field: str = "expected_amount") -> Deci
         raise PetitionError(
             field, N_("Write an amount in dollars, like 1,250,000.00 (at most two decimals).")
         ) from None
+    except ArithmeticError:  # more digits than Decimal's context holds
+        raise PetitionError(field, N_("The expected amount is implausibly large.")) from None
     if amount <= 0:
         raise PetitionError(field, N_("The expected amount must be more than zero."))
     if amount > MAX_EXPECTED_AMOUNT:
