@@ -250,7 +250,7 @@ class CalendarToken(SQLModel, table=True):
 
 class Quantity(TypeDecorator[Decimal]):
     """A non-money quantity (an area, a frontage) stored exactly as integer ten-thousandths,
-    read back as ``Decimal`` with four places; never a float."""
+    read back as ``Decimal`` (up to four places); never a float."""
 
     impl = BigInteger
     cache_ok = True
@@ -269,7 +269,8 @@ class Quantity(TypeDecorator[Decimal]):
     def process_result_value(self, value: Any, dialect: Dialect) -> Decimal | None:
         if value is None:
             return None
-        return (Decimal(int(value)) / self.SCALE).quantize(Decimal("0.0001"))
+        # An exact quotient: 1086.78 stays 1086.78, 1000 stays 1000 (no trailing zeros).
+        return Decimal(int(value)) / self.SCALE
 
 
 def quantity_column(nullable: bool = True) -> Any:
@@ -397,18 +398,20 @@ class Bill(SQLModel, table=True):
     superseded bill stays, pointing to the bill that replaced it."""
 
     __table_args__ = (UniqueConstraint("billing_run_id", "property_id"),)
+    # The unique (run, property) also serves lookups by run; few other indexes, so that
+    # the bulk insert of a run stays fast.
 
     id: int | None = Field(default=None, primary_key=True)
-    billing_run_id: int = Field(foreign_key="billing_run.id", index=True)
+    billing_run_id: int = Field(foreign_key="billing_run.id")
     district_id: int = Field(foreign_key="district.id", index=True)
     property_id: int = Field(foreign_key="property.id", index=True)
-    property_year_id: int = Field(foreign_key="property_year.id", index=True)
-    fiscal_year: str = Field(max_length=7, index=True)
+    property_year_id: int = Field(foreign_key="property_year.id")
+    fiscal_year: str = Field(max_length=7)
     amount: Decimal = money_column()
     explanation: str = Field(sa_column=Column(Text, nullable=False))  # English
     explanation_es: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     due_date: date
-    status: str = Field(default=BillStatus.ACTIVE.value, max_length=20, index=True)
+    status: str = Field(default=BillStatus.ACTIVE.value, max_length=20)
     mailed_at: datetime | None = None  # set by the notices when mailed
     superseded_by_id: int | None = Field(default=None, foreign_key="bill.id")
     created_at: datetime = Field(default_factory=utcnow)
