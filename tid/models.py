@@ -397,9 +397,9 @@ class Bill(SQLModel, table=True):
     reached it. ``mailed_at`` is set when its certified-mail notice goes out (§ 6653(5)); a
     superseded bill stays, pointing to the bill that replaced it."""
 
-    __table_args__ = (UniqueConstraint("billing_run_id", "property_id"),)
     # The unique (run, property) also serves lookups by run; few other indexes, so that
     # the bulk insert of a run stays fast.
+    __table_args__ = (UniqueConstraint("billing_run_id", "property_id"),)
 
     id: int | None = Field(default=None, primary_key=True)
     billing_run_id: int = Field(foreign_key="billing_run.id")
