@@ -15,11 +15,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import cache, cached_property
 from typing import Any
 
 from tid.rules.calendar import FiscalYear, month_label, month_of_fiscal, parse_fiscal_year
 from tid.rules.errors import InputError
-from tid.rules.money import from_cents, money_str, to_cents
+from tid.rules.money import from_cents, money_str
 from tid.rules.params import ParamValue, TraceStep, history, param_or_none
 from tid.rules.waterfall import (
     Recipient,
@@ -63,57 +64,84 @@ class ExciseMonth:
 
 
 @dataclass(frozen=True, slots=True)
-class ExciseResult:
-    """The allocation of a fiscal year's months, in cents, with its warnings and trace."""
+class ExcisePlan:
+    """What a fiscal year's allocation needs from the parameters, read once per FY."""
 
     fiscal_year: FiscalYear
-    hta_fuel: tuple[int, ...]  # per month, in the order of ``cigarette.periods``
-    cigarette: WaterfallResult
+    diesel: ParamValue
+    recipients: tuple[Recipient, ...]
+    used: tuple[ParamValue, ...]
     reachable_annual_max: dict[str, int]
     warnings: tuple[str, ...]
-    trace: tuple[TraceStep, ...]
+    steps: tuple[TraceStep, ...]
 
 
-def cigarette_recipients(fy: FiscalYear) -> tuple[list[Recipient], list[ParamValue]]:
-    """The cigarette waterfall of § 31751(a)(3)–(5) for fiscal year ``fy``, from the parameters.
+@dataclass(frozen=True)
+class ExciseResult:
+    """The allocation of a fiscal year's months, in cents, with its warnings and trace.
+
+    The trace is built from the stored figures the first time it is read.
+    """
+
+    plan: ExcisePlan
+    months: tuple[ExciseMonth, ...]
+    fuel: tuple[tuple[int, int, int, int, int], ...]  # gasoline, diesel, crude, reimb., net
+    hta_fuel: tuple[int, ...]  # cents to the HTA fuel special deposit, per month
+    cigarette: WaterfallResult
+    warnings: tuple[str, ...]
+
+    @property
+    def fiscal_year(self) -> FiscalYear:
+        return self.plan.fiscal_year
+
+    @property
+    def reachable_annual_max(self) -> dict[str, int]:
+        return self.plan.reachable_annual_max
+
+    @cached_property
+    def trace(self) -> tuple[TraceStep, ...]:
+        diesel = self.plan.diesel
+        steps = list(self.plan.steps)
+        for m, (gas, dsl, crude, reimb, net) in zip(self.months, self.fuel, strict=True):
+            label = month_label(*month_of_fiscal(self.fiscal_year, m.fiscal_month))
+            steps.append(
+                TraceStep(
+                    f"{label}: HTA fuel special deposit",
+                    f"gasoline {_m(gas)} + diesel {m.diesel_gallons} gal × {diesel.value} = "
+                    f"{_m(dsl)} + crude oil {_m(crude)} − reimbursements {_m(reimb)} = {_m(net)}",
+                    "13 LPRA § 31751(a)(1)–(2), (a)(1)(A)",
+                    diesel.name,
+                )
+            )
+        return (*steps, *self.cigarette.explain())
+
+
+_HUNDRED = Decimal(100)
+
+
+def _cents(amount: Decimal) -> int:
+    """Exact integer cents of an amount of whole cents (the hot-path form of ``to_cents``)."""
+    scaled = amount * _HUNDRED
+    cents = int(scaled)
+    if cents != scaled:
+        raise ValueError(f"{amount} is not a whole number of cents")
+    return cents
+
+
+def _m(cents: int) -> str:
+    return money_str(from_cents(cents))
+
+
+def _d(cents: int) -> str:
+    return f"${from_cents(cents):,.2f}"
+
+
+@cache
+def excise_plan(fy: FiscalYear) -> ExcisePlan:
+    """The parameters of 13 LPRA § 31751(a) for ``fy``: the 4¢ and the cigarette waterfall.
 
     A recipient whose caps are not in force on the first day of the FY (PRITA before
     FY2015-16) receives nothing that year.
-    """
-    recipients: list[Recipient] = []
-    used: list[ParamValue] = []
-    for key, prefix, label, citation in _CIGARETTE:
-        annual = param_or_none(f"{prefix}.annual_cap", fy.start)
-        monthly = param_or_none(f"{prefix}.monthly_cap", fy.start)
-        first = history(f"{prefix}.annual_cap").values[0].start
-        start_fy = first.year if first.month >= 7 else first.year - 1
-        if annual is None or monthly is None:
-            recipients.append(
-                Recipient(key, label, citation, monthly_cap=0, start_fiscal_year=start_fy)
-            )
-            continue
-        used += [annual, monthly]
-        recipients.append(
-            Recipient(
-                key,
-                label,
-                f"{annual.citation}; {monthly.citation}",
-                monthly_cap=monthly.cents,
-                annual_cap=annual.cents,
-                carry_forward=True,
-                start_fiscal_year=start_fy,
-                parameter=monthly.name,
-            )
-        )
-    recipients.append(_GENERAL_FUND)
-    return recipients, used
-
-
-def allocate_excise(fy: FiscalYear, months: Sequence[ExciseMonth]) -> ExciseResult:
-    """Allocate the fuel and cigarette excise of ``months`` of ``fy`` (13 LPRA § 31751(a)).
-
-    Fuel: gasoline + 4¢ × diesel gallons + crude-oil excise − reimbursements → HTA
-    (§ 31751(a)(1)–(2)). Cigarette: the priority waterfall of § 31751(a)(3)–(5).
     """
     diesel = param_or_none(DIESEL, fy.start)
     if diesel is None:
@@ -123,81 +151,119 @@ def allocate_excise(fy: FiscalYear, months: Sequence[ExciseMonth]) -> ExciseResu
             f"fiscal_year: {fy.label} is before the first fiscal year this project computes "
             f"under 13 LPRA § 31751 (from {first.start.isoformat()})",
         )
-    d_num, d_den = diesel.ratio
-    recipients, used = cigarette_recipients(fy)
-    fuel: list[int] = []
+    recipients: list[Recipient] = []
+    used: list[ParamValue] = []
+    steps = [TraceStep("Diesel tax to HTA, a gallon", str(diesel.value), diesel.citation, DIESEL)]
+    reachable: dict[str, int] = {}
+    warnings: list[str] = []
+    for key, prefix, label, citation in _CIGARETTE:
+        annual = param_or_none(f"{prefix}.annual_cap", fy.start)
+        monthly = param_or_none(f"{prefix}.monthly_cap", fy.start)
+        first_day = history(f"{prefix}.annual_cap").values[0].start
+        start = FiscalYear(first_day.year if first_day.month >= 7 else first_day.year - 1)
+        if annual is None or monthly is None:
+            r = Recipient(key, label, citation, monthly_cap=0, start_fiscal_year=start.start_year)
+            steps.append(
+                TraceStep(
+                    f"{label}: not a recipient before FY{start.label}",
+                    "0.00",
+                    f"{citation} (from FY{start.label})",
+                    f"{prefix}.annual_cap",
+                )
+            )
+        else:
+            used += [annual, monthly]
+            r = Recipient(
+                key,
+                label,
+                f"{annual.citation}; {monthly.citation}",
+                monthly_cap=monthly.cents,
+                annual_cap=annual.cents,
+                carry_forward=True,
+                start_fiscal_year=start.start_year,
+                parameter=monthly.name,
+            )
+            steps += [
+                TraceStep(f"{label}: most a fiscal year", _m(annual.cents), annual.citation,
+                          annual.name),
+                TraceStep(f"{label}: monthly payment", _m(monthly.cents), monthly.citation,
+                          monthly.name),
+            ]  # fmt: skip
+        recipients.append(r)
+        most = reachable_annual_max(r, fy.start_year) or 0
+        reachable[key] = most
+        if r.annual_cap is not None and r.monthly_cap is not None and most < r.annual_cap:
+            warnings.append(
+                f"{label}: 12 monthly payments of at most {_d(r.monthly_cap)} reach "
+                f"{_d(most)}, less than the {_d(r.annual_cap)} a fiscal year of the text; its "
+                f"reachable maximum is {_d(most)}."
+            )
+            steps.append(
+                TraceStep(
+                    f"{label}: reachable in a fiscal year = min(annual, 12 × monthly)",
+                    _m(most),
+                    r.citation,
+                    r.parameter,
+                )
+            )
+    recipients.append(_GENERAL_FUND)
+    return ExcisePlan(
+        fy, diesel, tuple(recipients), tuple(used), reachable, tuple(warnings), tuple(steps)
+    )
+
+
+def cigarette_recipients(fy: FiscalYear) -> tuple[list[Recipient], list[ParamValue]]:
+    """The cigarette waterfall of § 31751(a)(3)–(5) for ``fy`` and the parameters it used."""
+    plan = excise_plan(fy)
+    return list(plan.recipients), list(plan.used)
+
+
+SHORTFALL_WARNING = (
+    "A month short of a payment is made up from later months of the same fiscal year only: "
+    "money already paid out to lower priorities in earlier months is not taken back "
+    "(RULES.md § 4; the text also speaks of earlier months' excess)."
+)
+
+
+def allocate_excise(fy: FiscalYear, months: Sequence[ExciseMonth]) -> ExciseResult:
+    """Allocate the fuel and cigarette excise of ``months`` of ``fy`` (13 LPRA § 31751(a)).
+
+    Fuel: gasoline + 4¢ × diesel gallons + crude-oil excise − reimbursements → HTA
+    (§ 31751(a)(1)–(2)). Cigarette: the priority waterfall of § 31751(a)(3)–(5).
+    """
+    plan = excise_plan(fy)
+    d_num, d_den = plan.diesel.ratio
+    d_num *= 100  # dollars a gallon -> cents a gallon
+    fuel: list[tuple[int, int, int, int, int]] = []
+    hta_fuel: list[int] = []
     periods: list[tuple[int, int]] = []
-    trace: list[TraceStep] = [
-        TraceStep(
-            "Diesel tax to HTA, a gallon",
-            f"{diesel.value}",
-            diesel.citation,
-            diesel.name,
-        )
-    ]
     for i, m in enumerate(months):
-        # cents of the diesel part: gallons × $/gal × 100, rounded half-up
         g_num, g_den = m.diesel_gallons.as_integer_ratio()
-        num, den = 100 * g_num * d_num, g_den * d_den
-        diesel_cents = (2 * num + den) // (2 * den)
-        gross = to_cents(m.gasoline_tax) + diesel_cents + to_cents(m.crude_oil_excise)
-        net = gross - to_cents(m.reimbursements)
+        num, den = g_num * d_num, g_den * d_den
+        diesel = (2 * num + den) // (2 * den)  # gallons × ¢/gal, rounded half-up
+        gasoline = _cents(m.gasoline_tax)
+        crude = _cents(m.crude_oil_excise)
+        reimbursed = _cents(m.reimbursements)
+        net = gasoline + diesel + crude - reimbursed
         if net < 0:
             raise InputError(
                 f"months[{i}].reimbursements",
                 f"months[{i}].reimbursements: {money_str(m.reimbursements)} is more than the "
-                f"month's fuel revenue for HTA ({money_str(from_cents(gross))})",
+                f"month's fuel revenue for HTA ({_m(net + reimbursed)})",
             )
-        fuel.append(net)
-        label = month_label(*month_of_fiscal(fy, m.fiscal_month))
-        trace.append(
-            TraceStep(
-                f"{label}: HTA fuel special deposit",
-                f"gasoline {money_str(m.gasoline_tax)} + diesel {m.diesel_gallons} gal × "
-                f"{diesel.value} = {money_str(from_cents(diesel_cents))} + crude oil "
-                f"{money_str(m.crude_oil_excise)} − reimbursements "
-                f"{money_str(m.reimbursements)} = {money_str(from_cents(net))}",
-                "13 LPRA § 31751(a)(1)–(2), (a)(1)(A)",
-                diesel.name,
-            )
-        )
-        periods.append((m.fiscal_month, to_cents(m.cigarette_tax)))
-    cigarette = run_waterfall(recipients, periods, fiscal_year=fy.start_year)
-    reachable: dict[str, int] = {}
-    warnings: list[str] = []
-    for r, (key, prefix, label, _c) in zip(recipients, _CIGARETTE, strict=False):
-        most = reachable_annual_max(r, fy.start_year)
-        reachable[key] = most if most is not None else 0
-        if r.active_in(fy.start_year) and r.annual_cap is not None and r.monthly_cap:
-            if most is not None and most < r.annual_cap:
-                warnings.append(
-                    f"{label}: 12 monthly payments of at most "
-                    f"${from_cents(r.monthly_cap):,.2f} reach "
-                    f"${from_cents(most):,.2f}, less than the "
-                    f"${from_cents(r.annual_cap):,.2f} a fiscal year of the text; "
-                    f"its reachable maximum is ${from_cents(most):,.2f}."
-                )
-        elif not r.active_in(fy.start_year):
-            trace.append(
-                TraceStep(
-                    f"{label}: not yet a recipient in FY{fy.label}",
-                    "0.00",
-                    f"{_c} (from FY{FiscalYear(r.start_fiscal_year or 0).label})",
-                    f"{prefix}.annual_cap",
-                )
-            )
-    for pv in used:
-        trace.append(TraceStep(f"Parameter {pv.name}", str(pv.value), pv.citation, pv.name))
-    if any(any(p.carried[:3]) for p in cigarette.periods):
-        warnings.append(
-            "A month short of a payment is made up from later months of the same fiscal year "
-            "only: money already paid out to lower priorities in earlier months is not taken "
-            "back (RULES.md § 4; the text also speaks of earlier months' excess)."
-        )
-    gaps = missing_months_warning(fy, [m.fiscal_month for m in months])
+        fuel.append((gasoline, diesel, crude, reimbursed, net))
+        hta_fuel.append(net)
+        periods.append((m.fiscal_month, _cents(m.cigarette_tax)))
+    cigarette = run_waterfall(plan.recipients, periods, fiscal_year=fy.start_year)
+    warnings = list(plan.warnings)
+    if any(p.carried[0] or p.carried[1] or p.carried[2] for p in cigarette.periods):
+        warnings.append(SHORTFALL_WARNING)
+    gaps = missing_months_warning(fy, [p[0] for p in periods])
     if gaps:
         warnings.append(gaps)
-    return ExciseResult(fy, tuple(fuel), cigarette, reachable, tuple(warnings), tuple(trace))
+    return ExciseResult(
+        plan, tuple(months), tuple(fuel), tuple(hta_fuel), cigarette, tuple(warnings)
+    )
 
 
 def excise_document(document: Mapping[str, Any]) -> dict[str, Any]:
@@ -246,5 +312,5 @@ def excise_document(document: Mapping[str, Any]) -> dict[str, Any]:
         },
         "outstanding": {k: money_str(from_cents(outstanding[k])) for k in CIGARETTE_KEYS},
         "warnings": list(result.warnings),
-        "trace": [s.as_json() for s in (*result.trace, *result.cigarette.explain())],
+        "trace": [s.as_json() for s in result.trace],
     }

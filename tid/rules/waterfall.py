@@ -22,7 +22,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from tid.rules.calendar import (
     FiscalYear,
@@ -81,9 +82,12 @@ class Recipient:
         return self.start_fiscal_year is None or fiscal_year >= self.start_fiscal_year
 
 
-@dataclass(frozen=True, slots=True)
-class Period:
-    """One period (fiscal month) of a waterfall run, in cents, one entry per recipient."""
+class Period(NamedTuple):
+    """One period (fiscal month) of a waterfall run, in cents, one entry per recipient.
+
+    (An immutable named tuple rather than a frozen dataclass: a year makes twelve of them on
+    the hot path, and a tuple is built several times faster.)
+    """
 
     fiscal_month: int
     total: int
@@ -180,6 +184,57 @@ def check_recipients(recipients: Sequence[Recipient]) -> None:
         raise ValueError("the remainder recipient takes what is left, nothing else")
 
 
+# Kinds of step in a compiled plan.
+_REMAINDER, _FIXED_CARRY, _CARRY, _MONTHLY = range(4)
+_Step = tuple[
+    int,  # index of the recipient
+    int,  # kind
+    int | None,  # share numerator
+    int | None,  # share denominator
+    int | None,  # monthly cap
+    int | None,  # annual cap
+    tuple[int, ...] | None,  # installments
+    tuple[int, ...] | None,  # cumulative entitlement after month m (fixed, carried)
+    int | None,  # floor
+]
+_Plan = tuple[_Step, ...]
+
+
+@lru_cache(maxsize=256)
+def _plan(recipients: tuple[Recipient, ...], fiscal_year: int) -> _Plan:
+    """Compile the recipients of a fiscal year once: checks, ratios, cumulative schedules."""
+    check_recipients(recipients)
+    plan: list[_Step] = []
+    for i, r in enumerate(recipients):
+        if not r.active_in(fiscal_year):
+            continue
+        if r.remainder:
+            plan.append((i, _REMAINDER, None, None, None, None, None, None, None))
+            continue
+        num, den = _ratio(r.share) if r.share is not None else (None, None)
+        cumulative = None
+        if r.carry_forward and r.share is None:
+            # Fixed accruals (installments or a monthly amount) fall due month by month,
+            # given or not: the entitlement to date after month m is min(annual, Σ accruals).
+            total, cumulative_list = 0, [0]
+            for m in range(1, MONTHS_IN_FY + 1):
+                due = r.installments[m - 1] if r.installments is not None else r.monthly_cap
+                assert due is not None
+                if r.monthly_cap is not None and due > r.monthly_cap:
+                    due = r.monthly_cap
+                total += due
+                cap = r.annual_cap
+                cumulative_list.append(total if cap is None or total <= cap else cap)
+            cumulative = tuple(cumulative_list)
+            kind = _FIXED_CARRY
+        else:
+            kind = _CARRY if r.carry_forward else _MONTHLY
+        plan.append(
+            (i, kind, num, den, r.monthly_cap, r.annual_cap, r.installments, cumulative, r.floor)
+        )
+    return tuple(plan)
+
+
 def run_waterfall(
     recipients: Sequence[Recipient],
     periods: Sequence[tuple[int, int]],
@@ -191,10 +246,9 @@ def run_waterfall(
     ``periods``: (fiscal month 1–12, total cents), months strictly increasing; a month not
     given collected nothing (fixed accruals of carried recipients still accrue for it).
     """
-    check_recipients(recipients)
+    recipients = tuple(recipients)
+    plan = _plan(recipients, fiscal_year)
     n = len(recipients)
-    active = [r.active_in(fiscal_year) for r in recipients]
-    ratios = [_ratio(r.share) if r.share is not None else None for r in recipients]
     accrued = [0] * n
     paid_to_date = [0] * n
     floor_carry = [0] * n
@@ -209,41 +263,37 @@ def run_waterfall(
         owed_row = [0] * n
         paid_row = [0] * n
         carried_row = [0] * n
-        for i, r in enumerate(recipients):
-            if not active[i]:
-                continue
-            if r.remainder:
+        for i, kind, num, den, cap, annual, installments, cumulative, floor in plan:
+            if kind == _REMAINDER:
                 owed_row[i] = paid_row[i] = left
                 left = 0
                 continue
-            ratio = ratios[i]
-            cap = r.monthly_cap
-            if ratio is not None:
-                num, den = ratio
-                accrual = (2 * num * total + den) // (2 * den)  # half-up, non-negative
-            elif r.installments is not None:
-                accrual = r.installments[month - 1]
+            if kind == _FIXED_CARRY:
+                assert cumulative is not None
+                owed = cumulative[month] - paid_to_date[i]
             else:
-                accrual = cap  # type: ignore[assignment]  # checked: a fixed monthly amount
-            if cap is not None and accrual > cap:
-                accrual = cap
-            if r.carry_forward:
-                if ratio is None:  # fixed accruals of months not given still fall due
-                    for k in range(last + 1, month):
-                        gap = r.installments[k - 1] if r.installments is not None else cap
-                        assert gap is not None
-                        accrued[i] += gap if cap is None or gap <= cap else cap
-                accrued[i] += accrual
-                entitled = accrued[i]
-                if r.annual_cap is not None and entitled > r.annual_cap:
-                    entitled = r.annual_cap
-                owed = entitled - paid_to_date[i]
-            else:
-                owed = accrual
-                if r.annual_cap is not None and owed > r.annual_cap - paid_to_date[i]:
-                    owed = r.annual_cap - paid_to_date[i]
-            if r.floor is not None:
-                minimum = r.floor + floor_carry[i]
+                if num is not None:
+                    assert den is not None
+                    accrual = (2 * num * total + den) // (2 * den)  # half-up, non-negative
+                elif installments is not None:
+                    accrual = installments[month - 1]
+                else:
+                    assert cap is not None
+                    accrual = cap
+                if cap is not None and accrual > cap:
+                    accrual = cap
+                if kind == _CARRY:
+                    accrued[i] += accrual
+                    entitled = accrued[i]
+                    if annual is not None and entitled > annual:
+                        entitled = annual
+                    owed = entitled - paid_to_date[i]
+                else:
+                    owed = accrual
+                    if annual is not None and owed > annual - paid_to_date[i]:
+                        owed = annual - paid_to_date[i]
+            if floor is not None:
+                minimum = floor + floor_carry[i]
                 if owed < minimum:
                     owed = minimum
             pay = owed if owed <= left else left
@@ -251,15 +301,15 @@ def run_waterfall(
             paid_to_date[i] += pay
             owed_row[i] = owed
             paid_row[i] = pay
-            if r.floor is not None:
-                carry = r.floor + floor_carry[i] - pay
+            if floor is not None:
+                carry = floor + floor_carry[i] - pay
                 floor_carry[i] = carry if carry > 0 else 0
                 carried_row[i] = floor_carry[i]
-            elif r.carry_forward:
+            elif kind != _MONTHLY:
                 carried_row[i] = owed - pay
         result.append(Period(month, total, tuple(owed_row), tuple(paid_row), tuple(carried_row)))
         last = month
-    return WaterfallResult(fiscal_year, tuple(recipients), tuple(result))
+    return WaterfallResult(fiscal_year, recipients, tuple(result))
 
 
 def reachable_annual_max(recipient: Recipient, fiscal_year: int) -> int | None:
