@@ -199,3 +199,6 @@ def test_the_command_runs_the_sweep_once(
     assert len(inbox.messages) == 2
     bad = runner.invoke(args=["scheduler", "--once", "--day", "ayer"])
     assert bad.exit_code == 2
+    app.config["TODAY"] = DAY
+    future = runner.invoke(args=["scheduler", "--once", "--day", "2026-05-29"])
+    assert future.exit_code == 2 and "future" in future.output

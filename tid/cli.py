@@ -196,6 +196,10 @@ def scheduler_command(once: bool, day: str | None) -> None:
     except ValueError:
         _fail(InputError("day", f'"{day}" is not a date like "2026-03-02"'))
         return
+    if sweep_day > jobs.today_for(app):
+        # Claiming a future day would keep that day's real digest from going out.
+        _fail(InputError("day", f"{sweep_day.isoformat()} is in the future."))
+        return
     result = jobs.run_daily_digest(app, sweep_day)
     if not result.claimed:
         click.echo(f"The digest of {sweep_day.isoformat()} was already sent; nothing to do.")

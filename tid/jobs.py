@@ -18,7 +18,7 @@ import threading
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from flask import Flask
@@ -261,9 +261,10 @@ def digest_job(app: Flask) -> None:
     log.info("daily digest %s", result)
 
 
-def configure(scheduler: Any, app: Flask, *, catch_up: bool = True) -> Any:
+def configure(scheduler: Any, app: Flask, *, catch_up: bool = True, delay: float = 0) -> Any:
     """Add the jobs to ``scheduler``: the digest every day at 06:00 in Puerto Rico, and once
-    at start so that a scheduler started after 06:00 does not skip the day."""
+    ``delay`` seconds after start so that a scheduler started after 06:00 does not skip the
+    day (the day's claim in ``JobRun`` makes the extra run harmless)."""
     from apscheduler.triggers.cron import CronTrigger
 
     job: Callable[[Flask], None] = digest_job
@@ -278,7 +279,13 @@ def configure(scheduler: Any, app: Flask, *, catch_up: bool = True) -> Any:
         misfire_grace_time=6 * 3600,
     )
     if catch_up:
-        scheduler.add_job(job, args=[app], id=f"{DAILY_DIGEST}_at_start", replace_existing=True)
+        scheduler.add_job(
+            job,
+            args=[app],
+            id=f"{DAILY_DIGEST}_at_start",
+            replace_existing=True,
+            next_run_time=datetime.now(PUERTO_RICO) + timedelta(seconds=delay),
+        )
     return scheduler
 
 
@@ -294,6 +301,7 @@ def run_blocking(app: Flask) -> None:
         scheduler.shutdown(wait=False)
 
 
+START_DELAY = 20.0  # seconds
 _started = threading.Lock()
 _in_process: list[Any] = []
 
@@ -302,10 +310,16 @@ def start_in_process(app: Flask) -> None:
     """Start the scheduler inside this process (development server only), once."""
     from apscheduler.schedulers.background import BackgroundScheduler
 
+    if app.testing:
+        return
     with _started:
         if _in_process:
             return
-        scheduler = configure(BackgroundScheduler(timezone=PUERTO_RICO, daemon=True), app)
+        # The start-up run waits a little: a short command (``tid demo``, ``tid db upgrade``)
+        # that builds the app with the scheduler on has exited by then.
+        scheduler = configure(
+            BackgroundScheduler(timezone=PUERTO_RICO, daemon=True), app, delay=START_DELAY
+        )
         scheduler.start()
         _in_process.append(scheduler)
         atexit.register(lambda: scheduler.shutdown(wait=False))
