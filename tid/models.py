@@ -15,6 +15,7 @@ from sqlalchemy import (
     CheckConstraint,
     Column,
     ForeignKey,
+    LargeBinary,
     String,
     Text,
     UniqueConstraint,
@@ -578,3 +579,134 @@ class PropertyLien(SQLModel, table=True):
     reference: str = Field(default="", max_length=200)  # registry entry, case number
     actor: str = Field(max_length=254)
     created_at: datetime = Field(default_factory=utcnow)
+
+
+# ------------------------------------------------------------- notices and certified mail
+# 21 LPRA § 6653(5): the association notifies every owner by certified mail of the impost and
+# its due date (within 30 days of receiving the ordinance, then every later year of the term),
+# with the consequences of not paying (the lien of § 6653(8)). Each notice's PDF is archived
+# as mailed; the owner's portal shows exactly those bytes.
+
+
+class NoticeKind(StrEnum):
+    INITIAL = "initial"  # the first year of the ordinance: within 30 days of its receipt
+    YEARLY = "yearly"  # each later year of the term
+    REMAILING = "remailing"  # a returned notice sent again (new number, new article)
+
+
+class DeliveryStatus(StrEnum):
+    DELIVERED = "delivered"
+    RETURNED_UNCLAIMED = "returned_unclaimed"
+    REFUSED = "refused"
+    UNDELIVERABLE = "undeliverable"
+
+
+class ArchivedDocument(SQLModel, table=True):
+    """The bytes of a document as it was issued (a notice, a print file, a manifest), keyed
+    by their SHA-256: written once, never changed. Kept in the database so that every worker
+    and every backup has the same archive."""
+
+    __tablename__ = "archived_document"
+
+    sha256: str = Field(sa_column=Column(String(64), primary_key=True))
+    content: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    size: int
+    media_type: str = Field(default="application/pdf", max_length=60)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class NoticeBatch(SQLModel, table=True):
+    """One notice run: the notices of a billing run's bills (or re-mailings), its print file,
+    and — once mailed — the mailing date, postage and the certified-mail manifest (PS 3877)."""
+
+    __tablename__ = "notice_batch"
+
+    id: int | None = Field(default=None, primary_key=True)
+    district_id: int = Field(foreign_key="district.id", index=True)
+    billing_run_id: int = Field(foreign_key="billing_run.id")
+    kind: str = Field(max_length=20)
+    issued_on: date
+    sender_name: str = Field(max_length=200)
+    sender_address: str = Field(sa_column=Column(Text, nullable=False))  # lines, "\n"
+    how_to_pay: str = Field(sa_column=Column(Text, nullable=False))
+    notice_count: int = 0
+    page_count: int = 0
+    print_sha256: str = Field(default="", max_length=64)  # the merged print-ready PDF
+    mailed_on: date | None = None
+    postage: Decimal | None = money_column(nullable=True)  # per piece
+    certified_fee: Decimal | None = money_column(nullable=True)  # per piece
+    manifest_sha256: str = Field(default="", max_length=64)
+    actor: str = Field(max_length=254)
+    user_id: int | None = Field(default=None, foreign_key="user_account.id")
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Notice(SQLModel, table=True):
+    """One owner's certified-mail notice of one bill. What it says is fixed when it is
+    rendered (its PDF is archived, ``pdf_sha256``); once mailed the row cannot change at all
+    (a guard below refuses the UPDATE). Only the access code's HMAC is kept, never the code."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    public_id: str = Field(sa_column=Column(String(32), unique=True, nullable=False))
+    number: str = Field(sa_column=Column(String(20), unique=True, nullable=False))
+    batch_id: int = Field(foreign_key="notice_batch.id", index=True)
+    bill_id: int = Field(foreign_key="bill.id", index=True)
+    district_id: int = Field(foreign_key="district.id", index=True)
+    property_id: int = Field(foreign_key="property.id", index=True)
+    fiscal_year: str = Field(max_length=7)
+    kind: str = Field(max_length=20)
+    owner_name: str = Field(max_length=500)
+    mailing_address: str = Field(sa_column=Column(Text, nullable=False))  # lines, "\n"
+    amount: Decimal = money_column()
+    due_date: date
+    issued_on: date
+    access_code_hash: str = Field(max_length=64)
+    pdf_sha256: str = Field(foreign_key="archived_document.sha256", max_length=64)
+    page_count: int
+    article_number: str | None = Field(
+        default=None, sa_column=Column(String(22), unique=True, nullable=True)
+    )
+    mailed_on: date | None = Field(default=None, index=True)
+    remailing_of_id: int | None = Field(
+        default=None, sa_column=Column(ForeignKey("notice.id"), unique=True, nullable=True)
+    )
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+@event.listens_for(Notice, "before_update")
+def _mailed_notice_is_frozen(_mapper: Any, _connection: Any, target: Notice) -> None:
+    """A mailed notice is a legal record: refuse any change to its row."""
+    from sqlalchemy import inspect
+
+    history = inspect(target).attrs.mailed_on.history
+    before = (history.deleted or history.unchanged or [None])[0]
+    if before is not None:
+        raise ValueError(f"notice {target.number} was mailed on {before}: it cannot be changed")
+
+
+class DeliveryEvent(SQLModel, table=True):
+    """What the Postal Service reported for a mailed notice (delivered, returned unclaimed,
+    refused, undeliverable), imported or entered; the latest is the notice's status."""
+
+    __tablename__ = "delivery_event"
+    __table_args__ = (UniqueConstraint("notice_id", "status", "occurred_on"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    notice_id: int = Field(foreign_key="notice.id", index=True)
+    status: str = Field(max_length=30)
+    occurred_on: date
+    source: str = Field(default="form", max_length=20)  # form | csv
+    actor: str = Field(max_length=254)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class PortalAttempt(SQLModel, table=True):
+    """A failed look-up in the owner's portal, by client address and notice number: the
+    rate limit counts these in the database, so it holds across workers."""
+
+    __tablename__ = "portal_attempt"
+
+    id: int | None = Field(default=None, primary_key=True)
+    at: datetime = Field(default_factory=utcnow, index=True)
+    client: str = Field(max_length=64, index=True)
+    notice_number: str = Field(max_length=40, index=True)
