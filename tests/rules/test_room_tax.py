@@ -69,6 +69,8 @@ def test_irc1994_regime_until_2003_09_08() -> None:
     # The day after, the same motel pays Act 272's 9 %: 80.00 × 9 % = 7.20.
     out = tax(lodging_type="motel", date="2003-09-09", nightly_rate="40.00", nights=2)
     assert (out["regime"], out["tax"]) == ("act-272-2003", "7.20")
+    # Near the boundary the result says the approval date was used.
+    assert any("no effective-date clause" in w for w in out["warnings"])
 
 
 def test_irc1994_casino_and_rounding_half_up() -> None:

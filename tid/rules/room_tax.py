@@ -19,7 +19,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from tid.rules.calendar import parse_date
+from tid.rules.calendar import fiscal_year_of, parse_date
 from tid.rules.errors import InputError
 from tid.rules.money import ZERO, money_str, round_cents
 from tid.rules.params import ParamValue, TraceStep, history, param, param_or_none
@@ -112,6 +112,13 @@ def room_tax(
     trace = [TraceStep("Regime on the day of the stay", regime, regime_pv.citation, _REGIME)]
     if nights < 1:
         raise InputError("nights", "nights: give a whole number of nights, at least 1")
+    act272_from = history(_REGIME).values[-1].start
+    if fiscal_year_of(day) == fiscal_year_of(act272_from):
+        warnings.append(
+            f"Act 272-2003 is taken to apply to stays from its approval, "
+            f"{act272_from.isoformat()}: the supplied text has no effective-date clause "
+            "(RULES.md § 2)."
+        )
     if regime == IRC_1994:
         if lodging_type not in IRC1994_TYPES:
             raise InputError(
