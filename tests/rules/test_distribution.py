@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.rules.cases import assert_subset, load_cases
 from tid.rules.calculators import run
 from tid.rules.distribution import IRC1994_TYPES, distribution_document
 from tid.rules.errors import InputError
@@ -307,3 +308,14 @@ def test_act272_pays_out_exactly(
         # The remainder is paid only when the Bank and the Bureau's floor are not short.
         if paid[-1] > 0:
             assert set(row["carried_shortfall"].values()) == {"0.00"}
+
+
+# ---------------------------------------------------------------------------------------------
+# Worked cases in tests/rules/cases/distribution.toml
+
+CASES = load_cases("distribution")
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_worked_case(case: dict[str, Any]) -> None:
+    assert_subset(distribution_document(case["input"]), case["expect"])

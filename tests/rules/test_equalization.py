@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.rules.cases import assert_subset, load_cases
 from tid.rules.calculators import run
 from tid.rules.calendar import FiscalYear
 from tid.rules.equalization import Municipality, equalization_document, hold_harmless
@@ -263,3 +264,14 @@ def test_hold_harmless_properties(ms: list[Municipality]) -> None:
                 # It would have given at least its whole base (within a cent).
                 share = spread * (Fraction(m.income_2007_08) / Fraction(m.allocation_2007_08))
                 assert share / total_weight >= Fraction(m.base) - Fraction(1, 100)
+
+
+# ---------------------------------------------------------------------------------------------
+# Worked cases in tests/rules/cases/equalization.toml
+
+CASES = load_cases("equalization")
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_worked_case(case: dict[str, Any]) -> None:
+    assert_subset(equalization_document(case["input"]), case["expect"])

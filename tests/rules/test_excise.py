@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.rules.cases import assert_subset, load_cases
 from tid.rules.calculators import run
 from tid.rules.errors import InputError
 from tid.rules.excise import excise_document
@@ -203,3 +204,14 @@ def test_excise_properties(fy: int, rows: list[tuple[int, int, int]]) -> None:
         for hi, lo in itertools.pairwise(order):
             if alloc[lo] > 0:
                 assert Decimal(row["carried_shortfall"][hi]) == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Worked cases in tests/rules/cases/excise.toml
+
+CASES = load_cases("excise")
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_worked_case(case: dict[str, Any]) -> None:
+    assert_subset(excise_document(case["input"]), case["expect"])

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from tests.rules.cases import assert_subset, load_cases
 from tid.rules.calculators import run
 from tid.rules.errors import InputError
 from tid.rules.room_tax import room_tax_document
@@ -192,3 +193,14 @@ def test_bad_input_names_the_field(change: dict[str, Any], field: str, message: 
     with pytest.raises(InputError, match=message) as info:
         room_tax_document({**BASE, **change})
     assert info.value.field == field
+
+
+# ---------------------------------------------------------------------------------------------
+# Worked cases in tests/rules/cases/room_tax.toml
+
+CASES = load_cases("room_tax")
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_worked_case(case: dict[str, Any]) -> None:
+    assert_subset(room_tax_document(case["input"]), case["expect"])
