@@ -1,0 +1,307 @@
+"""Server-side SVG charts (no JavaScript): the geometry here, the markup in a template.
+
+Two charts serve the calculators: months stacked by recipient (the room-tax waterfall of Act
+272-2003 § 31 and the excise allocations of 13 LPRA § 31751) and signed bars by
+municipality (the Municipal Equalization Fund's hold-harmless adjustments).
+
+This module only computes positions (with ``Decimal``: amounts never pass through floats)
+and keeps every text as plain data; ``templates/calc/_chart.svg`` writes the SVG with Jinja's
+autoescaping on, so a municipality called ``<script>`` is shown, never run.
+:func:`render_svg` renders that same template outside a request (tests, other callers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import ROUND_CEILING, Decimal
+from pathlib import Path
+
+import jinja2
+
+ZERO = Decimal(0)
+ONE_DECIMAL = Decimal("0.1")
+# Colour-blind-safe palette (Okabe–Ito), one per recipient in the statute's order.
+PALETTE = (
+    "#0072B2",
+    "#E69F00",
+    "#009E73",
+    "#CC79A7",
+    "#56B4E9",
+    "#D55E00",
+    "#F0E442",
+    "#000000",
+)
+POSITIVE = "#1e6b35"
+NEGATIVE = "#a4161a"
+TEMPLATE = "calc/_chart.svg"
+TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
+
+Formatter = Callable[[Decimal], str]
+
+
+def _plain(amount: Decimal) -> str:
+    return f"{amount:,.2f}"
+
+
+def _n(value: Decimal) -> str:
+    """A coordinate for SVG: one decimal, no exponent."""
+    return f"{value.quantize(ONE_DECIMAL):f}"
+
+
+@dataclass(frozen=True)
+class Bar:
+    x: str
+    y: str
+    width: str
+    height: str
+    fill: str
+    label: str  # shown as the bar's tooltip (<title>)
+
+
+@dataclass(frozen=True)
+class Text:
+    x: str
+    y: str
+    text: str
+    anchor: str = "start"
+    css: str = ""
+
+
+@dataclass(frozen=True)
+class Line:
+    x1: str
+    y1: str
+    x2: str
+    y2: str
+    css: str = "grid"
+
+
+@dataclass(frozen=True)
+class Swatch:
+    x: str
+    y: str
+    fill: str
+    text: str
+    text_x: str
+    text_y: str
+
+
+@dataclass(frozen=True)
+class Chart:
+    """Everything the template draws, plus the same figures as a table (the fallback)."""
+
+    id: str
+    title: str
+    description: str
+    width: int
+    height: int
+    bars: tuple[Bar, ...] = ()
+    texts: tuple[Text, ...] = ()
+    lines: tuple[Line, ...] = ()
+    legend: tuple[Swatch, ...] = ()
+    table_header: tuple[str, ...] = ()
+    table_rows: tuple[tuple[str, ...], ...] = ()
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+def nice_step(largest: Decimal, ticks: int = 5) -> Decimal:
+    """A round step (1, 2 or 5 × a power of ten) so that ``ticks`` steps cover ``largest``."""
+    if largest <= 0:
+        return Decimal(1)
+    raw = largest / ticks
+    exponent = raw.adjusted()
+    power = Decimal(10) ** exponent
+    for multiple in (1, 2, 5, 10):
+        step = power * multiple
+        if step >= raw:
+            return step
+    return power * 10  # pragma: no cover - the loop always returns
+
+
+def _ceil_to(value: Decimal, step: Decimal) -> Decimal:
+    return (value / step).to_integral_value(rounding=ROUND_CEILING) * step
+
+
+def stacked_bars(
+    *,
+    id: str,
+    title: str,
+    description: str,
+    categories: Sequence[str],
+    series: Sequence[tuple[str, str]],
+    values: Mapping[str, Mapping[str, Decimal]],
+    fmt: Formatter = _plain,
+    tick_fmt: Formatter | None = None,
+    total_label: str = "Total",
+) -> Chart:
+    """One column per category (a month), stacked by series (a recipient) in order.
+
+    ``series`` is ``[(key, label)]``; ``values[category][key]`` the amount (absent: zero;
+    negative amounts are drawn as zero and still listed in the table).
+    """
+    left, right, top, bottom = 96, 16, 16, 44
+    plot_width = max(360, 56 * len(categories))
+    plot_height = 240
+    width = left + plot_width + right
+    height = top + plot_height + bottom + 20 * len(series) + 8
+    totals = [
+        sum((max(values.get(c, {}).get(k, ZERO), ZERO) for k, _ in series), ZERO)
+        for c in categories
+    ]
+    largest = max(totals, default=ZERO)
+    step = nice_step(largest)
+    scale_top = max(_ceil_to(largest, step), step)
+    unit = Decimal(plot_height) / scale_top
+    base_y = Decimal(top + plot_height)
+
+    lines: list[Line] = []
+    texts: list[Text] = []
+    tick = ZERO
+    while tick <= scale_top:
+        y = base_y - tick * unit
+        lines.append(Line(_n(Decimal(left)), _n(y), _n(Decimal(left + plot_width)), _n(y)))
+        texts.append(Text(_n(Decimal(left - 6)), _n(y + 4), (tick_fmt or fmt)(tick), "end", "tick"))
+        tick += step
+    lines.append(
+        Line(_n(Decimal(left)), _n(base_y), _n(Decimal(left + plot_width)), _n(base_y), "axis")
+    )
+
+    slot = Decimal(plot_width) / max(len(categories), 1)
+    bar_width = slot * Decimal("0.7")
+    bars: list[Bar] = []
+    for i, category in enumerate(categories):
+        x = Decimal(left) + slot * i + (slot - bar_width) / 2
+        y = base_y
+        for j, (key, label) in enumerate(series):
+            amount = values.get(category, {}).get(key, ZERO)
+            h = max(amount, ZERO) * unit
+            if h > 0:
+                y -= h
+                bars.append(
+                    Bar(
+                        _n(x),
+                        _n(y),
+                        _n(bar_width),
+                        _n(h),
+                        PALETTE[j % len(PALETTE)],
+                        f"{category} · {label}: {fmt(amount)}",
+                    )
+                )
+        texts.append(Text(_n(x + bar_width / 2), _n(base_y + 16), category, "middle", "category"))
+
+    legend: list[Swatch] = []
+    for j, (_key, label) in enumerate(series):
+        x = Decimal(left)
+        y = base_y + 30 + 20 * j
+        legend.append(
+            Swatch(_n(x), _n(y), PALETTE[j % len(PALETTE)], label, _n(x + 18), _n(y + 10))
+        )
+    header = ("", *(label for _k, label in series), total_label)
+    rows = tuple(
+        (
+            c,
+            *(fmt(values.get(c, {}).get(k, ZERO)) for k, _l in series),
+            fmt(t),
+        )
+        for c, t in zip(categories, totals, strict=True)
+    )
+    return Chart(
+        id=id,
+        title=title,
+        description=description,
+        width=width,
+        height=height,
+        bars=tuple(bars),
+        texts=tuple(texts),
+        lines=tuple(lines),
+        legend=tuple(legend),
+        table_header=header,
+        table_rows=rows,
+    )
+
+
+def signed_bars(
+    *,
+    id: str,
+    title: str,
+    description: str,
+    items: Sequence[tuple[str, Decimal]],
+    fmt: Formatter = _plain,
+    tick_fmt: Formatter | None = None,
+    value_label: str = "",
+) -> Chart:
+    """One horizontal bar per item (a municipality), right of zero when positive, left when
+    negative: the hold-harmless top-ups and what they were taken from."""
+    label_width, right, top, bottom = 150, 16, 12, 28
+    row_height = 18
+    plot_width = 420
+    width = label_width + plot_width + right
+    height = top + row_height * max(len(items), 1) + bottom
+    largest_up = max((a for _n_, a in items if a > 0), default=ZERO)
+    largest_down = max((-a for _n_, a in items if a < 0), default=ZERO)
+    span = largest_up + largest_down
+    step = nice_step(span if span > 0 else Decimal(1), 4)
+    up = _ceil_to(largest_up, step) if largest_up > 0 else ZERO
+    down = _ceil_to(largest_down, step) if largest_down > 0 else ZERO
+    if up + down == 0:
+        up = step
+    unit = Decimal(plot_width) / (up + down)
+    zero_x = Decimal(label_width) + down * unit
+    plot_bottom = Decimal(top + row_height * max(len(items), 1))
+
+    lines: list[Line] = []
+    texts: list[Text] = []
+    tick = -down
+    while tick <= up:
+        x = zero_x + tick * unit
+        lines.append(Line(_n(x), _n(Decimal(top)), _n(x), _n(plot_bottom)))
+        texts.append(Text(_n(x), _n(plot_bottom + 16), (tick_fmt or fmt)(tick), "middle", "tick"))
+        tick += step
+    lines.append(Line(_n(zero_x), _n(Decimal(top)), _n(zero_x), _n(plot_bottom), "axis"))
+    bars: list[Bar] = []
+    for i, (name, amount) in enumerate(items):
+        y = Decimal(top + row_height * i)
+        texts.append(
+            Text(_n(Decimal(label_width - 6)), _n(y + row_height - 5), name, "end", "category")
+        )
+        w = abs(amount) * unit
+        if w > 0:
+            x = zero_x if amount > 0 else zero_x - w
+            bars.append(
+                Bar(
+                    _n(x),
+                    _n(y + 3),
+                    _n(w),
+                    _n(Decimal(row_height - 6)),
+                    POSITIVE if amount > 0 else NEGATIVE,
+                    f"{name}: {fmt(amount)}",
+                )
+            )
+    return Chart(
+        id=id,
+        title=title,
+        description=description,
+        width=width,
+        height=height,
+        bars=tuple(bars),
+        texts=tuple(texts),
+        lines=tuple(lines),
+        table_header=("", value_label),
+        table_rows=tuple((name, fmt(amount)) for name, amount in items),
+    )
+
+
+_environment: jinja2.Environment | None = None
+
+
+def render_svg(chart: Chart) -> str:
+    """The chart as a standalone SVG document (the template the pages include)."""
+    global _environment
+    if _environment is None:
+        _environment = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
+            autoescape=True,
+            undefined=jinja2.StrictUndefined,
+        )
+    return _environment.get_template(TEMPLATE).render(chart=chart, standalone=True)
