@@ -1,0 +1,64 @@
+"""PDF documents: a Jinja template of ``templates/pdf/`` rendered by WeasyPrint.
+
+``render_pdf("pdf/calc_report.html", result=…)`` → the PDF's bytes. Call it inside an app
+context (a request, or ``app.app_context()`` in a job): the template is rendered by Flask, so
+it has the filters (``|money``, ``|day``), ``_()`` in the reader's language and ``url_for``.
+
+Resources (stylesheets, images) are read from the app's ``static`` folder only: relative
+URLs resolve against it (``base_url``), and the fetcher refuses anything that is not a file
+inside it, so a document can never make the server fetch a URL.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlparse
+
+from flask import current_app, render_template
+
+
+def static_base_url() -> str:
+    """The ``file://`` URL of the app's static folder (ending in ``/``)."""
+    folder = Path(current_app.static_folder or "static").resolve()
+    return folder.as_uri() + "/"
+
+
+def _fetcher_for(root: Path) -> Any:
+    import weasyprint
+
+    class StaticOnlyFetcher(weasyprint.URLFetcher):  # type: ignore[misc]
+        """Fetch ``file:`` URLs inside ``root`` and ``data:`` URLs; refuse the rest."""
+
+        def fetch(self, url: str, headers: Any = None) -> Any:
+            parsed = urlparse(url)
+            if parsed.scheme == "data":
+                return super().fetch(url, headers)
+            if parsed.scheme == "file":
+                path = Path(unquote(parsed.path)).resolve()
+                if path.is_relative_to(root):
+                    return super().fetch(url, headers)
+            raise ValueError(f"resource not allowed in a PDF: {url}")
+
+    return StaticOnlyFetcher(allowed_protocols={"file", "data"})
+
+
+def html_to_pdf(html: str, *, base_url: str | None = None) -> bytes:
+    """PDF bytes of an HTML document; relative URLs resolve against ``base_url``."""
+    import weasyprint  # imported on use: loading pango is slow and the web rarely needs it
+
+    base = base_url or static_base_url()
+    root = Path(unquote(urlparse(base).path)).resolve()
+    document = weasyprint.HTML(string=html, base_url=base, url_fetcher=_fetcher_for(root))
+    pdf: bytes = document.write_pdf()
+    return pdf
+
+
+def render_pdf(template_name: str, /, *, base_url: str | None = None, **context: Any) -> bytes:
+    """Render ``template_name`` with ``context`` and return the PDF's bytes.
+
+    ``base_url`` defaults to the static folder, so ``<link href="tid.css">`` or
+    ``<img src="logo.png">`` in a PDF template read ``tid/static/``.
+    """
+    html = render_template(template_name, **context)
+    return html_to_pdf(html, base_url=base_url)
