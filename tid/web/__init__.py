@@ -12,6 +12,9 @@ BLUEPRINT_MODULES = [
     "tid.web.main",
     "tid.web.petitions",
     "tid.web.admin",
+    "tid.web.calc",
+    "tid.web.api",
+    "tid.web.roll",
 ]
 
 

@@ -1,0 +1,123 @@
+"""``tid calc NAME [FILE]`` (CALCULATORS.md): JSON in, JSON out; exit 2 and one JSON error."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from tests.calc_documents import DOCUMENTS, INVALID, NUMBER_AMOUNT
+from tid import calc_io
+from tid.cli import calc_command
+from tid.rules import calculators
+
+AVAILABLE = [name for name in sorted(calculators.CALCULATORS) if calc_io.available(name)]
+
+
+def test_every_calculator_has_a_worked_document() -> None:
+    # A calculator added to the registry needs a document here (and so a test of its three ways).
+    assert set(AVAILABLE) <= set(DOCUMENTS), set(AVAILABLE) - set(DOCUMENTS)
+    assert set(DOCUMENTS) <= set(calculators.CALCULATORS)
+
+
+def _invoke(args: list[str], stdin: str | None = None) -> Result:
+    return CliRunner().invoke(calc_command, args, input=stdin, catch_exceptions=False)
+
+
+def _error(result: Result) -> dict[str, Any]:
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    error = json.loads(lines[0])
+    assert isinstance(error, dict)
+    assert set(error) >= {"error", "field"}
+    assert error["error"]
+    return error
+
+
+@pytest.mark.parametrize("name", AVAILABLE)
+def test_file_in_json_out(name: str, tmp_path: Path) -> None:
+    path = tmp_path / "document.json"
+    path.write_text(json.dumps(DOCUMENTS[name]), encoding="utf-8")
+    result = _invoke([name, str(path)])
+    assert result.exit_code == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out == calculators.run(name, DOCUMENTS[name])
+    assert isinstance(out["warnings"], list)
+    assert out["trace"] and all({"step", "value", "citation"} <= set(s) for s in out["trace"])
+
+
+@pytest.mark.parametrize("name", AVAILABLE)
+def test_standard_input(name: str) -> None:
+    result = _invoke([name], stdin=json.dumps(DOCUMENTS[name]))
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout) == calculators.run(name, DOCUMENTS[name])
+
+
+@pytest.mark.parametrize("name", sorted(INVALID))
+def test_invalid_input_exits_2_naming_the_field(name: str) -> None:
+    document, field = INVALID[name]
+    error = _error(_invoke([name], stdin=json.dumps(document)))
+    assert error["field"] == field
+
+
+@pytest.mark.parametrize("name", sorted(NUMBER_AMOUNT))
+def test_an_amount_as_a_json_number_is_refused(name: str) -> None:
+    document, field = NUMBER_AMOUNT[name]
+    error = _error(_invoke([name], stdin=json.dumps(document)))
+    assert error["field"] == field
+    assert "text" in error["error"]
+
+
+def test_not_json() -> None:
+    error = _error(_invoke(["deadlines"], stdin="{petition_received: 2026-03-02}"))
+    assert error["field"] == ""
+    assert "not valid JSON" in error["error"]
+
+
+def test_not_an_object() -> None:
+    error = _error(_invoke(["liens"], stdin="[]"))
+    assert error["field"] == ""
+
+
+def test_unknown_calculator() -> None:
+    error = _error(_invoke(["nope"], stdin="{}"))
+    assert error["field"] == "name"
+    assert "deadlines" in error["error"]  # the message lists the known calculators
+
+
+def test_the_installed_command(tmp_path: Path) -> None:
+    """The real entry point (``.venv/bin/tid``), reading standard input."""
+    tid = Path(sys.executable).with_name("tid")
+    env = {**os.environ, "TID_INSTANCE": str(tmp_path / "instance")}
+    ok = subprocess.run(
+        [str(tid), "calc", "room-tax"],
+        input=json.dumps(DOCUMENTS["room-tax"]),
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert ok.returncode == 0, ok.stderr
+    # 9% × 200.00 × 3 nights = 54.00
+    assert json.loads(ok.stdout)["tax"] == "54.00"
+    bad = subprocess.run(
+        [str(tid), "calc", "room-tax"],
+        input=json.dumps(NUMBER_AMOUNT["room-tax"][0]),
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert bad.returncode == 2
+    assert bad.stdout == ""
+    assert json.loads(bad.stderr)["field"] == "nightly_rate"

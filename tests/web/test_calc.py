@@ -1,0 +1,450 @@
+"""The calculators' web pages: forms, errors next to the field, CSV in and out, PDF report."""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+import re
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+import pypdf
+import pytest
+from click.testing import CliRunner
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.calc_documents import DOCUMENTS, FORM_DATA
+from tid import calc_io, i18n
+from tid.cli import calc_command
+from tid.rules import calculators
+from tid.rules.params import all_parameters
+
+AVAILABLE = [name for name in sorted(calculators.CALCULATORS) if calc_io.available(name)]
+BOM = "\ufeff"
+
+
+def _page(response: Any) -> str:
+    return str(response.get_data(as_text=True))
+
+
+def _hidden_document(page: str) -> dict[str, Any]:
+    match = re.search(r'name="document" value="([^"]*)"', page)
+    assert match, "the result page carries its input document"
+    document = json.loads(html.unescape(match.group(1)))
+    assert isinstance(document, dict)
+    return document
+
+
+def _error_of(page: str, name: str) -> str:
+    match = re.search(rf'<span class="field-error" id="e-{re.escape(name)}">([^<]*)</span>', page)
+    assert match, f"no error shown next to {name}"
+    return html.unescape(match.group(1))
+
+
+def _text(page: str) -> str:
+    """The visible text of a page, whitespace collapsed."""
+    body = re.sub(r"<(script|style)[^>]*>.*?</\1>", " ", page, flags=re.S)
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", body)))
+
+
+def _money(app: Flask, amount: str) -> str:
+    with app.test_request_context("/"):
+        return i18n.money(Decimal(amount))
+
+
+def _cli(name: str, document: dict[str, Any]) -> dict[str, Any]:
+    result = CliRunner().invoke(calc_command, [name], input=json.dumps(document))
+    assert result.exit_code == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert isinstance(out, dict)
+    return out
+
+
+def _pdf_text(data: bytes) -> str:
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    return re.sub(r"\s+", " ", " ".join(page.extract_text() for page in reader.pages))
+
+
+# --------------------------------------------------------------------------------------
+# Pages
+
+
+def test_index_lists_every_calculator(client: FlaskClient) -> None:
+    page = _page(client.get("/calc/"))
+    for name in calculators.CALCULATORS:
+        assert f'href="/calc/{name}"' in page
+    assert 'href="/calc/parameters"' in page
+    assert "Calculadoras" in page  # Spanish first
+
+
+def test_parameters_page_has_an_anchor_and_citation_per_parameter(client: FlaskClient) -> None:
+    page = html.unescape(_page(client.get("/calc/parameters")))
+    for parameter in all_parameters():
+        assert f'id="p-{parameter["name"]}"' in page
+        for value in parameter["values"]:
+            assert value["citation"] in page
+
+
+@pytest.mark.parametrize("name", sorted(calc_io.FORMS))
+def test_form_page(client: FlaskClient, name: str) -> None:
+    response = client.get(f"/calc/{name}")
+    assert response.status_code == 200
+    page = _page(response)
+    assert 'enctype="multipart/form-data"' in page
+    assert 'name="csrf_token"' in page
+    assert 'name="document_json"' in page
+    for item in calc_io.FORMS[name].items():
+        if isinstance(item, calc_io.Field):
+            assert f'name="{item.key}"' in page
+        elif isinstance(item, calc_io.Table) and item.csv:
+            assert f'name="{item.key}_csv"' in page  # "Upload a CSV instead"
+
+
+def test_form_labels_in_english_when_chosen(client: FlaskClient) -> None:
+    spanish = _page(client.get("/calc/liens"))
+    assert "Gravámenes" in spanish and "Producto de la venta" in spanish
+    english = _page(client.get("/calc/liens?lang=en"))
+    assert "Sale proceeds" in english and "Hipoteca" not in english
+
+
+# --------------------------------------------------------------------------------------
+# The same numbers three ways
+
+
+@pytest.mark.parametrize("name", AVAILABLE)
+def test_web_api_and_cli_agree(app: Flask, client: FlaskClient, name: str) -> None:
+    document = DOCUMENTS[name]
+    cli = _cli(name, document)
+    api = client.post(f"/api/v1/calc/{name}", json=document)
+    assert api.status_code == 200
+    assert api.get_json() == cli
+
+    web = client.post(f"/calc/{name}", data=FORM_DATA[name])
+    page = _page(web)
+    assert web.status_code == 200, re.findall(r'class="field-error"[^>]*>([^<]*)', page)
+    # The form built the very document the API and the command line were given…
+    assert _hidden_document(page) == document
+    # …and the page shows the result's figures, formatted for the reader.
+    text = _text(page)
+    for key, value in calc_io.summary(cli):
+        if calc_io.kind_of(key, value) == "money":
+            assert _money(app, value) in text, key
+    for table in calc_io.result_tables(cli):
+        for row in table.rows:
+            for column, value in row.items():
+                if calc_io.kind_of(column, value) == "money":
+                    assert _money(app, value) in text, (table.key, column)
+    for warning in cli["warnings"]:
+        assert warning in html.unescape(page)
+    # The CSV download re-runs the same document: the same numbers as the command line.
+    download = client.post(f"/calc/{name}/csv", data={"document": json.dumps(document)})
+    assert download.get_data(as_text=True) == BOM + calc_io.result_csv(cli)
+
+
+# --------------------------------------------------------------------------------------
+# Errors next to the field, in the reader's language; nothing computed
+
+
+def test_format_error_next_to_the_field_in_spanish(client: FlaskClient) -> None:
+    response = client.post("/calc/deadlines", data={"petition_received": "2026-02-30"})
+    assert response.status_code == 422
+    page = _page(response)
+    assert _error_of(page, "petition_received") == (
+        "Escriba la fecha como año-mes-día, como 2026-03-02."
+    )
+    assert 'id="f-petition_received" aria-invalid="true"' in page
+    assert 'value="2026-02-30"' in page  # what was typed is kept
+    assert "Cómo se calculó" not in page  # nothing was computed
+
+
+def test_the_same_error_in_english(client: FlaskClient) -> None:
+    response = client.post(
+        "/calc/room-tax?lang=en", data={**FORM_DATA["room-tax"], "nights": "3.5"}
+    )
+    assert response.status_code == 422
+    assert _error_of(_page(response), "nights") == "Write a whole number, like 3."
+
+
+def test_required_cell_of_a_row(client: FlaskClient) -> None:
+    data = {**FORM_DATA["liens"]}
+    del data["liens-3-amount"]
+    page = _page(client.post("/calc/liens", data=data))
+    assert _error_of(page, "liens-3-amount") == "Este valor es obligatorio."
+
+
+def test_a_calculators_error_goes_to_the_row_it_names(client: FlaskClient) -> None:
+    # Row 0 is blank, so the document's months[1] is the form's row 2.
+    data = {
+        "fiscal_year": "2024-25",
+        "bank_certified_amount": "1000.00",
+        "months-1-month": "2024-07",
+        "months-1-collected": "10.00",
+        "months-2-month": "2023-08",
+        "months-2-collected": "10.00",
+    }
+    response = client.post("/calc/room-tax-distribution", data=data)
+    assert response.status_code == 422
+    error = _error_of(_page(response), "months-2-month")
+    assert error.startswith("No aceptado: ")
+    assert "2023-08" in error
+
+
+def test_a_pasted_json_document(client: FlaskClient) -> None:
+    document = DOCUMENTS["room-tax"]
+    page = _page(client.post("/calc/room-tax", data={"document_json": json.dumps(document)}))
+    assert _hidden_document(page) == document
+    bad = client.post("/calc/room-tax", data={"document_json": "{nights: 3"})
+    assert bad.status_code == 422
+    assert _error_of(_page(bad), "document_json").startswith("Esto no es JSON válido")
+    refused = client.post(
+        "/calc/room-tax", data={"document_json": json.dumps({**document, "nightly_rate": 1.5})}
+    )
+    assert refused.status_code == 422
+    assert _error_of(_page(refused), "document_json").startswith("nightly_rate: ")
+
+
+def test_change_the_input_fills_the_form_again(client: FlaskClient) -> None:
+    document = DOCUMENTS["excise-allocation"]
+    page = _page(
+        client.post("/calc/excise-allocation", data={"edit": "1", "document": json.dumps(document)})
+    )
+    assert 'name="months-0-cigarette_tax" id="f-months-0-cigarette_tax"' in page
+    assert re.search(r'value="5000000.00"\s+name="months-0-cigarette_tax"', page)
+    assert re.search(r'value="2024-25"\s+name="fiscal_year"', page)
+
+
+# --------------------------------------------------------------------------------------
+# CSV upload
+
+
+def _upload(client: FlaskClient, name: str, field: str, content: bytes, **data: str) -> Any:
+    return client.post(
+        f"/calc/{name}",
+        data={**data, field: (io.BytesIO(content), "rows.csv")},
+        content_type="multipart/form-data",
+    )
+
+
+def test_months_from_a_csv_with_a_bom(client: FlaskClient) -> None:
+    content = (BOM + "month,collected\r\n2024-07,900000.00\r\n\r\n2024-08,50000.00\r\n").encode()
+    response = _upload(
+        client,
+        "room-tax-distribution",
+        "months_csv",
+        content,
+        fiscal_year="2024-25",
+        bank_certified_amount="1000000.00",
+        **{"months-0-month": "2025-01", "months-0-collected": "1.00"},  # replaced by the file
+    )
+    assert response.status_code == 200
+    assert _hidden_document(_page(response)) == DOCUMENTS["room-tax-distribution"]
+
+
+def test_excise_months_from_a_csv_without_a_bom(client: FlaskClient) -> None:
+    content = (
+        b"month,gasoline_tax,diesel_gallons,crude_oil_excise,reimbursements,cigarette_tax\n"
+        b"2024-07,10000000.00,5000000,1000000.00,250000.00,5000000.00\n"
+    )
+    response = _upload(client, "excise-allocation", "months_csv", content, fiscal_year="2024-25")
+    assert response.status_code == 200
+    assert _hidden_document(_page(response)) == DOCUMENTS["excise-allocation"]
+
+
+def test_municipalities_from_a_csv_with_semicolons(client: FlaskClient) -> None:
+    content = (
+        "name;base;allocation_2007_08;income_2007_08\n"
+        "San Juan;25000.00;30000.00;50000.00\n"
+        "Ponce;10000.00;1000.00;100000.00\n"
+        "Mayagüez;5000.00;2000.00;100000.00\n"
+    ).encode()
+    response = _upload(
+        client,
+        "equalization",
+        "municipalities_csv",
+        content,
+        fiscal_year="2024-25",
+        lottery_net_income="100000000.00",
+        gf_net_revenues="1000000.00",
+    )
+    assert response.status_code == 200
+    assert _hidden_document(_page(response)) == DOCUMENTS["equalization"]
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        # row 3 is the second data row (the header is row 1)
+        (
+            b"month,collected\n2024-07,1.00\n2024-08,12abc\n",
+            "Fila 3, columna collected: Escriba una cantidad en dólares, como 1234.50.",
+        ),
+        (b"month,collected\n2024-07,1.00\n2024-13,2.00\n", "Fila 3, columna month"),
+        (b"month,collected\n2024-07,\n", "Fila 2, columna collected: este valor es obligatorio."),
+        (b"month,collected,extra\n", "Fila 1: columna desconocida «extra»"),
+        (b"month\n2024-07\n", "Fila 1: falta la columna «collected»."),
+        (b"month,collected\n2024-07,1.00,3\n", "Fila 2: 3 celdas"),
+        (b"", "El archivo está vacío"),
+        (b"month,collected\n", "encabezado pero ninguna fila"),
+        ("month,collected\n2024-07,1.00 ñ\n".encode("latin-1"), "no es texto UTF-8"),
+    ],
+)
+def test_a_bad_file_names_the_row_and_column_and_computes_nothing(
+    client: FlaskClient, content: bytes, expected: str
+) -> None:
+    response = _upload(
+        client,
+        "room-tax-distribution",
+        "months_csv",
+        content,
+        fiscal_year="2024-25",
+        bank_certified_amount="1000.00",
+    )
+    assert response.status_code == 422
+    page = _page(response)
+    assert expected in _error_of(page, "months_csv")
+    assert "Cómo se calculó" not in page
+
+
+def test_a_file_too_large_is_refused_before_parsing(client: FlaskClient) -> None:
+    content = b"month,collected\n" + b"2024-07,1.00\n" * (calc_io.MAX_CSV_BYTES // 10)
+    assert len(content) > calc_io.MAX_CSV_BYTES
+    response = _upload(
+        client, "room-tax-distribution", "months_csv", content, fiscal_year="2024-25"
+    )
+    assert response.status_code == 422
+    assert "demasiado grande" in _error_of(_page(response), "months_csv")
+
+
+def test_a_calculators_error_on_a_file_row_names_the_row(client: FlaskClient) -> None:
+    # The months must come in order: the calculator refuses months[1], line 3 of the file.
+    content = b"month,collected\n2024-08,1.00\n2024-07,2.00\n"
+    response = _upload(
+        client,
+        "room-tax-distribution",
+        "months_csv",
+        content,
+        fiscal_year="2024-25",
+        bank_certified_amount="1000.00",
+    )
+    assert response.status_code == 422
+    assert _error_of(_page(response), "months_csv").startswith("Fila 3 del archivo: ")
+
+
+# --------------------------------------------------------------------------------------
+# The result page: warnings, trace with links to the parameters, chart
+
+
+def test_result_shows_warnings_trace_and_parameter_links(client: FlaskClient) -> None:
+    document = DOCUMENTS["room-tax-distribution"]
+    result = calculators.run("room-tax-distribution", document)
+    page = html.unescape(
+        _page(client.post("/calc/room-tax-distribution", data=FORM_DATA["room-tax-distribution"]))
+    )
+    assert result["warnings"]
+    for warning in result["warnings"]:
+        assert f"</strong> {warning}</p>" in page
+    with_parameter = [s for s in result["trace"] if s.get("parameter")]
+    assert with_parameter
+    for step in with_parameter:
+        assert f'href="/calc/parameters#p-{step["parameter"]}"' in page
+    for step in result["trace"]:
+        assert step["citation"] in page
+    assert '<svg xmlns="http://www.w3.org/2000/svg" class="chart"' in page
+    assert (
+        '<title id="chart-room-tax-distribution-title">Mes a mes, por destinatario</title>' in page
+    )
+
+
+def test_chart_and_table_escape_user_text(client: FlaskClient) -> None:
+    hostile = '<script>alert("x")</script>'
+    document = json.loads(json.dumps(DOCUMENTS["equalization"]))
+    document["municipalities"][1]["name"] = hostile
+    page = _page(client.post("/calc/equalization", data={"document_json": json.dumps(document)}))
+    assert "<script>" not in page
+    assert "&lt;script&gt;alert(" in page
+    assert 'class="chart" id="chart-equalization"' in page
+
+
+# --------------------------------------------------------------------------------------
+# Downloads
+
+
+def test_csv_download(client: FlaskClient) -> None:
+    document = DOCUMENTS["excise-allocation"]
+    response = client.post("/calc/excise-allocation/csv", data={"document": json.dumps(document)})
+    assert response.status_code == 200
+    assert response.mimetype == "text/csv"
+    assert 'filename="excise-allocation.csv"' in response.headers["Content-Disposition"]
+    rows = list(csv.reader(io.StringIO(response.get_data(as_text=True).removeprefix(BOM))))
+    header = rows[0]
+    assert header[0] == "month"
+    july = dict(zip(header, rows[1], strict=True))
+    # Cigarettes 5,000,000.00 in July: HTA 2,500,000.00 (its monthly cap), the Bus Authority
+    # 800,000.00 (its cap), PRITA 5,000,000 − 2,500,000 − 800,000 = 1,700,000.00.
+    assert july["allocations.hta_cigarette"] == "2500000.00"
+    assert july["allocations.mba"] == "800000.00"
+    assert july["allocations.prita"] == "1700000.00"
+    # Fuel: 10,000,000 + 4¢ × 5,000,000 gal + 1,000,000 − 250,000 = 10,950,000.00
+    assert july["allocations.hta_fuel"] == "10950000.00"
+
+
+def test_download_of_a_bad_document(client: FlaskClient) -> None:
+    assert client.post("/calc/liens/csv", data={"document": "not json"}).status_code == 400
+    bad = client.post("/calc/liens/pdf", data={"document": json.dumps({"liens": "x"})})
+    assert bad.status_code == 422
+
+
+@pytest.mark.parametrize("name", AVAILABLE)
+def test_pdf_report_has_the_citations_and_totals(
+    app: Flask, client: FlaskClient, name: str
+) -> None:
+    document = DOCUMENTS[name]
+    result = calculators.run(name, document)
+    response = client.post(f"/calc/{name}/pdf", data={"document": json.dumps(document)})
+    assert response.status_code == 200
+    assert response.mimetype == "application/pdf"
+    text = _pdf_text(response.data)
+    for citation in calc_io.citations(result):
+        assert re.sub(r"\s+", " ", citation) in text, citation
+    figures = [
+        (key, value)
+        for key, value in calc_io.summary(result)
+        if key.startswith("totals.")
+        or key in ("total", "tax", "to_owner", "gf_share", "lottery_share")
+    ]
+    assert figures or name == "deadlines"
+    for key, value in figures:
+        assert _money(app, value) in text, key
+    for warning in result["warnings"]:
+        assert re.sub(r"\s+", " ", warning)[:60] in text
+    assert "Página 1 /" in text
+
+
+def test_pdf_report_of_the_deadlines(app: Flask, client: FlaskClient) -> None:
+    document = DOCUMENTS["deadlines"]
+    response = client.post("/calc/deadlines/pdf", data={"document": json.dumps(document)})
+    text = _pdf_text(response.data)
+    # 90 days from 2026-03-02 is Sunday 2026-05-31, moved to Monday 2026-06-01; the
+    # publication week runs 2026-03-06 to 2026-03-12.
+    with app.test_request_context("/"):
+        for day in ("2026-06-01", "2026-05-31", "2026-03-06", "2026-03-12"):
+            assert i18n.day(date.fromisoformat(day)) in text, day
+    assert "21 LPRA § 6653(2)" in text
+
+
+def test_pdf_report_totals_of_the_waterfall(app: Flask, client: FlaskClient) -> None:
+    document = DOCUMENTS["room-tax-distribution"]
+    response = client.post(
+        "/calc/room-tax-distribution/pdf", data={"document": json.dumps(document)}
+    )
+    text = _pdf_text(response.data)
+    # 2% of 900,000.00 = 18,000.00; 5% = 45,000.00; 9% = 81,000.00; the Authority 100,000.00
+    # in July and 50,000.00 in August = 150,000.00; the remainder 656,000.00.
+    for amount in ("18000.00", "45000.00", "81000.00", "150000.00", "656000.00", "950000.00"):
+        assert _money(app, amount) in text
+    assert "Act 272-2003 § 31(B)(i)" in text
+    assert "Mes a mes, por destinatario" in text  # the chart's title

@@ -1,0 +1,108 @@
+"""The JSON API of the statute calculators (CALCULATORS.md): ``/api/v1/…``.
+
+These routes are public on purpose: they compute what the law says from the document they
+are given, read and write nothing else, and keep no state, so there is nothing to log in to
+and nothing a forged cross-site request could change. That is also why they are exempt from
+CSRF protection (a token would only stop programs from calling them).
+
+- ``GET /api/v1/calc``: the calculators, with the URLs of their API and web page.
+- ``POST /api/v1/calc/<calculator>``: the same JSON document as ``tid calc``; 200 and the
+  result, 422 and ``{"error", "field"}`` for bad input (also a body that is not JSON), 404
+  for an unknown calculator.
+- ``GET /api/v1/parameters``: every dated parameter with its history and citations.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, current_app, request, url_for
+from flask.blueprints import BlueprintSetupState
+
+from tid import calc_io
+from tid.rules import calculators
+from tid.rules.errors import InputError
+from tid.web.access import public
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+# The largest JSON body read (a year of months or the 78 municipalities is a few kB).
+DEFAULT_MAX_BYTES = 1_000_000
+
+
+@bp.record_once
+def _exempt_from_csrf(state: BlueprintSetupState) -> None:
+    csrf = state.app.extensions.get("csrf")
+    if csrf is not None:
+        csrf.exempt(bp)
+
+
+def _json(document: object, status: int = 200) -> Any:
+    """A JSON response that keeps the document's key order (the statute's order)."""
+    body = json.dumps(document, ensure_ascii=False, indent=None)
+    return current_app.response_class(body + "\n", status=status, mimetype="application/json")
+
+
+def _error(message: str, field: str, status: int) -> Any:
+    return _json({"error": message, "field": field}, status)
+
+
+@bp.route("/calc")
+@public
+def calculators_list() -> Any:
+    """The calculators, each with its API and web URL (public: no data, no state)."""
+    return _json(
+        {
+            "calculators": [
+                {
+                    "name": name,
+                    "available": calc_io.available(name),
+                    "url": url_for("api.calculate", calculator=name),
+                    "form": url_for("calc.form", calculator=name),
+                }
+                for name in sorted(calculators.CALCULATORS)
+            ]
+        }
+    )
+
+
+@bp.route("/calc/<calculator>", methods=["POST"])
+@public
+def calculate(calculator: str) -> Any:
+    """Run a calculator on the JSON body (public and stateless: see the module docstring)."""
+    if calculator not in calculators.CALCULATORS:
+        known = ", ".join(sorted(calculators.CALCULATORS))
+        return _error(f"Unknown calculator {calculator!r}; known: {known}.", "name", 404)
+    if not calc_io.available(calculator):
+        return _error(f"The calculator {calculator!r} is not available yet.", "name", 404)
+    limit = int(current_app.config.get("CALC_MAX_BYTES", DEFAULT_MAX_BYTES))
+    if request.content_length is not None and request.content_length > limit:
+        return _error(f"The document is too large (at most {limit:,} bytes).", "", 413)
+    body = request.get_data(cache=False)
+    if len(body) > limit:
+        return _error(f"The document is too large (at most {limit:,} bytes).", "", 413)
+    try:
+        document = json.loads(body.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        return _error("The body is not UTF-8 text.", "", 422)
+    except json.JSONDecodeError as exc:
+        return _error(
+            f"The body is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
+            "",
+            422,
+        )
+    try:
+        result = calculators.run(calculator, document)
+    except InputError as exc:
+        return _json(exc.as_json(), 422)
+    return _json(result)
+
+
+@bp.route("/parameters")
+@public
+def parameters() -> Any:
+    """Every dated parameter with its values over time and the citation of each (public)."""
+    from tid.rules.params import all_parameters
+
+    return _json({"parameters": all_parameters()})
