@@ -55,6 +55,7 @@ IRC1994_KEYS = (
     "recreational_development_fund",
     "unnamed_one_sixth",
 )
+UNNAMED_LABEL = "1/6 of 6% — recipient not named in the supplied text"
 UNNAMED_WARNING = (
     "1/6 of 6% — recipient not named in the supplied text: the last sixth of the first six "
     "points of IRC 1994 § 2051 ¶ (5) is reported apart (RULES.md § 3.1)."
@@ -86,6 +87,11 @@ def _dollars(cents: Fraction) -> str:
 def _points(rate: Fraction) -> str:
     """A rate shown in percentage points: 17/200 -> "8.5"."""
     return f"{(Decimal(rate.numerator) * 100 / Decimal(rate.denominator)).normalize():f}"
+
+
+def _pct(pv: ParamValue) -> str:
+    """A rate parameter shown as a percentage: 0.02 -> "2%"."""
+    return f"{(pv.decimal * 100).normalize():f}%"
 
 
 def _step(text: str, cents: Fraction, pv: ParamValue) -> TraceStep:
@@ -202,22 +208,27 @@ def distribute_irc1994(
     trace += [
         _step("First 6 points of every lodging's base", pool, pool_pts),
         _step("5/6 of the first 6 points", named_part, named),
-        _step("30% of 5/6 → General Fund", gf30, gf_share),
-        _step("70% of 5/6", bond70, bond_share),
+        _step(f"{_pct(gf_share)} of {named.value} → General Fund", gf30, gf_share),
+        _step(f"{_pct(bond_share)} of {named.value}", bond70, bond_share),
         TraceStep(
             "Bond Redemption Fund: up to the Secretary's amount (input)",
             money_str(bond_fund_amount),
             "IRC 1994 § 2051 ¶ (5), 3rd paragraph",
         ),
         _step("Bond Redemption Fund receives", bond, bond_share),
-        _step("Recreational Development Fund: the rest of the 70%", recreational, bond_share),
         _step(
-            "Top-up from the General Fund's 30% to bring the Recreational Development Fund to "
-            f"{money_str(minimum.decimal)} (only when the 70% is under it)",
+            f"Recreational Development Fund: the rest of the {_pct(bond_share)}",
+            recreational,
+            bond_share,
+        ),
+        _step(
+            f"Top-up from the General Fund's {_pct(gf_share)} to bring the Recreational "
+            f"Development Fund to {money_str(minimum.decimal)} (only when the "
+            f"{_pct(bond_share)} is under it)",
             top_up,
             minimum,
         ),
-        _step("1/6 of 6% — recipient not named in the supplied text", pool - named_part, named),
+        _step(UNNAMED_LABEL, pool - named_part, named),
     ]
     cents = split_exact(total, [funds[k] for k in IRC1994_KEYS])
     allocations = dict(zip(IRC1994_KEYS, cents, strict=True))
@@ -231,10 +242,11 @@ def distribute_irc1994(
     warnings = [UNNAMED_WARNING]
     if top_up:
         warnings.append(
-            f"The 70% share ({_dollars(bond70)}) is under ${minimum.decimal:,.2f}: "
-            f"{_dollars(top_up)} moves from the General Fund's 30% share to the Recreational "
-            f"Development Fund, toward receipts of ${minimum.decimal:,.2f} and at most the "
-            "whole 30% share (IRC 1994 § 2051 ¶ (5); RULES.md § 3.1)."
+            f"The {_pct(bond_share)} share ({_dollars(bond70)}) is under "
+            f"${minimum.decimal:,.2f}: {_dollars(top_up)} moves from the General Fund's "
+            f"{_pct(gf_share)} share to the Recreational Development Fund, toward receipts of "
+            f"${minimum.decimal:,.2f} and at most the whole {_pct(gf_share)} share "
+            "(IRC 1994 § 2051 ¶ (5); RULES.md § 3.1)."
         )
     return Irc1994Result(fy, total, allocations, tuple(warnings), tuple(trace))
 
@@ -296,22 +308,22 @@ def act272_recipients(
         ),
         Recipient(
             "tourism_company_admin",
-            "Tourism Company, administration of the tax (2% of the month's total)",
+            f"Tourism Company, administration of the tax ({_pct(admin)} of the month's total)",
             admin.citation,
             share=admin.decimal,
             parameter=admin.name,
         ),
         Recipient(
             "general_fund",
-            "Treasury General Fund (5% of the month's total)",
+            f"Treasury General Fund ({_pct(gf)} of the month's total)",
             gf.citation,
             share=gf.decimal,
             parameter=gf.name,
         ),
         Recipient(
             "convention_bureau",
-            "Tourism Company for the Convention Bureau (9% of the month's total"
-            + (", floor $375,000 a month)" if floor_on else ")"),
+            f"Tourism Company for the Convention Bureau ({_pct(bureau)} of the month's total"
+            + (f", floor ${floor.decimal:,.2f} a month)" if floor_on else ")"),
             bureau.citation + (f"; {floor.citation}" if floor_on else ""),
             share=bureau.decimal,
             floor=floor.cents if floor_on else None,
@@ -366,8 +378,8 @@ def distribute_act272(
     floor = used[5]
     if bureau_floor_from_fy is None:
         warnings.append(
-            "The Convention Bureau's floor of $375,000 a month ($4,500,000 a year) is off: "
-            "the supplied § 31(B)(iii) leaves blank the fiscal year it applies from and "
+            f"The Convention Bureau's floor of ${floor.decimal:,.2f} a month is off: the "
+            "supplied § 31(B)(iii) leaves blank the fiscal year it applies from and "
             "bureau_floor_from_fy was not given (RULES.md § 3.2)."
         )
     elif floor_on:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from tid.rules.calendar import FiscalYear, parse_fiscal_year
+from tid.rules.calendar import FiscalYear, fiscal_year_of, parse_fiscal_year
 from tid.rules.errors import InputError
 from tid.rules.money import ZERO, allocate, from_cents, money_str, to_cents
 from tid.rules.params import ParamValue, TraceStep, history, param_or_none
@@ -181,9 +181,11 @@ def fund_shares(
             )
         )
     elif traffic_fines:
+        first = history(_PUBLIC_WORKS).values[0]
         warnings.append(
-            f"traffic_fines ignored: the 2% for the Municipal Public Works Fund starts in "
-            f"FY2005-06, after FY{fy.label}."
+            f"traffic_fines ignored: the {(Decimal(first.text) * 100).normalize():f}% share for "
+            "the Municipal Public Works Fund "
+            f"starts in FY{fiscal_year_of(first.start).label}, after FY{fy.label}."
         )
     basic = basic_property_tax if basic_property_tax is not None else ZERO
     trace.append(
@@ -227,8 +229,9 @@ def hold_harmless(fy: FiscalYear, municipalities: Sequence[Municipality]) -> Hol
             ZERO,
             (),
             (
-                f"The hold-harmless of (c)(2) applies from FY2009-10: the bases of FY{fy.label} "
-                "pass unchanged.",
+                f"The hold-harmless of (c)(2) applies from "
+                f"FY{fiscal_year_of(history(_THRESHOLD).values[0].start).label}: the bases of "
+                f"FY{fy.label} pass unchanged.",
             )
             if municipalities
             else (),
