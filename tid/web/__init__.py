@@ -14,7 +14,6 @@ BLUEPRINT_MODULES = [
     "tid.web.admin",
     "tid.web.calc",
     "tid.web.api",
-    "tid.web.roll",
 ]
 
 
