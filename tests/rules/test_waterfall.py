@@ -235,6 +235,7 @@ periods = st.lists(
 def test_waterfall_properties(rs: list[Recipient], ps: list[tuple[int, int]], fy: int) -> None:
     run = run_waterfall(rs, ps, fiscal_year=fy)
     cumulative = [0] * len(rs)
+    floor_in = [0] * len(rs)
     for (month, total), period in zip(ps, run.periods, strict=True):
         # Pays out exactly its total; nothing negative.
         assert sum(period.paid) == total
@@ -260,4 +261,10 @@ def test_waterfall_properties(rs: list[Recipient], ps: list[tuple[int, int]], fy
                 assert cumulative[i] <= r.monthly_cap * month
             if r.carry_forward and r.installments is not None:
                 assert cumulative[i] <= sum(r.installments[:month])
+            if r.floor is not None:
+                # RULES.md § 3.2: owed at least floor + floor shortfall carried in; carried on:
+                # floor + carried in − paid, when positive.
+                assert period.owed[i] >= r.floor + floor_in[i]
+                floor_in[i] = max(0, r.floor + floor_in[i] - period.paid[i])
+                assert period.carried[i] == floor_in[i]
     assert list(run.totals) == cumulative
