@@ -15,9 +15,7 @@ from tid.roll_demo import roll_csv
 from tid.rules.errors import FindingsError, InputError
 from tid.services import audit, roll
 
-
-class roll_messages:  # noqa: N801 - a namespace for long msgids
-    DUPLICATE = "This cadastral number is already on row %(first_row)s of the file."
+DUPLICATE = "This cadastral number is already on row %(first_row)s of the file."
 
 
 ACTOR = audit.Actor("tests")
@@ -168,7 +166,7 @@ def test_every_bad_row_is_listed_at_once_and_nothing_is_written(
     )
     errors = _errors(session, people, text)
     assert errors == {
-        (3, "cadastral_number", roll_messages.DUPLICATE),
+        (3, "cadastral_number", DUPLICATE),
         (4, "land_area", "A negative value is not allowed here."),
         (5, "rooms", "The number of rooms is a whole number."),
         (6, "floors", "This is not a number."),

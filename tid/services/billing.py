@@ -1,0 +1,665 @@
+"""The yearly billing run — 21 LPRA § 6653(3)(b), (3)(d), (5).
+
+The ordinance states "the formula to calculate the amount to be paid annually by each real
+property within the district" (§ 6653(3)(d)) and "the amount of funds expected to be
+collected" (§ 6653(3)(b)); the association notifies every owner of "the amount to be paid
+… for such year, as well as their due date" (§ 6653(5)). A billing run applies the formula,
+compiled once, to every property of one fiscal year's roll and writes one bill each:
+
+- all or nothing: the caller commits once; a formula that fails on one property names it
+  and nothing is written;
+- idempotent: the run's fingerprint is the SHA-256 of the formula, its parameters and every
+  bill (property, amount, explanation); running the same year again with the same roll,
+  formula and parameters (and no new due date) changes nothing and says so;
+- a corrected run (another formula, other parameters, a corrected roll, another due date)
+  supersedes the active run of the year: the old run and its bills are marked superseded,
+  each old bill pointing to the bill that replaced it; nothing is deleted or rewritten. Old
+  bills already mailed are counted: their owners need a corrected notice;
+- the total is shown against the ordinance's expected amount, with the difference.
+
+The due date (the statute leaves it to the ordinance and the association): the association
+sets it when it runs the bill; by default 60 days after the run date (``DEFAULT_DUE_DAYS``, a
+choice of this project). It may not be earlier than the end of the 30-day certified-mail
+period counted from the run date (§ 6653(5)'s period, counted per 1 LPRA § 72), nor, for
+an ordinance the association received, earlier than the end of that first 30-day notice
+period: an owner cannot owe before the notice could lawfully reach them. A rerun without a
+due date keeps the active run's due date.
+
+Bills are written with SQLAlchemy Core ``executemany`` of plain dicts (integer cents
+precomputed), not one ORM object per bill: a district of 100,000 parcels bills in seconds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from decimal import Decimal
+from typing import Any, cast
+
+from sqlalchemy import BigInteger, Column, MetaData, Table, func, insert, select, update
+from sqlalchemy.engine import CursorResult
+from sqlalchemy.orm import aliased
+from sqlmodel import Session, col
+from sqlmodel import select as sm_select
+
+from tid.clock import utcnow
+from tid.models import (
+    Bill,
+    BillingRun,
+    BillingRunStatus,
+    BillStatus,
+    District,
+    Money,
+    Ordinance,
+    Property,
+    PropertyYear,
+    Quantity,
+)
+from tid.rules import calendar
+from tid.rules.errors import N_, InputError
+from tid.rules.imposts import Value, compile_formula, evaluate
+from tid.rules.money import ZERO, money_str, parse_decimal, to_cents
+from tid.services import audit
+from tid.services.roll import attribute_names
+
+CITATION_FORMULA = "21 LPRA § 6653(3)(d)"
+CITATION_EXPECTED = "21 LPRA § 6653(3)(b)"
+DEFAULT_DUE_DAYS = 60  # the project's default; the association may set another due date
+MAX_PARAMETERS = 40
+ORDINANCE_AMOUNT_PARAMETER = "expected_amount"
+
+
+def _plain_table(model: Any) -> Table:
+    """The model's table with money as plain integer cents (quantities as integer
+    ten-thousandths), for bulk reads and inserts that bypass the per-value conversion."""
+    source: Table = model.__table__
+    columns = [
+        Column(
+            c.name,
+            BigInteger() if isinstance(c.type, Money | Quantity) else c.type,
+            primary_key=c.primary_key,
+        )
+        for c in source.columns
+    ]
+    return Table(source.name, MetaData(), *columns)
+
+
+_BILL_ROWS = _plain_table(Bill)
+_YEAR_ROWS = _plain_table(PropertyYear)
+
+
+@dataclass(frozen=True)
+class BillingResult:
+    """What a billing run did (or found already done)."""
+
+    run: BillingRun
+    unchanged: bool  # the same bills were already active: nothing written
+    superseded: BillingRun | None  # the run this one replaced
+    superseded_bills: int
+    mailed_superseded: int  # superseded bills already mailed: owners needing a corrected notice
+    total: Decimal
+    expected_amount: Decimal
+    difference: Decimal  # total − expected amount
+    warnings: tuple[str, ...]
+
+
+# --------------------------------------------------------------------------- the ordinance
+
+
+def ordinance_term(ordinance: Ordinance) -> tuple[calendar.FiscalYear, calendar.FiscalYear]:
+    """The first and last fiscal years of the ordinance's term (§ 6653(3)(c)): counted from
+    the fiscal year of the mayor's approval, ``term_years`` fiscal years in all."""
+    if ordinance.approved_on is None:
+        raise InputError("ordinance", N_("The mayor has not approved this ordinance."))
+    first = calendar.fiscal_year_of(ordinance.approved_on)
+    return first, calendar.FiscalYear(first.start_year + max(ordinance.term_years, 1) - 1)
+
+
+def ordinance_for(
+    session: Session, district_id: int, fiscal_year: str, ordinance_id: int | None = None
+) -> Ordinance:
+    """The district's approved ordinance whose term includes the fiscal year (the latest
+    approved one when several do); ``InputError`` when there is none."""
+    fy = calendar.parse_fiscal_year(fiscal_year)
+    if ordinance_id is not None:
+        ordinance = session.get(Ordinance, ordinance_id)
+        if ordinance is None or ordinance.district_id != district_id:
+            raise InputError("ordinance", N_("This ordinance is not of this district."))
+        candidates = [ordinance]
+    else:
+        candidates = list(
+            session.exec(
+                sm_select(Ordinance)
+                .where(Ordinance.district_id == district_id)
+                .order_by(col(Ordinance.approved_on).desc(), col(Ordinance.id).desc())
+            )
+        )
+        if not candidates:
+            raise InputError(
+                "ordinance", N_("The district has no ordinance: its formula is needed to bill.")
+            )
+    approved = [o for o in candidates if o.approved_on is not None]
+    if not approved:
+        raise InputError("ordinance", N_("The mayor has not approved this ordinance."))
+    for ordinance in approved:
+        first, last = ordinance_term(ordinance)
+        if first <= fy <= last:
+            return ordinance
+    raise InputError(
+        "fiscal_year", N_("This fiscal year is outside the term of the district's ordinance.")
+    )
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+def parse_parameters(value: Mapping[str, Any] | str | None) -> dict[str, Value]:
+    """The formula's named parameters: a mapping, or text with one ``name = value`` a line.
+    A value that reads as a number is a number (``"1,250,000.00"``); any other is text."""
+    if value is None:
+        return {}
+    raw: dict[str, Any] = {}
+    if isinstance(value, str):
+        for number, line in enumerate(value.splitlines(), start=1):
+            text = line.strip()
+            if not text or text.startswith("#"):
+                continue
+            name, sep, rest = text.partition("=")
+            if not sep:
+                raise InputError(
+                    f"parameters[{number}]", N_("Write each parameter as name = value.")
+                )
+            raw[name.strip()] = rest.strip()
+    else:
+        raw = dict(value)
+    if len(raw) > MAX_PARAMETERS:
+        raise InputError("parameters", N_("Too many parameters."))
+    result: dict[str, Value] = {}
+    for name, item in raw.items():
+        if not name.isidentifier() or not name.isascii():
+            raise InputError(
+                f"parameters.{name}",
+                N_("A parameter's name is letters, digits and _ (like budget)."),
+            )
+        if isinstance(item, Decimal):
+            result[name] = item
+            continue
+        text = str(item).strip()
+        if not text:
+            raise InputError(f"parameters.{name}", N_("Give the parameter a value."))
+        try:
+            result[name] = parse_decimal(text, f"parameters.{name}", allow_negative=True)
+        except InputError:
+            result[name] = text
+    return result
+
+
+def parameters_json(parameters: Mapping[str, Value]) -> str:
+    return json.dumps({k: str(v) for k, v in sorted(parameters.items())}, sort_keys=True)
+
+
+def earliest_due_date(run_on: date, ordinance: Ordinance) -> calendar.Deadline:
+    """The earliest due date a bill of a run on ``run_on`` may have: the end of the 30-day
+    certified-mail period from the run (§ 6653(5)), and not before the end of the first
+    notice period of the ordinance's receipt by the association, when recorded."""
+    deadline = calendar.initial_notice_due(run_on)
+    if ordinance.received_by_association_on is not None:
+        first = calendar.initial_notice_due(ordinance.received_by_association_on)
+        if first.date > deadline.date:
+            return first
+    return deadline
+
+
+def default_due_date(run_on: date, ordinance: Ordinance) -> date:
+    """``DEFAULT_DUE_DAYS`` after the run date, or the earliest due date if later."""
+    return max(run_on + timedelta(days=DEFAULT_DUE_DAYS), earliest_due_date(run_on, ordinance).date)
+
+
+# --------------------------------------------------------------------------- the run
+
+
+def active_run(session: Session, district_id: int, fiscal_year: str) -> BillingRun | None:
+    return session.exec(
+        sm_select(BillingRun).where(
+            BillingRun.district_id == district_id,
+            BillingRun.fiscal_year == fiscal_year,
+            BillingRun.status == BillingRunStatus.ACTIVE.value,
+        )
+    ).first()
+
+
+def _roll_properties(
+    session: Session, district_id: int, fiscal_year: str
+) -> tuple[list[dict[str, Any]], list[tuple[int, int]]]:
+    """The year's roll as the formula reads it (``id`` = cadastral number) and, in the same
+    order, each row's (property id, property-year id)."""
+    year = _YEAR_ROWS
+    prop = Property.__table__  # type: ignore[attr-defined]
+    stmt = (
+        select(
+            prop.c.id,
+            prop.c.cadastral_number,
+            year.c.id,
+            year.c.assessed_value,
+            year.c.land_area,
+            year.c.built_area,
+            year.c.use_class,
+            year.c.rooms,
+            year.c.frontage,
+            year.c.attributes,
+        )
+        .select_from(year.join(prop, year.c.property_id == prop.c.id))
+        .where(
+            year.c.district_id == district_id,
+            year.c.fiscal_year == fiscal_year,
+            year.c.in_roll.is_(True),
+        )
+        .order_by(prop.c.cadastral_number)
+    )
+    properties: list[dict[str, Any]] = []
+    ids: list[tuple[int, int]] = []
+    decimal = Decimal
+    loads = json.loads
+    for pid, number, yid, cents, land, built, use, rooms, frontage, extra in session.execute(stmt):
+        item: dict[str, Any] = {
+            "id": number,
+            "assessed_value": decimal(cents).scaleb(-2),
+            "use_class": use,
+            # A property without lodging rooms has none: an empty cell is 0.
+            "rooms": decimal(rooms) if rooms is not None else ZERO,
+        }
+        if land is not None:
+            item["land_area"] = decimal(land) / Quantity.SCALE
+        if built is not None:
+            item["built_area"] = decimal(built) / Quantity.SCALE
+        if frontage is not None:
+            item["frontage"] = decimal(frontage) / Quantity.SCALE
+        if extra and extra != "{}":
+            for key, text in loads(extra).items():
+                item[key] = decimal(text)
+        properties.append(item)
+        ids.append((pid, yid))
+    return properties, ids
+
+
+def _fingerprint(formula: str, parameters: str, lines: list[str]) -> str:
+    digest = hashlib.sha256()
+    digest.update(formula.encode())
+    digest.update(b"\x00")
+    digest.update(parameters.encode())
+    for line in lines:
+        digest.update(b"\x00")
+        digest.update(line.encode())
+    return digest.hexdigest()
+
+
+def run_billing(
+    *,
+    session: Session,
+    actor: audit.Actor,
+    district_id: int,
+    fiscal_year: str,
+    run_on: date,
+    due_date: date | None = None,
+    parameters: Mapping[str, Any] | str | None = None,
+    ordinance_id: int | None = None,
+    reason: str = "",
+) -> BillingResult:
+    """Bill every property of the district's roll for the fiscal year by the ordinance's
+    formula (§ 6653(3)(d)); supersede the year's active run when the bills differ. The caller
+    commits; on ``InputError`` nothing has been written."""
+    if session.get(District, district_id) is None:
+        raise InputError("district", N_("There is no such district."))
+    fy = calendar.parse_fiscal_year(fiscal_year).label
+    ordinance = ordinance_for(session, district_id, fy, ordinance_id)
+    params = parse_parameters(parameters)
+    reason = " ".join(reason.split())[:1000]
+
+    properties, ids = _roll_properties(session, district_id, fy)
+    if not properties:
+        raise InputError(
+            "fiscal_year", N_("There is no roll for this fiscal year: import the roll first.")
+        )
+    names = attribute_names(session, district_id, fy)
+    formula = compile_formula(
+        ordinance.formula,
+        parameters=[*params, ORDINANCE_AMOUNT_PARAMETER],
+        attributes=names,
+    )
+    if (
+        ORDINANCE_AMOUNT_PARAMETER in formula.parameters
+        and ORDINANCE_AMOUNT_PARAMETER not in params
+    ):
+        params[ORDINANCE_AMOUNT_PARAMETER] = ordinance.expected_amount
+    unused = sorted(set(params) - set(formula.parameters))
+    if unused:
+        raise InputError(f"parameters.{unused[0]}", N_("The formula does not use this parameter."))
+    result = evaluate(formula, properties, params)
+    params_text = parameters_json(params)
+
+    amounts = [to_cents(line.amount) for line in result.properties]
+    explanations = [line.explanation for line in result.properties]
+    explanations_es = [getattr(line, "explanation_es", None) for line in result.properties]
+    fingerprint = _fingerprint(
+        formula.text,
+        params_text,
+        [
+            f"{pid}|{yid}|{cents}|{text}"
+            for (pid, yid), cents, text in zip(ids, amounts, explanations, strict=True)
+        ],
+    )
+    total = result.total
+    expected = ordinance.expected_amount
+    warnings = list(result.warnings)
+
+    current = active_run(session, district_id, fy)
+    if (
+        current is not None
+        and current.fingerprint == fingerprint
+        and (due_date is None or due_date == current.due_date)
+    ):
+        return BillingResult(
+            run=current,
+            unchanged=True,
+            superseded=None,
+            superseded_bills=0,
+            mailed_superseded=0,
+            total=current.total,
+            expected_amount=current.expected_amount,
+            difference=current.total - current.expected_amount,
+            warnings=tuple(json.loads(current.warnings or "[]")),
+        )
+
+    earliest = earliest_due_date(run_on, ordinance)
+    if due_date is None:
+        if current is not None and current.due_date >= earliest.date:
+            due_date = current.due_date
+        else:
+            due_date = default_due_date(run_on, ordinance)
+    if due_date < earliest.date:
+        raise InputError(
+            "due_date",
+            N_(
+                "The due date is too early: it must leave the 30 days of the certified-mail "
+                "notice (21 LPRA § 6653(5))."
+            ),
+        )
+    if due_date > run_on + timedelta(days=3 * 366):
+        raise InputError("due_date", N_("The due date is too far away."))
+
+    version = int(
+        session.execute(
+            select(func.coalesce(func.max(BillingRun.__table__.c.version), 0)).where(  # type: ignore[attr-defined]
+                BillingRun.__table__.c.district_id == district_id,  # type: ignore[attr-defined]
+                BillingRun.__table__.c.fiscal_year == fy,  # type: ignore[attr-defined]
+            )
+        ).scalar_one()
+    )
+    now = utcnow()
+    run = BillingRun(
+        district_id=district_id,
+        ordinance_id=ordinance.id or 0,
+        fiscal_year=fy,
+        version=version + 1,
+        status=BillingRunStatus.ACTIVE.value,
+        formula=formula.text,
+        parameters=params_text,
+        property_count=len(properties),
+        total=total,
+        expected_amount=expected,
+        run_on=run_on,
+        due_date=due_date,
+        fingerprint=fingerprint,
+        warnings=json.dumps(warnings, ensure_ascii=False),
+        reason=reason,
+        supersedes_id=current.id if current is not None else None,
+        actor=actor.label,
+        created_at=now,
+    )
+    superseded_bills = mailed = 0
+    if current is not None:
+        before = audit.snapshot(current)
+        current.status = BillingRunStatus.SUPERSEDED.value
+        current.superseded_at = now
+        session.add(current)
+        session.flush()
+        audit.record(
+            session,
+            actor,
+            "billing_run.supersede",
+            current,
+            before=before,
+            after=audit.snapshot(current),
+        )
+    session.add(run)
+    session.flush()
+    run_id = run.id or 0
+    session.execute(
+        insert(_BILL_ROWS),
+        [
+            {
+                "billing_run_id": run_id,
+                "district_id": district_id,
+                "property_id": pid,
+                "property_year_id": yid,
+                "fiscal_year": fy,
+                "amount": cents,
+                "explanation": text,
+                "explanation_es": text_es,
+                "due_date": due_date,
+                "status": BillStatus.ACTIVE.value,
+                "created_at": now,
+            }
+            for (pid, yid), cents, text, text_es in zip(
+                ids, amounts, explanations, explanations_es, strict=True
+            )
+        ],
+    )
+    if current is not None:
+        superseded_bills, mailed = _supersede_bills(session, current.id or 0, run_id)
+    audit.record(
+        session,
+        actor,
+        "billing_run.run",
+        run,
+        after={
+            **(audit.snapshot(run) or {}),
+            "superseded_bills": superseded_bills,
+            "mailed_superseded": mailed,
+        },
+    )
+    return BillingResult(
+        run=run,
+        unchanged=False,
+        superseded=current,
+        superseded_bills=superseded_bills,
+        mailed_superseded=mailed,
+        total=total,
+        expected_amount=expected,
+        difference=total - expected,
+        warnings=tuple(warnings),
+    )
+
+
+def _supersede_bills(session: Session, old_run_id: int, new_run_id: int) -> tuple[int, int]:
+    """Mark the old run's bills superseded, each pointing to the new bill of its property
+    (none when the property left the roll); return (bills superseded, of which mailed)."""
+    bill = Bill.__table__  # type: ignore[attr-defined]
+    newer = aliased(bill)
+    mailed = int(
+        session.execute(
+            select(func.count()).where(
+                bill.c.billing_run_id == old_run_id, bill.c.mailed_at.is_not(None)
+            )
+        ).scalar_one()
+    )
+    replacement = (
+        select(newer.c.id)
+        .where(newer.c.billing_run_id == new_run_id, newer.c.property_id == bill.c.property_id)
+        .scalar_subquery()
+    )
+    changed = session.execute(
+        update(bill)
+        .where(bill.c.billing_run_id == old_run_id)
+        .values(status=BillStatus.SUPERSEDED.value, superseded_by_id=replacement),
+        execution_options={"synchronize_session": False},
+    )
+    return int(cast(CursorResult[Any], changed).rowcount or 0), mailed
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def runs(session: Session, district_id: int) -> list[BillingRun]:
+    """Every billing run of the district, newest year and version first."""
+    return list(
+        session.exec(
+            sm_select(BillingRun)
+            .where(BillingRun.district_id == district_id)
+            .order_by(col(BillingRun.fiscal_year).desc(), col(BillingRun.version).desc())
+        )
+    )
+
+
+@dataclass(frozen=True)
+class BillLine:
+    bill: Bill
+    cadastral_number: str
+    owner_names: str
+    replacement: Bill | None  # for a superseded bill: the bill that replaced it
+
+
+@dataclass(frozen=True)
+class BillPage:
+    lines: list[BillLine]
+    total: int
+    page: int
+    pages: int
+
+    @property
+    def previous_page(self) -> int | None:
+        return self.page - 1 if self.page > 1 else None
+
+    @property
+    def next_page(self) -> int | None:
+        return self.page + 1 if self.page < self.pages else None
+
+
+def bills_page(
+    session: Session, run_id: int, *, search: str = "", page: int = 1, per_page: int = 100
+) -> BillPage:
+    """One page of a run's bills by cadastral number, optionally searched (plain text)."""
+    where: list[Any] = [Bill.billing_run_id == run_id]
+    term = search.strip()
+    if term:
+        escaped = term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        pattern = f"%{escaped.lower()}%"
+        where.append(
+            func.lower(Property.cadastral_number).like(pattern, escape="\\")
+            | func.lower(PropertyYear.owner_names).like(pattern, escape="\\")
+        )
+    joined = (
+        sm_select(Bill, Property.cadastral_number, PropertyYear.owner_names)
+        .join(Property, col(Property.id) == col(Bill.property_id))
+        .join(PropertyYear, col(PropertyYear.id) == col(Bill.property_year_id))
+        .where(*where)
+    )
+    count = (
+        sm_select(func.count())
+        .select_from(Bill)
+        .join(Property, col(Property.id) == col(Bill.property_id))
+        .join(PropertyYear, col(PropertyYear.id) == col(Bill.property_year_id))
+        .where(*where)
+    )
+    total = int(session.exec(count).one())
+    pages = max(1, -(-total // per_page))
+    page = min(max(1, page), pages)
+    rows = session.exec(
+        joined.order_by(col(Property.cadastral_number))
+        .offset((page - 1) * per_page)
+        .limit(per_page)
+    ).all()
+    replacement_ids = [b.superseded_by_id for b, _, _ in rows if b.superseded_by_id]
+    replacements = (
+        {b.id: b for b in session.exec(sm_select(Bill).where(col(Bill.id).in_(replacement_ids)))}
+        if replacement_ids
+        else {}
+    )
+    lines = [
+        BillLine(b, number, owners, replacements.get(b.superseded_by_id))
+        for b, number, owners in rows
+    ]
+    return BillPage(lines, total, page, pages)
+
+
+def corrected_notices_needed(session: Session, run: BillingRun) -> list[BillLine]:
+    """The bills of the run this one superseded that were already mailed: their owners
+    need a corrected notice (with the replacing bill, if the property is still billed)."""
+    if run.supersedes_id is None:
+        return []
+    rows = session.exec(
+        sm_select(Bill, Property.cadastral_number, PropertyYear.owner_names)
+        .join(Property, col(Property.id) == col(Bill.property_id))
+        .join(PropertyYear, col(PropertyYear.id) == col(Bill.property_year_id))
+        .where(Bill.billing_run_id == run.supersedes_id, col(Bill.mailed_at).is_not(None))
+        .order_by(col(Property.cadastral_number))
+    ).all()
+    replacements = {
+        b.id: b
+        for b in session.exec(
+            sm_select(Bill).where(
+                col(Bill.id).in_([b.superseded_by_id for b, _, _ in rows if b.superseded_by_id])
+            )
+        )
+    }
+    return [
+        BillLine(b, number, owners, replacements.get(b.superseded_by_id))
+        for b, number, owners in rows
+    ]
+
+
+def bills_of_property(session: Session, property_id: int) -> list[tuple[Bill, BillingRun]]:
+    """Every bill of one property with its run, newest year and version first."""
+    return list(
+        session.exec(
+            sm_select(Bill, BillingRun)
+            .join(BillingRun, col(BillingRun.id) == col(Bill.billing_run_id))
+            .where(Bill.property_id == property_id)
+            .order_by(col(Bill.fiscal_year).desc(), col(BillingRun.version).desc())
+        ).all()
+    )
+
+
+def mark_mailed(*, session: Session, actor: audit.Actor, bill_ids: list[int], at: datetime) -> int:
+    """Record that the certified-mail notices of these bills went out (§ 6653(5)); a bill
+    already marked keeps its first date. Returns how many were marked now."""
+    if not bill_ids:
+        return 0
+    bill = Bill.__table__  # type: ignore[attr-defined]
+    changed = session.execute(
+        update(bill)
+        .where(bill.c.id.in_(bill_ids), bill.c.mailed_at.is_(None))
+        .values(mailed_at=at),
+        execution_options={"synchronize_session": False},
+    )
+    count = int(cast(CursorResult[Any], changed).rowcount or 0)
+    audit.record(
+        session,
+        actor,
+        "bill.mailed",
+        ("bill", ",".join(str(i) for i in bill_ids[:20])),
+        after={"bills": len(bill_ids), "marked": count, "at": at.isoformat()},
+    )
+    return count
+
+
+def summary(run: BillingRun) -> dict[str, str]:
+    """The run's total against the ordinance's expected amount (§ 6653(3)(b)), as text."""
+    return {
+        "total": money_str(run.total),
+        "expected_amount": money_str(run.expected_amount),
+        "difference": money_str(run.total - run.expected_amount),
+    }
