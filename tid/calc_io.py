@@ -832,12 +832,19 @@ def summary(result: Mapping[str, Any]) -> list[tuple[str, Any]]:
     return figures
 
 
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
 def _cell(value: object) -> str:
+    """A CSV cell; text that a spreadsheet would run as a formula is quoted with ``'``."""
     if value is None:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
-    return str(value)
+    text = str(value)
+    if text.startswith(_FORMULA_START) and not _DECIMAL.match(text):
+        return "'" + text
+    return text
 
 
 def result_csv(result: Mapping[str, Any]) -> str:

@@ -9,6 +9,7 @@ import json
 import re
 from datetime import date
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import pypdf
@@ -448,3 +449,67 @@ def test_pdf_report_totals_of_the_waterfall(app: Flask, client: FlaskClient) -> 
         assert _money(app, amount) in text
     assert "Act 272-2003 § 31(B)(i)" in text
     assert "Mes a mes, por destinatario" in text  # the chart's title
+
+
+def test_collections_by_lodging_type_up_to_2002_03(client: FlaskClient) -> None:
+    data = {
+        "fiscal_year": "2001-02",
+        "collections-hotel": "900000.00",
+        "collections-casino_hotel": "1100000.00",
+        "bond_fund_amount": "500000.00",
+    }
+    response = client.post("/calc/room-tax-distribution", data=data)
+    assert response.status_code == 200
+    document = _hidden_document(_page(response))
+    assert document == {
+        "fiscal_year": "2001-02",
+        "collections": {"hotel": "900000.00", "casino_hotel": "1100000.00"},
+        "bond_fund_amount": "500000.00",
+    }
+    # The same figures as the calculator, shown as the reader's money.
+    result = calculators.run("room-tax-distribution", document)
+    text = _text(_page(response))
+    for key, amount in result["allocations"].items():
+        assert _money(client.application, amount) in text, key
+
+
+def test_error_summary_links_to_each_field(client: FlaskClient) -> None:
+    data = {"fiscal_year": "2024-2x", "months-0-month": "2024-07", "months-0-collected": "12abc"}
+    page = _page(client.post("/calc/room-tax-distribution", data=data))
+    assert '<a href="#f-fiscal_year">Escriba un año fiscal como 2024-25.</a>' in page
+    assert '<a href="#f-months-0-collected">' in page
+    assert 'id="f-months-0-collected"' in page
+
+
+def test_csv_download_does_not_let_a_spreadsheet_run_a_name(client: FlaskClient) -> None:
+    document = json.loads(json.dumps(DOCUMENTS["equalization"]))
+    document["municipalities"][1]["name"] = "=HYPERLINK(1)"
+    response = client.post("/calc/equalization/csv", data={"document": json.dumps(document)})
+    rows = list(csv.reader(io.StringIO(response.get_data(as_text=True).removeprefix(BOM))))
+    names = [row[0] for row in rows[1:4]]
+    assert names == ["San Juan", "'=HYPERLINK(1)", "Mayagüez"]
+    adjustments = [row[rows[0].index("adjustment")] for row in rows[1:4]]
+    assert all(
+        a.startswith(("-", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9")) for a in adjustments
+    )
+    assert any(a.startswith("-") for a in adjustments)  # negative amounts stay numbers
+
+
+def test_pdf_resources_come_from_the_static_folder_only(app: Flask, tmp_path: Path) -> None:
+    from tid import pdf
+
+    with app.app_context():
+        tid_static = pdf.static_base_url()
+        assert tid_static.startswith("file://") and tid_static.endswith("/")
+        outside = tmp_path / "secret.css"
+        outside.write_text("body { color: red }")
+        fetcher = pdf._fetcher_for(Path(app.static_folder or "").resolve())
+        with pytest.raises(ValueError):
+            fetcher.fetch("http://example.com/logo.png")
+        with pytest.raises(ValueError):
+            fetcher.fetch(outside.as_uri())
+        inside = fetcher.fetch(tid_static + "tid.css")
+        assert inside is not None
+        # A document that links to a remote image still renders (the image is left out).
+        data = pdf.html_to_pdf('<p>Hola</p><img src="http://example.com/x.png">')
+        assert data.startswith(b"%PDF")

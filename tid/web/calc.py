@@ -587,6 +587,10 @@ def _document_field(state: FormState) -> dict[str, Any] | None:
 
 
 def _form_page(spec: FormSpec, state: FormState, status: int = 200) -> Any:
+    tables = {t.key for t in spec.tables()}
+    error_links = [
+        (name if name in tables else f"f-{name}", message) for name, message in state.errors.items()
+    ]
     return (
         render_template(
             "calc/form.html",
@@ -595,6 +599,7 @@ def _form_page(spec: FormSpec, state: FormState, status: int = 200) -> Any:
             available=calc_io.available(spec.name),
             pasted=bool(state.values.get("document_json")),
             open_tables=calc_io.OPEN_TABLES,
+            error_links=error_links,
         ),
         status,
     )
