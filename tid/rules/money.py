@@ -15,6 +15,10 @@ from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal, InvalidOperation
 from tid.rules.errors import InputError
 
 CENT = Decimal("0.01")
+# Integer cents must fit a 64-bit column; no public figure of Puerto Rico comes near this.
+MAX_WHOLE_DIGITS = 15
+MAX_FRACTION_DIGITS = 10
+LIMIT = Decimal(10) ** MAX_WHOLE_DIGITS
 ZERO = Decimal("0")
 
 # "1234.50", "1,234.50", "-3", "$1,234.5": digits with optional thousands commas.
@@ -45,6 +49,8 @@ def parse_decimal(value: object, field: str, *, allow_negative: bool = False) ->
         if not match:
             raise InputError(field, f'{field}: "{value}" is not an amount')
         sign, whole, frac = match.groups()
+        if len(whole.replace(",", "")) > MAX_WHOLE_DIGITS or len(frac or "") > MAX_FRACTION_DIGITS:
+            raise InputError(field, f'{field}: "{value}" has more digits than any amount here')
         try:
             result = Decimal(f"{sign or ''}{whole.replace(',', '')}.{frac or '0'}")
         except InvalidOperation:  # pragma: no cover - the regex admits only digits
@@ -55,6 +61,8 @@ def parse_decimal(value: object, field: str, *, allow_negative: bool = False) ->
         raise InputError(field, f"{field}: expected an amount as text")
     if not result.is_finite():
         raise InputError(field, f"{field}: not a finite amount")
+    if abs(result) >= LIMIT:
+        raise InputError(field, f"{field}: the amount is larger than any amount here")
     if result < 0 and not allow_negative:
         raise InputError(field, f"{field} cannot be negative")
     return result
