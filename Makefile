@@ -5,6 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 5000
+MAIL_PORT ?= 8025
 
 .PHONY: install demo test lint typecheck translations messages sysdeps sysdeps-test apt bench
 
@@ -37,10 +38,13 @@ messages: $(STAMP)
 	$(BIN)/pybabel extract -F tid/babel.cfg -k _l -k lazy_gettext -k N_ -o tid/translations/messages.pot tid templates
 	$(BIN)/pybabel update -i tid/translations/messages.pot -d tid/translations --no-fuzzy-matching
 
+# The demo's digest emails go to a local mail sink that keeps them in instance/mail/.
 demo: install
 	$(BIN)/tid db upgrade
 	$(BIN)/tid demo
-	$(BIN)/tid run --host $(HOST) --port $(PORT)
+	@$(BIN)/tid mail-sink --port $(MAIL_PORT) & sink=$$!; trap "kill $$sink 2>/dev/null" EXIT INT TERM; \
+	  TID_SMTP_HOST=127.0.0.1 TID_SMTP_PORT=$(MAIL_PORT) TID_SCHEDULER=1 \
+	  $(BIN)/tid run --host $(HOST) --port $(PORT)
 
 lint: $(STAMP)
 	$(BIN)/ruff check tid tests benchmarks migrations

@@ -37,6 +37,7 @@ def register(app: Flask) -> None:
     app.cli.add_command(calc_command)
     app.cli.add_command(demo_command)
     app.cli.add_command(scheduler_command)
+    app.cli.add_command(mail_sink_command)
 
 
 # --------------------------------------------------------------------------- db
@@ -208,3 +209,45 @@ def scheduler_command(once: bool, day: str | None) -> None:
         f"Digest of {sweep_day.isoformat()}: {result.flagged} deadline(s) flagged, "
         f"{result.messages} message(s) to {', '.join(result.recipients) or 'no one'}."
     )
+
+
+# --------------------------------------------------------------------------- mail sink
+
+
+@click.command("mail-sink")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8025, show_default=True, type=int)
+@click.option("--folder", default=None, help="Where to keep the messages (default: instance/mail).")
+def mail_sink_command(host: str, port: int, folder: str | None) -> None:
+    """A local SMTP server that keeps every message it receives (for the demo).
+
+    Each message is saved as an .eml file and announced on the console, so the digest
+    emails of a demo can be read without a real mail server.
+    """
+    import time
+    from pathlib import Path
+
+    from aiosmtpd.controller import Controller
+
+    target = Path(folder or Path(current_app.instance_path) / "mail")
+    target.mkdir(parents=True, exist_ok=True)
+
+    class Keep:
+        async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            path = target / f"{stamp}-{abs(hash(envelope.content)) % 10**8:08d}.eml"
+            data = envelope.content
+            path.write_bytes(data if isinstance(data, bytes) else str(data).encode())
+            click.echo(f"mail-sink: message for {', '.join(envelope.rcpt_tos)} saved to {path}")
+            return "250 Message accepted"
+
+    controller = Controller(Keep(), hostname=host, port=port)
+    controller.start()
+    click.echo(f"mail-sink: listening on {host}:{port}, keeping messages in {target}")
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        controller.stop()
