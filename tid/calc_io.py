@@ -782,7 +782,7 @@ def result_tables(result: Mapping[str, Any]) -> list[ResultTable]:
 
     A ``totals`` mapping whose keys are the allocations of a ``months`` table becomes that
     table's totals row. A mapping of named records (records explained one by one, like the
-    deadlines) is a table too, one row per name in a column called ``name``; records at the
+    deadlines) is a table too, one row per name in a column called ``result``; records at the
     top level of the result (an object with an ``explanation``) make a table ``results``.
     """
     tables: list[ResultTable] = []
@@ -793,9 +793,9 @@ def result_tables(result: Mapping[str, Any]) -> list[ResultTable]:
         if _is_table(value):
             tables.append(_table(key, value))
         elif isinstance(value, Mapping) and "explanation" in value:
-            records.append({"name": key, **value})
+            records.append({"result": key, **value})
         elif _is_record_map(value):
-            rows = [{"name": name, **record} for name, record in value.items()]
+            rows = [{"result": name, **record} for name, record in value.items()]
             tables.append(_table(key, rows))
     if records:
         tables.insert(0, _table("results", records))

@@ -112,6 +112,16 @@ def test_form_labels_in_english_when_chosen(client: FlaskClient) -> None:
     assert "Sale proceeds" in english and "Hipoteca" not in english
 
 
+def test_parameter_values_shown_by_their_unit(client: FlaskClient) -> None:
+    page = _text(_page(client.get("/calc/parameters?lang=en")))
+    units = {p["unit"] for p in all_parameters()}
+    assert "rate" in units
+    # A rate of "0.09" reads 9%; an amount of dollars reads as money.
+    assert "9%" in page
+    if "usd" in units:
+        assert "$375,000.00" in page
+
+
 # --------------------------------------------------------------------------------------
 # The same numbers three ways
 
@@ -190,8 +200,8 @@ def test_a_calculators_error_goes_to_the_row_it_names(client: FlaskClient) -> No
     response = client.post("/calc/room-tax-distribution", data=data)
     assert response.status_code == 422
     error = _error_of(_page(response), "months-2-month")
-    assert error.startswith("No aceptado: ")
-    assert "2023-08" in error
+    assert error.startswith("No aceptado: 2023-08 ")  # the path "months[1].month" left out
+    assert "months[1]" not in error
 
 
 def test_a_pasted_json_document(client: FlaskClient) -> None:
@@ -332,7 +342,9 @@ def test_a_calculators_error_on_a_file_row_names_the_row(client: FlaskClient) ->
         bank_certified_amount="1000.00",
     )
     assert response.status_code == 422
-    assert _error_of(_page(response), "months_csv").startswith("Fila 3 del archivo: ")
+    error = _error_of(_page(response), "months_csv")
+    assert error.startswith("Fila 3 del archivo: ")
+    assert "2024-07" in error and "months[1]" not in error
 
 
 # --------------------------------------------------------------------------------------

@@ -169,6 +169,10 @@ LABELS: dict[str, str] = {
     "budget": N_("Budget"),
     "parameters_used": N_("Parameters used"),
     "attributes_used": N_("Attributes used"),
+    "result": N_("Result"),
+    "secured": N_("Secured"),
+    "irc-1994": N_("Internal Revenue Code 1994 § 2051"),
+    "act-272-2003": N_("Act 272-2003"),
     # lodging types, exemptions and kinds of lien (choices)
     "hotel": N_("Hotel"),
     "condohotel": N_("Condohotel"),
@@ -231,7 +235,24 @@ def show(key: str, value: object) -> str:
     return _(LABELS[text]) if text in LABELS and key.rsplit(".", 1)[-1] in _CHOICE_KEYS else text
 
 
-_CHOICE_KEYS = {"lodging_type", "exemption", "kind"}
+# Fields whose values are codes with a label of their own (a lodging type, a kind of lien…).
+_CHOICE_KEYS = {"lodging_type", "exemption", "kind", "part", "regime", "result"}
+
+
+def show_parameter(unit: str, text: str) -> str:
+    """A value of a dated parameter (tid/rules/params) for a reader, by its unit."""
+    try:
+        if unit in ("rate", "ratio"):
+            return percent(Decimal(text))
+        if unit == "usd":
+            return i18n.money(Decimal(text))
+        if unit == "date":
+            from datetime import date
+
+            return i18n.day(date.fromisoformat(text))
+    except (ArithmeticError, ValueError):
+        return text
+    return text
 
 
 def is_number(key: str, value: object) -> bool:
@@ -240,7 +261,12 @@ def is_number(key: str, value: object) -> bool:
 
 @bp.context_processor
 def _helpers() -> dict[str, Any]:
-    return {"label": label, "show": show, "is_number": is_number}
+    return {
+        "label": label,
+        "show": show,
+        "is_number": is_number,
+        "show_parameter": show_parameter,
+    }
 
 
 # --------------------------------------------------------------------------------------
@@ -427,8 +453,12 @@ _PATH = re.compile(r"^(\w+)\[(\d+)\](?:\.(\w+))?")
 
 def place_error(spec: FormSpec, state: FormState, exc: InputError) -> None:
     """Show a calculator's error next to the field it names (or above the form)."""
-    message = _("Not accepted: %(reason)s", reason=exc.message)
     path = exc.field
+    reason = exc.message
+    # Next to the field, the path the message starts with says nothing new.
+    if path and reason.startswith(f"{path}: "):
+        reason = reason[len(path) + 2 :]
+    message = _("Not accepted: %(reason)s", reason=reason)
     match = _PATH.match(path)
     if match:
         table, index, column = match.group(1), int(match.group(2)), match.group(3)
@@ -436,7 +466,7 @@ def place_error(spec: FormSpec, state: FormState, exc: InputError) -> None:
         if table in state.from_csv and index < len(origin):
             state.error(
                 f"{table}_csv",
-                _("Row %(row)s of the file: %(reason)s", row=origin[index], reason=exc.message),
+                _("Row %(row)s of the file: %(reason)s", row=origin[index], reason=reason),
             )
             return
         if index < len(origin):
