@@ -43,6 +43,16 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "petitions.calendar_revoke": frozenset({ADMIN, CLERK, AUDITOR}),
     # the secret in the URL stands for the user; a wrong one is 404
     "petitions.calendar_feed": PUBLIC,
+    # The property roll and billing (tid/web/roll.py): associations only their district.
+    "roll.districts": EVERY_ROLE,
+    "roll.district": EVERY_ROLE,
+    "roll.properties": EVERY_ROLE,
+    "roll.property_detail": EVERY_ROLE,
+    "roll.upload": frozenset({ADMIN, ASSOCIATION}),
+    "roll.preview": frozenset({ADMIN, ASSOCIATION}),
+    "roll.commit": frozenset({ADMIN, ASSOCIATION}),
+    "roll.billing_new": frozenset({ADMIN, ASSOCIATION}),
+    "roll.billing_run": EVERY_ROLE,
     "admin.users_list": frozenset({ADMIN}),
     "admin.users_new": frozenset({ADMIN}),
     "admin.users_set_active": frozenset({ADMIN}),
@@ -56,4 +66,5 @@ SAMPLE_VALUES: dict[str, str] = {
     "entity_id": "1",
     "action": "study",
     "token": "not-a-token",
+    "fiscal_year": "2026-27",
 }

@@ -14,6 +14,7 @@ BLUEPRINT_MODULES = [
     "tid.web.admin",
     "tid.web.calc",
     "tid.web.api",
+    "tid.web.roll",
 ]
 
 

@@ -1,0 +1,163 @@
+"""The roll and billing pages: upload → preview → commit, scoping by district and role, the
+billing run against the expected amount."""
+
+from __future__ import annotations
+
+import io
+import re
+from datetime import date
+
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlmodel import Session, func, select
+
+from tests.conftest import People, login
+from tests.services.test_billing import ROLL, import_roll, make_ordinance
+from tid.models import Bill, BillingRun, PropertyYear, RollImport
+from tid.roll_demo import roll_csv
+
+
+def _count(session: Session, model: type) -> int:
+    return int(session.exec(select(func.count()).select_from(model)).one())
+
+
+def _upload(client: FlaskClient, district_id: int, data: bytes, fy: str = "2026-27") -> str:
+    response = client.post(
+        f"/roll/{district_id}/import",
+        data={"fiscal_year": fy, "file": (io.BytesIO(data), "roll.csv")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 302, response.get_data(as_text=True)[:400]
+    match = re.search(r"/import/([0-9a-f]{64})$", response.location)
+    assert match
+    return match.group(1)
+
+
+def test_upload_preview_commit(client: FlaskClient, people: People, session: Session) -> None:
+    login(client, people.association)
+    district_id = people.district.id or 0
+    data = roll_csv(40)
+    token = _upload(client, district_id, data)
+    preview = client.get(f"/roll/{district_id}/import/{token}")
+    page = preview.get_data(as_text=True)
+    assert preview.status_code == 200
+    assert "040-010-000-10" in page  # the first rows are shown
+    assert _count(session, PropertyYear) == 0  # nothing written before the commit
+    done = client.post(f"/roll/{district_id}/import/{token}/commit")
+    assert done.status_code == 302
+    assert _count(session, PropertyYear) == 40
+    # The same file again: nothing changes, and the page says so.
+    again = client.post(f"/roll/{district_id}/import/{token}/commit", follow_redirects=True)
+    assert _count(session, RollImport) == 1
+    assert again.status_code == 200
+    listing = client.get(f"/roll/{district_id}/years/2026-27")
+    assert listing.status_code == 200 and "040-010-000-10" in listing.get_data(as_text=True)
+
+
+def test_the_preview_lists_every_error_and_the_commit_writes_nothing(
+    client: FlaskClient, people: People, session: Session
+) -> None:
+    login(client, people.association)
+    district_id = people.district.id or 0
+    bad = ROLL.replace("José Rivera", "=HYPERLINK(1)").replace("4000.00", "-4000.00")
+    token = _upload(client, district_id, bad.encode())
+    preview = client.get(f"/roll/{district_id}/import/{token}", headers={"Accept-Language": "en"})
+    page = preview.get_data(as_text=True)
+    assert preview.status_code == 422
+    assert "=HYPERLINK(1)" in page  # the value, escaped, next to its row and column
+    assert '<td class="num">2</td><td>owner</td>' in page
+    assert '<td class="num">4</td><td>assessed_value</td>' in page
+    response = client.post(f"/roll/{district_id}/import/{token}/commit")
+    assert response.status_code == 302
+    assert _count(session, RollImport) == 0 and _count(session, PropertyYear) == 0
+
+
+def test_too_large_a_file_is_refused(tmp_path, people: People, database_url: str) -> None:  # type: ignore[no-untyped-def]
+    from tests.conftest import make_test_app
+
+    app = make_test_app(database_url, tmp_path, ROLL_MAX_BYTES=100)
+    client = app.test_client()
+    login(client, people.association)
+    response = client.post(
+        f"/roll/{people.district.id}/import",
+        data={"fiscal_year": "2026-27", "file": (io.BytesIO(ROLL.encode()), "roll.csv")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 422
+    assert 'aria-invalid="true"' in response.get_data(as_text=True)
+    app.extensions["tid.engine"].dispose()
+
+
+def test_another_districts_association_is_refused(
+    client: FlaskClient, people: People, session: Session
+) -> None:
+    make_ordinance(session, people)
+    import_roll(session, people)
+    login(client, people.other_association)
+    district_id = people.district.id or 0
+    for url in (
+        f"/roll/{district_id}",
+        f"/roll/{district_id}/years/2026-27",
+        f"/roll/{district_id}/import",
+        f"/roll/{district_id}/billing/new",
+    ):
+        assert client.get(url).status_code == 403, url
+    assert client.post(f"/roll/{district_id}/billing/new", data={}).status_code == 403
+    districts = client.get("/roll").get_data(as_text=True)
+    assert people.other_district.name in districts and people.district.name not in districts
+
+
+def test_an_uploaded_file_is_only_its_uploaders(
+    app: Flask, client: FlaskClient, people: People
+) -> None:
+    login(client, people.association)
+    token = _upload(client, people.district.id or 0, ROLL.encode())
+    other = app.test_client()
+    login(other, people.admin)
+    assert other.get(f"/roll/{people.district.id}/import/{token}").status_code == 404
+
+
+def test_billing_run_page(client: FlaskClient, people: People, session: Session) -> None:
+    make_ordinance(session, people)
+    import_roll(session, people)
+    login(client, people.association)
+    district_id = people.district.id or 0
+    form = client.get(f"/roll/{district_id}/billing/new")
+    assert form.status_code == 200
+    response = client.post(
+        f"/roll/{district_id}/billing/new", data={"fiscal_year": "2026-27", "due_date": ""}
+    )
+    assert response.status_code == 302
+    run = session.exec(select(BillingRun)).one()
+    page = client.get(response.location, headers={"Accept-Language": "en"})
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200
+    assert "5,768.75" in text and "6,000.00" in text and "231.25" in text
+    # Again: nothing changes.
+    client.post(f"/roll/{district_id}/billing/new", data={"fiscal_year": "2026-27"})
+    assert _count(session, BillingRun) == 1 and _count(session, Bill) == 3
+    # Too early a due date: the error is next to its field; nothing written.
+    early = client.post(
+        f"/roll/{district_id}/billing/new",
+        data={"fiscal_year": "2026-27", "due_date": "2026-07-02"},
+    )
+    assert early.status_code == 422
+    assert 'id="e-due_date"' in early.get_data(as_text=True)
+    assert _count(session, BillingRun) == 1
+    assert run.run_on <= date.today()
+
+
+def test_read_only_roles_see_but_cannot_run(
+    client: FlaskClient, people: People, session: Session
+) -> None:
+    make_ordinance(session, people)
+    import_roll(session, people)
+    login(client, people.clerk)
+    district_id = people.district.id or 0
+    assert client.get(f"/roll/{district_id}").status_code == 200
+    assert client.post(f"/roll/{district_id}/billing/new", data={}).status_code == 403
+    assert client.get(f"/roll/{people.other_district.id}").status_code == 403  # Ponce's
+    client.post("/logout")
+    login(client, people.auditor)
+    assert client.get(f"/roll/{people.other_district.id}").status_code == 200
+    assert client.get(f"/roll/{district_id}/import").status_code == 403

@@ -1,0 +1,465 @@
+"""The association's property roll and yearly billing (21 LPRA § 6653(3)(b), (3)(d), (5)):
+import the roll (upload → preview with every bad row → commit), browse it by fiscal year with
+each property's history, run the year's billing and see its total against the ordinance's
+expected amount.
+
+An association sees and works on its own district only; an administrator on every district;
+the auditor (every district) and the municipality's clerk (its districts) read only.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import gettext as _
+from sqlmodel import col, select
+
+from tid.db import get_session
+from tid.models import BillingRun, District, Municipality, Ordinance, Property
+from tid.rules.calendar import fiscal_year_of, parse_date, parse_fiscal_year
+from tid.rules.errors import N_, Finding, FindingsError, InputError
+from tid.services import billing, roll
+from tid.web import nav
+from tid.web.access import deny_unless, me, require
+from tid.web.util import today
+
+bp = Blueprint("roll", __name__, url_prefix="/roll")
+
+READERS = ("admin", "clerk", "association", "auditor")
+WRITERS = ("admin", "association")
+
+nav.add(
+    "roll.districts",
+    "Property roll and billing",
+    "The district's properties and owners per fiscal year, and the yearly bills.",
+    READERS,
+)
+
+# Messages of the roll's findings and warnings, so that the catalog keeps them.
+_MESSAGES = (
+    N_("This column has no usable name."),
+    N_("This column's name cannot be used by a formula; rename it."),
+    N_("This column repeats the column %(other)s."),
+    N_("This line cannot be read as CSV (a stray quote?)."),
+    N_("This cadastral number is already on row %(first_row)s of the file."),
+    N_("The file has a header but no rows."),
+    N_("This row has more cells than the header has columns."),
+    N_("This text is longer than %(limit)s characters."),
+    N_("The cadastral number is missing."),
+    N_("A cadastral number is written NNN-NNN-NNN-NN, optionally with -NNN."),
+    N_("The owner is missing."),
+    N_("The owner's mailing address is missing: the certified-mail notice needs it."),
+    N_("The ZIP code of the mailing address is missing."),
+    N_("A ZIP code is written 00901 or 00901-1234."),
+    N_("A state is written with its two letters, like PR."),
+    N_("The assessed value is missing."),
+    N_("An amount of money has at most two decimals."),
+    N_("The number of rooms is a whole number."),
+    N_(
+        "This cell starts with %(char)s, which a spreadsheet would run as a formula; "
+        "the roll refuses it. Remove the sign or put the text in other words."
+    ),
+    N_("This is not a number."),
+    N_("A negative value is not allowed here."),
+    N_("This number has more than four decimals."),
+    N_("This number is too large."),
+)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _district(district_id: int) -> District:
+    """The district, if the user may see it (404 / 403 otherwise)."""
+    district = get_session().get(District, district_id)
+    if district is None:
+        abort(404)
+    deny_unless(me().can_see_district(district.id, district.municipality_id))
+    return district
+
+
+def _may_write(district: District) -> bool:
+    user = me()
+    return user.role == "admin" or (user.role == "association" and user.district_id == district.id)
+
+
+def _uploads() -> Path:
+    return Path(current_app.instance_path) / "uploads"
+
+
+def _limits() -> dict[str, int]:
+    return {
+        "max_bytes": int(current_app.config.get("ROLL_MAX_BYTES") or roll.DEFAULT_MAX_BYTES),
+        "max_rows": int(current_app.config.get("ROLL_MAX_ROWS") or roll.DEFAULT_MAX_ROWS),
+    }
+
+
+def finding_message(finding: Finding) -> str:
+    """A finding in the user's language."""
+    msgid = finding.extra.get("msgid") if finding.extra else None
+    if not msgid:
+        return str(_(finding.message))
+    params = finding.extra.get("params") or {}
+    return str(_(msgid, **params) if params else _(msgid))
+
+
+def _error_text(exc: InputError) -> str:
+    return str(_(exc.message))
+
+
+def _current_fy() -> str:
+    return fiscal_year_of(today()).label
+
+
+def _visible_districts() -> list[tuple[District, Municipality]]:
+    db = get_session()
+    stmt = (
+        select(District, Municipality)
+        .join(Municipality, col(Municipality.id) == col(District.municipality_id))
+        .order_by(col(Municipality.name), col(District.name))
+    )
+    user = me()
+    return [
+        (d, m) for d, m in db.exec(stmt).all() if user.can_see_district(d.id, d.municipality_id)
+    ]
+
+
+# --------------------------------------------------------------------------- reading
+
+
+@bp.route("")
+@require(*READERS)
+def districts() -> Any:
+    rows = []
+    db = get_session()
+    for district, municipality in _visible_districts():
+        years = roll.fiscal_years(db, district.id or 0)
+        runs = billing.runs(db, district.id or 0)
+        rows.append(
+            {
+                "district": district,
+                "municipality": municipality,
+                "latest": years[0] if years else None,
+                "active_run": next((r for r in runs if r.status == "active"), None),
+            }
+        )
+    return render_template("roll/districts.html", rows=rows)
+
+
+@bp.route("/<int:district_id>")
+@require(*READERS)
+def district(district_id: int) -> Any:
+    place = _district(district_id)
+    db = get_session()
+    ordinances = list(
+        db.exec(
+            select(Ordinance)
+            .where(Ordinance.district_id == district_id)
+            .order_by(col(Ordinance.issued_on).desc())
+        )
+    )
+    return render_template(
+        "roll/district.html",
+        district=place,
+        years=roll.fiscal_years(db, district_id),
+        imports=roll.imports(db, district_id)[:20],
+        runs=billing.runs(db, district_id),
+        ordinances=ordinances,
+        may_write=_may_write(place),
+    )
+
+
+@bp.route("/<int:district_id>/years/<fiscal_year>")
+@require(*READERS)
+def properties(district_id: int, fiscal_year: str) -> Any:
+    place = _district(district_id)
+    try:
+        fy = parse_fiscal_year(fiscal_year).label
+    except InputError:
+        abort(404)
+    search = request.args.get("q", "")[:100]
+    page = request.args.get("page", "1")
+    page_number = int(page) if page.isdigit() else 1
+    result = roll.roll_page(get_session(), district_id, fy, search=search, page=page_number)
+    return render_template(
+        "roll/properties.html", district=place, fiscal_year=fy, result=result, search=search
+    )
+
+
+@bp.route("/<int:district_id>/properties/<int:property_id>")
+@require(*READERS)
+def property_detail(district_id: int, property_id: int) -> Any:
+    place = _district(district_id)
+    db = get_session()
+    parcel = db.get(Property, property_id)
+    if parcel is None or parcel.district_id != district_id:
+        abort(404)
+    history = roll.property_history(db, property_id)
+    return render_template(
+        "roll/property.html",
+        district=place,
+        parcel=parcel,
+        history=[(y, roll.decimal_attributes(y.attributes)) for y in history],
+        bills=billing.bills_of_property(db, property_id),
+    )
+
+
+# --------------------------------------------------------------------------- import
+
+
+@bp.route("/<int:district_id>/import", methods=["GET", "POST"])
+@require(*WRITERS)
+def upload(district_id: int) -> Any:
+    place = _district(district_id)
+    deny_unless(_may_write(place))
+    errors: dict[str, str] = {}
+    values = {"fiscal_year": request.form.get("fiscal_year", _current_fy())}
+    if request.method == "POST":
+        file = request.files.get("file")
+        try:
+            fy = parse_fiscal_year(values["fiscal_year"]).label
+        except InputError:
+            errors["fiscal_year"] = _('Write the fiscal year like "2026-27".')
+            fy = ""
+        data = b""
+        if file is None or not file.filename:
+            errors["file"] = _("Choose the roll's CSV file.")
+        else:
+            limit = _limits()["max_bytes"]
+            data = file.stream.read(limit + 1)  # never more than the limit + 1 byte
+            if len(data) > limit:
+                errors["file"] = _(
+                    "The file is larger than the limit for a roll; split it or ask the "
+                    "administrator."
+                )
+            elif not data:
+                errors["file"] = _("The file is empty.")
+        if not errors and file is not None:
+            token = roll.store_upload(
+                _uploads(),
+                data,
+                meta={
+                    "district_id": district_id,
+                    "fiscal_year": fy,
+                    "file_name": file.filename or "roll.csv",
+                    "user_id": me().id,
+                },
+                max_bytes=_limits()["max_bytes"],
+            )
+            return redirect(url_for("roll.preview", district_id=district_id, token=token))
+    return render_template(
+        "roll/upload.html", district=place, errors=errors, values=values, limits=_limits()
+    ), (422 if errors else 200)
+
+
+def _stored(district_id: int, token: str) -> tuple[bytes, dict[str, Any]]:
+    try:
+        data, meta = roll.load_upload(_uploads(), token, user_id=me().id)
+    except InputError:
+        abort(404)
+    if meta.get("district_id") != district_id:
+        abort(404)
+    return data, meta
+
+
+@bp.route("/<int:district_id>/import/<token>")
+@require(*WRITERS)
+def preview(district_id: int, token: str) -> Any:
+    place = _district(district_id)
+    deny_unless(_may_write(place))
+    data, meta = _stored(district_id, token)
+    try:
+        result = roll.preview_roll(
+            session=get_session(),
+            district_id=district_id,
+            fiscal_year=str(meta["fiscal_year"]),
+            data=data,
+            file_name=str(meta.get("file_name", "")),
+            **_limits(),
+        )
+    except InputError as exc:
+        return render_template(
+            "roll/preview.html",
+            district=place,
+            token=token,
+            meta=meta,
+            result=None,
+            file_error=_error_text(exc),
+            field=exc.field,
+        ), 422
+    return render_template(
+        "roll/preview.html",
+        district=place,
+        token=token,
+        meta=meta,
+        result=result,
+        findings=[(f, finding_message(f)) for f in result.parsed.findings],
+        file_error=None,
+    ), (422 if result.parsed.findings else 200)
+
+
+@bp.route("/<int:district_id>/import/<token>/commit", methods=["POST"])
+@require(*WRITERS)
+def commit(district_id: int, token: str) -> Any:
+    place = _district(district_id)
+    deny_unless(_may_write(place))
+    data, meta = _stored(district_id, token)
+    db = get_session()
+    try:
+        result = roll.import_roll(
+            session=db,
+            actor=me().actor,
+            district_id=district_id,
+            fiscal_year=str(meta["fiscal_year"]),
+            data=data,
+            file_name=str(meta.get("file_name", "")),
+            **_limits(),
+        )
+    except FindingsError:
+        db.rollback()
+        flash(_("The file has errors; nothing was imported."), "error")
+        return redirect(url_for("roll.preview", district_id=district_id, token=token))
+    except InputError as exc:
+        db.rollback()
+        flash(_error_text(exc), "error")
+        return redirect(url_for("roll.preview", district_id=district_id, token=token))
+    db.commit()
+    if result.unchanged:
+        flash(_("This file was already imported for this fiscal year: nothing changed."))
+    else:
+        flash(
+            _(
+                "Roll imported: %(added)s added, %(changed)s corrected, %(removed)s no longer "
+                "in this year's roll.",
+                added=result.added,
+                changed=result.changed,
+                removed=result.removed,
+            )
+        )
+    return redirect(
+        url_for(
+            "roll.properties",
+            district_id=district_id,
+            fiscal_year=result.roll_import.fiscal_year,
+        )
+    )
+
+
+# --------------------------------------------------------------------------- billing
+
+
+@bp.route("/<int:district_id>/billing/new", methods=["GET", "POST"])
+@require(*WRITERS)
+def billing_new(district_id: int) -> Any:
+    place = _district(district_id)
+    deny_unless(_may_write(place))
+    db = get_session()
+    years = roll.fiscal_years(db, district_id)
+    default_fy = years[0][0] if years else _current_fy()
+    fields = ("fiscal_year", "due_date", "parameters", "reason")
+    values = {name: request.form.get(name, "") for name in fields}
+    if request.method == "GET":
+        values["fiscal_year"] = request.args.get("fiscal_year", default_fy)[:10]
+    errors: dict[str, str] = {}
+    ordinance: Ordinance | None = None
+    try:
+        ordinance = billing.ordinance_for(db, district_id, values["fiscal_year"] or default_fy)
+    except InputError:
+        ordinance = None
+    if request.method == "POST":
+        try:
+            due = parse_date(values["due_date"], "due_date") if values["due_date"] else None
+            result = billing.run_billing(
+                session=db,
+                actor=me().actor,
+                district_id=district_id,
+                fiscal_year=values["fiscal_year"],
+                run_on=today(),
+                due_date=due,
+                parameters=values["parameters"],
+                reason=values["reason"],
+            )
+        except InputError as exc:
+            db.rollback()
+            field = exc.field.split(".")[0].split("[")[0]
+            if field not in fields:
+                field = "formula"
+            errors[field] = _error_text(exc)
+        else:
+            db.commit()
+            if result.unchanged:
+                flash(
+                    _(
+                        "Nothing changed: the active billing of this fiscal year already has "
+                        "these bills."
+                    )
+                )
+            elif result.superseded is not None:
+                flash(
+                    _(
+                        "Billing run done; it supersedes version %(version)s.",
+                        version=result.superseded.version,
+                    )
+                )
+            else:
+                flash(_("Billing run done."))
+            return redirect(
+                url_for("roll.billing_run", district_id=district_id, run_id=result.run.id)
+            )
+    return render_template(
+        "billing/new.html",
+        district=place,
+        values=values,
+        errors=errors,
+        years=years,
+        ordinance=ordinance,
+        default_due=billing.default_due_date(today(), ordinance) if ordinance else None,
+        earliest_due=billing.earliest_due_date(today(), ordinance) if ordinance else None,
+        default_days=billing.DEFAULT_DUE_DAYS,
+    ), (422 if errors else 200)
+
+
+@bp.route("/<int:district_id>/billing/<int:run_id>")
+@require(*READERS)
+def billing_run(district_id: int, run_id: int) -> Any:
+    place = _district(district_id)
+    db = get_session()
+    run = db.get(BillingRun, run_id)
+    if run is None or run.district_id != district_id:
+        abort(404)
+    search = request.args.get("q", "")[:100]
+    page = request.args.get("page", "1")
+    page_number = int(page) if page.isdigit() else 1
+    ordinance = db.get(Ordinance, run.ordinance_id)
+    superseded_by = db.exec(select(BillingRun).where(BillingRun.supersedes_id == run.id)).first()
+    previous = db.get(BillingRun, run.supersedes_id) if run.supersedes_id else None
+    return render_template(
+        "billing/run.html",
+        district=place,
+        run=run,
+        ordinance=ordinance,
+        difference=run.total - run.expected_amount,
+        parameters=json.loads(run.parameters or "{}"),
+        warnings=json.loads(run.warnings or "[]"),
+        previous=previous,
+        superseded_by=superseded_by,
+        corrections=billing.corrected_notices_needed(db, run),
+        bills=billing.bills_page(db, run.id or 0, search=search, page=page_number),
+        search=search,
+        may_write=_may_write(place),
+        imports_of_year=[
+            i for i in roll.imports(db, district_id) if i.fiscal_year == run.fiscal_year
+        ],
+    )
