@@ -97,7 +97,8 @@ def require(*roles: str) -> Callable[[F], F]:
             if not current_user.is_authenticated:
                 if request.path.startswith("/api/"):
                     abort(401)
-                return redirect(url_for("auth.login", next=request.full_path))
+                target = request.full_path if request.query_string else request.path
+                return redirect(url_for("auth.login", next=target))
             if current_user.role not in allowed:
                 abort(403)
             return view(*args, **kwargs)
