@@ -697,16 +697,15 @@ def read_csv_numbered(
 RATE_KEYS = frozenset(
     {"rate", "lottery_rate", "gf_rate", "ratio_2007_08", "weight", "share", "points"}
 )
-PLAIN_KEYS = frozenset(
-    {"diesel_gallons", "nights", "rank", "group", "days_left", "fiscal_year", "month", "id"}
-)
+PLAIN_KEYS = frozenset({"nights", "rank", "group", "days_left", "fiscal_year", "month", "id"})
+QUANTITY_KEYS = frozenset({"diesel_gallons"})
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _DECIMAL = re.compile(r"^-?\d+(\.\d+)?$")
 _SKIPPED = frozenset({"warnings", "trace", "explanation_es", "skipped"})
 
 
 def kind_of(key: str, value: object) -> str:
-    """How to show a value of a result: money, rate, date, number, flag or text."""
+    """How to show a value of a result: money, rate, quantity, date, number, flag or text."""
     leaf = key.rsplit(".", 1)[-1]
     if isinstance(value, bool):
         return "flag"
@@ -719,6 +718,8 @@ def kind_of(key: str, value: object) -> str:
     if _DECIMAL.match(value):
         if leaf in RATE_KEYS or (leaf.endswith("_rate") and leaf not in _MONEY_RATES):
             return "rate"
+        if leaf in QUANTITY_KEYS:
+            return "quantity"
         if leaf in PLAIN_KEYS:
             return "number"
         return "money"

@@ -233,7 +233,8 @@ def signed_bars(
 ) -> Chart:
     """One horizontal bar per item (a municipality), right of zero when positive, left when
     negative: the hold-harmless top-ups and what they were taken from."""
-    label_width, right, top, bottom = 150, 16, 12, 28
+    # The right margin leaves room for the last tick's label, centred on the plot's edge.
+    label_width, right, top, bottom = 150, 48, 12, 28
     row_height = 18
     plot_width = 420
     width = label_width + plot_width + right

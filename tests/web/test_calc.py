@@ -525,3 +525,9 @@ def test_pdf_resources_come_from_the_static_folder_only(app: Flask, tmp_path: Pa
         # A document that links to a remote image still renders (the image is left out).
         data = pdf.html_to_pdf('<p>Hola</p><img src="http://example.com/x.png">')
         assert data.startswith(b"%PDF")
+
+
+def test_quantities_read_as_numbers_not_money(client: FlaskClient) -> None:
+    page = _page(client.post("/calc/excise-allocation", data=FORM_DATA["excise-allocation"]))
+    assert '<td class="num">5,000,000</td>' in page  # the diesel gallons of the input
+    assert '<td class="num">$5,000,000.00</td>' in page  # the cigarette tax, an amount

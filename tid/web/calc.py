@@ -231,6 +231,8 @@ def show(key: str, value: object) -> str:
         return i18n.day(date.fromisoformat(str(value)))
     if kind == "number" and isinstance(value, int):
         return i18n.number(value)
+    if kind == "quantity":
+        return i18n.number(Decimal(str(value)))
     text = str(value)
     return _(LABELS[text]) if text in LABELS and key.rsplit(".", 1)[-1] in _CHOICE_KEYS else text
 
@@ -256,7 +258,7 @@ def show_parameter(unit: str, text: str) -> str:
 
 
 def is_number(key: str, value: object) -> bool:
-    return calc_io.kind_of(key, value) in ("money", "rate", "number")
+    return calc_io.kind_of(key, value) in ("money", "rate", "number", "quantity")
 
 
 @bp.context_processor
