@@ -531,3 +531,31 @@ def test_quantities_read_as_numbers_not_money(client: FlaskClient) -> None:
     page = _page(client.post("/calc/excise-allocation", data=FORM_DATA["excise-allocation"]))
     assert '<td class="num">5,000,000</td>' in page  # the diesel gallons of the input
     assert '<td class="num">$5,000,000.00</td>' in page  # the cigarette tax, an amount
+
+
+def test_uploaded_rows_stay_in_the_form_when_another_field_is_wrong(client: FlaskClient) -> None:
+    content = b"name,base,allocation_2007_08,income_2007_08\nSan Juan,25000.00,30000.00,50000.00\n"
+    response = _upload(
+        client, "equalization", "municipalities_csv", content, fiscal_year="2024-25"
+    )  # the revenues are missing
+    assert response.status_code == 422
+    page = _page(response)
+    assert _error_of(page, "lottery_net_income") == "Este valor es obligatorio."
+    assert re.search(r'value="San Juan"\s+name="municipalities-0-name"', page)
+    assert re.search(r'value="30000.00"\s+name="municipalities-0-allocation_2007_08"', page)
+
+
+def test_a_far_row_number_does_not_blow_up_the_page(client: FlaskClient) -> None:
+    data = {
+        "fiscal_year": "2024-25",
+        "bank_certified_amount": "1000.00",
+        "months-0-month": "2024-07",
+        "months-0-collected": "10.00",
+        "months-99999999-month": "2024-08",
+        "months-99999999-collected": "10.00",
+    }
+    response = client.post("/calc/room-tax-distribution", data=data)
+    assert response.status_code == 422
+    assert len(response.data) < 500_000
+    # Nothing is computed from part of the rows.
+    assert "suba un archivo CSV" in _error_of(_page(response), "months")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -283,6 +283,10 @@ def group_name(group: str, key: str) -> str:
     return f"{group}-{key}"
 
 
+# The most rows a table of the form shows (longer lists come as a CSV file).
+MAX_FORM_ROWS = 400
+
+
 @dataclass
 class FormState:
     """What the form shows: the values typed, the errors by field, the rows of each table."""
@@ -359,16 +363,28 @@ def _table_rows(
             return None
         state.from_csv.add(table.key)
         state.origin[table.key] = [number for number, _row in numbered]
-        state.rows[table.key] = table.min_rows
-        return [row for _number, row in numbered]
+        rows = [row for _number, row in numbered]
+        # Show the file's rows in the form, so that a correction elsewhere needs no new upload.
+        if open_columns:
+            state.values[f"{table.key}_paste"] = calc_io.decode_upload(data, upload_name, _)
+        elif len(rows) <= MAX_FORM_ROWS:
+            _fill_rows(state, table, rows)
+        return rows
     count = 0
     for key in form:
         match = re.fullmatch(rf"{re.escape(table.key)}-(\d+)-\w+", key)
         if match:
             count = max(count, int(match.group(1)) + 1)
-    rows: list[dict[str, Any]] = []
+    if count > MAX_FORM_ROWS:
+        # Nothing is computed from part of the input: longer lists come as a file.
+        state.error(
+            table.key,
+            _("The form takes at most %(n)s rows; upload a CSV file instead.", n=MAX_FORM_ROWS),
+        )
+        return None
+    rows = []
     origin: list[int] = []
-    for i in range(min(count, calc_io.MAX_CSV_ROWS)):
+    for i in range(count):
         texts = {c.key: _text(form, cell_name(table.key, i, c.key)) for c in table.columns}
         if not any(texts.values()):
             continue
@@ -380,6 +396,14 @@ def _table_rows(
     state.origin[table.key] = origin
     state.rows[table.key] = max(table.min_rows, count + 2 if count else table.min_rows)
     return rows
+
+
+def _fill_rows(state: FormState, table: Table, rows: Sequence[Mapping[str, Any]]) -> None:
+    for i, row in enumerate(rows):
+        for column in table.columns:
+            if column.key in row:
+                state.values[cell_name(table.key, i, column.key)] = _as_text(row[column.key])
+    state.rows[table.key] = max(table.min_rows, len(rows) + 2)
 
 
 def read_form(
@@ -432,11 +456,7 @@ def form_from_document(spec: FormSpec, document: Mapping[str, Any]) -> FormState
                     ",".join(_csv_cell(_as_text(r.get(c, ""))) for c in columns) for r in rows
                 ]
                 state.values[f"{item.key}_paste"] = "\n".join(lines)
-            for i, row in enumerate(rows):
-                for column in item.columns:
-                    if column.key in row:
-                        state.values[cell_name(item.key, i, column.key)] = _as_text(row[column.key])
-            state.rows[item.key] = max(item.min_rows, len(rows) + 2)
+            _fill_rows(state, item, rows[:MAX_FORM_ROWS])
     return state
 
 
