@@ -113,6 +113,9 @@ def test_list_of_calculators(client: FlaskClient) -> None:
         assert entry["url"] == f"/api/v1/calc/{entry['name']}"
         assert entry["form"] == f"/calc/{entry['name']}"
         assert entry["available"] == calc_io.available(entry["name"])
+        assert entry["title"] and "citation" in entry
+    by_name = {c["name"]: c for c in listing}
+    assert by_name["liens"]["citation"] == "21 LPRA § 6653(8)"
     assert {c["name"] for c in listing if c["available"]} == set(AVAILABLE)
 
 

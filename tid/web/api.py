@@ -57,6 +57,8 @@ def calculators_list() -> Any:
             "calculators": [
                 {
                     "name": name,
+                    "title": calc_io.FORMS[name].title if name in calc_io.FORMS else name,
+                    "citation": calc_io.FORMS[name].citation if name in calc_io.FORMS else "",
                     "available": calc_io.available(name),
                     "url": url_for("api.calculate", calculator=name),
                     "form": url_for("calc.form", calculator=name),
