@@ -464,6 +464,14 @@ class JournalLine(SQLModel, table=True):
     bill_id: int | None = Field(default=None, foreign_key="bill.id", index=True)
     amount: Decimal = money_column()
 
+    @property
+    def debit(self) -> Decimal | None:
+        return self.amount if self.amount > 0 else None
+
+    @property
+    def credit(self) -> Decimal | None:
+        return -self.amount if self.amount < 0 else None
+
 
 # The database refuses UPDATE and DELETE (and TRUNCATE on PostgreSQL) on journal rows. These
 # run when the tables are created (below) and are what the Alembic migration must run too:

@@ -29,7 +29,7 @@ from tid.models import (
 )
 from tid.rules.calendar import FiscalYear
 from tid.rules.errors import N_, InputError
-from tid.rules.money import ZERO, money_str
+from tid.rules.money import CENT, ZERO, money_str
 from tid.services import audit, ledger
 from tid.services.ledger import (
     ADMIN_EXPENSE,
@@ -60,6 +60,10 @@ class Statement:
     cap: Decimal
     closing_balance: Decimal
     other_movements: Decimal  # anything else through the bank (should be 0)
+
+    @property
+    def admin_ratio_percent(self) -> Decimal | None:
+        return None if self.admin_ratio is None else (self.admin_ratio * 100).quantize(CENT)
 
     @property
     def expenditures_total(self) -> Decimal:

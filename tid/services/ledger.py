@@ -293,6 +293,12 @@ class CapFigures:
     def ratio(self) -> Decimal | None:
         return None if self.revenue <= 0 else self.admin / self.revenue
 
+    @property
+    def ratio_percent(self) -> Decimal | None:
+        """The ratio as a percentage with two decimals (for display)."""
+        ratio = self.ratio
+        return None if ratio is None else (ratio * 100).quantize(CENT)
+
 
 def cap_figures(session: Session, district_id: int, fy: FiscalYear) -> CapFigures:
     """21 LPRA § 6653(6): the figures of the administrative cap of one FY, to this moment."""

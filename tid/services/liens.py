@@ -46,11 +46,13 @@ def _rate(value: str, field: str) -> Decimal:
     try:
         rate = Decimal(value.strip().rstrip("%")) if value.strip() else ZERO
     except InvalidOperation:
-        raise InputError(field, N_("Write the rate as a decimal, like 0.10 for 10%.")) from None
+        raise InputError(
+            field, N_("Write the rate as a decimal, like 0.10 for 10 percent.")
+        ) from None
     if value.strip().endswith("%"):
         rate = rate / 100
     if not rate.is_finite() or not ZERO <= rate <= 1:
-        raise InputError(field, N_("A rate is between 0 and 1 (0.10 is 10%)."))
+        raise InputError(field, N_("A rate is between 0 and 1 (0.10 is 10 percent)."))
     return rate
 
 
