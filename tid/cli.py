@@ -36,6 +36,8 @@ def register(app: Flask) -> None:
     app.cli.add_command(users_group)
     app.cli.add_command(calc_command)
     app.cli.add_command(demo_command)
+    app.cli.add_command(roll_group)
+    app.cli.add_command(billing_group)
     app.cli.add_command(scheduler_command)
     app.cli.add_command(mail_sink_command)
 
@@ -251,3 +253,173 @@ def mail_sink_command(host: str, port: int, folder: str | None) -> None:
         pass
     finally:
         controller.stop()
+
+
+# --------------------------------------------------------------------------- roll and billing
+
+
+def _district_id(reference: str) -> int:
+    """A district by its id or its exact name (exit 2 when there is none)."""
+    from sqlmodel import select
+
+    from tid.db import get_session
+    from tid.models import District
+
+    session = get_session()
+    district = session.get(District, int(reference)) if reference.isdigit() else None
+    if district is None:
+        district = session.exec(select(District).where(District.name == reference)).first()
+    if district is None or district.id is None:
+        _fail(InputError("district", f"No district with the id or name {reference!r}."))
+        raise AssertionError  # pragma: no cover - _fail exits
+    return district.id
+
+
+@click.group("roll")
+def roll_group() -> None:
+    """The property roll of a district (21 LPRA § 6653(3)(d))."""
+
+
+@roll_group.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--district", "district", required=True, help="District id or exact name.")
+@click.option("--fiscal-year", required=True, help='Like "2026-27".')
+@click.option("--dry-run", is_flag=True, help="Check the file and compare; write nothing.")
+@with_appcontext
+def roll_import(file: str, district: str, fiscal_year: str, dry_run: bool) -> None:
+    """Import the roll in FILE (CSV) for a district and fiscal year: every row or none."""
+    import os
+
+    from tid.db import get_session
+    from tid.services import audit, roll
+
+    district_id = _district_id(district)
+    limits = {
+        "max_bytes": int(current_app.config.get("ROLL_MAX_BYTES") or roll.DEFAULT_MAX_BYTES),
+        "max_rows": int(current_app.config.get("ROLL_MAX_ROWS") or roll.DEFAULT_MAX_ROWS),
+    }
+    session = get_session()
+    try:
+        roll.check_size(os.path.getsize(file), limits["max_bytes"])  # before reading it
+        with open(file, "rb") as fh:
+            data = fh.read()
+        name = os.path.basename(file)
+        if dry_run:
+            preview = roll.preview_roll(
+                session=session,
+                district_id=district_id,
+                fiscal_year=fiscal_year,
+                data=data,
+                file_name=name,
+                **limits,
+            )
+            if preview.parsed.findings:
+                from tid.rules.errors import FindingsError
+
+                raise FindingsError(list(preview.parsed.findings))
+            summary = {
+                "dry_run": True,
+                "fiscal_year": preview.fiscal_year,
+                "rows": len(preview.parsed.rows),
+                "already_imported": preview.already_imported is not None,
+                "added": preview.added,
+                "changed": preview.changed,
+                "unchanged": preview.unchanged,
+                "removed": preview.removed,
+                "new_properties": preview.new_properties,
+                "sha256": preview.parsed.sha256,
+            }
+        else:
+            result = roll.import_roll(
+                session=session,
+                actor=audit.Actor("command line"),
+                district_id=district_id,
+                fiscal_year=fiscal_year,
+                data=data,
+                file_name=name,
+                **limits,
+            )
+            session.commit()
+            summary = {
+                "fiscal_year": result.roll_import.fiscal_year,
+                "rows": result.roll_import.rows,
+                "unchanged": result.unchanged,
+                "added": result.added,
+                "changed": result.changed,
+                "removed": result.removed,
+                "new_properties": result.new_properties,
+                "sha256": result.roll_import.sha256,
+            }
+    except InputError as exc:
+        session.rollback()
+        _fail(exc)
+    click.echo(json.dumps(summary, indent=2, ensure_ascii=False))
+
+
+@click.group("billing")
+def billing_group() -> None:
+    """The yearly bills of a district (21 LPRA § 6653(3)(d), (5))."""
+
+
+@billing_group.command("run")
+@click.option("--district", "district", required=True, help="District id or exact name.")
+@click.option("--fiscal-year", required=True, help='Like "2026-27".')
+@click.option("--due-date", default=None, help="YYYY-MM-DD; default 60 days after the run.")
+@click.option("--run-date", default=None, help="YYYY-MM-DD; default today in Puerto Rico.")
+@click.option("--param", "params", multiple=True, help="A formula parameter: name=value.")
+@click.option("--reason", default="", help="Why a corrected run is made.")
+@with_appcontext
+def billing_run(
+    district: str,
+    fiscal_year: str,
+    due_date: str | None,
+    run_date: str | None,
+    params: tuple[str, ...],
+    reason: str,
+) -> None:
+    """Bill every property of the year's roll by the ordinance's formula."""
+    from tid.db import get_session
+    from tid.rules.calendar import parse_date
+    from tid.rules.money import money_str
+    from tid.services import audit, billing
+    from tid.web.util import today
+
+    district_id = _district_id(district)
+    session = get_session()
+    try:
+        result = billing.run_billing(
+            session=session,
+            actor=audit.Actor("command line"),
+            district_id=district_id,
+            fiscal_year=fiscal_year,
+            run_on=parse_date(run_date, "run_date") if run_date else today(),
+            due_date=parse_date(due_date, "due_date") if due_date else None,
+            parameters="\n".join(params),
+            reason=reason,
+        )
+        session.commit()
+    except InputError as exc:
+        session.rollback()
+        _fail(exc)
+    run = result.run
+    click.echo(
+        json.dumps(
+            {
+                "run_id": run.id,
+                "fiscal_year": run.fiscal_year,
+                "version": run.version,
+                "unchanged": result.unchanged,
+                "properties": run.property_count,
+                "total": money_str(result.total),
+                "expected_amount": money_str(result.expected_amount),
+                "difference": money_str(result.difference),
+                "due_date": run.due_date.isoformat(),
+                "supersedes_version": result.superseded.version if result.superseded else None,
+                "superseded_bills": result.superseded_bills,
+                "owners_needing_a_corrected_notice": result.mailed_superseded,
+                "warnings": list(result.warnings),
+            },
+            indent=2,
+            ensure_ascii=False,
+        )
+    )

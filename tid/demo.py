@@ -7,6 +7,7 @@ demo is idempotent (a second ``tid demo`` changes nothing).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from sqlmodel import Session, select
@@ -196,3 +197,111 @@ def load_petitions(session: Session, config: Mapping[str, Any]) -> None:
 
 
 LOADERS.append(load_petitions)
+
+
+# --------------------------------------------------------------------------- roll and billing
+
+DEMO_ROLL_FY = "2026-27"
+DEMO_ROLL_SIZE = 500
+DEMO_ORDINANCE_NUMBER = "Ord. Núm. 9, Serie 2025-2026"
+
+
+def demo_roll_path(config: Mapping[str, Any]) -> Path:
+    """Where the demo's roll file is written: ``instance/demo/roll-2026-27.csv``."""
+    from tid.config import instance_path
+
+    folder = Path(config.get("INSTANCE_PATH") or instance_path())
+    return folder / "demo" / f"roll-{DEMO_ROLL_FY}.csv"
+
+
+def load_roll(session: Session, config: Mapping[str, Any]) -> None:
+    """The Viejo San Juan district's ordinance (approved, received by the association, with
+    its formula) and its 500-property roll as a CSV file for the association to import
+    (``tid roll import instance/demo/roll-2026-27.csv --district … --fiscal-year 2026-27``
+    or the web page); the roll itself is not imported here."""
+    from datetime import date
+
+    from tid.clock import today_in_puerto_rico
+    from tid.models import Ordinance
+    from tid.roll_demo import DEMO_FORMULA, roll_csv
+    from tid.services import petitions
+
+    path = demo_roll_path(config)
+    data = roll_csv(DEMO_ROLL_SIZE)
+    if not path.exists() or path.read_bytes() != data:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+
+    municipality, district = municipality_and_district(session)
+    if session.exec(select(Ordinance).where(Ordinance.district_id == district.id)).first():
+        return
+    fixed = config.get("TODAY")
+    today = (
+        (fixed if isinstance(fixed, date) else date.fromisoformat(str(fixed)))
+        if fixed
+        else today_in_puerto_rico()
+    )
+    today = max(today, date(2026, 3, 20))
+    petition = petitions.record_petition(
+        session=session,
+        actor=DEMO_ACTOR,
+        municipality_id=municipality.id,
+        district_name=DEMO_DISTRICT,
+        petitioner="Hon. Alcalde de San Juan, a petición de la Asociación del Viejo San Juan",
+        received_on="2026-01-12",
+        documents="Petición del alcalde; plano del distrito; plan de mejoras; registro de "
+        "propiedades del CRIM.",
+        today=today,
+    )
+    petitions.start_study(
+        session=session, actor=DEMO_ACTOR, petition=petition, on="2026-01-20", today=today
+    )
+    for factor in petitions.FACTORS:
+        petitions.record_finding(
+            session=session,
+            actor=DEMO_ACTOR,
+            petition=petition,
+            factor=factor,
+            favourable="yes",
+            grounds="Informe de la Comisión de Turismo y Desarrollo Económico.",
+            on="2026-02-10",
+            today=today,
+        )
+    petitions.issue_ordinance(
+        session=session,
+        actor=DEMO_ACTOR,
+        petition=petition,
+        number=DEMO_ORDINANCE_NUMBER,
+        district_name=DEMO_DISTRICT,
+        expected_amount="500,000.00",
+        term_years="5",
+        formula=DEMO_FORMULA,
+        association_name=district.association_name
+        or "Asociación del Distrito del Viejo San Juan, Inc.",
+        issued_on="2026-02-24",
+        today=today,
+    )
+    petitions.send_to_mayor(
+        session=session, actor=DEMO_ACTOR, petition=petition, on="2026-02-26", today=today
+    )
+    petitions.mayor_approves(
+        session=session, actor=DEMO_ACTOR, petition=petition, on="2026-03-09", today=today
+    )
+    petitions.publish(
+        session=session,
+        actor=DEMO_ACTOR,
+        petition=petition,
+        on="2026-03-12",
+        newspaper="El Nuevo Día",
+        outside_window_confirmed=False,
+        today=today,
+    )
+    petitions.record_crim_copy(
+        session=session, actor=DEMO_ACTOR, petition=petition, on="2026-03-16", today=today
+    )
+    petitions.record_association_receipt(
+        session=session, actor=DEMO_ACTOR, petition=petition, on="2026-03-18", today=today
+    )
+
+
+LOADERS.append(load_roll)

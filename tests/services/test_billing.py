@@ -8,6 +8,7 @@ from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
 import pytest
+from flask.testing import FlaskCliRunner
 from sqlmodel import Session, col, func, select
 
 from tests.conftest import People
@@ -315,3 +316,19 @@ def test_no_bill_without_an_approved_ordinance_in_term_and_a_roll(
     session.rollback()
     first, last = billing.ordinance_term(ordinance)
     assert (first.label, last.label) == ("2025-26", "2029-30")
+
+
+def test_the_command_line_run(runner: FlaskCliRunner, session: Session, people: People) -> None:
+    make_ordinance(session, people)
+    import_roll(session, people)
+    args = ["billing", "run", "--district", people.district.name, "--fiscal-year", FY]
+    first = runner.invoke(args=[*args, "--run-date", "2026-07-01"])
+    assert first.exit_code == 0, first.output
+    document = json.loads(first.output)
+    assert document["total"] == "5768.75" and document["difference"] == "-231.25"
+    assert document["due_date"] == "2026-08-30" and document["unchanged"] is False
+    again = runner.invoke(args=[*args, "--run-date", "2026-07-02"])
+    assert json.loads(again.output)["unchanged"] is True
+    early = runner.invoke(args=[*args, "--run-date", "2026-07-01", "--due-date", "2026-07-05"])
+    assert early.exit_code == 2
+    assert json.loads(early.stderr)["field"] == "due_date"

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import json
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
+from flask import Flask
+from flask.testing import FlaskCliRunner
 from sqlmodel import Session, col, func, select
 
 from tests.conftest import People
@@ -307,3 +310,66 @@ def test_uploads_are_kept_by_their_hash_and_owner(tmp_path: pytest.TempPathFacto
         roll.load_upload(folder, token, user_id=8)  # another user's upload
     with pytest.raises(InputError):
         roll.load_upload(folder, "../../etc/passwd", user_id=7)
+
+
+def test_a_refused_cell_is_not_also_reported_missing(session: Session, people: People) -> None:
+    header = "cadastral_number,owner,urbanization,mailing_address,city,zip,use,assessed_value\n"
+    errors = _errors(session, people, header + "040-010-001-09,=cmd,,-,SJ,00901,,1.00\n")
+    assert {(r, c) for r, c, _ in errors} == {(2, "owner"), (2, "mailing_address")}
+    assert all(m.startswith("This cell starts") for _, _, m in errors)
+
+
+def test_the_command_line_import(runner: FlaskCliRunner, people: People, tmp_path: Path) -> None:
+    path = tmp_path / "roll.csv"
+    path.write_bytes(GOOD.encode())
+    district = str(people.district.id)
+    args = ["roll", "import", str(path), "--district", district, "--fiscal-year", "2026-27"]
+    dry = runner.invoke(args=[*args, "--dry-run"])
+    assert dry.exit_code == 0, dry.output
+    assert json.loads(dry.output)["added"] == 3
+    done = runner.invoke(args=args)
+    assert done.exit_code == 0 and json.loads(done.output)["unchanged"] is False
+    again = runner.invoke(args=args)
+    assert json.loads(again.output)["unchanged"] is True
+    bad = tmp_path / "bad.csv"
+    bad.write_bytes((HEADER + "040-010-001-01,Ana,,1 Calle,SJ,00901,,-5,,x,,1\n").encode())
+    failed = runner.invoke(args=["roll", "import", str(bad), "--district", district,
+                                 "--fiscal-year", "2026-27"])  # fmt: skip
+    assert failed.exit_code == 2
+    error = json.loads(failed.stderr.strip().splitlines()[-1])
+    assert error["errors"] == [
+        {"error": "A negative value is not allowed here.", "field": "assessed_value", "row": 2}
+    ]
+    unknown = runner.invoke(args=["roll", "import", str(path), "--district", "Nowhere",
+                                  "--fiscal-year", "2026-27"])  # fmt: skip
+    assert unknown.exit_code == 2 and json.loads(unknown.stderr)["field"] == "district"
+
+
+def test_the_demo_leaves_its_roll_file_and_ordinance(app: Flask, session: Session) -> None:
+    from tid.demo import demo_roll_path, load_demo
+    from tid.models import Ordinance, Petition
+
+    config = {**app.config, "INSTANCE_PATH": app.instance_path, "TODAY": "2026-06-15"}
+    load_demo(session=session, config=config)
+    path = demo_roll_path(config)
+    assert path == Path(app.instance_path) / "demo" / "roll-2026-27.csv"
+    assert path.read_bytes() == roll_csv(500)
+    ordinance = session.exec(
+        select(Ordinance).where(Ordinance.number == "Ord. Núm. 9, Serie 2025-2026")
+    ).one()
+    assert ordinance.approved_on is not None and ordinance.received_by_association_on
+    assert ordinance.expected_amount == Decimal("500000.00")
+    petitions = _count(session, Petition)
+    load_demo(session=session, config=config)  # idempotent
+    assert _count(session, Petition) == petitions
+    assert _count(session, Ordinance) == len(session.exec(select(Ordinance)).all())
+    # The demo association imports it like any roll.
+    result = roll.import_roll(
+        session=session,
+        actor=ACTOR,
+        district_id=ordinance.district_id,
+        fiscal_year="2026-27",
+        data=path.read_bytes(),
+        file_name=path.name,
+    )
+    assert result.added == 500

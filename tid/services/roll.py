@@ -280,7 +280,7 @@ def _delimiter(first_line: str) -> str:
     return best if counts[best] else ","
 
 
-def _check_size(size: int, max_bytes: int) -> None:
+def check_size(size: int, max_bytes: int) -> None:
     if size > max_bytes:
         raise InputError(
             "file",
@@ -295,7 +295,7 @@ def parse_roll(
 ) -> ParsedRoll:
     """Read a roll file into rows and findings (never raises for a bad row; raises
     :class:`InputError` for a file too large, empty, or without the required columns)."""
-    _check_size(len(data), max_bytes)
+    check_size(len(data), max_bytes)
     sha = hashlib.sha256(data).hexdigest()
     text, encoding = decode(data)
     if "\x00" in text:
@@ -310,16 +310,16 @@ def parse_roll(
     except csv.Error:
         raise InputError("file", N_("The first line of the file cannot be read as CSV.")) from None
     columns, _extra, findings = _map_columns(header)
-    required = {"cadastral_number", "owner_names", "assessed_value", "mailing_line1"}
+    required = {"cadastral_number", "owner_names", "assessed_value", "mailing_line1", "mailing_zip"}
     missing = sorted(required - set(columns.values()))
     if missing:
         raise InputError(
-            "file",
+            ",".join(missing),  # the columns missing, by the roll's names
             N_(
-                "The file lacks a required column: cadastral number, owner, mailing address "
-                "and assessed value are needed."
+                "The file lacks a required column: cadastral number, owner, mailing address, "
+                "ZIP code and assessed value are needed."
             ),
-        ).at(",".join(missing))
+        )
     if findings:
         return ParsedRoll(sha, len(data), encoding, delimiter, columns, (), (), 0, tuple(findings))
 
@@ -508,9 +508,13 @@ def _parse_row(
         else:
             numbers[target] = value
 
+    # A cell already refused (a formula, too long) is not reported missing as well.
+    refused = {f.field for f in findings[before:]}
     cadastral = text["cadastral_number"]
     cadastral_column = column_of.get("cadastral_number", "cadastral_number")
-    if not cadastral:
+    if cadastral_column in refused:
+        pass
+    elif not cadastral:
         findings.append(_finding(number, cadastral_column, N_("The cadastral number is missing.")))
     elif not CADASTRAL.match(cadastral):
         findings.append(
@@ -522,13 +526,13 @@ def _parse_row(
             )
         )
     owners = "; ".join(o for o in (text["owner_names"], text["owner_names_2"]) if o)
-    if not owners:
+    if not owners and column_of.get("owner_names", "owner_names") not in refused:
         findings.append(
             _finding(
                 number, column_of.get("owner_names", "owner_names"), N_("The owner is missing.")
             )
         )
-    if not text["mailing_line1"]:
+    if not text["mailing_line1"] and column_of.get("mailing_line1", "mailing_line1") not in refused:
         findings.append(
             _finding(
                 number,
@@ -538,7 +542,7 @@ def _parse_row(
         )
     zip_code = text["mailing_zip"]
     zip_column = column_of.get("mailing_zip", "mailing_zip")
-    if "mailing_zip" in column_of:
+    if zip_column not in refused:
         if not zip_code:
             findings.append(
                 _finding(number, zip_column, N_("The ZIP code of the mailing address is missing."))
@@ -966,7 +970,7 @@ def store_upload(
 ) -> str:
     """Keep an uploaded file under its SHA-256 (with who uploaded it for which district and
     year) until it is imported; the token returned names it."""
-    _check_size(len(data), max_bytes)
+    check_size(len(data), max_bytes)
     token = hashlib.sha256(data).hexdigest()
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{token}.csv"
