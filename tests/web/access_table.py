@@ -56,6 +56,25 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "admin.users_list": frozenset({ADMIN}),
     "admin.users_new": frozenset({ADMIN}),
     "admin.users_set_active": frozenset({ADMIN}),
+    # the special account (21 LPRA § 6653(6), (8))
+    "account.districts": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
+    "account.dashboard": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
+    "account.payments_page": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
+    "account.payments_import": frozenset({ADMIN, ASSOCIATION}),
+    "account.reverse": frozenset({ADMIN, ASSOCIATION}),
+    "account.journal": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
+    "account.expenditures_page": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
+    "account.purposes": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
+    "account.purpose_active": frozenset({ADMIN, ASSOCIATION}),
+    "account.bank": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
+    "account.delinquency": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
+    "account.delinquency_csv": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
+    "account.delinquency_pdf": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
+    "account.property_liens": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
+    "account.lien_certificate": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
+    "account.statement": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
+    "account.statement_csv": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
+    "account.statement_pdf": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
 }
 
 # Sample values for route variables, by variable name.

@@ -83,7 +83,7 @@ class ExpenditureResult:
 
 
 CAP_MESSAGE = N_(
-    "This administrative expenditure would exceed 5% of the impost revenue collected in the "
+    "This administrative expenditure would exceed 5 percent of the impost revenue collected in the "
     "fiscal year."
 )
 

@@ -464,7 +464,7 @@ def reverse_entry(
             raise CapExceededError(
                 "entry",
                 N_(
-                    "Reversing this payment would leave administrative spending above 5% of "
+                    "Reversing this payment would leave administrative spending above 5 percent of "
                     "the impost revenue collected in the fiscal year. Reverse administrative "
                     "expenditures first."
                 ),

@@ -15,6 +15,7 @@ BLUEPRINT_MODULES = [
     "tid.web.calc",
     "tid.web.api",
     "tid.web.roll",
+    "tid.web.account",
 ]
 
 

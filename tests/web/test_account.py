@@ -1,0 +1,224 @@
+"""The special account's pages: the association on its own district, the auditor reading
+everything and writing nothing, payments by form and by file, the cap refusal with its
+figures in Spanish, PDFs read back."""
+
+from __future__ import annotations
+
+import io
+from datetime import date
+from decimal import Decimal
+
+from flask.testing import FlaskClient
+from pypdf import PdfReader
+from sqlmodel import Session, select
+
+from tests.conftest import People, login
+from tests.services.ledger_support import ACTOR, Scaffold
+from tid.models import JournalEntry, Property
+from tid.services import expenditures, ledger, liens, payments
+
+
+def _setup(session: Session, people: People) -> tuple[Scaffold, int]:
+    s = Scaffold(session, people.district)
+    prop = s.property("123-456-789-01", owner="Marta <b>Ríos</b>")
+    bill = s.bill(prop, "1000.00")
+    purpose = expenditures.add_purpose(
+        session=session, actor=ACTOR, district_id=s.district_id, name="Ornato"
+    )
+    session.commit()
+    return s, (bill.id or 0) + 0 * (purpose.id or 0)
+
+
+def _text(pdf: bytes) -> str:
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+
+
+def test_association_pays_by_form_once_and_sees_only_its_district(
+    client: FlaskClient, session: Session, people: People
+) -> None:
+    s, bill_id = _setup(session, people)
+    login(client, people.association)
+    d = s.district_id
+    assert client.get(f"/account/{people.other_district.id}").status_code == 403
+    assert client.get("/account").status_code == 302
+    form = {"date": "2025-08-01", "amount": "400.00", "notice_number": str(bill_id), "token": "t1"}
+    assert client.post(f"/account/{d}/payments", data=form).status_code == 302
+    assert client.post(f"/account/{d}/payments", data=form).status_code == 302  # double click
+    session.expire_all()
+    assert ledger.balance(session, d, ledger.BANK) == Decimal("400.00")
+    bad = client.post(f"/account/{d}/payments", data={**form, "amount": "0", "token": "t2"})
+    assert bad.status_code == 422
+    page = bad.get_data(as_text=True)
+    assert "Un pago debe ser mayor que cero." in page and 'aria-invalid="true"' in page
+    page = client.get(f"/account/{d}").get_data(as_text=True)
+    assert "<svg" in page and "Cuenta especial" in page
+
+
+def test_import_with_bad_rows_books_nothing_and_names_the_rows(
+    client: FlaskClient, session: Session, people: People
+) -> None:
+    s, bill_id = _setup(session, people)
+    login(client, people.association)
+    body = (
+        "fecha,monto,referencia,aviso\n"
+        f"2025-08-01,100.00,D1,{bill_id}\n"
+        f"2025-08-02,-3.00,D2,{bill_id}\n"
+    ).encode()
+    response = client.post(
+        f"/account/{s.district_id}/payments/import",
+        data={"file": (io.BytesIO(body), "banco.csv")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 422
+    assert "Fila 3" in response.get_data(as_text=True)
+    session.expire_all()
+    assert ledger.balance(session, s.district_id, ledger.BANK) == 0
+    good = body.decode().splitlines()[:2]
+    response = client.post(
+        f"/account/{s.district_id}/payments/import",
+        data={"file": (io.BytesIO(("\n".join(good) + "\n").encode()), "banco.csv")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 302
+    session.expire_all()
+    assert ledger.balance(session, s.district_id, ledger.BANK) == Decimal("100.00")
+
+
+def test_cap_refusal_shows_the_figures_in_spanish(
+    client: FlaskClient, session: Session, people: People
+) -> None:
+    s, bill_id = _setup(session, people)
+    payments.record_payment(
+        session=session,
+        actor=ACTOR,
+        district_id=s.district_id,
+        paid_on=date(2025, 8, 1),
+        amount=Decimal("1000.00"),
+        today=date(2025, 8, 1),
+        key="p",
+        notice_number=str(bill_id),
+    )
+    session.commit()
+    login(client, people.association)
+    form = {
+        "date": "2025-08-02",
+        "amount": "50.01",
+        "payee": "Oficina",
+        "category": "admin",
+        "token": "x",
+    }
+    response = client.post(f"/account/{s.district_id}/expenditures", data=form)
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    # 5% × 1,000.00 = 50.00; nothing spent yet: headroom 50.00.
+    assert "excedería el 5 por ciento" in page
+    assert "1,000.00" in page and "margen disponible $50.00" in page
+    ok = client.post(f"/account/{s.district_id}/expenditures", data={**form, "amount": "50.00"})
+    assert ok.status_code == 302
+
+
+def test_auditor_reads_everything_and_writes_nothing(
+    client: FlaskClient, session: Session, people: People
+) -> None:
+    s, bill_id = _setup(session, people)
+    payments.record_payment(
+        session=session,
+        actor=ACTOR,
+        district_id=s.district_id,
+        paid_on=date(2025, 8, 1),
+        amount=Decimal("100.00"),
+        today=date(2025, 8, 1),
+        key="p",
+        notice_number=str(bill_id),
+    )
+    session.commit()
+    entry = session.exec(select(JournalEntry).where(JournalEntry.kind == "payment")).one()
+    login(client, people.auditor)
+    d = s.district_id
+    for path in (
+        "",
+        "/payments",
+        "/journal",
+        "/expenditures",
+        "/purposes",
+        "/bank",
+        "/delinquency",
+        "/statement",
+    ):
+        assert client.get(f"/account/{d}{path}").status_code == 200, path
+    assert client.get(f"/account/{people.other_district.id}").status_code == 200
+    writes = [
+        (
+            f"/account/{d}/payments",
+            {"date": "2025-08-01", "amount": "5", "notice_number": str(bill_id)},
+        ),
+        (
+            f"/account/{d}/expenditures",
+            {"date": "2025-08-01", "amount": "5", "payee": "x", "category": "admin"},
+        ),
+        (f"/account/{d}/purposes", {"name": "x"}),
+        (f"/account/{d}/bank", {"as_of": "2025-08-01", "balance": "1"}),
+        (f"/account/{d}/delinquency", {"surcharge_rate": "0.1", "annual_interest_rate": "0"}),
+        (f"/account/{d}/entries/{entry.id}/reverse", {"reason": "x"}),
+    ]
+    for path, data in writes:
+        assert client.post(path, data=data).status_code == 403, path
+    session.expire_all()
+    assert ledger.balance(session, d, ledger.BANK) == Decimal("100.00")
+
+
+def test_statement_lien_certificate_and_delinquency_documents(
+    client: FlaskClient, session: Session, people: People, app: object
+) -> None:
+    s, bill_id = _setup(session, people)
+    payments.record_payment(
+        session=session,
+        actor=ACTOR,
+        district_id=s.district_id,
+        paid_on=date(2025, 8, 1),
+        amount=Decimal("400.00"),
+        today=date(2025, 8, 1),
+        key="p",
+        notice_number=str(bill_id),
+    )
+    prop = session.exec(select(Property).where(Property.district_id == s.district_id)).one()
+    liens.add_lien(
+        session=session,
+        actor=ACTOR,
+        property_id=prop.id or 0,
+        kind="mortgage",
+        holder="<script>Banco</script>",
+        constituted_on=date(2001, 1, 1),
+        amount=Decimal("9000.00"),
+        today=date(2025, 8, 1),
+    )
+    liens.set_late_terms(
+        session=session,
+        actor=ACTOR,
+        district_id=s.district_id,
+        surcharge_rate="0.10",
+        annual_interest_rate="0",
+    )
+    session.commit()
+    login(client, people.auditor)
+    d = s.district_id
+    pdf = client.get(f"/account/{d}/statement.pdf?fy=2025-26")
+    assert pdf.status_code == 200 and pdf.mimetype == "application/pdf"
+    text = _text(pdf.data)
+    assert "Estado de la cuenta especial, AF 2025-26" in text and "400.00" in text
+    page = client.get(f"/account/{d}/properties/{prop.id}/liens?sale_price=9500").get_data(
+        as_text=True
+    )
+    assert "&lt;script&gt;Banco&lt;/script&gt;" in page and "<script>Banco" not in page
+    cert = client.get(f"/account/{d}/properties/{prop.id}/lien-certificate.pdf")
+    text = _text(cert.data)
+    # 1,000.00 − 400.00 = 600.00 secured; the 2001 mortgage ranks first, the impost second.
+    assert "600.00" in text and "Rango del gravamen de la imposición" in text
+    assert "Rango del gravamen de la imposición 2" in " ".join(text.split())
+    csv_text = client.get(f"/account/{d}/delinquency.csv").get_data(as_text=True)
+    assert "123-456-789-01" in csv_text and "600.00" in csv_text and "60.00" in csv_text
+    assert "Facturas en mora" in _text(client.get(f"/account/{d}/delinquency.pdf").data)
+    journal = client.get(f"/account/{d}/statement.csv?fy=2025-26&part=journal").get_data(
+        as_text=True
+    )
+    assert journal.startswith("entry,date,kind")

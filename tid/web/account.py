@@ -1,0 +1,780 @@
+"""The special account of 21 LPRA § 6653(6), (8): the dashboard with the 5% line, payments
+(by hand and from the bank's deposit file), expenditures on authorized purposes, reversals,
+the bank balance check, delinquency and the lien priority, and the yearly statement for audit.
+
+An association works on its own district; an administrator on every district; the auditor
+reads every district and the municipality's clerk its districts, neither writes.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from sqlmodel import col, select
+
+from tid.db import get_session
+from tid.models import District, Municipality, Property
+from tid.pdf import render_pdf
+from tid.rules.calendar import FiscalYear, fiscal_year_of, parse_date, parse_fiscal_year
+from tid.rules.errors import N_, FindingsError, InputError
+from tid.rules.liens import KINDS
+from tid.rules.money import parse_money
+from tid.services import audit_statement, expenditures, ledger, liens, payments
+from tid.services.ledger import CapExceededError
+from tid.web import nav
+from tid.web.access import deny_unless, me, require
+from tid.web.account_charts import money_bars, ratio_chart
+from tid.web.util import today
+
+bp = Blueprint("account", __name__, url_prefix="/account")
+
+READERS = ("admin", "clerk", "association", "auditor")
+WRITERS = ("admin", "association")
+
+nav.add(
+    "account.districts",
+    "Special account",
+    "Payments, expenditures under the 5 percent cap, delinquency and liens, the yearly statement.",
+    READERS,
+)
+
+# Labels that only templates and data use, kept in the catalog.
+_LABELS = (
+    N_("bill"),
+    N_("payment"),
+    N_("expenditure"),
+    N_("reversal"),
+    N_("bill_superseded"),
+    N_("fiscal_transferred_tax_debt"),
+    N_("municipal_property_tax"),
+    N_("infrastructure_impost"),
+    N_("tid_impost"),
+    N_("mortgage"),
+    N_("judgment"),
+    N_("other"),
+    N_("not yet due"),
+    N_("over 365"),
+)
+_LIEN_KINDS = [k for k in KINDS if k != "tid_impost"]
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _district(district_id: int) -> District:
+    district = get_session().get(District, district_id)
+    if district is None:
+        abort(404)
+    deny_unless(me().can_see_district(district.id, district.municipality_id))
+    return district
+
+
+def _may_write(district: District) -> bool:
+    user = me()
+    return user.role == "admin" or (user.role == "association" and user.district_id == district.id)
+
+
+def _writer(district: District) -> None:
+    deny_unless(_may_write(district))
+
+
+def _fy() -> FiscalYear:
+    raw = request.args.get("fy", "")
+    if raw:
+        try:
+            return parse_fiscal_year(raw)
+        except InputError:
+            abort(404)
+    return fiscal_year_of(today())
+
+
+def _money_field(values: dict[str, str], name: str) -> Decimal:
+    try:
+        return parse_money(values.get(name, ""), name, allow_negative=True)
+    except InputError:
+        raise InputError(name, N_("Write an amount like 1,234.50.")) from None
+
+
+def _date_field(values: dict[str, str], name: str) -> date:
+    try:
+        return parse_date(values.get(name, ""), name)
+    except InputError:
+        raise InputError(name, N_("Write a date like 2026-03-02.")) from None
+
+
+def _cap_text(figures: ledger.CapFigures) -> str:
+    from tid.i18n import money
+
+    return str(
+        _(
+            "FY %(fy)s: impost revenue collected to date %(revenue)s; administrative spending "
+            "to date %(admin)s; cap %(cap)s; headroom %(headroom)s.",
+            fy=figures.fiscal_year.label,
+            revenue=money(figures.revenue),
+            admin=money(figures.admin),
+            cap=money(figures.cap.quantize(Decimal("0.01"), rounding="ROUND_DOWN")),
+            headroom=money(figures.headroom),
+        )
+    )
+
+
+def _csv_response(body: str, filename: str) -> Response:
+    return Response(
+        body,
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
+
+
+def _pdf_response(body: bytes, filename: str) -> Response:
+    return Response(
+        body,
+        mimetype="application/pdf",
+        headers={"Content-Disposition": f'inline; filename="{filename}"'},
+    )
+
+
+# --------------------------------------------------------------------------- districts
+
+
+@bp.route("")
+@require(*READERS)
+def districts() -> Any:
+    user = me()
+    if user.role == "association" and user.district_id:
+        return redirect(url_for("account.dashboard", district_id=user.district_id))
+    db = get_session()
+    stmt = (
+        select(District, Municipality)
+        .join(Municipality, col(Municipality.id) == col(District.municipality_id))
+        .order_by(col(Municipality.name), col(District.name))
+    )
+    rows = [
+        (d, m) for d, m in db.exec(stmt).all() if user.can_see_district(d.id, d.municipality_id)
+    ]
+    return render_template("account/districts.html", rows=rows)
+
+
+@bp.route("/<int:district_id>")
+@require(*READERS)
+def dashboard(district_id: int) -> Any:
+    district = _district(district_id)
+    db = get_session()
+    fy = _fy()
+    figures = ledger.cap_figures(db, district_id, fy)
+    months = audit_statement.months(db, district_id, fy)
+    balances = ledger.balances(db, district_id)
+    return render_template(
+        "account/dashboard.html",
+        district=district,
+        fy=fy,
+        figures=figures,
+        months=months,
+        bank=balances.get(ledger.BANK, Decimal("0.00")),
+        receivable=balances.get(ledger.RECEIVABLE, Decimal("0.00")),
+        owner_credit=-balances.get(ledger.OWNER_CREDIT, Decimal("0.00")),
+        bars=money_bars(months, title=_("Revenue and spending by month")),
+        ratio=ratio_chart(
+            months, figures.rate, title=_("Administrative ratio and the %(rate)s line", rate="5%")
+        ),
+        may_write=_may_write(district),
+        checks=audit_statement.bank_checks(db, district_id)[:1],
+    )
+
+
+# --------------------------------------------------------------------------- payments
+
+_PAYMENT_FIELDS = ("date", "amount", "reference", "notice_number", "cadastral_number", "token")
+
+
+@bp.route("/<int:district_id>/payments", methods=["GET", "POST"])
+@require(*READERS)
+def payments_page(district_id: int) -> Any:
+    district = _district(district_id)
+    db = get_session()
+    errors: dict[str, str] = {}
+    values = {name: request.form.get(name, "") for name in _PAYMENT_FIELDS}
+    if request.method == "POST":
+        _writer(district)
+        try:
+            amount = _money_field(values, "amount")
+            paid_on = _date_field(values, "date")
+            token = values["token"] or secrets.token_urlsafe(16)
+            result = payments.record_payment(
+                session=db,
+                actor=me().actor,
+                district_id=district_id,
+                paid_on=paid_on,
+                amount=amount,
+                today=today(),
+                key=payments.form_key(district_id, token),
+                reference=values["reference"],
+                notice_number=values["notice_number"],
+                cadastral_number=values["cadastral_number"],
+            )
+        except InputError as exc:
+            db.rollback()
+            errors[exc.field] = _(exc.message)
+        else:
+            db.commit()
+            if result.booked:
+                flash(_("Payment booked."))
+            else:
+                flash(_("This payment was already booked; nothing was added."), "warning")
+            return redirect(url_for("account.payments_page", district_id=district_id))
+    if not values["token"]:
+        values["token"] = secrets.token_urlsafe(16)
+    if not values["date"]:
+        values["date"] = today().isoformat()
+    rows = [
+        r
+        for r in reversed(ledger.journal(db, district_id, since=_fy().start, until=_fy().end))
+        if r.entry.kind in ("payment", "reversal")
+    ][:100]
+    return render_template(
+        "account/payments.html",
+        district=district,
+        values=values,
+        errors=errors,
+        rows=rows,
+        may_write=_may_write(district),
+        import_errors=[],
+    ), (422 if errors else 200)
+
+
+@bp.route("/<int:district_id>/payments/import", methods=["POST"])
+@require(*WRITERS)
+def payments_import(district_id: int) -> Any:
+    district = _district(district_id)
+    _writer(district)
+    db = get_session()
+    upload = request.files.get("file")
+    import_errors: list[dict[str, Any]] = []
+    if upload is None or not upload.filename:
+        import_errors.append(
+            {"row": None, "field": "file", "message": _("Choose the bank's file.")}
+        )
+    else:
+        data = upload.read(5_000_001)
+        if len(data) > 5_000_000:
+            import_errors.append(
+                {"row": None, "field": "file", "message": _("The file is too large.")}
+            )
+        else:
+            try:
+                result = payments.import_deposits(
+                    session=db, actor=me().actor, district_id=district_id, data=data, today=today()
+                )
+            except FindingsError as exc:
+                db.rollback()
+                import_errors = [
+                    {"row": f.row, "field": f.field, "message": _(f.message)} for f in exc.findings
+                ]
+            except InputError as exc:
+                db.rollback()
+                import_errors = [{"row": None, "field": exc.field, "message": _(exc.message)}]
+            else:
+                db.commit()
+                flash(
+                    _(
+                        "%(booked)s deposits booked, %(already)s already in the journal.",
+                        booked=result.booked,
+                        already=result.already_booked,
+                    )
+                )
+                return redirect(url_for("account.payments_page", district_id=district_id))
+    values = {name: "" for name in _PAYMENT_FIELDS}
+    values["token"] = secrets.token_urlsafe(16)
+    values["date"] = today().isoformat()
+    return render_template(
+        "account/payments.html",
+        district=district,
+        values=values,
+        errors={},
+        rows=[],
+        may_write=True,
+        import_errors=import_errors,
+    ), 422
+
+
+@bp.route("/<int:district_id>/entries/<int:entry_id>/reverse", methods=["POST"])
+@require(*WRITERS)
+def reverse(district_id: int, entry_id: int) -> Any:
+    district = _district(district_id)
+    _writer(district)
+    db = get_session()
+    from tid.models import JournalEntry
+
+    entry = db.get(JournalEntry, entry_id)
+    if entry is None or entry.district_id != district_id:
+        abort(404)
+    try:
+        on = _date_field({"date": request.form.get("date") or today().isoformat()}, "date")
+        ledger.reverse_entry(
+            db,
+            actor=me().actor,
+            entry_id=entry_id,
+            on=on,
+            reason=request.form.get("reason", ""),
+            today=today(),
+        )
+    except CapExceededError as exc:
+        db.rollback()
+        flash(f"{_(exc.message)} {_cap_text(exc.figures)}", "error")
+    except InputError as exc:
+        db.rollback()
+        flash(_(exc.message), "error")
+    else:
+        db.commit()
+        flash(_("Entry reversed."))
+    return redirect(request.form.get("back") or url_for("account.journal", district_id=district_id))
+
+
+# --------------------------------------------------------------------------- journal
+
+
+@bp.route("/<int:district_id>/journal")
+@require(*READERS)
+def journal(district_id: int) -> Any:
+    district = _district(district_id)
+    fy = _fy()
+    rows = ledger.journal(get_session(), district_id, since=fy.start, until=fy.end)
+    return render_template(
+        "account/journal.html",
+        district=district,
+        fy=fy,
+        rows=rows,
+        may_write=_may_write(district),
+        today=today(),
+    )
+
+
+# --------------------------------------------------------------------------- expenditures
+
+_EXPENDITURE_FIELDS = (
+    "date",
+    "amount",
+    "payee",
+    "description",
+    "reference",
+    "category",
+    "token",
+)
+
+
+@bp.route("/<int:district_id>/expenditures", methods=["GET", "POST"])
+@require(*READERS)
+def expenditures_page(district_id: int) -> Any:
+    district = _district(district_id)
+    db = get_session()
+    errors: dict[str, str] = {}
+    cap_text = ""
+    values = {name: request.form.get(name, "") for name in _EXPENDITURE_FIELDS}
+    if request.method == "POST":
+        _writer(district)
+        category = values["category"]
+        try:
+            amount = _money_field(values, "amount")
+            spent_on = _date_field(values, "date")
+            administrative = category == "admin"
+            token = values["token"] or secrets.token_urlsafe(16)
+            purpose_id = int(category) if category.isdigit() else None
+            if not administrative and purpose_id is None:
+                raise InputError(
+                    "category",
+                    N_(
+                        "Choose the authorized purpose of the ordinance, or mark it administrative."
+                    ),
+                )
+            result = expenditures.record_expenditure(
+                session=db,
+                actor=me().actor,
+                district_id=district_id,
+                spent_on=spent_on,
+                amount=amount,
+                payee=values["payee"],
+                today=today(),
+                key=f"expenditure:{district_id}:form:{token}",
+                administrative=administrative,
+                purpose_id=purpose_id,
+                description=values["description"],
+                reference=values["reference"],
+            )
+        except CapExceededError as exc:
+            db.rollback()
+            errors["amount"] = _(exc.message)
+            cap_text = _cap_text(exc.figures)
+        except InputError as exc:
+            db.rollback()
+            field = "category" if exc.field == "purpose" else exc.field
+            errors[field] = _(exc.message)
+        else:
+            db.commit()
+            flash(
+                _("Expenditure booked.")
+                if result.booked
+                else _("This expenditure was already booked; nothing was added.")
+            )
+            return redirect(url_for("account.expenditures_page", district_id=district_id))
+    if not values["token"]:
+        values["token"] = secrets.token_urlsafe(16)
+    if not values["date"]:
+        values["date"] = today().isoformat()
+    fy = _fy()
+    names = {p.id: p.name for p in expenditures.purposes(db, district_id)}
+    options = [("admin", _("Administrative (%(rate)s cap)", rate="5%"))] + [
+        (str(p.id), p.name) for p in expenditures.purposes(db, district_id, active_only=True)
+    ]
+    return render_template(
+        "account/expenditures.html",
+        district=district,
+        values=values,
+        errors=errors,
+        cap_text=cap_text,
+        options=options,
+        names=names,
+        rows=list(
+            reversed(expenditures.expenditures(db, district_id, since=fy.start, until=fy.end))
+        ),
+        figures=ledger.cap_figures(db, district_id, fiscal_year_of(today())),
+        may_write=_may_write(district),
+        fy=fy,
+    ), (422 if errors else 200)
+
+
+@bp.route("/<int:district_id>/purposes", methods=["GET", "POST"])
+@require(*READERS)
+def purposes(district_id: int) -> Any:
+    district = _district(district_id)
+    db = get_session()
+    errors: dict[str, str] = {}
+    values = {n: request.form.get(n, "") for n in ("name", "ordinance_reference")}
+    if request.method == "POST":
+        _writer(district)
+        try:
+            expenditures.add_purpose(
+                session=db,
+                actor=me().actor,
+                district_id=district_id,
+                name=values["name"],
+                ordinance_reference=values["ordinance_reference"],
+            )
+        except InputError as exc:
+            db.rollback()
+            errors[exc.field] = _(exc.message)
+        else:
+            db.commit()
+            flash(_("Purpose recorded."))
+            return redirect(url_for("account.purposes", district_id=district_id))
+    return render_template(
+        "account/purposes.html",
+        district=district,
+        purposes=expenditures.purposes(db, district_id),
+        values=values,
+        errors=errors,
+        may_write=_may_write(district),
+    ), (422 if errors else 200)
+
+
+@bp.route("/<int:district_id>/purposes/<int:purpose_id>/active", methods=["POST"])
+@require(*WRITERS)
+def purpose_active(district_id: int, purpose_id: int) -> Any:
+    district = _district(district_id)
+    _writer(district)
+    db = get_session()
+    from tid.models import AuthorizedPurpose
+
+    purpose = db.get(AuthorizedPurpose, purpose_id)
+    if purpose is None or purpose.district_id != district_id:
+        abort(404)
+    expenditures.set_purpose_active(
+        session=db,
+        actor=me().actor,
+        purpose_id=purpose_id,
+        active=request.form.get("active") == "1",
+    )
+    db.commit()
+    return redirect(url_for("account.purposes", district_id=district_id))
+
+
+# --------------------------------------------------------------------------- bank
+
+
+@bp.route("/<int:district_id>/bank", methods=["GET", "POST"])
+@require(*READERS)
+def bank(district_id: int) -> Any:
+    district = _district(district_id)
+    db = get_session()
+    errors: dict[str, str] = {}
+    values = {n: request.form.get(n, "") for n in ("as_of", "balance", "note")}
+    if request.method == "POST":
+        _writer(district)
+        try:
+            balance = _money_field(values, "balance")
+            as_of = _date_field(values, "as_of")
+            audit_statement.record_bank_balance(
+                session=db,
+                actor=me().actor,
+                district_id=district_id,
+                as_of=as_of,
+                balance=balance,
+                today=today(),
+                note=values["note"],
+            )
+        except InputError as exc:
+            db.rollback()
+            errors[exc.field] = _(exc.message)
+        else:
+            db.commit()
+            flash(_("Bank balance recorded."))
+            return redirect(url_for("account.bank", district_id=district_id))
+    return render_template(
+        "account/bank.html",
+        district=district,
+        checks=audit_statement.bank_checks(db, district_id),
+        values=values,
+        errors=errors,
+        may_write=_may_write(district),
+    ), (422 if errors else 200)
+
+
+# --------------------------------------------------------------------------- delinquency
+
+
+def _delinquency(district_id: int) -> list[liens.DelinquentBill]:
+    return liens.delinquency(get_session(), district_id, today())
+
+
+@bp.route("/<int:district_id>/delinquency", methods=["GET", "POST"])
+@require(*READERS)
+def delinquency(district_id: int) -> Any:
+    district = _district(district_id)
+    db = get_session()
+    errors: dict[str, str] = {}
+    terms = liens.late_terms(db, district_id)
+    values = {
+        "surcharge_rate": request.form.get("surcharge_rate", terms.surcharge_rate if terms else ""),
+        "annual_interest_rate": request.form.get(
+            "annual_interest_rate", terms.annual_interest_rate if terms else ""
+        ),
+        "ordinance_reference": request.form.get(
+            "ordinance_reference", terms.ordinance_reference if terms else ""
+        ),
+    }
+    if request.method == "POST":
+        _writer(district)
+        try:
+            liens.set_late_terms(session=db, actor=me().actor, district_id=district_id, **values)
+        except InputError as exc:
+            db.rollback()
+            errors[exc.field] = _(exc.message)
+        else:
+            db.commit()
+            flash(_("Late-payment terms saved."))
+            return redirect(url_for("account.delinquency", district_id=district_id))
+    return render_template(
+        "account/delinquency.html",
+        district=district,
+        rows=_delinquency(district_id),
+        values=values,
+        errors=errors,
+        may_write=_may_write(district),
+        today=today(),
+    ), (422 if errors else 200)
+
+
+@bp.route("/<int:district_id>/delinquency.csv")
+@require(*READERS)
+def delinquency_csv(district_id: int) -> Any:
+    _district(district_id)
+    rows = _delinquency(district_id)
+    body = audit_statement._csv(
+        [
+            (
+                "bill",
+                "cadastral_number",
+                "owners",
+                "fiscal_year",
+                "due_date",
+                "days_late",
+                "impost_owed",
+                "surcharge",
+                "interest",
+            )
+        ]
+        + [
+            (
+                r.bill.id,
+                r.property.cadastral_number,
+                r.owner_names,
+                r.bill.fiscal_year,
+                r.bill.due_date.isoformat(),
+                r.charges.days_late,
+                str(r.outstanding),
+                str(r.charges.surcharge),
+                str(r.charges.interest),
+            )
+            for r in rows
+        ]
+    )
+    return _csv_response(body, f"delinquency-{district_id}-{today().isoformat()}.csv")
+
+
+@bp.route("/<int:district_id>/delinquency.pdf")
+@require(*READERS)
+def delinquency_pdf(district_id: int) -> Any:
+    district = _district(district_id)
+    pdf = render_pdf(
+        "pdf/delinquency.html", district=district, rows=_delinquency(district_id), today=today()
+    )
+    return _pdf_response(pdf, f"delinquency-{district_id}-{today().isoformat()}.pdf")
+
+
+# --------------------------------------------------------------------------- liens
+
+
+def _property(district: District, property_id: int) -> Property:
+    prop = get_session().get(Property, property_id)
+    if prop is None or prop.district_id != district.id:
+        abort(404)
+    return prop
+
+
+@bp.route("/<int:district_id>/properties/<int:property_id>/liens", methods=["GET", "POST"])
+@require(*READERS)
+def property_liens(district_id: int, property_id: int) -> Any:
+    district = _district(district_id)
+    prop = _property(district, property_id)
+    db = get_session()
+    errors: dict[str, str] = {}
+    fields = ("kind", "holder", "constituted_on", "amount", "reference")
+    values = {n: request.form.get(n, "") for n in fields}
+    if request.method == "POST":
+        _writer(district)
+        try:
+            amount = _money_field(values, "amount")
+            constituted_on = _date_field(values, "constituted_on")
+            liens.add_lien(
+                session=db,
+                actor=me().actor,
+                property_id=property_id,
+                kind=values["kind"],
+                holder=values["holder"],
+                constituted_on=constituted_on,
+                amount=amount,
+                today=today(),
+                reference=values["reference"],
+            )
+        except InputError as exc:
+            db.rollback()
+            errors[exc.field] = _(exc.message)
+        else:
+            db.commit()
+            flash(_("Lien recorded."))
+            return redirect(
+                url_for("account.property_liens", district_id=district_id, property_id=property_id)
+            )
+    sale_text = request.args.get("sale_price", "")
+    sale: Decimal | None = None
+    if sale_text:
+        try:
+            sale = _money_field({"sale_price": sale_text}, "sale_price")
+            if sale < 0:
+                raise InputError("sale_price", N_("The sale price cannot be negative."))
+        except InputError as exc:
+            errors["sale_price"] = _(exc.message)
+            sale = None
+    view = liens.lien_priority(db, prop, today(), sale_proceeds=sale)
+    paid = {(p.id, p.part): p for p in view.result.distribution or ()}
+    return render_template(
+        "account/liens.html",
+        district=district,
+        prop=prop,
+        owners=liens.owner_names(db, property_id),
+        view=view,
+        paid=paid,
+        sale_text=sale_text,
+        values=values,
+        errors=errors,
+        kinds=[(k, _(k)) for k in _LIEN_KINDS],
+        may_write=_may_write(district),
+        today=today(),
+    ), (422 if errors else 200)
+
+
+@bp.route("/<int:district_id>/properties/<int:property_id>/lien-certificate.pdf")
+@require(*READERS)
+def lien_certificate(district_id: int, property_id: int) -> Any:
+    district = _district(district_id)
+    prop = _property(district, property_id)
+    db = get_session()
+    view = liens.lien_priority(db, prop, today())
+    pdf = render_pdf(
+        "pdf/lien_certificate.html",
+        district=district,
+        prop=prop,
+        owners=liens.owner_names(db, property_id),
+        view=view,
+        today=today(),
+    )
+    return _pdf_response(pdf, f"lien-certificate-{prop.cadastral_number}.pdf")
+
+
+# --------------------------------------------------------------------------- statement
+
+
+def _statement_context(district: District, fy: FiscalYear) -> dict[str, Any]:
+    db = get_session()
+    district_id = district.id or 0
+    aging = audit_statement.aging(db, district_id, fy.end)
+    return {
+        "district": district,
+        "fy": fy,
+        "st": audit_statement.statement(db, district_id, fy),
+        "aging": aging,
+        "aging_totals": audit_statement.aging_totals(aging),
+        "rows": ledger.journal(db, district_id, since=fy.start, until=fy.end),
+        "checks": [c for c in audit_statement.bank_checks(db, district_id) if fy.contains(c.as_of)],
+        "today": today(),
+    }
+
+
+@bp.route("/<int:district_id>/statement")
+@require(*READERS)
+def statement(district_id: int) -> Any:
+    district = _district(district_id)
+    return render_template("account/statement.html", **_statement_context(district, _fy()))
+
+
+@bp.route("/<int:district_id>/statement.csv")
+@require(*READERS)
+def statement_csv(district_id: int) -> Any:
+    district = _district(district_id)
+    fy = _fy()
+    part = request.args.get("part", "statement")
+    db = get_session()
+    if part == "aging":
+        body = audit_statement.aging_csv(audit_statement.aging(db, district_id, fy.end), fy.end)
+    elif part == "journal":
+        body = audit_statement.journal_csv(
+            ledger.journal(db, district_id, since=fy.start, until=fy.end)
+        )
+    elif part == "statement":
+        body = audit_statement.statement_csv(audit_statement.statement(db, district_id, fy))
+    else:
+        abort(404)
+    return _csv_response(body, f"{part}-{district.id}-FY{fy.label}.csv")
+
+
+@bp.route("/<int:district_id>/statement.pdf")
+@require(*READERS)
+def statement_pdf(district_id: int) -> Any:
+    district = _district(district_id)
+    fy = _fy()
+    pdf = render_pdf("pdf/statement.html", **_statement_context(district, fy))
+    return _pdf_response(pdf, f"statement-{district.id}-FY{fy.label}.pdf")

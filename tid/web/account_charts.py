@@ -1,0 +1,203 @@
+"""Geometry of the special account's two SVG charts (drawn by templates/account/_chart.html,
+where every text is autoescaped): revenue, program and administrative spending by month, and
+the running administrative ratio against the 5% line of 21 LPRA § 6653(6)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from decimal import ROUND_CEILING, Decimal
+
+from tid.charts import nice_step
+from tid.i18n import money
+from tid.services.audit_statement import Month
+
+ONE = Decimal("0.1")
+COLORS = {"revenue": "#0072B2", "program": "#009E73", "admin": "#E69F00", "cap": "#a4161a"}
+
+
+def _n(value: Decimal) -> str:
+    return f"{value.quantize(ONE):f}"
+
+
+@dataclass(frozen=True)
+class Shape:
+    kind: str  # rect, line, text, polyline
+    attrs: dict[str, str]
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class SvgChart:
+    id: str
+    title: str
+    width: int
+    height: int
+    shapes: tuple[Shape, ...] = ()
+    legend: tuple[tuple[str, str], ...] = field(default_factory=tuple)
+
+
+def money_bars(months: Sequence[Month], *, title: str) -> SvgChart:
+    """Three bars per month: revenue collected, program and administrative spending."""
+    left, top, bottom, width, height = 70, 10, 40, 640, 220
+    plot_h = Decimal(height - top - bottom)
+    largest = max([max(m.revenue, m.program, m.admin, Decimal(0)) for m in months] + [Decimal(0)])
+    step = nice_step(largest)
+    scale_max = max(step, (largest / step).to_integral_value(rounding=ROUND_CEILING) * step)
+    slot = Decimal(width - left - 10) / max(len(months), 1)
+    bar_w = slot / 4
+    shapes: list[Shape] = []
+    tick = Decimal(0)
+    while tick <= scale_max:
+        y = Decimal(top) + plot_h - plot_h * tick / scale_max
+        shapes.append(
+            Shape(
+                "line",
+                {
+                    "x1": str(left),
+                    "x2": str(width - 10),
+                    "y1": _n(y),
+                    "y2": _n(y),
+                    "stroke": "#d5dbe3",
+                },
+            )
+        )
+        shapes.append(
+            Shape("text", {"x": str(left - 4), "y": _n(y + 4), "text-anchor": "end"}, money(tick))
+        )
+        tick += step
+    for i, m in enumerate(months):
+        x0 = Decimal(left) + slot * i + bar_w / 2
+        for j, (key, value) in enumerate(
+            (("revenue", m.revenue), ("program", m.program), ("admin", m.admin))
+        ):
+            if value <= 0:
+                continue
+            h = plot_h * value / scale_max
+            shapes.append(
+                Shape(
+                    "rect",
+                    {
+                        "x": _n(x0 + bar_w * j),
+                        "y": _n(Decimal(top) + plot_h - h),
+                        "width": _n(bar_w),
+                        "height": _n(h),
+                        "fill": COLORS[key],
+                    },
+                    f"{m.label}: {money(value)}",
+                )
+            )
+        shapes.append(
+            Shape(
+                "text",
+                {
+                    "x": _n(x0 + bar_w * Decimal("1.5")),
+                    "y": str(height - bottom + 14),
+                    "text-anchor": "middle",
+                },
+                f"{m.month:02d}",
+            )
+        )
+    return SvgChart("account-bars", title, width, height, tuple(shapes))
+
+
+def ratio_chart(months: Sequence[Month], rate: Decimal, *, title: str) -> SvgChart:
+    """The running ratio of administrative spending to revenue collected in the FY, month by
+    month, against the cap rate (a horizontal line)."""
+    left, top, bottom, width, height = 50, 10, 30, 640, 180
+    plot_h = Decimal(height - top - bottom)
+    ratios = [
+        (m.admin_to_date / m.revenue_to_date) if m.revenue_to_date > 0 else None for m in months
+    ]
+    largest = max([r for r in ratios if r is not None] + [rate * 2])
+    step = nice_step(largest)
+    scale_max = max(step, (largest / step).to_integral_value(rounding=ROUND_CEILING) * step)
+    slot = Decimal(width - left - 10) / max(len(months), 1)
+    shapes: list[Shape] = []
+
+    def y_of(value: Decimal) -> Decimal:
+        return Decimal(top) + plot_h - plot_h * value / scale_max
+
+    tick = Decimal(0)
+    while tick <= scale_max:
+        y = y_of(tick)
+        shapes.append(
+            Shape(
+                "line",
+                {
+                    "x1": str(left),
+                    "x2": str(width - 10),
+                    "y1": _n(y),
+                    "y2": _n(y),
+                    "stroke": "#d5dbe3",
+                },
+            )
+        )
+        shapes.append(
+            Shape(
+                "text",
+                {"x": str(left - 4), "y": _n(y + 4), "text-anchor": "end"},
+                f"{(tick * 100).normalize():f}%",
+            )
+        )
+        tick += step
+    cap_y = _n(y_of(rate))
+    shapes.append(
+        Shape(
+            "line",
+            {
+                "x1": str(left),
+                "x2": str(width - 10),
+                "y1": cap_y,
+                "y2": cap_y,
+                "stroke": COLORS["cap"],
+                "stroke-dasharray": "6 3",
+            },
+        )
+    )
+    shapes.append(
+        Shape(
+            "text",
+            {
+                "x": str(width - 12),
+                "y": _n(y_of(rate) - 4),
+                "text-anchor": "end",
+                "fill": COLORS["cap"],
+            },
+            f"{(rate * 100).normalize():f}%",
+        )
+    )
+    points = []
+    for i, (m, r) in enumerate(zip(months, ratios, strict=True)):
+        x = Decimal(left) + slot * i + slot / 2
+        shapes.append(
+            Shape(
+                "text",
+                {"x": _n(x), "y": str(height - bottom + 14), "text-anchor": "middle"},
+                f"{m.month:02d}",
+            )
+        )
+        if r is None:
+            continue
+        points.append(f"{_n(x)},{_n(y_of(r))}")
+        shapes.append(
+            Shape(
+                "circle",
+                {"cx": _n(x), "cy": _n(y_of(r)), "r": "3", "fill": COLORS["admin"]},
+                f"{m.label}: {(r * 100).quantize(Decimal('0.01'))}%",
+            )
+        )
+    if len(points) > 1:
+        shapes.insert(
+            0,
+            Shape(
+                "polyline",
+                {
+                    "points": " ".join(points),
+                    "fill": "none",
+                    "stroke": COLORS["admin"],
+                    "stroke-width": "2",
+                },
+            ),
+        )
+    return SvgChart("account-ratio", title, width, height, tuple(shapes))
