@@ -305,3 +305,276 @@ def load_roll(session: Session, config: Mapping[str, Any]) -> None:
 
 
 LOADERS.append(load_roll)
+
+
+# --------------------------------------------------------------------------- the special account
+
+ACCOUNT_DISTRICT = "Distrito de Mejoramiento Turístico de Condado"
+ACCOUNT_FY = "2025-26"
+ACCOUNT_ROLL_SIZE = 40
+
+
+def demo_deposits_path(config: Mapping[str, Any]) -> Path:
+    """Where the demo's bank deposits of a month are written: ``instance/demo/…``."""
+    from tid.config import instance_path
+
+    folder = Path(config.get("INSTANCE_PATH") or instance_path())
+    return folder / "demo" / "deposits-condado-2025-09.csv"
+
+
+def load_account(session: Session, config: Mapping[str, Any]) -> None:
+    """A second San Juan district (Condado) with an approved ordinance, a 40-property roll of
+    FY 2025-26 billed on 2025-07-15, the authorized purposes, a month of bank deposits
+    (``instance/demo/deposits-condado-2025-09.csv``, imported), program and administrative
+    expenditures within the 5% cap, the bank's balance at the end of the month, late-payment
+    terms, and a delinquent property with a mortgage, a CRIM lien and a judgment lien."""
+    import csv
+    import io
+    from datetime import date
+    from decimal import Decimal
+
+    from tid.models import Bill, BillStatus, Ordinance, Petition, PetitionState, Property
+    from tid.roll_demo import DEMO_FORMULA, roll_csv
+    from tid.services import audit_statement, billing, expenditures, liens, payments, roll
+
+    municipality, _ = municipality_and_district(session)
+    district = session.exec(select(District).where(District.name == ACCOUNT_DISTRICT)).first()
+    if district is None:
+        district = District(
+            municipality_id=municipality.id or 0,
+            name=ACCOUNT_DISTRICT,
+            association_name="Asociación del Distrito de Condado, Inc.",
+        )
+        session.add(district)
+        session.flush()
+        audit.record(
+            session, DEMO_ACTOR, "district.create", district, after=audit.snapshot(district)
+        )
+    district_id = district.id or 0
+    if session.exec(select(Ordinance).where(Ordinance.district_id == district_id)).first() is None:
+        petition = Petition(
+            municipality_id=municipality.id or 0,
+            district_name=ACCOUNT_DISTRICT,
+            petitioner="Hon. Alcalde de San Juan",
+            received_on=date(2024, 9, 3),
+            state=PetitionState.PUBLISHED.value,
+            approved_on=date(2024, 12, 2),
+            published_on=date(2024, 12, 5),
+            newspaper="El Vocero",
+        )
+        session.add(petition)
+        session.flush()
+        ordinance = Ordinance(
+            petition_id=petition.id or 0,
+            municipality_id=municipality.id or 0,
+            district_id=district_id,
+            number="Ord. Núm. 21, Serie 2024-2025",
+            district_name=ACCOUNT_DISTRICT,
+            expected_amount=Decimal("60000.00"),
+            term_years=5,
+            formula=DEMO_FORMULA,
+            association_name=district.association_name,
+            issued_on=date(2024, 11, 14),
+            approved_on=date(2024, 12, 2),
+            crim_copy_sent_on=date(2024, 12, 9),
+            received_by_association_on=date(2024, 12, 10),
+        )
+        session.add(ordinance)
+        session.flush()
+        audit.record(
+            session, DEMO_ACTOR, "ordinance.create", ordinance, after=audit.snapshot(ordinance)
+        )
+    if billing.active_run(session, district_id, ACCOUNT_FY) is None:
+        data = roll_csv(ACCOUNT_ROLL_SIZE, seed=1952)
+        roll.import_roll(
+            session=session,
+            actor=DEMO_ACTOR,
+            district_id=district_id,
+            fiscal_year=ACCOUNT_FY,
+            data=data,
+            file_name="roll-condado-2025-26.csv",
+        )
+        billing.run_billing(
+            session=session,
+            actor=DEMO_ACTOR,
+            district_id=district_id,
+            fiscal_year=ACCOUNT_FY,
+            run_on=date(2025, 7, 15),
+            due_date=date(2025, 9, 30),
+        )
+        session.flush()
+    bills = list(
+        session.exec(
+            select(Bill)
+            .where(Bill.district_id == district_id, Bill.status == BillStatus.ACTIVE.value)
+            .order_by(Bill.id)  # type: ignore[arg-type]
+        )
+    )
+    if not bills:
+        return
+    today = date(2025, 10, 31)
+    purposes = {p.name: p for p in expenditures.purposes(session, district_id)}
+    for name, article in (
+        ("Limpieza y ornato de calles y aceras", "Art. 4(a)"),
+        ("Seguridad y vigilancia del distrito", "Art. 4(b)"),
+        ("Promoción turística del distrito", "Art. 4(c)"),
+    ):
+        if name not in purposes:
+            purposes[name] = expenditures.add_purpose(
+                session=session,
+                actor=DEMO_ACTOR,
+                district_id=district_id,
+                name=name,
+                ordinance_reference=article,
+            )
+    # A month of deposits: every bill paid in September except the last two (one partly);
+    # one owner overpays (the excess is held as credit).
+    path = demo_deposits_path(config)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["fecha", "monto", "referencia", "catastro", "aviso"])
+    prop_numbers = {
+        p.id: p.cadastral_number
+        for p in session.exec(select(Property).where(Property.district_id == district_id))
+    }
+    for i, bill in enumerate(bills[:-2]):
+        paid = bill.amount + (Decimal("25.00") if i == 3 else Decimal(0))
+        day = date(2025, 9, 1 + (i % 29))
+        writer.writerow([day.isoformat(), str(paid), f"CDO-{9000 + i}", "", bill.id])
+    partial = bills[-2]
+    writer.writerow(
+        [
+            "2025-09-29",
+            str((partial.amount / 2).quantize(Decimal("0.01"))),
+            "CDO-8999",
+            prop_numbers[partial.property_id],
+            "",
+        ]
+    )
+    data = out.getvalue().encode("utf-8")
+    if not path.exists() or path.read_bytes() != data:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    payments.import_deposits(
+        session=session, actor=DEMO_ACTOR, district_id=district_id, data=data, today=today
+    )
+    figures = ledger_cap(session, district_id)
+    spending = [
+        (
+            "2025-09-05",
+            "Limpiezas del Caribe, Inc.",
+            "Limpieza de aceras, septiembre",
+            "Limpieza y ornato de calles y aceras",
+            "4,200.00",
+        ),
+        (
+            "2025-09-12",
+            "Seguridad Condado, LLC",
+            "Rondas nocturnas, septiembre",
+            "Seguridad y vigilancia del distrito",
+            "3,150.00",
+        ),
+        (
+            "2025-09-20",
+            "Imprenta San Juan",
+            "Mapas turísticos",
+            "Promoción turística del distrito",
+            "980.00",
+        ),
+    ]
+    for spent_on, payee, what, purpose, spent in spending:
+        expenditures.record_expenditure(
+            session=session,
+            actor=DEMO_ACTOR,
+            district_id=district_id,
+            spent_on=date.fromisoformat(spent_on),
+            amount=Decimal(spent.replace(",", "")),
+            payee=payee,
+            description=what,
+            today=today,
+            key=f"demo:{district_id}:{spent_on}:{payee}",
+            purpose_id=purposes[purpose].id,
+        )
+    admin = (figures / 2).quantize(Decimal("0.01"))  # half the headroom: within the cap
+    if admin > 0:
+        expenditures.record_expenditure(
+            session=session,
+            actor=DEMO_ACTOR,
+            district_id=district_id,
+            spent_on=date(2025, 9, 30),
+            amount=admin,
+            payee="Contabilidad Rivera, CPA",
+            description="Teneduría de libros, septiembre",
+            today=today,
+            key=f"demo:{district_id}:admin:2025-09",
+            administrative=True,
+        )
+    if not audit_statement.bank_checks(session, district_id):
+        from tid.services import ledger
+
+        booked = ledger.balance(session, district_id, ledger.BANK, until=date(2025, 9, 30))
+        audit_statement.record_bank_balance(
+            session=session,
+            actor=DEMO_ACTOR,
+            district_id=district_id,
+            as_of=date(2025, 9, 30),
+            balance=booked - Decimal("35.00"),  # the bank's monthly fee, not yet booked
+            today=today,
+            note="Estado de cuenta de septiembre",
+        )
+    if liens.late_terms(session, district_id) is None:
+        liens.set_late_terms(
+            session=session,
+            actor=DEMO_ACTOR,
+            district_id=district_id,
+            surcharge_rate="0.10",
+            annual_interest_rate="0.06",
+            ordinance_reference="Art. 7",
+        )
+    delinquent = bills[-1]
+    if not liens.recorded_liens(session, delinquent.property_id):
+        for kind, holder, on, owed, ref in (
+            (
+                "mortgage",
+                "Banco Popular de Puerto Rico",
+                date(2006, 5, 18),
+                "185,000.00",
+                "Finca 1234, inscripción 3ª",
+            ),
+            (
+                "municipal_property_tax",
+                "CRIM",
+                date(2024, 7, 1),
+                "2,140.00",
+                "Deuda contributiva 2023-24",
+            ),
+            (
+                "judgment",
+                "Suplidores del Norte, Inc.",
+                date(2023, 2, 7),
+                "12,500.00",
+                "Civil Núm. SJ2022CV01234",
+            ),
+        ):
+            liens.add_lien(
+                session=session,
+                actor=DEMO_ACTOR,
+                property_id=delinquent.property_id,
+                kind=kind,
+                holder=holder,
+                constituted_on=on,
+                amount=Decimal(owed.replace(",", "")),
+                today=today,
+                reference=ref,
+            )
+
+
+def ledger_cap(session: Session, district_id: int) -> Any:
+    """The administrative headroom of the demo's fiscal year (after its deposits)."""
+    from tid.rules.calendar import parse_fiscal_year
+    from tid.services import ledger
+
+    return ledger.cap_figures(session, district_id, parse_fiscal_year(ACCOUNT_FY)).headroom
+
+
+LOADERS.append(load_account)

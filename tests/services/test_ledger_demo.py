@@ -1,0 +1,37 @@
+"""The special account's demo: deposits of a month imported, expenditures within the cap, a
+delinquent property with other liens; a second load changes nothing."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+from flask import Flask
+from sqlalchemy import func
+from sqlmodel import Session, select
+
+from tid.demo import ACCOUNT_DISTRICT, demo_deposits_path, load_demo
+from tid.models import District, JournalEntry, PropertyLien
+from tid.rules.calendar import FiscalYear
+from tid.services import audit_statement, ledger, liens
+
+
+def test_the_account_demo_loads_once(app: Flask, session: Session) -> None:
+    config = {**app.config, "INSTANCE_PATH": app.instance_path, "TODAY": "2026-06-15"}
+    load_demo(session=session, config=config)
+    district = session.exec(select(District).where(District.name == ACCOUNT_DISTRICT)).one()
+    d = district.id or 0
+    path = demo_deposits_path(config)
+    assert path == Path(app.instance_path) / "demo" / "deposits-condado-2025-09.csv"
+    assert path.read_text().startswith("fecha,monto,referencia")
+    entries = session.exec(select(func.count()).select_from(JournalEntry)).one()
+    figures = ledger.cap_figures(session, d, FiscalYear(2025))
+    assert figures.revenue > 0 and 0 < figures.admin <= figures.rate * figures.revenue
+    late = liens.delinquency(session, d, date(2025, 12, 1))
+    assert len(late) == 2
+    assert len(session.exec(select(PropertyLien)).all()) == 3
+    check = audit_statement.bank_checks(session, d)[0]
+    assert check.difference == -35  # the bank's fee, not booked: reported − booked
+    load_demo(session=session, config=config)
+    assert session.exec(select(func.count()).select_from(JournalEntry)).one() == entries
+    assert len(session.exec(select(PropertyLien)).all()) == 3
