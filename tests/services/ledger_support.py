@@ -111,9 +111,15 @@ class Scaffold:
         self._years[prop.id] = year
         return prop
 
-    def bill(self, prop: Property, amount: str, due: date = date(2025, 9, 30)) -> Bill:
+    def bill(
+        self,
+        prop: Property,
+        amount: str,
+        due: date = date(2025, 9, 30),
+        run: BillingRun | None = None,
+    ) -> Bill:
         bill = Bill(
-            billing_run_id=self.run.id or 0,
+            billing_run_id=(run or self.run).id or 0,
             district_id=self.district_id,
             property_id=prop.id or 0,
             property_year_id=self._years[prop.id].id or 0,

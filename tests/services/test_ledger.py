@@ -217,3 +217,66 @@ def test_import_is_all_or_nothing_and_rerun_books_nothing_twice(session: Session
     assert caught.value.findings[0].field == "rows[2].cadastral_number"
     session.rollback()
     assert ledger.balance(session, s.district_id, BANK) == Decimal("1100.00")
+
+
+def test_an_unbalanced_entry_is_refused(session: Session) -> None:
+    s = Scaffold(session)
+    with pytest.raises(ValueError, match="balance"):
+        ledger.post_entry(
+            session,
+            actor=ACTOR,
+            district_id=s.district_id,
+            entry_date=TODAY,
+            kind="payment",
+            memo="",
+            key="x",
+            lines=[ledger.Line(BANK, Decimal("1.00")), ledger.Line(REVENUE, Decimal("-0.99"))],
+        )
+    assert ledger.entry_by_key(session, "x") is None
+
+
+def test_a_bill_not_yet_booked_is_owed_in_full_and_booked_with_the_next_posting(
+    session: Session,
+) -> None:
+    s = Scaffold(session)
+    bill = s.bill(s.property(), "90.00")
+    assert ledger.bill_balances(session, s.district_id) == {}
+    assert ledger.owed_by_bill(session, s.district_id) == {bill.id: Decimal("90.00")}
+    assert ledger.owed_by_bill(session, s.district_id, until=date(2025, 6, 30)) == {}
+    _pay(session, s, "10.00", "k", notice_number=str(bill.id))
+    # Booked: 90.00 − 10.00 = 80.00, the same from the journal alone.
+    assert ledger.bill_balances(session, s.district_id) == {bill.id: Decimal("80.00")}
+    assert ledger.owed_by_bill(session, s.district_id) == {bill.id: Decimal("80.00")}
+
+
+def test_what_was_paid_on_a_superseded_bill_moves_to_its_replacement(session: Session) -> None:
+    from tid.models import BillingRun, BillStatus
+
+    s = Scaffold(session)
+    prop = s.property()
+    old = s.bill(prop, "300.00")
+    _pay(session, s, "120.00", "k", notice_number=str(old.id))
+    run2 = BillingRun(
+        **{**s.run.model_dump(exclude={"id"}), "version": 2, "run_on": date(2025, 7, 20)}
+    )
+    session.add(run2)
+    session.flush()
+    new = s.bill(prop, "100.00", run=run2)
+    old.status, old.superseded_by_id = BillStatus.SUPERSEDED.value, new.id
+    session.add(old)
+    session.flush()
+    ledger.sync_bills(session, actor=ACTOR, district_id=s.district_id)
+    d = s.district_id
+    # Paid 120.00 on the old bill; the new one is 100.00: it is paid in full and the 20.00
+    # left over is held as the owner's credit (and leaves the revenue).
+    assert ledger.balance(session, d, RECEIVABLE, bill_id=old.id) == 0
+    assert ledger.balance(session, d, RECEIVABLE, bill_id=new.id) == 0
+    assert ledger.balance(session, d, OWNER_CREDIT) == Decimal("-20.00")
+    assert ledger.balance(session, d, REVENUE) == Decimal("-100.00")
+    assert ledger.balance(session, d, ASSESSED) == 0
+    assert ledger.balance(session, d, BANK) == Decimal("120.00")
+    with pytest.raises(InputError, match="superseded"):
+        _pay(session, s, "5.00", "k2", notice_number=str(old.id))
+    ledger.sync_bills(session, actor=ACTOR, district_id=d)  # again: nothing new
+    assert ledger.balance(session, d, OWNER_CREDIT) == Decimal("-20.00")
+    _entries_balance(session)

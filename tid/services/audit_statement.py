@@ -137,7 +137,7 @@ class AgingRow:
 def aging(session: Session, district_id: int, as_of: date) -> list[AgingRow]:
     """Every bill with something owed at ``as_of`` (from the journal up to that date), with
     how many days past its due date it was then."""
-    owed = ledger.bill_balances(session, district_id, until=as_of)
+    owed = ledger.owed_by_bill(session, district_id, until=as_of)
     stmt = (
         select(Bill, Property)
         .join(Property, col(Property.id) == col(Bill.property_id))

@@ -273,6 +273,35 @@ def bill_balances(
     return {int(bill_id or 0): _money(total) for bill_id, total in session.exec(stmt)}
 
 
+def _booked_bill_ids(session: Session, district_id: int) -> set[int]:
+    stmt = (
+        select(JournalLine.bill_id)
+        .join(JournalEntry, col(JournalEntry.id) == col(JournalLine.entry_id))
+        .where(JournalEntry.district_id == district_id, JournalEntry.kind == "bill")
+    )
+    return {bill_id for bill_id in session.exec(stmt) if bill_id is not None}
+
+
+def owed_by_bill(
+    session: Session, district_id: int, *, until: date | None = None
+) -> dict[int, Decimal]:
+    """What is still owed on each bill: the journal's receivable, plus the full amount of an
+    active bill that the journal has not booked yet (it is booked with the next posting)."""
+    owed = bill_balances(session, district_id, until=until)
+    booked = _booked_bill_ids(session, district_id)
+    stmt = (
+        select(Bill, BillingRun)
+        .join(BillingRun, col(BillingRun.id) == col(Bill.billing_run_id))
+        .where(Bill.district_id == district_id, Bill.status == BillStatus.ACTIVE.value)
+    )
+    for bill, run in session.exec(stmt):
+        if bill.id is None or bill.id in booked or bill.amount <= 0:
+            continue
+        if until is None or run.run_on <= until:
+            owed[bill.id] = owed.get(bill.id, ZERO) + bill.amount
+    return owed
+
+
 # --------------------------------------------------------------------------- the 5% cap
 
 
@@ -345,13 +374,7 @@ def sync_bills(session: Session, *, actor: audit.Actor, district_id: int) -> int
     """Book every active bill of the district not yet in the journal, and move what was paid
     on a superseded bill to the bill that replaced it. Returns how many entries were made."""
     made = 0
-    booked_ids = set(
-        session.exec(
-            select(JournalLine.bill_id)
-            .join(JournalEntry, col(JournalEntry.id) == col(JournalLine.entry_id))
-            .where(JournalEntry.district_id == district_id, JournalEntry.kind == "bill")
-        )
-    )
+    booked_ids = _booked_bill_ids(session, district_id)
     stmt = (
         select(Bill, BillingRun)
         .join(BillingRun, col(BillingRun.id) == col(Bill.billing_run_id))
@@ -378,7 +401,7 @@ def sync_bills(session: Session, *, actor: audit.Actor, district_id: int) -> int
             ],
         )
         made += int(posted.booked)
-        booked_ids.add(bill.id)
+        booked_ids.add(bill.id or 0)
     for bill, run in pairs:
         if bill.status == BillStatus.ACTIVE.value or bill.superseded_by_id is None:
             continue

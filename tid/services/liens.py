@@ -138,7 +138,7 @@ def owner_names(session: Session, property_id: int) -> str:
 
 def delinquency(session: Session, district_id: int, today: date) -> list[DelinquentBill]:
     """Every active bill past its due date with something still owed, oldest due first."""
-    owed = ledger.bill_balances(session, district_id)
+    owed = ledger.owed_by_bill(session, district_id)
     terms = late_terms(session, district_id)
     stmt = (
         select(Bill, Property)
@@ -229,7 +229,7 @@ class ImpostLien:
 
 
 def impost_lien(session: Session, prop: Property, today: date) -> ImpostLien:
-    owed = ledger.bill_balances(session, prop.district_id)
+    owed = ledger.owed_by_bill(session, prop.district_id)
     terms = late_terms(session, prop.district_id)
     stmt = (
         select(Bill, BillingRun)

@@ -176,7 +176,7 @@ def dashboard(district_id: int) -> Any:
         figures=figures,
         months=months,
         bank=balances.get(ledger.BANK, Decimal("0.00")),
-        receivable=balances.get(ledger.RECEIVABLE, Decimal("0.00")),
+        receivable=sum(ledger.owed_by_bill(db, district_id).values(), Decimal("0.00")),
         owner_credit=-balances.get(ledger.OWNER_CREDIT, Decimal("0.00")),
         bars=money_bars(months, title=_("Revenue and spending by month")),
         ratio=ratio_chart(
