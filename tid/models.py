@@ -474,8 +474,10 @@ class JournalLine(SQLModel, table=True):
 
 
 # The database refuses UPDATE and DELETE (and TRUNCATE on PostgreSQL) on journal rows. These
-# run when the tables are created (below) and are what the Alembic migration must run too:
-# ``for statement in JOURNAL_TRIGGERS_SQL[dialect]: op.execute(statement)``.
+# run when the tables are created (below) and are what the Alembic migration must run too,
+# after creating journal_line (and JOURNAL_TRIGGERS_DROP_SQL in its downgrade, first):
+#     for statement in JOURNAL_TRIGGERS_SQL[op.get_bind().dialect.name]:
+#         op.execute(statement)
 JOURNAL_TRIGGERS_SQL: dict[str, tuple[str, ...]] = {
     "sqlite": tuple(
         f"CREATE TRIGGER {table}_no_{op.lower()} BEFORE {op} ON {table} "
@@ -499,6 +501,22 @@ JOURNAL_TRIGGERS_SQL: dict[str, tuple[str, ...]] = {
     ),
 }
 
+
+JOURNAL_TRIGGERS_DROP_SQL: dict[str, tuple[str, ...]] = {
+    "sqlite": tuple(
+        f"DROP TRIGGER IF EXISTS {table}_no_{op}"
+        for table in ("journal_entry", "journal_line")
+        for op in ("update", "delete")
+    ),
+    "postgresql": (
+        *(
+            f"DROP TRIGGER IF EXISTS {table}_{name} ON {table}"
+            for table in ("journal_entry", "journal_line")
+            for name in ("append_only", "no_truncate")
+        ),
+        "DROP FUNCTION IF EXISTS journal_append_only()",
+    ),
+}
 
 # journal_line references journal_entry, so both tables exist when journal_line is created.
 for _dialect, _statements in JOURNAL_TRIGGERS_SQL.items():

@@ -280,3 +280,23 @@ def test_what_was_paid_on_a_superseded_bill_moves_to_its_replacement(session: Se
     ledger.sync_bills(session, actor=ACTOR, district_id=d)  # again: nothing new
     assert ledger.balance(session, d, OWNER_CREDIT) == Decimal("-20.00")
     _entries_balance(session)
+
+
+def test_the_trigger_sql_for_the_migration_recreates_the_guard(session: Session) -> None:
+    from tid.models import JOURNAL_TRIGGERS_DROP_SQL, JOURNAL_TRIGGERS_SQL
+
+    s = Scaffold(session)
+    bill = s.bill(s.property(), "5.00")
+    _pay(session, s, "5.00", "k", notice_number=str(bill.id))
+    session.commit()
+    dialect = session.get_bind().dialect.name
+    # As a migration runs them: op.execute(statement) is text(statement) without parameters.
+    for statement in JOURNAL_TRIGGERS_DROP_SQL[dialect]:
+        session.execute(text(statement))
+    session.execute(text("UPDATE journal_entry SET memo = memo"))  # unguarded now
+    for statement in JOURNAL_TRIGGERS_SQL[dialect]:
+        session.execute(text(statement))
+    session.commit()
+    with pytest.raises(DatabaseError, match="journal_line is append-only: DELETE refused"):
+        session.execute(text("DELETE FROM journal_line"))
+    session.rollback()
