@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
@@ -60,7 +60,7 @@ from tid.models import (
 )
 from tid.rules import calendar
 from tid.rules.errors import N_, InputError
-from tid.rules.imposts import Value, compile_formula, evaluate
+from tid.rules.imposts import PropertyImpost, Value, compile_formula, evaluate
 from tid.rules.money import ZERO, money_str, parse_decimal, to_cents
 from tid.services import audit
 from tid.services.roll import attribute_names
@@ -263,6 +263,7 @@ def _roll_properties(
     ids: list[tuple[int, int]] = []
     decimal = Decimal
     loads = json.loads
+    extras: dict[str, dict[str, Decimal]] = {}  # the same extra attributes, parsed once
     for pid, number, yid, cents, land, built, use, rooms, frontage, extra in session.execute(stmt):
         item: dict[str, Any] = {
             "id": number,
@@ -278,11 +279,31 @@ def _roll_properties(
         if frontage is not None:
             item["frontage"] = decimal(frontage) / Quantity.SCALE
         if extra and extra != "{}":
-            for key, text in loads(extra).items():
-                item[key] = decimal(text)
+            parsed = extras.get(extra)
+            if parsed is None:
+                parsed = extras[extra] = {k: decimal(v) for k, v in loads(extra).items()}
+            item.update(parsed)
         properties.append(item)
         ids.append((pid, yid))
     return properties, ids
+
+
+def _explanations(
+    lines: Sequence[PropertyImpost], keys: Sequence[Hashable]
+) -> tuple[list[str], list[str | None]]:
+    """Each bill's explanation (English, and Spanish when the formula gives one). Properties
+    with the same values of the attributes the formula reads, the same amount and the same
+    unrounded value have the same explanation: it is written once for them."""
+    english: list[str] = []
+    spanish: list[str | None] = []
+    seen: dict[Hashable, tuple[str, str | None]] = {}
+    for line, key in zip(lines, keys, strict=True):
+        texts = seen.get(key)
+        if texts is None:
+            texts = seen[key] = (line.explanation, getattr(line, "explanation_es", None))
+        english.append(texts[0])
+        spanish.append(texts[1])
+    return english, spanish
 
 
 def _fingerprint(formula: str, parameters: str, lines: list[str]) -> str:
@@ -341,14 +362,20 @@ def run_billing(
     params_text = parameters_json(params)
 
     amounts = [to_cents(line.amount) for line in result.properties]
-    explanations = [line.explanation for line in result.properties]
-    explanations_es = [getattr(line, "explanation_es", None) for line in result.properties]
+    # What each bill depends on: the values of the attributes the formula reads (as written,
+    # so 1.0 and 1.00 differ), its amount and its unrounded value. The fingerprint is made
+    # of these, so a rerun that changes nothing is known without writing any explanation.
+    used = formula.attributes
+    keys = [
+        (line.amount, str(line.exact), tuple(str(p.get(name, "")) for name in used))
+        for line, p in zip(result.properties, properties, strict=True)
+    ]
     fingerprint = _fingerprint(
         formula.text,
         params_text,
         [
-            f"{pid}|{yid}|{cents}|{text}"
-            for (pid, yid), cents, text in zip(ids, amounts, explanations, strict=True)
+            f"{pid}|{yid}|{cents}|{key[1]}|{key[2]}"
+            for (pid, yid), cents, key in zip(ids, amounts, keys, strict=True)
         ],
     )
     total = result.total
@@ -419,6 +446,7 @@ def run_billing(
         actor=actor.label,
         created_at=now,
     )
+    explanations, explanations_es = _explanations(result.properties, keys)
     superseded_bills = mailed = 0
     if current is not None:
         before = audit.snapshot(current)
