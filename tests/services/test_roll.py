@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskCliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 from sqlmodel import Session, col, func, select
 
 from tests.conftest import People
@@ -373,3 +375,29 @@ def test_the_demo_leaves_its_roll_file_and_ordinance(app: Flask, session: Sessio
         file_name=path.name,
     )
     assert result.added == 500
+
+
+_TEXT = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=30
+).filter(lambda t: t.strip() == t and "," not in t and '"' not in t)
+
+
+@given(owner=_TEXT, cents=st.integers(min_value=-(10**9), max_value=10**11))
+def test_any_owner_and_value_either_round_trips_or_is_a_finding(owner: str, cents: int) -> None:
+    value = f"{'-' if cents < 0 else ''}{abs(cents) // 100}.{abs(cents) % 100:02d}"
+    text = (
+        "cadastral_number,owner,mailing_address,zip,assessed_value\n"
+        f"040-010-001-01,{owner},1 Calle Sol,00901,{value}\n"
+    )
+    parsed = roll.parse_roll(text.encode())
+    fields = {f.field for f in parsed.findings}
+    if owner.startswith(("=", "+", "-", "@")):
+        assert "owner" in fields  # a formula is never kept
+    if cents < 0:
+        assert "assessed_value" in fields  # a negative value is never kept
+    if not parsed.findings:
+        [row] = parsed.rows
+        assert row.owner_names == " ".join(owner.split())
+        assert row.assessed_value == Decimal(cents) / 100  # exact, to the cent
+    else:
+        assert parsed.rows == ()

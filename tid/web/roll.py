@@ -415,6 +415,15 @@ def billing_new(district_id: int) -> Any:
                 )
             else:
                 flash(_("Billing run done."))
+            if result.mailed_superseded:
+                flash(
+                    _(
+                        "%(count)s owners were already mailed a notice of the superseded run: "
+                        "they need a corrected notice.",
+                        count=result.mailed_superseded,
+                    ),
+                    "warning",
+                )
             return redirect(
                 url_for("roll.billing_run", district_id=district_id, run_id=result.run.id)
             )
