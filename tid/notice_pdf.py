@@ -21,6 +21,7 @@ import functools
 import hashlib
 import io
 import os
+import textwrap
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -103,12 +104,49 @@ def sha256_hex(data: bytes) -> str:
 
 def qr_svg_data_uri(url: str) -> str:
     """The QR code of ``url`` as an SVG data URI (segno: pure Python, drawn server-side)."""
-    import segno
 
-    qr = segno.make(url, error="m", micro=False)
+    qr = _qr(url)
     buffer = io.BytesIO()
     qr.save(buffer, kind="svg", scale=1, border=4, omitsize=True, xmldecl=False, svgns=True)
     return "data:image/svg+xml;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def _qr(url: str) -> Any:
+    """The QR code of ``url``. A fixed mask pattern (any of the eight is valid; choosing the
+    "best" costs about ten times the rest of the encoding) keeps a run of thousands fast."""
+    import segno
+
+    return segno.make(url, error="m", micro=False, mask=4, boost_error=False)
+
+
+# Where the fill layer's QR code goes on page 1 (points, from the top left; see notice.html).
+QR_BOX = (360.0, 78.0, 70.0)
+
+
+def qr_pdf_operators(url: str, page_height: float) -> bytes:
+    """PDF drawing operators for the QR code of ``url`` in ``QR_BOX`` (default user space:
+    origin at the bottom left): one filled rectangle per run of dark modules in a row."""
+    qr = _qr(url)
+    matrix = qr.matrix
+    count = len(matrix) + 8  # the quiet zone of four modules on each side
+    left, top, size = QR_BOX
+    module = size / count
+    ops = ["q 0 g"]
+    for r, row in enumerate(matrix):
+        y = page_height - top - (r + 5) * module
+        c = 0
+        width = len(row)
+        while c < width:
+            if row[c]:
+                start = c
+                while c < width and row[c]:
+                    c += 1
+                x = left + (start + 4) * module
+                ops.append(f"{x:.3f} {y:.3f} {(c - start) * module:.3f} {module:.3f} re")
+            else:
+                c += 1
+    ops.append("f Q")
+    return "\n".join(ops).encode("ascii")
 
 
 def amount_text(amount: Decimal) -> str:
@@ -122,13 +160,10 @@ def _day(value: date | None, locale: str) -> str:
     return str(format_date(value, format="long", locale=locale))
 
 
-def _context(n: NoticeContent) -> dict[str, Any]:
+def _form_context(n: NoticeContent) -> dict[str, Any]:
+    """What every notice of a batch shares (the form layer)."""
     kind_es, kind_en = KIND_LABELS.get(n.kind, KIND_LABELS["yearly"])
     return {
-        "number": n.number,
-        "access_code": n.access_code,
-        "portal_url": n.portal_url,
-        "qr": qr_svg_data_uri(n.portal_url),
         "kind_es": kind_es,
         "kind_en": kind_en,
         "issued_on_es": _day(n.issued_on, "es_PR"),
@@ -145,6 +180,21 @@ def _context(n: NoticeContent) -> dict[str, Any]:
         "ordinance_approved_en": _day(n.ordinance_approved_on, "en_US"),
         "term_years": n.term_years,
         "period_label": n.period_label,
+        "how_to_pay": n.how_to_pay,
+        "lien_effective_es": _day(n.lien_effective_on, "es_PR"),
+        "lien_effective_en": _day(n.lien_effective_on, "en_US"),
+        "portal_base": n.portal_url.split("?", 1)[0],
+    }
+
+
+def _fill_context(n: NoticeContent, *, qr: bool = True) -> dict[str, Any]:
+    """What is the owner's own (the fill layer). The fill layer's QR code is drawn after the
+    layout (``qr_pdf_operators``), so ``qr=False`` leaves it out of the HTML."""
+    return {
+        "number": n.number,
+        "access_code": n.access_code,
+        "portal_url": n.portal_url,
+        "qr": qr_svg_data_uri(n.portal_url) if qr else "",
         "cadastral_number": n.cadastral_number,
         "property_address": n.property_address,
         "owner_name": n.owner_name,
@@ -153,13 +203,124 @@ def _context(n: NoticeContent) -> dict[str, Any]:
         "explanation_lines": n.explanation.splitlines() or [""],
         "due_es": _day(n.due_on, "es_PR"),
         "due_en": _day(n.due_on, "en_US"),
-        "how_to_pay": n.how_to_pay,
-        "lien_effective_es": _day(n.lien_effective_on, "es_PR"),
-        "lien_effective_en": _day(n.lien_effective_on, "en_US"),
         "article_number": n.article_number,
         "remailing_of": n.remailing_of,
         "payment_reference": n.payment_reference or n.number,
+        "association_name": n.association_name,
     }
+
+
+def _context(n: NoticeContent) -> dict[str, Any]:
+    return {**_form_context(n), **_fill_context(n)}
+
+
+def form_key(n: NoticeContent) -> tuple[Any, ...]:
+    """Notices with the same key share one form layer."""
+    return tuple(sorted((k, str(v)) for k, v in _form_context(n).items()))
+
+
+# The fixed layout (points from the top of a letter page). Rows of the facts table: (key,
+# Spanish label, English label, height).
+_ROWS = (
+    ("district", "Distrito", "District", 26),
+    ("ordinance", "Ordenanza municipal", "Municipal ordinance", 26),
+    ("property", "Propiedad", "Property", 26),
+    ("owner", "Dueño", "Owner", 26),
+    ("period", "Periodo", "Period", 14),
+    ("amount", "Cantidad a pagar", "Amount due", 17),
+    ("due", "Fecha de vencimiento", "Due date", 17),
+)
+# What fits the fixed regions (characters per line, lines), measured with DejaVu Sans with a
+# margin for wide letters; a notice that does not fit is laid out by the flowing template.
+_FITS = {
+    "addressee": (40, 6),
+    "facts": (72, 2),
+    "explanation": (100, 7),
+    "title": (56, 2),
+    "how_to_pay": (110, 3),
+    "ordinance": (72, 2),
+}
+
+
+def _side(top: int, label_index: int) -> dict[str, Any]:
+    title = top
+    intro = title + 29
+    remail = intro + 11
+    rows = []
+    positions: dict[str, int] = {}
+    y = remail + 15
+    for row in _ROWS:
+        rows.append({"top": y, "height": row[3], "label": row[label_index]})
+        positions[row[0]] = y
+        y += row[3]
+    explanation_head = y + 6
+    explanation = explanation_head + 12
+    pay_head = explanation + 70
+    pay = pay_head + 12
+    reference = pay + 31
+    lien = reference + 13
+    return {
+        "title": title,
+        "intro": intro,
+        "remail": remail,
+        "rows": rows,
+        "row": positions,
+        "explanation_head": explanation_head,
+        "explanation": explanation,
+        "pay_head": pay_head,
+        "pay": pay,
+        "reference": reference,
+        "lien": lien,
+        "foot": 748 if label_index == 1 else lien + 112,
+        "number": 760 if label_index == 1 else lien + 146,
+    }
+
+
+@functools.cache
+def geometry() -> dict[str, Any]:
+    return {"es": _side(226, 1), "en": _side(43, 2)}
+
+
+def _lines_needed(text: str, width: int) -> int:
+    return sum(max(1, len(textwrap.wrap(line, width))) for line in text.splitlines() or [""])
+
+
+def _fits(text: str, region: str) -> bool:
+    width, lines = _FITS[region]
+    return _lines_needed(text, width) <= lines
+
+
+def fits_fixed_layout(n: NoticeContent) -> bool:
+    """Whether the notice's texts fit the fixed regions of pdf/notice.html."""
+    address = "\n".join((n.owner_name, *n.mailing_lines))
+    owners_text = (
+        address,
+        n.cadastral_number,
+        n.property_address,
+        n.explanation,
+        n.number,
+        n.access_code,
+        n.portal_url,
+        n.payment_reference,
+        n.remailing_of,
+        n.association_name,
+    )
+    return (
+        all(encodable(text) for text in owners_text)
+        and len(n.mailing_lines) <= 5
+        and _fits(address, "addressee")
+        and _fits(n.owner_name, "facts")
+        and _fits(f"Número de catastro {n.cadastral_number}\n{n.property_address}", "facts")
+        and _fits(n.explanation, "explanation")
+        and _fits(f"AVISO DE DERRAMA — {n.district_name}", "title")
+        and _fits(n.how_to_pay, "how_to_pay")
+        and _fits(f"{n.district_name} ({n.municipality_name})", "facts")
+        and _fits(
+            f"Núm. {n.ordinance_number}, emitida el 30 de septiembre de 2026, aprobada por el "
+            f"alcalde el 30 de septiembre de 2026; vigencia de {n.term_years} años",
+            "ordinance",
+        )
+    )
 
 
 @functools.cache
@@ -173,10 +334,26 @@ def _env() -> jinja2.Environment:
     )
 
 
-def notices_html(contents: Sequence[NoticeContent]) -> str:
-    """The HTML of a batch of notices: one document, each notice on its own pages."""
-    template = _env().get_template("pdf/notice.html")
-    return template.render(notices=[_context(n) for n in contents], title="Avisos / Notices")
+def notices_html(
+    contents: Sequence[NoticeContent], *, mode: str = "full", flowing: bool = False
+) -> str:
+    """The HTML of a batch of notices: one document. ``mode``: full | form | fill (fixed
+    layout); ``flowing``: the flowing layout instead (texts of any length)."""
+    if flowing:
+        template = _env().get_template("pdf/notice_flow.html")
+        return template.render(notices=[_context(n) for n in contents], title="Avisos / Notices")
+    make = {
+        "form": _form_context,
+        "fill": lambda n: _fill_context(n, qr=False),
+        "full": _context,
+    }[mode]
+    return (
+        _env()
+        .get_template("pdf/notice.html")
+        .render(
+            notices=[make(n) for n in contents], mode=mode, g=geometry(), title="Avisos / Notices"
+        )
+    )
 
 
 def _page_ranges(pages: Sequence[Any], count: int) -> list[tuple[int, int]]:
@@ -198,30 +375,233 @@ def _page_ranges(pages: Sequence[Any], count: int) -> list[tuple[int, int]]:
     return ranges
 
 
-def render_chunk(contents: Sequence[NoticeContent]) -> tuple[list[bytes], bytes, int]:
-    """Lay out ``contents`` as one document; return per-notice PDFs, the chunk's print PDF
-    and its page count. Runs in a worker process."""
-    from pypdf import PdfReader, PdfWriter
+def _layout(html: str) -> Any:
     from weasyprint import HTML
 
-    document = HTML(
-        string=notices_html(contents), base_url=str(TEMPLATES), url_fetcher=_data_only_fetcher()
-    ).render()
-    ranges = _page_ranges(document.pages, len(contents))
-    merged = document.write_pdf()
-    page_count = len(document.pages)
-    del document
-    reader = PdfReader(io.BytesIO(merged))
+    return HTML(string=html, base_url=str(TEMPLATES), url_fetcher=_data_only_fetcher()).render()
+
+
+def _form_xobjects(writer: Any, form_pdf: bytes) -> list[Any]:
+    """The form layer's pages as Form XObjects of ``writer`` (one per page, shared)."""
+    from pypdf import PdfReader
+    from pypdf.generic import DecodedStreamObject, NameObject
+
+    refs = []
+    for page in PdfReader(io.BytesIO(form_pdf)).pages:
+        contents = page.get_contents()
+        xobject = DecodedStreamObject()
+        xobject.set_data(contents.get_data() if contents is not None else b"")
+        xobject[NameObject("/Type")] = NameObject("/XObject")
+        xobject[NameObject("/Subtype")] = NameObject("/Form")
+        xobject[NameObject("/BBox")] = page.mediabox
+        xobject[NameObject("/Resources")] = page["/Resources"].get_object()
+        refs.append(writer._add_object(xobject.flate_encode().clone(writer)))
+    return refs
+
+
+# --------------------------------------------------------------------------- the fill layer
+# The owner's own values are written straight into the page as PDF text in the standard
+# Helvetica and Courier faces (no embedding, WinAnsi encoding) at the fixed places of
+# pdf/notice.html: laying out a few dozen short lines per notice with WeasyPrint would cost
+# more than everything else of the run together.
+
+_FONTS = {
+    "/TidH": "/Helvetica",
+    "/TidHB": "/Helvetica-Bold",
+    "/TidCB": "/Courier-Bold",
+}
+
+
+def _pdf_string(text: str) -> bytes:
+    raw = text.encode("cp1252")
+    return b"(" + raw.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)") + b")"
+
+
+def encodable(text: str) -> bool:
+    """Whether ``text`` can be written in the standard fonts' WinAnsi encoding."""
+    try:
+        text.encode("cp1252")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class _Text:
+    left: float
+    top: float  # of the first line box, points from the top of the page
+    lines: tuple[str, ...]
+    size: float = 8.2
+    leading: float = 10.0
+    font: str = "/TidH"
+
+
+def _text_ops(items: Sequence[_Text], page_height: float) -> bytes:
+    out = [b"BT"]
+    for item in items:
+        out.append(f"{item.font} {item.size:g} Tf {item.leading:g} TL".encode())
+        # The first baseline: the line box's top, half the leading less the size, and the
+        # font's ascent (about 0.78 of the size for Helvetica).
+        baseline = page_height - item.top - (item.leading - item.size) / 2 - 0.78 * item.size
+        out.append(f"1 0 0 1 {item.left:.2f} {baseline:.2f} Tm".encode())
+        for index, line in enumerate(item.lines):
+            out.append(_pdf_string(line) + (b" Tj" if index == 0 else b" '"))
+    out.append(b"ET")
+    return b"\n".join(out)
+
+
+def _wrap(text: str, width: int) -> tuple[str, ...]:
+    lines: list[str] = []
+    for line in text.splitlines() or [""]:
+        lines.extend(textwrap.wrap(line, width) or [""])
+    return tuple(lines)
+
+
+def _fill_items(n: NoticeContent, side: str) -> list[_Text]:
+    g = geometry()[side]
+    row = g["row"]
+    value_left = 197.0
+    es = side == "es"
+    items: list[_Text] = []
+    portal = (
+        *_wrap(n.portal_url, 34),
+        f"Aviso / Notice: {n.number}",
+        "Código de acceso / Access code:",
+    )
+    if es:
+        items += [
+            _Text(440, 62, (f"Aviso / Notice {n.number}",), 8.2, 10, "/TidHB"),
+            _Text(436, 78, ("Portal del dueño / Owner's portal",), 7, 8.6, "/TidHB"),
+            _Text(436, 86.6, portal, 7, 8.6),
+            _Text(436, 88 + 8.6 * len(portal), (n.access_code,), 10, 12, "/TidCB"),
+            _Text(65, 144, (*_wrap(n.owner_name, 40), *n.mailing_lines), 9.5, 12),
+        ]
+    if n.remailing_of:
+        text = (
+            f"Este aviso reemplaza el aviso {n.remailing_of}, que fue devuelto."
+            if es
+            else f"This notice replaces notice {n.remailing_of}, which was returned."
+        )
+        items.append(_Text(43, g["remail"], (text,), font="/TidHB"))
+    label = "Número de catastro" if es else "Cadastral number"
+    due = _day(n.due_on, "es_PR" if es else "en_US")
+    reference = (
+        f"Con su pago indique la referencia de pago {n.payment_reference or n.number} "
+        f"(aviso {n.number})."
+        if es
+        else f"With your payment quote payment reference {n.payment_reference or n.number} "
+        f"(notice {n.number})."
+    )
+    items += [
+        _Text(
+            value_left, row["property"] + 2, (f"{label} {n.cadastral_number}", n.property_address)
+        ),
+        _Text(value_left, row["owner"] + 2, _wrap(n.owner_name, 72)),
+        _Text(value_left, row["amount"] + 2, (amount_text(n.amount),), 11, 13, "/TidHB"),
+        _Text(value_left, row["due"] + 2, (due,), 11, 13, "/TidHB"),
+        _Text(43, g["explanation"], _wrap(n.explanation, 100), 7.8, 9.6),
+        _Text(43, g["reference"], (reference,)),
+    ]
+    if not es:
+        items.append(_Text(43, g["number"], (f"{n.association_name} · {n.number}",), 7, 8.6))
+    return items
+
+
+def _fonts_resource(writer: Any) -> Any:
+    from pypdf.generic import DictionaryObject, NameObject
+
+    fonts = DictionaryObject()
+    for name, base in _FONTS.items():
+        font = DictionaryObject()
+        font[NameObject("/Type")] = NameObject("/Font")
+        font[NameObject("/Subtype")] = NameObject("/Type1")
+        font[NameObject("/BaseFont")] = NameObject(base)
+        font[NameObject("/Encoding")] = NameObject("/WinAnsiEncoding")
+        fonts[NameObject(name)] = writer._add_object(font)
+    return writer._add_object(fonts)
+
+
+def _filled_page(writer: Any, form: tuple[str, Any], box: Any, fonts: Any, operators: bytes) -> Any:
+    """A new page of ``writer``: the form XObject, then the fill operators over it."""
+    from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+
+    page = writer.add_blank_page(width=box.width, height=box.height)
+    name, xobject = form
+    xobjects = DictionaryObject()
+    xobjects[NameObject(name)] = xobject
+    resources = DictionaryObject()
+    resources[NameObject("/XObject")] = xobjects
+    resources[NameObject("/Font")] = fonts
+    page[NameObject("/Resources")] = resources
+    stream = DecodedStreamObject()
+    stream.set_data(f"q {name} Do Q\n".encode() + operators)
+    page[NameObject("/Contents")] = writer._add_object(stream.flate_encode())
+    return page
+
+
+def render_chunk(contents: Sequence[NoticeContent]) -> tuple[list[bytes], bytes, int]:
+    """Render ``contents``: per-notice PDFs, the chunk's print PDF and its page count. Runs in
+    a worker process.
+
+    A notice whose texts fit the fixed layout is two pages, each the batch's form layer (laid
+    out once by WeasyPrint, shared as a Form XObject) with the owner's values and the QR code
+    drawn over it; any other notice is laid out by the flowing template. The print PDF keeps
+    the given order and starts every notice on a right-hand page (a blank page after a notice
+    with an odd number of pages)."""
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter()
+    fonts = _fonts_resource(writer)
+    fixed_set = {i for i, n in enumerate(contents) if fits_fixed_layout(n)}
+    flowing = [i for i in range(len(contents)) if i not in fixed_set]
+    forms: dict[tuple[Any, ...], tuple[list[tuple[str, Any]], Any]] = {}
+    flowing_pages: dict[int, tuple[Any, list[int]]] = {}
+    if flowing:
+        doc = _layout(notices_html([contents[i] for i in flowing], flowing=True))
+        ranges = _page_ranges(doc.pages, len(flowing))
+        reader = PdfReader(io.BytesIO(doc.write_pdf()))
+        del doc
+        for i, (first, last) in zip(flowing, ranges, strict=True):
+            flowing_pages[i] = (reader, list(range(first, last + 1)))
+
+    placed: list[list[Any]] = []
+    for i, content in enumerate(contents):
+        if i in flowing_pages:
+            reader, indexes = flowing_pages[i]
+            pages = [writer.add_page(reader.pages[k]) for k in indexes]
+        else:
+            key = form_key(content)
+            if key not in forms:
+                form_pdf = _layout(notices_html([content], mode="form")).write_pdf()
+                refs = _form_xobjects(writer, form_pdf)
+                box = PdfReader(io.BytesIO(form_pdf)).pages[0].mediabox
+                forms[key] = ([(f"/TidForm{len(forms)}x{k}", r) for k, r in enumerate(refs)], box)
+            xobjects, box = forms[key]
+            height = float(box.height)
+            spanish = _text_ops(_fill_items(content, "es"), height) + b"\n"
+            spanish += qr_pdf_operators(content.portal_url, height)
+            english = _text_ops(_fill_items(content, "en"), height)
+            pages = [
+                _filled_page(writer, xobjects[0], box, fonts, spanish),
+                _filled_page(writer, xobjects[1], box, fonts, english),
+            ]
+        placed.append(pages)
+        if len(pages) % 2:
+            last_box = pages[-1].mediabox
+            writer.add_blank_page(width=last_box.width, height=last_box.height)
     singles: list[bytes] = []
-    for first, last in ranges:
-        writer = PdfWriter()
-        for index in range(first, last + 1):
-            writer.add_page(reader.pages[index])
-        writer.add_metadata({"/Title": "Aviso / Notice"})
+    for content, pages in zip(contents, placed, strict=True):
+        one = PdfWriter()
+        for page in pages:
+            one.add_page(page)
+        one.add_metadata({"/Title": f"Aviso / Notice {content.number}"})
         out = io.BytesIO()
-        writer.write(out)
+        one.write(out)
         singles.append(out.getvalue())
-    return singles, merged, page_count
+    writer.add_metadata({"/Title": "Avisos / Notices"})
+    merged = io.BytesIO()
+    writer.write(merged)
+    return singles, merged.getvalue(), len(writer.pages)
 
 
 def _merge(parts: Sequence[bytes]) -> bytes:
@@ -271,9 +651,7 @@ def render_notices(
         start = end
     results: list[tuple[list[bytes], bytes, int]]
     if workers > 1 and len(chunks) > 1:
-        with ProcessPoolExecutor(
-            max_workers=workers, mp_context=get_context("spawn"), max_tasks_per_child=4
-        ) as pool:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
             results = list(pool.map(render_chunk, chunks))
     else:
         results = [render_chunk(chunk) for chunk in chunks]
@@ -308,8 +686,11 @@ def render_one_naive(content: NoticeContent) -> bytes:
     """One notice as its own WeasyPrint document: the slow path the benchmark compares to."""
     from weasyprint import HTML
 
+    flowing = not fits_fixed_layout(content)
     result: bytes = HTML(
-        string=notices_html([content]), base_url=str(TEMPLATES), url_fetcher=_data_only_fetcher()
+        string=notices_html([content], mode="full", flowing=flowing),
+        base_url=str(TEMPLATES),
+        url_fetcher=_data_only_fetcher(),
     ).write_pdf()
     return result
 

@@ -75,6 +75,23 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "account.statement": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
     "account.statement_csv": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
     "account.statement_pdf": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
+    # certified-mail notices (21 LPRA § 6653(5)); each route checks the district's scope
+    "notices.dashboard": EVERY_ROLE,
+    "notices.batch_new": frozenset({ADMIN, ASSOCIATION}),
+    "notices.batch_view": EVERY_ROLE,
+    "notices.batch_print": EVERY_ROLE,
+    "notices.batch_manifest": EVERY_ROLE,
+    "notices.batch_articles": frozenset({ADMIN, ASSOCIATION}),
+    "notices.notice_article": frozenset({ADMIN, ASSOCIATION}),
+    "notices.batch_mail": frozenset({ADMIN, ASSOCIATION}),
+    "notices.deliveries": frozenset({ADMIN, ASSOCIATION}),
+    "notices.notice_remail": frozenset({ADMIN, ASSOCIATION}),
+    "notices.notice_pdf": EVERY_ROLE,
+    # the owners' portal: public; the notice number and access code open one owner's notices
+    "portal.index": PUBLIC,
+    "portal.notices": PUBLIC,
+    "portal.download": PUBLIC,
+    "portal.leave": PUBLIC,
 }
 
 # Sample values for route variables, by variable name.

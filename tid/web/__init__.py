@@ -16,6 +16,8 @@ BLUEPRINT_MODULES = [
     "tid.web.api",
     "tid.web.roll",
     "tid.web.account",
+    "tid.web.notices",
+    "tid.web.portal",
 ]
 
 

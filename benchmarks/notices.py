@@ -1,0 +1,285 @@
+"""Speed of the certified-mail notice run (21 LPRA § 6653(5)) against a naive loop.
+
+The full run for N owners (default 2,000), on a fresh SQLite database in a temporary folder:
+``notices.create_batch`` (one bilingual PDF per owner, archived with its SHA-256, and the
+merged print-ready PDF), the article numbers from a CSV file, and ``notices.mail_batch``
+(the PS Form 3877 manifest, archived). The naive loop renders each notice as its own
+WeasyPrint document (``notice_pdf.render_one_naive``) for a sample of 200 notices of the same
+content, in this process; the ratio compares notices per second.
+
+Peak memory is the largest resident set of this process and of any child process
+(``resource.getrusage``: RUSAGE_SELF and RUSAGE_CHILDREN, maxrss).
+
+Run: ``.venv/bin/python benchmarks/notices.py 2000`` (``--sample 200``, ``--workers 2``)
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import tempfile
+import time
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+
+from sqlmodel import Session, SQLModel
+
+import tid.models  # noqa: F401  (every table)
+from tid import notice_pdf
+from tid.db import make_engine
+from tid.models import (
+    Bill,
+    BillingRun,
+    District,
+    Municipality,
+    Ordinance,
+    Petition,
+    Property,
+    PropertyYear,
+    RollImport,
+)
+from tid.rules.certified_mail import check_digit
+from tid.services import audit, notices
+
+ACTOR = audit.Actor("benchmark")
+ISSUED = date(2026, 1, 20)
+FIRST_NAMES = ["María", "José", "Carmen", "Luis", "Ana", "Jorge", "Rosa", "Pedro", "Lucía"]
+LAST_NAMES = ["Rodríguez", "Rivera", "Pérez", "Ortiz", "Colón", "Santiago", "Vázquez"]
+
+
+def _article(seed: int) -> str:
+    body = "9400" + f"{seed:017d}"
+    return body + str(check_digit(body))
+
+
+def _setup(session: Session, n: int) -> int:
+    """A district, its ordinance and a billing run of ``n`` bills; returns the run's id."""
+    municipality = Municipality(name="San Juan")
+    session.add(municipality)
+    session.flush()
+    district = District(
+        municipality_id=municipality.id or 0,
+        name="Distrito de Mejoramiento Turístico del Viejo San Juan",
+        association_name="Asociación del Distrito del Viejo San Juan, Inc.",
+    )
+    session.add(district)
+    session.flush()
+    petition = Petition(
+        municipality_id=municipality.id or 0,
+        district_name=district.name,
+        petitioner="Alcalde",
+        received_on=date(2025, 9, 1),
+    )
+    session.add(petition)
+    session.flush()
+    ordinance = Ordinance(
+        petition_id=petition.id or 0,
+        municipality_id=municipality.id or 0,
+        district_id=district.id or 0,
+        number="Ord. 12, Serie 2025-2026",
+        district_name=district.name,
+        expected_amount=Decimal("2500000.00"),
+        term_years=5,
+        formula="0.01 * assessed_value",
+        association_name=district.association_name,
+        issued_on=date(2025, 11, 20),
+        approved_on=date(2025, 12, 1),
+        received_by_association_on=date(2026, 1, 5),
+    )
+    session.add(ordinance)
+    roll = RollImport(
+        district_id=district.id or 0,
+        fiscal_year="2025-26",
+        file_name="roll.csv",
+        sha256="0" * 64,
+        rows=n,
+        actor="benchmark",
+    )
+    session.add(roll)
+    session.flush()
+    run = BillingRun(
+        district_id=district.id or 0,
+        ordinance_id=ordinance.id or 0,
+        fiscal_year="2025-26",
+        version=1,
+        formula=ordinance.formula,
+        property_count=n,
+        total=Decimal("0"),
+        expected_amount=ordinance.expected_amount,
+        run_on=date(2026, 1, 10),
+        due_date=date(2026, 4, 30),
+        fingerprint="0" * 64,
+        actor="benchmark",
+    )
+    session.add(run)
+    session.flush()
+    properties = [
+        Property(
+            district_id=district.id or 0,
+            cadastral_number=f"040-{i // 1000:03d}-{i % 1000:03d}-05",
+            physical_address=f"Calle Fortaleza {100 + i % 400}, San Juan",
+        )
+        for i in range(n)
+    ]
+    session.add_all(properties)
+    session.flush()
+    years = [
+        PropertyYear(
+            property_id=p.id or 0,
+            district_id=district.id or 0,
+            fiscal_year="2025-26",
+            roll_import_id=roll.id or 0,
+            owner_names=f"{FIRST_NAMES[i % 9]} {LAST_NAMES[i % 7]} {LAST_NAMES[(i // 7) % 7]}",
+            mailing_urbanization="URB EL VEDADO" if i % 3 == 0 else "",
+            mailing_line1=f"Calle Luna {10 + i % 90} Apt {i % 12 + 1}",
+            mailing_city="San Juan",
+            mailing_zip="00901-1234",
+            physical_address=p.physical_address,
+            assessed_value=Decimal(150000 + 37 * i),
+        )
+        for i, p in enumerate(properties)
+    ]
+    session.add_all(years)
+    session.flush()
+    bills = []
+    for i, (p, y) in enumerate(zip(properties, years, strict=True)):
+        amount = Decimal(1500 + (37 * i) // 100) + Decimal(i % 100) / 100
+        bills.append(
+            Bill(
+                billing_run_id=run.id or 0,
+                district_id=district.id or 0,
+                property_id=p.id or 0,
+                property_year_id=y.id or 0,
+                fiscal_year="2025-26",
+                amount=amount,
+                explanation=f"1% of the assessed value ${y.assessed_value:,.2f} = ${amount:,.2f}",
+                explanation_es=f"1% del valor tasado ${y.assessed_value:,.2f} = ${amount:,.2f}",
+                due_date=date(2026, 4, 30),
+            )
+        )
+    session.add_all(bills)
+    session.commit()
+    return run.id or 0
+
+
+def _peak_mib() -> tuple[float, float]:
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return own, children
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("n", nargs="?", type=int, default=2000)
+    parser.add_argument("--sample", type=int, default=200, help="notices in the naive loop")
+    parser.add_argument("--workers", type=int, default=None)
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as folder:
+        engine = make_engine(f"sqlite:///{Path(folder) / 'bench.sqlite'}")
+        SQLModel.metadata.create_all(engine)
+        with Session(engine, expire_on_commit=False) as session:
+            started = time.perf_counter()
+            run_id = _setup(session, args.n)
+            print(f"setup: {args.n} bills in {time.perf_counter() - started:.1f} s (not timed)")
+
+            started = time.perf_counter()
+            batch = notices.create_batch(
+                session=session,
+                actor=ACTOR,
+                billing_run_id=run_id,
+                issued_on=ISSUED,
+                sender_name="Asociación del Distrito del Viejo San Juan, Inc.",
+                sender_address="PO Box 9020\nSan Juan PR 00902-0000",
+                how_to_pay="Cheque o giro a nombre de la Asociación / Check or money order.",
+                portal_base_url="https://tid.example.pr",
+                secret="benchmark-secret",
+                workers=args.workers,
+            )
+            session.commit()
+            rendered = time.perf_counter()
+            found = notices.batch_notices(session, batch.id or 0)
+            csv_text = "notice,article\n" + "".join(
+                f"{n.number},{_article(len(found) - i)}\n" for i, n in enumerate(found)
+            )
+            notices.import_article_numbers(
+                session=session, actor=ACTOR, batch_id=batch.id or 0, data=csv_text.encode()
+            )
+            notices.mail_batch(
+                session=session,
+                actor=ACTOR,
+                batch_id=batch.id or 0,
+                mailed_on=date(2026, 1, 22),
+                postage="0.73",
+                certified_fee="4.85",
+                today=date(2026, 1, 22),
+            )
+            session.commit()
+            finished = time.perf_counter()
+            total = finished - started
+            print_size = len(notices.archived_bytes(session, batch.print_sha256))
+            manifest_size = len(notices.archived_bytes(session, batch.manifest_sha256))
+            sizes = [n.page_count for n in found]
+            fast_rate = args.n / total
+            print(
+                f"notice run: {args.n} notices in {total:.1f} s "
+                f"(render+archive {rendered - started:.1f} s, articles+mailing+manifest "
+                f"{finished - rendered:.1f} s) = {fast_rate:.1f} notices/s"
+            )
+            print(
+                f"  print file {batch.page_count} pages, {print_size / 2**20:.1f} MiB; "
+                f"per-notice pages min {min(sizes)} max {max(sizes)}; "
+                f"manifest {manifest_size / 1024:.0f} KiB"
+            )
+            sample = [
+                notice_pdf.NoticeContent(
+                    number=f"2026-{i:06d}",
+                    access_code=notices.new_access_code(),
+                    portal_url=notices.portal_url("https://tid.example.pr", f"2026-{i:06d}"),
+                    issued_on=ISSUED,
+                    kind="initial",
+                    sender_name="Asociación del Distrito del Viejo San Juan, Inc.",
+                    sender_lines=("PO Box 9020", "San Juan PR 00902-0000"),
+                    association_name="Asociación del Distrito del Viejo San Juan, Inc.",
+                    district_name="Distrito de Mejoramiento Turístico del Viejo San Juan",
+                    municipality_name="San Juan",
+                    ordinance_number="Ord. 12, Serie 2025-2026",
+                    ordinance_issued_on=date(2025, 11, 20),
+                    ordinance_approved_on=date(2025, 12, 1),
+                    term_years=5,
+                    period_label="Año fiscal / Fiscal year 2025-26",
+                    cadastral_number=f"040-000-{i:03d}-05",
+                    property_address="Calle Fortaleza 100, San Juan",
+                    owner_name=n.owner_name,
+                    mailing_lines=tuple(n.mailing_address.splitlines()),
+                    amount=n.amount,
+                    explanation="1% del valor tasado …\n1% of the assessed value …",
+                    due_on=n.due_date,
+                    how_to_pay="Cheque o giro a nombre de la Asociación / Check or money order.",
+                    lien_effective_on=date(2010, 1, 15),
+                    payment_reference=f"#{n.bill_id}",
+                )
+                for i, n in enumerate(found[: args.sample])
+            ]
+        engine.dispose()
+
+    own, children = _peak_mib()
+    started = time.perf_counter()
+    for content in sample:
+        notice_pdf.render_one_naive(content)
+    naive = time.perf_counter() - started
+    naive_rate = len(sample) / naive
+    print(
+        f"naive loop: {len(sample)} notices, one WeasyPrint document each, in {naive:.1f} s "
+        f"= {naive_rate:.2f} notices/s"
+    )
+    print(f"speed-up: {fast_rate / naive_rate:.1f}x notices per second (target >= 8x)")
+    print(
+        f"peak memory (maxrss) during the notice run: this process {own:.0f} MiB, "
+        f"largest child {children:.0f} MiB (target < 1024 MiB)"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,204 @@
+"""The owners' portal: look-up by notice number and access code, exactly the archived bytes,
+no other owner's notice reachable, one answer for every failure, and the rate limit."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from datetime import date
+
+import pytest
+from flask.testing import FlaskClient
+from sqlmodel import Session
+
+from tests.conftest import People
+from tests.services.notice_support import (
+    ACTOR,
+    BASE_URL,
+    SECRET,
+    SENDER,
+    article,
+    make_ordinance,
+    make_run,
+    pdf_text,
+)
+from tid.models import Notice
+from tid.services import notices
+
+
+@dataclass
+class Mailed:
+    notices: list[Notice]
+    codes: list[str]
+
+
+def _mailed(session: Session, people: People, owners: list[str]) -> Mailed:
+    ordinance = make_ordinance(session, people.district)
+    billed = make_run(session, people.district, ordinance, owners=owners)
+    batch = notices.create_batch(
+        session=session,
+        actor=ACTOR,
+        billing_run_id=billed.run.id or 0,
+        issued_on=date(2026, 1, 20),
+        portal_base_url=BASE_URL,
+        secret=SECRET,
+        workers=1,
+        **SENDER,
+    )
+    found = notices.batch_notices(session, batch.id or 0)
+    for i, notice in enumerate(found):
+        notices.set_article_number(
+            session=session, actor=ACTOR, notice_id=notice.id or 0, article_number=article(50 + i)
+        )
+    notices.mail_batch(
+        session=session,
+        actor=ACTOR,
+        batch_id=batch.id or 0,
+        mailed_on=date(2026, 1, 22),
+        postage="0.73",
+        certified_fee="4.85",
+        today=date(2026, 1, 22),
+    )
+    session.commit()
+    codes = []
+    for notice in found:
+        text = pdf_text(notices.notice_pdf_bytes(session, notice))
+        match = re.search(r"[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}", text)
+        assert match
+        codes.append(match.group(0))
+    return Mailed(found, codes)
+
+
+@pytest.fixture
+def mailed(session: Session, people: People) -> Mailed:
+    return _mailed(session, people, ["María Rodríguez", "José Pérez"])
+
+
+def _look_up(client: FlaskClient, number: str, code: str, ip: str = "192.0.2.10") -> object:
+    return client.post(
+        "/portal", data={"number": number, "code": code}, environ_base={"REMOTE_ADDR": ip}
+    )
+
+
+def test_owner_sees_their_notice_and_downloads_exactly_the_archived_bytes(
+    client: FlaskClient, mailed: Mailed
+) -> None:
+    mine, other = mailed.notices
+    response = _look_up(client, mine.number, mailed.codes[0].lower().replace("-", " "))
+    assert response.status_code == 302 and response.location.endswith("/portal/notices")
+    page = client.get("/portal/notices").get_data(as_text=True)
+    assert mine.number in page and "María Rodríguez" in page
+    assert "$1,234.56" in page and "1% del valor tasado" in page  # amount and explanation
+    assert other.number not in page and "José Pérez" not in page
+    download = client.get(f"/portal/notices/{mine.public_id}.pdf")
+    assert download.status_code == 200 and download.mimetype == "application/pdf"
+    assert hashlib.sha256(download.data).hexdigest() == mine.pdf_sha256
+
+
+def test_the_qr_link_fills_in_the_notice_number(client: FlaskClient, mailed: Mailed) -> None:
+    number = mailed.notices[0].number
+    page = client.get(f"/portal?n={number}").get_data(as_text=True)
+    assert f'value="{number}"' in page
+    assert notices.portal_url(BASE_URL, number) == f"{BASE_URL}/portal?n={number}"
+
+
+def test_other_owners_notices_are_out_of_reach(client: FlaskClient, mailed: Mailed) -> None:
+    mine, other = mailed.notices
+    # Before any look-up: nothing, whatever the id.
+    assert client.get(f"/portal/notices/{mine.public_id}.pdf").status_code == 404
+    assert client.get("/portal/notices").status_code == 302
+    _look_up(client, mine.number, mailed.codes[0])
+    # Another owner's opaque id, an invented one and a database id all answer 404 alike.
+    for public_id in (other.public_id, "x" * 24, str(other.id), other.number):
+        response = client.get(f"/portal/notices/{public_id}.pdf")
+        assert response.status_code == 404, public_id
+    # Guessing: another notice's number with my code opens nothing.
+    assert _look_up(client, other.number, mailed.codes[0]).status_code == 422  # type: ignore[attr-defined]
+    assert client.get(f"/portal/notices/{other.public_id}.pdf").status_code == 404
+    # Leaving forgets what was opened.
+    client.post("/portal/leave")
+    assert client.get(f"/portal/notices/{mine.public_id}.pdf").status_code == 404
+
+
+def test_a_wrong_code_and_an_unknown_number_get_the_same_answer(
+    client: FlaskClient, mailed: Mailed
+) -> None:
+    mine = mailed.notices[0]
+    wrong = _look_up(client, mine.number, "AAAA-BBBB-CCCC", ip="192.0.2.1")
+    unknown = _look_up(client, "2026-999999", "AAAA-BBBB-CCCC", ip="192.0.2.2")
+    assert wrong.status_code == unknown.status_code == 422  # type: ignore[attr-defined]
+    body_wrong = wrong.get_data(as_text=True).replace(mine.number, "N")  # type: ignore[attr-defined]
+    body_unknown = unknown.get_data(as_text=True).replace("2026-999999", "N")  # type: ignore[attr-defined]
+    assert body_wrong == body_unknown
+    assert "No pudimos encontrar" in body_wrong or "could not find" in body_wrong
+
+
+def test_failed_look_ups_are_limited_per_client_and_per_notice_number(
+    client: FlaskClient, mailed: Mailed
+) -> None:
+    mine, other = mailed.notices
+    for _ in range(5):
+        assert _look_up(client, "2026-999999", "AAAA-BBBB-CCCC").status_code == 422  # type: ignore[attr-defined]
+    blocked = _look_up(client, other.number, mailed.codes[1])  # even the right code
+    assert blocked.status_code == 429  # type: ignore[attr-defined]
+    assert "15" in blocked.get_data(as_text=True)  # type: ignore[attr-defined]
+    # The notice number itself is limited too, whatever the client's address.
+    for i in range(5):
+        _look_up(client, other.number, "AAAA-BBBB-CCCC", ip=f"198.51.100.{i}")
+    assert _look_up(client, other.number, mailed.codes[1], ip="203.0.113.9").status_code == 429  # type: ignore[attr-defined]
+    # Another number from a fresh address still works.
+    fresh = _look_up(client, mine.number, mailed.codes[0], ip="203.0.113.10")
+    assert fresh.status_code == 302  # type: ignore[attr-defined]
+
+
+def test_a_later_owner_does_not_see_the_earlier_owners_notices(
+    client: FlaskClient, session: Session, people: People, mailed: Mailed
+) -> None:
+    from tid.models import Property
+
+    first = mailed.notices[0]
+    prop = session.get(Property, first.property_id)
+    assert prop is not None
+    ordinance = make_ordinance(session, people.district)
+    later = make_run(
+        session,
+        people.district,
+        ordinance,
+        fiscal_year="2026-27",
+        owners=["Nueva Dueña"],
+        properties=[prop],
+        due=date(2027, 3, 31),
+    )
+    batch = notices.create_batch(
+        session=session,
+        actor=ACTOR,
+        billing_run_id=later.run.id or 0,
+        issued_on=date(2026, 12, 1),
+        portal_base_url=BASE_URL,
+        secret=SECRET,
+        workers=1,
+        **SENDER,
+    )
+    (new,) = notices.batch_notices(session, batch.id or 0)
+    notices.set_article_number(
+        session=session, actor=ACTOR, notice_id=new.id or 0, article_number=article(77)
+    )
+    notices.mail_batch(
+        session=session,
+        actor=ACTOR,
+        batch_id=batch.id or 0,
+        mailed_on=date(2026, 12, 2),
+        postage="0.73",
+        certified_fee="4.85",
+        today=date(2026, 12, 2),
+    )
+    session.commit()
+    code = re.search(
+        r"[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}", pdf_text(notices.notice_pdf_bytes(session, new))
+    )
+    assert code
+    assert _look_up(client, new.number, code.group(0)).status_code == 302  # type: ignore[attr-defined]
+    page = client.get("/portal/notices").get_data(as_text=True)
+    assert new.number in page and first.number not in page
+    assert client.get(f"/portal/notices/{first.public_id}.pdf").status_code == 404

@@ -1,0 +1,320 @@
+"""Certified-mail notices for the association (21 LPRA § 6653(5)): the 30-day clock, notice
+runs, article numbers, mailing with the PS 3877 manifest, delivery reports and re-mailing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from sqlmodel import col, select
+
+from tid.db import get_session
+from tid.models import BillingRun, District, Notice, NoticeBatch, Role
+from tid.rules.calendar import parse_date
+from tid.rules.errors import N_, FindingsError, InputError
+from tid.services import notices as notice_service
+from tid.web import nav
+from tid.web.access import STAFF, deny_unless, me, require
+from tid.web.portal import code_secret
+from tid.web.util import today
+
+bp = Blueprint("notices", __name__, url_prefix="/notices")
+nav.add(
+    "notices.dashboard",
+    "Notices",
+    "Certified-mail notices to the owners: deadlines, runs, mailing and returns.",
+    STAFF,
+)
+WRITERS = ("admin", "association")
+
+
+def _district_ids() -> set[int] | None:
+    """The districts the user may see (None: all)."""
+    user = me()
+    if user.role in (Role.ADMIN, Role.AUDITOR):
+        return None
+    if user.role == Role.CLERK:
+        stmt = select(District.id).where(District.municipality_id == user.municipality_id)
+        return {int(i) for i in get_session().exec(stmt) if i is not None}
+    return {user.district_id} if user.district_id is not None else set()
+
+
+def _district(district_id: int) -> District:
+    district = get_session().get(District, district_id)
+    if district is None:
+        abort(404)
+    deny_unless(me().can_see_district(district.id, district.municipality_id))
+    return district
+
+
+def _batch(batch_id: int) -> NoticeBatch:
+    batch = get_session().get(NoticeBatch, batch_id)
+    if batch is None:
+        abort(404)
+    _district(batch.district_id)
+    return batch
+
+
+def _notice(notice_id: int) -> Notice:
+    notice = get_session().get(Notice, notice_id)
+    if notice is None:
+        abort(404)
+    _district(notice.district_id)
+    return notice
+
+
+def _base_url() -> str:
+    from flask import current_app
+
+    return str(current_app.config.get("BASE_URL") or request.host_url)
+
+
+def _error(exc: InputError) -> str:
+    if isinstance(exc, FindingsError):
+        rows = "; ".join(
+            f"{_('row')} {f.row}: {_(f.message)}" if f.row else _(f.message)
+            for f in exc.findings[:10]
+        )
+        return f"{_('Nothing was saved.')} {rows}"
+    return f"{_('Nothing was saved.')} {_(exc.message)}"
+
+
+@bp.route("")
+@require(*STAFF)
+def dashboard() -> Any:
+    db = get_session()
+    ids = _district_ids()
+    rows = notice_service.dashboard(db, district_ids=ids, today=today())
+    batches = notice_service.batches(db, ids)[:50]
+    return render_template(
+        "notices/dashboard.html",
+        rows=rows,
+        batches=batches,
+        can_write=me().role in WRITERS,
+        today=today(),
+    )
+
+
+@bp.route("/runs/<int:run_id>/new", methods=["GET", "POST"])
+@require(*WRITERS)
+def batch_new(run_id: int) -> Any:
+    db = get_session()
+    run = db.get(BillingRun, run_id)
+    if run is None:
+        abort(404)
+    district = _district(run.district_id)
+    previous = db.exec(
+        select(NoticeBatch)
+        .where(NoticeBatch.district_id == district.id)
+        .order_by(col(NoticeBatch.id).desc())
+    ).first()
+    names = ("issued_on", "sender_name", "sender_address", "how_to_pay")
+    values = {
+        "issued_on": today().isoformat(),
+        "sender_name": previous.sender_name if previous else district.association_name,
+        "sender_address": previous.sender_address if previous else "",
+        "how_to_pay": previous.how_to_pay if previous else "",
+    }
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        values = {name: request.form.get(name, "") for name in names}
+        try:
+            batch = notice_service.create_batch(
+                session=db,
+                actor=me().actor,
+                billing_run_id=run_id,
+                issued_on=parse_date(values["issued_on"], "issued_on"),
+                sender_name=values["sender_name"],
+                sender_address=values["sender_address"],
+                how_to_pay=values["how_to_pay"],
+                portal_base_url=_base_url(),
+                secret=code_secret(),
+            )
+        except InputError as exc:
+            db.rollback()
+            errors[exc.field if exc.field in names else "sender_name"] = _(exc.message)
+        else:
+            db.commit()
+            flash(_("The notices were prepared. Print them, then enter the article numbers."))
+            return redirect(url_for("notices.batch_view", batch_id=batch.id))
+    return render_template(
+        "notices/batch_new.html", run=run, district=district, values=values, errors=errors
+    ), (422 if errors else 200)
+
+
+@bp.route("/batches/<int:batch_id>")
+@require(*STAFF)
+def batch_view(batch_id: int) -> Any:
+    db = get_session()
+    batch = _batch(batch_id)
+    found = notice_service.batch_notices(db, batch_id)
+    status = notice_service.latest_delivery(db, [n.id or 0 for n in found])
+    replaced = {
+        n.remailing_of_id
+        for n in db.exec(
+            select(Notice).where(col(Notice.remailing_of_id).in_([n.id for n in found]))
+        )
+    }
+    return render_template(
+        "notices/batch.html",
+        batch=batch,
+        notices=found,
+        status=status,
+        replaced=replaced,
+        returned=notice_service.RETURNED,
+        can_write=me().role in WRITERS,
+        today=today(),
+    )
+
+
+def _pdf(data: bytes, filename: str) -> Response:
+    return Response(
+        data,
+        mimetype="application/pdf",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
+
+
+@bp.route("/batches/<int:batch_id>/print.pdf")
+@require(*STAFF)
+def batch_print(batch_id: int) -> Any:
+    batch = _batch(batch_id)
+    data = notice_service.archived_bytes(get_session(), batch.print_sha256)
+    return _pdf(data, f"avisos-{batch.id}.pdf")
+
+
+@bp.route("/batches/<int:batch_id>/manifest.pdf")
+@require(*STAFF)
+def batch_manifest(batch_id: int) -> Any:
+    batch = _batch(batch_id)
+    return _pdf(notice_service.manifest_pdf(get_session(), batch), f"ps3877-{batch.id}.pdf")
+
+
+@bp.route("/batches/<int:batch_id>/articles", methods=["POST"])
+@require(*WRITERS)
+def batch_articles(batch_id: int) -> Any:
+    db = get_session()
+    batch = _batch(batch_id)
+    upload = request.files.get("file")
+    try:
+        if upload is None or not upload.filename:
+            raise InputError("file", N_("Choose a CSV file."))
+        result = notice_service.import_article_numbers(
+            session=db, actor=me().actor, batch_id=batch.id or 0, data=upload.read()
+        )
+    except InputError as exc:
+        db.rollback()
+        flash(_error(exc), "error")
+    else:
+        db.commit()
+        flash(_("Article numbers recorded: %(n)d.", n=result.changed))
+    return redirect(url_for("notices.batch_view", batch_id=batch_id))
+
+
+@bp.route("/<int:notice_id>/article", methods=["POST"])
+@require(*WRITERS)
+def notice_article(notice_id: int) -> Any:
+    db = get_session()
+    notice = _notice(notice_id)
+    try:
+        notice_service.set_article_number(
+            session=db,
+            actor=me().actor,
+            notice_id=notice.id or 0,
+            article_number=request.form.get("article_number", ""),
+        )
+    except InputError as exc:
+        db.rollback()
+        flash(_error(exc), "error")
+    else:
+        db.commit()
+        flash(_("Article number recorded."))
+    return redirect(url_for("notices.batch_view", batch_id=notice.batch_id))
+
+
+@bp.route("/batches/<int:batch_id>/mail", methods=["POST"])
+@require(*WRITERS)
+def batch_mail(batch_id: int) -> Any:
+    db = get_session()
+    batch = _batch(batch_id)
+    try:
+        notice_service.mail_batch(
+            session=db,
+            actor=me().actor,
+            batch_id=batch.id or 0,
+            mailed_on=parse_date(request.form.get("mailed_on", ""), "mailed_on"),
+            postage=request.form.get("postage", ""),
+            certified_fee=request.form.get("certified_fee", ""),
+            today=today(),
+        )
+    except InputError as exc:
+        db.rollback()
+        flash(_error(exc), "error")
+    else:
+        db.commit()
+        flash(_("The notices are recorded as mailed; the manifest is archived."))
+    return redirect(url_for("notices.batch_view", batch_id=batch_id))
+
+
+@bp.route("/deliveries", methods=["POST"])
+@require(*WRITERS)
+def deliveries() -> Any:
+    db = get_session()
+    upload = request.files.get("file")
+    try:
+        if upload is None or not upload.filename:
+            raise InputError("file", N_("Choose a CSV file."))
+        result = notice_service.import_deliveries(
+            session=db,
+            actor=me().actor,
+            data=upload.read(),
+            today=today(),
+            district_ids=_district_ids(),
+        )
+    except InputError as exc:
+        db.rollback()
+        flash(_error(exc), "error")
+    else:
+        db.commit()
+        flash(
+            _(
+                "Delivery reports recorded: %(n)d; returned notices to re-mail: %(r)d.",
+                n=result.recorded,
+                r=len(result.returned),
+            )
+        )
+    return redirect(url_for("notices.dashboard"))
+
+
+@bp.route("/<int:notice_id>/remail", methods=["POST"])
+@require(*WRITERS)
+def notice_remail(notice_id: int) -> Any:
+    db = get_session()
+    notice = _notice(notice_id)
+    try:
+        batch = notice_service.remail_notices(
+            session=db,
+            actor=me().actor,
+            notice_ids=[notice.id or 0],
+            issued_on=today(),
+            portal_base_url=_base_url(),
+            secret=code_secret(),
+            new_address=request.form.get("new_address", ""),
+            workers=1,
+        )
+    except InputError as exc:
+        db.rollback()
+        flash(_error(exc), "error")
+        return redirect(url_for("notices.batch_view", batch_id=notice.batch_id))
+    db.commit()
+    flash(_("A new notice was prepared for the same bill."))
+    return redirect(url_for("notices.batch_view", batch_id=batch.id))
+
+
+@bp.route("/<int:notice_id>.pdf")
+@require(*STAFF)
+def notice_pdf(notice_id: int) -> Any:
+    notice = _notice(notice_id)
+    data = notice_service.notice_pdf_bytes(get_session(), notice)
+    return _pdf(data, f"aviso-{notice.number}.pdf")
