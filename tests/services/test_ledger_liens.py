@@ -209,3 +209,32 @@ def test_statement_aging_journal_and_bank_check(session: Session) -> None:
             balance=Decimal("1.00"),
             today=TODAY,
         )
+
+
+def test_a_past_statement_is_reproduced_as_it_was_booked(session: Session) -> None:
+    from tid.clock import utcnow
+
+    s = Scaffold(session)
+    b1 = s.bill(s.property("111-111-111-11"), "1000.00")
+    _pay(session, s, "600.00", date(2025, 8, 1), "k1", b1.id)
+    session.commit()
+    issued = audit_statement.statement(session, s.district_id, FiscalYear(2025))
+    aging_then = audit_statement.aging(session, s.district_id, date(2026, 6, 30))
+    cut = utcnow()
+    # Later, a payment dated inside the same year is booked (a late bank notice).
+    _pay(session, s, "100.00", date(2025, 12, 1), "k2", b1.id)
+    session.commit()
+    now = audit_statement.statement(session, s.district_id, FiscalYear(2025))
+    assert now.impost_revenue == Decimal("700.00") != issued.impost_revenue
+    again = audit_statement.statement(session, s.district_id, FiscalYear(2025), booked_before=cut)
+    assert again == issued  # 600.00 collected, as issued
+    assert (
+        [
+            r.outstanding
+            for r in audit_statement.aging(
+                session, s.district_id, date(2026, 6, 30), booked_before=cut
+            )
+        ]
+        == [r.outstanding for r in aging_then]
+        == [Decimal("400.00")]
+    )

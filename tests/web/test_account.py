@@ -5,8 +5,10 @@ figures in Spanish, PDFs read back."""
 from __future__ import annotations
 
 import io
+import re
 from datetime import date
 from decimal import Decimal
+from xml.etree import ElementTree
 
 from flask.testing import FlaskClient
 from pypdf import PdfReader
@@ -50,8 +52,14 @@ def test_association_pays_by_form_once_and_sees_only_its_district(
     assert bad.status_code == 422
     page = bad.get_data(as_text=True)
     assert "Un pago debe ser mayor que cero." in page and 'aria-invalid="true"' in page
-    page = client.get(f"/account/{d}").get_data(as_text=True)
-    assert "<svg" in page and "Cuenta especial" in page
+    page = client.get(f"/account/{d}?fy=2025-26").get_data(as_text=True)
+    assert "Cuenta especial" in page
+    svgs = re.findall(r"<svg.*?</svg>", page, re.S)
+    assert len(svgs) == 2
+    for svg in svgs:
+        ElementTree.fromstring(svg)  # well-formed
+    # August's revenue bar: 400.00 collected.
+    assert "2025-08: $400.00" in svgs[0]
 
 
 def test_import_with_bad_rows_books_nothing_and_names_the_rows(
@@ -218,6 +226,8 @@ def test_statement_lien_certificate_and_delinquency_documents(
     csv_text = client.get(f"/account/{d}/delinquency.csv").get_data(as_text=True)
     assert "123-456-789-01" in csv_text and "600.00" in csv_text and "60.00" in csv_text
     assert "Facturas en mora" in _text(client.get(f"/account/{d}/delinquency.pdf").data)
+    old = client.get(f"/account/{d}/statement?fy=2025-26&booked_by=2025-01-01")
+    assert "Según estaba el diario" in old.get_data(as_text=True)
     journal = client.get(f"/account/{d}/statement.csv?fy=2025-26&part=journal").get_data(
         as_text=True
     )

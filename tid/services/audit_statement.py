@@ -15,7 +15,7 @@ import io
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 
 from sqlmodel import Session, col, select
@@ -27,6 +27,7 @@ from tid.models import (
     BillStatus,
     Property,
 )
+from tid.rules import admin_cap
 from tid.rules.calendar import FiscalYear
 from tid.rules.errors import N_, InputError
 from tid.rules.money import CENT, ZERO, money_str
@@ -70,11 +71,22 @@ class Statement:
         return self.program_total + self.admin_total
 
 
-def statement(session: Session, district_id: int, fy: FiscalYear) -> Statement:
-    """The statement of the special account for ``fy`` (booking dates July 1 – June 30)."""
-    opening = ledger.balance(session, district_id, BANK, until=date(fy.start_year, 6, 30))
-    closing = ledger.balance(session, district_id, BANK, until=fy.end)
-    year = ledger.journal(session, district_id, since=fy.start, until=fy.end)
+def statement(
+    session: Session,
+    district_id: int,
+    fy: FiscalYear,
+    *,
+    booked_before: datetime | None = None,
+) -> Statement:
+    """The statement of the special account for ``fy`` (booking dates July 1 – June 30), as
+    the journal stood at ``booked_before`` if given (to reproduce a statement already issued:
+    entries booked later, even dated inside the year, are left out)."""
+    cut = booked_before
+    opening = ledger.balance(
+        session, district_id, BANK, until=date(fy.start_year, 6, 30), booked_before=cut
+    )
+    closing = ledger.balance(session, district_id, BANK, until=fy.end, booked_before=cut)
+    year = ledger.journal(session, district_id, since=fy.start, until=fy.end, booked_before=cut)
     sums: dict[str, Decimal] = {}
     for row in year:
         for line in row.lines:
@@ -95,7 +107,7 @@ def statement(session: Session, district_id: int, fy: FiscalYear) -> Statement:
             program.append(PurposeLine(names.get(purpose_id, account), amount))
     program.sort(key=lambda p: p.name)
     program_total = sum((p.amount for p in program), ZERO)
-    figures = ledger.cap_figures(session, district_id, fy)
+    rate, _citation = admin_cap.admin_cap_rate(fy.end)
     other = (closing - opening) - (revenue + credits - program_total - admin)
     return Statement(
         fiscal_year=fy,
@@ -106,8 +118,8 @@ def statement(session: Session, district_id: int, fy: FiscalYear) -> Statement:
         program_total=program_total,
         admin_total=admin,
         admin_ratio=(admin / revenue) if revenue > 0 else None,
-        cap_rate=figures.rate,
-        cap=figures.cap,
+        cap_rate=rate,
+        cap=rate * revenue,
         closing_balance=closing,
         other_movements=other,
     )
@@ -134,10 +146,12 @@ class AgingRow:
     bucket: str
 
 
-def aging(session: Session, district_id: int, as_of: date) -> list[AgingRow]:
+def aging(
+    session: Session, district_id: int, as_of: date, *, booked_before: datetime | None = None
+) -> list[AgingRow]:
     """Every bill with something owed at ``as_of`` (from the journal up to that date), with
     how many days past its due date it was then."""
-    owed = ledger.owed_by_bill(session, district_id, until=as_of)
+    owed = ledger.owed_by_bill(session, district_id, until=as_of, booked_before=booked_before)
     stmt = (
         select(Bill, Property)
         .join(Property, col(Property.id) == col(Bill.property_id))

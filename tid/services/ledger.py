@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from decimal import ROUND_DOWN, Decimal
 
 from sqlalchemy import func
@@ -196,6 +196,7 @@ def _sum(
     bill_id: int | None = None,
     since: date | None = None,
     until: date | None = None,
+    booked_before: datetime | None = None,
 ) -> Decimal:
     stmt = (
         select(func.sum(JournalLine.amount))
@@ -213,6 +214,8 @@ def _sum(
         stmt = stmt.where(JournalEntry.entry_date >= since)
     if until is not None:
         stmt = stmt.where(JournalEntry.entry_date <= until)
+    if booked_before is not None:
+        stmt = stmt.where(JournalEntry.created_at < booked_before)
     return _money(session.exec(stmt).one())
 
 
@@ -233,10 +236,19 @@ def balance(
     bill_id: int | None = None,
     since: date | None = None,
     until: date | None = None,
+    booked_before: datetime | None = None,
 ) -> Decimal:
-    """The balance of an account (debit positive) from the journal, optionally for one bill
-    and between two booking dates (inclusive)."""
-    return _sum(session, district_id, accounts=[account], bill_id=bill_id, since=since, until=until)
+    """The balance of an account (debit positive) from the journal, optionally for one bill,
+    between two booking dates (inclusive), and as the journal stood at ``booked_before``."""
+    return _sum(
+        session,
+        district_id,
+        accounts=[account],
+        bill_id=bill_id,
+        since=since,
+        until=until,
+        booked_before=booked_before,
+    )
 
 
 def balances(
@@ -255,7 +267,12 @@ def balances(
 
 
 def bill_balances(
-    session: Session, district_id: int, account: str = RECEIVABLE, *, until: date | None = None
+    session: Session,
+    district_id: int,
+    account: str = RECEIVABLE,
+    *,
+    until: date | None = None,
+    booked_before: datetime | None = None,
 ) -> dict[int, Decimal]:
     """The balance of ``account`` per bill (receivable: what is still owed on each bill)."""
     stmt = (
@@ -270,25 +287,35 @@ def bill_balances(
     )
     if until is not None:
         stmt = stmt.where(JournalEntry.entry_date <= until)
+    if booked_before is not None:
+        stmt = stmt.where(JournalEntry.created_at < booked_before)
     return {int(bill_id or 0): _money(total) for bill_id, total in session.exec(stmt)}
 
 
-def _booked_bill_ids(session: Session, district_id: int) -> set[int]:
+def _booked_bill_ids(
+    session: Session, district_id: int, booked_before: datetime | None = None
+) -> set[int]:
     stmt = (
         select(JournalLine.bill_id)
         .join(JournalEntry, col(JournalEntry.id) == col(JournalLine.entry_id))
         .where(JournalEntry.district_id == district_id, JournalEntry.kind == "bill")
     )
+    if booked_before is not None:
+        stmt = stmt.where(JournalEntry.created_at < booked_before)
     return {bill_id for bill_id in session.exec(stmt) if bill_id is not None}
 
 
 def owed_by_bill(
-    session: Session, district_id: int, *, until: date | None = None
+    session: Session,
+    district_id: int,
+    *,
+    until: date | None = None,
+    booked_before: datetime | None = None,
 ) -> dict[int, Decimal]:
     """What is still owed on each bill: the journal's receivable, plus the full amount of an
     active bill that the journal has not booked yet (it is booked with the next posting)."""
-    owed = bill_balances(session, district_id, until=until)
-    booked = _booked_bill_ids(session, district_id)
+    owed = bill_balances(session, district_id, until=until, booked_before=booked_before)
+    booked = _booked_bill_ids(session, district_id, booked_before)
     stmt = (
         select(Bill, BillingRun)
         .join(BillingRun, col(BillingRun.id) == col(Bill.billing_run_id))
@@ -296,6 +323,8 @@ def owed_by_bill(
     )
     for bill, run in session.exec(stmt):
         if bill.id is None or bill.id in booked or bill.amount <= 0:
+            continue
+        if booked_before is not None and bill.created_at >= booked_before:
             continue
         if until is None or run.run_on <= until:
             owed[bill.id] = owed.get(bill.id, ZERO) + bill.amount
@@ -523,9 +552,13 @@ def journal(
     *,
     since: date | None = None,
     until: date | None = None,
+    booked_before: datetime | None = None,
 ) -> list[JournalRow]:
-    """The entries of a district between two booking dates, in booking order, with lines."""
+    """The entries of a district between two booking dates, in booking order, with lines
+    (as the journal stood at ``booked_before``, if given)."""
     stmt = select(JournalEntry).where(JournalEntry.district_id == district_id)
+    if booked_before is not None:
+        stmt = stmt.where(JournalEntry.created_at < booked_before)
     if since is not None:
         stmt = stmt.where(JournalEntry.entry_date >= since)
     if until is not None:
@@ -541,6 +574,9 @@ def journal(
             .order_by(col(JournalLine.id))
         ):
             by_entry[line.entry_id].append(line)
-        for rev in session.exec(select(JournalEntry).where(col(JournalEntry.reverses_id).in_(ids))):
+        reversals = select(JournalEntry).where(col(JournalEntry.reverses_id).in_(ids))
+        if booked_before is not None:
+            reversals = reversals.where(JournalEntry.created_at < booked_before)
+        for rev in session.exec(reversals):
             reversed_by[rev.reverses_id or 0] = rev.id or 0
     return [JournalRow(e, tuple(by_entry[e.id or 0]), reversed_by.get(e.id or 0)) for e in entries]

@@ -246,11 +246,17 @@ def parse_deposits(data: bytes, *, today: date) -> list[DepositRow]:
             return raw[i].strip() if i is not None and i < len(raw) else ""
 
         try:
-            paid_on = parse_date(cell("date"), f"row {number}: date")
-            amount = parse_money(cell("amount"), f"row {number}: amount", allow_negative=True)
-        except InputError as exc:
+            paid_on = parse_date(cell("date"), "date")
+        except InputError:
             findings.append(
-                Finding(f"rows[{number}].{exc.field.split(': ')[-1]}", exc.message, number)
+                Finding(f"rows[{number}].date", N_("Write a date like 2026-03-02."), number)
+            )
+            continue
+        try:
+            amount = parse_money(cell("amount"), "amount", allow_negative=True)
+        except InputError:
+            findings.append(
+                Finding(f"rows[{number}].amount", N_("Write an amount like 1,234.50."), number)
             )
             continue
         reference = cell("reference")

@@ -9,7 +9,7 @@ reads every district and the municipality's clerk its districts, neither writes.
 from __future__ import annotations
 
 import secrets
-from datetime import date
+from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -17,6 +17,7 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from flask_babel import gettext as _
 from sqlmodel import col, select
 
+from tid.clock import PUERTO_RICO
 from tid.db import get_session
 from tid.models import District, Municipality, Property
 from tid.pdf import render_pdf
@@ -728,17 +729,33 @@ def lien_certificate(district_id: int, property_id: int) -> Any:
 # --------------------------------------------------------------------------- statement
 
 
+def _booked_by() -> tuple[date | None, datetime | None]:
+    """``?booked_by=2025-09-15``: the journal as it stood at the end of that day (Puerto
+    Rico), to reproduce a statement already issued."""
+    raw = request.args.get("booked_by", "")
+    if not raw:
+        return None, None
+    try:
+        day = date.fromisoformat(raw)
+    except ValueError:
+        abort(404)
+    end = datetime.combine(day + timedelta(days=1), time(0), tzinfo=PUERTO_RICO)
+    return day, end.astimezone(UTC)
+
+
 def _statement_context(district: District, fy: FiscalYear) -> dict[str, Any]:
     db = get_session()
     district_id = district.id or 0
-    aging = audit_statement.aging(db, district_id, fy.end)
+    booked_by, cut = _booked_by()
+    aging = audit_statement.aging(db, district_id, fy.end, booked_before=cut)
     return {
         "district": district,
         "fy": fy,
-        "st": audit_statement.statement(db, district_id, fy),
+        "booked_by": booked_by,
+        "st": audit_statement.statement(db, district_id, fy, booked_before=cut),
         "aging": aging,
         "aging_totals": audit_statement.aging_totals(aging),
-        "rows": ledger.journal(db, district_id, since=fy.start, until=fy.end),
+        "rows": ledger.journal(db, district_id, since=fy.start, until=fy.end, booked_before=cut),
         "checks": [c for c in audit_statement.bank_checks(db, district_id) if fy.contains(c.as_of)],
         "today": today(),
     }
@@ -758,14 +775,19 @@ def statement_csv(district_id: int) -> Any:
     fy = _fy()
     part = request.args.get("part", "statement")
     db = get_session()
+    _, cut = _booked_by()
     if part == "aging":
-        body = audit_statement.aging_csv(audit_statement.aging(db, district_id, fy.end), fy.end)
+        body = audit_statement.aging_csv(
+            audit_statement.aging(db, district_id, fy.end, booked_before=cut), fy.end
+        )
     elif part == "journal":
         body = audit_statement.journal_csv(
-            ledger.journal(db, district_id, since=fy.start, until=fy.end)
+            ledger.journal(db, district_id, since=fy.start, until=fy.end, booked_before=cut)
         )
     elif part == "statement":
-        body = audit_statement.statement_csv(audit_statement.statement(db, district_id, fy))
+        body = audit_statement.statement_csv(
+            audit_statement.statement(db, district_id, fy, booked_before=cut)
+        )
     else:
         abort(404)
     return _csv_response(body, f"{part}-{district.id}-FY{fy.label}.csv")
