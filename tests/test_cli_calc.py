@@ -82,6 +82,12 @@ def test_not_json() -> None:
     assert "not valid JSON" in error["error"]
 
 
+def test_missing_file(tmp_path: Path) -> None:
+    error = _error(_invoke(["deadlines", str(tmp_path / "missing.json")]))
+    assert error["field"] == "file"
+    assert "missing.json" in error["error"]
+
+
 def test_not_an_object() -> None:
     error = _error(_invoke(["liens"], stdin="[]"))
     assert error["field"] == ""

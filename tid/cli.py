@@ -133,23 +133,38 @@ def users_create(
 
 @click.command("calc")
 @click.argument("name")
-@click.argument("file", type=click.File("r", encoding="utf-8"), default="-")
-def calc_command(name: str, file: Any) -> None:
+@click.argument("file", default="-")
+def calc_command(name: str, file: str) -> None:
     """Run calculator NAME on the JSON document in FILE (or standard input)."""
     from tid.rules import calculators
 
     try:
-        try:
-            document = json.load(file)
-        except json.JSONDecodeError as exc:
-            raise InputError(
-                "",
-                f"The input is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
-            ) from None
-        result = calculators.run(name, document)
+        result = calculators.run(name, _read_json(file))
     except InputError as exc:
         _fail(exc)
     click.echo(json.dumps(result, indent=2, ensure_ascii=False))
+
+
+def _read_json(file: str) -> Any:
+    """The JSON document in ``file`` ("-": standard input); problems are InputErrors."""
+    try:
+        if file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(file, encoding="utf-8-sig") as fh:
+                text = fh.read()
+    except FileNotFoundError:
+        raise InputError("file", f"There is no file {file!r}.") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(
+            "file", f"The file {file!r} cannot be read as UTF-8 text: {exc}."
+        ) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            "", f"The input is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}."
+        ) from None
 
 
 def _fail(exc: InputError) -> Any:

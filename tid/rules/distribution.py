@@ -27,14 +27,13 @@ from tid.rules.calendar import (
     parse_fiscal_year,
 )
 from tid.rules.errors import InputError
-from tid.rules.money import from_cents, money_str, to_cents
+from tid.rules.money import from_cents, json_money, money_str, to_cents
 from tid.rules.params import ParamValue, TraceStep, history, param, param_or_none
 from tid.rules.waterfall import (
     Recipient,
     WaterfallResult,
     check_keys,
     installment_schedule,
-    json_money,
     missing_months_warning,
     parse_months,
     run_waterfall,

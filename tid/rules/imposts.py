@@ -1125,10 +1125,8 @@ def _explanation(
 
 def _document_value(value: object, field: str) -> Value:
     """A number written as text becomes a Decimal; other text stays text (e.g. "hotel")."""
-    if isinstance(value, (bool, float)):
+    if isinstance(value, bool | float | int):
         raise InputError(field, f'{field}: write the value as text ("1234.50"), not as a number')
-    if isinstance(value, int):
-        return Decimal(value)
     if isinstance(value, str):
         try:
             number = parse_decimal(value, field, allow_negative=True)

@@ -25,7 +25,7 @@ from typing import Any
 
 from tid.rules.calendar import TraceStep, district_setting, parse_date
 from tid.rules.errors import InputError
-from tid.rules.money import ZERO, money_str, parse_money
+from tid.rules.money import ZERO, json_money, money_str
 
 CITATION = "21 LPRA § 6653(8)"
 
@@ -276,12 +276,12 @@ def _parse_lien(item: object, path: str) -> Lien:
                 f"{path}.unsecured_charges: only an impost lien (tid_impost) has unsecured "
                 "charges (interest, surcharges and fees on a late impost)",
             )
-        unsecured = parse_money(item["unsecured_charges"], f"{path}.unsecured_charges")
+        unsecured = json_money(item["unsecured_charges"], f"{path}.unsecured_charges")
     return Lien(
         id=str(raw_id).strip(),
         kind=str(kind),
         constituted_on=parse_date(item.get("constituted_on"), f"{path}.constituted_on"),
-        amount=parse_money(item.get("amount"), f"{path}.amount"),
+        amount=json_money(item.get("amount"), f"{path}.amount"),
         unsecured_charges=unsecured,
     )
 
@@ -298,7 +298,7 @@ def liens_document(document: Mapping[str, Any]) -> dict[str, Any]:
             raise InputError(f"liens[{i}].id", f"liens[{i}].id: {lien.id!r} is used twice")
         seen.add(lien.id)
     proceeds = (
-        parse_money(document["sale_proceeds"], "sale_proceeds")
+        json_money(document["sale_proceeds"], "sale_proceeds")
         if document.get("sale_proceeds") not in (None, "")
         else None
     )

@@ -76,6 +76,21 @@ def parse_money(value: object, field: str, *, allow_negative: bool = False) -> D
     return amount
 
 
+def json_money(value: object, field: str) -> Decimal:
+    """An amount of a JSON document: a string (CALCULATORS.md); a JSON number, even a whole
+    one, is refused."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        raise InputError(field, f'{field}: write the amount as text ("1234.50"), not as a number')
+    return parse_money(value, field)
+
+
+def json_quantity(value: object, field: str, *, allow_negative: bool = False) -> Decimal:
+    """A quantity (gallons, an attribute) of a JSON document: a string; a number is refused."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        raise InputError(field, f'{field}: write the quantity as text ("5000000"), not as a number')
+    return parse_decimal(value, field, allow_negative=allow_negative)
+
+
 def round_cents(amount: Decimal) -> Decimal:
     """Round to cents half-up (ROUND_HALF_UP), as statute amounts are paid out."""
     return amount.quantize(CENT, rounding=ROUND_HALF_UP)

@@ -34,7 +34,12 @@ from tid.rules.calendar import (
     parse_month,
 )
 from tid.rules.errors import InputError
-from tid.rules.money import from_cents, money_str, parse_decimal, parse_money
+from tid.rules.money import (
+    from_cents,
+    json_money,
+    json_quantity,
+    money_str,
+)
 from tid.rules.params import TraceStep
 
 MONTHS_IN_FY = 12
@@ -367,20 +372,6 @@ def installment_schedule(amount: int, count: int, first_month: int) -> tuple[int
 
 # ---------------------------------------------------------------------------------------------
 # Input of month-by-month documents (room-tax-distribution, excise-allocation)
-
-
-def json_money(value: object, field: str) -> Decimal:
-    """An amount of a JSON document: a string (CALCULATORS.md); a JSON number is refused."""
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        raise InputError(field, f'{field}: write the amount as text ("1234.50"), not as a number')
-    return parse_money(value, field)
-
-
-def json_quantity(value: object, field: str) -> Decimal:
-    """A quantity (gallons) of a JSON document: a string; a JSON number is refused."""
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        raise InputError(field, f'{field}: write the quantity as text ("5000000"), not as a number')
-    return parse_decimal(value, field)
 
 
 def check_keys(document: Mapping[str, Any], allowed: Iterable[str], where: str = "") -> None:
