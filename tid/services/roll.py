@@ -499,7 +499,7 @@ def _parse_row(
                     )
                 )
                 continue
-            text[target] = " ".join(cell.split()) if "  " in cell else cell
+            text[target] = " ".join(cell.split())  # no-break spaces, tabs, doubles: one space
             continue
         value = _number(number, column, target, cell, findings)
         if kind == _ATTRIBUTE:
