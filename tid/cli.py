@@ -40,6 +40,7 @@ def register(app: Flask) -> None:
     app.cli.add_command(billing_group)
     app.cli.add_command(scheduler_command)
     app.cli.add_command(mail_sink_command)
+    app.cli.add_command(account_group)
 
 
 # --------------------------------------------------------------------------- db
@@ -438,3 +439,55 @@ def billing_run(
             ensure_ascii=False,
         )
     )
+
+
+# --------------------------------------------------------------------------- the special account
+
+
+@click.group("account")
+def account_group() -> None:
+    """The special account of a district (21 LPRA § 6653(6))."""
+
+
+@account_group.command("import-deposits")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--district", "district", required=True, help="District id or exact name.")
+@with_appcontext
+def account_import_deposits(file: str, district: str) -> None:
+    """Book the bank deposits in FILE (CSV: date, amount, reference, and cadastral_number or
+    notice_number): every row or none; a deposit already booked is not booked again."""
+    from datetime import date
+
+    from tid.clock import today_in_puerto_rico
+    from tid.db import get_session
+    from tid.services import audit, payments
+
+    def _today() -> date:
+        fixed = current_app.config.get("TODAY")
+        if not fixed:
+            return today_in_puerto_rico()
+        return fixed if isinstance(fixed, date) else date.fromisoformat(str(fixed))
+
+    district_id = _district_id(district)
+    session = get_session()
+    with open(file, "rb") as fh:
+        data = fh.read(5_000_001)
+    try:
+        result = payments.import_deposits(
+            session=session,
+            actor=audit.Actor("command line"),
+            district_id=district_id,
+            data=data,
+            today=_today(),
+        )
+        session.commit()
+    except InputError as exc:
+        session.rollback()
+        _fail(exc)
+    summary = {
+        "rows": result.rows,
+        "booked": result.booked,
+        "already_booked": result.already_booked,
+        "total_booked": f"{result.total_booked:.2f}",
+    }
+    click.echo(json.dumps(summary, indent=2, ensure_ascii=False))

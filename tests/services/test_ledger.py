@@ -3,10 +3,13 @@ partial and over, reversals, idempotency, the bank-deposit import."""
 
 from __future__ import annotations
 
+import json
 from datetime import date
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
+from flask.testing import FlaskCliRunner
 from sqlalchemy import text
 from sqlalchemy.exc import DatabaseError
 from sqlmodel import Session, select
@@ -300,3 +303,31 @@ def test_the_trigger_sql_for_the_migration_recreates_the_guard(session: Session)
     with pytest.raises(DatabaseError, match="journal_line is append-only: DELETE refused"):
         session.execute(text("DELETE FROM journal_line"))
     session.rollback()
+
+
+def test_the_command_line_imports_deposits_once(
+    runner: FlaskCliRunner, session: Session, tmp_path: Path
+) -> None:
+    s = Scaffold(session)
+    bill = s.bill(s.property(), "50.00")
+    session.commit()
+    good = tmp_path / "deposits.csv"
+    good.write_text(f"date,amount,reference,notice_number\n2025-08-01,50.00,D1,{bill.id}\n")
+    args = ["account", "import-deposits", str(good), "--district", str(s.district_id)]
+    first = runner.invoke(args=args)
+    assert first.exit_code == 0, first.output
+    assert json.loads(first.output)["booked"] == 1
+    again = runner.invoke(args=args)
+    assert json.loads(again.output) == {
+        "rows": 1,
+        "booked": 0,
+        "already_booked": 1,
+        "total_booked": "0.00",
+    }
+    bad = tmp_path / "bad.csv"
+    bad.write_text("date,amount,reference,notice_number\n2025-08-01,0,D2,1\n")
+    failed = runner.invoke(
+        args=["account", "import-deposits", str(bad), "--district", str(s.district_id)]
+    )
+    assert failed.exit_code == 2
+    assert json.loads(failed.stderr)["errors"][0]["row"] == 2

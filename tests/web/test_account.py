@@ -44,8 +44,12 @@ def test_association_pays_by_form_once_and_sees_only_its_district(
     assert client.get(f"/account/{people.other_district.id}").status_code == 403
     assert client.get("/account").status_code == 302
     form = {"date": "2025-08-01", "amount": "400.00", "notice_number": str(bill_id), "token": "t1"}
-    assert client.post(f"/account/{d}/payments", data=form).status_code == 302
-    assert client.post(f"/account/{d}/payments", data=form).status_code == 302  # double click
+    first = client.post(f"/account/{d}/payments", data=form, follow_redirects=True)
+    # 1,000.00 owed − 400.00 = 600.00 left.
+    assert "$400.00 aplicados a la factura" in first.get_data(as_text=True)
+    assert "aún se deben $600.00" in first.get_data(as_text=True)
+    again = client.post(f"/account/{d}/payments", data=form, follow_redirects=True)  # double click
+    assert "ya estaba registrado" in again.get_data(as_text=True)
     session.expire_all()
     assert ledger.balance(session, d, ledger.BANK) == Decimal("400.00")
     bad = client.post(f"/account/{d}/payments", data={**form, "amount": "0", "token": "t2"})

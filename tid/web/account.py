@@ -225,6 +225,25 @@ def payments_page(district_id: int) -> Any:
             db.commit()
             if result.booked:
                 flash(_("Payment booked."))
+                from tid.i18n import money
+
+                for application in result.applied:
+                    flash(
+                        _(
+                            "%(amount)s applied to bill %(bill)s; %(left)s still owed on it.",
+                            amount=money(application.applied),
+                            bill=application.bill_id,
+                            left=money(application.outstanding_after),
+                        )
+                    )
+                if result.credit:
+                    flash(
+                        _(
+                            "%(amount)s more than was owed: held as the owner's credit.",
+                            amount=money(result.credit),
+                        ),
+                        "warning",
+                    )
             else:
                 flash(_("This payment was already booked; nothing was added."), "warning")
             return redirect(url_for("account.payments_page", district_id=district_id))
