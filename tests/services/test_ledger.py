@@ -331,3 +331,30 @@ def test_the_command_line_imports_deposits_once(
     )
     assert failed.exit_code == 2
     assert json.loads(failed.stderr)["errors"][0]["row"] == 2
+
+
+def test_a_key_booked_by_another_writer_between_check_and_insert_is_not_booked_twice(
+    session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    s = Scaffold(session)
+    lines = [ledger.Line(BANK, Decimal("5.00")), ledger.Line(OWNER_CREDIT, Decimal("-5.00"))]
+    common = dict(actor=ACTOR, district_id=s.district_id, entry_date=TODAY, kind="payment", memo="")
+    first = ledger.post_entry(session, key="dup", lines=lines, **common)  # type: ignore[arg-type]
+    session.commit()
+    # The other writer committed after our look-up: the look-up misses once, the insert hits
+    # the unique key, and the entry already booked is returned.
+    real = ledger.entry_by_key
+    misses = [True]
+
+    def lookup(db: Session, key: str) -> JournalEntry | None:
+        if misses:
+            misses.pop()
+            return None
+        return real(db, key)
+
+    monkeypatch.setattr(ledger, "entry_by_key", lookup)
+    again = ledger.post_entry(session, key="dup", lines=lines, **common)  # type: ignore[arg-type]
+    assert not misses  # the look-up did miss
+    assert not again.booked and again.entry.id == first.entry.id
+    session.commit()  # the session is still usable
+    assert ledger.balance(session, s.district_id, BANK) == Decimal("5.00")

@@ -151,7 +151,7 @@ def post_entry(
             session.add_all(rows)
             session.flush()
     except IntegrityError:
-        session.expunge(entry)
+        # The savepoint's rollback has already taken the new rows out of the session.
         existing = entry_by_key(session, key)
         if existing is None and reverses_id is not None:
             existing = session.exec(
