@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
@@ -232,25 +232,44 @@ def active_run(session: Session, district_id: int, fiscal_year: str) -> BillingR
 
 
 def _roll_properties(
-    session: Session, district_id: int, fiscal_year: str
+    session: Session, district_id: int, fiscal_year: str, used: Collection[str]
 ) -> tuple[list[dict[str, Any]], list[tuple[int, int]]]:
-    """The year's roll as the formula reads it (``id`` = cadastral number) and, in the same
-    order, each row's (property id, property-year id)."""
+    """The year's roll as the formula reads it (``id`` = cadastral number, and only the
+    attributes ``used``) and, in the same order, each row's (property id, property-year id)."""
     year = _YEAR_ROWS
     prop = Property.__table__  # type: ignore[attr-defined]
+    decimal = Decimal
+    scale = Quantity.SCALE
+
+    def money(cents: int) -> Decimal:
+        return decimal(cents).scaleb(-2)
+
+    def quantity(value: int | None) -> Decimal | None:
+        return None if value is None else decimal(value) / scale
+
+    def count(value: int | None) -> Decimal:
+        # A property without lodging rooms has none: an empty cell is 0.
+        return ZERO if value is None else decimal(value)
+
+    def text(value: str) -> str:
+        return value
+
+    converters: dict[str, Callable[[Any], Any]] = {
+        "assessed_value": money,
+        "land_area": quantity,
+        "built_area": quantity,
+        "use_class": text,
+        "rooms": count,
+        "frontage": quantity,
+    }
+    standard = [name for name in converters if name in used]
+    with_extras = any(name not in converters for name in used)
+    columns = [prop.c.id, prop.c.cadastral_number, year.c.id]
+    columns += [year.c[name] for name in standard]
+    if with_extras:
+        columns.append(year.c.attributes)
     stmt = (
-        select(
-            prop.c.id,
-            prop.c.cadastral_number,
-            year.c.id,
-            year.c.assessed_value,
-            year.c.land_area,
-            year.c.built_area,
-            year.c.use_class,
-            year.c.rooms,
-            year.c.frontage,
-            year.c.attributes,
-        )
+        select(*columns)
         .select_from(year.join(prop, year.c.property_id == prop.c.id))
         .where(
             year.c.district_id == district_id,
@@ -259,32 +278,27 @@ def _roll_properties(
         )
         .order_by(prop.c.cadastral_number)
     )
+    plan = [(name, index, converters[name]) for index, name in enumerate(standard, start=3)]
+    extras_at = len(columns) - 1
     properties: list[dict[str, Any]] = []
     ids: list[tuple[int, int]] = []
-    decimal = Decimal
     loads = json.loads
     extras: dict[str, dict[str, Decimal]] = {}  # the same extra attributes, parsed once
-    for pid, number, yid, cents, land, built, use, rooms, frontage, extra in session.execute(stmt):
-        item: dict[str, Any] = {
-            "id": number,
-            "assessed_value": decimal(cents).scaleb(-2),
-            "use_class": use,
-            # A property without lodging rooms has none: an empty cell is 0.
-            "rooms": decimal(rooms) if rooms is not None else ZERO,
-        }
-        if land is not None:
-            item["land_area"] = decimal(land) / Quantity.SCALE
-        if built is not None:
-            item["built_area"] = decimal(built) / Quantity.SCALE
-        if frontage is not None:
-            item["frontage"] = decimal(frontage) / Quantity.SCALE
-        if extra and extra != "{}":
-            parsed = extras.get(extra)
-            if parsed is None:
-                parsed = extras[extra] = {k: decimal(v) for k, v in loads(extra).items()}
-            item.update(parsed)
+    for row in session.execute(stmt):
+        item: dict[str, Any] = {"id": row[1]}
+        for name, index, convert in plan:
+            value = convert(row[index])
+            if value is not None:
+                item[name] = value
+        if with_extras:
+            extra = row[extras_at]
+            if extra and extra != "{}":
+                parsed = extras.get(extra)
+                if parsed is None:
+                    parsed = extras[extra] = {k: decimal(v) for k, v in loads(extra).items()}
+                item.update(parsed)
         properties.append(item)
-        ids.append((pid, yid))
+        ids.append((row[0], row[2]))
     return properties, ids
 
 
@@ -339,8 +353,16 @@ def run_billing(
     params = parse_parameters(parameters)
     reason = " ".join(reason.split())[:1000]
 
-    properties, ids = _roll_properties(session, district_id, fy)
-    if not properties:
+    in_roll = session.execute(
+        select(_YEAR_ROWS.c.id)
+        .where(
+            _YEAR_ROWS.c.district_id == district_id,
+            _YEAR_ROWS.c.fiscal_year == fy,
+            _YEAR_ROWS.c.in_roll.is_(True),
+        )
+        .limit(1)
+    ).first()
+    if in_roll is None:
         raise InputError(
             "fiscal_year", N_("There is no roll for this fiscal year: import the roll first.")
         )
@@ -358,6 +380,7 @@ def run_billing(
     unused = sorted(set(params) - set(formula.parameters))
     if unused:
         raise InputError(f"parameters.{unused[0]}", N_("The formula does not use this parameter."))
+    properties, ids = _roll_properties(session, district_id, fy, formula.attributes)
     result = evaluate(formula, properties, params)
     params_text = parameters_json(params)
 
