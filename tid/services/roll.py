@@ -1123,6 +1123,8 @@ __all__ = [
     "RollPreview",
     "RollRow",
     "attribute_names",
+    "check_size",
+    "decimal_attributes",
     "decode",
     "fiscal_years",
     "import_roll",
