@@ -772,10 +772,169 @@ def render_manifest(
     batch_label: str,
     rows_per_page: int = MANIFEST_ROWS_PER_PAGE,
 ) -> bytes:
-    """The certified-mail manifest (PS Form 3877 layout) as a PDF."""
+    """The certified-mail manifest (PS Form 3877 layout) as a PDF: the form's grid laid out
+    once, the rows and totals written over it on every page (the flowing layout when a row
+    does not fit its cell)."""
+    pages, grand = manifest_pages(rows, postage=postage, fee=fee, rows_per_page=rows_per_page)
+    mailed = mailed_on.isoformat() if mailed_on else "____________"
+    texts = [f"{r.name} — {r.address} ({r.notice_number})" for r in rows]
+    if not all(encodable(t) and _lines_needed(t, _MANIFEST_WRAP) <= 3 for t in texts) or not all(
+        encodable(t) for t in (sender_name, *sender_lines)
+    ):
+        return _render_manifest_flowing(
+            pages, grand, sender_name, sender_lines, mailed, batch_label
+        )
+    from pypdf import PdfReader, PdfWriter
+
+    g = manifest_geometry(rows_per_page)
+    form_pdf = _layout(
+        _env()
+        .get_template("pdf/manifest_form.html")
+        .render(g=g, sender_name=sender_name, sender_lines=list(sender_lines))
+    ).write_pdf()
+    writer = PdfWriter()
+    fonts = _fonts_resource(writer)
+    (form_ref,) = _form_xobjects(writer, form_pdf)[:1]
+    box = PdfReader(io.BytesIO(form_pdf)).pages[0].mediabox
+    height = float(box.height)
+    for page in pages or [
+        {"number": 1, "rows": [], "pieces": 0, "postage": "$0.00", "fee": "$0.00", "total": "$0.00"}
+    ]:
+        last = page["number"] == max(1, len(pages))
+        ops = _text_ops(
+            _manifest_items(g, page, grand, last, len(pages), mailed, batch_label), height
+        )
+        _filled_page(writer, ("/TidManifest", form_ref), box, fonts, ops)
+    writer.add_metadata({"/Title": f"PS Form 3877 — {sender_name}"})
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+_MANIFEST_WRAP = 78
+# Helvetica's advance widths (thousandths of the size) of what amounts are written with.
+_AMOUNT_WIDTHS = {**dict.fromkeys("0123456789$", 556), ",": 278, ".": 278, "-": 333, " ": 278}
+
+
+def _amount_width(text: str, size: float) -> float:
+    return sum(_AMOUNT_WIDTHS.get(ch, 556) for ch in text) * size / 1000
+
+
+@functools.cache
+def manifest_geometry(rows_per_page: int = MANIFEST_ROWS_PER_PAGE) -> dict[str, Any]:
+    """Where the grid of the PS 3877 form lies on a landscape letter page (points)."""
+    left, width, top, head_h = 32, 728, 28, 64
+    labels = (
+        ("No.", 30),
+        ("Article Number", 140),
+        ("Name of Addressee, Street, and Post Office Address", 318),
+        ("Postage", 78),
+        ("Fee (Certified)", 78),
+        ("Total (Postage + Fee)", 84),
+    )
+    columns = []
+    x = left
+    for label, w in labels:
+        columns.append({"label": label, "x": x, "w": w})
+        x += w
+    table_top, header_h, row_h, total_h = top + head_h + 10, 20, 26, 16
+    first_row = table_top + header_h
+    row_tops = [first_row + i * row_h for i in range(rows_per_page)]
+    totals = first_row + rows_per_page * row_h
+    foot_top = totals + 2 * total_h + 12
+    foot_w = (width - 20) // 3
+    return {
+        "left": left,
+        "top": top,
+        "head_h": head_h,
+        "sender_w": 260,
+        "type_x": left + 272,
+        "type_w": 200,
+        "stamp_x": left + width - 220,
+        "stamp_w": 220,
+        "columns": columns,
+        "money_columns": columns[3:],
+        "table_top": table_top,
+        "header_h": header_h,
+        "row_h": row_h,
+        "row_tops": row_tops,
+        "total_h": total_h,
+        "total_tops": [totals, totals + total_h],
+        "totals_label_w": sum(c["w"] for c in columns[:3]),
+        "foot_top": foot_top,
+        "foot_h": 34,
+        "foot_w": foot_w,
+        "foot2_x": left + foot_w + 10,
+        "foot3_x": left + 2 * (foot_w + 10),
+    }
+
+
+def _manifest_items(
+    g: dict[str, Any],
+    page: dict[str, Any],
+    grand: dict[str, Any],
+    last: bool,
+    page_count: int,
+    mailed: str,
+    batch_label: str,
+) -> list[_Text]:
+    cols = g["columns"]
+    items = [
+        _Text(
+            g["type_x"],
+            g["top"] + 46,
+            (
+                f"Mailing date: {mailed} · batch {batch_label}",
+                f"Page {page['number']} of {max(1, page_count)}",
+            ),
+            7,
+            8.4,
+        )
+    ]
+
+    def right(col: int, top: float, text: str, font: str = "/TidH", size: float = 7) -> _Text:
+        c = cols[col]
+        return _Text(c["x"] + c["w"] - 3 - _amount_width(text, size), top, (text,), size, 8.4, font)
+
+    for row, top in zip(page["rows"], g["row_tops"], strict=False):
+        text = f"{row['name']} — {row['address']} ({row['notice']})"
+        items += [
+            right(0, top + 2, str(row["line"])),
+            _Text(cols[1]["x"] + 3, top + 2, (row["article"],), 7.2, 8.4, "/TidCB"),
+            _Text(cols[2]["x"] + 3, top + 1, _wrap(text, _MANIFEST_WRAP), 7, 8),
+            right(3, top + 2, row["postage"]),
+            right(4, top + 2, row["fee"]),
+            right(5, top + 2, row["total"]),
+        ]
+    totals = [(g["total_tops"][0], f"Page total ({page['pieces']} pieces)", page)]
+    if last:
+        totals.append((g["total_tops"][1], f"Grand total ({grand['pieces']} pieces)", grand))
+    for top, label, figures in totals:
+        items += [
+            _Text(g["left"] + 3, top + 3, (label,), 7, 8.4, "/TidHB"),
+            right(3, top + 3, figures["postage"], "/TidHB"),
+            right(4, top + 3, figures["fee"], "/TidHB"),
+            right(5, top + 3, figures["total"], "/TidHB"),
+        ]
+    listed = (
+        f"{grand['pieces']}"
+        if last and page_count <= 1
+        else (f"{page['pieces']} (all pages: {grand['pieces']})" if last else f"{page['pieces']}")
+    )
+    items.append(_Text(g["left"] + 4, g["foot_top"] + 12, (listed,), 9, 11, "/TidHB"))
+    return items
+
+
+def _render_manifest_flowing(
+    pages: list[dict[str, Any]],
+    grand: dict[str, Any],
+    sender_name: str,
+    sender_lines: Sequence[str],
+    mailed: str,
+    batch_label: str,
+) -> bytes:
     from weasyprint import HTML
 
-    pages, grand = manifest_pages(rows, postage=postage, fee=fee, rows_per_page=rows_per_page)
     html = (
         _env()
         .get_template("pdf/manifest.html")
@@ -784,7 +943,7 @@ def render_manifest(
             grand=grand,
             sender_name=sender_name,
             sender_lines=list(sender_lines),
-            mailed_on=mailed_on.isoformat() if mailed_on else "____________",
+            mailed_on=mailed,
             batch_label=batch_label,
         )
     )

@@ -10,6 +10,7 @@ from datetime import date
 from decimal import Decimal
 
 import pytest
+from flask import Flask
 from pypdf import PdfReader
 from sqlmodel import Session, select
 
@@ -26,7 +27,7 @@ from tests.services.notice_support import (
     pdf_text,
 )
 from tid import notice_pdf
-from tid.models import ArchivedDocument, Bill, Notice, NoticeBatch
+from tid.models import ArchivedDocument, Bill, JobRun, Notice, NoticeBatch
 from tid.rules.errors import FindingsError, InputError
 from tid.services import notices, portal
 
@@ -274,7 +275,9 @@ def test_mailing_freezes_notices_and_archives_the_ps3877_manifest(
     assert positions == sorted(positions)  # ascending article numbers
     # 3 pieces × ($0.73 + $4.85 = $5.58) = $16.74; postage $2.19, fees $14.55.
     assert "$5.58" in text and "$16.74" in text and "$2.19" in text and "$14.55" in text
-    assert re.search(r"Total Number of Pieces Listed by Sender:\s*3", text)
+    # The grand total, then the pieces listed by the sender (the footer of the form).
+    assert re.search(r"Grand total \(3 pieces\) \$2\.19 \$14\.55 \$16\.74 3$", text)
+    assert "Total Number of Pieces Listed by Sender" in text
     # Frozen: the service refuses, and so does the database layer.
     with pytest.raises(InputError):
         notices.set_article_number(
@@ -495,3 +498,61 @@ def test_archive_is_content_addressed(session: Session) -> None:
     rows = session.exec(select(ArchivedDocument).where(ArchivedDocument.sha256 == digest)).all()
     assert len(rows) == 1
     assert notices.archived_bytes(session, digest) == b"%PDF-1.7 test"
+
+
+def test_the_daily_job_claims_its_day_once(app: Flask, session: Session, people: People) -> None:
+    ordinance = make_ordinance(session, people.district)
+    first = make_run(session, people.district, ordinance, owners=["A"])
+    batch = notices.create_batch(
+        session=session,
+        actor=ACTOR,
+        billing_run_id=first.run.id or 0,
+        issued_on=ISSUED,
+        portal_base_url=BASE_URL,
+        secret=SECRET,
+        workers=1,
+        **SENDER,
+    )
+    _mail(session, batch, notices.batch_notices(session, batch.id or 0))
+    from tid.models import Property
+
+    prop = session.get(Property, first.bills[0].property_id)
+    make_run(
+        session,
+        people.district,
+        ordinance,
+        fiscal_year="2026-27",
+        owners=["A"],
+        properties=[prop],  # type: ignore[list-item]
+        due=date(2027, 3, 31),
+    )
+    session.commit()
+    engine = app.extensions["tid.engine"]
+    config = {**app.config, "BASE_URL": BASE_URL, "SECRET_KEY": SECRET}
+    made = notices.run_yearly_notices(engine, config, today=date(2027, 1, 4))
+    assert len(made) == 1
+    assert notices.run_yearly_notices(engine, config, today=date(2027, 1, 4)) == []  # claimed
+    session.expire_all()
+    run = session.exec(select(JobRun).where(JobRun.job == "yearly_notices")).one()
+    assert run.status == "ok" and str(made[0]) in run.detail
+
+
+def test_texts_that_do_not_fit_the_fixed_layout_flow_and_keep_every_fact() -> None:
+    fits = _content(0)
+    odd = notice_pdf.NoticeContent(**{**_content(1).__dict__, "owner_name": "Łukasz Ωmega Ćwik"})
+    assert notice_pdf.fits_fixed_layout(fits) and not notice_pdf.fits_fixed_layout(odd)
+    result = notice_pdf.render_notices([fits, odd], workers=1)
+    for content, rendered in zip((fits, odd), result.notices, strict=True):
+        text = pdf_text(rendered.pdf)
+        naive = pdf_text(notice_pdf.render_one_naive(content))
+        for fact in (
+            content.number,
+            content.owner_name,
+            "$10.00",
+            "30 de abril de 2026",
+            "April 30, 2026",
+            "ABCD-EFGH-JKMN",
+            "gravamen legal tácito",
+            "are not secured by this lien",
+        ):
+            assert fact in text and fact in naive, (content.number, fact)

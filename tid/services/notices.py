@@ -26,18 +26,22 @@ import csv
 import hashlib
 import hmac
 import io
+import json
 import secrets
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
+from typing import Any
 from urllib.parse import quote
 
 from sqlalchemy import func
+from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from tid import notice_pdf
+from tid.clock import utcnow
 from tid.models import (
     ArchivedDocument,
     Bill,
@@ -47,6 +51,7 @@ from tid.models import (
     DeliveryEvent,
     DeliveryStatus,
     District,
+    JobRun,
     Municipality,
     Notice,
     NoticeBatch,
@@ -1162,3 +1167,67 @@ def batch_notices(session: Session, batch_id: int) -> list[Notice]:
     return list(
         session.exec(select(Notice).where(Notice.batch_id == batch_id).order_by(col(Notice.number)))
     )
+
+
+# --------------------------------------------------------------------------- the daily job
+
+YEARLY_NOTICES_JOB = "yearly_notices"
+
+
+def run_yearly_notices(
+    engine: Engine, config: Mapping[str, Any], today: date | None = None
+) -> list[int]:
+    """The scheduler's daily call: claim the day in ``JobRun`` (a second scheduler or a
+    restart does nothing), render the yearly notices due (``schedule_yearly_notices``) and
+    forget failed portal look-ups older than a day. Returns the new batches' ids.
+
+    Register it in tid/jobs.py ``configure``::
+
+        scheduler.add_job(notices.run_yearly_notices, CronTrigger(hour=5, minute=30,
+            timezone=PUERTO_RICO), args=[app.extensions["tid.engine"], app.config],
+            id="yearly_notices", replace_existing=True, coalesce=True, max_instances=1)
+    """
+    from tid.clock import today_in_puerto_rico
+    from tid.db import session_scope
+    from tid.services import portal
+
+    fixed = config.get("TODAY")
+    day = today or (
+        (fixed if isinstance(fixed, date) else date.fromisoformat(str(fixed)))
+        if fixed
+        else today_in_puerto_rico()
+    )
+    try:
+        with session_scope(engine) as session:
+            claim = JobRun(job=YEARLY_NOTICES_JOB, scheduled_day=day)
+            session.add(claim)
+            session.flush()
+            claim_id = claim.id
+    except IntegrityError:
+        return []
+    ids: list[int] = []
+    status, detail = "ok", ""
+    try:
+        with session_scope(engine) as session:
+            made = schedule_yearly_notices(
+                session=session,
+                today=day,
+                portal_base_url=str(config.get("BASE_URL") or ""),
+                secret=str(config.get("PORTAL_CODE_SECRET") or config["SECRET_KEY"]),
+            )
+            session.flush()
+            ids = [b.id or 0 for b in made]
+            portal.prune_attempts(session, before=utcnow() - timedelta(days=1))
+        detail = json.dumps({"batches": ids})
+    except Exception as exc:  # recorded on the claim, then raised for the scheduler's log
+        status, detail = "failed", json.dumps({"error": str(exc)[:500]})
+        raise
+    finally:
+        with session_scope(engine) as session:
+            run = session.get(JobRun, claim_id)
+            if run is not None:
+                run.status = status
+                run.finished_at = utcnow()
+                run.detail = detail
+                session.add(run)
+    return ids
