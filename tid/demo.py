@@ -578,3 +578,69 @@ def ledger_cap(session: Session, district_id: int) -> Any:
 
 
 LOADERS.append(load_account)
+
+
+# --------------------------------------------------------------------------- notices
+
+
+def load_notices(session: Session, config: Mapping[str, Any]) -> None:
+    """The certified-mail notices of the Condado run (21 LPRA § 6653(5)): rendered and
+    archived, article numbers, mailed on 2025-07-21 with the PS 3877 manifest; the first
+    owner's notice delivered, the second returned unclaimed (ready to be mailed again). The
+    access codes are only on the PDFs (staff can download a notice to try the portal)."""
+    from datetime import date
+
+    from tid.models import NoticeBatch
+    from tid.rules.certified_mail import check_digit
+    from tid.services import billing, notices
+
+    district = session.exec(select(District).where(District.name == ACCOUNT_DISTRICT)).first()
+    if district is None:
+        return
+    run = billing.active_run(session, district.id or 0, ACCOUNT_FY)
+    if run is None:
+        return
+    if session.exec(select(NoticeBatch).where(NoticeBatch.district_id == district.id)).first():
+        return
+    batch = notices.create_batch(
+        session=session,
+        actor=DEMO_ACTOR,
+        billing_run_id=run.id or 0,
+        issued_on=date(2025, 7, 18),
+        sender_name=district.association_name or "Asociación del Distrito de Condado, Inc.",
+        sender_address="PO Box 19500\nSan Juan PR 00910-1500",
+        how_to_pay="Cheque o giro a nombre de la Asociación, en su oficina de la Ave. Ashford "
+        "1020, o por correo al apartado del remitente. / Check or money order to the "
+        "Association, at its office or by mail.",
+        portal_base_url=str(config.get("BASE_URL") or "http://127.0.0.1:5000"),
+        secret=str(config.get("PORTAL_CODE_SECRET") or config["SECRET_KEY"]),
+        workers=1,
+    )
+    found = notices.batch_notices(session, batch.id or 0)
+    for i, notice in enumerate(found):
+        body = f"9407111899223{i + 1:08d}"
+        notice.article_number = body + str(check_digit(body))
+        session.add(notice)
+    session.flush()
+    notices.mail_batch(
+        session=session,
+        actor=DEMO_ACTOR,
+        batch_id=batch.id or 0,
+        mailed_on=date(2025, 7, 21),
+        postage="0.73",
+        certified_fee="4.85",
+        today=date(2025, 7, 21),
+    )
+    for notice, status in zip(found[:2], ("delivered", "returned unclaimed"), strict=False):
+        notices.record_delivery(
+            session=session,
+            actor=DEMO_ACTOR,
+            notice_id=notice.id or 0,
+            status=status,
+            occurred_on=date(2025, 7, 28),
+            today=date(2025, 7, 31),
+        )
+    session.commit()
+
+
+LOADERS.append(load_notices)

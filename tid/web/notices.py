@@ -133,7 +133,7 @@ def batch_new(run_id: int) -> Any:
             )
         except InputError as exc:
             db.rollback()
-            errors[exc.field if exc.field in names else "sender_name"] = _(exc.message)
+            errors[exc.field if exc.field in names else "form"] = _(exc.message)
         else:
             db.commit()
             flash(_("The notices were prepared. Print them, then enter the article numbers."))
