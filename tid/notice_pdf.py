@@ -1,17 +1,29 @@
 """The fast renderer of the certified-mail notices of 21 LPRA § 6653(5).
 
-A notice run prints one notice per owner (thousands of them). Laying out each notice as its
-own WeasyPrint document pays the fixed cost of a document (style cascade, font loading,
-PDF writing and font subsetting) once per notice; instead a chunk of notices is laid out as
-ONE HTML document (each notice starts on a right-hand page), written as ONE PDF (the print
-file), and that PDF is split into per-notice files with pypdf. Anchors placed on each
-notice's first and last page (``#n-<i>`` / ``#e-<i>``) say where one notice ends and the
-next begins, so the split does not depend on a fixed page count; blank pages added for
-duplex printing stay out of the per-notice files. Chunks are rendered in a process pool to
-use every core, and keeping each chunk small bounds the memory of a run.
+A notice run prints one notice per owner (thousands of them). Laid out one by one with
+WeasyPrint, each notice pays for a whole document: style cascade, line breaking of two
+pages of legal text, drawing, PDF writing and font subsetting (about 0.2 s of CPU). Here:
+
+- the **form layer** — everything the notices of a batch share (labels, the association,
+  the ordinance, how to pay, the lien of § 6653(8)) — is laid out ONCE per batch by WeasyPrint
+  from ``templates/pdf/notice.html`` (mode "form", every block at a fixed place) and reused
+  on every page as a PDF Form XObject;
+- the **fill layer** — the owner's own values (number, access code, address, property,
+  amount, due date, explanation) and the QR code — is written straight into each page as
+  PDF text in the standard Helvetica/Courier faces (WinAnsi) and filled rectangles, at the
+  places the template reserves for them;
+- a notice whose texts do not fit those places (a long explanation or name, a character
+  outside WinAnsi) is laid out by the flowing template ``pdf/notice_flow.html`` instead;
+- chunks of notices are rendered in a process pool (both cores), and each chunk yields the
+  per-notice PDFs (archived) and its part of the print-ready PDF (every notice starts on a
+  right-hand page), merged at the end with pypdf.
+
+``render_one_naive`` lays out one notice as its own WeasyPrint document (mode "full": the
+same fixed layout, form and fill in one document), the baseline of benchmarks/notices.py.
+The PS Form 3877 manifest is drawn the same way over its grid (``render_manifest``).
 
 This module knows nothing of the database: it takes :class:`NoticeContent` values and
-returns bytes. Its public entry point is :func:`render_notices`.
+returns bytes. Its entry points are :func:`render_notices` and :func:`render_manifest`.
 """
 
 from __future__ import annotations
@@ -683,7 +695,8 @@ def _count_pages(pdf: bytes) -> int:
 
 
 def render_one_naive(content: NoticeContent) -> bytes:
-    """One notice as its own WeasyPrint document: the slow path the benchmark compares to."""
+    """One notice as its own WeasyPrint document (the fixed layout with form and fill in one
+    document; the flowing one when it does not fit): the benchmark's baseline."""
     from weasyprint import HTML
 
     flowing = not fits_fixed_layout(content)
