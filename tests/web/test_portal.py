@@ -202,3 +202,30 @@ def test_a_later_owner_does_not_see_the_earlier_owners_notices(
     page = client.get("/portal/notices").get_data(as_text=True)
     assert new.number in page and first.number not in page
     assert client.get(f"/portal/notices/{first.public_id}.pdf").status_code == 404
+
+
+def test_the_portal_shows_payments_and_the_balance_from_the_special_account(
+    client: FlaskClient, session: Session, people: People, mailed: Mailed
+) -> None:
+    from decimal import Decimal
+
+    from tid.services import ledger, payments
+
+    mine = mailed.notices[0]
+    ledger.sync_bills(session, actor=ACTOR, district_id=people.district.id or 0)
+    # The payment quotes the payment reference printed on the notice ("#<bill>").
+    payments.record_payment(
+        session=session,
+        actor=ACTOR,
+        district_id=people.district.id or 0,
+        paid_on=date(2026, 2, 3),
+        amount=Decimal("1000.00"),
+        today=date(2026, 2, 3),
+        key="portal-test-payment",
+        notice_number=f"#{mine.bill_id}",
+    )
+    session.commit()
+    _look_up(client, mine.number, mailed.codes[0])
+    page = client.get("/portal/notices").get_data(as_text=True)
+    # Billed $1,234.56 − paid $1,000.00 = $234.56 still owed.
+    assert "$1,000.00" in page and "$234.56" in page
