@@ -641,6 +641,12 @@ class ArchivedDocument(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
 
 
+@event.listens_for(ArchivedDocument, "before_update")
+def _archive_is_write_once(_mapper: Any, _connection: Any, target: ArchivedDocument) -> None:
+    """An archived document is what was issued: it is never rewritten."""
+    raise ValueError(f"archived document {target.sha256} cannot be changed")
+
+
 class NoticeBatch(SQLModel, table=True):
     """One notice run: the notices of a billing run's bills (or re-mailings), its print file,
     and — once mailed — the mailing date, postage and the certified-mail manifest (PS 3877)."""

@@ -11,6 +11,8 @@ from decimal import Decimal
 
 import pytest
 from flask import Flask
+from hypothesis import given
+from hypothesis import strategies as st
 from pypdf import PdfReader
 from sqlmodel import Session, select
 
@@ -556,3 +558,39 @@ def test_texts_that_do_not_fit_the_fixed_layout_flow_and_keep_every_fact() -> No
             "are not secured by this lien",
         ):
             assert fact in text and fact in naive, (content.number, fact)
+
+
+@given(
+    count=st.integers(min_value=0, max_value=60),
+    per_page=st.integers(min_value=1, max_value=20),
+    postage=st.integers(min_value=0, max_value=2000),
+    fee=st.integers(min_value=0, max_value=2000),
+)
+def test_manifest_page_totals_add_up_to_the_grand_total(
+    count: int, per_page: int, postage: int, fee: int
+) -> None:
+    rows = [notice_pdf.ManifestRow(article(i), f"O{i}", "A", f"N{i}") for i in range(count)]
+    p, f = Decimal(postage) / 100, Decimal(fee) / 100
+    pages, grand = notice_pdf.manifest_pages(rows, postage=p, fee=f, rows_per_page=per_page)
+
+    def amount(text: str) -> Decimal:
+        return Decimal(text.replace("$", "").replace(",", ""))
+
+    assert sum(page["pieces"] for page in pages) == grand["pieces"] == count
+    for key in ("postage", "fee", "total"):
+        assert sum((amount(page[key]) for page in pages), Decimal(0)) == amount(grand[key])
+    assert amount(grand["total"]) == (p + f) * count
+    articles = [row["article"] for page in pages for row in page["rows"]]
+    assert articles == sorted(articles)
+
+
+def test_an_archived_document_cannot_be_rewritten(session: Session) -> None:
+    digest = notices.archive(session, b"%PDF-1.7 one")
+    session.commit()
+    document = session.get(ArchivedDocument, digest)
+    assert document is not None
+    document.content = b"%PDF-1.7 two"
+    session.add(document)
+    with pytest.raises(ValueError, match="cannot be changed"):
+        session.flush()
+    session.rollback()
