@@ -179,9 +179,11 @@ def test_the_scheduler_runs_the_digest_daily_and_once_at_start(app: Flask) -> No
 
     scheduler = jobs.configure(BackgroundScheduler(), app)
     ids = sorted(job.id for job in scheduler.get_jobs())
-    assert ids == ["daily_digest", "daily_digest_at_start"]
+    assert ids == ["daily_digest", "daily_digest_at_start", "yearly_notices"]
     daily = scheduler.get_job("daily_digest")
     assert "hour='6'" in str(daily.trigger) and "minute='0'" in str(daily.trigger)
+    yearly = scheduler.get_job("yearly_notices")
+    assert "hour='5'" in str(yearly.trigger) and "minute='30'" in str(yearly.trigger)
 
 
 def test_the_command_runs_the_sweep_once(

@@ -261,6 +261,24 @@ def digest_job(app: Flask) -> None:
     log.info("daily digest %s", result)
 
 
+YEARLY_NOTICES = "yearly_notices"
+
+
+def yearly_notices_job(app: Flask) -> None:
+    """The scheduled call: prepare the yearly notices due (21 LPRA § 6653(5)); a day already
+    taken is a quiet no-op."""
+    from tid.services import notices
+
+    try:
+        batches = notices.run_yearly_notices(
+            app.extensions["tid.engine"], app.config, today_for(app)
+        )
+    except Exception:
+        log.exception("yearly notices failed")
+        return
+    log.info("yearly notices: %d batch(es) prepared", len(batches))
+
+
 def configure(scheduler: Any, app: Flask, *, catch_up: bool = True, delay: float = 0) -> Any:
     """Add the jobs to ``scheduler``: the digest every day at 06:00 in Puerto Rico, and once
     ``delay`` seconds after start so that a scheduler started after 06:00 does not skip the
@@ -273,6 +291,16 @@ def configure(scheduler: Any, app: Flask, *, catch_up: bool = True, delay: float
         CronTrigger(hour=DIGEST_HOUR, minute=0, timezone=PUERTO_RICO),
         args=[app],
         id=DAILY_DIGEST,
+        replace_existing=True,
+        coalesce=True,
+        max_instances=1,
+        misfire_grace_time=6 * 3600,
+    )
+    scheduler.add_job(
+        yearly_notices_job,
+        CronTrigger(hour=DIGEST_HOUR - 1, minute=30, timezone=PUERTO_RICO),
+        args=[app],
+        id=YEARLY_NOTICES,
         replace_existing=True,
         coalesce=True,
         max_instances=1,
