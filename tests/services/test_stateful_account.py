@@ -81,12 +81,14 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 
 def _empty(engine: Engine) -> None:
-    """Empty every table (the journal's guard triggers are set aside for the moment)."""
+    """Empty every table (the journal's guard triggers are set aside for the moment: on
+    PostgreSQL by the replica role, which skips triggers, on SQLite by dropping them)."""
     tables = [t.name for t in reversed(SQLModel.metadata.sorted_tables)]
     with engine.begin() as conn:
         if engine.dialect.name == "postgresql":
             conn.execute(text("SET LOCAL session_replication_role = replica"))
-            conn.execute(text(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY CASCADE"))
+            for name in tables:  # small tables: DELETE is quicker than TRUNCATE
+                conn.execute(text(f"DELETE FROM {name}"))
             return
         for name in ("journal_entry", "journal_line"):
             for op in ("update", "delete"):
@@ -331,8 +333,9 @@ class AccountMachine(RuleBasedStateMachine):
     @invariant()
     def balances_match_the_model(self) -> None:
         db, d = self.db, self.d
-        assert ledger.balance(db, d, BANK) == self.bank
-        assert -ledger.balance(db, d, OWNER_CREDIT) == self.credit
+        accounts = ledger.balances(db, d)
+        assert accounts.get(BANK, Decimal(0)) == self.bank
+        assert -accounts.get(OWNER_CREDIT, Decimal(0)) == self.credit
         owed = ledger.bill_balances(db, d)
         assert {b: owed.get(b, Decimal(0)) for b in self.owed} == self.owed
         for fy in FYS:

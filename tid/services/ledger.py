@@ -361,8 +361,20 @@ class CapFigures:
 def cap_figures(session: Session, district_id: int, fy: FiscalYear) -> CapFigures:
     """21 LPRA § 6653(6): the figures of the administrative cap of one FY, to this moment."""
     rate, citation = admin_cap.admin_cap_rate(fy.end)
-    revenue = -balance(session, district_id, REVENUE, since=fy.start, until=fy.end)
-    admin = balance(session, district_id, ADMIN_EXPENSE, since=fy.start, until=fy.end)
+    stmt = (
+        select(JournalLine.account, func.sum(JournalLine.amount))
+        .join(JournalEntry, col(JournalEntry.id) == col(JournalLine.entry_id))
+        .where(
+            JournalEntry.district_id == district_id,
+            col(JournalLine.account).in_((REVENUE, ADMIN_EXPENSE)),
+            JournalEntry.entry_date >= fy.start,
+            JournalEntry.entry_date <= fy.end,
+        )
+        .group_by(col(JournalLine.account))
+    )
+    sums = {account: _money(total) for account, total in session.exec(stmt)}
+    revenue = -sums.get(REVENUE, ZERO.quantize(CENT))
+    admin = sums.get(ADMIN_EXPENSE, ZERO.quantize(CENT))
     cap = rate * revenue
     headroom = max(ZERO, (cap - admin).quantize(CENT, rounding=ROUND_DOWN))
     return CapFigures(fy, rate, citation, revenue, admin, cap, headroom)
