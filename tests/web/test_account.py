@@ -236,3 +236,29 @@ def test_statement_lien_certificate_and_delinquency_documents(
         as_text=True
     )
     assert journal.startswith("entry,date,kind")
+
+
+def test_reversal_from_the_page_and_no_redirect_elsewhere(
+    client: FlaskClient, session: Session, people: People
+) -> None:
+    s, bill_id = _setup(session, people)
+    paid = payments.record_payment(
+        session=session,
+        actor=ACTOR,
+        district_id=s.district_id,
+        paid_on=date(2025, 8, 1),
+        amount=Decimal("100.00"),
+        today=date(2025, 8, 1),
+        key="p",
+        notice_number=str(bill_id),
+    )
+    session.commit()
+    login(client, people.association)
+    url = f"/account/{s.district_id}/entries/{paid.entry_id}/reverse"
+    response = client.post(url, data={"reason": "cheque devuelto", "back": "https://evil.example/"})
+    assert response.status_code == 302
+    assert response.location.endswith(f"/account/{s.district_id}/journal")
+    session.expire_all()
+    assert ledger.balance(session, s.district_id, ledger.BANK) == 0
+    twice = client.post(url, data={"reason": "otra vez"}, follow_redirects=True)
+    assert "Este asiento ya fue revertido." in twice.get_data(as_text=True)

@@ -352,7 +352,10 @@ def reverse(district_id: int, entry_id: int) -> Any:
     else:
         db.commit()
         flash(_("Entry reversed."))
-    return redirect(request.form.get("back") or url_for("account.journal", district_id=district_id))
+    back = request.form.get("back", "")
+    if not back.startswith(f"/account/{district_id}") or "//" in back or "\\" in back:
+        back = url_for("account.journal", district_id=district_id)  # never another site
+    return redirect(back)
 
 
 # --------------------------------------------------------------------------- journal
