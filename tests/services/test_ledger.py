@@ -358,3 +358,47 @@ def test_a_key_booked_by_another_writer_between_check_and_insert_is_not_booked_t
     assert not again.booked and again.entry.id == first.entry.id
     session.commit()  # the session is still usable
     assert ledger.balance(session, s.district_id, BANK) == Decimal("5.00")
+
+
+def test_the_owner_credit_pays_a_later_bill(session: Session) -> None:
+    from tid.models import BillingRun
+
+    s = Scaffold(session)
+    prop = s.property()
+    first = s.bill(prop, "100.00")
+    _pay(session, s, "150.00", "k1", notice_number=str(first.id))  # 50.00 held
+    run2 = BillingRun(
+        **{**s.run.model_dump(exclude={"id"}), "fiscal_year": "2026-27", "run_on": date(2026, 7, 1)}
+    )
+    session.add(run2)
+    session.flush()
+    second = s.bill(prop, "80.00", due=date(2026, 9, 30), run=run2)
+    d = s.district_id
+    assert payments.credit_by_bill(session, d, prop.id or 0) == {first.id: Decimal("50.00")}
+    later = date(2026, 8, 1)
+    result = payments.apply_credit(
+        session=session,
+        actor=ACTOR,
+        district_id=d,
+        property_id=prop.id or 0,
+        on=later,
+        today=later,
+        key="c1",
+    )
+    # 80.00 owed − 50.00 credit = 30.00 still owed; the 50.00 is FY2026-27 revenue now.
+    assert result.booked and result.amount == Decimal("50.00")
+    assert ledger.owed_by_bill(session, d)[second.id or 0] == Decimal("30.00")
+    assert ledger.balance(session, d, OWNER_CREDIT) == 0
+    assert ledger.balance(session, d, REVENUE, since=date(2026, 7, 1)) == Decimal("-50.00")
+    assert ledger.balance(session, d, BANK) == Decimal("150.00")  # no money moved
+    with pytest.raises(InputError, match="No credit"):
+        payments.apply_credit(
+            session=session,
+            actor=ACTOR,
+            district_id=d,
+            property_id=prop.id or 0,
+            on=later,
+            today=later,
+            key="c2",
+        )
+    _entries_balance(session)

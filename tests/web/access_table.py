@@ -72,6 +72,7 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "account.delinquency_pdf": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
     "account.property_liens": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
     "account.lien_certificate": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
+    "account.apply_credit": frozenset({ADMIN, ASSOCIATION}),
     "account.statement": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
     "account.statement_csv": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
     "account.statement_pdf": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),

@@ -262,3 +262,35 @@ def test_reversal_from_the_page_and_no_redirect_elsewhere(
     assert ledger.balance(session, s.district_id, ledger.BANK) == 0
     twice = client.post(url, data={"reason": "otra vez"}, follow_redirects=True)
     assert "Este asiento ya fue revertido." in twice.get_data(as_text=True)
+
+
+def test_owner_credit_shown_and_applied_from_the_property_page(
+    client: FlaskClient, session: Session, people: People
+) -> None:
+    s, bill_id = _setup(session, people)
+    payments.record_payment(
+        session=session,
+        actor=ACTOR,
+        district_id=s.district_id,
+        paid_on=date(2025, 8, 1),
+        amount=Decimal("1200.00"),
+        today=date(2025, 8, 1),
+        key="p",
+        notice_number=str(bill_id),
+    )
+    session.commit()
+    prop = session.exec(select(Property).where(Property.district_id == s.district_id)).one()
+    login(client, people.association)
+    page = client.get(f"/account/{s.district_id}/properties/{prop.id}/liens").get_data(as_text=True)
+    # 1,200.00 paid − 1,000.00 owed = 200.00 held; nothing owed, so no button.
+    assert "$200.00" in page and "apply-credit" not in page
+    response = client.post(
+        f"/account/{s.district_id}/properties/{prop.id}/apply-credit", follow_redirects=True
+    )
+    assert "Nada se debe" in response.get_data(
+        as_text=True
+    ) or "No se debe nada" in response.get_data(as_text=True)
+    found = client.get(f"/account/{s.district_id}/delinquency?cadastral=123-456-789-01")
+    assert found.status_code == 302 and found.location.endswith(f"/properties/{prop.id}/liens")
+    missing = client.get(f"/account/{s.district_id}/delinquency?cadastral=000")
+    assert missing.status_code == 422

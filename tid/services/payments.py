@@ -174,6 +174,9 @@ def _result(session: Session, entry: object, *, booked: bool) -> PaymentResult:
     )
     credit = -sum((line.amount for line in lines if line.account == OWNER_CREDIT), ZERO)
     amount = sum((line.amount for line in lines if line.account == BANK), ZERO)
+    if entry.kind == "credit_applied":
+        amount = sum((a.applied for a in applied), ZERO)
+        credit = ZERO
     return PaymentResult(entry.id or 0, booked, amount, applied, credit)
 
 
@@ -347,3 +350,79 @@ def import_deposits(
         },
     )
     return result
+
+
+# --------------------------------------------------------------------------- owner credit
+
+
+def credit_by_bill(session: Session, district_id: int, property_id: int) -> dict[int, Decimal]:
+    """The owner's credit held per bill of the property (overpayments not yet applied)."""
+    bill_ids = set(session.exec(select(Bill.id).where(Bill.property_id == property_id)))
+    held = ledger.bill_balances(session, district_id, OWNER_CREDIT)
+    return {b: -amount for b, amount in held.items() if b in bill_ids and amount < 0}
+
+
+def apply_credit(
+    *,
+    session: Session,
+    actor: audit.Actor,
+    district_id: int,
+    property_id: int,
+    on: date,
+    today: date,
+    key: str,
+) -> PaymentResult:
+    """Apply the owner's credit held for a property to its unpaid bills, the earliest due
+    first: the impost is collected (revenue) when the credit pays it."""
+    if on > today:
+        raise InputError("date", N_("The date cannot be in the future."))
+    prop = session.get(Property, property_id)
+    if prop is None or prop.district_id != district_id:
+        raise InputError("property", N_("There is no such property."))
+    ledger.lock_district(session, district_id)
+    existing = ledger.entry_by_key(session, key)
+    if existing is not None:
+        return _result(session, existing, booked=False)
+    ledger.sync_bills(session, actor=actor, district_id=district_id)
+    credits = credit_by_bill(session, district_id, property_id)
+    available = sum(credits.values(), ZERO)
+    if available <= 0:
+        raise InputError("property", N_("No credit is held for this owner."))
+    owed = ledger.bill_balances(session, district_id)
+    bills = session.exec(
+        select(Bill)
+        .where(Bill.property_id == property_id, Bill.status == BillStatus.ACTIVE.value)
+        .order_by(col(Bill.due_date), col(Bill.id))
+    )
+    left = available
+    lines: list[Line] = []
+    for bill in bills:
+        applied = min(left, owed.get(bill.id or 0, ZERO))
+        if applied <= 0:
+            continue
+        left -= applied
+        lines += [
+            Line(RECEIVABLE, -applied, bill.id),
+            Line(ASSESSED, applied, bill.id),
+            Line(REVENUE, -applied, bill.id),
+        ]
+    used = available - left
+    if used <= 0:
+        raise InputError("property", N_("Nothing is owed on this property's bills."))
+    remaining = used
+    for bill_id, held in sorted(credits.items()):  # the oldest credit first
+        take = min(held, remaining)
+        if take > 0:
+            lines.append(Line(OWNER_CREDIT, take, bill_id))
+            remaining -= take
+    posted = ledger.post_entry(
+        session,
+        actor=actor,
+        district_id=district_id,
+        entry_date=on,
+        kind="credit_applied",
+        memo=f"Owner's credit {money_str(used)} applied, {prop.cadastral_number}",
+        key=key,
+        lines=lines,
+    )
+    return _result(session, posted.entry, booked=posted.booked)

@@ -51,6 +51,7 @@ _LABELS = (
     N_("expenditure"),
     N_("reversal"),
     N_("bill_superseded"),
+    N_("credit_applied"),
     N_("fiscal_transferred_tax_debt"),
     N_("municipal_property_tax"),
     N_("infrastructure_impost"),
@@ -579,6 +580,18 @@ def delinquency(district_id: int) -> Any:
     district = _district(district_id)
     db = get_session()
     errors: dict[str, str] = {}
+    wanted = request.args.get("cadastral", "").strip()[:30]
+    if wanted:
+        found = db.exec(
+            select(Property).where(
+                Property.district_id == district_id, Property.cadastral_number == wanted
+            )
+        ).first()
+        if found is not None:
+            return redirect(
+                url_for("account.property_liens", district_id=district_id, property_id=found.id)
+            )
+        errors["cadastral"] = _("There is no property with this cadastral number here.")
     terms = liens.late_terms(db, district_id)
     values = {
         "surcharge_rate": request.form.get("surcharge_rate", terms.surcharge_rate if terms else ""),
@@ -606,6 +619,7 @@ def delinquency(district_id: int) -> Any:
         rows=_delinquency(district_id),
         values=values,
         errors=errors,
+        wanted=wanted,
         may_write=_may_write(district),
         today=today(),
     ), (422 if errors else 200)
@@ -714,6 +728,7 @@ def property_liens(district_id: int, property_id: int) -> Any:
             sale = None
     view = liens.lien_priority(db, prop, today(), sale_proceeds=sale)
     paid = {(p.id, p.part): p for p in view.result.distribution or ()}
+    credit = sum(payments.credit_by_bill(db, district_id, property_id).values(), Decimal("0.00"))
     return render_template(
         "account/liens.html",
         district=district,
@@ -725,9 +740,42 @@ def property_liens(district_id: int, property_id: int) -> Any:
         values=values,
         errors=errors,
         kinds=[(k, _(k)) for k in _LIEN_KINDS],
+        credit=credit,
+        token=secrets.token_urlsafe(16),
         may_write=_may_write(district),
         today=today(),
     ), (422 if errors else 200)
+
+
+@bp.route("/<int:district_id>/properties/<int:property_id>/apply-credit", methods=["POST"])
+@require(*WRITERS)
+def apply_credit(district_id: int, property_id: int) -> Any:
+    district = _district(district_id)
+    _writer(district)
+    prop = _property(district, property_id)
+    db = get_session()
+    token = request.form.get("token") or secrets.token_urlsafe(16)
+    try:
+        result = payments.apply_credit(
+            session=db,
+            actor=me().actor,
+            district_id=district_id,
+            property_id=prop.id or 0,
+            on=today(),
+            today=today(),
+            key=f"credit:{district_id}:form:{token}",
+        )
+    except InputError as exc:
+        db.rollback()
+        flash(_(exc.message), "error")
+    else:
+        db.commit()
+        from tid.i18n import money
+
+        flash(_("%(amount)s of the owner's credit applied.", amount=money(result.amount)))
+    return redirect(
+        url_for("account.property_liens", district_id=district_id, property_id=property_id)
+    )
 
 
 @bp.route("/<int:district_id>/properties/<int:property_id>/lien-certificate.pdf")
