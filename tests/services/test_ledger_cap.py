@@ -12,6 +12,7 @@ from flask import Flask
 from sqlmodel import Session
 
 from tests.services.ledger_support import ACTOR, Scaffold
+from tid.rules.calendar import FiscalYear
 from tid.rules.errors import InputError
 from tid.services import expenditures, ledger, payments
 from tid.services.ledger import ADMIN_EXPENSE, BANK, CapExceededError
@@ -206,3 +207,54 @@ def test_the_same_payment_posted_concurrently_is_booked_once(app: Flask) -> None
     assert sorted(booked) == [False] * 5 + [True]
     with Session(engine) as db:
         assert ledger.balance(db, district_id, BANK) == Decimal("100.00")
+
+
+def test_a_refund_of_last_years_admin_spending_makes_no_room_this_year(session: Session) -> None:
+    s, _ = _funded(session)  # 1,000.00 collected in FY2025-26: cap 50.00
+    spent = _spend(session, s, "40.00", "a1", administrative=True)
+    later = date(2026, 8, 1)  # FY2026-27
+    ledger.reverse_entry(
+        session,
+        actor=ACTOR,
+        entry_id=spent.expenditure.entry_id,
+        on=later,
+        reason="refund",
+        today=later,
+    )
+    bill = s.bill(s.property(), "200.00")
+    payments.record_payment(
+        session=session,
+        actor=ACTOR,
+        district_id=s.district_id,
+        paid_on=later,
+        amount=Decimal("200.00"),
+        today=later,
+        key="pay2",
+        notice_number=str(bill.id),
+    )
+    # FY2026-27: revenue 200.00, cap 10.00; administrative −40.00 (the refund) counts as 0.
+    figures = ledger.cap_figures(session, s.district_id, FiscalYear(2026))
+    assert figures.admin == Decimal("-40.00") and figures.headroom == Decimal("10.00")
+    with pytest.raises(CapExceededError):
+        expenditures.record_expenditure(
+            session=session,
+            actor=ACTOR,
+            district_id=s.district_id,
+            spent_on=later,
+            amount=Decimal("10.01"),
+            payee="V",
+            today=later,
+            key="a2",
+            administrative=True,
+        )
+    expenditures.record_expenditure(
+        session=session,
+        actor=ACTOR,
+        district_id=s.district_id,
+        spent_on=later,
+        amount=Decimal("10.00"),
+        payee="V",
+        today=later,
+        key="a3",
+        administrative=True,
+    )

@@ -1,10 +1,12 @@
 """The special account against a simple reference model, step by step (Hypothesis stateful).
 
-Bills, payments (partial, over, repeated), bank-file imports (some with a bad row, refused
-whole), administrative and program expenditures and reversals, in any order, on SQLite and
-PostgreSQL. After every step: every entry balances, the balances derived from the journal
-equal the model's, administrative spending stays within 5% of each FY's revenue, and no
-journal row written before has changed.
+Bills (and next year's bill of the same property), payments (partial, over, repeated, by
+notice or by cadastral number), bank-file imports (some with a bad row, refused whole), an
+owner's credit applied to a later bill, administrative and program expenditures and
+reversals, in any order, on SQLite and PostgreSQL. After every step: every entry balances,
+the balances derived from the journal equal the model's (bank, each bill's receivable and
+owner credit, each FY's revenue and administrative spending), administrative spending stays
+within 5% of each FY's revenue, and no journal row written before has changed.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from hypothesis.stateful import (
     RuleBasedStateMachine,
     consumes,
     invariant,
+    multiple,
     precondition,
     rule,
     run_state_machine_as_test,
@@ -40,7 +43,7 @@ from tests.services.ledger_support import ACTOR, Scaffold
 from tid.db import make_engine
 from tid.models import JOURNAL_TRIGGERS_SQL, JournalEntry, JournalLine
 from tid.rules.calendar import FiscalYear, fiscal_year_of
-from tid.rules.errors import FindingsError
+from tid.rules.errors import FindingsError, InputError
 from tid.services import expenditures, ledger, payments
 from tid.services.ledger import ADMIN_EXPENSE, BANK, OWNER_CREDIT, CapExceededError
 
@@ -104,12 +107,13 @@ class Effect:
     """What an entry did, as the model sees it (to undo it on reversal)."""
 
     entry_id: int
-    kind: str  # payment, admin, program
+    kind: str  # payment, credit (an owner's credit applied), admin, program
     on: date
-    amount: Decimal
+    amount: Decimal  # into the bank (payment) or out of it (expenditure)
     applied: dict[int, Decimal] = field(default_factory=dict)
-    credit: Decimal = Decimal(0)
+    credit: Decimal = Decimal(0)  # owner credit added (negative: used)
     account: str = ""
+    credit_by: dict[int, Decimal] = field(default_factory=dict)  # the same, per bill
 
 
 class AccountMachine(RuleBasedStateMachine):
@@ -130,8 +134,12 @@ class AccountMachine(RuleBasedStateMachine):
         self.d = self.s.district_id
         self.owed: dict[int, Decimal] = {}
         self.cadastral: dict[int, str] = {}
+        self.prop_of: dict[int, int] = {}
+        self.bills_of: dict[int, list[int]] = {}  # per property, earliest due first
+        self.run2: Any = None
         self.bank = Decimal(0)
         self.credit = Decimal(0)
+        self.credit_of: dict[int, Decimal] = {}
         self.revenue = {fy: Decimal(0) for fy in FYS}
         self.admin = {fy: Decimal(0) for fy in FYS}
         self.program = Decimal(0)
@@ -143,13 +151,23 @@ class AccountMachine(RuleBasedStateMachine):
 
     # ------------------------------------------------------------------ model helpers
 
-    def _apply(self, bill_id: int, amount: Decimal, on: date) -> tuple[Decimal, Decimal]:
-        applied = min(amount, max(self.owed[bill_id], Decimal(0)))
-        self.owed[bill_id] -= applied
+    def _apply(
+        self, bills: list[int], credit_bill: int, amount: Decimal, on: date
+    ) -> tuple[dict[int, Decimal], Decimal]:
+        """A payment as the service applies it: bill by bill, the rest held as credit."""
+        left = amount
+        applied: dict[int, Decimal] = {}
+        for bill_id in bills:
+            take = min(left, max(self.owed[bill_id], Decimal(0)))
+            if take > 0:
+                applied[bill_id] = take
+                self.owed[bill_id] -= take
+                left -= take
         self.bank += amount
-        self.credit += amount - applied
-        self.revenue[fiscal_year_of(on)] += applied
-        return applied, amount - applied
+        self.credit += left
+        self.credit_of[credit_bill] = self.credit_of.get(credit_bill, Decimal(0)) + left
+        self.revenue[fiscal_year_of(on)] += amount - left
+        return applied, left
 
     # ------------------------------------------------------------------ rules
 
@@ -165,7 +183,42 @@ class AccountMachine(RuleBasedStateMachine):
         prop = self.db.get(Property, prop_id)
         assert prop is not None
         self.cadastral[bill.id or 0] = prop.cadastral_number
+        self.prop_of[bill.id or 0] = prop_id
+        self.bills_of[prop_id] = [bill.id or 0]
         return bill.id or 0
+
+    @rule(target=bills, bill=bills, amount=BILL_AMOUNTS)
+    def add_next_years_bill(self, bill: int, amount: Decimal) -> Any:
+        """The same property billed again for the next fiscal year (a second run)."""
+        prop_id = self.prop_of[bill]
+        if len(self.bills_of[prop_id]) > 1:
+            return multiple()
+        if self.run2 is None:
+            from tid.models import BillingRun
+
+            self.db.refresh(self.s.run)  # a rollback may have expired it
+            self.run2 = BillingRun(
+                **{
+                    **self.s.run.model_dump(exclude={"id"}),
+                    "fiscal_year": "2026-27",
+                    "run_on": date(2026, 7, 1),
+                }
+            )
+            self.db.add(self.run2)
+            self.db.flush()
+        from tid.models import Property
+
+        prop = self.db.get(Property, prop_id)
+        assert prop is not None
+        new = self.s.bill(prop, str(amount), due=date(2026, 9, 30), run=self.run2)
+        ledger.sync_bills(self.db, actor=ACTOR, district_id=self.d)
+        self.db.commit()
+        new_id = new.id or 0
+        self.owed[new_id] = amount
+        self.cadastral[new_id] = prop.cadastral_number
+        self.prop_of[new_id] = prop_id
+        self.bills_of[prop_id].append(new_id)  # due a year later: after the first
+        return new_id
 
     @rule(target=entries, bill=bills, amount=AMOUNTS, on=DATES, by_notice=st.booleans())
     def pay(self, bill: int, amount: Decimal, on: date, by_notice: bool) -> Effect:
@@ -187,12 +240,19 @@ class AccountMachine(RuleBasedStateMachine):
         )
         self.db.commit()
         assert result.booked
-        applied, credit = self._apply(bill, amount, on)
+        bills = [bill] if by_notice else self.bills_of[self.prop_of[bill]]
+        applied, credit = self._apply(bills, bills[-1], amount, on)
         assert result.credit == credit
-        assert sum((a.applied for a in result.applied), Decimal(0)) == applied
+        assert {a.bill_id: a.applied for a in result.applied} == applied
         self.last_payment = (key, bill, amount, on)
         return Effect(
-            result.entry_id, "payment", on, amount, {bill: applied} if applied else {}, credit
+            result.entry_id,
+            "payment",
+            on,
+            amount,
+            applied,
+            credit,
+            credit_by={bills[-1]: credit},
         )
 
     @precondition(lambda self: self.last_payment is not None)
@@ -243,7 +303,7 @@ class AccountMachine(RuleBasedStateMachine):
         self.db.commit()
         assert not bad_row and result.booked == len(planned)
         for bill, amount, on in planned:
-            self._apply(bill, amount, on)
+            self._apply([bill], bill, amount, on)
         again = payments.import_deposits(
             session=self.db, actor=ACTOR, district_id=self.d, data=body, today=TODAY
         )
@@ -270,12 +330,13 @@ class AccountMachine(RuleBasedStateMachine):
             )
         except CapExceededError:
             self.db.rollback()
-            assert administrative and self.admin[fy] + amount > RATE * self.revenue[fy]
+            spent = max(Decimal(0), self.admin[fy])  # a refund of last year's makes no room
+            assert administrative and spent + amount > RATE * max(Decimal(0), self.revenue[fy])
             return Effect(0, "refused", on, amount)
         self.db.commit()
         self.bank -= amount
         if administrative:
-            assert self.admin[fy] + amount <= RATE * self.revenue[fy]
+            assert max(Decimal(0), self.admin[fy]) + amount <= RATE * self.revenue[fy]
             self.admin[fy] += amount
         else:
             self.program += amount
@@ -286,6 +347,50 @@ class AccountMachine(RuleBasedStateMachine):
             on,
             amount,
             account=account,
+        )
+
+    @rule(target=entries, bill=bills, on=DATES)
+    def apply_credit(self, bill: int, on: date) -> Effect:
+        prop_id = self.prop_of[bill]
+        mine = self.bills_of[prop_id]
+        held = {b: self.credit_of[b] for b in mine if self.credit_of.get(b, Decimal(0)) > 0}
+        left = sum(held.values(), Decimal(0))
+        try:
+            result = payments.apply_credit(
+                session=self.db,
+                actor=ACTOR,
+                district_id=self.d,
+                property_id=prop_id,
+                on=on,
+                today=TODAY,
+                key=f"credit:{next(_keys)}",
+            )
+        except InputError:
+            self.db.rollback()
+            assert left <= 0 or all(self.owed[b] <= 0 for b in mine)
+            return Effect(0, "refused", on, Decimal(0))
+        self.db.commit()
+        applied: dict[int, Decimal] = {}
+        for b in mine:
+            take = min(left, max(self.owed[b], Decimal(0)))
+            if take > 0:
+                applied[b] = take
+                self.owed[b] -= take
+                left -= take
+        used = sum(applied.values(), Decimal(0))
+        assert used > 0 and result.amount == used
+        credit_by: dict[int, Decimal] = {}
+        remaining = used
+        for b, amount in sorted(held.items()):  # the oldest credit first
+            take = min(amount, remaining)
+            if take > 0:
+                credit_by[b] = -take
+                self.credit_of[b] -= take
+                remaining -= take
+        self.credit -= used
+        self.revenue[fiscal_year_of(on)] += used
+        return Effect(
+            result.entry_id, "credit", on, Decimal(0), applied, -used, credit_by=credit_by
         )
 
     @rule(effect=consumes(entries), later=DATES)
@@ -301,14 +406,16 @@ class AccountMachine(RuleBasedStateMachine):
             )
         except CapExceededError:
             self.db.rollback()
-            assert effect.kind == "payment"
+            assert effect.kind in ("payment", "credit")
             assert self.admin[fy] > RATE * max(Decimal(0), self.revenue[fy] - taken)
             return
         self.db.commit()
-        if effect.kind == "payment":
+        if effect.kind in ("payment", "credit"):
             assert self.admin[fy] <= RATE * max(Decimal(0), self.revenue[fy] - taken)
             self.bank -= effect.amount
             self.credit -= effect.credit
+            for b, change in effect.credit_by.items():
+                self.credit_of[b] -= change
             self.revenue[fy] -= taken
             for bill, applied in effect.applied.items():
                 self.owed[bill] += applied
@@ -336,6 +443,10 @@ class AccountMachine(RuleBasedStateMachine):
         accounts = ledger.balances(db, d)
         assert accounts.get(BANK, Decimal(0)) == self.bank
         assert -accounts.get(OWNER_CREDIT, Decimal(0)) == self.credit
+        held = ledger.bill_balances(db, d, OWNER_CREDIT)
+        assert {b: -v for b, v in held.items() if v} == {
+            b: v for b, v in self.credit_of.items() if v
+        }
         owed = ledger.bill_balances(db, d)
         assert {b: owed.get(b, Decimal(0)) for b in self.owed} == self.owed
         for fy in FYS:

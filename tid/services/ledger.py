@@ -376,7 +376,7 @@ def cap_figures(session: Session, district_id: int, fy: FiscalYear) -> CapFigure
     revenue = -sums.get(REVENUE, ZERO.quantize(CENT))
     admin = sums.get(ADMIN_EXPENSE, ZERO.quantize(CENT))
     cap = rate * revenue
-    headroom = max(ZERO, (cap - admin).quantize(CENT, rounding=ROUND_DOWN))
+    headroom = max(ZERO, (cap - max(ZERO, admin)).quantize(CENT, rounding=ROUND_DOWN))
     return CapFigures(fy, rate, citation, revenue, admin, cap, headroom)
 
 
@@ -387,7 +387,9 @@ def check_cap(
     ``less_revenue`` out of the FY's revenue."""
     return admin_cap.check_admin_expenditure(
         revenue_to_date=max(ZERO, figures.revenue - less_revenue),
-        admin_to_date=figures.admin,
+        # A refund booked this FY of last year's administrative spending makes the FY's
+        # total negative; it does not make room for more (the cap is measured per FY).
+        admin_to_date=max(ZERO, figures.admin),
         proposed=more_admin,
         cap_rate=figures.rate,
     )
