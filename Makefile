@@ -53,8 +53,9 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# Both cores: each test worker starts its own throwaway PostgreSQL.
 test: install sysdeps-test lint typecheck
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto
 
 bench: install
 	$(BIN)/python benchmarks/calc.py

@@ -1,10 +1,16 @@
-"""The migrations build exactly the schema the models describe, on both databases."""
+"""The migrations build exactly the schema the models describe, on both databases, and
+bring the journal's append-only guard with them."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
 from sqlmodel import SQLModel
 
 import tid.models  # noqa: F401
@@ -13,26 +19,73 @@ from tid import migrate
 from tid.db import make_engine
 
 
-def _diff_after_upgrade(url: str) -> list[object]:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def migrated_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database brought to ``head`` by the migrations alone."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'migrated.sqlite'}"
+    else:
+        server: ThrowawayPostgres = request.getfixturevalue("pg_server")
+        name = f"migrated_{tmp_path.name[-20:].replace('-', '_')}"
+        admin = make_engine(server.url(), isolation_level="AUTOCOMMIT")
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+        admin.dispose()
+        url = server.url(name)
     migrate.upgrade(url)
-    engine = make_engine(url)
+    yield url
+
+
+def test_upgrade_head_matches_models(migrated_url: str) -> None:
+    engine = make_engine(migrated_url)
     try:
         with engine.connect() as conn:
             context = MigrationContext.configure(conn, opts={"compare_type": True})
-            return list(compare_metadata(context, SQLModel.metadata))
+            diff = list(compare_metadata(context, SQLModel.metadata))
+    finally:
+        engine.dispose()
+    assert diff == [], f"models and migrations differ: {diff}"
+
+
+def test_the_migrated_journal_refuses_update_and_delete(migrated_url: str) -> None:
+    engine = make_engine(migrated_url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text("INSERT INTO municipality (name) VALUES ('Ponce')"))
+            conn.execute(
+                text(
+                    "INSERT INTO district (municipality_id, name, association_name) "
+                    "SELECT id, 'Ponce Centro', '' FROM municipality"
+                )
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO journal_entry (district_id, entry_date, kind, memo, "
+                    "idempotency_key, actor, created_at) SELECT id, '2026-07-01', 'payment', "
+                    "'', 'k-1', 'tests', '2026-07-01 00:00:00+00:00' FROM district"
+                )
+            )
+        for statement in (
+            "UPDATE journal_entry SET memo = 'changed'",
+            "DELETE FROM journal_entry",
+        ):
+            with pytest.raises(DBAPIError, match="append-only"), engine.begin() as conn:
+                conn.execute(text(statement))
+        with engine.connect() as conn:
+            assert conn.execute(text("SELECT memo FROM journal_entry")).scalar_one() == ""
     finally:
         engine.dispose()
 
 
-def test_upgrade_head_matches_models_on_sqlite(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    diff = _diff_after_upgrade(f"sqlite:///{tmp_path / 'migrated.sqlite'}")
-    assert diff == [], f"models and migrations differ: {diff}"
-
-
-def test_upgrade_head_matches_models_on_postgresql(pg_server: ThrowawayPostgres) -> None:
-    admin = make_engine(pg_server.url(), isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text("CREATE DATABASE migrated"))
-    admin.dispose()
-    diff = _diff_after_upgrade(pg_server.url("migrated"))
-    assert diff == [], f"models and migrations differ: {diff}"
+def test_downgrade_removes_everything(migrated_url: str) -> None:
+    migrate.downgrade(migrated_url, "base")
+    engine = make_engine(migrated_url)
+    try:
+        with engine.connect() as conn:
+            context = MigrationContext.configure(conn)
+            diff = compare_metadata(context, SQLModel.metadata)
+        # Every table of the models is missing again: nothing was left behind.
+        assert {d[0] for d in diff} <= {"add_table", "add_index"}
+        assert {d[1].name for d in diff if d[0] == "add_table"} == set(SQLModel.metadata.tables)
+    finally:
+        engine.dispose()
