@@ -312,6 +312,7 @@ LOADERS.append(load_roll)
 ACCOUNT_DISTRICT = "Distrito de Mejoramiento Turístico de Condado"
 ACCOUNT_FY = "2025-26"
 ACCOUNT_ROLL_SIZE = 40
+ACCOUNT_USER = "asociacion.condado@demo.tid.pr"  # password: DEMO_PASSWORD
 
 
 def demo_deposits_path(config: Mapping[str, Any]) -> Path:
@@ -323,7 +324,8 @@ def demo_deposits_path(config: Mapping[str, Any]) -> Path:
 
 
 def load_account(session: Session, config: Mapping[str, Any]) -> None:
-    """A second San Juan district (Condado) with an approved ordinance, a 40-property roll of
+    """A second San Juan district (Condado) and its association's login (ACCOUNT_USER, the
+    demo password) with an approved ordinance, a 40-property roll of
     FY 2025-26 billed on 2025-07-15, the authorized purposes, a month of bank deposits
     (``instance/demo/deposits-condado-2025-09.csv``, imported), program and administrative
     expenditures within the 5% cap, the bank's balance at the end of the month, late-payment
@@ -351,6 +353,16 @@ def load_account(session: Session, config: Mapping[str, Any]) -> None:
             session, DEMO_ACTOR, "district.create", district, after=audit.snapshot(district)
         )
     district_id = district.id or 0
+    if session.exec(select(User).where(User.email == ACCOUNT_USER)).first() is None:
+        users.create_user(
+            session=session,
+            actor=DEMO_ACTOR,
+            email=ACCOUNT_USER,
+            name="Irma Colón (Asociación DMT Condado)",
+            password=DEMO_PASSWORD,
+            role="association",
+            district_id=district_id,
+        )
     if session.exec(select(Ordinance).where(Ordinance.district_id == district_id)).first() is None:
         petition = Petition(
             municipality_id=municipality.id or 0,

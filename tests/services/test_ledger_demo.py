@@ -10,8 +10,8 @@ from flask import Flask
 from sqlalchemy import func
 from sqlmodel import Session, select
 
-from tid.demo import ACCOUNT_DISTRICT, demo_deposits_path, load_demo
-from tid.models import District, JournalEntry, PropertyLien
+from tid.demo import ACCOUNT_DISTRICT, ACCOUNT_USER, demo_deposits_path, load_demo
+from tid.models import District, JournalEntry, PropertyLien, User
 from tid.rules.calendar import FiscalYear
 from tid.services import audit_statement, ledger, liens
 
@@ -29,6 +29,7 @@ def test_the_account_demo_loads_once(app: Flask, session: Session) -> None:
     assert figures.revenue > 0 and 0 < figures.admin <= figures.rate * figures.revenue
     late = liens.delinquency(session, d, date(2025, 12, 1))
     assert len(late) == 2
+    assert session.exec(select(User).where(User.email == ACCOUNT_USER)).one().district_id == d
     assert len(session.exec(select(PropertyLien)).all()) == 3
     check = audit_statement.bank_checks(session, d)[0]
     assert check.difference == -35  # the bank's fee, not booked: reported − booked
