@@ -227,6 +227,10 @@ def test_statement_lien_certificate_and_delinquency_documents(
     # 1,000.00 − 400.00 = 600.00 secured; the 2001 mortgage ranks first, the impost second.
     assert "600.00" in text and "Rango del gravamen de la imposición" in text
     assert "Rango del gravamen de la imposición 2" in " ".join(text.split())
+    # The reasons in Spanish: the 2001 mortgage predates the act (2010-01-15).
+    assert "Tiene prelación sobre el gravamen de la imposición: constituido el 1 ene 2001" in (
+        " ".join(text.split())
+    )
     csv_text = client.get(f"/account/{d}/delinquency.csv").get_data(as_text=True)
     assert "123-456-789-01" in csv_text and "600.00" in csv_text and "60.00" in csv_text
     assert "Facturas en mora" in _text(client.get(f"/account/{d}/delinquency.pdf").data)

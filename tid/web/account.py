@@ -682,6 +682,58 @@ def _property(district: District, property_id: int) -> Property:
     return prop
 
 
+_ABOVE_PARAGRAPH = {
+    "fiscal_transferred_tax_debt": "(a)",
+    "municipal_property_tax": "(b)",
+    "infrastructure_impost": "(d)",
+}
+
+
+def lien_reason(line: Any, act_date: date) -> str:
+    """The rule's reason for a rank (tid/rules/liens.py), said in the user's language."""
+    from tid.i18n import day
+
+    if line.part == "unsecured_charges":
+        return str(
+            _(
+                "Surcharges and interest on the impost: owed but not secured by the impost "
+                "lien, which secures only the imposts (21 LPRA § 6653(8)); paid only from "
+                "what is left after every lien."
+            )
+        )
+    if line.kind == "tid_impost":
+        return str(
+            _(
+                "The district's impost lien: ahead of every other lien, before or after it, "
+                "except those of 21 LPRA § 6653(8)(a)–(d); it secures only the impost."
+            )
+        )
+    if line.kind in _ABOVE_PARAGRAPH:
+        return str(
+            _(
+                "Ranks above the impost lien by its kind (21 LPRA § 6653(8)%(paragraph)s).",
+                paragraph=_ABOVE_PARAGRAPH[line.kind],
+            )
+        )
+    if line.group == 1:
+        return str(
+            _(
+                "Ranks above the impost lien: constituted on %(day)s, before the act took "
+                "effect on %(act)s (21 LPRA § 6653(8)(c)).",
+                day=day(line.constituted_on),
+                act=day(act_date),
+            )
+        )
+    return str(
+        _(
+            "Ranks below the impost lien: constituted on %(day)s, on or after the act took "
+            "effect on %(act)s, and not one of the liens of 21 LPRA § 6653(8)(a)–(d).",
+            day=day(line.constituted_on),
+            act=day(act_date),
+        )
+    )
+
+
 @bp.route("/<int:district_id>/properties/<int:property_id>/liens", methods=["GET", "POST"])
 @require(*READERS)
 def property_liens(district_id: int, property_id: int) -> Any:
@@ -742,6 +794,10 @@ def property_liens(district_id: int, property_id: int) -> Any:
         kinds=[(k, _(k)) for k in _LIEN_KINDS],
         credit=credit,
         token=secrets.token_urlsafe(16),
+        reasons={
+            (line.id, line.part): lien_reason(line, view.result.act_effective_date)
+            for line in view.result.ranking
+        },
         may_write=_may_write(district),
         today=today(),
     ), (422 if errors else 200)
@@ -792,6 +848,10 @@ def lien_certificate(district_id: int, property_id: int) -> Any:
         owners=liens.owner_names(db, property_id),
         view=view,
         today=today(),
+        reasons={
+            (line.id, line.part): lien_reason(line, view.result.act_effective_date)
+            for line in view.result.ranking
+        },
     )
     return _pdf_response(pdf, f"lien-certificate-{prop.cadastral_number}.pdf")
 
