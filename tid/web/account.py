@@ -39,8 +39,11 @@ WRITERS = ("admin", "association")
 
 nav.add(
     "account.districts",
-    "Special account",
-    "Payments, expenditures under the 5 percent cap, delinquency and liens, the yearly statement.",
+    N_("Special account"),
+    N_(
+        "Payments, expenditures under the 5 percent cap, delinquency and liens, "
+        "the yearly statement."
+    ),
     READERS,
 )
 

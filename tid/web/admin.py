@@ -16,7 +16,12 @@ from tid.web import nav
 from tid.web.access import me, require
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
-nav.add("admin.users_list", "Accounts", "People, their roles and what they can reach.", ("admin",))
+nav.add(
+    "admin.users_list",
+    N_("Accounts"),
+    N_("People, their roles and what they can reach."),
+    ("admin",),
+)
 
 _FIELD_NAMES = ("email", "name", "password", "role", "municipality", "district", "locale")
 

@@ -22,8 +22,8 @@ from tid.web.util import today
 bp = Blueprint("notices", __name__, url_prefix="/notices")
 nav.add(
     "notices.dashboard",
-    "Notices",
-    "Certified-mail notices to the owners: deadlines, runs, mailing and returns.",
+    N_("Notices"),
+    N_("Certified-mail notices to the owners: deadlines, runs, mailing and returns."),
     STAFF,
 )
 WRITERS = ("admin", "association")
@@ -76,8 +76,20 @@ def _error(exc: InputError) -> str:
             f"{_('row')} {f.row}: {_(f.message)}" if f.row else _(f.message)
             for f in exc.findings[:10]
         )
-        return f"{_('Nothing was saved.')} {rows}"
-    return f"{_('Nothing was saved.')} {_(exc.message)}"
+        return str(_("Nothing was saved.")) + " " + rows
+    return str(_("Nothing was saved.")) + " " + str(_(exc.message))
+
+
+# Kinds and delivery statuses, shown translated (``_(notice.kind)``) in the templates.
+_STATUS_MSGIDS = (
+    N_("initial"),
+    N_("yearly"),
+    N_("remailing"),
+    N_("delivered"),
+    N_("returned_unclaimed"),
+    N_("refused"),
+    N_("undeliverable"),
+)
 
 
 @bp.route("")

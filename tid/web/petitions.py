@@ -39,8 +39,8 @@ WRITERS = ("admin", "clerk")
 
 nav.add(
     "petitions.dashboard",
-    "Petitions",
-    "Petitions before the municipal legislature, their findings, ordinances and deadlines.",
+    N_("Petitions"),
+    N_("Petitions before the municipal legislature, their findings, ordinances and deadlines."),
     READERS,
 )
 

@@ -25,6 +25,7 @@ from flask import (
 from flask_babel import gettext as _
 
 from tid.db import get_session
+from tid.rules.errors import N_
 from tid.services import notices as notice_service
 from tid.services import portal
 from tid.web import nav
@@ -33,8 +34,8 @@ from tid.web.access import public
 bp = Blueprint("portal", __name__, url_prefix="/portal")
 nav.add(
     "portal.index",
-    "Owner's portal",
-    "Owners see their notices with the number and code printed on them.",
+    N_("Owner's portal"),
+    N_("Owners see their notices with the number and code printed on them."),
     None,
 )
 

@@ -42,8 +42,8 @@ WRITERS = ("admin", "association")
 
 nav.add(
     "roll.districts",
-    "Property roll and billing",
-    "The district's properties and owners per fiscal year, and the yearly bills.",
+    N_("Property roll and billing"),
+    N_("The district's properties and owners per fiscal year, and the yearly bills."),
     READERS,
 )
 
