@@ -52,6 +52,7 @@ def db_group() -> None:
 
 
 @db_group.command("upgrade")
+@with_appcontext
 @click.option("--revision", default="head", show_default=True)
 def db_upgrade(revision: str) -> None:
     """Bring the database schema up to date (Alembic)."""
@@ -70,6 +71,7 @@ def users_group() -> None:
 
 
 @users_group.command("create")
+@with_appcontext
 @click.option("--email", required=True)
 @click.option("--name", required=True)
 @click.option(
@@ -178,15 +180,20 @@ def _fail(exc: InputError) -> Any:
 
 
 @click.command("demo")
+@with_appcontext
 def demo_command() -> None:
     """Load the demo data (idempotent: an existing demo is left as it is)."""
     from tid.db import get_session
-    from tid.demo import load_demo
+    from tid.demo import load_demo, portal_sample
 
     logins = load_demo(session=get_session(), config=current_app.config)
-    click.echo("Demo data ready. Logins (password for all: see below):")
+    click.echo("Demo data ready. Logins:")
     for role, email, password in logins:
         click.echo(f"  {role:<12} {email:<32} {password}")
+    sample = portal_sample(current_app.instance_path)
+    if sample:
+        click.echo(f"Owner's portal (/portal): notice {sample[0]}, access code {sample[1]}")
+    click.echo(f"Files to import as the association: {current_app.instance_path}/demo/")
 
 
 # --------------------------------------------------------------------------- scheduler
@@ -233,6 +240,7 @@ def scheduler_command(once: bool, day: str | None) -> None:
 
 
 @click.command("mail-sink")
+@with_appcontext
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8025, show_default=True, type=int)
 @click.option("--folder", default=None, help="Where to keep the messages (default: instance/mail).")

@@ -82,7 +82,10 @@ def load_demo(*, session: Session, config: Mapping[str, Any]) -> list[tuple[str,
     for loader in LOADERS:
         loader(session, config)
         session.commit()
-    return [(role, email, DEMO_PASSWORD) for role, email, _ in DEMO_USERS]
+    logins = [(role, email, DEMO_PASSWORD) for role, email, _ in DEMO_USERS]
+    if session.exec(select(User).where(User.email == ACCOUNT_USER)).first() is not None:
+        logins.append(("association", ACCOUNT_USER, DEMO_PASSWORD))
+    return logins
 
 
 # --------------------------------------------------------------------------- petitions
@@ -653,6 +656,48 @@ def load_notices(session: Session, config: Mapping[str, Any]) -> None:
             today=date(2025, 7, 31),
         )
     session.commit()
+    _write_portal_sample(session, found[0], config)
+
+
+PORTAL_SAMPLE = "portal-sample.txt"
+
+
+def _write_portal_sample(session: Session, notice: Any, config: Mapping[str, Any]) -> None:
+    """Read the delivered notice's number and access code back from its archived PDF (the
+    code is stored nowhere else) and leave them in instance/demo/ for trying the portal."""
+    import io
+    import re
+    from pathlib import Path
+
+    from pypdf import PdfReader
+
+    from tid.models import ArchivedDocument
+
+    document = session.get(ArchivedDocument, notice.pdf_sha256)
+    if document is None:
+        return
+    text = " ".join(
+        page.extract_text() or "" for page in PdfReader(io.BytesIO(document.content)).pages
+    )
+    found = re.search(r"\b([A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4})\b", text)
+    if found is None:
+        return
+    from tid.config import instance_path
+
+    folder = Path(config.get("INSTANCE_PATH") or instance_path()) / "demo"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / PORTAL_SAMPLE).write_text(f"{notice.number} {found.group(1)}\n", encoding="utf-8")
+
+
+def portal_sample(instance_path: str) -> tuple[str, str] | None:
+    """The demo notice number and access code for the owner's portal, if the demo made one."""
+    from pathlib import Path
+
+    path = Path(instance_path) / "demo" / PORTAL_SAMPLE
+    if not path.exists():
+        return None
+    number, code = path.read_text(encoding="utf-8").split()
+    return number, code
 
 
 LOADERS.append(load_notices)
