@@ -24,6 +24,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         instance_path=str(instance),
         template_folder=str(tid_config.PROJECT_ROOT / "templates"),
     )
+    from tid.web.request import CleanRequest
+
+    app.request_class = CleanRequest
     instance.mkdir(parents=True, exist_ok=True)
     app.config.update(tid_config.load(instance, config))
     register_extensions(app)

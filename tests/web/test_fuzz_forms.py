@@ -53,3 +53,22 @@ def test_account_form_never_fails(
         },
     )
     assert response.status_code in (302, 422), response.status_code
+
+
+def test_nul_characters_never_reach_the_database(client: FlaskClient, people: People) -> None:
+    """PostgreSQL refuses NUL in text; the request drops it before any form sees it."""
+    response = client.post("/login", data={"email": "\x00", "password": "\x00"})
+    assert response.status_code == 401
+    login(client, people.admin)
+    response = client.post(
+        "/admin/users/new",
+        data={
+            "name": "Ana\x00",
+            "email": "ana\x00@example.pr",
+            "password": "0123456789ab",
+            "role": "auditor",
+            "locale": "es",
+        },
+    )
+    assert response.status_code == 302
+    assert "ana@example.pr" in client.get("/admin/users").get_data(as_text=True)

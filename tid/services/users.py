@@ -37,11 +37,11 @@ def create_user(
 ) -> User:
     """Create an account; a clerk belongs to a municipality, an association to a district."""
     email = email.strip().lower()
-    if "@" not in email or len(email) > 254:
+    if "@" not in email or len(email) > 254 or _has_control(email):
         raise InputError("email", N_("Enter a valid email address."))
     if session.exec(select(User).where(func.lower(User.email) == email)).first():
         raise InputError("email", N_("An account with this email already exists."))
-    if not name.strip():
+    if not name.strip() or _has_control(name):
         raise InputError("name", N_("Enter the person's name."))
     if len(password) < MIN_PASSWORD:
         raise InputError("password", N_("The password needs at least 10 characters."))
@@ -73,8 +73,16 @@ def create_user(
     return user
 
 
+def _has_control(text: str) -> bool:
+    """Control characters (NUL among them, which PostgreSQL refuses) have no place in a
+    name or an address."""
+    return any(ord(ch) < 32 or ord(ch) == 127 for ch in text)
+
+
 def authenticate(*, session: Session, email: str, password: str) -> User | None:
     """The active user with this email and password, or None (same answer for both)."""
+    if _has_control(email) or len(email) > 254:
+        email = ""  # no account has such an address; still spend the time of a check
     user = session.exec(select(User).where(User.email == email.strip().lower())).first()
     if user is None or not user.active:
         # Spend the same time as a real check so that timing does not reveal accounts.
