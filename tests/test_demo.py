@@ -46,6 +46,15 @@ def test_the_demo_loads_once_and_its_logins_and_portal_code_work(
     page = client.get("/petitions/").get_data(as_text=True)
     assert "2026-06-01" in page  # the petition received 2026-03-02, due after the Sunday
 
+    treasurer = app.test_client()
+    login(treasurer, "asociacion.condado@demo.tid.pr", DEMO_PASSWORD)
+    account = treasurer.get("/account", follow_redirects=True).get_data(as_text=True)
+    district_link = re.search(r'href="/account/(\d+)"', account)
+    assert district_link, account[:2000]
+    dashboard = treasurer.get(f"/account/{district_link[1]}").get_data(as_text=True)
+    # Opens on the last fiscal year with bookings (the demo's 2025-26), not an empty one.
+    assert 'value="2025-26"' in dashboard
+
     sample = re.search(r"notice (\S+), access code (\S+)", first.output)
     assert sample, first.output
     owner = app.test_client()

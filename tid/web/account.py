@@ -15,11 +15,11 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from sqlmodel import col, select
+from sqlmodel import col, func, select
 
 from tid.clock import PUERTO_RICO
 from tid.db import get_session
-from tid.models import District, Municipality, Property
+from tid.models import District, JournalEntry, Municipality, Property
 from tid.pdf import render_pdf
 from tid.rules.calendar import FiscalYear, fiscal_year_of, parse_date, parse_fiscal_year
 from tid.rules.errors import N_, FindingsError, InputError
@@ -88,14 +88,26 @@ def _writer(district: District) -> None:
     deny_unless(_may_write(district))
 
 
-def _fy() -> FiscalYear:
+def _fy(district_id: int) -> FiscalYear:
+    """The fiscal year asked for; by default today's, or the last one the district booked
+    anything in when that is earlier (a page of empty months helps nobody)."""
     raw = request.args.get("fy", "")
     if raw:
         try:
             return parse_fiscal_year(raw)
         except InputError:
             abort(404)
-    return fiscal_year_of(today())
+    current = fiscal_year_of(today())
+    latest = (
+        get_session()
+        .exec(
+            select(func.max(JournalEntry.entry_date)).where(JournalEntry.district_id == district_id)
+        )
+        .one()
+    )
+    if latest is not None and latest < current.start:
+        return fiscal_year_of(latest)
+    return current
 
 
 def _money_field(values: dict[str, str], name: str) -> Decimal:
@@ -170,7 +182,7 @@ def districts() -> Any:
 def dashboard(district_id: int) -> Any:
     district = _district(district_id)
     db = get_session()
-    fy = _fy()
+    fy = _fy(district_id)
     figures = ledger.cap_figures(db, district_id, fy)
     months = audit_statement.months(db, district_id, fy)
     balances = ledger.balances(db, district_id)
@@ -255,9 +267,10 @@ def payments_page(district_id: int) -> Any:
         values["token"] = secrets.token_urlsafe(16)
     if not values["date"]:
         values["date"] = today().isoformat()
+    fy = _fy(district_id)
     rows = [
         r
-        for r in reversed(ledger.journal(db, district_id, since=_fy().start, until=_fy().end))
+        for r in reversed(ledger.journal(db, district_id, since=fy.start, until=fy.end))
         if r.entry.kind in ("payment", "reversal")
     ][:100]
     return render_template(
@@ -332,7 +345,6 @@ def reverse(district_id: int, entry_id: int) -> Any:
     district = _district(district_id)
     _writer(district)
     db = get_session()
-    from tid.models import JournalEntry
 
     entry = db.get(JournalEntry, entry_id)
     if entry is None or entry.district_id != district_id:
@@ -369,7 +381,7 @@ def reverse(district_id: int, entry_id: int) -> Any:
 @require(*READERS)
 def journal(district_id: int) -> Any:
     district = _district(district_id)
-    fy = _fy()
+    fy = _fy(district_id)
     rows = ledger.journal(get_session(), district_id, since=fy.start, until=fy.end)
     return render_template(
         "account/journal.html",
@@ -452,7 +464,7 @@ def expenditures_page(district_id: int) -> Any:
         values["token"] = secrets.token_urlsafe(16)
     if not values["date"]:
         values["date"] = today().isoformat()
-    fy = _fy()
+    fy = _fy(district_id)
     names = {p.id: p.name for p in expenditures.purposes(db, district_id)}
     options = [("admin", _("Administrative (%(rate)s cap)", rate="5%"))] + [
         (str(p.id), p.name) for p in expenditures.purposes(db, district_id, active_only=True)
@@ -898,14 +910,16 @@ def _statement_context(district: District, fy: FiscalYear) -> dict[str, Any]:
 @require(*READERS)
 def statement(district_id: int) -> Any:
     district = _district(district_id)
-    return render_template("account/statement.html", **_statement_context(district, _fy()))
+    return render_template(
+        "account/statement.html", **_statement_context(district, _fy(district_id))
+    )
 
 
 @bp.route("/<int:district_id>/statement.csv")
 @require(*READERS)
 def statement_csv(district_id: int) -> Any:
     district = _district(district_id)
-    fy = _fy()
+    fy = _fy(district_id)
     part = request.args.get("part", "statement")
     db = get_session()
     _, cut = _booked_by()
@@ -930,6 +944,6 @@ def statement_csv(district_id: int) -> Any:
 @require(*READERS)
 def statement_pdf(district_id: int) -> Any:
     district = _district(district_id)
-    fy = _fy()
+    fy = _fy(district_id)
     pdf = render_pdf("pdf/statement.html", **_statement_context(district, fy))
     return _pdf_response(pdf, f"statement-{district.id}-FY{fy.label}.pdf")
