@@ -43,7 +43,7 @@ demo: install
 	$(BIN)/tid db upgrade
 	$(BIN)/tid demo
 	@$(BIN)/tid mail-sink --port $(MAIL_PORT) & sink=$$!; trap "kill $$sink 2>/dev/null" EXIT INT TERM; \
-	  TID_SMTP_HOST=127.0.0.1 TID_SMTP_PORT=$(MAIL_PORT) TID_SCHEDULER=1 \
+	  TID_SMTP_HOST=127.0.0.1 TID_SMTP_PORT=$(MAIL_PORT) TID_SCHEDULER=1 TID_BASE_URL=http://$(HOST):$(PORT) \
 	  $(BIN)/tid run --host $(HOST) --port $(PORT)
 
 lint: $(STAMP)
