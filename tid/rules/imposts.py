@@ -558,6 +558,11 @@ class PropertyImpost(NamedTuple):
     def explanation(self) -> str:
         return self.source.explain(self.position, self.exact, self.amount)
 
+    @property
+    def explanation_es(self) -> str:
+        """The same explanation in Spanish (the notices speak Spanish first)."""
+        return self.source.explain(self.position, self.exact, self.amount, "es")
+
 
 @dataclass(frozen=True, eq=False, repr=False)
 class _Explainer:
@@ -571,9 +576,9 @@ class _Explainer:
     properties: Sequence[Mapping[str, Any]]
     budget: Decimal | None
 
-    def explain(self, index: int, exact: Decimal, amount: Decimal) -> str:
+    def explain(self, index: int, exact: Decimal, amount: Decimal, lang: str = "en") -> str:
         return _explanation(
-            self.compiler, self.formula, self.properties[index], exact, amount, self.budget
+            self.compiler, self.formula, self.properties[index], exact, amount, self.budget, lang
         )
 
 
@@ -588,7 +593,58 @@ class ImpostResult:
     trace: tuple[TraceStep, ...]
 
 
-def _label(name: str) -> str:
+# The roll's usual attributes and parameters in Spanish; any other name is shown as written.
+_SPANISH_LABELS = {
+    "assessed_value": "valor tasado",
+    "rooms": "habitaciones",
+    "land_area": "área de terreno",
+    "built_area": "área construida",
+    "frontage": "frente",
+    "use_class": "clase de uso",
+    "budget": "presupuesto",
+    "expected_amount": "cantidad esperada",
+}
+
+# Words of the explanations, by language.
+_WORDS = {
+    "en": {
+        "and": "and",
+        "or": "or",
+        "not": "not",
+        "true": "true",
+        "false": "false",
+        "as": "as",
+        "is": "is",
+        "total": "total",
+        "total_of": "total of",
+        "property": "property",
+        "properties": "properties",
+        "where": "where",
+        "share": "a largest-remainder share of",
+        "rounded": "rounded to cents",
+    },
+    "es": {
+        "and": "y",
+        "or": "o",
+        "not": "no",
+        "true": "cierto",
+        "false": "falso",
+        "as": "pues",
+        "is": "es",
+        "total": "en total de",
+        "total_of": "en total de",
+        "property": "propiedad",
+        "properties": "propiedades",
+        "where": "donde",
+        "share": "parte por residuo mayor de",
+        "rounded": "redondeado a centavos",
+    },
+}
+
+
+def _label(name: str, lang: str = "en") -> str:
+    if lang == "es" and name in _SPANISH_LABELS:
+        return _SPANISH_LABELS[name]
     return name.replace("_", " ")
 
 
@@ -806,21 +862,27 @@ class _Compiler:
 
     # -- explanations: a function of the tree and one property's values --------------------
 
-    def explain(self, node: Node, p: Mapping[str, Any]) -> tuple[str, int]:
+    def explain(self, node: Node, p: Mapping[str, Any], lang: str = "en") -> tuple[str, int]:
         """The node in words and numbers, with its precedence (for parentheses)."""
+        words = _WORDS[lang]
         if isinstance(node, Num):
             return _fmt(node.value, literal=True), 9
         if isinstance(node, Text):
             return f'"{node.value}"', 9
         if isinstance(node, Name):
             value = self.parameters.get(node.name, p.get(node.name, _MISSING))
+            label = _label(node.name, lang)
             if isinstance(value, str):
-                return f'{_label(node.name)} "{value}"', 9
+                return f'{label} "{value}"', 9
             if isinstance(value, Decimal):
-                return f"{_fmt(value)} {_label(node.name)}", 9
-            return _label(node.name), 9
+                shown = _fmt(value)
+                # Spanish joins an amount of money to its name with "de": "$31,500.00 de
+                # valor tasado", but a count stays plain: "22 habitaciones".
+                joiner = " de " if lang == "es" and "$" in shown else " "
+                return f"{shown}{joiner}{label}", 9
+            return label, 9
         if isinstance(node, Unary):
-            inner, prec = self.explain(node.operand, p)
+            inner, prec = self.explain(node.operand, p, lang)
             inner = f"({inner})" if prec < 8 else inner
             return (f"−{inner}" if node.op == "-" else inner), 8
         if isinstance(node, Arith | Compare | Logic):
@@ -830,34 +892,37 @@ class _Compiler:
             elif isinstance(node, Arith):
                 prec, word = (6 if node.op in "+-" else 7), _ARITH_WORDS[node.op]
             else:
-                word = node.op
-            left, lp = self.explain(node.left, p)
-            right, rp = self.explain(node.right, p)
+                word = words[node.op]
+            left, lp = self.explain(node.left, p, lang)
+            right, rp = self.explain(node.right, p, lang)
             left = f"({left})" if lp < prec else left
             strict = isinstance(node, Arith) and node.op in "-/"
             right = f"({right})" if rp < prec or (strict and rp == prec) else right
             return f"{left} {word} {right}", prec
         if isinstance(node, Not):
-            inner, prec = self.explain(node.operand, p)
-            return f"not ({inner})" if prec < 9 else f"not {inner}", 3
+            inner, prec = self.explain(node.operand, p, lang)
+            return (f"{words['not']} ({inner})" if prec < 9 else f"{words['not']} {inner}"), 3
         assert isinstance(node, Call)
         if node.func in AGGREGATES:
             value = self.aggregates[id(node)]
             if node.func == "count":
-                where = f" where {self.formula.source(node.args[0])}" if node.args else ""
-                noun = "property" if value == 1 else "properties"
+                where = (
+                    f" {words['where']} {self.formula.source(node.args[0])}" if node.args else ""
+                )
+                noun = words["property"] if value == 1 else words["properties"]
                 return f"{value:,} {noun}{where}", 9
             arg = node.args[0]
             if isinstance(arg, Name):
-                return f"{_fmt(value)} total {_label(arg.name)}", 9
-            return f"{_fmt(value)} total of {self.formula.source(arg)}", 9
+                return f"{_fmt(value)} {words['total']} {_label(arg.name, lang)}", 9
+            return f"{_fmt(value)} {words['total_of']} {self.formula.source(arg)}", 9
         if node.func == "if":
             taken = bool(self.conditions[id(node)](p))
-            cond, _ = self.explain(node.args[0], p)
-            branch, prec = self.explain(node.args[1] if taken else node.args[2], p)
+            cond, _ = self.explain(node.args[0], p, lang)
+            branch, prec = self.explain(node.args[1] if taken else node.args[2], p, lang)
             branch = f"({branch})" if prec < 9 else branch
-            return f"{branch} (as {cond} is {'true' if taken else 'false'})", 9
-        args = [self.explain(a, p)[0] for a in node.args]
+            truth = words["true"] if taken else words["false"]
+            return f"{branch} ({words['as']} {cond} {words['is']} {truth})", 9
+        args = [self.explain(a, p, lang)[0] for a in node.args]
         if node.func == "round":
             return f"round({args[0]}, {args[1]})", 9
         return f"{node.func}({', '.join(args)})", 9
@@ -1107,14 +1172,15 @@ def _explanation(
     exact: Decimal,
     amount: Decimal,
     budget: Decimal | None,
+    lang: str = "en",
 ) -> str:
-    body, _ = compiler.explain(formula.tree, p)
+    body, _ = compiler.explain(formula.tree, p, lang)
     text = f"{body} = {_money(amount)}"
     if budget is not None:
         if amount != round_cents(exact):
-            text += f" (a largest-remainder share of {_money(budget)})"
+            text += f" ({_WORDS[lang]['share']} {_money(budget)})"
     elif amount != exact:
-        text += " (rounded to cents)"
+        text += f" ({_WORDS[lang]['rounded']})"
     return text
 
 
@@ -1163,7 +1229,12 @@ def impost_document(document: Mapping[str, Any]) -> dict[str, Any]:
     result = evaluate(formula, properties, parameters)
     return {
         "properties": [
-            {"id": line.id, "amount": money_str(line.amount), "explanation": line.explanation}
+            {
+                "id": line.id,
+                "amount": money_str(line.amount),
+                "explanation": line.explanation,
+                "explanation_es": line.explanation_es,
+            }
             for line in result.properties
         ],
         "total": money_str(result.total),
