@@ -29,6 +29,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.request_class = CleanRequest
     instance.mkdir(parents=True, exist_ok=True)
     app.config.update(tid_config.load(instance, config))
+    register_proxies(app)
     register_extensions(app)
     register_blueprints(app)
     register_errors(app)
@@ -36,6 +37,18 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     register_cli(app)
     register_scheduler(app)
     return app
+
+
+def register_proxies(app: Flask) -> None:
+    """Behind ``PROXIES`` reverse proxies, take the client's address and scheme from their
+    X-Forwarded headers (the portal's per-address limit needs the real address)."""
+    proxies = int(app.config.get("PROXIES") or 0)
+    if proxies > 0:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies
+        )
 
 
 def register_extensions(app: Flask) -> None:

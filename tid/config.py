@@ -25,6 +25,7 @@ ENVIRONMENT = {
     "TID_SCHEDULER": "SCHEDULER_IN_PROCESS",
     "TID_DEADLINE_SKIP_SATURDAY": "DEADLINE_SKIP_SATURDAY",
     "TID_SECURE_COOKIES": "SESSION_COOKIE_SECURE",
+    "TID_PROXIES": "PROXIES",
 }
 
 _BOOLEAN_KEYS = {
@@ -33,7 +34,7 @@ _BOOLEAN_KEYS = {
     "DEADLINE_SKIP_SATURDAY",
     "SESSION_COOKIE_SECURE",
 }
-_INTEGER_KEYS = {"SMTP_PORT"}
+_INTEGER_KEYS = {"SMTP_PORT", "PROXIES"}
 
 
 def instance_path() -> Path:
@@ -64,6 +65,7 @@ def defaults(instance: Path) -> dict[str, Any]:
         "MAX_CONTENT_LENGTH": 20 * 1024 * 1024,
         "WTF_CSRF_TIME_LIMIT": None,
         "TODAY": None,  # a fixed date for tests and demos; None means the clock
+        "PROXIES": 0,  # reverse proxies in front of the app (their X-Forwarded-For is trusted)
     }
 
 

@@ -177,6 +177,7 @@ def batch_view(batch_id: int) -> Any:
         returned=notice_service.RETURNED,
         can_write=me().role in WRITERS,
         today=today(),
+        with_articles=sum(1 for n in found if n.article_number),
     )
 
 
