@@ -686,7 +686,8 @@ def _write_portal_sample(session: Session, notice: Any, config: Mapping[str, Any
 
     folder = Path(config.get("INSTANCE_PATH") or instance_path()) / "demo"
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / PORTAL_SAMPLE).write_text(f"{notice.number} {found.group(1)}\n", encoding="utf-8")
+    line = f"{notice.number} {found.group(1)}\n"
+    (folder / PORTAL_SAMPLE).write_text(line, encoding="utf-8")
 
 
 def portal_sample(instance_path: str) -> tuple[str, str] | None:
