@@ -701,7 +701,7 @@ PLAIN_KEYS = frozenset({"nights", "rank", "group", "days_left", "fiscal_year", "
 QUANTITY_KEYS = frozenset({"diesel_gallons"})
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _DECIMAL = re.compile(r"^-?\d+(\.\d+)?$")
-_SKIPPED = frozenset({"warnings", "trace", "explanation_es", "skipped"})
+_SKIPPED = frozenset({"warnings", "warnings_es", "trace", "explanation_es", "skipped"})
 
 
 def kind_of(key: str, value: object) -> str:

@@ -181,7 +181,7 @@ def test_document_only_what_applies_and_the_setting() -> None:
     out = deadlines_document(
         {"ordinance_received_by_association": "2026-08-06", "skip_saturday": False}
     )
-    assert set(out) == {"initial_notice_due", "skip_saturday", "warnings", "trace"}
+    assert set(out) == {"initial_notice_due", "skip_saturday", "warnings", "warnings_es", "trace"}
     assert out["initial_notice_due"]["date"] == "2026-09-05"
     assert out["skip_saturday"] is False
 

@@ -149,7 +149,8 @@ def test_web_api_and_cli_agree(app: Flask, client: FlaskClient, name: str) -> No
             for column, value in row.items():
                 if calc_io.kind_of(column, value) == "money":
                     assert _money(app, value) in text, (table.key, column)
-    for warning in cli["warnings"]:
+    # The page is in Spanish (the default language): the warnings are the Spanish ones.
+    for warning in cli["warnings_es"]:
         assert warning in html.unescape(page)
     # The CSV download re-runs the same document: the same numbers as the command line.
     download = client.post(f"/calc/{name}/csv", data={"document": json.dumps(document)})
@@ -357,8 +358,8 @@ def test_result_shows_warnings_trace_and_parameter_links(client: FlaskClient) ->
     page = html.unescape(
         _page(client.post("/calc/room-tax-distribution", data=FORM_DATA["room-tax-distribution"]))
     )
-    assert result["warnings"]
-    for warning in result["warnings"]:
+    assert result["warnings_es"]
+    for warning in result["warnings_es"]:
         assert f"</strong> {warning}</p>" in page
     with_parameter = [s for s in result["trace"] if s.get("parameter")]
     assert with_parameter
@@ -432,7 +433,7 @@ def test_pdf_report_has_the_citations_and_totals(
     assert figures or name == "deadlines"
     for key, value in figures:
         assert _money(app, value) in text, key
-    for warning in result["warnings"]:
+    for warning in result["warnings_es"]:
         assert re.sub(r"\s+", " ", warning)[:60] in text
     assert "Página 1 /" in text
 
@@ -559,3 +560,22 @@ def test_a_far_row_number_does_not_blow_up_the_page(client: FlaskClient) -> None
     assert len(response.data) < 500_000
     # Nothing is computed from part of the rows.
     assert "suba un archivo CSV" in _error_of(_page(response), "months")
+
+
+def test_excise_warnings_in_the_readers_language(client: FlaskClient) -> None:
+    # FY2024-25: the Metropolitan Bus Authority's 12 × $800,000.00 = $9,600,000.00 a year is
+    # under its $10,000,000.00 of the text; the warning says so in the page's language.
+    form = FORM_DATA["excise-allocation"]
+    spanish = html.unescape(_page(client.post("/calc/excise-allocation", data=form)))
+    english = html.unescape(_page(client.post("/calc/excise-allocation?lang=en", data=form)))
+    es = "Autoridad Metropolitana de Autobuses: 12 pagos mensuales de $800,000.00 como máximo"
+    en = "Metropolitan Bus Authority: 12 monthly payments of at most $800,000.00"
+    assert es in spanish and en not in spanish
+    assert en in english and es not in english
+    document = json.dumps(DOCUMENTS["excise-allocation"])
+    pdf_es = _pdf_text(client.post("/calc/excise-allocation/pdf", data={"document": document}).data)
+    pdf_en = _pdf_text(
+        client.post("/calc/excise-allocation/pdf?lang=en", data={"document": document}).data
+    )
+    assert "Autoridad Metropolitana de Autobuses: 12 pagos" in pdf_es
+    assert "Metropolitan Bus Authority: 12 monthly payments" in pdf_en

@@ -3,8 +3,9 @@
 Each calculator is a pure function ``document -> result document`` living beside the rule
 it serves. It parses its input strictly (raising :class:`~tid.rules.errors.InputError` that
 names the field), calls the rule, and returns a JSON-ready ``dict`` (amounts as strings)
-that always carries ``warnings`` and ``trace``. The web form, the JSON API and ``tid calc``
-all go through :func:`run`, so they cannot drift apart.
+that always carries ``warnings`` and ``trace``, and ``warnings_es``: the same warnings in
+Spanish, line for line. The web form, the JSON API and ``tid calc`` all go through
+:func:`run`, so they cannot drift apart.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from typing import Any
 
 import holidays
 
-from tid.rules.errors import InputError
+from tid.rules.errors import Bilingual, InputError, spanish_all
 
 # Deadline has a field called ``date``; inside its class body the type is reached by this name.
 _Date = date
@@ -359,28 +359,41 @@ class PublicationWindow:
 def saturday_warning(skip_saturday: bool) -> str:
     """The warning every deadline carries: how Saturdays were treated, and why it is a setting."""
     if skip_saturday:
-        return (
+        return Bilingual(
             "Saturdays are treated like Sundays and holidays: a deadline falling on one moves "
             "to the next working day (setting deadline_skip_saturday = true). The supplied "
-            "text of 1 LPRA § 72 does not settle Saturdays (RULES.md § 1.1)."
+            "text of 1 LPRA § 72 does not settle Saturdays (RULES.md § 1.1).",
+            "Los sábados se tratan como los domingos y los días feriados: un término que vence "
+            "en sábado se traslada al próximo día laborable (ajuste deadline_skip_saturday = "
+            "true). El texto disponible de 1 LPRA § 72 no resuelve el caso de los sábados "
+            "(RULES.md § 1.1).",
         )
-    return (
+    return Bilingual(
         "Saturdays count as working days: a deadline may fall on one "
         "(setting deadline_skip_saturday = false). The supplied text of 1 LPRA § 72 does not "
-        "settle Saturdays (RULES.md § 1.1)."
+        "settle Saturdays (RULES.md § 1.1).",
+        "Los sábados cuentan como días laborables: un término puede vencer en sábado (ajuste "
+        "deadline_skip_saturday = false). El texto disponible de 1 LPRA § 72 no resuelve el "
+        "caso de los sábados (RULES.md § 1.1).",
     )
 
 
-PUBLICATION_WARNING = (
+PUBLICATION_WARNING = Bilingual(
     "The publication window is the 7 days after the approval day (approval + 1 … approval + 7) "
     "and its end does not move for a Sunday or holiday: the statute names a week, not a period "
-    "counted under 1 LPRA § 72 (RULES.md § 1.1)."
+    "counted under 1 LPRA § 72 (RULES.md § 1.1).",
+    "La semana de publicación son los 7 días siguientes al de la aprobación (aprobación + 1 … "
+    "aprobación + 7) y su final no se traslada por domingo ni día feriado: la ley habla de una "
+    "semana, no de un término computado según 1 LPRA § 72 (RULES.md § 1.1).",
 )
 
-YEARLY_NOTICE_WARNING = (
+YEARLY_NOTICE_WARNING = Bilingual(
     "The statute asks for a certified-mail notice 'at least every year' and fixes no day; this "
     "date is one year after the previous notice, the latest a yearly notice can go out "
-    "(21 LPRA § 6653(5); not settled by RULES.md § 1.1)."
+    "(21 LPRA § 6653(5); not settled by RULES.md § 1.1).",
+    "La ley exige una notificación por correo certificado 'por lo menos cada año' y no fija el "
+    "día; esta fecha es un año después de la notificación anterior, lo más tarde que puede "
+    "enviarse una notificación anual (21 LPRA § 6653(5); RULES.md § 1.1 no lo resuelve).",
 )
 
 
@@ -685,5 +698,6 @@ def deadlines_document(document: Mapping[str, Any]) -> dict[str, Any]:
     if used:
         out["skip_saturday"] = used[0]
     out["warnings"] = warnings
+    out["warnings_es"] = spanish_all(warnings)
     out["trace"] = trace
     return out

@@ -26,7 +26,7 @@ from tid.rules.calendar import (
     month_of_fiscal,
     parse_fiscal_year,
 )
-from tid.rules.errors import InputError
+from tid.rules.errors import Bilingual, InputError, spanish_all
 from tid.rules.money import from_cents, json_money, money_str, to_cents
 from tid.rules.params import ParamValue, TraceStep, history, param, param_or_none
 from tid.rules.waterfall import (
@@ -55,9 +55,11 @@ IRC1994_KEYS = (
     "unnamed_one_sixth",
 )
 UNNAMED_LABEL = "1/6 of 6% — recipient not named in the supplied text"
-UNNAMED_WARNING = (
+UNNAMED_WARNING = Bilingual(
     "1/6 of 6% — recipient not named in the supplied text: the last sixth of the first six "
-    "points of IRC 1994 § 2051 ¶ (5) is reported apart (RULES.md § 3.1)."
+    "points of IRC 1994 § 2051 ¶ (5) is reported apart (RULES.md § 3.1).",
+    "1/6 del 6% — receptor no nombrado en el texto disponible: la última sexta parte de los "
+    "primeros seis puntos del IRC 1994 § 2051 ¶ (5) se informa aparte (RULES.md § 3.1).",
 )
 _P = "distribution.irc1994"
 
@@ -241,11 +243,18 @@ def distribute_irc1994(
     warnings = [UNNAMED_WARNING]
     if top_up:
         warnings.append(
-            f"The {_pct(bond_share)} share ({_dollars(bond70)}) is under "
-            f"${minimum.decimal:,.2f}: {_dollars(top_up)} moves from the General Fund's "
-            f"{_pct(gf_share)} share to the Recreational Development Fund, toward receipts of "
-            f"${minimum.decimal:,.2f} and at most the whole {_pct(gf_share)} share "
-            "(IRC 1994 § 2051 ¶ (5); RULES.md § 3.1)."
+            Bilingual(
+                f"The {_pct(bond_share)} share ({_dollars(bond70)}) is under "
+                f"${minimum.decimal:,.2f}: {_dollars(top_up)} moves from the General Fund's "
+                f"{_pct(gf_share)} share to the Recreational Development Fund, toward receipts "
+                f"of ${minimum.decimal:,.2f} and at most the whole {_pct(gf_share)} share "
+                "(IRC 1994 § 2051 ¶ (5); RULES.md § 3.1).",
+                f"La parte del {_pct(bond_share)} ({_dollars(bond70)}) es menor de "
+                f"${minimum.decimal:,.2f}: {_dollars(top_up)} pasa de la parte del "
+                f"{_pct(gf_share)} del Fondo General al Fondo de Desarrollo Recreativo, hasta "
+                f"recibir ${minimum.decimal:,.2f} y como máximo toda la parte del "
+                f"{_pct(gf_share)} (IRC 1994 § 2051 ¶ (5); RULES.md § 3.1).",
+            )
         )
     return Irc1994Result(fy, total, allocations, tuple(warnings), tuple(trace))
 
@@ -377,29 +386,55 @@ def distribute_act272(
     floor = used[5]
     if bureau_floor_from_fy is None:
         warnings.append(
-            f"The Convention Bureau's floor of ${floor.decimal:,.2f} a month is off: the "
-            "supplied § 31(B)(iii) leaves blank the fiscal year it applies from and "
-            "bureau_floor_from_fy was not given (RULES.md § 3.2)."
+            Bilingual(
+                f"The Convention Bureau's floor of ${floor.decimal:,.2f} a month is off: the "
+                "supplied § 31(B)(iii) leaves blank the fiscal year it applies from and "
+                "bureau_floor_from_fy was not given (RULES.md § 3.2).",
+                f"El mínimo de ${floor.decimal:,.2f} al mes del Negociado de Convenciones no "
+                "aplica: el § 31(B)(iii) disponible deja en blanco el año fiscal desde el cual "
+                "aplica y no se dio bureau_floor_from_fy (RULES.md § 3.2).",
+            )
         )
     elif floor_on:
         warnings.append(
-            f"The Convention Bureau's floor of ${floor.decimal:,.2f} a month applies from "
-            f"FY{bureau_floor_from_fy.label} as set by bureau_floor_from_fy (the supplied "
-            "§ 31(B)(iii) leaves the fiscal year blank; RULES.md § 3.2)."
+            Bilingual(
+                f"The Convention Bureau's floor of ${floor.decimal:,.2f} a month applies from "
+                f"FY{bureau_floor_from_fy.label} as set by bureau_floor_from_fy (the supplied "
+                "§ 31(B)(iii) leaves the fiscal year blank; RULES.md § 3.2).",
+                f"El mínimo de ${floor.decimal:,.2f} al mes del Negociado de Convenciones aplica "
+                f"desde el año fiscal {bureau_floor_from_fy.label} según bureau_floor_from_fy "
+                "(el § 31(B)(iii) disponible deja en blanco el año fiscal; RULES.md § 3.2).",
+            )
         )
     else:
         warnings.append(
-            f"The Convention Bureau's floor is off in FY{fy.label}: bureau_floor_from_fy is "
-            f"FY{bureau_floor_from_fy.label} (the supplied § 31(B)(iii) leaves the year blank)."
+            Bilingual(
+                f"The Convention Bureau's floor is off in FY{fy.label}: bureau_floor_from_fy is "
+                f"FY{bureau_floor_from_fy.label} (the supplied § 31(B)(iii) leaves the year "
+                "blank).",
+                f"El mínimo del Negociado de Convenciones no aplica en el año fiscal {fy.label}: "
+                f"bureau_floor_from_fy es el año fiscal {bureau_floor_from_fy.label} (el "
+                "§ 31(B)(iii) disponible deja el año en blanco).",
+            )
         )
     warnings.append(
-        "What is left after clause (iii) goes to the Tourism Company: the supplied § 31(B) is "
-        "cut off after clause iii (RULES.md § 3.2)."
+        Bilingual(
+            "What is left after clause (iii) goes to the Tourism Company: the supplied § 31(B) "
+            "is cut off after clause iii (RULES.md § 3.2).",
+            "Lo que queda después de la cláusula (iii) va a la Compañía de Turismo: el § 31(B) "
+            "disponible se interrumpe después de la cláusula iii (RULES.md § 3.2).",
+        )
     )
     if fy.start_year == 2003:
         warnings.append(
-            "FY2003-04: Act 272-2003 is taken to apply from its approval, 2003-09-09 (the "
-            "supplied text has no effective-date clause); transfers of 1/9 run October to June."
+            Bilingual(
+                "FY2003-04: Act 272-2003 is taken to apply from its approval, 2003-09-09 (the "
+                "supplied text has no effective-date clause); transfers of 1/9 run October to "
+                "June.",
+                "Año fiscal 2003-04: se entiende que la Ley 272-2003 aplica desde su aprobación, "
+                "el 2003-09-09 (el texto disponible no tiene cláusula de vigencia); las "
+                "transferencias de 1/9 van de octubre a junio.",
+            )
         )
     first_month = fiscal_month(act272_first_month().year, act272_first_month().month)
     gaps = missing_months_warning(
@@ -447,6 +482,7 @@ def _irc1994_document(document: Mapping[str, Any], fy: FiscalYear) -> dict[str, 
         "collected": money_str(from_cents(result.collected)),
         "allocations": {k: money_str(from_cents(v)) for k, v in result.allocations.items()},
         "warnings": list(result.warnings),
+        "warnings_es": spanish_all(result.warnings),
         "trace": [s.as_json() for s in result.trace],
     }
 
@@ -508,6 +544,7 @@ def _act272_document(document: Mapping[str, Any], fy: FiscalYear) -> dict[str, A
         "outstanding": {k: money_str(from_cents(outstanding[k])) for k in CARRIED_KEYS},
         "bureau_floor": result.floor_on,
         "warnings": list(result.warnings),
+        "warnings_es": spanish_all(result.warnings),
         "trace": [s.as_json() for s in (*result.trace, *wf.explain())],
     }
 

@@ -19,7 +19,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from tid.rules.calendar import FiscalYear, fiscal_year_of, parse_fiscal_year
-from tid.rules.errors import InputError
+from tid.rules.errors import Bilingual, InputError, spanish_all
 from tid.rules.money import ZERO, allocate, from_cents, json_money, money_str, to_cents
 from tid.rules.params import ParamValue, TraceStep, history, param_or_none
 from tid.rules.waterfall import check_keys
@@ -150,13 +150,22 @@ def fund_shares(
         )
         if excluded_revenues is None:
             warnings.append(
-                "No excluded_revenues given: the Act 7-2009 revenues left out of the General "
-                "Fund base for fiscal years begun after 2009-06-30 are taken as zero."
+                Bilingual(
+                    "No excluded_revenues given: the Act 7-2009 revenues left out of the General "
+                    "Fund base for fiscal years begun after 2009-06-30 are taken as zero.",
+                    "No se dio excluded_revenues: las rentas de la Ley 7-2009 que se excluyen de "
+                    "la base del Fondo General en los años fiscales comenzados después del "
+                    "2009-06-30 se toman como cero.",
+                )
             )
     elif excluded_revenues:
         warnings.append(
-            f"excluded_revenues ignored: the Act 7-2009 exclusion applies to fiscal years begun "
-            f"after 2009-06-30, not to FY{fy.label}."
+            Bilingual(
+                f"excluded_revenues ignored: the Act 7-2009 exclusion applies to fiscal years "
+                f"begun after 2009-06-30, not to FY{fy.label}.",
+                f"Se ignora excluded_revenues: la exclusión de la Ley 7-2009 aplica a los años "
+                f"fiscales comenzados después del 2009-06-30, no al año fiscal {fy.label}.",
+            )
         )
     gf = _share(gf_pv, base)
     trace.append(
@@ -182,10 +191,16 @@ def fund_shares(
         )
     elif traffic_fines:
         first = history(_PUBLIC_WORKS).values[0]
+        percent = f"{(Decimal(first.text) * 100).normalize():f}%"
+        starts = fiscal_year_of(first.start).label
         warnings.append(
-            f"traffic_fines ignored: the {(Decimal(first.text) * 100).normalize():f}% share for "
-            "the Municipal Public Works Fund "
-            f"starts in FY{fiscal_year_of(first.start).label}, after FY{fy.label}."
+            Bilingual(
+                f"traffic_fines ignored: the {percent} share for the Municipal Public Works Fund "
+                f"starts in FY{starts}, after FY{fy.label}.",
+                f"Se ignora traffic_fines: la parte del {percent} para el Fondo de Obras Públicas "
+                f"Municipales comienza en el año fiscal {starts}, después del año fiscal "
+                f"{fy.label}.",
+            )
         )
     basic = basic_property_tax if basic_property_tax is not None else ZERO
     trace.append(
@@ -333,8 +348,12 @@ def hold_harmless(fy: FiscalYear, municipalities: Sequence[Municipality]) -> Hol
     if zeroed:
         names = ", ".join(municipalities[i].name for i in zeroed)
         warnings.append(
-            f"Taken to zero and the rest spread again over the others with the same weights: "
-            f"{names} (no municipality goes below zero; RULES.md § 5)."
+            Bilingual(
+                f"Taken to zero and the rest spread again over the others with the same "
+                f"weights: {names} (no municipality goes below zero; RULES.md § 5).",
+                f"Se llevan a cero y el resto se reparte de nuevo entre los demás con los mismos "
+                f"pesos: {names} (ningún municipio queda por debajo de cero; RULES.md § 5).",
+            )
         )
     return HoldHarmlessResult(
         True,
@@ -423,9 +442,14 @@ def equalization_document(document: Mapping[str, Any]) -> dict[str, Any]:
         total_base = sum((m.base for m in municipalities), ZERO)
         if total_base != shares.gf_share:
             warnings.append(
-                f"The municipalities' bases add up to {money_str(total_base)}, not the "
-                f"gf_share {money_str(shares.gf_share)}: each base is used as given (the § 5817 "
-                "formula is not in the supplied text)."
+                Bilingual(
+                    f"The municipalities' bases add up to {money_str(total_base)}, not the "
+                    f"gf_share {money_str(shares.gf_share)}: each base is used as given (the "
+                    "§ 5817 formula is not in the supplied text).",
+                    f"Las bases de los municipios suman {money_str(total_base)}, no el gf_share "
+                    f"de {money_str(shares.gf_share)}: cada base se usa como se dio (la fórmula "
+                    "del § 5817 no está en el texto disponible).",
+                )
             )
     adjusted = hold_harmless(fy, municipalities)
     warnings += adjusted.warnings
@@ -452,5 +476,6 @@ def equalization_document(document: Mapping[str, Any]) -> dict[str, Any]:
             for r in adjusted.municipalities
         ],
         "warnings": warnings,
+        "warnings_es": spanish_all(warnings),
         "trace": [s.as_json() for s in (*shares.trace, *adjusted.trace)],
     }

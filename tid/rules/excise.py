@@ -19,7 +19,7 @@ from functools import cache, cached_property
 from typing import Any
 
 from tid.rules.calendar import FiscalYear, month_label, month_of_fiscal, parse_fiscal_year
-from tid.rules.errors import InputError
+from tid.rules.errors import Bilingual, InputError, spanish_all
 from tid.rules.money import from_cents, money_str
 from tid.rules.params import ParamValue, TraceStep, history, param_or_none
 from tid.rules.waterfall import (
@@ -43,6 +43,12 @@ _CIGARETTE = (
     ("mba", "excise.cigarette.mba", "Metropolitan Bus Authority", "13 LPRA § 31751(a)(4)"),
     ("prita", "excise.cigarette.prita", "Integrated Transportation Authority", "§ 31751(a)(5)"),
 )
+# recipient key -> its label in Spanish, for the warnings
+_SPANISH_LABELS = {
+    "hta_cigarette": "Autoridad de Carreteras (impuesto sobre cigarrillos)",
+    "mba": "Autoridad Metropolitana de Autobuses",
+    "prita": "Autoridad de Transporte Integrado",
+}
 _GENERAL_FUND = Recipient(
     "general_fund",
     "General Fund (rest of the cigarette tax)",
@@ -194,9 +200,14 @@ def excise_plan(fy: FiscalYear) -> ExcisePlan:
         reachable[key] = most
         if r.annual_cap is not None and r.monthly_cap is not None and most < r.annual_cap:
             warnings.append(
-                f"{label}: 12 monthly payments of at most {_d(r.monthly_cap)} reach "
-                f"{_d(most)}, less than the {_d(r.annual_cap)} a fiscal year of the text; its "
-                f"reachable maximum is {_d(most)}."
+                Bilingual(
+                    f"{label}: 12 monthly payments of at most {_d(r.monthly_cap)} reach "
+                    f"{_d(most)}, less than the {_d(r.annual_cap)} a fiscal year of the text; "
+                    f"its reachable maximum is {_d(most)}.",
+                    f"{_SPANISH_LABELS.get(key, label)}: 12 pagos mensuales de {_d(r.monthly_cap)} "
+                    f"como máximo suman {_d(most)}, menos que los {_d(r.annual_cap)} por año "
+                    f"fiscal del texto; su máximo alcanzable es {_d(most)}.",
+                )
             )
             steps.append(
                 TraceStep(
@@ -218,10 +229,13 @@ def cigarette_recipients(fy: FiscalYear) -> tuple[list[Recipient], list[ParamVal
     return list(plan.recipients), list(plan.used)
 
 
-SHORTFALL_WARNING = (
+SHORTFALL_WARNING = Bilingual(
     "A month short of a payment is made up from later months of the same fiscal year only: "
     "money already paid out to lower priorities in earlier months is not taken back "
-    "(RULES.md § 4; the text also speaks of earlier months' excess)."
+    "(RULES.md § 4; the text also speaks of earlier months' excess).",
+    "Lo que le falte a un mes para un pago se completa solo con los meses posteriores del mismo "
+    "año fiscal: el dinero ya pagado a prioridades inferiores en meses anteriores no se "
+    "recupera (RULES.md § 4; el texto también habla del exceso de meses anteriores).",
 )
 
 
@@ -312,5 +326,6 @@ def excise_document(document: Mapping[str, Any]) -> dict[str, Any]:
         },
         "outstanding": {k: money_str(from_cents(outstanding[k])) for k in CIGARETTE_KEYS},
         "warnings": list(result.warnings),
+        "warnings_es": spanish_all(result.warnings),
         "trace": [s.as_json() for s in result.trace],
     }

@@ -48,7 +48,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from tid.rules.calendar import TraceStep
-from tid.rules.errors import InputError
+from tid.rules.errors import Bilingual, InputError, spanish_all
 from tid.rules.money import CENT, ZERO, allocate, money_str, parse_decimal, round_cents
 
 CITATION = "21 LPRA § 6653(3)(d)"
@@ -1153,14 +1153,24 @@ def _apportion(
     rounded = round_cents(budget)
     if rounded != budget:
         warnings.append(
-            f"The amount apportioned, {budget}, is not whole cents: {_money(rounded)} is "
-            "apportioned (rounded half-up)."
+            Bilingual(
+                f"The amount apportioned, {budget}, is not whole cents: {_money(rounded)} is "
+                "apportioned (rounded half-up).",
+                f"La cantidad a repartir, {budget}, no es de centavos exactos: se reparte "
+                f"{_money(rounded)} (redondeada la mitad hacia arriba).",
+            )
         )
     warnings.append(
-        f"The formula apportions {_money(rounded)} in proportion to {_label(attribute)}: each "
-        "share is rounded to cents by the largest-remainder method so that the shares add up "
-        f"to {_money(rounded)} exactly (RULES.md, preamble); a share may differ by a cent from "
-        "its own rounding."
+        Bilingual(
+            f"The formula apportions {_money(rounded)} in proportion to {_label(attribute)}: "
+            "each share is rounded to cents by the largest-remainder method so that the shares "
+            f"add up to {_money(rounded)} exactly (RULES.md, preamble); a share may differ by a "
+            "cent from its own rounding.",
+            f"La fórmula reparte {_money(rounded)} en proporción a {_label(attribute, 'es')}: "
+            "cada parte se redondea a centavos por el método del residuo mayor para que las "
+            f"partes sumen exactamente {_money(rounded)} (RULES.md, preámbulo); una parte puede "
+            "diferir en un centavo de su propio redondeo.",
+        )
     )
     return allocate(rounded, weights), rounded
 
@@ -1243,5 +1253,6 @@ def impost_document(document: Mapping[str, Any]) -> dict[str, Any]:
         "parameters_used": list(formula.parameters),
         "attributes_used": list(formula.attributes),
         "warnings": list(result.warnings),
+        "warnings_es": spanish_all(result.warnings),
         "trace": [t.as_json() for t in result.trace],
     }

@@ -24,7 +24,7 @@ from decimal import Decimal
 from typing import Any
 
 from tid.rules.calendar import TraceStep, district_setting, parse_date
-from tid.rules.errors import InputError
+from tid.rules.errors import Bilingual, InputError, spanish_all
 from tid.rules.money import ZERO, json_money, money_str
 
 CITATION = "21 LPRA § 6653(8)"
@@ -146,15 +146,28 @@ def rank_liens(
     if act_effective_date is None:
         act_date, act_citation = default_act_effective_date()
         act_source = "the default"
+        act_source_es = "el valor por omisión"
     else:
         act_date, act_citation = act_effective_date, f"{CITATION}(c); given in the input"
         act_source = "given in the input"
-    warnings = [
-        "The statute orders liens only relative to the impost lien; inside each group this "
-        "project ranks the oldest constitution date first, ties by id (RULES.md § 1.5).",
-        f"Liens constituted before {act_date.isoformat()} rank above the impost lien "
-        f"({CITATION}(c)): setting lien_act_effective_date = {act_date.isoformat()} "
-        f"({act_source}; Act 171-2009 took effect 30 days after 2009-12-16).",
+        act_source_es = "dado en la entrada"
+    warnings: list[str] = [
+        Bilingual(
+            "The statute orders liens only relative to the impost lien; inside each group this "
+            "project ranks the oldest constitution date first, ties by id (RULES.md § 1.5).",
+            "La ley ordena los gravámenes solo en relación con el gravamen de la imposición; "
+            "dentro de cada grupo este proyecto pone primero la fecha de constitución más "
+            "antigua y, en caso de empate, ordena por id (RULES.md § 1.5).",
+        ),
+        Bilingual(
+            f"Liens constituted before {act_date.isoformat()} rank above the impost lien "
+            f"({CITATION}(c)): setting lien_act_effective_date = {act_date.isoformat()} "
+            f"({act_source}; Act 171-2009 took effect 30 days after 2009-12-16).",
+            f"Los gravámenes constituidos antes del {act_date.isoformat()} tienen rango "
+            f"superior al gravamen de la imposición ({CITATION}(c)): ajuste "
+            f"lien_act_effective_date = {act_date.isoformat()} ({act_source_es}; la Ley "
+            "171-2009 entró en vigor 30 días después del 2009-12-16).",
+        ),
     ]
     trace = [
         TraceStep(
@@ -171,8 +184,14 @@ def rank_liens(
         keyed.append(((group, 0, lien.constituted_on, lien.id), lien, group, SECURED, reason))
         if lien.kind == IMPOST_KIND and lien.constituted_on < act_date:
             warnings.append(
-                f"Impost lien {lien.id} was constituted on {lien.constituted_on.isoformat()}, "
-                "before the act took effect; it is still ranked as the impost lien (group 2)."
+                Bilingual(
+                    f"Impost lien {lien.id} was constituted on "
+                    f"{lien.constituted_on.isoformat()}, before the act took effect; it is still "
+                    "ranked as the impost lien (group 2).",
+                    f"El gravamen de la imposición {lien.id} se constituyó el "
+                    f"{lien.constituted_on.isoformat()}, antes de que la ley entrara en vigor; "
+                    "aun así se le da el rango del gravamen de la imposición (grupo 2).",
+                )
             )
         if lien.unsecured_charges > 0:
             keyed.append(
@@ -188,15 +207,27 @@ def rank_liens(
             )
     if any(line[3] == UNSECURED_CHARGES for line in keyed):
         warnings.append(
-            "Interest, surcharges and fees on a late impost are owed but not secured by the "
-            f"impost lien ({CITATION}, last sentence): this project lists them after every "
-            "lien and pays them only from what is left once every lien is paid, before the "
-            "owner (RULES.md § 1.5)."
+            Bilingual(
+                "Interest, surcharges and fees on a late impost are owed but not secured by the "
+                f"impost lien ({CITATION}, last sentence): this project lists them after every "
+                "lien and pays them only from what is left once every lien is paid, before the "
+                "owner (RULES.md § 1.5).",
+                "Los intereses, recargos y cargos por una imposición atrasada se deben, pero no "
+                f"están garantizados por el gravamen de la imposición ({CITATION}, última "
+                "oración): este proyecto los pone después de todos los gravámenes y los paga "
+                "solo con lo que queda una vez pagados todos los gravámenes, antes que al dueño "
+                "(RULES.md § 1.5).",
+            )
         )
     if not any(lien.kind == IMPOST_KIND for lien in liens):
         warnings.append(
-            "No impost lien (tid_impost) in the list: the groups are still those of "
-            f"{CITATION}, which ranks liens only relative to the impost lien."
+            Bilingual(
+                "No impost lien (tid_impost) in the list: the groups are still those of "
+                f"{CITATION}, which ranks liens only relative to the impost lien.",
+                "No hay gravamen de la imposición (tid_impost) en la lista: los grupos siguen "
+                f"siendo los de {CITATION}, que ordena los gravámenes solo en relación con el "
+                "gravamen de la imposición.",
+            )
         )
     keyed.sort(key=lambda item: item[0])
 
@@ -332,5 +363,6 @@ def liens_document(document: Mapping[str, Any]) -> dict[str, Any]:
         ]
         out["to_owner"] = money_str(result.to_owner)
     out["warnings"] = list(result.warnings)
+    out["warnings_es"] = spanish_all(result.warnings)
     out["trace"] = [t.as_json() for t in result.trace]
     return out

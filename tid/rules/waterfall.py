@@ -33,7 +33,7 @@ from tid.rules.calendar import (
     month_of_fiscal,
     parse_month,
 )
-from tid.rules.errors import InputError
+from tid.rules.errors import Bilingual, InputError
 from tid.rules.money import (
     from_cents,
     json_money,
@@ -450,7 +450,9 @@ def missing_months_warning(fy: FiscalYear, given: Sequence[int], first: int = 1)
     if not missing:
         return None
     labels = ", ".join(month_label(*month_of_fiscal(fy, m)) for m in missing)
-    return (
+    return Bilingual(
         f"Months not given ({labels}) are taken as collecting nothing; what fell due in them "
-        "is carried to the following months."
+        "is carried to the following months.",
+        f"Los meses que no se dieron ({labels}) se cuentan como meses sin recaudos; lo que "
+        "vencía en ellos pasa a los meses siguientes.",
     )

@@ -577,6 +577,13 @@ def localized(value: Any) -> Any:
     return value
 
 
+def shown_warnings(result: Mapping[str, Any]) -> list[str]:
+    """The result's warnings in the reader's language: ``warnings_es`` on Spanish pages."""
+    if i18n.language() == "es" and result.get("warnings_es"):
+        return list(result["warnings_es"])
+    return list(result.get("warnings") or [])
+
+
 def result_context(
     spec: FormSpec, document: Mapping[str, Any], result: Mapping[str, Any]
 ) -> dict[str, Any]:
@@ -590,7 +597,7 @@ def result_context(
         "tables": calc_io.result_tables(shown),
         "input_figures": calc_io.summary(document),
         "input_tables": calc_io.result_tables(document),
-        "warnings": list(result.get("warnings") or []),
+        "warnings": shown_warnings(result),
         "trace": list(result.get("trace") or []),
         "citations": calc_io.citations(result),
         "chart": build_chart(spec, result),

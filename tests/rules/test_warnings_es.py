@@ -1,0 +1,192 @@
+"""Every warning of every calculator comes in Spanish too (``warnings_es``), line for line,
+with the same figures as its English line."""
+
+from __future__ import annotations
+
+import pickle
+import re
+from typing import Any
+
+import pytest
+
+from tests.calc_documents import DOCUMENTS
+from tests.rules.cases import load_cases
+from tid.rules.calculators import run
+from tid.rules.errors import Bilingual, spanish, spanish_all
+
+# Numbers as a warning writes them: 2009-06-30, $9,600,000.00, 1/6, 6653(5) → 6653 and 5.
+NUMBER = re.compile(r"\d[\d,./-]*\d|\d")
+
+
+def test_bilingual_is_its_english_text() -> None:
+    text = Bilingual("Three nights", "Tres noches")
+    assert text == "Three nights" and str(text) == "Three nights"
+    assert isinstance(text, str)
+    assert spanish(text) == "Tres noches"
+    assert spanish("plain") == "plain"
+    assert spanish_all([text, "plain"]) == ["Tres noches", "plain"]
+    # A copy (results are cached and pickled by the web's worker processes) keeps the Spanish.
+    assert spanish(pickle.loads(pickle.dumps(text))) == "Tres noches"
+
+
+# The worked cases of tests/rules/cases reach warnings the interface documents do not.
+CASE_FILES = {
+    "distribution": "room-tax-distribution",
+    "equalization": "equalization",
+    "excise": "excise-allocation",
+    "room_tax": "room-tax",
+}
+CASES: list[tuple[str, dict[str, Any]]] = [
+    (calculator, case["input"])
+    for file, calculator in CASE_FILES.items()
+    for case in load_cases(file)
+]
+
+# Documents that reach the warnings the documents and cases above do not, one or two each.
+EXTRA: list[tuple[str, dict[str, Any]]] = [
+    ("deadlines", {"petition_received": "2026-03-02", "skip_saturday": False}),
+    # an impost lien older than the act, the act date given in the input
+    (
+        "liens",
+        {
+            "liens": [
+                {
+                    "id": "T0",
+                    "kind": "tid_impost",
+                    "constituted_on": "2009-05-01",
+                    "amount": "10.00",
+                }
+            ],
+            "act_effective_date": "2010-01-15",
+        },
+    ),
+    # no impost lien at all
+    (
+        "liens",
+        {
+            "liens": [
+                {"id": "M1", "kind": "mortgage", "constituted_on": "2015-06-01", "amount": "5"}
+            ]
+        },
+    ),
+    # the first fiscal year of Act 272-2003 (approved 2003-09-09)
+    (
+        "room-tax",
+        {"lodging_type": "hotel", "date": "2003-10-01", "nightly_rate": "100", "nights": 2},
+    ),
+    # IRC 1994 with additional charges (and its remittance date)
+    (
+        "room-tax",
+        {
+            "lodging_type": "hotel",
+            "date": "2001-02-14",
+            "nightly_rate": "85.00",
+            "nights": 2,
+            "additional_charges": "10.00",
+        },
+    ),
+    # a complimentary room in a hotel without a casino
+    (
+        "room-tax",
+        {
+            "lodging_type": "hotel",
+            "date": "2019-08-31",
+            "nights": 3,
+            "complimentary": True,
+            "average_daily_rate": "120.00",
+        },
+    ),
+    # the Convention Bureau's floor on from FY2020-21, then off until FY2030-31
+    *[
+        (
+            "room-tax-distribution",
+            {
+                "fiscal_year": "2024-25",
+                "bank_certified_amount": "1000000.00",
+                "bureau_floor_from_fy": floor_from,
+                "months": [{"month": "2024-07", "collected": "900000.00"}],
+            },
+        )
+        for floor_from in ("2020-21", "2030-31")
+    ],
+    # FY2003-04: transfers from October
+    (
+        "room-tax-distribution",
+        {
+            "fiscal_year": "2003-04",
+            "bank_certified_amount": "1000000.00",
+            "months": [{"month": "2003-10", "collected": "900000.00"}],
+        },
+    ),
+    # FY1995-96: no Act 7-2009 exclusion and no Public Works share yet (from FY2005-06)
+    (
+        "equalization",
+        {
+            "fiscal_year": "1995-96",
+            "lottery_net_income": "1000.00",
+            "gf_net_revenues": "1000.00",
+            "excluded_revenues": "10.00",
+            "traffic_fines": "100.00",
+        },
+    ),
+    # Mayagüez's 100.00 cannot give its share of San Juan's top-up: taken to zero
+    (
+        "equalization",
+        {
+            **DOCUMENTS["equalization"],
+            "municipalities": [
+                *DOCUMENTS["equalization"]["municipalities"][:2],
+                {**DOCUMENTS["equalization"]["municipalities"][2], "base": "100.00"},
+            ],
+        },
+    ),
+    # 100.005 to apportion: $100.01 (half-up), split by the largest remainder
+    (
+        "impost",
+        {
+            "formula": "budget * assessed_value / sum(assessed_value)",
+            "properties": [{"id": "A", "assessed_value": "1"}, {"id": "B", "assessed_value": "2"}],
+            "parameters": {"budget": "100.005"},
+        },
+    ),
+]
+
+
+def _assert_translated(result: dict[str, object]) -> None:
+    english, spanish_lines = result["warnings"], result["warnings_es"]
+    assert isinstance(english, list) and isinstance(spanish_lines, list)
+    assert len(spanish_lines) == len(english)
+    for en, es in zip(english, spanish_lines, strict=True):
+        assert isinstance(es, str)
+        assert es != en, en
+        missing = set(NUMBER.findall(en)) - set(NUMBER.findall(es))
+        assert not missing, (missing, en, es)
+
+
+@pytest.mark.parametrize("name", sorted(DOCUMENTS))
+def test_each_warning_has_its_spanish_with_the_same_figures(name: str) -> None:
+    _assert_translated(run(name, DOCUMENTS[name]))
+
+
+@pytest.mark.parametrize(("name", "document"), CASES + EXTRA)
+def test_the_worked_cases_warnings_have_their_spanish(name: str, document: dict[str, Any]) -> None:
+    _assert_translated(run(name, document))
+
+
+def test_the_documents_touch_warnings_of_every_kind() -> None:
+    # The check above proves something only if the documents produce warnings at all.
+    touched = [name for name in DOCUMENTS if run(name, DOCUMENTS[name])["warnings"]]
+    assert len(touched) >= 5, touched
+    for name, document in EXTRA:
+        assert len(run(name, document)["warnings"]) >= 1, name
+    lines = {w for name, document in CASES + EXTRA for w in run(name, document)["warnings"]}
+    assert len(lines) >= 25, len(lines)
+
+
+def test_money_in_a_warning_is_written_the_same_in_spanish() -> None:
+    # FY2024-25: the Metropolitan Bus Authority can get 12 × $800,000.00 = $9,600,000.00,
+    # under the $10,000,000.00 a year of 13 LPRA § 31751(a)(4).
+    result = run("excise-allocation", DOCUMENTS["excise-allocation"])
+    (es,) = [w for w in result["warnings_es"] if w.startswith("Autoridad Metropolitana")]
+    for amount in ("$800,000.00", "$9,600,000.00", "$10,000,000.00"):
+        assert amount in es
