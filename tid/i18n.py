@@ -76,6 +76,14 @@ def moment(value: datetime | None) -> str:
     return str(format_datetime(local, pattern, locale=format_locale()))
 
 
+def localized(text: str) -> str:
+    """A line of the core in the reader's language (the core's bilingual lines carry their
+    Spanish; other text is shown as it is)."""
+    from tid.rules.errors import spanish
+
+    return spanish(text) if language() == "es" else str(text)
+
+
 def init_app(app: Flask) -> None:
     """Flask-Babel with our catalogs and the formatting filters."""
     babel.init_app(
@@ -87,4 +95,5 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["number"] = number
     app.jinja_env.filters["day"] = day
     app.jinja_env.filters["moment"] = moment
+    app.jinja_env.filters["localized"] = localized
     app.jinja_env.globals["language"] = language

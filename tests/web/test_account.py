@@ -222,6 +222,9 @@ def test_statement_lien_certificate_and_delinquency_documents(
         as_text=True
     )
     assert "&lt;script&gt;Banco&lt;/script&gt;" in page and "<script>Banco" not in page
+    # The ranking's warnings in the page's language (Spanish by default).
+    assert "La ley ordena los gravámenes solo en relación" in page
+    assert "The statute orders liens only" not in page
     cert = client.get(f"/account/{d}/properties/{prop.id}/lien-certificate.pdf")
     text = _text(cert.data)
     # 1,000.00 − 400.00 = 600.00 secured; the 2001 mortgage ranks first, the impost second.
