@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_DOWN, Decimal
 
-from tid.rules.calendar import TraceStep, district_setting, fiscal_year_of
+from tid.rules.calendar import district_setting, fiscal_year_of
 from tid.rules.errors import Bilingual, InputError
 from tid.rules.money import CENT, ZERO, money_str
+from tid.rules.trace import TraceStep
 
 CITATION = "21 LPRA § 6653(6)"
 

@@ -16,6 +16,7 @@ from typing import Any
 import holidays
 
 from tid.rules.errors import Bilingual, InputError, spanish_all
+from tid.rules.trace import TraceStep
 
 # Deadline has a field called ``date``; inside its class body the type is reached by this name.
 _Date = date
@@ -252,23 +253,6 @@ def is_working_day(day: date, *, skip_saturday: bool) -> bool:
     if day.weekday() == 6 or (skip_saturday and day.weekday() == 5):
         return False
     return holiday_name(day) is None
-
-
-@dataclass(frozen=True)
-class TraceStep:
-    """One step of a computation, for the trace a result carries (``parameter``: the dated
-    parameter the step used, if any, as in tid/rules/params.py)."""
-
-    step: str
-    value: str
-    citation: str
-    parameter: str | None = None
-
-    def as_json(self) -> dict[str, str]:
-        doc = {"step": self.step, "value": self.value, "citation": self.citation}
-        if self.parameter:
-            doc["parameter"] = self.parameter
-        return doc
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,8 @@ from tid.rules.calendar import (
 )
 from tid.rules.errors import Bilingual, InputError, spanish_all
 from tid.rules.money import from_cents, json_money, money_str, to_cents
-from tid.rules.params import ParamValue, TraceStep, history, param, param_or_none
+from tid.rules.params import ParamValue, history, param, param_or_none
+from tid.rules.trace import TraceStep
 from tid.rules.waterfall import (
     Recipient,
     WaterfallResult,

@@ -21,7 +21,8 @@ from typing import Any
 from tid.rules.calendar import FiscalYear, fiscal_year_of, parse_fiscal_year
 from tid.rules.errors import Bilingual, InputError, spanish_all
 from tid.rules.money import ZERO, allocate, from_cents, json_money, money_str, to_cents
-from tid.rules.params import ParamValue, TraceStep, history, param_or_none
+from tid.rules.params import ParamValue, history, param_or_none
+from tid.rules.trace import TraceStep
 from tid.rules.waterfall import check_keys
 
 _LOTTERY = "equalization.lottery_share_rate"

@@ -21,7 +21,8 @@ from typing import Any
 from tid.rules.calendar import FiscalYear, month_label, month_of_fiscal, parse_fiscal_year
 from tid.rules.errors import Bilingual, InputError, spanish_all
 from tid.rules.money import from_cents, money_str
-from tid.rules.params import ParamValue, TraceStep, history, param_or_none
+from tid.rules.params import ParamValue, history, param_or_none
+from tid.rules.trace import TraceStep
 from tid.rules.waterfall import (
     Recipient,
     WaterfallResult,

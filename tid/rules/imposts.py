@@ -47,9 +47,9 @@ from typing import Any, NamedTuple
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from tid.rules.calendar import TraceStep
 from tid.rules.errors import Bilingual, InputError, spanish_all
 from tid.rules.money import CENT, ZERO, allocate, money_str, parse_decimal, round_cents
+from tid.rules.trace import TraceStep
 
 CITATION = "21 LPRA § 6653(3)(d)"
 

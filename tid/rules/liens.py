@@ -23,9 +23,10 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from tid.rules.calendar import TraceStep, district_setting, parse_date
+from tid.rules.calendar import district_setting, parse_date
 from tid.rules.errors import Bilingual, InputError, spanish_all
 from tid.rules.money import ZERO, json_money, money_str
+from tid.rules.trace import TraceStep
 
 CITATION = "21 LPRA § 6653(8)"
 

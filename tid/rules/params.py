@@ -150,22 +150,6 @@ class ParamValue:
         return int(self.decimal * 100)
 
 
-@dataclass(frozen=True, slots=True)
-class TraceStep:
-    """One explained step of a computation: ``{step, value, citation}`` (+ ``parameter``)."""
-
-    step: str
-    value: str
-    citation: str
-    parameter: str | None = None
-
-    def as_json(self) -> dict[str, str]:
-        doc = {"step": self.step, "value": self.value, "citation": self.citation}
-        if self.parameter:
-            doc["parameter"] = self.parameter
-        return doc
-
-
 # ---------------------------------------------------------------------------------------
 # Loading and validation
 

@@ -22,7 +22,8 @@ from typing import Any
 from tid.rules.calendar import fiscal_year_of, parse_date
 from tid.rules.errors import Bilingual, InputError, spanish_all
 from tid.rules.money import ZERO, json_money, money_str, round_cents
-from tid.rules.params import ParamValue, TraceStep, history, param, param_or_none
+from tid.rules.params import ParamValue, history, param, param_or_none
+from tid.rules.trace import TraceStep
 
 IRC_1994 = "irc-1994"
 ACT_272 = "act-272-2003"

@@ -40,7 +40,7 @@ from tid.rules.money import (
     json_quantity,
     money_str,
 )
-from tid.rules.params import TraceStep
+from tid.rules.trace import TraceStep
 
 MONTHS_IN_FY = 12
 
