@@ -22,7 +22,9 @@ from typing import Any, ClassVar
 
 from tid.rules.calendar import parse_date, parse_fiscal_year, parse_month
 from tid.rules.errors import Finding, FindingsError, InputError
+from tid.rules.liens import KINDS
 from tid.rules.money import parse_decimal
+from tid.rules.room_tax import ACT272_TYPES, IRC1994_TYPES
 
 Gettext = Callable[[str], str]
 
@@ -124,30 +126,10 @@ class FormSpec:
         return [i for i in self.items() if isinstance(i, Table)]
 
 
-LODGING_TYPES = (
-    "hotel",
-    "condohotel",
-    "apartment_hotel",
-    "guest_house",
-    "hostelry",
-    "casino_hotel",
-    "parador",
-    "motel",
-    "all_inclusive_hotel",
-    "short_term_rental",
-    "government_recreational",
-)
-# The lodging types of the 1994 regime (IRC 1994 § 2051(a)).
-LODGING_TYPES_1994 = ("hotel", "apartment_hotel", "guest_house", "casino_hotel", "motel", "parador")
-LIEN_KINDS = (
-    "fiscal_transferred_tax_debt",
-    "municipal_property_tax",
-    "infrastructure_impost",
-    "tid_impost",
-    "mortgage",
-    "judgment",
-    "other",
-)
+# The choices of the forms are the rules' own lists, so that they cannot drift apart.
+LODGING_TYPES = ACT272_TYPES
+LODGING_TYPES_1994 = IRC1994_TYPES  # IRC 1994 § 2051(a)
+LIEN_KINDS = KINDS
 
 _FY_HINT = N_("Like 2024-25 (July 1, 2024 to June 30, 2025).")
 _MONEY_HINT = N_("Dollars and cents, like 1234.50.")
