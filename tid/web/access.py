@@ -12,7 +12,7 @@ from flask_login import LoginManager, current_user
 from werkzeug.wrappers import Response
 
 from tid.db import get_session
-from tid.models import Role
+from tid.models import District, Role
 from tid.services import audit
 from tid.services.users import user_for_token
 
@@ -127,3 +127,21 @@ def deny_unless(condition: bool) -> None:
 
 def redirect_back(default_endpoint: str, **values: Any) -> Response:
     return redirect(url_for(default_endpoint, **values))
+
+
+def visible_district(district_id: int) -> District:
+    """The district, if the logged-in user may see it (404 if there is none, 403 if not)."""
+    district = get_session().get(District, district_id)
+    if district is None:
+        abort(404)
+    deny_unless(me().can_see_district(district.id, district.municipality_id))
+    return district
+
+
+def may_write_district(district: District) -> bool:
+    """Whether the logged-in user may change the district's records: an administrator, or
+    the district's own association."""
+    user = me()
+    return user.role == Role.ADMIN or (
+        user.role == Role.ASSOCIATION and user.district_id == district.id
+    )

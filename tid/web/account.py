@@ -28,7 +28,7 @@ from tid.rules.money import parse_money
 from tid.services import audit_statement, expenditures, ledger, liens, payments
 from tid.services.ledger import CapExceededError
 from tid.web import nav
-from tid.web.access import deny_unless, me, require
+from tid.web.access import deny_unless, may_write_district, me, require, visible_district
 from tid.web.account_charts import money_bars, ratio_chart
 from tid.web.util import today
 
@@ -71,21 +71,8 @@ _LIEN_KINDS = [k for k in KINDS if k != "tid_impost"]
 # --------------------------------------------------------------------------- helpers
 
 
-def _district(district_id: int) -> District:
-    district = get_session().get(District, district_id)
-    if district is None:
-        abort(404)
-    deny_unless(me().can_see_district(district.id, district.municipality_id))
-    return district
-
-
-def _may_write(district: District) -> bool:
-    user = me()
-    return user.role == "admin" or (user.role == "association" and user.district_id == district.id)
-
-
 def _writer(district: District) -> None:
-    deny_unless(_may_write(district))
+    deny_unless(may_write_district(district))
 
 
 def _fy(district_id: int) -> FiscalYear:
@@ -180,7 +167,7 @@ def districts() -> Any:
 @bp.route("/<int:district_id>")
 @require(*READERS)
 def dashboard(district_id: int) -> Any:
-    district = _district(district_id)
+    district = visible_district(district_id)
     db = get_session()
     fy = _fy(district_id)
     figures = ledger.cap_figures(db, district_id, fy)
@@ -199,7 +186,7 @@ def dashboard(district_id: int) -> Any:
         ratio=ratio_chart(
             months, figures.rate, title=_("Administrative ratio and the %(rate)s line", rate="5%")
         ),
-        may_write=_may_write(district),
+        may_write=may_write_district(district),
         checks=audit_statement.bank_checks(db, district_id)[:1],
     )
 
@@ -212,7 +199,7 @@ _PAYMENT_FIELDS = ("date", "amount", "reference", "notice_number", "cadastral_nu
 @bp.route("/<int:district_id>/payments", methods=["GET", "POST"])
 @require(*READERS)
 def payments_page(district_id: int) -> Any:
-    district = _district(district_id)
+    district = visible_district(district_id)
     db = get_session()
     errors: dict[str, str] = {}
     values = {name: request.form.get(name, "") for name in _PAYMENT_FIELDS}
@@ -279,7 +266,7 @@ def payments_page(district_id: int) -> Any:
         values=values,
         errors=errors,
         rows=rows,
-        may_write=_may_write(district),
+        may_write=may_write_district(district),
         import_errors=[],
     ), (422 if errors else 200)
 
@@ -287,7 +274,7 @@ def payments_page(district_id: int) -> Any:
 @bp.route("/<int:district_id>/payments/import", methods=["POST"])
 @require(*WRITERS)
 def payments_import(district_id: int) -> Any:
-    district = _district(district_id)
+    district = visible_district(district_id)
     _writer(district)
     db = get_session()
     upload = request.files.get("file")
@@ -342,7 +329,7 @@ def payments_import(district_id: int) -> Any:
 @bp.route("/<int:district_id>/entries/<int:entry_id>/reverse", methods=["POST"])
 @require(*WRITERS)
 def reverse(district_id: int, entry_id: int) -> Any:
-    district = _district(district_id)
+    district = visible_district(district_id)
     _writer(district)
     db = get_session()
 
@@ -380,7 +367,7 @@ def reverse(district_id: int, entry_id: int) -> Any:
 @bp.route("/<int:district_id>/journal")
 @require(*READERS)
 def journal(district_id: int) -> Any:
-    district = _district(district_id)
+    district = visible_district(district_id)
     fy = _fy(district_id)
     rows = ledger.journal(get_session(), district_id, since=fy.start, until=fy.end)
     return render_template(
@@ -388,7 +375,7 @@ def journal(district_id: int) -> Any:
         district=district,
         fy=fy,
         rows=rows,
-        may_write=_may_write(district),
+        may_write=may_write_district(district),
         today=today(),
     )
 
@@ -409,7 +396,7 @@ _EXPENDITURE_FIELDS = (
 @bp.route("/<int:district_id>/expenditures", methods=["GET", "POST"])
 @require(*READERS)
 def expenditures_page(district_id: int) -> Any:
-    district = _district(district_id)
+    district = visible_district(district_id)
     db = get_session()
     errors: dict[str, str] = {}
     cap_text = ""
@@ -481,7 +468,7 @@ def expenditures_page(district_id: int) -> Any:
             reversed(expenditures.expenditures(db, district_id, since=fy.start, until=fy.end))
         ),
         figures=ledger.cap_figures(db, district_id, fiscal_year_of(today())),
-        may_write=_may_write(district),
+        may_write=may_write_district(district),
         fy=fy,
     ), (422 if errors else 200)
 
@@ -489,7 +476,7 @@ def expenditures_page(district_id: int) -> Any:
 @bp.route("/<int:district_id>/purposes", methods=["GET", "POST"])
 @require(*READERS)
 def purposes(district_id: int) -> Any:
-    district = _district(district_id)
+    district = visible_district(district_id)
     db = get_session()
     errors: dict[str, str] = {}
     values = {n: request.form.get(n, "") for n in ("name", "ordinance_reference")}
@@ -516,14 +503,14 @@ def purposes(district_id: int) -> Any:
         purposes=expenditures.purposes(db, district_id),
         values=values,
         errors=errors,
-        may_write=_may_write(district),
+        may_write=may_write_district(district),
     ), (422 if errors else 200)
 
 
 @bp.route("/<int:district_id>/purposes/<int:purpose_id>/active", methods=["POST"])
 @require(*WRITERS)
 def purpose_active(district_id: int, purpose_id: int) -> Any:
-    district = _district(district_id)
+    district = visible_district(district_id)
     _writer(district)
     db = get_session()
     from tid.models import AuthorizedPurpose
@@ -547,7 +534,7 @@ def purpose_active(district_id: int, purpose_id: int) -> Any:
 @bp.route("/<int:district_id>/bank", methods=["GET", "POST"])
 @require(*READERS)
 def bank(district_id: int) -> Any:
-    district = _district(district_id)
+    district = visible_district(district_id)
     db = get_session()
     errors: dict[str, str] = {}
     values = {n: request.form.get(n, "") for n in ("as_of", "balance", "note")}
@@ -578,7 +565,7 @@ def bank(district_id: int) -> Any:
         checks=audit_statement.bank_checks(db, district_id),
         values=values,
         errors=errors,
-        may_write=_may_write(district),
+        may_write=may_write_district(district),
     ), (422 if errors else 200)
 
 
@@ -592,7 +579,7 @@ def _delinquency(district_id: int) -> list[liens.DelinquentBill]:
 @bp.route("/<int:district_id>/delinquency", methods=["GET", "POST"])
 @require(*READERS)
 def delinquency(district_id: int) -> Any:
-    district = _district(district_id)
+    district = visible_district(district_id)
     db = get_session()
     errors: dict[str, str] = {}
     wanted = request.args.get("cadastral", "").strip()[:30]
@@ -635,7 +622,7 @@ def delinquency(district_id: int) -> Any:
         values=values,
         errors=errors,
         wanted=wanted,
-        may_write=_may_write(district),
+        may_write=may_write_district(district),
         today=today(),
     ), (422 if errors else 200)
 
@@ -643,7 +630,7 @@ def delinquency(district_id: int) -> Any:
 @bp.route("/<int:district_id>/delinquency.csv")
 @require(*READERS)
 def delinquency_csv(district_id: int) -> Any:
-    _district(district_id)
+    visible_district(district_id)
     rows = _delinquency(district_id)
     body = audit_statement._csv(
         [
@@ -680,7 +667,7 @@ def delinquency_csv(district_id: int) -> Any:
 @bp.route("/<int:district_id>/delinquency.pdf")
 @require(*READERS)
 def delinquency_pdf(district_id: int) -> Any:
-    district = _district(district_id)
+    district = visible_district(district_id)
     pdf = render_pdf(
         "pdf/delinquency.html", district=district, rows=_delinquency(district_id), today=today()
     )
@@ -752,7 +739,7 @@ def lien_reason(line: Any, act_date: date) -> str:
 @bp.route("/<int:district_id>/properties/<int:property_id>/liens", methods=["GET", "POST"])
 @require(*READERS)
 def property_liens(district_id: int, property_id: int) -> Any:
-    district = _district(district_id)
+    district = visible_district(district_id)
     prop = _property(district, property_id)
     db = get_session()
     errors: dict[str, str] = {}
@@ -813,7 +800,7 @@ def property_liens(district_id: int, property_id: int) -> Any:
             (line.id, line.part): lien_reason(line, view.result.act_effective_date)
             for line in view.result.ranking
         },
-        may_write=_may_write(district),
+        may_write=may_write_district(district),
         today=today(),
     ), (422 if errors else 200)
 
@@ -821,7 +808,7 @@ def property_liens(district_id: int, property_id: int) -> Any:
 @bp.route("/<int:district_id>/properties/<int:property_id>/apply-credit", methods=["POST"])
 @require(*WRITERS)
 def apply_credit(district_id: int, property_id: int) -> Any:
-    district = _district(district_id)
+    district = visible_district(district_id)
     _writer(district)
     prop = _property(district, property_id)
     db = get_session()
@@ -852,7 +839,7 @@ def apply_credit(district_id: int, property_id: int) -> Any:
 @bp.route("/<int:district_id>/properties/<int:property_id>/lien-certificate.pdf")
 @require(*READERS)
 def lien_certificate(district_id: int, property_id: int) -> Any:
-    district = _district(district_id)
+    district = visible_district(district_id)
     prop = _property(district, property_id)
     db = get_session()
     view = liens.lien_priority(db, prop, today())
@@ -909,7 +896,7 @@ def _statement_context(district: District, fy: FiscalYear) -> dict[str, Any]:
 @bp.route("/<int:district_id>/statement")
 @require(*READERS)
 def statement(district_id: int) -> Any:
-    district = _district(district_id)
+    district = visible_district(district_id)
     return render_template(
         "account/statement.html", **_statement_context(district, _fy(district_id))
     )
@@ -918,7 +905,7 @@ def statement(district_id: int) -> Any:
 @bp.route("/<int:district_id>/statement.csv")
 @require(*READERS)
 def statement_csv(district_id: int) -> Any:
-    district = _district(district_id)
+    district = visible_district(district_id)
     fy = _fy(district_id)
     part = request.args.get("part", "statement")
     db = get_session()
@@ -943,7 +930,7 @@ def statement_csv(district_id: int) -> Any:
 @bp.route("/<int:district_id>/statement.pdf")
 @require(*READERS)
 def statement_pdf(district_id: int) -> Any:
-    district = _district(district_id)
+    district = visible_district(district_id)
     fy = _fy(district_id)
     pdf = render_pdf("pdf/statement.html", **_statement_context(district, fy))
     return _pdf_response(pdf, f"statement-{district.id}-FY{fy.label}.pdf")

@@ -15,7 +15,7 @@ from tid.rules.calendar import parse_date
 from tid.rules.errors import N_, FindingsError, InputError
 from tid.services import notices as notice_service
 from tid.web import nav
-from tid.web.access import STAFF, deny_unless, me, require
+from tid.web.access import STAFF, me, require, visible_district
 from tid.web.portal import code_secret
 from tid.web.util import today
 
@@ -40,19 +40,11 @@ def _district_ids() -> set[int] | None:
     return {user.district_id} if user.district_id is not None else set()
 
 
-def _district(district_id: int) -> District:
-    district = get_session().get(District, district_id)
-    if district is None:
-        abort(404)
-    deny_unless(me().can_see_district(district.id, district.municipality_id))
-    return district
-
-
 def _batch(batch_id: int) -> NoticeBatch:
     batch = get_session().get(NoticeBatch, batch_id)
     if batch is None:
         abort(404)
-    _district(batch.district_id)
+    visible_district(batch.district_id)
     return batch
 
 
@@ -60,7 +52,7 @@ def _notice(notice_id: int) -> Notice:
     notice = get_session().get(Notice, notice_id)
     if notice is None:
         abort(404)
-    _district(notice.district_id)
+    visible_district(notice.district_id)
     return notice
 
 
@@ -115,7 +107,7 @@ def batch_new(run_id: int) -> Any:
     run = db.get(BillingRun, run_id)
     if run is None:
         abort(404)
-    district = _district(run.district_id)
+    district = visible_district(run.district_id)
     previous = db.exec(
         select(NoticeBatch)
         .where(NoticeBatch.district_id == district.id)

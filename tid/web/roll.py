@@ -32,7 +32,7 @@ from tid.rules.calendar import fiscal_year_of, parse_date, parse_fiscal_year
 from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.services import billing, roll
 from tid.web import nav
-from tid.web.access import deny_unless, me, require
+from tid.web.access import deny_unless, may_write_district, me, require, visible_district
 from tid.web.util import today
 
 bp = Blueprint("roll", __name__, url_prefix="/roll")
@@ -79,20 +79,6 @@ _MESSAGES = (
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def _district(district_id: int) -> District:
-    """The district, if the user may see it (404 / 403 otherwise)."""
-    district = get_session().get(District, district_id)
-    if district is None:
-        abort(404)
-    deny_unless(me().can_see_district(district.id, district.municipality_id))
-    return district
-
-
-def _may_write(district: District) -> bool:
-    user = me()
-    return user.role == "admin" or (user.role == "association" and user.district_id == district.id)
 
 
 def _uploads() -> Path:
@@ -161,7 +147,7 @@ def districts() -> Any:
 @bp.route("/<int:district_id>")
 @require(*READERS)
 def district(district_id: int) -> Any:
-    place = _district(district_id)
+    place = visible_district(district_id)
     db = get_session()
     ordinances = list(
         db.exec(
@@ -177,14 +163,14 @@ def district(district_id: int) -> Any:
         imports=roll.imports(db, district_id)[:20],
         runs=billing.runs(db, district_id),
         ordinances=ordinances,
-        may_write=_may_write(place),
+        may_write=may_write_district(place),
     )
 
 
 @bp.route("/<int:district_id>/years/<fiscal_year>")
 @require(*READERS)
 def properties(district_id: int, fiscal_year: str) -> Any:
-    place = _district(district_id)
+    place = visible_district(district_id)
     try:
         fy = parse_fiscal_year(fiscal_year).label
     except InputError:
@@ -201,7 +187,7 @@ def properties(district_id: int, fiscal_year: str) -> Any:
 @bp.route("/<int:district_id>/properties/<int:property_id>")
 @require(*READERS)
 def property_detail(district_id: int, property_id: int) -> Any:
-    place = _district(district_id)
+    place = visible_district(district_id)
     db = get_session()
     parcel = db.get(Property, property_id)
     if parcel is None or parcel.district_id != district_id:
@@ -222,8 +208,8 @@ def property_detail(district_id: int, property_id: int) -> Any:
 @bp.route("/<int:district_id>/import", methods=["GET", "POST"])
 @require(*WRITERS)
 def upload(district_id: int) -> Any:
-    place = _district(district_id)
-    deny_unless(_may_write(place))
+    place = visible_district(district_id)
+    deny_unless(may_write_district(place))
     errors: dict[str, str] = {}
     values = {"fiscal_year": request.form.get("fiscal_year", _current_fy())}
     if request.method == "POST":
@@ -277,8 +263,8 @@ def _stored(district_id: int, token: str) -> tuple[bytes, dict[str, Any]]:
 @bp.route("/<int:district_id>/import/<token>")
 @require(*WRITERS)
 def preview(district_id: int, token: str) -> Any:
-    place = _district(district_id)
-    deny_unless(_may_write(place))
+    place = visible_district(district_id)
+    deny_unless(may_write_district(place))
     data, meta = _stored(district_id, token)
     try:
         result = roll.preview_roll(
@@ -313,8 +299,8 @@ def preview(district_id: int, token: str) -> Any:
 @bp.route("/<int:district_id>/import/<token>/commit", methods=["POST"])
 @require(*WRITERS)
 def commit(district_id: int, token: str) -> Any:
-    place = _district(district_id)
-    deny_unless(_may_write(place))
+    place = visible_district(district_id)
+    deny_unless(may_write_district(place))
     data, meta = _stored(district_id, token)
     db = get_session()
     try:
@@ -363,8 +349,8 @@ def commit(district_id: int, token: str) -> Any:
 @bp.route("/<int:district_id>/billing/new", methods=["GET", "POST"])
 @require(*WRITERS)
 def billing_new(district_id: int) -> Any:
-    place = _district(district_id)
-    deny_unless(_may_write(place))
+    place = visible_district(district_id)
+    deny_unless(may_write_district(place))
     db = get_session()
     years = roll.fiscal_years(db, district_id)
     default_fy = years[0][0] if years else _current_fy()
@@ -443,7 +429,7 @@ def billing_new(district_id: int) -> Any:
 @bp.route("/<int:district_id>/billing/<int:run_id>")
 @require(*READERS)
 def billing_run(district_id: int, run_id: int) -> Any:
-    place = _district(district_id)
+    place = visible_district(district_id)
     db = get_session()
     run = db.get(BillingRun, run_id)
     if run is None or run.district_id != district_id:
@@ -467,7 +453,7 @@ def billing_run(district_id: int, run_id: int) -> Any:
         corrections=billing.corrected_notices_needed(db, run),
         bills=billing.bills_page(db, run.id or 0, search=search, page=page_number),
         search=search,
-        may_write=_may_write(place),
+        may_write=may_write_district(place),
         imports_of_year=[
             i for i in roll.imports(db, district_id) if i.fiscal_year == run.fiscal_year
         ],
