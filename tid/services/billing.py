@@ -34,7 +34,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any, cast
@@ -63,6 +63,7 @@ from tid.rules.errors import N_, InputError
 from tid.rules.imposts import PropertyImpost, Value, compile_formula, evaluate
 from tid.rules.money import ZERO, money_str, parse_decimal, to_cents
 from tid.services import audit
+from tid.services.paging import PageInfo, cadastral_or_owner, page_info
 from tid.services.roll import attribute_names
 
 CITATION_FORMULA = "21 LPRA § 6653(3)(d)"
@@ -584,19 +585,8 @@ class BillLine:
 
 
 @dataclass(frozen=True)
-class BillPage:
-    lines: list[BillLine]
-    total: int
-    page: int
-    pages: int
-
-    @property
-    def previous_page(self) -> int | None:
-        return self.page - 1 if self.page > 1 else None
-
-    @property
-    def next_page(self) -> int | None:
-        return self.page + 1 if self.page < self.pages else None
+class BillPage(PageInfo):
+    lines: list[BillLine] = field(default_factory=list)
 
 
 def bills_page(
@@ -604,14 +594,9 @@ def bills_page(
 ) -> BillPage:
     """One page of a run's bills by cadastral number, optionally searched (plain text)."""
     where: list[Any] = [Bill.billing_run_id == run_id]
-    term = search.strip()
-    if term:
-        escaped = term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        pattern = f"%{escaped.lower()}%"
-        where.append(
-            func.lower(Property.cadastral_number).like(pattern, escape="\\")
-            | func.lower(PropertyYear.owner_names).like(pattern, escape="\\")
-        )
+    matching = cadastral_or_owner(search)
+    if matching is not None:
+        where.append(matching)
     joined = (
         sm_select(Bill, Property.cadastral_number, PropertyYear.owner_names)
         .join(Property, col(Property.id) == col(Bill.property_id))
@@ -625,13 +610,9 @@ def bills_page(
         .join(PropertyYear, col(PropertyYear.id) == col(Bill.property_year_id))
         .where(*where)
     )
-    total = int(session.exec(count).one())
-    pages = max(1, -(-total // per_page))
-    page = min(max(1, page), pages)
+    info = page_info(int(session.exec(count).one()), page, per_page)
     rows = session.exec(
-        joined.order_by(col(Property.cadastral_number))
-        .offset((page - 1) * per_page)
-        .limit(per_page)
+        joined.order_by(col(Property.cadastral_number)).offset(info.offset).limit(per_page)
     ).all()
     replacement_ids = [b.superseded_by_id for b, _, _ in rows if b.superseded_by_id]
     replacements = (
@@ -643,7 +624,7 @@ def bills_page(
         BillLine(b, number, owners, replacements.get(b.superseded_by_id))
         for b, number, owners in rows
     ]
-    return BillPage(lines, total, page, pages)
+    return BillPage(lines=lines, **info.position())
 
 
 def corrected_notices_needed(session: Session, run: BillingRun) -> list[BillLine]:

@@ -31,7 +31,7 @@ import json
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -45,6 +45,7 @@ from tid.rules.calendar import parse_fiscal_year
 from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.money import CENT
 from tid.services import audit
+from tid.services.paging import PageInfo, cadastral_or_owner, page_info
 
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 DEFAULT_MAX_ROWS = 200_000
@@ -1024,19 +1025,8 @@ def imports(session: Session, district_id: int) -> list[RollImport]:
 
 
 @dataclass(frozen=True)
-class RollPage:
-    rows: list[tuple[Property, PropertyYear]]
-    total: int
-    page: int
-    pages: int
-
-    @property
-    def previous_page(self) -> int | None:
-        return self.page - 1 if self.page > 1 else None
-
-    @property
-    def next_page(self) -> int | None:
-        return self.page + 1 if self.page < self.pages else None
+class RollPage(PageInfo):
+    rows: list[tuple[Property, PropertyYear]] = field(default_factory=list)
 
 
 def roll_page(
@@ -1055,14 +1045,9 @@ def roll_page(
         PropertyYear.fiscal_year == fiscal_year,
         col(PropertyYear.in_roll),
     ]
-    term = search.strip()
-    if term:
-        escaped = term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        pattern = f"%{escaped.lower()}%"
-        where.append(
-            func.lower(Property.cadastral_number).like(pattern, escape="\\")
-            | func.lower(PropertyYear.owner_names).like(pattern, escape="\\")
-        )
+    matching = cadastral_or_owner(search)
+    if matching is not None:
+        where.append(matching)
     base = select(Property, PropertyYear).join(
         PropertyYear, col(PropertyYear.property_id) == col(Property.id)
     )
@@ -1072,16 +1057,14 @@ def roll_page(
         .join(Property, col(PropertyYear.property_id) == col(Property.id))
         .where(*where)
     )
-    total = int(session.exec(count_stmt).one())
-    pages = max(1, -(-total // per_page))
-    page = min(max(1, page), pages)
+    info = page_info(int(session.exec(count_stmt).one()), page, per_page)
     stmt = (
         base.where(*where)
         .order_by(col(Property.cadastral_number))
-        .offset((page - 1) * per_page)
+        .offset(info.offset)
         .limit(per_page)
     )
-    return RollPage(list(session.exec(stmt).all()), total, page, pages)
+    return RollPage(rows=list(session.exec(stmt).all()), **info.position())
 
 
 def property_history(session: Session, property_id: int) -> list[PropertyYear]:
