@@ -35,8 +35,8 @@ translations: $(STAMP)
 
 # Refresh the catalogs after adding or changing messages (then translate the new Spanish ones).
 messages: $(STAMP)
-	$(BIN)/pybabel extract -F tid/babel.cfg -k _l -k lazy_gettext -k N_ -o tid/translations/messages.pot tid templates
-	$(BIN)/pybabel update -i tid/translations/messages.pot -d tid/translations --no-fuzzy-matching
+	$(BIN)/pybabel extract --no-wrap --no-location --sort-output -F tid/babel.cfg -k _l -k lazy_gettext -k N_ -o tid/translations/messages.pot tid templates
+	$(BIN)/pybabel update --no-wrap --ignore-obsolete -i tid/translations/messages.pot -d tid/translations --no-fuzzy-matching
 
 # The demo's digest emails go to a local mail sink that keeps them in instance/mail/.
 demo: install
@@ -59,3 +59,4 @@ test: install sysdeps-test lint typecheck
 
 bench: install
 	$(BIN)/python benchmarks/calc.py
+	$(BIN)/python benchmarks/formula.py

@@ -111,6 +111,9 @@ def make_test_app(database_url: str, tmp_path: Path, **overrides: Any) -> Flask:
         "INSTANCE_PATH": str(tmp_path / "instance"),
         "SCHEDULER_IN_PROCESS": False,
         "RATELIMIT_ENABLED": True,
+        # The calculators' rate limit is tested on its own (tests/web/test_calc_bounds.py);
+        # elsewhere one test client sends more than a minute's share.
+        "CALC_RATE_LIMIT": 0,
     }
     config.update(overrides)
     return create_app(config)

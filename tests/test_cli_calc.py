@@ -127,3 +127,22 @@ def test_the_installed_command(tmp_path: Path) -> None:
     assert bad.returncode == 2
     assert bad.stdout == ""
     assert json.loads(bad.stderr)["field"] == "nightly_rate"
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "nests too deeply"),
+        ('{"nights": ' + "9" * 5000 + "}", "more digits"),
+    ],
+)
+def test_unreadable_json_exits_2_not_a_traceback(text: str, words: str) -> None:
+    error = _error(_invoke(["room-tax"], stdin=text))
+    assert words in error["error"]
+
+
+def test_a_document_past_a_bound_exits_2_naming_it() -> None:
+    document = {"formula": "(1 + " * 70 + "x" + ")" * 70, "properties": [{"id": "p", "x": "1"}]}
+    error = _error(_invoke(["impost"], stdin=json.dumps(document)))
+    assert error["field"] == "formula"
+    assert "nests more than 64 levels" in error["error"]

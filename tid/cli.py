@@ -162,12 +162,9 @@ def _read_json(file: str) -> Any:
         raise InputError(
             "file", f"The file {file!r} cannot be read as UTF-8 text: {exc}."
         ) from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            "", f"The input is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}."
-        ) from None
+    from tid.calc_io import load_json
+
+    return load_json(text)
 
 
 def _fail(exc: InputError) -> Any:

@@ -26,6 +26,8 @@ ENVIRONMENT = {
     "TID_DEADLINE_SKIP_SATURDAY": "DEADLINE_SKIP_SATURDAY",
     "TID_SECURE_COOKIES": "SESSION_COOKIE_SECURE",
     "TID_PROXIES": "PROXIES",
+    "TID_CALC_RATE_LIMIT": "CALC_RATE_LIMIT",
+    "TID_CALC_TIME_LIMIT": "CALC_TIME_LIMIT",
 }
 
 _BOOLEAN_KEYS = {
@@ -34,7 +36,8 @@ _BOOLEAN_KEYS = {
     "DEADLINE_SKIP_SATURDAY",
     "SESSION_COOKIE_SECURE",
 }
-_INTEGER_KEYS = {"SMTP_PORT", "PROXIES"}
+_INTEGER_KEYS = {"SMTP_PORT", "PROXIES", "CALC_RATE_LIMIT"}
+_NUMBER_KEYS = {"CALC_TIME_LIMIT"}
 
 
 def instance_path() -> Path:
@@ -66,6 +69,10 @@ def defaults(instance: Path) -> dict[str, Any]:
         "WTF_CSRF_TIME_LIMIT": None,
         "TODAY": None,  # a fixed date for tests and demos; None means the clock
         "PROXIES": 0,  # reverse proxies in front of the app (their X-Forwarded-For is trusted)
+        # The public calculators: computations a minute per client address without a login
+        # (0: no limit), and the seconds one computation may take before it is stopped.
+        "CALC_RATE_LIMIT": 60,
+        "CALC_TIME_LIMIT": 5.0,
     }
 
 
@@ -74,6 +81,8 @@ def _coerce(key: str, value: str) -> Any:
         return value.strip().lower() in {"1", "true", "yes", "on"}
     if key in _INTEGER_KEYS:
         return int(value)
+    if key in _NUMBER_KEYS:
+        return float(value)
     return value
 
 

@@ -189,7 +189,7 @@ def load_petitions(session: Session, config: Mapping[str, Any]) -> None:
             district_name=isla_verde,
             expected_amount="1,250,000.00",
             term_years="10",
-            formula="0.35% del valor tasado de la propiedad, con un mínimo de $250.00 al año.",
+            formula="max(250.00, 0.0035 * assessed_value)",
             association_name="Asociación del Distrito de Isla Verde, Inc.",
             issued_on=ago(28),
             today=today,

@@ -742,3 +742,14 @@ class PortalAttempt(SQLModel, table=True):
     at: datetime = Field(default_factory=utcnow, index=True)
     client: str = Field(max_length=64, index=True)
     notice_number: str = Field(max_length=40, index=True)
+
+
+class RequestCount(SQLModel, table=True):
+    """Requests of one client in one minute, counted in the database so that every worker
+    sees the same count (the public calculators' rate limit)."""
+
+    __tablename__ = "request_count"
+
+    key: str = Field(max_length=120, primary_key=True)
+    window: int = Field(primary_key=True)  # whole minutes since 1970-01-01 UTC
+    count: int = Field(default=0)

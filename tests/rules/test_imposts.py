@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 from typing import Any
 
 import pytest
@@ -13,8 +13,11 @@ from hypothesis import strategies as st
 from tid.rules.calculators import run
 from tid.rules.errors import InputError
 from tid.rules.imposts import (
+    _CONTEXT,
     MAX_DEPTH,
     MAX_FORMULA_LENGTH,
+    NUM,
+    _Compiler,
     apportioned_attribute,
     compile_formula,
     evaluate,
@@ -160,10 +163,15 @@ def test_limits_of_length_and_depth() -> None:
     with pytest.raises(InputError, match="longer than"):
         compile_formula("1 + " * (MAX_FORMULA_LENGTH // 4) + "1")
     with pytest.raises(InputError, match="nests more than"):
-        compile_formula("(" * (MAX_DEPTH + 1) + "x" + ")" * (MAX_DEPTH + 1))
+        compile_formula("(1 + " * (MAX_DEPTH + 1) + "x" + ")" * (MAX_DEPTH + 1))
+    with pytest.raises(InputError, match="nests more than"):
+        compile_formula("max(1, " * (MAX_DEPTH + 1) + "x" + ")" * (MAX_DEPTH + 1))
     with pytest.raises(InputError, match="nests more than"):
         compile_formula("-" * 500 + "x")
-    compile_formula("(" * 20 + "x" + ")" * 20)  # reasonable nesting is fine
+    compile_formula("(1 + " * 20 + "x" + ")" * 20)  # reasonable nesting is fine
+    # Parentheses only group, and a chain of one precedence is one level however long.
+    compile_formula("(" * 500 + "x" + ")" * 500)
+    compile_formula(" + ".join(["1"] * 1000) + " + x")
 
 
 def test_unknown_name_at_compile_when_attributes_are_known() -> None:
@@ -350,3 +358,53 @@ def test_the_explanation_in_spanish() -> None:
         '(pues clase de uso "hotel" = "hotel" es cierto) = $6,950.00'
     )
     assert line.explanation.endswith("= $6,950.00")
+
+
+# --------------------------------------------------------------------------- compiling cost
+
+
+def _visits(text: str) -> int:
+    """The nodes the compiler examines to build a formula's closures (no timing)."""
+    formula = compile_formula(text, parameters=["budget"])
+    compiler = _Compiler(formula, {"budget": D("500.00")})
+    with localcontext(_CONTEXT):
+        compiler.build(formula.tree, NUM)
+    return compiler.visits
+
+
+_LEAVES = st.sampled_from(["1", "2.5", "0", "x", "y", "budget", "(1 + 2)"])
+
+
+def _combine(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    pair = st.tuples(inner, st.sampled_from(["+", "-", "*", "/"]), inner)
+    return st.one_of(
+        pair.map(lambda t: f"{t[0]} {t[1]} {t[2]}"),
+        inner.map(lambda a: f"({a})"),
+        inner.map(lambda a: f"-({a})"),
+        st.tuples(inner, inner).map(lambda t: f"max({t[0]}, {t[1]})"),
+        st.tuples(inner, inner).map(lambda t: f"round({t[0]} * {t[1]}, 2)"),
+        st.tuples(inner, inner, inner).map(lambda t: f"if({t[0]} > {t[1]}, {t[1]}, {t[2]})"),
+    )
+
+
+_RANDOM_FORMULAS = st.recursive(_LEAVES, _combine, max_leaves=60)
+
+
+@settings(max_examples=300)
+@given(_RANDOM_FORMULAS)
+def test_doubling_a_formula_at_most_doubles_the_compilers_visits(text: str) -> None:
+    once = _visits(text)
+    twice = _visits(f"({text}) + ({text})")
+    # The sum's chain node, its two operands and their constant parts are the only extra.
+    assert twice <= 2 * once + 4
+    assert once <= 3 * compile_formula(text, parameters=["budget"]).size
+
+
+@pytest.mark.parametrize("terms", [10, 100, 1000])
+def test_a_chain_of_constants_costs_in_proportion_to_its_terms(terms: int) -> None:
+    # The report's attack: under the old compiler each added term doubled the work.
+    small = _visits(" + ".join(["1"] * terms) + " + x")
+    large = _visits(" + ".join(["1"] * (2 * terms)) + " + x")
+    assert large <= 2 * small + 2
+    nested = _visits("(1 + " * 60 + "x" + ")" * 60)
+    assert nested <= 3 * compile_formula("(1 + " * 60 + "x" + ")" * 60).size

@@ -57,7 +57,7 @@ ORDINANCE: dict[str, Any] = {
     "district_name": "DMT de Condado",
     "expected_amount": "1,250,000.50",
     "term_years": "10",
-    "formula": "0.35% del valor tasado",
+    "formula": "max(250.00, 0.0035 * assessed_value)",
     "association_name": "Asociación de Condado, Inc.",
     "issued_on": "2026-03-08",
 }
@@ -269,6 +269,9 @@ def test_an_existing_district_of_the_same_name_is_linked_not_duplicated(
         ("term_years", "1.5"),
         ("term_years", "100"),
         ("formula", ""),
+        ("formula", "0.35% del valor tasado"),  # words, not a formula the billing run reads
+        ("formula", "(1 + " * 70 + "assessed_value" + ")" * 70),  # nests past the bound
+        ("formula", "max(1, assessed_value"),
         ("association_name", ""),
         ("issued_on", "2026-03-02"),  # before the study started (03-03)
         ("issued_on", "2026-04-01"),  # future

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from tid.rules.errors import InputError
+from tid.rules.limits import check_document
 
 Document = Mapping[str, Any]
 Calculator = Callable[[Document], dict[str, Any]]
@@ -45,7 +46,10 @@ def get(name: str) -> Calculator:
 
 
 def run(name: str, document: object) -> dict[str, Any]:
-    """Run calculator ``name`` on a parsed JSON document."""
+    """Run calculator ``name`` on a parsed JSON document (refused at once, naming the bound,
+    when it is larger than any real case: :mod:`tid.rules.limits`)."""
     if not isinstance(document, Mapping):
         raise InputError("", "the input must be a JSON object")
-    return get(name)(document)
+    calculator = get(name)
+    check_document(document)
+    return calculator(document)

@@ -48,13 +48,14 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from tid.rules.errors import Bilingual, InputError, spanish_all
+from tid.rules.limits import MAX_FORMULA_TEXT, check_impost_work, checkpoint
 from tid.rules.money import CENT, ZERO, allocate, money_str, parse_decimal, round_cents
 from tid.rules.trace import TraceStep
 
 CITATION = "21 LPRA § 6653(3)(d)"
 
 # Bounds of the language (technical limits, not statutory amounts).
-MAX_FORMULA_LENGTH = 2000
+MAX_FORMULA_LENGTH = MAX_FORMULA_TEXT
 MAX_DEPTH = 64
 MAX_NUMBER_DIGITS = 30
 MAX_ROUND_PLACES = 10
@@ -129,7 +130,7 @@ _TERMINAL_WORDS = {
 
 @functools.cache
 def _parser() -> Lark:
-    return Lark(_GRAMMAR, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+    return Lark(_GRAMMAR, parser="lalr", propagate_positions=False, maybe_placeholders=False)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -167,11 +168,28 @@ class Unary(Node):
 
 
 @dataclass(frozen=True, eq=False)
-class Arith(Node):
+class Operation:
+    """One step of a chain: the operator, its operand, and where the operator stands."""
+
     op: str
-    left: Node
-    right: Node
+    operand: Node
     op_at: int  # offset of the operator, for errors such as a division by zero
+
+
+@dataclass(frozen=True, eq=False)
+class Arith(Node):
+    """Operations of one precedence read left to right: ``a + b - c`` or ``a * b / c``.
+
+    A chain is one node however long it is, so a sum of a thousand terms nests one level
+    deep, and every walk over the tree stays shallow.
+    """
+
+    first: Node
+    rest: tuple[Operation, ...]
+
+    @functools.cached_property
+    def operand_nodes(self) -> tuple[Node, ...]:
+        return (self.first, *(o.operand for o in self.rest))
 
 
 @dataclass(frozen=True, eq=False)
@@ -245,6 +263,7 @@ class Formula:
     parameters: tuple[str, ...]  # the names known to be parameters when compiled
     attributes: tuple[str, ...]  # the other names: attributes of each property
     aggregates: tuple[Call, ...]
+    size: int = 0  # the number of nodes of the tree: the work of evaluating it once
 
     def position(self, node: Node) -> str:
         return _where(self.text, node.start)
@@ -289,7 +308,15 @@ def compile_formula(
                     _first_use(node, n).start,
                     f"unknown name {n!r}: not a parameter nor an attribute of the properties",
                 )
-    return Formula(text, node, tuple(names), params, attrs, tuple(aggregates))
+    return Formula(text, node, tuple(names), params, attrs, tuple(aggregates), _size(node))
+
+
+def _size(node: Node) -> int:
+    count, stack = 0, [node]
+    while stack:
+        count += 1
+        stack.extend(_children(stack.pop()))
+    return count
 
 
 def _parse_error(text: str, err: UnexpectedInput) -> InputError:
@@ -309,83 +336,143 @@ def _parse_error(text: str, err: UnexpectedInput) -> InputError:
     return _formula_error(text, offset, "the formula cannot be read")  # pragma: no cover
 
 
+def _precedence(op: object) -> int:
+    """6 for ``+ -``, 7 for ``* /``: operators of one precedence chain left to right."""
+    return 6 if str(op) in "+-" else 7
+
+
+def _chains_on(parent: Tree[Token], index: int, child: Tree[Token]) -> bool:
+    """Whether ``child`` continues its parent's chain (``a + b`` inside ``a + b + c``)."""
+    return (
+        index == 0
+        and parent.data == "arith"
+        and child.data == "arith"
+        and _precedence(child.children[1]) == _precedence(parent.children[1])
+    )
+
+
 def _check_depth(text: str, tree: Tree[Token]) -> None:
-    # Iterative, so that no input can exhaust the interpreter's recursion limit.
+    """Refuse a formula that nests more than ``MAX_DEPTH`` operations inside each other.
+
+    A chain of one precedence (``a + b + … + z``) is one level however long, and the
+    parentheses and argument lists only group; every walk of the formula's tree is then at
+    most ``MAX_DEPTH`` deep. Iterative, so that no input can exhaust the interpreter's
+    recursion limit.
+    """
     stack: list[tuple[Tree[Token], int]] = [(tree, 1)]
     while stack:
         subtree, depth = stack.pop()
         if depth > MAX_DEPTH:
-            offset = subtree.meta.start_pos if not subtree.meta.empty else 0
+            offset = _first_offset(subtree)
             raise _formula_error(
                 text, offset, f"the formula nests more than {MAX_DEPTH} levels deep"
             )
-        stack.extend((c, depth + 1) for c in subtree.children if isinstance(c, Tree))
+        for index, child in enumerate(subtree.children):
+            if isinstance(child, Tree):
+                flat = child.data in ("atom", "arguments") or _chains_on(subtree, index, child)
+                stack.append((child, depth if flat else depth + 1))
+
+
+def _first_offset(tree: Tree[Token]) -> int:
+    """Where the first token of a subtree stands (its leftmost leaf)."""
+    current: Tree[Token] | Token = tree
+    while isinstance(current, Tree):
+        if not current.children:
+            return 0
+        current = current.children[0]
+    return current.start_pos or 0
+
+
+def _outer(kid: Tree[Token] | Token, node: Node) -> tuple[int, int]:
+    """The span of a converted child as written: with its parentheses, if it had them."""
+    if isinstance(kid, Tree) and kid.data == "atom":
+        first, last = kid.children[0], kid.children[-1]
+        assert isinstance(first, Token) and isinstance(last, Token)
+        return first.start_pos or 0, last.end_pos or 0
+    return node.start, node.end
+
+
+def _token(kid: Tree[Token] | Token) -> Token:
+    assert isinstance(kid, Token)
+    return kid
 
 
 def _convert(text: str, tree: Tree[Token] | Token) -> Node:
+    """The typed tree of a parse tree. Spans are taken from the tokens (the parser does not
+    track positions, which would cost a third of its time): a node spans its tokens, and a
+    parenthesized child counts with its parentheses."""
     if isinstance(tree, Token):  # pragma: no cover - every token is wrapped by a rule
         raise _formula_error(text, tree.start_pos or 0, f"unexpected {str(tree)!r}")
-    start, end = tree.meta.start_pos, tree.meta.end_pos
+    while tree.data == "atom":  # ( expression ): the parentheses only group
+        tree = next(k for k in tree.children if isinstance(k, Tree))
     kids = tree.children
     rule = tree.data
-    if rule == "atom":  # ( expression ): the parentheses only group
-        inner = [k for k in kids if isinstance(k, Tree)]
-        return _convert(text, inner[0])
-    if rule == "number":
-        token = kids[0]
-        assert isinstance(token, Token)
+    if rule in ("number", "string", "name"):
+        token = _token(kids[0])
+        start, end = token.start_pos or 0, token.end_pos or 0
+        if rule == "string":
+            return Text(start, end, str(token)[1:-1])
+        if rule == "name":
+            return Name(start, end, str(token))
         digits = str(token).replace(".", "")
         if len(digits) > MAX_NUMBER_DIGITS:
             raise _formula_error(text, start, f"a number of more than {MAX_NUMBER_DIGITS} digits")
         return Num(start, end, Decimal(str(token)))
-    if rule == "string":
-        return Text(start, end, str(kids[0])[1:-1])
-    if rule == "name":
-        return Name(start, end, str(kids[0]))
-    if rule == "unary":
-        op = kids[0]
-        assert isinstance(op, Token)
-        return Unary(start, end, str(op), _convert(text, kids[1]))
-    if rule == "arith":
-        op = kids[1]
-        assert isinstance(op, Token)
-        return Arith(
-            start,
-            end,
-            str(op),
-            _convert(text, kids[0]),
-            _convert(text, kids[2]),
-            op.start_pos or start,
-        )
-    if rule == "compare":
-        return Compare(start, end, str(kids[1]), _convert(text, kids[0]), _convert(text, kids[2]))
-    if rule == "logic":
-        return Logic(
-            start, end, str(kids[1]).lower(), _convert(text, kids[0]), _convert(text, kids[2])
-        )
-    if rule == "not_":
-        return Not(start, end, _convert(text, kids[1]))
+    if rule in ("unary", "not_"):
+        op = _token(kids[0])
+        operand = _convert(text, kids[1])
+        start, end = op.start_pos or 0, _outer(kids[1], operand)[1]
+        if rule == "not_":
+            return Not(start, end, operand)
+        return Unary(start, end, str(op), operand)
+    if rule == "arith":  # the whole chain of one precedence, without recursing down it
+        rest: list[Operation] = []
+        link: Tree[Token] = tree
+        while True:
+            op = _token(link.children[1])
+            rest.append(Operation(str(op), _convert(text, link.children[2]), op.start_pos or 0))
+            left = link.children[0]
+            assert isinstance(left, Tree)
+            if not _chains_on(link, 0, left):
+                break
+            link = left
+        rest.reverse()
+        first = _convert(text, left)
+        start, end = _outer(left, first)[0], _outer(kids[2], rest[-1].operand)[1]
+        return Arith(start, end, first, tuple(rest))
+    if rule in ("compare", "logic"):
+        left_node, right_node = _convert(text, kids[0]), _convert(text, kids[2])
+        start, end = _outer(kids[0], left_node)[0], _outer(kids[2], right_node)[1]
+        if rule == "compare":
+            return Compare(start, end, str(kids[1]), left_node, right_node)
+        return Logic(start, end, str(kids[1]).lower(), left_node, right_node)
     if rule == "call":
-        func = str(kids[0]).lower()
-        args: tuple[Node, ...] = ()
-        for kid in kids:
-            if isinstance(kid, Tree) and kid.data == "arguments":
-                args = tuple(_convert(text, a) for a in kid.children if isinstance(a, Tree))
+        name = _token(kids[0])
+        start, end = name.start_pos or 0, _token(kids[-1]).end_pos or 0
+        func = str(name).lower()
         if func not in FUNCTIONS:
             raise _formula_error(
                 text,
                 start,
-                f"unknown function {str(kids[0])!r}",
+                f"unknown function {str(name)!r}",
                 f"; known: {', '.join(FUNCTIONS)}",
             )
+        args: tuple[Node, ...] = ()
+        for kid in kids:
+            if isinstance(kid, Tree) and kid.data == "arguments":
+                args = tuple(_convert(text, a) for a in kid.children if isinstance(a, Tree))
         return Call(start, end, func, args)
-    raise _formula_error(text, start, "the formula cannot be read")  # pragma: no cover
+    raise _formula_error(
+        text, _first_offset(tree), "the formula cannot be read"
+    )  # pragma: no cover
 
 
 def _children(node: Node) -> tuple[Node, ...]:
     if isinstance(node, Unary | Not):
         return (node.operand,)
-    if isinstance(node, Arith | Compare | Logic):
+    if isinstance(node, Arith):
+        return node.operand_nodes
+    if isinstance(node, Compare | Logic):
         return (node.left, node.right)
     if isinstance(node, Call):
         return node.args
@@ -448,8 +535,8 @@ def _check_types(
     if isinstance(node, Unary):
         check(node.operand, NUM)
     elif isinstance(node, Arith):
-        check(node.left, NUM)
-        check(node.right, NUM)
+        for operand in node.operand_nodes:
+            check(operand, NUM)
     elif isinstance(node, Logic):
         check(node.left, BOOL)
         check(node.right, BOOL)
@@ -661,32 +748,75 @@ def _money(value: Decimal) -> str:
     return ("-" if value < 0 else "") + f"${abs(value):,.2f}"
 
 
+_OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "/": operator.truediv,
+}
+
+
+def _constant_fn(value: Value) -> Fn:
+    return lambda p: value
+
+
 class _Compiler:
-    """Builds the closure tree of a formula for one set of parameters and properties."""
+    """Builds the closure tree of a formula for one set of parameters and properties.
+
+    Every node is examined once: whether it varies from property to property, its closure
+    and its folded constant are each remembered per node, so compiling costs time in
+    proportion to the formula's size (``visits`` counts the nodes examined).
+    """
 
     def __init__(self, formula: Formula, parameters: Mapping[str, Value]) -> None:
         self.formula = formula
         self.parameters = parameters
         self.aggregates: dict[int, Decimal] = {}
         self.conditions: dict[int, Fn] = {}
+        self.visits = 0
+        # Keyed by id(node); the node is kept beside its entry so that its id stays its own.
+        self._varies: dict[int, tuple[Node, bool]] = {}
+        self._built: dict[tuple[int, str], tuple[Node, Fn]] = {}
+        self._constants: dict[int, tuple[Node, Value]] = {}
 
     def depends(self, node: Node) -> bool:
         """Whether the node's value differs from property to property."""
+        known = self._varies.get(id(node))
+        if known is not None:
+            return known[1]
+        self.visits += 1
         if isinstance(node, Name):
-            return node.name not in self.parameters
-        if isinstance(node, Call) and node.func in AGGREGATES:
-            return False
-        return any(self.depends(c) for c in _children(node))
+            varies = node.name not in self.parameters
+        elif isinstance(node, Call) and node.func in AGGREGATES:
+            varies = False
+        else:
+            varies = any([self.depends(c) for c in _children(node)])
+        self._varies[id(node)] = (node, varies)
+        return varies
 
     def build(self, node: Node, want: str) -> Fn:
+        key = (id(node), want)
+        known = self._built.get(key)
+        if known is not None:
+            return known[1]
+        self.visits += 1
         fn = self._build(node, want)
-        if not self.depends(node) and not isinstance(node, Num | Text):
+        if isinstance(node, Num | Text):
+            self._constants[id(node)] = (node, node.value)
+        elif not self.depends(node):
             try:  # fold a constant once; an error stays where it would happen
                 value = fn({})
             except (_EvalError, ArithmeticError):
-                return fn
-            return lambda p: value
+                pass
+            else:
+                self._constants[id(node)] = (node, value)
+                fn = _constant_fn(value)
+        self._built[key] = (node, fn)
         return fn
+
+    def attribute(self, name: str) -> Fn:
+        """The closure reading one attribute of a property as a number."""
+        return self._name(Name(0, 0, name), NUM)
 
     def _build(self, node: Node, want: str) -> Fn:
         if isinstance(node, Num | Text):
@@ -752,33 +882,58 @@ class _Compiler:
         """The node's value when it is the same for every property and computes cleanly."""
         if self.depends(node):
             return None
-        try:
-            value = self.build(node, NUM)({})
-        except (_EvalError, ArithmeticError):
-            return None
+        self.build(node, NUM)
+        known = self._constants.get(id(node))
+        value = known[1] if known is not None else None
         return value if isinstance(value, Decimal) else None
 
     def _arith(self, node: Arith) -> Fn:
-        left, right = self.build(node.left, NUM), self.build(node.right, NUM)
-        # A constant side is captured as a value, saving a call per property (speed matters:
-        # a roll has up to 100,000 properties).
-        lc, rc = self.constant(node.left), self.constant(node.right)
-        if node.op in "+*" and (lc is not None or rc is not None):
+        operands = node.operand_nodes
+        fns = [self.build(n, NUM) for n in operands]
+        # A constant operand is captured as a value, saving a call per property (speed
+        # matters: a roll has up to 100,000 properties); constants at the head of a chain
+        # are folded into one value, in the order written.
+        head, head_value = fns[0], self.constant(operands[0])
+        steps = list(zip(node.rest, fns[1:], strict=True))
+        while steps and head_value is not None:
+            operation, _fn = steps[0]
+            value = self.constant(operation.operand)
+            if value is None or (operation.op == "/" and not value):
+                break
+            try:
+                head_value = _OPERATORS[operation.op](head_value, value)
+            except ArithmeticError:
+                break
+            steps.pop(0)
+        if head_value is not None:
+            head = _constant_fn(head_value)
+        if not steps:
+            return head
+        if len(steps) == 1:
+            operation, right = steps[0]
+            return self._binary(operation, head, head_value, right)
+        return self._chain(head, steps)
+
+    def _binary(self, operation: Operation, left: Fn, lc: Decimal | None, right: Fn) -> Fn:
+        rc = self.constant(operation.operand)
+        op = operation.op
+        if op in "+*" and (lc is not None or rc is not None):
             c, f = (lc, right) if lc is not None else (rc, left)
-            if node.op == "+":
+            assert c is not None
+            if op == "+":
                 return lambda p: c + f(p)
             return lambda p: c * f(p)
-        if node.op == "-" and rc is not None:
+        if op == "-" and rc is not None:
             return lambda p: left(p) - rc
-        if node.op == "/" and rc:
+        if op == "/" and rc:
             return lambda p: left(p) / rc
-        if node.op == "+":
+        if op == "+":
             return lambda p: left(p) + right(p)
-        if node.op == "-":
+        if op == "-":
             return lambda p: left(p) - right(p)
-        if node.op == "*":
+        if op == "*":
             return lambda p: left(p) * right(p)
-        offset, divisor_text = node.op_at, self.formula.source(node.right)
+        offset, divisor_text = operation.op_at, self.formula.source(operation.operand)
 
         def divide(p: Mapping[str, Any]) -> Any:
             divisor = right(p)
@@ -787,6 +942,30 @@ class _Compiler:
             return left(p) / divisor
 
         return divide
+
+    def _chain(self, head: Fn, steps: Sequence[tuple[Operation, Fn]]) -> Fn:
+        """A long chain as one loop (closures nested a thousand deep would overflow)."""
+        plan = tuple(
+            (
+                _OPERATORS[operation.op],
+                fn,
+                operation.op == "/",
+                operation.op_at,
+                self.formula.source(operation.operand),
+            )
+            for operation, fn in steps
+        )
+
+        def chain(p: Mapping[str, Any]) -> Any:
+            value = head(p)
+            for apply, fn, divides, offset, source in plan:
+                operand = fn(p)
+                if divides and not operand:
+                    raise _EvalError(offset, f"division by zero ({source} is 0)")
+                value = apply(value, operand)
+            return value
+
+        return chain
 
     def _compare(self, node: Compare) -> Fn:
         test = _COMPARE[node.op]
@@ -835,6 +1014,7 @@ class _Compiler:
                 fn = self.build(node.args[0], NUM)
                 total = ZERO
                 for i, p in enumerate(properties):
+                    checkpoint()
                     try:
                         total += fn(p)
                     except _EvalError as err:
@@ -844,6 +1024,7 @@ class _Compiler:
                 cond = self.build(node.args[0], BOOL)
                 count = 0
                 for i, p in enumerate(properties):
+                    checkpoint()
                     try:
                         count += bool(cond(p))
                     except _EvalError as err:
@@ -885,19 +1066,25 @@ class _Compiler:
             inner, prec = self.explain(node.operand, p, lang)
             inner = f"({inner})" if prec < 8 else inner
             return (f"−{inner}" if node.op == "-" else inner), 8
-        if isinstance(node, Arith | Compare | Logic):
-            prec = {"or": 1, "and": 2}.get(node.op, 0)
+        if isinstance(node, Arith):
+            prec = 6 if node.rest[0].op in "+-" else 7
+            text, first_prec = self.explain(node.first, p, lang)
+            parts = [f"({text})" if first_prec < prec else text]
+            for operation in node.rest:
+                text, rp = self.explain(operation.operand, p, lang)
+                strict = operation.op in "-/"
+                text = f"({text})" if rp < prec or (strict and rp == prec) else text
+                parts.append(f"{_ARITH_WORDS[operation.op]} {text}")
+            return " ".join(parts), prec
+        if isinstance(node, Compare | Logic):
             if isinstance(node, Compare):
                 prec, word = 4, _COMPARE_WORDS[node.op]
-            elif isinstance(node, Arith):
-                prec, word = (6 if node.op in "+-" else 7), _ARITH_WORDS[node.op]
             else:
-                word = words[node.op]
+                prec, word = {"or": 1, "and": 2}[node.op], words[node.op]
             left, lp = self.explain(node.left, p, lang)
             right, rp = self.explain(node.right, p, lang)
             left = f"({left})" if lp < prec else left
-            strict = isinstance(node, Arith) and node.op in "-/"
-            right = f"({right})" if rp < prec or (strict and rp == prec) else right
+            right = f"({right})" if rp < prec else right
             return f"{left} {word} {right}", prec
         if isinstance(node, Not):
             inner, prec = self.explain(node.operand, p, lang)
@@ -955,9 +1142,12 @@ def _as_number(value: object, name: str, offset: int) -> Decimal:
 
 def _product_factors(node: Node, inverted: bool, out: list[tuple[Node, bool]]) -> None:
     """The factors of a top-level product/quotient, each marked as divisor or not."""
-    if isinstance(node, Arith) and node.op in "*/":
-        _product_factors(node.left, inverted, out)
-        _product_factors(node.right, inverted if node.op == "*" else not inverted, out)
+    if isinstance(node, Arith) and node.rest[0].op in "*/":
+        _product_factors(node.first, inverted, out)
+        for operation in node.rest:
+            _product_factors(
+                operation.operand, inverted if operation.op == "*" else not inverted, out
+            )
     else:
         out.append((node, inverted))
 
@@ -1067,6 +1257,7 @@ def evaluate(
         fn = compiler.build(formula.tree, NUM)
         exacts: list[Decimal] = []
         for i, p in enumerate(properties):
+            checkpoint()
             try:
                 value = fn(p)
             except _EvalError as err:
@@ -1139,7 +1330,7 @@ def _apportion(
     for node, inverted in factors:
         if not inverted and not _is_name(node, attribute):
             budget *= compiler.build(node, NUM)({})
-    weight = compiler.build(Name(0, 0, attribute), NUM)
+    weight = compiler.attribute(attribute)
     weights = [weight(p) for p in properties]
     for i, w in enumerate(weights):
         if w < 0:
@@ -1227,6 +1418,7 @@ def impost_document(document: Mapping[str, Any]) -> dict[str, Any]:
     raw_props = document.get("properties")
     if not isinstance(raw_props, list) or not raw_props:
         raise InputError("properties", "properties: give the list of properties, each with an id")
+    check_impost_work(len(raw_props), formula.size)
     properties: list[dict[str, Any]] = []
     for i, item in enumerate(raw_props):
         if not isinstance(item, Mapping):
@@ -1237,16 +1429,19 @@ def impost_document(document: Mapping[str, Any]) -> dict[str, Any]:
                 prop[str(key)] = _document_value(value, f"properties[{i}].{key}")
         properties.append(prop)
     result = evaluate(formula, properties, parameters)
-    return {
-        "properties": [
+    lines = []
+    for line in result.properties:
+        checkpoint()
+        lines.append(
             {
                 "id": line.id,
                 "amount": money_str(line.amount),
                 "explanation": line.explanation,
                 "explanation_es": line.explanation_es,
             }
-            for line in result.properties
-        ],
+        )
+    return {
+        "properties": lines,
         "total": money_str(result.total),
         "apportioned": result.apportioned,
         **({"budget": money_str(result.budget)} if result.budget is not None else {}),

@@ -42,6 +42,7 @@ from tid.models import (
 )
 from tid.rules import calendar
 from tid.rules.errors import N_, InputError
+from tid.rules.imposts import compile_formula
 from tid.rules.money import parse_money
 from tid.services import audit
 
@@ -185,6 +186,21 @@ def _name(value: object, field: str, *, required: bool = True, limit: int = MAX_
 
 def _long(value: object, field: str, *, required: bool) -> str:
     return _text(value, field, required=required, limit=MAX_TEXT, multiline=True)
+
+
+def _formula(value: object) -> str:
+    """The ordinance's formula, checked as the billing run will read it (§ 6653(3)(d)): the
+    language, its length and its nesting are the same bounds as the public calculator's, so
+    no ordinance can hold a formula that ties up the billing run. Its names are the roll's
+    attributes and the ordinance's parameters, known only when a fiscal year is billed."""
+    text = _long(value, "formula", required=True)
+    try:
+        compile_formula(text)
+    except InputError as exc:
+        raise PetitionError(
+            "formula", N_("The formula cannot be used: %(reason)s"), reason=exc.message
+        ) from None
+    return text
 
 
 def _date(
@@ -525,7 +541,7 @@ def issue_ordinance(
     name = check(lambda: _name(district_name, "district_name"), "")
     amount = check(lambda: parse_expected_amount(expected_amount), Decimal(0))
     years = check(lambda: parse_term_years(term_years), 0)
-    formula_text = check(lambda: _long(formula, "formula", required=True), "")
+    formula_text = check(lambda: _formula(formula), "")
     association = check(lambda: _name(association_name, "association_name"), "")
     issued = check(
         lambda: _date(

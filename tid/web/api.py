@@ -7,8 +7,10 @@ CSRF protection (a token would only stop programs from calling them).
 
 - ``GET /api/v1/calc``: the calculators, with the URLs of their API and web page.
 - ``POST /api/v1/calc/<calculator>``: the same JSON document as ``tid calc``; 200 and the
-  result, 422 and ``{"error", "field"}`` for bad input (also a body that is not JSON), 404
-  for an unknown calculator.
+  result, 422 and ``{"error", "field"}`` for bad input (also a body that is not JSON, or a
+  document past a bound of :mod:`tid.rules.limits`), 413 for a body over 1 MB, 404 for an
+  unknown calculator, 429 with ``Retry-After`` past the rate limit, 503 for a computation
+  stopped by the time budget (:mod:`tid.web.calc_guard`).
 - ``GET /api/v1/parameters``: every dated parameter with its history and citations.
 """
 
@@ -23,12 +25,14 @@ from flask.blueprints import BlueprintSetupState
 from tid import calc_io
 from tid.rules import calculators
 from tid.rules.errors import InputError
+from tid.rules.limits import MAX_DOCUMENT_BYTES
+from tid.web import calc_guard
 from tid.web.access import public
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 # The largest JSON body read (a year of months or the 78 municipalities is a few kB).
-DEFAULT_MAX_BYTES = 1_000_000
+DEFAULT_MAX_BYTES = MAX_DOCUMENT_BYTES
 
 
 @bp.record_once
@@ -78,6 +82,7 @@ def calculate(calculator: str) -> Any:
         return _error(f"Unknown calculator {calculator!r}; known: {known}.", "name", 404)
     if not calc_io.available(calculator):
         return _error(f"The calculator {calculator!r} is not available yet.", "name", 404)
+    calc_guard.check_rate()
     limit = int(current_app.config.get("CALC_MAX_BYTES", DEFAULT_MAX_BYTES))
     if request.content_length is not None and request.content_length > limit:
         return _error(f"The document is too large (at most {limit:,} bytes).", "", 413)
@@ -85,17 +90,11 @@ def calculate(calculator: str) -> Any:
     if len(body) > limit:
         return _error(f"The document is too large (at most {limit:,} bytes).", "", 413)
     try:
-        document = json.loads(body.decode("utf-8-sig"))
+        document = calc_io.load_json(body.decode("utf-8-sig"))
+        with calc_guard.time_budget():
+            result = calculators.run(calculator, document)
     except UnicodeDecodeError:
         return _error("The body is not UTF-8 text.", "", 422)
-    except json.JSONDecodeError as exc:
-        return _error(
-            f"The body is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
-            "",
-            422,
-        )
-    try:
-        result = calculators.run(calculator, document)
     except InputError as exc:
         return _json(exc.as_json(), 422)
     return _json(result)

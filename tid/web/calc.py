@@ -26,7 +26,7 @@ from tid.calc_io import N_, FormSpec, Group, Table
 from tid.calc_io import Field as Input
 from tid.rules import calculators
 from tid.rules.errors import FindingsError, InputError
-from tid.web import nav
+from tid.web import calc_guard, nav
 from tid.web.access import public
 from tid.web.util import today
 
@@ -628,16 +628,20 @@ def _document_field(state: FormState) -> dict[str, Any] | None:
         return None
     state.values["document_json"] = text
     try:
-        document = json.loads(text)
-    except json.JSONDecodeError as exc:
-        state.error(
-            "document_json",
-            _(
+        document = calc_io.load_json(text)
+    except calc_io.DocumentError as exc:
+        if exc.line:
+            message = _(
                 "This is not valid JSON: %(problem)s (line %(line)s).",
-                problem=exc.msg,
-                line=exc.lineno,
-            ),
-        )
+                problem=exc.problem,
+                line=exc.line,
+            )
+        else:
+            message = _(
+                "This document cannot be read: it nests too deeply or holds a number with "
+                "too many digits."
+            )
+        state.error("document_json", message)
         return None
     if not isinstance(document, dict):
         state.error("document_json", _("The document must be a JSON object."))
@@ -716,7 +720,15 @@ def form(calculator: str) -> Any:
     if state.errors:
         return _form_page(spec, state, 422)
     try:
-        result = calculators.run(calculator, document)
+        calc_guard.check_rate()
+        with calc_guard.time_budget():
+            result = calculators.run(calculator, document)
+    except (calc_guard.CalculationRateLimited, calc_guard.CalculationTooLong) as exc:
+        # The page comes back with what was typed in, and says why and for how long.
+        state.general.append(exc.description or "")
+        headers = [(k, v) for k, v in exc.get_headers() if k.lower() == "retry-after"]
+        page, status = _form_page(spec, state, exc.code or 429)
+        return page, status, headers
     except InputError as exc:
         if pasted is not None:
             state.error(
@@ -731,8 +743,8 @@ def form(calculator: str) -> Any:
 
 def _posted_document() -> dict[str, Any]:
     try:
-        document = json.loads(request.form.get("document") or "")
-    except json.JSONDecodeError:
+        document = calc_io.load_json(request.form.get("document") or "")
+    except InputError:
         abort(400)
     if not isinstance(document, dict):
         abort(400)
@@ -744,7 +756,9 @@ def _run_posted(calculator: str) -> tuple[FormSpec, dict[str, Any], dict[str, An
     if not calc_io.available(calculator):
         abort(404)
     document = _posted_document()
-    result = calculators.run(calculator, document)  # an InputError is a 422 page
+    calc_guard.check_rate()
+    with calc_guard.time_budget():
+        result = calculators.run(calculator, document)  # an InputError is a 422 page
     return spec, document, result
 
 

@@ -10,6 +10,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from tid.rules.errors import InputError
+from tid.web.calc_guard import CalculationRateLimited, CalculationTooLong
 
 
 def _messages() -> dict[int, str]:
@@ -22,6 +23,7 @@ def _messages() -> dict[int, str]:
         413: _("The file is too large."),
         422: _("Some of the information is not valid."),
         429: _("Too many attempts. Please wait a moment and try again."),
+        503: _("The service is busy. Please try again in a moment."),
         500: _("Something went wrong on our side. The error has been logged."),
     }
 
@@ -31,11 +33,16 @@ def register(app: Flask) -> None:
     def _http_error(exc: HTTPException) -> Any:
         code = exc.code or 500
         message = _messages().get(code, exc.description or "")
+        if isinstance(exc, CalculationRateLimited | CalculationTooLong):
+            message = exc.description or message  # says the limit, in the reader's language
         if isinstance(exc, CSRFError):
             message = _("The form expired or was sent from elsewhere. Please try again.")
+        # Keep what the exception says of itself beyond its page (Retry-After).
+        headers = [(k, v) for k, v in exc.get_headers() if k.lower() == "retry-after"]
         if request.path.startswith("/api/"):
-            return jsonify({"error": message, "field": ""}), code
-        return render_template("errors/error.html", code=code, message=message), code
+            return jsonify({"error": message, "field": ""}), code, headers
+        page = render_template("errors/error.html", code=code, message=message)
+        return page, code, headers
 
     @app.errorhandler(InputError)
     def _input_error(exc: InputError) -> Any:

@@ -1,0 +1,330 @@
+"""Every request to the public calculators has a bounded cost (the API, the forms and their
+downloads): a formula costs in proportion to its size, documents past a bound are refused
+at once naming it, anonymous use is rate-limited across workers, and a computation past its
+time budget is stopped while the worker goes on."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.calc_documents import DOCUMENTS
+from tests.conftest import PASSWORD, People, make_test_app
+from tid.rules import imposts, limits
+from tid.services import throttle
+
+# The attack of the report: a formula of 30 constant terms, exponential under the old compiler.
+REPRO_FORMULA = "+".join(["1"] * 30) + " + assessed_value"
+REPRO = {
+    "formula": REPRO_FORMULA,
+    "properties": [{"id": "p", "assessed_value": "1"}],
+    "parameters": {},
+}
+
+
+@pytest.fixture
+def builds(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Counts every call of the formula compiler's ``build`` (memoized or not)."""
+    calls = [0]
+    original = imposts._Compiler.build
+
+    def counting(self: imposts._Compiler, node: imposts.Node, want: str) -> Any:
+        calls[0] += 1
+        return original(self, node, want)
+
+    monkeypatch.setattr(imposts._Compiler, "build", counting)
+    yield calls
+
+
+def test_the_repro_answers_with_the_right_amount_in_linear_work(
+    client: FlaskClient, builds: list[int]
+) -> None:
+    response = client.post("/api/v1/calc/impost", json=REPRO)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    result = response.get_json()
+    assert result["total"] == "31.00"  # 30 × 1 + 1
+    # 32 nodes (the chain and its 31 operands); the old compiler built them 2^30 times.
+    assert builds[0] <= 4 * 32
+    builds[0] = 0
+    doubled = {**REPRO, "formula": "+".join(["1"] * 60) + " + assessed_value"}
+    assert client.post("/api/v1/calc/impost", json=doubled).get_json()["total"] == "61.00"
+    assert builds[0] <= 4 * 62
+
+
+def test_the_repro_through_the_form(client: FlaskClient, builds: list[int]) -> None:
+    data = {
+        "formula": REPRO_FORMULA,
+        "document_json": json.dumps(REPRO),
+    }
+    response = client.post("/calc/impost", data=data)
+    assert response.status_code == 200, response.get_data(as_text=True)[:2000]
+    assert "31.00" in response.get_data(as_text=True)
+    assert builds[0] <= 4 * 32
+
+
+def _impost(properties: int, formula: str = "0.01 * assessed_value") -> dict[str, Any]:
+    return {
+        "formula": formula,
+        "properties": [{"id": f"p{i}", "assessed_value": "1000.00"} for i in range(properties)],
+    }
+
+
+@pytest.mark.parametrize(
+    ("document", "field", "words"),
+    [
+        (_impost(limits.MAX_ITEMS["properties"] + 1), "properties", "at most 5,000 items"),
+        (
+            {"formula": "1 + " * 3000 + "x", "properties": [{"id": "p", "x": "1"}]},
+            "formula",
+            "text longer than 10,000 characters",
+        ),
+        (
+            {"formula": "(1 + " * 70 + "x" + ")" * 70, "properties": [{"id": "p", "x": "1"}]},
+            "formula",
+            "nests more than 64 levels",
+        ),
+        (
+            _impost(2000, " + ".join(["assessed_value"] * 300)),
+            "properties",
+            "more work than one request may ask",
+        ),
+        (
+            {**DOCUMENTS["room-tax"], "nights": 10**12},
+            "nights",
+            "larger than 1,000,000,000",
+        ),
+        (
+            {**DOCUMENTS["liens"], "liens": DOCUMENTS["liens"]["liens"] * 101},
+            "liens",
+            "at most 200 items",
+        ),
+        (
+            {**DOCUMENTS["room-tax"], "lodging_type": "x" * 5000},
+            "lodging_type",
+            "text longer than 1,000 characters",
+        ),
+    ],
+    ids=[
+        "properties",
+        "formula-length",
+        "formula-depth",
+        "impost-work",
+        "integer",
+        "liens",
+        "text",
+    ],
+)
+def test_a_document_past_a_bound_is_refused_naming_it(
+    client: FlaskClient, builds: list[int], document: dict[str, Any], field: str, words: str
+) -> None:
+    name = "impost" if "formula" in document else ("liens" if "liens" in document else "room-tax")
+    response = client.post(f"/api/v1/calc/{name}", json=document)
+    assert response.status_code == 422
+    error = response.get_json()
+    assert error["field"] == field
+    assert words in error["error"]
+    assert builds[0] == 0  # refused before any formula was compiled into closures
+
+
+def test_unreadable_json_is_422_not_a_traceback(client: FlaskClient) -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    response = client.post(
+        "/api/v1/calc/impost", data=deep, headers={"Content-Type": "application/json"}
+    )
+    assert response.status_code == 422
+    assert "nests too deeply" in response.get_json()["error"]
+    digits = '{"nights": ' + "9" * 5000 + "}"
+    response = client.post(
+        "/api/v1/calc/room-tax", data=digits, headers={"Content-Type": "application/json"}
+    )
+    assert response.status_code == 422
+    assert "more digits" in response.get_json()["error"]
+    page = client.post("/calc/room-tax", data={"document_json": deep})
+    assert page.status_code == 422
+    assert "anida demasiados niveles" in page.get_data(as_text=True)
+    # The downloads read the same document: a bad one is a clear 400, not a 500.
+    assert client.post("/calc/room-tax/csv", data={"document": deep}).status_code == 400
+
+
+def test_a_body_over_the_limit_is_413(client: FlaskClient) -> None:
+    body = b'{"formula": "' + b"1" * limits.MAX_DOCUMENT_BYTES + b'"}'
+    response = client.post(
+        "/api/v1/calc/impost", data=body, headers={"Content-Type": "application/json"}
+    )
+    assert response.status_code == 413
+    assert "too large" in response.get_json()["error"]
+
+
+# --------------------------------------------------------------------------- rate limit
+
+
+def _limited_app(database_url: str, tmp_path: Path, name: str, limit: int) -> Flask:
+    return make_test_app(database_url, tmp_path / name, CALC_RATE_LIMIT=limit)
+
+
+@pytest.fixture
+def frozen_minute(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every request of the test falls in the same minute (14:03:20 UTC)."""
+    moment = datetime(2026, 12, 1, 14, 3, 20, tzinfo=UTC)
+    monkeypatch.setattr(throttle, "utcnow", lambda: moment)
+
+
+@pytest.mark.usefixtures("frozen_minute")
+def test_anonymous_use_is_limited_across_workers(database_url: str, tmp_path: Path) -> None:
+    # Two apps on one database stand for two workers of the web server.
+    first = _limited_app(database_url, tmp_path, "w1", 3).test_client()
+    second = _limited_app(database_url, tmp_path, "w2", 3).test_client()
+    document = DOCUMENTS["room-tax"]
+    assert first.post("/api/v1/calc/room-tax", json=document).status_code == 200
+    assert second.post("/api/v1/calc/room-tax", json=document).status_code == 200
+    assert (
+        first.post("/calc/room-tax", data={"document_json": json.dumps(document)}).status_code
+        == 200
+    )
+    refused = second.post("/api/v1/calc/room-tax", json=document)
+    assert refused.status_code == 429
+    assert refused.headers["Retry-After"] == "40"  # the minute ends at 14:04:00
+    assert "como máximo 3 por minuto" in refused.get_json()["error"]
+    # The form keeps what was typed and says why, in the reader's language.
+    page = first.post("/calc/room-tax", data={"document_json": json.dumps(document)})
+    assert page.status_code == 429
+    assert "Retry-After" in page.headers
+    text = page.get_data(as_text=True)
+    assert "Demasiados cálculos desde esta dirección" in text
+    assert "nightly_rate" in text  # the pasted document is still in the form
+    # The downloads count too.
+    download = first.post("/calc/room-tax/csv", data={"document": json.dumps(document)})
+    assert download.status_code == 429
+    # Another address has its own count.
+    other = second.post(
+        "/api/v1/calc/room-tax", json=document, environ_base={"REMOTE_ADDR": "198.51.100.7"}
+    )
+    assert other.status_code == 200
+
+
+@pytest.mark.usefixtures("frozen_minute")
+def test_logged_in_staff_are_not_limited(database_url: str, tmp_path: Path, people: People) -> None:
+    client = _limited_app(database_url, tmp_path, "staff", 1).test_client()
+    response = client.post("/login", data={"email": people.clerk.email, "password": PASSWORD})
+    assert response.status_code == 302
+    for _ in range(3):
+        assert client.post("/api/v1/calc/room-tax", json=DOCUMENTS["room-tax"]).status_code == 200
+
+
+# --------------------------------------------------------------------------- time budget
+
+
+def test_a_computation_past_its_budget_is_stopped_and_the_worker_goes_on(
+    database_url: str, tmp_path: Path
+) -> None:
+    # A budget of a microsecond: the largest impost allowed cannot finish inside it.
+    app = make_test_app(database_url, tmp_path / "slow", CALC_TIME_LIMIT=0.000001)
+    client = app.test_client()
+    document = _impost(limits.MAX_ITEMS["properties"])
+    response = client.post("/api/v1/calc/impost?lang=en", json=document)
+    assert response.status_code == 503
+    assert "took longer than 1e-06 seconds and was stopped" in response.get_json()["error"]
+    page = client.post("/calc/impost", data={"document_json": json.dumps(document)})
+    assert page.status_code == 503
+    assert "se detuvo" in page.get_data(as_text=True)
+    # The same worker answers the next request.
+    assert client.get("/").status_code == 200
+    # With the default budget the same document is computed.
+    normal = make_test_app(database_url, tmp_path / "normal").test_client()
+    result = normal.post("/api/v1/calc/impost", json=document)
+    assert result.status_code == 200
+    assert result.get_json()["total"] == "50000.00"  # 5,000 × 1% of $1,000.00
+
+
+# --------------------------------------------------------------------------- fuzz
+
+_ATOMS = st.sampled_from(
+    ["1", "0", "2.5", "assessed_value", "rooms", "budget", '"hotel"', "x", "sum(rooms)", "count()"]
+)
+_PIECES = st.sampled_from(
+    [
+        "+",
+        "-",
+        "*",
+        "/",
+        "(",
+        ")",
+        ",",
+        "max(",
+        "min(",
+        "round(",
+        "if(",
+        "sum(",
+        "==",
+        ">",
+        " ",
+        "and",
+        "not",
+        "9" * 40,
+        "ñ",
+        "\x00",
+        "%",
+        "**",
+    ]
+)
+_FORMULAS = st.lists(st.one_of(_ATOMS, _PIECES), max_size=40).map("".join) | st.text(max_size=60)
+
+
+@settings(max_examples=150)
+@given(formula=_FORMULAS)
+def test_fuzzed_formulas_never_make_a_server_error(client: FlaskClient, formula: str) -> None:
+    document = {
+        "formula": formula,
+        "properties": [
+            {"id": "a", "assessed_value": "1000.00", "rooms": "3", "kind": "hotel"},
+            {"id": "b", "assessed_value": "0", "rooms": "0", "kind": "inn"},
+        ],
+        "parameters": {"budget": "500.00"},
+    }
+    response = client.post("/api/v1/calc/impost", json=document)
+    assert response.status_code in (200, 422), response.get_data(as_text=True)
+    if response.status_code == 422:
+        error = response.get_json()
+        assert error["error"]
+        assert error["field"]  # every refusal names its field or limit
+
+
+_JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**20), max_value=10**20)
+    | st.text(max_size=20)
+    | st.sampled_from(["1234.50", "2026-03-02", "2025-26", "2026-03", "hotel", "-1", "1e9"]),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=120)
+@given(
+    name=st.sampled_from(sorted(DOCUMENTS)),
+    patch=st.dictionaries(st.text(max_size=20), _JSON, max_size=3),
+    drop=st.booleans(),
+)
+def test_fuzzed_documents_never_make_a_server_error(
+    client: FlaskClient, name: str, patch: dict[str, Any], drop: bool
+) -> None:
+    base = dict(DOCUMENTS[name])
+    if drop and base:
+        base.pop(sorted(base)[0])
+    document = {**base, **patch}
+    response = client.post(f"/api/v1/calc/{name}", json=document)
+    assert response.status_code in (200, 422), response.get_data(as_text=True)
+    if response.status_code == 422:
+        assert response.get_json()["error"]
