@@ -111,6 +111,8 @@ def make_test_app(database_url: str, tmp_path: Path, **overrides: Any) -> Flask:
         "INSTANCE_PATH": str(tmp_path / "instance"),
         "SCHEDULER_IN_PROCESS": False,
         "RATELIMIT_ENABLED": True,
+        # Two-factor sign-in has its own tests (tests/web/test_two_factor.py).
+        "TWO_FACTOR_ROLES": "",
     }
     config.update(overrides)
     return create_app(config)

@@ -26,6 +26,13 @@ ENVIRONMENT = {
     "TID_DEADLINE_SKIP_SATURDAY": "DEADLINE_SKIP_SATURDAY",
     "TID_SECURE_COOKIES": "SESSION_COOKIE_SECURE",
     "TID_PROXIES": "PROXIES",
+    "TID_TWO_FACTOR_ROLES": "TWO_FACTOR_ROLES",
+    "TID_SESSION_IDLE_MINUTES": "SESSION_IDLE_MINUTES",
+    "TID_SESSION_LIFETIME_HOURS": "SESSION_LIFETIME_HOURS",
+    "TID_PASSWORD_RESET_MINUTES": "PASSWORD_RESET_MINUTES",
+    "TID_LOGIN_LOCKOUT_AFTER": "LOGIN_LOCKOUT_AFTER",
+    "TID_LOGIN_LOCKOUT_MINUTES": "LOGIN_LOCKOUT_MINUTES",
+    "TID_PORTAL_SESSION_MINUTES": "PORTAL_SESSION_MINUTES",
 }
 
 _BOOLEAN_KEYS = {
@@ -34,7 +41,16 @@ _BOOLEAN_KEYS = {
     "DEADLINE_SKIP_SATURDAY",
     "SESSION_COOKIE_SECURE",
 }
-_INTEGER_KEYS = {"SMTP_PORT", "PROXIES"}
+_INTEGER_KEYS = {
+    "SMTP_PORT",
+    "PROXIES",
+    "SESSION_IDLE_MINUTES",
+    "SESSION_LIFETIME_HOURS",
+    "PASSWORD_RESET_MINUTES",
+    "LOGIN_LOCKOUT_AFTER",
+    "LOGIN_LOCKOUT_MINUTES",
+    "PORTAL_SESSION_MINUTES",
+}
 
 
 def instance_path() -> Path:
@@ -66,6 +82,14 @@ def defaults(instance: Path) -> dict[str, Any]:
         "WTF_CSRF_TIME_LIMIT": None,
         "TODAY": None,  # a fixed date for tests and demos; None means the clock
         "PROXIES": 0,  # reverse proxies in front of the app (their X-Forwarded-For is trusted)
+        # Sign-in and sessions (README, "Security").
+        "TWO_FACTOR_ROLES": "admin,association",
+        "SESSION_IDLE_MINUTES": 30,
+        "SESSION_LIFETIME_HOURS": 12,
+        "PASSWORD_RESET_MINUTES": 60,
+        "LOGIN_LOCKOUT_AFTER": 10,
+        "LOGIN_LOCKOUT_MINUTES": 30,
+        "PORTAL_SESSION_MINUTES": 20,
     }
 
 
@@ -89,6 +113,9 @@ def load(instance: Path, overrides: dict[str, Any] | None = None) -> dict[str, A
             config[key] = _coerce(key, os.environ[env])
     if overrides:
         config.update(overrides)
+    from tid.services.two_factor import parse_roles
+
+    config["TWO_FACTOR_ROLES"] = parse_roles(config.get("TWO_FACTOR_ROLES"))
     if not config.get("SECRET_KEY"):
         config["SECRET_KEY"] = _instance_secret(instance)
     return config
