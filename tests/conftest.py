@@ -213,8 +213,12 @@ def people(session: Session) -> People:
     return result
 
 
-def login(client: FlaskClient, user: User | str, password: str = PASSWORD) -> None:
-    """Log ``user`` in through the real login form."""
+def login(
+    client: FlaskClient, user: User | str, password: str = PASSWORD, *, ip: str | None = None
+) -> None:
+    """Log ``user`` in through the real login form (the client keeps address ``ip``)."""
+    if ip is not None:
+        client.environ_base["REMOTE_ADDR"] = ip
     email = user if isinstance(user, str) else user.email
     response = client.post("/login", data={"email": email, "password": password})
     assert response.status_code == 302, response.get_data(as_text=True)[:500]

@@ -14,10 +14,16 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import Session, func, select
 
-from tests.web.test_portal import Mailed, _look_up, mailed  # noqa: F401  (the fixture)
+from tests.conftest import People
+from tests.web.test_portal import Mailed, _look_up, _mailed
 from tid.clock import utcnow
 from tid.models import PortalAttempt
 from tid.services import portal
+
+
+@pytest.fixture
+def mailed(session: Session, people: People) -> Mailed:
+    return _mailed(session, people, ["María Rodríguez", "José Pérez"])
 
 
 def _status(response: object) -> int:
@@ -28,7 +34,7 @@ def test_the_access_code_has_about_59_bits() -> None:
     from tid.services import notices
 
     assert len(notices.ACCESS_ALPHABET) == 31 and notices.ACCESS_LENGTH == 12
-    assert portal.CODE_BITS == pytest.approx(12 * math.log2(31))
+    assert pytest.approx(12 * math.log2(31)) == portal.CODE_BITS
     assert 59.4 < portal.CODE_BITS < 59.5
 
 
