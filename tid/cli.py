@@ -184,12 +184,23 @@ def _fail(exc: InputError) -> Any:
 def demo_command() -> None:
     """Load the demo data (idempotent: an existing demo is left as it is)."""
     from tid.db import get_session
-    from tid.demo import load_demo, portal_sample
+    from tid.demo import load_demo, portal_sample, turn_off_two_factor
 
     logins = load_demo(session=get_session(), config=current_app.config)
     click.echo("Demo data ready. Logins:")
     for role, email, password in logins:
         click.echo(f"  {role:<12} {email:<32} {password}")
+    if turn_off_two_factor(current_app.instance_path):
+        click.echo(
+            "Two-factor sign-in is OFF in this demo instance (two_factor_roles = [] in "
+            f"{current_app.instance_path}/config.toml); a real instance requires it for "
+            "admin and association accounts."
+        )
+    else:
+        click.echo(
+            "Two-factor sign-in stays as instance/config.toml sets it (two_factor_roles): "
+            "those roles set up an authenticator app at their first sign-in."
+        )
     sample = portal_sample(current_app.instance_path)
     if sample:
         click.echo(f"Owner's portal (/portal): notice {sample[0]}, access code {sample[1]}")
