@@ -171,3 +171,25 @@ def test_a_portal_session_ends_after_its_lifetime_even_when_used(
     end = start + timedelta(hours=2, minutes=1)
     monkeypatch.setattr(portal, "utcnow", lambda: end)
     assert client.get("/portal/notices").status_code == 302
+
+
+def test_old_throttles_and_ended_portal_sessions_are_pruned(
+    client: FlaskClient, session: Session, mailed: Mailed
+) -> None:
+    from tid.models import PortalSession, Throttle
+
+    mine = mailed.notices[0]
+    _look_up(client, mine.number, "AAAA-BBBB-CCCC", ip="192.0.2.90")
+    _look_up(client, mine.number, mailed.codes[0], ip="192.0.2.91")
+    client.post("/portal/leave")
+    assert session.exec(select(func.count()).select_from(Throttle)).one() > 0
+    # Nothing recent is forgotten …
+    portal.prune_attempts(session, before=utcnow() - timedelta(days=1))
+    session.commit()
+    assert session.exec(select(func.count()).select_from(PortalSession)).one() == 1
+    assert session.exec(select(func.count()).select_from(Throttle)).one() > 0
+    # … and a day later everything that ended is.
+    portal.prune_attempts(session, before=utcnow() + timedelta(seconds=1))
+    session.commit()
+    assert session.exec(select(func.count()).select_from(PortalSession)).one() == 0
+    assert session.exec(select(func.count()).select_from(Throttle)).one() == 0

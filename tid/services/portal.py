@@ -129,8 +129,16 @@ def record_failure(
 
 
 def prune_attempts(session: Session, *, before: datetime) -> None:
-    """Forget failed look-ups older than ``before`` (a daily job may call this)."""
+    """Forget failed look-ups older than ``before`` (a daily job may call this), the
+    portal sessions that ended before it, and the idle throttles of sign-in and the portal."""
     session.exec(delete(PortalAttempt).where(col(PortalAttempt.at) < before))
+    session.exec(
+        delete(PortalSession).where(
+            (col(PortalSession.revoked_at) < before)
+            | (col(PortalSession.created_at) < before - SESSION_LIFETIME)
+        )
+    )
+    throttle.prune(session, before=before)
 
 
 # --------------------------------------------------------------------------- sessions

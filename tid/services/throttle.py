@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, delete, select
 
 from tid.clock import utcnow
 from tid.models import Throttle
@@ -166,6 +166,16 @@ def active(session: Session, *, prefix: str = "", now: datetime | None = None) -
 
 def state(session: Session, key: str) -> Throttle | None:
     return session.exec(select(Throttle).where(Throttle.key == key)).first()
+
+
+def prune(session: Session, *, before: datetime) -> None:
+    """Forget keys with no failure since ``before`` and no wait in force."""
+    session.exec(
+        delete(Throttle).where(
+            (col(Throttle.blocked_until).is_(None)) | (col(Throttle.blocked_until) < before),
+            (col(Throttle.last_failure_at).is_(None)) | (col(Throttle.last_failure_at) < before),
+        )
+    )
 
 
 def lift(session: Session, *, actor: audit.Actor, key: str) -> bool:
