@@ -190,12 +190,17 @@ def login() -> Any:
     return render_template("auth/login.html", form=form, error=error), (401 if error else 200)
 
 
+def _start_again() -> Any:
+    """No sign-in is waiting for its second factor here (none began, or it expired)."""
+    return render_template("auth/start_again.html")
+
+
 @bp.route("/login/code", methods=["GET", "POST"])
 @public
 def second_factor() -> Any:
     user = _pending_user()
     if user is None or not two_factor.is_enabled(user):
-        return redirect(url_for("auth.login"))
+        return _start_again()
     if request.method == "GET":
         return render_template("auth/second_factor.html", error=None)
     db = get_session()
@@ -224,7 +229,7 @@ def enrol() -> Any:
     """Two-factor sign-in is required for this role and not set up yet: set it up now."""
     user = _pending_user()
     if user is None:
-        return redirect(url_for("auth.login"))
+        return _start_again()
     db = get_session()
     if two_factor.is_enabled(user):
         return redirect(url_for("auth.second_factor"))
