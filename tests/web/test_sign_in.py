@@ -282,3 +282,31 @@ def test_my_sessions_and_signing_out_everywhere(
     assert client.get("/me").status_code == 302
     assert third.get("/me").status_code == 302
     assert auditor.get("/me").status_code == 200
+
+
+def test_the_command_line_lifts_a_lock_out(
+    app: Flask, client: FlaskClient, session: Session, people: People, clock: Clock
+) -> None:
+    for _ in range(10):
+        _try(client, people.admin.email, "wrong password!")
+        clock.advance(minutes=10)
+    assert _status(_try(client, people.admin.email, PASSWORD)) == 429
+    result = app.test_cli_runner().invoke(args=["users", "unlock", people.admin.email.upper()])
+    assert result.exit_code == 0 and "Lifted" in result.output
+    assert _status(_try(client, people.admin.email, PASSWORD)) == 302
+    never = app.test_cli_runner().invoke(args=["users", "unlock", "never@example.pr"])
+    assert never.exit_code == 0 and "was not locked" in never.output
+
+
+def test_guessing_the_current_password_from_an_open_session_is_throttled(
+    client: FlaskClient, people: People, clock: Clock
+) -> None:
+    login(client, people.auditor)
+    statuses = []
+    for _ in range(5):
+        response = client.post(
+            "/me/password",
+            data={"current": "a guess at it", "new": "x" * 12, "confirm": "x" * 12},
+        )
+        statuses.append(response.status_code)
+    assert statuses == [422, 422, 422, 422, 429]

@@ -217,3 +217,15 @@ def test_the_demo_turns_it_off_and_keeps_a_choice_already_made(tmp_path: Path) -
     (chosen / "config.toml").write_text('two_factor_roles = "admin"')
     assert not demo.turn_off_two_factor(str(chosen))
     assert tid_config.load(chosen)["TWO_FACTOR_ROLES"] == {"admin"}
+
+
+def test_the_command_line_resets_a_lost_phone(
+    app2fa: Flask, session: Session, people: People, clock: Clock
+) -> None:
+    _enrol(app2fa.test_client(), people.admin, clock)
+    result = app2fa.test_cli_runner().invoke(args=["users", "reset-two-factor", "ADMIN@example.pr"])
+    assert result.exit_code == 0, result.output
+    assert _password(app2fa.test_client(), people.admin).endswith("/login/enrol")
+    assert session.exec(select(RecoveryCode)).all() == []
+    unknown = app2fa.test_cli_runner().invoke(args=["users", "reset-two-factor", "x@y.pr"])
+    assert unknown.exit_code == 2

@@ -424,6 +424,12 @@ def change_password() -> Any:
     errors: dict[str, str] = {}
     if request.method == "POST":
         db = get_session()
+        # Guessing the current password from an open session is throttled like signing in.
+        rules = _login_rules(me().email)
+        reservation = throttle.reserve(db, rules)
+        db.commit()
+        if isinstance(reservation, throttle.Refused):
+            return _refusal(reservation, "auth/password.html", errors={})
         try:
             passwords.change_own(
                 db,
@@ -436,7 +442,11 @@ def change_password() -> Any:
         except InputError as exc:
             db.rollback()
             errors[exc.field] = _(exc.message)
+            if exc.field != "current":
+                throttle.release(db, reservation)
+                db.commit()
         else:
+            throttle.release(db, reservation, clear=[rules[0][0]])
             db.commit()
             flash(_("Password changed. Your other sessions have ended."))
             return redirect(url_for("auth.profile"))
