@@ -141,7 +141,7 @@ def users_unlock(email: str) -> None:
 
     session = get_session()
     lifted = throttle.lift(
-        session, actor=audit.Actor("command line"), key=f"login-account:{email.strip().lower()}"
+        session, actor=audit.Actor("command line"), key=f"login-account:{throttle.key_part(email)}"
     )
     session.commit()
     click.echo(f"Lifted the lock-out of {email}." if lifted else f"{email} was not locked.")

@@ -113,6 +113,8 @@ def request_reset(
     """A reset link's token for the active account with this email (None when there is
     none: the caller answers the same either way)."""
     email = email.strip().lower()[:254]
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in email):
+        email = ""  # no account has such an address (and PostgreSQL refuses NUL)
     token = secrets.token_urlsafe(32)
     digest = _token_hash(token)  # the same work whether or not the account exists
     user = session.exec(select(User).where(User.email == email)).first()

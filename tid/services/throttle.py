@@ -31,6 +31,12 @@ from tid.services import audit
 MAX_LOCKOUT = timedelta(days=1)
 
 
+def key_part(text: str, limit: int = 180) -> str:
+    """A typed value as part of a key: lower case, printable characters only (PostgreSQL
+    refuses NUL), bounded."""
+    return "".join(ch for ch in text.strip().lower() if ch.isprintable())[:limit]
+
+
 @dataclass(frozen=True)
 class Policy:
     free: int  # failures with no delay

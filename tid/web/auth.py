@@ -63,7 +63,7 @@ def _safe_next(target: str | None) -> str:
 
 
 def _client() -> str:
-    return (request.remote_addr or "unknown")[:64]
+    return throttle.key_part(request.remote_addr or "unknown", 64)
 
 
 def _login_rules(email: str) -> list[tuple[str, throttle.Policy]]:
@@ -74,7 +74,7 @@ def _login_rules(email: str) -> list[tuple[str, throttle.Policy]]:
     day = timedelta(days=1)
     return [
         (
-            f"login-account:{email.strip().lower()[:180]}",
+            f"login-account:{throttle.key_part(email)}",
             throttle.Policy(
                 free=min(3, after - 1),
                 lockout_after=after,
@@ -290,7 +290,7 @@ def _reset_rules(email: str) -> list[tuple[str, throttle.Policy]]:
     hour = timedelta(hours=1)
     return [
         (
-            f"reset-account:{email.strip().lower()[:180]}",
+            f"reset-account:{throttle.key_part(email)}",
             throttle.Policy(free=3, lockout_after=3, lockout=hour, window=hour),
         ),
         (
