@@ -229,3 +229,20 @@ def test_the_command_line_resets_a_lost_phone(
     assert session.exec(select(RecoveryCode)).all() == []
     unknown = app2fa.test_cli_runner().invoke(args=["users", "reset-two-factor", "x@y.pr"])
     assert unknown.exit_code == 2
+
+
+def test_many_sign_ins_with_a_second_factor_do_not_wear_down_the_address(
+    app2fa: Flask, session: Session, people: People, clock: Clock
+) -> None:
+    """An office behind one address signs in all day: only failures count against it."""
+    from tid.models import Throttle
+
+    secret, _codes = _enrol(app2fa.test_client(), people.admin, clock)
+    for _ in range(25):
+        clock.now += timedelta(seconds=30)
+        client = app2fa.test_client()
+        assert _password(client, people.admin).endswith("/login/code")
+        code = pyotp.TOTP(secret).at(clock.now)
+        assert client.post("/login/code", data={"code": code}).status_code == 302
+    rows = session.exec(select(Throttle)).all()
+    assert rows and all(row.failures == 0 and row.blocked_until is None for row in rows)

@@ -175,7 +175,10 @@ def login() -> Any:
         else:
             roles = current_app.config.get("TWO_FACTOR_ROLES", frozenset())
             if two_factor.is_enabled(user) or two_factor.is_required(user, roles):
-                # The password was right; the attempt stays counted until the second factor.
+                # The password was right: the address gets its attempt back, the account's
+                # stays counted until the second factor is given.
+                _account, address = _login_rules(email)
+                throttle.release(db, throttle.Reservation(dict([address])))
                 db.commit()
                 session[PENDING_KEY] = {
                     "uid": user.id,
@@ -235,8 +238,8 @@ def enrol() -> Any:
         return redirect(url_for("auth.second_factor"))
     result = _enrol_step(user, "auth/enrol.html")
     if isinstance(result, list):
-        rules = _login_rules(user.email)
-        throttle.release(db, throttle.Reservation(dict(rules)), clear=[rules[0][0]])
+        account = _login_rules(user.email)[0]
+        throttle.release(db, throttle.Reservation(dict([account])), clear=[account[0]])
         _finish_login(user)
         return render_template("auth/recovery_codes.html", codes=result, next=url_for("main.home"))
     return result
