@@ -114,6 +114,8 @@ def make_test_app(database_url: str, tmp_path: Path, **overrides: Any) -> Flask:
         # The calculators' rate limit is tested on its own (tests/web/test_calc_bounds.py);
         # elsewhere one test client sends more than a minute's share.
         "CALC_RATE_LIMIT": 0,
+        # Two-factor sign-in has its own tests (tests/web/test_two_factor.py).
+        "TWO_FACTOR_ROLES": "",
     }
     config.update(overrides)
     return create_app(config)
@@ -214,8 +216,12 @@ def people(session: Session) -> People:
     return result
 
 
-def login(client: FlaskClient, user: User | str, password: str = PASSWORD) -> None:
-    """Log ``user`` in through the real login form."""
+def login(
+    client: FlaskClient, user: User | str, password: str = PASSWORD, *, ip: str | None = None
+) -> None:
+    """Log ``user`` in through the real login form (the client keeps address ``ip``)."""
+    if ip is not None:
+        client.environ_base["REMOTE_ADDR"] = ip
     email = user if isinstance(user, str) else user.email
     response = client.post("/login", data={"email": email, "password": password})
     assert response.status_code == 302, response.get_data(as_text=True)[:500]

@@ -35,6 +35,7 @@ def test_the_demo_loads_once_and_its_logins_and_portal_code_work(
         assert email in first.output
     counts = _counts(session)
     assert all(n > 0 for n in counts), counts
+    assert "Two-factor sign-in is OFF in this demo" in first.output
 
     second = runner.invoke(args=["demo"])
     assert second.exit_code == 0, second.output

@@ -131,6 +131,44 @@ def users_create(
     click.echo(f"Created {user.role} {user.email}.")
 
 
+@users_group.command("unlock")
+@with_appcontext
+@click.argument("email")
+def users_unlock(email: str) -> None:
+    """Lift a sign-in lock-out of the account EMAIL (say, the only administrator's)."""
+    from tid.db import get_session
+    from tid.services import audit, throttle
+
+    session = get_session()
+    lifted = throttle.lift(
+        session, actor=audit.Actor("command line"), key=f"login-account:{throttle.key_part(email)}"
+    )
+    session.commit()
+    click.echo(f"Lifted the lock-out of {email}." if lifted else f"{email} was not locked.")
+
+
+@users_group.command("reset-two-factor")
+@with_appcontext
+@click.argument("email")
+def users_reset_two_factor(email: str) -> None:
+    """Turn off two-factor sign-in of EMAIL (a lost phone with no recovery code left); the
+    person sets it up again at the next sign-in if their role requires it."""
+    from sqlmodel import select
+
+    from tid.db import get_session
+    from tid.models import User
+    from tid.services import audit, two_factor
+
+    session = get_session()
+    user = session.exec(select(User).where(User.email == email.strip().lower())).first()
+    if user is None:
+        _fail(InputError("email", f"No account with the email {email!r}."))
+        return
+    two_factor.disable(session, actor=audit.Actor("command line"), user=user)
+    session.commit()
+    click.echo(f"Two-factor sign-in of {user.email} is off.")
+
+
 # --------------------------------------------------------------------------- calc
 
 
@@ -181,12 +219,23 @@ def _fail(exc: InputError) -> Any:
 def demo_command() -> None:
     """Load the demo data (idempotent: an existing demo is left as it is)."""
     from tid.db import get_session
-    from tid.demo import load_demo, portal_sample
+    from tid.demo import load_demo, portal_sample, turn_off_two_factor
 
     logins = load_demo(session=get_session(), config=current_app.config)
     click.echo("Demo data ready. Logins:")
     for role, email, password in logins:
         click.echo(f"  {role:<12} {email:<32} {password}")
+    if turn_off_two_factor(current_app.instance_path):
+        click.echo(
+            "Two-factor sign-in is OFF in this demo instance (two_factor_roles = [] in "
+            f"{current_app.instance_path}/config.toml); a real instance requires it for "
+            "admin and association accounts."
+        )
+    else:
+        click.echo(
+            "Two-factor sign-in stays as instance/config.toml sets it (two_factor_roles): "
+            "those roles set up an authenticator app at their first sign-in."
+        )
     sample = portal_sample(current_app.instance_path)
     if sample:
         click.echo(f"Owner's portal (/portal): notice {sample[0]}, access code {sample[1]}")

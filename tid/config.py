@@ -28,6 +28,13 @@ ENVIRONMENT = {
     "TID_PROXIES": "PROXIES",
     "TID_CALC_RATE_LIMIT": "CALC_RATE_LIMIT",
     "TID_CALC_TIME_LIMIT": "CALC_TIME_LIMIT",
+    "TID_TWO_FACTOR_ROLES": "TWO_FACTOR_ROLES",
+    "TID_SESSION_IDLE_MINUTES": "SESSION_IDLE_MINUTES",
+    "TID_SESSION_LIFETIME_HOURS": "SESSION_LIFETIME_HOURS",
+    "TID_PASSWORD_RESET_MINUTES": "PASSWORD_RESET_MINUTES",
+    "TID_LOGIN_LOCKOUT_AFTER": "LOGIN_LOCKOUT_AFTER",
+    "TID_LOGIN_LOCKOUT_MINUTES": "LOGIN_LOCKOUT_MINUTES",
+    "TID_PORTAL_SESSION_MINUTES": "PORTAL_SESSION_MINUTES",
 }
 
 _BOOLEAN_KEYS = {
@@ -36,8 +43,18 @@ _BOOLEAN_KEYS = {
     "DEADLINE_SKIP_SATURDAY",
     "SESSION_COOKIE_SECURE",
 }
-_INTEGER_KEYS = {"SMTP_PORT", "PROXIES", "CALC_RATE_LIMIT"}
 _NUMBER_KEYS = {"CALC_TIME_LIMIT"}
+_INTEGER_KEYS = {
+    "SMTP_PORT",
+    "PROXIES",
+    "CALC_RATE_LIMIT",
+    "SESSION_IDLE_MINUTES",
+    "SESSION_LIFETIME_HOURS",
+    "PASSWORD_RESET_MINUTES",
+    "LOGIN_LOCKOUT_AFTER",
+    "LOGIN_LOCKOUT_MINUTES",
+    "PORTAL_SESSION_MINUTES",
+}
 
 
 def instance_path() -> Path:
@@ -73,6 +90,14 @@ def defaults(instance: Path) -> dict[str, Any]:
         # (0: no limit), and the seconds one computation may take before it is stopped.
         "CALC_RATE_LIMIT": 60,
         "CALC_TIME_LIMIT": 5.0,
+        # Sign-in and sessions (README, "Security").
+        "TWO_FACTOR_ROLES": "admin,association",
+        "SESSION_IDLE_MINUTES": 30,
+        "SESSION_LIFETIME_HOURS": 12,
+        "PASSWORD_RESET_MINUTES": 60,
+        "LOGIN_LOCKOUT_AFTER": 10,
+        "LOGIN_LOCKOUT_MINUTES": 30,
+        "PORTAL_SESSION_MINUTES": 20,
     }
 
 
@@ -98,6 +123,9 @@ def load(instance: Path, overrides: dict[str, Any] | None = None) -> dict[str, A
             config[key] = _coerce(key, os.environ[env])
     if overrides:
         config.update(overrides)
+    from tid.services.two_factor import parse_roles
+
+    config["TWO_FACTOR_ROLES"] = parse_roles(config.get("TWO_FACTOR_ROLES"))
     if not config.get("SECRET_KEY"):
         config["SECRET_KEY"] = _instance_secret(instance)
     return config

@@ -702,3 +702,26 @@ def portal_sample(instance_path: str) -> tuple[str, str] | None:
 
 
 LOADERS.append(load_notices)
+
+
+# --------------------------------------------------------------------------- sign-in
+
+TWO_FACTOR_OFF = "two_factor_roles = []  # the demo: no role needs two-factor sign-in\n"
+
+
+def turn_off_two_factor(instance_path: str) -> bool:
+    """Write ``two_factor_roles = []`` into the instance's config.toml (unless it already
+    says something about it), so that the demo's logins need no authenticator app. True
+    if the instance now has it off."""
+    import tomllib
+
+    path = Path(instance_path) / "config.toml"
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    current = tomllib.loads(text) if text else {}
+    if "two_factor_roles" not in current:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        prefix = "" if not text or text.endswith("\n") else "\n"
+        path.write_text(text + prefix + TWO_FACTOR_OFF, encoding="utf-8")
+        return True
+    value = current["two_factor_roles"]
+    return value in ([], "", "none")

@@ -107,16 +107,64 @@ class User(SQLModel, table=True):
     locale: str = Field(default="es", max_length=5)
     active: bool = True
     created_at: datetime = Field(default_factory=utcnow)
+    # Two-factor sign-in (TOTP, RFC 6238): the shared secret (base32) once enrolment is
+    # confirmed, and the last time step accepted (a code is never accepted twice).
+    totp_secret: str | None = Field(default=None, max_length=64)
+    totp_enabled_at: datetime | None = None
+    totp_last_step: int | None = None
+    password_changed_at: datetime | None = None
 
 
 class LoginSession(SQLModel, table=True):
-    """A server-side login: logging out revokes it, so a stolen cookie stops working."""
+    """A server-side login: logging out revokes it, so a stolen cookie stops working. It
+    also ends after an idle time and an absolute lifetime (settings)."""
 
     id: int | None = Field(default=None, primary_key=True)
     token: str = Field(sa_column=Column(String(64), unique=True, nullable=False))
     user_id: int = Field(foreign_key="user_account.id", index=True)
     created_at: datetime = Field(default_factory=utcnow)
     revoked_at: datetime | None = None
+    last_seen_at: datetime | None = None
+    address: str = Field(default="", max_length=64)
+    user_agent: str = Field(default="", max_length=200)
+
+
+class Throttle(SQLModel, table=True):
+    """Failed attempts under one key ("login-account:<email>", "login-address:<ip>",
+    "portal-address:<ip>", …): the limits live in the database, so they hold across
+    workers, and each attempt is checked and counted under a row lock."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    key: str = Field(sa_column=Column(String(200), unique=True, nullable=False))
+    failures: int = 0
+    window_start: datetime = Field(default_factory=utcnow)
+    last_failure_at: datetime | None = None
+    blocked_until: datetime | None = Field(default=None, index=True)
+
+
+class PasswordReset(SQLModel, table=True):
+    """A "forgot password" link: only the SHA-256 of its token is kept; used once, expires."""
+
+    __tablename__ = "password_reset"
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="user_account.id", index=True)
+    token_hash: str = Field(sa_column=Column(String(64), unique=True, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)
+    expires_at: datetime
+    used_at: datetime | None = None
+
+
+class RecoveryCode(SQLModel, table=True):
+    """A one-time recovery code for two-factor sign-in (only its SHA-256 is kept)."""
+
+    __tablename__ = "recovery_code"
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="user_account.id", index=True)
+    code_hash: str = Field(sa_column=Column(String(64), unique=True, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)
+    used_at: datetime | None = None
 
 
 class AuditEvent(SQLModel, table=True):
@@ -753,3 +801,17 @@ class RequestCount(SQLModel, table=True):
     key: str = Field(max_length=120, primary_key=True)
     window: int = Field(primary_key=True)  # whole minutes since 1970-01-01 UTC
     count: int = Field(default=0)
+
+
+class PortalSession(SQLModel, table=True):
+    """An owner's visit to the portal, kept on the server: the cookie holds only its token;
+    it expires, and leaving revokes it (a copy of the cookie then opens nothing)."""
+
+    __tablename__ = "portal_session"
+
+    id: int | None = Field(default=None, primary_key=True)
+    token_hash: str = Field(sa_column=Column(String(64), unique=True, nullable=False))
+    notice_ids: str = Field(sa_column=Column(Text, nullable=False))  # "12,15"
+    created_at: datetime = Field(default_factory=utcnow)
+    last_seen_at: datetime = Field(default_factory=utcnow)
+    revoked_at: datetime | None = None

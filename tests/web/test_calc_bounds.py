@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from tests.calc_documents import DOCUMENTS
 from tests.conftest import PASSWORD, People, make_test_app
 from tid.rules import imposts, limits
-from tid.services import throttle
+from tid.services import request_rate
 
 # The attack of the report: a formula of 30 constant terms, exponential under the old compiler.
 REPRO_FORMULA = "+".join(["1"] * 30) + " + assessed_value"
@@ -175,7 +175,7 @@ def _limited_app(database_url: str, tmp_path: Path, name: str, limit: int) -> Fl
 def frozen_minute(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every request of the test falls in the same minute (14:03:20 UTC)."""
     moment = datetime(2026, 12, 1, 14, 3, 20, tzinfo=UTC)
-    monkeypatch.setattr(throttle, "utcnow", lambda: moment)
+    monkeypatch.setattr(request_rate, "utcnow", lambda: moment)
 
 
 @pytest.mark.usefixtures("frozen_minute")

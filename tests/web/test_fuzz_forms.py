@@ -15,7 +15,8 @@ text = st.text(max_size=300)
 @given(email=text, password=text)
 def test_login_form_never_fails(client: FlaskClient, email: str, password: str) -> None:
     response = client.post("/login", data={"email": email, "password": password})
-    assert response.status_code in (200, 401)
+    # 429: the sign-in throttle (tests/web/test_sign_in.py) after many failures
+    assert response.status_code in (200, 401, 429)
 
 
 @settings(max_examples=60)

@@ -137,7 +137,7 @@ def test_a_wrong_code_and_an_unknown_number_get_the_same_answer(
     assert "No pudimos encontrar" in body_wrong or "could not find" in body_wrong
 
 
-def test_failed_look_ups_are_limited_per_client_and_per_notice_number(
+def test_failed_look_ups_are_limited_per_client_address(
     client: FlaskClient, mailed: Mailed
 ) -> None:
     mine, other = mailed.notices
@@ -146,11 +146,8 @@ def test_failed_look_ups_are_limited_per_client_and_per_notice_number(
     blocked = _look_up(client, other.number, mailed.codes[1])  # even the right code
     assert blocked.status_code == 429  # type: ignore[attr-defined]
     assert "15" in blocked.get_data(as_text=True)  # type: ignore[attr-defined]
-    # The notice number itself is limited too, whatever the client's address.
-    for i in range(5):
-        _look_up(client, other.number, "AAAA-BBBB-CCCC", ip=f"198.51.100.{i}")
-    assert _look_up(client, other.number, mailed.codes[1], ip="203.0.113.9").status_code == 429  # type: ignore[attr-defined]
-    # Another number from a fresh address still works.
+    assert 800 < int(blocked.headers["Retry-After"]) <= 900  # type: ignore[attr-defined]
+    # Another address (in another network) is not affected.
     fresh = _look_up(client, mine.number, mailed.codes[0], ip="203.0.113.10")
     assert fresh.status_code == 302  # type: ignore[attr-defined]
 

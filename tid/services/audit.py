@@ -39,7 +39,7 @@ def snapshot(record: SQLModel | None, *, exclude: tuple[str, ...] = ()) -> dict[
     """The column values of a record, JSON-ready (secrets left out)."""
     if record is None:
         return None
-    hidden = {"password_hash", "token", *exclude}
+    hidden = {"password_hash", "token", "totp_secret", *exclude}
     return {k: _plain(v) for k, v in record.model_dump().items() if k not in hidden}
 
 

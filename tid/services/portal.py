@@ -3,9 +3,10 @@
 An owner proves they hold the paper notice with its number and the access code printed on
 it. A look-up that fails — a wrong code or a number that does not exist — gets one and the
 same answer, and costs the same time (the code's HMAC is computed and compared in constant
-time either way). Failures are counted in the database per client address and per notice
-number, so the limit holds across several workers: ``MAX_FAILURES`` within ``WINDOW`` and
-further look-ups are refused until the window passes.
+time either way). Look-ups are limited in the database per client address and its network
+(see "rate limit" below), so the limit holds across several workers and never locks an
+owner out. What a look-up opened is kept in a server-side portal session that expires and
+that leaving revokes.
 
 What one successful look-up opens: the mailed notices of the same property addressed to the
 same owner (a later owner of the property does not see an earlier owner's notices).
@@ -13,7 +14,11 @@ same owner (a later owner of the property does not see an earlier owner's notice
 
 from __future__ import annotations
 
+import hashlib
 import hmac
+import ipaddress
+import math
+import secrets
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -23,50 +28,97 @@ from sqlalchemy import func
 from sqlmodel import Session, col, delete, select
 
 from tid.clock import utcnow
-from tid.models import Bill, BillStatus, JournalEntry, JournalLine, Notice, PortalAttempt
+from tid.models import (
+    Bill,
+    BillStatus,
+    JournalEntry,
+    JournalLine,
+    Notice,
+    PortalAttempt,
+    PortalSession,
+)
 from tid.services import notices as notice_service
+from tid.services import throttle
 
 MAX_FAILURES = 5
 WINDOW = timedelta(minutes=15)
+NETWORK_FAILURES = 20  # per /24 (IPv4) or /64 (IPv6): rotating addresses within one block
+GLOBAL_FAILURES = 500  # failures across the portal within WINDOW: the slow-down starts
+SLOWED_FAILURES = 1  # each address's allowance while the portal is slowed down
+SESSION_IDLE = timedelta(minutes=20)
+SESSION_LIFETIME = timedelta(hours=2)
 _DUMMY_HASH = "0" * 64
+
+# The access code: 12 characters from a 31-letter alphabet.
+CODE_BITS = notice_service.ACCESS_LENGTH * math.log2(len(notice_service.ACCESS_ALPHABET))
 
 
 # --------------------------------------------------------------------------- rate limit
+#
+# Who is limited, and why no one can lock an owner out: a failed look-up counts against the
+# client's address (and its network), never against the notice number. Notice numbers are
+# sequential, so a limit per number would let anyone lock every owner out by typing wrong
+# codes. The code's entropy (about 59.5 bits) keeps guessing infeasible instead: with 5
+# guesses per address per 15 minutes, a million addresses guessing at one number for a
+# year would find its code with a chance of about 1 in 4.5 million (1e6 x 5 x 4 x 24 x 365
+# / 2^59.45 ≈ 2.2e-7), and the global slow-down cuts that rate five times while an attack is
+# on. The right code from an address that has not failed opens the notice, always.
 
 
-def is_limited(
+def _network(client: str) -> str:
+    try:
+        address = ipaddress.ip_address(client)
+    except ValueError:
+        return client
+    prefix = 24 if address.version == 4 else 64
+    return str(ipaddress.ip_network(f"{address}/{prefix}", strict=False))
+
+
+def _policies(
+    session: Session, *, client: str, now: datetime, max_failures: int, window: timedelta
+) -> list[tuple[str, throttle.Policy]]:
+    since = now - window
+    recent = session.exec(
+        select(func.count()).select_from(PortalAttempt).where(col(PortalAttempt.at) >= since)
+    ).one()
+    allowance = SLOWED_FAILURES if int(recent) >= GLOBAL_FAILURES else max_failures
+    network_allowance = max(allowance, NETWORK_FAILURES * allowance // max_failures)
+    return [
+        (
+            f"portal-address:{client[:64]}",
+            throttle.Policy(free=allowance, lockout_after=allowance, lockout=window, window=window),
+        ),
+        (
+            f"portal-network:{_network(client)[:64]}",
+            throttle.Policy(
+                free=network_allowance,
+                lockout_after=network_allowance,
+                lockout=window,
+                window=window,
+            ),
+        ),
+    ]
+
+
+def reserve_look_up(
     session: Session,
     *,
     client: str,
-    notice_number: str,
     now: datetime | None = None,
     max_failures: int = MAX_FAILURES,
     window: timedelta = WINDOW,
-) -> bool:
-    """Whether this client or this notice number has used up its failed look-ups."""
-    since = (now or utcnow()) - window
-    number = notice_service.normalize_notice_number(notice_number)
-    by_client = session.exec(
-        select(func.count())
-        .select_from(PortalAttempt)
-        .where(PortalAttempt.client == client[:64], col(PortalAttempt.at) >= since)
-    ).one()
-    if int(by_client) >= max_failures:
-        return True
-    if not number:
-        return False
-    by_number = session.exec(
-        select(func.count())
-        .select_from(PortalAttempt)
-        .where(PortalAttempt.notice_number == number, col(PortalAttempt.at) >= since)
-    ).one()
-    return int(by_number) >= max_failures
+) -> throttle.Reservation | throttle.Refused:
+    """Check the client's allowance and count this look-up as a failure, atomically (the
+    caller commits before evaluating the code, and releases the reservation on success)."""
+    now = now or utcnow()
+    rules = _policies(session, client=client, now=now, max_failures=max_failures, window=window)
+    return throttle.reserve(session, rules, now=now)
 
 
 def record_failure(
     session: Session, *, client: str, notice_number: str, now: datetime | None = None
 ) -> None:
-    """Count one failed look-up (the caller commits, even though the look-up failed)."""
+    """Log one failed look-up (the global slow-down counts these; the caller commits)."""
     session.add(
         PortalAttempt(
             at=now or utcnow(),
@@ -77,8 +129,95 @@ def record_failure(
 
 
 def prune_attempts(session: Session, *, before: datetime) -> None:
-    """Forget failed look-ups older than ``before`` (a daily job may call this)."""
+    """Forget failed look-ups older than ``before`` (a daily job may call this), the
+    portal sessions that ended before it, and the idle throttles of sign-in and the portal."""
     session.exec(delete(PortalAttempt).where(col(PortalAttempt.at) < before))
+    session.exec(
+        delete(PortalSession).where(
+            (col(PortalSession.revoked_at) < before)
+            | (col(PortalSession.created_at) < before - SESSION_LIFETIME)
+        )
+    )
+    throttle.prune(session, before=before)
+
+
+# --------------------------------------------------------------------------- sessions
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def open_session(session: Session, notice_ids: Collection[int], *, token: str = "") -> str:
+    """Remember on the server what a look-up opened; the cookie keeps only the token. A
+    live session's token (a second look-up in the same visit) keeps its notices too."""
+    now = utcnow()
+    ids = [int(i) for i in notice_ids]
+    current = _live(session, token, now) if token else None
+    if current is not None:
+        ids = list(dict.fromkeys([*ids, *_ids(current)]))[:50]
+        current.revoked_at = now
+        session.add(current)
+    new_token = secrets.token_urlsafe(32)
+    session.add(
+        PortalSession(
+            token_hash=_token_hash(new_token),
+            notice_ids=",".join(str(i) for i in ids),
+            created_at=current.created_at if current is not None else now,
+            last_seen_at=now,
+        )
+    )
+    return new_token
+
+
+def _ids(row: PortalSession) -> list[int]:
+    return [int(v) for v in row.notice_ids.split(",") if v.isascii() and v.isdigit()]
+
+
+def _live(
+    session: Session,
+    token: str,
+    now: datetime,
+    idle: timedelta = SESSION_IDLE,
+    lifetime: timedelta = SESSION_LIFETIME,
+) -> PortalSession | None:
+    if not token or len(token) > 100:
+        return None
+    row = session.exec(
+        select(PortalSession).where(PortalSession.token_hash == _token_hash(token))
+    ).first()
+    if row is None or row.revoked_at is not None:
+        return None
+    if now - row.last_seen_at > idle or now - row.created_at > lifetime:
+        return None
+    return row
+
+
+def session_notices(
+    session: Session, token: str, *, idle: timedelta = SESSION_IDLE, now: datetime | None = None
+) -> set[int]:
+    """The notices a live portal session opened (empty: none, expired or left)."""
+    now = now or utcnow()
+    row = _live(session, token, now, idle=idle)
+    if row is None:
+        return set()
+    if now - row.last_seen_at > timedelta(seconds=60):
+        row.last_seen_at = now
+        session.add(row)
+        session.commit()
+    return set(_ids(row))
+
+
+def close_session(session: Session, token: str) -> None:
+    """Leaving: the token stops opening anything, even from a copy of the cookie."""
+    if not token or len(token) > 100:
+        return
+    row = session.exec(
+        select(PortalSession).where(PortalSession.token_hash == _token_hash(token))
+    ).first()
+    if row is not None and row.revoked_at is None:
+        row.revoked_at = utcnow()
+        session.add(row)
 
 
 # --------------------------------------------------------------------------- look-up

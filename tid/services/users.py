@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import contextlib
 import secrets
+from datetime import datetime, timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlmodel import Session, func, select
+from sqlmodel import Session, col, func, select
 
 from tid.clock import utcnow
 from tid.models import District, LoginSession, Municipality, Role, User
 from tid.rules.errors import N_, InputError
-from tid.services import audit
+from tid.services import audit, passwords
 
 _hasher = PasswordHasher()
-MIN_PASSWORD = 10
+MIN_PASSWORD = passwords.MIN_LENGTH
 
 
 def hash_password(password: str) -> str:
@@ -43,8 +44,6 @@ def create_user(
         raise InputError("email", N_("An account with this email already exists."))
     if not name.strip() or _has_control(name):
         raise InputError("name", N_("Enter the person's name."))
-    if len(password) < MIN_PASSWORD:
-        raise InputError("password", N_("The password needs at least 10 characters."))
     try:
         role_value = Role(role)
     except ValueError:
@@ -58,6 +57,7 @@ def create_user(
         if district is None:
             raise InputError("district", N_("An association account belongs to one district."))
         municipality_id = district.municipality_id
+    passwords.check_new_password(password, email=email)
     user = User(
         email=email,
         name=name.strip(),
@@ -86,12 +86,9 @@ def authenticate(*, session: Session, email: str, password: str) -> User | None:
     user = session.exec(select(User).where(User.email == email.strip().lower())).first()
     if user is None or not user.active:
         # Spend the same time as a real check so that timing does not reveal accounts.
-        with contextlib.suppress(VerificationError, InvalidHashError):
-            _hasher.verify(_DUMMY_HASH, password)
+        _dummy_verify(password)
         return None
-    try:
-        _hasher.verify(user.password_hash, password)
-    except (VerificationError, InvalidHashError):
+    if not verify_password(user, password):
         return None
     if _hasher.check_needs_rehash(user.password_hash):
         user.password_hash = hash_password(password)
@@ -99,12 +96,52 @@ def authenticate(*, session: Session, email: str, password: str) -> User | None:
     return user
 
 
-_DUMMY_HASH = _hasher.hash("not a real password")
+def verify_password(user: User, password: str) -> bool:
+    """Whether ``password`` is the user's; an account whose password an administrator
+    reset matches nothing (and costs the same time)."""
+    if len(password) > passwords.MAX_LENGTH or user.password_hash.startswith(
+        passwords.UNUSABLE_PREFIX
+    ):
+        _dummy_verify(password[: passwords.MAX_LENGTH])
+        return False
+    try:
+        _hasher.verify(user.password_hash, password)
+    except (VerificationError, InvalidHashError):
+        return False
+    return True
 
 
-def open_login(*, session: Session, user: User) -> LoginSession:
+def _dummy_verify(password: str) -> None:
+    """A real argon2 verification against a hash made with the current parameters."""
+    with contextlib.suppress(VerificationError, InvalidHashError):
+        _hasher.verify(_dummy_hash(_hasher), password[: passwords.MAX_LENGTH])
+
+
+_DUMMIES: dict[int, str] = {}
+
+
+def _dummy_hash(hasher: PasswordHasher) -> str:
+    """A hash of no one's password with ``hasher``'s parameters (so that a check against it
+    costs what a real account's does)."""
+    key = id(hasher)
+    if key not in _DUMMIES:
+        _DUMMIES[key] = hasher.hash(secrets.token_urlsafe(16))
+    return _DUMMIES[key]
+
+
+def open_login(
+    *, session: Session, user: User, address: str = "", user_agent: str = ""
+) -> LoginSession:
     """Start a server-side login session for ``user``."""
-    login = LoginSession(token=secrets.token_urlsafe(32), user_id=user.id or 0)
+    now = utcnow()
+    login = LoginSession(
+        token=secrets.token_urlsafe(32),
+        user_id=user.id or 0,
+        created_at=now,
+        last_seen_at=now,
+        address=address[:64],
+        user_agent=user_agent[:200],
+    )
     session.add(login)
     audit.record(session, audit.Actor(user.email, user.id), "user.login", ("user_account", user.id))
     return login
@@ -121,15 +158,75 @@ def close_login(*, session: Session, token: str) -> None:
         audit.record(session, actor, "user.logout", ("user_account", login.user_id))
 
 
-def user_for_token(*, session: Session, token: str) -> User | None:
-    """The active user of a live login session, or None."""
+IDLE_TIMEOUT = timedelta(minutes=30)
+LIFETIME = timedelta(hours=12)
+_TOUCH_EVERY = timedelta(seconds=60)  # how stale last_seen_at may get (one write a minute)
+
+
+def user_for_token(
+    *,
+    session: Session,
+    token: str,
+    idle: timedelta = IDLE_TIMEOUT,
+    lifetime: timedelta = LIFETIME,
+    now: datetime | None = None,
+) -> User | None:
+    """The active user of a live login session, or None. A login idle for longer than
+    ``idle``, or older than ``lifetime``, has ended (and is marked so)."""
+    now = now or utcnow()
     stmt = (
-        select(User)
+        select(User, LoginSession)
         .join(LoginSession, LoginSession.user_id == User.id)  # type: ignore[arg-type]
         .where(LoginSession.token == token, LoginSession.revoked_at == None)  # noqa: E711
     )
-    user = session.exec(stmt).first()
-    return user if user is not None and user.active else None
+    found = session.exec(stmt).first()
+    if found is None:
+        return None
+    user, login = found
+    seen = login.last_seen_at or login.created_at
+    if now - seen > idle or now - login.created_at > lifetime:
+        login.revoked_at = now
+        session.add(login)
+        session.commit()
+        return None
+    if not user.active:
+        return None
+    if now - seen > _TOUCH_EVERY:
+        login.last_seen_at = now
+        session.add(login)
+        session.commit()
+    return user
+
+
+def live_logins(
+    *,
+    session: Session,
+    user_id: int,
+    idle: timedelta = IDLE_TIMEOUT,
+    lifetime: timedelta = LIFETIME,
+) -> list[LoginSession]:
+    """The user's own logins that still work, newest first."""
+    now = utcnow()
+    rows = session.exec(
+        select(LoginSession)
+        .where(LoginSession.user_id == user_id, LoginSession.revoked_at == None)  # noqa: E711
+        .order_by(col(LoginSession.created_at).desc())
+    )
+    return [
+        r
+        for r in rows
+        if now - (r.last_seen_at or r.created_at) <= idle and now - r.created_at <= lifetime
+    ]
+
+
+def end_one_login(*, session: Session, user_id: int, login_id: int) -> bool:
+    """End one of the user's own logins (someone else's id: nothing happens)."""
+    login = session.get(LoginSession, login_id)
+    if login is None or login.user_id != user_id or login.revoked_at is not None:
+        return False
+    login.revoked_at = utcnow()
+    session.add(login)
+    return True
 
 
 def set_active(*, session: Session, actor: audit.Actor, user_id: int, active: bool) -> User:

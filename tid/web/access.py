@@ -62,7 +62,17 @@ class AuthUser:
 
 @login_manager.user_loader  # type: ignore[untyped-decorator]
 def _load_user(token: str) -> AuthUser | None:
-    user = user_for_token(session=get_session(), token=token)
+    from datetime import timedelta
+
+    from flask import current_app
+
+    config = current_app.config
+    user = user_for_token(
+        session=get_session(),
+        token=token,
+        idle=timedelta(minutes=int(config.get("SESSION_IDLE_MINUTES") or 30)),
+        lifetime=timedelta(hours=int(config.get("SESSION_LIFETIME_HOURS") or 12)),
+    )
     if user is None or user.id is None:
         return None
     return AuthUser(

@@ -1,10 +1,11 @@
-"""Accounts, for administrators: list, create, deactivate."""
+"""Accounts, for administrators: list, create, deactivate, force a new password, reset
+two-factor sign-in, and lift sign-in lock-outs."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from sqlmodel import col, select
 
@@ -92,6 +93,78 @@ def users_set_active(user_id: int) -> Any:
         db.commit()
         flash(_("Account reactivated.") if active else _("Account deactivated."))
     return redirect(url_for("admin.users_list"))
+
+
+@bp.route("/users/<int:user_id>/reset-password", methods=["POST"])
+@require("admin")
+def users_force_reset(user_id: int) -> Any:
+    """The account's password stops working, its logins end, and a reset link is mailed."""
+    from datetime import timedelta
+
+    from flask import current_app
+
+    from tid.services import passwords
+    from tid.web.auth import send_reset_mail
+
+    db = get_session()
+    try:
+        user = passwords.force_reset(db, actor=me().actor, user_id=user_id)
+    except InputError as exc:
+        db.rollback()
+        flash(_(exc.message), "error")
+        return redirect(url_for("admin.users_list"))
+    minutes = int(current_app.config.get("PASSWORD_RESET_MINUTES") or 60)
+    found = passwords.request_reset(db, email=user.email, lifetime=timedelta(minutes=minutes))
+    db.commit()
+    if found is not None:
+        send_reset_mail(*found, forced=True)
+    flash(
+        _("The password of %(email)s no longer works; a link to set a new one was emailed.")
+        % {"email": user.email}
+    )
+    return redirect(url_for("admin.users_list"))
+
+
+@bp.route("/users/<int:user_id>/two-factor-off", methods=["POST"])
+@require("admin")
+def users_two_factor_off(user_id: int) -> Any:
+    """For a lost phone with no recovery codes left: the person enrols again next time."""
+    from tid.services import two_factor
+
+    db = get_session()
+    user = db.get(User, user_id)
+    if user is None:
+        abort(404)
+    two_factor.disable(db, actor=me().actor, user=user)
+    db.commit()
+    flash(_("Two-factor sign-in of %(email)s was reset.") % {"email": user.email})
+    return redirect(url_for("admin.users_list"))
+
+
+@bp.route("/lockouts")
+@require("admin")
+def lockouts() -> Any:
+    """Sign-in lock-outs and delays in force, by account (typed email) and by address."""
+    from tid.services import throttle
+
+    rows = throttle.active(get_session(), prefix="login-")
+    return render_template("admin/lockouts.html", rows=rows)
+
+
+@bp.route("/lockouts/<int:throttle_id>/lift", methods=["POST"])
+@require("admin")
+def lockout_lift(throttle_id: int) -> Any:
+    from tid.models import Throttle
+    from tid.services import throttle
+
+    db = get_session()
+    row = db.get(Throttle, throttle_id)
+    if row is None:
+        abort(404)
+    throttle.lift(db, actor=me().actor, key=row.key)
+    db.commit()
+    flash(_("Lock lifted."))
+    return redirect(url_for("admin.lockouts"))
 
 
 def _optional_int(value: str, field: str) -> int | None:

@@ -1,22 +1,50 @@
-"""Logging in and out, and the language toggle."""
+"""Signing in and out, the second factor, passwords, one's own sessions, and the language
+toggle.
+
+Sign-in is throttled per typed email and per client address in the database (see
+tid/services/throttle.py); an unknown email goes through the same steps, the same argon2
+work and the same answers as a known one.
+"""
 
 from __future__ import annotations
 
+import logging
+import threading
+from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Blueprint, flash, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import force_locale
 from flask_babel import gettext as _
 from flask_login import login_user, logout_user
 from flask_wtf import FlaskForm
 from wtforms import EmailField, PasswordField
 from wtforms.validators import DataRequired
 
+from tid import mail
+from tid.clock import utcnow
 from tid.db import get_session
-from tid.services import users
+from tid.models import User
+from tid.rules.errors import InputError
+from tid.services import passwords, throttle, two_factor, users
 from tid.web.access import ALL_ROLES, AuthUser, me, public, require
 
 bp = Blueprint("auth", __name__)
+log = logging.getLogger(__name__)
+
+PENDING_KEY = "pending_sign_in"
+PENDING_FOR = timedelta(minutes=5)
 
 
 class LoginForm(FlaskForm):  # type: ignore[misc]
@@ -34,6 +62,100 @@ def _safe_next(target: str | None) -> str:
     return target
 
 
+def _client() -> str:
+    return throttle.key_part(request.remote_addr or "unknown", 64)
+
+
+def _login_rules(email: str) -> list[tuple[str, throttle.Policy]]:
+    """Per typed email (known or not: the same) and per client address."""
+    config = current_app.config
+    after = max(1, int(config.get("LOGIN_LOCKOUT_AFTER") or 10))
+    lockout = timedelta(minutes=max(1, int(config.get("LOGIN_LOCKOUT_MINUTES") or 30)))
+    day = timedelta(days=1)
+    return [
+        (
+            f"login-account:{throttle.key_part(email)}",
+            throttle.Policy(
+                free=min(3, after - 1),
+                lockout_after=after,
+                lockout=lockout,
+                window=day,
+                base_delay=timedelta(seconds=1),
+            ),
+        ),
+        (
+            f"login-address:{_client()}",
+            throttle.Policy(
+                free=2 * after,
+                lockout_after=10 * after,
+                lockout=lockout,
+                window=day,
+                base_delay=timedelta(seconds=1),
+            ),
+        ),
+    ]
+
+
+def _refusal(refused: throttle.Refused, template: str, **context: Any) -> Any:
+    if refused.locked:
+        message = _(
+            "Too many failed attempts: sign-in is locked for %(minutes)s minutes. "
+            "An administrator can lift the lock sooner."
+        ) % {"minutes": refused.minutes()}
+    else:
+        message = _("Too many failed attempts. Try again in %(seconds)s seconds.") % {
+            "seconds": refused.seconds()
+        }
+    page = render_template(template, error=message, **context)
+    return page, 429, {"Retry-After": str(refused.seconds())}
+
+
+def _finish_login(user: User) -> Any:
+    """Open the server-side login and send the person on."""
+    db = get_session()
+    login = users.open_login(
+        session=db,
+        user=user,
+        address=_client(),
+        user_agent=request.headers.get("User-Agent", ""),
+    )
+    db.commit()
+    target = _safe_next(_pending().get("next") or request.args.get("next"))
+    session.clear()
+    login_user(
+        AuthUser(
+            id=user.id or 0,
+            token=login.token,
+            email=user.email,
+            name=user.name,
+            role=user.role,
+            municipality_id=user.municipality_id,
+            district_id=user.district_id,
+            locale=user.locale,
+        )
+    )
+    return redirect(target)
+
+
+def _pending() -> dict[str, Any]:
+    value = session.get(PENDING_KEY)
+    return value if isinstance(value, dict) else {}
+
+
+def _pending_user() -> User | None:
+    """The person who gave the right password and still owes the second factor."""
+    pending = _pending()
+    try:
+        since = datetime.fromisoformat(str(pending.get("since")))
+    except ValueError:
+        return None
+    if utcnow() - since > PENDING_FOR:
+        session.pop(PENDING_KEY, None)
+        return None
+    user = get_session().get(User, int(pending.get("uid") or 0))
+    return user if user is not None and user.active else None
+
+
 @bp.route("/login", methods=["GET", "POST"])
 @public
 def login() -> Any:
@@ -41,27 +163,115 @@ def login() -> Any:
     error = None
     if form.validate_on_submit():
         db = get_session()
-        user = users.authenticate(session=db, email=form.email.data, password=form.password.data)
+        email = str(form.email.data or "")[:254]
+        reservation = throttle.reserve(db, _login_rules(email))
+        db.commit()
+        if isinstance(reservation, throttle.Refused):
+            return _refusal(reservation, "auth/login.html", form=form)
+        user = users.authenticate(session=db, email=email, password=form.password.data or "")
         if user is None or user.id is None:
+            db.commit()
             error = _("Wrong email or password.")
         else:
-            login = users.open_login(session=db, user=user)
-            db.commit()
-            session.clear()
-            login_user(
-                AuthUser(
-                    id=user.id,
-                    token=login.token,
-                    email=user.email,
-                    name=user.name,
-                    role=user.role,
-                    municipality_id=user.municipality_id,
-                    district_id=user.district_id,
-                    locale=user.locale,
-                )
-            )
-            return redirect(_safe_next(request.args.get("next")))
+            roles = current_app.config.get("TWO_FACTOR_ROLES", frozenset())
+            if two_factor.is_enabled(user) or two_factor.is_required(user, roles):
+                # The password was right: the address gets its attempt back, the account's
+                # stays counted until the second factor is given.
+                _account, address = _login_rules(email)
+                throttle.release(db, throttle.Reservation(dict([address])))
+                db.commit()
+                session[PENDING_KEY] = {
+                    "uid": user.id,
+                    "since": utcnow().isoformat(),
+                    "next": _safe_next(request.args.get("next")),
+                }
+                if two_factor.is_enabled(user):
+                    return redirect(url_for("auth.second_factor"))
+                return redirect(url_for("auth.enrol"))
+            throttle.release(db, reservation, clear=[_login_rules(email)[0][0]])
+            return _finish_login(user)
     return render_template("auth/login.html", form=form, error=error), (401 if error else 200)
+
+
+def _start_again() -> Any:
+    """No sign-in is waiting for its second factor here (none began, or it expired)."""
+    return render_template("auth/start_again.html")
+
+
+@bp.route("/login/code", methods=["GET", "POST"])
+@public
+def second_factor() -> Any:
+    user = _pending_user()
+    if user is None or not two_factor.is_enabled(user):
+        return _start_again()
+    if request.method == "GET":
+        return render_template("auth/second_factor.html", error=None)
+    db = get_session()
+    rules = _login_rules(user.email)
+    reservation = throttle.reserve(db, rules)
+    db.commit()
+    if isinstance(reservation, throttle.Refused):
+        return _refusal(reservation, "auth/second_factor.html")
+    code = request.form.get("code", "")[:40]
+    ok = two_factor.verify(db, user, code) or two_factor.use_recovery_code(db, user, code)
+    if not ok:
+        db.commit()
+        page = render_template("auth/second_factor.html", error=_("That code is not right."))
+        return page, 401
+    throttle.release(db, reservation, clear=[rules[0][0]])
+    left = two_factor.recovery_codes_left(db, user.id or 0)
+    response = _finish_login(user)
+    if left < 3:
+        flash(_("Only %(count)s recovery codes are left: make new ones.") % {"count": left})
+    return response
+
+
+@bp.route("/login/enrol", methods=["GET", "POST"])
+@public
+def enrol() -> Any:
+    """Two-factor sign-in is required for this role and not set up yet: set it up now."""
+    user = _pending_user()
+    if user is None:
+        return _start_again()
+    db = get_session()
+    if two_factor.is_enabled(user):
+        return redirect(url_for("auth.second_factor"))
+    result = _enrol_step(user, "auth/enrol.html")
+    if isinstance(result, list):
+        account = _login_rules(user.email)[0]
+        throttle.release(db, throttle.Reservation(dict([account])), clear=[account[0]])
+        _finish_login(user)
+        return render_template("auth/recovery_codes.html", codes=result, next=url_for("main.home"))
+    return result
+
+
+def _enrol_step(user: User, template: str) -> Any:
+    """Show the QR code (a new secret, kept unconfirmed on the account), or confirm it with
+    a code from the app: returns the recovery codes once confirmed."""
+    db = get_session()
+    if request.method == "POST":
+        code = request.form.get("code", "")[:40]
+        if user.totp_secret:
+            codes = two_factor.enable(db, user, user.totp_secret, code)
+            if codes is not None:
+                db.commit()
+                return codes
+        error = _("That code is not right. Check the phone's clock and try the new code.")
+        status = 422
+    else:
+        user.totp_secret = two_factor.new_secret()
+        db.add(user)
+        db.commit()
+        error, status = None, 200
+    secret = user.totp_secret or ""
+    uri = two_factor.provisioning_uri(secret, user.email)
+    page = render_template(
+        template,
+        error=error,
+        secret=" ".join(secret[i : i + 4] for i in range(0, len(secret), 4)),
+        qr=two_factor.qr_svg_data_uri(uri),
+    )
+    return page, status
 
 
 @bp.route("/logout", methods=["POST"])
@@ -76,11 +286,242 @@ def logout() -> Any:
     return redirect(url_for("auth.login"))
 
 
+# --------------------------------------------------------------------------- passwords
+
+
+def _reset_rules(email: str) -> list[tuple[str, throttle.Policy]]:
+    hour = timedelta(hours=1)
+    return [
+        (
+            f"reset-account:{throttle.key_part(email)}",
+            throttle.Policy(free=3, lockout_after=3, lockout=hour, window=hour),
+        ),
+        (
+            f"reset-address:{_client()}",
+            throttle.Policy(free=10, lockout_after=10, lockout=hour, window=hour),
+        ),
+    ]
+
+
+def send_reset_mail(user: User, token: str, *, forced: bool = False) -> None:
+    """Email the reset link in the account's language, in the background (so the answer
+    takes as long whether or not an account exists)."""
+    config = current_app.config
+    minutes = int(config.get("PASSWORD_RESET_MINUTES") or 60)
+    link = config["BASE_URL"].rstrip("/") + url_for("auth.reset", token=token)
+    with force_locale(user.locale if user.locale in ("es", "en") else "es"):
+        subject = _("Set a new password for tid")
+        intro = (
+            _("An administrator asked you to set a new password.")
+            if forced
+            else _("Someone (we hope you) asked to set a new password for this account.")
+        )
+        body = "\n\n".join(
+            [
+                intro,
+                _("Open this link within %(minutes)s minutes; it works once:")
+                % {"minutes": minutes},
+                link,
+                _("If you did not ask for it, ignore this message: your password stays."),
+            ]
+        )
+    settings = mail.MailSettings.from_config(config)
+
+    def _send() -> None:
+        try:
+            mail.send(settings, [user.email], subject, body)
+        except Exception:  # the person can ask again; the log says why it failed
+            log.exception("password reset mail to account %s failed", user.id)
+
+    threading.Thread(target=_send, daemon=True).start()
+
+
+@bp.route("/password/forgot", methods=["GET", "POST"])
+@public
+def forgot() -> Any:
+    if request.method == "GET":
+        return render_template("auth/forgot.html", error=None, sent=False)
+    db = get_session()
+    email = request.form.get("email", "")[:254]
+    refused = throttle.reserve(db, _reset_rules(email))
+    db.commit()
+    if isinstance(refused, throttle.Refused):
+        return _refusal(refused, "auth/forgot.html", sent=False)
+    minutes = int(current_app.config.get("PASSWORD_RESET_MINUTES") or 60)
+    found = passwords.request_reset(db, email=email, lifetime=timedelta(minutes=minutes))
+    db.commit()
+    if found is not None:
+        send_reset_mail(*found)
+    return render_template("auth/forgot.html", error=None, sent=True)
+
+
+@bp.route("/password/reset/<token>", methods=["GET", "POST"])
+@public
+def reset(token: str) -> Any:
+    db = get_session()
+    user = passwords.reset_user(db, token)
+    if user is None:
+        return render_template("auth/reset.html", expired=True, errors={}), 404
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        try:
+            passwords.reset_with_token(
+                db,
+                token=token,
+                new=request.form.get("password", ""),
+                confirm=request.form.get("confirm", ""),
+            )
+        except InputError as exc:
+            db.rollback()
+            errors[exc.field] = _(exc.message)
+        else:
+            db.commit()
+            session.clear()
+            flash(_("Your new password is set. Log in with it."))
+            return redirect(url_for("auth.login"))
+    page = render_template("auth/reset.html", expired=False, errors=errors, email=user.email)
+    return page, (422 if errors else 200)
+
+
+# --------------------------------------------------------------------------- my account
+
+
+def _session_settings() -> tuple[timedelta, timedelta]:
+    config = current_app.config
+    return (
+        timedelta(minutes=int(config.get("SESSION_IDLE_MINUTES") or 30)),
+        timedelta(hours=int(config.get("SESSION_LIFETIME_HOURS") or 12)),
+    )
+
+
+def _me_user() -> User:
+    user = get_session().get(User, me().id)
+    if user is None:  # pragma: no cover - the login loader checked it
+        abort(404)
+    return user
+
+
+@bp.route("/me")
+@require(*ALL_ROLES)
+def profile() -> Any:
+    db = get_session()
+    user = _me_user()
+    idle, lifetime = _session_settings()
+    roles = current_app.config.get("TWO_FACTOR_ROLES", frozenset())
+    return render_template(
+        "auth/me.html",
+        user=user,
+        logins=users.live_logins(session=db, user_id=user.id or 0, idle=idle, lifetime=lifetime),
+        current=me().token,
+        two_factor_on=two_factor.is_enabled(user),
+        two_factor_required=two_factor.is_required(user, roles),
+        recovery_left=two_factor.recovery_codes_left(db, user.id or 0),
+        idle_minutes=int(idle.total_seconds() // 60),
+        lifetime_hours=int(lifetime.total_seconds() // 3600),
+    )
+
+
+@bp.route("/me/password", methods=["GET", "POST"])
+@require(*ALL_ROLES)
+def change_password() -> Any:
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        db = get_session()
+        # Guessing the current password from an open session is throttled like signing in.
+        rules = _login_rules(me().email)
+        reservation = throttle.reserve(db, rules)
+        db.commit()
+        if isinstance(reservation, throttle.Refused):
+            return _refusal(reservation, "auth/password.html", errors={})
+        try:
+            passwords.change_own(
+                db,
+                user=_me_user(),
+                current=request.form.get("current", ""),
+                new=request.form.get("new", ""),
+                confirm=request.form.get("confirm", ""),
+                keep_token=me().token,
+            )
+        except InputError as exc:
+            db.rollback()
+            errors[exc.field] = _(exc.message)
+            if exc.field != "current":
+                throttle.release(db, reservation)
+                db.commit()
+        else:
+            throttle.release(db, reservation, clear=[rules[0][0]])
+            db.commit()
+            flash(_("Password changed. Your other sessions have ended."))
+            return redirect(url_for("auth.profile"))
+    return render_template("auth/password.html", errors=errors), (422 if errors else 200)
+
+
+@bp.route("/me/two-factor", methods=["GET", "POST"])
+@require(*ALL_ROLES)
+def two_factor_setup() -> Any:
+    user = _me_user()
+    if two_factor.is_enabled(user):
+        return redirect(url_for("auth.profile"))
+    result = _enrol_step(user, "auth/enrol.html")
+    if isinstance(result, list):
+        return render_template(
+            "auth/recovery_codes.html", codes=result, next=url_for("auth.profile")
+        )
+    return result
+
+
+@bp.route("/me/two-factor/recovery-codes", methods=["POST"])
+@require(*ALL_ROLES)
+def recovery_codes() -> Any:
+    db = get_session()
+    user = _me_user()
+    if not two_factor.is_enabled(user):
+        return redirect(url_for("auth.profile"))
+    codes = two_factor.new_recovery_codes(db, user)
+    db.commit()
+    return render_template("auth/recovery_codes.html", codes=codes, next=url_for("auth.profile"))
+
+
+@bp.route("/me/two-factor/off", methods=["POST"])
+@require(*ALL_ROLES)
+def two_factor_off() -> Any:
+    db = get_session()
+    user = _me_user()
+    roles = current_app.config.get("TWO_FACTOR_ROLES", frozenset())
+    if two_factor.is_required(user, roles):
+        flash(_("Two-factor sign-in is required for your role."), "error")
+    else:
+        two_factor.disable(db, actor=me().actor, user=user)
+        db.commit()
+        flash(_("Two-factor sign-in is off."))
+    return redirect(url_for("auth.profile"))
+
+
+@bp.route("/me/sessions/<int:login_id>/end", methods=["POST"])
+@require(*ALL_ROLES)
+def end_session(login_id: int) -> Any:
+    db = get_session()
+    users.end_one_login(session=db, user_id=me().id, login_id=login_id)
+    db.commit()
+    return redirect(url_for("auth.profile"))
+
+
+@bp.route("/me/sessions/end-all", methods=["POST"])
+@require(*ALL_ROLES)
+def end_all_sessions() -> Any:
+    """Sign out everywhere, this browser included."""
+    db = get_session()
+    passwords.end_logins(db, user_id=me().id)
+    db.commit()
+    logout_user()
+    session.clear()
+    flash(_("You have signed out everywhere."))
+    return redirect(url_for("auth.login"))
+
+
 @bp.route("/lang/<code>", methods=["POST"])
 @public
 def set_language(code: str) -> Any:
-    from flask import current_app
-
     if code in current_app.config["LANGUAGES"]:
         session["lang"] = code
     back = request.form.get("next") or (request.referrer and urlsplit(request.referrer).path)

@@ -2,7 +2,7 @@
 
 - **A rate limit**: without a login, each client address may run ``CALC_RATE_LIMIT``
   computations a minute (default 60; 0 turns the limit off), counted in the database so that
-  the limit holds across every worker (:mod:`tid.services.throttle`). Past it: 429 with
+  the limit holds across every worker (:mod:`tid.services.request_rate`). Past it: 429 with
   ``Retry-After``. Staff who are logged in are not limited.
 - **A time budget**: a computation still running after ``CALC_TIME_LIMIT`` seconds (default
   5) is stopped at its next checkpoint (:func:`tid.rules.limits.checkpoint`, in every loop
@@ -23,7 +23,7 @@ from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
 
 from tid.db import get_session
 from tid.rules import limits
-from tid.services import throttle
+from tid.services import request_rate
 
 
 class CalculationRateLimited(TooManyRequests):
@@ -40,7 +40,7 @@ def check_rate() -> None:
     if limit <= 0 or current_user.is_authenticated:
         return
     db = get_session()
-    decision = throttle.hit(db, f"calc:{request.remote_addr or 'unknown'}", limit=limit)
+    decision = request_rate.hit(db, f"calc:{request.remote_addr or 'unknown'}", limit=limit)
     db.commit()
     if not decision.allowed:
         raise CalculationRateLimited(

@@ -1,14 +1,17 @@
 """The owners' portal (21 LPRA § 6653(5)): public, no account. The notice number and the
 access code printed on the mailed notice open that owner's notices of the property.
 
-After a successful look-up the ids of the notices it opened are kept in the (signed)
-session and every page and download checks them; URLs carry opaque ids, so changing a number
+After a successful look-up the notices it opened are kept in a server-side portal session
+(the cookie holds only its token; it expires, and leaving revokes it) and every page and
+download checks them; URLs carry opaque ids, so changing a number
 in a URL reaches nothing. A wrong code and an unknown number get the same page, status and
-text; failed look-ups are limited per client address and per notice number in the database.
+text; failed look-ups are limited per client address and network in the database (never per
+notice number: see tid/services/portal.py).
 """
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from flask import (
@@ -27,7 +30,7 @@ from flask_babel import gettext as _
 from tid.db import get_session
 from tid.rules.errors import N_
 from tid.services import notices as notice_service
-from tid.services import portal
+from tid.services import portal, throttle
 from tid.web import nav
 from tid.web.access import public
 
@@ -39,8 +42,7 @@ nav.add(
     None,
 )
 
-SESSION_KEY = "portal_notices"
-MAX_REMEMBERED = 50
+SESSION_KEY = "portal_token"
 
 
 def code_secret() -> str:
@@ -48,14 +50,17 @@ def code_secret() -> str:
     return str(current_app.config.get("PORTAL_CODE_SECRET") or current_app.config["SECRET_KEY"])
 
 
+def _token() -> str:
+    value = session.get(SESSION_KEY, "")
+    return value if isinstance(value, str) else ""
+
+
 def _authorized() -> set[int]:
-    value = session.get(SESSION_KEY, [])
-    return {int(v) for v in value if isinstance(v, int)} if isinstance(value, list) else set()
+    minutes = int(current_app.config.get("PORTAL_SESSION_MINUTES") or 20)
+    return portal.session_notices(get_session(), _token(), idle=timedelta(minutes=minutes))
 
 
-def _limits() -> tuple[int, Any]:
-    from datetime import timedelta
-
+def _limits() -> tuple[int, timedelta]:
     failures = int(current_app.config.get("PORTAL_MAX_FAILURES", portal.MAX_FAILURES))
     minutes = int(current_app.config.get("PORTAL_WINDOW_MINUTES", 15))
     return failures, timedelta(minutes=minutes)
@@ -73,20 +78,26 @@ def index() -> Any:
     values["number"] = number.strip()
     client = (request.remote_addr or "unknown")[:64]
     max_failures, window = _limits()
-    if portal.is_limited(
-        db, client=client, notice_number=number, max_failures=max_failures, window=window
-    ):
-        message = _("Too many attempts. Wait 15 minutes and try again.")
-        return render_template("portal/index.html", values=values, error=message), 429
+    reservation = portal.reserve_look_up(
+        db, client=client, max_failures=max_failures, window=window
+    )
+    db.commit()
+    if isinstance(reservation, throttle.Refused):
+        message = _("Too many attempts. Wait %(minutes)s minutes and try again.") % {
+            "minutes": reservation.minutes()
+        }
+        response = render_template("portal/index.html", values=values, error=message)
+        return response, 429, {"Retry-After": str(reservation.seconds())}
     notice = portal.look_up(db, number=number, code=code, secret=code_secret())
     if notice is None:
         portal.record_failure(db, client=client, notice_number=number)
         db.commit()
         message = _("We could not find a notice with this number and access code.")
         return render_template("portal/index.html", values=values, error=message), 422
+    throttle.release(db, reservation)
     opened = [n.id for n in portal.notices_opened_by(db, notice) if n.id is not None]
-    remembered = [i for i in session.get(SESSION_KEY, []) if isinstance(i, int)]
-    session[SESSION_KEY] = list(dict.fromkeys([*opened, *remembered]))[:MAX_REMEMBERED]
+    session[SESSION_KEY] = portal.open_session(db, opened, token=_token())
+    db.commit()
     return redirect(url_for("portal.notices"))
 
 
@@ -123,5 +134,8 @@ def download(public_id: str) -> Any:
 @bp.route("/leave", methods=["POST"])
 @public
 def leave() -> Any:
+    db = get_session()
+    portal.close_session(db, _token())
+    db.commit()
     session.pop(SESSION_KEY, None)
     return redirect(url_for("portal.index"))

@@ -1,0 +1,216 @@
+"""Passwords: the rules a new one meets, changing one's own, the "forgot password" link
+mailed over real SMTP (single use, expiring), and an administrator's forced reset."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from datetime import timedelta
+from email.message import Message
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlmodel import Session, select
+
+from tests.conftest import PASSWORD, People, login
+from tests.test_jobs import Inbox, smtp  # noqa: F401  (the fixture)
+from tid.models import AuditEvent, PasswordReset, User
+from tid.rules.errors import InputError
+from tid.services import audit, passwords, users
+
+NEW = "un faro en la bahía de noche"
+
+
+@pytest.fixture
+def mail_app(app: Flask, smtp: tuple[Inbox, int]) -> Iterator[tuple[Flask, Inbox]]:  # noqa: F811
+    inbox, port = smtp
+    app.config.update(
+        SMTP_HOST="127.0.0.1",
+        SMTP_PORT=port,
+        MAIL_FROM="tid@municipio.example.pr",
+        BASE_URL="https://tid.example.pr",
+    )
+    yield app, inbox
+
+
+def _wait_for(inbox: Inbox, count: int) -> list[tuple[list[str], Message]]:
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        with inbox.lock:
+            if len(inbox.messages) >= count:
+                return list(inbox.messages)
+        time.sleep(0.05)
+    raise AssertionError(f"expected {count} messages, got {len(inbox.messages)}")
+
+
+def _link(message: Message) -> str:
+    body = message.get_payload(decode=True)
+    assert isinstance(body, bytes)
+    found = re.search(r"https://tid\.example\.pr(/password/reset/[\w-]+)", body.decode())
+    assert found, body
+    return found.group(1)
+
+
+@pytest.mark.parametrize(
+    "password",
+    ["short9", "password123", "Contraseña2026!", "puertorico", "clerk@example.pr", "x" * 257],
+)
+def test_weak_passwords_are_refused(session: Session, people: People, password: str) -> None:
+    with pytest.raises(InputError) as error:
+        users.create_user(
+            session=session,
+            actor=audit.Actor("tests"),
+            email="nueva@example.pr",
+            name="Nueva",
+            password=password if password != "clerk@example.pr" else "nueva@example.pr",
+            role="auditor",
+        )
+    assert error.value.field == "password"
+
+
+def test_the_common_list_ships_with_the_package() -> None:
+    common = passwords.common_passwords()
+    assert len(common) > 200 and "qwerty123" in common and "contraseña" in common
+    assert passwords.is_common("Bienvenido2026!") and not passwords.is_common(NEW)
+
+
+def test_a_user_changes_their_own_password(
+    app: Flask, client: FlaskClient, session: Session, people: People
+) -> None:
+    elsewhere = app.test_client()
+    login(elsewhere, people.clerk)
+    login(client, people.clerk)
+    wrong = client.post(
+        "/me/password", data={"current": "not it at all", "new": NEW, "confirm": NEW}
+    )
+    assert wrong.status_code == 422 and 'id="e-current"' in wrong.get_data(as_text=True)
+    common = client.post(
+        "/me/password",
+        data={"current": PASSWORD, "new": "qwerty123456", "confirm": "qwerty123456"},
+    )
+    assert common.status_code == 422 and 'id="e-new"' in common.get_data(as_text=True)
+    differ = client.post(
+        "/me/password", data={"current": PASSWORD, "new": NEW, "confirm": NEW + "!"}
+    )
+    assert differ.status_code == 422 and 'id="e-confirm"' in differ.get_data(as_text=True)
+    done = client.post("/me/password", data={"current": PASSWORD, "new": NEW, "confirm": NEW})
+    assert done.status_code == 302
+    # This session goes on; the other one has ended; the old password no longer works.
+    assert client.get("/me").status_code == 200
+    assert elsewhere.get("/me").status_code == 302
+    assert (
+        app.test_client()
+        .post("/login", data={"email": people.clerk.email, "password": PASSWORD})
+        .status_code
+        == 401
+    )
+    login(app.test_client(), people.clerk, NEW)
+    actions = [e.action for e in session.exec(select(AuditEvent))]
+    assert "user.password_change" in actions
+
+
+def test_forgot_password_mails_a_single_use_link(
+    mail_app: tuple[Flask, Inbox], session: Session, people: People
+) -> None:
+    app, inbox = mail_app
+    client = app.test_client()
+    signed_in = app.test_client()
+    login(signed_in, people.association)
+    response = client.post("/password/forgot", data={"email": people.association.email.upper()})
+    assert response.status_code == 200
+    ((to, message),) = _wait_for(inbox, 1)
+    assert to == [people.association.email]
+    from email.header import decode_header, make_header
+
+    subject = str(make_header(decode_header(str(message["Subject"]))))
+    assert subject == "Establezca una contraseña nueva para tid"  # the account's language
+    link = _link(message)
+    # Only the token's hash is stored.
+    stored = session.exec(select(PasswordReset)).one()
+    assert link.rsplit("/", 1)[1] not in stored.token_hash
+    assert client.get(link).status_code == 200
+    mismatch = client.post(link, data={"password": NEW, "confirm": "something else!"})
+    assert mismatch.status_code == 422
+    assert client.post(link, data={"password": NEW, "confirm": NEW}).status_code == 302
+    # Used once: the link no longer works, and neither does the old password or session.
+    assert client.get(link).status_code == 404
+    assert client.post(link, data={"password": NEW + "2", "confirm": NEW + "2"}).status_code == 404
+    assert signed_in.get("/me").status_code == 302
+    login(app.test_client(), people.association, NEW)
+
+
+def test_an_unknown_email_gets_the_same_page_and_no_mail(
+    mail_app: tuple[Flask, Inbox], people: People
+) -> None:
+    app, inbox = mail_app
+    client = app.test_client()
+    known = client.post("/password/forgot", data={"email": people.auditor.email})
+    unknown = client.post("/password/forgot", data={"email": "nadie@example.pr"})
+    assert known.status_code == unknown.status_code == 200
+    csrf = re.compile(r'name="csrf_token" value="[^"]*"')
+    assert csrf.sub("", known.get_data(as_text=True)) == csrf.sub(
+        "", unknown.get_data(as_text=True)
+    )
+    messages = _wait_for(inbox, 1)
+    time.sleep(0.5)
+    assert [to for to, _m in inbox.messages] == [[people.auditor.email]]
+    del messages
+
+
+def test_a_reset_link_expires(
+    mail_app: tuple[Flask, Inbox], people: People, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app, inbox = mail_app
+    app.config["PASSWORD_RESET_MINUTES"] = 15
+    client = app.test_client()
+    client.post("/password/forgot", data={"email": people.auditor.email})
+    ((_to, message),) = _wait_for(inbox, 1)
+    body = message.get_payload(decode=True)
+    assert isinstance(body, bytes) and "15" in body.decode()
+    link = _link(message)
+    later = passwords.utcnow() + timedelta(minutes=16)
+    monkeypatch.setattr(passwords, "utcnow", lambda: later)
+    assert client.get(link).status_code == 404
+    assert client.post(link, data={"password": NEW, "confirm": NEW}).status_code == 404
+
+
+def test_reset_requests_are_limited(mail_app: tuple[Flask, Inbox], people: People) -> None:
+    app, inbox = mail_app
+    client = app.test_client()
+    statuses = [
+        client.post("/password/forgot", data={"email": people.auditor.email}).status_code
+        for _ in range(4)
+    ]
+    assert statuses == [200, 200, 200, 429]
+    _wait_for(inbox, 3)
+    time.sleep(0.3)
+    assert len(inbox.messages) == 3
+
+
+def test_an_administrator_forces_a_new_password(
+    mail_app: tuple[Flask, Inbox], session: Session, people: People
+) -> None:
+    app, inbox = mail_app
+    clerk = app.test_client()
+    login(clerk, people.clerk)
+    admin = app.test_client()
+    login(admin, people.admin)
+    assert admin.post(f"/admin/users/{people.clerk.id}/reset-password").status_code == 302
+    # The clerk's session ended and the old password no longer works.
+    assert clerk.get("/me").status_code == 302
+    again = app.test_client().post(
+        "/login", data={"email": people.clerk.email, "password": PASSWORD}
+    )
+    assert again.status_code == 401
+    ((to, message),) = _wait_for(inbox, 1)
+    assert to == [people.clerk.email]
+    link = _link(message)
+    assert clerk.post(link, data={"password": NEW, "confirm": NEW}).status_code == 302
+    login(app.test_client(), people.clerk, NEW)
+    # An administrator cannot lock themselves out this way.
+    admin.post(f"/admin/users/{people.admin.id}/reset-password")
+    refreshed = session.get(User, people.admin.id)
+    session.refresh(refreshed)
+    assert refreshed is not None and refreshed.password_hash.startswith("$argon2")
