@@ -257,7 +257,9 @@ def test_waterfall_properties(rs: list[Recipient], ps: list[tuple[int, int]], fy
     cumulative = [0] * len(rs)
     counted = [0] * len(rs)  # the total to date, from each recipient's first month
     for (month, total), period in zip(ps, run.periods, strict=True):
-        counted = [c + (total if month >= r.first_month else 0) for c, r in zip(counted, rs)]
+        counted = [
+            c + (total if month >= r.first_month else 0) for c, r in zip(counted, rs, strict=True)
+        ]
         # Pays out exactly its total; nothing negative.
         assert sum(period.paid) == total
         assert all(p >= 0 for p in period.paid)

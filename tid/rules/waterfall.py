@@ -261,8 +261,17 @@ def _plan(recipients: tuple[Recipient, ...], fiscal_year: int) -> _Plan:
         else:
             kind = _CARRY if r.carry_forward else _MONTHLY
         plan.append(
-            (i, kind, num, den, r.monthly_cap, r.annual_cap, r.installments, cumulative,
-             r.first_month)
+            (
+                i,
+                kind,
+                num,
+                den,
+                r.monthly_cap,
+                r.annual_cap,
+                r.installments,
+                cumulative,
+                r.first_month,
+            )
         )
     return tuple(plan)
 
