@@ -430,13 +430,14 @@ def parse_months(
     quantity_fields: Sequence[str] = (),
     *,
     field: str = "months",
+    optional_money_fields: Sequence[str] = (),
 ) -> list[tuple[int, str, dict[str, Decimal]]]:
     """Parse ``months`` [{month, <amounts>}] of fiscal year ``fy`` strictly.
 
     Returns (fiscal month, "YYYY-MM", amounts) in the order given, which must be the order
     of the months. A month outside the FY, a month given twice or out of order, a JSON number,
     a negative amount or an unknown field is an :class:`InputError` naming
-    ``months[i].<field>``.
+    ``months[i].<field>``. ``optional_money_fields`` are 0 when absent or empty.
     """
     if not isinstance(value, list):
         raise InputError(field, f"{field}: give a list of months")
@@ -444,7 +445,7 @@ def parse_months(
         raise InputError(field, f"{field}: give at least one month")
     seen: dict[int, int] = {}
     out: list[tuple[int, str, dict[str, Decimal]]] = []
-    allowed = ("month", *money_fields, *quantity_fields)
+    allowed = ("month", *money_fields, *quantity_fields, *optional_money_fields)
     first, last = fy.months()[0], fy.months()[-1]
     for i, entry in enumerate(value):
         where = f"{field}[{i}]"
@@ -476,6 +477,11 @@ def parse_months(
             amounts[name] = json_money(entry.get(name), f"{where}.{name}")
         for name in quantity_fields:
             amounts[name] = json_quantity(entry.get(name), f"{where}.{name}")
+        for name in optional_money_fields:
+            raw = entry.get(name)
+            amounts[name] = (
+                Decimal(0) if raw is None or raw == "" else json_money(raw, f"{where}.{name}")
+            )
         out.append((m, label, amounts))
     return out
 
