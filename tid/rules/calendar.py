@@ -90,6 +90,8 @@ def parse_fiscal_year(value: object, field: str = "fiscal_year") -> FiscalYear:
         len(end_text) == 2 and int(end_text) != (start + 1) % 100
     ):
         raise InputError(field, f'{field}: "{value}" does not name consecutive years')
+    if not 1 <= start < date.max.year:
+        raise InputError(field, f'{field}: "{value}" is outside the calendar (0001 to 9999)')
     return FiscalYear(start)
 
 
@@ -100,7 +102,22 @@ def parse_month(value: object, field: str = "month") -> tuple[int, int]:
     match = _MONTH.match(value.strip())
     if not match or not 1 <= int(match.group(2)) <= 12:
         raise InputError(field, f'{field}: "{value}" is not a month like "2026-03"')
-    return int(match.group(1)), int(match.group(2))
+    year, month = int(match.group(1)), int(match.group(2))
+    if not 1 <= fiscal_year_of_month(year, month).start_year < date.max.year:
+        raise InputError(
+            field,
+            f'{field}: "{value}" is outside the calendar (its fiscal year must fit 0001 to 9999)',
+        )
+    return year, month
+
+
+def beyond_calendar(field: str, day: date, what: str) -> InputError:
+    """The error for a date the calendar cannot carry forward (near 9999-12-31)."""
+    return InputError(
+        field,
+        f"{field}: {day.isoformat()} is too late: {what} falls after {date.max.isoformat()}, "
+        "the last day the calendar can carry",
+    )
 
 
 def parse_date(value: object, field: str) -> date:
@@ -487,9 +504,12 @@ def _statutory_deadline(
 ) -> Deadline:
     days, citation = _setting_int(setting, start, field)
     skip = _resolve_skip_saturday(skip_saturday, start, field)
-    return deadline_after(
-        start, days, citation=citation, skip_saturday=skip, parameter=f"district.{setting}"
-    )
+    try:
+        return deadline_after(
+            start, days, citation=citation, skip_saturday=skip, parameter=f"district.{setting}"
+        )
+    except OverflowError:
+        raise beyond_calendar(field, start, f"the deadline {days} days later") from None
 
 
 def ordinance_due(petition_received: date, *, skip_saturday: bool | None = None) -> Deadline:
@@ -537,19 +557,24 @@ def yearly_notice_due(previous_notice: date, *, skip_saturday: bool | None = Non
     skip = _resolve_skip_saturday(skip_saturday, previous_notice, field)
     # The notices' paragraph (§ 6653(5)); this also refuses a day before the statute.
     _, citation = _setting_int("initial_notice_days", previous_notice, field)
+    if previous_notice.year >= date.max.year:
+        raise beyond_calendar(field, previous_notice, "the notice a year later")
     try:
         nominal = previous_notice.replace(year=previous_notice.year + 1)
     except ValueError:  # February 29
         nominal = date(previous_notice.year + 1, 2, 28)
-    return _moved_past_holidays(
-        start=previous_notice,
-        nominal=nominal,
-        period_en="One year",
-        period_es="Un año",
-        citation=citation,
-        skip_saturday=skip,
-        extra_warnings=(YEARLY_NOTICE_WARNING,),
-    )
+    try:
+        return _moved_past_holidays(
+            start=previous_notice,
+            nominal=nominal,
+            period_en="One year",
+            period_es="Un año",
+            citation=citation,
+            skip_saturday=skip,
+            extra_warnings=(YEARLY_NOTICE_WARNING,),
+        )
+    except OverflowError:
+        raise beyond_calendar(field, previous_notice, "the notice a year later") from None
 
 
 def publication_window(mayor_approved: date) -> PublicationWindow:
@@ -563,6 +588,8 @@ def publication_window(mayor_approved: date) -> PublicationWindow:
     """
     field = "mayor_approved"
     days, citation = _setting_int("publication_week_days", mayor_approved, field)
+    if (date.max - mayor_approved).days < days:
+        raise beyond_calendar(field, mayor_approved, "the week following it")
     start = mayor_approved + timedelta(days=1)
     end = mayor_approved + timedelta(days=days)
     explanation = (

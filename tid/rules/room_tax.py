@@ -19,7 +19,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from tid.rules.calendar import fiscal_year_of, parse_date
+from tid.rules.calendar import beyond_calendar, fiscal_year_of, parse_date
 from tid.rules.errors import Bilingual, InputError, spanish_all
 from tid.rules.money import ZERO, json_money, money_str, round_cents
 from tid.rules.params import ParamValue, history, param, param_or_none
@@ -83,6 +83,8 @@ def remittance_due(day: date) -> tuple[date, ParamValue]:
     """Act 272-2003 § 28(A): a month's tax is remitted by the 10th of the following month."""
     remit = param_or_none(_REMIT, day) or param(_REMIT, history(_REMIT).values[0].start)
     year, month = (day.year + 1, 1) if day.month == 12 else (day.year, day.month + 1)
+    if year > date.max.year:
+        raise beyond_calendar("date", day, "the remittance, the 10th of the following month,")
     return date(year, month, remit.integer), remit
 
 
