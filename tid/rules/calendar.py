@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
@@ -204,6 +204,9 @@ COUNTING_CITATION = "1 LPRA § 72"
 _WEEKDAYS_EN = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 _WEEKDAYS_ES = ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo")
 
+ELECTION_DAY = "General Election Day"
+OBSERVED = " (observed)"
+
 # Spanish names of the holidays the `holidays` package lists for Puerto Rico (it has no
 # Spanish locale for PR); a name missing here is shown as the package gives it.
 _HOLIDAYS_ES = {
@@ -239,6 +242,7 @@ _HOLIDAYS_ES = {
     "Puerto Rico Constitution Day": "Día de la Constitución de Puerto Rico",
     "Thanksgiving Day": "Día de Acción de Gracias",
     "Veterans Day": "Día del Veterano",
+    ELECTION_DAY: "Día de las Elecciones Generales",
 }
 
 
@@ -258,10 +262,50 @@ def _pr_holidays() -> Any:
     return holidays.country_holidays("PR")
 
 
+def general_election_day(year: int) -> date | None:
+    """Puerto Rico's general election day in ``year`` (RULES.md § 1.1: the first Tuesday after
+    the first Monday of November, every fourth year from the setting
+    ``general_election_day``), or ``None`` when there is none that year."""
+    from tid.rules import params
+
+    november_1 = date(year, 11, 1)
+    first_monday = november_1 + timedelta(days=(0 - november_1.weekday()) % 7)
+    day = first_monday + timedelta(days=1)
+    setting = params.param_or_none("district.general_election_day", day)
+    if setting is None or year < setting.integer or (year - setting.integer) % 4:
+        return None
+    return day
+
+
+@functools.lru_cache(maxsize=4096)
 def holiday_name(day: date) -> str | None:
-    """The name of Puerto Rico's legal holiday on ``day`` (English), or ``None``."""
-    name = _pr_holidays().get(day)
-    return str(name) if name else None
+    """The name of Puerto Rico's legal holiday on ``day`` (English), or ``None``.
+
+    The `holidays` package's days, with two dated settings (RULES.md § 1.1): its *observed*
+    days count (``observed_holidays``) and the general election day is added
+    (``general_election_day``).
+    """
+    from tid.rules import params
+
+    names = [str(n) for n in str(_pr_holidays().get(day) or "").split("; ") if n]
+    observed = params.param_or_none("district.observed_holidays", day)
+    if observed is None or observed.value is not True:
+        names = [n for n in names if not n.endswith(OBSERVED)]
+    if day.month == 11 and general_election_day(day.year) == day:
+        names.append(ELECTION_DAY)
+    return "; ".join(names) or None
+
+
+def added_by_setting(name: str | None) -> list[str]:
+    """The settings of RULES.md § 1.1 that make ``name`` a holiday: ``district.observed_holidays``
+    for an observed day, ``district.general_election_day`` for the election."""
+    parts = (name or "").split("; ")
+    found = []
+    if any(p.endswith(OBSERVED) for p in parts):
+        found.append("district.observed_holidays")
+    if ELECTION_DAY in parts:
+        found.append("district.general_election_day")
+    return found
 
 
 def is_working_day(day: date, *, skip_saturday: bool) -> bool:
@@ -458,8 +502,19 @@ def _moved_past_holidays(
             "district.deadline_skip_saturday",
         ),
     ]
+    settings_used: list[str] = []
     for s in skipped:
-        trace.append(TraceStep("not a day a period can end on", s.clause_en(), COUNTING_CITATION))
+        added = added_by_setting(s.holiday)
+        trace.append(
+            TraceStep(
+                "not a day a period can end on",
+                s.clause_en(),
+                COUNTING_CITATION,
+                added[0] if added else None,
+            )
+        )
+        settings_used += [a for a in added if a not in settings_used]
+    holiday_warnings = [_holiday_setting_warning(name, skipped) for name in settings_used]
     trace.append(TraceStep("deadline", day.isoformat(), f"{citation}; {COUNTING_CITATION}"))
     return Deadline(
         date=day,
@@ -470,8 +525,40 @@ def _moved_past_holidays(
         start=start,
         skipped=tuple(skipped),
         skip_saturday=skip_saturday,
-        warnings=(saturday_warning(skip_saturday), *extra_warnings),
+        warnings=(saturday_warning(skip_saturday), *holiday_warnings, *extra_warnings),
         trace=tuple(trace),
+    )
+
+
+def _holiday_setting_warning(setting: str, skipped: Sequence[SkippedDay]) -> str:
+    """The warning that a § 1.1 setting moved a deadline, naming the days it added."""
+    if setting == "district.observed_holidays":
+        days = ", ".join(
+            s.day.isoformat()
+            for s in skipped
+            if "district.observed_holidays" in added_by_setting(s.holiday)
+        )
+        return Bilingual(
+            f"The deadline moved past a day on which a holiday is observed ({days}): observed "
+            "days count as holidays, since the offices are closed (setting observed_holidays; "
+            "RULES.md § 1.1).",
+            f"El término se trasladó pasando un día en que se observa un feriado ({days}): los "
+            "días en que se observa un feriado cuentan como feriados, pues las oficinas están "
+            "cerradas (ajuste observed_holidays; RULES.md § 1.1).",
+        )
+    from tid.rules import params
+
+    hit = [s.day for s in skipped if setting in added_by_setting(s.holiday)]
+    first = params.param(setting, hit[0]).integer
+    days = ", ".join(d.isoformat() for d in hit)
+    return Bilingual(
+        f"The deadline moved past Puerto Rico's general election day ({days}), a holiday the "
+        "holiday calendar lacks: the first Tuesday after the first Monday of November every "
+        f"fourth year from {first} (setting general_election_day; RULES.md § 1.1).",
+        f"El término se trasladó pasando el día de las elecciones generales de Puerto Rico "
+        f"({days}), un feriado que le falta al calendario de feriados: el primer martes después "
+        f"del primer lunes de noviembre cada cuatro años desde {first} (ajuste "
+        "general_election_day; RULES.md § 1.1).",
     )
 
 
