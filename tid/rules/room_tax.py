@@ -276,9 +276,29 @@ def room_tax(
         citation = EXEMPTIONS[exemption]
         trace.append(TraceStep("Exempt stay", exemption, citation))
     tax = round_cents(rate * base) if taxable else round_cents(ZERO)
-    trace.append(
-        TraceStep(f"Tax = {rate} × {money_str(base)}", money_str(tax), citation, rate_pv.name)
-    )
+    if taxable:
+        trace.append(
+            TraceStep(f"Tax = {rate} × {money_str(base)}", money_str(tax), citation, rate_pv.name)
+        )
+    elif exemption is not None:
+        trace.append(
+            TraceStep(
+                f"No tax: the stay is exempt ({exemption}), so the rate {rate} is not applied",
+                money_str(tax),
+                citation,
+            )
+        )
+    else:
+        assert minimum is not None
+        trace.append(
+            TraceStep(
+                f"No tax: the daily rate {round_cents(base / nights)} does not exceed the "
+                f"threshold of {minimum.decimal}, so the rate {rate} is not applied",
+                money_str(tax),
+                minimum.citation,
+                minimum.name,
+            )
+        )
     remit_by, remit_pv = remittance_due(day)
     trace.append(
         TraceStep("Remit by (10th of the following month)", remit_by.isoformat(), remit_pv.citation)
