@@ -275,8 +275,7 @@ def rank_liens(
                 trace.append(
                     TraceStep(
                         f"rank {line.rank}: {line.id}, unsecured charges",
-                        f"0.00 paid, {money_str(line.owed)} owed by the owner (a separate "
-                        "action)",
+                        f"0.00 paid, {money_str(line.owed)} owed by the owner (a separate action)",
                         f"{CITATION}, last sentence; RULES.md § 1.5",
                     )
                 )
