@@ -498,7 +498,7 @@ def _moved_past_holidays(
         TraceStep(
             "Saturdays",
             "do not end a period" if skip_saturday else "count as working days",
-            "RULES.md § 1.1",
+            district_setting("deadline_skip_saturday").citation,
             "district.deadline_skip_saturday",
         ),
     ]
@@ -509,7 +509,9 @@ def _moved_past_holidays(
             TraceStep(
                 "not a day a period can end on",
                 s.clause_en(),
-                COUNTING_CITATION,
+                district_setting(added[0].removeprefix("district.")).citation
+                if added
+                else COUNTING_CITATION,
                 added[0] if added else None,
             )
         )

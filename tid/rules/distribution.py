@@ -776,7 +776,7 @@ def distribute_act272(
                         f"{month_label(*month_of_fiscal(fy, pm))} {money_str(from_cents(c))}"
                         for pm, c in parts
                     ),
-                    "Act 272-2003 § 31(A) (from the month after enactment); RULES.md § 3.2",
+                    history(f"{_A}.first_collection_month").values[-1].citation,
                     f"{_A}.first_collection_month",
                 )
             )

@@ -137,7 +137,7 @@ class ExciseResult:
                     f"{label}: HTA fuel special deposit",
                     f"gasoline {_m(gas)} + diesel {m.diesel_gallons} gal × {diesel.value} = "
                     f"{_m(dsl)} + crude oil {_m(crude)} − reimbursements {_m(reimb)} = {_m(net)}",
-                    "13 LPRA § 31751(a)(1)–(2), (a)(1)(A)",
+                    f"{diesel.citation}; 13 LPRA § 31751(a)(1)–(2), (a)(1)(A)",
                     diesel.name,
                 )
             )
@@ -233,7 +233,7 @@ def excise_plan(fy: FiscalYear) -> ExcisePlan:
                 TraceStep(
                     f"{label}: not a recipient before FY{start.label}",
                     "0.00",
-                    f"{citation} (from FY{start.label})",
+                    history(f"{prefix}.annual_cap").values[0].citation,
                     f"{prefix}.annual_cap",
                 )
             )

@@ -151,7 +151,8 @@ def rank_liens(
         act_source = "the default"
         act_source_es = "el valor por omisión"
     else:
-        act_date, act_citation = act_effective_date, f"{CITATION}(c); given in the input"
+        act_date = act_effective_date
+        act_citation = f"{default_act_effective_date()[1]}; given in the input"
         act_source = "given in the input"
         act_source_es = "dado en la entrada"
     warnings: list[str] = [
