@@ -308,7 +308,7 @@ def test_irc1994_pays_out_exactly(fy: int, collections: dict[str, int], bond: in
 def test_act272_pays_out_exactly(
     fy: int, collected: list[int], certified: int, floor_from: int | None
 ) -> None:
-    first = 4 if fy == 2003 else 1
+    first = 3 if fy == 2003 else 1  # September 2003 joins October (RULES.md § 3.2)
     months = [
         (f"{fy + (m > 6)}-{(m + 5) % 12 + 1:02d}", dollars(c))
         for m, c in enumerate(collected[: 13 - first], first)
@@ -452,6 +452,12 @@ def test_the_seam_of_2003_part_year_and_september() -> None:
     alone = act("2003-04", "0", [("2003-09", "100.00")])
     assert alone["months"][0]["month"] == "2003-10"
     assert alone["totals"]["collected"] == "100.00"
+    # …also when the next month given is November: September is October's, not November's.
+    skip = act("2003-04", "0", [("2003-09", "100.00"), ("2003-11", "50.00")])
+    assert [(r["month"], r["collected"]) for r in skip["months"]] == [
+        ("2003-10", "100.00"),
+        ("2003-11", "50.00"),
+    ]
 
 
 def test_act272_says_its_opening_year_is_blank() -> None:

@@ -602,12 +602,15 @@ def distribute_act272(
         if fy.start <= first_distributed and m < first_fm:
             early.append((m, cents))  # September 2003: joins October's money
             continue
-        if early:
+        if early and m == first_fm:
             joined[m] = (*early, (m, cents))
             periods.append((m, cents + sum(c for _m, c in early)))
-            early = []
         else:
+            if early:  # October not given: September's money is October's alone
+                joined[first_fm] = tuple(early)
+                periods.append((first_fm, sum(c for _m, c in early)))
             periods.append((m, cents))
+        early = []
     if early:
         joined[first_fm] = tuple(early)
         periods.append((first_fm, sum(c for _m, c in early)))
