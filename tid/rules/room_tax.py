@@ -161,6 +161,18 @@ def room_tax(
         )
     rate = rate_pv.decimal
     trace.append(TraceStep(f"Rate for {lodging_type}", str(rate), rate_pv.citation, rate_pv.name))
+    if lodging_type == "hostelry":
+        parador = param("room_tax.act272.rate.parador", day)
+        warnings.append(
+            Bilingual(
+                f"hostelry is a hostelry or inn NOT authorized by the Tourism Company, taxed at "
+                f"the general rate {rate}; an inn the Company authorizes is a parador, taxed at "
+                f"{parador.decimal} (Act 272-2003 § 24(B)).",
+                f"hostelry es una hospedería o posada NO autorizada por la Compañía de Turismo, "
+                f"que paga la tasa general de {rate}; una posada que la Compañía autoriza es un "
+                f"parador, que paga {parador.decimal} (Ley 272-2003 § 24(B)).",
+            )
+        )
     if complimentary and grouped_meals:
         raise InputError(
             "grouped_meals", "grouped_meals: a stay is either complimentary or grouped, not both"
