@@ -6,16 +6,20 @@ import json
 import os
 import subprocess
 import sys
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.calc_documents import DOCUMENTS, INVALID, NUMBER_AMOUNT
 from tid import calc_io
 from tid.cli import calc_command
 from tid.rules import calculators
+from tid.rules.errors import InputError
 
 AVAILABLE = [name for name in sorted(calculators.CALCULATORS) if calc_io.available(name)]
 
@@ -146,3 +150,72 @@ def test_a_document_past_a_bound_exits_2_naming_it() -> None:
     error = _error(_invoke(["impost"], stdin=json.dumps(document)))
     assert error["field"] == "formula"
     assert "nests more than 64 levels" in error["error"]
+
+
+@pytest.mark.parametrize("name", AVAILABLE)
+def test_an_unknown_field_anywhere_is_refused(name: str) -> None:
+    # CALCULATORS.md "Every calculator": a misspelt field never gives a quiet answer.
+    document = {**DOCUMENTS[name], "sale_proceed": "1.00"}
+    error = _error(_invoke([name], stdin=json.dumps(document)))
+    assert error["field"] == "sale_proceed"
+    assert "unknown" in error["error"] or "not an input" in error["error"]
+
+
+NEAR_9999 = [
+    ("deadlines", {"petition_received": "9999-12-01"}, "petition_received"),
+    ("deadlines", {"ordinance_received_by_mayor": "9999-12-15"}, "ordinance_received_by_mayor"),
+    ("deadlines", {"mayor_approved": "9999-12-30"}, "mayor_approved"),
+    ("deadlines", {"ordinance_received_by_association": "9999-12-31"},
+     "ordinance_received_by_association"),
+    ("room-tax", {"lodging_type": "hotel", "date": "9999-12-15", "nightly_rate": "100.00",
+                  "nights": 1}, "date"),
+    ("room-tax-distribution", {"fiscal_year": "9999-00", "bank_certified_amount": "0",
+                               "months": [{"month": "9999-07", "collected": "1.00"}]},
+     "fiscal_year"),
+    ("excise-allocation", {"fiscal_year": "9999-00", "months": []}, "fiscal_year"),
+    ("equalization", {"fiscal_year": "9999-00", "lottery_net_income": "1.00",
+                      "gf_net_revenues": "1.00"}, "fiscal_year"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "document", "field"), NEAR_9999)
+def test_dates_the_calendar_cannot_carry_exit_2(
+    name: str, document: dict[str, Any], field: str
+) -> None:
+    error = _error(_invoke([name], stdin=json.dumps(document)))
+    assert error["field"] == field
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dates(min_value=date(9999, 1, 1), max_value=date(9999, 12, 31))
+    | st.dates(min_value=date(1, 1, 1), max_value=date(1, 12, 31)),
+    st.sampled_from(
+        ["petition_received", "ordinance_received_by_mayor", "mayor_approved",
+         "ordinance_received_by_association", "room-tax", "liens"]
+    ),
+)  # fmt: skip
+def test_any_date_at_the_calendar_edges_is_an_answer_or_a_field_error(
+    day: date, where: str
+) -> None:
+    if where == "room-tax":
+        name = "room-tax"
+        document: dict[str, Any] = {
+            "lodging_type": "hotel",
+            "date": day.isoformat(),
+            "nightly_rate": "100.00",
+            "nights": 1,
+        }
+    elif where == "liens":
+        name = "liens"
+        document = {
+            "liens": [{"id": "T", "kind": "tid_impost", "constituted_on": day.isoformat(),
+                       "amount": "1.00"}],
+            "sale_proceeds": "5.00",
+        }  # fmt: skip
+    else:
+        name, document = "deadlines", {where: day.isoformat()}
+    try:
+        calculators.run(name, document)
+    except InputError as exc:
+        assert exc.field in document or exc.field == "date"

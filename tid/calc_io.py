@@ -208,8 +208,8 @@ FORMS: dict[str, FormSpec] = {
         name="room-tax-distribution",
         title=N_("Room tax distribution"),
         description=N_(
-            "Who receives the room tax collected: per fiscal year up to 2002-03, month by "
-            "month from October 2003."
+            "Who receives the room tax collected: per fiscal year up to 2002-03 (and FY2003-04 "
+            "up to 2003-09-08), month by month from September 2003."
         ),
         citation="IRC 1994 § 2051(5); Act 272-2003 § 31",
         chart="waterfall",
@@ -219,7 +219,7 @@ FORMS: dict[str, FormSpec] = {
                 (Field("fiscal_year", "fiscal_year", N_("Fiscal year"), True, hint=_FY_HINT),),
             ),
             Section(
-                N_("From October 2003 (Act 272-2003 § 31), month by month"),
+                N_("From September 2003 (Act 272-2003 § 31), month by month"),
                 (
                     Field(
                         "bank_certified_amount",
@@ -231,6 +231,21 @@ FORMS: dict[str, FormSpec] = {
                         "fiscal_year",
                         N_("Convention Bureau floor applies from fiscal year"),
                         hint=N_("Leave empty: the supplied text leaves this year blank."),
+                    ),
+                    Field(
+                        "convention_center_opened_on",
+                        "date",
+                        N_("Convention Center opened on"),
+                        hint=N_(
+                            "For ten years from the opening the five percent is a reserve for the "
+                            "Center's operating deficit."
+                        ),
+                    ),
+                    Field(
+                        "convention_center_operating_deficit",
+                        "money",
+                        N_("Convention Center operating deficit of the fiscal year"),
+                        hint=N_("The reserve covers the deficit above $2,500,000."),
                     ),
                     Table(
                         "months",
@@ -244,7 +259,7 @@ FORMS: dict[str, FormSpec] = {
                 ),
             ),
             Section(
-                N_("Up to fiscal year 2002-03 (IRC 1994 § 2051)"),
+                N_("Up to 2003-09-08 (IRC 1994 § 2051)"),
                 (
                     Group(
                         "collections",
@@ -255,6 +270,15 @@ FORMS: dict[str, FormSpec] = {
                         "bond_fund_amount",
                         "money",
                         N_("Amount determined by the Secretary for the Bond Redemption Fund"),
+                    ),
+                    Field(
+                        "collections_until",
+                        "date",
+                        N_("Collections up to (FY2003-04 only)"),
+                        hint=N_(
+                            "FY2003-04 is a part-year under these rules: give 2003-09-08. What "
+                            "was collected from 2003-09-09 goes as month 2003-09 above."
+                        ),
                     ),
                 ),
             ),
@@ -287,6 +311,11 @@ FORMS: dict[str, FormSpec] = {
                             Field("crude_oil_excise", "money", N_("Crude-oil excise"), True),
                             Field("reimbursements", "money", N_("Reimbursements"), True),
                             Field("cigarette_tax", "money", N_("Cigarette tax"), True),
+                            Field(
+                                "cigarette_reimbursements",
+                                "money",
+                                N_("Cigarette reimbursements (13 LPRA § 31668)"),
+                            ),
                         ),
                         min_rows=12,
                     ),

@@ -13,6 +13,7 @@ from tid.rules.calendar import (
     days_left,
     deadline_after,
     deadlines_document,
+    general_election_day,
     initial_notice_due,
     is_working_day,
     mayor_decision_due,
@@ -20,7 +21,7 @@ from tid.rules.calendar import (
     publication_window,
     yearly_notice_due,
 )
-from tid.rules.errors import InputError
+from tid.rules.errors import InputError, spanish
 
 
 def test_ordinance_due_rules_example_sunday_moves_to_monday() -> None:
@@ -220,3 +221,44 @@ def test_deadline_is_the_first_working_day_on_or_after_the_nominal_day(
     assert [s.day for s in d.skipped] == between
     assert not any(is_working_day(day, skip_saturday=skip_saturday) for day in between)
     assert d.explanation.endswith(f"moved to {d.date.isoformat()}") == d.moved
+
+
+# ---------------------------------------------------------------------------------------------
+# RULES.md § 1.1: the general election day and observed days, dated settings with a warning
+
+
+def test_general_election_day_moves_a_deadline_and_says_so() -> None:
+    # 90 days from 2028-08-09 is 2028-11-07: the first Tuesday after the first Monday of
+    # November 2028 (2024 + 4), the general election day the holiday calendar lacks.
+    due = ordinance_due(date(2028, 8, 9), skip_saturday=True)
+    assert due.nominal_date == date(2028, 11, 7)
+    assert due.date == date(2028, 11, 8)
+    assert "General Election Day" in due.explanation
+    assert "Día de las Elecciones Generales" in due.explanation_es
+    assert any("general election day (2028-11-07)" in w for w in due.warnings)
+    assert any("elecciones generales" in spanish(w) for w in due.warnings)
+    assert any(s.parameter == "district.general_election_day" for s in due.trace)
+
+
+def test_no_election_holiday_between_election_years() -> None:
+    # 2026-11-03 is the first Tuesday after the first Monday, but 2026 is not an election
+    # year (2024, 2028, …): 90 days from 2026-08-05 end on it, a working day.
+    due = ordinance_due(date(2026, 8, 5), skip_saturday=True)
+    assert due.date == due.nominal_date == date(2026, 11, 3)
+    assert not any("election" in w for w in due.warnings)
+    assert general_election_day(2024) == date(2024, 11, 5)
+    assert general_election_day(2032) == date(2032, 11, 2)
+    assert general_election_day(2020) is None  # the setting runs from 2024
+
+
+def test_an_observed_holiday_moves_a_deadline_and_says_so() -> None:
+    # 90 days from 2026-04-04 is Friday 2026-07-03, the day Independence Day (Saturday) is
+    # observed: the offices are closed; then Saturday and Sunday -> Monday 2026-07-06.
+    due = ordinance_due(date(2026, 4, 4), skip_saturday=True)
+    assert due.date == date(2026, 7, 6)
+    assert "Independence Day (observed)" in due.explanation
+    assert any("observed days count as holidays" in w for w in due.warnings)
+    assert any("se observa un feriado" in spanish(w) for w in due.warnings)
+    # A deadline no observed day touches carries no such warning.
+    plain = ordinance_due(date(2026, 3, 2), skip_saturday=True)
+    assert not any("observed" in w for w in plain.warnings)

@@ -140,8 +140,14 @@ def test_calculator_registry_reaches_it() -> None:
 @pytest.mark.parametrize(
     ("change", "field", "message"),
     [
-        ({"fiscal_year": "2010-11", "months": [month("2010-07", "1")]}, "fiscal_year",
-         "before the first fiscal year"),
+        ({"fiscal_year": "2010-11", "months": [month("2010-12", "1")]}, "months[0].month",
+         "before 13 LPRA § 31751 applies"),
+        ({"fiscal_year": "2009-10", "months": [month("2010-01", "1")]}, "fiscal_year",
+         "before 13 LPRA § 31751 applies"),
+        ({"months": [month("2020-07", "1", cigarette_reimbursements="2")]},
+         "months[0].cigarette_reimbursements", "cannot exceed"),
+        ({"months": [month("2020-07", "1", cigarette_reimbursements=1)]},
+         "months[0].cigarette_reimbursements", "not as a number"),
         ({"fiscal_year": 2020}, "fiscal_year", "as text"),
         ({"months": [month("2020-06", "1")]}, "months[0].month", "not in fiscal year"),
         ({"months": [month("2020-07", "1"), month("2020-07", "1")]}, "months[1].month", "twice"),
@@ -166,31 +172,40 @@ cents = st.integers(min_value=0, max_value=1_200_000_000)
 
 @settings(max_examples=1000, deadline=None)
 @given(
-    st.integers(min_value=2011, max_value=2030),
-    st.lists(st.tuples(cents, cents, st.integers(0, 10**8)), min_size=1, max_size=12),
+    st.integers(min_value=2010, max_value=2030),
+    st.lists(
+        st.tuples(cents, cents, st.integers(0, 10**8), st.integers(0, 100)), min_size=1, max_size=12
+    ),
 )
-def test_excise_properties(fy: int, rows: list[tuple[int, int, int]]) -> None:
+def test_excise_properties(fy: int, rows: list[tuple[int, int, int, int]]) -> None:
+    # FY2010-11 starts in January 2011 (RULES.md § 4): its months are counted from January.
+    first = 7 if fy == 2010 else 1
+    rows = rows[: 13 - first]
     labels = [f"{fy + (m > 6)}-{(m + 5) % 12 + 1:02d}" for m in range(1, 13)]
     months = [
         month(
-            labels[i],
+            labels[first - 1 + i],
             str(Decimal(c) / 100),
             gasoline_tax=str(Decimal(g) / 100),
             diesel_gallons=str(gal),
+            # Reimbursed under 13 LPRA § 31668: a share (0–100 %) of the collections.
+            cigarette_reimbursements=str(Decimal(c * pct // 100) / 100),
         )
-        for i, (c, g, gal) in enumerate(rows)
+        for i, (c, g, gal, pct) in enumerate(rows)
     ]
     out = excise_document({"fiscal_year": f"{fy}-{(fy + 1) % 100:02d}", "months": months})
     caps = {"hta_cigarette": (2_500_000, 20_000_000), "mba": (800_000, 10_000_000)}
     if fy >= 2015:
         caps["prita"] = (3_000_000, 36_000_000)
     paid = dict.fromkeys(caps, Decimal(0))
-    for m, (row, (c, g, gal)) in enumerate(zip(out["months"], rows, strict=True), 1):
+    for m, (row, (c, g, gal, pct)) in enumerate(zip(out["months"], rows, strict=True), 1):
         alloc = {k: Decimal(v) for k, v in row["allocations"].items()}
         assert all(v >= 0 for v in alloc.values())
-        # Pays out exactly its input: fuel (with 4¢ × gallons) + cigarette.
+        # Pays out exactly its input: fuel (with 4¢ × gallons) + cigarette less § 31668.
         assert alloc["hta_fuel"] == Decimal(g) / 100 + Decimal(gal) * Decimal("0.04")
-        assert sum(alloc.values()) - alloc["hta_fuel"] == Decimal(c) / 100
+        allocated = Decimal(c - c * pct // 100) / 100
+        assert Decimal(row["cigarette_allocated"]) == allocated
+        assert sum(alloc.values()) - alloc["hta_fuel"] == allocated
         for key, (monthly, annual) in caps.items():
             paid[key] += alloc[key]
             assert paid[key] <= min(annual, monthly * m)  # caps never exceeded
@@ -204,6 +219,93 @@ def test_excise_properties(fy: int, rows: list[tuple[int, int, int]]) -> None:
         for hi, lo in itertools.pairwise(order):
             if alloc[lo] > 0:
                 assert Decimal(row["carried_shortfall"][hi]) == 0
+    # The stricter reading is named whenever a lower authority is paid before HTA has $20M.
+    hta = Decimal(0)
+    early = False
+    for row in out["months"]:
+        hta += Decimal(row["allocations"]["hta_cigarette"])
+        lower = Decimal(row["allocations"]["mba"]) + Decimal(row["allocations"]["prita"])
+        early = early or (lower > 0 and hta < 20_000_000)
+    assert early == any("stricter reading" in w for w in out["warnings"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(min_value=2011, max_value=2030),
+    st.dictionaries(st.integers(min_value=1, max_value=12), cents, min_size=1),
+)
+def test_a_month_not_given_is_a_month_that_collected_nothing(
+    fy: int, by_month: dict[int, int]
+) -> None:
+    labels = [f"{fy + (m > 6)}-{(m + 5) % 12 + 1:02d}" for m in range(1, 13)]
+    fy_label = f"{fy}-{(fy + 1) % 100:02d}"
+    given_only = excise_document(
+        {
+            "fiscal_year": fy_label,
+            "months": [
+                month(labels[m - 1], str(Decimal(c) / 100)) for m, c in sorted(by_month.items())
+            ],
+        }
+    )
+    full = excise_document(
+        {
+            "fiscal_year": fy_label,
+            "months": [
+                month(labels[m - 1], str(Decimal(by_month.get(m, 0)) / 100))
+                for m in range(1, max(by_month) + 1)
+            ],
+        }
+    )
+    rows = {r["month"]: r for r in full["months"]}
+    for row in given_only["months"]:
+        assert row["allocations"] == rows[row["month"]]["allocations"]
+    assert given_only["totals"] == full["totals"]
+
+
+def test_fy2010_11_from_january_2011() -> None:
+    out = excise_document({"fiscal_year": "2010-11", "months": [month("2011-03", "12000000.00")]})
+    # January is month 1 of the section: March is month 3 (January and February not given
+    # still count). HTA: min(20M, 2.5M × 3) = 7,500,000; MBA: min(10M, 800,000 × 3) =
+    # 2,400,000; no PRITA before FY2015-16; General Fund 12M − 9.9M = 2,100,000.
+    assert out["months"][0]["allocations"] == {
+        "hta_fuel": "0.00",
+        "hta_cigarette": "7500000.00",
+        "mba": "2400000.00",
+        "prita": "0.00",
+        "general_fund": "2100000.00",
+    }
+    # The most a part-year can reach: 6 × 2,500,000 = 15,000,000; 6 × 800,000 = 4,800,000.
+    assert out["reachable_annual_max"]["hta_cigarette"] == "15000000.00"
+    assert out["reachable_annual_max"]["mba"] == "4800000.00"
+    assert any("retroactive to Jan. 1, 2011" in w and "6 months" in w for w in out["warnings"])
+    assert any("6 meses" in w for w in out["warnings_es"])
+    assert any("2011-01, 2011-02" in w for w in out["warnings"])
+
+
+def test_cigarette_reimbursements_come_off_before_the_allocations() -> None:
+    out = excise_document(
+        {
+            "fiscal_year": "2020-21",
+            "months": [month("2020-07", "5000000.00", cigarette_reimbursements="1500000.00")],
+        }
+    )
+    # 5,000,000 − 1,500,000 reimbursed under § 31668 = 3,500,000 allocated: HTA 2,500,000,
+    # MBA 800,000, PRITA 3,500,000 − 3,300,000 = 200,000 (owed 3,000,000: 2,800,000 short).
+    alloc = out["months"][0]["allocations"]
+    assert (alloc["hta_cigarette"], alloc["mba"], alloc["prita"], alloc["general_fund"]) == (
+        "2500000.00",
+        "800000.00",
+        "200000.00",
+        "0.00",
+    )
+    assert out["months"][0]["cigarette_allocated"] == "3500000.00"
+    assert any("13 LPRA § 31668" in w for w in out["warnings"])
+    assert any("13 LPRA § 31668" in w and "reintegrado" in w for w in out["warnings_es"])
+    # MBA and PRITA were paid while HTA has 2,500,000 of its 20,000,000: the stricter reading.
+    assert any("stricter reading" in w for w in out["warnings"])
+    assert any("lectura más estricta" in w for w in out["warnings_es"])
+    steps = [s for s in out["trace"] if "§ 31668" in s["step"]]
+    assert steps and steps[0]["value"] == "5000000.00 − 1500000.00 = 3500000.00"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -71,7 +71,8 @@ def test_ranking_worked_example() -> None:
     assert out["act_effective_date"] == "2010-01-15"
     assert any("only relative to the impost lien" in w for w in out["warnings"])
     assert any("lien_act_effective_date = 2010-01-15" in w for w in out["warnings"])
-    assert any("owed but not secured" in w for w in out["warnings"])
+    assert any("owed by the owner but not secured" in w for w in out["warnings"])
+    assert any("acción separada" in w for w in out["warnings_es"])
 
 
 def test_distribution_rank_by_rank_never_pro_rata() -> None:
@@ -92,17 +93,23 @@ def test_distribution_rank_by_rank_never_pro_rata() -> None:
     assert out["to_owner"] == "0.00"
 
 
-def test_distribution_surplus_to_owner_after_unsecured_charges() -> None:
+def test_the_owner_receives_the_whole_surplus() -> None:
     out = run("liens", {"liens": CASE, "sale_proceeds": "200000.00"})
-    # Liens: 50,000 + 5,000 + 2,000 + 3,000 + 10,000 + 100,000 = 170,000.00; unsecured
-    # charges 450.00; owner: 200,000.00 - 170,450.00 = 29,550.00.
-    assert all(p["unpaid"] == "0.00" for p in out["distribution"])
-    assert out["to_owner"] == "29550.00"
+    # Liens: 50,000 + 5,000 + 2,000 + 3,000 + 10,000 + 100,000 = 170,000.00; the 450.00 of
+    # interest, surcharges and fees are unsecured: not paid from the proceeds (RULES.md § 1.5).
+    # Owner: 200,000.00 − 170,000.00 = 30,000.00, the whole surplus.
+    assert out["to_owner"] == "30000.00"
+    unsecured = [p for p in out["distribution"] if p["part"] == "unsecured_charges"]
+    assert unsecured == [
+        {"id": "T1", "part": "unsecured_charges", "paid": "0.00", "unpaid": "450.00"}
+    ]
+    assert all(p["unpaid"] == "0.00" for p in out["distribution"] if p["part"] == "secured")
+    assert any("separate action" in w for w in out["warnings"])
 
 
-def test_unsecured_charges_wait_for_every_secured_lien() -> None:
-    # Proceeds 3,450.00: T1's impost (3,000.00) is paid, then the judgment J (2015, group 3)
-    # takes the 450.00 left: the charges wait for every secured lien, even a later one.
+def test_unsecured_charges_are_never_paid_from_the_proceeds() -> None:
+    # Proceeds 10,000.00: T's impost (3,000.00), then the judgment J (1,000.00); the 450.00 of
+    # charges stay owed by the owner, who receives 10,000 − 4,000 = 6,000.00.
     liens = [
         {
             "id": "T",
@@ -113,12 +120,24 @@ def test_unsecured_charges_wait_for_every_secured_lien() -> None:
         },
         {"id": "J", "kind": "judgment", "constituted_on": "2025-01-01", "amount": "1000.00"},
     ]
-    out = run("liens", {"liens": liens, "sale_proceeds": "3450.00"})
-    assert [(p["id"], p["part"], p["paid"]) for p in out["distribution"]] == [
-        ("T", "secured", "3000.00"),
-        ("J", "secured", "450.00"),
-        ("T", "unsecured_charges", "0.00"),
+    out = run("liens", {"liens": liens, "sale_proceeds": "10000.00"})
+    assert [(p["id"], p["part"], p["paid"], p["unpaid"]) for p in out["distribution"]] == [
+        ("T", "secured", "3000.00", "0.00"),
+        ("J", "secured", "1000.00", "0.00"),
+        ("T", "unsecured_charges", "0.00", "450.00"),
     ]
+    assert out["to_owner"] == "6000.00"
+    assert any("owed by the owner" in s["value"] for s in out["trace"])
+
+
+def test_unknown_fields_are_refused() -> None:
+    with pytest.raises(InputError, match="unknown field") as info:
+        run("liens", {"liens": CASE, "sale_proceed": "1.00"})
+    assert info.value.field == "sale_proceed"
+    bad = [{**CASE[0], "ammount": "1.00"}]
+    with pytest.raises(InputError, match="unknown field") as info:
+        run("liens", {"liens": bad})
+    assert info.value.field == "liens[0].ammount"
 
 
 def test_act_date_boundary_and_setting() -> None:
@@ -244,7 +263,12 @@ def test_distribution_properties(liens: list[Lien], proceeds: Decimal) -> None:
         if pay.paid > 0:
             assert all(higher.unpaid == 0 for higher in dist[:i])
     if result.to_owner > 0:
-        assert all(p.unpaid == 0 for p in dist)
+        assert all(p.unpaid == 0 for p in dist if p.part == "secured")
+    # Interest, surcharges and fees are never paid from the proceeds (RULES.md § 1.5): the
+    # owner receives the whole surplus over the secured liens.
+    assert all(p.paid == 0 for p in dist if p.part == "unsecured_charges")
+    secured = sum((r.owed for r in result.ranking if r.part == "secured"), Decimal(0))
+    assert result.to_owner == max(Decimal(0), proceeds - secured)
     # Groups in order; unsecured charges after every secured lien; dates in order in a group.
     keys = [(r.group, r.part != "secured", r.constituted_on) for r in result.ranking]
     assert keys == sorted(keys)

@@ -204,3 +204,20 @@ CASES = load_cases("room_tax")
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_worked_case(case: dict[str, Any]) -> None:
     assert_subset(room_tax_document(case["input"]), case["expect"])
+
+
+def test_hostelry_is_not_an_authorized_inn() -> None:
+    out = run(
+        "room-tax",
+        {"lodging_type": "hostelry", "date": "2020-01-10", "nightly_rate": "100.00", "nights": 2},
+    )
+    # The general rate: 0.09 × 200.00 = 18.00; an authorized inn is a parador at 0.07.
+    assert out["tax"] == "18.00"
+    assert any("NOT authorized" in w and "parador" in w and "0.07" in w for w in out["warnings"])
+    assert any("NO autorizada" in w and "0.07" in w for w in out["warnings_es"])
+    parador = run(
+        "room-tax",
+        {"lodging_type": "parador", "date": "2020-01-10", "nightly_rate": "100.00", "nights": 2},
+    )
+    assert parador["tax"] == "14.00"
+    assert not any("NOT authorized" in w for w in parador["warnings"])

@@ -140,6 +140,87 @@ EXTRA: list[tuple[str, dict[str, Any]]] = [
             ],
         },
     ),
+    # The second reading (RULES.md §§ 1.1, 1.5, 3.2, 4, 5):
+    # the hold-harmless before FY2009-10 (the bases pass unchanged)
+    ("equalization", {**DOCUMENTS["equalization"], "fiscal_year": "2005-06"}),
+    # the Convention Center's reserve: without the deficit, with it, and after its ten years
+    *[
+        (
+            "room-tax-distribution",
+            {
+                "fiscal_year": fy,
+                "bank_certified_amount": "0",
+                "convention_center_opened_on": "2005-11-17",
+                "months": [{"month": month, "collected": "900000.00"}],
+                **extra,
+            },
+        )
+        for fy, month, extra in (
+            ("2010-11", "2010-07", {}),
+            ("2010-11", "2010-07", {"convention_center_operating_deficit": "2600000.00"}),
+            ("2017-18", "2017-07", {"convention_center_operating_deficit": "2600000.00"}),
+        )
+    ],
+    # the seam of 2003: the 1994 part-year, and September joining October (with a month
+    # missing before it)
+    (
+        "room-tax-distribution",
+        {
+            "fiscal_year": "2003-04",
+            "collections": {"hotel": "9000.00"},
+            "bond_fund_amount": "0",
+            "collections_until": "2003-09-08",
+        },
+    ),
+    (
+        "room-tax-distribution",
+        {
+            "fiscal_year": "2003-04",
+            "bank_certified_amount": "900.00",
+            "bureau_floor_from_fy": "2003-04",
+            "months": [
+                {"month": "2003-09", "collected": "100.00"},
+                {"month": "2003-12", "collected": "900000.00"},
+            ],
+        },
+    ),
+    # excise: FY2010-11 from January, § 31668 reimbursements, MBA paid before HTA's $20M
+    (
+        "excise-allocation",
+        {
+            "fiscal_year": "2010-11",
+            "months": [
+                {
+                    "month": "2011-02",
+                    "gasoline_tax": "0",
+                    "diesel_gallons": "0",
+                    "crude_oil_excise": "0",
+                    "reimbursements": "0",
+                    "cigarette_tax": "9000000.00",
+                    "cigarette_reimbursements": "10.00",
+                }
+            ],
+        },
+    ),
+    # deadlines moved by the general election day and by an observed holiday
+    ("deadlines", {"petition_received": "2028-08-09"}),
+    ("deadlines", {"petition_received": "2026-04-04"}),
+    # liens: the unsecured charges are not paid from the sale
+    (
+        "liens",
+        {
+            "liens": [
+                {
+                    "id": "T",
+                    "kind": "tid_impost",
+                    "constituted_on": "2020-01-01",
+                    "amount": "10.00",
+                    "unsecured_charges": "2.00",
+                }
+            ],
+            "sale_proceeds": "50.00",
+        },
+    ),
     # 100.005 to apportion: $100.01 (half-up), split by the largest remainder
     (
         "impost",

@@ -75,20 +75,36 @@ def test_installments_shortfall_carried_and_outstanding_at_year_end() -> None:
     assert all(p.paid[1] == 0 for p in run.periods[9:])
 
 
-def test_shares_without_carry_and_floor_with_carried_floor_shortfall() -> None:
-    # 2 % then 9 % with a floor of $375 + carried floor shortfall.
+def test_shares_without_carry_and_a_cumulative_floor() -> None:
+    # 2 % then 9 % with a floor of $375 a month, cumulative inside the FY (RULES.md § 3.2).
     two = Recipient("two", "2%", "c", share=Decimal("0.02"))
     nine = Recipient("nine", "9%", "c", share=Decimal("0.09"), floor=375 * M)
-    run = run_waterfall([two, nine, REST], [(1, 300 * M), (2, 10_000 * M)], fiscal_year=2020)
-    july, august = run.periods
-    # July: 2 % of 300 = 6; the 9 % = 27 but the floor is 375 -> owed 375, 294 left -> paid 294,
-    # floor shortfall carried 375 − 294 = 81; the 2 % carries nothing.
+    run = run_waterfall(
+        [two, nine, REST], [(1, 300 * M), (2, 10_000 * M), (4, 100 * M)], fiscal_year=2020
+    )
+    july, august, october = run.periods
+    # July: 2 % of 300 = 6; owed to date max(9 % of 300 = 27, 375 × 1) = 375; 294 left ->
+    # paid 294, carried 375 − 294 = 81; the 2 % carries nothing.
     assert july.paid == (6 * M, 294 * M, 0)
     assert july.carried == (0, 81 * M, 0)
-    # August: 2 % of 10,000 = 200; 9 % = 900 > 375 + 81 = 456 -> owed 900; carried 375+81−900 < 0.
-    assert august.owed[1] == 900 * M
-    assert august.paid == (200 * M, 900 * M, 8_900 * M)
+    # August: 2 % of 10,000 = 200; owed to date max(9 % of 10,300 = 927, 375 × 2 = 750) = 927,
+    # less 294 paid = 633; the rest 10,000 − 200 − 633 = 9,167.
+    assert august.owed[1] == 633 * M
+    assert august.paid == (200 * M, 633 * M, 9_167 * M)
     assert august.carried == (0, 0, 0)
+    # October (September not given, it still counts): 2 % of 100 = 2; owed to date
+    # max(9 % of 10,400 = 936, 375 × 4 = 1,500) = 1,500, less 927 paid = 573; 98 left.
+    assert october.owed[1] == 573 * M
+    assert october.paid == (2 * M, 98 * M, 0)
+    assert october.carried[1] == 475 * M
+
+
+def test_a_floor_counted_from_a_later_first_month() -> None:
+    nine = Recipient("nine", "9%", "c", share=Decimal("0.09"), floor=375 * M, first_month=4)
+    run = run_waterfall([nine, REST], [(4, 1_000 * M), (5, 1_000 * M)], fiscal_year=2003)
+    # October is the first month counted: max(90, 375 × 1) = 375; November: max(180, 750) =
+    # 750, less 375 paid = 375.
+    assert [p.paid[0] for p in run.periods] == [375 * M, 375 * M]
 
 
 def test_share_rounding_is_half_up_in_cents() -> None:
@@ -204,8 +220,11 @@ def recipients(draw: st.DrawFn) -> list[Recipient]:
         if kind != "fixed" and draw(st.booleans()):
             monthly_cap = draw(st.integers(min_value=0, max_value=1_000_000))
         annual_cap = draw(st.none() | st.integers(min_value=0, max_value=8_000_000))
-        floor = draw(st.none() | st.integers(min_value=0, max_value=500_000))
+        floor = None
+        if kind == "share" and monthly_cap is None and annual_cap is None:
+            floor = draw(st.none() | st.integers(min_value=0, max_value=500_000))
         carry = floor is None and draw(st.booleans())
+        first_month = draw(st.integers(min_value=1, max_value=12))
         start = draw(st.none() | st.integers(min_value=2018, max_value=2022))
         out.append(
             Recipient(
@@ -219,6 +238,7 @@ def recipients(draw: st.DrawFn) -> list[Recipient]:
                 carry_forward=carry,
                 floor=floor,
                 start_fiscal_year=start,
+                first_month=first_month,
             )
         )
     out.append(REST)
@@ -235,8 +255,11 @@ periods = st.lists(
 def test_waterfall_properties(rs: list[Recipient], ps: list[tuple[int, int]], fy: int) -> None:
     run = run_waterfall(rs, ps, fiscal_year=fy)
     cumulative = [0] * len(rs)
-    floor_in = [0] * len(rs)
+    counted = [0] * len(rs)  # the total to date, from each recipient's first month
     for (month, total), period in zip(ps, run.periods, strict=True):
+        counted = [
+            c + (total if month >= r.first_month else 0) for c, r in zip(counted, rs, strict=True)
+        ]
         # Pays out exactly its total; nothing negative.
         assert sum(period.paid) == total
         assert all(p >= 0 for p in period.paid)
@@ -258,13 +281,16 @@ def test_waterfall_properties(rs: list[Recipient], ps: list[tuple[int, int]], fy
                 assert cumulative[i] <= r.annual_cap
             if r.carry_forward and r.share is None and r.installments is None:
                 assert r.monthly_cap is not None
-                assert cumulative[i] <= r.monthly_cap * month
+                assert cumulative[i] <= r.monthly_cap * r.elapsed(month)
             if r.carry_forward and r.installments is not None:
-                assert cumulative[i] <= sum(r.installments[:month])
-            if r.floor is not None:
-                # RULES.md § 3.2: owed at least floor + floor shortfall carried in; carried on:
-                # floor + carried in − paid, when positive.
-                assert period.owed[i] >= r.floor + floor_in[i]
-                floor_in[i] = max(0, r.floor + floor_in[i] - period.paid[i])
-                assert period.carried[i] == floor_in[i]
+                assert cumulative[i] <= sum(r.installments[r.first_month - 1 : month])
+            if r.share is not None and month < r.first_month:
+                assert period.paid[i] == 0
+            if r.floor is not None and r.share is not None:
+                # RULES.md § 3.2: owed to date = max(share of the total to date, floor × months
+                # elapsed) — missing months count; paid + carried = owed to date, exactly.
+                n, d = r.share.as_integer_ratio()
+                share_to_date = (2 * n * counted[i] + d) // (2 * d)
+                owed_to_date = max(share_to_date, r.floor * r.elapsed(month))
+                assert cumulative[i] + period.carried[i] == owed_to_date
     assert list(run.totals) == cumulative

@@ -579,3 +579,103 @@ def test_excise_warnings_in_the_readers_language(client: FlaskClient) -> None:
     )
     assert "Autoridad Metropolitana de Autobuses: 12 pagos" in pdf_es
     assert "Metropolitan Bus Authority: 12 monthly payments" in pdf_en
+
+
+# --------------------------------------------------------------------------------------
+# The inputs of the law's second reading (RULES.md §§ 3.2, 4), typed into the forms
+
+SECOND_READING: list[tuple[str, dict[str, Any], dict[str, str]]] = [
+    (
+        "room-tax-distribution",
+        {
+            "fiscal_year": "2010-11",
+            "bank_certified_amount": "0.00",
+            "convention_center_opened_on": "2005-11-17",
+            "convention_center_operating_deficit": "2800000.00",
+            "months": [{"month": "2010-07", "collected": "10000000.00"}],
+        },
+        {
+            "fiscal_year": "2010-11",
+            "bank_certified_amount": "0.00",
+            "convention_center_opened_on": "2005-11-17",
+            "convention_center_operating_deficit": "2800000.00",
+            "months-0-month": "2010-07",
+            "months-0-collected": "10000000.00",
+        },
+    ),
+    (
+        "room-tax-distribution",
+        {
+            "fiscal_year": "2003-04",
+            "collections": {"hotel": "900000.00"},
+            "bond_fund_amount": "100000.00",
+            "collections_until": "2003-09-08",
+        },
+        {
+            "fiscal_year": "2003-04",
+            "collections-hotel": "900000.00",
+            "bond_fund_amount": "100000.00",
+            "collections_until": "2003-09-08",
+        },
+    ),
+    (
+        "excise-allocation",
+        {
+            "fiscal_year": "2020-21",
+            "months": [
+                {
+                    "month": "2020-07",
+                    "gasoline_tax": "0.00",
+                    "diesel_gallons": "0",
+                    "crude_oil_excise": "0.00",
+                    "reimbursements": "0.00",
+                    "cigarette_tax": "5000000.00",
+                    "cigarette_reimbursements": "1500000.00",
+                }
+            ],
+        },
+        {
+            "fiscal_year": "2020-21",
+            "months-0-month": "2020-07",
+            "months-0-gasoline_tax": "0.00",
+            "months-0-diesel_gallons": "0",
+            "months-0-crude_oil_excise": "0.00",
+            "months-0-reimbursements": "0.00",
+            "months-0-cigarette_tax": "5000000.00",
+            "months-0-cigarette_reimbursements": "1500000.00",
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "document", "form"), SECOND_READING)
+def test_the_forms_take_the_new_inputs(
+    app: Flask, client: FlaskClient, name: str, document: dict[str, Any], form: dict[str, str]
+) -> None:
+    api = client.post(f"/api/v1/calc/{name}", json=document)
+    assert api.status_code == 200
+    result = api.get_json()
+    web = client.post(f"/calc/{name}", data=form)
+    page = _page(web)
+    assert web.status_code == 200, re.findall(r'class="field-error"[^>]*>([^<]*)', page)
+    assert _hidden_document(page) == document
+    for warning in result["warnings_es"]:
+        assert warning in html.unescape(page)
+    spanish = _page(client.get(f"/calc/{name}"))
+    english = _page(client.get(f"/calc/{name}?lang=en"))
+    for key in document:
+        if key not in ("months", "collections", "fiscal_year"):
+            assert f'name="{key}"' in spanish
+    assert ("Convention Center opened on" in english) == (name == "room-tax-distribution")
+    assert ("Apertura del Centro de Convenciones" in html.unescape(spanish)) == (
+        name == "room-tax-distribution"
+    )
+
+
+def test_hostelry_and_parador_cannot_be_confused(client: FlaskClient) -> None:
+    spanish = html.unescape(_page(client.get("/calc/room-tax")))
+    assert "Hospedería o posada no autorizada como parador (9 por ciento)" in spanish
+    assert "Parador (posada autorizada por la Compañía de Turismo, 7 por ciento)" in spanish
+    english = html.unescape(_page(client.get("/calc/room-tax?lang=en")))
+    assert "Hostelry or inn not authorized as a parador (9 percent)" in english
+    assert "Parador (inn authorized by the Tourism Company, 7 percent)" in english

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
@@ -90,6 +90,8 @@ def parse_fiscal_year(value: object, field: str = "fiscal_year") -> FiscalYear:
         len(end_text) == 2 and int(end_text) != (start + 1) % 100
     ):
         raise InputError(field, f'{field}: "{value}" does not name consecutive years')
+    if not 1 <= start < date.max.year:
+        raise InputError(field, f'{field}: "{value}" is outside the calendar (0001 to 9999)')
     return FiscalYear(start)
 
 
@@ -100,7 +102,22 @@ def parse_month(value: object, field: str = "month") -> tuple[int, int]:
     match = _MONTH.match(value.strip())
     if not match or not 1 <= int(match.group(2)) <= 12:
         raise InputError(field, f'{field}: "{value}" is not a month like "2026-03"')
-    return int(match.group(1)), int(match.group(2))
+    year, month = int(match.group(1)), int(match.group(2))
+    if not 1 <= fiscal_year_of_month(year, month).start_year < date.max.year:
+        raise InputError(
+            field,
+            f'{field}: "{value}" is outside the calendar (its fiscal year must fit 0001 to 9999)',
+        )
+    return year, month
+
+
+def beyond_calendar(field: str, day: date, what: str) -> InputError:
+    """The error for a date the calendar cannot carry forward (near 9999-12-31)."""
+    return InputError(
+        field,
+        f"{field}: {day.isoformat()} is too late: {what} falls after {date.max.isoformat()}, "
+        "the last day the calendar can carry",
+    )
 
 
 def parse_date(value: object, field: str) -> date:
@@ -187,6 +204,9 @@ COUNTING_CITATION = "1 LPRA § 72"
 _WEEKDAYS_EN = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 _WEEKDAYS_ES = ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo")
 
+ELECTION_DAY = "General Election Day"
+OBSERVED = " (observed)"
+
 # Spanish names of the holidays the `holidays` package lists for Puerto Rico (it has no
 # Spanish locale for PR); a name missing here is shown as the package gives it.
 _HOLIDAYS_ES = {
@@ -222,6 +242,7 @@ _HOLIDAYS_ES = {
     "Puerto Rico Constitution Day": "Día de la Constitución de Puerto Rico",
     "Thanksgiving Day": "Día de Acción de Gracias",
     "Veterans Day": "Día del Veterano",
+    ELECTION_DAY: "Día de las Elecciones Generales",
 }
 
 
@@ -241,10 +262,50 @@ def _pr_holidays() -> Any:
     return holidays.country_holidays("PR")
 
 
+def general_election_day(year: int) -> date | None:
+    """Puerto Rico's general election day in ``year`` (RULES.md § 1.1: the first Tuesday after
+    the first Monday of November, every fourth year from the setting
+    ``general_election_day``), or ``None`` when there is none that year."""
+    from tid.rules import params
+
+    november_1 = date(year, 11, 1)
+    first_monday = november_1 + timedelta(days=(0 - november_1.weekday()) % 7)
+    day = first_monday + timedelta(days=1)
+    setting = params.param_or_none("district.general_election_day", day)
+    if setting is None or year < setting.integer or (year - setting.integer) % 4:
+        return None
+    return day
+
+
+@functools.lru_cache(maxsize=4096)
 def holiday_name(day: date) -> str | None:
-    """The name of Puerto Rico's legal holiday on ``day`` (English), or ``None``."""
-    name = _pr_holidays().get(day)
-    return str(name) if name else None
+    """The name of Puerto Rico's legal holiday on ``day`` (English), or ``None``.
+
+    The `holidays` package's days, with two dated settings (RULES.md § 1.1): its *observed*
+    days count (``observed_holidays``) and the general election day is added
+    (``general_election_day``).
+    """
+    from tid.rules import params
+
+    names = [str(n) for n in str(_pr_holidays().get(day) or "").split("; ") if n]
+    observed = params.param_or_none("district.observed_holidays", day)
+    if observed is None or observed.value is not True:
+        names = [n for n in names if not n.endswith(OBSERVED)]
+    if day.month == 11 and general_election_day(day.year) == day:
+        names.append(ELECTION_DAY)
+    return "; ".join(names) or None
+
+
+def added_by_setting(name: str | None) -> list[str]:
+    """The settings of RULES.md § 1.1 that make ``name`` a holiday: ``district.observed_holidays``
+    for an observed day, ``district.general_election_day`` for the election."""
+    parts = (name or "").split("; ")
+    found = []
+    if any(p.endswith(OBSERVED) for p in parts):
+        found.append("district.observed_holidays")
+    if ELECTION_DAY in parts:
+        found.append("district.general_election_day")
+    return found
 
 
 def is_working_day(day: date, *, skip_saturday: bool) -> bool:
@@ -437,12 +498,25 @@ def _moved_past_holidays(
         TraceStep(
             "Saturdays",
             "do not end a period" if skip_saturday else "count as working days",
-            "RULES.md § 1.1",
+            district_setting("deadline_skip_saturday").citation,
             "district.deadline_skip_saturday",
         ),
     ]
+    settings_used: list[str] = []
     for s in skipped:
-        trace.append(TraceStep("not a day a period can end on", s.clause_en(), COUNTING_CITATION))
+        added = added_by_setting(s.holiday)
+        trace.append(
+            TraceStep(
+                "not a day a period can end on",
+                s.clause_en(),
+                district_setting(added[0].removeprefix("district.")).citation
+                if added
+                else COUNTING_CITATION,
+                added[0] if added else None,
+            )
+        )
+        settings_used += [a for a in added if a not in settings_used]
+    holiday_warnings = [_holiday_setting_warning(name, skipped) for name in settings_used]
     trace.append(TraceStep("deadline", day.isoformat(), f"{citation}; {COUNTING_CITATION}"))
     return Deadline(
         date=day,
@@ -453,8 +527,40 @@ def _moved_past_holidays(
         start=start,
         skipped=tuple(skipped),
         skip_saturday=skip_saturday,
-        warnings=(saturday_warning(skip_saturday), *extra_warnings),
+        warnings=(saturday_warning(skip_saturday), *holiday_warnings, *extra_warnings),
         trace=tuple(trace),
+    )
+
+
+def _holiday_setting_warning(setting: str, skipped: Sequence[SkippedDay]) -> str:
+    """The warning that a § 1.1 setting moved a deadline, naming the days it added."""
+    if setting == "district.observed_holidays":
+        days = ", ".join(
+            s.day.isoformat()
+            for s in skipped
+            if "district.observed_holidays" in added_by_setting(s.holiday)
+        )
+        return Bilingual(
+            f"The deadline moved past a day on which a holiday is observed ({days}): observed "
+            "days count as holidays, since the offices are closed (setting observed_holidays; "
+            "RULES.md § 1.1).",
+            f"El término se trasladó pasando un día en que se observa un feriado ({days}): los "
+            "días en que se observa un feriado cuentan como feriados, pues las oficinas están "
+            "cerradas (ajuste observed_holidays; RULES.md § 1.1).",
+        )
+    from tid.rules import params
+
+    hit = [s.day for s in skipped if setting in added_by_setting(s.holiday)]
+    first = params.param(setting, hit[0]).integer
+    days = ", ".join(d.isoformat() for d in hit)
+    return Bilingual(
+        f"The deadline moved past Puerto Rico's general election day ({days}), a holiday the "
+        "holiday calendar lacks: the first Tuesday after the first Monday of November every "
+        f"fourth year from {first} (setting general_election_day; RULES.md § 1.1).",
+        f"El término se trasladó pasando el día de las elecciones generales de Puerto Rico "
+        f"({days}), un feriado que le falta al calendario de feriados: el primer martes después "
+        f"del primer lunes de noviembre cada cuatro años desde {first} (ajuste "
+        "general_election_day; RULES.md § 1.1).",
     )
 
 
@@ -487,9 +593,12 @@ def _statutory_deadline(
 ) -> Deadline:
     days, citation = _setting_int(setting, start, field)
     skip = _resolve_skip_saturday(skip_saturday, start, field)
-    return deadline_after(
-        start, days, citation=citation, skip_saturday=skip, parameter=f"district.{setting}"
-    )
+    try:
+        return deadline_after(
+            start, days, citation=citation, skip_saturday=skip, parameter=f"district.{setting}"
+        )
+    except OverflowError:
+        raise beyond_calendar(field, start, f"the deadline {days} days later") from None
 
 
 def ordinance_due(petition_received: date, *, skip_saturday: bool | None = None) -> Deadline:
@@ -537,19 +646,24 @@ def yearly_notice_due(previous_notice: date, *, skip_saturday: bool | None = Non
     skip = _resolve_skip_saturday(skip_saturday, previous_notice, field)
     # The notices' paragraph (§ 6653(5)); this also refuses a day before the statute.
     _, citation = _setting_int("initial_notice_days", previous_notice, field)
+    if previous_notice.year >= date.max.year:
+        raise beyond_calendar(field, previous_notice, "the notice a year later")
     try:
         nominal = previous_notice.replace(year=previous_notice.year + 1)
     except ValueError:  # February 29
         nominal = date(previous_notice.year + 1, 2, 28)
-    return _moved_past_holidays(
-        start=previous_notice,
-        nominal=nominal,
-        period_en="One year",
-        period_es="Un año",
-        citation=citation,
-        skip_saturday=skip,
-        extra_warnings=(YEARLY_NOTICE_WARNING,),
-    )
+    try:
+        return _moved_past_holidays(
+            start=previous_notice,
+            nominal=nominal,
+            period_en="One year",
+            period_es="Un año",
+            citation=citation,
+            skip_saturday=skip,
+            extra_warnings=(YEARLY_NOTICE_WARNING,),
+        )
+    except OverflowError:
+        raise beyond_calendar(field, previous_notice, "the notice a year later") from None
 
 
 def publication_window(mayor_approved: date) -> PublicationWindow:
@@ -563,6 +677,8 @@ def publication_window(mayor_approved: date) -> PublicationWindow:
     """
     field = "mayor_approved"
     days, citation = _setting_int("publication_week_days", mayor_approved, field)
+    if (date.max - mayor_approved).days < days:
+        raise beyond_calendar(field, mayor_approved, "the week following it")
     start = mayor_approved + timedelta(days=1)
     end = mayor_approved + timedelta(days=days)
     explanation = (

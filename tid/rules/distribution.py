@@ -22,8 +22,10 @@ from typing import Any
 from tid.rules.calendar import (
     FiscalYear,
     fiscal_month,
+    fiscal_year_of,
     month_label,
     month_of_fiscal,
+    parse_date,
     parse_fiscal_year,
 )
 from tid.rules.errors import Bilingual, InputError, spanish_all
@@ -101,7 +103,10 @@ def _step(text: str, cents: Fraction, pv: ParamValue) -> TraceStep:
 
 
 def distribute_irc1994(
-    fy: FiscalYear, collections: Mapping[str, Decimal], bond_fund_amount: Decimal
+    fy: FiscalYear,
+    collections: Mapping[str, Decimal],
+    bond_fund_amount: Decimal,
+    collections_until: date | None = None,
 ) -> Irc1994Result:
     """Distribute a fiscal year's room tax under IRC 1994 § 2051 ¶ (5) (RULES.md § 3.1).
 
@@ -110,15 +115,44 @@ def distribute_irc1994(
     6 points: 30 % of 5/6 → General Fund, 70 % of 5/6 → Bond Redemption Fund up to the
     Secretary's amount, the rest → Recreational Development Fund (topped up to $3,000,000
     from the General Fund's 30 %); 1/6 → not named.
+
+    The seam of 2003 (RULES.md § 3.2): FY2003-04's collections up to ``collections_until``
+    (2003-09-08, the day before Act 272-2003's approval) are distributed by these rules as a
+    part-year; the Special Accounts do not apply (they ended with FY1999-2000).
     """
     on = fy.start
     above = param_or_none(f"{_P}.above_general_fund", on)
+    part_year = param_or_none(f"{_P}.part_year_until", on)
     if above is None:
         raise InputError(
             "fiscal_year",
             f"fiscal_year: FY{fy.label} is outside the supplied IRC 1994 text's distribution "
-            "(FY1997-98 to FY2002-03); from FY2003-04 give months under Act 272-2003",
+            "(FY1997-98 to FY2002-03, and FY2003-04 up to 2003-09-08 with collections_until); "
+            "from 2003-09 give months under Act 272-2003",
         )
+    if part_year is not None and collections_until is None:
+        raise InputError(
+            "collections_until",
+            f"collections_until: FY{fy.label} is distributed by the IRC 1994 rules only up to "
+            f"{part_year.value}, as a part-year; give collections_until {part_year.value} "
+            "(what was collected from 2003-09-09 goes under Act 272-2003 as month 2003-09)",
+        )
+    if collections_until is not None:
+        if part_year is None:
+            raise InputError(
+                "collections_until",
+                f"collections_until: only FY2003-04 is a part-year; FY{fy.label} is "
+                "distributed whole",
+            )
+        last = part_year.value
+        assert isinstance(last, date)
+        if not fy.start <= collections_until <= last:
+            raise InputError(
+                "collections_until",
+                f"collections_until: {collections_until.isoformat()} is not in the part of "
+                f"FY{fy.label} under the IRC 1994 rules ({fy.start.isoformat()} to "
+                f"{last.isoformat()})",
+            )
     pool_pts = param(f"{_P}.pool_points", on)
     named = param(f"{_P}.pool_named_part", on)
     gf_share = param(f"{_P}.pool_general_fund_share", on)
@@ -163,6 +197,7 @@ def distribute_irc1994(
                 sa1_top = min(rate, _frac(sa1_pv))
                 funds["special_account_i"] += base * (sa1_top - gf_top)
                 funds["special_account_ii"] += base * (rate - sa1_top)
+                sa2_pv = param(f"{_P}.special_account_ii_points", on)
                 trace.append(
                     _step(
                         f"{kind}: Special Account I (points {_points(gf_top)}–{_points(sa1_top)})",
@@ -172,9 +207,10 @@ def distribute_irc1994(
                 )
                 trace.append(
                     _step(
-                        f"{kind}: Special Account II (points {_points(sa1_top)}–{_points(rate)})",
+                        f"{kind}: Special Account II (the remaining points "
+                        f"{_points(sa1_top)}–{_points(rate)})",
                         base * (rate - sa1_top),
-                        sa1_pv,
+                        sa2_pv,
                     )
                 )
             else:
@@ -221,7 +257,7 @@ def distribute_irc1994(
         _step(
             f"Recreational Development Fund: the rest of the {_pct(bond_share)}",
             recreational,
-            bond_share,
+            param(f"{_P}.recreational_fund_rest", on),
         ),
         _step(
             f"Top-up from the General Fund's {_pct(gf_share)} to bring the Recreational "
@@ -242,6 +278,33 @@ def distribute_irc1994(
         )
     )
     warnings = [UNNAMED_WARNING]
+    if collections_until is not None:
+        trace.insert(
+            0,
+            TraceStep(
+                "Part-year: collections of FY2003-04 up to",
+                collections_until.isoformat(),
+                str(part_year.citation) if part_year else "RULES.md § 3.2",
+                f"{_P}.part_year_until",
+            ),
+        )
+        warnings.append(
+            Bilingual(
+                f"FY{fy.label} is a part-year: the collections from {fy.start.isoformat()} to "
+                f"{collections_until.isoformat()} are distributed by the IRC 1994 rules, and "
+                "what was collected from 2003-09-09 goes under Act 272-2003 as month 2003-09. "
+                "The text leaves the seam open; this part-year reading is ours, and the "
+                f"Secretary's amount and the ${minimum.decimal:,.2f} of the Recreational "
+                "Development Fund are applied to the part-year as given (RULES.md § 3.2).",
+                f"El año fiscal {fy.label} es un año parcial: los recaudos del "
+                f"{fy.start.isoformat()} al {collections_until.isoformat()} se distribuyen "
+                "según las reglas del IRC 1994, y lo recaudado desde el 2003-09-09 va bajo la "
+                "Ley 272-2003 como el mes 2003-09. El texto deja abierta la transición; esta "
+                "lectura del año parcial es nuestra, y la cantidad del Secretario y los "
+                f"${minimum.decimal:,.2f} del Fondo de Desarrollo Recreativo se aplican al año "
+                "parcial tal como se dan (RULES.md § 3.2).",
+            )
+        )
     if top_up:
         warnings.append(
             Bilingual(
@@ -270,14 +333,38 @@ ACT272_KEYS = (
     "convention_bureau",
     "tourism_company_remainder",
 )
+RESERVE_KEY = "convention_center_reserve"
 CARRIED_KEYS = ("authority_debt_service", "convention_bureau")
 _A = "distribution.act272"
 REMAINDER_LABEL = "Tourism Company — remainder (the supplied § 31(B) is cut off after clause iii)"
+RESERVE_LABEL = "reserve (General Fund after the deficit is known)"
+
+
+@dataclass(frozen=True, slots=True)
+class ConventionCenterReserve:
+    """§ 31(B)(ii)'s reserve of a fiscal year inside the ten years, in cents.
+
+    ``deficit`` is the FY's operating deficit when given; ``covered`` the part above the
+    threshold that the reserve covers; ``released`` the surplus for the Treasury.
+    """
+
+    opened_on: date
+    first_fiscal_year: FiscalYear
+    last_fiscal_year: FiscalYear
+    held: int
+    deficit: int | None
+    threshold: int
+    covered: int | None
+    released: int | None
 
 
 @dataclass(frozen=True, slots=True)
 class Act272Result:
-    """A fiscal year's months under Act 272-2003 § 31, in cents."""
+    """A fiscal year's months under Act 272-2003 § 31, in cents.
+
+    ``joined``: fiscal month distributed → the fiscal months whose money it carries (only
+    October 2003, which carries September 2003's, RULES.md § 3.2).
+    """
 
     fiscal_year: FiscalYear
     installments: tuple[int, ...]
@@ -285,6 +372,8 @@ class Act272Result:
     waterfall: WaterfallResult
     warnings: tuple[str, ...]
     trace: tuple[TraceStep, ...]
+    joined: dict[int, tuple[tuple[int, int], ...]]
+    reserve: ConventionCenterReserve | None
 
 
 def act272_first_month() -> date:
@@ -294,10 +383,29 @@ def act272_first_month() -> date:
     return value
 
 
+def act272_first_collection_month() -> date:
+    """The first month whose collections are given under § 31 (September 2003, whose money
+    joins October's)."""
+    value = history(f"{_A}.first_collection_month").values[-1].value
+    assert isinstance(value, date)
+    return value
+
+
+def reserve_years(opened_on: date) -> tuple[FiscalYear, FiscalYear, ParamValue]:
+    """§ 31(B)(ii): the fiscal years of the Convention Center's reserve — the FY in which it
+    opened and the ten after it (the years count from the FY of the opening)."""
+    years = param(f"{_A}.convention_center_reserve_years", max(opened_on, act272_first_month()))
+    first = fiscal_year_of(opened_on)
+    return first, FiscalYear(first.start_year + years.integer), years
+
+
 def act272_recipients(
-    fy: FiscalYear, bank_certified_amount: Decimal, *, floor_on: bool
+    fy: FiscalYear, bank_certified_amount: Decimal, *, floor_on: bool, reserve: bool = False
 ) -> tuple[list[Recipient], tuple[int, ...], list[ParamValue]]:
-    """The § 31(A)–(B) waterfall of fiscal year ``fy`` as data."""
+    """The § 31(A)–(B) waterfall of fiscal year ``fy`` as data.
+
+    With ``reserve`` the 5 % of (ii) is held in the Convention Center's reserve.
+    """
     count = param(f"{_A}.bank_installment_count", fy.start)
     first = param(f"{_A}.bank_first_fiscal_month", fy.start)
     on = max(fy.start, act272_first_month())  # the shares are Act 272's, from 2003-09-09
@@ -323,8 +431,10 @@ def act272_recipients(
             parameter=admin.name,
         ),
         Recipient(
-            "general_fund",
-            f"Treasury General Fund ({_pct(gf)} of the month's total)",
+            RESERVE_KEY if reserve else "general_fund",
+            f"Convention Center {RESERVE_LABEL} ({_pct(gf)} of the month's total)"
+            if reserve
+            else f"Treasury General Fund ({_pct(gf)} of the month's total)",
             gf.citation,
             share=gf.decimal,
             parameter=gf.name,
@@ -332,11 +442,17 @@ def act272_recipients(
         Recipient(
             "convention_bureau",
             f"Tourism Company for the Convention Bureau ({_pct(bureau)} of the month's total"
-            + (f", floor ${floor.decimal:,.2f} a month)" if floor_on else ")"),
+            + (
+                f"; owed to date at least ${floor.decimal:,.2f} × months elapsed)"
+                if floor_on
+                else ")"
+            ),
             bureau.citation + (f"; {floor.citation}" if floor_on else ""),
             share=bureau.decimal,
             floor=floor.cents if floor_on else None,
             parameter=floor.name if floor_on else bureau.name,
+            # In FY2003-04 the months elapsed count from October, the first distributed.
+            first_month=first.integer if floor_on else 1,
         ),
         Recipient(
             "tourism_company_remainder",
@@ -348,45 +464,11 @@ def act272_recipients(
     return recipients, schedule, [count, first, admin, gf, bureau, floor]
 
 
-def distribute_act272(
-    fy: FiscalYear,
-    months: Sequence[tuple[int, int]],
-    bank_certified_amount: Decimal,
-    bureau_floor_from_fy: FiscalYear | None = None,
-) -> Act272Result:
-    """Distribute the months of ``fy`` under Act 272-2003 § 31(A)–(B) (RULES.md § 3.2).
-
-    § 31(A): the Bank's certified amount in monthly transfers, a month's shortfall carried to
-    later months of the FY. § 31(B): of what is left, 2 % of the total → Tourism Company;
-    5 % → General Fund; 9 % → Convention Bureau (floor $375,000 + floor shortfall when on);
-    the rest → Tourism Company. ``months``: (fiscal month, cents collected).
-    """
-    if param_or_none(f"{_A}.bank_installment_count", fy.start) is None:
-        raise InputError(
-            "fiscal_year",
-            f"fiscal_year: FY{fy.label} falls under the IRC 1994 regime: give its collections "
-            "by lodging type (Act 272-2003 § 31 distributes from October 2003)",
-        )
-    floor_on = bureau_floor_from_fy is not None and fy >= bureau_floor_from_fy
-    recipients, schedule, used = act272_recipients(fy, bank_certified_amount, floor_on=floor_on)
-    waterfall = run_waterfall(recipients, months, fiscal_year=fy.start_year)
-    trace: list[TraceStep] = []
-    count, first = used[0], used[1]
-    trace.append(
-        TraceStep(
-            f"Bank certified amount in {count.integer} monthly transfers from "
-            f"{month_label(*month_of_fiscal(fy, first.integer))}",
-            ", ".join(money_str(from_cents(c)) for c in schedule if c),
-            f"{count.citation}; {first.citation}",
-            count.name,
-        )
-    )
-    for pv in used[2:5]:
-        trace.append(TraceStep(f"Share {pv.name}", str(pv.value), pv.citation, pv.name))
-    warnings: list[str] = []
-    floor = used[5]
+def _floor_warnings(
+    fy: FiscalYear, floor: ParamValue, bureau_floor_from_fy: FiscalYear | None, floor_on: bool
+) -> list[str]:
     if bureau_floor_from_fy is None:
-        warnings.append(
+        return [
             Bilingual(
                 f"The Convention Bureau's floor of ${floor.decimal:,.2f} a month is off: the "
                 "supplied § 31(B)(iii) leaves blank the fiscal year it applies from and "
@@ -395,29 +477,264 @@ def distribute_act272(
                 "aplica: el § 31(B)(iii) disponible deja en blanco el año fiscal desde el cual "
                 "aplica y no se dio bureau_floor_from_fy (RULES.md § 3.2).",
             )
+        ]
+    if floor_on:
+        annual = param(f"{_A}.convention_bureau_annual_floor", max(fy.start, floor.start))
+        return [
+            Bilingual(
+                f"The Convention Bureau's floor applies from FY{bureau_floor_from_fy.label} as "
+                "set by bureau_floor_from_fy (the supplied § 31(B)(iii) leaves the fiscal year "
+                f"blank). It is annual, ${annual.decimal:,.2f}, paid in monthly instalments of "
+                f"${floor.decimal:,.2f}, and cumulative inside the fiscal year: after month m "
+                f"the Bureau is owed to date the greater of 9% of the year's tax to date and "
+                f"${floor.decimal:,.2f} × m, so early months whose 9% is larger count toward "
+                "the floor of later months (RULES.md § 3.2).",
+                f"El mínimo del Negociado de Convenciones aplica desde el año fiscal "
+                f"{bureau_floor_from_fy.label} según bureau_floor_from_fy (el § 31(B)(iii) "
+                f"disponible deja en blanco el año fiscal). Es anual, ${annual.decimal:,.2f}, "
+                f"pagado en plazos mensuales de ${floor.decimal:,.2f}, y acumulativo dentro del "
+                "año fiscal: después del mes m se le debe al Negociado hasta la fecha lo mayor "
+                f"entre el 9% del impuesto del año hasta la fecha y ${floor.decimal:,.2f} × m, "
+                "así que los primeros meses cuyo 9% es mayor cuentan para el mínimo de los "
+                "meses siguientes (RULES.md § 3.2).",
+            )
+        ]
+    return [
+        Bilingual(
+            f"The Convention Bureau's floor is off in FY{fy.label}: bureau_floor_from_fy is "
+            f"FY{bureau_floor_from_fy.label} (the supplied § 31(B)(iii) leaves the year blank).",
+            f"El mínimo del Negociado de Convenciones no aplica en el año fiscal {fy.label}: "
+            f"bureau_floor_from_fy es el año fiscal {bureau_floor_from_fy.label} (el "
+            "§ 31(B)(iii) disponible deja el año en blanco).",
         )
-    elif floor_on:
+    ]
+
+
+def _reserve(
+    fy: FiscalYear,
+    opened_on: date | None,
+    deficit: Decimal | None,
+    trace: list[TraceStep],
+    warnings: list[str],
+) -> tuple[date, FiscalYear, FiscalYear] | None:
+    """Whether § 31(B)(ii)'s reserve holds the 5 % in ``fy`` (and its warnings and trace)."""
+    gf = param(f"{_A}.general_fund_share", max(fy.start, act272_first_month()))
+    if opened_on is None:
+        if deficit is not None:
+            raise InputError(
+                "convention_center_opened_on",
+                "convention_center_opened_on: give the day the Convention Center opened; the "
+                "operating deficit is used only in the ten years of the reserve that follow",
+            )
         warnings.append(
             Bilingual(
-                f"The Convention Bureau's floor of ${floor.decimal:,.2f} a month applies from "
-                f"FY{bureau_floor_from_fy.label} as set by bureau_floor_from_fy (the supplied "
-                "§ 31(B)(iii) leaves the fiscal year blank; RULES.md § 3.2).",
-                f"El mínimo de ${floor.decimal:,.2f} al mes del Negociado de Convenciones aplica "
-                f"desde el año fiscal {bureau_floor_from_fy.label} según bureau_floor_from_fy "
-                "(el § 31(B)(iii) disponible deja en blanco el año fiscal; RULES.md § 3.2).",
+                f"The {_pct(gf)} goes to the Treasury General Fund: for ten years from the "
+                "opening of the Convention Center it is a reserve for the Center's operating "
+                "deficit, and convention_center_opened_on was not given (Act 272-2003 "
+                "§ 31(B)(ii); RULES.md § 3.2).",
+                f"El {_pct(gf)} va al Fondo General del Departamento de Hacienda: durante diez "
+                "años desde la apertura del Centro de Convenciones es una reserva para el "
+                "déficit operacional del Centro, y no se dio convention_center_opened_on (Ley "
+                "272-2003 § 31(B)(ii); RULES.md § 3.2).",
             )
         )
-    else:
-        warnings.append(
-            Bilingual(
-                f"The Convention Bureau's floor is off in FY{fy.label}: bureau_floor_from_fy is "
-                f"FY{bureau_floor_from_fy.label} (the supplied § 31(B)(iii) leaves the year "
-                "blank).",
-                f"El mínimo del Negociado de Convenciones no aplica en el año fiscal {fy.label}: "
-                f"bureau_floor_from_fy es el año fiscal {bureau_floor_from_fy.label} (el "
-                "§ 31(B)(iii) disponible deja el año en blanco).",
-            )
+        return None
+    first, last, years = reserve_years(opened_on)
+    inside = first <= fy <= last
+    trace.append(
+        TraceStep(
+            f"Convention Center reserve: FY{first.label} (opened {opened_on.isoformat()}) and "
+            f"the {years.integer} fiscal years after it, to FY{last.label}",
+            f"FY{fy.label} {'inside' if inside else 'outside'}",
+            years.citation,
+            years.name,
         )
+    )
+    if not inside:
+        if deficit is not None:
+            warnings.append(
+                Bilingual(
+                    f"The Convention Center's operating deficit was not used: FY{fy.label} is "
+                    f"outside the reserve's years (FY{first.label} to FY{last.label}), so the "
+                    f"{_pct(gf)} goes to the Treasury General Fund (Act 272-2003 § 31(B)(ii)).",
+                    f"No se usó el déficit operacional del Centro de Convenciones: el año fiscal "
+                    f"{fy.label} está fuera de los años de la reserva ({first.label} a "
+                    f"{last.label}), así que el {_pct(gf)} va al Fondo General del Departamento "
+                    "de Hacienda (Ley 272-2003 § 31(B)(ii)).",
+                )
+            )
+        return None
+    return opened_on, first, last
+
+
+def distribute_act272(
+    fy: FiscalYear,
+    months: Sequence[tuple[int, int]],
+    bank_certified_amount: Decimal,
+    bureau_floor_from_fy: FiscalYear | None = None,
+    *,
+    convention_center_opened_on: date | None = None,
+    convention_center_operating_deficit: Decimal | None = None,
+) -> Act272Result:
+    """Distribute the months of ``fy`` under Act 272-2003 § 31(A)–(B) (RULES.md § 3.2).
+
+    § 31(A): the Bank's certified amount in monthly transfers, a month's shortfall carried to
+    later months of the FY. § 31(B): of what is left, 2 % of the total → Tourism Company;
+    5 % → General Fund (for ten years from the Convention Center's opening, a reserve that
+    covers its operating deficit above $2,500,000, the surplus to the General Fund); 9 % →
+    Convention Bureau (with the floor on: owed to date max(9 % of the tax to date,
+    $375,000 × months elapsed)); the rest → Tourism Company. ``months``: (fiscal month,
+    cents collected). A month not given collected nothing and still counts. September 2003
+    (collected from 2003-09-09) joins October's money.
+    """
+    if param_or_none(f"{_A}.bank_installment_count", fy.start) is None:
+        raise InputError(
+            "fiscal_year",
+            f"fiscal_year: FY{fy.label} falls under the IRC 1994 regime: give its collections "
+            "by lodging type (Act 272-2003 § 31 distributes from October 2003)",
+        )
+    first_distributed = act272_first_month()
+    first_fm = fiscal_month(first_distributed.year, first_distributed.month)
+    joined: dict[int, tuple[tuple[int, int], ...]] = {}
+    periods: list[tuple[int, int]] = []
+    early: list[tuple[int, int]] = []
+    for m, cents in months:
+        if fy.start <= first_distributed and m < first_fm:
+            early.append((m, cents))  # September 2003: joins October's money
+            continue
+        if early and m == first_fm:
+            joined[m] = (*early, (m, cents))
+            periods.append((m, cents + sum(c for _m, c in early)))
+        else:
+            if early:  # October not given: September's money is October's alone
+                joined[first_fm] = tuple(early)
+                periods.append((first_fm, sum(c for _m, c in early)))
+            periods.append((m, cents))
+        early = []
+    if early:
+        joined[first_fm] = tuple(early)
+        periods.append((first_fm, sum(c for _m, c in early)))
+    warnings: list[str] = []
+    trace: list[TraceStep] = []
+    opening = param(f"{_A}.opening_fiscal_year", act272_first_month())
+    warnings.append(
+        Bilingual(
+            "Act 272-2003 § 31 opens 'For the fiscal year [blank] and subsequent fiscal years': "
+            "the supplied text leaves the year blank; this project distributes under it from "
+            f"FY{opening.value} (the Act's approval, 2003-09-09; RULES.md § 3.2).",
+            "La Ley 272-2003 § 31 comienza 'Para el año fiscal [en blanco] y años fiscales "
+            "subsiguientes': el texto disponible deja el año en blanco; este proyecto distribuye "
+            f"conforme a ella desde el año fiscal {opening.value} (la aprobación de la Ley, el "
+            "2003-09-09; RULES.md § 3.2).",
+        )
+    )
+    reserve_on = _reserve(
+        fy, convention_center_opened_on, convention_center_operating_deficit, trace, warnings
+    )
+    floor_on = bureau_floor_from_fy is not None and fy >= bureau_floor_from_fy
+    recipients, schedule, used = act272_recipients(
+        fy, bank_certified_amount, floor_on=floor_on, reserve=reserve_on is not None
+    )
+    waterfall = run_waterfall(recipients, periods, fiscal_year=fy.start_year)
+    count, first = used[0], used[1]
+    trace.insert(
+        0,
+        TraceStep(
+            f"Bank certified amount in {count.integer} monthly transfers from "
+            f"{month_label(*month_of_fiscal(fy, first.integer))}",
+            ", ".join(money_str(from_cents(c)) for c in schedule if c),
+            f"{count.citation}; {first.citation}",
+            count.name,
+        ),
+    )
+    for pv in used[2:5]:
+        trace.append(TraceStep(f"Share {pv.name}", str(pv.value), pv.citation, pv.name))
+    floor = used[5]
+    warnings += _floor_warnings(fy, floor, bureau_floor_from_fy, floor_on)
+    if floor_on:
+        i = waterfall.keys.index("convention_bureau")
+        for p in waterfall.periods:
+            elapsed = recipients[i].elapsed(p.fiscal_month)
+            trace.append(
+                TraceStep(
+                    f"{month_label(*month_of_fiscal(fy, p.fiscal_month))}: Convention Bureau "
+                    f"floor to date = {money_str(floor.decimal)} × {elapsed} months elapsed",
+                    money_str(from_cents(floor.cents * elapsed)),
+                    floor.citation,
+                    floor.name,
+                )
+            )
+    reserve: ConventionCenterReserve | None = None
+    if reserve_on is not None:
+        opened_on, first_fy, last_fy = reserve_on
+        threshold = param(f"{_A}.convention_center_deficit_threshold", max(fy.start, opened_on))
+        held = dict(zip(waterfall.keys, waterfall.totals, strict=True))[RESERVE_KEY]
+        gf = used[3]
+        if convention_center_operating_deficit is None:
+            reserve = ConventionCenterReserve(
+                opened_on, first_fy, last_fy, held, None, threshold.cents, None, None
+            )
+            warnings.append(
+                Bilingual(
+                    f"FY{fy.label} is inside the ten years of the Convention Center's reserve "
+                    f"(opened {opened_on.isoformat()}; FY{first_fy.label} to FY{last_fy.label}): "
+                    f"the {_pct(gf)} is kept as {RESERVE_LABEL}. Give "
+                    "convention_center_operating_deficit (the FY's deficit) to see what covers "
+                    f"the deficit above ${threshold.decimal:,.2f} and what the Treasury receives "
+                    "(Act 272-2003 § 31(B)(ii); RULES.md § 3.2).",
+                    f"El año fiscal {fy.label} está dentro de los diez años de la reserva del "
+                    f"Centro de Convenciones (abrió el {opened_on.isoformat()}; {first_fy.label} "
+                    f"a {last_fy.label}): el {_pct(gf)} se guarda como reserva (Fondo General "
+                    "cuando se conozca el déficit). Dé convention_center_operating_deficit (el "
+                    f"déficit del año fiscal) para ver qué cubre el déficit sobre "
+                    f"${threshold.decimal:,.2f} y qué recibe Hacienda (Ley 272-2003 § 31(B)(ii); "
+                    "RULES.md § 3.2).",
+                )
+            )
+        else:
+            deficit = to_cents(convention_center_operating_deficit)
+            covered = min(held, max(0, deficit - threshold.cents))
+            released = held - covered
+            reserve = ConventionCenterReserve(
+                opened_on, first_fy, last_fy, held, deficit, threshold.cents, covered, released
+            )
+            trace += [
+                TraceStep(
+                    f"Convention Center reserve held in FY{fy.label} ({_pct(gf)} of each month)",
+                    money_str(from_cents(held)),
+                    gf.citation,
+                    gf.name,
+                ),
+                TraceStep(
+                    f"Operating deficit {money_str(from_cents(deficit))} above "
+                    f"{money_str(threshold.decimal)}, covered by the reserve as far as it reaches",
+                    money_str(from_cents(covered)),
+                    threshold.citation,
+                    threshold.name,
+                ),
+                TraceStep(
+                    "Surplus released from the reserve to the Treasury General Fund",
+                    money_str(from_cents(released)),
+                    threshold.citation,
+                    threshold.name,
+                ),
+            ]
+            warnings.append(
+                Bilingual(
+                    f"FY{fy.label} is inside the ten years of the Convention Center's reserve "
+                    f"(opened {opened_on.isoformat()}): the {_pct(gf)} of each month is held in "
+                    f"reserve; it covers {money_str(from_cents(covered))} of the operating "
+                    f"deficit above ${threshold.decimal:,.2f}, and the surplus, "
+                    f"{money_str(from_cents(released))}, goes to the Treasury General Fund "
+                    "(Act 272-2003 § 31(B)(ii); RULES.md § 3.2).",
+                    f"El año fiscal {fy.label} está dentro de los diez años de la reserva del "
+                    f"Centro de Convenciones (abrió el {opened_on.isoformat()}): el {_pct(gf)} "
+                    f"de cada mes se guarda en reserva; cubre {money_str(from_cents(covered))} "
+                    f"del déficit operacional sobre ${threshold.decimal:,.2f}, y el sobrante, "
+                    f"{money_str(from_cents(released))}, va al Fondo General del Departamento "
+                    "de Hacienda (Ley 272-2003 § 31(B)(ii); RULES.md § 3.2).",
+                )
+            )
     warnings.append(
         Bilingual(
             "What is left after clause (iii) goes to the Tourism Company: the supplied § 31(B) "
@@ -426,7 +743,7 @@ def distribute_act272(
             "disponible se interrumpe después de la cláusula iii (RULES.md § 3.2).",
         )
     )
-    if fy.start_year == 2003:
+    if fy.start_year == first_distributed.year:
         warnings.append(
             Bilingual(
                 "FY2003-04: Act 272-2003 is taken to apply from its approval, 2003-09-09 (the "
@@ -437,9 +754,37 @@ def distribute_act272(
                 "transferencias de 1/9 van de octubre a junio.",
             )
         )
-    first_month = fiscal_month(act272_first_month().year, act272_first_month().month)
+    if joined:
+        first_label = month_label(first_distributed.year, first_distributed.month)
+        warnings.append(
+            Bilingual(
+                "The tax collected from 2003-09-09 in September 2003 (month 2003-09) joins "
+                f"{first_label}'s money: § 31 distributes from the month after the Act's "
+                "approval, and its first 1/9 transfer is October's. The collections up to "
+                "2003-09-08 go by the IRC 1994 rules as a part-year of FY2003-04; the text "
+                "leaves the seam open and this reading is ours (RULES.md § 3.2).",
+                "El impuesto recaudado desde el 2003-09-09 en septiembre de 2003 (mes 2003-09) "
+                f"se une al dinero de {first_label}: el § 31 distribuye desde el mes siguiente "
+                "a la aprobación de la Ley, y su primera transferencia de 1/9 es la de octubre. "
+                "Los recaudos hasta el 2003-09-08 van según las reglas del IRC 1994 como año "
+                "parcial del año fiscal 2003-04; el texto deja abierta la transición y esta "
+                "lectura es nuestra (RULES.md § 3.2).",
+            )
+        )
+        for m, parts in joined.items():
+            trace.append(
+                TraceStep(
+                    f"{month_label(*month_of_fiscal(fy, m))}: distributed together",
+                    " + ".join(
+                        f"{month_label(*month_of_fiscal(fy, pm))} {money_str(from_cents(c))}"
+                        for pm, c in parts
+                    ),
+                    history(f"{_A}.first_collection_month").values[-1].citation,
+                    f"{_A}.first_collection_month",
+                )
+            )
     gaps = missing_months_warning(
-        fy, [m for m, _ in months], first_month if fy.start_year == 2003 else 1
+        fy, [m for m, _ in periods], first_fm if fy.start <= first_distributed else 1
     )
     if gaps:
         warnings.append(gaps)
@@ -454,7 +799,9 @@ def distribute_act272(
                         "Act 272-2003 § 31(A)" if key == CARRIED_KEYS[0] else floor.citation,
                     )
                 )
-    return Act272Result(fy, schedule, floor_on, waterfall, tuple(warnings), tuple(trace))
+    return Act272Result(
+        fy, schedule, floor_on, waterfall, tuple(warnings), tuple(trace), joined, reserve
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -462,7 +809,7 @@ def distribute_act272(
 
 
 def _irc1994_document(document: Mapping[str, Any], fy: FiscalYear) -> dict[str, Any]:
-    check_keys(document, ("fiscal_year", "collections", "bond_fund_amount"))
+    check_keys(document, ("fiscal_year", "collections", "bond_fund_amount", "collections_until"))
     raw = document.get("collections")
     if not isinstance(raw, Mapping) or not raw:
         raise InputError("collections", "collections: give the tax collected by lodging type")
@@ -476,10 +823,14 @@ def _irc1994_document(document: Mapping[str, Any], fy: FiscalYear) -> dict[str, 
             )
         collections[kind] = json_money(amount, f"collections.{kind}")
     bond = json_money(document.get("bond_fund_amount"), "bond_fund_amount")
-    result = distribute_irc1994(fy, collections, bond)
+    until = None
+    if document.get("collections_until") not in (None, ""):
+        until = parse_date(document["collections_until"], "collections_until")
+    result = distribute_irc1994(fy, collections, bond, until)
     return {
         "regime": "irc-1994",
         "fiscal_year": fy.label,
+        **({"collections_until": until.isoformat()} if until else {}),
         "collected": money_str(from_cents(result.collected)),
         "allocations": {k: money_str(from_cents(v)) for k, v in result.allocations.items()},
         "warnings": list(result.warnings),
@@ -489,47 +840,83 @@ def _irc1994_document(document: Mapping[str, Any], fy: FiscalYear) -> dict[str, 
 
 
 def _act272_document(document: Mapping[str, Any], fy: FiscalYear) -> dict[str, Any]:
-    check_keys(document, ("fiscal_year", "months", "bank_certified_amount", "bureau_floor_from_fy"))
+    check_keys(
+        document,
+        (
+            "fiscal_year",
+            "months",
+            "bank_certified_amount",
+            "bureau_floor_from_fy",
+            "convention_center_opened_on",
+            "convention_center_operating_deficit",
+        ),
+    )
     if param_or_none(f"{_A}.bank_installment_count", fy.start) is None:
         raise InputError(
             "fiscal_year",
             f"fiscal_year: FY{fy.label} falls under the IRC 1994 regime: give its collections "
-            "by lodging type, not months (Act 272-2003 § 31 distributes from 2003-10)",
+            "by lodging type, not months (Act 272-2003 § 31 distributes from 2003-09)",
         )
     rows = parse_months(document.get("months"), fy, ("collected",))
-    first = act272_first_month()
+    first = act272_first_collection_month()
     first_label = month_label(first.year, first.month)
     for i, (_m, label, _a) in enumerate(rows):
         if label < first_label:
             raise InputError(
                 f"months[{i}].month",
-                f"months[{i}].month: {label} is before {first_label}; earlier months fall under "
-                "the IRC 1994 regime, computed per whole fiscal year up to FY2002-03",
+                f"months[{i}].month: {label} is before {first_label}; what was collected up to "
+                "2003-09-08 falls under the IRC 1994 regime: give FY2003-04's collections by "
+                "lodging type with collections_until 2003-09-08",
             )
     certified = json_money(document.get("bank_certified_amount"), "bank_certified_amount")
     floor_from = None
     if document.get("bureau_floor_from_fy") is not None:
         floor_from = parse_fiscal_year(document["bureau_floor_from_fy"], "bureau_floor_from_fy")
-    months = [(m, to_cents(a["collected"])) for m, _label, a in rows]
-    result = distribute_act272(fy, months, certified, floor_from)
-    wf = result.waterfall
-    totals = dict.fromkeys(ACT272_KEYS, 0)
-    out_months = []
-    for (_m, label, a), period in zip(rows, wf.periods, strict=True):
-        paid = dict(zip(wf.keys, period.paid, strict=True))
-        carried = dict(zip(wf.keys, period.carried, strict=True))
-        for k in ACT272_KEYS:
-            totals[k] += paid[k]
-        out_months.append(
-            {
-                "month": label,
-                "collected": money_str(a["collected"]),
-                "allocations": {k: money_str(from_cents(paid[k])) for k in ACT272_KEYS},
-                "carried_shortfall": {k: money_str(from_cents(carried[k])) for k in CARRIED_KEYS},
-            }
+    opened_on = None
+    if document.get("convention_center_opened_on") not in (None, ""):
+        opened_on = parse_date(
+            document["convention_center_opened_on"], "convention_center_opened_on"
         )
+    deficit = None
+    if document.get("convention_center_operating_deficit") not in (None, ""):
+        deficit = json_money(
+            document["convention_center_operating_deficit"], "convention_center_operating_deficit"
+        )
+    months = [(m, to_cents(a["collected"])) for m, _label, a in rows]
+    result = distribute_act272(
+        fy,
+        months,
+        certified,
+        floor_from,
+        convention_center_opened_on=opened_on,
+        convention_center_operating_deficit=deficit,
+    )
+    wf = result.waterfall
+    keys = list(ACT272_KEYS)
+    if RESERVE_KEY in wf.keys:
+        keys.insert(keys.index("general_fund") + 1, RESERVE_KEY)
+    totals = dict.fromkeys(keys, 0)
+    labels = {m: label for m, label, _a in rows}
+    out_months = []
+    for period in wf.periods:
+        paid = dict.fromkeys(keys, 0) | dict(zip(wf.keys, period.paid, strict=True))
+        carried = dict(zip(wf.keys, period.carried, strict=True))
+        for k in keys:
+            totals[k] += paid[k]
+        row: dict[str, Any] = {
+            "month": month_label(*month_of_fiscal(fy, period.fiscal_month)),
+            "collected": money_str(from_cents(period.total)),
+            "allocations": {k: money_str(from_cents(paid[k])) for k in keys},
+            "carried_shortfall": {k: money_str(from_cents(carried[k])) for k in CARRIED_KEYS},
+        }
+        if period.fiscal_month in result.joined:
+            row["joined_months"] = {
+                labels.get(m, month_label(*month_of_fiscal(fy, m))): money_str(from_cents(c))
+                for m, c in result.joined[period.fiscal_month]
+            }
+        out_months.append(row)
     outstanding = dict(zip(wf.keys, wf.outstanding, strict=True))
-    return {
+    out: dict[str, Any] = {
         "regime": "act-272-2003",
         "fiscal_year": fy.label,
         "months": out_months,
@@ -544,10 +931,29 @@ def _act272_document(document: Mapping[str, Any], fy: FiscalYear) -> dict[str, A
         },
         "outstanding": {k: money_str(from_cents(outstanding[k])) for k in CARRIED_KEYS},
         "bureau_floor": result.floor_on,
-        "warnings": list(result.warnings),
-        "warnings_es": spanish_all(result.warnings),
-        "trace": [s.as_json() for s in (*result.trace, *wf.explain())],
     }
+    reserve = result.reserve
+    if reserve is not None:
+        out["convention_center_reserve"] = {
+            "opened_on": reserve.opened_on.isoformat(),
+            "first_fiscal_year": reserve.first_fiscal_year.label,
+            "last_fiscal_year": reserve.last_fiscal_year.label,
+            "held": money_str(from_cents(reserve.held)),
+            "deficit_threshold": money_str(from_cents(reserve.threshold)),
+            **(
+                {
+                    "operating_deficit": money_str(from_cents(reserve.deficit)),
+                    "covers_deficit": money_str(from_cents(reserve.covered or 0)),
+                    "released_to_general_fund": money_str(from_cents(reserve.released or 0)),
+                }
+                if reserve.deficit is not None
+                else {}
+            ),
+        }
+    out["warnings"] = list(result.warnings)
+    out["warnings_es"] = spanish_all(result.warnings)
+    out["trace"] = [s.as_json() for s in (*result.trace, *wf.explain())]
+    return out
 
 
 def distribution_document(document: Mapping[str, Any]) -> dict[str, Any]:
@@ -557,8 +963,8 @@ def distribution_document(document: Mapping[str, Any]) -> dict[str, Any]:
     if has_collections == has_months:
         raise InputError(
             "months" if has_collections else "collections",
-            "give either collections by lodging type (fiscal years up to 2002-03) or months "
-            "(from 2003-10), not both and not neither",
+            "give either collections by lodging type (fiscal years up to 2002-03, and FY2003-04 "
+            "up to 2003-09-08) or months (from 2003-09), not both and not neither",
         )
     if has_collections:
         return _irc1994_document(document, fy)

@@ -21,7 +21,7 @@ from typing import Any
 from tid.rules.calendar import FiscalYear, fiscal_year_of, parse_fiscal_year
 from tid.rules.errors import Bilingual, InputError, spanish_all
 from tid.rules.money import ZERO, allocate, from_cents, json_money, money_str, to_cents
-from tid.rules.params import ParamValue, history, param_or_none
+from tid.rules.params import ParamValue, history, param, param_or_none
 from tid.rules.trace import TraceStep
 from tid.rules.waterfall import check_keys
 
@@ -30,6 +30,7 @@ _GF = "equalization.gf_share_rate"
 _ACT7 = "equalization.act7_exclusion"
 _THRESHOLD = "equalization.hold_harmless.threshold"
 _REFERENCE = "equalization.hold_harmless.reference_fiscal_year"
+_SPREAD = "equalization.hold_harmless.spread"
 _PUBLIC_WORKS = "equalization.public_works_rate"
 RATIO_PLACES = Decimal("0.000001")
 
@@ -236,6 +237,7 @@ def hold_harmless(fy: FiscalYear, municipalities: Sequence[Municipality]) -> Hol
     """
     threshold = param_or_none(_THRESHOLD, fy.start)
     if threshold is None:
+        first_fy = fiscal_year_of(history(_THRESHOLD).values[0].start).label
         return HoldHarmlessResult(
             False,
             tuple(
@@ -245,9 +247,12 @@ def hold_harmless(fy: FiscalYear, municipalities: Sequence[Municipality]) -> Hol
             ZERO,
             (),
             (
-                f"The hold-harmless of (c)(2) applies from "
-                f"FY{fiscal_year_of(history(_THRESHOLD).values[0].start).label}: the bases of "
-                f"FY{fy.label} pass unchanged.",
+                Bilingual(
+                    f"The hold-harmless of (c)(2) applies from FY{first_fy}: the bases of "
+                    f"FY{fy.label} pass unchanged.",
+                    f"La garantía de (c)(2) aplica desde el año fiscal {first_fy}: las "
+                    f"asignaciones base del año fiscal {fy.label} pasan sin cambios.",
+                ),
             )
             if municipalities
             else (),
@@ -323,13 +328,14 @@ def hold_harmless(fy: FiscalYear, municipalities: Sequence[Municipality]) -> Hol
                 remaining -= base[i]
                 zeroed.append(i)
             active = [i for i in active if i not in set(over)]
+        spread = param(_SPREAD, fy.start)
         trace.append(
             TraceStep(
                 "Taken from the others, inversely proportional to allocation ÷ income "
                 "(weight = income ÷ allocation)",
                 money_str(from_cents(needed)),
-                threshold.citation,
-                _THRESHOLD,
+                spread.citation,
+                _SPREAD,
             )
         )
     results = []

@@ -7,21 +7,31 @@
   monthly payments of up to $2,500,000; the Metropolitan Bus Authority (MBA) up to
   $10,000,000, monthly up to $800,000; from FY2015-16 the Integrated Transportation Authority
   (PRITA) up to $36,000,000, monthly up to $3,000,000; the rest to the General Fund. A month
-  short of a payment is made up from later months of the same FY (no claw-back).
+  short of a payment is made up from later months of the same FY (no claw-back). The cigarette
+  tax allocated is the month's collections less the amounts reimbursed under § 31668.
+- History: "retroactive to Jan. 1, 2011": FY2010-11 is computed from January 2011, its
+  months counted from January (RULES.md § 4).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from decimal import Decimal
 from functools import cache, cached_property
 from typing import Any
 
-from tid.rules.calendar import FiscalYear, month_label, month_of_fiscal, parse_fiscal_year
+from tid.rules.calendar import (
+    FiscalYear,
+    fiscal_month,
+    month_label,
+    month_of_fiscal,
+    parse_fiscal_year,
+)
 from tid.rules.errors import Bilingual, InputError, spanish_all
 from tid.rules.money import from_cents, money_str
-from tid.rules.params import ParamValue, history, param_or_none
+from tid.rules.params import ParamValue, history, param, param_or_none
 from tid.rules.trace import TraceStep
 from tid.rules.waterfall import (
     Recipient,
@@ -36,13 +46,21 @@ from tid.rules.waterfall import (
 CIGARETTE_KEYS = ("hta_cigarette", "mba", "prita")
 ALLOCATION_KEYS = ("hta_fuel", "hta_cigarette", "mba", "prita", "general_fund")
 MONEY_FIELDS = ("gasoline_tax", "crude_oil_excise", "reimbursements", "cigarette_tax")
+OPTIONAL_MONEY_FIELDS = ("cigarette_reimbursements",)
 DIESEL = "excise.fuel.diesel_cents_to_hta"
+REIMBURSED = "excise.cigarette.reimbursements_deducted"
+SUBJECT_TO = "excise.cigarette.subject_to_hta_deposit"
 
 # recipient key -> (parameter prefix, label, citation of its priority)
 _CIGARETTE = (
     ("hta_cigarette", "excise.cigarette.hta", "HTA (cigarette tax)", "13 LPRA § 31751(a)(3)"),
     ("mba", "excise.cigarette.mba", "Metropolitan Bus Authority", "13 LPRA § 31751(a)(4)"),
-    ("prita", "excise.cigarette.prita", "Integrated Transportation Authority", "§ 31751(a)(5)"),
+    (
+        "prita",
+        "excise.cigarette.prita",
+        "Integrated Transportation Authority",
+        "13 LPRA § 31751(a)(5)",
+    ),
 )
 # recipient key -> its label in Spanish, for the warnings
 _SPANISH_LABELS = {
@@ -68,6 +86,7 @@ class ExciseMonth:
     crude_oil_excise: Decimal
     reimbursements: Decimal
     cigarette_tax: Decimal
+    cigarette_reimbursements: Decimal = Decimal(0)  # 13 LPRA § 31668
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +95,7 @@ class ExcisePlan:
 
     fiscal_year: FiscalYear
     diesel: ParamValue
+    first_month: int  # the first fiscal month the section applies in (7 in FY2010-11)
     recipients: tuple[Recipient, ...]
     used: tuple[ParamValue, ...]
     reachable_annual_max: dict[str, int]
@@ -96,6 +116,7 @@ class ExciseResult:
     hta_fuel: tuple[int, ...]  # cents to the HTA fuel special deposit, per month
     cigarette: WaterfallResult
     warnings: tuple[str, ...]
+    cigarette_net: tuple[tuple[int, int, int], ...] = ()  # collected, reimbursed, allocated
 
     @property
     def fiscal_year(self) -> FiscalYear:
@@ -116,10 +137,23 @@ class ExciseResult:
                     f"{label}: HTA fuel special deposit",
                     f"gasoline {_m(gas)} + diesel {m.diesel_gallons} gal × {diesel.value} = "
                     f"{_m(dsl)} + crude oil {_m(crude)} − reimbursements {_m(reimb)} = {_m(net)}",
-                    "13 LPRA § 31751(a)(1)–(2), (a)(1)(A)",
+                    f"{diesel.citation}; 13 LPRA § 31751(a)(1)–(2), (a)(1)(A)",
                     diesel.name,
                 )
             )
+        reimbursed = param(REIMBURSED, max(self.fiscal_year.start, hta_start()))
+        for m, (collected, back, net) in zip(self.months, self.cigarette_net, strict=True):
+            if back:
+                label = month_label(*month_of_fiscal(self.fiscal_year, m.fiscal_month))
+                steps.append(
+                    TraceStep(
+                        f"{label}: cigarette tax allocated, less the amounts reimbursed under "
+                        "13 LPRA § 31668",
+                        f"{_m(collected)} − {_m(back)} = {_m(net)}",
+                        reimbursed.citation,
+                        reimbursed.name,
+                    )
+                )
         return (*steps, *self.cigarette.explain())
 
 
@@ -150,22 +184,47 @@ def excise_plan(fy: FiscalYear) -> ExcisePlan:
     A recipient whose caps are not in force on the first day of the FY (PRITA before
     FY2015-16) receives nothing that year.
     """
-    diesel = param_or_none(DIESEL, fy.start)
+    first_day = history(DIESEL).values[0].start
+    on = max(fy.start, first_day)
+    diesel = param_or_none(DIESEL, on) if fy.contains(on) else None
     if diesel is None:
-        first = history(DIESEL).values[0]
         raise InputError(
             "fiscal_year",
-            f"fiscal_year: {fy.label} is before the first fiscal year this project computes "
-            f"under 13 LPRA § 31751 (from {first.start.isoformat()})",
+            f"fiscal_year: {fy.label} is before 13 LPRA § 31751 applies (from "
+            f"{first_day.isoformat()}, retroactive per its history note)",
         )
+    first_month = fiscal_month(on.year, on.month) if on > fy.start else 1
     recipients: list[Recipient] = []
     used: list[ParamValue] = []
     steps = [TraceStep("Diesel tax to HTA, a gallon", str(diesel.value), diesel.citation, DIESEL)]
     reachable: dict[str, int] = {}
     warnings: list[str] = []
+    if first_month > 1:
+        months = 12 - first_month + 1
+        start_label = month_label(on.year, on.month)
+        warnings.append(
+            Bilingual(
+                f"13 LPRA § 31751 applies from {first_day.isoformat()} (its history note: "
+                f'"retroactive to Jan. 1, 2011"): FY{fy.label} is computed from '
+                f"{start_label}, and the monthly payments count {months} months from "
+                f"{start_label} (RULES.md § 4).",
+                f"13 LPRA § 31751 aplica desde el {first_day.isoformat()} (su nota de "
+                f'historial: "retroactive to Jan. 1, 2011"): el año fiscal {fy.label} se '
+                f"computa desde {start_label}, y los pagos mensuales cuentan {months} meses "
+                f"desde {start_label} (RULES.md § 4).",
+            )
+        )
+        steps.append(
+            TraceStep(
+                f"FY{fy.label}: the section applies from {on.isoformat()}",
+                f"{months} months",
+                diesel.citation,
+                DIESEL,
+            )
+        )
     for key, prefix, label, citation in _CIGARETTE:
-        annual = param_or_none(f"{prefix}.annual_cap", fy.start)
-        monthly = param_or_none(f"{prefix}.monthly_cap", fy.start)
+        annual = param_or_none(f"{prefix}.annual_cap", on)
+        monthly = param_or_none(f"{prefix}.monthly_cap", on)
         first_day = history(f"{prefix}.annual_cap").values[0].start
         start = FiscalYear(first_day.year if first_day.month >= 7 else first_day.year - 1)
         if annual is None or monthly is None:
@@ -174,7 +233,7 @@ def excise_plan(fy: FiscalYear) -> ExcisePlan:
                 TraceStep(
                     f"{label}: not a recipient before FY{start.label}",
                     "0.00",
-                    f"{citation} (from FY{start.label})",
+                    history(f"{prefix}.annual_cap").values[0].citation,
                     f"{prefix}.annual_cap",
                 )
             )
@@ -189,6 +248,7 @@ def excise_plan(fy: FiscalYear) -> ExcisePlan:
                 carry_forward=True,
                 start_fiscal_year=start.start_year,
                 parameter=monthly.name,
+                first_month=first_month,
             )
             steps += [
                 TraceStep(f"{label}: most a fiscal year", _m(annual.cents), annual.citation,
@@ -200,19 +260,21 @@ def excise_plan(fy: FiscalYear) -> ExcisePlan:
         most = reachable_annual_max(r, fy.start_year) or 0
         reachable[key] = most
         if r.annual_cap is not None and r.monthly_cap is not None and most < r.annual_cap:
+            n = r.elapsed(12)
             warnings.append(
                 Bilingual(
-                    f"{label}: 12 monthly payments of at most {_d(r.monthly_cap)} reach "
+                    f"{label}: {n} monthly payments of at most {_d(r.monthly_cap)} reach "
                     f"{_d(most)}, less than the {_d(r.annual_cap)} a fiscal year of the text; "
                     f"its reachable maximum is {_d(most)}.",
-                    f"{_SPANISH_LABELS.get(key, label)}: 12 pagos mensuales de {_d(r.monthly_cap)} "
-                    f"como máximo suman {_d(most)}, menos que los {_d(r.annual_cap)} por año "
-                    f"fiscal del texto; su máximo alcanzable es {_d(most)}.",
+                    f"{_SPANISH_LABELS.get(key, label)}: {n} pagos mensuales de "
+                    f"{_d(r.monthly_cap)} como máximo suman {_d(most)}, menos que los "
+                    f"{_d(r.annual_cap)} por año fiscal del texto; su máximo alcanzable es "
+                    f"{_d(most)}.",
                 )
             )
             steps.append(
                 TraceStep(
-                    f"{label}: reachable in a fiscal year = min(annual, 12 × monthly)",
+                    f"{label}: reachable in a fiscal year = min(annual, {n} × monthly)",
                     _m(most),
                     r.citation,
                     r.parameter,
@@ -220,7 +282,14 @@ def excise_plan(fy: FiscalYear) -> ExcisePlan:
             )
     recipients.append(_GENERAL_FUND)
     return ExcisePlan(
-        fy, diesel, tuple(recipients), tuple(used), reachable, tuple(warnings), tuple(steps)
+        fy,
+        diesel,
+        first_month,
+        tuple(recipients),
+        tuple(used),
+        reachable,
+        tuple(warnings),
+        tuple(steps),
     )
 
 
@@ -252,7 +321,16 @@ def allocate_excise(fy: FiscalYear, months: Sequence[ExciseMonth]) -> ExciseResu
     fuel: list[tuple[int, int, int, int, int]] = []
     hta_fuel: list[int] = []
     periods: list[tuple[int, int]] = []
+    cigarette_net: list[tuple[int, int, int]] = []
     for i, m in enumerate(months):
+        if m.fiscal_month < plan.first_month:
+            first = month_label(*month_of_fiscal(fy, plan.first_month))
+            raise InputError(
+                f"months[{i}].month",
+                f"months[{i}].month: {month_label(*month_of_fiscal(fy, m.fiscal_month))} is "
+                f"before 13 LPRA § 31751 applies (from {first}, retroactive per its history "
+                "note)",
+            )
         g_num, g_den = m.diesel_gallons.as_integer_ratio()
         num, den = g_num * d_num, g_den * d_den
         diesel = (2 * num + den) // (2 * den)  # gallons × ¢/gal, rounded half-up
@@ -268,24 +346,97 @@ def allocate_excise(fy: FiscalYear, months: Sequence[ExciseMonth]) -> ExciseResu
             )
         fuel.append((gasoline, diesel, crude, reimbursed, net))
         hta_fuel.append(net)
-        periods.append((m.fiscal_month, _cents(m.cigarette_tax)))
+        collected = _cents(m.cigarette_tax)
+        back = _cents(m.cigarette_reimbursements)
+        if back > collected:
+            raise InputError(
+                f"months[{i}].cigarette_reimbursements",
+                f"months[{i}].cigarette_reimbursements: {money_str(m.cigarette_reimbursements)} "
+                f"is more than the month's cigarette tax ({_m(collected)}); the amounts "
+                "reimbursed under 13 LPRA § 31668 cannot exceed the collections",
+            )
+        cigarette_net.append((collected, back, collected - back))
+        periods.append((m.fiscal_month, collected - back))
     cigarette = run_waterfall(plan.recipients, periods, fiscal_year=fy.start_year)
     warnings = list(plan.warnings)
+    if any(back for _c, back, _n in cigarette_net):
+        reimbursed_pv = param(REIMBURSED, max(fy.start, history(REIMBURSED).values[0].start))
+        warnings.append(
+            Bilingual(
+                "The cigarette tax allocated is the month's collections less the amounts "
+                f"reimbursed under 13 LPRA § 31668 ({reimbursed_pv.citation}; RULES.md § 4).",
+                "El impuesto sobre cigarrillos que se asigna es lo recaudado en el mes menos "
+                f"lo reintegrado según 13 LPRA § 31668 ({reimbursed_pv.citation}; RULES.md § 4).",
+            )
+        )
     if any(p.carried[0] or p.carried[1] or p.carried[2] for p in cigarette.periods):
         warnings.append(SHORTFALL_WARNING)
-    gaps = missing_months_warning(fy, [p[0] for p in periods])
+    early = _paid_before_hta_deposit(plan, cigarette)
+    if early:
+        warnings.append(early)
+    gaps = missing_months_warning(fy, [p[0] for p in periods], plan.first_month)
     if gaps:
         warnings.append(gaps)
     return ExciseResult(
-        plan, tuple(months), tuple(fuel), tuple(hta_fuel), cigarette, tuple(warnings)
+        plan,
+        tuple(months),
+        tuple(fuel),
+        tuple(hta_fuel),
+        cigarette,
+        tuple(warnings),
+        tuple(cigarette_net),
     )
+
+
+def _paid_before_hta_deposit(plan: ExcisePlan, cigarette: WaterfallResult) -> str | None:
+    """RULES.md § 4: the Bus Authority's and PRITA's shares are "contingent on the deposit of
+    twenty million dollars" to HTA. Read as priority month by month; a result that pays them
+    before HTA has its $20M for the year names the stricter reading."""
+    hta = plan.recipients[0]
+    if hta.annual_cap is None:
+        return None
+    keys = cigarette.keys
+    hta_i, lower = keys.index("hta_cigarette"), [keys.index("mba"), keys.index("prita")]
+    to_date = 0
+    for p in cigarette.periods:
+        to_date += p.paid[hta_i]
+        if to_date < hta.annual_cap and any(p.paid[i] for i in lower):
+            label = month_label(*month_of_fiscal(plan.fiscal_year, p.fiscal_month))
+            reading = param(SUBJECT_TO, max(plan.fiscal_year.start, hta_start()))
+            return Bilingual(
+                f"From {label} the Metropolitan Bus Authority or the Integrated Transportation "
+                f"Authority is paid while HTA has received {_d(to_date)} of its "
+                f'{_d(hta.annual_cap)} for the year. Their shares are "contingent on the '
+                'deposit of twenty million dollars" to HTA: this project reads that as '
+                "priority month by month; under the stricter reading they would receive nothing "
+                f"until HTA had its {_d(hta.annual_cap)} for the year ({reading.citation}).",
+                f"Desde {label} se le paga a la Autoridad Metropolitana de Autobuses o a la "
+                "Autoridad de Transporte Integrado mientras la Autoridad de Carreteras ha "
+                f"recibido {_d(to_date)} de sus {_d(hta.annual_cap)} del año. Sus partes están "
+                'sujetas ("contingent on the deposit of twenty million dollars") al depósito '
+                "a la Autoridad de Carreteras: este proyecto lo lee como prioridad mes a mes; "
+                "según la lectura más estricta no recibirían nada hasta que la Autoridad de "
+                f"Carreteras tuviera sus {_d(hta.annual_cap)} del año ({reading.citation}).",
+            )
+    return None
+
+
+def hta_start() -> date:
+    """The first day of 13 LPRA § 31751 (2011-01-01, retroactive per its history note)."""
+    return history(DIESEL).values[0].start
 
 
 def excise_document(document: Mapping[str, Any]) -> dict[str, Any]:
     """The ``excise-allocation`` calculator of CALCULATORS.md (13 LPRA § 31751(a))."""
     check_keys(document, ("fiscal_year", "months"))
     fy = parse_fiscal_year(document.get("fiscal_year"))
-    rows = parse_months(document.get("months"), fy, MONEY_FIELDS, ("diesel_gallons",))
+    rows = parse_months(
+        document.get("months"),
+        fy,
+        MONEY_FIELDS,
+        ("diesel_gallons",),
+        optional_money_fields=OPTIONAL_MONEY_FIELDS,
+    )
     months = [
         ExciseMonth(
             m,
@@ -294,14 +445,15 @@ def excise_document(document: Mapping[str, Any]) -> dict[str, Any]:
             a["crude_oil_excise"],
             a["reimbursements"],
             a["cigarette_tax"],
+            a["cigarette_reimbursements"],
         )
         for m, _label, a in rows
     ]
     result = allocate_excise(fy, months)
     out_months: list[dict[str, Any]] = []
     totals = dict.fromkeys(ALLOCATION_KEYS, 0)
-    for (_m, label, _a), fuel, period in zip(
-        rows, result.hta_fuel, result.cigarette.periods, strict=True
+    for (_m, label, _a), fuel, period, net in zip(
+        rows, result.hta_fuel, result.cigarette.periods, result.cigarette_net, strict=True
     ):
         cents = {"hta_fuel": fuel, **dict(zip(result.cigarette.keys, period.paid, strict=True))}
         for key in ALLOCATION_KEYS:
@@ -309,6 +461,7 @@ def excise_document(document: Mapping[str, Any]) -> dict[str, Any]:
         out_months.append(
             {
                 "month": label,
+                "cigarette_allocated": money_str(from_cents(net[2])),
                 "allocations": {k: money_str(from_cents(cents[k])) for k in ALLOCATION_KEYS},
                 "carried_shortfall": {
                     k: money_str(from_cents(c))

@@ -1404,9 +1404,21 @@ def _document_value(value: object, field: str) -> Value:
     raise InputError(field, f"{field}: expected a number or text")
 
 
+IMPOST_DOCUMENT_FIELDS = ("formula", "properties", "parameters")
+
+
 def impost_document(document: Mapping[str, Any]) -> dict[str, Any]:
     """CALCULATORS.md `impost`: each property's yearly impost by the ordinance's formula
-    (21 LPRA § 6653(3)(d))."""
+    (21 LPRA § 6653(3)(d)).
+
+    An unknown field of the document is refused (a property's attributes are open: any
+    column of the roll may be one)."""
+    for key in document:
+        if key not in IMPOST_DOCUMENT_FIELDS:
+            raise InputError(
+                str(key),
+                f"{key}: unknown field; the fields here are " + ", ".join(IMPOST_DOCUMENT_FIELDS),
+            )
     raw_params = document.get("parameters") or {}
     if not isinstance(raw_params, Mapping):
         raise InputError("parameters", "parameters: give the parameters as {name: value}")

@@ -10,9 +10,10 @@ ordinance: interest, surcharges and fees on a late impost are owed but unsecured
 Ranking = group 1 (a–d), then group 2 (the district's impost lien, its impost amount only),
 then group 3 (every other lien); inside a group, the oldest constitution first, ties by id.
 The unsecured charges on an impost are not a lien: this project lists them after every lien
-(in group 3, after its secured liens) and pays them only from what is left once every lien
-is paid, before the owner — never ahead of a secured lien. Sale proceeds are paid rank by
-rank, each in full before the next, never pro rata; the rest goes to the owner.
+(in group 3, after its secured liens) as owed by the owner, and they are **not** paid from
+the sale proceeds (RULES.md § 1.5): sale proceeds are paid rank by rank to the liens, each in
+full before the next, never pro rata, and the whole surplus goes to the owner; the
+association may claim the charges against that surplus only by a separate action.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from tid.rules.calendar import district_setting, parse_date
 from tid.rules.errors import Bilingual, InputError, spanish_all
 from tid.rules.money import ZERO, json_money, money_str
 from tid.rules.trace import TraceStep
+from tid.rules.waterfall import check_keys
 
 CITATION = "21 LPRA § 6653(8)"
 
@@ -76,7 +78,7 @@ class RankedLine:
     part: str  # "secured" or "unsecured_charges"
     constituted_on: date
     secured_amount: Decimal
-    owed: Decimal  # what this line claims from the proceeds
+    owed: Decimal  # what this line is owed (the unsecured charges are not paid by a sale)
     reason: str
 
 
@@ -149,7 +151,8 @@ def rank_liens(
         act_source = "the default"
         act_source_es = "el valor por omisión"
     else:
-        act_date, act_citation = act_effective_date, f"{CITATION}(c); given in the input"
+        act_date = act_effective_date
+        act_citation = f"{default_act_effective_date()[1]}; given in the input"
         act_source = "given in the input"
         act_source_es = "dado en la entrada"
     warnings: list[str] = [
@@ -201,23 +204,26 @@ def rank_liens(
                     lien,
                     3,
                     UNSECURED_CHARGES,
-                    "Interest, surcharges and fees on the impost: owed but not secured by the "
-                    f"impost lien, which secures only the imposts of the ordinance ({CITATION}, "
-                    "last sentence); paid only from what is left after every lien.",
+                    "Interest, surcharges and fees on the impost: owed by the owner but not "
+                    "secured by the impost lien, which secures only the imposts of the ordinance "
+                    f"({CITATION}, last sentence); not paid from the sale proceeds — the "
+                    "association may claim them against the owner's surplus only by a separate "
+                    "action.",
                 )
             )
     if any(line[3] == UNSECURED_CHARGES for line in keyed):
         warnings.append(
             Bilingual(
-                "Interest, surcharges and fees on a late impost are owed but not secured by the "
-                f"impost lien ({CITATION}, last sentence): this project lists them after every "
-                "lien and pays them only from what is left once every lien is paid, before the "
-                "owner (RULES.md § 1.5).",
-                "Los intereses, recargos y cargos por una imposición atrasada se deben, pero no "
-                f"están garantizados por el gravamen de la imposición ({CITATION}, última "
-                "oración): este proyecto los pone después de todos los gravámenes y los paga "
-                "solo con lo que queda una vez pagados todos los gravámenes, antes que al dueño "
+                "Interest, surcharges and fees on a late impost are owed by the owner but not "
+                f"secured by the impost lien ({CITATION}, last sentence): they are not paid "
+                "from the sale proceeds, the owner receives the whole surplus, and the "
+                "association may claim them against it only by a separate action "
                 "(RULES.md § 1.5).",
+                "Los intereses, recargos y cargos por una imposición atrasada los debe el dueño, "
+                "pero no están garantizados por el gravamen de la imposición "
+                f"({CITATION}, última oración): no se pagan del producto de la venta, el dueño "
+                "recibe todo el sobrante, y la asociación solo puede reclamarlos contra ese "
+                "sobrante mediante una acción separada (RULES.md § 1.5).",
             )
         )
     if not any(lien.kind == IMPOST_KIND for lien in liens):
@@ -264,6 +270,17 @@ def rank_liens(
         left = sale_proceeds
         payments = []
         for line in ranking:
+            if line.part == UNSECURED_CHARGES:
+                # Unsecured: owed by the owner, never paid from the proceeds (RULES.md § 1.5).
+                payments.append(Payment(line.id, line.part, ZERO, line.owed))
+                trace.append(
+                    TraceStep(
+                        f"rank {line.rank}: {line.id}, unsecured charges",
+                        f"0.00 paid, {money_str(line.owed)} owed by the owner (a separate action)",
+                        f"{CITATION}, last sentence; RULES.md § 1.5",
+                    )
+                )
+                continue
             paid = min(left, line.owed)
             left -= paid
             payments.append(Payment(line.id, line.part, paid, line.owed - paid))
@@ -276,7 +293,9 @@ def rank_liens(
             )
         distribution = tuple(payments)
         to_owner = left
-        trace.append(TraceStep("to the owner", money_str(left), "RULES.md § 1.5"))
+        trace.append(
+            TraceStep("to the owner (the whole surplus)", money_str(left), "RULES.md § 1.5")
+        )
     return LienResult(
         ranking=tuple(ranking),
         act_effective_date=act_date,
@@ -288,9 +307,14 @@ def rank_liens(
     )
 
 
+LIEN_FIELDS = ("id", "kind", "constituted_on", "amount", "unsecured_charges")
+DOCUMENT_FIELDS = ("liens", "sale_proceeds", "act_effective_date")
+
+
 def _parse_lien(item: object, path: str) -> Lien:
     if not isinstance(item, Mapping):
         raise InputError(path, f"{path}: each lien is an object with id, kind, constituted_on")
+    check_keys(item, LIEN_FIELDS, path)
     raw_id = item.get("id")
     if not isinstance(raw_id, str | int) or isinstance(raw_id, bool) or str(raw_id).strip() == "":
         raise InputError(f"{path}.id", f"{path}.id: every lien needs an id")
@@ -319,7 +343,11 @@ def _parse_lien(item: object, path: str) -> Lien:
 
 
 def liens_document(document: Mapping[str, Any]) -> dict[str, Any]:
-    """CALCULATORS.md `liens`: rank the liens (21 LPRA § 6653(8)) and distribute sale proceeds."""
+    """CALCULATORS.md `liens`: rank the liens (21 LPRA § 6653(8)) and distribute sale proceeds.
+
+    An unknown field, here or in a lien, is refused (a misspelt ``sale_proceed`` must never
+    give a quiet answer)."""
+    check_keys(document, DOCUMENT_FIELDS)
     raw = document.get("liens")
     if not isinstance(raw, list):
         raise InputError("liens", "liens: give the list of liens on the property")

@@ -52,6 +52,7 @@ UNITS: dict[str, str] = {
     "code": "text",  # a symbolic value, e.g. the name of a regime
     "boolean": "boolean",
     "days": "integer",  # a count of calendar days
+    "year": "integer",  # a calendar year: 2024
     "ratio": "decimal",  # same as "rate"
 }
 

@@ -19,7 +19,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from tid.rules.calendar import fiscal_year_of, parse_date
+from tid.rules.calendar import beyond_calendar, fiscal_year_of, parse_date
 from tid.rules.errors import Bilingual, InputError, spanish_all
 from tid.rules.money import ZERO, json_money, money_str, round_cents
 from tid.rules.params import ParamValue, history, param, param_or_none
@@ -83,6 +83,8 @@ def remittance_due(day: date) -> tuple[date, ParamValue]:
     """Act 272-2003 § 28(A): a month's tax is remitted by the 10th of the following month."""
     remit = param_or_none(_REMIT, day) or param(_REMIT, history(_REMIT).values[0].start)
     year, month = (day.year + 1, 1) if day.month == 12 else (day.year, day.month + 1)
+    if year > date.max.year:
+        raise beyond_calendar("date", day, "the remittance, the 10th of the following month,")
     return date(year, month, remit.integer), remit
 
 
@@ -159,6 +161,18 @@ def room_tax(
         )
     rate = rate_pv.decimal
     trace.append(TraceStep(f"Rate for {lodging_type}", str(rate), rate_pv.citation, rate_pv.name))
+    if lodging_type == "hostelry":
+        parador = param("room_tax.act272.rate.parador", day)
+        warnings.append(
+            Bilingual(
+                f"hostelry is a hostelry or inn NOT authorized by the Tourism Company, taxed at "
+                f"the general rate {rate}; an inn the Company authorizes is a parador, taxed at "
+                f"{parador.decimal} (Act 272-2003 § 24(B)).",
+                f"hostelry es una hospedería o posada NO autorizada por la Compañía de Turismo, "
+                f"que paga la tasa general de {rate}; una posada que la Compañía autoriza es un "
+                f"parador, que paga {parador.decimal} (Ley 272-2003 § 24(B)).",
+            )
+        )
     if complimentary and grouped_meals:
         raise InputError(
             "grouped_meals", "grouped_meals: a stay is either complimentary or grouped, not both"
@@ -274,9 +288,29 @@ def room_tax(
         citation = EXEMPTIONS[exemption]
         trace.append(TraceStep("Exempt stay", exemption, citation))
     tax = round_cents(rate * base) if taxable else round_cents(ZERO)
-    trace.append(
-        TraceStep(f"Tax = {rate} × {money_str(base)}", money_str(tax), citation, rate_pv.name)
-    )
+    if taxable:
+        trace.append(
+            TraceStep(f"Tax = {rate} × {money_str(base)}", money_str(tax), citation, rate_pv.name)
+        )
+    elif exemption is not None:
+        trace.append(
+            TraceStep(
+                f"No tax: the stay is exempt ({exemption}), so the rate {rate} is not applied",
+                money_str(tax),
+                citation,
+            )
+        )
+    else:
+        assert minimum is not None
+        trace.append(
+            TraceStep(
+                f"No tax: the daily rate {round_cents(base / nights)} does not exceed the "
+                f"threshold of {minimum.decimal}, so the rate {rate} is not applied",
+                money_str(tax),
+                minimum.citation,
+                minimum.name,
+            )
+        )
     remit_by, remit_pv = remittance_due(day)
     trace.append(
         TraceStep("Remit by (10th of the following month)", remit_by.isoformat(), remit_pv.citation)

@@ -5,8 +5,9 @@ is left by the ones before it:
 
 - Act 272-2003 § 31(A)–(B): the Bank's certified amount in fixed monthly transfers (1/10 July
   to April; 1/9 October to June in FY2003-04), shortfall carried to later months of the FY;
-  then 2 %, 5 % and 9 % of the month's total tax (the 9 % with an optional $375,000 floor
-  whose shortfall is carried); then the rest.
+  then 2 %, 5 % and 9 % of the month's total tax (the 9 % with an optional floor of $375,000
+  a month, cumulative inside the FY: owed to date max(9 % of the tax to date, $375,000 × m));
+  then the rest.
 - 13 LPRA § 31751(a)(3)–(5): the cigarette tax to HTA, MBA and PRITA, each entitled to date to
   min(annual cap, monthly cap × fiscal month), paid in priority as far as the month's money
   reaches, shortfalls made up from later months of the FY (no claw-back); the rest to the
@@ -63,8 +64,16 @@ class Recipient:
     is owed to date as far as the money reaches. Without it a month's shortfall is lost and
     ``annual_cap`` only limits the year's payments.
 
-    ``floor`` (cents a month): the recipient is owed at least ``floor`` + the floor shortfall
-    carried in; the floor shortfall carried on is floor + carried in − paid, when positive.
+    ``floor`` (cents a month, with a ``share`` only): the floor is cumulative inside the FY
+    (RULES.md § 3.2): after fiscal month m the recipient is owed to date
+    max(share of the FY's total to date, floor × months elapsed), and each month it is paid
+    what it is owed to date less what it was already paid, as far as the money reaches; what
+    a month cannot pay is carried. Early months whose share exceeds the floor count toward
+    the floor of later months.
+
+    ``first_month``: the fiscal month its fixed accruals and its floor start counting from
+    (a statute that takes effect inside the FY); months elapsed = m − first_month + 1. A
+    month not given collected nothing but still counts.
 
     ``remainder``: takes whatever is left (exactly one, the last).
     ``start_fiscal_year``: receives nothing in fiscal years starting before this one.
@@ -82,6 +91,11 @@ class Recipient:
     start_fiscal_year: int | None = None
     remainder: bool = False
     parameter: str | None = None
+    first_month: int = 1
+
+    def elapsed(self, fiscal_month_number: int) -> int:
+        """Months counted after fiscal month ``fiscal_month_number`` (given or not)."""
+        return max(0, fiscal_month_number - self.first_month + 1)
 
     def active_in(self, fiscal_year: int) -> bool:
         return self.start_fiscal_year is None or fiscal_year >= self.start_fiscal_year
@@ -174,6 +188,12 @@ def check_recipients(recipients: Sequence[Recipient]) -> None:
             raise ValueError(f"{r.key}: installments are given for the 12 fiscal months")
         if r.carry_forward and r.floor is not None:
             raise ValueError(f"{r.key}: a floor already carries its own shortfall")
+        if r.floor is not None and (
+            r.share is None or r.monthly_cap is not None or r.annual_cap is not None
+        ):
+            raise ValueError(f"{r.key}: a floor applies to a share without caps")
+        if not 1 <= r.first_month <= MONTHS_IN_FY:
+            raise ValueError(f"{r.key}: the first month is a fiscal month, 1 to 12")
         amounts = [r.monthly_cap, r.annual_cap, r.floor, *(r.installments or ())]
         if any(a is not None and a < 0 for a in amounts):
             raise ValueError(f"{r.key}: amounts cannot be negative")
@@ -190,7 +210,7 @@ def check_recipients(recipients: Sequence[Recipient]) -> None:
 
 
 # Kinds of step in a compiled plan.
-_REMAINDER, _FIXED_CARRY, _CARRY, _MONTHLY = range(4)
+_REMAINDER, _FIXED_CARRY, _CARRY, _MONTHLY, _FLOOR = range(5)
 _Step = tuple[
     int,  # index of the recipient
     int,  # kind
@@ -199,8 +219,8 @@ _Step = tuple[
     int | None,  # monthly cap
     int | None,  # annual cap
     tuple[int, ...] | None,  # installments
-    tuple[int, ...] | None,  # cumulative entitlement after month m (fixed, carried)
-    int | None,  # floor
+    tuple[int, ...] | None,  # cumulative entitlement after month m (fixed, carried; floor)
+    int,  # first fiscal month it accrues in
 ]
 _Plan = tuple[_Step, ...]
 
@@ -214,7 +234,7 @@ def _plan(recipients: tuple[Recipient, ...], fiscal_year: int) -> _Plan:
         if not r.active_in(fiscal_year):
             continue
         if r.remainder:
-            plan.append((i, _REMAINDER, None, None, None, None, None, None, None))
+            plan.append((i, _REMAINDER, None, None, None, None, None, None, 1))
             continue
         num, den = _ratio(r.share) if r.share is not None else (None, None)
         cumulative = None
@@ -225,6 +245,8 @@ def _plan(recipients: tuple[Recipient, ...], fiscal_year: int) -> _Plan:
             for m in range(1, MONTHS_IN_FY + 1):
                 due = r.installments[m - 1] if r.installments is not None else r.monthly_cap
                 assert due is not None
+                if m < r.first_month:
+                    due = 0
                 if r.monthly_cap is not None and due > r.monthly_cap:
                     due = r.monthly_cap
                 total += due
@@ -232,10 +254,24 @@ def _plan(recipients: tuple[Recipient, ...], fiscal_year: int) -> _Plan:
                 cumulative_list.append(total if cap is None or total <= cap else cap)
             cumulative = tuple(cumulative_list)
             kind = _FIXED_CARRY
+        elif r.floor is not None:
+            # The floor to date after month m: floor × months elapsed (RULES.md § 3.2).
+            cumulative = tuple(r.floor * r.elapsed(m) for m in range(MONTHS_IN_FY + 1))
+            kind = _FLOOR
         else:
             kind = _CARRY if r.carry_forward else _MONTHLY
         plan.append(
-            (i, kind, num, den, r.monthly_cap, r.annual_cap, r.installments, cumulative, r.floor)
+            (
+                i,
+                kind,
+                num,
+                den,
+                r.monthly_cap,
+                r.annual_cap,
+                r.installments,
+                cumulative,
+                r.first_month,
+            )
         )
     return tuple(plan)
 
@@ -256,7 +292,6 @@ def run_waterfall(
     n = len(recipients)
     accrued = [0] * n
     paid_to_date = [0] * n
-    floor_carry = [0] * n
     result: list[Period] = []
     last = 0
     for month, total in periods:
@@ -268,7 +303,7 @@ def run_waterfall(
         owed_row = [0] * n
         paid_row = [0] * n
         carried_row = [0] * n
-        for i, kind, num, den, cap, annual, installments, cumulative, floor in plan:
+        for i, kind, num, den, cap, annual, installments, cumulative, first in plan:
             if kind == _REMAINDER:
                 owed_row[i] = paid_row[i] = left
                 left = 0
@@ -276,6 +311,14 @@ def run_waterfall(
             if kind == _FIXED_CARRY:
                 assert cumulative is not None
                 owed = cumulative[month] - paid_to_date[i]
+            elif kind == _FLOOR:
+                assert cumulative is not None and num is not None and den is not None
+                if month >= first:
+                    accrued[i] += total  # the total to date, counted from the first month
+                share_to_date = (2 * num * accrued[i] + den) // (2 * den)  # half-up
+                floor_to_date = cumulative[month]
+                owed_to_date = share_to_date if share_to_date > floor_to_date else floor_to_date
+                owed = owed_to_date - paid_to_date[i]
             else:
                 if num is not None:
                     assert den is not None
@@ -287,6 +330,8 @@ def run_waterfall(
                     accrual = cap
                 if cap is not None and accrual > cap:
                     accrual = cap
+                if month < first:
+                    accrual = 0
                 if kind == _CARRY:
                     accrued[i] += accrual
                     entitled = accrued[i]
@@ -297,20 +342,12 @@ def run_waterfall(
                     owed = accrual
                     if annual is not None and owed > annual - paid_to_date[i]:
                         owed = annual - paid_to_date[i]
-            if floor is not None:
-                minimum = floor + floor_carry[i]
-                if owed < minimum:
-                    owed = minimum
             pay = owed if owed <= left else left
             left -= pay
             paid_to_date[i] += pay
             owed_row[i] = owed
             paid_row[i] = pay
-            if floor is not None:
-                carry = floor + floor_carry[i] - pay
-                floor_carry[i] = carry if carry > 0 else 0
-                carried_row[i] = floor_carry[i]
-            elif kind != _MONTHLY:
+            if kind != _MONTHLY:
                 carried_row[i] = owed - pay
         result.append(Period(month, total, tuple(owed_row), tuple(paid_row), tuple(carried_row)))
         last = month
@@ -318,7 +355,8 @@ def run_waterfall(
 
 
 def reachable_annual_max(recipient: Recipient, fiscal_year: int) -> int | None:
-    """Most a fixed-amount recipient can receive in a FY: min(annual cap, 12 × monthly cap).
+    """Most a fixed-amount recipient can receive in a FY: min(annual cap, months × monthly cap)
+    (12 months, or those from ``first_month``).
 
     None when it depends on the money (a share, the remainder).
     """
@@ -327,10 +365,10 @@ def reachable_annual_max(recipient: Recipient, fiscal_year: int) -> int | None:
     if recipient.remainder or recipient.share is not None:
         return None
     if recipient.installments is not None:
-        most = sum(recipient.installments)
+        most = sum(recipient.installments[recipient.first_month - 1 :])
     else:
         assert recipient.monthly_cap is not None
-        most = recipient.monthly_cap * MONTHS_IN_FY
+        most = recipient.monthly_cap * recipient.elapsed(MONTHS_IN_FY)
     if recipient.annual_cap is not None and recipient.annual_cap < most:
         most = recipient.annual_cap
     return most
@@ -392,13 +430,14 @@ def parse_months(
     quantity_fields: Sequence[str] = (),
     *,
     field: str = "months",
+    optional_money_fields: Sequence[str] = (),
 ) -> list[tuple[int, str, dict[str, Decimal]]]:
     """Parse ``months`` [{month, <amounts>}] of fiscal year ``fy`` strictly.
 
     Returns (fiscal month, "YYYY-MM", amounts) in the order given, which must be the order
     of the months. A month outside the FY, a month given twice or out of order, a JSON number,
     a negative amount or an unknown field is an :class:`InputError` naming
-    ``months[i].<field>``.
+    ``months[i].<field>``. ``optional_money_fields`` are 0 when absent or empty.
     """
     if not isinstance(value, list):
         raise InputError(field, f"{field}: give a list of months")
@@ -406,7 +445,7 @@ def parse_months(
         raise InputError(field, f"{field}: give at least one month")
     seen: dict[int, int] = {}
     out: list[tuple[int, str, dict[str, Decimal]]] = []
-    allowed = ("month", *money_fields, *quantity_fields)
+    allowed = ("month", *money_fields, *quantity_fields, *optional_money_fields)
     first, last = fy.months()[0], fy.months()[-1]
     for i, entry in enumerate(value):
         where = f"{field}[{i}]"
@@ -438,6 +477,11 @@ def parse_months(
             amounts[name] = json_money(entry.get(name), f"{where}.{name}")
         for name in quantity_fields:
             amounts[name] = json_quantity(entry.get(name), f"{where}.{name}")
+        for name in optional_money_fields:
+            raw = entry.get(name)
+            amounts[name] = (
+                Decimal(0) if raw is None or raw == "" else json_money(raw, f"{where}.{name}")
+            )
         out.append((m, label, amounts))
     return out
 
@@ -451,8 +495,11 @@ def missing_months_warning(fy: FiscalYear, given: Sequence[int], first: int = 1)
         return None
     labels = ", ".join(month_label(*month_of_fiscal(fy, m)) for m in missing)
     return Bilingual(
-        f"Months not given ({labels}) are taken as collecting nothing; what fell due in them "
-        "is carried to the following months.",
-        f"Los meses que no se dieron ({labels}) se cuentan como meses sin recaudos; lo que "
-        "vencía en ellos pasa a los meses siguientes.",
+        f"Months not given ({labels}) are taken as collecting nothing and still count: what "
+        "fell due in them (transfers, floors, monthly payments) is owed by the following "
+        "months of the fiscal year (one rule for a missing month, RULES.md § 3.2).",
+        f"Los meses que no se dieron ({labels}) se cuentan como meses sin recaudos, pero "
+        "cuentan: lo que vencía en ellos (transferencias, mínimos, pagos mensuales) lo deben "
+        "los meses siguientes del año fiscal (una sola regla para un mes que falta, "
+        "RULES.md § 3.2).",
     )
