@@ -26,6 +26,8 @@ ENVIRONMENT = {
     "TID_DEADLINE_SKIP_SATURDAY": "DEADLINE_SKIP_SATURDAY",
     "TID_SECURE_COOKIES": "SESSION_COOKIE_SECURE",
     "TID_PROXIES": "PROXIES",
+    "TID_HSTS_MAX_AGE": "HSTS_MAX_AGE",
+    "TID_UPLOAD_RETENTION_HOURS": "UPLOAD_RETENTION_HOURS",
 }
 
 _BOOLEAN_KEYS = {
@@ -34,7 +36,7 @@ _BOOLEAN_KEYS = {
     "DEADLINE_SKIP_SATURDAY",
     "SESSION_COOKIE_SECURE",
 }
-_INTEGER_KEYS = {"SMTP_PORT", "PROXIES"}
+_INTEGER_KEYS = {"SMTP_PORT", "PROXIES", "HSTS_MAX_AGE", "UPLOAD_RETENTION_HOURS"}
 
 
 def instance_path() -> Path:
@@ -66,6 +68,8 @@ def defaults(instance: Path) -> dict[str, Any]:
         "WTF_CSRF_TIME_LIMIT": None,
         "TODAY": None,  # a fixed date for tests and demos; None means the clock
         "PROXIES": 0,  # reverse proxies in front of the app (their X-Forwarded-For is trusted)
+        "HSTS_MAX_AGE": 31_536_000,  # a year of HTTPS only, sent when the cookies are secure
+        "UPLOAD_RETENTION_HOURS": 24,  # an upload not imported is deleted after this
     }
 
 

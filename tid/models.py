@@ -742,3 +742,18 @@ class PortalAttempt(SQLModel, table=True):
     at: datetime = Field(default_factory=utcnow, index=True)
     client: str = Field(max_length=64, index=True)
     notice_number: str = Field(max_length=40, index=True)
+
+
+class FiscalYearLock(SQLModel, table=True):
+    """A closed fiscal year of a district's special account, locked by an administrator
+    after the auditor's statement was issued: no entry may be booked on a date in it."""
+
+    __tablename__ = "fiscal_year_lock"
+    __table_args__ = (UniqueConstraint("district_id", "fiscal_year"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    district_id: int = Field(foreign_key="district.id", index=True)
+    fiscal_year: str = Field(max_length=7)  # "2025-26"
+    note: str = Field(default="", max_length=300)
+    actor: str = Field(max_length=254)
+    created_at: datetime = Field(default_factory=utcnow)
