@@ -1,9 +1,10 @@
 """Record ids and small whole numbers typed or sent as text.
 
 Only ASCII digits are read (``str.isdigit`` also accepts "²" and "٥", which ``int`` then
-refuses or reads), and a value must fit the databases' 64-bit integers: an id of 2**63 or
-more names no record, on SQLite or PostgreSQL, and is answered as "not found", never by a
-database error.
+refuses or reads), and a value must fit the id columns: INTEGER, 32 bits on PostgreSQL
+(SQLite's hold 64). An id of 2**31 or more names no record on either database and is answered
+as "not found", never by a database error (SQLite's OverflowError past 2**63, PostgreSQL's
+"integer out of range" past 2**31).
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ import re
 
 from werkzeug.routing import IntegerConverter, Map
 
-MAX_ID = 2**63 - 1
-_DIGITS = re.compile(r"[0-9]{1,19}")
+MAX_ID = 2**31 - 1
+_DIGITS = re.compile(r"[0-9]{1,12}")
 
 
 def parse_id(text: str) -> int | None:
@@ -31,7 +32,7 @@ def parse_page(text: str) -> int:
 
 
 class BoundedIntConverter(IntegerConverter):
-    """``<int:…>`` that matches only ids a 64-bit column can hold (anything larger: 404)."""
+    """``<int:…>`` that matches only ids an id column can hold (anything larger: 404)."""
 
     regex = r"[0-9]+"
 

@@ -218,7 +218,7 @@ def test_no_route_answers_a_server_error(
     [
         "/roll/{d}/years/2026-27?page=²",
         "/roll/{d}/years/2026-27?page=٥",
-        "/petitions?municipality=²",
+        "/petitions/?municipality=²",
         "/account/{d}/payments?fy=9999-00",
         "/account/{d}/statement?fy=0000-01",
         "/account/{d}/journal?fy=9998-99",
