@@ -101,7 +101,9 @@ def register_security_headers(app: Flask) -> None:
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("Referrer-Policy", "same-origin")
-        if request.endpoint != "static":
+        if request.endpoint != "static" and "no-store" not in response.headers.get(
+            "Cache-Control", ""
+        ):
             response.headers["Cache-Control"] = "no-store"
         max_age = int(app.config.get("HSTS_MAX_AGE") or 0)
         if app.config.get("SESSION_COOKIE_SECURE") and max_age > 0:

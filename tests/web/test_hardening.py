@@ -305,3 +305,31 @@ def test_only_an_admin_locks_a_closed_year_and_then_it_takes_no_backdated_paymen
         )
         is None
     )
+
+
+def test_a_huge_cell_in_the_article_number_file_names_its_row(
+    session: Session, people: People
+) -> None:
+    from tests.services.notice_support import BASE_URL, SECRET, SENDER, make_ordinance, make_run
+    from tid.rules.errors import FindingsError
+    from tid.services import notices
+
+    billed = make_run(session, people.district, make_ordinance(session, people.district))
+    batch = notices.create_batch(
+        session=session,
+        actor=ACTOR,
+        billing_run_id=billed.run.id or 0,
+        issued_on=date(2026, 1, 20),
+        portal_base_url=BASE_URL,
+        secret=SECRET,
+        workers=1,
+        **SENDER,
+    )
+    session.commit()
+    (first, *_rest) = notices.batch_notices(session, batch.id or 0)
+    data = f"notice,article\n{first.number},{'9' * 140_000}\n".encode()
+    with pytest.raises(FindingsError) as found:
+        notices.import_article_numbers(
+            session=session, actor=ACTOR, batch_id=batch.id or 0, data=data
+        )
+    assert [(f.field, f.row) for f in found.value.findings] == [("file", 2)]
