@@ -27,6 +27,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from tid.web.request import CleanRequest
 
     app.request_class = CleanRequest
+    from tid.ids import BoundedIntConverter
+
+    app.url_map.converters["int"] = BoundedIntConverter
     instance.mkdir(parents=True, exist_ok=True)
     app.config.update(tid_config.load(instance, config))
     register_proxies(app)
@@ -82,8 +85,10 @@ def register_errors(app: Flask) -> None:
 
 
 def register_security_headers(app: Flask) -> None:
-    """Headers that keep pages out of frames and scripts out of pages."""
-    from flask import Response
+    """Headers that keep pages out of frames and scripts out of pages; no page or document
+    of the app (logged-in pages, notices, statements, CSV, calendars) is kept by a browser or
+    a proxy cache, only the static files; HSTS when the cookies are for HTTPS only."""
+    from flask import Response, request
 
     policy = (
         "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
@@ -96,6 +101,15 @@ def register_security_headers(app: Flask) -> None:
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("Referrer-Policy", "same-origin")
+        if request.endpoint != "static" and "no-store" not in response.headers.get(
+            "Cache-Control", ""
+        ):
+            response.headers["Cache-Control"] = "no-store"
+        max_age = int(app.config.get("HSTS_MAX_AGE") or 0)
+        if app.config.get("SESSION_COOKIE_SECURE") and max_age > 0:
+            response.headers.setdefault(
+                "Strict-Transport-Security", f"max-age={max_age}; includeSubDomains"
+            )
         return response
 
 

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from tid import csv_safe
 from tid.rules.calendar import parse_date, parse_fiscal_year, parse_month
 from tid.rules.errors import Finding, FindingsError, InputError
 from tid.rules.liens import KINDS
@@ -875,19 +876,26 @@ def summary(result: Mapping[str, Any]) -> list[tuple[str, Any]]:
     return figures
 
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+def _is_number(value: object) -> bool:
+    """A value the calculator wrote as a number: an int, or an amount, rate or quantity
+    (decimal strings, CALCULATORS.md)."""
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (isinstance(value, str) and bool(_DECIMAL.match(value)))
 
 
-def _cell(value: object) -> str:
-    """A CSV cell; text that a spreadsheet would run as a formula is quoted with ``'``."""
-    if value is None:
-        return ""
+def _column_cells(values: list[object]) -> list[str]:
+    """One column's cells: a column whose every value is a number keeps them as numbers;
+    any other column is text, and each of its cells is escaped (tid/csv_safe.py)."""
+    if all(v is None or _is_number(v) for v in values):
+        return [csv_safe.number_cell(v) for v in values]
+    return [csv_safe.text_cell(_plain(v)) for v in values]
+
+
+def _plain(value: object) -> object:
     if isinstance(value, bool):
         return "true" if value else "false"
-    text = str(value)
-    if text.startswith(_FORMULA_START) and not _DECIMAL.match(text):
-        return "'" + text
-    return text
+    return value
 
 
 def result_csv(result: Mapping[str, Any]) -> str:
@@ -904,29 +912,32 @@ def result_csv(result: Mapping[str, Any]) -> str:
             writer.writerow([])
         first = False
         if len(result_tables(result)) > 1:
-            writer.writerow([f"# {table.key}"])
-        writer.writerow(table.columns)
-        for row in table.rows:
-            writer.writerow([_cell(row.get(c)) for c in table.columns])
+            writer.writerow([csv_safe.text_cell(f"# {table.key}")])
+        writer.writerow([csv_safe.text_cell(c) for c in table.columns])
+        lines: list[dict[str, Any]] = list(table.rows)
         if table.totals:
-            total_row = [_cell(table.totals.get(c)) for c in table.columns]
-            total_row[0] = total_row[0] or "total"
-            writer.writerow(total_row)
+            lines.append(dict(table.totals))
+        columns = [_column_cells([line.get(c) for line in lines]) for c in table.columns]
+        for index in range(len(lines)):
+            cells = [column[index] for column in columns]
+            if table.totals and index == len(lines) - 1:
+                cells[0] = cells[0] or "total"
+            writer.writerow(cells)
     figures = summary(result)
     if figures:
         if not first:
             writer.writerow([])
         first = False
         writer.writerow(["field", "value"])
-        for key, value in figures:
-            writer.writerow([key, _cell(value)])
+        for key, value in figures:  # each field is a column of one value
+            writer.writerow([csv_safe.text_cell(key), *_column_cells([value])])
     warnings = result.get("warnings") or []
     if warnings:
         if not first:
             writer.writerow([])
         writer.writerow(["warning"])
         for warning in warnings:
-            writer.writerow([warning])
+            writer.writerow([csv_safe.text_cell(warning)])
     return out.getvalue()
 
 

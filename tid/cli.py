@@ -41,6 +41,9 @@ def register(app: Flask) -> None:
     app.cli.add_command(scheduler_command)
     app.cli.add_command(mail_sink_command)
     app.cli.add_command(account_group)
+    app.cli.add_command(backup_command)
+    app.cli.add_command(restore_command)
+    app.cli.add_command(uploads_group)
 
 
 # --------------------------------------------------------------------------- db
@@ -336,7 +339,10 @@ def _district_id(reference: str) -> int:
     from tid.models import District
 
     session = get_session()
-    district = session.get(District, int(reference)) if reference.isdigit() else None
+    from tid.ids import parse_id
+
+    number = parse_id(reference)
+    district = session.get(District, number) if number is not None else None
     if district is None:
         district = session.exec(select(District).where(District.name == reference)).first()
     if district is None or district.id is None:
@@ -545,3 +551,118 @@ def account_import_deposits(file: str, district: str) -> None:
         "total_booked": f"{result.total_booked:.2f}",
     }
     click.echo(json.dumps(summary, indent=2, ensure_ascii=False))
+
+
+@account_group.command("verify")
+@click.option("--district", "district", default="", help="District id or exact name (all).")
+@with_appcontext
+def account_verify(district: str) -> None:
+    """Check every entry of the journal balances and print each account's balance (JSON);
+    exit 1 when an entry does not balance."""
+    from tid.db import get_session
+    from tid.services.account_check import verify
+
+    report = verify(get_session(), _district_id(district) if district else None)
+    click.echo(json.dumps(report, indent=2, ensure_ascii=False))
+    if not report["ok"]:
+        sys.exit(1)
+
+
+@account_group.command("lock-year")
+@click.option("--district", "district", required=True, help="District id or exact name.")
+@click.option("--fiscal-year", "fiscal_year", required=True, help='Like "2025-26".')
+@click.option("--unlock", is_flag=True, help="Lift the lock instead.")
+@with_appcontext
+def account_lock_year(district: str, fiscal_year: str, unlock: bool) -> None:
+    """Lock a closed fiscal year (nothing can then be booked on a date in it), or lift it."""
+    from tid.clock import today_in_puerto_rico
+    from tid.db import get_session
+    from tid.rules.calendar import parse_fiscal_year
+    from tid.services import audit, year_locks
+
+    session = get_session()
+    try:
+        fy = parse_fiscal_year(fiscal_year)
+        actor = audit.Actor("command line")
+        district_id = _district_id(district)
+        if unlock:
+            year_locks.unlock_year(session=session, actor=actor, district_id=district_id, fy=fy)
+        else:
+            year_locks.lock_year(
+                session=session,
+                actor=actor,
+                district_id=district_id,
+                fy=fy,
+                today=today_in_puerto_rico(),
+            )
+        session.commit()
+    except InputError as exc:
+        session.rollback()
+        _fail(exc)
+    state = "open" if unlock else "locked"
+    click.echo(json.dumps({"fiscal_year": fy.label, "state": state}))
+
+
+# --------------------------------------------------------------------------- keeping data
+
+
+@click.command("backup")
+@click.argument("file", type=click.Path(dir_okay=False))
+@with_appcontext
+def backup_command(file: str) -> None:
+    """Write a backup of the database and its archive of documents to FILE (.tar.gz)."""
+    from pathlib import Path
+
+    from tid.services import backup
+
+    try:
+        summary = backup.backup(
+            current_app.extensions["tid.engine"], current_app.config["DATABASE_URL"], Path(file)
+        )
+    except backup.BackupError as exc:
+        click.echo(json.dumps({"error": str(exc)}), err=True)
+        sys.exit(2)
+    click.echo(json.dumps({"file": file, **summary.as_json()}))
+
+
+@click.command("restore")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--replace", is_flag=True, help="Replace a database that already holds data.")
+@with_appcontext
+def restore_command(file: str, replace: bool) -> None:
+    """Restore the database and its archive of documents from a backup FILE."""
+    from pathlib import Path
+
+    from tid.services import backup
+
+    try:
+        summary = backup.restore(
+            current_app.extensions["tid.engine"],
+            current_app.config["DATABASE_URL"],
+            Path(file),
+            replace=replace,
+        )
+    except backup.BackupError as exc:
+        click.echo(json.dumps({"error": str(exc)}), err=True)
+        sys.exit(2)
+    click.echo(json.dumps({"file": file, "restored": True, **summary.as_json()}))
+
+
+@click.group("uploads")
+def uploads_group() -> None:
+    """Uploaded files kept between their preview and their import."""
+
+
+@uploads_group.command("purge")
+@with_appcontext
+def uploads_purge() -> None:
+    """Delete the uploads older than UPLOAD_RETENTION_HOURS (imported ones are deleted at
+    once)."""
+    from pathlib import Path
+
+    from tid.services import roll
+    from tid.web.roll import upload_retention
+
+    folder = Path(current_app.instance_path) / "uploads"
+    deleted = roll.purge_uploads(folder, older_than=upload_retention(current_app))
+    click.echo(json.dumps({"deleted": deleted}))

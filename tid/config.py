@@ -35,6 +35,8 @@ ENVIRONMENT = {
     "TID_LOGIN_LOCKOUT_AFTER": "LOGIN_LOCKOUT_AFTER",
     "TID_LOGIN_LOCKOUT_MINUTES": "LOGIN_LOCKOUT_MINUTES",
     "TID_PORTAL_SESSION_MINUTES": "PORTAL_SESSION_MINUTES",
+    "TID_HSTS_MAX_AGE": "HSTS_MAX_AGE",
+    "TID_UPLOAD_RETENTION_HOURS": "UPLOAD_RETENTION_HOURS",
 }
 
 _BOOLEAN_KEYS = {
@@ -54,6 +56,8 @@ _INTEGER_KEYS = {
     "LOGIN_LOCKOUT_AFTER",
     "LOGIN_LOCKOUT_MINUTES",
     "PORTAL_SESSION_MINUTES",
+    "HSTS_MAX_AGE",
+    "UPLOAD_RETENTION_HOURS",
 }
 
 
@@ -98,6 +102,8 @@ def defaults(instance: Path) -> dict[str, Any]:
         "LOGIN_LOCKOUT_AFTER": 10,
         "LOGIN_LOCKOUT_MINUTES": 30,
         "PORTAL_SESSION_MINUTES": 20,
+        "HSTS_MAX_AGE": 31_536_000,  # a year of HTTPS only, sent when the cookies are secure
+        "UPLOAD_RETENTION_HOURS": 24,  # an upload not imported is deleted after this
     }
 
 

@@ -815,3 +815,18 @@ class PortalSession(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
     last_seen_at: datetime = Field(default_factory=utcnow)
     revoked_at: datetime | None = None
+
+
+class FiscalYearLock(SQLModel, table=True):
+    """A closed fiscal year of a district's special account, locked by an administrator
+    after the auditor's statement was issued: no entry may be booked on a date in it."""
+
+    __tablename__ = "fiscal_year_lock"
+    __table_args__ = (UniqueConstraint("district_id", "fiscal_year"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    district_id: int = Field(foreign_key="district.id", index=True)
+    fiscal_year: str = Field(max_length=7)  # "2025-26"
+    note: str = Field(default="", max_length=300)
+    actor: str = Field(max_length=254)
+    created_at: datetime = Field(default_factory=utcnow)

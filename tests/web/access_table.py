@@ -92,6 +92,7 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "account.statement": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
     "account.statement_csv": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
     "account.statement_pdf": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
+    "account.year_lock": frozenset({ADMIN}),
     # certified-mail notices (21 LPRA § 6653(5)); each route checks the district's scope
     "notices.dashboard": EVERY_ROLE,
     "notices.batch_new": frozenset({ADMIN, ASSOCIATION}),

@@ -292,7 +292,9 @@ def test_owner_credit_shown_and_applied_from_the_property_page(
     # 1,200.00 paid − 1,000.00 owed = 200.00 held; nothing owed, so no button.
     assert "$200.00" in page and "apply-credit" not in page
     response = client.post(
-        f"/account/{s.district_id}/properties/{prop.id}/apply-credit", follow_redirects=True
+        f"/account/{s.district_id}/properties/{prop.id}/apply-credit",
+        data={"token": "credit-1"},
+        follow_redirects=True,
     )
     assert "Nada se debe" in response.get_data(
         as_text=True

@@ -21,8 +21,8 @@ from tid.rules.trace import TraceStep
 # Deadline has a field called ``date``; inside its class body the type is reached by this name.
 _Date = date
 
-_FY = re.compile(r"^(?:FY)?(\d{4})-(\d{2}|\d{4})$")
-_MONTH = re.compile(r"^(\d{4})-(\d{2})$")
+_FY = re.compile(r"^(?:FY)?(\d{4})-(\d{2}|\d{4})$", re.ASCII)
+_MONTH = re.compile(r"^(\d{4})-(\d{2})$", re.ASCII)
 
 
 @dataclass(frozen=True, order=True)
@@ -90,7 +90,7 @@ def parse_fiscal_year(value: object, field: str = "fiscal_year") -> FiscalYear:
         len(end_text) == 2 and int(end_text) != (start + 1) % 100
     ):
         raise InputError(field, f'{field}: "{value}" does not name consecutive years')
-    if not 1 <= start < date.max.year:
+    if not 1 <= start < date.max.year:  # July 1 of the first year to June 30 of the second
         raise InputError(field, f'{field}: "{value}" is outside the calendar (0001 to 9999)')
     return FiscalYear(start)
 

@@ -20,9 +20,14 @@ MAX_WHOLE_DIGITS = 15
 MAX_FRACTION_DIGITS = 10
 LIMIT = Decimal(10) ** MAX_WHOLE_DIGITS
 ZERO = Decimal("0")
+# The largest amount one entry of a district's special account may carry (a payment, an
+# expenditure, a bank balance, a lien): a district's whole yearly budget is far below it, and
+# 92 million entries of it still add up inside the databases' 64-bit integer sums.
+MAX_ACCOUNT_AMOUNT = Decimal("999999999.99")
 
-# "1234.50", "1,234.50", "-3", "$1,234.5": digits with optional thousands commas.
-_AMOUNT = re.compile(r"^\$?(-)?\$?((?:\d{1,3}(?:,\d{3})+)|\d+)(?:\.(\d+))?$")
+# "1234.50", "1,234.50", "-3", "$1,234.5": ASCII digits with optional thousands commas (no
+# other digits, no spaces: "٥", "５" and "5 000" are not amounts).
+_AMOUNT = re.compile(r"^\$?(-)?\$?((?:[0-9]{1,3}(?:,[0-9]{3})+)|[0-9]+)(?:\.([0-9]+))?$")
 
 
 def D(value: str | int | Decimal) -> Decimal:  # noqa: N802 - the money constructor
@@ -44,7 +49,7 @@ def parse_decimal(value: object, field: str, *, allow_negative: bool = False) ->
     elif isinstance(value, int):
         result = Decimal(value)
     elif isinstance(value, str):
-        text = value.strip().replace(" ", "")
+        text = value.strip()
         match = _AMOUNT.match(text)
         if not match:
             raise InputError(field, f'{field}: "{value}" is not an amount')
@@ -73,6 +78,13 @@ def parse_money(value: object, field: str, *, allow_negative: bool = False) -> D
     amount = parse_decimal(value, field, allow_negative=allow_negative)
     if amount != amount.quantize(CENT, rounding=ROUND_DOWN):
         raise InputError(field, f"{field}: an amount of money has at most two decimals")
+    return amount
+
+
+def within_account_limit(amount: Decimal, field: str) -> Decimal:
+    """An amount of the special account, refused above :data:`MAX_ACCOUNT_AMOUNT`."""
+    if abs(amount) > MAX_ACCOUNT_AMOUNT:
+        raise InputError(field, f"{field}: the amount is larger than 999,999,999.99")
     return amount
 
 

@@ -10,16 +10,14 @@ the bank reported against the journal.
 
 from __future__ import annotations
 
-import csv
-import io
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 
 from sqlmodel import Session, col, select
 
+from tid import csv_safe
 from tid.models import (
     AuthorizedPurpose,
     BankBalance,
@@ -296,24 +294,11 @@ def months(session: Session, district_id: int, fy: FiscalYear) -> list[Month]:
 # --------------------------------------------------------------------------- CSV
 
 
-_FORMULA = re.compile(r"^(?:[=+@\t\r]|-(?!\d))")
-
-
-def _cell(value: object) -> object:
-    """A CSV cell; text that a spreadsheet would run as a formula is quoted with ``'``."""
-    if value is None:
-        return ""
-    if isinstance(value, str) and _FORMULA.match(value):
-        return "'" + value
-    return value
-
-
-def _csv(rows: Iterable[Sequence[object]]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    for row in rows:
-        writer.writerow([_cell(v) for v in row])
-    return out.getvalue()
+def _csv(rows: Sequence[Sequence[object]], *, numbers: Collection[str] = ()) -> str:
+    """The first row names the columns; those in ``numbers`` hold numbers, the rest text
+    (escaped against spreadsheet formulas, tid/csv_safe.py)."""
+    header, *body = rows
+    return csv_safe.write([str(h) for h in header], body, numbers=numbers)
 
 
 def statement_csv(st: Statement) -> str:
@@ -335,7 +320,7 @@ def statement_csv(st: Statement) -> str:
     ]
     if st.other_movements:
         rows.append(("other_movements", "", money_str(st.other_movements)))
-    return _csv(rows)
+    return _csv(rows, numbers={"amount"})
 
 
 def aging_csv(rows: Sequence[AgingRow], as_of: date) -> str:
@@ -366,7 +351,8 @@ def aging_csv(rows: Sequence[AgingRow], as_of: date) -> str:
                 r.bucket,
             )
             for r in rows
-        ]
+        ],
+        numbers={"bill", "amount", "outstanding", "days_past_due"},
     )
 
 
@@ -403,7 +389,7 @@ def journal_csv(rows: Sequence[ledger.JournalRow]) -> str:
                     money_str(-line.amount) if line.amount < 0 else "",
                 )
             )
-    return _csv(out)
+    return _csv(out, numbers={"entry", "reverses", "reversed_by", "bill", "debit", "credit"})
 
 
 def bills_status(session: Session, district_id: int) -> dict[str, int]:

@@ -37,8 +37,8 @@ from tid.models import Bill, BillingRun, BillStatus, JournalEntry, JournalLine
 from tid.rules import admin_cap
 from tid.rules.calendar import FiscalYear, fiscal_year_of
 from tid.rules.errors import N_, InputError
-from tid.rules.money import CENT, ZERO
-from tid.services import audit
+from tid.rules.money import CENT, MAX_ACCOUNT_AMOUNT, ZERO
+from tid.services import audit, year_locks
 
 BANK = "bank"
 RECEIVABLE = "receivable"
@@ -100,6 +100,8 @@ def lock_district(session: Session, district_id: int) -> None:
 
 # --------------------------------------------------------------------------- posting
 
+AMOUNT_TOO_LARGE = N_("An amount of the special account can be at most 999,999,999.99.")
+
 
 def post_entry(
     session: Session,
@@ -122,6 +124,9 @@ def post_entry(
             raise ValueError(f"line amounts are non-zero whole cents: {line}")
     if sum((line.amount for line in lines), ZERO) != 0:
         raise ValueError(f"an entry must balance: {lines}")
+    if any(abs(line.amount) > MAX_ACCOUNT_AMOUNT for line in lines):
+        raise InputError("amount", AMOUNT_TOO_LARGE)
+    year_locks.ensure_open(session, district_id, entry_date)
     existing = entry_by_key(session, key)
     if existing is not None:
         return Posted(existing, entry_lines(session, existing.id or 0), booked=False)

@@ -527,10 +527,15 @@ def _csv_rows(data: bytes, field: str) -> list[tuple[int, list[str]]]:
     first = text.split("\n", 1)[0]
     delimiter = ";" if first.count(";") > first.count(",") else ","
     rows = []
-    for index, row in enumerate(csv.reader(io.StringIO(text), delimiter=delimiter), start=1):
-        cells = [c.strip() for c in row]
-        if any(cells):
-            rows.append((index, cells))
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    try:
+        for index, row in enumerate(reader, start=1):
+            cells = [c.strip() for c in row]
+            if any(cells):
+                rows.append((index, cells))
+    except csv.Error:  # a cell over the csv module's limit, a stray quote
+        line = N_("This line cannot be read as CSV (a stray quote?).")
+        raise FindingsError([Finding(field, line, reader.line_num)]) from None
     return rows
 
 

@@ -22,10 +22,11 @@ from decimal import Decimal
 
 from sqlmodel import Session, col, select
 
+from tid.ids import parse_id
 from tid.models import Bill, BillStatus, Property
 from tid.rules.calendar import parse_date
 from tid.rules.errors import N_, Finding, FindingsError, InputError
-from tid.rules.money import ZERO, money_str, parse_money
+from tid.rules.money import MAX_ACCOUNT_AMOUNT, ZERO, money_str, parse_money
 from tid.services import audit, ledger
 from tid.services.ledger import ASSESSED, BANK, OWNER_CREDIT, RECEIVABLE, REVENUE, Line
 
@@ -57,7 +58,8 @@ def form_key(district_id: int, token: str) -> str:
 
 def _find_bill(session: Session, district_id: int, notice: str, field_name: str) -> Bill:
     text = notice.strip().lstrip("#")
-    bill = session.get(Bill, int(text)) if text.isdigit() else None
+    bill_id = parse_id(text)
+    bill = session.get(Bill, bill_id) if bill_id is not None else None
     if bill is None or bill.district_id != district_id:
         raise InputError(field_name, N_("There is no bill with this notice number here."))
     if bill.status != BillStatus.ACTIVE.value:
@@ -218,7 +220,11 @@ def parse_deposits(data: bytes, *, today: date) -> list[DepositRow]:
     except UnicodeDecodeError:
         raise InputError("file", N_("The file is not UTF-8 text.")) from None
     reader = csv.reader(io.StringIO(text))
-    rows = list(reader)
+    try:
+        rows = list(reader)
+    except csv.Error:  # a cell over the csv module's limit, a stray quote
+        line = N_("This line cannot be read as CSV (a stray quote?).")
+        raise FindingsError([Finding("file", line, reader.line_num)]) from None
     if not rows:
         raise InputError("file", N_("The file is empty."))
     header = [h.strip().lower().replace(" ", "_") for h in rows[0]]
@@ -266,6 +272,8 @@ def parse_deposits(data: bytes, *, today: date) -> list[DepositRow]:
         problem = None
         if amount <= 0:
             problem = ("amount", N_("A payment must be more than zero."))
+        elif amount > MAX_ACCOUNT_AMOUNT:
+            problem = ("amount", ledger.AMOUNT_TOO_LARGE)
         elif paid_on > today:
             problem = ("date", N_("A payment cannot be dated in the future."))
         elif not reference:

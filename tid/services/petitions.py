@@ -155,7 +155,7 @@ FIRST_DAY = date(1998, 8, 8)  # Act 207-1998 enacted § 6653
 
 # Control characters cannot be stored (PostgreSQL refuses NUL) and have no place in a record.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_INTEGER = re.compile(r"^\s*\d{1,9}\s*$")
+_INTEGER = re.compile(r"^\s*\d{1,9}\s*$", re.ASCII)
 
 
 # --------------------------------------------------------------------------- parsing

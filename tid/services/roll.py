@@ -32,6 +32,7 @@ import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -51,15 +52,15 @@ DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 DEFAULT_MAX_ROWS = 200_000
 PREVIEW_ROWS = 20
 # A CRIM cadastral number: NNN-NNN-NNN-NN, and for a unit of a condominium a -NNN suffix.
-CADASTRAL = re.compile(r"^\d{3}-\d{3}-\d{3}-\d{2}(?:-\d{3})?$")
-ZIP = re.compile(r"^\d{5}(?:-\d{4})?$")
+CADASTRAL = re.compile(r"^\d{3}-\d{3}-\d{3}-\d{2}(?:-\d{3})?$", re.ASCII)
+ZIP = re.compile(r"^\d{5}(?:-\d{4})?$", re.ASCII)
 ATTRIBUTE_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,39}$")
 # A cell starting with these is run as a formula by spreadsheets (CSV injection); a tab or a
 # carriage return at the start is the same trick hidden.
 INJECTION_START = ("=", "+", "-", "@", "\t", "\r")
 QUANTITY_PLACES = Decimal("0.0001")
 # A number as a roll writes it: "1234.50", "1,234.50", "$1,234.50", "-5" (refused later).
-_NUMBER = re.compile(r"^\$?(-)?\$?((?:\d{1,3}(?:,\d{3})+)|\d+)(?:\.(\d+))?$")
+_NUMBER = re.compile(r"^\$?(-)?\$?((?:\d{1,3}(?:,\d{3})+)|\d+)(?:\.(\d+))?$", re.ASCII)
 
 # The roll's columns; the numeric ones are also the formula's attribute names.
 TEXT_FIELDS = (
@@ -977,6 +978,8 @@ def store_upload(
     path = directory / f"{token}.csv"
     if not path.exists():
         path.write_bytes(data)
+    else:
+        path.touch()  # kept for the whole retention period from this upload
     (directory / f"{token}.{meta.get('user_id', 'x')}.json").write_text(
         json.dumps(dict(meta), sort_keys=True, default=str)
     )
@@ -999,6 +1002,30 @@ def load_upload(
         raise InputError("token", N_("This upload is not known; upload the file again."))
     meta: dict[str, Any] = json.loads(meta_path.read_text())
     return data, meta
+
+
+def delete_upload(directory: Path, token: str, *, user_id: int | None) -> None:
+    """Forget this user's upload once it is imported; the file itself goes with the last
+    user who uploaded the same bytes."""
+    if not UPLOAD_TOKEN.match(token):
+        return
+    (directory / f"{token}.{user_id if user_id is not None else 'x'}.json").unlink(missing_ok=True)
+    if not any(directory.glob(f"{token}.*.json")):
+        (directory / f"{token}.csv").unlink(missing_ok=True)
+
+
+def purge_uploads(directory: Path, *, older_than: timedelta, now: datetime | None = None) -> int:
+    """Delete every upload (imported or not, rejected ones included) stored longer ago than
+    ``older_than``; the number of files deleted."""
+    if not directory.is_dir():
+        return 0
+    cutoff = (now or datetime.now(UTC)).timestamp() - older_than.total_seconds()
+    deleted = 0
+    for path in directory.iterdir():
+        if path.is_file() and path.stat().st_mtime < cutoff:
+            path.unlink(missing_ok=True)
+            deleted += 1
+    return deleted
 
 
 # --------------------------------------------------------------------------- reading the roll

@@ -8,6 +8,7 @@ reads every district and the municipality's clerk its districts, neither writes.
 
 from __future__ import annotations
 
+import re
 import secrets
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
@@ -19,13 +20,14 @@ from sqlmodel import col, func, select
 
 from tid.clock import PUERTO_RICO
 from tid.db import get_session
+from tid.ids import parse_id
 from tid.models import District, JournalEntry, Municipality, Property
 from tid.pdf import render_pdf
 from tid.rules.calendar import FiscalYear, fiscal_year_of, parse_date, parse_fiscal_year
 from tid.rules.errors import N_, FindingsError, InputError
 from tid.rules.liens import KINDS
-from tid.rules.money import parse_money
-from tid.services import audit_statement, expenditures, ledger, liens, payments
+from tid.rules.money import MAX_ACCOUNT_AMOUNT, parse_money
+from tid.services import audit_statement, expenditures, ledger, liens, payments, year_locks
 from tid.services.ledger import CapExceededError
 from tid.web import nav
 from tid.web.access import deny_unless, may_write_district, me, require, visible_district
@@ -99,9 +101,28 @@ def _fy(district_id: int) -> FiscalYear:
 
 def _money_field(values: dict[str, str], name: str) -> Decimal:
     try:
-        return parse_money(values.get(name, ""), name, allow_negative=True)
+        amount = parse_money(values.get(name, ""), name, allow_negative=True)
     except InputError:
         raise InputError(name, N_("Write an amount like 1,234.50.")) from None
+    if abs(amount) > MAX_ACCOUNT_AMOUNT:
+        raise InputError(name, ledger.AMOUNT_TOO_LARGE)
+    return amount
+
+
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+FORM_TOKEN_MISSING = N_(
+    "This form was not sent whole (its one-time token is missing); nothing was booked. "
+    "Check the list below and send the form again."
+)
+
+
+def _form_token(values: dict[str, str]) -> str:
+    """The one-time token of a booking form: a payment or expenditure is booked once per
+    token, so a form sent without one (a script, a replay) is refused, never booked anew."""
+    token = values.get("token", "")
+    if not _TOKEN.fullmatch(token):
+        raise InputError("token", FORM_TOKEN_MISSING)
+    return token
 
 
 def _date_field(values: dict[str, str], name: str) -> date:
@@ -208,7 +229,7 @@ def payments_page(district_id: int) -> Any:
         try:
             amount = _money_field(values, "amount")
             paid_on = _date_field(values, "date")
-            token = values["token"] or secrets.token_urlsafe(16)
+            token = _form_token(values)
             result = payments.record_payment(
                 session=db,
                 actor=me().actor,
@@ -250,7 +271,7 @@ def payments_page(district_id: int) -> Any:
             else:
                 flash(_("This payment was already booked; nothing was added."), "warning")
             return redirect(url_for("account.payments_page", district_id=district_id))
-    if not values["token"]:
+    if not _TOKEN.fullmatch(values["token"]):
         values["token"] = secrets.token_urlsafe(16)
     if not values["date"]:
         values["date"] = today().isoformat()
@@ -408,8 +429,8 @@ def expenditures_page(district_id: int) -> Any:
             amount = _money_field(values, "amount")
             spent_on = _date_field(values, "date")
             administrative = category == "admin"
-            token = values["token"] or secrets.token_urlsafe(16)
-            purpose_id = int(category) if category.isdigit() else None
+            token = _form_token(values)
+            purpose_id = parse_id(category)
             if not administrative and purpose_id is None:
                 raise InputError(
                     "category",
@@ -447,7 +468,7 @@ def expenditures_page(district_id: int) -> Any:
                 else _("This expenditure was already booked; nothing was added.")
             )
             return redirect(url_for("account.expenditures_page", district_id=district_id))
-    if not values["token"]:
+    if not _TOKEN.fullmatch(values["token"]):
         values["token"] = secrets.token_urlsafe(16)
     if not values["date"]:
         values["date"] = today().isoformat()
@@ -659,7 +680,8 @@ def delinquency_csv(district_id: int) -> Any:
                 str(r.charges.interest),
             )
             for r in rows
-        ]
+        ],
+        numbers={"bill", "days_late", "impost_owed", "surcharge", "interest"},
     )
     return _csv_response(body, f"delinquency-{district_id}-{today().isoformat()}.csv")
 
@@ -812,8 +834,8 @@ def apply_credit(district_id: int, property_id: int) -> Any:
     _writer(district)
     prop = _property(district, property_id)
     db = get_session()
-    token = request.form.get("token") or secrets.token_urlsafe(16)
     try:
+        token = _form_token({"token": request.form.get("token", "")})
         result = payments.apply_credit(
             session=db,
             actor=me().actor,
@@ -871,6 +893,8 @@ def _booked_by() -> tuple[date | None, datetime | None]:
         day = date.fromisoformat(raw)
     except ValueError:
         abort(404)
+    if day == date.max:
+        return day, None  # by the last day there is: everything booked
     end = datetime.combine(day + timedelta(days=1), time(0), tzinfo=PUERTO_RICO)
     return day, end.astimezone(UTC)
 
@@ -897,9 +921,41 @@ def _statement_context(district: District, fy: FiscalYear) -> dict[str, Any]:
 @require(*READERS)
 def statement(district_id: int) -> Any:
     district = visible_district(district_id)
+    fy = _fy(district_id)
     return render_template(
-        "account/statement.html", **_statement_context(district, _fy(district_id))
+        "account/statement.html",
+        lock=year_locks.lock_of(get_session(), district_id, fy),
+        may_lock=me().role == "admin",
+        **_statement_context(district, fy),
     )
+
+
+@bp.route("/<int:district_id>/years/<fiscal_year>/lock", methods=["POST"])
+@require("admin")
+def year_lock(district_id: int, fiscal_year: str) -> Any:
+    """Lock a closed fiscal year once its statement is issued (or lift the lock)."""
+    visible_district(district_id)
+    try:
+        fy = parse_fiscal_year(fiscal_year)
+    except InputError:
+        abort(404)
+    db = get_session()
+    if request.form.get("unlock") == "1":
+        year_locks.unlock_year(session=db, actor=me().actor, district_id=district_id, fy=fy)
+        db.commit()
+        flash(_("FY %(fy)s is open again.", fy=fy.label), "warning")
+    else:
+        try:
+            year_locks.lock_year(
+                session=db, actor=me().actor, district_id=district_id, fy=fy, today=today()
+            )
+        except InputError as exc:
+            db.rollback()
+            flash(_(exc.message), "error")
+        else:
+            db.commit()
+            flash(_("FY %(fy)s is locked.", fy=fy.label))
+    return redirect(url_for("account.statement", district_id=district_id, fy=fy.label))
 
 
 @bp.route("/<int:district_id>/statement.csv")

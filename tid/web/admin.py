@@ -10,6 +10,7 @@ from flask_babel import gettext as _
 from sqlmodel import col, select
 
 from tid.db import get_session
+from tid.ids import parse_id
 from tid.models import District, Municipality, Role, User
 from tid.rules.errors import N_, InputError
 from tid.services import users
@@ -170,7 +171,7 @@ def lockout_lift(throttle_id: int) -> Any:
 def _optional_int(value: str, field: str) -> int | None:
     if not value:
         return None
-    try:
-        return int(value)
-    except ValueError:
-        raise InputError(field, N_("Choose from the list.")) from None
+    number = parse_id(value)
+    if number is None:
+        raise InputError(field, N_("Choose from the list."))
+    return number

@@ -24,6 +24,7 @@ from sqlmodel import Session, col, select
 from tid.clock import utcnow
 from tid.db import get_session
 from tid.i18n import language
+from tid.ids import parse_id
 from tid.models import Municipality, Petition, PetitionState, User
 from tid.pdf import render_pdf
 from tid.rules.errors import N_, InputError
@@ -146,8 +147,9 @@ def _dashboard_rows(session: Session) -> tuple[list[svc.DashboardRow], dict[str,
     }
     scope = _scope()
     municipality_ids = scope
-    if filters["municipality"].isdigit():
-        chosen = int(filters["municipality"])
+    chosen_id = parse_id(filters["municipality"])
+    if chosen_id is not None:
+        chosen = chosen_id
         municipality_ids = [chosen] if scope is None or chosen in scope else []
     else:
         filters["municipality"] = ""

@@ -10,6 +10,7 @@ the auditor (every district) and the municipality's clerk (its districts) read o
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from flask_babel import gettext as _
 from sqlmodel import col, select
 
 from tid.db import get_session
+from tid.ids import parse_page
 from tid.models import BillingRun, District, Municipality, Ordinance, Property
 from tid.rules.calendar import fiscal_year_of, parse_date, parse_fiscal_year
 from tid.rules.errors import N_, Finding, FindingsError, InputError
@@ -83,6 +85,11 @@ _MESSAGES = (
 
 def _uploads() -> Path:
     return Path(current_app.instance_path) / "uploads"
+
+
+def upload_retention(app: Any) -> timedelta:
+    """How long an upload not imported is kept (``UPLOAD_RETENTION_HOURS``)."""
+    return timedelta(hours=int(app.config.get("UPLOAD_RETENTION_HOURS") or 24))
 
 
 def _limits() -> dict[str, int]:
@@ -177,7 +184,7 @@ def properties(district_id: int, fiscal_year: str) -> Any:
         abort(404)
     search = request.args.get("q", "")[:100]
     page = request.args.get("page", "1")
-    page_number = int(page) if page.isdigit() else 1
+    page_number = parse_page(page)
     result = roll.roll_page(get_session(), district_id, fy, search=search, page=page_number)
     return render_template(
         "roll/properties.html", district=place, fiscal_year=fy, result=result, search=search
@@ -233,6 +240,7 @@ def upload(district_id: int) -> Any:
             elif not data:
                 errors["file"] = _("The file is empty.")
         if not errors and file is not None:
+            roll.purge_uploads(_uploads(), older_than=upload_retention(current_app))
             token = roll.store_upload(
                 _uploads(),
                 data,
@@ -251,6 +259,7 @@ def upload(district_id: int) -> Any:
 
 
 def _stored(district_id: int, token: str) -> tuple[bytes, dict[str, Any]]:
+    roll.purge_uploads(_uploads(), older_than=upload_retention(current_app))
     try:
         data, meta = roll.load_upload(_uploads(), token, user_id=me().id)
     except InputError:
@@ -301,6 +310,11 @@ def preview(district_id: int, token: str) -> Any:
 def commit(district_id: int, token: str) -> Any:
     place = visible_district(district_id)
     deny_unless(may_write_district(place))
+    roll.purge_uploads(_uploads(), older_than=upload_retention(current_app))
+    if roll.UPLOAD_TOKEN.match(token) and not (_uploads() / f"{token}.{me().id}.json").exists():
+        # Imported already (its file was then deleted) or kept past the retention period.
+        flash(_("This upload was imported or has expired; upload the file again."), "warning")
+        return redirect(url_for("roll.district", district_id=district_id))
     data, meta = _stored(district_id, token)
     db = get_session()
     try:
@@ -322,6 +336,7 @@ def commit(district_id: int, token: str) -> Any:
         flash(_error_text(exc), "error")
         return redirect(url_for("roll.preview", district_id=district_id, token=token))
     db.commit()
+    roll.delete_upload(_uploads(), token, user_id=me().id)
     if result.unchanged:
         flash(_("This file was already imported for this fiscal year: nothing changed."))
     else:
@@ -436,7 +451,7 @@ def billing_run(district_id: int, run_id: int) -> Any:
         abort(404)
     search = request.args.get("q", "")[:100]
     page = request.args.get("page", "1")
-    page_number = int(page) if page.isdigit() else 1
+    page_number = parse_page(page)
     ordinance = db.get(Ordinance, run.ordinance_id)
     superseded_by = db.exec(select(BillingRun).where(BillingRun.supersedes_id == run.id)).first()
     previous = db.get(BillingRun, run.supersedes_id) if run.supersedes_id else None
