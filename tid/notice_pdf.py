@@ -698,8 +698,41 @@ def _fonts_resource(writer: Any, drawn: Any) -> Any:
         font_dict = font_dict.get_object()
         for name in font_dict:
             if name not in fonts:
-                fonts[NameObject(name)] = font_dict.raw_get(name).clone(writer)
+                source = font_dict.raw_get(name)
+                ref = source.clone(writer, ignore_fields=("/FontFile2",))
+                _unhint(writer, source.get_object(), ref.get_object())
+                fonts[NameObject(name)] = ref
     return writer._add_object(fonts)
+
+
+def _unhint(writer: Any, source: Any, font: Any) -> None:
+    """Embed ``source``'s font program in its clone ``font`` without the TrueType hinting
+    (instructions and their tables), as WeasyPrint does for its subsets: a third of the
+    size, the same outlines, glyph ids, widths and character map."""
+    from fontTools.ttLib import TTFont
+    from fontTools.ttLib.tables import ttProgram
+    from pypdf.generic import DecodedStreamObject, NameObject, NumberObject
+
+    original = source.get("/FontDescriptor")
+    if original is None or "/FontFile2" not in original.get_object():
+        return
+    descriptor = font["/FontDescriptor"].get_object()
+    program = TTFont(io.BytesIO(original.get_object()["/FontFile2"].get_object().get_data()))
+    for tag in ("fpgm", "prep", "cvt ", "hdmx", "VDMX", "LTSH"):
+        if tag in program:
+            del program[tag]
+    glyf = program["glyf"]
+    for glyph_name in program.getGlyphOrder():
+        glyph = glyf[glyph_name]
+        if hasattr(glyph, "program"):
+            glyph.program = ttProgram.Program()
+            glyph.program.fromBytecode(b"")
+    out = io.BytesIO()
+    program.save(out)
+    stream = DecodedStreamObject()
+    stream.set_data(out.getvalue())
+    stream[NameObject("/Length1")] = NumberObject(len(out.getvalue()))
+    descriptor[NameObject("/FontFile2")] = writer._add_object(stream.flate_encode())
 
 
 # Marked content around the English side of a notice: the part's language (the document's
@@ -759,7 +792,7 @@ def _canvas(buffer: io.BytesIO, page_size: tuple[float, float]) -> Any:
         buffer,
         pagesize=page_size,
         invariant=True,
-        pageCompression=0,
+        pageCompression=1,  # the embedded font programs too
         initialFontName=_faces()["/TidH"].name,
     )
 

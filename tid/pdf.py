@@ -51,6 +51,7 @@ def _fetcher_for(root: Path) -> Any:
 
 
 PDF_VARIANT = "pdf/a-2a"  # PDF/A-2, level A: tagged, every glyph mapped to Unicode
+DEFAULT_LANG = "es"
 DEFAULT_AUTHOR = "Distritos de Mejoramiento Turístico de Puerto Rico (tid)"
 _PDFUA_XMP = (
     b'<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
@@ -61,8 +62,8 @@ _PDFUA_XMP = (
 
 def html_to_pdf(html: str, *, base_url: str | None = None) -> bytes:
     """PDF/A-2a bytes of an HTML document (tagged, PDF/UA-1 declared); relative URLs
-    resolve against ``base_url``. The document must say its language (``<html lang>``) and
-    its title; the author defaults to :data:`DEFAULT_AUTHOR`."""
+    resolve against ``base_url``. The language (``<html lang>``), title and author default
+    to :data:`DEFAULT_LANG`, "tid" and :data:`DEFAULT_AUTHOR`."""
     import weasyprint  # imported on use: loading pango is slow and the web rarely needs it
 
     base = base_url or static_base_url()
@@ -71,8 +72,9 @@ def html_to_pdf(html: str, *, base_url: str | None = None) -> bytes:
         pdf_tags=True
     )
     metadata = document.metadata
-    if not metadata.lang or not metadata.title:
-        raise ValueError("a PDF document needs <html lang> and a <title>")
+    # Every template says its language and title; a bare fragment gets the defaults.
+    metadata.lang = metadata.lang or DEFAULT_LANG
+    metadata.title = metadata.title or "tid"
     if not metadata.authors:
         metadata.authors = [DEFAULT_AUTHOR]
     metadata.xmp_metadata.append(_PDFUA_XMP)
