@@ -9,14 +9,21 @@ pages of legal text, drawing, PDF writing and font subsetting (about 0.2 s of CP
   from ``templates/pdf/notice.html`` (mode "form", every block at a fixed place) and reused
   on every page as a PDF Form XObject;
 - the **fill layer** — the owner's own values (number, access code, address, property,
-  amount, due date, explanation) and the QR code — is written straight into each page as
-  PDF text in the standard Helvetica/Courier faces (WinAnsi) and filled rectangles, at the
-  places the template reserves for them;
-- a notice whose texts do not fit those places (a long explanation or name, a character
-  outside WinAnsi) is laid out by the flowing template ``pdf/notice_flow.html`` instead;
+  amount, due date, explanation) and the QR code — is drawn by ReportLab in the form layer's
+  faces (DejaVu Sans, Sans Bold, Sans Mono Bold; Droid Sans Fallback for Chinese, Japanese and
+  Korean), embedded as TrueType subsets with their Unicode maps, at the places the template
+  reserves for them, and the QR code as filled rectangles; any name, address or explanation
+  in a script drawn glyph after glyph (Latin with every accent, Vietnamese, Turkish, Greek,
+  Cyrillic, CJK) stays on this path;
+- a notice whose texts do not fit those places (measured in the embedded faces), or that
+  needs shaping (right-to-left scripts, combining marks) or a character no face has, is laid
+  out by the flowing template ``pdf/notice_flow.html`` instead (pango shapes it);
 - chunks of notices are rendered in a process pool (both cores), and each chunk yields the
   per-notice PDFs (archived) and its part of the print-ready PDF (every notice starts on a
-  right-hand page), merged at the end with pypdf.
+  right-hand page), merged at the end with pypdf;
+- every PDF is PDF/A-2u (tid/pdfa.py): Spanish (``/Lang es``), the English page marked as
+  English (marked content with ``/Lang (en)``), the association as author. Notices are not
+  tagged (the two layers are drawn apart; the reports, certificate and statement are).
 
 ``render_one_naive`` lays out one notice as its own WeasyPrint document (mode "full": the
 same fixed layout, form and fill in one document), the baseline of benchmarks/notices.py.
@@ -439,6 +446,7 @@ FALLBACK_FILE = "DroidSansFallbackFull.ttf"  # Debian: fonts-droid-fallback
 # a line box of a given height.
 _ASCENT, _DESCENT = 1901 / 2048, 483 / 2048
 _NO_FAST_BIDI = frozenset({"R", "AL", "AN", "RLE", "RLO", "RLI"})
+_MARKS = frozenset({"Mn", "Mc", "Me"})  # combining marks: placed by shaping
 
 
 @dataclass(frozen=True)
@@ -479,7 +487,9 @@ def _faces() -> dict[str, _Face]:
 
 def _shapes_simply(ch: str) -> bool:
     """Whether ``ch`` can be drawn glyph after glyph, left to right (no shaping)."""
-    return unicodedata.bidirectional(ch) not in _NO_FAST_BIDI and not unicodedata.combining(ch)
+    if unicodedata.bidirectional(ch) in _NO_FAST_BIDI:
+        return False
+    return unicodedata.category(ch) not in _MARKS
 
 
 def _runs(text: str, font: str) -> list[tuple[str, str]] | None:
