@@ -21,6 +21,10 @@ install: sysdeps $(STAMP) translations
 sysdeps:
 	@$(PYTHON) -c "import ctypes.util, sys; sys.exit(0 if ctypes.util.find_library('pango-1.0') else 1)" \
 	  || $(MAKE) --no-print-directory apt PKGS="libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core"
+	@# The notices embed the form layer's faces (DejaVu) and Droid Sans Fallback (CJK names).
+	@test -f /usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf \
+	  && test -f /usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf \
+	  || $(MAKE) --no-print-directory apt PKGS="fonts-dejavu-core fonts-droid-fallback"
 
 sysdeps-test: sysdeps
 	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 \

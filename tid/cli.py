@@ -44,6 +44,7 @@ def register(app: Flask) -> None:
     app.cli.add_command(backup_command)
     app.cli.add_command(restore_command)
     app.cli.add_command(uploads_group)
+    app.cli.add_command(archive_group)
 
 
 # --------------------------------------------------------------------------- db
@@ -283,6 +284,28 @@ def scheduler_command(once: bool, day: str | None) -> None:
         f"Digest of {sweep_day.isoformat()}: {result.flagged} deadline(s) flagged, "
         f"{result.messages} message(s) to {', '.join(result.recipients) or 'no one'}."
     )
+
+
+# --------------------------------------------------------------------------- archive
+
+
+@click.group("archive")
+def archive_group() -> None:
+    """The archive of issued documents (notices, print files, manifests)."""
+
+
+@archive_group.command("verify")
+@with_appcontext
+def archive_verify() -> None:
+    """Re-hash every archived document and report any whose bytes no longer match the
+    SHA-256 it was archived under (exit status 1 if there is one)."""
+    from tid.db import get_session
+    from tid.services import archive
+
+    report = archive.verify(get_session())
+    click.echo(report.summary_en())
+    if not report.ok:
+        raise SystemExit(1)
 
 
 # --------------------------------------------------------------------------- mail sink

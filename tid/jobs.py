@@ -261,6 +261,99 @@ def digest_job(app: Flask) -> None:
     log.info("daily digest %s", result)
 
 
+# --------------------------------------------------------------------------- the archive
+
+ARCHIVE_VERIFY = "archive_verify"
+
+
+@dataclass(frozen=True)
+class ArchiveCheckResult:
+    """What one weekly check of the archive did."""
+
+    day: date
+    claimed: bool
+    checked: int = 0
+    mismatches: tuple[str, ...] = ()  # the SHA-256 keys whose bytes no longer match
+    recipients: tuple[str, ...] = ()
+
+
+def _admins(session: Session) -> list[str]:
+    stmt = (
+        select(User)
+        .where(User.role == Role.ADMIN.value, User.active == True)  # noqa: E712
+        .order_by(col(User.email))
+    )
+    return [u.email for u in session.exec(stmt)]
+
+
+def compose_archive_message(report: Any, day: date) -> tuple[str, str]:
+    """The administrators' message about the archive: Spanish first, then English."""
+    state = "OK" if report.ok else f"{len(report.mismatches)} ≠"
+    subject = f"Archivo de documentos / Document archive — {day.isoformat()} — {state}"
+    body = "\n".join(
+        [
+            f"Verificación semanal del archivo de documentos ({day.isoformat()}).",
+            report.summary_es(),
+            "",
+            "— English —",
+            "",
+            f"Weekly check of the document archive ({day.isoformat()}).",
+            report.summary_en(),
+            "",
+            "tid archive verify",
+        ]
+    )
+    return subject, body + "\n"
+
+
+def run_archive_verify(
+    app_or_engine: Flask | Engine, day: date, *, settings: mail.MailSettings | None = None
+) -> ArchiveCheckResult:
+    """The weekly check for ``day``: claim it, re-hash every archived document
+    (tid/services/archive.py), record the result on the claim and mail it to the
+    administrators (when there are any)."""
+    from tid.services import archive
+
+    engine, config = _engine_and_config(app_or_engine)
+    settings = settings or mail.MailSettings.from_config(config)
+    run_id = _claim(engine, ARCHIVE_VERIFY, day)
+    if run_id is None:
+        return ArchiveCheckResult(day=day, claimed=False)
+    try:
+        with Session(engine, expire_on_commit=False) as session:
+            report = archive.verify(session)
+            to = _admins(session)
+            if to:
+                subject, body = compose_archive_message(report, day)
+                mail.send(settings, to, subject, body)
+            bad = [m.sha256 for m in report.mismatches]
+            audit.record(
+                session,
+                audit.SYSTEM,
+                "archive.verify",
+                ("job_run", run_id),
+                after={"day": day.isoformat(), "checked": report.checked, "mismatches": bad},
+            )
+            session.commit()
+    except Exception as exc:
+        _finish(engine, run_id, "failed", {"error": repr(exc)})
+        raise
+    detail = {"checked": report.checked, "bytes": report.total_bytes, "mismatches": bad, "to": to}
+    _finish(engine, run_id, "done" if report.ok else "mismatch", detail)
+    return ArchiveCheckResult(day, True, report.checked, tuple(bad), tuple(to))
+
+
+def archive_verify_job(app: Flask) -> None:
+    """The scheduled call: this week's check of the archive."""
+    try:
+        result = run_archive_verify(app, today_for(app))
+    except Exception:
+        log.exception("archive check failed")
+        return
+    if result.mismatches:
+        log.error("archive check: %d document(s) do not match", len(result.mismatches))
+
+
 YEARLY_NOTICES = "yearly_notices"
 
 
@@ -305,6 +398,16 @@ def configure(scheduler: Any, app: Flask, *, catch_up: bool = True, delay: float
         coalesce=True,
         max_instances=1,
         misfire_grace_time=6 * 3600,
+    )
+    scheduler.add_job(
+        archive_verify_job,
+        CronTrigger(day_of_week="sun", hour=4, minute=0, timezone=PUERTO_RICO),
+        args=[app],
+        id=ARCHIVE_VERIFY,
+        replace_existing=True,
+        coalesce=True,
+        max_instances=1,
+        misfire_grace_time=24 * 3600,
     )
     if catch_up:
         scheduler.add_job(

@@ -9,14 +9,21 @@ pages of legal text, drawing, PDF writing and font subsetting (about 0.2 s of CP
   from ``templates/pdf/notice.html`` (mode "form", every block at a fixed place) and reused
   on every page as a PDF Form XObject;
 - the **fill layer** — the owner's own values (number, access code, address, property,
-  amount, due date, explanation) and the QR code — is written straight into each page as
-  PDF text in the standard Helvetica/Courier faces (WinAnsi) and filled rectangles, at the
-  places the template reserves for them;
-- a notice whose texts do not fit those places (a long explanation or name, a character
-  outside WinAnsi) is laid out by the flowing template ``pdf/notice_flow.html`` instead;
+  amount, due date, explanation) and the QR code — is drawn by ReportLab in the form layer's
+  faces (DejaVu Sans, Sans Bold, Sans Mono Bold; Droid Sans Fallback for Chinese, Japanese and
+  Korean), embedded as TrueType subsets with their Unicode maps, at the places the template
+  reserves for them, and the QR code as filled rectangles; any name, address or explanation
+  in a script drawn glyph after glyph (Latin with every accent, Vietnamese, Turkish, Greek,
+  Cyrillic, CJK) stays on this path;
+- a notice whose texts do not fit those places (measured in the embedded faces), or that
+  needs shaping (right-to-left scripts, combining marks) or a character no face has, is laid
+  out by the flowing template ``pdf/notice_flow.html`` instead (pango shapes it);
 - chunks of notices are rendered in a process pool (both cores), and each chunk yields the
   per-notice PDFs (archived) and its part of the print-ready PDF (every notice starts on a
-  right-hand page), merged at the end with pypdf.
+  right-hand page), merged at the end with pypdf;
+- every PDF is PDF/A-2u (tid/pdfa.py): Spanish (``/Lang es``), the English page marked as
+  English (marked content with ``/Lang (en)``), the association as author. Notices are not
+  tagged (the two layers are drawn apart; the reports, certificate and statement are).
 
 ``render_one_naive`` lays out one notice as its own WeasyPrint document (mode "full": the
 same fixed layout, form and fill in one document), the baseline of benchmarks/notices.py.
@@ -34,12 +41,14 @@ import hashlib
 import io
 import os
 import textwrap
+import unicodedata
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from multiprocessing import get_context
+from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -242,12 +251,11 @@ _ROWS = (
     ("amount", "Cantidad a pagar", "Amount due", 17),
     ("due", "Fecha de vencimiento", "Due date", 17),
 )
-# What fits the fixed regions (characters per line, lines), measured with DejaVu Sans with a
-# margin for wide letters; a notice that does not fit is laid out by the flowing template.
+# What fits the form layer's fixed regions (characters per line, lines), measured with DejaVu
+# Sans with a margin for wide letters; a notice that does not fit is laid out by the flowing
+# template. The owner's texts are measured in points (``_fill_items``).
 _FITS = {
-    "addressee": (40, 6),
     "facts": (72, 2),
-    "explanation": (100, 7),
     "title": (56, 2),
     "how_to_pay": (110, 3),
     "ordinance": (72, 2),
@@ -302,28 +310,11 @@ def _fits(text: str, region: str) -> bool:
     return _lines_needed(text, width) <= lines
 
 
-def fits_fixed_layout(n: NoticeContent) -> bool:
-    """Whether the notice's texts fit the fixed regions of pdf/notice.html."""
-    address = "\n".join((n.owner_name, *n.mailing_lines))
-    owners_text = (
-        address,
-        n.cadastral_number,
-        n.property_address,
-        n.explanation,
-        n.number,
-        n.access_code,
-        n.portal_url,
-        n.payment_reference,
-        n.remailing_of,
-        n.association_name,
-    )
+def _form_fits(n: NoticeContent) -> bool:
+    """Whether the batch's texts fit the form layer's fixed regions (WeasyPrint lays them
+    out in any script; these only have so many lines)."""
     return (
-        all(encodable(text) for text in owners_text)
-        and len(n.mailing_lines) <= 5
-        and _fits(address, "addressee")
-        and _fits(n.owner_name, "facts")
-        and _fits(f"Número de catastro {n.cadastral_number}\n{n.property_address}", "facts")
-        and _fits(n.explanation, "explanation")
+        len(n.mailing_lines) <= 5
         and _fits(f"AVISO DE DERRAMA — {n.district_name}", "title")
         and _fits(n.how_to_pay, "how_to_pay")
         and _fits(f"{n.district_name} ({n.municipality_name})", "facts")
@@ -333,6 +324,12 @@ def fits_fixed_layout(n: NoticeContent) -> bool:
             "ordinance",
         )
     )
+
+
+def fits_fixed_layout(n: NoticeContent) -> bool:
+    """Whether the notice's texts fit the fixed regions of pdf/notice.html: the form layer's
+    by their lines, the owner's measured in the embedded faces and drawable by them."""
+    return _form_fits(n) and _fits_items(_fill_items(n, "es")) and _fits_items(_fill_items(n, "en"))
 
 
 @functools.cache
@@ -353,7 +350,9 @@ def notices_html(
     layout); ``flowing``: the flowing layout instead (texts of any length)."""
     if flowing:
         template = _env().get_template("pdf/notice_flow.html")
-        return template.render(notices=[_context(n) for n in contents], title="Avisos / Notices")
+        return template.render(
+            notices=[_context(n) for n in contents], title=PRINT_TITLE, author=_author(contents)
+        )
     make = {
         "form": _form_context,
         "fill": lambda n: _fill_context(n, qr=False),
@@ -363,15 +362,25 @@ def notices_html(
         _env()
         .get_template("pdf/notice.html")
         .render(
-            notices=[make(n) for n in contents], mode=mode, g=geometry(), title="Avisos / Notices"
+            notices=[make(n) for n in contents],
+            mode=mode,
+            g=geometry(),
+            title=PRINT_TITLE,
+            author=_author(contents),
         )
     )
 
 
-def _page_ranges(pages: Sequence[Any], count: int) -> list[tuple[int, int]]:
-    """(first, last) page index of each notice, from the anchors of its first and last page."""
+def _author(contents: Sequence[NoticeContent]) -> str:
+    return contents[0].association_name if contents else ""
+
+
+def _page_ranges(pages: Sequence[Any], count: int, *, english: bool = False) -> list[Any]:
+    """(first, last) page index of each notice, from the anchors of its first and last page;
+    with ``english``, (first, last, first page of the English part)."""
     first: dict[int, int] = {}
     last: dict[int, int] = {}
+    part: dict[int, int] = {}
     for index, page in enumerate(pages):
         for anchor in page.anchors:
             kind, _, number = anchor.partition("-")
@@ -379,11 +388,16 @@ def _page_ranges(pages: Sequence[Any], count: int) -> list[tuple[int, int]]:
                 first[int(number)] = index
             elif kind == "e":
                 last[int(number)] = index
-    ranges = []
+            elif kind == "l":
+                part[int(number)] = index
+    ranges: list[Any] = []
     for i in range(count):
         if i not in first or i not in last or last[i] < first[i]:
             raise RuntimeError(f"notice {i} of the batch has no page range")  # pragma: no cover
-        ranges.append((first[i], last[i]))
+        if english:
+            ranges.append((first[i], last[i], part.get(i, last[i] + 1)))
+        else:
+            ranges.append((first[i], last[i]))
     return ranges
 
 
@@ -412,30 +426,138 @@ def _form_xobjects(writer: Any, form_pdf: bytes) -> list[Any]:
 
 
 # --------------------------------------------------------------------------- the fill layer
-# The owner's own values are written straight into the page as PDF text in the standard
-# Helvetica and Courier faces (no embedding, WinAnsi encoding) at the fixed places of
-# pdf/notice.html: laying out a few dozen short lines per notice with WeasyPrint would cost
-# more than everything else of the run together.
+# The owner's own values are drawn straight onto each page at the fixed places of
+# pdf/notice.html by ReportLab, in the same faces as the form layer (DejaVu Sans, Sans Bold,
+# Sans Mono Bold), embedded as TrueType subsets with their Unicode maps: laying out a few
+# dozen short lines per notice with WeasyPrint would cost more than everything else of the
+# run together. A character the face lacks is drawn in the fallback face (Droid Sans
+# Fallback: Chinese, Japanese, Korean), when installed. Text that needs shaping or runs
+# right to left (Arabic, Hebrew, combining marks, Indic scripts) and characters no face has
+# send the notice to the flowing layout, which pango shapes.
 
-_FONTS = {
-    "/TidH": "/Helvetica",
-    "/TidHB": "/Helvetica-Bold",
-    "/TidCB": "/Courier-Bold",
+FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/local/share/fonts"))
+_FACE_FILES = {
+    "/TidH": "DejaVuSans.ttf",
+    "/TidHB": "DejaVuSans-Bold.ttf",
+    "/TidCB": "DejaVuSansMono-Bold.ttf",
 }
+FALLBACK_FILE = "DroidSansFallbackFull.ttf"  # Debian: fonts-droid-fallback
+# DejaVu's vertical metrics (hhea, of the 2048-unit em): where WeasyPrint puts a baseline in
+# a line box of a given height.
+_ASCENT, _DESCENT = 1901 / 2048, 483 / 2048
+_NO_FAST_BIDI = frozenset({"R", "AL", "AN", "RLE", "RLO", "RLI"})
+_MARKS = frozenset({"Mn", "Mc", "Me"})  # combining marks: placed by shaping
 
 
-def _pdf_string(text: str) -> bytes:
-    raw = text.encode("cp1252")
-    return b"(" + raw.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)") + b")"
+@dataclass(frozen=True)
+class _Face:
+    name: str  # as registered with ReportLab
+    covers: frozenset[int]
 
 
-def encodable(text: str) -> bool:
-    """Whether ``text`` can be written in the standard fonts' WinAnsi encoding."""
-    try:
-        text.encode("cp1252")
-    except UnicodeEncodeError:
+def _font_file(file_name: str) -> Path | None:
+    for folder in FONT_DIRS:
+        if folder.is_dir():
+            for path in sorted(folder.rglob(file_name)):
+                return path
+    return None
+
+
+@functools.cache
+def _faces() -> dict[str, _Face]:
+    """The fill layer's faces by font key, and the fallback ("*") when it is installed;
+    registered with ReportLab once per process."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    files = {**_FACE_FILES, "*": FALLBACK_FILE}
+    faces: dict[str, _Face] = {}
+    for key, file_name in files.items():
+        path = _font_file(file_name)
+        if path is None:
+            if key == "*":
+                continue
+            raise RuntimeError(f"font {file_name} is missing (install fonts-dejavu-core)")
+        name = "Tid-" + Path(file_name).stem
+        font = TTFont(name, str(path))
+        pdfmetrics.registerFont(font)
+        faces[key] = _Face(name, frozenset(font.face.charToGlyph))
+    return faces
+
+
+def _shapes_simply(ch: str) -> bool:
+    """Whether ``ch`` can be drawn glyph after glyph, left to right (no shaping)."""
+    if unicodedata.bidirectional(ch) in _NO_FAST_BIDI:
         return False
-    return True
+    return unicodedata.category(ch) not in _MARKS
+
+
+def _runs(text: str, font: str) -> list[tuple[str, str]] | None:
+    """``text`` cut into (ReportLab face, text) runs: the font's own face, the fallback for
+    what it lacks; None when some character cannot be drawn on the fast path."""
+    faces = _faces()
+    primary = faces[font]
+    if text.isascii() or all(ord(ch) in primary.covers for ch in text):
+        if text.isascii() or all(_shapes_simply(ch) for ch in set(text)):
+            return [(primary.name, text)] if text else []
+        return None
+    fallback = faces.get("*")
+    runs: list[tuple[str, str]] = []
+    for ch in text:
+        if not _shapes_simply(ch):
+            return None
+        if ord(ch) in primary.covers:
+            name = primary.name
+        elif fallback is not None and ord(ch) in fallback.covers:
+            name = fallback.name
+        else:
+            return None
+        if runs and runs[-1][0] == name:
+            runs[-1] = (name, runs[-1][1] + ch)
+        else:
+            runs.append((name, ch))
+    return runs
+
+
+def drawable(text: str, font: str = "/TidH") -> bool:
+    """Whether the fast path can draw ``text`` in ``font`` (its face or the fallback)."""
+    return _runs(unicodedata.normalize("NFC", text), font) is not None
+
+
+def text_width(text: str, font: str, size: float) -> float:
+    """The advance width of ``text`` in points (ReportLab's metrics of the embedded faces)."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    runs = _runs(text, font)
+    if runs is None:
+        raise ValueError(f"not drawable on the fast path: {text!r}")
+    return float(sum(stringWidth(run, name, size) for name, run in runs))
+
+
+def _wrap_width(text: str, font: str, size: float, width: float) -> tuple[str, ...] | None:
+    """``text`` broken into lines of at most ``width`` points (at spaces; a word wider than
+    the line is cut); None when it cannot be drawn on the fast path."""
+    lines: list[str] = []
+    for paragraph in unicodedata.normalize("NFC", text).splitlines() or [""]:
+        if _runs(paragraph, font) is None:
+            return None
+        line = ""
+        for word in paragraph.split(" "):
+            candidate = f"{line} {word}" if line else word
+            if text_width(candidate, font, size) <= width:
+                line = candidate
+                continue
+            if line:
+                lines.append(line)
+            line = word
+            while text_width(line, font, size) > width and len(line) > 1:
+                cut = len(line) - 1
+                while cut > 1 and text_width(line[:cut], font, size) > width:
+                    cut -= 1
+                lines.append(line[:cut])
+                line = line[cut:]
+        lines.append(line)
+    return tuple(lines)
 
 
 @dataclass(frozen=True)
@@ -446,47 +568,90 @@ class _Text:
     size: float = 8.2
     leading: float = 10.0
     font: str = "/TidH"
+    max_lines: int = 0  # 0: no limit
+    right: float | None = None  # right-aligned at this x instead of starting at ``left``
 
 
-def _text_ops(items: Sequence[_Text], page_height: float) -> bytes:
-    out = [b"BT"]
+def _block(
+    left: float,
+    top: float,
+    text: str,
+    width: float,
+    size: float = 8.2,
+    leading: float = 10.0,
+    font: str = "/TidH",
+    max_lines: int = 1,
+) -> _Text | None:
+    lines = _wrap_width(text, font, size, width)
+    if lines is None:
+        return None
+    return _Text(left, top, lines, size, leading, font, max_lines)
+
+
+def _fits_items(items: Sequence[_Text | None]) -> bool:
+    return all(
+        item is not None and (not item.max_lines or len(item.lines) <= item.max_lines)
+        for item in items
+    )
+
+
+def _draw(canvas: Any, items: Sequence[_Text], page_height: float) -> None:
+    """Draw ``items`` on ``canvas``'s current page (ReportLab: origin at the bottom left)."""
     for item in items:
-        out.append(f"{item.font} {item.size:g} Tf {item.leading:g} TL".encode())
-        # The first baseline: the line box's top, half the leading less the size, and the
-        # font's ascent (about 0.78 of the size for Helvetica).
-        baseline = page_height - item.top - (item.leading - item.size) / 2 - 0.78 * item.size
-        out.append(f"1 0 0 1 {item.left:.2f} {baseline:.2f} Tm".encode())
+        # The first baseline where WeasyPrint puts it: the line box's top, half the leading
+        # less the font's height, and the ascent.
+        first = (
+            page_height
+            - item.top
+            - (item.leading - (_ASCENT + _DESCENT) * item.size) / 2
+            - _ASCENT * item.size
+        )
+        text = canvas.beginText()
         for index, line in enumerate(item.lines):
-            out.append(_pdf_string(line) + (b" Tj" if index == 0 else b" '"))
-    out.append(b"ET")
-    return b"\n".join(out)
+            line = unicodedata.normalize("NFC", line)
+            runs = _runs(line, item.font)
+            if runs is None:
+                raise ValueError(f"not drawable on the fast path: {line!r}")
+            left = item.left
+            if item.right is not None:
+                left = item.right - text_width(line, item.font, item.size)
+            text.setTextOrigin(left, first - index * item.leading)
+            for name, run in runs:
+                text.setFont(name, item.size, item.leading)
+                text.textOut(run)
+        canvas.drawText(text)
 
 
-def _wrap(text: str, width: int) -> tuple[str, ...]:
-    lines: list[str] = []
-    for line in text.splitlines() or [""]:
-        lines.extend(textwrap.wrap(line, width) or [""])
-    return tuple(lines)
-
-
-def _fill_items(n: NoticeContent, side: str) -> list[_Text]:
+def _fill_items(n: NoticeContent, side: str) -> list[_Text | None]:
+    """What the owner's notice prints on one side, wrapped to its places; an item that cannot
+    be drawn is None, and one that needs more lines than its place holds does not fit."""
     g = geometry()[side]
     row = g["row"]
-    value_left = 197.0
+    value_left, value_width = 197.0, 368.0
     es = side == "es"
-    items: list[_Text] = []
-    portal = (
-        *_wrap(n.portal_url, 34),
-        f"Aviso / Notice: {n.number}",
-        "Código de acceso / Access code:",
-    )
+    items: list[_Text | None] = []
     if es:
+        url_lines = _wrap_width(n.portal_url, "/TidH", 7, 133)
+        portal = (
+            *(url_lines or ()),
+            f"Aviso / Notice: {n.number}",
+            "Código de acceso / Access code:",
+        )
+        mailing = [_wrap_width(line, "/TidH", 9.5, 274) for line in n.mailing_lines]
+        name = _wrap_width(n.owner_name, "/TidH", 9.5, 274)
+        address = (
+            None
+            if name is None or any(m is None for m in mailing)
+            else _Text(
+                65, 144, (*name, *(x for m in mailing for x in m or ())), 9.5, 12, max_lines=6
+            )
+        )
         items += [
-            _Text(440, 62, (f"Aviso / Notice {n.number}",), 8.2, 10, "/TidHB"),
+            _block(440, 62, f"Aviso / Notice {n.number}", 129, 8.2, 10, "/TidHB"),
             _Text(436, 78, ("Portal del dueño / Owner's portal",), 7, 8.6, "/TidHB"),
-            _Text(436, 86.6, portal, 7, 8.6),
-            _Text(436, 88 + 8.6 * len(portal), (n.access_code,), 10, 12, "/TidCB"),
-            _Text(65, 144, (*_wrap(n.owner_name, 40), *n.mailing_lines), 9.5, 12),
+            None if url_lines is None else _Text(436, 86.6, portal, 7, 8.6, max_lines=7),
+            _block(436, 88 + 8.6 * len(portal), n.access_code, 133, 10, 12, "/TidCB"),
+            address,
         ]
     if n.remailing_of:
         text = (
@@ -494,7 +659,7 @@ def _fill_items(n: NoticeContent, side: str) -> list[_Text]:
             if es
             else f"This notice replaces notice {n.remailing_of}, which was returned."
         )
-        items.append(_Text(43, g["remail"], (text,), font="/TidHB"))
+        items.append(_block(43, g["remail"], text, 526, font="/TidHB"))
     label = "Número de catastro" if es else "Cadastral number"
     due = _day(n.due_on, "es_PR" if es else "en_US")
     reference = (
@@ -505,35 +670,96 @@ def _fill_items(n: NoticeContent, side: str) -> list[_Text]:
         f"(notice {n.number})."
     )
     items += [
-        _Text(
-            value_left, row["property"] + 2, (f"{label} {n.cadastral_number}", n.property_address)
+        _block(
+            value_left,
+            row["property"] + 2,
+            f"{label} {n.cadastral_number}\n{n.property_address}",
+            value_width,
+            max_lines=2,
         ),
-        _Text(value_left, row["owner"] + 2, _wrap(n.owner_name, 72)),
-        _Text(value_left, row["amount"] + 2, (amount_text(n.amount),), 11, 13, "/TidHB"),
-        _Text(value_left, row["due"] + 2, (due,), 11, 13, "/TidHB"),
-        _Text(43, g["explanation"], _wrap(n.explanation, 100), 7.8, 9.6),
-        _Text(43, g["reference"], (reference,)),
+        _block(value_left, row["owner"] + 2, n.owner_name, value_width, max_lines=2),
+        _block(value_left, row["amount"] + 2, amount_text(n.amount), value_width, 11, 13, "/TidHB"),
+        _block(value_left, row["due"] + 2, due, value_width, 11, 13, "/TidHB"),
+        _block(43, g["explanation"], n.explanation, 526, 7.8, 9.6, max_lines=7),
+        _block(43, g["reference"], reference, 526),
     ]
     if not es:
-        items.append(_Text(43, g["number"], (f"{n.association_name} · {n.number}",), 7, 8.6))
+        items.append(_block(43, g["number"], f"{n.association_name} · {n.number}", 526, 7, 8.6))
     return items
 
 
-def _fonts_resource(writer: Any) -> Any:
+def _fonts_resource(writer: Any, drawn: Any) -> Any:
+    """The embedded fonts of the ReportLab document ``drawn`` (a reader), added to
+    ``writer`` once, as one /Font resource dictionary for its pages."""
     from pypdf.generic import DictionaryObject, NameObject
 
     fonts = DictionaryObject()
-    for name, base in _FONTS.items():
-        font = DictionaryObject()
-        font[NameObject("/Type")] = NameObject("/Font")
-        font[NameObject("/Subtype")] = NameObject("/Type1")
-        font[NameObject("/BaseFont")] = NameObject(base)
-        font[NameObject("/Encoding")] = NameObject("/WinAnsiEncoding")
-        fonts[NameObject(name)] = writer._add_object(font)
+    seen: set[int] = set()
+    for page in drawn.pages:
+        resources = page.get("/Resources")
+        font_dict = resources.get_object().get("/Font") if resources is not None else None
+        if font_dict is None:
+            continue
+        ref = font_dict.indirect_reference if hasattr(font_dict, "indirect_reference") else None
+        key = ref.idnum if ref is not None else id(font_dict)
+        if key in seen:
+            continue
+        seen.add(key)
+        font_dict = font_dict.get_object()
+        for name in font_dict:
+            if name not in fonts:
+                source = font_dict.raw_get(name)
+                ref = source.clone(writer, ignore_fields=("/FontFile2",))
+                _unhint(writer, source.get_object(), ref.get_object())
+                fonts[NameObject(name)] = ref
     return writer._add_object(fonts)
 
 
-def _filled_page(writer: Any, form: tuple[str, Any], box: Any, fonts: Any, operators: bytes) -> Any:
+def _unhint(writer: Any, source: Any, font: Any) -> None:
+    """Embed ``source``'s font program in its clone ``font`` without the TrueType hinting
+    (instructions and their tables), as WeasyPrint does for its subsets: a third of the
+    size, the same outlines, glyph ids, widths and character map."""
+    from fontTools.ttLib import TTFont
+    from fontTools.ttLib.tables import ttProgram
+    from pypdf.generic import DecodedStreamObject, NameObject, NumberObject
+
+    original = source.get("/FontDescriptor")
+    if original is None or "/FontFile2" not in original.get_object():
+        return
+    descriptor = font["/FontDescriptor"].get_object()
+    program = TTFont(io.BytesIO(original.get_object()["/FontFile2"].get_object().get_data()))
+    for tag in ("fpgm", "prep", "cvt ", "hdmx", "VDMX", "LTSH"):
+        if tag in program:
+            del program[tag]
+    glyf = program["glyf"]
+    for glyph_name in program.getGlyphOrder():
+        glyph = glyf[glyph_name]
+        if hasattr(glyph, "program"):
+            glyph.program = ttProgram.Program()
+            glyph.program.fromBytecode(b"")
+    out = io.BytesIO()
+    program.save(out)
+    stream = DecodedStreamObject()
+    stream.set_data(out.getvalue())
+    stream[NameObject("/Length1")] = NumberObject(len(out.getvalue()))
+    descriptor[NameObject("/FontFile2")] = writer._add_object(stream.flate_encode())
+
+
+# Marked content around the English side of a notice: the part's language (the document's
+# is Spanish).
+_ENGLISH_OPEN = b"/Span <</Lang (en)>> BDC\n"
+_ENGLISH_CLOSE = b"\nEMC"
+
+
+def _filled_page(
+    writer: Any,
+    form: tuple[str, Any],
+    box: Any,
+    fonts: Any,
+    operators: bytes,
+    *,
+    english: bool = False,
+) -> Any:
     """A new page of ``writer``: the form XObject, then the fill operators over it."""
     from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
 
@@ -543,12 +769,50 @@ def _filled_page(writer: Any, form: tuple[str, Any], box: Any, fonts: Any, opera
     xobjects[NameObject(name)] = xobject
     resources = DictionaryObject()
     resources[NameObject("/XObject")] = xobjects
-    resources[NameObject("/Font")] = fonts
+    if fonts is not None:
+        resources[NameObject("/Font")] = fonts
     page[NameObject("/Resources")] = resources
+    data = f"q {name} Do Q\n".encode() + operators
+    if english:
+        data = _ENGLISH_OPEN + data + _ENGLISH_CLOSE
     stream = DecodedStreamObject()
-    stream.set_data(f"q {name} Do Q\n".encode() + operators)
+    stream.set_data(data)
     page[NameObject("/Contents")] = writer._add_object(stream.flate_encode())
     return page
+
+
+def _mark_english(writer: Any, page: Any) -> None:
+    """Wrap a copied page's content in the English part's marked content."""
+    from pypdf.generic import ArrayObject, DecodedStreamObject, NameObject
+
+    parts = []
+    for data in (_ENGLISH_OPEN, _ENGLISH_CLOSE):
+        stream = DecodedStreamObject()
+        stream.set_data(data)
+        parts.append(writer._add_object(stream))
+    contents = page.raw_get("/Contents")
+    inner = list(contents.get_object()) if isinstance(contents.get_object(), list) else [contents]
+    page[NameObject("/Contents")] = ArrayObject([parts[0], *inner, parts[1]])
+
+
+def _canvas(buffer: io.BytesIO, page_size: tuple[float, float]) -> Any:
+    from reportlab.pdfgen.canvas import Canvas
+
+    return Canvas(
+        buffer,
+        pagesize=page_size,
+        invariant=True,
+        pageCompression=1,  # the embedded font programs too
+        initialFontName=_faces()["/TidH"].name,
+    )
+
+
+def _page_operators(drawn: Any, index: int) -> bytes:
+    contents = drawn.pages[index].get("/Contents")
+    if contents is None:
+        return b""
+    data: bytes = contents.get_object().get_data()
+    return data
 
 
 def render_chunk(contents: Sequence[NoticeContent]) -> tuple[list[bytes], bytes, int]:
@@ -556,31 +820,54 @@ def render_chunk(contents: Sequence[NoticeContent]) -> tuple[list[bytes], bytes,
     a worker process.
 
     A notice whose texts fit the fixed layout is two pages, each the batch's form layer (laid
-    out once by WeasyPrint, shared as a Form XObject) with the owner's values and the QR code
-    drawn over it; any other notice is laid out by the flowing template. The print PDF keeps
-    the given order and starts every notice on a right-hand page (a blank page after a notice
-    with an odd number of pages)."""
+    out once by WeasyPrint, shared as a Form XObject) with the owner's values (drawn by
+    ReportLab, fonts embedded) and the QR code over it; any other notice is laid out by the
+    flowing template. The print PDF keeps the given order and starts every notice on a
+    right-hand page (a blank page after a notice with an odd number of pages). Every PDF is
+    PDF/A-2u in Spanish with its English part marked."""
     from pypdf import PdfReader, PdfWriter
 
     writer = PdfWriter()
-    fonts = _fonts_resource(writer)
-    fixed_set = {i for i, n in enumerate(contents) if fits_fixed_layout(n)}
-    flowing = [i for i in range(len(contents)) if i not in fixed_set]
+    fill: dict[int, tuple[list[_Text], list[_Text]]] = {}
+    for i, n in enumerate(contents):
+        if _form_fits(n):
+            es, en = _fill_items(n, "es"), _fill_items(n, "en")
+            if _fits_items(es) and _fits_items(en):
+                fill[i] = ([x for x in es if x], [x for x in en if x])
+    flowing = [i for i in range(len(contents)) if i not in fill]
     forms: dict[tuple[Any, ...], tuple[list[tuple[str, Any]], Any]] = {}
-    flowing_pages: dict[int, tuple[Any, list[int]]] = {}
+    flowing_pages: dict[int, tuple[Any, list[int], int]] = {}
     if flowing:
         doc = _layout(notices_html([contents[i] for i in flowing], flowing=True))
-        ranges = _page_ranges(doc.pages, len(flowing))
+        ranges = _page_ranges(doc.pages, len(flowing), english=True)
         reader = PdfReader(io.BytesIO(doc.write_pdf()))
         del doc
-        for i, (first, last) in zip(flowing, ranges, strict=True):
-            flowing_pages[i] = (reader, list(range(first, last + 1)))
+        for i, (first, last, english) in zip(flowing, ranges, strict=True):
+            flowing_pages[i] = (reader, list(range(first, last + 1)), english)
+
+    drawn: Any = None
+    fonts: Any = None
+    fill_page: dict[int, int] = {}
+    if fill:
+        buffer = io.BytesIO()
+        canvas = _canvas(buffer, (612, 792))
+        for i, sides in fill.items():
+            fill_page[i] = canvas.getPageNumber() - 1
+            for items in sides:
+                _draw(canvas, items, 792)
+                canvas.showPage()
+        canvas.save()
+        drawn = PdfReader(buffer)
+        fonts = _fonts_resource(writer, drawn)
 
     placed: list[list[Any]] = []
     for i, content in enumerate(contents):
         if i in flowing_pages:
-            reader, indexes = flowing_pages[i]
+            reader, indexes, english_from = flowing_pages[i]
             pages = [writer.add_page(reader.pages[k]) for k in indexes]
+            for k, page in zip(indexes, pages, strict=True):
+                if k >= english_from:
+                    _mark_english(writer, page)
         else:
             key = form_key(content)
             if key not in forms:
@@ -590,12 +877,13 @@ def render_chunk(contents: Sequence[NoticeContent]) -> tuple[list[bytes], bytes,
                 forms[key] = ([(f"/TidForm{len(forms)}x{k}", r) for k, r in enumerate(refs)], box)
             xobjects, box = forms[key]
             height = float(box.height)
-            spanish = _text_ops(_fill_items(content, "es"), height) + b"\n"
+            first = fill_page[i]
+            spanish = _page_operators(drawn, first) + b"\n"
             spanish += qr_pdf_operators(content.portal_url, height)
-            english = _text_ops(_fill_items(content, "en"), height)
+            english = _page_operators(drawn, first + 1)
             pages = [
                 _filled_page(writer, xobjects[0], box, fonts, spanish),
-                _filled_page(writer, xobjects[1], box, fonts, english),
+                _filled_page(writer, xobjects[1], box, fonts, english, english=True),
             ]
         placed.append(pages)
         if len(pages) % 2:
@@ -606,17 +894,28 @@ def render_chunk(contents: Sequence[NoticeContent]) -> tuple[list[bytes], bytes,
         one = PdfWriter()
         for page in pages:
             one.add_page(page)
-        one.add_metadata({"/Title": f"Aviso / Notice {content.number}"})
+        finish_notice_pdf(one, f"Aviso / Notice {content.number}", content.association_name)
         out = io.BytesIO()
         one.write(out)
         singles.append(out.getvalue())
-    writer.add_metadata({"/Title": "Avisos / Notices"})
+    finish_notice_pdf(writer, PRINT_TITLE, contents[0].association_name if contents else "")
     merged = io.BytesIO()
     writer.write(merged)
     return singles, merged.getvalue(), len(writer.pages)
 
 
-def _merge(parts: Sequence[bytes]) -> bytes:
+PRINT_TITLE = "Avisos / Notices"
+PDF_VARIANT = "pdf/a-2u"  # what WeasyPrint writes on its own (the flowing manifest, the baseline)
+
+
+def finish_notice_pdf(writer: Any, title: str, author: str) -> None:
+    """A notice's (or the print file's) PDF/A identification: Spanish, with English."""
+    from tid import pdfa
+
+    pdfa.finish(writer, title=title, author=author or "tid", lang="es", languages=("es", "en"))
+
+
+def _merge(parts: Sequence[bytes], author: str) -> bytes:
     if len(parts) == 1:
         return parts[0]
     from pypdf import PdfWriter
@@ -624,6 +923,7 @@ def _merge(parts: Sequence[bytes]) -> bytes:
     writer = PdfWriter()
     for part in parts:
         writer.append(io.BytesIO(part))
+    finish_notice_pdf(writer, PRINT_TITLE, author)
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
@@ -678,7 +978,7 @@ def render_notices(
                     pages=_count_pages(pdf),
                 )
             )
-    merged = _merge([merged for _singles, merged, _pages in results])
+    merged = _merge([merged for _singles, merged, _pages in results], contents[0].association_name)
     return RenderedBatch(
         notices=notices,
         merged=merged,
@@ -704,7 +1004,7 @@ def render_one_naive(content: NoticeContent) -> bytes:
         string=notices_html([content], mode="full", flowing=flowing),
         base_url=str(TEMPLATES),
         url_fetcher=_data_only_fetcher(),
-    ).write_pdf()
+    ).write_pdf(pdf_variant=PDF_VARIANT)
     return result
 
 
@@ -790,47 +1090,63 @@ def render_manifest(
     does not fit its cell)."""
     pages, grand = manifest_pages(rows, postage=postage, fee=fee, rows_per_page=rows_per_page)
     mailed = mailed_on.isoformat() if mailed_on else "____________"
-    texts = [f"{r.name} — {r.address} ({r.notice_number})" for r in rows]
-    if not all(encodable(t) and _lines_needed(t, _MANIFEST_WRAP) <= 3 for t in texts) or not all(
-        encodable(t) for t in (sender_name, *sender_lines)
-    ):
+    g = manifest_geometry(rows_per_page)
+    page_items = [
+        _manifest_items(
+            g, page, grand, page["number"] == max(1, len(pages)), len(pages), mailed, batch_label
+        )
+        for page in pages
+        or [
+            {
+                "number": 1,
+                "rows": [],
+                "pieces": 0,
+                "postage": "$0.00",
+                "fee": "$0.00",
+                "total": "$0.00",
+            }
+        ]
+    ]
+    if not all(_fits_items(items) for items in page_items):
         return _render_manifest_flowing(
             pages, grand, sender_name, sender_lines, mailed, batch_label
         )
     from pypdf import PdfReader, PdfWriter
 
-    g = manifest_geometry(rows_per_page)
     form_pdf = _layout(
         _env()
         .get_template("pdf/manifest_form.html")
         .render(g=g, sender_name=sender_name, sender_lines=list(sender_lines))
     ).write_pdf()
-    writer = PdfWriter()
-    fonts = _fonts_resource(writer)
-    (form_ref,) = _form_xobjects(writer, form_pdf)[:1]
     box = PdfReader(io.BytesIO(form_pdf)).pages[0].mediabox
     height = float(box.height)
-    for page in pages or [
-        {"number": 1, "rows": [], "pieces": 0, "postage": "$0.00", "fee": "$0.00", "total": "$0.00"}
-    ]:
-        last = page["number"] == max(1, len(pages))
-        ops = _text_ops(
-            _manifest_items(g, page, grand, last, len(pages), mailed, batch_label), height
-        )
-        _filled_page(writer, ("/TidManifest", form_ref), box, fonts, ops)
-    writer.add_metadata({"/Title": f"PS Form 3877 — {sender_name}"})
+    buffer = io.BytesIO()
+    canvas = _canvas(buffer, (float(box.width), height))
+    for items in page_items:
+        _draw(canvas, [x for x in items if x is not None], height)
+        canvas.showPage()
+    canvas.save()
+    drawn = PdfReader(buffer)
+    writer = PdfWriter()
+    fonts = _fonts_resource(writer, drawn)
+    (form_ref,) = _form_xobjects(writer, form_pdf)[:1]
+    for index in range(len(page_items)):
+        _filled_page(writer, ("/TidManifest", form_ref), box, fonts, _page_operators(drawn, index))
+    from tid import pdfa
+
+    pdfa.finish(
+        writer, title=manifest_title(sender_name), author=sender_name, lang="en", languages=("en",)
+    )
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
 
 
-_MANIFEST_WRAP = 78
-# Helvetica's advance widths (thousandths of the size) of what amounts are written with.
-_AMOUNT_WIDTHS = {**dict.fromkeys("0123456789$", 556), ",": 278, ".": 278, "-": 333, " ": 278}
+def manifest_title(sender_name: str) -> str:
+    return f"PS Form 3877 — {sender_name}"
 
 
-def _amount_width(text: str, size: float) -> float:
-    return sum(_AMOUNT_WIDTHS.get(ch, 556) for ch in text) * size / 1000
+_MANIFEST_WIDTH = 312.0  # the addressee cell, less its padding
 
 
 @functools.cache
@@ -890,9 +1206,9 @@ def _manifest_items(
     page_count: int,
     mailed: str,
     batch_label: str,
-) -> list[_Text]:
+) -> list[_Text | None]:
     cols = g["columns"]
-    items = [
+    items: list[_Text | None] = [
         _Text(
             g["type_x"],
             g["top"] + 46,
@@ -907,14 +1223,15 @@ def _manifest_items(
 
     def right(col: int, top: float, text: str, font: str = "/TidH", size: float = 7) -> _Text:
         c = cols[col]
-        return _Text(c["x"] + c["w"] - 3 - _amount_width(text, size), top, (text,), size, 8.4, font)
+        edge = c["x"] + c["w"] - 3
+        return _Text(c["x"], top, (text,), size, 8.4, font, right=edge)
 
     for row, top in zip(page["rows"], g["row_tops"], strict=False):
         text = f"{row['name']} — {row['address']} ({row['notice']})"
         items += [
             right(0, top + 2, str(row["line"])),
             _Text(cols[1]["x"] + 3, top + 2, (row["article"],), 7.2, 8.4, "/TidCB"),
-            _Text(cols[2]["x"] + 3, top + 1, _wrap(text, _MANIFEST_WRAP), 7, 8),
+            _block(cols[2]["x"] + 3, top + 1, text, _MANIFEST_WIDTH, 7, 8, max_lines=3),
             right(3, top + 2, row["postage"]),
             right(4, top + 2, row["fee"]),
             right(5, top + 2, row["total"]),
@@ -962,7 +1279,7 @@ def _render_manifest_flowing(
     )
     result: bytes = HTML(
         string=html, base_url=str(TEMPLATES), url_fetcher=_data_only_fetcher()
-    ).write_pdf()
+    ).write_pdf(pdf_variant=PDF_VARIANT)
     return result
 
 

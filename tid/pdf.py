@@ -7,6 +7,13 @@ it has the filters (``|money``, ``|day``), ``_()`` in the reader's language and 
 Resources (stylesheets, images) are read from the app's ``static`` folder only: relative
 URLs resolve against it (``base_url``), and the fetcher refuses anything that is not a file
 inside it, so a document can never make the server fetch a URL.
+
+Every document is a document of record that must last and that everyone can read: it is
+written as PDF/A-2a (ISO 19005-2, WeasyPrint's ``pdf/a-2a`` variant: fonts embedded and
+subset, sRGB output intent, XMP metadata) and tagged for screen readers (PDF/UA-1, declared
+in the XMP metadata next to the PDF/A identification), with the document's language from
+``<html lang>``, its title from ``<title>`` and its author from ``<meta name="author">`` (the
+association or the municipality; :data:`DEFAULT_AUTHOR` when a template names none).
 """
 
 from __future__ import annotations
@@ -43,14 +50,35 @@ def _fetcher_for(root: Path) -> Any:
     return StaticOnlyFetcher(allowed_protocols={"file", "data"})
 
 
+PDF_VARIANT = "pdf/a-2a"  # PDF/A-2, level A: tagged, every glyph mapped to Unicode
+DEFAULT_LANG = "es"
+DEFAULT_AUTHOR = "Distritos de Mejoramiento Turístico de Puerto Rico (tid)"
+_PDFUA_XMP = (
+    b'<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+    b'<rdf:Description rdf:about="" xmlns:pdfuaid="http://www.aiim.org/pdfua/ns/id/" '
+    b'pdfuaid:part="1"/></rdf:RDF>'
+)
+
+
 def html_to_pdf(html: str, *, base_url: str | None = None) -> bytes:
-    """PDF bytes of an HTML document; relative URLs resolve against ``base_url``."""
+    """PDF/A-2a bytes of an HTML document (tagged, PDF/UA-1 declared); relative URLs
+    resolve against ``base_url``. The language (``<html lang>``), title and author default
+    to :data:`DEFAULT_LANG`, "tid" and :data:`DEFAULT_AUTHOR`."""
     import weasyprint  # imported on use: loading pango is slow and the web rarely needs it
 
     base = base_url or static_base_url()
     root = Path(unquote(urlparse(base).path)).resolve()
-    document = weasyprint.HTML(string=html, base_url=base, url_fetcher=_fetcher_for(root))
-    pdf: bytes = document.write_pdf()
+    document = weasyprint.HTML(string=html, base_url=base, url_fetcher=_fetcher_for(root)).render(
+        pdf_tags=True
+    )
+    metadata = document.metadata
+    # Every template says its language and title; a bare fragment gets the defaults.
+    metadata.lang = metadata.lang or DEFAULT_LANG
+    metadata.title = metadata.title or "tid"
+    if not metadata.authors:
+        metadata.authors = [DEFAULT_AUTHOR]
+    metadata.xmp_metadata.append(_PDFUA_XMP)
+    pdf: bytes = document.write_pdf(pdf_variant=PDF_VARIANT, pdf_tags=True)
     return pdf
 
 

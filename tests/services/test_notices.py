@@ -541,8 +541,13 @@ def test_the_daily_job_claims_its_day_once(app: Flask, session: Session, people:
 
 def test_texts_that_do_not_fit_the_fixed_layout_flow_and_keep_every_fact() -> None:
     fits = _content(0)
-    odd = notice_pdf.NoticeContent(**{**_content(1).__dict__, "owner_name": "Łukasz Ωmega Ćwik"})
+    # A name longer than its places (two lines in the table) takes the flowing layout; so
+    # does right-to-left text, which needs pango's shaping.
+    long_name = " ".join(["Łukasz Ωmega Ćwik"] * 12)
+    odd = notice_pdf.NoticeContent(**{**_content(1).__dict__, "owner_name": long_name})
     assert notice_pdf.fits_fixed_layout(fits) and not notice_pdf.fits_fixed_layout(odd)
+    arabic = notice_pdf.NoticeContent(**{**_content(2).__dict__, "owner_name": "محمد عبد الله"})
+    assert not notice_pdf.fits_fixed_layout(arabic)
     result = notice_pdf.render_notices([fits, odd], workers=1)
     for content, rendered in zip((fits, odd), result.notices, strict=True):
         text = pdf_text(rendered.pdf)

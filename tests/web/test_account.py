@@ -15,6 +15,7 @@ from pypdf import PdfReader
 from sqlmodel import Session, select
 
 from tests.conftest import People, login
+from tests.pdf_checks import assert_archival
 from tests.services.ledger_support import ACTOR, Scaffold
 from tid.models import JournalEntry, Property
 from tid.services import expenditures, ledger, liens, payments
@@ -218,6 +219,7 @@ def test_statement_lien_certificate_and_delinquency_documents(
     assert pdf.status_code == 200 and pdf.mimetype == "application/pdf"
     text = _text(pdf.data)
     assert "Estado de la cuenta especial, AF 2025-26" in text and "400.00" in text
+    assert_archival(pdf.data, lang="es", tagged=True)
     page = client.get(f"/account/{d}/properties/{prop.id}/liens?sale_price=9500").get_data(
         as_text=True
     )
@@ -227,6 +229,7 @@ def test_statement_lien_certificate_and_delinquency_documents(
     assert "The statute orders liens only" not in page
     cert = client.get(f"/account/{d}/properties/{prop.id}/lien-certificate.pdf")
     text = _text(cert.data)
+    assert_archival(cert.data, lang="es", tagged=True)
     # 1,000.00 − 400.00 = 600.00 secured; the 2001 mortgage ranks first, the impost second.
     assert "600.00" in text and "Rango del gravamen de la imposición" in text
     assert "Rango del gravamen de la imposición 2" in " ".join(text.split())
@@ -236,7 +239,9 @@ def test_statement_lien_certificate_and_delinquency_documents(
     )
     csv_text = client.get(f"/account/{d}/delinquency.csv").get_data(as_text=True)
     assert "123-456-789-01" in csv_text and "600.00" in csv_text and "60.00" in csv_text
-    assert "Facturas en mora" in _text(client.get(f"/account/{d}/delinquency.pdf").data)
+    delinquent = client.get(f"/account/{d}/delinquency.pdf").data
+    assert "Facturas en mora" in _text(delinquent)
+    assert_archival(delinquent, lang="es", tagged=True)
     old = client.get(f"/account/{d}/statement?fy=2025-26&booked_by=2025-01-01")
     assert "Según estaba el diario" in old.get_data(as_text=True)
     journal = client.get(f"/account/{d}/statement.csv?fy=2025-26&part=journal").get_data(

@@ -19,6 +19,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.calc_documents import DOCUMENTS, FORM_DATA
+from tests.pdf_checks import assert_archival
 from tid import calc_io, i18n
 from tid.cli import calc_command
 from tid.rules import calculators
@@ -421,6 +422,7 @@ def test_pdf_report_has_the_citations_and_totals(
     response = client.post(f"/calc/{name}/pdf", data={"document": json.dumps(document)})
     assert response.status_code == 200
     assert response.mimetype == "application/pdf"
+    assert_archival(response.data, lang="es", tagged=True)
     text = _pdf_text(response.data)
     for citation in calc_io.citations(result):
         assert re.sub(r"\s+", " ", citation) in text, citation

@@ -11,6 +11,7 @@ from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
 from tests.conftest import People, login, make_test_app
+from tests.pdf_checks import assert_archival
 from tests.services.notice_support import SENDER, article, make_ordinance, make_run, pdf_text
 from tid.models import Notice, NoticeBatch
 from tid.services import audit, notices
@@ -53,6 +54,7 @@ def test_association_prepares_mails_and_remails_notices(
 
     printed = client.get(f"/notices/batches/{batch.id}/print.pdf")
     assert printed.status_code == 200 and found[0].number in pdf_text(printed.data)
+    assert_archival(printed.data, lang="es")
 
     csv = "".join(f"{n.number},{article(300 + i)}\n" for i, n in enumerate(found))
     response = client.post(
@@ -69,6 +71,7 @@ def test_association_prepares_mails_and_remails_notices(
     manifest = client.get(f"/notices/batches/{batch.id}/manifest.pdf")
     text = pdf_text(manifest.data)
     assert "PS Form 3877" in text and "$11.16" in text  # 2 × ($0.73 + $4.85)
+    assert_archival(manifest.data, lang="en")
 
     session.expire_all()
     first = session.get(Notice, found[0].id)
@@ -87,6 +90,7 @@ def test_association_prepares_mails_and_remails_notices(
 
     own = client.get(f"/notices/{replacement.id}.pdf")
     assert own.status_code == 200 and replacement.number in pdf_text(own.data)
+    assert_archival(own.data, lang="es")
 
 
 def test_other_districts_notices_are_forbidden(

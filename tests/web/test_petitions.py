@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from sqlmodel import Session, select
 
 from tests.conftest import People, login
+from tests.pdf_checks import assert_archival
 from tid.models import AuditEvent, Ordinance, Petition
 from tid.services import audit
 from tid.services import petitions as svc
@@ -266,6 +267,7 @@ def test_the_dashboard_filters_sorts_and_marks_overdue(app: Flask, people: Peopl
     pdf = client.get("/petitions/deadlines.pdf")
     assert pdf.status_code == 200 and pdf.mimetype == "application/pdf"
     assert pdf.data.startswith(b"%PDF")
+    assert_archival(pdf.data, lang="es", tagged=True)
 
 
 def _unfold(text: str) -> str:

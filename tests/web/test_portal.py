@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 from sqlmodel import Session
 
 from tests.conftest import People
+from tests.pdf_checks import assert_archival, page_text
 from tests.services.notice_support import (
     ACTOR,
     BASE_URL,
@@ -94,6 +95,9 @@ def test_owner_sees_their_notice_and_downloads_exactly_the_archived_bytes(
     download = client.get(f"/portal/notices/{mine.public_id}.pdf")
     assert download.status_code == 200 and download.mimetype == "application/pdf"
     assert hashlib.sha256(download.data).hexdigest() == mine.pdf_sha256
+    # What was mailed, byte for byte: a PDF/A whose text reads back exactly.
+    text = page_text(assert_archival(download.data, lang="es"))
+    assert "María Rodríguez" in text and "$1,234.56" in text and mailed.codes[0] in text
 
 
 def test_the_qr_link_fills_in_the_notice_number(client: FlaskClient, mailed: Mailed) -> None:

@@ -1,0 +1,90 @@
+"""Reading a document of record back: PDF/A identification and output intent, every font
+embedded and subset, the language, the title and author, and (for the tagged ones) the
+structure tree and the PDF/UA identification."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from pypdf import PdfReader
+from pypdf.generic import DictionaryObject
+
+_SUBSET = re.compile(r"^/[A-Z]{6}\+")
+
+
+def _fonts(resources: Any, seen: set[int]) -> Iterator[tuple[str, DictionaryObject]]:
+    """Every font of a resource dictionary, and of the Form XObjects it uses, recursively."""
+    if resources is None:
+        return
+    resources = resources.get_object()
+    for name, ref in (resources.get("/Font") or {}).items():
+        yield name, ref.get_object()
+    for ref in (resources.get("/XObject") or {}).values():
+        key = getattr(ref, "idnum", None)
+        if key is not None:
+            if key in seen:
+                continue
+            seen.add(key)
+        xobject = ref.get_object()
+        if xobject.get("/Subtype") == "/Form":
+            yield from _fonts(xobject.get("/Resources"), seen)
+
+
+def font_problems(data: bytes) -> list[str]:
+    """Fonts used by the document that are not embedded or not subset."""
+    reader = PdfReader(io.BytesIO(data))
+    problems = []
+    seen: set[int] = set()
+    for number, page in enumerate(reader.pages, start=1):
+        for name, font in _fonts(page.get("/Resources"), seen):
+            base = str(font.get("/BaseFont"))
+            descriptor_owner = font
+            if font.get("/Subtype") == "/Type0":
+                descriptor_owner = font["/DescendantFonts"][0].get_object()
+            descriptor = descriptor_owner.get("/FontDescriptor")
+            descriptor = descriptor.get_object() if descriptor is not None else {}
+            if not any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")):
+                problems.append(f"page {number} {name} {base}: not embedded")
+            if not _SUBSET.match(base):
+                problems.append(f"page {number} {name} {base}: not a subset")
+            if "/ToUnicode" not in font:
+                problems.append(f"page {number} {name} {base}: no Unicode map")
+    return problems
+
+
+def assert_archival(
+    data: bytes, *, lang: str, author: str | None = None, tagged: bool = False
+) -> PdfReader:
+    """Assert that ``data`` is a document of record; returns its reader."""
+    assert data.startswith(b"%PDF-1.7")
+    reader = PdfReader(io.BytesIO(data))
+    root = reader.trailer["/Root"]
+    assert str(root.get("/Lang")) == lang
+    xmp = root["/Metadata"].get_object().get_data().decode("utf-8")
+    assert re.search(r'pdfaid:part(="|>)2', xmp), xmp
+    assert re.search(r'pdfaid:conformance(="|>)[ABU]', xmp), xmp
+    intents = root["/OutputIntents"]
+    assert any(
+        i.get_object()["/S"] == "/GTS_PDFA1" and "/DestOutputProfile" in i.get_object()
+        for i in intents
+    )
+    info = reader.metadata
+    assert info is not None and info.title and info.author
+    assert "<dc:title>" in xmp and info.title in xmp.replace("&amp;", "&")
+    assert "<dc:creator>" in xmp and info.author in xmp.replace("&amp;", "&")
+    if author is not None:
+        assert info.author == author
+    assert reader.trailer.get("/ID") is not None
+    assert font_problems(data) == []
+    if tagged:
+        assert "/StructTreeRoot" in root and root["/MarkInfo"]["/Marked"]
+        assert re.search(r'pdfuaid:part(="|>)1', xmp), xmp
+    return reader
+
+
+def page_text(reader: PdfReader) -> str:
+    """Every page's text, whitespace runs made one space."""
+    return " ".join(" ".join(page.extract_text() or "" for page in reader.pages).split())

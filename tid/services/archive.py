@@ -1,0 +1,119 @@
+"""The archive checks itself: every archived document (notices, print files, manifests) is
+read back and hashed again, and any whose bytes no longer match the SHA-256 it is stored
+under is reported with what it is (a notice, a batch's print file or manifest).
+
+``verify`` reads the documents a few at a time (the archive can hold gigabytes), and never
+writes: a mismatch is for a person to look into (restore the document from a backup; the
+hash says which bytes are the right ones). ``tid archive verify`` runs it on the command line
+and the scheduler runs it weekly (tid/jobs.py), with the result in the administrators'
+message.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+from sqlmodel import Session, col, or_, select
+
+from tid.models import ArchivedDocument, Notice, NoticeBatch
+
+READ_AT_ONCE = 50  # documents per round trip
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """An archived document whose bytes no longer hash to its key."""
+
+    sha256: str  # the key: the hash of what was issued
+    actual_sha256: str  # the hash of what is stored now
+    recorded_size: int
+    actual_size: int
+    used_by: tuple[str, ...]  # "notice 2026-000001", "print file of batch 3", …
+
+
+@dataclass(frozen=True)
+class VerifyReport:
+    checked: int
+    total_bytes: int
+    mismatches: list[Mismatch] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatches
+
+    def summary_en(self) -> str:
+        head = f"{self.checked} archived document(s), {self.total_bytes:,} bytes, re-hashed: "
+        if self.ok:
+            return head + "every one matches its SHA-256."
+        lines = [head + f"{len(self.mismatches)} do NOT match their SHA-256:"]
+        lines += [_line(m, "used by", "not referenced") for m in self.mismatches]
+        return "\n".join(lines)
+
+    def summary_es(self) -> str:
+        head = (
+            f"{self.checked} documento(s) archivado(s), {self.total_bytes:,} bytes, "
+            "verificados de nuevo: "
+        )
+        if self.ok:
+            return head + "todos coinciden con su SHA-256."
+        lines = [head + f"{len(self.mismatches)} NO coinciden con su SHA-256:"]
+        lines += [_line(m, "usado por", "sin referencias") for m in self.mismatches]
+        return "\n".join(lines)
+
+
+def _line(m: Mismatch, used_by: str, unused: str) -> str:
+    where = ", ".join(m.used_by) if m.used_by else unused
+    return (
+        f"- {m.sha256} ({used_by}: {where}): {m.recorded_size} → {m.actual_size} bytes, "
+        f"SHA-256 {m.actual_sha256}"
+    )
+
+
+def _used_by(session: Session, sha256: str) -> tuple[str, ...]:
+    uses = [
+        f"notice {number}"
+        for number in session.exec(
+            select(Notice.number).where(Notice.pdf_sha256 == sha256).order_by(col(Notice.number))
+        )
+    ]
+    batches = session.exec(
+        select(NoticeBatch).where(
+            or_(NoticeBatch.print_sha256 == sha256, NoticeBatch.manifest_sha256 == sha256)
+        )
+    )
+    for batch in batches:
+        if batch.print_sha256 == sha256:
+            uses.append(f"print file of batch {batch.id}")
+        if batch.manifest_sha256 == sha256:
+            uses.append(f"PS 3877 manifest of batch {batch.id}")
+    return tuple(uses)
+
+
+def verify(session: Session) -> VerifyReport:
+    """Re-hash every archived document; report those whose bytes no longer match."""
+    keys = list(
+        session.exec(select(ArchivedDocument.sha256).order_by(col(ArchivedDocument.sha256)))
+    )
+    checked = 0
+    total = 0
+    bad: list[tuple[str, str, int, int]] = []
+    for start in range(0, len(keys), READ_AT_ONCE):
+        chunk = keys[start : start + READ_AT_ONCE]
+        rows = session.exec(
+            select(ArchivedDocument.sha256, ArchivedDocument.content, ArchivedDocument.size).where(
+                col(ArchivedDocument.sha256).in_(chunk)
+            )
+        ).all()
+        for sha256, content, size in rows:
+            data = bytes(content)
+            checked += 1
+            total += len(data)
+            actual = hashlib.sha256(data).hexdigest()
+            if actual != sha256:
+                bad.append((sha256, actual, int(size), len(data)))
+    mismatches = [
+        Mismatch(sha256, actual, size, length, _used_by(session, sha256))
+        for sha256, actual, size, length in bad
+    ]
+    return VerifyReport(checked=checked, total_bytes=total, mismatches=mismatches)
