@@ -499,3 +499,29 @@ def account_import_deposits(file: str, district: str) -> None:
         "total_booked": f"{result.total_booked:.2f}",
     }
     click.echo(json.dumps(summary, indent=2, ensure_ascii=False))
+
+
+@account_group.command("verify")
+@click.option("--district", "district", default=None, help="District id or exact name (all).")
+@with_appcontext
+def account_verify(district: str | None) -> None:
+    """Recompute every running balance of the special account from the journal and report
+    any difference (exit 1 when there is one)."""
+    from tid.db import get_session
+    from tid.services import ledger
+
+    district_id = _district_id(district) if district else None
+    lines, differences = ledger.verify(get_session(), district_id)
+    for d in differences:
+        click.echo(
+            f"district {d.district_id}: {d.what} {d.key}: stored {d.stored}, "
+            f"journal {d.journal}",
+            err=True,
+        )
+    click.echo(
+        json.dumps(
+            {"journal_lines": lines, "differences": len(differences), "agrees": not differences}
+        )
+    )
+    if differences:
+        raise SystemExit(1)

@@ -402,3 +402,78 @@ def test_the_owner_credit_pays_a_later_bill(session: Session) -> None:
             key="c2",
         )
     _entries_balance(session)
+
+
+def test_verify_recomputes_the_running_balances_and_reports_a_difference(
+    runner: FlaskCliRunner, session: Session
+) -> None:
+    s = Scaffold(session)
+    prop = s.property()
+    bill = s.bill(prop, "80.00")
+    _pay(session, s, "30.00", "v1", notice_number=str(bill.id))
+    _pay(session, s, "70.00", "v2", cadastral_number=prop.cadastral_number)  # 20.00 credit
+    session.commit()
+    args = ["account", "verify", "--district", str(s.district_id)]
+    good = runner.invoke(args=args)
+    assert good.exit_code == 0, good.output
+    assert json.loads(good.output) == {"journal_lines": 2 + 4 + 5, "differences": 0, "agrees": True}
+    # The running balances read by the pages are the journal's.
+    assert ledger.balance(session, s.district_id, BANK) == Decimal("100.00")
+    assert ledger.bill_balances(session, s.district_id, OWNER_CREDIT) == {
+        bill.id: Decimal("-20.00")
+    }
+    assert ledger.balance(session, s.district_id, RECEIVABLE, bill_id=bill.id) == 0
+    # A running balance that drifted from the journal is reported, and the command fails.
+    session.execute(text("UPDATE ledger_day SET amount = amount + 1 WHERE account = 'bank'"))
+    session.execute(text("UPDATE bill_ledger SET receivable = receivable - 5"))
+    session.commit()
+    lines, differences = ledger.verify(session, s.district_id)
+    assert lines == 11
+    assert sorted((d.what, d.key.split()[0]) for d in differences) == [
+        ("bill", str(bill.id)),
+        ("day", "bank"),
+    ]
+    bad = runner.invoke(args=args)
+    assert bad.exit_code == 1
+    assert json.loads(bad.stdout)["differences"] == 2
+    assert "bank 2025-08-01" in bad.stderr
+
+
+def test_the_balances_as_they_stood_at_a_date_or_a_moment_come_from_the_journal(
+    session: Session,
+) -> None:
+    s = Scaffold(session)
+    prop = s.property()
+    bill = s.bill(prop, "100.00")
+    d = s.district_id
+    _pay(session, s, "40.00", "a", notice_number=str(bill.id))  # dated 2025-08-01
+    session.commit()
+    cut = session.exec(select(JournalEntry).where(JournalEntry.kind == "payment")).one()
+    late = payments.record_payment(
+        session=session,
+        actor=ACTOR,
+        district_id=d,
+        paid_on=date(2025, 9, 10),
+        amount=Decimal("25.00"),
+        today=TODAY,
+        key="b",
+        notice_number=str(bill.id),
+    )
+    session.commit()
+    late_entry = session.get(JournalEntry, late.entry_id)
+    assert late_entry is not None
+    assert ledger.owed_by_bill(session, d) == {bill.id: Decimal("35.00")}
+    assert ledger.owed_by_bill(session, d, until=date(2025, 8, 31)) == {bill.id: Decimal("60.00")}
+    assert ledger.owed_by_bill(session, d, until=date(2025, 7, 1)) == {bill.id: Decimal("100.00")}
+    # As the journal stood before the second payment was booked.
+    assert ledger.owed_by_bill(session, d, booked_before=late_entry.created_at) == {
+        bill.id: Decimal("60.00")
+    }
+    assert ledger.balance(session, d, BANK, booked_before=late_entry.created_at) == Decimal("40.00")
+    assert ledger.balance(session, d, BANK, until=date(2025, 8, 31)) == Decimal("40.00")
+    # Before the bill itself was booked: the active bill is owed in full all the same.
+    first = session.exec(select(JournalEntry).where(JournalEntry.kind == "bill")).one()
+    assert ledger.owed_by_bill(session, d, booked_before=first.created_at) == {
+        bill.id: Decimal("100.00")
+    }
+    assert cut.created_at <= late_entry.created_at
