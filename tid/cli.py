@@ -514,8 +514,7 @@ def account_verify(district: str | None) -> None:
     lines, differences = ledger.verify(get_session(), district_id)
     for d in differences:
         click.echo(
-            f"district {d.district_id}: {d.what} {d.key}: stored {d.stored}, "
-            f"journal {d.journal}",
+            f"district {d.district_id}: {d.what} {d.key}: stored {d.stored}, journal {d.journal}",
             err=True,
         )
     click.echo(

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 
+from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
 from tid.models import (
@@ -86,11 +87,14 @@ def statement(
         session, district_id, BANK, until=date(fy.start_year, 6, 30), booked_before=cut
     )
     closing = ledger.balance(session, district_id, BANK, until=fy.end, booked_before=cut)
-    year = ledger.journal(session, district_id, since=fy.start, until=fy.end, booked_before=cut)
     sums: dict[str, Decimal] = {}
-    for row in year:
-        for line in row.lines:
-            sums[line.account] = sums.get(line.account, ZERO) + line.amount
+    if cut is None:  # the running balances of the year's days
+        sums = ledger.day_sums(session, district_id, since=fy.start, until=fy.end)
+    else:  # as the journal stood then: the year's entries booked before the cut
+        year = ledger.journal(session, district_id, since=fy.start, until=fy.end, booked_before=cut)
+        for row in year:
+            for line in row.lines:
+                sums[line.account] = sums.get(line.account, ZERO) + line.amount
     revenue = -sums.get(REVENUE, ZERO)
     credits = -sums.get(OWNER_CREDIT, ZERO)
     admin = sums.get(ADMIN_EXPENSE, ZERO)
@@ -152,20 +156,24 @@ def aging(
     """Every bill with something owed at ``as_of`` (from the journal up to that date), with
     how many days past its due date it was then."""
     owed = ledger.owed_by_bill(session, district_id, until=as_of, booked_before=booked_before)
-    stmt = (
-        select(Bill, Property)
-        .join(Property, col(Property.id) == col(Bill.property_id))
-        .where(Bill.district_id == district_id)
-        .order_by(col(Bill.due_date), col(Property.cadastral_number), col(Bill.id))
-    )
+    owed = {bill_id: amount for bill_id, amount in owed.items() if amount != 0}
+    found: list[tuple[Bill, str]] = []
+    ids = sorted(owed)
+    for start in range(0, len(ids), 2000):  # only the bills with something owed
+        stmt = (
+            select(Bill, Property.cadastral_number)
+            .join(Property, col(Property.id) == col(Bill.property_id))
+            .where(col(Bill.id).in_(ids[start : start + 2000]))
+            .options(defer(Bill.explanation), defer(Bill.explanation_es))  # type: ignore[arg-type]
+        )
+        found.extend(session.exec(stmt))
+    found.sort(key=lambda pair: (pair[0].due_date, pair[1], pair[0].id or 0))
     rows = []
-    for bill, prop in session.exec(stmt):
-        outstanding = owed.get(bill.id or 0, ZERO)
-        if outstanding == 0:
-            continue
+    for bill, cadastral_number in found:
+        outstanding = owed[bill.id or 0]
         days = max(0, (as_of - bill.due_date).days)
         bucket = [label for start, label in AGING_BUCKETS if days >= start][-1]
-        rows.append(AgingRow(bill, prop.cadastral_number, outstanding, days, bucket))
+        rows.append(AgingRow(bill, cadastral_number, outstanding, days, bucket))
     return rows
 
 
@@ -224,11 +232,13 @@ class BankCheck:
         return self.difference == 0
 
 
-def bank_checks(session: Session, district_id: int) -> list[BankCheck]:
+def bank_checks(session: Session, district_id: int, *, limit: int | None = None) -> list[BankCheck]:
+    """The bank's reported balances against the journal's, the latest first (``limit``)."""
     rows = session.exec(
         select(BankBalance)
         .where(BankBalance.district_id == district_id)
         .order_by(col(BankBalance.as_of).desc())
+        .limit(limit)
     )
     result = []
     for row in rows:
@@ -258,20 +268,19 @@ class Month:
 def months(session: Session, district_id: int, fy: FiscalYear) -> list[Month]:
     """Revenue, program and administrative spending by month of the FY, with running totals."""
     totals: dict[tuple[int, int], dict[str, Decimal]] = {ym: {} for ym in fy.months()}
-    for row in ledger.journal(session, district_id, since=fy.start, until=fy.end):
-        bucket = totals[(row.entry.entry_date.year, row.entry.entry_date.month)]
-        for line in row.lines:
-            key = (
-                "revenue"
-                if line.account == REVENUE
-                else "admin"
-                if line.account == ADMIN_EXPENSE
-                else "program"
-                if line.account.startswith(PURPOSE_PREFIX)
-                else None
-            )
-            if key is not None:
-                bucket[key] = bucket.get(key, ZERO) + line.amount
+    for account, day, amount in ledger.days(session, district_id, since=fy.start, until=fy.end):
+        bucket = totals[(day.year, day.month)]
+        key = (
+            "revenue"
+            if account == REVENUE
+            else "admin"
+            if account == ADMIN_EXPENSE
+            else "program"
+            if account.startswith(PURPOSE_PREFIX)
+            else None
+        )
+        if key is not None:
+            bucket[key] = bucket.get(key, ZERO) + amount
     result = []
     revenue_to_date = admin_to_date = ZERO
     for (year, month), bucket in totals.items():

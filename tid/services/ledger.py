@@ -390,6 +390,11 @@ def _sum(
     return _money(session.exec(stmt).one())
 
 
+def cents(value: object) -> Decimal:
+    """A sum read from the database (None: nothing), as an amount."""
+    return _money(value)
+
+
 def _money(value: object) -> Decimal:
     """A sum of a Money column: the column type already reads it back as Decimal."""
     if value is None:
@@ -418,6 +423,32 @@ def _day_sum(
     if until is not None:
         stmt = stmt.where(LedgerDay.day <= until)
     return {account: _money(total) for account, total in session.exec(stmt)}
+
+
+def day_sums(
+    session: Session, district_id: int, *, since: date | None = None, until: date | None = None
+) -> dict[str, Decimal]:
+    """Every account's lines booked between two dates (inclusive), summed."""
+    stmt = (
+        select(LedgerDay.account, func.sum(LedgerDay.amount))
+        .where(LedgerDay.district_id == district_id)
+        .group_by(col(LedgerDay.account))
+    )
+    if since is not None:
+        stmt = stmt.where(LedgerDay.day >= since)
+    if until is not None:
+        stmt = stmt.where(LedgerDay.day <= until)
+    return {account: _money(total) for account, total in session.exec(stmt)}
+
+
+def days(
+    session: Session, district_id: int, *, since: date, until: date
+) -> list[tuple[str, date, Decimal]]:
+    """Each account's lines booked on each day between two dates (inclusive), summed."""
+    stmt = select(col(LedgerDay.account), col(LedgerDay.day), col(LedgerDay.amount)).where(
+        LedgerDay.district_id == district_id, LedgerDay.day >= since, LedgerDay.day <= until
+    )
+    return [(account, day, amount) for account, day, amount in session.exec(stmt)]
 
 
 def balance(
@@ -464,14 +495,7 @@ def balances(
     session: Session, district_id: int, *, until: date | None = None
 ) -> dict[str, Decimal]:
     """Every account's balance (debit positive), bills' receivables summed."""
-    stmt = (
-        select(LedgerDay.account, func.sum(LedgerDay.amount))
-        .where(LedgerDay.district_id == district_id)
-        .group_by(col(LedgerDay.account))
-    )
-    if until is not None:
-        stmt = stmt.where(LedgerDay.day <= until)
-    return {account: _money(total) for account, total in session.exec(stmt)}
+    return day_sums(session, district_id, until=until)
 
 
 def bill_balances(
@@ -562,6 +586,24 @@ def owed_by_bill(
     owed = bill_balances(
         session, district_id, until=until, booked_before=booked_before, bill_ids=bill_ids
     )
+    for bill_id, amount in unbooked_owed(
+        session, district_id, until=until, booked_before=booked_before, bill_ids=bill_ids
+    ).items():
+        owed[bill_id] = owed.get(bill_id, ZERO) + amount
+    return owed
+
+
+def unbooked_owed(
+    session: Session,
+    district_id: int,
+    *,
+    until: date | None = None,
+    booked_before: datetime | None = None,
+    bill_ids: Sequence[int] | None = None,
+) -> dict[int, Decimal]:
+    """The active bills the journal has not booked (as it stood at ``booked_before``): owed
+    in full. A billing run books its bills, so this is empty but for a moment."""
+    unbooked: dict[int, Decimal] = {}
     # The bills the journal may not have booked (as it stood at ``booked_before``): those
     # made since it last booked the district's bills, and those it booked from then on.
     candidates = col(Bill.id) > _bills_through(session, district_id)
@@ -597,8 +639,8 @@ def owed_by_bill(
         if booked_before is not None and created_at >= booked_before:
             continue
         if until is None or run_on <= until:
-            owed[bill_id or 0] = owed.get(bill_id or 0, ZERO) + amount
-    return owed
+            unbooked[bill_id or 0] = amount
+    return unbooked
 
 
 # --------------------------------------------------------------------------- the 5% cap
