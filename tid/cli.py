@@ -180,11 +180,33 @@ def _fail(exc: InputError) -> Any:
 
 
 @click.command("demo")
+@click.option(
+    "--large",
+    is_flag=True,
+    help="Also make a large district (benchmarks): bills, payments and expenditures in bulk.",
+)
+@click.option("--properties", default=20_000, show_default=True, type=click.IntRange(1, 500_000))
+@click.option("--years", default=10, show_default=True, type=click.IntRange(1, 30))
 @with_appcontext
-def demo_command() -> None:
+def demo_command(large: bool, properties: int, years: int) -> None:
     """Load the demo data (idempotent: an existing demo is left as it is)."""
     from tid.db import get_session
-    from tid.demo import load_demo, portal_sample
+    from tid.demo import DEMO_PASSWORD, load_demo, portal_sample
+
+    if large:
+        from tid.large_district import LARGE_USER, make_large_district
+
+        session = get_session()
+        made = make_large_district(
+            session, properties=properties, years=years, password=DEMO_PASSWORD
+        )
+        session.commit()
+        click.echo(
+            f"Large district {made.district_id} "
+            f"({'made' if made.created else 'already there'}, {made.seconds:.1f} s): "
+            f"{made.properties} properties, {made.bills} bills, {made.entries} journal "
+            f"entries, {made.lines} journal lines. Login: {LARGE_USER} {DEMO_PASSWORD}"
+        )
 
     logins = load_demo(session=get_session(), config=current_app.config)
     click.echo("Demo data ready. Logins:")
