@@ -197,10 +197,12 @@ def make_large_district(
         district_id=d,
         district_name=name,
         expected_amount=Decimal(properties) * Decimal("600.00"),
-        term_years=max(years, 5),
+        term_years=years + 5,  # still in force after the generated years
         formula=FORMULA,
         association_name=district.association_name,
         issued_on=date(first_fy.start_year - 1, 12, 1),
+        approved_on=date(first_fy.start_year - 1, 12, 15),
+        received_by_association_on=date(first_fy.start_year, 1, 10),
     )
     session.add(ordinance)
     session.flush()

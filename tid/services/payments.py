@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
 from sqlmodel import Session, col, select
 
-from tid.models import Bill, BillStatus, Property
+from tid.models import Bill, BillStatus, JournalLine, Property
 from tid.rules.calendar import parse_date
 from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.money import ZERO, money_str, parse_money
@@ -158,14 +159,21 @@ def record_payment(
         key=key,
         lines=lines,
     )
-    return _result(session, posted.entry, booked=posted.booked)
+    return _result(session, posted.entry, booked=posted.booked, lines=posted.lines)
 
 
-def _result(session: Session, entry: object, *, booked: bool) -> PaymentResult:
+def _result(
+    session: Session,
+    entry: object,
+    *,
+    booked: bool,
+    lines: Sequence[JournalLine] | None = None,
+) -> PaymentResult:
     from tid.models import JournalEntry
 
     assert isinstance(entry, JournalEntry)
-    lines = ledger.entry_lines(session, entry.id or 0)
+    if lines is None:
+        lines = ledger.entry_lines(session, entry.id or 0)
     outstanding = ledger.bill_balances(
         session,
         entry.district_id,
@@ -433,4 +441,4 @@ def apply_credit(
         key=key,
         lines=lines,
     )
-    return _result(session, posted.entry, booked=posted.booked)
+    return _result(session, posted.entry, booked=posted.booked, lines=posted.lines)
