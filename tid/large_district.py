@@ -61,9 +61,9 @@ from tid.services.ledger import (
 )
 from tid.services.payments import payment_key
 
-LARGE_DISTRICT = "Distrito de Mejoramiento Turístico de Isla Verde"
-LARGE_MUNICIPALITY = "Carolina"
-LARGE_USER = "asociacion.islaverde@demo.tid.pr"
+LARGE_DISTRICT = "Distrito de Mejoramiento Turístico de Dorado del Mar"
+LARGE_MUNICIPALITY = "Dorado"
+LARGE_USER = "asociacion.dorado@demo.tid.pr"
 ACTOR = audit.Actor("large district generator")
 RATE = Decimal("0.0025")  # the ordinance's formula: 0.0025 × assessed value
 FORMULA = "0.0025 * assessed_value"
@@ -177,7 +177,7 @@ def make_large_district(
     district = District(
         municipality_id=municipality.id or 0,
         name=name,
-        association_name="Asociación del Distrito de Isla Verde, Inc.",
+        association_name="Asociación del Distrito de Dorado del Mar, Inc.",
     )
     session.add(district)
     session.flush()
@@ -186,7 +186,7 @@ def make_large_district(
     petition = Petition(
         municipality_id=municipality.id or 0,
         district_name=name,
-        petitioner="Alcalde de Carolina",
+        petitioner="Alcaldesa de Dorado",
         received_on=date(first_fy.start_year - 1, 9, 1),
     )
     session.add(petition)
@@ -215,7 +215,7 @@ def make_large_district(
             session=session,
             actor=ACTOR,
             email=user_email,
-            name="Marta Colón (Asociación DMT Isla Verde)",
+            name="Marta Colón (Asociación DMT Dorado del Mar)",
             password=password,
             role="association",
             district_id=d,
@@ -233,7 +233,7 @@ def make_large_district(
         Property,
         ("id", "district_id", "cadastral_number", "physical_address", "created_at"),
         (
-            (pid, d, cadastral[i], f"{i % 900 + 1} Calle {i % 37 + 1}, Isla Verde", now)
+            (pid, d, cadastral[i], f"{i % 900 + 1} Calle {i % 37 + 1}, Dorado del Mar", now)
             for i, pid in enumerate(property_ids)
         ),
     )
@@ -311,13 +311,13 @@ def make_large_district(
                     i + 2,
                     True,
                     f"Propietario {i + 1}",
-                    "URB ISLA VERDE",
+                    "URB DORADO DEL MAR",
                     f"{i % 900 + 1} Calle {i % 37 + 1}",
                     "",
-                    "Carolina",
+                    "Dorado",
                     "PR",
-                    "00979",
-                    f"{i % 900 + 1} Calle {i % 37 + 1}, Isla Verde",
+                    "00646",
+                    f"{i % 900 + 1} Calle {i % 37 + 1}, Dorado del Mar",
                     assessed[i],
                     "commercial" if i % 7 == 0 else "residential",
                     "{}",
@@ -413,7 +413,7 @@ def make_large_district(
                 continue
             admin = revenue * 4 // 100  # within the 5% of the month's revenue
             items: list[tuple[str, int | None, int, str]] = [
-                (ADMIN_EXPENSE, None, admin, "Administración Isla Verde")
+                (ADMIN_EXPENSE, None, admin, "Administración Dorado del Mar")
             ]
             for n, purpose in enumerate(purposes):
                 items.append(

@@ -686,8 +686,14 @@ def mark_mailed(*, session: Session, actor: audit.Actor, bill_ids: list[int], at
         session,
         actor,
         "bill.mailed",
-        ("bill", ",".join(str(i) for i in bill_ids[:20])),
-        after={"bills": len(bill_ids), "marked": count, "at": at.isoformat()},
+        # The entity id column holds 60 characters: the range of the bills; their ids after.
+        ("bill", f"{min(bill_ids)}-{max(bill_ids)}"),
+        after={
+            "bills": len(bill_ids),
+            "marked": count,
+            "at": at.isoformat(),
+            "bill_ids": sorted(bill_ids),
+        },
     )
     return count
 

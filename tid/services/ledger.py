@@ -970,7 +970,11 @@ def _with_lines(
             .order_by(col(JournalLine.id))
         ):
             by_entry[line.entry_id].append(line)
-        reversals = select(JournalEntry).where(col(JournalEntry.reverses_id).in_(chunk))
+        # A reversal's key names the entry it reverses (the unique key's index finds it).
+        reversals = select(JournalEntry).where(
+            col(JournalEntry.idempotency_key).in_([f"reverse:{i}" for i in chunk]),
+            col(JournalEntry.reverses_id).is_not(None),
+        )
         if booked_before is not None:
             reversals = reversals.where(JournalEntry.created_at < booked_before)
         for rev in session.exec(reversals):
