@@ -477,3 +477,27 @@ def test_the_balances_as_they_stood_at_a_date_or_a_moment_come_from_the_journal(
         bill.id: Decimal("100.00")
     }
     assert cut.created_at <= late_entry.created_at
+
+
+def test_the_journal_a_page_at_a_time_is_the_journal(session: Session) -> None:
+    s = Scaffold(session)
+    prop = s.property()
+    bill = s.bill(prop, "500.00")
+    for i in range(7):
+        _pay(session, s, f"{i + 1}.00", f"page-{i}", notice_number=str(bill.id))
+    session.commit()
+    d = s.district_id
+    whole = [r.entry.id for r in ledger.journal(session, d)]
+    assert len(whole) == 8  # the bill and seven payments
+    pages = [ledger.journal_page(session, d, page=n, per_page=3) for n in (1, 2, 3, 4)]
+    assert [p.page for p in pages] == [1, 2, 3, 3]  # past the last: the last
+    assert all(p.total == 8 and p.pages == 3 for p in pages)
+    assert [r.entry.id for p in pages[:3] for r in p.rows] == whole
+    assert [len(r.lines) for r in pages[0].rows] == [2, 4, 4]
+    newest = ledger.journal_page(session, d, kinds=("payment",), newest_first=True, counted=False)
+    assert [r.entry.id for r in newest.rows] == list(reversed(whole[1:]))
+    first = pages[1].rows[0].entry.id or 0
+    ledger.reverse_entry(session, actor=ACTOR, entry_id=first, on=TODAY, reason="test", today=TODAY)
+    session.commit()
+    again = ledger.journal_page(session, d, page=2, per_page=3)
+    assert again.rows[0].reversed_by is not None and again.total == 9

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 
-from sqlalchemy.orm import defer
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from tid.models import (
@@ -142,8 +142,18 @@ AGING_BUCKETS = (
 
 
 @dataclass(frozen=True)
+class AgedBill:
+    """What the aging shows of a bill."""
+
+    id: int
+    fiscal_year: str
+    due_date: date
+    amount: Decimal
+
+
+@dataclass(frozen=True)
 class AgingRow:
-    bill: Bill
+    bill: AgedBill
     cadastral_number: str
     outstanding: Decimal
     days_past_due: int
@@ -157,20 +167,28 @@ def aging(
     how many days past its due date it was then."""
     owed = ledger.owed_by_bill(session, district_id, until=as_of, booked_before=booked_before)
     owed = {bill_id: amount for bill_id, amount in owed.items() if amount != 0}
-    found: list[tuple[Bill, str]] = []
+    found: list[tuple[AgedBill, str]] = []
     ids = sorted(owed)
     for start in range(0, len(ids), 2000):  # only the bills with something owed
         stmt = (
-            select(Bill, Property.cadastral_number)
+            sa_select(
+                col(Bill.id),
+                col(Bill.fiscal_year),
+                col(Bill.due_date),
+                col(Bill.amount),
+                col(Property.cadastral_number),
+            )
             .join(Property, col(Property.id) == col(Bill.property_id))
             .where(col(Bill.id).in_(ids[start : start + 2000]))
-            .options(defer(Bill.explanation), defer(Bill.explanation_es))  # type: ignore[arg-type]
         )
-        found.extend(session.exec(stmt))
-    found.sort(key=lambda pair: (pair[0].due_date, pair[1], pair[0].id or 0))
+        found.extend(
+            (AgedBill(bill_id or 0, fiscal_year, due, amount), cadastral_number)
+            for bill_id, fiscal_year, due, amount, cadastral_number in session.execute(stmt)
+        )
+    found.sort(key=lambda pair: (pair[0].due_date, pair[1], pair[0].id))
     rows = []
     for bill, cadastral_number in found:
-        outstanding = owed[bill.id or 0]
+        outstanding = owed[bill.id]
         days = max(0, (as_of - bill.due_date).days)
         bucket = [label for start, label in AGING_BUCKETS if days >= start][-1]
         rows.append(AgingRow(bill, cadastral_number, outstanding, days, bucket))

@@ -1011,13 +1011,18 @@ def journal_page(
     page: int = 1,
     per_page: int = 100,
     newest_first: bool = False,
+    counted: bool = True,
 ) -> JournalPage:
     """A page of the entries between two booking dates, with their lines: only the page's
-    entries are read (the index on district, booking date and id)."""
+    entries are read (the index on district, booking date and id). Not ``counted``: the
+    first page only, without the count of all (total and pages are then those of the page)."""
     base = _entries(district_id, since=since, until=until, kinds=kinds)
-    total = int(session.exec(select(func.count()).select_from(base.subquery())).one())
-    pages = max(1, -(-total // per_page))
-    page = min(max(1, page), pages)
+    if counted:
+        total = int(session.exec(select(func.count()).select_from(base.subquery())).one())
+        pages = max(1, -(-total // per_page))
+        page = min(max(1, page), pages)
+    else:
+        total, pages, page = 0, 1, 1
     order = (
         (col(JournalEntry.entry_date).desc(), col(JournalEntry.id).desc())
         if newest_first
@@ -1026,6 +1031,8 @@ def journal_page(
     entries = list(
         session.exec(base.order_by(*order).offset((page - 1) * per_page).limit(per_page))
     )
+    if not counted:
+        total = len(entries)
     return JournalPage(_with_lines(session, entries), total, page, pages, per_page)
 
 

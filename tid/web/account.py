@@ -263,6 +263,7 @@ def payments_page(district_id: int) -> Any:
         until=fy.end,
         kinds=("payment", "reversal"),
         newest_first=True,
+        counted=False,
     ).rows
     return render_template(
         "account/payments.html",
