@@ -586,7 +586,21 @@ def bill_balances(
                 later.append(col(JournalEntry.entry_date) > until)
             if booked_before is not None:
                 later.append(col(JournalEntry.created_at) >= booked_before)
-            stmt = stmt.where(or_(*later))
+            # Found from the entries (the index on district and booking date): usually few.
+            entries = select(JournalEntry.id).where(
+                JournalEntry.district_id == district_id, or_(*later)
+            )
+            stmt = (
+                select(JournalLine.bill_id, func.sum(JournalLine.amount))
+                .where(
+                    col(JournalLine.entry_id).in_(entries),
+                    JournalLine.account == account,
+                    col(JournalLine.bill_id).is_not(None),
+                )
+                .group_by(col(JournalLine.bill_id))
+            )
+            if bill_ids is not None:
+                stmt = stmt.where(col(JournalLine.bill_id).in_(list(bill_ids)))
         for line_bill_id, total in session.exec(stmt):
             result[int(line_bill_id or 0)] += sign * _money(total)
     return {bill_id: amount.quantize(CENT) for bill_id, amount in result.items() if amount != 0}
