@@ -110,7 +110,7 @@ def ids(url: str) -> dict[str, int]:
             d=found["large"],
         )
         found["demo_run"] = one(
-            "SELECT max(id) FROM billing_run WHERE district_id = :d", d=found["demo"]
+            "SELECT max(id) FROM billing_run WHERE district_id = :d", d=found["condado"]
         )
         found["journal_pages"] = max(
             1,
@@ -213,7 +213,7 @@ def main() -> None:
             ("anonymous", "calculators", "/calc/"),
             ("clerk", "petitions dashboard", "/petitions/"),
             ("association", "roll districts (demo)", f"/roll/{demo}"),
-            ("association", "billing run (demo)", f"/roll/{demo}/billing/{n['demo_run']}"),
+            ("condado", "billing run (demo)", f"/roll/{n['condado']}/billing/{n['demo_run']}"),
             ("association", "notices (demo)", "/notices"),
             ("condado", "account dashboard (demo)", f"/account/{n['condado']}"),
             ("condado", "journal (demo)", f"/account/{n['condado']}/journal"),
