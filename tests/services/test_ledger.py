@@ -494,6 +494,10 @@ def test_the_journal_a_page_at_a_time_is_the_journal(session: Session) -> None:
     assert all(p.total == 8 and p.pages == 3 for p in pages)
     assert [r.entry.id for p in pages[:3] for r in p.rows] == whole
     assert [len(r.lines) for r in pages[0].rows] == [2, 4, 4]
+    backwards = [
+        ledger.journal_page(session, d, page=n, per_page=3, newest_first=True) for n in (1, 2, 3)
+    ]
+    assert [r.entry.id for p in backwards for r in p.rows] == list(reversed(whole))
     newest = ledger.journal_page(session, d, kinds=("payment",), newest_first=True, counted=False)
     assert [r.entry.id for r in newest.rows] == list(reversed(whole[1:]))
     first = pages[1].rows[0].entry.id or 0

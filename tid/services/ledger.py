@@ -1042,9 +1042,18 @@ def journal_page(
         if newest_first
         else (col(JournalEntry.entry_date), col(JournalEntry.id))
     )
-    entries = list(
-        session.exec(base.order_by(*order).offset((page - 1) * per_page).limit(per_page))
-    )
+    start = (page - 1) * per_page
+    if counted and start > total // 2:  # the later pages: counted from the other end
+        end = min(start + per_page, total)
+        back = (
+            (col(JournalEntry.entry_date), col(JournalEntry.id))
+            if newest_first
+            else (col(JournalEntry.entry_date).desc(), col(JournalEntry.id).desc())
+        )
+        entries = list(session.exec(base.order_by(*back).offset(total - end).limit(end - start)))
+        entries.reverse()
+    else:
+        entries = list(session.exec(base.order_by(*order).offset(start).limit(per_page)))
     if not counted:
         total = len(entries)
     return JournalPage(_with_lines(session, entries), total, page, pages, per_page)
