@@ -61,6 +61,12 @@ typecheck: $(STAMP)
 test: install sysdeps-test lint typecheck
 	$(BIN)/pytest -n auto
 
-bench: install
+# The benchmarks print their figures and ratios; account.py and web.py start a throwaway
+# PostgreSQL, web.py also gunicorn (the bench extra) and wrk (installed here as root).
+bench: install sysdeps-test
+	@command -v wrk >/dev/null 2>&1 || $(MAKE) --no-print-directory apt PKGS="wrk"
+	$(BIN)/python -m pip install -q -e '.[dev,bench]'
 	$(BIN)/python benchmarks/calc.py
 	$(BIN)/python benchmarks/formula.py
+	$(BIN)/python benchmarks/account.py
+	$(BIN)/python benchmarks/web.py

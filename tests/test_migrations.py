@@ -4,6 +4,7 @@ bring the journal's append-only guard with them."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -87,5 +88,70 @@ def test_downgrade_removes_everything(migrated_url: str) -> None:
         # Every table of the models is missing again: nothing was left behind.
         assert {d[0] for d in diff} <= {"add_table", "add_index"}
         assert {d[1].name for d in diff if d[0] == "add_table"} == set(SQLModel.metadata.tables)
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_the_running_balances_are_computed_from_the_journal_already_booked(
+    backend: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    from decimal import Decimal
+
+    from sqlmodel import Session
+
+    from tid.services import ledger
+
+    if backend == "sqlite":
+        url = f"sqlite:///{tmp_path / 'before.sqlite'}"
+    else:
+        server: ThrowawayPostgres = request.getfixturevalue("pg_server")
+        name = f"before_{tmp_path.name[-20:].replace('-', '_')}"
+        admin = make_engine(server.url(), isolation_level="AUTOCOMMIT")
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+        admin.dispose()
+        url = server.url(name)
+    migrate.upgrade(url, "64fa764bb8d9")  # the schema before the running balances
+    engine = make_engine(url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text("INSERT INTO municipality (name) VALUES ('Ponce')"))
+            conn.execute(
+                text(
+                    "INSERT INTO district (municipality_id, name, association_name) "
+                    "SELECT id, 'Ponce Centro', '' FROM municipality"
+                )
+            )
+            for n, day in enumerate(("2026-07-01", "2026-07-01", "2026-07-02")):
+                conn.execute(
+                    text(
+                        "INSERT INTO journal_entry (district_id, entry_date, kind, memo, "
+                        "idempotency_key, actor, created_at) SELECT id, :day, 'payment', '', "
+                        ":key, 'tests', '2026-07-03 00:00:00+00:00' FROM district"
+                    ),
+                    {"day": day, "key": f"k-{n}"},
+                )
+                conn.execute(
+                    text(
+                        "INSERT INTO journal_line (entry_id, account, amount) "
+                        "SELECT id, 'bank', 500 FROM journal_entry WHERE idempotency_key = :k "
+                        "UNION ALL "
+                        "SELECT id, 'owner_credit', -500 FROM journal_entry "
+                        "WHERE idempotency_key = :k"
+                    ),
+                    {"k": f"k-{n}"},
+                )
+        engine.dispose()
+        migrate.upgrade(url)
+        engine = make_engine(url)
+        with Session(engine) as session:
+            district_id = session.execute(text("SELECT id FROM district")).scalar_one()
+            assert ledger.verify(session, district_id) == (6, [])
+            assert ledger.balance(session, district_id, "bank") == Decimal("15.00")
+            assert ledger.day_sums(session, district_id, until=date(2026, 7, 1)) == {
+                "bank": Decimal("10.00"),
+                "owner_credit": Decimal("-10.00"),
+            }
     finally:
         engine.dispose()

@@ -219,11 +219,33 @@ def _fail(exc: InputError) -> Any:
 
 
 @click.command("demo")
+@click.option(
+    "--large",
+    is_flag=True,
+    help="Also make a large district (benchmarks): bills, payments and expenditures in bulk.",
+)
+@click.option("--properties", default=20_000, show_default=True, type=click.IntRange(1, 500_000))
+@click.option("--years", default=10, show_default=True, type=click.IntRange(1, 30))
 @with_appcontext
-def demo_command() -> None:
+def demo_command(large: bool, properties: int, years: int) -> None:
     """Load the demo data (idempotent: an existing demo is left as it is)."""
     from tid.db import get_session
-    from tid.demo import load_demo, portal_sample, turn_off_two_factor
+    from tid.demo import DEMO_PASSWORD, load_demo, portal_sample, turn_off_two_factor
+
+    if large:
+        from tid.large_district import LARGE_USER, make_large_district
+
+        session = get_session()
+        made = make_large_district(
+            session, properties=properties, years=years, password=DEMO_PASSWORD
+        )
+        session.commit()
+        click.echo(
+            f"Large district {made.district_id} "
+            f"({'made' if made.created else 'already there'}, {made.seconds:.1f} s): "
+            f"{made.properties} properties, {made.bills} bills, {made.entries} journal "
+            f"entries, {made.lines} journal lines. Login: {LARGE_USER} {DEMO_PASSWORD}"
+        )
 
     logins = load_demo(session=get_session(), config=current_app.config)
     click.echo("Demo data ready. Logins:")
@@ -580,14 +602,36 @@ def account_import_deposits(file: str, district: str) -> None:
 @click.option("--district", "district", default="", help="District id or exact name (all).")
 @with_appcontext
 def account_verify(district: str) -> None:
-    """Check every entry of the journal balances and print each account's balance (JSON);
-    exit 1 when an entry does not balance."""
+    """Recompute every running balance of the special account from the journal, check that
+    every entry balances, and print each account's balance (JSON); exit 1 on a difference."""
     from tid.db import get_session
+    from tid.services import ledger
     from tid.services.account_check import verify
 
-    report = verify(get_session(), _district_id(district) if district else None)
-    click.echo(json.dumps(report, indent=2, ensure_ascii=False))
-    if not report["ok"]:
+    session = get_session()
+    district_id = _district_id(district) if district else None
+    lines, differences = ledger.verify(session, district_id)
+    for d in differences:
+        click.echo(
+            f"district {d.district_id}: {d.what} {d.key}: stored {d.stored}, journal {d.journal}",
+            err=True,
+        )
+    report = verify(session, district_id)
+    agrees = not differences and bool(report["ok"])
+    click.echo(
+        json.dumps(
+            {
+                "journal_lines": lines,
+                "differences": len(differences),
+                "agrees": agrees,
+                "unbalanced_entries": report["unbalanced_entries"],
+                "districts": report["districts"],
+            },
+            indent=2,
+            ensure_ascii=False,
+        )
+    )
+    if not agrees:
         sys.exit(1)
 
 

@@ -15,6 +15,7 @@ from sqlalchemy import (
     CheckConstraint,
     Column,
     ForeignKey,
+    Index,
     LargeBinary,
     String,
     Text,
@@ -448,7 +449,11 @@ class Bill(SQLModel, table=True):
 
     # The unique (run, property) also serves lookups by run; few other indexes, so that
     # the bulk insert of a run stays fast.
-    __table_args__ = (UniqueConstraint("billing_run_id", "property_id"),)
+    __table_args__ = (
+        UniqueConstraint("billing_run_id", "property_id"),
+        # The bills made since the journal last booked a district's bills (ledger_state).
+        Index("ix_bill_district_id_id", "district_id", "id"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     billing_run_id: int = Field(foreign_key="billing_run.id")
@@ -462,7 +467,7 @@ class Bill(SQLModel, table=True):
     due_date: date
     status: str = Field(default=BillStatus.ACTIVE.value, max_length=20)
     mailed_at: datetime | None = None  # set by the notices when mailed
-    superseded_by_id: int | None = Field(default=None, foreign_key="bill.id")
+    superseded_by_id: int | None = Field(default=None, foreign_key="bill.id", index=True)
     created_at: datetime = Field(default_factory=utcnow)
 
 
@@ -483,6 +488,10 @@ class JournalEntry(SQLModel, table=True):
     database refuses both): a mistake is undone by a reversing entry (``reverses_id``)."""
 
     __tablename__ = "journal_entry"
+    # A district's journal in booking order, a page at a time.
+    __table_args__ = (
+        Index("ix_journal_entry_district_id_entry_date_id", "district_id", "entry_date", "id"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     district_id: int = Field(foreign_key="district.id", index=True)
@@ -519,6 +528,46 @@ class JournalLine(SQLModel, table=True):
     @property
     def credit(self) -> Decimal | None:
         return -self.amount if self.amount < 0 else None
+
+
+# Running balances of the journal, written in the same transaction as each entry (see
+# tid/services/ledger.py), so that no page reads the whole journal. They are derived:
+# ``tid account verify`` recomputes them from the journal and reports any difference.
+
+
+class LedgerDay(SQLModel, table=True):
+    """The sum of one account's journal lines booked on one day (by booking date)."""
+
+    __tablename__ = "ledger_day"
+
+    district_id: int = Field(foreign_key="district.id", primary_key=True)
+    account: str = Field(max_length=60, primary_key=True)
+    day: date = Field(primary_key=True)
+    amount: Decimal = money_column()
+
+
+class BillLedger(SQLModel, table=True):
+    """A bill's running balances: what is still owed on it (receivable, debit positive) and
+    the owner's credit held with it (owner_credit, credit negative)."""
+
+    __tablename__ = "bill_ledger"
+    # What is owed in a district (delinquency, aging): a range of this index.
+    __table_args__ = (Index("ix_bill_ledger_district_id_receivable", "district_id", "receivable"),)
+
+    bill_id: int = Field(foreign_key="bill.id", primary_key=True)
+    district_id: int = Field(foreign_key="district.id")
+    receivable: Decimal = money_column()
+    owner_credit: Decimal = money_column()
+
+
+class LedgerState(SQLModel, table=True):
+    """Per district: every bill with an id up to ``bills_through`` has been booked in the
+    journal (or needs no booking), so a posting looks only at the bills made since."""
+
+    __tablename__ = "ledger_state"
+
+    district_id: int = Field(foreign_key="district.id", primary_key=True)
+    bills_through: int = Field(default=0, sa_type=BigInteger)
 
 
 # The database refuses UPDATE and DELETE (and TRUNCATE on PostgreSQL) on journal rows. These

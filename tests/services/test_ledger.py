@@ -402,3 +402,111 @@ def test_the_owner_credit_pays_a_later_bill(session: Session) -> None:
             key="c2",
         )
     _entries_balance(session)
+
+
+def test_verify_recomputes_the_running_balances_and_reports_a_difference(
+    runner: FlaskCliRunner, session: Session
+) -> None:
+    s = Scaffold(session)
+    prop = s.property()
+    bill = s.bill(prop, "80.00")
+    _pay(session, s, "30.00", "v1", notice_number=str(bill.id))
+    _pay(session, s, "70.00", "v2", cadastral_number=prop.cadastral_number)  # 20.00 credit
+    session.commit()
+    args = ["account", "verify", "--district", str(s.district_id)]
+    good = runner.invoke(args=args)
+    assert good.exit_code == 0, good.output
+    report = json.loads(good.output)
+    assert (report["journal_lines"], report["differences"], report["agrees"]) == (
+        2 + 4 + 5,
+        0,
+        True,
+    )
+    # The running balances read by the pages are the journal's.
+    assert ledger.balance(session, s.district_id, BANK) == Decimal("100.00")
+    assert ledger.bill_balances(session, s.district_id, OWNER_CREDIT) == {
+        bill.id: Decimal("-20.00")
+    }
+    assert ledger.balance(session, s.district_id, RECEIVABLE, bill_id=bill.id) == 0
+    # A running balance that drifted from the journal is reported, and the command fails.
+    session.execute(text("UPDATE ledger_day SET amount = amount + 1 WHERE account = 'bank'"))
+    session.execute(text("UPDATE bill_ledger SET receivable = receivable - 5"))
+    session.commit()
+    lines, differences = ledger.verify(session, s.district_id)
+    assert lines == 11
+    assert sorted((d.what, d.key.split()[0]) for d in differences) == [
+        ("bill", str(bill.id)),
+        ("day", "bank"),
+    ]
+    bad = runner.invoke(args=args)
+    assert bad.exit_code == 1
+    assert json.loads(bad.stdout)["differences"] == 2
+    assert "bank 2025-08-01" in bad.stderr
+
+
+def test_the_balances_as_they_stood_at_a_date_or_a_moment_come_from_the_journal(
+    session: Session,
+) -> None:
+    s = Scaffold(session)
+    prop = s.property()
+    bill = s.bill(prop, "100.00")
+    d = s.district_id
+    _pay(session, s, "40.00", "a", notice_number=str(bill.id))  # dated 2025-08-01
+    session.commit()
+    cut = session.exec(select(JournalEntry).where(JournalEntry.kind == "payment")).one()
+    late = payments.record_payment(
+        session=session,
+        actor=ACTOR,
+        district_id=d,
+        paid_on=date(2025, 9, 10),
+        amount=Decimal("25.00"),
+        today=TODAY,
+        key="b",
+        notice_number=str(bill.id),
+    )
+    session.commit()
+    late_entry = session.get(JournalEntry, late.entry_id)
+    assert late_entry is not None
+    assert ledger.owed_by_bill(session, d) == {bill.id: Decimal("35.00")}
+    assert ledger.owed_by_bill(session, d, until=date(2025, 8, 31)) == {bill.id: Decimal("60.00")}
+    assert ledger.owed_by_bill(session, d, until=date(2025, 7, 1)) == {bill.id: Decimal("100.00")}
+    # As the journal stood before the second payment was booked.
+    assert ledger.owed_by_bill(session, d, booked_before=late_entry.created_at) == {
+        bill.id: Decimal("60.00")
+    }
+    assert ledger.balance(session, d, BANK, booked_before=late_entry.created_at) == Decimal("40.00")
+    assert ledger.balance(session, d, BANK, until=date(2025, 8, 31)) == Decimal("40.00")
+    # Before the bill itself was booked: the active bill is owed in full all the same.
+    first = session.exec(select(JournalEntry).where(JournalEntry.kind == "bill")).one()
+    assert ledger.owed_by_bill(session, d, booked_before=first.created_at) == {
+        bill.id: Decimal("100.00")
+    }
+    assert cut.created_at <= late_entry.created_at
+
+
+def test_the_journal_a_page_at_a_time_is_the_journal(session: Session) -> None:
+    s = Scaffold(session)
+    prop = s.property()
+    bill = s.bill(prop, "500.00")
+    for i in range(7):
+        _pay(session, s, f"{i + 1}.00", f"page-{i}", notice_number=str(bill.id))
+    session.commit()
+    d = s.district_id
+    whole = [r.entry.id for r in ledger.journal(session, d)]
+    assert len(whole) == 8  # the bill and seven payments
+    pages = [ledger.journal_page(session, d, page=n, per_page=3) for n in (1, 2, 3, 4)]
+    assert [p.page for p in pages] == [1, 2, 3, 3]  # past the last: the last
+    assert all(p.total == 8 and p.pages == 3 for p in pages)
+    assert [r.entry.id for p in pages[:3] for r in p.rows] == whole
+    assert [len(r.lines) for r in pages[0].rows] == [2, 4, 4]
+    backwards = [
+        ledger.journal_page(session, d, page=n, per_page=3, newest_first=True) for n in (1, 2, 3)
+    ]
+    assert [r.entry.id for p in backwards for r in p.rows] == list(reversed(whole))
+    newest = ledger.journal_page(session, d, kinds=("payment",), newest_first=True, counted=False)
+    assert [r.entry.id for r in newest.rows] == list(reversed(whole[1:]))
+    first = pages[1].rows[0].entry.id or 0
+    ledger.reverse_entry(session, actor=ACTOR, entry_id=first, on=TODAY, reason="test", today=TODAY)
+    session.commit()
+    again = ledger.journal_page(session, d, page=2, per_page=3)
+    assert again.rows[0].reversed_by is not None and again.total == 9

@@ -6,7 +6,8 @@ owner's credit applied to a later bill, administrative and program expenditures 
 reversals, in any order, on SQLite and PostgreSQL. After every step: every entry balances,
 the balances derived from the journal equal the model's (bank, each bill's receivable and
 owner credit, each FY's revenue and administrative spending), administrative spending stays
-within 5% of each FY's revenue, and no journal row written before has changed.
+within 5% of each FY's revenue, the running balances agree with the journal (``tid account
+verify``), and no journal row written before has changed.
 """
 
 from __future__ import annotations
@@ -456,6 +457,13 @@ class AccountMachine(RuleBasedStateMachine):
             # The 5% cap holds in every FY. (A payment reversed in a later FY than it was
             # collected takes the revenue out of the later FY, which may go below zero.)
             assert figures.admin <= RATE * max(Decimal(0), figures.revenue)
+
+    @invariant()
+    def the_running_balances_agree_with_the_journal(self) -> None:
+        """``tid account verify``: every running balance recomputed from the journal."""
+        lines, differences = ledger.verify(self.db)
+        assert differences == []
+        assert lines == self.db.exec(select(func.count()).select_from(JournalLine)).one()
 
     @invariant()
     def no_journal_row_changed(self) -> None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from tid import csv_safe
@@ -84,11 +85,14 @@ def statement(
         session, district_id, BANK, until=date(fy.start_year, 6, 30), booked_before=cut
     )
     closing = ledger.balance(session, district_id, BANK, until=fy.end, booked_before=cut)
-    year = ledger.journal(session, district_id, since=fy.start, until=fy.end, booked_before=cut)
     sums: dict[str, Decimal] = {}
-    for row in year:
-        for line in row.lines:
-            sums[line.account] = sums.get(line.account, ZERO) + line.amount
+    if cut is None:  # the running balances of the year's days
+        sums = ledger.day_sums(session, district_id, since=fy.start, until=fy.end)
+    else:  # as the journal stood then: the year's entries booked before the cut
+        year = ledger.journal(session, district_id, since=fy.start, until=fy.end, booked_before=cut)
+        for row in year:
+            for line in row.lines:
+                sums[line.account] = sums.get(line.account, ZERO) + line.amount
     revenue = -sums.get(REVENUE, ZERO)
     credits = -sums.get(OWNER_CREDIT, ZERO)
     admin = sums.get(ADMIN_EXPENSE, ZERO)
@@ -136,8 +140,18 @@ AGING_BUCKETS = (
 
 
 @dataclass(frozen=True)
+class AgedBill:
+    """What the aging shows of a bill."""
+
+    id: int
+    fiscal_year: str
+    due_date: date
+    amount: Decimal
+
+
+@dataclass(frozen=True)
 class AgingRow:
-    bill: Bill
+    bill: AgedBill
     cadastral_number: str
     outstanding: Decimal
     days_past_due: int
@@ -150,20 +164,32 @@ def aging(
     """Every bill with something owed at ``as_of`` (from the journal up to that date), with
     how many days past its due date it was then."""
     owed = ledger.owed_by_bill(session, district_id, until=as_of, booked_before=booked_before)
-    stmt = (
-        select(Bill, Property)
-        .join(Property, col(Property.id) == col(Bill.property_id))
-        .where(Bill.district_id == district_id)
-        .order_by(col(Bill.due_date), col(Property.cadastral_number), col(Bill.id))
-    )
+    owed = {bill_id: amount for bill_id, amount in owed.items() if amount != 0}
+    found: list[tuple[AgedBill, str]] = []
+    ids = sorted(owed)
+    for start in range(0, len(ids), 2000):  # only the bills with something owed
+        stmt = (
+            sa_select(
+                col(Bill.id),
+                col(Bill.fiscal_year),
+                col(Bill.due_date),
+                col(Bill.amount),
+                col(Property.cadastral_number),
+            )
+            .join(Property, col(Property.id) == col(Bill.property_id))
+            .where(col(Bill.id).in_(ids[start : start + 2000]))
+        )
+        found.extend(
+            (AgedBill(bill_id or 0, fiscal_year, due, amount), cadastral_number)
+            for bill_id, fiscal_year, due, amount, cadastral_number in session.execute(stmt)
+        )
+    found.sort(key=lambda pair: (pair[0].due_date, pair[1], pair[0].id))
     rows = []
-    for bill, prop in session.exec(stmt):
-        outstanding = owed.get(bill.id or 0, ZERO)
-        if outstanding == 0:
-            continue
+    for bill, cadastral_number in found:
+        outstanding = owed[bill.id]
         days = max(0, (as_of - bill.due_date).days)
         bucket = [label for start, label in AGING_BUCKETS if days >= start][-1]
-        rows.append(AgingRow(bill, prop.cadastral_number, outstanding, days, bucket))
+        rows.append(AgingRow(bill, cadastral_number, outstanding, days, bucket))
     return rows
 
 
@@ -222,11 +248,13 @@ class BankCheck:
         return self.difference == 0
 
 
-def bank_checks(session: Session, district_id: int) -> list[BankCheck]:
+def bank_checks(session: Session, district_id: int, *, limit: int | None = None) -> list[BankCheck]:
+    """The bank's reported balances against the journal's, the latest first (``limit``)."""
     rows = session.exec(
         select(BankBalance)
         .where(BankBalance.district_id == district_id)
         .order_by(col(BankBalance.as_of).desc())
+        .limit(limit)
     )
     result = []
     for row in rows:
@@ -256,20 +284,19 @@ class Month:
 def months(session: Session, district_id: int, fy: FiscalYear) -> list[Month]:
     """Revenue, program and administrative spending by month of the FY, with running totals."""
     totals: dict[tuple[int, int], dict[str, Decimal]] = {ym: {} for ym in fy.months()}
-    for row in ledger.journal(session, district_id, since=fy.start, until=fy.end):
-        bucket = totals[(row.entry.entry_date.year, row.entry.entry_date.month)]
-        for line in row.lines:
-            key = (
-                "revenue"
-                if line.account == REVENUE
-                else "admin"
-                if line.account == ADMIN_EXPENSE
-                else "program"
-                if line.account.startswith(PURPOSE_PREFIX)
-                else None
-            )
-            if key is not None:
-                bucket[key] = bucket.get(key, ZERO) + line.amount
+    for account, day, amount in ledger.days(session, district_id, since=fy.start, until=fy.end):
+        bucket = totals[(day.year, day.month)]
+        key = (
+            "revenue"
+            if account == REVENUE
+            else "admin"
+            if account == ADMIN_EXPENSE
+            else "program"
+            if account.startswith(PURPOSE_PREFIX)
+            else None
+        )
+        if key is not None:
+            bucket[key] = bucket.get(key, ZERO) + amount
     result = []
     revenue_to_date = admin_to_date = ZERO
     for (year, month), bucket in totals.items():

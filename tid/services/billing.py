@@ -62,7 +62,7 @@ from tid.rules import calendar
 from tid.rules.errors import N_, InputError
 from tid.rules.imposts import PropertyImpost, Value, compile_formula, evaluate
 from tid.rules.money import ZERO, money_str, parse_decimal, to_cents
-from tid.services import audit
+from tid.services import audit, ledger
 from tid.services.paging import PageInfo, cadastral_or_owner, page_info
 from tid.services.roll import attribute_names
 
@@ -349,6 +349,8 @@ def run_billing(
     commits; on ``InputError`` nothing has been written."""
     if session.get(District, district_id) is None:
         raise InputError("district", N_("There is no such district."))
+    # The district's postings wait for the run: the journal books its bills in order.
+    ledger.lock_district(session, district_id)
     fy = calendar.parse_fiscal_year(fiscal_year).label
     ordinance = ordinance_for(session, district_id, fy, ordinance_id)
     params = parse_parameters(parameters)
@@ -512,6 +514,8 @@ def run_billing(
     )
     if current is not None:
         superseded_bills, mailed = _supersede_bills(session, current.id or 0, run_id)
+    # The special account's receivables: the run's bills are booked with it (in bulk).
+    ledger.sync_bills(session, actor=actor, district_id=district_id)
     audit.record(
         session,
         actor,
@@ -682,8 +686,14 @@ def mark_mailed(*, session: Session, actor: audit.Actor, bill_ids: list[int], at
         session,
         actor,
         "bill.mailed",
-        ("bill", ",".join(str(i) for i in bill_ids[:20])),
-        after={"bills": len(bill_ids), "marked": count, "at": at.isoformat()},
+        # The entity id column holds 60 characters: the range of the bills; their ids after.
+        ("bill", f"{min(bill_ids)}-{max(bill_ids)}"),
+        after={
+            "bills": len(bill_ids),
+            "marked": count,
+            "at": at.isoformat(),
+            "bill_ids": sorted(bill_ids),
+        },
     )
     return count
 

@@ -2,8 +2,13 @@
 
 Every movement of a district's special account is a :class:`JournalEntry` whose lines add up
 to zero (one signed amount per line: debit positive, credit negative). Balances are derived
-from the lines, never stored. Nothing is edited or deleted (the database refuses it): a
-mistake is undone by a reversing entry.
+from the lines. Nothing is edited or deleted (the database refuses it): a mistake is undone
+by a reversing entry.
+
+So that no page reads the whole journal, each posting also adds its lines, in the same
+transaction, to two running aggregates: ``ledger_day`` (per account and booking day) and
+``bill_ledger`` (per bill: receivable and owner credit). They are derived data: :func:`verify`
+(``tid account verify``) recomputes them from the journal and reports any difference.
 
 The accounts (codes):
 
@@ -28,12 +33,27 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import ROUND_DOWN, Decimal
+from typing import Any
 
-from sqlalchemy import func
+from sqlalchemy import String as SqlString
+from sqlalchemy import Table, cast, insert, literal, or_
+from sqlalchemy import select as sa_select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
-from tid.models import Bill, BillingRun, BillStatus, JournalEntry, JournalLine
+from tid.clock import utcnow
+from tid.models import (
+    Bill,
+    BillingRun,
+    BillLedger,
+    BillStatus,
+    JournalEntry,
+    JournalLine,
+    LedgerDay,
+    LedgerState,
+)
 from tid.rules import admin_cap
 from tid.rules.calendar import FiscalYear, fiscal_year_of
 from tid.rules.errors import N_, InputError
@@ -142,19 +162,35 @@ def post_entry(
     )
     try:
         with session.begin_nested():
-            session.add(entry)
-            session.flush()
+            # Core inserts (the rows are only written, never changed): fewer round trips
+            # and no unit of work on the path of every payment.
+            entry.id = session.execute(
+                insert(_ENTRIES).returning(_ENTRIES.c.id),
+                {c: getattr(entry, c) for c in _ENTRY_COLUMNS},
+            ).scalar_one()
+            found = session.execute(
+                insert(_LINES).returning(_LINES.c.id, sort_by_parameter_order=True),
+                [
+                    {
+                        "entry_id": entry.id,
+                        "account": line.account,
+                        "bill_id": line.bill_id,
+                        "amount": line.amount,
+                    }
+                    for line in lines
+                ],
+            ).all()
             rows = [
                 JournalLine(
-                    entry_id=entry.id or 0,
+                    id=line_id,
+                    entry_id=entry.id,
                     account=line.account,
                     bill_id=line.bill_id,
                     amount=line.amount,
                 )
-                for line in lines
+                for (line_id,), line in zip(found, lines, strict=True)
             ]
-            session.add_all(rows)
-            session.flush()
+            _add_to_balances(session, district_id, [(entry_date, lines)])
     except IntegrityError:
         # The savepoint's rollback has already taken the new rows out of the session.
         existing = entry_by_key(session, key)
@@ -189,6 +225,174 @@ def entry_lines(session: Session, entry_id: int) -> tuple[JournalLine, ...]:
     return tuple(session.exec(stmt))
 
 
+# --------------------------------------------------------------------------- running balances
+
+_DAYS: Table = LedgerDay.__table__  # type: ignore[attr-defined]
+_BILLS: Table = BillLedger.__table__  # type: ignore[attr-defined]
+_ENTRIES: Table = JournalEntry.__table__  # type: ignore[attr-defined]
+_LINES: Table = JournalLine.__table__  # type: ignore[attr-defined]
+_PER_BILL = {RECEIVABLE: "receivable", OWNER_CREDIT: "owner_credit"}
+_ENTRY_COLUMNS = (
+    "district_id",
+    "entry_date",
+    "kind",
+    "memo",
+    "idempotency_key",
+    "reverses_id",
+    "actor",
+    "user_id",
+    "created_at",
+)
+
+
+_UPSERTS: dict[tuple[str, str], Any] = {}
+
+
+def _upsert_add(
+    session: Session,
+    table: Table,
+    keys: Sequence[str],
+    amounts: Sequence[str],
+    rows: list[dict[str, object]],
+) -> None:
+    """Insert each row, or add its ``amounts`` to the row already there."""
+    if not rows:
+        return
+    dialect = session.connection().dialect.name
+    stmt = _UPSERTS.get((dialect, table.name))
+    if stmt is None:  # built once: the statement is the same for every posting
+        stmt = (pg_insert if dialect == "postgresql" else sqlite_insert)(table)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=[table.c[k] for k in keys],
+            set_={name: table.c[name] + stmt.excluded[name] for name in amounts},
+        )
+        _UPSERTS[(dialect, table.name)] = stmt
+    for start in range(0, len(rows), 5000):
+        session.execute(stmt, rows[start : start + 5000])
+
+
+def _add_to_balances(
+    session: Session, district_id: int, postings: Sequence[tuple[date, Sequence[Line]]]
+) -> None:
+    """Add the lines of entries (each with its booking date) to the running balances."""
+    days: dict[tuple[str, date], Decimal] = defaultdict(Decimal)
+    bills: dict[int, dict[str, Decimal]] = {}
+    for on, lines in postings:
+        for line in lines:
+            days[(line.account, on)] += line.amount
+            column = _PER_BILL.get(line.account)
+            if column is not None and line.bill_id is not None:
+                per_bill = bills.setdefault(
+                    line.bill_id, {"receivable": ZERO, "owner_credit": ZERO}
+                )
+                per_bill[column] += line.amount
+    _upsert_add(
+        session,
+        _DAYS,
+        ("district_id", "account", "day"),
+        ("amount",),
+        [
+            {"district_id": district_id, "account": account, "day": on, "amount": amount}
+            for (account, on), amount in days.items()
+        ],
+    )
+    _upsert_add(
+        session,
+        _BILLS,
+        ("bill_id",),
+        ("receivable", "owner_credit"),
+        [
+            {"bill_id": bill_id, "district_id": district_id, **amounts}
+            for bill_id, amounts in bills.items()
+        ],
+    )
+
+
+@dataclass(frozen=True)
+class Pending:
+    """An entry to post in bulk (see :func:`post_many`)."""
+
+    entry_date: date
+    kind: str
+    memo: str
+    key: str
+    lines: tuple[Line, ...]
+
+
+def post_many(
+    session: Session, *, actor: audit.Actor, district_id: int, entries: Sequence[Pending]
+) -> list[int]:
+    """Append many balanced entries at once (a billing run's bills): the same rows as
+    :func:`post_entry` one by one, with one audit event for the lot. The caller holds the
+    district's lock and has checked that no key is already booked. Returns the entry ids."""
+    if not entries:
+        return []
+    for pending in entries:
+        if not pending.lines or sum((line.amount for line in pending.lines), ZERO) != 0:
+            raise ValueError(f"an entry must have lines and balance: {pending}")
+        for line in pending.lines:
+            if line.amount == 0 or line.amount != line.amount.quantize(CENT):
+                raise ValueError(f"line amounts are non-zero whole cents: {line}")
+            if abs(line.amount) > MAX_ACCOUNT_AMOUNT:
+                raise InputError("amount", AMOUNT_TOO_LARGE)
+    # The same guards as post_entry: nothing is booked on a date of a locked fiscal year.
+    for entry_date in sorted({p.entry_date for p in entries}):
+        year_locks.ensure_open(session, district_id, entry_date)
+    now = utcnow()
+    ids: dict[str, int] = {}
+    for start in range(0, len(entries), 2000):
+        chunk = entries[start : start + 2000]
+        result = session.execute(
+            insert(_ENTRIES).returning(_ENTRIES.c.id, _ENTRIES.c.idempotency_key),
+            [
+                {
+                    "district_id": district_id,
+                    "entry_date": p.entry_date,
+                    "kind": p.kind,
+                    "memo": p.memo[:500],
+                    "idempotency_key": p.key,
+                    "reverses_id": None,
+                    "actor": actor.label,
+                    "user_id": actor.user_id,
+                    "created_at": now,
+                }
+                for p in chunk
+            ],
+        )
+        ids.update({key: int(entry_id) for entry_id, key in result})
+    lines = [
+        {
+            "entry_id": ids[p.key],
+            "account": line.account,
+            "bill_id": line.bill_id,
+            "amount": line.amount,
+        }
+        for p in entries
+        for line in p.lines
+    ]
+    for start in range(0, len(lines), 5000):
+        session.execute(insert(_LINES), lines[start : start + 5000])
+    _add_to_balances(session, district_id, [(p.entry_date, p.lines) for p in entries])
+    made = [ids[p.key] for p in entries]
+    kinds = sorted({p.kind for p in entries})
+    audit.record(
+        session,
+        actor,
+        "journal.bulk",
+        ("district", district_id),
+        after={
+            "kinds": kinds,
+            "entries": len(made),
+            "entry_ids": made,
+            "lines": len(lines),
+            "debits": str(
+                sum((ln.amount for p in entries for ln in p.lines if ln.amount > 0), ZERO)
+            ),
+        },
+    )
+    return made
+
+
 # --------------------------------------------------------------------------- balances
 
 
@@ -202,7 +406,9 @@ def _sum(
     since: date | None = None,
     until: date | None = None,
     booked_before: datetime | None = None,
+    booked_from: datetime | None = None,
 ) -> Decimal:
+    """A sum of journal lines read from the journal itself (bounded by the caller)."""
     stmt = (
         select(func.sum(JournalLine.amount))
         .select_from(JournalLine)
@@ -221,7 +427,14 @@ def _sum(
         stmt = stmt.where(JournalEntry.entry_date <= until)
     if booked_before is not None:
         stmt = stmt.where(JournalEntry.created_at < booked_before)
+    if booked_from is not None:
+        stmt = stmt.where(JournalEntry.created_at >= booked_from)
     return _money(session.exec(stmt).one())
+
+
+def cents(value: object) -> Decimal:
+    """A sum read from the database (None: nothing), as an amount."""
+    return _money(value)
 
 
 def _money(value: object) -> Decimal:
@@ -230,7 +443,54 @@ def _money(value: object) -> Decimal:
         return ZERO.quantize(CENT)
     if isinstance(value, Decimal):
         return value.quantize(CENT)
+    if isinstance(value, int):  # a sum the database typed as a plain integer (cents)
+        return (Decimal(value) / 100).quantize(CENT)
     raise TypeError(f"unexpected sum {value!r}")
+
+
+def _day_sum(
+    session: Session,
+    district_id: int,
+    accounts: Sequence[str],
+    since: date | None,
+    until: date | None,
+) -> dict[str, Decimal]:
+    stmt = (
+        select(LedgerDay.account, func.sum(LedgerDay.amount))
+        .where(LedgerDay.district_id == district_id, col(LedgerDay.account).in_(accounts))
+        .group_by(col(LedgerDay.account))
+    )
+    if since is not None:
+        stmt = stmt.where(LedgerDay.day >= since)
+    if until is not None:
+        stmt = stmt.where(LedgerDay.day <= until)
+    return {account: _money(total) for account, total in session.exec(stmt)}
+
+
+def day_sums(
+    session: Session, district_id: int, *, since: date | None = None, until: date | None = None
+) -> dict[str, Decimal]:
+    """Every account's lines booked between two dates (inclusive), summed."""
+    stmt = (
+        select(LedgerDay.account, func.sum(LedgerDay.amount))
+        .where(LedgerDay.district_id == district_id)
+        .group_by(col(LedgerDay.account))
+    )
+    if since is not None:
+        stmt = stmt.where(LedgerDay.day >= since)
+    if until is not None:
+        stmt = stmt.where(LedgerDay.day <= until)
+    return {account: _money(total) for account, total in session.exec(stmt)}
+
+
+def days(
+    session: Session, district_id: int, *, since: date, until: date
+) -> list[tuple[str, date, Decimal]]:
+    """Each account's lines booked on each day between two dates (inclusive), summed."""
+    stmt = select(col(LedgerDay.account), col(LedgerDay.day), col(LedgerDay.amount)).where(
+        LedgerDay.district_id == district_id, LedgerDay.day >= since, LedgerDay.day <= until
+    )
+    return [(account, day, amount) for account, day, amount in session.exec(stmt)]
 
 
 def balance(
@@ -243,32 +503,41 @@ def balance(
     until: date | None = None,
     booked_before: datetime | None = None,
 ) -> Decimal:
-    """The balance of an account (debit positive) from the journal, optionally for one bill,
-    between two booking dates (inclusive), and as the journal stood at ``booked_before``."""
-    return _sum(
-        session,
-        district_id,
-        accounts=[account],
-        bill_id=bill_id,
-        since=since,
-        until=until,
-        booked_before=booked_before,
-    )
+    """The balance of an account (debit positive), optionally for one bill, between two
+    booking dates (inclusive), and as the journal stood at ``booked_before``."""
+    if bill_id is not None:
+        column = _PER_BILL.get(account)
+        if column is not None and since is None and until is None and booked_before is None:
+            row = session.get(BillLedger, bill_id)
+            amount = getattr(row, column) if row is not None else ZERO
+            return Decimal(amount).quantize(CENT)
+        return _sum(
+            session,
+            district_id,
+            accounts=[account],
+            bill_id=bill_id,
+            since=since,
+            until=until,
+            booked_before=booked_before,
+        )
+    total = _day_sum(session, district_id, [account], since, until).get(account, ZERO)
+    if booked_before is not None:  # less what was booked from then on
+        total -= _sum(
+            session,
+            district_id,
+            accounts=[account],
+            since=since,
+            until=until,
+            booked_from=booked_before,
+        )
+    return total.quantize(CENT)
 
 
 def balances(
     session: Session, district_id: int, *, until: date | None = None
 ) -> dict[str, Decimal]:
     """Every account's balance (debit positive), bills' receivables summed."""
-    stmt = (
-        select(JournalLine.account, func.sum(JournalLine.amount))
-        .join(JournalEntry, col(JournalEntry.id) == col(JournalLine.entry_id))
-        .where(JournalEntry.district_id == district_id)
-        .group_by(col(JournalLine.account))
-    )
-    if until is not None:
-        stmt = stmt.where(JournalEntry.entry_date <= until)
-    return {account: _money(total) for account, total in session.exec(stmt)}
+    return day_sums(session, district_id, until=until)
 
 
 def bill_balances(
@@ -278,36 +547,89 @@ def bill_balances(
     *,
     until: date | None = None,
     booked_before: datetime | None = None,
+    bill_ids: Sequence[int] | None = None,
 ) -> dict[int, Decimal]:
-    """The balance of ``account`` per bill (receivable: what is still owed on each bill)."""
-    stmt = (
-        select(JournalLine.bill_id, func.sum(JournalLine.amount))
-        .join(JournalEntry, col(JournalEntry.id) == col(JournalLine.entry_id))
-        .where(
-            JournalEntry.district_id == district_id,
-            JournalLine.account == account,
-            col(JournalLine.bill_id).is_not(None),
+    """The balance of ``account`` per bill (receivable: what is still owed on each bill),
+    bills with a balance only; of the bills ``bill_ids`` only, if given."""
+    result: dict[int, Decimal] = defaultdict(Decimal)
+    column = _PER_BILL.get(account)
+    if bill_ids is not None and not bill_ids:
+        return {}
+    if column is not None:
+        value = getattr(BillLedger, column)
+        if bill_ids is not None:  # by the primary key
+            current = select(BillLedger.bill_id, value).where(
+                col(BillLedger.bill_id).in_(list(bill_ids)),
+                BillLedger.district_id == district_id,
+            )
+        else:
+            current = select(BillLedger.bill_id, value).where(
+                BillLedger.district_id == district_id, or_(value > 0, value < 0)
+            )
+        for bill_id, amount in session.exec(current):
+            result[bill_id] += amount
+    if column is None or until is not None or booked_before is not None:
+        # From the journal: every line (another account), or those to take off the
+        # running balance (booked after ``until`` or from ``booked_before`` on).
+        stmt = (
+            select(JournalLine.bill_id, func.sum(JournalLine.amount))
+            .join(JournalEntry, col(JournalEntry.id) == col(JournalLine.entry_id))
+            .where(
+                JournalEntry.district_id == district_id,
+                JournalLine.account == account,
+                col(JournalLine.bill_id).is_not(None),
+            )
+            .group_by(col(JournalLine.bill_id))
         )
-        .group_by(col(JournalLine.bill_id))
-    )
-    if until is not None:
-        stmt = stmt.where(JournalEntry.entry_date <= until)
-    if booked_before is not None:
-        stmt = stmt.where(JournalEntry.created_at < booked_before)
-    return {int(bill_id or 0): _money(total) for bill_id, total in session.exec(stmt)}
+        if bill_ids is not None:
+            stmt = stmt.where(col(JournalLine.bill_id).in_(list(bill_ids)))
+        sign = Decimal(1)
+        if column is None:
+            if until is not None:
+                stmt = stmt.where(JournalEntry.entry_date <= until)
+            if booked_before is not None:
+                stmt = stmt.where(JournalEntry.created_at < booked_before)
+        else:
+            sign = Decimal(-1)
+            later = []
+            if until is not None:
+                later.append(col(JournalEntry.entry_date) > until)
+            if booked_before is not None:
+                later.append(col(JournalEntry.created_at) >= booked_before)
+            # Found from the entries (the index on district and booking date): usually few.
+            entries = select(JournalEntry.id).where(
+                JournalEntry.district_id == district_id, or_(*later)
+            )
+            stmt = (
+                select(JournalLine.bill_id, func.sum(JournalLine.amount))
+                .where(
+                    col(JournalLine.entry_id).in_(entries),
+                    JournalLine.account == account,
+                    col(JournalLine.bill_id).is_not(None),
+                )
+                .group_by(col(JournalLine.bill_id))
+            )
+            if bill_ids is not None:
+                stmt = stmt.where(col(JournalLine.bill_id).in_(list(bill_ids)))
+        for line_bill_id, total in session.exec(stmt):
+            result[int(line_bill_id or 0)] += sign * _money(total)
+    return {bill_id: amount.quantize(CENT) for bill_id, amount in result.items() if amount != 0}
 
 
-def _booked_bill_ids(
-    session: Session, district_id: int, booked_before: datetime | None = None
-) -> set[int]:
-    stmt = (
-        select(JournalLine.bill_id)
-        .join(JournalEntry, col(JournalEntry.id) == col(JournalLine.entry_id))
-        .where(JournalEntry.district_id == district_id, JournalEntry.kind == "bill")
-    )
-    if booked_before is not None:
-        stmt = stmt.where(JournalEntry.created_at < booked_before)
-    return {bill_id for bill_id in session.exec(stmt) if bill_id is not None}
+def _bills_through(session: Session, district_id: int) -> int:
+    state = session.get(LedgerState, district_id)
+    return state.bills_through if state is not None else 0
+
+
+def _keys_booked(session: Session, keys: Sequence[str]) -> dict[str, datetime]:
+    """Which of ``keys`` are in the journal, with when each was booked."""
+    found: dict[str, datetime] = {}
+    for start in range(0, len(keys), 500):
+        stmt = select(JournalEntry.idempotency_key, JournalEntry.created_at).where(
+            col(JournalEntry.idempotency_key).in_(keys[start : start + 500])
+        )
+        found.update(dict(session.exec(stmt).all()))
+    return found
 
 
 def owed_by_bill(
@@ -316,24 +638,69 @@ def owed_by_bill(
     *,
     until: date | None = None,
     booked_before: datetime | None = None,
+    bill_ids: Sequence[int] | None = None,
 ) -> dict[int, Decimal]:
-    """What is still owed on each bill: the journal's receivable, plus the full amount of an
-    active bill that the journal has not booked yet (it is booked with the next posting)."""
-    owed = bill_balances(session, district_id, until=until, booked_before=booked_before)
-    booked = _booked_bill_ids(session, district_id, booked_before)
-    stmt = (
-        select(Bill, BillingRun)
-        .join(BillingRun, col(BillingRun.id) == col(Bill.billing_run_id))
-        .where(Bill.district_id == district_id, Bill.status == BillStatus.ACTIVE.value)
+    """What is still owed on each bill (of ``bill_ids`` only, if given): the journal's
+    receivable, plus the full amount of an active bill that the journal has not booked yet
+    (it is booked with the next posting)."""
+    owed = bill_balances(
+        session, district_id, until=until, booked_before=booked_before, bill_ids=bill_ids
     )
-    for bill, run in session.exec(stmt):
-        if bill.id is None or bill.id in booked or bill.amount <= 0:
-            continue
-        if booked_before is not None and bill.created_at >= booked_before:
-            continue
-        if until is None or run.run_on <= until:
-            owed[bill.id] = owed.get(bill.id, ZERO) + bill.amount
+    for bill_id, amount in unbooked_owed(
+        session, district_id, until=until, booked_before=booked_before, bill_ids=bill_ids
+    ).items():
+        owed[bill_id] = owed.get(bill_id, ZERO) + amount
     return owed
+
+
+def unbooked_owed(
+    session: Session,
+    district_id: int,
+    *,
+    until: date | None = None,
+    booked_before: datetime | None = None,
+    bill_ids: Sequence[int] | None = None,
+) -> dict[int, Decimal]:
+    """The active bills the journal has not booked (as it stood at ``booked_before``): owed
+    in full. A billing run books its bills, so this is empty but for a moment."""
+    unbooked: dict[int, Decimal] = {}
+    # The bills the journal may not have booked (as it stood at ``booked_before``): those
+    # made since it last booked the district's bills, and those it booked from then on.
+    candidates = col(Bill.id) > _bills_through(session, district_id)
+    if booked_before is not None:
+        late = (
+            select(JournalLine.bill_id)
+            .join(JournalEntry, col(JournalEntry.id) == col(JournalLine.entry_id))
+            .where(
+                JournalEntry.district_id == district_id,
+                JournalEntry.kind == "bill",
+                JournalLine.account == RECEIVABLE,
+                col(JournalEntry.created_at) >= booked_before,
+            )
+        )
+        candidates = or_(candidates, col(Bill.id).in_(late))
+    stmt = (
+        select(col(Bill.id), col(Bill.amount), col(Bill.created_at), col(BillingRun.run_on))
+        .join(BillingRun, col(BillingRun.id) == col(Bill.billing_run_id))
+        .where(
+            Bill.district_id == district_id,
+            Bill.status == BillStatus.ACTIVE.value,
+            candidates,
+        )
+    )
+    if bill_ids is not None:
+        stmt = stmt.where(col(Bill.id).in_(list(bill_ids)))
+    pending = [row for row in session.exec(stmt) if row[1] > 0]
+    booked = _keys_booked(session, [f"bill:{row[0]}" for row in pending])
+    for bill_id, amount, created_at, run_on in pending:
+        when = booked.get(f"bill:{bill_id}")
+        if when is not None and (booked_before is None or when < booked_before):
+            continue  # in the journal (as it stood then): its receivable says it
+        if booked_before is not None and created_at >= booked_before:
+            continue
+        if until is None or run_on <= until:
+            unbooked[bill_id or 0] = amount
+    return unbooked
 
 
 # --------------------------------------------------------------------------- the 5% cap
@@ -366,18 +733,7 @@ class CapFigures:
 def cap_figures(session: Session, district_id: int, fy: FiscalYear) -> CapFigures:
     """21 LPRA § 6653(6): the figures of the administrative cap of one FY, to this moment."""
     rate, citation = admin_cap.admin_cap_rate(fy.end)
-    stmt = (
-        select(JournalLine.account, func.sum(JournalLine.amount))
-        .join(JournalEntry, col(JournalEntry.id) == col(JournalLine.entry_id))
-        .where(
-            JournalEntry.district_id == district_id,
-            col(JournalLine.account).in_((REVENUE, ADMIN_EXPENSE)),
-            JournalEntry.entry_date >= fy.start,
-            JournalEntry.entry_date <= fy.end,
-        )
-        .group_by(col(JournalLine.account))
-    )
-    sums = {account: _money(total) for account, total in session.exec(stmt)}
+    sums = _day_sum(session, district_id, (REVENUE, ADMIN_EXPENSE), fy.start, fy.end)
     revenue = -sums.get(REVENUE, ZERO.quantize(CENT))
     admin = sums.get(ADMIN_EXPENSE, ZERO.quantize(CENT))
     cap = rate * revenue
@@ -420,76 +776,100 @@ class CapExceededError(InputError):
 
 def sync_bills(session: Session, *, actor: audit.Actor, district_id: int) -> int:
     """Book every active bill of the district not yet in the journal, and move what was paid
-    on a superseded bill to the bill that replaced it. Returns how many entries were made."""
-    made = 0
-    booked_ids = _booked_bill_ids(session, district_id)
-    stmt = (
-        select(Bill, BillingRun)
-        .join(BillingRun, col(BillingRun.id) == col(Bill.billing_run_id))
-        .where(Bill.district_id == district_id)
-        .order_by(col(Bill.id))
+    on a superseded bill to the bill that replaced it. Only the bills made since the last
+    time are looked at (``ledger_state``). Returns how many entries were made."""
+    lock_district(session, district_id)
+    mark = (
+        select(LedgerState.bills_through)
+        .where(LedgerState.district_id == district_id)
+        .scalar_subquery()
     )
-    pairs = list(session.exec(stmt))
-    for bill, run in pairs:
-        if bill.id in booked_ids or bill.amount <= 0:
-            continue
-        if bill.status != BillStatus.ACTIVE.value and bill.superseded_by_id is not None:
-            continue  # superseded before it was ever booked: only its successor is owed
-        posted = post_entry(
-            session,
-            actor=actor,
-            district_id=district_id,
-            entry_date=run.run_on,
-            kind="bill",
-            memo=f"Impost FY {bill.fiscal_year}, bill {bill.id}",
-            key=f"bill:{bill.id}",
-            lines=[
-                Line(RECEIVABLE, bill.amount, bill.id),
-                Line(ASSESSED, -bill.amount, bill.id),
-            ],
+    new = session.execute(
+        sa_select(
+            col(Bill.id),
+            col(Bill.amount),
+            col(Bill.status),
+            col(Bill.superseded_by_id),
+            col(Bill.fiscal_year),
+            col(BillingRun.run_on),
         )
-        made += int(posted.booked)
-        booked_ids.add(bill.id or 0)
-    for bill, run in pairs:
-        if bill.status == BillStatus.ACTIVE.value or bill.superseded_by_id is None:
+        .join(BillingRun, col(BillingRun.id) == col(Bill.billing_run_id))
+        .where(col(Bill.district_id) == district_id, col(Bill.id) > func.coalesce(mark, 0))
+        .order_by(col(Bill.id))
+    ).all()
+    if not new:  # the usual case: one indexed look that finds nothing
+        return 0
+    state = session.get(LedgerState, district_id)
+    through = state.bills_through if state is not None else 0
+    # The bills superseded by one of these: what was paid on them moves to the new bill.
+    old = session.exec(
+        select(col(Bill.id), col(Bill.amount), col(Bill.superseded_by_id), col(BillingRun.run_on))
+        .join(BillingRun, col(BillingRun.id) == col(Bill.billing_run_id))
+        .where(
+            Bill.district_id == district_id,
+            Bill.status != BillStatus.ACTIVE.value,
+            col(Bill.superseded_by_id) > through,
+        )
+        .order_by(col(Bill.id))
+    ).all()
+    keys = [f"bill:{row[0]}" for row in new]
+    keys += [k for row in old for k in (f"bill:{row[0]}", f"supersede:{row[0]}")]
+    booked = set(_keys_booked(session, keys))
+    bills: list[Pending] = []
+    for bill_id, amount, status, superseded_by, fiscal_year, run_on in new:
+        if f"bill:{bill_id}" in booked or amount <= 0:
             continue
-        if bill.id not in booked_ids or entry_by_key(session, f"supersede:{bill.id}"):
+        if status != BillStatus.ACTIVE.value and superseded_by is not None:
+            continue  # superseded before it was ever booked: only its successor is owed
+        bills.append(
+            Pending(
+                run_on,
+                "bill",
+                f"Impost FY {fiscal_year}, bill {bill_id}",
+                f"bill:{bill_id}",
+                (Line(RECEIVABLE, amount, bill_id), Line(ASSESSED, -amount, bill_id)),
+            )
+        )
+        booked.add(f"bill:{bill_id}")
+    post_many(session, actor=actor, district_id=district_id, entries=bills)
+    moving = [
+        row for row in old if f"bill:{row[0]}" in booked and f"supersede:{row[0]}" not in booked
+    ]
+    outstanding = bill_balances(session, district_id, bill_ids=[row[0] or 0 for row in moving])
+    successors = {row[0]: (row[1], row[5]) for row in new}
+    moves: list[Pending] = []
+    for old_id, old_amount, new_id, old_run_on in moving:
+        if new_id not in successors or old_id is None:
             continue
-        made += int(_move_superseded(session, actor, district_id, bill, run.run_on))
-    return made
-
-
-def _move_superseded(
-    session: Session, actor: audit.Actor, district_id: int, old: Bill, on: date
-) -> bool:
-    new = session.get(Bill, old.superseded_by_id)
-    if new is None or new.id is None or old.id is None:
-        return False
-    outstanding = balance(session, district_id, RECEIVABLE, bill_id=old.id)
-    paid = old.amount - outstanding
-    moved = min(paid, new.amount) if paid > 0 else ZERO
-    excess = paid - moved if paid > 0 else ZERO
-    lines = []
-    if outstanding:
-        lines += [Line(RECEIVABLE, -outstanding, old.id), Line(ASSESSED, outstanding, old.id)]
-    if moved:
-        lines += [Line(RECEIVABLE, -moved, new.id), Line(ASSESSED, moved, new.id)]
-    if excess:
-        lines += [Line(REVENUE, excess, old.id), Line(OWNER_CREDIT, -excess, new.id)]
-    if not lines:
-        return False
-    run = session.get(BillingRun, new.billing_run_id)
-    posted = post_entry(
-        session,
-        actor=actor,
-        district_id=district_id,
-        entry_date=max(on, run.run_on if run else on),
-        kind="bill_superseded",
-        memo=f"Bill {old.id} superseded by bill {new.id}",
-        key=f"supersede:{old.id}",
-        lines=lines,
-    )
-    return posted.booked
+        new_amount, new_run_on = successors[new_id]
+        owed = outstanding.get(old_id, ZERO)
+        paid = old_amount - owed
+        moved = min(paid, new_amount) if paid > 0 else ZERO
+        excess = paid - moved if paid > 0 else ZERO
+        lines = []
+        if owed:
+            lines += [Line(RECEIVABLE, -owed, old_id), Line(ASSESSED, owed, old_id)]
+        if moved:
+            lines += [Line(RECEIVABLE, -moved, new_id), Line(ASSESSED, moved, new_id)]
+        if excess:
+            lines += [Line(REVENUE, excess, old_id), Line(OWNER_CREDIT, -excess, new_id)]
+        if lines:
+            moves.append(
+                Pending(
+                    max(old_run_on, new_run_on),
+                    "bill_superseded",
+                    f"Bill {old_id} superseded by bill {new_id}",
+                    f"supersede:{old_id}",
+                    tuple(lines),
+                )
+            )
+    post_many(session, actor=actor, district_id=district_id, entries=moves)
+    if state is None:
+        state = LedgerState(district_id=district_id)
+    state.bills_through = max(int(row[0] or 0) for row in new)
+    session.add(state)
+    session.flush()
+    return len(bills) + len(moves)
 
 
 # --------------------------------------------------------------------------- reversals
@@ -575,6 +955,19 @@ def journal(
 ) -> list[JournalRow]:
     """The entries of a district between two booking dates, in booking order, with lines
     (as the journal stood at ``booked_before``, if given)."""
+    stmt = _entries(district_id, since=since, until=until, booked_before=booked_before)
+    entries = list(session.exec(stmt.order_by(col(JournalEntry.entry_date), col(JournalEntry.id))))
+    return _with_lines(session, entries, booked_before)
+
+
+def _entries(
+    district_id: int,
+    *,
+    since: date | None = None,
+    until: date | None = None,
+    booked_before: datetime | None = None,
+    kinds: Sequence[str] | None = None,
+) -> Any:
     stmt = select(JournalEntry).where(JournalEntry.district_id == district_id)
     if booked_before is not None:
         stmt = stmt.where(JournalEntry.created_at < booked_before)
@@ -582,20 +975,217 @@ def journal(
         stmt = stmt.where(JournalEntry.entry_date >= since)
     if until is not None:
         stmt = stmt.where(JournalEntry.entry_date <= until)
-    entries = list(session.exec(stmt.order_by(col(JournalEntry.entry_date), col(JournalEntry.id))))
+    if kinds is not None:
+        stmt = stmt.where(col(JournalEntry.kind).in_(kinds))
+    return stmt
+
+
+def _with_lines(
+    session: Session, entries: list[JournalEntry], booked_before: datetime | None = None
+) -> list[JournalRow]:
     ids = [e.id for e in entries]
     by_entry: dict[int, list[JournalLine]] = defaultdict(list)
     reversed_by: dict[int, int] = {}
-    if ids:
+    for start in range(0, len(ids), 5000):
+        chunk = ids[start : start + 5000]
         for line in session.exec(
             select(JournalLine)
-            .where(col(JournalLine.entry_id).in_(ids))
+            .where(col(JournalLine.entry_id).in_(chunk))
             .order_by(col(JournalLine.id))
         ):
             by_entry[line.entry_id].append(line)
-        reversals = select(JournalEntry).where(col(JournalEntry.reverses_id).in_(ids))
+        # A reversal's key names the entry it reverses (the unique key's index finds it).
+        reversals = select(JournalEntry).where(
+            col(JournalEntry.idempotency_key).in_([f"reverse:{i}" for i in chunk]),
+            col(JournalEntry.reverses_id).is_not(None),
+        )
         if booked_before is not None:
             reversals = reversals.where(JournalEntry.created_at < booked_before)
         for rev in session.exec(reversals):
             reversed_by[rev.reverses_id or 0] = rev.id or 0
     return [JournalRow(e, tuple(by_entry[e.id or 0]), reversed_by.get(e.id or 0)) for e in entries]
+
+
+@dataclass(frozen=True)
+class JournalPage:
+    """One page of a district's journal, in booking order (or newest first)."""
+
+    rows: list[JournalRow]
+    total: int
+    page: int
+    pages: int
+    per_page: int
+
+    @property
+    def previous_page(self) -> int | None:
+        return self.page - 1 if self.page > 1 else None
+
+    @property
+    def next_page(self) -> int | None:
+        return self.page + 1 if self.page < self.pages else None
+
+
+def journal_page(
+    session: Session,
+    district_id: int,
+    *,
+    since: date | None = None,
+    until: date | None = None,
+    kinds: Sequence[str] | None = None,
+    page: int = 1,
+    per_page: int = 100,
+    newest_first: bool = False,
+    counted: bool = True,
+) -> JournalPage:
+    """A page of the entries between two booking dates, with their lines: only the page's
+    entries are read (the index on district, booking date and id). Not ``counted``: the
+    first page only, without the count of all (total and pages are then those of the page)."""
+    base = _entries(district_id, since=since, until=until, kinds=kinds)
+    if counted:
+        total = int(session.exec(select(func.count()).select_from(base.subquery())).one())
+        pages = max(1, -(-total // per_page))
+        page = min(max(1, page), pages)
+    else:
+        total, pages, page = 0, 1, 1
+    order = (
+        (col(JournalEntry.entry_date).desc(), col(JournalEntry.id).desc())
+        if newest_first
+        else (col(JournalEntry.entry_date), col(JournalEntry.id))
+    )
+    start = (page - 1) * per_page
+    if counted and start > total // 2:  # the later pages: counted from the other end
+        end = min(start + per_page, total)
+        back = (
+            (col(JournalEntry.entry_date), col(JournalEntry.id))
+            if newest_first
+            else (col(JournalEntry.entry_date).desc(), col(JournalEntry.id).desc())
+        )
+        entries = list(session.exec(base.order_by(*back).offset(total - end).limit(end - start)))
+        entries.reverse()
+    else:
+        entries = list(session.exec(base.order_by(*order).offset(start).limit(per_page)))
+    if not counted:
+        total = len(entries)
+    return JournalPage(_with_lines(session, entries), total, page, pages, per_page)
+
+
+# --------------------------------------------------------------------------- verify
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A running balance that does not agree with the journal (or an entry that does not
+    balance, or a bill the journal should have booked)."""
+
+    district_id: int
+    what: str  # "day", "bill", "entry", "unbooked bill"
+    key: str  # account and day, bill id and account, entry id
+    stored: Decimal
+    journal: Decimal
+
+
+def verify(session: Session, district_id: int | None = None) -> tuple[int, list[Difference]]:
+    """Recompute every running balance from the journal and compare: returns how many
+    journal lines were read and every difference found (none: the balances agree)."""
+
+    def where_district(stmt: Any, column: Any) -> Any:
+        return stmt if district_id is None else stmt.where(column == district_id)
+
+    differences: list[Difference] = []
+    lines = int(
+        session.exec(
+            where_district(
+                select(func.count())
+                .select_from(JournalLine)
+                .join(JournalEntry, col(JournalEntry.id) == col(JournalLine.entry_id)),
+                JournalEntry.district_id,
+            )
+        ).one()
+    )
+    # Every entry balances.
+    unbalanced = where_district(
+        select(JournalEntry.district_id, JournalLine.entry_id, func.sum(JournalLine.amount))
+        .join(JournalEntry, col(JournalEntry.id) == col(JournalLine.entry_id))
+        .group_by(col(JournalEntry.district_id), col(JournalLine.entry_id))
+        .having(func.sum(JournalLine.amount) != 0),
+        JournalEntry.district_id,
+    )
+    for d, entry_id, total in session.exec(unbalanced):
+        differences.append(Difference(d, "entry", str(entry_id), ZERO, _money(total)))
+    # Per account and day.
+    journal_days = {
+        (d, account, on): _money(total)
+        for d, account, on, total in session.exec(
+            where_district(
+                select(
+                    col(JournalEntry.district_id),
+                    col(JournalLine.account),
+                    col(JournalEntry.entry_date),
+                    func.sum(JournalLine.amount),
+                )
+                .join(JournalEntry, col(JournalEntry.id) == col(JournalLine.entry_id))
+                .group_by(
+                    col(JournalEntry.district_id),
+                    col(JournalLine.account),
+                    col(JournalEntry.entry_date),
+                ),
+                JournalEntry.district_id,
+            )
+        )
+    }
+    stored_days = {
+        (row.district_id, row.account, row.day): row.amount
+        for row in session.exec(where_district(select(LedgerDay), LedgerDay.district_id))
+    }
+    for d, account, on in sorted(set(journal_days) | set(stored_days)):
+        stored = stored_days.get((d, account, on), ZERO)
+        found = journal_days.get((d, account, on), ZERO)
+        if stored != found:
+            differences.append(Difference(d, "day", f"{account} {on}", stored, found))
+    # Per bill.
+    journal_bills: dict[tuple[int, int, str], Decimal] = {}
+    for d, bill_id, account, total in session.exec(
+        where_district(
+            select(
+                JournalEntry.district_id,
+                JournalLine.bill_id,
+                JournalLine.account,
+                func.sum(JournalLine.amount),
+            )
+            .join(JournalEntry, col(JournalEntry.id) == col(JournalLine.entry_id))
+            .where(
+                col(JournalLine.bill_id).is_not(None),
+                col(JournalLine.account).in_(list(_PER_BILL)),
+            )
+            .group_by(
+                col(JournalEntry.district_id), col(JournalLine.bill_id), col(JournalLine.account)
+            ),
+            JournalEntry.district_id,
+        )
+    ):
+        journal_bills[(d, int(bill_id or 0), account)] = _money(total)
+    stored_bills: dict[tuple[int, int, str], Decimal] = {}
+    for row in session.exec(where_district(select(BillLedger), BillLedger.district_id)):
+        for account, column in _PER_BILL.items():
+            stored_bills[(row.district_id, row.bill_id, account)] = getattr(row, column)
+    for d, bill_id, account in sorted(set(journal_bills) | set(stored_bills)):
+        stored = stored_bills.get((d, bill_id, account), ZERO)
+        found = journal_bills.get((d, bill_id, account), ZERO)
+        if stored != found:
+            differences.append(Difference(d, "bill", f"{bill_id} {account}", stored, found))
+    # Every active bill up to the district's mark is booked.
+    booked_key = literal("bill:") + cast(Bill.id, SqlString)
+    unbooked = where_district(
+        select(col(Bill.district_id), col(Bill.id), col(Bill.amount))
+        .join(LedgerState, col(LedgerState.district_id) == col(Bill.district_id))
+        .where(
+            Bill.status == BillStatus.ACTIVE.value,
+            Bill.amount > 0,
+            col(Bill.id) <= col(LedgerState.bills_through),
+            ~select(JournalEntry.id).where(JournalEntry.idempotency_key == booked_key).exists(),
+        ),
+        Bill.district_id,
+    )
+    for d, bill_id, amount in session.exec(unbooked):
+        differences.append(Difference(d, "unbooked bill", str(bill_id), ZERO, amount))
+    return lines, differences

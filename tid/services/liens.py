@@ -13,15 +13,19 @@ is ranked with the other liens recorded on the property by :func:`tid.rules.lien
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlalchemy.orm import defer
+from sqlmodel import Session, col, func, select
 
 from tid.models import (
     Bill,
     BillingRun,
+    BillLedger,
     BillStatus,
     LateChargeTerms,
     Property,
@@ -32,6 +36,7 @@ from tid.rules import liens as lien_rules
 from tid.rules.errors import N_, InputError
 from tid.rules.money import ZERO, round_cents
 from tid.services import audit, ledger
+from tid.services.paging import page_info
 
 IMPOST_LIEN_ID = "impost"
 DAYS_IN_YEAR = 365  # simple interest per day late; the ordinance's own convention may differ
@@ -136,35 +141,122 @@ def owner_names(session: Session, property_id: int) -> str:
     return year.owner_names if year else ""
 
 
-def delinquency(session: Session, district_id: int, today: date) -> list[DelinquentBill]:
-    """Every active bill past its due date with something still owed, oldest due first."""
-    owed = ledger.owed_by_bill(session, district_id)
-    terms = late_terms(session, district_id)
-    stmt = (
-        select(Bill, Property)
+def owners_of(session: Session, property_ids: Sequence[int]) -> dict[int, str]:
+    """The owners' names of each property, from its latest roll year."""
+    names: dict[int, tuple[str, str]] = {}
+    ids = sorted(set(property_ids))
+    for start in range(0, len(ids), 2000):
+        stmt = select(
+            col(PropertyYear.property_id),
+            col(PropertyYear.fiscal_year),
+            col(PropertyYear.owner_names),
+        ).where(col(PropertyYear.property_id).in_(ids[start : start + 2000]))
+        for property_id, fiscal_year, owners in session.exec(stmt):
+            if property_id not in names or names[property_id][0] < fiscal_year:
+                names[property_id] = (fiscal_year, owners)
+    return {property_id: owners for property_id, (_fy, owners) in names.items()}
+
+
+@dataclass(frozen=True)
+class DelinquencyPage:
+    """A page of the delinquent bills, with how many there are and what they owe in all."""
+
+    rows: list[DelinquentBill]
+    total: int
+    owed: Decimal
+    page: int
+    pages: int
+    per_page: int
+
+    @property
+    def previous_page(self) -> int | None:
+        return self.page - 1 if self.page > 1 else None
+
+    @property
+    def next_page(self) -> int | None:
+        return self.page + 1 if self.page < self.pages else None
+
+
+def _delinquent(district_id: int, today: date) -> Any:
+    """The booked bills past due with something owed (the running balance per bill)."""
+    return (
+        select(Bill, Property, col(BillLedger.receivable))
+        .join(BillLedger, col(BillLedger.bill_id) == col(Bill.id))
         .join(Property, col(Property.id) == col(Bill.property_id))
         .where(
-            Bill.district_id == district_id,
+            BillLedger.district_id == district_id,
+            col(BillLedger.receivable) > 0,
             Bill.status == BillStatus.ACTIVE.value,
             Bill.due_date < today,
         )
-        .order_by(col(Bill.due_date), col(Property.cadastral_number), col(Bill.id))
+        .options(defer(Bill.explanation), defer(Bill.explanation_es))  # type: ignore[arg-type]
     )
-    rows = []
-    for bill, prop in session.exec(stmt):
-        outstanding = owed.get(bill.id or 0, ZERO)
-        if outstanding <= 0:
-            continue
-        rows.append(
-            DelinquentBill(
-                bill,
-                prop,
-                owner_names(session, prop.id or 0),
-                outstanding,
-                late_charges(outstanding, bill.due_date, today, terms),
-            )
+
+
+_ORDER = (col(Bill.due_date), col(Property.cadastral_number), col(Bill.id))
+
+
+def _rows(
+    session: Session,
+    district_id: int,
+    today: date,
+    found: Sequence[tuple[Bill, Property, Decimal]],
+) -> list[DelinquentBill]:
+    terms = late_terms(session, district_id)
+    owners = owners_of(session, [prop.id or 0 for _bill, prop, _owed in found])
+    return [
+        DelinquentBill(
+            bill,
+            prop,
+            owners.get(prop.id or 0, ""),
+            outstanding,
+            late_charges(outstanding, bill.due_date, today, terms),
         )
-    return rows
+        for bill, prop, outstanding in found
+    ]
+
+
+def delinquency(session: Session, district_id: int, today: date) -> list[DelinquentBill]:
+    """Every active bill past its due date with something still owed, oldest due first."""
+    found: list[tuple[Bill, Property, Decimal]] = list(
+        session.exec(_delinquent(district_id, today).order_by(*_ORDER))
+    )
+    pending = ledger.unbooked_owed(session, district_id)
+    if pending:  # bills not booked yet (only for a moment): owed in full
+        stmt = (
+            select(Bill, Property)
+            .join(Property, col(Property.id) == col(Bill.property_id))
+            .where(col(Bill.id).in_(list(pending)), Bill.due_date < today)
+        )
+        found += [(bill, prop, pending[bill.id or 0]) for bill, prop in session.exec(stmt)]
+        found.sort(key=lambda r: (r[0].due_date, r[1].cadastral_number, r[0].id or 0))
+    return _rows(session, district_id, today, found)
+
+
+def delinquency_page(
+    session: Session, district_id: int, today: date, *, page: int = 1, per_page: int = 100
+) -> DelinquencyPage:
+    """One page of :func:`delinquency`: only the page's bills are read."""
+    if ledger.unbooked_owed(session, district_id):
+        every = delinquency(session, district_id, today)
+        info = page_info(len(every), page, per_page)
+        owed = sum((r.outstanding for r in every), ZERO)
+        rows = every[info.offset : info.offset + per_page]
+        return DelinquencyPage(rows, info.total, owed, info.page, info.pages, per_page)
+    base = _delinquent(district_id, today).subquery()
+    count, owed_total = session.exec(
+        select(func.count(), func.sum(base.c.receivable)).select_from(base)
+    ).one()
+    info = page_info(int(count), page, per_page)
+    found = list(
+        session.exec(
+            _delinquent(district_id, today).order_by(*_ORDER).offset(info.offset).limit(per_page)
+        )
+    )
+    owed = ledger.cents(owed_total)
+    return DelinquencyPage(
+        _rows(session, district_id, today, found), info.total, owed, info.page, info.pages, per_page
+    )
 
 
 # --------------------------------------------------------------------------- the register
@@ -229,7 +321,6 @@ class ImpostLien:
 
 
 def impost_lien(session: Session, prop: Property, today: date) -> ImpostLien:
-    owed = ledger.owed_by_bill(session, prop.district_id)
     terms = late_terms(session, prop.district_id)
     stmt = (
         select(Bill, BillingRun)
@@ -237,9 +328,13 @@ def impost_lien(session: Session, prop: Property, today: date) -> ImpostLien:
         .where(Bill.property_id == prop.id, Bill.status == BillStatus.ACTIVE.value)
         .order_by(col(BillingRun.run_on), col(Bill.id))
     )
+    pairs = list(session.exec(stmt))
+    owed = ledger.owed_by_bill(
+        session, prop.district_id, bill_ids=[bill.id or 0 for bill, _run in pairs]
+    )
     bills = []
     first: date | None = None
-    for bill, run in session.exec(stmt):
+    for bill, run in pairs:
         outstanding = owed.get(bill.id or 0, ZERO)
         if outstanding <= 0:
             continue

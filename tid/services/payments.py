@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -23,7 +24,7 @@ from decimal import Decimal
 from sqlmodel import Session, col, select
 
 from tid.ids import parse_id
-from tid.models import Bill, BillStatus, Property
+from tid.models import Bill, BillStatus, JournalLine, Property
 from tid.rules.calendar import parse_date
 from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.money import MAX_ACCOUNT_AMOUNT, ZERO, money_str, parse_money
@@ -133,7 +134,7 @@ def record_payment(
         if not bills:
             raise InputError(f("cadastral_number"), N_("This property has no bill to pay."))
         credit_bill = bills[-1]
-    outstanding = ledger.bill_balances(session, district_id)
+    outstanding = ledger.bill_balances(session, district_id, bill_ids=[b.id or 0 for b in bills])
     left = amount
     lines = [Line(BANK, amount)]
     for bill in bills:
@@ -160,15 +161,26 @@ def record_payment(
         key=key,
         lines=lines,
     )
-    return _result(session, posted.entry, booked=posted.booked)
+    return _result(session, posted.entry, booked=posted.booked, lines=posted.lines)
 
 
-def _result(session: Session, entry: object, *, booked: bool) -> PaymentResult:
+def _result(
+    session: Session,
+    entry: object,
+    *,
+    booked: bool,
+    lines: Sequence[JournalLine] | None = None,
+) -> PaymentResult:
     from tid.models import JournalEntry
 
     assert isinstance(entry, JournalEntry)
-    lines = ledger.entry_lines(session, entry.id or 0)
-    outstanding = ledger.bill_balances(session, entry.district_id)
+    if lines is None:
+        lines = ledger.entry_lines(session, entry.id or 0)
+    outstanding = ledger.bill_balances(
+        session,
+        entry.district_id,
+        bill_ids=sorted({line.bill_id for line in lines if line.bill_id is not None}),
+    )
     applied = tuple(
         Application(line.bill_id or 0, -line.amount, outstanding.get(line.bill_id or 0, ZERO))
         for line in lines
@@ -365,9 +377,11 @@ def import_deposits(
 
 def credit_by_bill(session: Session, district_id: int, property_id: int) -> dict[int, Decimal]:
     """The owner's credit held per bill of the property (overpayments not yet applied)."""
-    bill_ids = set(session.exec(select(Bill.id).where(Bill.property_id == property_id)))
-    held = ledger.bill_balances(session, district_id, OWNER_CREDIT)
-    return {b: -amount for b, amount in held.items() if b in bill_ids and amount < 0}
+    bill_ids = [
+        b for b in session.exec(select(Bill.id).where(Bill.property_id == property_id)) if b
+    ]
+    held = ledger.bill_balances(session, district_id, OWNER_CREDIT, bill_ids=bill_ids)
+    return {b: -amount for b, amount in held.items() if amount < 0}
 
 
 def apply_credit(
@@ -396,12 +410,14 @@ def apply_credit(
     available = sum(credits.values(), ZERO)
     if available <= 0:
         raise InputError("property", N_("No credit is held for this owner."))
-    owed = ledger.bill_balances(session, district_id)
-    bills = session.exec(
-        select(Bill)
-        .where(Bill.property_id == property_id, Bill.status == BillStatus.ACTIVE.value)
-        .order_by(col(Bill.due_date), col(Bill.id))
+    bills = list(
+        session.exec(
+            select(Bill)
+            .where(Bill.property_id == property_id, Bill.status == BillStatus.ACTIVE.value)
+            .order_by(col(Bill.due_date), col(Bill.id))
+        )
     )
+    owed = ledger.bill_balances(session, district_id, bill_ids=[b.id or 0 for b in bills])
     left = available
     lines: list[Line] = []
     for bill in bills:
@@ -433,4 +449,4 @@ def apply_credit(
         key=key,
         lines=lines,
     )
-    return _result(session, posted.entry, booked=posted.booked)
+    return _result(session, posted.entry, booked=posted.booked, lines=posted.lines)

@@ -201,14 +201,15 @@ def dashboard(district_id: int) -> Any:
         figures=figures,
         months=months,
         bank=balances.get(ledger.BANK, Decimal("0.00")),
-        receivable=sum(ledger.owed_by_bill(db, district_id).values(), Decimal("0.00")),
+        receivable=balances.get(ledger.RECEIVABLE, Decimal("0.00"))
+        + sum(ledger.unbooked_owed(db, district_id).values(), Decimal("0.00")),
         owner_credit=-balances.get(ledger.OWNER_CREDIT, Decimal("0.00")),
         bars=money_bars(months, title=_("Revenue and spending by month")),
         ratio=ratio_chart(
             months, figures.rate, title=_("Administrative ratio and the %(rate)s line", rate="5%")
         ),
         may_write=may_write_district(district),
-        checks=audit_statement.bank_checks(db, district_id)[:1],
+        checks=audit_statement.bank_checks(db, district_id, limit=1),
     )
 
 
@@ -276,11 +277,15 @@ def payments_page(district_id: int) -> Any:
     if not values["date"]:
         values["date"] = today().isoformat()
     fy = _fy(district_id)
-    rows = [
-        r
-        for r in reversed(ledger.journal(db, district_id, since=fy.start, until=fy.end))
-        if r.entry.kind in ("payment", "reversal")
-    ][:100]
+    rows = ledger.journal_page(
+        db,
+        district_id,
+        since=fy.start,
+        until=fy.end,
+        kinds=("payment", "reversal"),
+        newest_first=True,
+        counted=False,
+    ).rows
     return render_template(
         "account/payments.html",
         district=district,
@@ -390,12 +395,15 @@ def reverse(district_id: int, entry_id: int) -> Any:
 def journal(district_id: int) -> Any:
     district = visible_district(district_id)
     fy = _fy(district_id)
-    rows = ledger.journal(get_session(), district_id, since=fy.start, until=fy.end)
+    page = ledger.journal_page(
+        get_session(), district_id, since=fy.start, until=fy.end, page=_page()
+    )
     return render_template(
         "account/journal.html",
         district=district,
         fy=fy,
-        rows=rows,
+        rows=page.rows,
+        result=page,
         may_write=may_write_district(district),
         today=today(),
     )
@@ -593,6 +601,11 @@ def bank(district_id: int) -> Any:
 # --------------------------------------------------------------------------- delinquency
 
 
+def _page() -> int:
+    raw = request.args.get("page", "1")
+    return int(raw) if raw.isdigit() and len(raw) < 9 else 1
+
+
 def _delinquency(district_id: int) -> list[liens.DelinquentBill]:
     return liens.delinquency(get_session(), district_id, today())
 
@@ -636,10 +649,12 @@ def delinquency(district_id: int) -> Any:
             db.commit()
             flash(_("Late-payment terms saved."))
             return redirect(url_for("account.delinquency", district_id=district_id))
+    result = liens.delinquency_page(db, district_id, today(), page=_page())
     return render_template(
         "account/delinquency.html",
         district=district,
-        rows=_delinquency(district_id),
+        rows=result.rows,
+        result=result,
         values=values,
         errors=errors,
         wanted=wanted,
@@ -899,19 +914,35 @@ def _booked_by() -> tuple[date | None, datetime | None]:
     return day, end.astimezone(UTC)
 
 
-def _statement_context(district: District, fy: FiscalYear) -> dict[str, Any]:
+# The statement's page shows the first of its receivables and of its journal entries; the
+# PDF and the CSV files have them all.
+_ON_THE_PAGE = 100
+
+
+def _statement_context(district: District, fy: FiscalYear, *, page: bool = False) -> dict[str, Any]:
     db = get_session()
     district_id = district.id or 0
     booked_by, cut = _booked_by()
     aging = audit_statement.aging(db, district_id, fy.end, booked_before=cut)
+    if page and cut is None:
+        entries = ledger.journal_page(
+            db, district_id, since=fy.start, until=fy.end, per_page=_ON_THE_PAGE
+        )
+        rows, entries_total = entries.rows, entries.total
+    else:
+        rows = ledger.journal(db, district_id, since=fy.start, until=fy.end, booked_before=cut)
+        entries_total = len(rows)
     return {
+        "aging_count": len(aging),
+        "entries_count": entries_total,
+        "shown": _ON_THE_PAGE if page else None,
         "district": district,
         "fy": fy,
         "booked_by": booked_by,
         "st": audit_statement.statement(db, district_id, fy, booked_before=cut),
-        "aging": aging,
+        "aging": aging[:_ON_THE_PAGE] if page else aging,
         "aging_totals": audit_statement.aging_totals(aging),
-        "rows": ledger.journal(db, district_id, since=fy.start, until=fy.end, booked_before=cut),
+        "rows": rows[:_ON_THE_PAGE] if page else rows,
         "checks": [c for c in audit_statement.bank_checks(db, district_id) if fy.contains(c.as_of)],
         "today": today(),
     }
@@ -926,7 +957,7 @@ def statement(district_id: int) -> Any:
         "account/statement.html",
         lock=year_locks.lock_of(get_session(), district_id, fy),
         may_lock=me().role == "admin",
-        **_statement_context(district, fy),
+        **_statement_context(district, fy, page=True),
     )
 
 

@@ -1,0 +1,275 @@
+"""The main pages of each role under load, in the production shape: gunicorn (4 workers) on
+a throwaway PostgreSQL (started as the tests do, tests/pg.py), with the demo and the large
+district (``tid demo --large``: 20,000 properties × 10 fiscal years by default) loaded.
+
+Each page is driven by ``wrk`` (Debian's package; ``make bench`` installs it as root) at 8
+connections for a fixed time, logged in as the role that uses it. Prints, per page, the
+requests per second, p50 and p99 latency, and its p50 as a ratio to the login page's p50
+(measured in the same run). Targets: every page ≤ 10× the login page; nothing above 2 s at
+p99. The PDFs (yearly statement, delinquency) are left out: at this size they are work for
+the background queue, not for a request.
+
+Run: ``.venv/bin/python benchmarks/web.py [--properties N] [--years Y] [--seconds S]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.cookiejar
+import os
+import re
+import secrets
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from sqlalchemy import text  # noqa: E402
+
+from tests.pg import ThrowawayPostgres, _free_port  # noqa: E402
+from tid.db import make_engine  # noqa: E402
+from tid.demo import ACCOUNT_USER, DEMO_DISTRICT, DEMO_PASSWORD  # noqa: E402
+from tid.large_district import LARGE_DISTRICT, LARGE_USER  # noqa: E402
+
+BIN = Path(sys.executable).parent
+
+
+def login(base: str, email: str) -> str:
+    """Log in through the form (with its CSRF token); the session cookie as a header."""
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    page = opener.open(f"{base}/login").read().decode()
+    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)
+    form = {"email": email, "password": DEMO_PASSWORD}
+    if token:
+        form["csrf_token"] = token.group(1)
+    opener.open(f"{base}/login", urllib.parse.urlencode(form).encode()).read()
+    cookie = "; ".join(f"{c.name}={c.value}" for c in jar)
+    if not cookie:
+        raise RuntimeError(f"could not log in as {email}")
+    return cookie
+
+
+def status(url: str, cookie: str) -> int:
+    request = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
+    opener = urllib.request.build_opener(NoRedirect)
+    try:
+        with opener.open(request, timeout=60) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as exc:
+        return int(exc.code)
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None
+
+
+def _ms(value: str) -> float:
+    number, unit = re.match(r"([\d.]+)(\w+)", value).groups()  # type: ignore[union-attr]
+    return float(number) * {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0}[unit]
+
+
+def drive(url: str, cookie: str, seconds: int) -> tuple[float, float, float, int]:
+    """wrk at 8 connections: (requests/s, p50 ms, p99 ms, non-2xx responses)."""
+    command = ["wrk", "-t2", "-c8", f"-d{seconds}s", "--latency", "--timeout", "10s"]
+    if cookie:
+        command += ["-H", f"Cookie: {cookie}"]
+    out = subprocess.run([*command, url], check=True, capture_output=True, text=True).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    p50 = _ms(re.search(r"\s50%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
+    p99 = _ms(re.search(r"\s99%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
+    bad = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
+    return rps, p50, p99, int(bad.group(1)) if bad else 0
+
+
+def ids(url: str) -> dict[str, int]:
+    """The ids the pages need: the districts, a delinquent property, the demo's run."""
+    engine = make_engine(url)
+    with engine.connect() as conn:
+
+        def one(sql: str, **params: object) -> int:
+            return int(conn.execute(text(sql), params).scalar_one())
+
+        found = {
+            "large": one("SELECT id FROM district WHERE name = :n", n=LARGE_DISTRICT),
+            "demo": one("SELECT id FROM district WHERE name = :n", n=DEMO_DISTRICT),
+            "condado": one("SELECT district_id FROM user_account WHERE email = :e", e=ACCOUNT_USER),
+        }
+        found["late_property"] = one(
+            "SELECT b.property_id FROM bill_ledger l JOIN bill b ON b.id = l.bill_id "
+            "WHERE l.district_id = :d AND l.receivable > 0 ORDER BY b.id LIMIT 1",
+            d=found["large"],
+        )
+        found["demo_run"] = one(
+            "SELECT max(id) FROM billing_run WHERE district_id = :d", d=found["condado"]
+        )
+        found["journal_pages"] = max(
+            1,
+            one(
+                "SELECT count(*) FROM journal_entry WHERE district_id = :d "
+                "AND entry_date >= '2025-07-01' AND entry_date <= '2026-06-30'",
+                d=found["large"],
+            )
+            // 100,
+        )
+    engine.dispose()
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--properties", type=int, default=20_000)
+    parser.add_argument("--years", type=int, default=10)
+    parser.add_argument("--seconds", type=int, default=8)
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        sys.exit("wrk is needed: apt-get install wrk (make bench does it as root)")
+    folder = Path(tempfile.mkdtemp(prefix="tid-bench-web-"))
+    server = ThrowawayPostgres()
+    server.start()
+    gunicorn: subprocess.Popen[bytes] | None = None
+    try:
+        admin = make_engine(server.url(), isolation_level="AUTOCOMMIT")
+        with admin.connect() as conn:
+            conn.execute(text("CREATE DATABASE tid"))
+        admin.dispose()
+        url = server.url("tid")
+        env = {
+            **os.environ,
+            "DATABASE_URL": url,
+            "TID_INSTANCE": str(folder / "instance"),
+            "TID_SECRET_KEY": secrets.token_hex(32),
+        }
+        tid = str(BIN / "tid")
+        subprocess.run([tid, "db", "upgrade"], check=True, env=env, capture_output=True)
+        started = time.monotonic()
+        made = subprocess.run(
+            [
+                tid,
+                "demo",
+                "--large",
+                "--properties",
+                str(args.properties),
+                "--years",
+                str(args.years),
+            ],
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        if made.returncode:
+            sys.exit(f"tid demo --large failed:\n{made.stderr[-3000:]}")
+        made_line = made.stdout.splitlines()[0]
+        print(f"{made_line} (with the demo: {time.monotonic() - started:.0f} s in all)")
+        with make_engine(url, isolation_level="AUTOCOMMIT").connect() as conn:
+            conn.execute(text("ANALYZE"))
+        n = ids(url)
+        port = _free_port()
+        base = f"http://127.0.0.1:{port}"
+        gunicorn = subprocess.Popen(
+            [
+                str(BIN / "gunicorn"),
+                "-w",
+                "4",
+                "-b",
+                f"127.0.0.1:{port}",
+                "--log-level",
+                "warning",
+                "tid:create_app()",
+            ],
+            env=env,
+            cwd=folder,
+        )
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(f"{base}/login", timeout=2).read()
+                break
+            except OSError:
+                time.sleep(0.2)
+        cookies = {
+            role: login(base, email)
+            for role, email in (
+                ("clerk", "secretaria@demo.tid.pr"),
+                ("association", "asociacion@demo.tid.pr"),
+                ("treasurer", LARGE_USER),
+                ("condado", ACCOUNT_USER),
+                ("auditor", "auditor@demo.tid.pr"),
+                ("admin", "admin@demo.tid.pr"),
+            )
+        }
+        cookies["anonymous"] = ""
+        large, demo = n["large"], n["demo"]
+        pages = [
+            ("anonymous", "login page", "/login"),
+            ("anonymous", "calculators", "/calc/"),
+            ("clerk", "petitions dashboard", "/petitions/"),
+            ("association", "roll districts (demo)", f"/roll/{demo}"),
+            ("condado", "billing run (demo)", f"/roll/{n['condado']}/billing/{n['demo_run']}"),
+            ("association", "notices (demo)", "/notices"),
+            ("condado", "account dashboard (demo)", f"/account/{n['condado']}"),
+            ("condado", "journal (demo)", f"/account/{n['condado']}/journal"),
+            ("treasurer", "roll, 20,000 (large)", f"/roll/{large}/years/2025-26"),
+            ("treasurer", "account dashboard (large)", f"/account/{large}"),
+            ("treasurer", "journal, first page (large)", f"/account/{large}/journal"),
+            (
+                "treasurer",
+                "journal, last page (large)",
+                f"/account/{large}/journal?page={n['journal_pages']}",
+            ),
+            ("treasurer", "payments (large)", f"/account/{large}/payments"),
+            ("treasurer", "expenditures (large)", f"/account/{large}/expenditures"),
+            ("treasurer", "delinquency (large)", f"/account/{large}/delinquency"),
+            ("treasurer", "statement (large)", f"/account/{large}/statement"),
+            (
+                "treasurer",
+                "a property's liens (large)",
+                f"/account/{large}/properties/{n['late_property']}/liens",
+            ),
+            ("auditor", "account districts", "/account"),
+            ("auditor", "statement (large), auditor", f"/account/{large}/statement"),
+            ("admin", "users", "/admin/users"),
+        ]
+        print(f"\n{'page':<32}{'role':<12}{'req/s':>8}{'p50':>10}{'p99':>10}{'× login':>9}")
+        login_p50 = 0.0
+        missed = []
+        for role, name, path in pages:
+            code = status(base + path, cookies[role])
+            if code != 200:
+                print(f"{name:<32}{role:<12}  HTTP {code}: not measured")
+                missed.append(name)
+                continue
+            rps, p50, p99, bad = drive(base + path, cookies[role], args.seconds)
+            login_p50 = login_p50 or p50
+            ratio = p50 / login_p50
+            flag = "" if ratio <= 10 and p99 <= 2000 and not bad else "  MISSED"
+            if flag:
+                missed.append(name)
+            extra = f" ({bad} non-2xx)" if bad else ""
+            print(
+                f"{name:<32}{role:<12}{rps:>8.1f}{p50:>8.1f}ms{p99:>8.1f}ms{ratio:>8.1f}×"
+                f"{flag}{extra}"
+            )
+        print(
+            "\nall pages ≤ 10× the login page and ≤ 2 s at p99"
+            if not missed
+            else f"\nMISSED: {', '.join(missed)}"
+        )
+    finally:
+        if gunicorn is not None:
+            gunicorn.terminate()
+            gunicorn.wait(timeout=30)
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
