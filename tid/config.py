@@ -26,6 +26,8 @@ ENVIRONMENT = {
     "TID_DEADLINE_SKIP_SATURDAY": "DEADLINE_SKIP_SATURDAY",
     "TID_SECURE_COOKIES": "SESSION_COOKIE_SECURE",
     "TID_PROXIES": "PROXIES",
+    "TID_REDIS_URL": "REDIS_URL",
+    "TID_WORKERS": "WORKERS",
 }
 
 _BOOLEAN_KEYS = {
@@ -34,7 +36,7 @@ _BOOLEAN_KEYS = {
     "DEADLINE_SKIP_SATURDAY",
     "SESSION_COOKIE_SECURE",
 }
-_INTEGER_KEYS = {"SMTP_PORT", "PROXIES"}
+_INTEGER_KEYS = {"SMTP_PORT", "PROXIES", "WORKERS"}
 
 
 def instance_path() -> Path:
@@ -66,6 +68,8 @@ def defaults(instance: Path) -> dict[str, Any]:
         "WTF_CSRF_TIME_LIMIT": None,
         "TODAY": None,  # a fixed date for tests and demos; None means the clock
         "PROXIES": 0,  # reverse proxies in front of the app (their X-Forwarded-For is trusted)
+        "REDIS_URL": "",  # the task queue on Redis; empty: on the database (tid/queue.py)
+        "WORKERS": 2,  # threads of ``tid worker`` (jobs it runs at once)
     }
 
 

@@ -28,7 +28,7 @@ import hmac
 import io
 import json
 import secrets
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
@@ -213,21 +213,34 @@ def _bills_to_notify(
     session: Session, run: BillingRun, bill_ids: Collection[int] | None
 ) -> list[BillForNotice]:
     """The run's active bills that have no notice yet (re-mailings go by their own path)."""
-    noticed = select(Notice.bill_id).where(Notice.district_id == run.district_id)
     stmt = (
         select(Bill, PropertyYear, Property.cadastral_number)
         .join(PropertyYear, col(PropertyYear.id) == col(Bill.property_year_id))
         .join(Property, col(Property.id) == col(Bill.property_id))
-        .where(
-            Bill.billing_run_id == run.id,
-            Bill.status == BillStatus.ACTIVE.value,
-            col(Bill.id).not_in(noticed),
-        )
+        .where(*_to_notify(run, bill_ids))
         .order_by(col(Property.cadastral_number))
     )
-    if bill_ids is not None:
-        stmt = stmt.where(col(Bill.id).in_(list(bill_ids)))
     return [BillForNotice(b, y, str(c)) for b, y, c in session.exec(stmt)]
+
+
+def _to_notify(run: BillingRun, bill_ids: Collection[int] | None) -> list[Any]:
+    noticed = select(Notice.bill_id).where(Notice.district_id == run.district_id)
+    where = [
+        Bill.billing_run_id == run.id,
+        Bill.status == BillStatus.ACTIVE.value,
+        col(Bill.id).not_in(noticed),
+    ]
+    if bill_ids is not None:
+        where.append(col(Bill.id).in_(list(bill_ids)))
+    return where
+
+
+def bills_to_notify_count(
+    session: Session, run: BillingRun, bill_ids: Collection[int] | None = None
+) -> int:
+    """How many of the run's active bills have no notice yet."""
+    stmt = select(func.count()).select_from(Bill).where(*_to_notify(run, bill_ids))
+    return int(session.exec(stmt).one())
 
 
 @dataclass(frozen=True)
@@ -330,8 +343,9 @@ def _store_batch(
     secret: str,
     remailing_of: Sequence[Notice | None],
     workers: int | None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> NoticeBatch:
-    rendered = notice_pdf.render_notices(contents, workers=workers)
+    rendered = notice_pdf.render_notices(contents, workers=workers, progress=progress)
     batch = NoticeBatch(
         district_id=ctx.district.id or 0,
         billing_run_id=ctx.run.id or 0,
@@ -423,21 +437,20 @@ def create_batch(
     secret: str,
     bill_ids: Collection[int] | None = None,
     workers: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> NoticeBatch:
     """Render the notices of a billing run's active bills that have none yet (§ 6653(5)):
-    one PDF per owner, archived, and one print file. The caller commits."""
-    run = session.get(BillingRun, billing_run_id)
-    if run is None:
-        raise InputError("billing_run", N_("There is no such billing run."))
-    if run.status != BillingRunStatus.ACTIVE.value:
-        raise InputError(
-            "billing_run", N_("This billing run was superseded; notify with the active one.")
-        )
-    _validate_sender(sender_name, sender_address, how_to_pay)
+    one PDF per owner, archived, and one print file. The caller commits. ``progress`` is
+    told (notices rendered, notices) as the rendering goes."""
+    run, items = check_batch(
+        session=session,
+        billing_run_id=billing_run_id,
+        sender_name=sender_name,
+        sender_address=sender_address,
+        how_to_pay=how_to_pay,
+        bill_ids=bill_ids,
+    )
     ctx = _context(session, run)
-    items = _bills_to_notify(session, run, bill_ids)
-    if not items:
-        raise InputError("billing_run", N_("Every bill of this run already has a notice."))
     kind = kind_for_run(ctx.ordinance, run)
     numbers = _next_numbers(session, issued_on.year, len(items))
     codes = [new_access_code() for _ in items]
@@ -472,7 +485,39 @@ def create_batch(
         secret=secret,
         remailing_of=[None] * len(items),
         workers=workers,
+        progress=progress,
     )
+
+
+def check_batch(
+    *,
+    session: Session,
+    billing_run_id: int,
+    sender_name: str,
+    sender_address: str,
+    how_to_pay: str,
+    bill_ids: Collection[int] | None = None,
+    load: bool = True,
+) -> tuple[BillingRun, list[BillForNotice]]:
+    """What :func:`create_batch` checks before rendering (the web asks before it queues the
+    run, ``load=False``: nothing is loaded): the billing run is active, the sender is
+    complete, and some bill has no notice."""
+    run = session.get(BillingRun, billing_run_id)
+    if run is None:
+        raise InputError("billing_run", N_("There is no such billing run."))
+    if run.status != BillingRunStatus.ACTIVE.value:
+        raise InputError(
+            "billing_run", N_("This billing run was superseded; notify with the active one.")
+        )
+    _validate_sender(sender_name, sender_address, how_to_pay)
+    if not load:
+        if not bills_to_notify_count(session, run, bill_ids):
+            raise InputError("billing_run", N_("Every bill of this run already has a notice."))
+        return run, []
+    items = _bills_to_notify(session, run, bill_ids)
+    if not items:
+        raise InputError("billing_run", N_("Every bill of this run already has a notice."))
+    return run, items
 
 
 # --------------------------------------------------------------------------- article numbers
