@@ -39,6 +39,7 @@ def register(app: Flask) -> None:
     app.cli.add_command(roll_group)
     app.cli.add_command(billing_group)
     app.cli.add_command(scheduler_command)
+    app.cli.add_command(worker_command)
     app.cli.add_command(mail_sink_command)
     app.cli.add_command(account_group)
 
@@ -234,6 +235,40 @@ def scheduler_command(once: bool, day: str | None) -> None:
         f"Digest of {sweep_day.isoformat()}: {result.flagged} deadline(s) flagged, "
         f"{result.messages} message(s) to {', '.join(result.recipients) or 'no one'}."
     )
+
+
+# --------------------------------------------------------------------------- worker
+
+
+@click.command("worker")
+@with_appcontext
+@click.option(
+    "-w",
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Jobs run at once (default: TID_WORKERS, 2).",
+)
+@click.option(
+    "--kind",
+    type=click.Choice(["thread", "process"]),
+    default="thread",
+    show_default=True,
+    help="Run the jobs in threads of this process or in child processes.",
+)
+@click.option("--once", is_flag=True, help="Run the jobs waiting in the queue now and exit.")
+def worker_command(workers: int | None, kind: str, once: bool) -> None:
+    """Run the background jobs (Huey's consumer) until stopped: notice runs, mailing,
+    billing runs, roll imports. Start as many as you like, on as many machines as share the
+    queue; each says it is alive in the database every few seconds."""
+    from tid import tasks
+
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    if once:
+        tasks.sweep(app)
+        click.echo(f"{tasks.run_pending(app)} job(s) run.")
+        return
+    tasks.run_worker(app, workers=workers or int(app.config.get("WORKERS") or 2), kind=kind)
 
 
 # --------------------------------------------------------------------------- mail sink

@@ -39,6 +39,8 @@ NOTICES_MAIL = "notices.mail"
 NOTICES_REMAIL = "notices.remail"
 BILLING_RUN = "billing.run"
 ROLL_COMMIT = "roll.commit"
+DAILY_DIGEST = "scheduler.daily_digest"
+YEARLY_NOTICES = "scheduler.yearly_notices"
 
 # What each kind of job is called on the jobs page.
 KIND_LABELS = {
@@ -47,6 +49,8 @@ KIND_LABELS = {
     NOTICES_REMAIL: N_("Send a notice again"),
     BILLING_RUN: N_("Billing run"),
     ROLL_COMMIT: N_("Import the roll"),
+    DAILY_DIGEST: N_("Daily deadline digest"),
+    YEARLY_NOTICES: N_("Yearly notices"),
 }
 
 
@@ -220,6 +224,42 @@ def _roll_commit(ctx: Context) -> Outcome:
         ),
         label,
     )
+
+
+@handler(DAILY_DIGEST)
+def _daily_digest(ctx: Context) -> Outcome:
+    from tid import jobs
+
+    jobs.run_daily_digest(ctx.app, _day(ctx.params["day"]))
+    return Outcome("", N_("Digest sent."))
+
+
+@handler(YEARLY_NOTICES)
+def _yearly_notices(ctx: Context) -> Outcome:
+    from tid.services import notices
+
+    notices.run_yearly_notices(
+        ctx.app.extensions["tid.engine"], ctx.app.config, _day(ctx.params["day"])
+    )
+    return Outcome(ctx.url("notices.dashboard"), N_("Yearly notices prepared."))
+
+
+def schedule(app: Flask, kind: str, day: date) -> bool:
+    """``tid scheduler``'s jobs: queue ``kind`` for ``day`` once (the day is in the job's
+    token, so a second scheduler queues nothing). True if it was queued now."""
+    engine: Engine = app.extensions["tid.engine"]
+    with Session(engine, expire_on_commit=False) as session:
+        job, created = job_service.start(
+            session,
+            token=f"{kind}:{day.isoformat()}",
+            kind=kind,
+            actor=audit.SYSTEM,
+            params={"day": day.isoformat()},
+            district_id=None,
+        )
+    if created:
+        enqueue(app, job.id or 0)
+    return created
 
 
 # --------------------------------------------------------------------------- running a job
