@@ -674,7 +674,10 @@ def render_notices(
         from tid.proc import die_with_parent
 
         with ProcessPoolExecutor(
-            max_workers=workers, mp_context=get_context("spawn"), initializer=die_with_parent
+            max_workers=workers,
+            mp_context=get_context("spawn"),
+            initializer=die_with_parent,
+            initargs=(os.getpid(),),
         ) as pool:
             for result in pool.map(render_chunk, chunks):
                 _done(result)

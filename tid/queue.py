@@ -38,7 +38,7 @@ QUEUE_NAME = "tid"
 _task = QueueTask.__table__  # type: ignore[attr-defined]
 _schedule = QueueSchedule.__table__  # type: ignore[attr-defined]
 _result = QueueResult.__table__  # type: ignore[attr-defined]
-_COUNTER = "\x00counter:"
+_COUNTER = "counter\x1f"  # a unit separator: no key Huey writes has one
 
 
 def _micros(ts: datetime) -> int:

@@ -375,7 +375,12 @@ def init_app(app: Flask) -> None:
 
     @huey.on_startup()  # type: ignore[untyped-decorator]
     def _worker_started() -> None:
-        die_with_parent()
+        # Huey's process workers (``tid worker --kind process``) die with the consumer.
+        import multiprocessing
+        import os
+
+        if multiprocessing.parent_process() is not None:
+            die_with_parent(os.getppid())
 
     app.extensions["tid.queue"] = holder
 
