@@ -103,7 +103,7 @@ def worker_name() -> str:
 def claim(engine: Engine, job_id: int, worker: str) -> bool:
     """Take a queued job for ``worker`` (its own transaction); False if it is not queued."""
     with Session(engine) as session:
-        result = session.exec(  # type: ignore[call-overload]
+        result = session.execute(
             update(Job)
             .where(col(Job.id) == job_id, col(Job.state) == JobState.QUEUED.value)
             .values(
@@ -112,17 +112,17 @@ def claim(engine: Engine, job_id: int, worker: str) -> bool:
                 started_at=utcnow(),
                 finished_at=None,
                 done=0,
-                attempts=Job.attempts + 1,  # type: ignore[operator]
+                attempts=col(Job.attempts) + 1,
             )
         )
         session.commit()
-        return bool(result.rowcount == 1)
+        return bool(getattr(result, "rowcount", 0) == 1)
 
 
 def progress(engine: Engine, job_id: int, done: int, total: int) -> None:
     """Record how far a running job is, in a short transaction of its own."""
     with Session(engine) as session:
-        session.exec(  # type: ignore[call-overload]
+        session.execute(
             update(Job)
             .where(col(Job.id) == job_id, col(Job.state) == JobState.RUNNING.value)
             .values(done=done, total=total)
@@ -169,7 +169,7 @@ def fail(engine: Engine, job_id: int, message: str, params: Mapping[str, Any]) -
 
 def requeue(session: Session, job: Job) -> bool:
     """Put a failed job (or one whose worker died) back in the queue: True if it was."""
-    result = session.exec(  # type: ignore[call-overload]
+    result = session.execute(
         update(Job)
         .where(
             col(Job.id) == job.id,
@@ -179,7 +179,7 @@ def requeue(session: Session, job: Job) -> bool:
         .values(state=JobState.QUEUED.value, worker="", error="", error_params="{}")
     )
     session.commit()
-    return bool(result.rowcount == 1)
+    return bool(getattr(result, "rowcount", 0) == 1)
 
 
 def beat(engine: Engine, worker: str) -> None:
@@ -192,7 +192,7 @@ def beat(engine: Engine, worker: str) -> None:
             row = WorkerHeartbeat(worker=worker, host=host, pid=int(pid), started_at=now)
         row.seen_at = now
         session.add(row)
-        session.exec(  # type: ignore[call-overload]
+        session.execute(
             WorkerHeartbeat.__table__.delete().where(  # type: ignore[attr-defined]
                 col(WorkerHeartbeat.seen_at) < now - timedelta(days=1)
             )
@@ -231,7 +231,7 @@ def orphaned(session: Session, me: str) -> list[Job]:
     for job in session.exec(select(Job).where(Job.state == JobState.RUNNING.value)):
         if not job.worker or job.worker == me:
             continue
-        its_host, its_pid, _its_tag = (job.worker.split(":") + ["", "", ""])[:3]
+        its_host, its_pid, _its_tag = ([*job.worker.split(":"), "", "", ""])[:3]
         if its_host == host:
             gone = its_pid == pid or not its_pid.isdigit() or not _pid_alive(int(its_pid))
         else:

@@ -13,8 +13,8 @@ from tid import tasks
 from tid.db import get_session
 from tid.models import BillingRun, District, Notice, NoticeBatch, Role
 from tid.rules.calendar import parse_date
-from tid.rules.money import parse_money
 from tid.rules.errors import N_, FindingsError, InputError
+from tid.rules.money import parse_money
 from tid.services import notices as notice_service
 from tid.web import jobs, nav
 from tid.web.access import STAFF, me, require, visible_district
