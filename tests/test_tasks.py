@@ -27,16 +27,6 @@ from tid.queue import PostgresStorage
 QUEUES = [q for q in ("sqlite", "postgresql", "redis") if q.replace("redis", "sqlite") in BACKENDS]
 
 
-@pytest.fixture(scope="session")
-def redis_server() -> Iterator[ThrowawayRedis]:
-    server = ThrowawayRedis()
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
 @pytest.fixture(params=QUEUES)
 def queue_kind(request: pytest.FixtureRequest) -> str:
     return str(request.param)
