@@ -18,7 +18,7 @@ from sqlmodel import Session, select
 
 from tests.conftest import BACKENDS, People, login, make_test_app
 from tests.redis_server import ThrowawayRedis
-from tests.services.notice_support import SENDER, make_ordinance, make_run
+from tests.services.notice_support import SENDER, make_ordinance, make_run, pdf_text
 from tid import migrate, tasks
 from tid.models import ArchivedDocument, BillingRun, Job, Notice, NoticeBatch
 from tid.queue import PostgresStorage
@@ -304,3 +304,28 @@ def test_health_and_readiness(migrated_app: Flask) -> None:
     assert ready.status_code == 200 and ready.get_json()["status"] == "ready"
     text_ = ready.get_data(as_text=True)
     assert "sqlite" not in text_ and "secret" not in text_.lower()
+
+
+@pytest.mark.parametrize("queue_kind", BACKENDS)
+def test_the_yearly_statement_pdf_is_prepared_in_the_background(
+    app: Flask, client: FlaskClient, session: Session, people: People
+) -> None:
+    login(client, people.association)
+    district_id = people.district.id or 0
+    page = client.get(f"/account/{district_id}/statement?fy=2025-26").get_data(as_text=True)
+    assert f"/jobs/pdf/{district_id}/statement" in page and 'name="fy" value="2025-26"' in page
+    token = page.split('name="job_token" value="')[1].split('"')[0]
+    started = client.post(
+        f"/jobs/pdf/{district_id}/statement", data={"fy": "2025-26", "job_token": token}
+    )
+    assert started.status_code == 302 and "fy=2025-26" in started.location
+    assert tasks.run_pending(app) == 1
+    shown = client.get(started.location).get_data(as_text=True)
+    link = shown.split('class="job-result" href="')[1].split('"')[0]
+    document = client.get(link)
+    assert document.status_code == 200 and document.data.startswith(b"%PDF")
+    assert "2025-26" in pdf_text(document.data)
+    client.post("/logout")
+    login(client, people.other_association)
+    assert client.get(link).status_code == 403
+    assert client.post(f"/jobs/pdf/{district_id}/statement").status_code == 403

@@ -39,6 +39,7 @@ NOTICES_MAIL = "notices.mail"
 NOTICES_REMAIL = "notices.remail"
 BILLING_RUN = "billing.run"
 ROLL_COMMIT = "roll.commit"
+ACCOUNT_PDF = "account.pdf"
 DAILY_DIGEST = "scheduler.daily_digest"
 YEARLY_NOTICES = "scheduler.yearly_notices"
 
@@ -49,6 +50,7 @@ KIND_LABELS = {
     NOTICES_REMAIL: N_("Send a notice again"),
     BILLING_RUN: N_("Billing run"),
     ROLL_COMMIT: N_("Import the roll"),
+    ACCOUNT_PDF: N_("Prepare a PDF"),
     DAILY_DIGEST: N_("Daily deadline digest"),
     YEARLY_NOTICES: N_("Yearly notices"),
 }
@@ -65,6 +67,7 @@ class Context:
     session: Session
     actor: audit.Actor
     report: Callable[[int, int], None]
+    locale: str = "es"
 
     def url(self, endpoint: str, **values: Any) -> str:
         with self.app.test_request_context("/"):
@@ -226,6 +229,34 @@ def _roll_commit(ctx: Context) -> Outcome:
     )
 
 
+@handler(ACCOUNT_PDF)
+def _account_pdf(ctx: Context) -> Outcome:
+    """The yearly statement or the delinquency list of a large district as PDF, rendered
+    as the page would (its query: fiscal year, booked by) in the language of who asked."""
+    from flask_babel import force_locale
+
+    from tid.models import District
+    from tid.pdf import render_pdf
+    from tid.services import notices
+    from tid.web import account
+    from tid.web.util import today
+
+    p = ctx.params
+    district = ctx.session.get(District, int(p["district_id"]))
+    if district is None:
+        raise InputError("district", N_("There is no such district."))
+    query = {str(k): str(v) for k, v in dict(p.get("query") or {}).items()}
+    with ctx.app.test_request_context("/", query_string=query), force_locale(ctx.locale):
+        if p["which"] == "statement":
+            fy = account._fy(district.id or 0)
+            pdf = render_pdf("pdf/statement.html", **account._statement_context(district, fy))
+        else:
+            rows = account._delinquency(district.id or 0)
+            pdf = render_pdf("pdf/delinquency.html", district=district, rows=rows, today=today())
+    sha = notices.archive(ctx.session, pdf)
+    return Outcome(ctx.url("jobs.document", job_id=ctx.job_id), N_("The PDF is ready."), sha)
+
+
 @handler(DAILY_DIGEST)
 def _daily_digest(ctx: Context) -> Outcome:
     from tid import jobs
@@ -311,6 +342,7 @@ def execute(app: Flask, job_id: int, worker: str) -> str:
             session=session,
             actor=audit.Actor(job.actor, job.user_id),
             report=report,
+            locale=job.locale,
         )
         try:
             if run is None:

@@ -97,6 +97,8 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "jobs.index": EVERY_ROLE,
     "jobs.show": EVERY_ROLE,
     "jobs.status_json": EVERY_ROLE,
+    "jobs.document": EVERY_ROLE,
+    "jobs.prepare_pdf": EVERY_ROLE,
     # health probes for load balancers and orchestrators: JSON, no secrets
     "jobs.healthz": PUBLIC,
     "jobs.readyz": PUBLIC,
@@ -111,4 +113,5 @@ SAMPLE_VALUES: dict[str, str] = {
     "action": "study",
     "token": "not-a-token",
     "fiscal_year": "2026-27",
+    "which": "statement",
 }

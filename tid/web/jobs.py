@@ -7,7 +7,17 @@ from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
-from flask import Blueprint, abort, current_app, jsonify, render_template, request
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import gettext as _
 from sqlalchemy import text
 from sqlmodel import Session, select
@@ -19,7 +29,7 @@ from tid.models import District, Job, JobState, Role
 from tid.rules.errors import N_
 from tid.services import jobs as job_service
 from tid.web import nav
-from tid.web.access import STAFF, deny_unless, me, public, require
+from tid.web.access import STAFF, deny_unless, me, public, require, visible_district
 
 bp = Blueprint("jobs", __name__)
 nav.add(
@@ -153,9 +163,53 @@ def _helpers() -> dict[str, Any]:
 
     return {
         "new_job_token": job_service.new_token,
+        "shown_job": shown,
         "job_status": status,
         "job_kind_label": lambda kind: _(KIND_LABELS.get(kind, kind)),
     }
+
+
+PDF_PAGES = {"statement": "account.statement", "delinquency": "account.delinquency"}
+
+
+@bp.route("/jobs/pdf/<int:district_id>/<which>", methods=["POST"])
+@require(*STAFF)
+def prepare_pdf(district_id: int, which: str) -> Any:
+    """Prepare the yearly statement or the delinquency list as PDF in the background (for a
+    district of thousands of properties it takes longer than a request should)."""
+    from tid import tasks
+
+    if which not in PDF_PAGES:
+        abort(404)
+    visible_district(district_id)
+    query: dict[str, Any] = {
+        k: request.form.get(k, "")[:20] for k in ("fy", "booked_by") if request.form.get(k)
+    }
+    job = start(
+        tasks.ACCOUNT_PDF,
+        params={"which": which, "district_id": district_id, "query": query},
+        district_id=district_id,
+        target=f"pdf:{which}:{district_id}",
+    )
+    return redirect(url_for(PDF_PAGES[which], district_id=district_id, job=job.id, **query))
+
+
+@bp.route("/jobs/<int:job_id>/document")
+@require(*STAFF)
+def document(job_id: int) -> Any:
+    """The document a finished job made (archived by its SHA-256)."""
+    from tid.services import notices
+
+    job = _job(job_id)
+    if job.state != JobState.DONE.value or not job.result_sha256:
+        abort(404)
+    which = str(job_service.params_of(job).get("which") or "document")
+    data = notices.archived_bytes(get_session(), job.result_sha256)
+    return Response(
+        data,
+        mimetype="application/pdf",
+        headers={"Content-Disposition": f'attachment; filename="{which}-{job.id}.pdf"'},
+    )
 
 
 @bp.route("/jobs")
