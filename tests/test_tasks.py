@@ -299,7 +299,11 @@ def test_health_and_readiness(migrated_app: Flask) -> None:
     assert not_yet.status_code == 503
     checks = not_yet.get_json()["checks"]
     assert checks == {"database": True, "migrations": True, "queue": True, "worker": False}
+    runner = migrated_app.test_cli_runner()
+    assert runner.invoke(args=["health"]).exit_code == 1
+    assert runner.invoke(args=["health", "--database-only"]).exit_code == 0
     tasks.sweep(migrated_app)  # what a running worker does every few seconds
+    assert runner.invoke(args=["health"]).exit_code == 0
     ready = client.get("/readyz")
     assert ready.status_code == 200 and ready.get_json()["status"] == "ready"
     text_ = ready.get_data(as_text=True)

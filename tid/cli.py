@@ -40,6 +40,7 @@ def register(app: Flask) -> None:
     app.cli.add_command(billing_group)
     app.cli.add_command(scheduler_command)
     app.cli.add_command(worker_command)
+    app.cli.add_command(health_command)
     app.cli.add_command(mail_sink_command)
     app.cli.add_command(account_group)
 
@@ -269,6 +270,27 @@ def worker_command(workers: int | None, kind: str, once: bool) -> None:
         click.echo(f"{tasks.run_pending(app)} job(s) run.")
         return
     tasks.run_worker(app, workers=workers or int(app.config.get("WORKERS") or 2), kind=kind)
+
+
+@click.command("health")
+@with_appcontext
+@click.option(
+    "--database-only", is_flag=True, help="Only the database and its migrations (no worker)."
+)
+def health_command(database_only: bool) -> None:
+    """Print what /readyz says (database, migrations, queue, a worker's heartbeat) and exit
+    0 when ready: a container's health check."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    response = app.test_client().get("/readyz")
+    report = response.get_json()
+    click.echo(json.dumps(report, sort_keys=True))
+    checks = report["checks"]
+    ready = (
+        checks["database"] and checks["migrations"]
+        if database_only
+        else response.status_code == 200
+    )
+    sys.exit(0 if ready else 1)
 
 
 # --------------------------------------------------------------------------- mail sink
