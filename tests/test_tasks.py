@@ -333,3 +333,44 @@ def test_the_yearly_statement_pdf_is_prepared_in_the_background(
     login(client, people.other_association)
     assert client.get(link).status_code == 403
     assert client.post(f"/jobs/pdf/{district_id}/statement").status_code == 403
+
+
+def test_the_sweep_sends_again_the_jobs_of_dead_workers_and_lost_messages(
+    app: Flask, session: Session
+) -> None:
+    from datetime import timedelta
+
+    from tid.clock import utcnow
+    from tid.services import audit
+    from tid.services import jobs as job_service
+
+    def make(day: str) -> Job:
+        job, _ = job_service.start(
+            session,
+            token=job_service.new_token(),
+            kind=tasks.YEARLY_NOTICES,
+            actor=audit.SYSTEM,
+            params={"day": day},
+            district_id=None,
+        )
+        return job
+
+    # A job taken by a worker on another machine that has not been heard from since.
+    abandoned = make("2026-01-20")
+    abandoned.state, abandoned.worker = "running", "elsewhere:4242:deadbeef"
+    # A job queued twenty minutes ago whose message never reached a worker.
+    lost = make("2026-01-21")
+    lost.created_at = utcnow() - timedelta(minutes=20)
+    # A job queued just now: its message is on its way; nothing to do.
+    fresh = make("2026-01-22")
+    session.add_all([abandoned, lost])
+    session.commit()
+
+    assert tasks.sweep(app) == 2
+    assert _queued(app) == 2
+    assert tasks.run_pending(app) == 2
+    session.expire_all()
+    assert session.get(Job, abandoned.id).state == "done"  # type: ignore[union-attr]
+    assert session.get(Job, lost.id).state == "done"  # type: ignore[union-attr]
+    assert session.get(Job, fresh.id).state == "queued"  # type: ignore[union-attr]
+    assert tasks.sweep(app) == 0  # a live worker's heartbeat; nothing more to send

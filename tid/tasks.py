@@ -24,6 +24,7 @@ from huey import Huey
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
+from tid.clock import utcnow
 from tid.proc import die_with_parent
 from tid.rules.errors import N_, FindingsError, InputError
 from tid.services import audit
@@ -445,6 +446,15 @@ def sweep(app: Flask) -> int:
     job_service.beat(engine, q.worker)
     again = 0
     with Session(engine, expire_on_commit=False) as session:
+        # A job still queued long after it was started while the queue is empty lost its
+        # message (a worker died between taking it and claiming it): send it again. A
+        # duplicate message is harmless: only one claim of a queued job succeeds.
+        lost = job_service.waiting_since(session, utcnow() - job_service.LOST_AFTER)
+        if lost and not q.huey.storage.queue_size():
+            for job_id in lost:
+                log.warning("job %s: queued but not in the queue; sent again", job_id)
+                q.enqueue(job_id)
+                again += 1
         for job in job_service.orphaned(session, q.worker):
             if job_service.requeue(session, job):
                 log.warning("job %s: its worker %s is gone; queued again", job.id, job.worker)

@@ -17,7 +17,7 @@ import secrets
 import socket
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import update
@@ -31,6 +31,7 @@ from tid.services import audit
 
 HEARTBEAT_SECONDS = 10
 STALE_AFTER = timedelta(seconds=60)  # a worker silent this long is taken for dead
+LOST_AFTER = timedelta(minutes=10)  # a job queued this long with an empty queue lost its message
 FINISHED = frozenset({JobState.DONE.value, JobState.FAILED.value})
 
 
@@ -240,6 +241,12 @@ def orphaned(session: Session, me: str) -> list[Job]:
         if gone:
             found.append(job)
     return found
+
+
+def waiting_since(session: Session, before: datetime) -> list[int]:
+    """Jobs queued before ``before`` that no worker has taken."""
+    stmt = select(Job.id).where(Job.state == JobState.QUEUED.value, col(Job.created_at) < before)
+    return [int(i) for i in session.exec(stmt) if i is not None]
 
 
 @dataclass(frozen=True)

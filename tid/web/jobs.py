@@ -3,6 +3,7 @@ follow its result; and the health endpoints a load balancer or an orchestrator a
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
@@ -249,12 +250,17 @@ def healthz() -> Any:
     return response
 
 
-def _at_head(session: Session) -> bool:
+@functools.cache
+def _heads() -> frozenset[str]:
     from alembic.script import ScriptDirectory
 
     from tid.migrate import alembic_config
 
-    heads = set(ScriptDirectory.from_config(alembic_config("sqlite://")).get_heads())
+    return frozenset(ScriptDirectory.from_config(alembic_config("sqlite://")).get_heads())
+
+
+def _at_head(session: Session) -> bool:
+    heads = _heads()
     rows = session.connection().execute(text("SELECT version_num FROM alembic_version"))
     return {str(r[0]) for r in rows} == heads
 
