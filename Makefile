@@ -29,6 +29,7 @@ sysdeps:
 sysdeps-test: sysdeps
 	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 \
 	  || $(MAKE) --no-print-directory apt PKGS="postgresql"
+	@command -v redis-server >/dev/null 2>&1 || $(MAKE) --no-print-directory apt PKGS="redis-server"
 
 apt:
 	@if [ "$$(id -u)" = 0 ]; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(PKGS); \
@@ -42,12 +43,16 @@ messages: $(STAMP)
 	$(BIN)/pybabel extract --no-wrap --no-location --sort-output -F tid/babel.cfg -k _l -k lazy_gettext -k N_ -o tid/translations/messages.pot tid templates
 	$(BIN)/pybabel update --no-wrap --ignore-obsolete -i tid/translations/messages.pot -d tid/translations --no-fuzzy-matching
 
-# The demo's digest emails go to a local mail sink that keeps them in instance/mail/.
+# The demo's digest emails go to a local mail sink that keeps them in instance/mail/. The web,
+# the worker (background jobs) and the scheduler run side by side; Ctrl-C stops them all.
 demo: install
 	$(BIN)/tid db upgrade
 	$(BIN)/tid demo
-	@$(BIN)/tid mail-sink --port $(MAIL_PORT) & sink=$$!; trap "kill $$sink 2>/dev/null" EXIT INT TERM; \
-	  TID_SMTP_HOST=127.0.0.1 TID_SMTP_PORT=$(MAIL_PORT) TID_SCHEDULER=1 TID_BASE_URL=http://$(HOST):$(PORT) \
+	@export TID_SMTP_HOST=127.0.0.1 TID_SMTP_PORT=$(MAIL_PORT) TID_BASE_URL=http://$(HOST):$(PORT); \
+	  $(BIN)/tid mail-sink --port $(MAIL_PORT) & sink=$$!; \
+	  $(BIN)/tid worker & worker=$$!; \
+	  $(BIN)/tid scheduler & scheduler=$$!; \
+	  trap "kill $$sink $$worker $$scheduler 2>/dev/null; wait" EXIT INT TERM; \
 	  $(BIN)/tid run --host $(HOST) --port $(PORT)
 
 lint: $(STAMP)

@@ -1,16 +1,19 @@
 """Speed of the certified-mail notice run (21 LPRA § 6653(5)) against a naive loop.
 
-The full run for N owners (default 2,000), on a fresh SQLite database in a temporary folder:
-``notices.create_batch`` (one bilingual PDF per owner, archived with its SHA-256, and the
-merged print-ready PDF), the article numbers from a CSV file, and ``notices.mail_batch``
-(the PS Form 3877 manifest, archived). The naive loop renders each notice as its own
+The full run for N owners (default 2,000), on a fresh SQLite database in a temporary folder,
+as the web starts it: a background job on the queue (SqliteHuey in the instance folder),
+taken and run by the worker's own code (``tasks.run_pending``: dequeue, claim, run, mark
+done in the work's transaction). The job is ``notices.create_batch`` (one bilingual PDF per
+owner, archived with its SHA-256, and the merged print-ready PDF); then the article numbers
+from a CSV file, and the mailing job (``notices.mail_batch``: the PS Form 3877 manifest,
+archived). The naive loop renders each notice as its own
 WeasyPrint document (``notice_pdf.render_one_naive``) for a sample of 200 notices of the same
 content, in this process; the ratio compares notices per second.
 
 Peak memory is the largest resident set of this process and of any child process
 (``resource.getrusage``: RUSAGE_SELF and RUSAGE_CHILDREN, maxrss).
 
-Run: ``.venv/bin/python benchmarks/notices.py 2000`` (``--sample 200``, ``--workers 2``)
+Run: ``.venv/bin/python benchmarks/notices.py 20000`` (``--sample 200``, ``--workers 2``)
 """
 
 from __future__ import annotations
@@ -22,17 +25,20 @@ import time
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
-from sqlmodel import Session, SQLModel
+from flask import Flask
+from sqlmodel import Session, SQLModel, select
 
 import tid.models  # noqa: F401  (every table)
-from tid import notice_pdf
-from tid.db import make_engine
+from tid import create_app, notice_pdf, tasks
 from tid.models import (
     Bill,
     BillingRun,
     District,
+    Job,
     Municipality,
+    NoticeBatch,
     Ordinance,
     Petition,
     Property,
@@ -40,7 +46,7 @@ from tid.models import (
     RollImport,
 )
 from tid.rules.certified_mail import check_digit
-from tid.services import audit, notices
+from tid.services import audit, jobs, notices
 
 ACTOR = audit.Actor("benchmark")
 ISSUED = date(2026, 1, 20)
@@ -163,6 +169,24 @@ def _setup(session: Session, n: int) -> int:
     return run.id or 0
 
 
+def _run_job(app: Flask, session: Session, kind: str, params: dict[str, Any]) -> Job:
+    """Queue a job as the web does and run it as ``tid worker`` does; it must finish."""
+    job, _created = jobs.start(
+        session,
+        token=jobs.new_token(),
+        kind=kind,
+        actor=ACTOR,
+        params=params,
+        district_id=None,
+    )
+    tasks.enqueue(app, job.id or 0)
+    assert tasks.run_pending(app) == 1
+    session.refresh(job)
+    if job.state != "done":
+        raise SystemExit(f"job {job.id} ({kind}) {job.state}: {job.error} {job.error_params}")
+    return job
+
+
 def _peak_mib() -> tuple[float, float]:
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
@@ -177,7 +201,15 @@ def main() -> None:
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as folder:
-        engine = make_engine(f"sqlite:///{Path(folder) / 'bench.sqlite'}")
+        app = create_app(
+            {
+                "DATABASE_URL": f"sqlite:///{Path(folder) / 'bench.sqlite'}",
+                "INSTANCE_PATH": folder,
+                "SECRET_KEY": "benchmark-secret",
+                "REDIS_URL": "",
+            }
+        )
+        engine = app.extensions["tid.engine"]
         SQLModel.metadata.create_all(engine)
         with Session(engine, expire_on_commit=False) as session:
             started = time.perf_counter()
@@ -185,20 +217,23 @@ def main() -> None:
             print(f"setup: {args.n} bills in {time.perf_counter() - started:.1f} s (not timed)")
 
             started = time.perf_counter()
-            batch = notices.create_batch(
-                session=session,
-                actor=ACTOR,
-                billing_run_id=run_id,
-                issued_on=ISSUED,
-                sender_name="Asociación del Distrito del Viejo San Juan, Inc.",
-                sender_address="PO Box 9020\nSan Juan PR 00902-0000",
-                how_to_pay="Cheque o giro a nombre de la Asociación / Check or money order.",
-                portal_base_url="https://tid.example.pr",
-                secret="benchmark-secret",
-                workers=args.workers,
+            job = _run_job(
+                app,
+                session,
+                tasks.NOTICES_CREATE,
+                {
+                    "billing_run_id": run_id,
+                    "issued_on": ISSUED.isoformat(),
+                    "sender_name": "Asociación del Distrito del Viejo San Juan, Inc.",
+                    "sender_address": "PO Box 9020\nSan Juan PR 00902-0000",
+                    "how_to_pay": "Cheque o giro a nombre de la Asociación / Check or money order.",
+                    "portal_base_url": "https://tid.example.pr",
+                    "workers": args.workers,
+                },
             )
-            session.commit()
+            batch = session.exec(select(NoticeBatch)).one()
             rendered = time.perf_counter()
+            print(f"  job {job.id}: {job.state}, progress {job.done}/{job.total}")
             found = notices.batch_notices(session, batch.id or 0)
             csv_text = "notice,article\n" + "".join(
                 f"{n.number},{_article(len(found) - i)}\n" for i, n in enumerate(found)
@@ -206,16 +241,20 @@ def main() -> None:
             notices.import_article_numbers(
                 session=session, actor=ACTOR, batch_id=batch.id or 0, data=csv_text.encode()
             )
-            notices.mail_batch(
-                session=session,
-                actor=ACTOR,
-                batch_id=batch.id or 0,
-                mailed_on=date(2026, 1, 22),
-                postage="0.73",
-                certified_fee="4.85",
-                today=date(2026, 1, 22),
-            )
             session.commit()
+            _run_job(
+                app,
+                session,
+                tasks.NOTICES_MAIL,
+                {
+                    "batch_id": batch.id,
+                    "mailed_on": "2026-01-22",
+                    "postage": "0.73",
+                    "certified_fee": "4.85",
+                    "today": "2026-01-22",
+                },
+            )
+            session.refresh(batch)
             finished = time.perf_counter()
             total = finished - started
             print_size = len(notices.archived_bytes(session, batch.print_sha256))

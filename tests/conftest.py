@@ -24,6 +24,7 @@ from sqlmodel import Session, SQLModel
 
 import tid.models  # noqa: F401  (every table)
 from tests.pg import ThrowawayPostgres
+from tests.redis_server import ThrowawayRedis
 from tid import create_app
 from tid.db import make_engine
 from tid.models import District, Municipality, User
@@ -58,6 +59,17 @@ def pg_server() -> Iterator[ThrowawayPostgres]:
     template = make_engine(server.url("tid_template"))
     SQLModel.metadata.create_all(template)
     template.dispose()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[ThrowawayRedis]:
+    """A throwaway ``redis-server`` for the queue on Redis (``TID_REDIS_URL``)."""
+    server = ThrowawayRedis()
+    server.start()
     try:
         yield server
     finally:

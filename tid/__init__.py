@@ -34,6 +34,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.update(tid_config.load(instance, config))
     register_proxies(app)
     register_extensions(app)
+    register_queue(app)
     register_blueprints(app)
     register_errors(app)
     register_security_headers(app)
@@ -65,6 +66,13 @@ def register_extensions(app: Flask) -> None:
     i18n.init_app(app)
     access.init_app(app)
     CSRFProtect(app)
+
+
+def register_queue(app: Flask) -> None:
+    """The task queue that ``tid worker`` serves (tid/queue.py, tid/tasks.py)."""
+    from tid import tasks
+
+    tasks.init_app(app)
 
 
 def register_blueprints(app: Flask) -> None:

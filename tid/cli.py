@@ -39,6 +39,8 @@ def register(app: Flask) -> None:
     app.cli.add_command(roll_group)
     app.cli.add_command(billing_group)
     app.cli.add_command(scheduler_command)
+    app.cli.add_command(worker_command)
+    app.cli.add_command(health_command)
     app.cli.add_command(mail_sink_command)
     app.cli.add_command(account_group)
     app.cli.add_command(backup_command)
@@ -328,6 +330,61 @@ def archive_verify() -> None:
     click.echo(report.summary_en())
     if not report.ok:
         raise SystemExit(1)
+
+
+# --------------------------------------------------------------------------- worker
+
+
+@click.command("worker")
+@with_appcontext
+@click.option(
+    "-w",
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Jobs run at once (default: TID_WORKERS, 2).",
+)
+@click.option(
+    "--kind",
+    type=click.Choice(["thread", "process"]),
+    default="thread",
+    show_default=True,
+    help="Run the jobs in threads of this process or in child processes.",
+)
+@click.option("--once", is_flag=True, help="Run the jobs waiting in the queue now and exit.")
+def worker_command(workers: int | None, kind: str, once: bool) -> None:
+    """Run the background jobs (Huey's consumer) until stopped: notice runs, mailing,
+    billing runs, roll imports. Start as many as you like, on as many machines as share the
+    queue; each says it is alive in the database every few seconds."""
+    from tid import tasks
+
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    if once:
+        tasks.sweep(app)
+        click.echo(f"{tasks.run_pending(app)} job(s) run.")
+        return
+    tasks.run_worker(app, workers=workers or int(app.config.get("WORKERS") or 2), kind=kind)
+
+
+@click.command("health")
+@with_appcontext
+@click.option(
+    "--database-only", is_flag=True, help="Only the database and its migrations (no worker)."
+)
+def health_command(database_only: bool) -> None:
+    """Print what /readyz says (database, migrations, queue, a worker's heartbeat) and exit
+    0 when ready: a container's health check."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    response = app.test_client().get("/readyz")
+    report = response.get_json()
+    click.echo(json.dumps(report, sort_keys=True))
+    checks = report["checks"]
+    ready = (
+        checks["database"] and checks["migrations"]
+        if database_only
+        else response.status_code == 200
+    )
+    sys.exit(0 if ready else 1)
 
 
 # --------------------------------------------------------------------------- mail sink

@@ -37,6 +37,8 @@ ENVIRONMENT = {
     "TID_PORTAL_SESSION_MINUTES": "PORTAL_SESSION_MINUTES",
     "TID_HSTS_MAX_AGE": "HSTS_MAX_AGE",
     "TID_UPLOAD_RETENTION_HOURS": "UPLOAD_RETENTION_HOURS",
+    "TID_REDIS_URL": "REDIS_URL",
+    "TID_WORKERS": "WORKERS",
 }
 
 _BOOLEAN_KEYS = {
@@ -58,6 +60,7 @@ _INTEGER_KEYS = {
     "PORTAL_SESSION_MINUTES",
     "HSTS_MAX_AGE",
     "UPLOAD_RETENTION_HOURS",
+    "WORKERS",
 }
 
 
@@ -104,6 +107,8 @@ def defaults(instance: Path) -> dict[str, Any]:
         "PORTAL_SESSION_MINUTES": 20,
         "HSTS_MAX_AGE": 31_536_000,  # a year of HTTPS only, sent when the cookies are secure
         "UPLOAD_RETENTION_HOURS": 24,  # an upload not imported is deleted after this
+        "REDIS_URL": "",  # the task queue on Redis; empty: on the database (tid/queue.py)
+        "WORKERS": 2,  # threads of ``tid worker`` (jobs it runs at once)
     }
 
 

@@ -252,13 +252,15 @@ def today_for(app: Flask) -> date:
 
 
 def digest_job(app: Flask) -> None:
-    """The scheduled call: today's digest (a day already taken is a quiet no-op)."""
+    """The scheduled call: queue today's digest for a worker (tid/tasks.py); the day's
+    job token makes a second scheduler's call a no-op, and the day's claim in ``JobRun``
+    keeps the digest from going out twice even then."""
+    from tid import tasks
+
     try:
-        result = run_daily_digest(app, today_for(app))
+        tasks.schedule(app, tasks.DAILY_DIGEST, today_for(app))
     except Exception:
-        log.exception("daily digest failed")
-        return
-    log.info("daily digest %s", result)
+        log.exception("daily digest could not be queued")
 
 
 # --------------------------------------------------------------------------- the archive
@@ -358,18 +360,14 @@ YEARLY_NOTICES = "yearly_notices"
 
 
 def yearly_notices_job(app: Flask) -> None:
-    """The scheduled call: prepare the yearly notices due (21 LPRA § 6653(5)); a day already
-    taken is a quiet no-op."""
-    from tid.services import notices
+    """The scheduled call: queue the yearly notices due (21 LPRA § 6653(5)) for a worker;
+    a day already queued or taken is a quiet no-op."""
+    from tid import tasks
 
     try:
-        batches = notices.run_yearly_notices(
-            app.extensions["tid.engine"], app.config, today_for(app)
-        )
+        tasks.schedule(app, tasks.YEARLY_NOTICES, today_for(app))
     except Exception:
-        log.exception("yearly notices failed")
-        return
-    log.info("yearly notices: %d batch(es) prepared", len(batches))
+        log.exception("yearly notices could not be queued")
 
 
 def configure(scheduler: Any, app: Flask, *, catch_up: bool = True, delay: float = 0) -> Any:

@@ -42,7 +42,7 @@ import io
 import os
 import textwrap
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date
@@ -938,6 +938,7 @@ def render_notices(
     *,
     workers: int | None = None,
     chunk_size: int = DEFAULT_CHUNK,
+    progress: Callable[[int, int], None] | None = None,
 ) -> RenderedBatch:
     """Render a batch of notices: per-notice PDFs (in the given order) and one print PDF.
 
@@ -961,12 +962,28 @@ def render_notices(
         end = start + size + (1 if i < extra else 0)
         chunks.append(list(contents[start:end]))
         start = end
-    results: list[tuple[list[bytes], bytes, int]]
+    results: list[tuple[list[bytes], bytes, int]] = []
+
+    def _done(result: tuple[list[bytes], bytes, int]) -> None:
+        results.append(result)
+        if progress is not None:
+            progress(sum(len(singles) for singles, _m, _p in results), len(contents))
+
     if workers > 1 and len(chunks) > 1:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
-            results = list(pool.map(render_chunk, chunks))
+        # The renderers die with the process that started them (a killed worker leaves none).
+        from tid.proc import die_with_parent
+
+        with ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=get_context("spawn"),
+            initializer=die_with_parent,
+            initargs=(os.getpid(),),
+        ) as pool:
+            for result in pool.map(render_chunk, chunks):
+                _done(result)
     else:
-        results = [render_chunk(chunk) for chunk in chunks]
+        for chunk in chunks:
+            _done(render_chunk(chunk))
     notices: list[RenderedNotice] = []
     for chunk, (singles, _merged, _pages) in zip(chunks, results, strict=True):
         for content, pdf in zip(chunk, singles, strict=True):

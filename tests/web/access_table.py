@@ -110,6 +110,15 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "portal.notices": PUBLIC,
     "portal.download": PUBLIC,
     "portal.leave": PUBLIC,
+    # background jobs: each user sees the jobs of the districts they may see (tid/web/jobs.py)
+    "jobs.index": EVERY_ROLE,
+    "jobs.show": EVERY_ROLE,
+    "jobs.status_json": EVERY_ROLE,
+    "jobs.document": EVERY_ROLE,
+    "jobs.prepare_pdf": EVERY_ROLE,
+    # health probes for load balancers and orchestrators: JSON, no secrets
+    "jobs.healthz": PUBLIC,
+    "jobs.readyz": PUBLIC,
 }
 
 # Sample values for route variables, by variable name.
@@ -121,4 +130,5 @@ SAMPLE_VALUES: dict[str, str] = {
     "action": "study",
     "token": "not-a-token",
     "fiscal_year": "2026-27",
+    "which": "statement",
 }

@@ -13,6 +13,7 @@ from sqlmodel import Session, select
 from tests.conftest import People, login, make_test_app
 from tests.pdf_checks import assert_archival
 from tests.services.notice_support import SENDER, article, make_ordinance, make_run, pdf_text
+from tid import tasks
 from tid.models import Notice, NoticeBatch
 from tid.services import audit, notices
 
@@ -46,10 +47,20 @@ def test_association_prepares_mails_and_remails_notices(
     done = client.post(
         f"/notices/runs/{billed.run.id}/new", data={**SENDER, "issued_on": "2026-01-20"}
     )
-    assert done.status_code == 302
+    # The run is a background job: the page shows it waiting, a worker runs it, and the
+    # same page then links to the notices. The same form sent again starts nothing new.
+    assert done.status_code == 302 and "job=" in done.location
+    waiting = client.get(done.location).get_data(as_text=True)
+    assert "data-job-status" in waiting and 'http-equiv="refresh"' in waiting
+    token = 'name="job_token" value="'
+    assert tasks.run_pending(client.application) == 1
+    finished = client.get(done.location).get_data(as_text=True)
+    assert "data-job-status" not in finished and 'http-equiv="refresh"' not in finished
+    link = finished.split('class="job-result" href="')[1].split('"')[0]
     session.expire_all()
-    batch = session.get(NoticeBatch, int(done.location.rstrip("/").split("/")[-1]))
+    batch = session.get(NoticeBatch, int(link.rstrip("/").split("/")[-1]))
     assert batch is not None and batch.notice_count == 2
+    assert token in finished
     found = notices.batch_notices(session, batch.id or 0)
 
     printed = client.get(f"/notices/batches/{batch.id}/print.pdf")
@@ -68,6 +79,7 @@ def test_association_prepares_mails_and_remails_notices(
         data={"mailed_on": "2026-01-20", "postage": "0.73", "certified_fee": "4.85"},
     )
     assert mailed.status_code == 302
+    assert tasks.run_pending(client.application) == 1
     manifest = client.get(f"/notices/batches/{batch.id}/manifest.pdf")
     text = pdf_text(manifest.data)
     assert "PS Form 3877" in text and "$11.16" in text  # 2 × ($0.73 + $4.85)
@@ -84,6 +96,7 @@ def test_association_prepares_mails_and_remails_notices(
     )
     again = client.post(f"/notices/{first.id}/remail", data={"new_address": ""})
     assert again.status_code == 302
+    assert tasks.run_pending(client.application) == 1
     session.expire_all()
     replacement = session.exec(select(Notice).where(Notice.remailing_of_id == first.id)).first()
     assert replacement is not None and replacement.bill_id == first.bill_id

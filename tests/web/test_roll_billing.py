@@ -13,6 +13,7 @@ from sqlmodel import Session, func, select
 
 from tests.conftest import People, login
 from tests.services.test_billing import ROLL, import_roll, make_ordinance
+from tid import tasks
 from tid.models import Bill, BillingRun, PropertyYear, RollImport
 from tid.roll_demo import roll_csv
 
@@ -44,12 +45,18 @@ def test_upload_preview_commit(client: FlaskClient, people: People, session: Ses
     assert "040-010-000-10" in page  # the first rows are shown
     assert _count(session, PropertyYear) == 0  # nothing written before the commit
     done = client.post(f"/roll/{district_id}/import/{token}/commit")
-    assert done.status_code == 302
+    assert done.status_code == 302 and "job=" in done.location
+    assert "data-job-status" in client.get(done.location).get_data(as_text=True)
+    assert tasks.run_pending(client.application) == 1
     assert _count(session, PropertyYear) == 40
+    shown = client.get(done.location).get_data(as_text=True)
+    assert f"/roll/{district_id}/years/2026-27" in shown  # the link to the result
     # The same file again: nothing changes, and the page says so.
-    again = client.post(f"/roll/{district_id}/import/{token}/commit", follow_redirects=True)
+    again = client.post(f"/roll/{district_id}/import/{token}/commit")
+    assert tasks.run_pending(client.application) == 1
     assert _count(session, RollImport) == 1
-    assert again.status_code == 200
+    said = client.get(again.location).get_data(as_text=True)
+    assert "Este archivo ya se importó para este año fiscal: no cambió nada." in said
     listing = client.get(f"/roll/{district_id}/years/2026-27")
     assert listing.status_code == 200 and "040-010-000-10" in listing.get_data(as_text=True)
 
@@ -69,7 +76,10 @@ def test_the_preview_lists_every_error_and_the_commit_writes_nothing(
     assert '<td class="num">4</td><td>assessed_value</td>' in page
     response = client.post(f"/roll/{district_id}/import/{token}/commit")
     assert response.status_code == 302
+    assert tasks.run_pending(client.application) == 1
     assert _count(session, RollImport) == 0 and _count(session, PropertyYear) == 0
+    failed = client.get(response.location).get_data(as_text=True)
+    assert "fila 2:" in failed  # the job says why, with the row
 
 
 def test_too_large_a_file_is_refused(tmp_path, people: People, database_url: str) -> None:  # type: ignore[no-untyped-def]
@@ -128,13 +138,17 @@ def test_billing_run_page(client: FlaskClient, people: People, session: Session)
         f"/roll/{district_id}/billing/new", data={"fiscal_year": "2026-27", "due_date": ""}
     )
     assert response.status_code == 302
+    assert tasks.run_pending(client.application) == 1
     run = session.exec(select(BillingRun)).one()
-    page = client.get(response.location, headers={"Accept-Language": "en"})
+    shown = client.get(response.location).get_data(as_text=True)
+    result = shown.split('class="job-result" href="')[1].split('"')[0]
+    page = client.get(result, headers={"Accept-Language": "en"})
     text = page.get_data(as_text=True)
     assert page.status_code == 200
     assert "5,768.75" in text and "6,000.00" in text and "231.25" in text
     # Again: nothing changes.
     client.post(f"/roll/{district_id}/billing/new", data={"fiscal_year": "2026-27"})
+    assert tasks.run_pending(client.application) == 1
     assert _count(session, BillingRun) == 1 and _count(session, Bill) == 3
     # Too early a due date: the error is next to its field; nothing written.
     early = client.post(

@@ -28,10 +28,12 @@ import hmac
 import io
 import json
 import secrets
-from collections.abc import Collection, Mapping, Sequence
+import tempfile
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -213,21 +215,34 @@ def _bills_to_notify(
     session: Session, run: BillingRun, bill_ids: Collection[int] | None
 ) -> list[BillForNotice]:
     """The run's active bills that have no notice yet (re-mailings go by their own path)."""
-    noticed = select(Notice.bill_id).where(Notice.district_id == run.district_id)
     stmt = (
         select(Bill, PropertyYear, Property.cadastral_number)
         .join(PropertyYear, col(PropertyYear.id) == col(Bill.property_year_id))
         .join(Property, col(Property.id) == col(Bill.property_id))
-        .where(
-            Bill.billing_run_id == run.id,
-            Bill.status == BillStatus.ACTIVE.value,
-            col(Bill.id).not_in(noticed),
-        )
+        .where(*_to_notify(run, bill_ids))
         .order_by(col(Property.cadastral_number))
     )
-    if bill_ids is not None:
-        stmt = stmt.where(col(Bill.id).in_(list(bill_ids)))
     return [BillForNotice(b, y, str(c)) for b, y, c in session.exec(stmt)]
+
+
+def _to_notify(run: BillingRun, bill_ids: Collection[int] | None) -> list[Any]:
+    noticed = select(Notice.bill_id).where(Notice.district_id == run.district_id)
+    where = [
+        Bill.billing_run_id == run.id,
+        Bill.status == BillStatus.ACTIVE.value,
+        col(Bill.id).not_in(noticed),
+    ]
+    if bill_ids is not None:
+        where.append(col(Bill.id).in_(list(bill_ids)))
+    return where
+
+
+def bills_to_notify_count(
+    session: Session, run: BillingRun, bill_ids: Collection[int] | None = None
+) -> int:
+    """How many of the run's active bills have no notice yet."""
+    stmt = select(func.count()).select_from(Bill).where(*_to_notify(run, bill_ids))
+    return int(session.exec(stmt).one())
 
 
 @dataclass(frozen=True)
@@ -314,6 +329,72 @@ def _content(
     )
 
 
+# Notices rendered before their PDFs go to a temporary folder: a run of 20,000 owners keeps
+# one slice in memory, not every PDF (~21 KiB each).
+RENDER_SLICE = 2000
+_ARCHIVE_FLUSH = 200
+
+
+@dataclass(frozen=True)
+class _Spilled:
+    sha256: str
+    pages: int
+    path: Path
+
+
+def _render_to_disk(
+    contents: Sequence[notice_pdf.NoticeContent],
+    *,
+    workers: int | None,
+    progress: Callable[[int, int], None] | None,
+    folder: Path,
+) -> tuple[list[_Spilled], bytes, int]:
+    """Render ``contents`` slice by slice, each notice's PDF written to ``folder``; returns
+    them (in order), the merged print file and its page count."""
+    total = len(contents)
+    spilled: list[_Spilled] = []
+    parts: list[Path] = []
+    pages = 0
+    for start in range(0, total, RENDER_SLICE):
+
+        def report(done: int, _count: int, start: int = start) -> None:
+            if progress is not None:
+                progress(start + done, total)
+
+        rendered = notice_pdf.render_notices(
+            contents[start : start + RENDER_SLICE], workers=workers, progress=report
+        )
+        for offset, notice in enumerate(rendered.notices):
+            path = folder / f"{start + offset}.pdf"
+            path.write_bytes(notice.pdf)
+            spilled.append(_Spilled(notice.sha256, notice.pages, path))
+        part = folder / f"print-{start}.pdf"
+        part.write_bytes(rendered.merged)
+        parts.append(part)
+        pages += rendered.merged_pages
+        del rendered
+    if len(parts) == 1:
+        return spilled, parts[0].read_bytes(), pages
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    for part in parts:
+        writer.append(str(part))
+    out = io.BytesIO()
+    writer.write(out)
+    return spilled, out.getvalue(), pages
+
+
+def _flush_documents(session: Session, pending: list[ArchivedDocument]) -> None:
+    """Write the archived documents and let go of their bytes."""
+    if not pending:
+        return
+    session.flush()
+    for document in pending:
+        session.expunge(document)
+    pending.clear()
+
+
 def _store_batch(
     session: Session,
     actor: audit.Actor,
@@ -330,43 +411,50 @@ def _store_batch(
     secret: str,
     remailing_of: Sequence[Notice | None],
     workers: int | None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> NoticeBatch:
-    rendered = notice_pdf.render_notices(contents, workers=workers)
-    batch = NoticeBatch(
-        district_id=ctx.district.id or 0,
-        billing_run_id=ctx.run.id or 0,
-        kind=kind,
-        issued_on=issued_on,
-        sender_name=sender_name.strip(),
-        sender_address="\n".join(_lines(sender_address)),
-        how_to_pay=how_to_pay.strip(),
-        notice_count=len(contents),
-        page_count=rendered.merged_pages,
-        print_sha256=archive(session, rendered.merged),
-        actor=actor.label,
-        user_id=actor.user_id,
-    )
-    session.add(batch)
-    session.flush()
-    taken: set[str] = set()
-    documents = []
-    seen: set[str] = {batch.print_sha256}
-    for pdf in rendered.notices:
-        if pdf.sha256 not in seen and session.get(ArchivedDocument, pdf.sha256) is None:
-            seen.add(pdf.sha256)
-            documents.append(
-                ArchivedDocument(
+    with tempfile.TemporaryDirectory(prefix="tid-notices-") as folder:
+        spilled, merged, merged_pages = _render_to_disk(
+            contents, workers=workers, progress=progress, folder=Path(folder)
+        )
+        batch = NoticeBatch(
+            district_id=ctx.district.id or 0,
+            billing_run_id=ctx.run.id or 0,
+            kind=kind,
+            issued_on=issued_on,
+            sender_name=sender_name.strip(),
+            sender_address="\n".join(_lines(sender_address)),
+            how_to_pay=how_to_pay.strip(),
+            notice_count=len(contents),
+            page_count=merged_pages,
+            print_sha256=archive(session, merged),
+            actor=actor.label,
+            user_id=actor.user_id,
+        )
+        del merged
+        session.add(batch)
+        session.flush()
+        taken: set[str] = set()
+        seen: set[str] = {batch.print_sha256}
+        pending: list[ArchivedDocument] = []
+        for pdf in spilled:
+            if pdf.sha256 not in seen and session.get(ArchivedDocument, pdf.sha256) is None:
+                seen.add(pdf.sha256)
+                content_bytes = pdf.path.read_bytes()
+                document = ArchivedDocument(
                     sha256=pdf.sha256,
-                    content=pdf.pdf,
-                    size=len(pdf.pdf),
+                    content=content_bytes,
+                    size=len(content_bytes),
                     media_type="application/pdf",
                 )
-            )
-    session.add_all(documents)
-    session.flush()
+                session.add(document)
+                pending.append(document)
+            if len(pending) >= _ARCHIVE_FLUSH:
+                _flush_documents(session, pending)
+        _flush_documents(session, pending)
     notices = []
     for item, content, code, pdf, original in zip(
-        items, contents, codes, rendered.notices, remailing_of, strict=True
+        items, contents, codes, spilled, remailing_of, strict=True
     ):
         notices.append(
             Notice(
@@ -423,21 +511,20 @@ def create_batch(
     secret: str,
     bill_ids: Collection[int] | None = None,
     workers: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> NoticeBatch:
     """Render the notices of a billing run's active bills that have none yet (§ 6653(5)):
-    one PDF per owner, archived, and one print file. The caller commits."""
-    run = session.get(BillingRun, billing_run_id)
-    if run is None:
-        raise InputError("billing_run", N_("There is no such billing run."))
-    if run.status != BillingRunStatus.ACTIVE.value:
-        raise InputError(
-            "billing_run", N_("This billing run was superseded; notify with the active one.")
-        )
-    _validate_sender(sender_name, sender_address, how_to_pay)
+    one PDF per owner, archived, and one print file. The caller commits. ``progress`` is
+    told (notices rendered, notices) as the rendering goes."""
+    run, items = check_batch(
+        session=session,
+        billing_run_id=billing_run_id,
+        sender_name=sender_name,
+        sender_address=sender_address,
+        how_to_pay=how_to_pay,
+        bill_ids=bill_ids,
+    )
     ctx = _context(session, run)
-    items = _bills_to_notify(session, run, bill_ids)
-    if not items:
-        raise InputError("billing_run", N_("Every bill of this run already has a notice."))
     kind = kind_for_run(ctx.ordinance, run)
     numbers = _next_numbers(session, issued_on.year, len(items))
     codes = [new_access_code() for _ in items]
@@ -472,7 +559,39 @@ def create_batch(
         secret=secret,
         remailing_of=[None] * len(items),
         workers=workers,
+        progress=progress,
     )
+
+
+def check_batch(
+    *,
+    session: Session,
+    billing_run_id: int,
+    sender_name: str,
+    sender_address: str,
+    how_to_pay: str,
+    bill_ids: Collection[int] | None = None,
+    load: bool = True,
+) -> tuple[BillingRun, list[BillForNotice]]:
+    """What :func:`create_batch` checks before rendering (the web asks before it queues the
+    run, ``load=False``: nothing is loaded): the billing run is active, the sender is
+    complete, and some bill has no notice."""
+    run = session.get(BillingRun, billing_run_id)
+    if run is None:
+        raise InputError("billing_run", N_("There is no such billing run."))
+    if run.status != BillingRunStatus.ACTIVE.value:
+        raise InputError(
+            "billing_run", N_("This billing run was superseded; notify with the active one.")
+        )
+    _validate_sender(sender_name, sender_address, how_to_pay)
+    if not load:
+        if not bills_to_notify_count(session, run, bill_ids):
+            raise InputError("billing_run", N_("Every bill of this run already has a notice."))
+        return run, []
+    items = _bills_to_notify(session, run, bill_ids)
+    if not items:
+        raise InputError("billing_run", N_("Every bill of this run already has a notice."))
+    return run, items
 
 
 # --------------------------------------------------------------------------- article numbers

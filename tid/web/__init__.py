@@ -18,6 +18,7 @@ BLUEPRINT_MODULES = [
     "tid.web.account",
     "tid.web.notices",
     "tid.web.portal",
+    "tid.web.jobs",
 ]
 
 

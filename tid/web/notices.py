@@ -9,14 +9,15 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from flask_babel import gettext as _
 from sqlmodel import col, select
 
+from tid import tasks
 from tid.db import get_session
 from tid.models import BillingRun, District, Notice, NoticeBatch, Role
 from tid.rules.calendar import parse_date
 from tid.rules.errors import N_, FindingsError, InputError
+from tid.rules.money import parse_money
 from tid.services import notices as notice_service
-from tid.web import nav
+from tid.web import jobs, nav
 from tid.web.access import STAFF, me, require, visible_district
-from tid.web.portal import code_secret
 from tid.web.util import today
 
 bp = Blueprint("notices", __name__, url_prefix="/notices")
@@ -121,29 +122,45 @@ def batch_new(run_id: int) -> Any:
         "how_to_pay": previous.how_to_pay if previous else "",
     }
     errors: dict[str, str] = {}
+    target = f"billing_run:{run_id}"
     if request.method == "POST":
         values = {name: request.form.get(name, "") for name in names}
         try:
-            batch = notice_service.create_batch(
+            issued_on = parse_date(values["issued_on"], "issued_on")
+            notice_service.check_batch(
                 session=db,
-                actor=me().actor,
                 billing_run_id=run_id,
-                issued_on=parse_date(values["issued_on"], "issued_on"),
                 sender_name=values["sender_name"],
                 sender_address=values["sender_address"],
                 how_to_pay=values["how_to_pay"],
-                portal_base_url=_base_url(),
-                secret=code_secret(),
+                load=False,
             )
         except InputError as exc:
             db.rollback()
             errors[exc.field if exc.field in names else "form"] = _(exc.message)
         else:
-            db.commit()
-            flash(_("The notices were prepared. Print them, then enter the article numbers."))
-            return redirect(url_for("notices.batch_view", batch_id=batch.id))
+            # Rendering thousands of notices takes minutes: a worker does it (tid/tasks.py).
+            job = jobs.start(
+                tasks.NOTICES_CREATE,
+                params={
+                    "billing_run_id": run_id,
+                    "issued_on": issued_on.isoformat(),
+                    "sender_name": values["sender_name"],
+                    "sender_address": values["sender_address"],
+                    "how_to_pay": values["how_to_pay"],
+                    "portal_base_url": _base_url(),
+                },
+                district_id=district.id,
+                target=target,
+            )
+            return redirect(url_for("notices.batch_new", run_id=run_id, job=job.id))
     return render_template(
-        "notices/batch_new.html", run=run, district=district, values=values, errors=errors
+        "notices/batch_new.html",
+        run=run,
+        district=district,
+        values=values,
+        errors=errors,
+        job=jobs.shown(target, tasks.NOTICES_CREATE),
     ), (422 if errors else 200)
 
 
@@ -170,6 +187,8 @@ def batch_view(batch_id: int) -> Any:
         can_write=me().role in WRITERS,
         today=today(),
         with_articles=sum(1 for n in found if n.article_number),
+        job=jobs.shown(f"batch:{batch_id}", tasks.NOTICES_MAIL)
+        or jobs.shown(f"batch:{batch_id}", tasks.NOTICES_REMAIL),
     )
 
 
@@ -241,25 +260,28 @@ def notice_article(notice_id: int) -> Any:
 @bp.route("/batches/<int:batch_id>/mail", methods=["POST"])
 @require(*WRITERS)
 def batch_mail(batch_id: int) -> Any:
-    db = get_session()
     batch = _batch(batch_id)
     try:
-        notice_service.mail_batch(
-            session=db,
-            actor=me().actor,
-            batch_id=batch.id or 0,
-            mailed_on=parse_date(request.form.get("mailed_on", ""), "mailed_on"),
-            postage=request.form.get("postage", ""),
-            certified_fee=request.form.get("certified_fee", ""),
-            today=today(),
-        )
+        mailed_on = parse_date(request.form.get("mailed_on", ""), "mailed_on")
+        postage = parse_money(request.form.get("postage", ""), "postage")
+        fee = parse_money(request.form.get("certified_fee", ""), "certified_fee")
     except InputError as exc:
-        db.rollback()
         flash(_error(exc), "error")
-    else:
-        db.commit()
-        flash(_("The notices are recorded as mailed; the manifest is archived."))
-    return redirect(url_for("notices.batch_view", batch_id=batch_id))
+        return redirect(url_for("notices.batch_view", batch_id=batch_id))
+    # The manifest of thousands of articles is rendered by a worker (tid/tasks.py).
+    job = jobs.start(
+        tasks.NOTICES_MAIL,
+        params={
+            "batch_id": batch.id,
+            "mailed_on": mailed_on.isoformat(),
+            "postage": str(postage),
+            "certified_fee": str(fee),
+            "today": today().isoformat(),
+        },
+        district_id=batch.district_id,
+        target=f"batch:{batch.id}",
+    )
+    return redirect(url_for("notices.batch_view", batch_id=batch_id, job=job.id))
 
 
 @bp.route("/deliveries", methods=["POST"])
@@ -295,26 +317,19 @@ def deliveries() -> Any:
 @bp.route("/<int:notice_id>/remail", methods=["POST"])
 @require(*WRITERS)
 def notice_remail(notice_id: int) -> Any:
-    db = get_session()
     notice = _notice(notice_id)
-    try:
-        batch = notice_service.remail_notices(
-            session=db,
-            actor=me().actor,
-            notice_ids=[notice.id or 0],
-            issued_on=today(),
-            portal_base_url=_base_url(),
-            secret=code_secret(),
-            new_address=request.form.get("new_address", ""),
-            workers=1,
-        )
-    except InputError as exc:
-        db.rollback()
-        flash(_error(exc), "error")
-        return redirect(url_for("notices.batch_view", batch_id=notice.batch_id))
-    db.commit()
-    flash(_("A new notice was prepared for the same bill."))
-    return redirect(url_for("notices.batch_view", batch_id=batch.id))
+    job = jobs.start(
+        tasks.NOTICES_REMAIL,
+        params={
+            "notice_ids": [notice.id],
+            "issued_on": today().isoformat(),
+            "portal_base_url": _base_url(),
+            "new_address": request.form.get("new_address", ""),
+        },
+        district_id=notice.district_id,
+        target=f"batch:{notice.batch_id}",
+    )
+    return redirect(url_for("notices.batch_view", batch_id=notice.batch_id, job=job.id))
 
 
 @bp.route("/<int:notice_id>.pdf")

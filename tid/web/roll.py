@@ -27,13 +27,14 @@ from flask import (
 from flask_babel import gettext as _
 from sqlmodel import col, select
 
+from tid import tasks
 from tid.db import get_session
 from tid.ids import parse_page
 from tid.models import BillingRun, District, Municipality, Ordinance, Property
 from tid.rules.calendar import fiscal_year_of, parse_date, parse_fiscal_year
-from tid.rules.errors import N_, Finding, FindingsError, InputError
+from tid.rules.errors import N_, Finding, InputError
 from tid.services import billing, roll
-from tid.web import nav
+from tid.web import jobs, nav
 from tid.web.access import deny_unless, may_write_district, me, require, visible_district
 from tid.web.util import today
 
@@ -275,6 +276,7 @@ def preview(district_id: int, token: str) -> Any:
     place = visible_district(district_id)
     deny_unless(may_write_district(place))
     data, meta = _stored(district_id, token)
+    job = jobs.shown(f"roll:{district_id}:{token[:16]}", tasks.ROLL_COMMIT)
     try:
         result = roll.preview_roll(
             session=get_session(),
@@ -293,6 +295,7 @@ def preview(district_id: int, token: str) -> Any:
             result=None,
             file_error=_error_text(exc),
             field=exc.field,
+            job=job,
         ), 422
     return render_template(
         "roll/preview.html",
@@ -302,6 +305,7 @@ def preview(district_id: int, token: str) -> Any:
         result=result,
         findings=[(f, finding_message(f)) for f in result.parsed.findings],
         file_error=None,
+        job=job,
     ), (422 if result.parsed.findings else 200)
 
 
@@ -315,47 +319,16 @@ def commit(district_id: int, token: str) -> Any:
         # Imported already (its file was then deleted) or kept past the retention period.
         flash(_("This upload was imported or has expired; upload the file again."), "warning")
         return redirect(url_for("roll.district", district_id=district_id))
-    data, meta = _stored(district_id, token)
-    db = get_session()
-    try:
-        result = roll.import_roll(
-            session=db,
-            actor=me().actor,
-            district_id=district_id,
-            fiscal_year=str(meta["fiscal_year"]),
-            data=data,
-            file_name=str(meta.get("file_name", "")),
-            **_limits(),
-        )
-    except FindingsError:
-        db.rollback()
-        flash(_("The file has errors; nothing was imported."), "error")
-        return redirect(url_for("roll.preview", district_id=district_id, token=token))
-    except InputError as exc:
-        db.rollback()
-        flash(_error_text(exc), "error")
-        return redirect(url_for("roll.preview", district_id=district_id, token=token))
-    db.commit()
-    roll.delete_upload(_uploads(), token, user_id=me().id)
-    if result.unchanged:
-        flash(_("This file was already imported for this fiscal year: nothing changed."))
-    else:
-        flash(
-            _(
-                "Roll imported: %(added)s added, %(changed)s corrected, %(removed)s no longer "
-                "in this year's roll.",
-                added=result.added,
-                changed=result.changed,
-                removed=result.removed,
-            )
-        )
-    return redirect(
-        url_for(
-            "roll.properties",
-            district_id=district_id,
-            fiscal_year=result.roll_import.fiscal_year,
-        )
+    _stored(district_id, token)
+    # A roll of 20,000 properties takes longer than a request should: a worker imports it
+    # (tid/tasks.py), all or nothing, and this page shows how it goes.
+    job = jobs.start(
+        tasks.ROLL_COMMIT,
+        params={"district_id": district_id, "token": token},
+        district_id=district_id,
+        target=f"roll:{district_id}:{token[:16]}",
     )
+    return redirect(url_for("roll.preview", district_id=district_id, token=token, job=job.id))
 
 
 # --------------------------------------------------------------------------- billing
@@ -379,19 +352,23 @@ def billing_new(district_id: int) -> Any:
         ordinance = billing.ordinance_for(db, district_id, values["fiscal_year"] or default_fy)
     except InputError:
         ordinance = None
+    target = f"billing:{district_id}"
     if request.method == "POST":
         try:
             due = parse_date(values["due_date"], "due_date") if values["due_date"] else None
-            result = billing.run_billing(
-                session=db,
-                actor=me().actor,
-                district_id=district_id,
-                fiscal_year=values["fiscal_year"],
-                run_on=today(),
-                due_date=due,
-                parameters=values["parameters"],
-                reason=values["reason"],
-            )
+            # The quick checks here, next to their fields; the run itself (every property of
+            # the roll) in a worker (tid/tasks.py), which checks everything again.
+            fy = parse_fiscal_year(values["fiscal_year"], "fiscal_year").label
+            checked = billing.ordinance_for(db, district_id, fy)
+            billing.parse_parameters(values["parameters"])
+            if due is not None and due < billing.earliest_due_date(today(), checked).date:
+                raise InputError(
+                    "due_date",
+                    N_(
+                        "The due date is too early: it must leave the 30 days of the "
+                        "certified-mail notice (21 LPRA § 6653(5))."
+                    ),
+                )
         except InputError as exc:
             db.rollback()
             field = exc.field.split(".")[0].split("[")[0]
@@ -399,35 +376,20 @@ def billing_new(district_id: int) -> Any:
                 field = "formula"
             errors[field] = _error_text(exc)
         else:
-            db.commit()
-            if result.unchanged:
-                flash(
-                    _(
-                        "Nothing changed: the active billing of this fiscal year already has "
-                        "these bills."
-                    )
-                )
-            elif result.superseded is not None:
-                flash(
-                    _(
-                        "Billing run done; it supersedes version %(version)s.",
-                        version=result.superseded.version,
-                    )
-                )
-            else:
-                flash(_("Billing run done."))
-            if result.mailed_superseded:
-                flash(
-                    _(
-                        "%(count)s owners were already mailed a notice of the superseded run: "
-                        "they need a corrected notice.",
-                        count=result.mailed_superseded,
-                    ),
-                    "warning",
-                )
-            return redirect(
-                url_for("roll.billing_run", district_id=district_id, run_id=result.run.id)
+            job = jobs.start(
+                tasks.BILLING_RUN,
+                params={
+                    "district_id": district_id,
+                    "fiscal_year": fy,
+                    "run_on": today().isoformat(),
+                    "due_date": due.isoformat() if due else "",
+                    "parameters": values["parameters"],
+                    "reason": values["reason"],
+                },
+                district_id=district_id,
+                target=target,
             )
+            return redirect(url_for("roll.billing_new", district_id=district_id, job=job.id))
     return render_template(
         "billing/new.html",
         district=place,
@@ -438,6 +400,7 @@ def billing_new(district_id: int) -> Any:
         default_due=billing.default_due_date(today(), ordinance) if ordinance else None,
         earliest_due=billing.earliest_due_date(today(), ordinance) if ordinance else None,
         default_days=billing.DEFAULT_DUE_DAYS,
+        job=jobs.shown(target, tasks.BILLING_RUN),
     ), (422 if errors else 200)
 
 

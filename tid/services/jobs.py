@@ -1,0 +1,276 @@
+"""Background jobs as the user sees them: one ``job`` row per piece of long work (a notice
+run, a billing run, a roll import…), its progress, its result or why it failed.
+
+A job is started once per form: the form carries a token, and a second submission of the
+same form (a double click, a reload) finds the job that token already started. The worker
+claims a queued job (``queued → running``), runs it, and writes ``done`` in the same
+transaction as the work itself; a failure rolls the work back and records why, as a msgid
+rendered later in the reader's language. A running job whose worker died (``kill -9``, a
+lost machine) is queued again by the next worker that notices (:func:`orphaned`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import socket
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from tid.clock import utcnow
+from tid.models import Job, JobState, WorkerHeartbeat
+from tid.services import audit
+
+HEARTBEAT_SECONDS = 10
+STALE_AFTER = timedelta(seconds=60)  # a worker silent this long is taken for dead
+LOST_AFTER = timedelta(minutes=10)  # a job queued this long with an empty queue lost its message
+FINISHED = frozenset({JobState.DONE.value, JobState.FAILED.value})
+
+
+def new_token() -> str:
+    """A fresh token for a form that starts a job."""
+    return secrets.token_urlsafe(18)
+
+
+def clean_token(value: str | None) -> str:
+    """The token a form sent back; a missing or odd one gets a fresh token (one job)."""
+    text = (value or "").strip()
+    if 16 <= len(text) <= 64 and all(c.isalnum() or c in "-_" for c in text):
+        return text
+    return new_token()
+
+
+def start(
+    session: Session,
+    *,
+    token: str,
+    kind: str,
+    actor: audit.Actor,
+    params: Mapping[str, Any],
+    district_id: int | None,
+    target: str = "",
+    locale: str = "es",
+) -> tuple[Job, bool]:
+    """The job of this form's ``token``: the one it already started, or a new queued one
+    (committed). Returns (job, created); enqueue it only when created."""
+    found = session.exec(select(Job).where(Job.token == token)).first()
+    if found is not None:
+        return found, False
+    job = Job(
+        token=token,
+        kind=kind,
+        target=target,
+        district_id=district_id,
+        user_id=actor.user_id,
+        actor=actor.label,
+        locale=locale if locale in ("es", "en") else "es",
+        params=json.dumps(dict(params), sort_keys=True, default=str),
+    )
+    session.add(job)
+    try:
+        session.commit()
+    except IntegrityError:  # the same form, submitted twice at the same moment
+        session.rollback()
+        existing = session.exec(select(Job).where(Job.token == token)).one()
+        return existing, False
+    audit.record(session, actor, "job.start", ("job", job.id), after={"kind": kind})
+    session.commit()
+    return job, True
+
+
+def params_of(job: Job) -> dict[str, Any]:
+    value = json.loads(job.params or "{}")
+    return value if isinstance(value, dict) else {}
+
+
+def error_params(job: Job) -> dict[str, Any]:
+    value = json.loads(job.error_params or "{}")
+    return value if isinstance(value, dict) else {}
+
+
+def worker_name() -> str:
+    """This process as a worker: host, pid and a random tag (pids repeat in containers)."""
+    return f"{socket.gethostname()[:60]}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+def claim(engine: Engine, job_id: int, worker: str) -> bool:
+    """Take a queued job for ``worker`` (its own transaction); False if it is not queued."""
+    with Session(engine) as session:
+        result = session.execute(
+            update(Job)
+            .where(col(Job.id) == job_id, col(Job.state) == JobState.QUEUED.value)
+            .values(
+                state=JobState.RUNNING.value,
+                worker=worker,
+                started_at=utcnow(),
+                finished_at=None,
+                done=0,
+                attempts=col(Job.attempts) + 1,
+            )
+        )
+        session.commit()
+        return bool(getattr(result, "rowcount", 0) == 1)
+
+
+def progress(engine: Engine, job_id: int, done: int, total: int) -> None:
+    """Record how far a running job is, in a short transaction of its own."""
+    with Session(engine) as session:
+        session.execute(
+            update(Job)
+            .where(col(Job.id) == job_id, col(Job.state) == JobState.RUNNING.value)
+            .values(done=done, total=total)
+        )
+        session.commit()
+
+
+def finish(
+    session: Session,
+    job_id: int,
+    *,
+    result_url: str = "",
+    result_label: str = "",
+    result_sha256: str = "",
+) -> None:
+    """Mark the job done inside the work's own transaction (the caller commits both)."""
+    job = session.get(Job, job_id)
+    if job is None:  # pragma: no cover - the row is never deleted
+        return
+    job.state = JobState.DONE.value
+    job.finished_at = utcnow()
+    job.done = max(job.done, job.total)
+    job.result_url = result_url
+    job.result_label = result_label
+    job.result_sha256 = result_sha256
+    job.error = ""
+    job.error_params = "{}"
+    session.add(job)
+
+
+def fail(engine: Engine, job_id: int, message: str, params: Mapping[str, Any]) -> None:
+    """Record why the job failed (a msgid and its parameters), after its work rolled back."""
+    with Session(engine) as session:
+        job = session.get(Job, job_id)
+        if job is None:  # pragma: no cover
+            return
+        job.state = JobState.FAILED.value
+        job.finished_at = utcnow()
+        job.error = message
+        job.error_params = json.dumps(dict(params), sort_keys=True, default=str)
+        session.add(job)
+        session.commit()
+
+
+def requeue(session: Session, job: Job) -> bool:
+    """Put a failed job (or one whose worker died) back in the queue: True if it was."""
+    result = session.execute(
+        update(Job)
+        .where(
+            col(Job.id) == job.id,
+            col(Job.state).in_([JobState.FAILED.value, JobState.RUNNING.value]),
+            col(Job.worker) == job.worker,
+        )
+        .values(state=JobState.QUEUED.value, worker="", error="", error_params="{}")
+    )
+    session.commit()
+    return bool(getattr(result, "rowcount", 0) == 1)
+
+
+def beat(engine: Engine, worker: str) -> None:
+    """Say that ``worker`` is alive (and forget workers silent for a day)."""
+    now = utcnow()
+    with Session(engine) as session:
+        row = session.get(WorkerHeartbeat, worker)
+        if row is None:
+            host, pid, _tag = worker.split(":")
+            row = WorkerHeartbeat(worker=worker, host=host, pid=int(pid), started_at=now)
+        row.seen_at = now
+        session.add(row)
+        session.execute(
+            WorkerHeartbeat.__table__.delete().where(  # type: ignore[attr-defined]
+                col(WorkerHeartbeat.seen_at) < now - timedelta(days=1)
+            )
+        )
+        session.commit()
+
+
+def last_heartbeat(session: Session) -> Any:
+    """When a worker last said it was alive (None: never)."""
+    row = session.exec(
+        select(WorkerHeartbeat).order_by(col(WorkerHeartbeat.seen_at).desc())
+    ).first()
+    return row.seen_at if row is not None else None
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def orphaned(session: Session, me: str) -> list[Job]:
+    """Running jobs whose worker is gone: on this host a process that no longer exists (or
+    this very pid under another tag: a restarted container), elsewhere a worker whose
+    heartbeat is older than ``STALE_AFTER``."""
+    host, pid, _tag = me.split(":")
+    seen = {
+        w.worker: w.seen_at for w in session.exec(select(WorkerHeartbeat)) if w.seen_at is not None
+    }
+    now = utcnow()
+    found = []
+    for job in session.exec(select(Job).where(Job.state == JobState.RUNNING.value)):
+        if not job.worker or job.worker == me:
+            continue
+        its_host, its_pid, _its_tag = ([*job.worker.split(":"), "", "", ""])[:3]
+        if its_host == host:
+            gone = its_pid == pid or not its_pid.isdigit() or not _pid_alive(int(its_pid))
+        else:
+            last = seen.get(job.worker)
+            gone = last is None or now - last > STALE_AFTER
+        if gone:
+            found.append(job)
+    return found
+
+
+def waiting_since(session: Session, before: datetime) -> list[int]:
+    """Jobs queued before ``before`` that no worker has taken."""
+    stmt = select(Job.id).where(Job.state == JobState.QUEUED.value, col(Job.created_at) < before)
+    return [int(i) for i in session.exec(stmt) if i is not None]
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Which jobs a user may see: all (None), or those of these districts plus their own."""
+
+    district_ids: Collection[int] | None
+    user_id: int
+
+
+def visible(session: Session, scope: Scope, limit: int = 100) -> list[Job]:
+    stmt = select(Job).order_by(col(Job.id).desc()).limit(limit)
+    if scope.district_ids is not None:
+        stmt = stmt.where(
+            col(Job.district_id).in_(list(scope.district_ids)) | (col(Job.user_id) == scope.user_id)
+        )
+    return list(session.exec(stmt))
+
+
+def latest_for(session: Session, target: str, kind: str) -> Job | None:
+    """The most recent job of ``kind`` on ``target`` (to show on the page that starts it)."""
+    return session.exec(
+        select(Job)
+        .where(Job.target == target, Job.kind == kind)
+        .order_by(col(Job.id).desc())
+        .limit(1)
+    ).first()

@@ -1,0 +1,499 @@
+"""The work that runs in the background (``tid worker``, Huey's consumer): thin callers of
+the services, like ``tid/jobs.py`` for the scheduler.
+
+The queue carries one task, ``run_job(job_id)``; what to do is in the job's row
+(tid/services/jobs.py). Each handler below runs one service in one transaction; the job is
+marked done in that same transaction, so a job either did all its work or none of it. An
+``InputError`` (or a ``FindingsError``) is the user's to fix and is recorded as its msgid,
+shown later in the reader's language; anything else is logged and recorded as "failed
+unexpectedly". Either way the work is rolled back.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, url_for
+from huey import Huey
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+from tid.clock import utcnow
+from tid.proc import die_with_parent
+from tid.rules.errors import N_, FindingsError, InputError
+from tid.services import audit
+from tid.services import jobs as job_service
+
+log = logging.getLogger(__name__)
+
+UNEXPECTED = N_(
+    "The job failed unexpectedly; nothing was saved. Try again, or tell the administrator."
+)
+NOTICES_CREATE = "notices.create"
+NOTICES_MAIL = "notices.mail"
+NOTICES_REMAIL = "notices.remail"
+BILLING_RUN = "billing.run"
+ROLL_COMMIT = "roll.commit"
+ACCOUNT_PDF = "account.pdf"
+DAILY_DIGEST = "scheduler.daily_digest"
+YEARLY_NOTICES = "scheduler.yearly_notices"
+
+# What each kind of job is called on the jobs page.
+KIND_LABELS = {
+    NOTICES_CREATE: N_("Prepare notices"),
+    NOTICES_MAIL: N_("Record the mailing"),
+    NOTICES_REMAIL: N_("Send a notice again"),
+    BILLING_RUN: N_("Billing run"),
+    ROLL_COMMIT: N_("Import the roll"),
+    ACCOUNT_PDF: N_("Prepare a PDF"),
+    DAILY_DIGEST: N_("Daily deadline digest"),
+    YEARLY_NOTICES: N_("Yearly notices"),
+}
+
+
+@dataclass
+class Context:
+    """What a handler gets: the app, the job's parameters, a session for its one
+    transaction, and a way to report progress."""
+
+    app: Flask
+    job_id: int
+    params: dict[str, Any]
+    session: Session
+    actor: audit.Actor
+    report: Callable[[int, int], None]
+    locale: str = "es"
+
+    def url(self, endpoint: str, **values: Any) -> str:
+        with self.app.test_request_context("/"):
+            return url_for(endpoint, **values)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    url: str
+    label: str
+    sha256: str = ""
+
+
+Handler = Callable[[Context], Outcome]
+HANDLERS: dict[str, Handler] = {}
+
+
+def handler(kind: str) -> Callable[[Handler], Handler]:
+    def register(fn: Handler) -> Handler:
+        HANDLERS[kind] = fn
+        return fn
+
+    return register
+
+
+def _day(value: Any) -> date:
+    return value if isinstance(value, date) else date.fromisoformat(str(value))
+
+
+def _secret(app: Flask) -> str:
+    return str(app.config.get("PORTAL_CODE_SECRET") or app.config["SECRET_KEY"])
+
+
+@handler(NOTICES_CREATE)
+def _notices_create(ctx: Context) -> Outcome:
+    from tid.services import notices
+
+    p = ctx.params
+    batch = notices.create_batch(
+        session=ctx.session,
+        actor=ctx.actor,
+        billing_run_id=int(p["billing_run_id"]),
+        issued_on=_day(p["issued_on"]),
+        sender_name=str(p["sender_name"]),
+        sender_address=str(p["sender_address"]),
+        how_to_pay=str(p["how_to_pay"]),
+        portal_base_url=str(p["portal_base_url"]),
+        secret=_secret(ctx.app),
+        workers=p.get("workers"),
+        progress=ctx.report,
+    )
+    ctx.session.flush()
+    return Outcome(
+        ctx.url("notices.batch_view", batch_id=batch.id),
+        N_("The notices were prepared. Print them, then enter the article numbers."),
+    )
+
+
+@handler(NOTICES_MAIL)
+def _notices_mail(ctx: Context) -> Outcome:
+    from tid.services import notices
+
+    p = ctx.params
+    batch = notices.mail_batch(
+        session=ctx.session,
+        actor=ctx.actor,
+        batch_id=int(p["batch_id"]),
+        mailed_on=_day(p["mailed_on"]),
+        postage=str(p["postage"]),
+        certified_fee=str(p["certified_fee"]),
+        today=_day(p["today"]),
+    )
+    return Outcome(
+        ctx.url("notices.batch_manifest", batch_id=batch.id),
+        N_("The notices are recorded as mailed; the manifest is archived."),
+        batch.manifest_sha256,
+    )
+
+
+@handler(NOTICES_REMAIL)
+def _notices_remail(ctx: Context) -> Outcome:
+    from tid.services import notices
+
+    p = ctx.params
+    batch = notices.remail_notices(
+        session=ctx.session,
+        actor=ctx.actor,
+        notice_ids=[int(i) for i in p["notice_ids"]],
+        issued_on=_day(p["issued_on"]),
+        portal_base_url=str(p["portal_base_url"]),
+        secret=_secret(ctx.app),
+        new_address=str(p.get("new_address", "")),
+        workers=1,
+    )
+    ctx.session.flush()
+    return Outcome(
+        ctx.url("notices.batch_view", batch_id=batch.id),
+        N_("A new notice was prepared for the same bill."),
+    )
+
+
+@handler(BILLING_RUN)
+def _billing_run(ctx: Context) -> Outcome:
+    from tid.services import billing
+
+    p = ctx.params
+    result = billing.run_billing(
+        session=ctx.session,
+        actor=ctx.actor,
+        district_id=int(p["district_id"]),
+        fiscal_year=str(p["fiscal_year"]),
+        run_on=_day(p["run_on"]),
+        due_date=_day(p["due_date"]) if p.get("due_date") else None,
+        parameters=str(p.get("parameters", "")),
+        reason=str(p.get("reason", "")),
+    )
+    ctx.session.flush()
+    label = (
+        N_("Nothing changed: the active billing of this fiscal year already has these bills.")
+        if result.unchanged
+        else N_("Billing run done.")
+    )
+    return Outcome(
+        ctx.url("roll.billing_run", district_id=int(p["district_id"]), run_id=result.run.id),
+        label,
+    )
+
+
+@handler(ROLL_COMMIT)
+def _roll_commit(ctx: Context) -> Outcome:
+    from tid.services import roll
+
+    p = ctx.params
+    folder = Path(ctx.app.instance_path) / "uploads"
+    data, meta = roll.load_upload(folder, str(p["token"]), user_id=ctx.actor.user_id)
+    result = roll.import_roll(
+        session=ctx.session,
+        actor=ctx.actor,
+        district_id=int(p["district_id"]),
+        fiscal_year=str(meta["fiscal_year"]),
+        data=data,
+        file_name=str(meta.get("file_name", "")),
+        max_bytes=int(ctx.app.config.get("ROLL_MAX_BYTES") or roll.DEFAULT_MAX_BYTES),
+        max_rows=int(ctx.app.config.get("ROLL_MAX_ROWS") or roll.DEFAULT_MAX_ROWS),
+    )
+    ctx.session.flush()
+    # Imported: the upload is not kept (README, "Keeping data"). Should the job's commit fail
+    # after this, the page says so and the file is uploaded again.
+    roll.delete_upload(folder, str(p["token"]), user_id=ctx.actor.user_id)
+    label = (
+        N_("This file was already imported for this fiscal year: nothing changed.")
+        if result.unchanged
+        else N_("Roll imported.")
+    )
+    return Outcome(
+        ctx.url(
+            "roll.properties",
+            district_id=int(p["district_id"]),
+            fiscal_year=result.roll_import.fiscal_year,
+        ),
+        label,
+    )
+
+
+@handler(ACCOUNT_PDF)
+def _account_pdf(ctx: Context) -> Outcome:
+    """The yearly statement or the delinquency list of a large district as PDF, rendered
+    as the page would (its query: fiscal year, booked by) in the language of who asked."""
+    from flask_babel import force_locale
+
+    from tid.models import District
+    from tid.pdf import render_pdf
+    from tid.services import notices
+    from tid.web import account
+    from tid.web.util import today
+
+    p = ctx.params
+    district = ctx.session.get(District, int(p["district_id"]))
+    if district is None:
+        raise InputError("district", N_("There is no such district."))
+    query = {str(k): str(v) for k, v in dict(p.get("query") or {}).items()}
+    with ctx.app.test_request_context("/", query_string=query), force_locale(ctx.locale):
+        if p["which"] == "statement":
+            fy = account._fy(district.id or 0)
+            pdf = render_pdf("pdf/statement.html", **account._statement_context(district, fy))
+        else:
+            rows = account._delinquency(district.id or 0)
+            pdf = render_pdf("pdf/delinquency.html", district=district, rows=rows, today=today())
+    sha = notices.archive(ctx.session, pdf)
+    return Outcome(ctx.url("jobs.document", job_id=ctx.job_id), N_("The PDF is ready."), sha)
+
+
+@handler(DAILY_DIGEST)
+def _daily_digest(ctx: Context) -> Outcome:
+    from tid import jobs
+
+    jobs.run_daily_digest(ctx.app, _day(ctx.params["day"]))
+    return Outcome("", N_("Digest sent."))
+
+
+@handler(YEARLY_NOTICES)
+def _yearly_notices(ctx: Context) -> Outcome:
+    from tid.services import notices
+
+    notices.run_yearly_notices(
+        ctx.app.extensions["tid.engine"], ctx.app.config, _day(ctx.params["day"])
+    )
+    return Outcome(ctx.url("notices.dashboard"), N_("Yearly notices prepared."))
+
+
+def schedule(app: Flask, kind: str, day: date) -> bool:
+    """``tid scheduler``'s jobs: queue ``kind`` for ``day`` once (the day is in the job's
+    token, so a second scheduler queues nothing). True if it was queued now."""
+    engine: Engine = app.extensions["tid.engine"]
+    with Session(engine, expire_on_commit=False) as session:
+        job, created = job_service.start(
+            session,
+            token=f"{kind}:{day.isoformat()}",
+            kind=kind,
+            actor=audit.SYSTEM,
+            params={"day": day.isoformat()},
+            district_id=None,
+        )
+    if created:
+        enqueue(app, job.id or 0)
+    return created
+
+
+# --------------------------------------------------------------------------- running a job
+
+
+def _progress_engine(app: Flask) -> Engine:
+    """A second engine for progress writes: on SQLite it gives up quickly instead of
+    waiting on the job's own write lock (progress is best effort; the work is not)."""
+    engine: Engine | None = app.extensions.get("tid.progress_engine")
+    if engine is None:
+        from sqlalchemy import event
+
+        from tid.db import make_engine
+
+        engine = make_engine(app.config["DATABASE_URL"], pool_size=1, max_overflow=1)
+        if engine.dialect.name == "sqlite":
+
+            @event.listens_for(engine, "connect")
+            def _short_wait(dbapi_connection: Any, _record: Any) -> None:
+                dbapi_connection.execute("PRAGMA busy_timeout=200")
+
+        app.extensions["tid.progress_engine"] = engine
+    return engine
+
+
+def execute(app: Flask, job_id: int, worker: str) -> str:
+    """Run the job ``job_id`` if it is queued; returns its final state (or ``skipped``)."""
+    from tid.models import Job, JobState
+
+    engine: Engine = app.extensions["tid.engine"]
+    if not job_service.claim(engine, job_id, worker):
+        return "skipped"
+    progress_engine = _progress_engine(app)
+
+    def report(done: int, total: int) -> None:
+        try:
+            job_service.progress(progress_engine, job_id, done, total)
+        except Exception:  # a busy database: the next report will do
+            log.debug("progress of job %s not recorded", job_id, exc_info=True)
+
+    with app.app_context(), Session(engine, expire_on_commit=False) as session:
+        job = session.get(Job, job_id)
+        assert job is not None
+        run = HANDLERS.get(job.kind)
+        ctx = Context(
+            app=app,
+            job_id=job_id,
+            params=job_service.params_of(job),
+            session=session,
+            actor=audit.Actor(job.actor, job.user_id),
+            report=report,
+            locale=job.locale,
+        )
+        try:
+            if run is None:
+                raise InputError("kind", N_("This kind of job is not known."))
+            outcome = run(ctx)
+            job_service.finish(
+                session,
+                job_id,
+                result_url=outcome.url,
+                result_label=outcome.label,
+                result_sha256=outcome.sha256,
+            )
+            session.commit()
+        except FindingsError as exc:
+            session.rollback()
+            first = exc.findings[0] if exc.findings else None
+            params: dict[str, Any] = {"field": exc.field, "count": len(exc.findings)}
+            if first is not None:
+                params.update(row=first.row, finding=first.message)
+            job_service.fail(engine, job_id, exc.message, params)
+            return JobState.FAILED.value
+        except InputError as exc:
+            session.rollback()
+            job_service.fail(engine, job_id, exc.message, {"field": exc.field})
+            return JobState.FAILED.value
+        except Exception:
+            session.rollback()
+            log.exception("job %s (%s) failed", job_id, job.kind)
+            job_service.fail(engine, job_id, UNEXPECTED, {})
+            return JobState.FAILED.value
+    return JobState.DONE.value
+
+
+# --------------------------------------------------------------------------- the queue
+
+
+@dataclass
+class Queue:
+    """An app's queue: its Huey and the one task on it."""
+
+    huey: Huey
+    task: Any
+    worker: str
+
+    def enqueue(self, job_id: int) -> None:
+        self.task(job_id)
+
+
+def init_app(app: Flask) -> None:
+    """Make the app's queue (tid/queue.py) and register ``run_job`` on it."""
+    from tid import queue
+
+    engine: Engine = app.extensions["tid.engine"]
+    huey = queue.make_huey(app.config, Path(app.instance_path), engine)
+    worker = job_service.worker_name()
+
+    def run_job(job_id: int) -> str:
+        return execute(app, job_id, holder.worker)
+
+    task = huey.task(name="run_job")(run_job)
+    holder = Queue(huey=huey, task=task, worker=worker)
+
+    @huey.on_startup()  # type: ignore[untyped-decorator]
+    def _worker_started() -> None:
+        # Huey's process workers (``tid worker --kind process``) die with the consumer.
+        import multiprocessing
+        import os
+
+        if multiprocessing.parent_process() is not None:
+            die_with_parent(os.getppid())
+
+    app.extensions["tid.queue"] = holder
+
+
+def queue_of(app: Flask) -> Queue:
+    result: Queue = app.extensions["tid.queue"]
+    return result
+
+
+def enqueue(app: Flask, job_id: int) -> None:
+    queue_of(app).enqueue(job_id)
+
+
+def run_pending(app: Flask) -> int:
+    """Run every task waiting in the queue in this process (tests, ``tid worker --once``)."""
+    q = queue_of(app)
+    count = 0
+    while True:
+        task = q.huey.dequeue()
+        if task is None:
+            return count
+        q.huey.execute(task)
+        count += 1
+
+
+def sweep(app: Flask) -> int:
+    """Beat the heartbeat and queue again the jobs of dead workers; returns how many."""
+    q = queue_of(app)
+    engine: Engine = app.extensions["tid.engine"]
+    job_service.beat(engine, q.worker)
+    again = 0
+    with Session(engine, expire_on_commit=False) as session:
+        # A job still queued long after it was started while the queue is empty lost its
+        # message (a worker died between taking it and claiming it): send it again. A
+        # duplicate message is harmless: only one claim of a queued job succeeds.
+        lost = job_service.waiting_since(session, utcnow() - job_service.LOST_AFTER)
+        if lost and not q.huey.storage.queue_size():
+            for job_id in lost:
+                log.warning("job %s: queued but not in the queue; sent again", job_id)
+                q.enqueue(job_id)
+                again += 1
+        for job in job_service.orphaned(session, q.worker):
+            if job_service.requeue(session, job):
+                log.warning("job %s: its worker %s is gone; queued again", job.id, job.worker)
+                q.enqueue(job.id or 0)
+                again += 1
+    return again
+
+
+def run_worker(app: Flask, *, workers: int, kind: str = "thread") -> None:
+    """``tid worker``: Huey's consumer with ``workers`` threads (or processes), a heartbeat
+    every few seconds, and the jobs of dead workers queued again."""
+    q = queue_of(app)
+    stop = threading.Event()
+
+    def heartbeat() -> None:
+        while not stop.is_set():
+            try:
+                sweep(app)
+            except Exception:
+                log.exception("worker heartbeat failed")
+            stop.wait(job_service.HEARTBEAT_SECONDS)
+
+    sweep(app)
+    beating = threading.Thread(target=heartbeat, name="tid-heartbeat", daemon=True)
+    beating.start()
+    consumer = q.huey.create_consumer(
+        workers=workers,
+        worker_type=kind,
+        periodic=False,  # ``tid scheduler`` is the one scheduler
+        initial_delay=0.1,
+        backoff=1.15,
+        max_delay=1.0,
+        check_worker_health=True,
+    )
+    app.logger.info("worker %s: %d %s(s) on the %s queue", q.worker, workers, kind, q.huey.name)
+    try:
+        consumer.run()
+    finally:
+        stop.set()
