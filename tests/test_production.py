@@ -135,6 +135,8 @@ def test_gunicorn_worker_and_scheduler_run_a_notice_job_end_to_end(
         "TID_SECRET_KEY": "production-test-secret",
         "TID_BASE_URL": f"http://127.0.0.1:{port}",
         "TID_SMTP_PORT": str(_free_port()),  # nobody listens: no clerk, nothing is sent
+        # Two-factor sign-in has its own tests; here the association signs in with a password.
+        "TID_TWO_FACTOR_ROLES": "",
     }
     commands = [
         [str(BIN / "gunicorn"), "-w", "2", "-b", f"127.0.0.1:{port}", "tid:create_app()"],

@@ -20,7 +20,7 @@ from sqlmodel import Session, func, select
 from tests.conftest import People, login, make_test_app
 from tests.services.ledger_support import ACTOR, Scaffold
 from tests.web.test_roll_billing import _upload
-from tid import csv_safe
+from tid import csv_safe, tasks
 from tid.models import JournalEntry
 from tid.roll_demo import roll_csv
 from tid.rules.errors import InputError
@@ -265,6 +265,8 @@ def test_an_imported_roll_file_is_deleted_and_a_stale_upload_expires(
     token = _upload(client, district_id, roll_csv(5))
     assert (folder / f"{token}.csv").exists()
     assert client.post(f"/roll/{district_id}/import/{token}/commit").status_code == 302
+    assert (folder / f"{token}.csv").exists()  # until the job has imported it
+    assert tasks.run_pending(app) == 1
     assert list(folder.iterdir()) == []
     again = client.post(f"/roll/{district_id}/import/{token}/commit", follow_redirects=True)
     assert again.status_code == 200

@@ -26,6 +26,7 @@ from sqlmodel import Session, select
 from tid.clock import utcnow
 from tid.db import get_session
 from tid.i18n import language
+from tid.ids import parse_id
 from tid.models import District, Job, JobState, Role
 from tid.rules.errors import N_
 from tid.services import jobs as job_service
@@ -147,9 +148,9 @@ def shown(target: str, kind: str) -> Job | None:
     """The job to show on the page that starts ``kind`` on ``target``: the one named in
     ``?job=`` (if it is this page's), else the latest one still under way."""
     db = get_session()
-    wanted = request.args.get("job", "")
-    if wanted.isdigit():
-        job = db.get(Job, int(wanted))
+    wanted = parse_id(request.args.get("job", ""))
+    if wanted is not None:
+        job = db.get(Job, wanted)
         if job is not None and job.target == target and job.kind == kind and may_see(job):
             return job
     job = job_service.latest_for(db, target, kind)

@@ -30,7 +30,7 @@ from sqlmodel import col, select
 from tid import tasks
 from tid.db import get_session
 from tid.ids import parse_page
-from tid.models import BillingRun, District, Municipality, Ordinance, Property
+from tid.models import BillingRun, District, JobState, Municipality, Ordinance, Property
 from tid.rules.calendar import fiscal_year_of, parse_date, parse_fiscal_year
 from tid.rules.errors import N_, Finding, InputError
 from tid.services import billing, roll
@@ -275,8 +275,21 @@ def _stored(district_id: int, token: str) -> tuple[bytes, dict[str, Any]]:
 def preview(district_id: int, token: str) -> Any:
     place = visible_district(district_id)
     deny_unless(may_write_district(place))
-    data, meta = _stored(district_id, token)
     job = jobs.shown(f"roll:{district_id}:{token[:16]}", tasks.ROLL_COMMIT)
+    if job is not None and job.state == JobState.DONE:
+        # Imported: the upload is gone (it is not kept once imported); the page shows the
+        # job's outcome and the link to the year's roll.
+        meta = {"file_name": "", "fiscal_year": ""}
+        return render_template(
+            "roll/preview.html",
+            district=place,
+            token=token,
+            meta=meta,
+            result=None,
+            file_error=None,
+            job=job,
+        )
+    data, meta = _stored(district_id, token)
     try:
         result = roll.preview_roll(
             session=get_session(),
