@@ -51,7 +51,12 @@ def test_upload_preview_commit(client: FlaskClient, people: People, session: Ses
     assert _count(session, PropertyYear) == 40
     shown = client.get(done.location).get_data(as_text=True)
     assert f"/roll/{district_id}/years/2026-27" in shown  # the link to the result
-    # The same file again: nothing changes, and the page says so.
+    # The imported upload is not kept: committing it again says so and starts nothing.
+    gone = client.post(f"/roll/{district_id}/import/{token}/commit")
+    assert gone.status_code == 302 and "job=" not in gone.location
+    assert tasks.run_pending(client.application) == 0
+    # The same file uploaded again: nothing changes, and the page says so.
+    assert _upload(client, district_id, data) == token
     again = client.post(f"/roll/{district_id}/import/{token}/commit")
     assert tasks.run_pending(client.application) == 1
     assert _count(session, RollImport) == 1
