@@ -756,6 +756,9 @@ _OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
 }
 
 
+_LITERALS = (Num, Text)
+
+
 def _constant_fn(value: Value) -> Fn:
     return lambda p: value
 
@@ -801,7 +804,7 @@ class _Compiler:
             return known[1]
         self.visits += 1
         fn = self._build(node, want)
-        if isinstance(node, Num | Text):
+        if isinstance(node, _LITERALS):
             self._constants[id(node)] = (node, node.value)
         elif not self.depends(node):
             try:  # fold a constant once; an error stays where it would happen
@@ -819,7 +822,7 @@ class _Compiler:
         return self._name(Name(0, 0, name), NUM)
 
     def _build(self, node: Node, want: str) -> Fn:
-        if isinstance(node, Num | Text):
+        if isinstance(node, _LITERALS):
             literal = node.value
             return lambda p: literal
         if isinstance(node, Name):
@@ -880,6 +883,8 @@ class _Compiler:
 
     def constant(self, node: Node) -> Decimal | None:
         """The node's value when it is the same for every property and computes cleanly."""
+        if node.__class__ is Num:
+            return node.value
         if self.depends(node):
             return None
         self.build(node, NUM)
@@ -894,9 +899,9 @@ class _Compiler:
         # matters: a roll has up to 100,000 properties); constants at the head of a chain
         # are folded into one value, in the order written.
         head, head_value = fns[0], self.constant(operands[0])
-        steps = list(zip(node.rest, fns[1:], strict=True))
-        while steps and head_value is not None:
-            operation, _fn = steps[0]
+        folded = 0
+        while folded < len(node.rest) and head_value is not None:
+            operation = node.rest[folded]
             value = self.constant(operation.operand)
             if value is None or (operation.op == "/" and not value):
                 break
@@ -904,7 +909,8 @@ class _Compiler:
                 head_value = _OPERATORS[operation.op](head_value, value)
             except ArithmeticError:
                 break
-            steps.pop(0)
+            folded += 1
+        steps = list(zip(node.rest[folded:], fns[1 + folded :], strict=True))
         if head_value is not None:
             head = _constant_fn(head_value)
         if not steps:
