@@ -14,6 +14,7 @@ hook is the caller's.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -80,7 +81,7 @@ def check_document(document: object) -> None:
         elif isinstance(value, float):
             # Amounts are refused as JSON numbers by each calculator; a float that is not
             # even finite (1e999) is refused here, before anything reads it.
-            if value != value or value in (float("inf"), float("-inf")):
+            if not math.isfinite(value):
                 raise _refuse(path, "not a finite number")
         else:
             raise _refuse(path, "not a JSON value")
