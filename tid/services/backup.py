@@ -32,6 +32,7 @@ from glob import glob
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import URL, Engine, make_url
 from sqlmodel import Session, select
@@ -183,8 +184,9 @@ def _has_data(engine: Engine) -> bool:
     if not inspect(engine).has_table("journal_entry"):
         return False
     with engine.connect() as conn:
-        for table in ("user_account", "journal_entry", "district"):
-            if conn.execute(text(f"SELECT 1 FROM {table} LIMIT 1")).first() is not None:
+        for name in ("user_account", "journal_entry", "district"):
+            query = sa.select(sa.literal(1)).select_from(sa.table(name)).limit(1)
+            if conn.execute(query).first() is not None:
                 return True
     return False
 
