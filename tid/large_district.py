@@ -242,6 +242,7 @@ def make_large_district(
     lines: list[tuple[int, str, int | None, int]] = []  # (entry, account, bill, cents)
     expenditure_rows: list[tuple[Any, ...]] = []
     bill_count = 0
+    due_of: dict[int, date] = {}  # bill id → due date (the running balance per bill keeps it)
     for offset in range(years):
         fy = FiscalYear(first_fy.start_year + offset)
         run_on = date(fy.start_year, 7, 15)
@@ -328,6 +329,7 @@ def make_large_district(
         )
         bill_ids = _reserve(session, Bill, properties)
         bill_count += len(bill_ids)
+        due_of.update(dict.fromkeys(bill_ids, due))
         _bulk(
             session,
             Bill,
@@ -505,8 +507,8 @@ def make_large_district(
     _bulk(
         session,
         BillLedger,
-        ("bill_id", "district_id", "receivable", "owner_credit"),
-        ((bill_id, d, pair[0], pair[1]) for bill_id, pair in per_bill.items()),
+        ("bill_id", "district_id", "due_date", "receivable", "owner_credit"),
+        ((bill_id, d, due_of[bill_id], pair[0], pair[1]) for bill_id, pair in per_bill.items()),
     )
     max_bill = int(
         session.execute(

@@ -21,6 +21,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     event,
+    text,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.types import TypeDecorator
@@ -551,11 +552,26 @@ class BillLedger(SQLModel, table=True):
     the owner's credit held with it (owner_credit, credit negative)."""
 
     __tablename__ = "bill_ledger"
-    # What is owed in a district (delinquency, aging): a range of this index.
-    __table_args__ = (Index("ix_bill_ledger_district_id_receivable", "district_id", "receivable"),)
+    # What is owed in a district (delinquency, aging): a range of the first index. The second
+    # holds only the bills with something owed, in the order the delinquency lists them
+    # (oldest due first), with what each owes: its first page, its count and its total are
+    # read from the index alone, however many bills the district has made over the years.
+    __table_args__ = (
+        Index("ix_bill_ledger_district_id_receivable", "district_id", "receivable"),
+        Index(
+            "ix_bill_ledger_owed",
+            "district_id",
+            "due_date",
+            "bill_id",
+            "receivable",
+            postgresql_where=text("receivable > 0"),
+            sqlite_where=text("receivable > 0"),
+        ),
+    )
 
     bill_id: int = Field(foreign_key="bill.id", primary_key=True)
     district_id: int = Field(foreign_key="district.id")
+    due_date: date  # the bill's (a bill is never changed: a new bill supersedes it)
     receivable: Decimal = money_column()
     owner_credit: Decimal = money_column()
 

@@ -15,7 +15,7 @@ from sqlalchemy.exc import DatabaseError
 from sqlmodel import Session, select
 
 from tests.services.ledger_support import ACTOR, Scaffold
-from tid.models import JournalEntry, JournalLine
+from tid.models import BillLedger, JournalEntry, JournalLine
 from tid.rules.errors import FindingsError, InputError
 from tid.services import ledger, payments
 from tid.services.ledger import ASSESSED, BANK, OWNER_CREDIT, RECEIVABLE, REVENUE
@@ -442,6 +442,12 @@ def test_verify_recomputes_the_running_balances_and_reports_a_difference(
     assert bad.exit_code == 1
     assert json.loads(bad.stdout)["differences"] == 2
     assert "bank 2025-08-01" in bad.stderr
+    # The due date the running balance keeps for the delinquency's order is the bill's.
+    assert session.exec(select(BillLedger.due_date)).all() == [bill.due_date]
+    session.execute(text("UPDATE bill_ledger SET due_date = '2030-01-01'"))
+    session.commit()
+    _, differences = ledger.verify(session, s.district_id)
+    assert f"{bill.id} due date" in [d.key for d in differences if d.what == "bill"]
 
 
 def test_the_balances_as_they_stood_at_a_date_or_a_moment_come_from_the_journal(

@@ -238,3 +238,63 @@ def test_a_past_statement_is_reproduced_as_it_was_booked(session: Session) -> No
         == [r.outstanding for r in aging_then]
         == [Decimal("400.00")]
     )
+
+
+def test_the_delinquency_pages_list_the_owed_bills_oldest_due_first(session: Session) -> None:
+    """The pages read the index of owed bills: the same bills, order, count and total as the
+    whole list, and a bill paid in full or not yet due is not on them."""
+    s = Scaffold(session)
+    props = [s.property() for _ in range(7)]
+    dues = [date(2025, 9, 30), date(2025, 8, 31), date(2025, 9, 30), date(2025, 10, 15)]
+    bills = [s.bill(p, "100.00", due=dues[i % len(dues)]) for i, p in enumerate(props)]
+    bills.append(s.bill(s.property(), "50.00", due=date(2026, 1, 31)))  # not due yet
+    _pay(session, s, "100.00", date(2025, 8, 1), "paid", bills[2].id)  # paid in full
+    _pay(session, s, "30.00", date(2025, 8, 1), "part", bills[4].id)
+    every = liens.delinquency(session, s.district_id, TODAY)
+    expected = sorted(
+        (b for i, b in enumerate(bills[:7]) if i != 2), key=lambda b: (b.due_date, b.id)
+    )
+    assert [r.bill.id for r in every] == [b.id for b in expected]
+    pages = [
+        liens.delinquency_page(session, s.district_id, TODAY, page=n, per_page=4) for n in (1, 2)
+    ]
+    assert [r.bill.id for p in pages for r in p.rows] == [b.id for b in expected]
+    assert (pages[0].total, pages[0].pages, pages[1].page) == (6, 2, 2)
+    assert pages[0].owed == sum((r.outstanding for r in every), Decimal("0")) == Decimal("570.00")
+
+
+def test_the_statement_page_reads_the_same_aging_from_the_index_of_owed_bills(
+    session: Session,
+) -> None:
+    """The page's aging (first rows, count, totals per bucket) is the full aging's, both when
+    it is read from the running balances and when later bookings send it to the journal."""
+    s = Scaffold(session)
+    dues = [date(2024, 5, 1), date(2025, 1, 10), date(2025, 6, 1), date(2025, 6, 20)]
+    dues += [date(2025, 8, 1), date(2025, 9, 10), date(2025, 9, 30)]
+    bills = [s.bill(s.property(), f"{100 + 7 * i}.00", due=due) for i, due in enumerate(dues)]
+    _pay(session, s, "40.00", date(2025, 8, 1), "k1", bills[1].id)
+    _pay(session, s, "114.00", date(2025, 8, 1), "k2", bills[2].id)  # paid in full
+    as_of = date(2025, 6, 30)  # nothing is booked after it? payments are: the journal's way
+    for when in (as_of, date(2025, 12, 31)):
+        every = audit_statement.aging(session, s.district_id, when)
+        page = audit_statement.aging_page(session, s.district_id, when, limit=3)
+        assert [(r.bill.id, r.outstanding, r.bucket) for r in page.rows] == [
+            (r.bill.id, r.outstanding, r.bucket) for r in every[:3]
+        ]
+        assert page.count == len(every) and page.totals == audit_statement.aging_totals(every)
+        assert sum((t for _, t in page.totals), Decimal(0)) == sum(
+            (r.outstanding for r in every), Decimal(0)
+        )
+    # On 2025-09-30, every bucket from "not yet due" to "over 365" has its bill.
+    page = audit_statement.aging_page(session, s.district_id, date(2025, 9, 30), limit=100)
+    assert page.count == 6 and page.totals == audit_statement.aging_totals(
+        audit_statement.aging(session, s.district_id, date(2025, 9, 30))
+    )
+    assert [label for label, total in page.totals if total] == [
+        "not yet due",
+        "1–30",
+        "31–90",
+        "91–180",
+        "181–365",
+        "over 365",
+    ]

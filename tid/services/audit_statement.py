@@ -12,18 +12,22 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from decimal import Decimal
+from typing import Any
 
+from sqlalchemy import literal_column
 from sqlalchemy import select as sa_select
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
 from tid import csv_safe
 from tid.models import (
     AuthorizedPurpose,
     BankBalance,
     Bill,
+    BillLedger,
     BillStatus,
+    JournalEntry,
     Property,
 )
 from tid.rules import admin_cap
@@ -183,7 +187,7 @@ def aging(
             (AgedBill(bill_id or 0, fiscal_year, due, amount), cadastral_number)
             for bill_id, fiscal_year, due, amount, cadastral_number in session.execute(stmt)
         )
-    found.sort(key=lambda pair: (pair[0].due_date, pair[1], pair[0].id))
+    found.sort(key=lambda pair: (pair[0].due_date, pair[0].id))  # as the index of owed bills
     rows = []
     for bill, cadastral_number in found:
         outstanding = owed[bill.id]
@@ -191,6 +195,87 @@ def aging(
         bucket = [label for start, label in AGING_BUCKETS if days >= start][-1]
         rows.append(AgingRow(bill, cadastral_number, outstanding, days, bucket))
     return rows
+
+
+@dataclass(frozen=True)
+class AgingPage:
+    """The first rows of the aging with the count and the totals of all of it."""
+
+    rows: list[AgingRow]
+    count: int
+    totals: list[tuple[str, Decimal]]
+
+
+def aging_page(session: Session, district_id: int, as_of: date, *, limit: int) -> AgingPage:
+    """The aging at ``as_of`` for a page: its first ``limit`` rows, its count and its totals
+    per bucket. When nothing is booked after ``as_of`` (the current year's statement) they
+    are read from the index of owed bills, so the page does not grow with the bills owed
+    over the years; otherwise (an earlier year) from the journal, as :func:`aging`."""
+    later = session.exec(
+        select(func.count()).where(
+            JournalEntry.district_id == district_id, JournalEntry.entry_date > as_of
+        )
+    ).one()
+    negative = session.exec(
+        select(func.count()).where(
+            BillLedger.district_id == district_id, col(BillLedger.receivable) < 0
+        )
+    ).one()
+    if later or negative or ledger.unbooked_owed(session, district_id):
+        rows = aging(session, district_id, as_of)
+        return AgingPage(rows[:limit], len(rows), aging_totals(rows))
+    owed: list[Any] = [
+        col(BillLedger.district_id) == district_id,
+        col(BillLedger.receivable) > literal_column("0"),
+    ]
+    totals: list[tuple[str, Decimal]] = []
+    count = 0
+    edges = [start for start, _ in AGING_BUCKETS[1:]]
+    for i, (start, label) in enumerate(AGING_BUCKETS):
+        # days past due ≥ start ⇔ due ≤ as_of − start; the next bucket's start bounds it.
+        where: list[Any] = list(owed)
+        if start > 0:
+            where.append(col(BillLedger.due_date) <= as_of - timedelta(days=start))
+        else:
+            where.append(col(BillLedger.due_date) >= as_of)
+        if start > 0 and i + 1 < len(AGING_BUCKETS):
+            where.append(col(BillLedger.due_date) > as_of - timedelta(days=edges[i]))
+        n, total = session.exec(
+            select(func.count(), func.sum(BillLedger.receivable)).where(*where)
+        ).one()
+        count += int(n)
+        totals.append((label, ledger.cents(total)))
+    first = session.execute(
+        sa_select(
+            col(Bill.id),
+            col(Bill.fiscal_year),
+            col(Bill.due_date),
+            col(Bill.amount),
+            col(Property.cadastral_number),
+            col(BillLedger.receivable),
+        )
+        .select_from(BillLedger)
+        .join(Bill, col(Bill.id) == col(BillLedger.bill_id))
+        .join(Property, col(Property.id) == col(Bill.property_id))
+        .where(*owed)
+        .order_by(col(BillLedger.due_date), col(BillLedger.bill_id))
+        .limit(limit)
+    ).all()
+    rows = []
+    for bill_id, fiscal_year, due, amount, cadastral_number, receivable in first:
+        days = max(0, (as_of - due).days)
+        bucket = [label for start, label in AGING_BUCKETS if days >= start][-1]
+        outstanding = ledger.cents(receivable)
+        rows.append(
+            AgingRow(
+                AgedBill(bill_id, fiscal_year, due, amount),
+                cadastral_number,
+                outstanding,
+                days,
+                bucket,
+            )
+        )
+    return AgingPage(rows, count, totals)
 
 
 def aging_totals(rows: Sequence[AgingRow]) -> list[tuple[str, Decimal]]:

@@ -36,7 +36,7 @@ from decimal import ROUND_DOWN, Decimal
 from typing import Any
 
 from sqlalchemy import String as SqlString
-from sqlalchemy import Table, cast, insert, literal, or_
+from sqlalchemy import Table, bindparam, cast, insert, literal, or_
 from sqlalchemy import select as sa_select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
@@ -134,9 +134,12 @@ def post_entry(
     key: str,
     lines: Sequence[Line],
     reverses_id: int | None = None,
+    looked_up: bool = False,
 ) -> Posted:
     """Append one balanced entry, once per ``key``: if the key is already booked (also by a
-    concurrent writer that committed first), return that entry and write nothing."""
+    concurrent writer that committed first), return that entry and write nothing.
+    ``looked_up``: the caller holds the district's lock and has just found the key unbooked
+    (a concurrent writer's booking of it is still caught by the key's unique index)."""
     if not lines:
         raise ValueError("an entry needs lines")
     for line in lines:
@@ -147,7 +150,7 @@ def post_entry(
     if any(abs(line.amount) > MAX_ACCOUNT_AMOUNT for line in lines):
         raise InputError("amount", AMOUNT_TOO_LARGE)
     year_locks.ensure_open(session, district_id, entry_date)
-    existing = entry_by_key(session, key)
+    existing = None if looked_up else entry_by_key(session, key)
     if existing is not None:
         return Posted(existing, entry_lines(session, existing.id or 0), booked=False)
     entry = JournalEntry(
@@ -168,8 +171,17 @@ def post_entry(
                 insert(_ENTRIES).returning(_ENTRIES.c.id),
                 {c: getattr(entry, c) for c in _ENTRY_COLUMNS},
             ).scalar_one()
-            found = session.execute(
-                insert(_LINES).returning(_LINES.c.id, sort_by_parameter_order=True),
+            rows = [
+                JournalLine(
+                    entry_id=entry.id,
+                    account=line.account,
+                    bill_id=line.bill_id,
+                    amount=line.amount,
+                )
+                for line in lines
+            ]  # as written (one statement for them all; their ids are not needed here)
+            session.execute(
+                insert(_LINES),
                 [
                     {
                         "entry_id": entry.id,
@@ -179,17 +191,7 @@ def post_entry(
                     }
                     for line in lines
                 ],
-            ).all()
-            rows = [
-                JournalLine(
-                    id=line_id,
-                    entry_id=entry.id,
-                    account=line.account,
-                    bill_id=line.bill_id,
-                    amount=line.amount,
-                )
-                for (line_id,), line in zip(found, lines, strict=True)
-            ]
+            )
             _add_to_balances(session, district_id, [(entry_date, lines)])
     except IntegrityError:
         # The savepoint's rollback has already taken the new rows out of the session.
@@ -231,6 +233,7 @@ _DAYS: Table = LedgerDay.__table__  # type: ignore[attr-defined]
 _BILLS: Table = BillLedger.__table__  # type: ignore[attr-defined]
 _ENTRIES: Table = JournalEntry.__table__  # type: ignore[attr-defined]
 _LINES: Table = JournalLine.__table__  # type: ignore[attr-defined]
+_BILL_TABLE: Table = Bill.__table__  # type: ignore[attr-defined]
 _PER_BILL = {RECEIVABLE: "receivable", OWNER_CREDIT: "owner_credit"}
 _ENTRY_COLUMNS = (
     "district_id",
@@ -262,6 +265,15 @@ def _upsert_add(
     stmt = _UPSERTS.get((dialect, table.name))
     if stmt is None:  # built once: the statement is the same for every posting
         stmt = (pg_insert if dialect == "postgresql" else sqlite_insert)(table)
+        if table is _BILLS:  # a new row takes its bill's due date (the delinquency's order)
+            stmt = stmt.values(
+                bill_id=bindparam("bill_id"),
+                district_id=bindparam("district_id"),
+                due_date=sa_select(_BILL_TABLE.c.due_date)
+                .where(_BILL_TABLE.c.id == bindparam("bill_id"))
+                .scalar_subquery(),
+                **{name: bindparam(name) for name in amounts},
+            )
         stmt = stmt.on_conflict_do_update(
             index_elements=[table.c[k] for k in keys],
             set_={name: table.c[name] + stmt.excluded[name] for name in amounts},
@@ -1173,6 +1185,15 @@ def verify(session: Session, district_id: int | None = None) -> tuple[int, list[
         found = journal_bills.get((d, bill_id, account), ZERO)
         if stored != found:
             differences.append(Difference(d, "bill", f"{bill_id} {account}", stored, found))
+    # Each bill's running balance carries the bill's due date (the delinquency's order).
+    wrong_due = where_district(
+        select(col(BillLedger.district_id), col(BillLedger.bill_id))
+        .join(Bill, col(Bill.id) == col(BillLedger.bill_id))
+        .where(col(BillLedger.due_date) != col(Bill.due_date)),
+        BillLedger.district_id,
+    )
+    for d, bill_id in session.exec(wrong_due):
+        differences.append(Difference(d, "bill", f"{bill_id} due date", ZERO, ZERO))
     # Every active bill up to the district's mark is booked.
     booked_key = literal("bill:") + cast(Bill.id, SqlString)
     unbooked = where_district(

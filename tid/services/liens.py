@@ -19,6 +19,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from sqlalchemy import literal_column
 from sqlalchemy.orm import defer
 from sqlmodel import Session, col, func, select
 
@@ -177,23 +178,30 @@ class DelinquencyPage:
         return self.page + 1 if self.page < self.pages else None
 
 
+# The bills with something owed (a literal, so the partial index of them is used).
+_OWED = col(BillLedger.receivable) > literal_column("0")
+
+
 def _delinquent(district_id: int, today: date) -> Any:
-    """The booked bills past due with something owed (the running balance per bill)."""
+    """The booked bills past due with something owed (the running balance per bill), read
+    in the index of owed bills' order: oldest due first, then in the order they were billed
+    (a billing run makes its bills in cadastral order)."""
     return (
         select(Bill, Property, col(BillLedger.receivable))
-        .join(BillLedger, col(BillLedger.bill_id) == col(Bill.id))
+        .select_from(BillLedger)
+        .join(Bill, col(Bill.id) == col(BillLedger.bill_id))
         .join(Property, col(Property.id) == col(Bill.property_id))
         .where(
             BillLedger.district_id == district_id,
-            col(BillLedger.receivable) > 0,
+            _OWED,
+            BillLedger.due_date < today,
             Bill.status == BillStatus.ACTIVE.value,
-            Bill.due_date < today,
         )
         .options(defer(Bill.explanation), defer(Bill.explanation_es))  # type: ignore[arg-type]
     )
 
 
-_ORDER = (col(Bill.due_date), col(Property.cadastral_number), col(Bill.id))
+_ORDER = (col(BillLedger.due_date), col(BillLedger.bill_id))
 
 
 def _rows(
@@ -229,7 +237,7 @@ def delinquency(session: Session, district_id: int, today: date) -> list[Delinqu
             .where(col(Bill.id).in_(list(pending)), Bill.due_date < today)
         )
         found += [(bill, prop, pending[bill.id or 0]) for bill, prop in session.exec(stmt)]
-        found.sort(key=lambda r: (r[0].due_date, r[1].cadastral_number, r[0].id or 0))
+        found.sort(key=lambda r: (r[0].due_date, r[0].id or 0))
     return _rows(session, district_id, today, found)
 
 
@@ -243,9 +251,12 @@ def delinquency_page(
         owed = sum((r.outstanding for r in every), ZERO)
         rows = every[info.offset : info.offset + per_page]
         return DelinquencyPage(rows, info.total, owed, info.page, info.pages, per_page)
-    base = _delinquent(district_id, today).subquery()
+    # The count and the total from the index of owed bills alone (a bill with something
+    # owed is active: a superseded bill's balance moved to its successor when it was booked).
     count, owed_total = session.exec(
-        select(func.count(), func.sum(base.c.receivable)).select_from(base)
+        select(func.count(), func.sum(BillLedger.receivable)).where(
+            BillLedger.district_id == district_id, _OWED, BillLedger.due_date < today
+        )
     ).one()
     info = page_info(int(count), page, per_page)
     found = list(

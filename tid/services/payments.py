@@ -160,8 +160,26 @@ def record_payment(
         memo=memo,
         key=key,
         lines=lines,
+        looked_up=True,
     )
-    return _result(session, posted.entry, booked=posted.booked, lines=posted.lines)
+    if not posted.booked:  # booked meanwhile by another writer: its figures
+        return _result(session, posted.entry, booked=False, lines=posted.lines)
+    # What is left on each bill: what was owed less what this payment applied.
+    after = {
+        line.bill_id: outstanding.get(line.bill_id, ZERO) + line.amount
+        for line in lines
+        if line.account == RECEIVABLE and line.bill_id is not None
+    }
+    return PaymentResult(
+        posted.entry.id or 0,
+        True,
+        amount,
+        tuple(
+            Application(bill_id, outstanding.get(bill_id, ZERO) - owed, owed)
+            for bill_id, owed in after.items()
+        ),
+        left if left > 0 else ZERO,
+    )
 
 
 def _result(
