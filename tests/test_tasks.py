@@ -22,6 +22,7 @@ from tests.services.notice_support import SENDER, make_ordinance, make_run, pdf_
 from tid import migrate, tasks
 from tid.models import ArchivedDocument, BillingRun, Job, Notice, NoticeBatch
 from tid.queue import PostgresStorage
+from tid.web import account
 
 # Redis-Huey runs over a SQLite database; the PostgreSQL queue over PostgreSQL.
 QUEUES = [q for q in ("sqlite", "postgresql", "redis") if q.replace("redis", "sqlite") in BACKENDS]
@@ -312,15 +313,35 @@ def test_health_and_readiness(migrated_app: Flask) -> None:
 
 @pytest.mark.parametrize("queue_kind", BACKENDS)
 def test_the_yearly_statement_pdf_is_prepared_in_the_background(
-    app: Flask, client: FlaskClient, session: Session, people: People
+    app: Flask,
+    client: FlaskClient,
+    session: Session,
+    people: People,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     login(client, people.association)
     district_id = people.district.id or 0
+    # A small year: its documents come straight from their links, nothing to prepare.
     page = client.get(f"/account/{district_id}/statement?fy=2025-26").get_data(as_text=True)
-    assert f"/jobs/pdf/{district_id}/statement" in page and 'name="fy" value="2025-26"' in page
-    token = page.split('name="job_token" value="')[1].split('"')[0]
+    assert f"/jobs/pdf/{district_id}/" not in page
+    assert f"/account/{district_id}/statement.pdf?fy=2025-26" in page
+    direct = client.get(f"/account/{district_id}/statement.pdf?fy=2025-26")
+    assert direct.status_code == 200 and direct.data.startswith(b"%PDF")
+    small_journal = client.get(f"/account/{district_id}/statement.csv?part=journal&fy=2025-26")
+    assert small_journal.status_code == 200 and small_journal.mimetype == "text/csv"
+    # A year of thousands of rows (here: any): its long documents are prepared by a job.
+    monkeypatch.setattr(account, "IN_REQUEST_ROWS", {"pdf": -1, "csv": -1})
+    page = client.get(f"/account/{district_id}/statement?fy=2025-26").get_data(as_text=True)
+    assert f"/account/{district_id}/statement.pdf" not in page
+    for which in ("statement", "aging.csv", "journal.csv"):
+        assert f"/jobs/pdf/{district_id}/{which}" in page
+    assert 'name="fy" value="2025-26"' in page
+    bookmarked = client.get(f"/account/{district_id}/statement.pdf?fy=2025-26")
+    assert bookmarked.status_code == 303 and "fy=2025-26" in bookmarked.location
+    assert "background" in client.get(bookmarked.location).get_data(as_text=True)
+    tokens = [part.split('"')[0] for part in page.split('name="job_token" value="')[1:]]
     started = client.post(
-        f"/jobs/pdf/{district_id}/statement", data={"fy": "2025-26", "job_token": token}
+        f"/jobs/pdf/{district_id}/statement", data={"fy": "2025-26", "job_token": tokens[0]}
     )
     assert started.status_code == 302 and "fy=2025-26" in started.location
     assert tasks.run_pending(app) == 1
@@ -329,6 +350,17 @@ def test_the_yearly_statement_pdf_is_prepared_in_the_background(
     document = client.get(link)
     assert document.status_code == 200 and document.data.startswith(b"%PDF")
     assert "2025-26" in pdf_text(document.data)
+    # The journal as CSV: the same bytes as its link gives for a small year.
+    journal = client.post(
+        f"/jobs/pdf/{district_id}/journal.csv", data={"fy": "2025-26", "job_token": tokens[2]}
+    )
+    assert tasks.run_pending(app) == 1
+    shown = client.get(journal.location).get_data(as_text=True)
+    csv_link = shown.split('class="job-result" href="')[1].split('"')[0]
+    csv_file = client.get(csv_link)
+    assert csv_file.status_code == 200 and csv_file.mimetype == "text/csv"
+    assert csv_file.data == small_journal.data
+    assert ".csv" in csv_file.headers["Content-Disposition"]
     client.post("/logout")
     login(client, people.other_association)
     assert client.get(link).status_code == 403

@@ -11,6 +11,7 @@ unexpectedly". Either way the work is rolled back.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 from collections.abc import Callable
@@ -40,6 +41,7 @@ NOTICES_MAIL = "notices.mail"
 NOTICES_REMAIL = "notices.remail"
 BILLING_RUN = "billing.run"
 ROLL_COMMIT = "roll.commit"
+ROLL_CHECK = "roll.check"
 ACCOUNT_PDF = "account.pdf"
 DAILY_DIGEST = "scheduler.daily_digest"
 YEARLY_NOTICES = "scheduler.yearly_notices"
@@ -51,7 +53,8 @@ KIND_LABELS = {
     NOTICES_REMAIL: N_("Send a notice again"),
     BILLING_RUN: N_("Billing run"),
     ROLL_COMMIT: N_("Import the roll"),
-    ACCOUNT_PDF: N_("Prepare a PDF"),
+    ROLL_CHECK: N_("Check the roll file"),
+    ACCOUNT_PDF: N_("Prepare a document of the account"),
     DAILY_DIGEST: N_("Daily deadline digest"),
     YEARLY_NOTICES: N_("Yearly notices"),
 }
@@ -197,6 +200,41 @@ def _billing_run(ctx: Context) -> Outcome:
     )
 
 
+def preview_key(app: Flask) -> bytes:
+    """The key that signs a roll file's kept preview (see roll.store_preview)."""
+    return hashlib.sha256(b"roll-preview:" + str(app.config["SECRET_KEY"]).encode()).digest()
+
+
+@handler(ROLL_CHECK)
+def _roll_check(ctx: Context) -> Outcome:
+    """Check a large roll file against the district's roll (writes nothing but the preview
+    kept beside the upload, which its page then shows)."""
+    from tid.services import roll
+
+    p = ctx.params
+    folder = Path(ctx.app.instance_path) / "uploads"
+    token = str(p["token"])
+    data, meta = roll.load_upload(folder, token, user_id=ctx.actor.user_id)
+    ctx.report(0, 1)
+    preview = roll.preview_roll(
+        session=ctx.session,
+        district_id=int(p["district_id"]),
+        fiscal_year=str(meta["fiscal_year"]),
+        data=data,
+        file_name=str(meta.get("file_name", "")),
+        max_bytes=int(ctx.app.config.get("ROLL_MAX_BYTES") or roll.DEFAULT_MAX_BYTES),
+        max_rows=int(ctx.app.config.get("ROLL_MAX_ROWS") or roll.DEFAULT_MAX_ROWS),
+    )
+    roll.store_preview(
+        folder, token, user_id=ctx.actor.user_id, preview=preview, key=preview_key(ctx.app)
+    )
+    ctx.report(1, 1)
+    return Outcome(
+        ctx.url("roll.preview", district_id=int(p["district_id"]), token=token),
+        N_("The file is checked: see what it would change."),
+    )
+
+
 @handler(ROLL_COMMIT)
 def _roll_commit(ctx: Context) -> Outcome:
     from tid.services import roll
@@ -235,30 +273,28 @@ def _roll_commit(ctx: Context) -> Outcome:
 
 @handler(ACCOUNT_PDF)
 def _account_pdf(ctx: Context) -> Outcome:
-    """The yearly statement or the delinquency list of a large district as PDF, rendered
-    as the page would (its query: fiscal year, booked by) in the language of who asked."""
+    """A document of a large district's account (the yearly statement or the delinquency
+    list, PDF or CSV), made as its page would (its query: fiscal year, booked by) in the
+    language of who asked."""
     from flask_babel import force_locale
 
     from tid.models import District
-    from tid.pdf import render_pdf
     from tid.services import notices
     from tid.web import account
-    from tid.web.util import today
 
     p = ctx.params
     district = ctx.session.get(District, int(p["district_id"]))
     if district is None:
         raise InputError("district", N_("There is no such district."))
+    which = str(p["which"])
+    if which not in account.DOCUMENTS:
+        raise InputError("which", N_("There is no such document."))
     query = {str(k): str(v) for k, v in dict(p.get("query") or {}).items()}
     with ctx.app.test_request_context("/", query_string=query), force_locale(ctx.locale):
-        if p["which"] == "statement":
-            fy = account._fy(district.id or 0)
-            pdf = render_pdf("pdf/statement.html", **account._statement_context(district, fy))
-        else:
-            rows = account._delinquency(district.id or 0)
-            pdf = render_pdf("pdf/delinquency.html", district=district, rows=rows, today=today())
-    sha = notices.archive(ctx.session, pdf)
-    return Outcome(ctx.url("jobs.document", job_id=ctx.job_id), N_("The PDF is ready."), sha)
+        data, media_type = account.document_bytes(district, which)
+    sha = notices.archive(ctx.session, data, media_type)
+    done = N_("The PDF is ready.") if media_type == "application/pdf" else N_("The file is ready.")
+    return Outcome(ctx.url("jobs.document", job_id=ctx.job_id), done, sha)
 
 
 @handler(DAILY_DIGEST)

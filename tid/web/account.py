@@ -655,6 +655,10 @@ def delinquency(district_id: int) -> Any:
         district=district,
         rows=result.rows,
         result=result,
+        large={
+            name: result.total > IN_REQUEST_ROWS[DOCUMENTS[name][0]]
+            for name in ("delinquency", "delinquency.csv")
+        },
         values=values,
         errors=errors,
         wanted=wanted,
@@ -663,12 +667,8 @@ def delinquency(district_id: int) -> Any:
     ), (422 if errors else 200)
 
 
-@bp.route("/<int:district_id>/delinquency.csv")
-@require(*READERS)
-def delinquency_csv(district_id: int) -> Any:
-    visible_district(district_id)
-    rows = _delinquency(district_id)
-    body = audit_statement._csv(
+def _delinquency_csv(district_id: int) -> str:
+    return audit_statement._csv(
         [
             (
                 "bill",
@@ -694,10 +694,19 @@ def delinquency_csv(district_id: int) -> Any:
                 str(r.charges.surcharge),
                 str(r.charges.interest),
             )
-            for r in rows
+            for r in _delinquency(district_id)
         ],
         numbers={"bill", "days_late", "impost_owed", "surcharge", "interest"},
     )
+
+
+@bp.route("/<int:district_id>/delinquency.csv")
+@require(*READERS)
+def delinquency_csv(district_id: int) -> Any:
+    district = visible_district(district_id)
+    if too_large(district, "delinquency.csv"):
+        return _prepare_instead(district, "delinquency.csv")
+    body = _delinquency_csv(district_id)
     return _csv_response(body, f"delinquency-{district_id}-{today().isoformat()}.csv")
 
 
@@ -705,10 +714,81 @@ def delinquency_csv(district_id: int) -> Any:
 @require(*READERS)
 def delinquency_pdf(district_id: int) -> Any:
     district = visible_district(district_id)
+    if too_large(district, "delinquency"):
+        return _prepare_instead(district, "delinquency")
     pdf = render_pdf(
         "pdf/delinquency.html", district=district, rows=_delinquency(district_id), today=today()
     )
     return _pdf_response(pdf, f"delinquency-{district_id}-{today().isoformat()}.pdf")
+
+
+# --------------------------------------------------------------------------- large documents
+
+# The documents of the account that grow with the district, and the page each belongs to.
+# One of more rows than IN_REQUEST_ROWS (its kind's) is prepared in the background (a job
+# with its progress on the page), so no request renders thousands of rows.
+DOCUMENTS: dict[str, tuple[str, str]] = {
+    "statement": ("pdf", "account.statement"),
+    "delinquency": ("pdf", "account.delinquency"),
+    "delinquency.csv": ("csv", "account.delinquency"),
+    "aging.csv": ("csv", "account.statement"),
+    "journal.csv": ("csv", "account.statement"),
+}
+IN_REQUEST_ROWS = {"pdf": 400, "csv": 5000}
+
+
+def document_rows(district: District, which: str) -> int:
+    """How many rows the document has (from the indexed counts, not the rows)."""
+    db = get_session()
+    district_id = district.id or 0
+    if which in ("delinquency", "delinquency.csv"):
+        return liens.delinquency_page(db, district_id, today(), per_page=1).total
+    fy = _fy(district_id)
+    aging = journal = 0
+    if which in ("statement", "aging.csv"):
+        aging = audit_statement.aging_page(db, district_id, fy.end, limit=0).count
+    if which in ("statement", "journal.csv"):
+        journal = ledger.journal_page(
+            db, district_id, since=fy.start, until=fy.end, per_page=1
+        ).total
+    return aging + journal
+
+
+def too_large(district: District, which: str) -> bool:
+    """The document is prepared in the background rather than in the request."""
+    return document_rows(district, which) > IN_REQUEST_ROWS[DOCUMENTS[which][0]]
+
+
+def _prepare_instead(district: District, which: str) -> Any:
+    """A link to a large document (bookmarked, say): back to its page, which prepares it."""
+    flash(
+        _(
+            "This document has thousands of rows: prepare it in the background with the "
+            "button below, and it will be ready to download here."
+        ),
+        "warning",
+    )
+    query: dict[str, Any] = {k: request.args[k] for k in ("fy", "booked_by") if request.args.get(k)}
+    return redirect(url_for(DOCUMENTS[which][1], district_id=district.id, **query), code=303)
+
+
+def document_bytes(district: District, which: str) -> tuple[bytes, str]:
+    """The document as its page would give it (the request's fiscal year and booked-by),
+    with its media type: for the background job, whatever its size."""
+    district_id = district.id or 0
+    if which == "delinquency":
+        rows = _delinquency(district_id)
+        pdf = render_pdf("pdf/delinquency.html", district=district, rows=rows, today=today())
+        return pdf, "application/pdf"
+    if which == "delinquency.csv":
+        return _delinquency_csv(district_id).encode("utf-8"), "text/csv"
+    fy = _fy(district_id)
+    if which == "statement":
+        pdf = render_pdf("pdf/statement.html", **_statement_context(district, fy))
+        return pdf, "application/pdf"
+    return _statement_part_csv(district_id, fy, which.removesuffix(".csv")).encode(
+        "utf-8"
+    ), "text/csv"
 
 
 # --------------------------------------------------------------------------- liens
@@ -923,25 +1003,27 @@ def _statement_context(district: District, fy: FiscalYear, *, page: bool = False
     db = get_session()
     district_id = district.id or 0
     booked_by, cut = _booked_by()
-    aging = audit_statement.aging(db, district_id, fy.end, booked_before=cut)
     if page and cut is None:
         entries = ledger.journal_page(
             db, district_id, since=fy.start, until=fy.end, per_page=_ON_THE_PAGE
         )
         rows, entries_total = entries.rows, entries.total
+        aged = audit_statement.aging_page(db, district_id, fy.end, limit=_ON_THE_PAGE)
     else:
         rows = ledger.journal(db, district_id, since=fy.start, until=fy.end, booked_before=cut)
         entries_total = len(rows)
+        every = audit_statement.aging(db, district_id, fy.end, booked_before=cut)
+        aged = audit_statement.AgingPage(every, len(every), audit_statement.aging_totals(every))
     return {
-        "aging_count": len(aging),
+        "aging_count": aged.count,
         "entries_count": entries_total,
         "shown": _ON_THE_PAGE if page else None,
         "district": district,
         "fy": fy,
         "booked_by": booked_by,
         "st": audit_statement.statement(db, district_id, fy, booked_before=cut),
-        "aging": aging[:_ON_THE_PAGE] if page else aging,
-        "aging_totals": audit_statement.aging_totals(aging),
+        "aging": aged.rows[:_ON_THE_PAGE] if page else aged.rows,
+        "aging_totals": aged.totals,
         "rows": rows[:_ON_THE_PAGE] if page else rows,
         "checks": [c for c in audit_statement.bank_checks(db, district_id) if fy.contains(c.as_of)],
         "today": today(),
@@ -953,11 +1035,18 @@ def _statement_context(district: District, fy: FiscalYear, *, page: bool = False
 def statement(district_id: int) -> Any:
     district = visible_district(district_id)
     fy = _fy(district_id)
+    context = _statement_context(district, fy, page=True)
+    aging, journal = context["aging_count"], context["entries_count"]
     return render_template(
         "account/statement.html",
         lock=year_locks.lock_of(get_session(), district_id, fy),
+        large={
+            "statement": aging + journal > IN_REQUEST_ROWS["pdf"],
+            "aging.csv": aging > IN_REQUEST_ROWS["csv"],
+            "journal.csv": journal > IN_REQUEST_ROWS["csv"],
+        },
         may_lock=me().role == "admin",
-        **_statement_context(district, fy, page=True),
+        **context,
     )
 
 
@@ -989,28 +1078,33 @@ def year_lock(district_id: int, fiscal_year: str) -> Any:
     return redirect(url_for("account.statement", district_id=district_id, fy=fy.label))
 
 
+def _statement_part_csv(district_id: int, fy: FiscalYear, part: str) -> str:
+    db = get_session()
+    _, cut = _booked_by()
+    if part == "aging":
+        return audit_statement.aging_csv(
+            audit_statement.aging(db, district_id, fy.end, booked_before=cut), fy.end
+        )
+    if part == "journal":
+        return audit_statement.journal_csv(
+            ledger.journal(db, district_id, since=fy.start, until=fy.end, booked_before=cut)
+        )
+    return audit_statement.statement_csv(
+        audit_statement.statement(db, district_id, fy, booked_before=cut)
+    )
+
+
 @bp.route("/<int:district_id>/statement.csv")
 @require(*READERS)
 def statement_csv(district_id: int) -> Any:
     district = visible_district(district_id)
     fy = _fy(district_id)
     part = request.args.get("part", "statement")
-    db = get_session()
-    _, cut = _booked_by()
-    if part == "aging":
-        body = audit_statement.aging_csv(
-            audit_statement.aging(db, district_id, fy.end, booked_before=cut), fy.end
-        )
-    elif part == "journal":
-        body = audit_statement.journal_csv(
-            ledger.journal(db, district_id, since=fy.start, until=fy.end, booked_before=cut)
-        )
-    elif part == "statement":
-        body = audit_statement.statement_csv(
-            audit_statement.statement(db, district_id, fy, booked_before=cut)
-        )
-    else:
+    if part not in ("aging", "journal", "statement"):
         abort(404)
+    if part != "statement" and too_large(district, f"{part}.csv"):
+        return _prepare_instead(district, f"{part}.csv")
+    body = _statement_part_csv(district_id, fy, part)
     return _csv_response(body, f"{part}-{district.id}-FY{fy.label}.csv")
 
 
@@ -1019,5 +1113,7 @@ def statement_csv(district_id: int) -> Any:
 def statement_pdf(district_id: int) -> Any:
     district = visible_district(district_id)
     fy = _fy(district_id)
+    if too_large(district, "statement"):
+        return _prepare_instead(district, "statement")
     pdf = render_pdf("pdf/statement.html", **_statement_context(district, fy))
     return _pdf_response(pdf, f"statement-{district.id}-FY{fy.label}.pdf")

@@ -27,7 +27,7 @@ from tid.clock import utcnow
 from tid.db import get_session
 from tid.i18n import language
 from tid.ids import parse_id
-from tid.models import District, Job, JobState, Role
+from tid.models import ArchivedDocument, District, Job, JobState, Role
 from tid.rules.errors import N_
 from tid.services import jobs as job_service
 from tid.web import nav
@@ -171,17 +171,16 @@ def _helpers() -> dict[str, Any]:
     }
 
 
-PDF_PAGES = {"statement": "account.statement", "delinquency": "account.delinquency"}
-
-
 @bp.route("/jobs/pdf/<int:district_id>/<which>", methods=["POST"])
 @require(*STAFF)
 def prepare_pdf(district_id: int, which: str) -> Any:
-    """Prepare the yearly statement or the delinquency list as PDF in the background (for a
-    district of thousands of properties it takes longer than a request should)."""
+    """Prepare a document of the account (the yearly statement, the delinquency list, as PDF
+    or CSV) in the background: for a district of thousands of properties it takes longer
+    than a request should."""
     from tid import tasks
+    from tid.web.account import DOCUMENTS
 
-    if which not in PDF_PAGES:
+    if which not in DOCUMENTS:
         abort(404)
     visible_district(district_id)
     query: dict[str, Any] = {
@@ -193,7 +192,7 @@ def prepare_pdf(district_id: int, which: str) -> Any:
         district_id=district_id,
         target=f"pdf:{which}:{district_id}",
     )
-    return redirect(url_for(PDF_PAGES[which], district_id=district_id, job=job.id, **query))
+    return redirect(url_for(DOCUMENTS[which][1], district_id=district_id, job=job.id, **query))
 
 
 @bp.route("/jobs/<int:job_id>/document")
@@ -206,11 +205,16 @@ def document(job_id: int) -> Any:
     if job.state != JobState.DONE.value or not job.result_sha256:
         abort(404)
     which = str(job_service.params_of(job).get("which") or "document")
-    data = notices.archived_bytes(get_session(), job.result_sha256)
+    db = get_session()
+    data = notices.archived_bytes(db, job.result_sha256)
+    stored = db.get(ArchivedDocument, job.result_sha256)
+    media = stored.media_type if stored is not None else "application/pdf"
+    name = which if which.endswith(".csv") else f"{which}.pdf"
+    stem, _dot, ext = name.rpartition(".")
     return Response(
         data,
-        mimetype="application/pdf",
-        headers={"Content-Disposition": f'attachment; filename="{which}-{job.id}.pdf"'},
+        mimetype=media,
+        headers={"Content-Disposition": f'attachment; filename="{stem}-{job.id}.{ext}"'},
     )
 
 
