@@ -63,6 +63,7 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "roll.upload": frozenset({ADMIN, ASSOCIATION}),
     "roll.preview": frozenset({ADMIN, ASSOCIATION}),
     "roll.commit": frozenset({ADMIN, ASSOCIATION}),
+    "roll.check": frozenset({ADMIN, ASSOCIATION}),
     "roll.billing_new": frozenset({ADMIN, ASSOCIATION}),
     "roll.billing_run": EVERY_ROLE,
     "admin.users_list": frozenset({ADMIN}),

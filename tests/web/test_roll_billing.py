@@ -6,7 +6,9 @@ from __future__ import annotations
 import io
 import re
 from datetime import date
+from pathlib import Path
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import Session, func, select
@@ -16,6 +18,7 @@ from tests.services.test_billing import ROLL, import_roll, make_ordinance
 from tid import tasks
 from tid.models import Bill, BillingRun, PropertyYear, RollImport
 from tid.roll_demo import roll_csv
+from tid.web import roll as roll_views
 
 
 def _count(session: Session, model: type) -> int:
@@ -64,6 +67,46 @@ def test_upload_preview_commit(client: FlaskClient, people: People, session: Ses
     assert "Este archivo ya se importó para este año fiscal: no cambió nada." in said
     listing = client.get(f"/roll/{district_id}/years/2026-27")
     assert listing.status_code == 200 and "040-010-000-10" in listing.get_data(as_text=True)
+
+
+def test_a_large_file_is_checked_by_a_worker_and_its_page_shows_the_kept_preview(
+    client: FlaskClient, people: People, session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past IN_REQUEST_BYTES (here: any file) the upload's check is a job: the page follows
+    it, then shows the preview the worker kept, signed; a kept preview altered on disk is
+    not read, and the file is checked again."""
+    monkeypatch.setattr(roll_views, "IN_REQUEST_BYTES", 10)
+    login(client, people.association)
+    district_id = people.district.id or 0
+    response = client.post(
+        f"/roll/{district_id}/import",
+        data={"fiscal_year": "2026-27", "file": (io.BytesIO(roll_csv(40)), "roll.csv")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 302 and "job=" in response.location
+    token = re.search(r"/import/([0-9a-f]{64})", response.location).group(1)  # type: ignore[union-attr]
+    checking = client.get(response.location).get_data(as_text=True)
+    assert "data-job-status" in checking and "040-010-000-10" not in checking
+    assert tasks.run_pending(client.application) == 1
+    assert "/import/" in client.get(response.location).get_data(as_text=True)
+    preview = client.get(f"/roll/{district_id}/import/{token}")
+    page = preview.get_data(as_text=True)
+    assert preview.status_code == 200 and "040-010-000-10" in page
+    assert _count(session, PropertyYear) == 0  # the check writes nothing
+    kept = next((Path(client.application.instance_path) / "uploads").glob(f"{token}.*.preview"))
+    kept.write_bytes(kept.read_bytes()[:-1] + b"x")  # altered: not the app's any more
+    again = client.get(f"/roll/{district_id}/import/{token}").get_data(as_text=True)
+    assert "040-010-000-10" not in again and f"/import/{token}/check" in again
+    recheck = client.post(f"/roll/{district_id}/import/{token}/check")
+    assert recheck.status_code == 302 and tasks.run_pending(client.application) == 1
+    assert "040-010-000-10" in client.get(f"/roll/{district_id}/import/{token}").get_data(
+        as_text=True
+    )
+    done = client.post(f"/roll/{district_id}/import/{token}/commit")
+    assert tasks.run_pending(client.application) == 1
+    assert _count(session, PropertyYear) == 40
+    assert not list(kept.parent.glob(f"{token}.*"))  # imported: nothing of it is kept
+    assert f"/roll/{district_id}/years/2026-27" in client.get(done.location).get_data(as_text=True)
 
 
 def test_the_preview_lists_every_error_and_the_commit_writes_nothing(

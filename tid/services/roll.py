@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import hmac
 import io
 import json
+import pickle
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -1010,8 +1012,50 @@ def delete_upload(directory: Path, token: str, *, user_id: int | None) -> None:
     if not UPLOAD_TOKEN.match(token):
         return
     (directory / f"{token}.{user_id if user_id is not None else 'x'}.json").unlink(missing_ok=True)
+    _preview_path(directory, token, user_id).unlink(missing_ok=True)
     if not any(directory.glob(f"{token}.*.json")):
         (directory / f"{token}.csv").unlink(missing_ok=True)
+
+
+# A large file is checked by a worker (the preview of 20,000 rows takes seconds); the page
+# then shows the preview it kept beside the upload, signed with the app's secret so that
+# only what the app itself wrote is ever read back.
+
+
+def _preview_path(directory: Path, token: str, user_id: int | None) -> Path:
+    return directory / f"{token}.{user_id if user_id is not None else 'x'}.preview"
+
+
+def store_preview(
+    directory: Path, token: str, *, user_id: int | None, preview: RollPreview, key: bytes
+) -> None:
+    """Keep the preview of an upload (this user's) for its page."""
+    if not UPLOAD_TOKEN.match(token):
+        raise InputError("token", N_("This upload is not known; upload the file again."))
+    body = pickle.dumps(preview, protocol=pickle.HIGHEST_PROTOCOL)
+    signature = hmac.new(key, body, hashlib.sha256).digest()
+    path = _preview_path(directory, token, user_id)
+    partial = path.with_suffix(".partial")
+    partial.write_bytes(signature + body)
+    partial.replace(path)  # whole or not at all
+
+
+def load_preview(
+    directory: Path, token: str, *, user_id: int | None, key: bytes
+) -> RollPreview | None:
+    """The kept preview of an upload, or None (not checked yet, or not the app's)."""
+    if not UPLOAD_TOKEN.match(token):
+        return None
+    path = _preview_path(directory, token, user_id)
+    try:
+        stored = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    signature, body = stored[:32], stored[32:]
+    if not hmac.compare_digest(signature, hmac.new(key, body, hashlib.sha256).digest()):
+        return None
+    preview = pickle.loads(body)
+    return preview if isinstance(preview, RollPreview) else None
 
 
 def purge_uploads(directory: Path, *, older_than: timedelta, now: datetime | None = None) -> int:

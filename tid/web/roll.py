@@ -253,10 +253,44 @@ def upload(district_id: int) -> Any:
                 },
                 max_bytes=_limits()["max_bytes"],
             )
+            if len(data) > IN_REQUEST_BYTES:
+                job = _start_check(district_id, token)
+                return redirect(
+                    url_for("roll.preview", district_id=district_id, token=token, job=job.id)
+                )
             return redirect(url_for("roll.preview", district_id=district_id, token=token))
     return render_template(
         "roll/upload.html", district=place, errors=errors, values=values, limits=_limits()
     ), (422 if errors else 200)
+
+
+# A file larger than this (some 1,500 rows) is checked by a worker, not in the request: the
+# preview of a roll of 20,000 properties takes seconds.
+IN_REQUEST_BYTES = 256 * 1024
+
+
+def _check_target(district_id: int, token: str) -> str:
+    return f"roll-check:{district_id}:{token[:16]}"
+
+
+def _start_check(district_id: int, token: str) -> Any:
+    return jobs.start(
+        tasks.ROLL_CHECK,
+        params={"district_id": district_id, "token": token},
+        district_id=district_id,
+        target=_check_target(district_id, token),
+    )
+
+
+@bp.route("/<int:district_id>/import/<token>/check", methods=["POST"])
+@require(*WRITERS)
+def check(district_id: int, token: str) -> Any:
+    """Check a large upload again (its check was lost, or the roll changed since)."""
+    place = visible_district(district_id)
+    deny_unless(may_write_district(place))
+    _stored(district_id, token)
+    job = _start_check(district_id, token)
+    return redirect(url_for("roll.preview", district_id=district_id, token=token, job=job.id))
 
 
 def _stored(district_id: int, token: str) -> tuple[bytes, dict[str, Any]]:
@@ -290,8 +324,22 @@ def preview(district_id: int, token: str) -> Any:
             job=job,
         )
     data, meta = _stored(district_id, token)
+    kept = roll.load_preview(_uploads(), token, user_id=me().id, key=tasks.preview_key(current_app))
+    check_job = jobs.shown(_check_target(district_id, token), tasks.ROLL_CHECK)
+    if kept is None and len(data) > IN_REQUEST_BYTES:
+        # A large file: its check runs in a worker; this page follows it, then shows it.
+        return render_template(
+            "roll/preview.html",
+            district=place,
+            token=token,
+            meta=meta,
+            result=None,
+            file_error=None,
+            job=check_job,
+            checking=True,
+        )
     try:
-        result = roll.preview_roll(
+        result = kept or roll.preview_roll(
             session=get_session(),
             district_id=district_id,
             fiscal_year=str(meta["fiscal_year"]),
