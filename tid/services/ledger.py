@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import ROUND_DOWN, Decimal
@@ -138,8 +139,8 @@ def post_entry(
 ) -> Posted:
     """Append one balanced entry, once per ``key``: if the key is already booked (also by a
     concurrent writer that committed first), return that entry and write nothing.
-    ``looked_up``: the caller holds the district's lock and has just found the key unbooked
-    (a concurrent writer's booking of it is still caught by the key's unique index)."""
+    ``looked_up``: the caller holds the district's lock (:func:`lock_district`) and has just
+    found the key unbooked; a key names its district, so no other writer can book it now."""
     if not lines:
         raise ValueError("an entry needs lines")
     for line in lines:
@@ -164,7 +165,9 @@ def post_entry(
         user_id=actor.user_id,
     )
     try:
-        with session.begin_nested():
+        # Under the district's lock with the key just looked up, no other writer can book
+        # it: no savepoint to fall back to. Otherwise one, for a key booked meanwhile.
+        with nullcontext() if looked_up else session.begin_nested():
             # Core inserts (the rows are only written, never changed): fewer round trips
             # and no unit of work on the path of every payment.
             entry.id = session.execute(
