@@ -97,7 +97,7 @@ class Posted:
     (the same payment posted again), in which case nothing was written."""
 
     entry: JournalEntry
-    lines: tuple[JournalLine, ...]
+    lines: tuple[Line | JournalLine, ...]  # as posted (Line), or as read back (JournalLine)
     booked: bool
 
 
@@ -174,15 +174,6 @@ def post_entry(
                 insert(_ENTRIES).returning(_ENTRIES.c.id),
                 {c: getattr(entry, c) for c in _ENTRY_COLUMNS},
             ).scalar_one()
-            rows = [
-                JournalLine(
-                    entry_id=entry.id,
-                    account=line.account,
-                    bill_id=line.bill_id,
-                    amount=line.amount,
-                )
-                for line in lines
-            ]  # as written (one statement for them all; their ids are not needed here)
             session.execute(
                 insert(_LINES),
                 [
@@ -214,11 +205,11 @@ def post_entry(
         after={
             **(audit.snapshot(entry) or {}),
             "lines": [
-                {"account": r.account, "bill_id": r.bill_id, "amount": str(r.amount)} for r in rows
+                {"account": r.account, "bill_id": r.bill_id, "amount": str(r.amount)} for r in lines
             ],
         },
     )
-    return Posted(entry, tuple(rows), booked=True)
+    return Posted(entry, tuple(lines), booked=True)
 
 
 def entry_by_key(session: Session, key: str) -> JournalEntry | None:

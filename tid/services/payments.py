@@ -187,7 +187,7 @@ def _result(
     entry: object,
     *,
     booked: bool,
-    lines: Sequence[JournalLine] | None = None,
+    lines: Sequence[Line | JournalLine] | None = None,
 ) -> PaymentResult:
     from tid.models import JournalEntry
 
