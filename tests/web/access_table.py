@@ -102,6 +102,7 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "notices.batch_articles": frozenset({ADMIN, ASSOCIATION}),
     "notices.notice_article": frozenset({ADMIN, ASSOCIATION}),
     "notices.batch_mail": frozenset({ADMIN, ASSOCIATION}),
+    "notices.batch_fees": frozenset({ADMIN, ASSOCIATION}),
     "notices.deliveries": frozenset({ADMIN, ASSOCIATION}),
     "notices.notice_remail": frozenset({ADMIN, ASSOCIATION}),
     "notices.notice_pdf": EVERY_ROLE,
