@@ -50,6 +50,7 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "petitions.finding": frozenset({ADMIN, CLERK}),
     "petitions.ordinance": frozenset({ADMIN, CLERK}),
     "petitions.step": frozenset({ADMIN, CLERK}),
+    "petitions.correct": frozenset({ADMIN, CLERK}),
     "petitions.calendar_settings": frozenset({ADMIN, CLERK, AUDITOR}),
     "petitions.calendar_token": frozenset({ADMIN, CLERK, AUDITOR}),
     "petitions.calendar_revoke": frozenset({ADMIN, CLERK, AUDITOR}),
