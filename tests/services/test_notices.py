@@ -691,7 +691,7 @@ def test_bad_postage_and_fees_are_named_field_by_field() -> None:
 
 
 def test_runs_are_numbered_from_one_in_each_district(session: Session, people: People) -> None:
-    first, found = _batch(session, people)
+    first, _found = _batch(session, people)
     assert first.number == 1 and notices.batch_label(first) == "1"
     assert notices.next_batch_number(session, people.district.id or 0) == 2
     assert notices.next_batch_number(session, (people.district.id or 0) + 1000) == 1

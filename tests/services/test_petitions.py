@@ -723,8 +723,8 @@ def test_correcting_the_approval_moves_the_publication_week_and_its_flag(
     ordinance = svc.ordinance_of(session, petition)
     assert ordinance is not None and ordinance.approved_on == petition.approved_on
     assert petition.published_outside_window
-    publication = [
+    publication = next(
         c for c in svc.clocks(petition, ordinance, today=window.due) if c.kind == "publication"
-    ][0]
+    )
     assert publication.due == date.fromordinal(window.due.toordinal() - 1)
     assert publication.met is False
