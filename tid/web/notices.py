@@ -92,10 +92,18 @@ def dashboard() -> Any:
     ids = _district_ids()
     rows = notice_service.dashboard(db, district_ids=ids, today=today())
     batches = notice_service.batches(db, ids)[:50]
+    # Runs are numbered per district: name the district when the list has several.
+    district_ids = {b.district_id for b in batches}
+    names = (
+        {d.id: d.name for d in db.exec(select(District).where(col(District.id).in_(district_ids)))}
+        if len(district_ids) > 1
+        else {}
+    )
     return render_template(
         "notices/dashboard.html",
         rows=rows,
         batches=batches,
+        district_names=names,
         can_write=me().role in WRITERS,
         today=today(),
     )
