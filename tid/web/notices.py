@@ -259,6 +259,9 @@ def batch_fees(batch_id: int) -> Any:
     """Postage and fees per piece, set before the manifest (PS Form 3877) is printed."""
     db = get_session()
     batch = _batch(batch_id)
+    if batch.mailed_on is not None:
+        flash(_error(InputError("postage", N_("This notice run was already mailed."))), "error")
+        return redirect(url_for("notices.batch_view", batch_id=batch_id))
     names = ("postage", "certified_fee", "return_receipt", "return_receipt_fee")
     values = {name: request.form.get(name, "").strip()[:40] for name in names}
     errors: dict[str, str] = {}
