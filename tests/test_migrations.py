@@ -155,3 +155,70 @@ def test_the_running_balances_are_computed_from_the_journal_already_booked(
             }
     finally:
         engine.dispose()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_existing_notice_runs_are_numbered_per_district_and_keep_their_ids(
+    backend: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    from sqlalchemy import create_engine
+
+    if backend == "sqlite":
+        url = f"sqlite:///{tmp_path / 'runs.sqlite'}"
+    else:
+        server: ThrowawayPostgres = request.getfixturevalue("pg_server")
+        name = f"runs_{tmp_path.name[-20:].replace('-', '_')}"
+        admin = make_engine(server.url(), isolation_level="AUTOCOMMIT")
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+        admin.dispose()
+        url = server.url(name)
+    migrate.upgrade(url, "i9b01")  # before runs were numbered per district
+    engine = create_engine(url)  # no foreign-key pragma: the runs alone are enough here
+    try:
+        with engine.begin() as conn:
+            if backend == "postgresql":
+                conn.execute(text("SET session_replication_role = replica"))
+            # The rows a run refers to (their own references left out: not under test).
+            conn.execute(text("INSERT INTO municipality (id, name) VALUES (1, 'Ponce')"))
+            for district in (7, 8):
+                conn.execute(
+                    text(
+                        "INSERT INTO district (id, municipality_id, name, association_name) "
+                        "VALUES (:d, 1, :name, '')"
+                    ),
+                    {"d": district, "name": f"D{district}"},
+                )
+            conn.execute(
+                text(
+                    "INSERT INTO billing_run (id, district_id, ordinance_id, fiscal_year, version, "
+                    "status, formula, parameters, property_count, total, expected_amount, run_on, "
+                    "due_date, fingerprint, warnings, reason, actor, created_at) VALUES (1, 7, 1, "
+                    "'2025-26', 1, 'active', 'x', '{}', 0, 0, 0, '2026-01-01', '2026-04-30', '', "
+                    "'', '', 'tests', '2026-01-01 00:00:00+00:00')"
+                )
+            )
+            # Runs 1 and 3 of district 7, run 2 of district 8 (ids interleaved).
+            for run_id, district in ((1, 7), (2, 8), (3, 7)):
+                conn.execute(
+                    text(
+                        "INSERT INTO notice_batch (id, district_id, billing_run_id, kind, "
+                        "issued_on, sender_name, sender_address, how_to_pay, notice_count, "
+                        "page_count, print_sha256, manifest_sha256, actor, created_at) VALUES "
+                        "(:id, :d, 1, 'initial', '2026-01-20', 'A', 'B', 'C', 0, 0, '', '', "
+                        "'tests', '2026-01-20 00:00:00+00:00')"
+                    ),
+                    {"id": run_id, "d": district},
+                )
+    finally:
+        engine.dispose()
+    migrate.upgrade(url)
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(
+                text("SELECT id, district_id, number FROM notice_batch ORDER BY id")
+            ).all()
+        assert [tuple(r) for r in rows] == [(1, 7, 1), (2, 8, 1), (3, 7, 2)]
+    finally:
+        engine.dispose()

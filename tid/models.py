@@ -765,9 +765,11 @@ class NoticeBatch(SQLModel, table=True):
     and — once mailed — the mailing date, postage and the certified-mail manifest (PS 3877)."""
 
     __tablename__ = "notice_batch"
+    __table_args__ = (UniqueConstraint("district_id", "number"),)
 
     id: int | None = Field(default=None, primary_key=True)
     district_id: int = Field(foreign_key="district.id", index=True)
+    number: int = 0  # 1, 2, … per district: the number people see ("run #1")
     billing_run_id: int = Field(foreign_key="billing_run.id")
     kind: str = Field(max_length=20)
     issued_on: date
@@ -780,6 +782,7 @@ class NoticeBatch(SQLModel, table=True):
     mailed_on: date | None = None
     postage: Decimal | None = money_column(nullable=True)  # per piece
     certified_fee: Decimal | None = money_column(nullable=True)  # per piece
+    return_receipt_fee: Decimal | None = money_column(nullable=True)  # per piece; None: none
     manifest_sha256: str = Field(default="", max_length=64)
     actor: str = Field(max_length=254)
     user_id: int | None = Field(default=None, foreign_key="user_account.id")

@@ -1045,12 +1045,17 @@ def manifest_pages(
     *,
     postage: Decimal,
     fee: Decimal,
+    return_receipt_fee: Decimal | None = None,
     rows_per_page: int = MANIFEST_ROWS_PER_PAGE,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The manifest's pages (rows in ascending article-number order, numbered, with page
-    totals) and the grand total. Every piece pays ``postage`` + ``fee``."""
+    totals) and the grand total. Every piece pays ``postage`` + ``fee`` (+ the return-receipt
+    fee when the run asks for one: ``None`` leaves its cells empty). Totals are exact:
+    the per-piece amounts times the pieces, so the pages add up to the grand total."""
     ordered = sorted(rows, key=lambda r: r.article_number)
-    per_piece = postage + fee
+    rr = return_receipt_fee if return_receipt_fee is not None else Decimal("0.00")
+    per_piece = postage + fee + rr
+    rr_text = amount_text(rr) if return_receipt_fee is not None else ""
     pages: list[dict[str, Any]] = []
     for start in range(0, len(ordered), rows_per_page):
         chunk = ordered[start : start + rows_per_page]
@@ -1067,6 +1072,7 @@ def manifest_pages(
                         "notice": r.notice_number,
                         "postage": amount_text(postage),
                         "fee": amount_text(fee),
+                        "rr": rr_text,
                         "total": amount_text(per_piece),
                     }
                     for i, r in enumerate(chunk)
@@ -1074,6 +1080,7 @@ def manifest_pages(
                 "pieces": count,
                 "postage": amount_text(postage * count),
                 "fee": amount_text(fee * count),
+                "rr": amount_text(rr * count),
                 "total": amount_text(per_piece * count),
             }
         )
@@ -1082,6 +1089,7 @@ def manifest_pages(
         "pieces": n,
         "postage": amount_text(postage * n),
         "fee": amount_text(fee * n),
+        "rr": amount_text(rr * n),
         "total": amount_text(per_piece * n),
     }
     return pages, grand
@@ -1100,12 +1108,19 @@ def render_manifest(
     postage: Decimal,
     fee: Decimal,
     batch_label: str,
+    return_receipt_fee: Decimal | None = None,
     rows_per_page: int = MANIFEST_ROWS_PER_PAGE,
 ) -> bytes:
     """The certified-mail manifest (PS Form 3877 layout) as a PDF: the form's grid laid out
     once, the rows and totals written over it on every page (the flowing layout when a row
     does not fit its cell)."""
-    pages, grand = manifest_pages(rows, postage=postage, fee=fee, rows_per_page=rows_per_page)
+    pages, grand = manifest_pages(
+        rows,
+        postage=postage,
+        fee=fee,
+        return_receipt_fee=return_receipt_fee,
+        rows_per_page=rows_per_page,
+    )
     mailed = mailed_on.isoformat() if mailed_on else "____________"
     g = manifest_geometry(rows_per_page)
     page_items = [
@@ -1120,6 +1135,7 @@ def render_manifest(
                 "pieces": 0,
                 "postage": "$0.00",
                 "fee": "$0.00",
+                "rr": "$0.00",
                 "total": "$0.00",
             }
         ]
@@ -1163,7 +1179,7 @@ def manifest_title(sender_name: str) -> str:
     return f"PS Form 3877 — {sender_name}"
 
 
-_MANIFEST_WIDTH = 312.0  # the addressee cell, less its padding
+_MANIFEST_WIDTH = 252.0  # the addressee cell, less its padding
 
 
 @functools.cache
@@ -1173,10 +1189,11 @@ def manifest_geometry(rows_per_page: int = MANIFEST_ROWS_PER_PAGE) -> dict[str, 
     labels = (
         ("No.", 30),
         ("Article Number", 140),
-        ("Name of Addressee, Street, and Post Office Address", 318),
-        ("Postage", 78),
-        ("Fee (Certified)", 78),
-        ("Total (Postage + Fee)", 84),
+        ("Name of Addressee, Street, and Post Office Address", 258),
+        ("Postage", 70),
+        ("Fee (Certified)", 70),
+        ("RR Fee (Return Receipt)", 70),
+        ("Total (Postage + Fees)", 90),
     )
     columns = []
     x = left
@@ -1251,7 +1268,8 @@ def _manifest_items(
             _block(cols[2]["x"] + 3, top + 1, text, _MANIFEST_WIDTH, 7, 8, max_lines=3),
             right(3, top + 2, row["postage"]),
             right(4, top + 2, row["fee"]),
-            right(5, top + 2, row["total"]),
+            right(5, top + 2, row["rr"]),
+            right(6, top + 2, row["total"]),
         ]
     totals = [(g["total_tops"][0], f"Page total ({page['pieces']} pieces)", page)]
     if last:
@@ -1261,7 +1279,8 @@ def _manifest_items(
             _Text(g["left"] + 3, top + 3, (label,), 7, 8.4, "/TidHB"),
             right(3, top + 3, figures["postage"], "/TidHB"),
             right(4, top + 3, figures["fee"], "/TidHB"),
-            right(5, top + 3, figures["total"], "/TidHB"),
+            right(5, top + 3, figures["rr"], "/TidHB"),
+            right(6, top + 3, figures["total"], "/TidHB"),
         ]
     listed = (
         f"{grand['pieces']}"

@@ -140,8 +140,8 @@ def _notices_mail(ctx: Context) -> Outcome:
         actor=ctx.actor,
         batch_id=int(p["batch_id"]),
         mailed_on=_day(p["mailed_on"]),
-        postage=str(p["postage"]),
-        certified_fee=str(p["certified_fee"]),
+        postage=str(p.get("postage") or "") or None,
+        certified_fee=str(p.get("certified_fee") or "") or None,
         today=_day(p["today"]),
     )
     return Outcome(

@@ -29,9 +29,9 @@ from tests.services.notice_support import (
     pdf_text,
 )
 from tid import notice_pdf
-from tid.models import ArchivedDocument, Bill, JobRun, Notice, NoticeBatch
+from tid.models import ArchivedDocument, AuditEvent, Bill, JobRun, Notice, NoticeBatch
 from tid.rules.errors import FindingsError, InputError
-from tid.services import notices, portal
+from tid.services import audit, notices, portal
 
 ISSUED = date(2026, 1, 20)
 
@@ -278,7 +278,8 @@ def test_mailing_freezes_notices_and_archives_the_ps3877_manifest(
     # 3 pieces × ($0.73 + $4.85 = $5.58) = $16.74; postage $2.19, fees $14.55.
     assert "$5.58" in text and "$16.74" in text and "$2.19" in text and "$14.55" in text
     # The grand total, then the pieces listed by the sender (the footer of the form).
-    assert re.search(r"Grand total \(3 pieces\) \$2\.19 \$14\.55 \$16\.74 3$", text)
+    # (No return receipt asked for: its column adds $0.00.)
+    assert re.search(r"Grand total \(3 pieces\) \$2\.19 \$14\.55 \$0\.00 \$16\.74 3$", text)
     assert "Total Number of Pieces Listed by Sender" in text
     # Frozen: the service refuses, and so does the database layer.
     with pytest.raises(InputError):
@@ -306,7 +307,13 @@ def test_manifest_pages_have_page_totals_and_a_grand_total() -> None:
     assert [r["name"] for p in pages for r in p["rows"]] == [f"Owner {i}" for i in (1, 2, 3, 4, 5)]
     assert pages[0]["total"] == "$11.16"  # 2 × $5.58
     assert pages[2]["total"] == "$5.58"
-    assert grand == {"pieces": 5, "postage": "$3.65", "fee": "$24.25", "total": "$27.90"}
+    assert grand == {
+        "pieces": 5,
+        "postage": "$3.65",
+        "fee": "$24.25",
+        "rr": "$0.00",
+        "total": "$27.90",
+    }
     pdf = notice_pdf.render_manifest(
         rows,
         sender_name="Asociación",
@@ -570,21 +577,32 @@ def test_texts_that_do_not_fit_the_fixed_layout_flow_and_keep_every_fact() -> No
     per_page=st.integers(min_value=1, max_value=20),
     postage=st.integers(min_value=0, max_value=2000),
     fee=st.integers(min_value=0, max_value=2000),
+    receipt=st.none() | st.integers(min_value=0, max_value=2000),
 )
 def test_manifest_page_totals_add_up_to_the_grand_total(
-    count: int, per_page: int, postage: int, fee: int
+    count: int, per_page: int, postage: int, fee: int, receipt: int | None
 ) -> None:
     rows = [notice_pdf.ManifestRow(article(i), f"O{i}", "A", f"N{i}") for i in range(count)]
     p, f = Decimal(postage) / 100, Decimal(fee) / 100
-    pages, grand = notice_pdf.manifest_pages(rows, postage=p, fee=f, rows_per_page=per_page)
+    r = Decimal(receipt) / 100 if receipt is not None else None
+    pages, grand = notice_pdf.manifest_pages(
+        rows, postage=p, fee=f, return_receipt_fee=r, rows_per_page=per_page
+    )
 
     def amount(text: str) -> Decimal:
         return Decimal(text.replace("$", "").replace(",", ""))
 
     assert sum(page["pieces"] for page in pages) == grand["pieces"] == count
-    for key in ("postage", "fee", "total"):
+    for key in ("postage", "fee", "rr", "total"):
         assert sum((amount(page[key]) for page in pages), Decimal(0)) == amount(grand[key])
-    assert amount(grand["total"]) == (p + f) * count
+    assert amount(grand["total"]) == (p + f + (r or 0)) * count
+    # Each column's total is its piece amount times the pieces; the columns add to the total.
+    assert amount(grand["postage"]) + amount(grand["fee"]) + amount(grand["rr"]) == amount(
+        grand["total"]
+    )
+    for page in pages:
+        for row in page["rows"]:
+            assert row["rr"] == ("" if r is None else notice_pdf.amount_text(r))
     articles = [row["article"] for page in pages for row in page["rows"]]
     assert articles == sorted(articles)
 
@@ -599,3 +617,138 @@ def test_an_archived_document_cannot_be_rewritten(session: Session) -> None:
     with pytest.raises(ValueError, match="cannot be changed"):
         session.flush()
     session.rollback()
+
+
+def test_a_new_run_takes_the_postage_and_fees_in_force_and_is_numbered_in_its_district(
+    session: Session, people: People
+) -> None:
+    batch, _found = _batch(session, people)
+    # ISSUED 2026-01-20: the USPS prices of 2025-07-13 (district.toml), no return receipt.
+    assert (batch.postage, batch.certified_fee, batch.return_receipt_fee) == (
+        Decimal("0.78"),
+        Decimal("5.30"),
+        None,
+    )
+    assert batch.number == 1
+    assert notices.default_fees(date(2025, 1, 1)).certified_fee == Decimal("4.85")
+    # Before the first listed price: the first one, not an error.
+    assert notices.default_fees(date(2020, 1, 1)).postage == Decimal("0.73")
+
+
+def test_postage_and_fees_set_before_printing_are_on_the_draft_manifest_with_totals(
+    session: Session, people: People
+) -> None:
+    batch, found = _batch(session, people, owners=["Ana", "Beto", "Carla"])
+    for i, notice in enumerate(found):
+        notices.set_article_number(
+            session=session, actor=ACTOR, notice_id=notice.id or 0, article_number=article(300 + i)
+        )
+    fees = notices.parse_fees(
+        postage="0.78", certified_fee="$5.30", return_receipt=True, return_receipt_fee="4.40"
+    )
+    notices.set_batch_fees(session=session, actor=ACTOR, batch_id=batch.id or 0, fees=fees)
+    session.commit()
+    assert fees.per_piece == Decimal("10.48") and fees.total(3) == Decimal("31.44")
+    text = pdf_text(notices.manifest_pdf(session, batch))
+    # Per piece $0.78 + $5.30 + $4.40 = $10.48; three pieces: $2.34, $15.90, $13.20, $31.44.
+    assert text.count("$10.48") == 3
+    assert re.search(r"Grand total \(3 pieces\) \$2\.34 \$15\.90 \$13\.20 \$31\.44 3$", text)
+    # The audit trail has the change with before and after.
+    events = [e for e in audit_history(session, batch) if e.action == "notice_batch.fees"]
+    assert len(events) == 1 and '"return_receipt_fee": "4.40"' in (events[0].after or "")
+    assert '"return_receipt_fee": null' in (events[0].before or "")
+    # Mailing keeps them (none given on the mailing form) and archives that manifest.
+    notices.mail_batch(
+        session=session,
+        actor=ACTOR,
+        batch_id=batch.id or 0,
+        mailed_on=date(2026, 1, 22),
+        today=date(2026, 1, 22),
+    )
+    session.commit()
+    archived = pdf_text(notices.archived_bytes(session, batch.manifest_sha256))
+    assert "$31.44" in archived and "2026-01-22" in archived
+    # Once mailed, the fees cannot change.
+    with pytest.raises(InputError):
+        notices.set_batch_fees(session=session, actor=ACTOR, batch_id=batch.id or 0, fees=fees)
+
+
+def test_bad_postage_and_fees_are_named_field_by_field() -> None:
+    with pytest.raises(FindingsError) as err:
+        notices.parse_fees(
+            postage="abc", certified_fee="-1", return_receipt=True, return_receipt_fee="250"
+        )
+    assert [f.field for f in err.value.findings] == [
+        "postage",
+        "certified_fee",
+        "return_receipt_fee",
+    ]
+    # Without a return receipt its fee is not read at all.
+    fees = notices.parse_fees(
+        postage="0.78", certified_fee="5.30", return_receipt=False, return_receipt_fee="x"
+    )
+    assert fees.return_receipt_fee is None and fees.per_piece == Decimal("6.08")
+
+
+def test_runs_are_numbered_from_one_in_each_district(session: Session, people: People) -> None:
+    first, _found = _batch(session, people)
+    assert first.number == 1 and notices.batch_label(first) == "1"
+    assert notices.next_batch_number(session, people.district.id or 0) == 2
+    assert notices.next_batch_number(session, (people.district.id or 0) + 1000) == 1
+
+
+def test_the_run_page_filters_by_delivery_status_and_counts_each(
+    session: Session, people: People
+) -> None:
+    batch, found = _batch(session, people, owners=["Ana", "Beto", "Carla", "Dora", "Eva"])
+    listing = notices.batch_page(session, batch.id or 0)
+    assert listing.counts[notices.NOT_MAILED] == 5 and len(listing.notices) == 5
+    _mail(session, batch, found)
+    for notice, status in zip(
+        found[:4], ("delivered", "returned unclaimed", "refused", "delivered"), strict=True
+    ):
+        notices.record_delivery(
+            session=session,
+            actor=ACTOR,
+            notice_id=notice.id or 0,
+            status=status,
+            occurred_on=date(2026, 1, 27),
+            today=date(2026, 1, 28),
+        )
+    # A later report wins: the last "delivered" notice came back refused after all.
+    notices.record_delivery(
+        session=session,
+        actor=ACTOR,
+        notice_id=found[3].id or 0,
+        status="refused",
+        occurred_on=date(2026, 1, 28),
+        today=date(2026, 1, 28),
+    )
+    session.commit()
+    listing = notices.batch_page(session, batch.id or 0)
+    assert listing.counts == {
+        "not_mailed": 0,
+        "awaiting": 1,
+        "delivered": 1,
+        "returned": 3,
+        "returned_unclaimed": 1,
+        "refused": 2,
+        "undeliverable": 0,
+    }
+    returned = notices.batch_page(session, batch.id or 0, status="returned")
+    assert [n.number for n in returned.notices] == [n.number for n in found[1:4]]
+    delivered = notices.batch_page(session, batch.id or 0, status="delivered")
+    assert [n.id for n in delivered.notices] == [found[0].id]
+    awaiting = notices.batch_page(session, batch.id or 0, status="awaiting")
+    assert [n.id for n in awaiting.notices] == [found[4].id]
+    # Pages of two: the returned three on two pages, in number order, nothing lost.
+    one = notices.batch_page(session, batch.id or 0, status="returned", page=1, per_page=2)
+    two = notices.batch_page(session, batch.id or 0, status="returned", page=2, per_page=2)
+    assert (one.info.pages, len(one.notices), len(two.notices)) == (2, 2, 1)
+    assert [n.id for n in one.notices + two.notices] == [n.id for n in returned.notices]
+    # An unknown filter shows everything.
+    assert len(notices.batch_page(session, batch.id or 0, status="bogus").notices) == 5
+
+
+def audit_history(session: Session, batch: NoticeBatch) -> list[AuditEvent]:
+    return audit.history(session, "notice_batch", batch.id)

@@ -43,6 +43,7 @@ QUERY = (
     "next",
     "n",
     "lang",
+    "status",
 )
 # Every form field a form of the app sends.
 FORM = (
@@ -94,6 +95,10 @@ FORM = (
     "district_name",
     "received_on",
     "petitioner",
+    "return_receipt",
+    "return_receipt_fee",
+    "field",
+    "value",
 )
 # Values found to break something once, and their kin.
 HOSTILE = (

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 from datetime import date
+from decimal import Decimal
 from pathlib import Path
 
 from flask.testing import FlaskClient
@@ -139,3 +140,87 @@ def test_other_districts_notices_are_forbidden(
     client.post("/logout")
     login(client, people.clerk)
     assert client.get(f"/notices/{notice.id}.pdf").status_code == 200
+
+
+def test_the_run_page_sets_postage_before_the_manifest_and_filters_by_delivery(
+    database_url: str, tmp_path: Path, session: Session, people: People
+) -> None:
+    ordinance = make_ordinance(session, people.district)
+    billed = make_run(session, people.district, ordinance, owners=["Ana", "Beto", "Carla"])
+    batch = notices.create_batch(
+        session=session,
+        actor=audit.SYSTEM,
+        billing_run_id=billed.run.id or 0,
+        issued_on=date(2026, 1, 20),
+        portal_base_url="http://127.0.0.1",
+        secret="test-secret-key",
+        workers=1,
+        **SENDER,
+    )
+    found = notices.batch_notices(session, batch.id or 0)
+    for i, notice in enumerate(found):
+        notices.set_article_number(
+            session=session,
+            actor=audit.SYSTEM,
+            notice_id=notice.id or 0,
+            article_number=article(700 + i),
+        )
+    session.commit()
+    client = _client(database_url, tmp_path, "2026-01-21")
+    login(client, people.association)
+    page = client.get(f"/notices/batches/{batch.id}").get_data(as_text=True)
+    # The first run of the district is run #1, and the defaults of the day are filled in.
+    assert "#1 ·" in page and 'value="0.78"' in page and 'value="5.30"' in page
+    bad = client.post(
+        f"/notices/batches/{batch.id}/fees",
+        data={"postage": "abc", "certified_fee": "", "return_receipt": "1"},
+    )
+    text = bad.get_data(as_text=True)
+    assert bad.status_code == 422
+    assert 'id="e-postage"' in text and 'id="e-certified_fee"' in text
+    assert 'id="e-return_receipt_fee"' in text and 'value="abc"' in text
+    session.expire_all()
+    unchanged = session.get(NoticeBatch, batch.id)
+    assert unchanged is not None and unchanged.postage == Decimal("0.78")
+    good = client.post(
+        f"/notices/batches/{batch.id}/fees",
+        data={
+            "postage": "0.78",
+            "certified_fee": "5.30",
+            "return_receipt": "1",
+            "return_receipt_fee": "4.40",
+        },
+    )
+    assert good.status_code == 302
+    page = client.get(f"/notices/batches/{batch.id}").get_data(as_text=True)
+    assert "$10.48" in page and "$31.44" in page  # per piece, and the run of 3
+    manifest = pdf_text(client.get(f"/notices/batches/{batch.id}/manifest.pdf").data)
+    assert "$13.20" in manifest and "$31.44" in manifest
+    # The auditor reads the page but cannot change the fees.
+    client.post("/logout")
+    login(client, people.auditor)
+    assert client.post(f"/notices/batches/{batch.id}/fees", data={}).status_code == 403
+
+    # Filters by delivery status, counted, in the query string (bookmarkable).
+    notices.mail_batch(
+        session=session,
+        actor=audit.SYSTEM,
+        batch_id=batch.id or 0,
+        mailed_on=date(2026, 1, 20),
+        today=date(2026, 1, 21),
+    )
+    notices.record_delivery(
+        session=session,
+        actor=audit.SYSTEM,
+        notice_id=found[1].id or 0,
+        status="returned unclaimed",
+        occurred_on=date(2026, 1, 21),
+        today=date(2026, 1, 21),
+    )
+    session.commit()
+    listing = client.get(f"/notices/batches/{batch.id}?status=returned").get_data(as_text=True)
+    assert found[1].number in listing
+    assert found[0].number not in listing and found[2].number not in listing
+    assert "status=returned_unclaimed" in listing and "(1)" in listing
+    awaiting = client.get(f"/notices/batches/{batch.id}?status=awaiting").get_data(as_text=True)
+    assert found[0].number in awaiting and found[1].number not in awaiting

@@ -407,3 +407,43 @@ def svc_steps() -> list[str]:
     from tid.web.petitions import STEP_ACTIONS
 
     return list(STEP_ACTIONS)
+
+
+def test_a_clerk_corrects_a_recorded_date_with_a_reason_and_the_auditor_cannot(
+    app: Flask, people: People
+) -> None:
+    app.config["TODAY"] = TODAY
+    client = app.test_client()
+    login(client, people.clerk)
+    petition_url = _record(client, people).location
+    page = _text(client.get(petition_url))
+    assert "Vence la ordenanza 2026-06-01" in page and "Corregir un dato registrado" in page
+    correct_url = petition_url.rstrip("/") + "/correct"
+    # No reason and a bad date: both named, nothing written.
+    bad = client.post(correct_url, data={"field": "received_on", "value": "2026-02-30"})
+    assert bad.status_code == 422
+    body = bad.get_data(as_text=True)
+    assert 'id="e-correct-value"' in body and 'id="e-correct-reason"' in body
+    assert "Vence la ordenanza 2026-06-01" in _text(bad)
+    good = client.post(
+        correct_url,
+        data={
+            "field": "received_on",
+            "value": "2026-02-27",
+            "reason": "El sello de recibo dice 27 de febrero.",
+        },
+    )
+    assert good.status_code == 302
+    page = _text(client.get(petition_url))
+    # The clock follows the corrected date; the history shows before, after and why.
+    assert "Vence la ordenanza 2026-05-28" in page
+    history = page.split("Historial")[-1]
+    assert "petition.correct" in history and "2026-03-02" in history and "2026-02-27" in history
+    assert "El sello de recibo dice 27 de febrero." in history
+    client.post("/logout")
+    login(client, people.auditor)
+    assert "Corregir un dato registrado" not in _text(client.get(petition_url))
+    denied = client.post(
+        correct_url, data={"field": "received_on", "value": "2026-02-26", "reason": "x"}
+    )
+    assert denied.status_code == 403

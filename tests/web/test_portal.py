@@ -24,7 +24,7 @@ from tests.services.notice_support import (
     make_run,
     pdf_text,
 )
-from tid.models import Notice
+from tid.models import Notice, Property
 from tid.services import notices
 
 
@@ -233,3 +233,56 @@ def test_the_portal_shows_payments_and_the_balance_from_the_special_account(
     page = client.get("/portal/notices").get_data(as_text=True)
     # Billed $1,234.56 − paid $1,000.00 = $234.56 still owed.
     assert "$1,000.00" in page and "$234.56" in page
+
+
+def test_the_owner_sees_the_property_how_to_pay_and_whom_to_ask(
+    client: FlaskClient, mailed: Mailed, session: Session
+) -> None:
+    mine = mailed.notices[0]
+    prop = session.get(Property, mine.property_id)
+    assert prop is not None
+    # Before any look-up: whom to ask about a lost code (the association on the envelope).
+    page = client.get("/portal").get_data(as_text=True)
+    assert "¿Perdió su código?" in page
+    assert "Asociación del Viejo San Juan, Inc." in page and "PO Box 9020" in page
+    _look_up(client, mine.number, mailed.codes[0])
+    page = client.get("/portal/notices").get_data(as_text=True)
+    assert prop.cadastral_number in page and "Calle Fortaleza" in page
+    assert "Cómo pagar" in page and "Cheque o giro a nombre de la Asociación" in page
+    assert f"#{mine.bill_id}" in page  # the payment reference
+    # The payments have a heading even when there are none yet.
+    assert "Pagos recibidos" in page and "Aún no hay pagos registrados." in page
+    assert "<caption>" in page
+
+
+def test_a_wrong_code_says_how_many_tries_are_left(client: FlaskClient, mailed: Mailed) -> None:
+    mine = mailed.notices[0]
+    first = _look_up(client, mine.number, "AAAA-BBBB-CCCC", ip="198.51.100.7")
+    assert "Le quedan 4 intentos" in first.get_data(as_text=True)  # type: ignore[attr-defined]
+    for _ in range(3):
+        last = _look_up(client, mine.number, "AAAA-BBBB-CCCC", ip="198.51.100.7")
+    assert "Le queda 1 intento" in last.get_data(as_text=True)  # type: ignore[attr-defined]
+    final = _look_up(client, mine.number, "AAAA-BBBB-CCCC", ip="198.51.100.7")
+    text = final.get_data(as_text=True)  # type: ignore[attr-defined]
+    assert "Ese fue el último intento" in text and "15 minutos" in text
+    assert _look_up(client, mine.number, mailed.codes[0], ip="198.51.100.7").status_code == 429  # type: ignore[attr-defined]
+
+
+def test_an_owner_with_several_notices_sees_them_together(
+    client: FlaskClient, mailed: Mailed
+) -> None:
+    first, second = mailed.notices  # two properties (say, two parcels of one owner)
+    assert _look_up(client, first.number, mailed.codes[0]).status_code == 302  # type: ignore[attr-defined]
+    page = client.get("/portal/notices").get_data(as_text=True)
+    assert first.number in page and second.number not in page
+    assert "¿Otro aviso?" in page
+    # The second code, entered once from the notices page, adds to the same visit.
+    assert _look_up(client, second.number, mailed.codes[1]).status_code == 302  # type: ignore[attr-defined]
+    page = client.get("/portal/notices").get_data(as_text=True)
+    assert first.number in page and second.number in page
+    assert "(2)" in page.split("<caption>")[1].split("</caption>")[0]
+    for notice in (first, second):
+        assert client.get(f"/portal/notices/{notice.public_id}.pdf").status_code == 200
+    # Leaving forgets both.
+    client.post("/portal/leave")
+    assert client.get(f"/portal/notices/{second.public_id}.pdf").status_code == 404

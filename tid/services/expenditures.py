@@ -87,6 +87,30 @@ CAP_MESSAGE = N_(
     "fiscal year."
 )
 
+# The fiscal year of the expenditure has no impost revenue yet: its cap is zero. Said so,
+# with the year, because a date just after July 1 (a new FY) is the usual cause.
+NO_REVENUE_MESSAGE = N_(
+    "FY %(fy)s has no impost revenue collected yet, so no administrative expenditure can be "
+    "booked in it: the cap is %(rate)s of the impost revenue collected in the same fiscal year "
+    "(21 LPRA § 6653(6); RULES.md § 1.4). Book the year's collections first, or date the "
+    "expenditure in the fiscal year it belongs to."
+)
+
+
+def rate_text(rate: Decimal) -> str:
+    """A rate as a percentage: 0.05 → "5%"."""
+    return f"{(rate * 100).normalize():f}%"
+
+
+def cap_message(figures: CapFigures) -> tuple[str, dict[str, str]]:
+    """The refusal's msgid and its parameters (the web translates, then fills them in)."""
+    if figures.revenue <= 0:
+        return NO_REVENUE_MESSAGE, {
+            "fy": figures.fiscal_year.label,
+            "rate": rate_text(figures.rate),
+        }
+    return CAP_MESSAGE, {}
+
 
 def record_expenditure(
     *,
@@ -139,7 +163,8 @@ def record_expenditure(
         figures = ledger.cap_figures(session, district_id, fy)
         decision = ledger.check_cap(figures, more_admin=amount)
         if not decision.allowed:
-            raise CapExceededError("amount", CAP_MESSAGE, figures, decision)
+            msgid, params = cap_message(figures)
+            raise CapExceededError("amount", msgid % params if params else msgid, figures, decision)
     posted = ledger.post_entry(
         session,
         actor=actor,

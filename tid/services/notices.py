@@ -412,15 +412,21 @@ def _store_batch(
     remailing_of: Sequence[Notice | None],
     workers: int | None,
     progress: Callable[[int, int], None] | None = None,
+    fees: MailingFees | None = None,
 ) -> NoticeBatch:
     with tempfile.TemporaryDirectory(prefix="tid-notices-") as folder:
         spilled, merged, merged_pages = _render_to_disk(
             contents, workers=workers, progress=progress, folder=Path(folder)
         )
+        fees = fees or default_fees(issued_on)
         batch = NoticeBatch(
             district_id=ctx.district.id or 0,
+            number=next_batch_number(session, ctx.district.id or 0),
             billing_run_id=ctx.run.id or 0,
             kind=kind,
+            postage=fees.postage,
+            certified_fee=fees.certified_fee,
+            return_receipt_fee=fees.return_receipt_fee,
             issued_on=issued_on,
             sender_name=sender_name.strip(),
             sender_address="\n".join(_lines(sender_address)),
@@ -592,6 +598,157 @@ def check_batch(
     if not items:
         raise InputError("billing_run", N_("Every bill of this run already has a notice."))
     return run, items
+
+
+# --------------------------------------------------------------------------- postage and fees
+# What the post office charges per piece is known before the manifest (PS Form 3877) is
+# printed: a new run takes the defaults of tid/rules/params/district.toml in force on its
+# date, and the association can change them on the run's page until it is mailed.
+
+MAX_PIECE_AMOUNT = Decimal("100.00")  # per piece: anything above is a typo
+
+
+@dataclass(frozen=True)
+class MailingFees:
+    """Postage and fees of one piece of certified mail (``return_receipt_fee`` None: the
+    run asks for no return receipt)."""
+
+    postage: Decimal
+    certified_fee: Decimal
+    return_receipt_fee: Decimal | None
+
+    @property
+    def per_piece(self) -> Decimal:
+        return self.postage + self.certified_fee + (self.return_receipt_fee or Decimal("0.00"))
+
+    def total(self, pieces: int) -> Decimal:
+        return self.per_piece * pieces
+
+
+def _price(name: str, on: date) -> tuple[Any, str]:
+    try:
+        setting = calendar.district_setting(name, on)
+    except InputError:  # a run dated before the first price listed: the first one
+        setting = calendar.district_setting(name, None)
+        from tid.rules import params
+
+        first = params.history(f"district.{name}").values[0]
+        return first.value, first.citation
+    return setting.value, setting.citation
+
+
+def default_fees(on: date) -> MailingFees:
+    """The postage and fees in force on ``on`` (dated settings, USPS price list)."""
+    postage, _c = _price("certified_mail_postage", on)
+    fee, _c = _price("certified_mail_fee", on)
+    receipt, _c = _price("return_receipt_fee", on)
+    wanted, _c = _price("return_receipt_default", on)
+    return MailingFees(
+        postage=Decimal(str(postage)),
+        certified_fee=Decimal(str(fee)),
+        return_receipt_fee=Decimal(str(receipt)) if wanted is True else None,
+    )
+
+
+def default_receipt_fee(on: date) -> Decimal:
+    """The return-receipt fee in force on ``on`` (offered when a run asks for one)."""
+    return Decimal(str(_price("return_receipt_fee", on)[0]))
+
+
+def fees_citation(on: date) -> str:
+    return str(_price("certified_mail_fee", on)[1])
+
+
+def batch_fees(batch: NoticeBatch) -> MailingFees:
+    """The run's postage and fees; a run made before they were kept takes the defaults of
+    its date for what it lacks."""
+    defaults = default_fees(batch.issued_on)
+    return MailingFees(
+        postage=batch.postage if batch.postage is not None else defaults.postage,
+        certified_fee=(
+            batch.certified_fee if batch.certified_fee is not None else defaults.certified_fee
+        ),
+        return_receipt_fee=batch.return_receipt_fee,
+    )
+
+
+def _remail_fees(original: NoticeBatch, issued_on: date) -> MailingFees:
+    """A re-mailing pays today's prices, with a return receipt if the first run had one."""
+    defaults = default_fees(issued_on)
+    receipt = None
+    if original.return_receipt_fee is not None:
+        receipt = default_receipt_fee(issued_on)
+    return MailingFees(defaults.postage, defaults.certified_fee, receipt)
+
+
+def _piece_amount(value: str | Decimal, field: str) -> Decimal:
+    text = value if isinstance(value, Decimal) else value.strip().replace("$", "")
+    try:
+        amount = parse_money(text, field)
+    except InputError:
+        raise InputError(field, N_("Write an amount like 5.30 (dollars and cents).")) from None
+    if amount > MAX_PIECE_AMOUNT:
+        raise InputError(field, N_("This is more than $100.00 for one piece; check the amount."))
+    return amount
+
+
+def parse_fees(
+    *,
+    postage: str | Decimal,
+    certified_fee: str | Decimal,
+    return_receipt: bool,
+    return_receipt_fee: str | Decimal,
+) -> MailingFees:
+    """Postage and fees as typed, every field checked at once (a FindingsError names each
+    bad one)."""
+    findings: list[Finding] = []
+    amounts: dict[str, Decimal] = {}
+    for field, value in (
+        ("postage", postage),
+        ("certified_fee", certified_fee),
+        *((("return_receipt_fee", return_receipt_fee),) if return_receipt else ()),
+    ):
+        try:
+            amounts[field] = _piece_amount(value, field)
+        except InputError as exc:
+            findings.append(Finding(field, exc.message, None))
+    if findings:
+        raise FindingsError(findings)
+    return MailingFees(
+        postage=amounts["postage"],
+        certified_fee=amounts["certified_fee"],
+        return_receipt_fee=amounts["return_receipt_fee"] if return_receipt else None,
+    )
+
+
+def set_batch_fees(
+    *, session: Session, actor: audit.Actor, batch_id: int, fees: MailingFees
+) -> NoticeBatch:
+    """Change the postage and fees of a run not yet mailed (the manifest prints them)."""
+    batch = session.get(NoticeBatch, batch_id)
+    if batch is None:
+        raise InputError("batch", N_("There is no such notice run."))
+    if batch.mailed_on is not None:
+        raise InputError("postage", N_("This notice run was already mailed."))
+    before = audit.snapshot(batch)
+    batch.postage = fees.postage
+    batch.certified_fee = fees.certified_fee
+    batch.return_receipt_fee = fees.return_receipt_fee
+    session.add(batch)
+    session.flush()
+    audit.record(
+        session, actor, "notice_batch.fees", batch, before=before, after=audit.snapshot(batch)
+    )
+    return batch
+
+
+def next_batch_number(session: Session, district_id: int) -> int:
+    """The next run number of a district: 1, 2, … (a concurrent run that takes the same
+    number fails on the unique constraint and is refused as "try again")."""
+    latest = session.exec(
+        select(func.max(NoticeBatch.number)).where(NoticeBatch.district_id == district_id)
+    ).one()
+    return int(latest or 0) + 1
 
 
 # --------------------------------------------------------------------------- article numbers
@@ -789,18 +946,26 @@ def manifest_pdf(
     postage: Decimal | None = None,
     fee: Decimal | None = None,
 ) -> bytes:
-    """The PS Form 3877 manifest of a batch: the archived one once mailed, else a draft."""
+    """The PS Form 3877 manifest of a batch: the archived one once mailed, else a draft
+    with the run's postage and fees (set before it is printed)."""
     if batch.manifest_sha256:
         return archived_bytes(session, batch.manifest_sha256)
+    fees = batch_fees(batch)
     return notice_pdf.render_manifest(
         manifest_rows(session, batch.id or 0),
         sender_name=batch.sender_name,
         sender_lines=_lines(batch.sender_address),
         mailed_on=batch.mailed_on,
-        postage=postage if postage is not None else (batch.postage or Decimal("0")),
-        fee=fee if fee is not None else (batch.certified_fee or Decimal("0")),
-        batch_label=str(batch.id),
+        postage=postage if postage is not None else fees.postage,
+        fee=fee if fee is not None else fees.certified_fee,
+        return_receipt_fee=fees.return_receipt_fee,
+        batch_label=batch_label(batch),
     )
+
+
+def batch_label(batch: NoticeBatch) -> str:
+    """The run as people name it: its number in the district ("3")."""
+    return str(batch.number or batch.id)
 
 
 def mail_batch(
@@ -809,12 +974,14 @@ def mail_batch(
     actor: audit.Actor,
     batch_id: int,
     mailed_on: date,
-    postage: str | Decimal,
-    certified_fee: str | Decimal,
     today: date,
+    postage: str | Decimal | None = None,
+    certified_fee: str | Decimal | None = None,
 ) -> NoticeBatch:
     """Record that a batch went out by certified mail on ``mailed_on``: every notice must
-    have its article number. Archives the manifest; from now on the notices are frozen."""
+    have its article number. The postage and fees are the run's (set on its page before the
+    manifest was printed) unless given here. Archives the manifest; from now on the notices
+    are frozen."""
     batch = session.get(NoticeBatch, batch_id)
     if batch is None:
         raise InputError("batch", N_("There is no such notice run."))
@@ -824,8 +991,15 @@ def mail_batch(
         raise InputError("mailed_on", N_("The mailing date cannot be in the future."))
     if mailed_on < batch.issued_on:
         raise InputError("mailed_on", N_("The mailing date cannot be before the notices' date."))
-    postage_amount = parse_money(postage, "postage")
-    fee_amount = parse_money(certified_fee, "certified_fee")
+    fees = batch_fees(batch)
+    postage_amount = (
+        _piece_amount(postage, "postage") if postage not in (None, "") else fees.postage
+    )
+    fee_amount = (
+        _piece_amount(certified_fee, "certified_fee")
+        if certified_fee not in (None, "")
+        else fees.certified_fee
+    )
     notices = list(session.exec(select(Notice).where(Notice.batch_id == batch_id)))
     missing = [n.number for n in notices if not n.article_number]
     if missing:
@@ -836,6 +1010,7 @@ def mail_batch(
     batch.mailed_on = mailed_on
     batch.postage = postage_amount
     batch.certified_fee = fee_amount
+    batch.return_receipt_fee = fees.return_receipt_fee
     manifest = notice_pdf.render_manifest(
         manifest_rows(session, batch_id),
         sender_name=batch.sender_name,
@@ -843,7 +1018,8 @@ def mail_batch(
         mailed_on=mailed_on,
         postage=postage_amount,
         fee=fee_amount,
-        batch_label=str(batch.id),
+        return_receipt_fee=fees.return_receipt_fee,
+        batch_label=batch_label(batch),
     )
     batch.manifest_sha256 = archive(session, manifest)
     session.add(batch)
@@ -1117,6 +1293,7 @@ def remail_notices(
         secret=secret,
         remailing_of=found,
         workers=workers,
+        fees=_remail_fees(first_batch, issued_on),
     )
 
 
@@ -1285,6 +1462,87 @@ def batches(session: Session, district_ids: Collection[int] | None) -> list[Noti
     if district_ids is not None:
         stmt = stmt.where(col(NoticeBatch.district_id).in_(list(district_ids)))
     return list(session.exec(stmt))
+
+
+# Where a notice stands in the mail, as the run's page filters it: not yet mailed; mailed
+# with no report yet; or the latest delivery report (DeliveryStatus).
+NOT_MAILED = "not_mailed"
+AWAITING = "awaiting"
+RETURNED_ANY = "returned"  # any of RETURNED
+DELIVERY_FILTERS = (
+    NOT_MAILED,
+    AWAITING,
+    DeliveryStatus.DELIVERED.value,
+    RETURNED_ANY,
+    DeliveryStatus.RETURNED_UNCLAIMED.value,
+    DeliveryStatus.REFUSED.value,
+    DeliveryStatus.UNDELIVERABLE.value,
+)
+BATCH_PAGE_SIZE = 100
+
+
+def _mail_status() -> Any:
+    """SQL: the notice's standing (``NOT_MAILED``, ``AWAITING`` or its latest report)."""
+    from sqlalchemy import case
+
+    latest = (
+        select(DeliveryEvent.status)
+        .where(DeliveryEvent.notice_id == Notice.id)
+        .order_by(col(DeliveryEvent.occurred_on).desc(), col(DeliveryEvent.id).desc())
+        .limit(1)
+        .correlate(Notice)
+        .scalar_subquery()
+    )
+    return case(
+        (col(Notice.mailed_on).is_(None), NOT_MAILED), else_=func.coalesce(latest, AWAITING)
+    )
+
+
+@dataclass(frozen=True)
+class BatchPage:
+    """One page of a run's notices under a delivery filter, with the count of each status."""
+
+    notices: list[Notice]
+    counts: dict[str, int]  # every DELIVERY_FILTERS key (RETURNED_ANY: the three returns)
+    info: Any  # paging.PageInfo
+    status: str  # the filter ("" for all)
+
+
+def batch_page(
+    session: Session, batch_id: int, *, status: str = "", page: int = 1, per_page: int = 0
+) -> BatchPage:
+    """The run's notices (by number) with the delivery ``status`` asked for, one page."""
+    from tid.services.paging import page_info
+
+    per_page = per_page or BATCH_PAGE_SIZE
+    standing = _mail_status()
+    inner: Any = select(col(Notice.id).label("id"), standing.label("st")).where(
+        Notice.batch_id == batch_id
+    )
+    sub = inner.subquery()
+    counts = {key: 0 for key in DELIVERY_FILTERS}
+    for key, n in session.exec(select(sub.c.st, func.count()).group_by(sub.c.st)).all():
+        counts[str(key)] = int(n)
+    counts[RETURNED_ANY] = sum(counts[k] for k in RETURNED)
+    wanted = status if status in DELIVERY_FILTERS else ""
+    where: list[Any] = [Notice.batch_id == batch_id]
+    if wanted == RETURNED_ANY:
+        where.append(standing.in_(sorted(RETURNED)))
+    elif wanted:
+        where.append(standing == wanted)
+    total = sum(counts[k] for k in DELIVERY_FILTERS if k != RETURNED_ANY)
+    shown = counts[wanted] if wanted else total
+    info = page_info(shown, page, per_page)
+    rows = list(
+        session.exec(
+            select(Notice)
+            .where(*where)
+            .order_by(col(Notice.number))
+            .offset(info.offset)
+            .limit(info.per_page)
+        )
+    )
+    return BatchPage(notices=rows, counts=counts, info=info, status=wanted)
 
 
 def batch_notices(session: Session, batch_id: int) -> list[Notice]:

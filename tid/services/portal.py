@@ -31,11 +31,16 @@ from tid.clock import utcnow
 from tid.models import (
     Bill,
     BillStatus,
+    District,
     JournalEntry,
     JournalLine,
+    Municipality,
     Notice,
+    NoticeBatch,
     PortalAttempt,
     PortalSession,
+    Property,
+    PropertyYear,
 )
 from tid.services import notices as notice_service
 from tid.services import throttle
@@ -113,6 +118,20 @@ def reserve_look_up(
     now = now or utcnow()
     rules = _policies(session, client=client, now=now, max_failures=max_failures, window=window)
     return throttle.reserve(session, rules, now=now)
+
+
+def tries_left(
+    session: Session,
+    *,
+    client: str,
+    now: datetime | None = None,
+    max_failures: int = MAX_FAILURES,
+    window: timedelta = WINDOW,
+) -> int:
+    """How many more wrong look-ups this client may make before it must wait."""
+    now = now or utcnow()
+    rules = _policies(session, client=client, now=now, max_failures=max_failures, window=window)
+    return throttle.tries_left(session, rules, now=now)
 
 
 def record_failure(
@@ -299,12 +318,51 @@ def balance_for_bill(session: Session, bill: Bill) -> BillBalance:
 
 
 @dataclass(frozen=True)
+class Contact:
+    """Who mailed a notice (the association), as printed on its envelope."""
+
+    district: str
+    municipality: str
+    name: str
+    address: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class PortalNotice:
     notice: Notice
     bill: Bill
     explanation: str
     balance: BillBalance
     delivery: str  # the latest delivery status, or ""
+    cadastral_number: str = ""
+    property_address: str = ""
+    how_to_pay: str = ""  # as printed on the notice (the run's text)
+    contact: Contact | None = None
+
+
+def _contact(session: Session, batch: NoticeBatch) -> Contact:
+    district = session.get(District, batch.district_id)
+    municipality = session.get(Municipality, district.municipality_id) if district else None
+    return Contact(
+        district=district.name if district else "",
+        municipality=municipality.name if municipality else "",
+        name=batch.sender_name,
+        address=tuple(line for line in batch.sender_address.splitlines() if line.strip()),
+    )
+
+
+def contacts(session: Session) -> list[Contact]:
+    """Whom to ask about a lost code: each district's association as its latest mailed run
+    names it (the name and address on the envelope), by municipality and district."""
+    latest = (
+        select(NoticeBatch.district_id, func.max(NoticeBatch.id).label("id"))
+        .where(col(NoticeBatch.mailed_on).is_not(None))
+        .group_by(col(NoticeBatch.district_id))
+        .subquery()
+    )
+    found = session.exec(select(NoticeBatch).join(latest, col(NoticeBatch.id) == latest.c.id)).all()
+    result = [_contact(session, batch) for batch in found]
+    return sorted(result, key=lambda c: (c.municipality, c.district))
 
 
 def portal_view(session: Session, notice_ids: Collection[int]) -> list[PortalNotice]:
@@ -325,6 +383,9 @@ def portal_view(session: Session, notice_ids: Collection[int]) -> list[PortalNot
         if bill is None:  # pragma: no cover - a foreign key guarantees it
             continue
         event = status.get(notice.id or 0)
+        prop = session.get(Property, notice.property_id)
+        year = session.get(PropertyYear, bill.property_year_id)
+        batch = session.get(NoticeBatch, notice.batch_id)
         result.append(
             PortalNotice(
                 notice=notice,
@@ -332,6 +393,10 @@ def portal_view(session: Session, notice_ids: Collection[int]) -> list[PortalNot
                 explanation=bill.explanation,
                 balance=balance_for_bill(session, bill),
                 delivery=event.status if event else "",
+                cadastral_number=prop.cadastral_number if prop else "",
+                property_address=year.physical_address if year else "",
+                how_to_pay=batch.how_to_pay if batch else "",
+                contact=_contact(session, batch) if batch else None,
             )
         )
     return result

@@ -170,6 +170,25 @@ def active(session: Session, *, prefix: str = "", now: datetime | None = None) -
     return list(session.exec(stmt.order_by(col(Throttle.blocked_until).desc())))
 
 
+def tries_left(
+    session: Session, rules: Sequence[tuple[str, Policy]], *, now: datetime | None = None
+) -> int:
+    """How many more failures the keys allow before a lock-out (0: the next try waits)."""
+    now = now or utcnow()
+    left = []
+    for key, policy in rules:
+        row = state(session, key)
+        if row is None:
+            left.append(policy.lockout_after)
+        elif row.blocked_until is not None and row.blocked_until > now:
+            left.append(0)
+        elif now - row.window_start > policy.window:
+            left.append(policy.lockout_after)
+        else:
+            left.append(max(0, policy.lockout_after - row.failures))
+    return min(left) if left else 0
+
+
 def state(session: Session, key: str) -> Throttle | None:
     return session.exec(select(Throttle).where(Throttle.key == key)).first()
 

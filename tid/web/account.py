@@ -8,6 +8,7 @@ reads every district and the municipality's clerk its districts, neither writes.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import secrets
 from datetime import UTC, date, datetime, time, timedelta
@@ -430,6 +431,9 @@ def expenditures_page(district_id: int) -> Any:
     errors: dict[str, str] = {}
     cap_text = ""
     values = {name: request.form.get(name, "") for name in _EXPENDITURE_FIELDS}
+    # One fiscal year throughout: the one chosen (?fy=, by default as _fy says); after a
+    # booking or a refusal, the fiscal year of the expenditure's date.
+    fy = _fy(district_id)
     if request.method == "POST":
         _writer(district)
         category = values["category"]
@@ -462,8 +466,10 @@ def expenditures_page(district_id: int) -> Any:
             )
         except CapExceededError as exc:
             db.rollback()
-            errors["amount"] = _(exc.message)
+            msgid, params = expenditures.cap_message(exc.figures)
+            errors["amount"] = _(msgid, **params) if params else _(msgid)
             cap_text = _cap_text(exc.figures)
+            fy = exc.figures.fiscal_year
         except InputError as exc:
             db.rollback()
             field = "category" if exc.field == "purpose" else exc.field
@@ -475,12 +481,22 @@ def expenditures_page(district_id: int) -> Any:
                 if result.booked
                 else _("This expenditure was already booked; nothing was added.")
             )
-            return redirect(url_for("account.expenditures_page", district_id=district_id))
+            return redirect(
+                url_for(
+                    "account.expenditures_page",
+                    district_id=district_id,
+                    fy=fiscal_year_of(spent_on).label,
+                )
+            )
+        if errors and "date" not in errors:
+            with contextlib.suppress(InputError):
+                fy = fiscal_year_of(_date_field(values, "date"))
     if not _TOKEN.fullmatch(values["token"]):
         values["token"] = secrets.token_urlsafe(16)
     if not values["date"]:
-        values["date"] = today().isoformat()
-    fy = _fy(district_id)
+        # A new expenditure is dated today when today is in the year shown, else on the
+        # year's last day (it counts in the fiscal year of its date).
+        values["date"] = min(today(), fy.end).isoformat()
     names = {p.id: p.name for p in expenditures.purposes(db, district_id)}
     options = [("admin", _("Administrative (%(rate)s cap)", rate="5%"))] + [
         (str(p.id), p.name) for p in expenditures.purposes(db, district_id, active_only=True)
@@ -496,9 +512,10 @@ def expenditures_page(district_id: int) -> Any:
         rows=list(
             reversed(expenditures.expenditures(db, district_id, since=fy.start, until=fy.end))
         ),
-        figures=ledger.cap_figures(db, district_id, fiscal_year_of(today())),
+        figures=ledger.cap_figures(db, district_id, fy),
         may_write=may_write_district(district),
         fy=fy,
+        current_fy=fiscal_year_of(today()),
     ), (422 if errors else 200)
 
 

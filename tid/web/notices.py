@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from sqlmodel import col, select
+from sqlmodel import col, func, select
 
 from tid import tasks
 from tid.db import get_session
@@ -92,10 +92,18 @@ def dashboard() -> Any:
     ids = _district_ids()
     rows = notice_service.dashboard(db, district_ids=ids, today=today())
     batches = notice_service.batches(db, ids)[:50]
+    # Runs are numbered per district: name the district when the list has several.
+    district_ids = {b.district_id for b in batches}
+    names = (
+        {d.id: d.name for d in db.exec(select(District).where(col(District.id).in_(district_ids)))}
+        if len(district_ids) > 1
+        else {}
+    )
     return render_template(
         "notices/dashboard.html",
         rows=rows,
         batches=batches,
+        district_names=names,
         can_write=me().role in WRITERS,
         today=today(),
     )
@@ -164,32 +172,120 @@ def batch_new(run_id: int) -> Any:
     ), (422 if errors else 200)
 
 
-@bp.route("/batches/<int:batch_id>")
-@require(*STAFF)
-def batch_view(batch_id: int) -> Any:
+# The delivery filters of a run's page, as the user reads them.
+FILTER_LABELS = {
+    notice_service.NOT_MAILED: N_("Not mailed"),
+    notice_service.AWAITING: N_("Mailed, no report yet"),
+    "delivered": N_("Delivered"),
+    notice_service.RETURNED_ANY: N_("Returned (any reason)"),
+    "returned_unclaimed": N_("Returned unclaimed"),
+    "refused": N_("Refused"),
+    "undeliverable": N_("Undeliverable"),
+}
+
+
+def _render_batch(
+    batch: NoticeBatch,
+    *,
+    fee_errors: dict[str, str] | None = None,
+    fee_values: dict[str, str] | None = None,
+) -> Any:
     db = get_session()
-    batch = _batch(batch_id)
-    found = notice_service.batch_notices(db, batch_id)
-    status = notice_service.latest_delivery(db, [n.id or 0 for n in found])
+    batch_id = batch.id or 0
+    status = request.args.get("status", "")
+    try:
+        page_number = int(request.args.get("page", "1"))
+    except ValueError:
+        page_number = 1
+    listing = notice_service.batch_page(db, batch_id, status=status, page=page_number)
+    found = listing.notices
+    status_of = notice_service.latest_delivery(db, [n.id or 0 for n in found])
     replaced = {
         n.remailing_of_id
         for n in db.exec(
             select(Notice).where(col(Notice.remailing_of_id).in_([n.id for n in found]))
         )
     }
+    fees = notice_service.batch_fees(batch)
+    with_articles = int(
+        db.exec(
+            select(func.count())
+            .select_from(Notice)
+            .where(Notice.batch_id == batch_id, col(Notice.article_number).is_not(None))
+        ).one()
+    )
+    if fee_values is None:
+        receipt = fees.return_receipt_fee
+        if receipt is None:
+            receipt = notice_service.default_receipt_fee(batch.issued_on)
+        fee_values = {
+            "postage": f"{fees.postage:.2f}",
+            "certified_fee": f"{fees.certified_fee:.2f}",
+            "return_receipt": "1" if fees.return_receipt_fee is not None else "",
+            "return_receipt_fee": f"{receipt:.2f}",
+        }
     return render_template(
         "notices/batch.html",
         batch=batch,
+        label=notice_service.batch_label(batch),
         notices=found,
-        status=status,
+        listing=listing,
+        filter_labels=FILTER_LABELS,
+        status=status_of,
         replaced=replaced,
         returned=notice_service.RETURNED,
         can_write=me().role in WRITERS,
         today=today(),
-        with_articles=sum(1 for n in found if n.article_number),
+        with_articles=with_articles,
+        fees=fees,
+        fees_total=fees.total(batch.notice_count),
+        fees_citation=notice_service.fees_citation(batch.issued_on),
+        fee_errors=fee_errors or {},
+        fee_values=fee_values,
         job=jobs.shown(f"batch:{batch_id}", tasks.NOTICES_MAIL)
         or jobs.shown(f"batch:{batch_id}", tasks.NOTICES_REMAIL),
-    )
+    ), (422 if fee_errors else 200)
+
+
+@bp.route("/batches/<int:batch_id>")
+@require(*STAFF)
+def batch_view(batch_id: int) -> Any:
+    return _render_batch(_batch(batch_id))
+
+
+@bp.route("/batches/<int:batch_id>/fees", methods=["POST"])
+@require(*WRITERS)
+def batch_fees(batch_id: int) -> Any:
+    """Postage and fees per piece, set before the manifest (PS Form 3877) is printed."""
+    db = get_session()
+    batch = _batch(batch_id)
+    if batch.mailed_on is not None:
+        flash(_error(InputError("postage", N_("This notice run was already mailed."))), "error")
+        return redirect(url_for("notices.batch_view", batch_id=batch_id))
+    names = ("postage", "certified_fee", "return_receipt", "return_receipt_fee")
+    values = {name: request.form.get(name, "").strip()[:40] for name in names}
+    errors: dict[str, str] = {}
+    try:
+        fees = notice_service.parse_fees(
+            postage=values["postage"],
+            certified_fee=values["certified_fee"],
+            return_receipt=bool(values["return_receipt"]),
+            return_receipt_fee=values["return_receipt_fee"],
+        )
+        notice_service.set_batch_fees(
+            session=db, actor=me().actor, batch_id=batch.id or 0, fees=fees
+        )
+    except FindingsError as exc:
+        db.rollback()
+        errors = {f.field: _(f.message) for f in exc.findings}
+    except InputError as exc:
+        db.rollback()
+        errors = {exc.field: _(exc.message)}
+    if errors:
+        return _render_batch(batch, fee_errors=errors, fee_values=values)
+    db.commit()
+    flash(_("Postage and fees saved; the manifest prints them."))
+    return redirect(url_for("notices.batch_view", batch_id=batch_id))
 
 
 def _pdf(data: bytes, filename: str) -> Response:
@@ -263,8 +359,13 @@ def batch_mail(batch_id: int) -> Any:
     batch = _batch(batch_id)
     try:
         mailed_on = parse_date(request.form.get("mailed_on", ""), "mailed_on")
-        postage = parse_money(request.form.get("postage", ""), "postage")
-        fee = parse_money(request.form.get("certified_fee", ""), "certified_fee")
+        # The run's postage and fees (set on its page) unless the form gives others.
+        postage = request.form.get("postage", "").strip()
+        fee = request.form.get("certified_fee", "").strip()
+        if postage:
+            parse_money(postage, "postage")
+        if fee:
+            parse_money(fee, "certified_fee")
     except InputError as exc:
         flash(_error(exc), "error")
         return redirect(url_for("notices.batch_view", batch_id=batch_id))
@@ -274,8 +375,8 @@ def batch_mail(batch_id: int) -> Any:
         params={
             "batch_id": batch.id,
             "mailed_on": mailed_on.isoformat(),
-            "postage": str(postage),
-            "certified_fee": str(fee),
+            "postage": postage,
+            "certified_fee": fee,
             "today": today().isoformat(),
         },
         district_id=batch.district_id,

@@ -294,6 +294,10 @@ def _render_petition(
         today=today(),
         can_write=me().role in WRITERS,
         S=PetitionState,
+        correctable=[
+            (name, _(svc.CORRECTABLE[name][1]), svc.recorded_value(petition, ordinance, name))
+            for name in svc.correctable_fields(petition, ordinance)
+        ],
     ), status
 
 
@@ -423,6 +427,38 @@ def step(petition_id: int, action: str) -> Any:
     session.commit()
     flash(_("Saved."))
     return redirect(url_for("petitions.show", petition_id=petition_id))
+
+
+@bp.route("/<int:petition_id>/correct", methods=["POST"])
+@require(*WRITERS)
+def correct(petition_id: int) -> Any:
+    """Correct a recorded date or text, with a reason kept in the history."""
+    session = get_session()
+    petition = _petition_or_404(session, petition_id)
+    values = {k: request.form.get(k, "") for k in ("field", "value", "reason")}
+    try:
+        svc.correct_petition(
+            session=session,
+            actor=me().actor,
+            petition=petition,
+            field_name=values["field"],
+            value=values["value"],
+            reason=values["reason"],
+            today=today(),
+        )
+    except InputError as exc:
+        session.rollback()
+        return _render_petition(
+            session,
+            _petition_or_404(session, petition_id),
+            failed="correct",
+            errors=_errors(exc),
+            values=values,
+            status=422,
+        )
+    session.commit()
+    flash(_("Correction saved; the deadlines follow the corrected dates."))
+    return redirect(url_for("petitions.show", petition_id=petition_id, _anchor="history"))
 
 
 # --------------------------------------------------------------------------- calendar

@@ -26,6 +26,7 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from tid.db import get_session
 from tid.rules.errors import N_
@@ -66,13 +67,27 @@ def _limits() -> tuple[int, timedelta]:
     return failures, timedelta(minutes=minutes)
 
 
+def _index_page(values: dict[str, str], error: str | None) -> str:
+    """The look-up form, with whom to ask about a lost code."""
+    max_failures, window = _limits()
+    return render_template(
+        "portal/index.html",
+        values=values,
+        error=error,
+        contacts=portal.contacts(get_session()),
+        max_failures=max_failures,
+        window_minutes=max(1, int(window.total_seconds() // 60)),
+        opened=bool(_authorized()),
+    )
+
+
 @bp.route("", methods=["GET", "POST"])
 @public
 def index() -> Any:
     db = get_session()
     values = {"number": request.values.get("n", request.form.get("number", "")).strip()[:40]}
     if request.method == "GET":
-        return render_template("portal/index.html", values=values, error=None)
+        return _index_page(values, None)
     number = request.form.get("number", "")[:40]
     code = request.form.get("code", "")[:40]
     values["number"] = number.strip()
@@ -86,14 +101,28 @@ def index() -> Any:
         message = _("Too many attempts. Wait %(minutes)s minutes and try again.") % {
             "minutes": reservation.minutes()
         }
-        response = render_template("portal/index.html", values=values, error=message)
+        response = _index_page(values, message)
         return response, 429, {"Retry-After": str(reservation.seconds())}
     notice = portal.look_up(db, number=number, code=code, secret=code_secret())
     if notice is None:
         portal.record_failure(db, client=client, notice_number=number)
         db.commit()
         message = _("We could not find a notice with this number and access code.")
-        return render_template("portal/index.html", values=values, error=message), 422
+        left = portal.tries_left(db, client=client, max_failures=max_failures, window=window)
+        minutes = max(1, int(window.total_seconds() // 60))
+        if left > 0:
+            message += " " + ngettext(
+                "You have %(num)d more try before you must wait %(minutes)s minutes.",
+                "You have %(num)d more tries before you must wait %(minutes)s minutes.",
+                left,
+                minutes=minutes,
+            )
+        else:
+            message += " " + _(
+                "That was the last try for now: wait %(minutes)s minutes before trying again.",
+                minutes=minutes,
+            )
+        return _index_page(values, message), 422
     throttle.release(db, reservation)
     opened = [n.id for n in portal.notices_opened_by(db, notice) if n.id is not None]
     session[SESSION_KEY] = portal.open_session(db, opened, token=_token())
@@ -108,7 +137,7 @@ def notices() -> Any:
     if not ids:
         return redirect(url_for("portal.index"))
     view = portal.portal_view(get_session(), ids)
-    return render_template("portal/notices.html", items=view)
+    return render_template("portal/notices.html", items=view, values={"number": ""})
 
 
 @bp.route("/notices/<public_id>.pdf")
