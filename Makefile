@@ -63,8 +63,9 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 # Both cores: each test worker starts its own throwaway PostgreSQL.
+# --dist loadgroup: the browser tests (tests/browser/) share one worker, one demo, one Chromium.
 test: install sysdeps-test lint typecheck
-	$(BIN)/pytest -n auto
+	$(BIN)/pytest -n auto --dist loadgroup
 
 # The benchmarks print their figures and ratios; account.py and web.py start a throwaway
 # PostgreSQL, web.py also gunicorn (the bench extra) and wrk (installed here as root).
