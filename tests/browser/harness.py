@@ -43,9 +43,9 @@ MEASURE = """() => {
   for (const el of document.querySelectorAll('body *')) {
     const style = getComputedStyle(el);
     if (['auto', 'scroll'].includes(style.overflowX) && el.scrollWidth > el.clientWidth + 1) {
-      out.regions.push(`${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}` +
-        `${el.className && typeof el.className === 'string' ? '.' + el.className.split(' ').join('.') : ''}` +
-        ` (${el.scrollWidth} > ${el.clientWidth} px)`);
+      const name = el.tagName.toLowerCase() + (el.id ? '#' + el.id : '');
+      const css = typeof el.className === 'string' && el.className ? '.' + el.className : '';
+      out.regions.push(`${name}${css} (${el.scrollWidth} > ${el.clientWidth} px)`);
     }
   }
   return out;
