@@ -15,10 +15,12 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from axe_playwright_python.sync_playwright import Axe
+from babel.support import Translations
 from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page
 from werkzeug.serving import BaseWSGIServer, make_server
 
+import tid
 from tid import create_app, migrate, tasks
 from tid.db import get_session
 from tid.demo import ACCOUNT_USER, DEMO_PASSWORD, load_demo, portal_sample
@@ -171,17 +173,21 @@ def set_language(page: Page, site: Site, language: str) -> None:
     assert page.evaluate("document.documentElement.lang") == language
 
 
-def t(language: str, en: str, es: str) -> str:
-    """The text a page shows in ``language``."""
-    return en if language == "en" else es
+_SPANISH = Translations.load(str(Path(tid.__file__).parent / "translations"), ["es"])
+
+
+def t(language: str, msgid: str) -> str:
+    """The text a page shows in ``language`` for the English ``msgid`` (the catalog's)."""
+    return msgid if language == "en" else str(_SPANISH.gettext(msgid))
 
 
 def log_in(page: Page, site: Site, email: str, language: str) -> None:
     page.goto(site.base + "/login")
     set_language(page, site, language)
     main = page.locator("main")
-    main.get_by_label(t(language, "Email", "Correo electrónico")).fill(email)
-    main.get_by_label(t(language, "Password", "Contraseña")).fill(DEMO_PASSWORD)
-    main.get_by_role("button", name=t(language, "Log in", "Iniciar sesión")).click()
+    main.get_by_label(t(language, "Email")).fill(email)
+    main.get_by_label(t(language, "Password")).fill(DEMO_PASSWORD)
+    main.get_by_role("button", name=t(language, "Log in")).click()
     page.wait_for_load_state()
     assert "/login" not in page.url, f"{email} could not log in"
+    set_language(page, site, language)  # signing in starts a new session

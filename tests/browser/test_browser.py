@@ -5,18 +5,21 @@ go to tests/browser/failures/."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from tests.browser import journeys
 from tests.browser.harness import (
     ADMIN,
     ASSOCIATION,
     AUDITOR,
     CHROMIUM,
     CLERK,
+    FAILURES,
     TREASURER,
     Checker,
     Site,
@@ -124,3 +127,100 @@ def test_every_page_the_demo_roles_reach_fits_a_phone(
     for kind in ("/petitions/N", "/roll/N/billing/N", "/notices/batches/N", "/account/N/journal"):
         assert kind in seen, sorted(seen)
     assert len(seen) >= 40, sorted(seen)
+
+
+# --------------------------------------------------------------------------- the journeys
+
+
+def _journey(
+    site: Site,
+    browser: Browser,
+    checker: Checker,
+    language: str,
+    email: str | None,
+    walk: Callable[[journeys.Journey], None],
+) -> None:
+    """Walk the journey on a phone (390 px), writing; then read every page it read again
+    on a desktop (1280 px), in the same language."""
+    context, page = new_page(browser, 390, language)
+    try:
+        journey = journeys.Journey(page, site, checker, language)
+        try:
+            walk(journey)
+        except Exception:
+            FAILURES.mkdir(exist_ok=True)
+            shot = FAILURES / f"journey-{walk.__name__}-{language}.png"
+            page.screenshot(path=str(shot), full_page=True)
+            print(f"the page where the journey stopped: {shot}")
+            raise
+    finally:
+        context.close()
+    context, page = new_page(browser, 1280, language)
+    try:
+        if email is None:
+            set_language(page, site, language)
+        else:
+            log_in(page, site, email, language)
+        for url in journey.read:
+            response = page.goto(url)
+            # the page a failed form answered (a POST) is not one to read again
+            if response is None or response.status >= 400:
+                continue
+            if "text/html" in (response.headers.get("content-type") or ""):
+                checker.check(page, "again on a desktop")
+    finally:
+        context.close()
+
+
+LANGUAGES = ["es", "en"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_clerk_takes_a_petition_to_its_publication(
+    site: Site, browser: Browser, checker: Checker, language: str
+) -> None:
+    _journey(site, browser, checker, language, CLERK, journeys.clerk)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_association_imports_bills_and_mails_its_notices(
+    site: Site, browser: Browser, checker: Checker, language: str, tmp_path: Path
+) -> None:
+    fiscal_year = {"es": "2026-27", "en": "2027-28"}[language]
+    _journey(
+        site,
+        browser,
+        checker,
+        language,
+        ASSOCIATION,
+        lambda j: journeys.association(j, tmp_path, fiscal_year),
+    )
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_treasurer_books_a_payment_meets_the_cap_and_ranks_liens(
+    site: Site, browser: Browser, checker: Checker, language: str
+) -> None:
+    amount = {"es": "125.00", "en": "130.00"}[language]
+    _journey(site, browser, checker, language, TREASURER, lambda j: journeys.treasurer(j, amount))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_auditor_reads_everything_and_writes_nothing(
+    site: Site, browser: Browser, checker: Checker, language: str
+) -> None:
+    _journey(site, browser, checker, language, AUDITOR, journeys.auditor)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_an_owner_opens_the_portal_with_the_code_and_not_without(
+    site: Site, browser: Browser, checker: Checker, language: str
+) -> None:
+    _journey(site, browser, checker, language, None, journeys.owner)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_calculator_takes_a_csv_file_and_gives_its_pdf(
+    site: Site, browser: Browser, checker: Checker, language: str, tmp_path: Path
+) -> None:
+    _journey(site, browser, checker, language, None, lambda j: journeys.calculator(j, tmp_path))
