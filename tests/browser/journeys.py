@@ -14,6 +14,7 @@ from tests.browser.harness import (
     ASSOCIATION,
     AUDITOR,
     CLERK,
+    TREASURER,
     Checker,
     Site,
     log_in,
@@ -296,3 +297,42 @@ def association(j: Journey, tmp: Path, fiscal_year: str) -> None:
     form.get_by_label(label).set_input_files(str(deliveries))
     j.submit(form, "Import", "deliveries recorded")
     expect(j.main.locator(".flash").first).to_contain_text("1")
+
+
+def treasurer(j: Journey, amount: str) -> None:
+    """A payment, an administrative expenditure the 5% cap refuses, a property's liens."""
+    log_in(j.page, j.site, TREASURER, j.language)
+    j.area("Special account", "account")
+    j.main.get_by_role("navigation").get_by_role("link", name=j.t("Delinquency and liens")).click()
+    j.look("delinquency")
+    cadastral = j.main.locator(f'td[data-label="{j.t("Cadastral number")}"] a').first.inner_text()
+    j.main.get_by_role("navigation").get_by_role("link", name=j.t("Payments")).click()
+    j.look("payments")
+    form = j.form_of("Book the payment")
+    form.get_by_label(j.t("Date of the deposit"), exact=False).fill("2026-03-02")
+    form.get_by_label(j.t("Amount"), exact=False).fill(amount)
+    form.get_by_label(re.compile("^" + re.escape(j.t("Cadastral number")))).fill(cadastral)
+    j.submit(form, "Book the payment", "payment booked")
+    # booked, and the page says to which bill (the journal's first page shows the year's start)
+    expect(j.main.locator(".flash:not(.error)").first).to_be_visible()
+    expect(j.main.locator(".flash").filter(has_text=amount.split(".")[0])).not_to_have_count(0)
+    expect(j.main.get_by_role("alert")).to_have_count(0)
+
+    j.main.get_by_role("navigation").get_by_role("link", name=j.t("Expenditures")).click()
+    j.look("expenditures")
+    form = j.form_of("Book the expenditure")
+    form.get_by_label(j.t("Date"), exact=True).fill("2026-03-02")
+    form.get_by_label(j.t("Amount"), exact=True).fill("25,000.00")
+    form.get_by_label(j.t("Paid to"), exact=True).fill("Oficina Central, Inc.")
+    form.get_by_label(j.t("Purpose"), exact=True).select_option(value="admin")
+    form.get_by_label(j.t("Description"), exact=True).fill("Alquiler de oficina")
+    j.submit(form, "Book the expenditure", "expenditure refused by the cap")
+    expect(j.main.get_by_role("alert").first).to_be_visible()
+    expect(j.main.get_by_text("Oficina Central, Inc.", exact=True)).to_have_count(0)
+
+    j.main.get_by_role("navigation").get_by_role("link", name=j.t("Delinquency and liens")).click()
+    j.look("delinquency")
+    j.main.get_by_role("link", name=cadastral, exact=True).first.click()
+    j.look("liens")
+    j.main.get_by_label(j.t("Sale price")).fill("150,000.00")
+    j.submit(j.main.locator("form.filters"), "Distribute", "liens with a sale")

@@ -198,6 +198,14 @@ def test_the_association_imports_bills_and_mails_its_notices(
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+def test_the_treasurer_books_a_payment_meets_the_cap_and_ranks_liens(
+    site: Site, browser: Browser, checker: Checker, language: str
+) -> None:
+    amount = {"es": "125.00", "en": "130.00"}[language]
+    _journey(site, browser, checker, language, TREASURER, lambda j: journeys.treasurer(j, amount))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_the_auditor_reads_everything_and_writes_nothing(
     site: Site, browser: Browser, checker: Checker, language: str
 ) -> None:
