@@ -120,8 +120,11 @@ def test_the_preview_lists_every_error_and_the_commit_writes_nothing(
     page = preview.get_data(as_text=True)
     assert preview.status_code == 422
     assert "=HYPERLINK(1)" in page  # the value, escaped, next to its row and column
-    assert '<td class="num">2</td><td>owner</td>' in page
-    assert '<td class="num">4</td><td>assessed_value</td>' in page
+    assert '<td class="num" data-label="Fila">2</td><td data-label="Columna">owner</td>' in page
+    assert (
+        '<td class="num" data-label="Fila">4</td><td data-label="Columna">assessed_value</td>'
+        in page
+    )
     response = client.post(f"/roll/{district_id}/import/{token}/commit")
     assert response.status_code == 302
     assert tasks.run_pending(client.application) == 1
