@@ -268,6 +268,26 @@ def test_a_new_year_keeps_the_history(session: Session, people: People) -> None:
     assert roll.fiscal_years(session, people.district.id or 0) == [("2027-28", 3), ("2026-27", 3)]
 
 
+def test_a_new_year_with_a_new_physical_address_updates_the_property(
+    session: Session, people: People
+) -> None:
+    """The latest year's roll says where a property is: a next year's file that moves one
+    is imported (all rows), and the property's address follows it."""
+    _import(session, people, GOOD.encode(), fy="2026-27")
+    moved = GOOD.replace("Calle del Cristo 10,", "Calle del Sol 22,")
+    result = _import(session, people, moved.encode(), fy="2027-28")
+    assert result.added == 3 and result.new_properties == 0
+    parcel = session.exec(
+        select(Property).where(Property.cadastral_number == "040-010-001-01")
+    ).one()
+    session.refresh(parcel)
+    assert parcel.physical_address == "Calle del Sol 22"
+    # An earlier year's file does not move it back.
+    _import(session, people, GOOD.replace("4000.00", "4100.00").encode(), fy="2025-26")
+    session.refresh(parcel)
+    assert parcel.physical_address == "Calle del Sol 22"
+
+
 def test_a_corrected_file_for_the_same_year_is_audited(session: Session, people: People) -> None:
     _import(session, people, GOOD.encode())
     lines = GOOD.splitlines(keepends=True)

@@ -949,13 +949,19 @@ def _refresh_physical_addresses(
         and current.get(property_ids[r.cadastral_number]) != r.physical_address
     ]
     if updates:
-        session.execute(
-            update(Property)
-            .where(col(Property.id) == bindparam("pid"))
+        # A Core UPDATE with one parameter set per property (through the connection: the
+        # ORM would take a list of parameters for its own bulk update by primary key).
+        table = Property.__table__  # type: ignore[attr-defined]
+        session.connection().execute(
+            update(table)
+            .where(table.c.id == bindparam("pid"))
             .values(physical_address=bindparam("address")),
             updates,
-            execution_options={"synchronize_session": False},
         )
+        moved = {u["pid"] for u in updates}
+        for prop in list(session.identity_map.values()):
+            if isinstance(prop, Property) and prop.id in moved:
+                session.expire(prop, ["physical_address"])
 
 
 def _clean_file_name(name: str) -> str:
