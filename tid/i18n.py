@@ -77,11 +77,11 @@ def moment(value: datetime | None) -> str:
 
 
 def localized(text: str) -> str:
-    """A line of the core in the reader's language (the core's bilingual lines carry their
-    Spanish; other text is shown as it is)."""
-    from tid.rules.errors import spanish
+    """A message of the core or the services (:class:`tid.rules.messages.Message`) in the
+    reader's language; other text is data and is shown as it is."""
+    from tid.rules.messages import render
 
-    return spanish(text) if language() == "es" else str(text)
+    return render(text)
 
 
 def init_app(app: Flask) -> None:

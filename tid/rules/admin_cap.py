@@ -14,19 +14,17 @@ from datetime import date
 from decimal import ROUND_DOWN, Decimal
 
 from tid.rules.calendar import district_setting, fiscal_year_of
-from tid.rules.errors import Bilingual, InputError
+from tid.rules.errors import InputError
+from tid.rules.messages import Message
 from tid.rules.money import CENT, ZERO, money_str
 from tid.rules.trace import TraceStep
 
 CITATION = "21 LPRA § 6653(6)"
 
-MEASURE_WARNING = Bilingual(
-    "The cap is measured per fiscal year against the impost revenue collected in that year "
-    "up to this moment (RULES.md § 1.4): an expenditure refused now may fit later in the year, "
-    "once more revenue is collected.",
-    "El tope se mide por año fiscal contra los recaudos de la imposición cobrados en ese año "
-    "hasta este momento (RULES.md § 1.4): un gasto rechazado ahora puede caber más adelante en "
-    "el año, cuando se haya recaudado más.",
+MEASURE_WARNING = Message(
+    "The cap is measured per fiscal year against the impost revenue collected in "
+    "that year up to this moment (RULES.md § 1.4): an expenditure refused now may "
+    "fit later in the year, once more revenue is collected."
 )
 
 

@@ -15,7 +15,8 @@ from typing import Any
 
 import holidays
 
-from tid.rules.errors import Bilingual, InputError, spanish_all
+from tid.rules.errors import InputError
+from tid.rules.messages import Message, render_all
 from tid.rules.trace import TraceStep
 
 # Deadline has a field called ``date``; inside its class body the type is reached by this name.
@@ -404,41 +405,28 @@ class PublicationWindow:
 def saturday_warning(skip_saturday: bool) -> str:
     """The warning every deadline carries: how Saturdays were treated, and why it is a setting."""
     if skip_saturday:
-        return Bilingual(
-            "Saturdays are treated like Sundays and holidays: a deadline falling on one moves "
-            "to the next working day (setting deadline_skip_saturday = true). The supplied "
-            "text of 1 LPRA § 72 does not settle Saturdays (RULES.md § 1.1).",
-            "Los sábados se tratan como los domingos y los días feriados: un término que vence "
-            "en sábado se traslada al próximo día laborable (ajuste deadline_skip_saturday = "
-            "true). El texto disponible de 1 LPRA § 72 no resuelve el caso de los sábados "
-            "(RULES.md § 1.1).",
+        return Message(
+            "Saturdays are treated like Sundays and holidays: a deadline falling on one "
+            "moves to the next working day (setting deadline_skip_saturday = true). The "
+            "supplied text of 1 LPRA § 72 does not settle Saturdays (RULES.md § 1.1)."
         )
-    return Bilingual(
-        "Saturdays count as working days: a deadline may fall on one "
-        "(setting deadline_skip_saturday = false). The supplied text of 1 LPRA § 72 does not "
-        "settle Saturdays (RULES.md § 1.1).",
-        "Los sábados cuentan como días laborables: un término puede vencer en sábado (ajuste "
-        "deadline_skip_saturday = false). El texto disponible de 1 LPRA § 72 no resuelve el "
-        "caso de los sábados (RULES.md § 1.1).",
+    return Message(
+        "Saturdays count as working days: a deadline may fall on one (setting "
+        "deadline_skip_saturday = false). The supplied text of 1 LPRA § 72 does not "
+        "settle Saturdays (RULES.md § 1.1)."
     )
 
 
-PUBLICATION_WARNING = Bilingual(
-    "The publication window is the 7 days after the approval day (approval + 1 … approval + 7) "
-    "and its end does not move for a Sunday or holiday: the statute names a week, not a period "
-    "counted under 1 LPRA § 72 (RULES.md § 1.1).",
-    "La semana de publicación son los 7 días siguientes al de la aprobación (aprobación + 1 … "
-    "aprobación + 7) y su final no se traslada por domingo ni día feriado: la ley habla de una "
-    "semana, no de un término computado según 1 LPRA § 72 (RULES.md § 1.1).",
+PUBLICATION_WARNING = Message(
+    "The publication window is the 7 days after the approval day (approval + 1 … "
+    "approval + 7) and its end does not move for a Sunday or holiday: the statute "
+    "names a week, not a period counted under 1 LPRA § 72 (RULES.md § 1.1)."
 )
 
-YEARLY_NOTICE_WARNING = Bilingual(
-    "The statute asks for a certified-mail notice 'at least every year' and fixes no day; this "
-    "date is one year after the previous notice, the latest a yearly notice can go out "
-    "(21 LPRA § 6653(5); not settled by RULES.md § 1.1).",
-    "La ley exige una notificación por correo certificado 'por lo menos cada año' y no fija el "
-    "día; esta fecha es un año después de la notificación anterior, lo más tarde que puede "
-    "enviarse una notificación anual (21 LPRA § 6653(5); RULES.md § 1.1 no lo resuelve).",
+YEARLY_NOTICE_WARNING = Message(
+    "The statute asks for a certified-mail notice 'at least every year' and fixes "
+    "no day; this date is one year after the previous notice, the latest a yearly "
+    "notice can go out (21 LPRA § 6653(5); not settled by RULES.md § 1.1)."
 )
 
 
@@ -540,27 +528,24 @@ def _holiday_setting_warning(setting: str, skipped: Sequence[SkippedDay]) -> str
             for s in skipped
             if "district.observed_holidays" in added_by_setting(s.holiday)
         )
-        return Bilingual(
-            f"The deadline moved past a day on which a holiday is observed ({days}): observed "
-            "days count as holidays, since the offices are closed (setting observed_holidays; "
-            "RULES.md § 1.1).",
-            f"El término se trasladó pasando un día en que se observa un feriado ({days}): los "
-            "días en que se observa un feriado cuentan como feriados, pues las oficinas están "
-            "cerradas (ajuste observed_holidays; RULES.md § 1.1).",
+        return Message(
+            "The deadline moved past a day on which a holiday is observed (%(days)s): "
+            "observed days count as holidays, since the offices are closed (setting "
+            "observed_holidays; RULES.md § 1.1).",
+            days=days,
         )
     from tid.rules import params
 
     hit = [s.day for s in skipped if setting in added_by_setting(s.holiday)]
     first = params.param(setting, hit[0]).integer
     days = ", ".join(d.isoformat() for d in hit)
-    return Bilingual(
-        f"The deadline moved past Puerto Rico's general election day ({days}), a holiday the "
-        "holiday calendar lacks: the first Tuesday after the first Monday of November every "
-        f"fourth year from {first} (setting general_election_day; RULES.md § 1.1).",
-        f"El término se trasladó pasando el día de las elecciones generales de Puerto Rico "
-        f"({days}), un feriado que le falta al calendario de feriados: el primer martes después "
-        f"del primer lunes de noviembre cada cuatro años desde {first} (ajuste "
-        "general_election_day; RULES.md § 1.1).",
+    return Message(
+        "The deadline moved past Puerto Rico's general election day (%(days)s), a "
+        "holiday the holiday calendar lacks: the first Tuesday after the first Monday "
+        "of November every fourth year from %(first)s (setting general_election_day; "
+        "RULES.md § 1.1).",
+        days=days,
+        first=first,
     )
 
 
@@ -798,6 +783,6 @@ def deadlines_document(document: Mapping[str, Any]) -> dict[str, Any]:
     if used:
         out["skip_saturday"] = used[0]
     out["warnings"] = warnings
-    out["warnings_es"] = spanish_all(warnings)
+    out["warnings_es"] = render_all(warnings, "es")
     out["trace"] = trace
     return out

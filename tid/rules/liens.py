@@ -25,7 +25,8 @@ from decimal import Decimal
 from typing import Any
 
 from tid.rules.calendar import district_setting, parse_date
-from tid.rules.errors import Bilingual, InputError, spanish_all
+from tid.rules.errors import InputError
+from tid.rules.messages import Message, render_all
 from tid.rules.money import ZERO, json_money, money_str
 from tid.rules.trace import TraceStep
 from tid.rules.waterfall import check_keys
@@ -148,29 +149,24 @@ def rank_liens(
     proceeds, pay them rank by rank, each in full before the next; the rest to the owner."""
     if act_effective_date is None:
         act_date, act_citation = default_act_effective_date()
-        act_source = "the default"
-        act_source_es = "el valor por omisión"
+        act_source = Message("the default")
     else:
         act_date = act_effective_date
         act_citation = f"{default_act_effective_date()[1]}; given in the input"
-        act_source = "given in the input"
-        act_source_es = "dado en la entrada"
+        act_source = Message("given in the input")
     warnings: list[str] = [
-        Bilingual(
-            "The statute orders liens only relative to the impost lien; inside each group this "
-            "project ranks the oldest constitution date first, ties by id (RULES.md § 1.5).",
-            "La ley ordena los gravámenes solo en relación con el gravamen de la imposición; "
-            "dentro de cada grupo este proyecto pone primero la fecha de constitución más "
-            "antigua y, en caso de empate, ordena por id (RULES.md § 1.5).",
+        Message(
+            "The statute orders liens only relative to the impost lien; inside each group "
+            "this project ranks the oldest constitution date first, ties by id (RULES.md § "
+            "1.5)."
         ),
-        Bilingual(
-            f"Liens constituted before {act_date.isoformat()} rank above the impost lien "
-            f"({CITATION}(c)): setting lien_act_effective_date = {act_date.isoformat()} "
-            f"({act_source}; Act 171-2009 took effect 30 days after 2009-12-16).",
-            f"Los gravámenes constituidos antes del {act_date.isoformat()} tienen rango "
-            f"superior al gravamen de la imposición ({CITATION}(c)): ajuste "
-            f"lien_act_effective_date = {act_date.isoformat()} ({act_source_es}; la Ley "
-            "171-2009 entró en vigor 30 días después del 2009-12-16).",
+        Message(
+            "Liens constituted before %(act_date)s rank above the impost lien "
+            "(%(CITATION)s(c)): setting lien_act_effective_date = %(act_date)s "
+            "(%(act_source)s; Act 171-2009 took effect 30 days after 2009-12-16).",
+            act_date=act_date.isoformat(),
+            CITATION=CITATION,
+            act_source=act_source,
         ),
     ]
     trace = [
@@ -188,13 +184,11 @@ def rank_liens(
         keyed.append(((group, 0, lien.constituted_on, lien.id), lien, group, SECURED, reason))
         if lien.kind == IMPOST_KIND and lien.constituted_on < act_date:
             warnings.append(
-                Bilingual(
-                    f"Impost lien {lien.id} was constituted on "
-                    f"{lien.constituted_on.isoformat()}, before the act took effect; it is still "
-                    "ranked as the impost lien (group 2).",
-                    f"El gravamen de la imposición {lien.id} se constituyó el "
-                    f"{lien.constituted_on.isoformat()}, antes de que la ley entrara en vigor; "
-                    "aun así se le da el rango del gravamen de la imposición (grupo 2).",
+                Message(
+                    "Impost lien %(id)s was constituted on %(constituted_on)s, before the act took "
+                    "effect; it is still ranked as the impost lien (group 2).",
+                    id=lien.id,
+                    constituted_on=lien.constituted_on.isoformat(),
                 )
             )
         if lien.unsecured_charges > 0:
@@ -213,27 +207,21 @@ def rank_liens(
             )
     if any(line[3] == UNSECURED_CHARGES for line in keyed):
         warnings.append(
-            Bilingual(
+            Message(
                 "Interest, surcharges and fees on a late impost are owed by the owner but not "
-                f"secured by the impost lien ({CITATION}, last sentence): they are not paid "
+                "secured by the impost lien (%(CITATION)s, last sentence): they are not paid "
                 "from the sale proceeds, the owner receives the whole surplus, and the "
-                "association may claim them against it only by a separate action "
-                "(RULES.md § 1.5).",
-                "Los intereses, recargos y cargos por una imposición atrasada los debe el dueño, "
-                "pero no están garantizados por el gravamen de la imposición "
-                f"({CITATION}, última oración): no se pagan del producto de la venta, el dueño "
-                "recibe todo el sobrante, y la asociación solo puede reclamarlos contra ese "
-                "sobrante mediante una acción separada (RULES.md § 1.5).",
+                "association may claim them against it only by a separate action (RULES.md § "
+                "1.5).",
+                CITATION=CITATION,
             )
         )
     if not any(lien.kind == IMPOST_KIND for lien in liens):
         warnings.append(
-            Bilingual(
+            Message(
                 "No impost lien (tid_impost) in the list: the groups are still those of "
-                f"{CITATION}, which ranks liens only relative to the impost lien.",
-                "No hay gravamen de la imposición (tid_impost) en la lista: los grupos siguen "
-                f"siendo los de {CITATION}, que ordena los gravámenes solo en relación con el "
-                "gravamen de la imposición.",
+                "%(CITATION)s, which ranks liens only relative to the impost lien.",
+                CITATION=CITATION,
             )
         )
     keyed.sort(key=lambda item: item[0])
@@ -392,6 +380,6 @@ def liens_document(document: Mapping[str, Any]) -> dict[str, Any]:
         ]
         out["to_owner"] = money_str(result.to_owner)
     out["warnings"] = list(result.warnings)
-    out["warnings_es"] = spanish_all(result.warnings)
+    out["warnings_es"] = render_all(result.warnings, "es")
     out["trace"] = [t.as_json() for t in result.trace]
     return out

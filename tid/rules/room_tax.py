@@ -20,7 +20,8 @@ from decimal import Decimal
 from typing import Any
 
 from tid.rules.calendar import beyond_calendar, fiscal_year_of, parse_date
-from tid.rules.errors import Bilingual, InputError, spanish_all
+from tid.rules.errors import InputError
+from tid.rules.messages import Message, render_all
 from tid.rules.money import ZERO, json_money, money_str, round_cents
 from tid.rules.params import ParamValue, history, param, param_or_none
 from tid.rules.trace import TraceStep
@@ -117,13 +118,10 @@ def room_tax(
     act272_from = history(_REGIME).values[-1].start
     if fiscal_year_of(day) == fiscal_year_of(act272_from):
         warnings.append(
-            Bilingual(
-                f"Act 272-2003 is taken to apply to stays from its approval, "
-                f"{act272_from.isoformat()}: the supplied text has no effective-date clause "
-                "(RULES.md § 2).",
-                f"Se entiende que la Ley 272-2003 aplica a las estadías desde su aprobación, el "
-                f"{act272_from.isoformat()}: el texto disponible no tiene cláusula de vigencia "
-                "(RULES.md § 2).",
+            Message(
+                "Act 272-2003 is taken to apply to stays from its approval, %(act272_from)s: "
+                "the supplied text has no effective-date clause (RULES.md § 2).",
+                act272_from=act272_from.isoformat(),
             )
         )
     if regime == IRC_1994:
@@ -164,13 +162,12 @@ def room_tax(
     if lodging_type == "hostelry":
         parador = param("room_tax.act272.rate.parador", day)
         warnings.append(
-            Bilingual(
-                f"hostelry is a hostelry or inn NOT authorized by the Tourism Company, taxed at "
-                f"the general rate {rate}; an inn the Company authorizes is a parador, taxed at "
-                f"{parador.decimal} (Act 272-2003 § 24(B)).",
-                f"hostelry es una hospedería o posada NO autorizada por la Compañía de Turismo, "
-                f"que paga la tasa general de {rate}; una posada que la Compañía autoriza es un "
-                f"parador, que paga {parador.decimal} (Ley 272-2003 § 24(B)).",
+            Message(
+                "hostelry is a hostelry or inn NOT authorized by the Tourism Company, taxed at "
+                "the general rate %(rate)s; an inn the Company authorizes is a parador, taxed "
+                "at %(decimal)s (Act 272-2003 § 24(B)).",
+                rate=rate,
+                decimal=parador.decimal,
             )
         )
     if complimentary and grouped_meals:
@@ -207,23 +204,18 @@ def room_tax(
             )
         )
         warnings.append(
-            Bilingual(
-                f"Act 272-2003 {rule} lets the Company use the greatest of the average rate, the "
-                "room cost and the industry cost; the base is the greatest of the figures given "
-                "(the rate charged is not among them) times the nights (RULES.md § 2).",
-                f"La Ley 272-2003 {rule} permite a la Compañía usar la mayor de la tarifa "
-                "promedio, el costo de la habitación y el costo de la industria; la base es la "
-                "mayor de las cifras dadas (la tarifa cobrada no está entre ellas) multiplicada "
-                "por las noches (RULES.md § 2).",
+            Message(
+                "Act 272-2003 %(rule)s lets the Company use the greatest of the average rate, "
+                "the room cost and the industry cost; the base is the greatest of the figures "
+                "given (the rate charged is not among them) times the nights (RULES.md § 2).",
+                rule=rule,
             )
         )
         if complimentary and lodging_type != "casino_hotel":
             warnings.append(
-                Bilingual(
+                Message(
                     "§ 24(D) speaks of rooms given free to casino players and visitors; the "
-                    "lodging type given is not a lodging with a casino.",
-                    "El § 24(D) habla de habitaciones dadas gratis a jugadores de casino y "
-                    "visitantes; el tipo de hospedaje dado no es un hospedaje con casino.",
+                    "lodging type given is not a lodging with a casino."
                 )
             )
     else:
@@ -253,13 +245,9 @@ def room_tax(
         )
         if regime == IRC_1994:
             warnings.append(
-                Bilingual(
+                Message(
                     "Additional charges are in the base as Act 272-2003 § 2(8) defines the room "
-                    "occupancy rate; the supplied IRC 1994 text does not define it "
-                    "(RULES.md § 2).",
-                    "Los cargos adicionales forman parte de la base, pues la Ley 272-2003 § 2(8) "
-                    "así define el canon por ocupación de habitación; el texto disponible del "
-                    "IRC 1994 no lo define (RULES.md § 2).",
+                    "occupancy rate; the supplied IRC 1994 text does not define it (RULES.md § 2)."
                 )
             )
     trace.append(TraceStep("Taxed base", money_str(base), "RULES.md § 2"))
@@ -317,11 +305,9 @@ def room_tax(
     )
     if regime == IRC_1994:
         warnings.append(
-            Bilingual(
+            Message(
                 "The remittance date follows Act 272-2003 § 28(A) (the 10th of the following "
-                "month); the supplied IRC 1994 text does not set one.",
-                "La fecha de remesa sigue la Ley 272-2003 § 28(A) (el día 10 del mes "
-                "siguiente); el texto disponible del IRC 1994 no fija una.",
+                "month); the supplied IRC 1994 text does not set one."
             )
         )
     return RoomTaxResult(
@@ -407,6 +393,6 @@ def room_tax_document(document: Mapping[str, Any]) -> dict[str, Any]:
         "remit_by": result.remit_by.isoformat(),
         "citation": result.citation,
         "warnings": list(result.warnings),
-        "warnings_es": spanish_all(result.warnings),
+        "warnings_es": render_all(result.warnings, "es"),
         "trace": [s.as_json() for s in result.trace],
     }

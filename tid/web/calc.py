@@ -593,10 +593,8 @@ def localized(value: Any) -> Any:
 
 
 def shown_warnings(result: Mapping[str, Any]) -> list[str]:
-    """The result's warnings in the reader's language: ``warnings_es`` on Spanish pages."""
-    if i18n.language() == "es" and result.get("warnings_es"):
-        return list(result["warnings_es"])
-    return list(result.get("warnings") or [])
+    """The result's warnings in the reader's language (each rendered from its message)."""
+    return [i18n.localized(w) for w in result.get("warnings") or []]
 
 
 def result_context(
