@@ -96,4 +96,41 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["day"] = day
     app.jinja_env.filters["moment"] = moment
     app.jinja_env.filters["localized"] = localized
+    from tid.rules.liens import kind_label
+
     app.jinja_env.globals["language"] = language
+    app.jinja_env.globals["kind_label"] = kind_label
+    app.jinja_env.globals["account_label"] = journal_account_label
+    app.jinja_env.globals["entry_kind_label"] = journal_entry_kind_label
+    app.jinja_env.globals["memo_message"] = journal_memo
+
+
+def journal_account_label(account: str) -> str:
+    """A journal account's label in the reader's language (an authorized purpose by its name,
+    read once a request)."""
+    from flask import g
+
+    from tid.services import ledger
+
+    if account.startswith(ledger.PURPOSE_PREFIX) and "purpose_names" not in g:
+        from sqlmodel import select
+
+        from tid.db import get_session
+        from tid.models import AuthorizedPurpose
+
+        g.purpose_names = {
+            p.id: p.name for p in get_session().exec(select(AuthorizedPurpose)) if p.id
+        }
+    return localized(ledger.account_label(account, g.get("purpose_names")))
+
+
+def journal_entry_kind_label(kind: str) -> str:
+    from tid.services import ledger
+
+    return localized(ledger.entry_kind_label(kind))
+
+
+def journal_memo(kind: str, memo: str) -> str:
+    from tid.services import ledger
+
+    return localized(ledger.memo_message(kind, memo))

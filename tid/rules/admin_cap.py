@@ -111,15 +111,21 @@ def check_admin_expenditure(
             f"can be spent now ({CITATION})."
         )
     trace = (
-        TraceStep("cap rate", f"{cap_rate}", rate_citation, "district.admin_cap_rate"),
+        TraceStep(Message("cap rate"), f"{cap_rate}", rate_citation, "district.admin_cap_rate"),
         TraceStep(
-            "impost revenue collected in the FY to date", money_str(revenue_to_date), CITATION
+            Message("impost revenue collected in the FY to date"),
+            money_str(revenue_to_date),
+            CITATION,
         ),
-        TraceStep("cap = rate × revenue", _amount(cap), CITATION),
-        TraceStep("administrative spending in the FY to date", money_str(admin_to_date), CITATION),
-        TraceStep("headroom = cap − spending", _amount(headroom), "RULES.md § 1.4"),
-        TraceStep("proposed expenditure", money_str(proposed), "RULES.md § 1.4"),
-        TraceStep("decision", "allowed" if allowed else "refused", CITATION),
+        TraceStep(Message("cap = rate × revenue"), _amount(cap), CITATION),
+        TraceStep(
+            Message("administrative spending in the FY to date"), money_str(admin_to_date), CITATION
+        ),
+        TraceStep(Message("headroom = cap − spending"), _amount(headroom), "RULES.md § 1.4"),
+        TraceStep(Message("proposed expenditure"), money_str(proposed), "RULES.md § 1.4"),
+        TraceStep(
+            Message("decision"), Message("allowed") if allowed else Message("refused"), CITATION
+        ),
     )
     return AdminCapDecision(
         allowed=allowed,

@@ -476,16 +476,23 @@ def _moved_past_holidays(
         clauses_en.append(f"moved to {day.isoformat()}")
         clauses_es.append(f"se traslada al {day.isoformat()}")
     trace = [
-        TraceStep("start (the first day is excluded)", start.isoformat(), COUNTING_CITATION),
         TraceStep(
-            f"{period_en} later (the last day is included)",
+            Message("start (the first day is excluded)"), start.isoformat(), COUNTING_CITATION
+        ),
+        TraceStep(
+            Message(
+                "%(period)s later (the last day is included)",
+                period=Message("%(days)s days", days=period_en.split()[0])
+                if period_en[0].isdigit()
+                else Message("One year"),
+            ),
             nominal.isoformat(),
             citation,
             parameter,
         ),
         TraceStep(
-            "Saturdays",
-            "do not end a period" if skip_saturday else "count as working days",
+            Message("Saturdays"),
+            (Message("do not end a period") if skip_saturday else Message("count as working days")),
             district_setting("deadline_skip_saturday").citation,
             "district.deadline_skip_saturday",
         ),
@@ -495,7 +502,7 @@ def _moved_past_holidays(
         added = added_by_setting(s.holiday)
         trace.append(
             TraceStep(
-                "not a day a period can end on",
+                Message("not a day a period can end on"),
                 s.clause_en(),
                 district_setting(added[0].removeprefix("district.")).citation
                 if added
@@ -505,7 +512,9 @@ def _moved_past_holidays(
         )
         settings_used += [a for a in added if a not in settings_used]
     holiday_warnings = [_holiday_setting_warning(name, skipped) for name in settings_used]
-    trace.append(TraceStep("deadline", day.isoformat(), f"{citation}; {COUNTING_CITATION}"))
+    trace.append(
+        TraceStep(Message("deadline"), day.isoformat(), f"{citation}; {COUNTING_CITATION}")
+    )
     return Deadline(
         date=day,
         nominal_date=nominal,
@@ -677,10 +686,13 @@ def publication_window(mayor_approved: date) -> PublicationWindow:
         f"({_WEEKDAYS_ES[end.weekday()]}); el final no se traslada por días feriados"
     )
     trace = (
-        TraceStep("mayor's approval (excluded)", mayor_approved.isoformat(), citation),
-        TraceStep("window opens (approval + 1)", start.isoformat(), citation),
+        TraceStep(Message("mayor's approval (excluded)"), mayor_approved.isoformat(), citation),
+        TraceStep(Message("window opens (approval + 1)"), start.isoformat(), citation),
         TraceStep(
-            f"window closes (approval + {days})",
+            Message(
+                "window closes (approval + %(days)s)",
+                days=days,
+            ),
             end.isoformat(),
             citation,
             "district.publication_week_days",
@@ -709,6 +721,14 @@ def days_left(deadline: Deadline | PublicationWindow | date, today: date) -> int
         end = deadline
     return (end - today).days
 
+
+# The deadlines' names as a reader sees them (the trace's steps start with them).
+_LABELS = {
+    "ordinance_due": Message("Ordinance due"),
+    "mayor_decision_due": Message("Mayor's decision due"),
+    "publication_window": Message("Publication window"),
+    "initial_notice_due": Message("Initial notice due"),
+}
 
 _DEADLINE_INPUTS = (
     "petition_received",
@@ -777,7 +797,13 @@ def deadlines_document(document: Mapping[str, Any]) -> dict[str, Any]:
         for w in result.warnings:
             if w not in warnings:
                 warnings.append(w)
-        trace.extend({**t.as_json(), "step": f"{name}: {t.step}"} for t in result.trace)
+        trace.extend(
+            {
+                **t.as_json(),
+                "step": Message("%(deadline)s: %(step)s", deadline=_LABELS[name], step=t.step),
+            }
+            for t in result.trace
+        )
     # The publication window alone does not use the Saturday setting; name it only if used.
     used = [r.skip_saturday for r in results.values() if isinstance(r, Deadline)]
     if used:

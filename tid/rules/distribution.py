@@ -160,7 +160,10 @@ def distribute_irc1994(
     special = above.value == "special_accounts"
     trace: list[TraceStep] = [
         TraceStep(
-            "Points above the General Fund's go to", str(above.value), above.citation, above.name
+            Message("Points above the General Fund's go to"),
+            str(above.value),
+            above.citation,
+            above.name,
         )
     ]
     six = _frac(pool_pts)
@@ -248,7 +251,7 @@ def distribute_irc1994(
         _step(f"{_pct(gf_share)} of {named.value} → General Fund", gf30, gf_share),
         _step(f"{_pct(bond_share)} of {named.value}", bond70, bond_share),
         TraceStep(
-            "Bond Redemption Fund: up to the Secretary's amount (input)",
+            Message("Bond Redemption Fund: up to the Secretary's amount (input)"),
             money_str(bond_fund_amount),
             "IRC 1994 § 2051 ¶ (5), 3rd paragraph",
         ),
@@ -271,7 +274,7 @@ def distribute_irc1994(
     allocations = dict(zip(IRC1994_KEYS, cents, strict=True))
     trace.append(
         TraceStep(
-            "Rounded to cents (largest remainder, ties to the earlier fund)",
+            Message("Rounded to cents (largest remainder, ties to the earlier fund)"),
             money_str(from_cents(total)),
             "RULES.md, preamble",
         )
@@ -281,7 +284,7 @@ def distribute_irc1994(
         trace.insert(
             0,
             TraceStep(
-                "Part-year: collections of FY2003-04 up to",
+                Message("Part-year: collections of FY2003-04 up to"),
                 collections_until.isoformat(),
                 str(part_year.citation) if part_year else "RULES.md § 3.2",
                 f"{_P}.part_year_until",
@@ -527,8 +530,14 @@ def _reserve(
     inside = first <= fy <= last
     trace.append(
         TraceStep(
-            f"Convention Center reserve: FY{first.label} (opened {opened_on.isoformat()}) and "
-            f"the {years.integer} fiscal years after it, to FY{last.label}",
+            Message(
+                "Convention Center reserve: FY%(label)s (opened %(opened_on)s) and the "
+                "%(integer)s fiscal years after it, to FY%(label2)s",
+                label=first.label,
+                opened_on=opened_on.isoformat(),
+                integer=years.integer,
+                label2=last.label,
+            ),
             f"FY{fy.label} {'inside' if inside else 'outside'}",
             years.citation,
             years.name,
@@ -621,15 +630,28 @@ def distribute_act272(
     trace.insert(
         0,
         TraceStep(
-            f"Bank certified amount in {count.integer} monthly transfers from "
-            f"{month_label(*month_of_fiscal(fy, first.integer))}",
+            Message(
+                "Bank certified amount in %(integer)s monthly transfers from %(value)s",
+                integer=count.integer,
+                value=month_label(*month_of_fiscal(fy, first.integer)),
+            ),
             ", ".join(money_str(from_cents(c)) for c in schedule if c),
             f"{count.citation}; {first.citation}",
             count.name,
         ),
     )
     for pv in used[2:5]:
-        trace.append(TraceStep(f"Share {pv.name}", str(pv.value), pv.citation, pv.name))
+        trace.append(
+            TraceStep(
+                Message(
+                    "Share %(name)s",
+                    name=pv.name,
+                ),
+                str(pv.value),
+                pv.citation,
+                pv.name,
+            )
+        )
     floor = used[5]
     warnings += _floor_warnings(fy, floor, bureau_floor_from_fy, floor_on)
     if floor_on:
@@ -638,8 +660,13 @@ def distribute_act272(
             elapsed = recipients[i].elapsed(p.fiscal_month)
             trace.append(
                 TraceStep(
-                    f"{month_label(*month_of_fiscal(fy, p.fiscal_month))}: Convention Bureau "
-                    f"floor to date = {money_str(floor.decimal)} × {elapsed} months elapsed",
+                    Message(
+                        "%(value)s: Convention Bureau floor to date = %(decimal)s × "
+                        "%(elapsed)s months elapsed",
+                        value=month_label(*month_of_fiscal(fy, p.fiscal_month)),
+                        decimal=money_str(floor.decimal),
+                        elapsed=elapsed,
+                    ),
                     money_str(from_cents(floor.cents * elapsed)),
                     floor.citation,
                     floor.name,
@@ -680,20 +707,28 @@ def distribute_act272(
             )
             trace += [
                 TraceStep(
-                    f"Convention Center reserve held in FY{fy.label} ({_pct(gf)} of each month)",
+                    Message(
+                        "Convention Center reserve held in FY%(label)s (%(gf)s of each month)",
+                        label=fy.label,
+                        gf=_pct(gf),
+                    ),
                     money_str(from_cents(held)),
                     gf.citation,
                     gf.name,
                 ),
                 TraceStep(
-                    f"Operating deficit {money_str(from_cents(deficit))} above "
-                    f"{money_str(threshold.decimal)}, covered by the reserve as far as it reaches",
+                    Message(
+                        "Operating deficit %(deficit)s above %(decimal)s, covered by the "
+                        "reserve as far as it reaches",
+                        deficit=money_str(from_cents(deficit)),
+                        decimal=money_str(threshold.decimal),
+                    ),
                     money_str(from_cents(covered)),
                     threshold.citation,
                     threshold.name,
                 ),
                 TraceStep(
-                    "Surplus released from the reserve to the Treasury General Fund",
+                    Message("Surplus released from the reserve to the Treasury General Fund"),
                     money_str(from_cents(released)),
                     threshold.citation,
                     threshold.name,
@@ -743,7 +778,10 @@ def distribute_act272(
         for m, parts in joined.items():
             trace.append(
                 TraceStep(
-                    f"{month_label(*month_of_fiscal(fy, m))}: distributed together",
+                    Message(
+                        "%(value)s: distributed together",
+                        value=month_label(*month_of_fiscal(fy, m)),
+                    ),
                     " + ".join(
                         f"{month_label(*month_of_fiscal(fy, pm))} {money_str(from_cents(c))}"
                         for pm, c in parts
@@ -763,7 +801,11 @@ def distribute_act272(
             if out[key]:
                 trace.append(
                     TraceStep(
-                        f"Outstanding at the end of FY{fy.label}: {key}",
+                        Message(
+                            "Outstanding at the end of FY%(label)s: %(key)s",
+                            label=fy.label,
+                            key=key,
+                        ),
                         money_str(from_cents(out[key])),
                         "Act 272-2003 § 31(A)" if key == CARRIED_KEYS[0] else floor.citation,
                     )

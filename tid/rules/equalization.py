@@ -125,7 +125,11 @@ def fund_shares(
     lottery = _share(lottery_pv, lottery_net_income)
     trace.append(
         TraceStep(
-            f"(b) Lottery share: {lottery_pv.value} × {money_str(lottery_net_income)}",
+            Message(
+                "(b) Lottery share: %(value)s × %(lottery_net_income)s",
+                value=lottery_pv.value,
+                lottery_net_income=money_str(lottery_net_income),
+            ),
             money_str(lottery),
             lottery_pv.citation,
             _LOTTERY,
@@ -144,8 +148,11 @@ def fund_shares(
         base = gf_net_revenues - excluded
         trace.append(
             TraceStep(
-                f"(c)(1) Base: {money_str(gf_net_revenues)} − Act 7-2009 revenues "
-                f"{money_str(excluded)}",
+                Message(
+                    "(c)(1) Base: %(gf_net_revenues)s − Act 7-2009 revenues %(excluded)s",
+                    gf_net_revenues=money_str(gf_net_revenues),
+                    excluded=money_str(excluded),
+                ),
                 money_str(base),
                 act7.citation,
                 _ACT7,
@@ -169,7 +176,11 @@ def fund_shares(
     gf = _share(gf_pv, base)
     trace.append(
         TraceStep(
-            f"(c) General Fund share: {gf_pv.value} × {money_str(base)}",
+            Message(
+                "(c) General Fund share: %(value)s × %(base)s",
+                value=gf_pv.value,
+                base=money_str(base),
+            ),
             money_str(gf),
             gf_pv.citation,
             _GF,
@@ -181,8 +192,11 @@ def fund_shares(
         works = _share(works_pv, traffic_fines or ZERO)
         trace.append(
             TraceStep(
-                f"(d) Municipal Public Works Fund: {works_pv.value} × "
-                f"{money_str(traffic_fines or ZERO)}",
+                Message(
+                    "(d) Municipal Public Works Fund: %(value)s × %(value2)s",
+                    value=works_pv.value,
+                    value2=money_str(traffic_fines or ZERO),
+                ),
                 money_str(works),
                 works_pv.citation,
                 _PUBLIC_WORKS,
@@ -204,7 +218,7 @@ def fund_shares(
     basic = basic_property_tax if basic_property_tax is not None else ZERO
     trace.append(
         TraceStep(
-            "(a) Basic property tax (passes through as given)",
+            Message("(a) Basic property tax (passes through as given)"),
             money_str(basic),
             "Municipal Equalization Fund, (a)",
         )
@@ -285,14 +299,18 @@ def hold_harmless(fy: FiscalYear, municipalities: Sequence[Municipality]) -> Hol
     others = [i for i in range(n) if not protected[i]]
     trace: list[TraceStep] = [
         TraceStep(
-            f"Protected: FY{ref_label} allocation ≥ {threshold.value} × FY{ref_label} income",
+            Message(
+                "Protected: FY%(ref_label)s allocation ≥ %(value)s × FY%(ref_label)s income",
+                ref_label=ref_label,
+                value=threshold.value,
+            ),
             ", ".join(m.name for m, p in zip(municipalities, protected, strict=True) if p)
             or "none",
             threshold.citation,
             _THRESHOLD,
         ),
         TraceStep(
-            "Top-ups to the FY2007-08 allocation of the protected",
+            Message("Top-ups to the FY2007-08 allocation of the protected"),
             money_str(from_cents(needed)),
             threshold.citation,
             _THRESHOLD,
@@ -328,8 +346,10 @@ def hold_harmless(fy: FiscalYear, municipalities: Sequence[Municipality]) -> Hol
         spread = param(_SPREAD, fy.start)
         trace.append(
             TraceStep(
-                "Taken from the others, inversely proportional to allocation ÷ income "
-                "(weight = income ÷ allocation)",
+                Message(
+                    "Taken from the others, inversely proportional to allocation ÷ income (weight "
+                    "= income ÷ allocation)"
+                ),
                 money_str(from_cents(needed)),
                 spread.citation,
                 _SPREAD,

@@ -135,7 +135,10 @@ class ExciseResult:
             label = month_label(*month_of_fiscal(self.fiscal_year, m.fiscal_month))
             steps.append(
                 TraceStep(
-                    f"{label}: HTA fuel special deposit",
+                    Message(
+                        "%(label)s: HTA fuel special deposit",
+                        label=label,
+                    ),
                     f"gasoline {_m(gas)} + diesel {m.diesel_gallons} gal × {diesel.value} = "
                     f"{_m(dsl)} + crude oil {_m(crude)} − reimbursements {_m(reimb)} = {_m(net)}",
                     f"{diesel.citation}; 13 LPRA § 31751(a)(1)–(2), (a)(1)(A)",
@@ -148,8 +151,11 @@ class ExciseResult:
                 label = month_label(*month_of_fiscal(self.fiscal_year, m.fiscal_month))
                 steps.append(
                     TraceStep(
-                        f"{label}: cigarette tax allocated, less the amounts reimbursed under "
-                        "13 LPRA § 31668",
+                        Message(
+                            "%(label)s: cigarette tax allocated, less the amounts reimbursed "
+                            "under 13 LPRA § 31668",
+                            label=label,
+                        ),
                         f"{_m(collected)} − {_m(back)} = {_m(net)}",
                         reimbursed.citation,
                         reimbursed.name,
@@ -197,7 +203,11 @@ def excise_plan(fy: FiscalYear) -> ExcisePlan:
     first_month = fiscal_month(on.year, on.month) if on > fy.start else 1
     recipients: list[Recipient] = []
     used: list[ParamValue] = []
-    steps = [TraceStep("Diesel tax to HTA, a gallon", str(diesel.value), diesel.citation, DIESEL)]
+    steps = [
+        TraceStep(
+            Message("Diesel tax to HTA, a gallon"), str(diesel.value), diesel.citation, DIESEL
+        )
+    ]
     reachable: dict[str, int] = {}
     warnings: list[str] = []
     if first_month > 1:
@@ -216,13 +226,18 @@ def excise_plan(fy: FiscalYear) -> ExcisePlan:
         )
         steps.append(
             TraceStep(
-                f"FY{fy.label}: the section applies from {on.isoformat()}",
+                Message(
+                    "FY%(label)s: the section applies from %(on)s",
+                    label=fy.label,
+                    on=on.isoformat(),
+                ),
                 f"{months} months",
                 diesel.citation,
                 DIESEL,
             )
         )
-    for key, prefix, label, citation in _CIGARETTE:
+    for key, prefix, _english, citation in _CIGARETTE:
+        label = _LABELS[key]
         annual = param_or_none(f"{prefix}.annual_cap", on)
         monthly = param_or_none(f"{prefix}.monthly_cap", on)
         first_day = history(f"{prefix}.annual_cap").values[0].start
@@ -231,7 +246,11 @@ def excise_plan(fy: FiscalYear) -> ExcisePlan:
             r = Recipient(key, label, citation, monthly_cap=0, start_fiscal_year=start.start_year)
             steps.append(
                 TraceStep(
-                    f"{label}: not a recipient before FY{start.label}",
+                    Message(
+                        "%(label)s: not a recipient before FY%(label2)s",
+                        label=label,
+                        label2=start.label,
+                    ),
                     "0.00",
                     history(f"{prefix}.annual_cap").values[0].citation,
                     f"{prefix}.annual_cap",
@@ -251,11 +270,19 @@ def excise_plan(fy: FiscalYear) -> ExcisePlan:
                 first_month=first_month,
             )
             steps += [
-                TraceStep(f"{label}: most a fiscal year", _m(annual.cents), annual.citation,
-                          annual.name),
-                TraceStep(f"{label}: monthly payment", _m(monthly.cents), monthly.citation,
-                          monthly.name),
-            ]  # fmt: skip
+                TraceStep(
+                    Message("%(label)s: most a fiscal year", label=label),
+                    _m(annual.cents),
+                    annual.citation,
+                    annual.name,
+                ),
+                TraceStep(
+                    Message("%(label)s: monthly payment", label=label),
+                    _m(monthly.cents),
+                    monthly.citation,
+                    monthly.name,
+                ),
+            ]
         recipients.append(r)
         most = reachable_annual_max(r, fy.start_year) or 0
         reachable[key] = most
@@ -266,7 +293,7 @@ def excise_plan(fy: FiscalYear) -> ExcisePlan:
                     "%(label)s: %(n)s monthly payments of at most %(monthly_cap)s reach %(most)s, "
                     "less than the %(annual_cap)s a fiscal year of the text; its reachable maximum "
                     "is %(most)s.",
-                    label=_LABELS.get(key, label),
+                    label=label,
                     n=n,
                     monthly_cap=_d(r.monthly_cap),
                     most=_d(most),
@@ -275,7 +302,11 @@ def excise_plan(fy: FiscalYear) -> ExcisePlan:
             )
             steps.append(
                 TraceStep(
-                    f"{label}: reachable in a fiscal year = min(annual, {n} × monthly)",
+                    Message(
+                        "%(label)s: reachable in a fiscal year = min(annual, %(n)s × monthly)",
+                        label=label,
+                        n=n,
+                    ),
                     _m(most),
                     r.citation,
                     r.parameter,

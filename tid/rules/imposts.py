@@ -1242,12 +1242,21 @@ def evaluate(
                     )
     compiler = _Compiler(formula, params)
     warnings: list[str] = []
-    trace = [TraceStep("formula", formula.text, CITATION)]
+    trace = [TraceStep(Message("formula"), formula.text, CITATION)]
     for name in formula.names:
         if name in params:
             value = params[name]
             shown = _fmt(value) if isinstance(value, Decimal) else repr(value)
-            trace.append(TraceStep(f"parameter {name}", shown, "the ordinance"))
+            trace.append(
+                TraceStep(
+                    Message(
+                        "parameter %(name)s",
+                        name=name,
+                    ),
+                    shown,
+                    "the ordinance",
+                )
+            )
     with localcontext(_CONTEXT):
         try:
             compiler.compute_aggregates(properties, ids)
@@ -1297,14 +1306,20 @@ def evaluate(
             amounts, budget = _apportion(formula, compiler, properties, attribute, warnings)
             trace.append(
                 TraceStep(
-                    f"apportionment of {_money(budget)} in proportion to {_label(attribute)}",
+                    Message(
+                        "apportionment of %(budget)s in proportion to %(attribute)s",
+                        budget=_money(budget),
+                        attribute=_label(attribute),
+                    ),
                     "largest remainder",
                     "RULES.md, preamble (every split adds up to its total to the cent)",
                 )
             )
         else:
             amounts = [v.quantize(CENT, rounding=ROUND_HALF_UP) for v in exacts]
-            trace.append(TraceStep("each amount", "rounded to cents half-up", "RULES.md, preamble"))
+            trace.append(
+                TraceStep(Message("each amount"), "rounded to cents half-up", "RULES.md, preamble")
+            )
 
         source = _Explainer(compiler, formula, properties, budget)
         lines = [
@@ -1312,7 +1327,7 @@ def evaluate(
             for i, (pid, amount, exact) in enumerate(zip(ids, amounts, exacts, strict=True))
         ]
     total = sum(amounts, ZERO)
-    trace.append(TraceStep("total", money_str(total), CITATION))
+    trace.append(TraceStep(Message("total"), money_str(total), CITATION))
     return ImpostResult(
         formula=formula.text,
         properties=tuple(lines),

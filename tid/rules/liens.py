@@ -26,7 +26,7 @@ from typing import Any
 
 from tid.rules.calendar import district_setting, parse_date
 from tid.rules.errors import InputError
-from tid.rules.messages import Message, render_all
+from tid.rules.messages import N_, Message, render_all
 from tid.rules.money import ZERO, json_money, money_str
 from tid.rules.trace import TraceStep
 from tid.rules.waterfall import check_keys
@@ -51,6 +51,41 @@ _ABOVE_BY_KIND = {
 IMPOST_KIND = "tid_impost"
 _OTHER_KINDS = {"mortgage": "a mortgage", "judgment": "a judgment lien", "other": "a lien"}
 KINDS = (*_ABOVE_BY_KIND, IMPOST_KIND, *_OTHER_KINDS)
+
+
+@dataclass(frozen=True)
+class LienKind:
+    """A kind of lien as users see it: its label (a msgid of the catalogs) and, for the kinds
+    that rank above the impost lien whatever their date, the paragraph of § 6653(8) that
+    says so (group 1); the impost lien is group 2; the others rank by date (1 or 3)."""
+
+    key: str
+    label: str
+    paragraph: str | None = None
+
+
+# The one registry of lien kinds: the rule, the calculator's form, the account's pages and
+# the lien certificate read it.
+LIEN_KINDS: dict[str, LienKind] = {
+    k.key: k
+    for k in (
+        LienKind("fiscal_transferred_tax_debt", N_("Fiscal lien (transferred tax debt)"), "(a)"),
+        LienKind("municipal_property_tax", N_("Municipal property tax"), "(b)"),
+        LienKind("infrastructure_impost", N_("Infrastructure impost or tax"), "(d)"),
+        LienKind(IMPOST_KIND, N_("District impost")),
+        LienKind("mortgage", N_("Mortgage")),
+        LienKind("judgment", N_("Judgment")),
+        LienKind("other", N_("Other")),
+    )
+}
+assert tuple(LIEN_KINDS) == KINDS
+
+
+def kind_label(kind: str) -> str:
+    """The label of a kind of lien, as a message (an unknown kind is shown as written)."""
+    known = LIEN_KINDS.get(kind)
+    return Message(known.label) if known else kind
+
 
 SECURED = "secured"
 UNSECURED_CHARGES = "unsecured_charges"
@@ -171,7 +206,7 @@ def rank_liens(
     ]
     trace = [
         TraceStep(
-            "lien_act_effective_date",
+            Message("Effective date of the lien act (Act 171-2009)"),
             act_date.isoformat(),
             act_citation,
             "district.lien_act_effective_date",
@@ -243,11 +278,20 @@ def rank_liens(
                 reason=reason,
             )
         )
-        label = lien.kind if part == SECURED else f"{lien.kind}, unsecured charges"
+        label = (
+            kind_label(lien.kind)
+            if part == SECURED
+            else Message("%(kind)s, unsecured charges", kind=kind_label(lien.kind))
+        )
         trace.append(
             TraceStep(
-                f"rank {rank}: {lien.id} ({label})",
-                f"group {group}, {money_str(owed)}",
+                Message(
+                    "rank %(rank)s: %(id)s (%(label)s)",
+                    rank=rank,
+                    id=lien.id,
+                    label=label,
+                ),
+                Message("group %(group)s, %(owed)s", group=group, owed=money_str(owed)),
                 CITATION,
             )
         )
@@ -263,7 +307,11 @@ def rank_liens(
                 payments.append(Payment(line.id, line.part, ZERO, line.owed))
                 trace.append(
                     TraceStep(
-                        f"rank {line.rank}: {line.id}, unsecured charges",
+                        Message(
+                            "rank %(rank)s: %(id)s, unsecured charges",
+                            rank=line.rank,
+                            id=line.id,
+                        ),
                         f"0.00 paid, {money_str(line.owed)} owed by the owner (a separate action)",
                         f"{CITATION}, last sentence; RULES.md § 1.5",
                     )
@@ -274,7 +322,11 @@ def rank_liens(
             payments.append(Payment(line.id, line.part, paid, line.owed - paid))
             trace.append(
                 TraceStep(
-                    f"pay rank {line.rank}: {line.id}",
+                    Message(
+                        "pay rank %(rank)s: %(id)s",
+                        rank=line.rank,
+                        id=line.id,
+                    ),
                     f"{money_str(paid)} paid, {money_str(line.owed - paid)} unpaid",
                     f"{CITATION}; RULES.md § 1.5 (each rank in full before the next)",
                 )
@@ -282,7 +334,9 @@ def rank_liens(
         distribution = tuple(payments)
         to_owner = left
         trace.append(
-            TraceStep("to the owner (the whole surplus)", money_str(left), "RULES.md § 1.5")
+            TraceStep(
+                Message("to the owner (the whole surplus)"), money_str(left), "RULES.md § 1.5"
+            )
         )
     return LienResult(
         ranking=tuple(ranking),

@@ -153,15 +153,37 @@ class WaterfallResult:
                 if not r.active_in(self.fiscal_year):
                     continue
                 if r.remainder:
-                    text = f"{money_str(from_cents(paid))} (what was left)"
-                else:
-                    text = (
-                        f"owed {money_str(from_cents(owed))}, paid {money_str(from_cents(paid))} "
-                        f"of {money_str(from_cents(left))} left"
+                    text: str = Message(
+                        "%(paid)s (what was left)", paid=money_str(from_cents(paid))
                     )
-                    if carried:
-                        text += f"; shortfall carried {money_str(from_cents(carried))}"
-                steps.append(TraceStep(f"{label}: {r.label}", text, r.citation, r.parameter))
+                elif carried:
+                    text = Message(
+                        "owed %(owed)s, paid %(paid)s of %(left)s left; shortfall carried "
+                        "%(carried)s",
+                        owed=money_str(from_cents(owed)),
+                        paid=money_str(from_cents(paid)),
+                        left=money_str(from_cents(left)),
+                        carried=money_str(from_cents(carried)),
+                    )
+                else:
+                    text = Message(
+                        "owed %(owed)s, paid %(paid)s of %(left)s left",
+                        owed=money_str(from_cents(owed)),
+                        paid=money_str(from_cents(paid)),
+                        left=money_str(from_cents(left)),
+                    )
+                steps.append(
+                    TraceStep(
+                        Message(
+                            "%(label)s: %(label2)s",
+                            label=label,
+                            label2=r.label,
+                        ),
+                        text,
+                        r.citation,
+                        r.parameter,
+                    )
+                )
                 left -= paid
         return steps
 

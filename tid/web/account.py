@@ -25,7 +25,7 @@ from tid.models import District, JournalEntry, Municipality, Property
 from tid.pdf import render_pdf
 from tid.rules.calendar import FiscalYear, fiscal_year_of, parse_date, parse_fiscal_year
 from tid.rules.errors import N_, FindingsError, InputError
-from tid.rules.liens import KINDS
+from tid.rules.liens import KINDS, LIEN_KINDS
 from tid.rules.money import MAX_ACCOUNT_AMOUNT, parse_money
 from tid.services import audit_statement, expenditures, ledger, liens, payments, year_locks
 from tid.services.ledger import CapExceededError
@@ -57,13 +57,6 @@ _LABELS = (
     N_("reversal"),
     N_("bill_superseded"),
     N_("credit_applied"),
-    N_("fiscal_transferred_tax_debt"),
-    N_("municipal_property_tax"),
-    N_("infrastructure_impost"),
-    N_("tid_impost"),
-    N_("mortgage"),
-    N_("judgment"),
-    N_("other"),
     N_("not yet due"),
     N_("over 365"),
 )
@@ -721,11 +714,7 @@ def _property(district: District, property_id: int) -> Property:
     return prop
 
 
-_ABOVE_PARAGRAPH = {
-    "fiscal_transferred_tax_debt": "(a)",
-    "municipal_property_tax": "(b)",
-    "infrastructure_impost": "(d)",
-}
+_ABOVE_PARAGRAPH = {key: k.paragraph for key, k in LIEN_KINDS.items() if k.paragraph}
 
 
 def lien_reason(line: Any, act_date: date) -> str:
@@ -830,7 +819,7 @@ def property_liens(district_id: int, property_id: int) -> Any:
         sale_text=sale_text,
         values=values,
         errors=errors,
-        kinds=[(k, _(k)) for k in _LIEN_KINDS],
+        kinds=[(k, str(_(LIEN_KINDS[k].label))) for k in _LIEN_KINDS],
         credit=credit,
         token=secrets.token_urlsafe(16),
         reasons={

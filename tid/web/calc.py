@@ -26,6 +26,8 @@ from tid.calc_io import N_, FormSpec, Group, Table
 from tid.calc_io import Field as Input
 from tid.rules import calculators
 from tid.rules.errors import FindingsError, InputError
+from tid.rules.liens import LIEN_KINDS
+from tid.rules.room_tax import EXEMPTION_LABELS, LODGING_LABELS
 from tid.web import calc_guard, nav
 from tid.web.access import public
 from tid.web.util import today
@@ -189,26 +191,9 @@ LABELS: dict[str, str] = {
     "irc-1994": N_("Internal Revenue Code 1994 § 2051"),
     "act-272-2003": N_("Act 272-2003"),
     # lodging types, exemptions and kinds of lien (choices)
-    "hotel": N_("Hotel"),
-    "condohotel": N_("Condohotel"),
-    "apartment_hotel": N_("Apartment hotel"),
-    "guest_house": N_("Guest house"),
-    "hostelry": N_("Hostelry or inn not authorized as a parador (9 percent)"),
-    "casino_hotel": N_("Hotel with casino"),
-    "parador": N_("Parador (inn authorized by the Tourism Company, 7 percent)"),
-    "motel": N_("Motel"),
-    "all_inclusive_hotel": N_("All-inclusive hotel"),
-    "short_term_rental": N_("Short-term rental"),
-    "government_recreational": N_("Government recreational facility"),
-    "film_production": N_("Film production crew"),
-    "timeshare": N_("Timeshare"),
-    "fiscal_transferred_tax_debt": N_("Fiscal lien (transferred tax debt)"),
-    "municipal_property_tax": N_("Municipal property tax"),
-    "infrastructure_impost": N_("Infrastructure impost or tax"),
-    "tid_impost": N_("District impost"),
-    "mortgage": N_("Mortgage"),
-    "judgment": N_("Judgment"),
-    "other": N_("Other"),
+    **LODGING_LABELS,
+    **EXEMPTION_LABELS,
+    **{key: kind.label for key, kind in LIEN_KINDS.items()},
 }
 # The leaf labels of dotted columns get their group's name in front, except these groups.
 _PLAIN_GROUPS = {"allocations", "collections"}
