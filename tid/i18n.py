@@ -103,6 +103,12 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["account_label"] = journal_account_label
     app.jinja_env.globals["entry_kind_label"] = journal_entry_kind_label
     app.jinja_env.globals["memo_message"] = journal_memo
+    from tid.services import audit_words
+
+    app.jinja_env.globals["audit_action"] = audit_words.action_label
+    app.jinja_env.globals["audit_field"] = audit_words.field_label
+    app.jinja_env.globals["audit_entity"] = audit_words.entity_label
+    app.jinja_env.globals["audit_shown"] = audit_words.shown_value
 
 
 def journal_account_label(account: str) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 import holidays
 
 from tid.rules.errors import InputError
-from tid.rules.messages import Message, render_all
+from tid.rules.messages import N_, Message, joined, render, render_all
 from tid.rules.trace import TraceStep
 
 # Deadline has a field called ``date``; inside its class body the type is reached by this name.
@@ -203,58 +203,79 @@ def _setting_bool(name: str, on: date, field: str) -> tuple[bool, str]:
 COUNTING_CITATION = "1 LPRA § 72"
 
 _WEEKDAYS_EN = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-_WEEKDAYS_ES = ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo")
+WEEKDAYS = (
+    N_("Monday"),
+    N_("Tuesday"),
+    N_("Wednesday"),
+    N_("Thursday"),
+    N_("Friday"),
+    N_("Saturday"),
+    N_("Sunday"),
+)
 
 ELECTION_DAY = "General Election Day"
 OBSERVED = " (observed)"
 
-# Spanish names of the holidays the `holidays` package lists for Puerto Rico (it has no
-# Spanish locale for PR); a name missing here is shown as the package gives it.
-_HOLIDAYS_ES = {
-    "Birthday of Eugenio María de Hostos": "Natalicio de Eugenio María de Hostos",
-    "Christmas Day": "Día de Navidad",
-    "Columbus Day": "Día de la Raza",
-    "Discovery of Puerto Rico Day": "Día del Descubrimiento de Puerto Rico",
-    "Emancipation Day": "Día de la Abolición de la Esclavitud",
-    "Epiphany": "Día de Reyes",
-    "George Washington Day": "Natalicio de George Washington",
-    "George Washington Day, Presidents' Day, and the Day of the Hero and the Illustrious "
-    "Woman of Puerto Rico": "Día de los Presidentes y de los Próceres y las Ilustres "
-    "de Puerto Rico",
-    "George Washington Day, Presidents' Day, and the Day of the Women and Men Heroes of "
-    "Puerto Rico": "Día de los Presidentes y de las Próceres y los Próceres de Puerto Rico",
-    "George Washington Day, Presidents' Day, and the Puerto Rican Heroes Day": (
-        "Día de los Presidentes y de los Próceres Puertorriqueños"
-    ),
-    "Good Friday": "Viernes Santo",
-    "Independence Day": "Día de la Independencia de los Estados Unidos",
-    "José Celso Barbosa Day": "Natalicio de José Celso Barbosa",
-    "José de Diego Day": "Natalicio de José de Diego",
-    "Juneteenth National Independence Day": "Día Nacional de la Libertad (Juneteenth)",
-    "Labor Day": "Día del Trabajo",
-    "Luis Muñoz Rivera Day": "Natalicio de Luis Muñoz Rivera",
-    "Martin Luther King Jr. Day": "Natalicio de Martin Luther King, Jr.",
-    "Memorial Day": "Día de la Recordación",
-    "New Year's Day": "Día de Año Nuevo",
-    "Puerto Rican Culture and Discovery of Puerto Rico Day": (
-        "Día de la Cultura Puertorriqueña y del Descubrimiento de Puerto Rico"
-    ),
-    "Puerto Rican Identity Day": "Día de la Identidad Puertorriqueña",
-    "Puerto Rico Constitution Day": "Día de la Constitución de Puerto Rico",
-    "Thanksgiving Day": "Día de Acción de Gracias",
-    "Veterans Day": "Día del Veterano",
-    ELECTION_DAY: "Día de las Elecciones Generales",
+# The names of the holidays the `holidays` package lists for Puerto Rico, as messages (the
+# package has no Spanish for PR; the catalogs have it). A name missing here is shown as given.
+HOLIDAY_LABELS: dict[str, str] = {
+    name: name
+    for name in (
+        N_("Birthday of Eugenio María de Hostos"),
+        N_("Christmas Day"),
+        N_("Columbus Day"),
+        N_("Discovery of Puerto Rico Day"),
+        N_("Emancipation Day"),
+        N_("Epiphany"),
+        N_("George Washington Day"),
+        N_(
+            "George Washington Day, Presidents' Day, and the Day of the Hero and the "
+            "Illustrious Woman of Puerto Rico"
+        ),
+        N_(
+            "George Washington Day, Presidents' Day, and the Day of the Women and Men Heroes "
+            "of Puerto Rico"
+        ),
+        N_("George Washington Day, Presidents' Day, and the Puerto Rican Heroes Day"),
+        N_("Good Friday"),
+        N_("Independence Day"),
+        N_("José Celso Barbosa Day"),
+        N_("José de Diego Day"),
+        N_("Juneteenth National Independence Day"),
+        N_("Labor Day"),
+        N_("Luis Muñoz Rivera Day"),
+        N_("Martin Luther King Jr. Day"),
+        N_("Memorial Day"),
+        N_("New Year's Day"),
+        N_("Puerto Rican Culture and Discovery of Puerto Rico Day"),
+        N_("Puerto Rican Identity Day"),
+        N_("Puerto Rico Constitution Day"),
+        N_("Thanksgiving Day"),
+        N_("Veterans Day"),
+        N_("General Election Day"),
+    )
 }
+assert ELECTION_DAY in HOLIDAY_LABELS
 
 
-def _holiday_es(name_en: str) -> str:
-    parts = []
+def holiday_label(name_en: str) -> str:
+    """A holiday's name (or several, "; "-joined, the package's "(observed)" kept) as a message."""
+    parts: list[str] = []
     for part in name_en.split("; "):
-        observed = part.endswith(" (observed)")
-        base = part.removesuffix(" (observed)")
-        spanish = _HOLIDAYS_ES.get(base, base)
-        parts.append(f"{spanish} (día feriado trasladado)" if observed else spanish)
-    return "; ".join(parts)
+        base = part.removesuffix(OBSERVED)
+        label: str = Message(HOLIDAY_LABELS[base]) if base in HOLIDAY_LABELS else base
+        parts.append(Message("%(holiday)s (observed)", holiday=label) if part != base else label)
+    return joined(parts, "; ")
+
+
+def period_label(period_en: str) -> str:
+    """``"90 days"`` or ``"One year"`` as a message."""
+    count = period_en.split()[0]
+    return Message("%(days)s days", days=count) if count.isdigit() else Message("One year")
+
+
+def weekday_label(day: date) -> str:
+    return Message(WEEKDAYS[day.weekday()])
 
 
 @functools.cache
@@ -325,22 +346,20 @@ class SkippedDay:
     weekday: str  # English weekday name, e.g. "Sunday"
     holiday: str | None  # English holiday name from the `holidays` package, if one
 
-    def clause_en(self) -> str:
+    def clause(self) -> str:
+        """Why the day is skipped, as a message."""
         weekend = self.weekday in ("Saturday", "Sunday")
+        day = self.day.isoformat()
         if self.holiday and weekend:
-            return f"{self.day.isoformat()} is a {self.weekday} and {self.holiday}"
+            return Message(
+                "%(day)s is a %(weekday)s and %(holiday)s",
+                day=day,
+                weekday=weekday_label(self.day),
+                holiday=holiday_label(self.holiday),
+            )
         if self.holiday:
-            return f"{self.day.isoformat()} is {self.holiday}"
-        return f"{self.day.isoformat()} is a {self.weekday}"
-
-    def clause_es(self) -> str:
-        weekday_es = _WEEKDAYS_ES[self.day.weekday()]
-        weekend = self.day.weekday() >= 5
-        if self.holiday and weekend:
-            return f"el {self.day.isoformat()} es {weekday_es} y {_holiday_es(self.holiday)}"
-        if self.holiday:
-            return f"el {self.day.isoformat()} es {_holiday_es(self.holiday)}"
-        return f"el {self.day.isoformat()} es {weekday_es}"
+            return Message("%(day)s is %(holiday)s", day=day, holiday=holiday_label(self.holiday))
+        return Message("%(day)s is a %(weekday)s", day=day, weekday=weekday_label(self.day))
 
     def as_json(self) -> dict[str, str | None]:
         return {"date": self.day.isoformat(), "weekday": self.weekday, "holiday": self.holiday}
@@ -441,7 +460,6 @@ def _moved_past_holidays(
     start: date,
     nominal: date,
     period_en: str,
-    period_es: str,
     citation: str,
     skip_saturday: bool,
     extra_warnings: tuple[str, ...] = (),
@@ -453,28 +471,31 @@ def _moved_past_holidays(
     while not is_working_day(day, skip_saturday=skip_saturday):
         skipped.append(SkippedDay(day, _WEEKDAYS_EN[day.weekday()], holiday_name(day)))
         day += timedelta(days=1)
-    head_en = (
-        f"{period_en} from {start.isoformat()} is {nominal.isoformat()}, "
-        f"a {_WEEKDAYS_EN[nominal.weekday()]}"
-    )
-    head_es = (
-        f"{period_es} a partir del {start.isoformat()} es el {nominal.isoformat()}, "
-        f"{_WEEKDAYS_ES[nominal.weekday()]}"
-    )
-    clauses_en = [head_en]
-    clauses_es = [head_es]
+    clauses: list[str] = [
+        Message(
+            "%(period)s from %(start)s is %(nominal)s, a %(weekday)s",
+            period=period_label(period_en),
+            start=start.isoformat(),
+            nominal=nominal.isoformat(),
+            weekday=weekday_label(nominal),
+        )
+    ]
     for i, s in enumerate(skipped):
         if i == 0:
             # The weekday of the nominal day is already in the head; name only its holiday.
             if s.holiday:
-                clauses_en.append(f"{s.day.isoformat()} is {s.holiday}")
-                clauses_es.append(f"el {s.day.isoformat()} es {_holiday_es(s.holiday)}")
+                clauses.append(
+                    Message(
+                        "%(day)s is %(holiday)s",
+                        day=s.day.isoformat(),
+                        holiday=holiday_label(s.holiday),
+                    )
+                )
             continue
-        clauses_en.append(s.clause_en())
-        clauses_es.append(s.clause_es())
+        clauses.append(s.clause())
     if skipped:
-        clauses_en.append(f"moved to {day.isoformat()}")
-        clauses_es.append(f"se traslada al {day.isoformat()}")
+        clauses.append(Message("moved to %(day)s", day=day.isoformat()))
+    explanation = joined(clauses, "; ")
     trace = [
         TraceStep(
             Message("start (the first day is excluded)"), start.isoformat(), COUNTING_CITATION
@@ -482,9 +503,7 @@ def _moved_past_holidays(
         TraceStep(
             Message(
                 "%(period)s later (the last day is included)",
-                period=Message("%(days)s days", days=period_en.split()[0])
-                if period_en[0].isdigit()
-                else Message("One year"),
+                period=period_label(period_en),
             ),
             nominal.isoformat(),
             citation,
@@ -503,7 +522,7 @@ def _moved_past_holidays(
         trace.append(
             TraceStep(
                 Message("not a day a period can end on"),
-                s.clause_en(),
+                s.clause(),
                 district_setting(added[0].removeprefix("district.")).citation
                 if added
                 else COUNTING_CITATION,
@@ -518,8 +537,8 @@ def _moved_past_holidays(
     return Deadline(
         date=day,
         nominal_date=nominal,
-        explanation="; ".join(clauses_en),
-        explanation_es="; ".join(clauses_es),
+        explanation=explanation,
+        explanation_es=render(explanation, "es"),
         citation=f"{citation}; {COUNTING_CITATION}",
         start=start,
         skipped=tuple(skipped),
@@ -575,7 +594,6 @@ def deadline_after(
         start=start,
         nominal=start + timedelta(days=days),
         period_en=f"{days} days",
-        period_es=f"{days} días",
         citation=citation,
         skip_saturday=skip_saturday,
         parameter=parameter,
@@ -651,7 +669,6 @@ def yearly_notice_due(previous_notice: date, *, skip_saturday: bool | None = Non
             start=previous_notice,
             nominal=nominal,
             period_en="One year",
-            period_es="Un año",
             citation=citation,
             skip_saturday=skip,
             extra_warnings=(YEARLY_NOTICE_WARNING,),
@@ -675,15 +692,15 @@ def publication_window(mayor_approved: date) -> PublicationWindow:
         raise beyond_calendar(field, mayor_approved, "the week following it")
     start = mayor_approved + timedelta(days=1)
     end = mayor_approved + timedelta(days=days)
-    explanation = (
-        f"The week following the approval on {mayor_approved.isoformat()}: the {days} days "
-        f"from {start.isoformat()} ({_WEEKDAYS_EN[start.weekday()]}) to {end.isoformat()} "
-        f"({_WEEKDAYS_EN[end.weekday()]}); the end does not move for holidays"
-    )
-    explanation_es = (
-        f"La semana siguiente a la aprobación del {mayor_approved.isoformat()}: los {days} "
-        f"días del {start.isoformat()} ({_WEEKDAYS_ES[start.weekday()]}) al {end.isoformat()} "
-        f"({_WEEKDAYS_ES[end.weekday()]}); el final no se traslada por días feriados"
+    explanation = Message(
+        "The week following the approval on %(approved)s: the %(days)s days from %(start)s "
+        "(%(start_weekday)s) to %(end)s (%(end_weekday)s); the end does not move for holidays",
+        approved=mayor_approved.isoformat(),
+        days=days,
+        start=start.isoformat(),
+        start_weekday=weekday_label(start),
+        end=end.isoformat(),
+        end_weekday=weekday_label(end),
     )
     trace = (
         TraceStep(Message("mayor's approval (excluded)"), mayor_approved.isoformat(), citation),
@@ -703,7 +720,7 @@ def publication_window(mayor_approved: date) -> PublicationWindow:
         end=end,
         approved=mayor_approved,
         explanation=explanation,
-        explanation_es=explanation_es,
+        explanation_es=render(explanation, "es"),
         citation=citation,
         warnings=(PUBLICATION_WARNING,),
         trace=trace,

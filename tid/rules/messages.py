@@ -111,6 +111,18 @@ def render(text: str, lang: str | None = None) -> str:
     return _format(template or text.msgid, dict(text.params), lang)
 
 
+def joined(parts: list[str], separator: str = "; ") -> str:
+    """Messages said one after another (``"; "`` or ``", "`` between them), as one message."""
+    if not parts:
+        return ""
+    if len(parts) == 1:
+        return parts[0]
+    first, rest = parts[0], joined(parts[1:], separator)
+    if separator == "; ":
+        return Message("%(first)s; %(rest)s", first=first, rest=rest)
+    return Message("%(first)s, %(rest)s", first=first, rest=rest)
+
+
 def render_all(texts: Iterable[str], lang: str | None = None) -> list[str]:
     """:func:`render` of each text (a result's ``warnings_es``: ``render_all(w, "es")``)."""
     return [render(t, lang) for t in texts]

@@ -23,7 +23,7 @@ from sqlmodel import Session, col, select
 
 from tid.clock import utcnow
 from tid.db import get_session
-from tid.i18n import language
+from tid.i18n import localized
 from tid.ids import parse_id
 from tid.models import Municipality, Petition, PetitionState, User
 from tid.pdf import render_pdf
@@ -108,7 +108,7 @@ def _petition_or_404(session: Session, petition_id: int) -> Petition:
 
 
 def explanation(clock: svc.Clock) -> str:
-    return clock.explanation_es if language() == "es" else clock.explanation
+    return localized(clock.explanation)
 
 
 def state_label(state: str) -> str:
