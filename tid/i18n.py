@@ -84,6 +84,17 @@ def localized(text: str) -> str:
     return render(text)
 
 
+def say(message: str) -> str:
+    """A message a service or the core gave (an error, a refusal) in the reader's language:
+    a :class:`~tid.rules.messages.Message` from its msgid and parameters, a plain msgid by
+    gettext."""
+    from flask_babel import gettext
+
+    from tid.rules.messages import Message, render
+
+    return render(message) if isinstance(message, Message) else str(gettext(message))
+
+
 def init_app(app: Flask) -> None:
     """Flask-Babel with our catalogs and the formatting filters."""
     babel.init_app(

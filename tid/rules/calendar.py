@@ -15,7 +15,7 @@ from typing import Any
 
 import holidays
 
-from tid.rules.errors import InputError
+from tid.rules.errors import InputError, field_error
 from tid.rules.messages import N_, Message, joined, render, render_all
 from tid.rules.trace import TraceStep
 
@@ -126,11 +126,13 @@ def parse_date(value: object, field: str) -> date:
     if isinstance(value, date):
         return value
     if not isinstance(value, str):
-        raise InputError(field, f'{field}: write the date as text, like "2026-03-02"')
+        raise field_error(field, Message('write the date as text, like "2026-03-02"'))
     try:
         return date.fromisoformat(value.strip())
     except ValueError:
-        raise InputError(field, f'{field}: "{value}" is not a date like "2026-03-02"') from None
+        raise field_error(
+            field, Message('"%(value)s" is not a date like "2026-03-02"', value=value)
+        ) from None
 
 
 def month_label(year: int, month: int) -> str:

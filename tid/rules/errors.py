@@ -11,9 +11,19 @@ from dataclasses import dataclass
 from dataclasses import field as dc_field
 from typing import Any
 
-from tid.rules.messages import N_
+from tid.rules.messages import N_, FieldRef, Message
 
-__all__ = ["N_", "Finding", "FindingsError", "InputError"]
+__all__ = ["N_", "Finding", "FindingsError", "InputError", "field_error"]
+
+
+def field_error(field: str, reason: str) -> InputError:
+    """``field: reason`` as a message: the JSON interface reads the field's path, a page its
+    label (:class:`~tid.rules.messages.FieldRef`), and the reason in the reader's language."""
+    return InputError(field, Message("%(field)s: %(reason)s", field=FieldRef(field), reason=reason))
+
+
+def required(field: str) -> InputError:
+    return InputError(field, Message("%(field)s is required", field=FieldRef(field)))
 
 
 class InputError(ValueError):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import io
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,21 @@ def N_(message: str) -> str:  # noqa: N802 - the gettext convention
     return message
 
 
+class FieldRef(str):
+    """The path of a field inside a message (``months[2].collected``): as a ``str`` the path
+    (the JSON interface names fields so), rendered by the field labels of the reader's
+    language where they are known (:func:`set_field_labels`)."""
+
+
+_field_labels: Callable[[str], str] | None = None
+
+
+def set_field_labels(labels: Callable[[str], str] | None) -> None:
+    """Install the function that names a field path in the reader's language (the web's)."""
+    global _field_labels
+    _field_labels = labels
+
+
 class Message(str):
     """A msgid with its parameters (``%(name)s`` placeholders); as a ``str``, its English."""
 
@@ -40,7 +55,7 @@ class Message(str):
     params: tuple[tuple[str, Any], ...]
 
     def __new__(cls, msgid: str, /, **params: Any) -> Message:
-        text = super().__new__(cls, _format(msgid, params, "en"))
+        text = super().__new__(cls, _format(msgid, params, "en", raw=True))
         text.msgid = msgid
         text.params = tuple(params.items())
         return text
@@ -56,10 +71,18 @@ def _rebuild(msgid: str, params: tuple[tuple[str, Any], ...]) -> Message:
     return Message(msgid, **dict(params))
 
 
-def _format(template: str, params: Mapping[str, Any], lang: str | None) -> str:
+def _format(template: str, params: Mapping[str, Any], lang: str | None, raw: bool = False) -> str:
     if not params:
         return template
-    return template % {k: render(v, lang) if isinstance(v, str) else v for k, v in params.items()}
+    return template % {k: _param(v, lang, raw) for k, v in params.items()}
+
+
+def _param(value: Any, lang: str | None, raw: bool) -> Any:
+    if isinstance(value, FieldRef):
+        return str(value) if raw or _field_labels is None else _field_labels(value)
+    if isinstance(value, Message):
+        return str(value) if raw else render(value, lang)
+    return value
 
 
 @functools.lru_cache(maxsize=8)

@@ -20,7 +20,7 @@ from decimal import Decimal
 from typing import Any
 
 from tid.rules.calendar import beyond_calendar, fiscal_year_of, parse_date
-from tid.rules.errors import InputError
+from tid.rules.errors import InputError, required
 from tid.rules.messages import N_, Message, render_all
 from tid.rules.money import ZERO, json_money, money_str, round_cents
 from tid.rules.params import ParamValue, history, param, param_or_none
@@ -265,7 +265,7 @@ def room_tax(
                     k, f"{k}: used only for a complimentary room or a rate grouped with meals"
                 )
         if nightly_rate is None:
-            raise InputError("nightly_rate", "nightly_rate is required")
+            raise required("nightly_rate")
         room_part = nightly_rate * nights
         trace.append(
             TraceStep(

@@ -20,6 +20,7 @@ from sqlmodel import col, func, select
 
 from tid.clock import PUERTO_RICO
 from tid.db import get_session
+from tid.i18n import say
 from tid.ids import parse_id
 from tid.models import District, JournalEntry, Municipality, Property
 from tid.pdf import render_pdf
@@ -238,7 +239,7 @@ def payments_page(district_id: int) -> Any:
             )
         except InputError as exc:
             db.rollback()
-            errors[exc.field] = _(exc.message)
+            errors[exc.field] = say(exc.message)
         else:
             db.commit()
             if result.booked:
@@ -316,11 +317,12 @@ def payments_import(district_id: int) -> Any:
             except FindingsError as exc:
                 db.rollback()
                 import_errors = [
-                    {"row": f.row, "field": f.field, "message": _(f.message)} for f in exc.findings
+                    {"row": f.row, "field": f.field, "message": say(f.message)}
+                    for f in exc.findings
                 ]
             except InputError as exc:
                 db.rollback()
-                import_errors = [{"row": None, "field": exc.field, "message": _(exc.message)}]
+                import_errors = [{"row": None, "field": exc.field, "message": say(exc.message)}]
             else:
                 db.commit()
                 flash(
@@ -367,10 +369,10 @@ def reverse(district_id: int, entry_id: int) -> Any:
         )
     except CapExceededError as exc:
         db.rollback()
-        flash(f"{_(exc.message)} {_cap_text(exc.figures)}", "error")
+        flash(f"{say(exc.message)} {_cap_text(exc.figures)}", "error")
     except InputError as exc:
         db.rollback()
-        flash(_(exc.message), "error")
+        flash(say(exc.message), "error")
     else:
         db.commit()
         flash(_("Entry reversed."))
@@ -455,12 +457,12 @@ def expenditures_page(district_id: int) -> Any:
             )
         except CapExceededError as exc:
             db.rollback()
-            errors["amount"] = _(exc.message)
+            errors["amount"] = say(exc.message)
             cap_text = _cap_text(exc.figures)
         except InputError as exc:
             db.rollback()
             field = "category" if exc.field == "purpose" else exc.field
-            errors[field] = _(exc.message)
+            errors[field] = say(exc.message)
         else:
             db.commit()
             flash(
@@ -514,7 +516,7 @@ def purposes(district_id: int) -> Any:
             )
         except InputError as exc:
             db.rollback()
-            errors[exc.field] = _(exc.message)
+            errors[exc.field] = say(exc.message)
         else:
             db.commit()
             flash(_("Purpose recorded."))
@@ -576,7 +578,7 @@ def bank(district_id: int) -> Any:
             )
         except InputError as exc:
             db.rollback()
-            errors[exc.field] = _(exc.message)
+            errors[exc.field] = say(exc.message)
         else:
             db.commit()
             flash(_("Bank balance recorded."))
@@ -637,7 +639,7 @@ def delinquency(district_id: int) -> Any:
             liens.set_late_terms(session=db, actor=me().actor, district_id=district_id, **values)
         except InputError as exc:
             db.rollback()
-            errors[exc.field] = _(exc.message)
+            errors[exc.field] = say(exc.message)
         else:
             db.commit()
             flash(_("Late-payment terms saved."))
@@ -789,7 +791,7 @@ def property_liens(district_id: int, property_id: int) -> Any:
             )
         except InputError as exc:
             db.rollback()
-            errors[exc.field] = _(exc.message)
+            errors[exc.field] = say(exc.message)
         else:
             db.commit()
             flash(_("Lien recorded."))
@@ -804,7 +806,7 @@ def property_liens(district_id: int, property_id: int) -> Any:
             if sale < 0:
                 raise InputError("sale_price", N_("The sale price cannot be negative."))
         except InputError as exc:
-            errors["sale_price"] = _(exc.message)
+            errors["sale_price"] = say(exc.message)
             sale = None
     view = liens.lien_priority(db, prop, today(), sale_proceeds=sale)
     paid = {(p.id, p.part): p for p in view.result.distribution or ()}
@@ -851,7 +853,7 @@ def apply_credit(district_id: int, property_id: int) -> Any:
         )
     except InputError as exc:
         db.rollback()
-        flash(_(exc.message), "error")
+        flash(say(exc.message), "error")
     else:
         db.commit()
         from tid.i18n import money
@@ -971,7 +973,7 @@ def year_lock(district_id: int, fiscal_year: str) -> Any:
             )
         except InputError as exc:
             db.rollback()
-            flash(_(exc.message), "error")
+            flash(say(exc.message), "error")
         else:
             db.commit()
             flash(_("FY %(fy)s is locked.", fy=fy.label))

@@ -27,6 +27,7 @@ from tid.calc_io import Field as Input
 from tid.rules import calculators
 from tid.rules.errors import FindingsError, InputError
 from tid.rules.liens import LIEN_KINDS
+from tid.rules.messages import Message, render, set_field_labels
 from tid.rules.room_tax import EXEMPTION_LABELS, LODGING_LABELS
 from tid.web import calc_guard, nav
 from tid.web.access import public
@@ -208,6 +209,27 @@ def label(key: str) -> str:
         return f"{label(group)}: {label(leaf)}"
     message = LABELS.get(key)
     return str(_(message)) if message else key.replace("_", " ")
+
+
+_INDEX = re.compile(r"\[(\d+)\]")
+
+
+def field_label(path: str) -> str:
+    """A field's path (``months[2].collected``) as a reader names it: the field's label, and
+    the row of its table (``Collected (row 3)``). Outside a request, the path itself."""
+    from flask import has_request_context
+
+    if not has_request_context() or not path:
+        return path
+    rows = [int(n) + 1 for n in _INDEX.findall(path)]
+    leaf = _INDEX.sub("", path).rsplit(".", 1)[-1]
+    shown = label(leaf)
+    if rows:
+        return str(_("%(field)s (row %(row)s)", field=shown, row=rows[-1]))
+    return shown
+
+
+set_field_labels(field_label)
 
 
 def percent(value: Decimal) -> str:
@@ -476,10 +498,14 @@ _PATH = re.compile(r"^(\w+)\[(\d+)\](?:\.(\w+))?")
 def place_error(spec: FormSpec, state: FormState, exc: InputError) -> None:
     """Show a calculator's error next to the field it names (or above the form)."""
     path = exc.field
-    reason = exc.message
-    # Next to the field, the path the message starts with says nothing new.
-    if path and reason.startswith(f"{path}: "):
-        reason = reason[len(path) + 2 :]
+    said = exc.message
+    # Next to the field, the field's name the message starts with says nothing new.
+    if isinstance(said, Message) and said.msgid == "%(field)s: %(reason)s":
+        reason = render(dict(said.params)["reason"])
+    else:
+        reason = render(said)
+        if path and reason.startswith(f"{path}: "):
+            reason = reason[len(path) + 2 :]
     message = _("Not accepted: %(reason)s", reason=reason)
     match = _PATH.match(path)
     if match:
@@ -731,7 +757,9 @@ def form(calculator: str) -> Any:
         if pasted is not None:
             state.error(
                 "document_json",
-                _("%(field)s: %(reason)s", field=exc.field or "—", reason=exc.message),
+                render(exc.message)
+                if isinstance(exc.message, Message)
+                else _("%(field)s: %(reason)s", field=exc.field or "—", reason=exc.message),
             )
         else:
             place_error(spec, state, exc)

@@ -23,7 +23,7 @@ from sqlmodel import Session, col, select
 
 from tid.clock import utcnow
 from tid.db import get_session
-from tid.i18n import localized
+from tid.i18n import localized, say
 from tid.ids import parse_id
 from tid.models import Municipality, Petition, PetitionState, User
 from tid.pdf import render_pdf
@@ -88,7 +88,7 @@ def _translate(exc: InputError) -> str:
     if isinstance(exc, svc.PetitionError):
         params = {k: _(v) if isinstance(v, str) else v for k, v in exc.params.items()}
         return str(_(exc.msgid, **params) if params else _(exc.msgid))
-    return str(_(exc.message))
+    return str(say(exc.message))
 
 
 def _errors(exc: InputError) -> dict[str, str]:
