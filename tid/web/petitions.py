@@ -492,7 +492,7 @@ def calendar_feed(token: str) -> Any:
         ):
             if not clock.running:
                 continue
-            events.append(svc.feed_event(row, clock, spanish=es))
+            events.append(svc.feed_event(row, clock, lang="es" if es else "en"))
     body = svc.ical_document(
         events,
         stamp=utcnow(),
