@@ -42,7 +42,7 @@ translations: $(STAMP)
 
 # Refresh the catalogs after adding or changing messages (then translate the new Spanish ones).
 messages: $(STAMP)
-	$(BIN)/pybabel extract --no-wrap --no-location --sort-output -F tid/babel.cfg -k _l -k lazy_gettext -k N_ -o tid/translations/messages.pot tid templates
+	$(BIN)/pybabel extract --no-wrap --no-location --sort-output -F tid/babel.cfg -k _l -k lazy_gettext -k N_ -k Message -o tid/translations/messages.pot tid templates
 	$(BIN)/pybabel update --no-wrap --ignore-obsolete -i tid/translations/messages.pot -d tid/translations --no-fuzzy-matching
 
 # The demo's digest emails go to a local mail sink that keeps them in instance/mail/. The web,

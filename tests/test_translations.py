@@ -17,6 +17,7 @@ KEYWORDS = {
     "_l": None,
     "lazy_gettext": None,
     "N_": None,
+    "Message": None,
 }
 METHODS = [("**.py", "python"), ("**.html", "jinja2")]
 

@@ -77,11 +77,22 @@ def moment(value: datetime | None) -> str:
 
 
 def localized(text: str) -> str:
-    """A line of the core in the reader's language (the core's bilingual lines carry their
-    Spanish; other text is shown as it is)."""
-    from tid.rules.errors import spanish
+    """A message of the core or the services (:class:`tid.rules.messages.Message`) in the
+    reader's language; other text is data and is shown as it is."""
+    from tid.rules.messages import render
 
-    return spanish(text) if language() == "es" else str(text)
+    return render(text)
+
+
+def say(message: str) -> str:
+    """A message a service or the core gave (an error, a refusal) in the reader's language:
+    a :class:`~tid.rules.messages.Message` from its msgid and parameters, a plain msgid by
+    gettext."""
+    from flask_babel import gettext
+
+    from tid.rules.messages import Message, render
+
+    return render(message) if isinstance(message, Message) else str(gettext(message))
 
 
 def init_app(app: Flask) -> None:
@@ -96,4 +107,47 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["day"] = day
     app.jinja_env.filters["moment"] = moment
     app.jinja_env.filters["localized"] = localized
+    from tid.rules.liens import kind_label
+
     app.jinja_env.globals["language"] = language
+    app.jinja_env.globals["kind_label"] = kind_label
+    app.jinja_env.globals["account_label"] = journal_account_label
+    app.jinja_env.globals["entry_kind_label"] = journal_entry_kind_label
+    app.jinja_env.globals["memo_message"] = journal_memo
+    from tid.services import audit_words
+
+    app.jinja_env.globals["audit_action"] = audit_words.action_label
+    app.jinja_env.globals["audit_field"] = audit_words.field_label
+    app.jinja_env.globals["audit_entity"] = audit_words.entity_label
+    app.jinja_env.globals["audit_shown"] = audit_words.shown_value
+
+
+def journal_account_label(account: str) -> str:
+    """A journal account's label in the reader's language (an authorized purpose by its name,
+    read once a request)."""
+    from flask import g
+
+    from tid.services import ledger
+
+    if account.startswith(ledger.PURPOSE_PREFIX) and "purpose_names" not in g:
+        from sqlmodel import select
+
+        from tid.db import get_session
+        from tid.models import AuthorizedPurpose
+
+        g.purpose_names = {
+            p.id: p.name for p in get_session().exec(select(AuthorizedPurpose)) if p.id
+        }
+    return localized(ledger.account_label(account, g.get("purpose_names")))
+
+
+def journal_entry_kind_label(kind: str) -> str:
+    from tid.services import ledger
+
+    return localized(ledger.entry_kind_label(kind))
+
+
+def journal_memo(kind: str, memo: str) -> str:
+    from tid.services import ledger
+
+    return localized(ledger.memo_message(kind, memo))

@@ -30,6 +30,7 @@ from tid import mail
 from tid.clock import PUERTO_RICO, today_in_puerto_rico, utcnow
 from tid.db import session_scope
 from tid.models import JobRun, Municipality, PetitionState, Role, User
+from tid.rules.messages import Message, render
 from tid.services import audit
 from tid.services import petitions as svc
 
@@ -95,65 +96,54 @@ def _clerks(session: Session, municipality_id: int) -> list[str]:
     return [u.email for u in session.exec(stmt)]
 
 
-def _line_es(row: svc.DashboardRow, base_url: str) -> str:
+def _line(row: svc.DashboardRow, base_url: str, lang: str) -> str:
     clock = row.clock
     assert clock is not None
     p = row.petition
     if clock.days_left < 0:
-        status = f"VENCIDO hace {-clock.days_left} días"
+        status = Message("OVERDUE by %(days)s days", days=-clock.days_left)
     elif clock.days_left == 0:
-        status = "vence HOY"
+        status = Message("due TODAY")
     else:
-        status = f"quedan {clock.days_left} días"
-    return (
-        f"- {p.district_name} ({svc.STATE_LABELS_ES.get(PetitionState(p.state), p.state)}): "
-        f"{svc.CLOCK_LABELS_ES[clock.kind]} el {clock.due.isoformat()}, {status}.\n"
-        f"  {clock.explanation_es}. {clock.citation}.\n"
-        f"  {base_url}/petitions/{p.id}"
+        status = Message("%(days)s days left", days=clock.days_left)
+    state = svc.STATE_LABELS.get(PetitionState(p.state))
+    line = Message(
+        "- %(district)s (%(state)s): %(clock)s %(due)s, %(status)s.",
+        district=p.district_name,
+        state=Message(state) if state else p.state,
+        clock=Message(svc.CLOCK_LABELS[clock.kind]),
+        due=clock.due.isoformat(),
+        status=status,
     )
-
-
-def _line_en(row: svc.DashboardRow, base_url: str) -> str:
-    clock = row.clock
-    assert clock is not None
-    p = row.petition
-    if clock.days_left < 0:
-        status = f"OVERDUE by {-clock.days_left} days"
-    elif clock.days_left == 0:
-        status = "due TODAY"
-    else:
-        status = f"{clock.days_left} days left"
-    return (
-        f"- {p.district_name} ({svc.STATE_LABELS.get(PetitionState(p.state), p.state)}): "
-        f"{svc.CLOCK_LABELS[clock.kind]} {clock.due.isoformat()}, {status}.\n"
-        f"  {clock.explanation}. {clock.citation}.\n"
-        f"  {base_url}/petitions/{p.id}"
+    why = Message(
+        "%(explanation)s. %(citation)s.", explanation=clock.explanation, citation=clock.citation
     )
+    return f"{render(line, lang)}\n  {render(why, lang)}\n  {base_url}/petitions/{p.id}"
 
 
 def compose_digest(
     municipality: str, rows: list[svc.DashboardRow], day: date, base_url: str
 ) -> tuple[str, str]:
-    """The digest's subject and body: Spanish first, then English."""
+    """The digest's subject and body: Spanish first, then English (one set of messages)."""
     base = base_url.rstrip("/")
-    subject = (
-        f"Términos de peticiones DMT — {municipality} — {day.isoformat()} / TID petition deadlines"
+    heading = Message(
+        "TID petition deadlines — %(municipality)s — %(day)s",
+        municipality=municipality,
+        day=day.isoformat(),
     )
+    subject = f"{render(heading, 'es')} / {render(Message('TID petition deadlines'), 'en')}"
     overdue = sum(1 for r in rows if r.clock is not None and r.clock.days_left < 0)
-    es = [
-        f"Peticiones de distritos de mejoramiento turístico de {municipality}, "
-        f"al {day.isoformat()}: {len(rows)} término(s) vencido(s) o que vencen en "
-        f"{svc.SOON_DAYS} días o menos ({overdue} vencido(s)).",
-        "",
-        *(_line_es(r, base) for r in rows),
-    ]
-    en = [
-        f"Tourism improvement district petitions of {municipality}, as of "
-        f"{day.isoformat()}: {len(rows)} deadline(s) overdue or due within "
-        f"{svc.SOON_DAYS} days ({overdue} overdue).",
-        "",
-        *(_line_en(r, base) for r in rows),
-    ]
+    intro = Message(
+        "Tourism improvement district petitions of %(municipality)s, as of %(day)s: "
+        "%(count)s deadline(s) overdue or due within %(soon)s days (%(overdue)s overdue).",
+        municipality=municipality,
+        day=day.isoformat(),
+        count=len(rows),
+        soon=svc.SOON_DAYS,
+        overdue=overdue,
+    )
+    es = [render(intro, "es"), "", *(_line(r, base, "es") for r in rows)]
+    en = [render(intro, "en"), "", *(_line(r, base, "en") for r in rows)]
     body = "\n".join(
         [
             *es,

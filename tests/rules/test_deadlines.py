@@ -21,7 +21,8 @@ from tid.rules.calendar import (
     publication_window,
     yearly_notice_due,
 )
-from tid.rules.errors import InputError, spanish
+from tid.rules.errors import InputError
+from tid.rules.messages import render
 
 
 def test_ordinance_due_rules_example_sunday_moves_to_monday() -> None:
@@ -236,7 +237,7 @@ def test_general_election_day_moves_a_deadline_and_says_so() -> None:
     assert "General Election Day" in due.explanation
     assert "Día de las Elecciones Generales" in due.explanation_es
     assert any("general election day (2028-11-07)" in w for w in due.warnings)
-    assert any("elecciones generales" in spanish(w) for w in due.warnings)
+    assert any("elecciones generales" in render(w, "es") for w in due.warnings)
     assert any(s.parameter == "district.general_election_day" for s in due.trace)
 
 
@@ -258,7 +259,7 @@ def test_an_observed_holiday_moves_a_deadline_and_says_so() -> None:
     assert due.date == date(2026, 7, 6)
     assert "Independence Day (observed)" in due.explanation
     assert any("observed days count as holidays" in w for w in due.warnings)
-    assert any("se observa un feriado" in spanish(w) for w in due.warnings)
+    assert any("se observa un feriado" in render(w, "es") for w in due.warnings)
     # A deadline no observed day touches carries no such warning.
     plain = ordinance_due(date(2026, 3, 2), skip_saturday=True)
     assert not any("observed" in w for w in plain.warnings)

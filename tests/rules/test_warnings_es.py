@@ -12,21 +12,29 @@ import pytest
 from tests.calc_documents import DOCUMENTS
 from tests.rules.cases import load_cases
 from tid.rules.calculators import run
-from tid.rules.errors import Bilingual, spanish, spanish_all
+from tid.rules.messages import Message, render, render_all
 
 # Numbers as a warning writes them: 2009-06-30, $9,600,000.00, 1/6, 6653(5) → 6653 and 5.
 NUMBER = re.compile(r"\d[\d,./-]*\d|\d")
 
 
-def test_bilingual_is_its_english_text() -> None:
-    text = Bilingual("Three nights", "Tres noches")
-    assert text == "Three nights" and str(text) == "Three nights"
+def test_a_message_is_its_english_text_and_renders_in_spanish_from_the_catalog() -> None:
+    text = Message(
+        "Act 272-2003 is taken to apply to stays from its approval, %(act272_from)s: "
+        "the supplied text has no effective-date clause (RULES.md § 2).",
+        act272_from="2003-09-09",
+    )
     assert isinstance(text, str)
-    assert spanish(text) == "Tres noches"
-    assert spanish("plain") == "plain"
-    assert spanish_all([text, "plain"]) == ["Tres noches", "plain"]
-    # A copy (results are cached and pickled by the web's worker processes) keeps the Spanish.
-    assert spanish(pickle.loads(pickle.dumps(text))) == "Tres noches"
+    assert text.startswith("Act 272-2003 is taken to apply to stays from its approval, 2003-09-09")
+    es = render(text, "es")
+    assert es.startswith("Se entiende que la Ley 272-2003") and "2003-09-09" in es
+    assert render(text, "en") == str(text)
+    assert render("plain data", "es") == "plain data"
+    assert render_all([text, "plain"], "es") == [es, "plain"]
+    # A copy (results are cached and pickled by the web's worker processes) keeps its msgid.
+    assert render(pickle.loads(pickle.dumps(text)), "es") == es
+    # A message without parameters keeps its percent signs as they are.
+    assert Message("5% of the total") == "5% of the total"
 
 
 # The worked cases of tests/rules/cases reach warnings the interface documents do not.

@@ -217,7 +217,10 @@ def test_a_pasted_json_document(client: FlaskClient) -> None:
         "/calc/room-tax", data={"document_json": json.dumps({**document, "nightly_rate": 1.5})}
     )
     assert refused.status_code == 422
-    assert _error_of(_page(refused), "document_json").startswith("nightly_rate: ")
+    # The field by its label and the reason in the reader's language, never the JSON path.
+    error = _error_of(_page(refused), "document_json")
+    assert error.startswith("Tarifa por noche: escriba la cantidad como texto"), error
+    assert "nightly_rate" not in error
 
 
 def test_change_the_input_fills_the_form_again(client: FlaskClient) -> None:

@@ -69,7 +69,9 @@ def test_recording_shows_the_ordinance_deadline_in_spanish_and_english(
     assert "Ordinance due 2026-06-01" in page
     assert "90 days from 2026-03-02 is 2026-05-31, a Sunday; moved to 2026-06-01" in page
     assert "83 days left." in page
-    assert "petition.record" in page  # the history
+    # the history, in words: the action's label, never its code nor a field's name
+    assert "Petition recorded" in page and "petition.record" not in page
+    assert "Received on" in page and "received_on" not in page
 
 
 def test_a_future_receipt_is_refused_next_to_its_field_in_the_users_language(

@@ -14,19 +14,17 @@ from datetime import date
 from decimal import ROUND_DOWN, Decimal
 
 from tid.rules.calendar import district_setting, fiscal_year_of
-from tid.rules.errors import Bilingual, InputError
+from tid.rules.errors import InputError
+from tid.rules.messages import Message
 from tid.rules.money import CENT, ZERO, money_str
 from tid.rules.trace import TraceStep
 
 CITATION = "21 LPRA § 6653(6)"
 
-MEASURE_WARNING = Bilingual(
-    "The cap is measured per fiscal year against the impost revenue collected in that year "
-    "up to this moment (RULES.md § 1.4): an expenditure refused now may fit later in the year, "
-    "once more revenue is collected.",
-    "El tope se mide por año fiscal contra los recaudos de la imposición cobrados en ese año "
-    "hasta este momento (RULES.md § 1.4): un gasto rechazado ahora puede caber más adelante en "
-    "el año, cuando se haya recaudado más.",
+MEASURE_WARNING = Message(
+    "The cap is measured per fiscal year against the impost revenue collected in "
+    "that year up to this moment (RULES.md § 1.4): an expenditure refused now may "
+    "fit later in the year, once more revenue is collected."
 )
 
 
@@ -113,15 +111,21 @@ def check_admin_expenditure(
             f"can be spent now ({CITATION})."
         )
     trace = (
-        TraceStep("cap rate", f"{cap_rate}", rate_citation, "district.admin_cap_rate"),
+        TraceStep(Message("cap rate"), f"{cap_rate}", rate_citation, "district.admin_cap_rate"),
         TraceStep(
-            "impost revenue collected in the FY to date", money_str(revenue_to_date), CITATION
+            Message("impost revenue collected in the FY to date"),
+            money_str(revenue_to_date),
+            CITATION,
         ),
-        TraceStep("cap = rate × revenue", _amount(cap), CITATION),
-        TraceStep("administrative spending in the FY to date", money_str(admin_to_date), CITATION),
-        TraceStep("headroom = cap − spending", _amount(headroom), "RULES.md § 1.4"),
-        TraceStep("proposed expenditure", money_str(proposed), "RULES.md § 1.4"),
-        TraceStep("decision", "allowed" if allowed else "refused", CITATION),
+        TraceStep(Message("cap = rate × revenue"), _amount(cap), CITATION),
+        TraceStep(
+            Message("administrative spending in the FY to date"), money_str(admin_to_date), CITATION
+        ),
+        TraceStep(Message("headroom = cap − spending"), _amount(headroom), "RULES.md § 1.4"),
+        TraceStep(Message("proposed expenditure"), money_str(proposed), "RULES.md § 1.4"),
+        TraceStep(
+            Message("decision"), Message("allowed") if allowed else Message("refused"), CITATION
+        ),
     )
     return AdminCapDecision(
         allowed=allowed,

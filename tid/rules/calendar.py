@@ -15,7 +15,8 @@ from typing import Any
 
 import holidays
 
-from tid.rules.errors import Bilingual, InputError, spanish_all
+from tid.rules.errors import InputError, field_error
+from tid.rules.messages import N_, Message, joined, render, render_all
 from tid.rules.trace import TraceStep
 
 # Deadline has a field called ``date``; inside its class body the type is reached by this name.
@@ -125,11 +126,13 @@ def parse_date(value: object, field: str) -> date:
     if isinstance(value, date):
         return value
     if not isinstance(value, str):
-        raise InputError(field, f'{field}: write the date as text, like "2026-03-02"')
+        raise field_error(field, Message('write the date as text, like "2026-03-02"'))
     try:
         return date.fromisoformat(value.strip())
     except ValueError:
-        raise InputError(field, f'{field}: "{value}" is not a date like "2026-03-02"') from None
+        raise field_error(
+            field, Message('"%(value)s" is not a date like "2026-03-02"', value=value)
+        ) from None
 
 
 def month_label(year: int, month: int) -> str:
@@ -202,58 +205,79 @@ def _setting_bool(name: str, on: date, field: str) -> tuple[bool, str]:
 COUNTING_CITATION = "1 LPRA § 72"
 
 _WEEKDAYS_EN = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-_WEEKDAYS_ES = ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo")
+WEEKDAYS = (
+    N_("Monday"),
+    N_("Tuesday"),
+    N_("Wednesday"),
+    N_("Thursday"),
+    N_("Friday"),
+    N_("Saturday"),
+    N_("Sunday"),
+)
 
 ELECTION_DAY = "General Election Day"
 OBSERVED = " (observed)"
 
-# Spanish names of the holidays the `holidays` package lists for Puerto Rico (it has no
-# Spanish locale for PR); a name missing here is shown as the package gives it.
-_HOLIDAYS_ES = {
-    "Birthday of Eugenio María de Hostos": "Natalicio de Eugenio María de Hostos",
-    "Christmas Day": "Día de Navidad",
-    "Columbus Day": "Día de la Raza",
-    "Discovery of Puerto Rico Day": "Día del Descubrimiento de Puerto Rico",
-    "Emancipation Day": "Día de la Abolición de la Esclavitud",
-    "Epiphany": "Día de Reyes",
-    "George Washington Day": "Natalicio de George Washington",
-    "George Washington Day, Presidents' Day, and the Day of the Hero and the Illustrious "
-    "Woman of Puerto Rico": "Día de los Presidentes y de los Próceres y las Ilustres "
-    "de Puerto Rico",
-    "George Washington Day, Presidents' Day, and the Day of the Women and Men Heroes of "
-    "Puerto Rico": "Día de los Presidentes y de las Próceres y los Próceres de Puerto Rico",
-    "George Washington Day, Presidents' Day, and the Puerto Rican Heroes Day": (
-        "Día de los Presidentes y de los Próceres Puertorriqueños"
-    ),
-    "Good Friday": "Viernes Santo",
-    "Independence Day": "Día de la Independencia de los Estados Unidos",
-    "José Celso Barbosa Day": "Natalicio de José Celso Barbosa",
-    "José de Diego Day": "Natalicio de José de Diego",
-    "Juneteenth National Independence Day": "Día Nacional de la Libertad (Juneteenth)",
-    "Labor Day": "Día del Trabajo",
-    "Luis Muñoz Rivera Day": "Natalicio de Luis Muñoz Rivera",
-    "Martin Luther King Jr. Day": "Natalicio de Martin Luther King, Jr.",
-    "Memorial Day": "Día de la Recordación",
-    "New Year's Day": "Día de Año Nuevo",
-    "Puerto Rican Culture and Discovery of Puerto Rico Day": (
-        "Día de la Cultura Puertorriqueña y del Descubrimiento de Puerto Rico"
-    ),
-    "Puerto Rican Identity Day": "Día de la Identidad Puertorriqueña",
-    "Puerto Rico Constitution Day": "Día de la Constitución de Puerto Rico",
-    "Thanksgiving Day": "Día de Acción de Gracias",
-    "Veterans Day": "Día del Veterano",
-    ELECTION_DAY: "Día de las Elecciones Generales",
+# The names of the holidays the `holidays` package lists for Puerto Rico, as messages (the
+# package has no Spanish for PR; the catalogs have it). A name missing here is shown as given.
+HOLIDAY_LABELS: dict[str, str] = {
+    name: name
+    for name in (
+        N_("Birthday of Eugenio María de Hostos"),
+        N_("Christmas Day"),
+        N_("Columbus Day"),
+        N_("Discovery of Puerto Rico Day"),
+        N_("Emancipation Day"),
+        N_("Epiphany"),
+        N_("George Washington Day"),
+        N_(
+            "George Washington Day, Presidents' Day, and the Day of the Hero and the "
+            "Illustrious Woman of Puerto Rico"
+        ),
+        N_(
+            "George Washington Day, Presidents' Day, and the Day of the Women and Men Heroes "
+            "of Puerto Rico"
+        ),
+        N_("George Washington Day, Presidents' Day, and the Puerto Rican Heroes Day"),
+        N_("Good Friday"),
+        N_("Independence Day"),
+        N_("José Celso Barbosa Day"),
+        N_("José de Diego Day"),
+        N_("Juneteenth National Independence Day"),
+        N_("Labor Day"),
+        N_("Luis Muñoz Rivera Day"),
+        N_("Martin Luther King Jr. Day"),
+        N_("Memorial Day"),
+        N_("New Year's Day"),
+        N_("Puerto Rican Culture and Discovery of Puerto Rico Day"),
+        N_("Puerto Rican Identity Day"),
+        N_("Puerto Rico Constitution Day"),
+        N_("Thanksgiving Day"),
+        N_("Veterans Day"),
+        N_("General Election Day"),
+    )
 }
+assert ELECTION_DAY in HOLIDAY_LABELS
 
 
-def _holiday_es(name_en: str) -> str:
-    parts = []
+def holiday_label(name_en: str) -> str:
+    """A holiday's name (or several, "; "-joined, the package's "(observed)" kept) as a message."""
+    parts: list[str] = []
     for part in name_en.split("; "):
-        observed = part.endswith(" (observed)")
-        base = part.removesuffix(" (observed)")
-        spanish = _HOLIDAYS_ES.get(base, base)
-        parts.append(f"{spanish} (día feriado trasladado)" if observed else spanish)
-    return "; ".join(parts)
+        base = part.removesuffix(OBSERVED)
+        label: str = Message(HOLIDAY_LABELS[base]) if base in HOLIDAY_LABELS else base
+        parts.append(Message("%(holiday)s (observed)", holiday=label) if part != base else label)
+    return joined(parts, "; ")
+
+
+def period_label(period_en: str) -> str:
+    """``"90 days"`` or ``"One year"`` as a message."""
+    count = period_en.split()[0]
+    return Message("%(days)s days", days=count) if count.isdigit() else Message("One year")
+
+
+def weekday_label(day: date) -> str:
+    return Message(WEEKDAYS[day.weekday()])
 
 
 @functools.cache
@@ -324,22 +348,20 @@ class SkippedDay:
     weekday: str  # English weekday name, e.g. "Sunday"
     holiday: str | None  # English holiday name from the `holidays` package, if one
 
-    def clause_en(self) -> str:
+    def clause(self) -> str:
+        """Why the day is skipped, as a message."""
         weekend = self.weekday in ("Saturday", "Sunday")
+        day = self.day.isoformat()
         if self.holiday and weekend:
-            return f"{self.day.isoformat()} is a {self.weekday} and {self.holiday}"
+            return Message(
+                "%(day)s is a %(weekday)s and %(holiday)s",
+                day=day,
+                weekday=weekday_label(self.day),
+                holiday=holiday_label(self.holiday),
+            )
         if self.holiday:
-            return f"{self.day.isoformat()} is {self.holiday}"
-        return f"{self.day.isoformat()} is a {self.weekday}"
-
-    def clause_es(self) -> str:
-        weekday_es = _WEEKDAYS_ES[self.day.weekday()]
-        weekend = self.day.weekday() >= 5
-        if self.holiday and weekend:
-            return f"el {self.day.isoformat()} es {weekday_es} y {_holiday_es(self.holiday)}"
-        if self.holiday:
-            return f"el {self.day.isoformat()} es {_holiday_es(self.holiday)}"
-        return f"el {self.day.isoformat()} es {weekday_es}"
+            return Message("%(day)s is %(holiday)s", day=day, holiday=holiday_label(self.holiday))
+        return Message("%(day)s is a %(weekday)s", day=day, weekday=weekday_label(self.day))
 
     def as_json(self) -> dict[str, str | None]:
         return {"date": self.day.isoformat(), "weekday": self.weekday, "holiday": self.holiday}
@@ -404,41 +426,28 @@ class PublicationWindow:
 def saturday_warning(skip_saturday: bool) -> str:
     """The warning every deadline carries: how Saturdays were treated, and why it is a setting."""
     if skip_saturday:
-        return Bilingual(
-            "Saturdays are treated like Sundays and holidays: a deadline falling on one moves "
-            "to the next working day (setting deadline_skip_saturday = true). The supplied "
-            "text of 1 LPRA § 72 does not settle Saturdays (RULES.md § 1.1).",
-            "Los sábados se tratan como los domingos y los días feriados: un término que vence "
-            "en sábado se traslada al próximo día laborable (ajuste deadline_skip_saturday = "
-            "true). El texto disponible de 1 LPRA § 72 no resuelve el caso de los sábados "
-            "(RULES.md § 1.1).",
+        return Message(
+            "Saturdays are treated like Sundays and holidays: a deadline falling on one "
+            "moves to the next working day (setting deadline_skip_saturday = true). The "
+            "supplied text of 1 LPRA § 72 does not settle Saturdays (RULES.md § 1.1)."
         )
-    return Bilingual(
-        "Saturdays count as working days: a deadline may fall on one "
-        "(setting deadline_skip_saturday = false). The supplied text of 1 LPRA § 72 does not "
-        "settle Saturdays (RULES.md § 1.1).",
-        "Los sábados cuentan como días laborables: un término puede vencer en sábado (ajuste "
-        "deadline_skip_saturday = false). El texto disponible de 1 LPRA § 72 no resuelve el "
-        "caso de los sábados (RULES.md § 1.1).",
+    return Message(
+        "Saturdays count as working days: a deadline may fall on one (setting "
+        "deadline_skip_saturday = false). The supplied text of 1 LPRA § 72 does not "
+        "settle Saturdays (RULES.md § 1.1)."
     )
 
 
-PUBLICATION_WARNING = Bilingual(
-    "The publication window is the 7 days after the approval day (approval + 1 … approval + 7) "
-    "and its end does not move for a Sunday or holiday: the statute names a week, not a period "
-    "counted under 1 LPRA § 72 (RULES.md § 1.1).",
-    "La semana de publicación son los 7 días siguientes al de la aprobación (aprobación + 1 … "
-    "aprobación + 7) y su final no se traslada por domingo ni día feriado: la ley habla de una "
-    "semana, no de un término computado según 1 LPRA § 72 (RULES.md § 1.1).",
+PUBLICATION_WARNING = Message(
+    "The publication window is the 7 days after the approval day (approval + 1 … "
+    "approval + 7) and its end does not move for a Sunday or holiday: the statute "
+    "names a week, not a period counted under 1 LPRA § 72 (RULES.md § 1.1)."
 )
 
-YEARLY_NOTICE_WARNING = Bilingual(
-    "The statute asks for a certified-mail notice 'at least every year' and fixes no day; this "
-    "date is one year after the previous notice, the latest a yearly notice can go out "
-    "(21 LPRA § 6653(5); not settled by RULES.md § 1.1).",
-    "La ley exige una notificación por correo certificado 'por lo menos cada año' y no fija el "
-    "día; esta fecha es un año después de la notificación anterior, lo más tarde que puede "
-    "enviarse una notificación anual (21 LPRA § 6653(5); RULES.md § 1.1 no lo resuelve).",
+YEARLY_NOTICE_WARNING = Message(
+    "The statute asks for a certified-mail notice 'at least every year' and fixes "
+    "no day; this date is one year after the previous notice, the latest a yearly "
+    "notice can go out (21 LPRA § 6653(5); not settled by RULES.md § 1.1)."
 )
 
 
@@ -453,7 +462,6 @@ def _moved_past_holidays(
     start: date,
     nominal: date,
     period_en: str,
-    period_es: str,
     citation: str,
     skip_saturday: bool,
     extra_warnings: tuple[str, ...] = (),
@@ -465,39 +473,47 @@ def _moved_past_holidays(
     while not is_working_day(day, skip_saturday=skip_saturday):
         skipped.append(SkippedDay(day, _WEEKDAYS_EN[day.weekday()], holiday_name(day)))
         day += timedelta(days=1)
-    head_en = (
-        f"{period_en} from {start.isoformat()} is {nominal.isoformat()}, "
-        f"a {_WEEKDAYS_EN[nominal.weekday()]}"
-    )
-    head_es = (
-        f"{period_es} a partir del {start.isoformat()} es el {nominal.isoformat()}, "
-        f"{_WEEKDAYS_ES[nominal.weekday()]}"
-    )
-    clauses_en = [head_en]
-    clauses_es = [head_es]
+    clauses: list[str] = [
+        Message(
+            "%(period)s from %(start)s is %(nominal)s, a %(weekday)s",
+            period=period_label(period_en),
+            start=start.isoformat(),
+            nominal=nominal.isoformat(),
+            weekday=weekday_label(nominal),
+        )
+    ]
     for i, s in enumerate(skipped):
         if i == 0:
             # The weekday of the nominal day is already in the head; name only its holiday.
             if s.holiday:
-                clauses_en.append(f"{s.day.isoformat()} is {s.holiday}")
-                clauses_es.append(f"el {s.day.isoformat()} es {_holiday_es(s.holiday)}")
+                clauses.append(
+                    Message(
+                        "%(day)s is %(holiday)s",
+                        day=s.day.isoformat(),
+                        holiday=holiday_label(s.holiday),
+                    )
+                )
             continue
-        clauses_en.append(s.clause_en())
-        clauses_es.append(s.clause_es())
+        clauses.append(s.clause())
     if skipped:
-        clauses_en.append(f"moved to {day.isoformat()}")
-        clauses_es.append(f"se traslada al {day.isoformat()}")
+        clauses.append(Message("moved to %(day)s", day=day.isoformat()))
+    explanation = joined(clauses, "; ")
     trace = [
-        TraceStep("start (the first day is excluded)", start.isoformat(), COUNTING_CITATION),
         TraceStep(
-            f"{period_en} later (the last day is included)",
+            Message("start (the first day is excluded)"), start.isoformat(), COUNTING_CITATION
+        ),
+        TraceStep(
+            Message(
+                "%(period)s later (the last day is included)",
+                period=period_label(period_en),
+            ),
             nominal.isoformat(),
             citation,
             parameter,
         ),
         TraceStep(
-            "Saturdays",
-            "do not end a period" if skip_saturday else "count as working days",
+            Message("Saturdays"),
+            (Message("do not end a period") if skip_saturday else Message("count as working days")),
             district_setting("deadline_skip_saturday").citation,
             "district.deadline_skip_saturday",
         ),
@@ -507,8 +523,8 @@ def _moved_past_holidays(
         added = added_by_setting(s.holiday)
         trace.append(
             TraceStep(
-                "not a day a period can end on",
-                s.clause_en(),
+                Message("not a day a period can end on"),
+                s.clause(),
                 district_setting(added[0].removeprefix("district.")).citation
                 if added
                 else COUNTING_CITATION,
@@ -517,12 +533,14 @@ def _moved_past_holidays(
         )
         settings_used += [a for a in added if a not in settings_used]
     holiday_warnings = [_holiday_setting_warning(name, skipped) for name in settings_used]
-    trace.append(TraceStep("deadline", day.isoformat(), f"{citation}; {COUNTING_CITATION}"))
+    trace.append(
+        TraceStep(Message("deadline"), day.isoformat(), f"{citation}; {COUNTING_CITATION}")
+    )
     return Deadline(
         date=day,
         nominal_date=nominal,
-        explanation="; ".join(clauses_en),
-        explanation_es="; ".join(clauses_es),
+        explanation=explanation,
+        explanation_es=render(explanation, "es"),
         citation=f"{citation}; {COUNTING_CITATION}",
         start=start,
         skipped=tuple(skipped),
@@ -540,27 +558,24 @@ def _holiday_setting_warning(setting: str, skipped: Sequence[SkippedDay]) -> str
             for s in skipped
             if "district.observed_holidays" in added_by_setting(s.holiday)
         )
-        return Bilingual(
-            f"The deadline moved past a day on which a holiday is observed ({days}): observed "
-            "days count as holidays, since the offices are closed (setting observed_holidays; "
-            "RULES.md § 1.1).",
-            f"El término se trasladó pasando un día en que se observa un feriado ({days}): los "
-            "días en que se observa un feriado cuentan como feriados, pues las oficinas están "
-            "cerradas (ajuste observed_holidays; RULES.md § 1.1).",
+        return Message(
+            "The deadline moved past a day on which a holiday is observed (%(days)s): "
+            "observed days count as holidays, since the offices are closed (setting "
+            "observed_holidays; RULES.md § 1.1).",
+            days=days,
         )
     from tid.rules import params
 
     hit = [s.day for s in skipped if setting in added_by_setting(s.holiday)]
     first = params.param(setting, hit[0]).integer
     days = ", ".join(d.isoformat() for d in hit)
-    return Bilingual(
-        f"The deadline moved past Puerto Rico's general election day ({days}), a holiday the "
-        "holiday calendar lacks: the first Tuesday after the first Monday of November every "
-        f"fourth year from {first} (setting general_election_day; RULES.md § 1.1).",
-        f"El término se trasladó pasando el día de las elecciones generales de Puerto Rico "
-        f"({days}), un feriado que le falta al calendario de feriados: el primer martes después "
-        f"del primer lunes de noviembre cada cuatro años desde {first} (ajuste "
-        "general_election_day; RULES.md § 1.1).",
+    return Message(
+        "The deadline moved past Puerto Rico's general election day (%(days)s), a "
+        "holiday the holiday calendar lacks: the first Tuesday after the first Monday "
+        "of November every fourth year from %(first)s (setting general_election_day; "
+        "RULES.md § 1.1).",
+        days=days,
+        first=first,
     )
 
 
@@ -581,7 +596,6 @@ def deadline_after(
         start=start,
         nominal=start + timedelta(days=days),
         period_en=f"{days} days",
-        period_es=f"{days} días",
         citation=citation,
         skip_saturday=skip_saturday,
         parameter=parameter,
@@ -657,7 +671,6 @@ def yearly_notice_due(previous_notice: date, *, skip_saturday: bool | None = Non
             start=previous_notice,
             nominal=nominal,
             period_en="One year",
-            period_es="Un año",
             citation=citation,
             skip_saturday=skip,
             extra_warnings=(YEARLY_NOTICE_WARNING,),
@@ -681,21 +694,24 @@ def publication_window(mayor_approved: date) -> PublicationWindow:
         raise beyond_calendar(field, mayor_approved, "the week following it")
     start = mayor_approved + timedelta(days=1)
     end = mayor_approved + timedelta(days=days)
-    explanation = (
-        f"The week following the approval on {mayor_approved.isoformat()}: the {days} days "
-        f"from {start.isoformat()} ({_WEEKDAYS_EN[start.weekday()]}) to {end.isoformat()} "
-        f"({_WEEKDAYS_EN[end.weekday()]}); the end does not move for holidays"
-    )
-    explanation_es = (
-        f"La semana siguiente a la aprobación del {mayor_approved.isoformat()}: los {days} "
-        f"días del {start.isoformat()} ({_WEEKDAYS_ES[start.weekday()]}) al {end.isoformat()} "
-        f"({_WEEKDAYS_ES[end.weekday()]}); el final no se traslada por días feriados"
+    explanation = Message(
+        "The week following the approval on %(approved)s: the %(days)s days from %(start)s "
+        "(%(start_weekday)s) to %(end)s (%(end_weekday)s); the end does not move for holidays",
+        approved=mayor_approved.isoformat(),
+        days=days,
+        start=start.isoformat(),
+        start_weekday=weekday_label(start),
+        end=end.isoformat(),
+        end_weekday=weekday_label(end),
     )
     trace = (
-        TraceStep("mayor's approval (excluded)", mayor_approved.isoformat(), citation),
-        TraceStep("window opens (approval + 1)", start.isoformat(), citation),
+        TraceStep(Message("mayor's approval (excluded)"), mayor_approved.isoformat(), citation),
+        TraceStep(Message("window opens (approval + 1)"), start.isoformat(), citation),
         TraceStep(
-            f"window closes (approval + {days})",
+            Message(
+                "window closes (approval + %(days)s)",
+                days=days,
+            ),
             end.isoformat(),
             citation,
             "district.publication_week_days",
@@ -706,7 +722,7 @@ def publication_window(mayor_approved: date) -> PublicationWindow:
         end=end,
         approved=mayor_approved,
         explanation=explanation,
-        explanation_es=explanation_es,
+        explanation_es=render(explanation, "es"),
         citation=citation,
         warnings=(PUBLICATION_WARNING,),
         trace=trace,
@@ -724,6 +740,14 @@ def days_left(deadline: Deadline | PublicationWindow | date, today: date) -> int
         end = deadline
     return (end - today).days
 
+
+# The deadlines' names as a reader sees them (the trace's steps start with them).
+_LABELS = {
+    "ordinance_due": Message("Ordinance due"),
+    "mayor_decision_due": Message("Mayor's decision due"),
+    "publication_window": Message("Publication window"),
+    "initial_notice_due": Message("Initial notice due"),
+}
 
 _DEADLINE_INPUTS = (
     "petition_received",
@@ -792,12 +816,18 @@ def deadlines_document(document: Mapping[str, Any]) -> dict[str, Any]:
         for w in result.warnings:
             if w not in warnings:
                 warnings.append(w)
-        trace.extend({**t.as_json(), "step": f"{name}: {t.step}"} for t in result.trace)
+        trace.extend(
+            {
+                **t.as_json(),
+                "step": Message("%(deadline)s: %(step)s", deadline=_LABELS[name], step=t.step),
+            }
+            for t in result.trace
+        )
     # The publication window alone does not use the Saturday setting; name it only if used.
     used = [r.skip_saturday for r in results.values() if isinstance(r, Deadline)]
     if used:
         out["skip_saturday"] = used[0]
     out["warnings"] = warnings
-    out["warnings_es"] = spanish_all(warnings)
+    out["warnings_es"] = render_all(warnings, "es")
     out["trace"] = trace
     return out

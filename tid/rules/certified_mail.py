@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tid.rules.errors import InputError
+from tid.rules.errors import InputError, field_error
+from tid.rules.messages import Message
 
 IMPB_LENGTH = 22
 LEGACY_LENGTH = 20
@@ -54,27 +55,37 @@ def parse_article_number(value: object, field: str = "article_number") -> Articl
     check digit. Anything else is an :class:`InputError` naming ``field``.
     """
     if not isinstance(value, str):
-        raise InputError(field, f'{field}: write the article number as text, like "9400 1118 …"')
+        raise field_error(field, Message('write the article number as text, like "9400 1118 …"'))
     digits = "".join(value.split())
     if not digits:
-        raise InputError(field, f"{field}: the certified-mail article number is required")
+        raise field_error(field, Message("the certified-mail article number is required"))
     bad = next((c for c in digits if not (c.isascii() and c.isdigit())), None)
     if bad is not None:
-        raise InputError(
-            field, f"{field}: {bad!r} is not a digit; an article number has digits only"
+        raise field_error(
+            field,
+            Message("%(bad)s is not a digit; an article number has digits only", bad=repr(bad)),
         )
     if len(digits) not in (IMPB_LENGTH, LEGACY_LENGTH):
-        raise InputError(
+        raise field_error(
             field,
-            f"{field}: an article number has {IMPB_LENGTH} digits ({LEGACY_LENGTH} on older "
-            f"labels); this one has {len(digits)}",
+            Message(
+                "an article number has %(impb)s digits (%(legacy)s on older labels); this one "
+                "has %(count)s",
+                impb=IMPB_LENGTH,
+                legacy=LEGACY_LENGTH,
+                count=len(digits),
+            ),
         )
     expected = check_digit(digits[:-1])
     if int(digits[-1]) != expected:
-        raise InputError(
+        raise field_error(
             field,
-            f"{field}: the last digit (check digit) should be {expected}, not {digits[-1]}; "
-            "check the number on the receipt for a typo",
+            Message(
+                "the last digit (check digit) should be %(expected)s, not %(last)s; check the "
+                "number on the receipt for a typo",
+                expected=expected,
+                last=digits[-1],
+            ),
         )
     return ArticleNumber(digits, IMPB if len(digits) == IMPB_LENGTH else LEGACY)
 

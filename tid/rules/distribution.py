@@ -28,7 +28,8 @@ from tid.rules.calendar import (
     parse_date,
     parse_fiscal_year,
 )
-from tid.rules.errors import Bilingual, InputError, spanish_all
+from tid.rules.errors import InputError
+from tid.rules.messages import Message, render_all
 from tid.rules.money import from_cents, json_money, money_str, to_cents
 from tid.rules.params import ParamValue, history, param, param_or_none
 from tid.rules.trace import TraceStep
@@ -58,11 +59,9 @@ IRC1994_KEYS = (
     "unnamed_one_sixth",
 )
 UNNAMED_LABEL = "1/6 of 6% — recipient not named in the supplied text"
-UNNAMED_WARNING = Bilingual(
-    "1/6 of 6% — recipient not named in the supplied text: the last sixth of the first six "
-    "points of IRC 1994 § 2051 ¶ (5) is reported apart (RULES.md § 3.1).",
-    "1/6 del 6% — receptor no nombrado en el texto disponible: la última sexta parte de los "
-    "primeros seis puntos del IRC 1994 § 2051 ¶ (5) se informa aparte (RULES.md § 3.1).",
+UNNAMED_WARNING = Message(
+    "1/6 of 6% — recipient not named in the supplied text: the last sixth of the "
+    "first six points of IRC 1994 § 2051 ¶ (5) is reported apart (RULES.md § 3.1)."
 )
 _P = "distribution.irc1994"
 
@@ -161,7 +160,10 @@ def distribute_irc1994(
     special = above.value == "special_accounts"
     trace: list[TraceStep] = [
         TraceStep(
-            "Points above the General Fund's go to", str(above.value), above.citation, above.name
+            Message("Points above the General Fund's go to"),
+            str(above.value),
+            above.citation,
+            above.name,
         )
     ]
     six = _frac(pool_pts)
@@ -249,7 +251,7 @@ def distribute_irc1994(
         _step(f"{_pct(gf_share)} of {named.value} → General Fund", gf30, gf_share),
         _step(f"{_pct(bond_share)} of {named.value}", bond70, bond_share),
         TraceStep(
-            "Bond Redemption Fund: up to the Secretary's amount (input)",
+            Message("Bond Redemption Fund: up to the Secretary's amount (input)"),
             money_str(bond_fund_amount),
             "IRC 1994 § 2051 ¶ (5), 3rd paragraph",
         ),
@@ -272,7 +274,7 @@ def distribute_irc1994(
     allocations = dict(zip(IRC1994_KEYS, cents, strict=True))
     trace.append(
         TraceStep(
-            "Rounded to cents (largest remainder, ties to the earlier fund)",
+            Message("Rounded to cents (largest remainder, ties to the earlier fund)"),
             money_str(from_cents(total)),
             "RULES.md, preamble",
         )
@@ -282,42 +284,38 @@ def distribute_irc1994(
         trace.insert(
             0,
             TraceStep(
-                "Part-year: collections of FY2003-04 up to",
+                Message("Part-year: collections of FY2003-04 up to"),
                 collections_until.isoformat(),
                 str(part_year.citation) if part_year else "RULES.md § 3.2",
                 f"{_P}.part_year_until",
             ),
         )
         warnings.append(
-            Bilingual(
-                f"FY{fy.label} is a part-year: the collections from {fy.start.isoformat()} to "
-                f"{collections_until.isoformat()} are distributed by the IRC 1994 rules, and "
-                "what was collected from 2003-09-09 goes under Act 272-2003 as month 2003-09. "
-                "The text leaves the seam open; this part-year reading is ours, and the "
-                f"Secretary's amount and the ${minimum.decimal:,.2f} of the Recreational "
-                "Development Fund are applied to the part-year as given (RULES.md § 3.2).",
-                f"El año fiscal {fy.label} es un año parcial: los recaudos del "
-                f"{fy.start.isoformat()} al {collections_until.isoformat()} se distribuyen "
-                "según las reglas del IRC 1994, y lo recaudado desde el 2003-09-09 va bajo la "
-                "Ley 272-2003 como el mes 2003-09. El texto deja abierta la transición; esta "
-                "lectura del año parcial es nuestra, y la cantidad del Secretario y los "
-                f"${minimum.decimal:,.2f} del Fondo de Desarrollo Recreativo se aplican al año "
-                "parcial tal como se dan (RULES.md § 3.2).",
+            Message(
+                "FY%(label)s is a part-year: the collections from %(start)s to "
+                "%(collections_until)s are distributed by the IRC 1994 rules, and what was "
+                "collected from 2003-09-09 goes under Act 272-2003 as month 2003-09. The text "
+                "leaves the seam open; this part-year reading is ours, and the Secretary's "
+                "amount and the $%(decimal)s of the Recreational Development Fund are applied "
+                "to the part-year as given (RULES.md § 3.2).",
+                label=fy.label,
+                start=fy.start.isoformat(),
+                collections_until=collections_until.isoformat(),
+                decimal=format(minimum.decimal, ",.2f"),
             )
         )
     if top_up:
         warnings.append(
-            Bilingual(
-                f"The {_pct(bond_share)} share ({_dollars(bond70)}) is under "
-                f"${minimum.decimal:,.2f}: {_dollars(top_up)} moves from the General Fund's "
-                f"{_pct(gf_share)} share to the Recreational Development Fund, toward receipts "
-                f"of ${minimum.decimal:,.2f} and at most the whole {_pct(gf_share)} share "
-                "(IRC 1994 § 2051 ¶ (5); RULES.md § 3.1).",
-                f"La parte del {_pct(bond_share)} ({_dollars(bond70)}) es menor de "
-                f"${minimum.decimal:,.2f}: {_dollars(top_up)} pasa de la parte del "
-                f"{_pct(gf_share)} del Fondo General al Fondo de Desarrollo Recreativo, hasta "
-                f"recibir ${minimum.decimal:,.2f} y como máximo toda la parte del "
-                f"{_pct(gf_share)} (IRC 1994 § 2051 ¶ (5); RULES.md § 3.1).",
+            Message(
+                "The %(bond_share)s share (%(bond70)s) is under $%(decimal)s: %(top_up)s moves "
+                "from the General Fund's %(gf_share)s share to the Recreational Development "
+                "Fund, toward receipts of $%(decimal)s and at most the whole %(gf_share)s "
+                "share (IRC 1994 § 2051 ¶ (5); RULES.md § 3.1).",
+                bond_share=_pct(bond_share),
+                bond70=_dollars(bond70),
+                decimal=format(minimum.decimal, ",.2f"),
+                top_up=_dollars(top_up),
+                gf_share=_pct(gf_share),
             )
         )
     return Irc1994Result(fy, total, allocations, tuple(warnings), tuple(trace))
@@ -469,43 +467,35 @@ def _floor_warnings(
 ) -> list[str]:
     if bureau_floor_from_fy is None:
         return [
-            Bilingual(
-                f"The Convention Bureau's floor of ${floor.decimal:,.2f} a month is off: the "
-                "supplied § 31(B)(iii) leaves blank the fiscal year it applies from and "
+            Message(
+                "The Convention Bureau's floor of $%(decimal)s a month is off: the supplied § "
+                "31(B)(iii) leaves blank the fiscal year it applies from and "
                 "bureau_floor_from_fy was not given (RULES.md § 3.2).",
-                f"El mínimo de ${floor.decimal:,.2f} al mes del Negociado de Convenciones no "
-                "aplica: el § 31(B)(iii) disponible deja en blanco el año fiscal desde el cual "
-                "aplica y no se dio bureau_floor_from_fy (RULES.md § 3.2).",
+                decimal=format(floor.decimal, ",.2f"),
             )
         ]
     if floor_on:
         annual = param(f"{_A}.convention_bureau_annual_floor", max(fy.start, floor.start))
         return [
-            Bilingual(
-                f"The Convention Bureau's floor applies from FY{bureau_floor_from_fy.label} as "
-                "set by bureau_floor_from_fy (the supplied § 31(B)(iii) leaves the fiscal year "
-                f"blank). It is annual, ${annual.decimal:,.2f}, paid in monthly instalments of "
-                f"${floor.decimal:,.2f}, and cumulative inside the fiscal year: after month m "
-                f"the Bureau is owed to date the greater of 9% of the year's tax to date and "
-                f"${floor.decimal:,.2f} × m, so early months whose 9% is larger count toward "
-                "the floor of later months (RULES.md § 3.2).",
-                f"El mínimo del Negociado de Convenciones aplica desde el año fiscal "
-                f"{bureau_floor_from_fy.label} según bureau_floor_from_fy (el § 31(B)(iii) "
-                f"disponible deja en blanco el año fiscal). Es anual, ${annual.decimal:,.2f}, "
-                f"pagado en plazos mensuales de ${floor.decimal:,.2f}, y acumulativo dentro del "
-                "año fiscal: después del mes m se le debe al Negociado hasta la fecha lo mayor "
-                f"entre el 9% del impuesto del año hasta la fecha y ${floor.decimal:,.2f} × m, "
-                "así que los primeros meses cuyo 9% es mayor cuentan para el mínimo de los "
-                "meses siguientes (RULES.md § 3.2).",
+            Message(
+                "The Convention Bureau's floor applies from FY%(label)s as set by "
+                "bureau_floor_from_fy (the supplied § 31(B)(iii) leaves the fiscal year "
+                "blank). It is annual, $%(decimal)s, paid in monthly instalments of "
+                "$%(decimal2)s, and cumulative inside the fiscal year: after month m the "
+                "Bureau is owed to date the greater of 9%% of the year's tax to date and "
+                "$%(decimal2)s × m, so early months whose 9%% is larger count toward the floor "
+                "of later months (RULES.md § 3.2).",
+                label=bureau_floor_from_fy.label,
+                decimal=format(annual.decimal, ",.2f"),
+                decimal2=format(floor.decimal, ",.2f"),
             )
         ]
     return [
-        Bilingual(
-            f"The Convention Bureau's floor is off in FY{fy.label}: bureau_floor_from_fy is "
-            f"FY{bureau_floor_from_fy.label} (the supplied § 31(B)(iii) leaves the year blank).",
-            f"El mínimo del Negociado de Convenciones no aplica en el año fiscal {fy.label}: "
-            f"bureau_floor_from_fy es el año fiscal {bureau_floor_from_fy.label} (el "
-            "§ 31(B)(iii) disponible deja el año en blanco).",
+        Message(
+            "The Convention Bureau's floor is off in FY%(label)s: bureau_floor_from_fy is "
+            "FY%(label2)s (the supplied § 31(B)(iii) leaves the year blank).",
+            label=fy.label,
+            label2=bureau_floor_from_fy.label,
         )
     ]
 
@@ -527,15 +517,12 @@ def _reserve(
                 "operating deficit is used only in the ten years of the reserve that follow",
             )
         warnings.append(
-            Bilingual(
-                f"The {_pct(gf)} goes to the Treasury General Fund: for ten years from the "
-                "opening of the Convention Center it is a reserve for the Center's operating "
-                "deficit, and convention_center_opened_on was not given (Act 272-2003 "
-                "§ 31(B)(ii); RULES.md § 3.2).",
-                f"El {_pct(gf)} va al Fondo General del Departamento de Hacienda: durante diez "
-                "años desde la apertura del Centro de Convenciones es una reserva para el "
-                "déficit operacional del Centro, y no se dio convention_center_opened_on (Ley "
-                "272-2003 § 31(B)(ii); RULES.md § 3.2).",
+            Message(
+                "The %(gf)s goes to the Treasury General Fund: for ten years from the opening "
+                "of the Convention Center it is a reserve for the Center's operating deficit, "
+                "and convention_center_opened_on was not given (Act 272-2003 § 31(B)(ii); "
+                "RULES.md § 3.2).",
+                gf=_pct(gf),
             )
         )
         return None
@@ -543,8 +530,14 @@ def _reserve(
     inside = first <= fy <= last
     trace.append(
         TraceStep(
-            f"Convention Center reserve: FY{first.label} (opened {opened_on.isoformat()}) and "
-            f"the {years.integer} fiscal years after it, to FY{last.label}",
+            Message(
+                "Convention Center reserve: FY%(label)s (opened %(opened_on)s) and the "
+                "%(integer)s fiscal years after it, to FY%(label2)s",
+                label=first.label,
+                opened_on=opened_on.isoformat(),
+                integer=years.integer,
+                label2=last.label,
+            ),
             f"FY{fy.label} {'inside' if inside else 'outside'}",
             years.citation,
             years.name,
@@ -553,14 +546,14 @@ def _reserve(
     if not inside:
         if deficit is not None:
             warnings.append(
-                Bilingual(
-                    f"The Convention Center's operating deficit was not used: FY{fy.label} is "
-                    f"outside the reserve's years (FY{first.label} to FY{last.label}), so the "
-                    f"{_pct(gf)} goes to the Treasury General Fund (Act 272-2003 § 31(B)(ii)).",
-                    f"No se usó el déficit operacional del Centro de Convenciones: el año fiscal "
-                    f"{fy.label} está fuera de los años de la reserva ({first.label} a "
-                    f"{last.label}), así que el {_pct(gf)} va al Fondo General del Departamento "
-                    "de Hacienda (Ley 272-2003 § 31(B)(ii)).",
+                Message(
+                    "The Convention Center's operating deficit was not used: FY%(label)s is "
+                    "outside the reserve's years (FY%(label2)s to FY%(label3)s), so the %(gf)s "
+                    "goes to the Treasury General Fund (Act 272-2003 § 31(B)(ii)).",
+                    label=fy.label,
+                    label2=first.label,
+                    label3=last.label,
+                    gf=_pct(gf),
                 )
             )
         return None
@@ -618,14 +611,11 @@ def distribute_act272(
     trace: list[TraceStep] = []
     opening = param(f"{_A}.opening_fiscal_year", act272_first_month())
     warnings.append(
-        Bilingual(
-            "Act 272-2003 § 31 opens 'For the fiscal year [blank] and subsequent fiscal years': "
-            "the supplied text leaves the year blank; this project distributes under it from "
-            f"FY{opening.value} (the Act's approval, 2003-09-09; RULES.md § 3.2).",
-            "La Ley 272-2003 § 31 comienza 'Para el año fiscal [en blanco] y años fiscales "
-            "subsiguientes': el texto disponible deja el año en blanco; este proyecto distribuye "
-            f"conforme a ella desde el año fiscal {opening.value} (la aprobación de la Ley, el "
-            "2003-09-09; RULES.md § 3.2).",
+        Message(
+            "Act 272-2003 § 31 opens 'For the fiscal year [blank] and subsequent fiscal "
+            "years': the supplied text leaves the year blank; this project distributes "
+            "under it from FY%(value)s (the Act's approval, 2003-09-09; RULES.md § 3.2).",
+            value=opening.value,
         )
     )
     reserve_on = _reserve(
@@ -640,15 +630,28 @@ def distribute_act272(
     trace.insert(
         0,
         TraceStep(
-            f"Bank certified amount in {count.integer} monthly transfers from "
-            f"{month_label(*month_of_fiscal(fy, first.integer))}",
+            Message(
+                "Bank certified amount in %(integer)s monthly transfers from %(value)s",
+                integer=count.integer,
+                value=month_label(*month_of_fiscal(fy, first.integer)),
+            ),
             ", ".join(money_str(from_cents(c)) for c in schedule if c),
             f"{count.citation}; {first.citation}",
             count.name,
         ),
     )
     for pv in used[2:5]:
-        trace.append(TraceStep(f"Share {pv.name}", str(pv.value), pv.citation, pv.name))
+        trace.append(
+            TraceStep(
+                Message(
+                    "Share %(name)s",
+                    name=pv.name,
+                ),
+                str(pv.value),
+                pv.citation,
+                pv.name,
+            )
+        )
     floor = used[5]
     warnings += _floor_warnings(fy, floor, bureau_floor_from_fy, floor_on)
     if floor_on:
@@ -657,8 +660,13 @@ def distribute_act272(
             elapsed = recipients[i].elapsed(p.fiscal_month)
             trace.append(
                 TraceStep(
-                    f"{month_label(*month_of_fiscal(fy, p.fiscal_month))}: Convention Bureau "
-                    f"floor to date = {money_str(floor.decimal)} × {elapsed} months elapsed",
+                    Message(
+                        "%(value)s: Convention Bureau floor to date = %(decimal)s × "
+                        "%(elapsed)s months elapsed",
+                        value=month_label(*month_of_fiscal(fy, p.fiscal_month)),
+                        decimal=money_str(floor.decimal),
+                        elapsed=elapsed,
+                    ),
                     money_str(from_cents(floor.cents * elapsed)),
                     floor.citation,
                     floor.name,
@@ -675,20 +683,19 @@ def distribute_act272(
                 opened_on, first_fy, last_fy, held, None, threshold.cents, None, None
             )
             warnings.append(
-                Bilingual(
-                    f"FY{fy.label} is inside the ten years of the Convention Center's reserve "
-                    f"(opened {opened_on.isoformat()}; FY{first_fy.label} to FY{last_fy.label}): "
-                    f"the {_pct(gf)} is kept as {RESERVE_LABEL}. Give "
-                    "convention_center_operating_deficit (the FY's deficit) to see what covers "
-                    f"the deficit above ${threshold.decimal:,.2f} and what the Treasury receives "
-                    "(Act 272-2003 § 31(B)(ii); RULES.md § 3.2).",
-                    f"El año fiscal {fy.label} está dentro de los diez años de la reserva del "
-                    f"Centro de Convenciones (abrió el {opened_on.isoformat()}; {first_fy.label} "
-                    f"a {last_fy.label}): el {_pct(gf)} se guarda como reserva (Fondo General "
-                    "cuando se conozca el déficit). Dé convention_center_operating_deficit (el "
-                    f"déficit del año fiscal) para ver qué cubre el déficit sobre "
-                    f"${threshold.decimal:,.2f} y qué recibe Hacienda (Ley 272-2003 § 31(B)(ii); "
-                    "RULES.md § 3.2).",
+                Message(
+                    "FY%(label)s is inside the ten years of the Convention Center's reserve "
+                    "(opened %(opened_on)s; FY%(label2)s to FY%(label3)s): the %(gf)s is kept as "
+                    "reserve (General Fund after the deficit is known). Give "
+                    "convention_center_operating_deficit (the FY's "
+                    "deficit) to see what covers the deficit above $%(decimal)s and what the "
+                    "Treasury receives (Act 272-2003 § 31(B)(ii); RULES.md § 3.2).",
+                    label=fy.label,
+                    opened_on=opened_on.isoformat(),
+                    label2=first_fy.label,
+                    label3=last_fy.label,
+                    gf=_pct(gf),
+                    decimal=format(threshold.decimal, ",.2f"),
                 )
             )
         else:
@@ -700,81 +707,81 @@ def distribute_act272(
             )
             trace += [
                 TraceStep(
-                    f"Convention Center reserve held in FY{fy.label} ({_pct(gf)} of each month)",
+                    Message(
+                        "Convention Center reserve held in FY%(label)s (%(gf)s of each month)",
+                        label=fy.label,
+                        gf=_pct(gf),
+                    ),
                     money_str(from_cents(held)),
                     gf.citation,
                     gf.name,
                 ),
                 TraceStep(
-                    f"Operating deficit {money_str(from_cents(deficit))} above "
-                    f"{money_str(threshold.decimal)}, covered by the reserve as far as it reaches",
+                    Message(
+                        "Operating deficit %(deficit)s above %(decimal)s, covered by the "
+                        "reserve as far as it reaches",
+                        deficit=money_str(from_cents(deficit)),
+                        decimal=money_str(threshold.decimal),
+                    ),
                     money_str(from_cents(covered)),
                     threshold.citation,
                     threshold.name,
                 ),
                 TraceStep(
-                    "Surplus released from the reserve to the Treasury General Fund",
+                    Message("Surplus released from the reserve to the Treasury General Fund"),
                     money_str(from_cents(released)),
                     threshold.citation,
                     threshold.name,
                 ),
             ]
             warnings.append(
-                Bilingual(
-                    f"FY{fy.label} is inside the ten years of the Convention Center's reserve "
-                    f"(opened {opened_on.isoformat()}): the {_pct(gf)} of each month is held in "
-                    f"reserve; it covers {money_str(from_cents(covered))} of the operating "
-                    f"deficit above ${threshold.decimal:,.2f}, and the surplus, "
-                    f"{money_str(from_cents(released))}, goes to the Treasury General Fund "
-                    "(Act 272-2003 § 31(B)(ii); RULES.md § 3.2).",
-                    f"El año fiscal {fy.label} está dentro de los diez años de la reserva del "
-                    f"Centro de Convenciones (abrió el {opened_on.isoformat()}): el {_pct(gf)} "
-                    f"de cada mes se guarda en reserva; cubre {money_str(from_cents(covered))} "
-                    f"del déficit operacional sobre ${threshold.decimal:,.2f}, y el sobrante, "
-                    f"{money_str(from_cents(released))}, va al Fondo General del Departamento "
-                    "de Hacienda (Ley 272-2003 § 31(B)(ii); RULES.md § 3.2).",
+                Message(
+                    "FY%(label)s is inside the ten years of the Convention Center's reserve "
+                    "(opened %(opened_on)s): the %(gf)s of each month is held in reserve; it "
+                    "covers %(covered)s of the operating deficit above $%(decimal)s, and the "
+                    "surplus, %(released)s, goes to the Treasury General Fund (Act 272-2003 § "
+                    "31(B)(ii); RULES.md § 3.2).",
+                    label=fy.label,
+                    opened_on=opened_on.isoformat(),
+                    gf=_pct(gf),
+                    covered=money_str(from_cents(covered)),
+                    decimal=format(threshold.decimal, ",.2f"),
+                    released=money_str(from_cents(released)),
                 )
             )
     warnings.append(
-        Bilingual(
-            "What is left after clause (iii) goes to the Tourism Company: the supplied § 31(B) "
-            "is cut off after clause iii (RULES.md § 3.2).",
-            "Lo que queda después de la cláusula (iii) va a la Compañía de Turismo: el § 31(B) "
-            "disponible se interrumpe después de la cláusula iii (RULES.md § 3.2).",
+        Message(
+            "What is left after clause (iii) goes to the Tourism Company: the supplied § "
+            "31(B) is cut off after clause iii (RULES.md § 3.2)."
         )
     )
     if fy.start_year == first_distributed.year:
         warnings.append(
-            Bilingual(
+            Message(
                 "FY2003-04: Act 272-2003 is taken to apply from its approval, 2003-09-09 (the "
                 "supplied text has no effective-date clause); transfers of 1/9 run October to "
-                "June.",
-                "Año fiscal 2003-04: se entiende que la Ley 272-2003 aplica desde su aprobación, "
-                "el 2003-09-09 (el texto disponible no tiene cláusula de vigencia); las "
-                "transferencias de 1/9 van de octubre a junio.",
+                "June."
             )
         )
     if joined:
         first_label = month_label(first_distributed.year, first_distributed.month)
         warnings.append(
-            Bilingual(
+            Message(
                 "The tax collected from 2003-09-09 in September 2003 (month 2003-09) joins "
-                f"{first_label}'s money: § 31 distributes from the month after the Act's "
+                "%(first_label)s's money: § 31 distributes from the month after the Act's "
                 "approval, and its first 1/9 transfer is October's. The collections up to "
                 "2003-09-08 go by the IRC 1994 rules as a part-year of FY2003-04; the text "
                 "leaves the seam open and this reading is ours (RULES.md § 3.2).",
-                "El impuesto recaudado desde el 2003-09-09 en septiembre de 2003 (mes 2003-09) "
-                f"se une al dinero de {first_label}: el § 31 distribuye desde el mes siguiente "
-                "a la aprobación de la Ley, y su primera transferencia de 1/9 es la de octubre. "
-                "Los recaudos hasta el 2003-09-08 van según las reglas del IRC 1994 como año "
-                "parcial del año fiscal 2003-04; el texto deja abierta la transición y esta "
-                "lectura es nuestra (RULES.md § 3.2).",
+                first_label=first_label,
             )
         )
         for m, parts in joined.items():
             trace.append(
                 TraceStep(
-                    f"{month_label(*month_of_fiscal(fy, m))}: distributed together",
+                    Message(
+                        "%(value)s: distributed together",
+                        value=month_label(*month_of_fiscal(fy, m)),
+                    ),
                     " + ".join(
                         f"{month_label(*month_of_fiscal(fy, pm))} {money_str(from_cents(c))}"
                         for pm, c in parts
@@ -794,7 +801,11 @@ def distribute_act272(
             if out[key]:
                 trace.append(
                     TraceStep(
-                        f"Outstanding at the end of FY{fy.label}: {key}",
+                        Message(
+                            "Outstanding at the end of FY%(label)s: %(key)s",
+                            label=fy.label,
+                            key=key,
+                        ),
                         money_str(from_cents(out[key])),
                         "Act 272-2003 § 31(A)" if key == CARRIED_KEYS[0] else floor.citation,
                     )
@@ -834,7 +845,7 @@ def _irc1994_document(document: Mapping[str, Any], fy: FiscalYear) -> dict[str, 
         "collected": money_str(from_cents(result.collected)),
         "allocations": {k: money_str(from_cents(v)) for k, v in result.allocations.items()},
         "warnings": list(result.warnings),
-        "warnings_es": spanish_all(result.warnings),
+        "warnings_es": render_all(result.warnings, "es"),
         "trace": [s.as_json() for s in result.trace],
     }
 
@@ -951,7 +962,7 @@ def _act272_document(document: Mapping[str, Any], fy: FiscalYear) -> dict[str, A
             ),
         }
     out["warnings"] = list(result.warnings)
-    out["warnings_es"] = spanish_all(result.warnings)
+    out["warnings_es"] = render_all(result.warnings, "es")
     out["trace"] = [s.as_json() for s in (*result.trace, *wf.explain())]
     return out
 

@@ -19,7 +19,8 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from tid.rules.calendar import FiscalYear, fiscal_year_of, parse_fiscal_year
-from tid.rules.errors import Bilingual, InputError, spanish_all
+from tid.rules.errors import InputError
+from tid.rules.messages import Message, render_all
 from tid.rules.money import ZERO, allocate, from_cents, json_money, money_str, to_cents
 from tid.rules.params import ParamValue, history, param, param_or_none
 from tid.rules.trace import TraceStep
@@ -124,7 +125,11 @@ def fund_shares(
     lottery = _share(lottery_pv, lottery_net_income)
     trace.append(
         TraceStep(
-            f"(b) Lottery share: {lottery_pv.value} × {money_str(lottery_net_income)}",
+            Message(
+                "(b) Lottery share: %(value)s × %(lottery_net_income)s",
+                value=lottery_pv.value,
+                lottery_net_income=money_str(lottery_net_income),
+            ),
             money_str(lottery),
             lottery_pv.citation,
             _LOTTERY,
@@ -143,8 +148,11 @@ def fund_shares(
         base = gf_net_revenues - excluded
         trace.append(
             TraceStep(
-                f"(c)(1) Base: {money_str(gf_net_revenues)} − Act 7-2009 revenues "
-                f"{money_str(excluded)}",
+                Message(
+                    "(c)(1) Base: %(gf_net_revenues)s − Act 7-2009 revenues %(excluded)s",
+                    gf_net_revenues=money_str(gf_net_revenues),
+                    excluded=money_str(excluded),
+                ),
                 money_str(base),
                 act7.citation,
                 _ACT7,
@@ -152,27 +160,27 @@ def fund_shares(
         )
         if excluded_revenues is None:
             warnings.append(
-                Bilingual(
+                Message(
                     "No excluded_revenues given: the Act 7-2009 revenues left out of the General "
-                    "Fund base for fiscal years begun after 2009-06-30 are taken as zero.",
-                    "No se dio excluded_revenues: las rentas de la Ley 7-2009 que se excluyen de "
-                    "la base del Fondo General en los años fiscales comenzados después del "
-                    "2009-06-30 se toman como cero.",
+                    "Fund base for fiscal years begun after 2009-06-30 are taken as zero."
                 )
             )
     elif excluded_revenues:
         warnings.append(
-            Bilingual(
-                f"excluded_revenues ignored: the Act 7-2009 exclusion applies to fiscal years "
-                f"begun after 2009-06-30, not to FY{fy.label}.",
-                f"Se ignora excluded_revenues: la exclusión de la Ley 7-2009 aplica a los años "
-                f"fiscales comenzados después del 2009-06-30, no al año fiscal {fy.label}.",
+            Message(
+                "excluded_revenues ignored: the Act 7-2009 exclusion applies to fiscal years "
+                "begun after 2009-06-30, not to FY%(label)s.",
+                label=fy.label,
             )
         )
     gf = _share(gf_pv, base)
     trace.append(
         TraceStep(
-            f"(c) General Fund share: {gf_pv.value} × {money_str(base)}",
+            Message(
+                "(c) General Fund share: %(value)s × %(base)s",
+                value=gf_pv.value,
+                base=money_str(base),
+            ),
             money_str(gf),
             gf_pv.citation,
             _GF,
@@ -184,8 +192,11 @@ def fund_shares(
         works = _share(works_pv, traffic_fines or ZERO)
         trace.append(
             TraceStep(
-                f"(d) Municipal Public Works Fund: {works_pv.value} × "
-                f"{money_str(traffic_fines or ZERO)}",
+                Message(
+                    "(d) Municipal Public Works Fund: %(value)s × %(value2)s",
+                    value=works_pv.value,
+                    value2=money_str(traffic_fines or ZERO),
+                ),
                 money_str(works),
                 works_pv.citation,
                 _PUBLIC_WORKS,
@@ -196,18 +207,18 @@ def fund_shares(
         percent = f"{(Decimal(first.text) * 100).normalize():f}%"
         starts = fiscal_year_of(first.start).label
         warnings.append(
-            Bilingual(
-                f"traffic_fines ignored: the {percent} share for the Municipal Public Works Fund "
-                f"starts in FY{starts}, after FY{fy.label}.",
-                f"Se ignora traffic_fines: la parte del {percent} para el Fondo de Obras Públicas "
-                f"Municipales comienza en el año fiscal {starts}, después del año fiscal "
-                f"{fy.label}.",
+            Message(
+                "traffic_fines ignored: the %(percent)s share for the Municipal Public Works "
+                "Fund starts in FY%(starts)s, after FY%(label)s.",
+                percent=percent,
+                starts=starts,
+                label=fy.label,
             )
         )
     basic = basic_property_tax if basic_property_tax is not None else ZERO
     trace.append(
         TraceStep(
-            "(a) Basic property tax (passes through as given)",
+            Message("(a) Basic property tax (passes through as given)"),
             money_str(basic),
             "Municipal Equalization Fund, (a)",
         )
@@ -247,11 +258,11 @@ def hold_harmless(fy: FiscalYear, municipalities: Sequence[Municipality]) -> Hol
             ZERO,
             (),
             (
-                Bilingual(
-                    f"The hold-harmless of (c)(2) applies from FY{first_fy}: the bases of "
-                    f"FY{fy.label} pass unchanged.",
-                    f"La garantía de (c)(2) aplica desde el año fiscal {first_fy}: las "
-                    f"asignaciones base del año fiscal {fy.label} pasan sin cambios.",
+                Message(
+                    "The hold-harmless of (c)(2) applies from FY%(first_fy)s: the bases of "
+                    "FY%(label)s pass unchanged.",
+                    first_fy=first_fy,
+                    label=fy.label,
                 ),
             )
             if municipalities
@@ -288,14 +299,18 @@ def hold_harmless(fy: FiscalYear, municipalities: Sequence[Municipality]) -> Hol
     others = [i for i in range(n) if not protected[i]]
     trace: list[TraceStep] = [
         TraceStep(
-            f"Protected: FY{ref_label} allocation ≥ {threshold.value} × FY{ref_label} income",
+            Message(
+                "Protected: FY%(ref_label)s allocation ≥ %(value)s × FY%(ref_label)s income",
+                ref_label=ref_label,
+                value=threshold.value,
+            ),
             ", ".join(m.name for m, p in zip(municipalities, protected, strict=True) if p)
             or "none",
             threshold.citation,
             _THRESHOLD,
         ),
         TraceStep(
-            "Top-ups to the FY2007-08 allocation of the protected",
+            Message("Top-ups to the FY2007-08 allocation of the protected"),
             money_str(from_cents(needed)),
             threshold.citation,
             _THRESHOLD,
@@ -331,8 +346,10 @@ def hold_harmless(fy: FiscalYear, municipalities: Sequence[Municipality]) -> Hol
         spread = param(_SPREAD, fy.start)
         trace.append(
             TraceStep(
-                "Taken from the others, inversely proportional to allocation ÷ income "
-                "(weight = income ÷ allocation)",
+                Message(
+                    "Taken from the others, inversely proportional to allocation ÷ income (weight "
+                    "= income ÷ allocation)"
+                ),
                 money_str(from_cents(needed)),
                 spread.citation,
                 _SPREAD,
@@ -355,11 +372,10 @@ def hold_harmless(fy: FiscalYear, municipalities: Sequence[Municipality]) -> Hol
     if zeroed:
         names = ", ".join(municipalities[i].name for i in zeroed)
         warnings.append(
-            Bilingual(
-                f"Taken to zero and the rest spread again over the others with the same "
-                f"weights: {names} (no municipality goes below zero; RULES.md § 5).",
-                f"Se llevan a cero y el resto se reparte de nuevo entre los demás con los mismos "
-                f"pesos: {names} (ningún municipio queda por debajo de cero; RULES.md § 5).",
+            Message(
+                "Taken to zero and the rest spread again over the others with the same "
+                "weights: %(names)s (no municipality goes below zero; RULES.md § 5).",
+                names=names,
             )
         )
     return HoldHarmlessResult(
@@ -449,13 +465,12 @@ def equalization_document(document: Mapping[str, Any]) -> dict[str, Any]:
         total_base = sum((m.base for m in municipalities), ZERO)
         if total_base != shares.gf_share:
             warnings.append(
-                Bilingual(
-                    f"The municipalities' bases add up to {money_str(total_base)}, not the "
-                    f"gf_share {money_str(shares.gf_share)}: each base is used as given (the "
-                    "§ 5817 formula is not in the supplied text).",
-                    f"Las bases de los municipios suman {money_str(total_base)}, no el gf_share "
-                    f"de {money_str(shares.gf_share)}: cada base se usa como se dio (la fórmula "
-                    "del § 5817 no está en el texto disponible).",
+                Message(
+                    "The municipalities' bases add up to %(total_base)s, not the gf_share "
+                    "%(gf_share)s: each base is used as given (the § 5817 formula is not in the "
+                    "supplied text).",
+                    total_base=money_str(total_base),
+                    gf_share=money_str(shares.gf_share),
                 )
             )
     adjusted = hold_harmless(fy, municipalities)
@@ -483,6 +498,6 @@ def equalization_document(document: Mapping[str, Any]) -> dict[str, Any]:
             for r in adjusted.municipalities
         ],
         "warnings": warnings,
-        "warnings_es": spanish_all(warnings),
+        "warnings_es": render_all(warnings, "es"),
         "trace": [s.as_json() for s in (*shares.trace, *adjusted.trace)],
     }

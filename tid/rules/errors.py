@@ -7,42 +7,23 @@ message next to the field, the command line and the API return it as JSON
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from typing import Any
 
+from tid.rules.messages import N_, FieldRef, Message
 
-def N_(message: str) -> str:  # noqa: N802 - the gettext convention
-    """Mark a message for translation without translating it here (the core has no locale);
-    the web translates it when it shows it (``pybabel extract -k N_``)."""
-    return message
+__all__ = ["N_", "Finding", "FindingsError", "InputError", "field_error"]
 
 
-class Bilingual(str):
-    """A text in English that carries its Spanish: a ``str`` equal to the English, so code,
-    tests and JSON that treat it as a string keep working; ``.es`` is the Spanish
-    (:func:`spanish` reads it)."""
-
-    es: str
-
-    def __new__(cls, en: str, es: str) -> Bilingual:
-        text = super().__new__(cls, en)
-        text.es = es
-        return text
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Bilingual, (str(self), self.es))
+def field_error(field: str, reason: str) -> InputError:
+    """``field: reason`` as a message: the JSON interface reads the field's path, a page its
+    label (:class:`~tid.rules.messages.FieldRef`), and the reason in the reader's language."""
+    return InputError(field, Message("%(field)s: %(reason)s", field=FieldRef(field), reason=reason))
 
 
-def spanish(text: str) -> str:
-    """The Spanish of ``text`` when it carries one (:class:`Bilingual`), else ``text`` itself."""
-    return getattr(text, "es", text)
-
-
-def spanish_all(texts: Iterable[str]) -> list[str]:
-    """:func:`spanish` of each text, for a result's ``warnings_es``."""
-    return [spanish(t) for t in texts]
+def required(field: str) -> InputError:
+    return InputError(field, Message("%(field)s is required", field=FieldRef(field)))
 
 
 class InputError(ValueError):

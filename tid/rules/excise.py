@@ -29,7 +29,8 @@ from tid.rules.calendar import (
     month_of_fiscal,
     parse_fiscal_year,
 )
-from tid.rules.errors import Bilingual, InputError, spanish_all
+from tid.rules.errors import InputError
+from tid.rules.messages import Message, render_all
 from tid.rules.money import from_cents, money_str
 from tid.rules.params import ParamValue, history, param, param_or_none
 from tid.rules.trace import TraceStep
@@ -62,11 +63,11 @@ _CIGARETTE = (
         "13 LPRA § 31751(a)(5)",
     ),
 )
-# recipient key -> its label in Spanish, for the warnings
-_SPANISH_LABELS = {
-    "hta_cigarette": "Autoridad de Carreteras (impuesto sobre cigarrillos)",
-    "mba": "Autoridad Metropolitana de Autobuses",
-    "prita": "Autoridad de Transporte Integrado",
+# recipient key -> its label as a message, for the warnings
+_LABELS = {
+    "hta_cigarette": Message("HTA (cigarette tax)"),
+    "mba": Message("Metropolitan Bus Authority"),
+    "prita": Message("Integrated Transportation Authority"),
 }
 _GENERAL_FUND = Recipient(
     "general_fund",
@@ -134,7 +135,10 @@ class ExciseResult:
             label = month_label(*month_of_fiscal(self.fiscal_year, m.fiscal_month))
             steps.append(
                 TraceStep(
-                    f"{label}: HTA fuel special deposit",
+                    Message(
+                        "%(label)s: HTA fuel special deposit",
+                        label=label,
+                    ),
                     f"gasoline {_m(gas)} + diesel {m.diesel_gallons} gal × {diesel.value} = "
                     f"{_m(dsl)} + crude oil {_m(crude)} − reimbursements {_m(reimb)} = {_m(net)}",
                     f"{diesel.citation}; 13 LPRA § 31751(a)(1)–(2), (a)(1)(A)",
@@ -147,8 +151,11 @@ class ExciseResult:
                 label = month_label(*month_of_fiscal(self.fiscal_year, m.fiscal_month))
                 steps.append(
                     TraceStep(
-                        f"{label}: cigarette tax allocated, less the amounts reimbursed under "
-                        "13 LPRA § 31668",
+                        Message(
+                            "%(label)s: cigarette tax allocated, less the amounts reimbursed "
+                            "under 13 LPRA § 31668",
+                            label=label,
+                        ),
                         f"{_m(collected)} − {_m(back)} = {_m(net)}",
                         reimbursed.citation,
                         reimbursed.name,
@@ -196,33 +203,41 @@ def excise_plan(fy: FiscalYear) -> ExcisePlan:
     first_month = fiscal_month(on.year, on.month) if on > fy.start else 1
     recipients: list[Recipient] = []
     used: list[ParamValue] = []
-    steps = [TraceStep("Diesel tax to HTA, a gallon", str(diesel.value), diesel.citation, DIESEL)]
+    steps = [
+        TraceStep(
+            Message("Diesel tax to HTA, a gallon"), str(diesel.value), diesel.citation, DIESEL
+        )
+    ]
     reachable: dict[str, int] = {}
     warnings: list[str] = []
     if first_month > 1:
         months = 12 - first_month + 1
         start_label = month_label(on.year, on.month)
         warnings.append(
-            Bilingual(
-                f"13 LPRA § 31751 applies from {first_day.isoformat()} (its history note: "
-                f'"retroactive to Jan. 1, 2011"): FY{fy.label} is computed from '
-                f"{start_label}, and the monthly payments count {months} months from "
-                f"{start_label} (RULES.md § 4).",
-                f"13 LPRA § 31751 aplica desde el {first_day.isoformat()} (su nota de "
-                f'historial: "retroactive to Jan. 1, 2011"): el año fiscal {fy.label} se '
-                f"computa desde {start_label}, y los pagos mensuales cuentan {months} meses "
-                f"desde {start_label} (RULES.md § 4).",
+            Message(
+                '13 LPRA § 31751 applies from %(first_day)s (its history note: "retroactive to '
+                'Jan. 1, 2011"): FY%(label)s is computed from %(start_label)s, and the monthly '
+                "payments count %(months)s months from %(start_label)s (RULES.md § 4).",
+                first_day=first_day.isoformat(),
+                label=fy.label,
+                start_label=start_label,
+                months=months,
             )
         )
         steps.append(
             TraceStep(
-                f"FY{fy.label}: the section applies from {on.isoformat()}",
+                Message(
+                    "FY%(label)s: the section applies from %(on)s",
+                    label=fy.label,
+                    on=on.isoformat(),
+                ),
                 f"{months} months",
                 diesel.citation,
                 DIESEL,
             )
         )
-    for key, prefix, label, citation in _CIGARETTE:
+    for key, prefix, _english, citation in _CIGARETTE:
+        label = _LABELS[key]
         annual = param_or_none(f"{prefix}.annual_cap", on)
         monthly = param_or_none(f"{prefix}.monthly_cap", on)
         first_day = history(f"{prefix}.annual_cap").values[0].start
@@ -231,7 +246,11 @@ def excise_plan(fy: FiscalYear) -> ExcisePlan:
             r = Recipient(key, label, citation, monthly_cap=0, start_fiscal_year=start.start_year)
             steps.append(
                 TraceStep(
-                    f"{label}: not a recipient before FY{start.label}",
+                    Message(
+                        "%(label)s: not a recipient before FY%(label2)s",
+                        label=label,
+                        label2=start.label,
+                    ),
                     "0.00",
                     history(f"{prefix}.annual_cap").values[0].citation,
                     f"{prefix}.annual_cap",
@@ -251,30 +270,43 @@ def excise_plan(fy: FiscalYear) -> ExcisePlan:
                 first_month=first_month,
             )
             steps += [
-                TraceStep(f"{label}: most a fiscal year", _m(annual.cents), annual.citation,
-                          annual.name),
-                TraceStep(f"{label}: monthly payment", _m(monthly.cents), monthly.citation,
-                          monthly.name),
-            ]  # fmt: skip
+                TraceStep(
+                    Message("%(label)s: most a fiscal year", label=label),
+                    _m(annual.cents),
+                    annual.citation,
+                    annual.name,
+                ),
+                TraceStep(
+                    Message("%(label)s: monthly payment", label=label),
+                    _m(monthly.cents),
+                    monthly.citation,
+                    monthly.name,
+                ),
+            ]
         recipients.append(r)
         most = reachable_annual_max(r, fy.start_year) or 0
         reachable[key] = most
         if r.annual_cap is not None and r.monthly_cap is not None and most < r.annual_cap:
             n = r.elapsed(12)
             warnings.append(
-                Bilingual(
-                    f"{label}: {n} monthly payments of at most {_d(r.monthly_cap)} reach "
-                    f"{_d(most)}, less than the {_d(r.annual_cap)} a fiscal year of the text; "
-                    f"its reachable maximum is {_d(most)}.",
-                    f"{_SPANISH_LABELS.get(key, label)}: {n} pagos mensuales de "
-                    f"{_d(r.monthly_cap)} como máximo suman {_d(most)}, menos que los "
-                    f"{_d(r.annual_cap)} por año fiscal del texto; su máximo alcanzable es "
-                    f"{_d(most)}.",
+                Message(
+                    "%(label)s: %(n)s monthly payments of at most %(monthly_cap)s reach %(most)s, "
+                    "less than the %(annual_cap)s a fiscal year of the text; its reachable maximum "
+                    "is %(most)s.",
+                    label=label,
+                    n=n,
+                    monthly_cap=_d(r.monthly_cap),
+                    most=_d(most),
+                    annual_cap=_d(r.annual_cap),
                 )
             )
             steps.append(
                 TraceStep(
-                    f"{label}: reachable in a fiscal year = min(annual, {n} × monthly)",
+                    Message(
+                        "%(label)s: reachable in a fiscal year = min(annual, %(n)s × monthly)",
+                        label=label,
+                        n=n,
+                    ),
                     _m(most),
                     r.citation,
                     r.parameter,
@@ -299,13 +331,10 @@ def cigarette_recipients(fy: FiscalYear) -> tuple[list[Recipient], list[ParamVal
     return list(plan.recipients), list(plan.used)
 
 
-SHORTFALL_WARNING = Bilingual(
-    "A month short of a payment is made up from later months of the same fiscal year only: "
-    "money already paid out to lower priorities in earlier months is not taken back "
-    "(RULES.md § 4; the text also speaks of earlier months' excess).",
-    "Lo que le falte a un mes para un pago se completa solo con los meses posteriores del mismo "
-    "año fiscal: el dinero ya pagado a prioridades inferiores en meses anteriores no se "
-    "recupera (RULES.md § 4; el texto también habla del exceso de meses anteriores).",
+SHORTFALL_WARNING = Message(
+    "A month short of a payment is made up from later months of the same fiscal "
+    "year only: money already paid out to lower priorities in earlier months is "
+    "not taken back (RULES.md § 4; the text also speaks of earlier months' excess)."
 )
 
 
@@ -362,11 +391,10 @@ def allocate_excise(fy: FiscalYear, months: Sequence[ExciseMonth]) -> ExciseResu
     if any(back for _c, back, _n in cigarette_net):
         reimbursed_pv = param(REIMBURSED, max(fy.start, history(REIMBURSED).values[0].start))
         warnings.append(
-            Bilingual(
+            Message(
                 "The cigarette tax allocated is the month's collections less the amounts "
-                f"reimbursed under 13 LPRA § 31668 ({reimbursed_pv.citation}; RULES.md § 4).",
-                "El impuesto sobre cigarrillos que se asigna es lo recaudado en el mes menos "
-                f"lo reintegrado según 13 LPRA § 31668 ({reimbursed_pv.citation}; RULES.md § 4).",
+                "reimbursed under 13 LPRA § 31668 (%(citation)s; RULES.md § 4).",
+                citation=reimbursed_pv.citation,
             )
         )
     if any(p.carried[0] or p.carried[1] or p.carried[2] for p in cigarette.periods):
@@ -403,20 +431,17 @@ def _paid_before_hta_deposit(plan: ExcisePlan, cigarette: WaterfallResult) -> st
         if to_date < hta.annual_cap and any(p.paid[i] for i in lower):
             label = month_label(*month_of_fiscal(plan.fiscal_year, p.fiscal_month))
             reading = param(SUBJECT_TO, max(plan.fiscal_year.start, hta_start()))
-            return Bilingual(
-                f"From {label} the Metropolitan Bus Authority or the Integrated Transportation "
-                f"Authority is paid while HTA has received {_d(to_date)} of its "
-                f'{_d(hta.annual_cap)} for the year. Their shares are "contingent on the '
-                'deposit of twenty million dollars" to HTA: this project reads that as '
-                "priority month by month; under the stricter reading they would receive nothing "
-                f"until HTA had its {_d(hta.annual_cap)} for the year ({reading.citation}).",
-                f"Desde {label} se le paga a la Autoridad Metropolitana de Autobuses o a la "
-                "Autoridad de Transporte Integrado mientras la Autoridad de Carreteras ha "
-                f"recibido {_d(to_date)} de sus {_d(hta.annual_cap)} del año. Sus partes están "
-                'sujetas ("contingent on the deposit of twenty million dollars") al depósito '
-                "a la Autoridad de Carreteras: este proyecto lo lee como prioridad mes a mes; "
-                "según la lectura más estricta no recibirían nada hasta que la Autoridad de "
-                f"Carreteras tuviera sus {_d(hta.annual_cap)} del año ({reading.citation}).",
+            return Message(
+                "From %(label)s the Metropolitan Bus Authority or the Integrated "
+                "Transportation Authority is paid while HTA has received %(to_date)s of its "
+                '%(annual_cap)s for the year. Their shares are "contingent on the deposit of '
+                'twenty million dollars" to HTA: this project reads that as priority month by '
+                "month; under the stricter reading they would receive nothing until HTA had "
+                "its %(annual_cap)s for the year (%(citation)s).",
+                label=label,
+                to_date=_d(to_date),
+                annual_cap=_d(hta.annual_cap),
+                citation=reading.citation,
             )
     return None
 
@@ -480,6 +505,6 @@ def excise_document(document: Mapping[str, Any]) -> dict[str, Any]:
         },
         "outstanding": {k: money_str(from_cents(outstanding[k])) for k in CIGARETTE_KEYS},
         "warnings": list(result.warnings),
-        "warnings_es": spanish_all(result.warnings),
+        "warnings_es": render_all(result.warnings, "es"),
         "trace": [s.as_json() for s in result.trace],
     }

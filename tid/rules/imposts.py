@@ -47,8 +47,9 @@ from typing import Any, NamedTuple
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from tid.rules.errors import Bilingual, InputError, spanish_all
+from tid.rules.errors import InputError
 from tid.rules.limits import MAX_FORMULA_TEXT, check_impost_work, checkpoint
+from tid.rules.messages import Message, render, render_all
 from tid.rules.money import CENT, ZERO, allocate, money_str, parse_decimal, round_cents
 from tid.rules.trace import TraceStep
 
@@ -680,16 +681,16 @@ class ImpostResult:
     trace: tuple[TraceStep, ...]
 
 
-# The roll's usual attributes and parameters in Spanish; any other name is shown as written.
-_SPANISH_LABELS = {
-    "assessed_value": "valor tasado",
-    "rooms": "habitaciones",
-    "land_area": "área de terreno",
-    "built_area": "área construida",
-    "frontage": "frente",
-    "use_class": "clase de uso",
-    "budget": "presupuesto",
-    "expected_amount": "cantidad esperada",
+# The roll's usual attributes and parameters, labelled; any other name is shown as written.
+_LABELS = {
+    "assessed_value": Message("assessed value"),
+    "rooms": Message("rooms"),
+    "land_area": Message("land area"),
+    "built_area": Message("built area"),
+    "frontage": Message("frontage"),
+    "use_class": Message("use class"),
+    "budget": Message("budget"),
+    "expected_amount": Message("expected amount"),
 }
 
 # Words of the explanations, by language.
@@ -730,8 +731,8 @@ _WORDS = {
 
 
 def _label(name: str, lang: str = "en") -> str:
-    if lang == "es" and name in _SPANISH_LABELS:
-        return _SPANISH_LABELS[name]
+    if name in _LABELS:
+        return render(_LABELS[name], lang)
     return name.replace("_", " ")
 
 
@@ -1241,12 +1242,21 @@ def evaluate(
                     )
     compiler = _Compiler(formula, params)
     warnings: list[str] = []
-    trace = [TraceStep("formula", formula.text, CITATION)]
+    trace = [TraceStep(Message("formula"), formula.text, CITATION)]
     for name in formula.names:
         if name in params:
             value = params[name]
             shown = _fmt(value) if isinstance(value, Decimal) else repr(value)
-            trace.append(TraceStep(f"parameter {name}", shown, "the ordinance"))
+            trace.append(
+                TraceStep(
+                    Message(
+                        "parameter %(name)s",
+                        name=name,
+                    ),
+                    shown,
+                    "the ordinance",
+                )
+            )
     with localcontext(_CONTEXT):
         try:
             compiler.compute_aggregates(properties, ids)
@@ -1296,14 +1306,20 @@ def evaluate(
             amounts, budget = _apportion(formula, compiler, properties, attribute, warnings)
             trace.append(
                 TraceStep(
-                    f"apportionment of {_money(budget)} in proportion to {_label(attribute)}",
+                    Message(
+                        "apportionment of %(budget)s in proportion to %(attribute)s",
+                        budget=_money(budget),
+                        attribute=_label(attribute),
+                    ),
                     "largest remainder",
                     "RULES.md, preamble (every split adds up to its total to the cent)",
                 )
             )
         else:
             amounts = [v.quantize(CENT, rounding=ROUND_HALF_UP) for v in exacts]
-            trace.append(TraceStep("each amount", "rounded to cents half-up", "RULES.md, preamble"))
+            trace.append(
+                TraceStep(Message("each amount"), "rounded to cents half-up", "RULES.md, preamble")
+            )
 
         source = _Explainer(compiler, formula, properties, budget)
         lines = [
@@ -1311,7 +1327,7 @@ def evaluate(
             for i, (pid, amount, exact) in enumerate(zip(ids, amounts, exacts, strict=True))
         ]
     total = sum(amounts, ZERO)
-    trace.append(TraceStep("total", money_str(total), CITATION))
+    trace.append(TraceStep(Message("total"), money_str(total), CITATION))
     return ImpostResult(
         formula=formula.text,
         properties=tuple(lines),
@@ -1350,23 +1366,21 @@ def _apportion(
     rounded = round_cents(budget)
     if rounded != budget:
         warnings.append(
-            Bilingual(
-                f"The amount apportioned, {budget}, is not whole cents: {_money(rounded)} is "
+            Message(
+                "The amount apportioned, %(budget)s, is not whole cents: %(rounded)s is "
                 "apportioned (rounded half-up).",
-                f"La cantidad a repartir, {budget}, no es de centavos exactos: se reparte "
-                f"{_money(rounded)} (redondeada la mitad hacia arriba).",
+                budget=budget,
+                rounded=_money(rounded),
             )
         )
     warnings.append(
-        Bilingual(
-            f"The formula apportions {_money(rounded)} in proportion to {_label(attribute)}: "
-            "each share is rounded to cents by the largest-remainder method so that the shares "
-            f"add up to {_money(rounded)} exactly (RULES.md, preamble); a share may differ by a "
-            "cent from its own rounding.",
-            f"La fórmula reparte {_money(rounded)} en proporción a {_label(attribute, 'es')}: "
-            "cada parte se redondea a centavos por el método del residuo mayor para que las "
-            f"partes sumen exactamente {_money(rounded)} (RULES.md, preámbulo); una parte puede "
-            "diferir en un centavo de su propio redondeo.",
+        Message(
+            "The formula apportions %(rounded)s in proportion to %(attribute)s: each share "
+            "is rounded to cents by the largest-remainder method so that the shares add up "
+            "to %(rounded)s exactly (RULES.md, preamble); a share may differ by a cent "
+            "from its own rounding.",
+            rounded=_money(rounded),
+            attribute=_LABELS.get(attribute, _label(attribute)),
         )
     )
     return allocate(rounded, weights), rounded
@@ -1466,6 +1480,6 @@ def impost_document(document: Mapping[str, Any]) -> dict[str, Any]:
         "parameters_used": list(formula.parameters),
         "attributes_used": list(formula.attributes),
         "warnings": list(result.warnings),
-        "warnings_es": spanish_all(result.warnings),
+        "warnings_es": render_all(result.warnings, "es"),
         "trace": [t.as_json() for t in result.trace],
     }

@@ -25,7 +25,8 @@ from decimal import Decimal
 from typing import Any
 
 from tid.rules.calendar import district_setting, parse_date
-from tid.rules.errors import Bilingual, InputError, spanish_all
+from tid.rules.errors import InputError
+from tid.rules.messages import N_, Message, render_all
 from tid.rules.money import ZERO, json_money, money_str
 from tid.rules.trace import TraceStep
 from tid.rules.waterfall import check_keys
@@ -50,6 +51,41 @@ _ABOVE_BY_KIND = {
 IMPOST_KIND = "tid_impost"
 _OTHER_KINDS = {"mortgage": "a mortgage", "judgment": "a judgment lien", "other": "a lien"}
 KINDS = (*_ABOVE_BY_KIND, IMPOST_KIND, *_OTHER_KINDS)
+
+
+@dataclass(frozen=True)
+class LienKind:
+    """A kind of lien as users see it: its label (a msgid of the catalogs) and, for the kinds
+    that rank above the impost lien whatever their date, the paragraph of § 6653(8) that
+    says so (group 1); the impost lien is group 2; the others rank by date (1 or 3)."""
+
+    key: str
+    label: str
+    paragraph: str | None = None
+
+
+# The one registry of lien kinds: the rule, the calculator's form, the account's pages and
+# the lien certificate read it.
+LIEN_KINDS: dict[str, LienKind] = {
+    k.key: k
+    for k in (
+        LienKind("fiscal_transferred_tax_debt", N_("Fiscal lien (transferred tax debt)"), "(a)"),
+        LienKind("municipal_property_tax", N_("Municipal property tax"), "(b)"),
+        LienKind("infrastructure_impost", N_("Infrastructure impost or tax"), "(d)"),
+        LienKind(IMPOST_KIND, N_("District impost")),
+        LienKind("mortgage", N_("Mortgage")),
+        LienKind("judgment", N_("Judgment")),
+        LienKind("other", N_("Other")),
+    )
+}
+assert tuple(LIEN_KINDS) == KINDS
+
+
+def kind_label(kind: str) -> str:
+    """The label of a kind of lien, as a message (an unknown kind is shown as written)."""
+    known = LIEN_KINDS.get(kind)
+    return Message(known.label) if known else kind
+
 
 SECURED = "secured"
 UNSECURED_CHARGES = "unsecured_charges"
@@ -148,34 +184,29 @@ def rank_liens(
     proceeds, pay them rank by rank, each in full before the next; the rest to the owner."""
     if act_effective_date is None:
         act_date, act_citation = default_act_effective_date()
-        act_source = "the default"
-        act_source_es = "el valor por omisión"
+        act_source = Message("the default")
     else:
         act_date = act_effective_date
         act_citation = f"{default_act_effective_date()[1]}; given in the input"
-        act_source = "given in the input"
-        act_source_es = "dado en la entrada"
+        act_source = Message("given in the input")
     warnings: list[str] = [
-        Bilingual(
-            "The statute orders liens only relative to the impost lien; inside each group this "
-            "project ranks the oldest constitution date first, ties by id (RULES.md § 1.5).",
-            "La ley ordena los gravámenes solo en relación con el gravamen de la imposición; "
-            "dentro de cada grupo este proyecto pone primero la fecha de constitución más "
-            "antigua y, en caso de empate, ordena por id (RULES.md § 1.5).",
+        Message(
+            "The statute orders liens only relative to the impost lien; inside each group "
+            "this project ranks the oldest constitution date first, ties by id (RULES.md § "
+            "1.5)."
         ),
-        Bilingual(
-            f"Liens constituted before {act_date.isoformat()} rank above the impost lien "
-            f"({CITATION}(c)): setting lien_act_effective_date = {act_date.isoformat()} "
-            f"({act_source}; Act 171-2009 took effect 30 days after 2009-12-16).",
-            f"Los gravámenes constituidos antes del {act_date.isoformat()} tienen rango "
-            f"superior al gravamen de la imposición ({CITATION}(c)): ajuste "
-            f"lien_act_effective_date = {act_date.isoformat()} ({act_source_es}; la Ley "
-            "171-2009 entró en vigor 30 días después del 2009-12-16).",
+        Message(
+            "Liens constituted before %(act_date)s rank above the impost lien "
+            "(%(CITATION)s(c)): setting lien_act_effective_date = %(act_date)s "
+            "(%(act_source)s; Act 171-2009 took effect 30 days after 2009-12-16).",
+            act_date=act_date.isoformat(),
+            CITATION=CITATION,
+            act_source=act_source,
         ),
     ]
     trace = [
         TraceStep(
-            "lien_act_effective_date",
+            Message("Effective date of the lien act (Act 171-2009)"),
             act_date.isoformat(),
             act_citation,
             "district.lien_act_effective_date",
@@ -188,13 +219,11 @@ def rank_liens(
         keyed.append(((group, 0, lien.constituted_on, lien.id), lien, group, SECURED, reason))
         if lien.kind == IMPOST_KIND and lien.constituted_on < act_date:
             warnings.append(
-                Bilingual(
-                    f"Impost lien {lien.id} was constituted on "
-                    f"{lien.constituted_on.isoformat()}, before the act took effect; it is still "
-                    "ranked as the impost lien (group 2).",
-                    f"El gravamen de la imposición {lien.id} se constituyó el "
-                    f"{lien.constituted_on.isoformat()}, antes de que la ley entrara en vigor; "
-                    "aun así se le da el rango del gravamen de la imposición (grupo 2).",
+                Message(
+                    "Impost lien %(id)s was constituted on %(constituted_on)s, before the act took "
+                    "effect; it is still ranked as the impost lien (group 2).",
+                    id=lien.id,
+                    constituted_on=lien.constituted_on.isoformat(),
                 )
             )
         if lien.unsecured_charges > 0:
@@ -213,27 +242,21 @@ def rank_liens(
             )
     if any(line[3] == UNSECURED_CHARGES for line in keyed):
         warnings.append(
-            Bilingual(
+            Message(
                 "Interest, surcharges and fees on a late impost are owed by the owner but not "
-                f"secured by the impost lien ({CITATION}, last sentence): they are not paid "
+                "secured by the impost lien (%(CITATION)s, last sentence): they are not paid "
                 "from the sale proceeds, the owner receives the whole surplus, and the "
-                "association may claim them against it only by a separate action "
-                "(RULES.md § 1.5).",
-                "Los intereses, recargos y cargos por una imposición atrasada los debe el dueño, "
-                "pero no están garantizados por el gravamen de la imposición "
-                f"({CITATION}, última oración): no se pagan del producto de la venta, el dueño "
-                "recibe todo el sobrante, y la asociación solo puede reclamarlos contra ese "
-                "sobrante mediante una acción separada (RULES.md § 1.5).",
+                "association may claim them against it only by a separate action (RULES.md § "
+                "1.5).",
+                CITATION=CITATION,
             )
         )
     if not any(lien.kind == IMPOST_KIND for lien in liens):
         warnings.append(
-            Bilingual(
+            Message(
                 "No impost lien (tid_impost) in the list: the groups are still those of "
-                f"{CITATION}, which ranks liens only relative to the impost lien.",
-                "No hay gravamen de la imposición (tid_impost) en la lista: los grupos siguen "
-                f"siendo los de {CITATION}, que ordena los gravámenes solo en relación con el "
-                "gravamen de la imposición.",
+                "%(CITATION)s, which ranks liens only relative to the impost lien.",
+                CITATION=CITATION,
             )
         )
     keyed.sort(key=lambda item: item[0])
@@ -255,11 +278,20 @@ def rank_liens(
                 reason=reason,
             )
         )
-        label = lien.kind if part == SECURED else f"{lien.kind}, unsecured charges"
+        label = (
+            kind_label(lien.kind)
+            if part == SECURED
+            else Message("%(kind)s, unsecured charges", kind=kind_label(lien.kind))
+        )
         trace.append(
             TraceStep(
-                f"rank {rank}: {lien.id} ({label})",
-                f"group {group}, {money_str(owed)}",
+                Message(
+                    "rank %(rank)s: %(id)s (%(label)s)",
+                    rank=rank,
+                    id=lien.id,
+                    label=label,
+                ),
+                Message("group %(group)s, %(owed)s", group=group, owed=money_str(owed)),
                 CITATION,
             )
         )
@@ -275,7 +307,11 @@ def rank_liens(
                 payments.append(Payment(line.id, line.part, ZERO, line.owed))
                 trace.append(
                     TraceStep(
-                        f"rank {line.rank}: {line.id}, unsecured charges",
+                        Message(
+                            "rank %(rank)s: %(id)s, unsecured charges",
+                            rank=line.rank,
+                            id=line.id,
+                        ),
                         f"0.00 paid, {money_str(line.owed)} owed by the owner (a separate action)",
                         f"{CITATION}, last sentence; RULES.md § 1.5",
                     )
@@ -286,7 +322,11 @@ def rank_liens(
             payments.append(Payment(line.id, line.part, paid, line.owed - paid))
             trace.append(
                 TraceStep(
-                    f"pay rank {line.rank}: {line.id}",
+                    Message(
+                        "pay rank %(rank)s: %(id)s",
+                        rank=line.rank,
+                        id=line.id,
+                    ),
                     f"{money_str(paid)} paid, {money_str(line.owed - paid)} unpaid",
                     f"{CITATION}; RULES.md § 1.5 (each rank in full before the next)",
                 )
@@ -294,7 +334,9 @@ def rank_liens(
         distribution = tuple(payments)
         to_owner = left
         trace.append(
-            TraceStep("to the owner (the whole surplus)", money_str(left), "RULES.md § 1.5")
+            TraceStep(
+                Message("to the owner (the whole surplus)"), money_str(left), "RULES.md § 1.5"
+            )
         )
     return LienResult(
         ranking=tuple(ranking),
@@ -392,6 +434,6 @@ def liens_document(document: Mapping[str, Any]) -> dict[str, Any]:
         ]
         out["to_owner"] = money_str(result.to_owner)
     out["warnings"] = list(result.warnings)
-    out["warnings_es"] = spanish_all(result.warnings)
+    out["warnings_es"] = render_all(result.warnings, "es")
     out["trace"] = [t.as_json() for t in result.trace]
     return out

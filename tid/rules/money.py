@@ -12,7 +12,8 @@ import re
 from collections.abc import Sequence
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal, InvalidOperation
 
-from tid.rules.errors import InputError
+from tid.rules.errors import InputError, field_error, required
+from tid.rules.messages import FieldRef, Message
 
 CENT = Decimal("0.01")
 # Integer cents must fit a 64-bit column; no public figure of Puerto Rico comes near this.
@@ -43,7 +44,7 @@ def parse_decimal(value: object, field: str, *, allow_negative: bool = False) ->
     A float (a JSON number) is refused: it may already have lost cents.
     """
     if isinstance(value, (bool, float)):
-        raise InputError(field, f'{field}: write the amount as text ("1234.50"), not as a number')
+        raise field_error(field, Message('write the amount as text ("1234.50"), not as a number'))
     if isinstance(value, Decimal):
         result = value
     elif isinstance(value, int):
@@ -52,24 +53,26 @@ def parse_decimal(value: object, field: str, *, allow_negative: bool = False) ->
         text = value.strip()
         match = _AMOUNT.match(text)
         if not match:
-            raise InputError(field, f'{field}: "{value}" is not an amount')
+            raise field_error(field, Message('"%(value)s" is not an amount', value=value))
         sign, whole, frac = match.groups()
         if len(whole.replace(",", "")) > MAX_WHOLE_DIGITS or len(frac or "") > MAX_FRACTION_DIGITS:
-            raise InputError(field, f'{field}: "{value}" has more digits than any amount here')
+            raise field_error(
+                field, Message('"%(value)s" has more digits than any amount here', value=value)
+            )
         try:
             result = Decimal(f"{sign or ''}{whole.replace(',', '')}.{frac or '0'}")
         except InvalidOperation:  # pragma: no cover - the regex admits only digits
-            raise InputError(field, f'{field}: "{value}" is not an amount') from None
+            raise field_error(field, Message('"%(value)s" is not an amount', value=value)) from None
     elif value is None:
-        raise InputError(field, f"{field} is required")
+        raise required(field)
     else:
-        raise InputError(field, f"{field}: expected an amount as text")
+        raise field_error(field, Message("expected an amount as text"))
     if not result.is_finite():
-        raise InputError(field, f"{field}: not a finite amount")
+        raise field_error(field, Message("not a finite amount"))
     if abs(result) >= LIMIT:
-        raise InputError(field, f"{field}: the amount is larger than any amount here")
+        raise field_error(field, Message("the amount is larger than any amount here"))
     if result < 0 and not allow_negative:
-        raise InputError(field, f"{field} cannot be negative")
+        raise InputError(field, Message("%(field)s cannot be negative", field=FieldRef(field)))
     return result
 
 
@@ -77,14 +80,14 @@ def parse_money(value: object, field: str, *, allow_negative: bool = False) -> D
     """Parse an amount of money: like :func:`parse_decimal`, at most cents."""
     amount = parse_decimal(value, field, allow_negative=allow_negative)
     if amount != amount.quantize(CENT, rounding=ROUND_DOWN):
-        raise InputError(field, f"{field}: an amount of money has at most two decimals")
+        raise field_error(field, Message("an amount of money has at most two decimals"))
     return amount
 
 
 def within_account_limit(amount: Decimal, field: str) -> Decimal:
     """An amount of the special account, refused above :data:`MAX_ACCOUNT_AMOUNT`."""
     if abs(amount) > MAX_ACCOUNT_AMOUNT:
-        raise InputError(field, f"{field}: the amount is larger than 999,999,999.99")
+        raise field_error(field, Message("the amount is larger than 999,999,999.99"))
     return amount
 
 
@@ -92,14 +95,14 @@ def json_money(value: object, field: str) -> Decimal:
     """An amount of a JSON document: a string (CALCULATORS.md); a JSON number, even a whole
     one, is refused."""
     if isinstance(value, int | float) and not isinstance(value, bool):
-        raise InputError(field, f'{field}: write the amount as text ("1234.50"), not as a number')
+        raise field_error(field, Message('write the amount as text ("1234.50"), not as a number'))
     return parse_money(value, field)
 
 
 def json_quantity(value: object, field: str, *, allow_negative: bool = False) -> Decimal:
     """A quantity (gallons, an attribute) of a JSON document: a string; a number is refused."""
     if isinstance(value, int | float) and not isinstance(value, bool):
-        raise InputError(field, f'{field}: write the quantity as text ("5000000"), not as a number')
+        raise field_error(field, Message('write the quantity as text ("5000000"), not as a number'))
     return parse_decimal(value, field, allow_negative=allow_negative)
 
 

@@ -20,7 +20,8 @@ from decimal import Decimal
 from typing import Any
 
 from tid.rules.calendar import beyond_calendar, fiscal_year_of, parse_date
-from tid.rules.errors import Bilingual, InputError, spanish_all
+from tid.rules.errors import InputError, required
+from tid.rules.messages import N_, Message, render_all
 from tid.rules.money import ZERO, json_money, money_str, round_cents
 from tid.rules.params import ParamValue, history, param, param_or_none
 from tid.rules.trace import TraceStep
@@ -48,6 +49,31 @@ EXEMPTIONS = {
 GREATEST_OF = ("average_daily_rate", "room_cost", "industry_cost")
 _REGIME = "room_tax.regime"
 _REMIT = "room_tax.act272.remittance_day"
+
+# What users call each lodging type and exemption (the calculator's form and its trace).
+LODGING_LABELS = {
+    "hotel": N_("Hotel"),
+    "condohotel": N_("Condohotel"),
+    "apartment_hotel": N_("Apartment hotel"),
+    "guest_house": N_("Guest house"),
+    "hostelry": N_("Hostelry or inn not authorized as a parador (9 percent)"),
+    "casino_hotel": N_("Hotel with casino"),
+    "parador": N_("Parador (inn authorized by the Tourism Company, 7 percent)"),
+    "motel": N_("Motel"),
+    "all_inclusive_hotel": N_("All-inclusive hotel"),
+    "short_term_rental": N_("Short-term rental"),
+    "government_recreational": N_("Government recreational facility"),
+}
+EXEMPTION_LABELS = {
+    "film_production": N_("Film production crew"),
+    "timeshare": N_("Timeshare"),
+}
+
+
+def lodging_label(code: str) -> str:
+    """A lodging type or an exemption by its label (as a message); unknown codes as written."""
+    label = LODGING_LABELS.get(code) or EXEMPTION_LABELS.get(code)
+    return Message(label) if label else code
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,19 +137,18 @@ def room_tax(
     regime_pv = regime_on(day)
     regime = str(regime_pv.value)
     warnings: list[str] = []
-    trace = [TraceStep("Regime on the day of the stay", regime, regime_pv.citation, _REGIME)]
+    trace = [
+        TraceStep(Message("Regime on the day of the stay"), regime, regime_pv.citation, _REGIME)
+    ]
     if nights < 1:
         raise InputError("nights", "nights: give a whole number of nights, at least 1")
     act272_from = history(_REGIME).values[-1].start
     if fiscal_year_of(day) == fiscal_year_of(act272_from):
         warnings.append(
-            Bilingual(
-                f"Act 272-2003 is taken to apply to stays from its approval, "
-                f"{act272_from.isoformat()}: the supplied text has no effective-date clause "
-                "(RULES.md § 2).",
-                f"Se entiende que la Ley 272-2003 aplica a las estadías desde su aprobación, el "
-                f"{act272_from.isoformat()}: el texto disponible no tiene cláusula de vigencia "
-                "(RULES.md § 2).",
+            Message(
+                "Act 272-2003 is taken to apply to stays from its approval, %(act272_from)s: "
+                "the supplied text has no effective-date clause (RULES.md § 2).",
+                act272_from=act272_from.isoformat(),
             )
         )
     if regime == IRC_1994:
@@ -160,17 +185,26 @@ def room_tax(
             else None
         )
     rate = rate_pv.decimal
-    trace.append(TraceStep(f"Rate for {lodging_type}", str(rate), rate_pv.citation, rate_pv.name))
+    trace.append(
+        TraceStep(
+            Message(
+                "Rate for %(lodging_type)s",
+                lodging_type=lodging_label(lodging_type),
+            ),
+            str(rate),
+            rate_pv.citation,
+            rate_pv.name,
+        )
+    )
     if lodging_type == "hostelry":
         parador = param("room_tax.act272.rate.parador", day)
         warnings.append(
-            Bilingual(
-                f"hostelry is a hostelry or inn NOT authorized by the Tourism Company, taxed at "
-                f"the general rate {rate}; an inn the Company authorizes is a parador, taxed at "
-                f"{parador.decimal} (Act 272-2003 § 24(B)).",
-                f"hostelry es una hospedería o posada NO autorizada por la Compañía de Turismo, "
-                f"que paga la tasa general de {rate}; una posada que la Compañía autoriza es un "
-                f"parador, que paga {parador.decimal} (Ley 272-2003 § 24(B)).",
+            Message(
+                "hostelry is a hostelry or inn NOT authorized by the Tourism Company, taxed at "
+                "the general rate %(rate)s; an inn the Company authorizes is a parador, taxed "
+                "at %(decimal)s (Act 272-2003 § 24(B)).",
+                rate=rate,
+                decimal=parador.decimal,
             )
         )
     if complimentary and grouped_meals:
@@ -201,29 +235,27 @@ def room_tax(
         room_part = nightly * nights
         trace.append(
             TraceStep(
-                f"Nightly base: the greatest of {', '.join(f'{k} {v}' for k, v in given.items())}",
+                Message(
+                    "Nightly base: the greatest of %(value)s",
+                    value=", ".join((f"{k} {v}" for k, v in given.items())),
+                ),
                 f"{name} {money_str(nightly)}",
                 f"Act 272-2003 {rule}",
             )
         )
         warnings.append(
-            Bilingual(
-                f"Act 272-2003 {rule} lets the Company use the greatest of the average rate, the "
-                "room cost and the industry cost; the base is the greatest of the figures given "
-                "(the rate charged is not among them) times the nights (RULES.md § 2).",
-                f"La Ley 272-2003 {rule} permite a la Compañía usar la mayor de la tarifa "
-                "promedio, el costo de la habitación y el costo de la industria; la base es la "
-                "mayor de las cifras dadas (la tarifa cobrada no está entre ellas) multiplicada "
-                "por las noches (RULES.md § 2).",
+            Message(
+                "Act 272-2003 %(rule)s lets the Company use the greatest of the average rate, "
+                "the room cost and the industry cost; the base is the greatest of the figures "
+                "given (the rate charged is not among them) times the nights (RULES.md § 2).",
+                rule=rule,
             )
         )
         if complimentary and lodging_type != "casino_hotel":
             warnings.append(
-                Bilingual(
+                Message(
                     "§ 24(D) speaks of rooms given free to casino players and visitors; the "
-                    "lodging type given is not a lodging with a casino.",
-                    "El § 24(D) habla de habitaciones dadas gratis a jugadores de casino y "
-                    "visitantes; el tipo de hospedaje dado no es un hospedaje con casino.",
+                    "lodging type given is not a lodging with a casino."
                 )
             )
     else:
@@ -233,11 +265,15 @@ def room_tax(
                     k, f"{k}: used only for a complimentary room or a rate grouped with meals"
                 )
         if nightly_rate is None:
-            raise InputError("nightly_rate", "nightly_rate is required")
+            raise required("nightly_rate")
         room_part = nightly_rate * nights
         trace.append(
             TraceStep(
-                f"Room occupancy rate: {money_str(nightly_rate)} × {nights} nights",
+                Message(
+                    "Room occupancy rate: %(nightly_rate)s × %(nights)s nights",
+                    nightly_rate=money_str(nightly_rate),
+                    nights=nights,
+                ),
                 money_str(room_part),
                 "Act 272-2003 § 24(A)" if regime == ACT_272 else "IRC 1994 § 2051(a)",
             )
@@ -246,23 +282,19 @@ def room_tax(
     if additional_charges:
         trace.append(
             TraceStep(
-                "Additional charges for the stay (fees, penalties, paid-but-unused rooms)",
+                Message("Additional charges for the stay (fees, penalties, paid-but-unused rooms)"),
                 money_str(additional_charges),
                 "Act 272-2003 § 2(8)",
             )
         )
         if regime == IRC_1994:
             warnings.append(
-                Bilingual(
+                Message(
                     "Additional charges are in the base as Act 272-2003 § 2(8) defines the room "
-                    "occupancy rate; the supplied IRC 1994 text does not define it "
-                    "(RULES.md § 2).",
-                    "Los cargos adicionales forman parte de la base, pues la Ley 272-2003 § 2(8) "
-                    "así define el canon por ocupación de habitación; el texto disponible del "
-                    "IRC 1994 no lo define (RULES.md § 2).",
+                    "occupancy rate; the supplied IRC 1994 text does not define it (RULES.md § 2)."
                 )
             )
-    trace.append(TraceStep("Taxed base", money_str(base), "RULES.md § 2"))
+    trace.append(TraceStep(Message("Taxed base"), money_str(base), "RULES.md § 2"))
     taxable = True
     citation = rate_pv.citation
     if minimum is not None:
@@ -271,8 +303,12 @@ def room_tax(
             taxable = False
         trace.append(
             TraceStep(
-                f"Daily rate {round_cents(daily)} must exceed {minimum.decimal}",
-                "taxed" if taxable else "not taxed",
+                Message(
+                    "Daily rate %(daily)s must exceed %(decimal)s",
+                    daily=round_cents(daily),
+                    decimal=minimum.decimal,
+                ),
+                Message("taxed") if taxable else Message("not taxed"),
                 minimum.citation,
                 minimum.name,
             )
@@ -286,16 +322,30 @@ def room_tax(
             )
         taxable = False
         citation = EXEMPTIONS[exemption]
-        trace.append(TraceStep("Exempt stay", exemption, citation))
+        trace.append(TraceStep(Message("Exempt stay"), lodging_label(exemption), citation))
     tax = round_cents(rate * base) if taxable else round_cents(ZERO)
     if taxable:
         trace.append(
-            TraceStep(f"Tax = {rate} × {money_str(base)}", money_str(tax), citation, rate_pv.name)
+            TraceStep(
+                Message(
+                    "Tax = %(rate)s × %(base)s",
+                    rate=rate,
+                    base=money_str(base),
+                ),
+                money_str(tax),
+                citation,
+                rate_pv.name,
+            )
         )
     elif exemption is not None:
         trace.append(
             TraceStep(
-                f"No tax: the stay is exempt ({exemption}), so the rate {rate} is not applied",
+                Message(
+                    "No tax: the stay is exempt (%(exemption)s), so the rate %(rate)s is not "
+                    "applied",
+                    exemption=lodging_label(exemption),
+                    rate=rate,
+                ),
                 money_str(tax),
                 citation,
             )
@@ -304,8 +354,13 @@ def room_tax(
         assert minimum is not None
         trace.append(
             TraceStep(
-                f"No tax: the daily rate {round_cents(base / nights)} does not exceed the "
-                f"threshold of {minimum.decimal}, so the rate {rate} is not applied",
+                Message(
+                    "No tax: the daily rate %(value)s does not exceed the threshold of "
+                    "%(decimal)s, so the rate %(rate)s is not applied",
+                    value=round_cents(base / nights),
+                    decimal=minimum.decimal,
+                    rate=rate,
+                ),
                 money_str(tax),
                 minimum.citation,
                 minimum.name,
@@ -313,15 +368,17 @@ def room_tax(
         )
     remit_by, remit_pv = remittance_due(day)
     trace.append(
-        TraceStep("Remit by (10th of the following month)", remit_by.isoformat(), remit_pv.citation)
+        TraceStep(
+            Message("Remit by (10th of the following month)"),
+            remit_by.isoformat(),
+            remit_pv.citation,
+        )
     )
     if regime == IRC_1994:
         warnings.append(
-            Bilingual(
+            Message(
                 "The remittance date follows Act 272-2003 § 28(A) (the 10th of the following "
-                "month); the supplied IRC 1994 text does not set one.",
-                "La fecha de remesa sigue la Ley 272-2003 § 28(A) (el día 10 del mes "
-                "siguiente); el texto disponible del IRC 1994 no fija una.",
+                "month); the supplied IRC 1994 text does not set one."
             )
         )
     return RoomTaxResult(
@@ -407,6 +464,6 @@ def room_tax_document(document: Mapping[str, Any]) -> dict[str, Any]:
         "remit_by": result.remit_by.isoformat(),
         "citation": result.citation,
         "warnings": list(result.warnings),
-        "warnings_es": spanish_all(result.warnings),
+        "warnings_es": render_all(result.warnings, "es"),
         "trace": [s.as_json() for s in result.trace],
     }

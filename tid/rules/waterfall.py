@@ -34,7 +34,8 @@ from tid.rules.calendar import (
     month_of_fiscal,
     parse_month,
 )
-from tid.rules.errors import Bilingual, InputError
+from tid.rules.errors import InputError
+from tid.rules.messages import Message
 from tid.rules.money import (
     from_cents,
     json_money,
@@ -152,15 +153,37 @@ class WaterfallResult:
                 if not r.active_in(self.fiscal_year):
                     continue
                 if r.remainder:
-                    text = f"{money_str(from_cents(paid))} (what was left)"
-                else:
-                    text = (
-                        f"owed {money_str(from_cents(owed))}, paid {money_str(from_cents(paid))} "
-                        f"of {money_str(from_cents(left))} left"
+                    text: str = Message(
+                        "%(paid)s (what was left)", paid=money_str(from_cents(paid))
                     )
-                    if carried:
-                        text += f"; shortfall carried {money_str(from_cents(carried))}"
-                steps.append(TraceStep(f"{label}: {r.label}", text, r.citation, r.parameter))
+                elif carried:
+                    text = Message(
+                        "owed %(owed)s, paid %(paid)s of %(left)s left; shortfall carried "
+                        "%(carried)s",
+                        owed=money_str(from_cents(owed)),
+                        paid=money_str(from_cents(paid)),
+                        left=money_str(from_cents(left)),
+                        carried=money_str(from_cents(carried)),
+                    )
+                else:
+                    text = Message(
+                        "owed %(owed)s, paid %(paid)s of %(left)s left",
+                        owed=money_str(from_cents(owed)),
+                        paid=money_str(from_cents(paid)),
+                        left=money_str(from_cents(left)),
+                    )
+                steps.append(
+                    TraceStep(
+                        Message(
+                            "%(label)s: %(label2)s",
+                            label=label,
+                            label2=r.label,
+                        ),
+                        text,
+                        r.citation,
+                        r.parameter,
+                    )
+                )
                 left -= paid
         return steps
 
@@ -494,12 +517,10 @@ def missing_months_warning(fy: FiscalYear, given: Sequence[int], first: int = 1)
     if not missing:
         return None
     labels = ", ".join(month_label(*month_of_fiscal(fy, m)) for m in missing)
-    return Bilingual(
-        f"Months not given ({labels}) are taken as collecting nothing and still count: what "
-        "fell due in them (transfers, floors, monthly payments) is owed by the following "
-        "months of the fiscal year (one rule for a missing month, RULES.md § 3.2).",
-        f"Los meses que no se dieron ({labels}) se cuentan como meses sin recaudos, pero "
-        "cuentan: lo que vencía en ellos (transferencias, mínimos, pagos mensuales) lo deben "
-        "los meses siguientes del año fiscal (una sola regla para un mes que falta, "
+    return Message(
+        "Months not given (%(labels)s) are taken as collecting nothing and still "
+        "count: what fell due in them (transfers, floors, monthly payments) is owed by "
+        "the following months of the fiscal year (one rule for a missing month, "
         "RULES.md § 3.2).",
+        labels=labels,
     )

@@ -171,8 +171,12 @@ def record_expenditure(
         district_id=district_id,
         entry_date=spent_on,
         kind="expenditure",
-        memo=f"{payee.strip()[:200]}: {money_str(amount)}"
-        + (f" ({purpose.name})" if purpose else " (administrative)"),
+        memo=ledger.memo(
+            "expenditure",
+            payee=payee.strip()[:200],
+            amount=money_str(amount),
+            **({"purpose": purpose.name} if purpose else {}),
+        ),
         key=key,
         lines=[Line(account, amount), Line(BANK, -amount)],
     )

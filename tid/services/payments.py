@@ -150,7 +150,11 @@ def record_payment(
         ]
     if left > 0:
         lines.append(Line(OWNER_CREDIT, -left, credit_bill.id))
-    memo = f"Payment {money_str(amount)}" + (f", ref. {reference.strip()}" if reference else "")
+    memo = (
+        ledger.memo("payment", amount=money_str(amount), reference=reference.strip())
+        if reference
+        else ledger.memo("payment", amount=money_str(amount))
+    )
     posted = ledger.post_entry(
         session,
         actor=actor,
@@ -463,7 +467,9 @@ def apply_credit(
         district_id=district_id,
         entry_date=on,
         kind="credit_applied",
-        memo=f"Owner's credit {money_str(used)} applied, {prop.cadastral_number}",
+        memo=ledger.memo(
+            "credit_applied", amount=money_str(used), cadastral_number=prop.cadastral_number
+        ),
         key=key,
         lines=lines,
     )

@@ -43,6 +43,7 @@ from tid.models import (
 from tid.rules import calendar
 from tid.rules.errors import N_, InputError
 from tid.rules.imposts import compile_formula
+from tid.rules.messages import Message, render
 from tid.rules.money import parse_money
 from tid.services import audit
 
@@ -1362,35 +1363,19 @@ def ical_document(events: Iterable[FeedEvent], *, stamp: datetime, name: str) ->
     return "".join(_ical_fold(line) + "\r\n" for line in lines)
 
 
-# Spanish labels for what leaves the app without a request (the digest, the calendar feed);
-# the pages translate the msgids through the catalog instead.
-CLOCK_LABELS_ES = {
-    "ordinance": "Vence la ordenanza",
-    "mayor": "Vence la decisión del alcalde",
-    "publication": "Termina la semana de publicación",
-    "notice": "Vence la notificación a los dueños",
-}
-STATE_LABELS_ES = {
-    S.RECEIVED: "recibida",
-    S.UNDER_STUDY: "en estudio",
-    S.ORDINANCE_ISSUED: "ordenanza aprobada por la legislatura",
-    S.DENIED: "denegada",
-    S.WITH_MAYOR: "ante el alcalde",
-    S.APPROVED: "aprobada por el alcalde",
-    S.VETOED: "vetada",
-    S.PUBLISHED: "publicada",
-}
-
-
-def feed_event(row: DashboardRow, clock: Clock, *, spanish: bool) -> FeedEvent:
-    """One clock of one petition as an all-day calendar event."""
+def feed_event(row: DashboardRow, clock: Clock, *, lang: str) -> FeedEvent:
+    """One clock of one petition as an all-day calendar event, in ``lang``."""
     petition = row.petition
-    if spanish:
-        summary = f"{CLOCK_LABELS_ES[clock.kind]}: {petition.district_name} ({row.municipality})"
-        description = f"{clock.explanation_es}. {clock.citation}."
-    else:
-        summary = f"{CLOCK_LABELS[clock.kind]}: {petition.district_name} ({row.municipality})"
-        description = f"{clock.explanation}. {clock.citation}."
+    summary: str = Message(
+        "%(clock)s: %(district)s (%(municipality)s)",
+        clock=Message(CLOCK_LABELS[clock.kind]),
+        district=petition.district_name,
+        municipality=row.municipality,
+    )
+    description: str = Message(
+        "%(explanation)s. %(citation)s.", explanation=clock.explanation, citation=clock.citation
+    )
+    summary, description = render(summary, lang), render(description, lang)
     return FeedEvent(
         uid=f"tid-petition-{petition.id}-{clock.kind}@tid.pr",
         day=clock.due,

@@ -46,6 +46,7 @@ from tid.clock import utcnow
 from tid.models import District, Property, PropertyYear, RollImport
 from tid.rules.calendar import parse_fiscal_year
 from tid.rules.errors import N_, Finding, FindingsError, InputError
+from tid.rules.messages import Message
 from tid.rules.money import CENT
 from tid.services import audit
 from tid.services.paging import PageInfo, cadastral_or_owner, page_info
@@ -100,6 +101,48 @@ TEXT_LIMITS = {
     "physical_address": 300,
     "use_class": 40,
 }
+
+# What users call each column of the roll (the preview, its findings) and each encoding.
+COLUMN_LABELS = {
+    "cadastral_number": N_("Cadastral number"),
+    "owner_names": N_("Owner"),
+    "owner_names_2": N_("Co-owner"),
+    "mailing_urbanization": N_("Urbanization"),
+    "mailing_line1": N_("Mailing address"),
+    "mailing_line2": N_("Second address line"),
+    "mailing_city": N_("City"),
+    "mailing_state": N_("State"),
+    "mailing_zip": N_("ZIP code"),
+    "physical_address": N_("Physical address"),
+    "use_class": N_("Use"),
+    "assessed_value": N_("Assessed value"),
+    "land_area": N_("Land area"),
+    "built_area": N_("Built area"),
+    "rooms": N_("Rooms"),
+    "frontage": N_("Frontage"),
+}
+ENCODING_LABELS = {
+    "utf-8-sig": N_("UTF-8 (with a byte-order mark)"),
+    "utf-8": N_("UTF-8"),
+    "cp1252": N_("Windows Western European (Windows-1252)"),
+    "latin-1": N_("Latin-1 (ISO 8859-1)"),
+}
+
+
+def column_label(target: str) -> str:
+    """A column of the roll by its label; ``attribute:x`` as the formula attribute x."""
+    if target in COLUMN_LABELS:
+        return Message(COLUMN_LABELS[target])
+    if target.startswith("attribute:"):
+        return Message(
+            "Attribute for the formula: %(name)s", name=target.removeprefix("attribute:")
+        )
+    return target
+
+
+def encoding_label(encoding: str) -> str:
+    return Message(ENCODING_LABELS[encoding]) if encoding in ENCODING_LABELS else encoding
+
 
 # Normalized header (lower case, no accents, words joined by "_") -> column of the roll.
 HEADER_ALIASES: dict[str, str] = {}

@@ -21,12 +21,13 @@ from sqlmodel import col, func, select
 
 from tid.clock import PUERTO_RICO
 from tid.db import get_session
+from tid.i18n import say
 from tid.ids import parse_id
 from tid.models import District, JournalEntry, Municipality, Property
 from tid.pdf import render_pdf
 from tid.rules.calendar import FiscalYear, fiscal_year_of, parse_date, parse_fiscal_year
 from tid.rules.errors import N_, FindingsError, InputError
-from tid.rules.liens import KINDS
+from tid.rules.liens import KINDS, LIEN_KINDS
 from tid.rules.money import MAX_ACCOUNT_AMOUNT, parse_money
 from tid.services import audit_statement, expenditures, ledger, liens, payments, year_locks
 from tid.services.ledger import CapExceededError
@@ -58,13 +59,6 @@ _LABELS = (
     N_("reversal"),
     N_("bill_superseded"),
     N_("credit_applied"),
-    N_("fiscal_transferred_tax_debt"),
-    N_("municipal_property_tax"),
-    N_("infrastructure_impost"),
-    N_("tid_impost"),
-    N_("mortgage"),
-    N_("judgment"),
-    N_("other"),
     N_("not yet due"),
     N_("over 365"),
 )
@@ -246,7 +240,7 @@ def payments_page(district_id: int) -> Any:
             )
         except InputError as exc:
             db.rollback()
-            errors[exc.field] = _(exc.message)
+            errors[exc.field] = say(exc.message)
         else:
             db.commit()
             if result.booked:
@@ -324,11 +318,12 @@ def payments_import(district_id: int) -> Any:
             except FindingsError as exc:
                 db.rollback()
                 import_errors = [
-                    {"row": f.row, "field": f.field, "message": _(f.message)} for f in exc.findings
+                    {"row": f.row, "field": f.field, "message": say(f.message)}
+                    for f in exc.findings
                 ]
             except InputError as exc:
                 db.rollback()
-                import_errors = [{"row": None, "field": exc.field, "message": _(exc.message)}]
+                import_errors = [{"row": None, "field": exc.field, "message": say(exc.message)}]
             else:
                 db.commit()
                 flash(
@@ -375,10 +370,10 @@ def reverse(district_id: int, entry_id: int) -> Any:
         )
     except CapExceededError as exc:
         db.rollback()
-        flash(f"{_(exc.message)} {_cap_text(exc.figures)}", "error")
+        flash(f"{say(exc.message)} {_cap_text(exc.figures)}", "error")
     except InputError as exc:
         db.rollback()
-        flash(_(exc.message), "error")
+        flash(say(exc.message), "error")
     else:
         db.commit()
         flash(_("Entry reversed."))
@@ -473,7 +468,7 @@ def expenditures_page(district_id: int) -> Any:
         except InputError as exc:
             db.rollback()
             field = "category" if exc.field == "purpose" else exc.field
-            errors[field] = _(exc.message)
+            errors[field] = say(exc.message)
         else:
             db.commit()
             flash(
@@ -538,7 +533,7 @@ def purposes(district_id: int) -> Any:
             )
         except InputError as exc:
             db.rollback()
-            errors[exc.field] = _(exc.message)
+            errors[exc.field] = say(exc.message)
         else:
             db.commit()
             flash(_("Purpose recorded."))
@@ -600,7 +595,7 @@ def bank(district_id: int) -> Any:
             )
         except InputError as exc:
             db.rollback()
-            errors[exc.field] = _(exc.message)
+            errors[exc.field] = say(exc.message)
         else:
             db.commit()
             flash(_("Bank balance recorded."))
@@ -661,7 +656,7 @@ def delinquency(district_id: int) -> Any:
             liens.set_late_terms(session=db, actor=me().actor, district_id=district_id, **values)
         except InputError as exc:
             db.rollback()
-            errors[exc.field] = _(exc.message)
+            errors[exc.field] = say(exc.message)
         else:
             db.commit()
             flash(_("Late-payment terms saved."))
@@ -818,11 +813,7 @@ def _property(district: District, property_id: int) -> Property:
     return prop
 
 
-_ABOVE_PARAGRAPH = {
-    "fiscal_transferred_tax_debt": "(a)",
-    "municipal_property_tax": "(b)",
-    "infrastructure_impost": "(d)",
-}
+_ABOVE_PARAGRAPH = {key: k.paragraph for key, k in LIEN_KINDS.items() if k.paragraph}
 
 
 def lien_reason(line: Any, act_date: date) -> str:
@@ -897,7 +888,7 @@ def property_liens(district_id: int, property_id: int) -> Any:
             )
         except InputError as exc:
             db.rollback()
-            errors[exc.field] = _(exc.message)
+            errors[exc.field] = say(exc.message)
         else:
             db.commit()
             flash(_("Lien recorded."))
@@ -912,7 +903,7 @@ def property_liens(district_id: int, property_id: int) -> Any:
             if sale < 0:
                 raise InputError("sale_price", N_("The sale price cannot be negative."))
         except InputError as exc:
-            errors["sale_price"] = _(exc.message)
+            errors["sale_price"] = say(exc.message)
             sale = None
     view = liens.lien_priority(db, prop, today(), sale_proceeds=sale)
     paid = {(p.id, p.part): p for p in view.result.distribution or ()}
@@ -927,7 +918,7 @@ def property_liens(district_id: int, property_id: int) -> Any:
         sale_text=sale_text,
         values=values,
         errors=errors,
-        kinds=[(k, _(k)) for k in _LIEN_KINDS],
+        kinds=[(k, str(_(LIEN_KINDS[k].label))) for k in _LIEN_KINDS],
         credit=credit,
         token=secrets.token_urlsafe(16),
         reasons={
@@ -959,7 +950,7 @@ def apply_credit(district_id: int, property_id: int) -> Any:
         )
     except InputError as exc:
         db.rollback()
-        flash(_(exc.message), "error")
+        flash(say(exc.message), "error")
     else:
         db.commit()
         from tid.i18n import money
@@ -1088,7 +1079,7 @@ def year_lock(district_id: int, fiscal_year: str) -> Any:
             )
         except InputError as exc:
             db.rollback()
-            flash(_(exc.message), "error")
+            flash(say(exc.message), "error")
         else:
             db.commit()
             flash(_("FY %(fy)s is locked.", fy=fy.label))

@@ -10,6 +10,7 @@ from flask_babel import gettext as _
 from sqlmodel import col, select
 
 from tid.db import get_session
+from tid.i18n import say
 from tid.ids import parse_id
 from tid.models import District, Municipality, Role, User
 from tid.rules.errors import N_, InputError
@@ -65,7 +66,7 @@ def users_new() -> Any:
             )
         except InputError as exc:
             db.rollback()
-            errors[exc.field] = _(exc.message)
+            errors[exc.field] = say(exc.message)
         else:
             db.commit()
             flash(_("Account created."))
@@ -89,7 +90,7 @@ def users_set_active(user_id: int) -> Any:
         users.set_active(session=db, actor=me().actor, user_id=user_id, active=active)
     except InputError as exc:
         db.rollback()
-        flash(_(exc.message), "error")
+        flash(say(exc.message), "error")
     else:
         db.commit()
         flash(_("Account reactivated.") if active else _("Account deactivated."))
@@ -112,7 +113,7 @@ def users_force_reset(user_id: int) -> Any:
         user = passwords.force_reset(db, actor=me().actor, user_id=user_id)
     except InputError as exc:
         db.rollback()
-        flash(_(exc.message), "error")
+        flash(say(exc.message), "error")
         return redirect(url_for("admin.users_list"))
     minutes = int(current_app.config.get("PASSWORD_RESET_MINUTES") or 60)
     found = passwords.request_reset(db, email=user.email, lifetime=timedelta(minutes=minutes))

@@ -35,6 +35,7 @@ from wtforms.validators import DataRequired
 from tid import mail
 from tid.clock import utcnow
 from tid.db import get_session
+from tid.i18n import say
 from tid.models import User
 from tid.rules.errors import InputError
 from tid.services import passwords, throttle, two_factor, users
@@ -373,7 +374,7 @@ def reset(token: str) -> Any:
             )
         except InputError as exc:
             db.rollback()
-            errors[exc.field] = _(exc.message)
+            errors[exc.field] = say(exc.message)
         else:
             db.commit()
             session.clear()
@@ -444,7 +445,7 @@ def change_password() -> Any:
             )
         except InputError as exc:
             db.rollback()
-            errors[exc.field] = _(exc.message)
+            errors[exc.field] = say(exc.message)
             if exc.field != "current":
                 throttle.release(db, reservation)
                 db.commit()

@@ -26,6 +26,9 @@ from tid.calc_io import N_, FormSpec, Group, Table
 from tid.calc_io import Field as Input
 from tid.rules import calculators
 from tid.rules.errors import FindingsError, InputError
+from tid.rules.liens import LIEN_KINDS
+from tid.rules.messages import Message, render, set_field_labels
+from tid.rules.room_tax import EXEMPTION_LABELS, LODGING_LABELS
 from tid.web import calc_guard, nav
 from tid.web.access import public
 from tid.web.util import today
@@ -189,26 +192,9 @@ LABELS: dict[str, str] = {
     "irc-1994": N_("Internal Revenue Code 1994 § 2051"),
     "act-272-2003": N_("Act 272-2003"),
     # lodging types, exemptions and kinds of lien (choices)
-    "hotel": N_("Hotel"),
-    "condohotel": N_("Condohotel"),
-    "apartment_hotel": N_("Apartment hotel"),
-    "guest_house": N_("Guest house"),
-    "hostelry": N_("Hostelry or inn not authorized as a parador (9 percent)"),
-    "casino_hotel": N_("Hotel with casino"),
-    "parador": N_("Parador (inn authorized by the Tourism Company, 7 percent)"),
-    "motel": N_("Motel"),
-    "all_inclusive_hotel": N_("All-inclusive hotel"),
-    "short_term_rental": N_("Short-term rental"),
-    "government_recreational": N_("Government recreational facility"),
-    "film_production": N_("Film production crew"),
-    "timeshare": N_("Timeshare"),
-    "fiscal_transferred_tax_debt": N_("Fiscal lien (transferred tax debt)"),
-    "municipal_property_tax": N_("Municipal property tax"),
-    "infrastructure_impost": N_("Infrastructure impost or tax"),
-    "tid_impost": N_("District impost"),
-    "mortgage": N_("Mortgage"),
-    "judgment": N_("Judgment"),
-    "other": N_("Other"),
+    **LODGING_LABELS,
+    **EXEMPTION_LABELS,
+    **{key: kind.label for key, kind in LIEN_KINDS.items()},
 }
 # The leaf labels of dotted columns get their group's name in front, except these groups.
 _PLAIN_GROUPS = {"allocations", "collections"}
@@ -223,6 +209,27 @@ def label(key: str) -> str:
         return f"{label(group)}: {label(leaf)}"
     message = LABELS.get(key)
     return str(_(message)) if message else key.replace("_", " ")
+
+
+_INDEX = re.compile(r"\[(\d+)\]")
+
+
+def field_label(path: str) -> str:
+    """A field's path (``months[2].collected``) as a reader names it: the field's label, and
+    the row of its table (``Collected (row 3)``). Outside a request, the path itself."""
+    from flask import has_request_context
+
+    if not has_request_context() or not path:
+        return path
+    rows = [int(n) + 1 for n in _INDEX.findall(path)]
+    leaf = _INDEX.sub("", path).rsplit(".", 1)[-1]
+    shown = label(leaf)
+    if rows:
+        return str(_("%(field)s (row %(row)s)", field=shown, row=rows[-1]))
+    return shown
+
+
+set_field_labels(field_label)
 
 
 def percent(value: Decimal) -> str:
@@ -491,10 +498,14 @@ _PATH = re.compile(r"^(\w+)\[(\d+)\](?:\.(\w+))?")
 def place_error(spec: FormSpec, state: FormState, exc: InputError) -> None:
     """Show a calculator's error next to the field it names (or above the form)."""
     path = exc.field
-    reason = exc.message
-    # Next to the field, the path the message starts with says nothing new.
-    if path and reason.startswith(f"{path}: "):
-        reason = reason[len(path) + 2 :]
+    said = exc.message
+    # Next to the field, the field's name the message starts with says nothing new.
+    if isinstance(said, Message) and said.msgid == "%(field)s: %(reason)s":
+        reason = render(dict(said.params)["reason"])
+    else:
+        reason = render(said)
+        if path and reason.startswith(f"{path}: "):
+            reason = reason[len(path) + 2 :]
     message = _("Not accepted: %(reason)s", reason=reason)
     match = _PATH.match(path)
     if match:
@@ -593,10 +604,8 @@ def localized(value: Any) -> Any:
 
 
 def shown_warnings(result: Mapping[str, Any]) -> list[str]:
-    """The result's warnings in the reader's language: ``warnings_es`` on Spanish pages."""
-    if i18n.language() == "es" and result.get("warnings_es"):
-        return list(result["warnings_es"])
-    return list(result.get("warnings") or [])
+    """The result's warnings in the reader's language (each rendered from its message)."""
+    return [i18n.localized(w) for w in result.get("warnings") or []]
 
 
 def result_context(
@@ -748,7 +757,9 @@ def form(calculator: str) -> Any:
         if pasted is not None:
             state.error(
                 "document_json",
-                _("%(field)s: %(reason)s", field=exc.field or "—", reason=exc.message),
+                render(exc.message)
+                if isinstance(exc.message, Message)
+                else _("%(field)s: %(reason)s", field=exc.field or "—", reason=exc.message),
             )
         else:
             place_error(spec, state, exc)

@@ -11,6 +11,7 @@ from sqlmodel import col, func, select
 
 from tid import tasks
 from tid.db import get_session
+from tid.i18n import say
 from tid.models import BillingRun, District, Notice, NoticeBatch, Role
 from tid.rules.calendar import parse_date
 from tid.rules.errors import N_, FindingsError, InputError
@@ -66,11 +67,11 @@ def _base_url() -> str:
 def _error(exc: InputError) -> str:
     if isinstance(exc, FindingsError):
         rows = "; ".join(
-            f"{_('row')} {f.row}: {_(f.message)}" if f.row else _(f.message)
+            f"{_('row')} {f.row}: {say(f.message)}" if f.row else say(f.message)
             for f in exc.findings[:10]
         )
         return str(_("Nothing was saved.")) + " " + rows
-    return str(_("Nothing was saved.")) + " " + str(_(exc.message))
+    return str(_("Nothing was saved.")) + " " + str(say(exc.message))
 
 
 # Kinds and delivery statuses, shown translated (``_(notice.kind)``) in the templates.
@@ -145,7 +146,7 @@ def batch_new(run_id: int) -> Any:
             )
         except InputError as exc:
             db.rollback()
-            errors[exc.field if exc.field in names else "form"] = _(exc.message)
+            errors[exc.field if exc.field in names else "form"] = say(exc.message)
         else:
             # Rendering thousands of notices takes minutes: a worker does it (tid/tasks.py).
             job = jobs.start(

@@ -23,7 +23,7 @@ from sqlmodel import Session, col, select
 
 from tid.clock import utcnow
 from tid.db import get_session
-from tid.i18n import language
+from tid.i18n import localized, say
 from tid.ids import parse_id
 from tid.models import Municipality, Petition, PetitionState, User
 from tid.pdf import render_pdf
@@ -88,7 +88,7 @@ def _translate(exc: InputError) -> str:
     if isinstance(exc, svc.PetitionError):
         params = {k: _(v) if isinstance(v, str) else v for k, v in exc.params.items()}
         return str(_(exc.msgid, **params) if params else _(exc.msgid))
-    return str(_(exc.message))
+    return str(say(exc.message))
 
 
 def _errors(exc: InputError) -> dict[str, str]:
@@ -108,7 +108,7 @@ def _petition_or_404(session: Session, petition_id: int) -> Petition:
 
 
 def explanation(clock: svc.Clock) -> str:
-    return clock.explanation_es if language() == "es" else clock.explanation
+    return localized(clock.explanation)
 
 
 def state_label(state: str) -> str:
@@ -528,7 +528,7 @@ def calendar_feed(token: str) -> Any:
         ):
             if not clock.running:
                 continue
-            events.append(svc.feed_event(row, clock, spanish=es))
+            events.append(svc.feed_event(row, clock, lang="es" if es else "en"))
     body = svc.ical_document(
         events,
         stamp=utcnow(),

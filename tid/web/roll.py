@@ -29,6 +29,7 @@ from sqlmodel import col, select
 
 from tid import tasks
 from tid.db import get_session
+from tid.i18n import say
 from tid.ids import parse_page
 from tid.models import BillingRun, District, JobState, Municipality, Ordinance, Property
 from tid.rules.calendar import fiscal_year_of, parse_date, parse_fiscal_year
@@ -39,6 +40,13 @@ from tid.web.access import deny_unless, may_write_district, me, require, visible
 from tid.web.util import today
 
 bp = Blueprint("roll", __name__, url_prefix="/roll")
+
+
+@bp.context_processor
+def _words() -> dict[str, Any]:
+    """The roll's columns and encodings by their labels (tid/services/roll.py)."""
+    return {"roll_column": roll.column_label, "roll_encoding": roll.encoding_label}
+
 
 READERS = ("admin", "clerk", "association", "auditor")
 WRITERS = ("admin", "association")
@@ -104,13 +112,13 @@ def finding_message(finding: Finding) -> str:
     """A finding in the user's language."""
     msgid = finding.extra.get("msgid") if finding.extra else None
     if not msgid:
-        return str(_(finding.message))
+        return str(say(finding.message))
     params = finding.extra.get("params") or {}
     return str(_(msgid, **params) if params else _(msgid))
 
 
 def _error_text(exc: InputError) -> str:
-    return str(_(exc.message))
+    return str(say(exc.message))
 
 
 def _current_fy() -> str:

@@ -1,0 +1,151 @@
+"""Messages: what the core and the services say, as a msgid and its parameters.
+
+A :class:`Message` is a ``str`` equal to its English sentence (so JSON, logs and code that
+compare text keep working) that also carries its msgid and parameters, so that
+:func:`render` can say it in any language from the gettext catalogs
+(tid/translations; ``make messages`` extracts every ``Message("...")`` and ``N_("...")``).
+Parameters are data (names, figures already written, dates, codes) or messages themselves
+(rendered in the same language).
+
+:func:`render` is the one way a message becomes a sentence: the web (in the reader's
+language, or under ``flask_babel.force_locale``), the jobs, the emails, the iCal feed, the
+CSV and PDF documents, and the calculators' ``warnings_es`` all go through it.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import NullTranslations, Translations
+
+TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
+
+
+def N_(message: str) -> str:  # noqa: N802 - the gettext convention
+    """Mark a message for translation without translating it here (``pybabel extract -k N_``):
+    a label looked up in the reader's language where it is shown."""
+    return message
+
+
+class FieldRef(str):
+    """The path of a field inside a message (``months[2].collected``): as a ``str`` the path
+    (the JSON interface names fields so), rendered by the field labels of the reader's
+    language where they are known (:func:`set_field_labels`)."""
+
+
+_field_labels: Callable[[str], str] | None = None
+
+
+def set_field_labels(labels: Callable[[str], str] | None) -> None:
+    """Install the function that names a field path in the reader's language (the web's)."""
+    global _field_labels
+    _field_labels = labels
+
+
+class Message(str):
+    """A msgid with its parameters (``%(name)s`` placeholders); as a ``str``, its English."""
+
+    msgid: str
+    params: tuple[tuple[str, Any], ...]
+
+    def __new__(cls, msgid: str, /, **params: Any) -> Message:
+        text = super().__new__(cls, _format(msgid, params, "en", raw=True))
+        text.msgid = msgid
+        text.params = tuple(params.items())
+        return text
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (self.msgid, self.params))
+
+    def render(self, lang: str | None = None) -> str:
+        return render(self, lang)
+
+
+def _rebuild(msgid: str, params: tuple[tuple[str, Any], ...]) -> Message:
+    return Message(msgid, **dict(params))
+
+
+def _format(template: str, params: Mapping[str, Any], lang: str | None, raw: bool = False) -> str:
+    if not params:
+        return template
+    return template % {k: _param(v, lang, raw) for k, v in params.items()}
+
+
+def _param(value: Any, lang: str | None, raw: bool) -> Any:
+    if isinstance(value, FieldRef):
+        return str(value) if raw or _field_labels is None else _field_labels(value)
+    if isinstance(value, Message):
+        return str(value) if raw else render(value, lang)
+    return value
+
+
+@functools.lru_cache(maxsize=8)
+def _catalog(lang: str) -> NullTranslations:
+    """The catalog of ``lang`` outside a Flask app: the compiled one when it is current, else
+    the .po itself (a catalog edited but not yet compiled still speaks)."""
+    folder = TRANSLATIONS / lang / "LC_MESSAGES"
+    po, mo = folder / "messages.po", folder / "messages.mo"
+    if mo.exists() and (not po.exists() or mo.stat().st_mtime >= po.stat().st_mtime):
+        with mo.open("rb") as fh:
+            return Translations(fh)
+    if po.exists():
+        with po.open("rb") as fh:
+            catalog = read_po(fh, locale=lang)
+        buffer = io.BytesIO()
+        write_mo(buffer, catalog)
+        buffer.seek(0)
+        return Translations(buffer)
+    return NullTranslations()
+
+
+def _translations(lang: str | None) -> tuple[NullTranslations, str | None]:
+    """The translations to use: Flask-Babel's inside an app (so the app's catalogs and its
+    ``force_locale`` apply), the package's catalogs outside one."""
+    try:
+        from flask import has_app_context
+    except ImportError:  # pragma: no cover - flask is installed with tid
+        has_app_context = None  # type: ignore[assignment]
+    if has_app_context is not None and has_app_context():
+        from flask_babel import force_locale, get_locale, get_translations
+
+        if lang is None:
+            locale = get_locale()
+            return get_translations(), (locale.language if locale else None)
+        with force_locale(lang):
+            return get_translations(), lang
+    if lang is None:
+        lang = "es"
+    return _catalog(lang), lang
+
+
+def render(text: str, lang: str | None = None) -> str:
+    """``text`` in ``lang`` (the reader's language inside a request when ``lang`` is None;
+    Spanish outside one). A plain ``str`` is data and is returned as it is."""
+    if not isinstance(text, Message):
+        return str(text)
+    translations, lang = _translations(lang)
+    template = translations.gettext(text.msgid)
+    return _format(template or text.msgid, dict(text.params), lang)
+
+
+def joined(parts: list[str], separator: str = "; ") -> str:
+    """Messages said one after another (``"; "`` or ``", "`` between them), as one message."""
+    if not parts:
+        return ""
+    if len(parts) == 1:
+        return parts[0]
+    first, rest = parts[0], joined(parts[1:], separator)
+    if separator == "; ":
+        return Message("%(first)s; %(rest)s", first=first, rest=rest)
+    return Message("%(first)s, %(rest)s", first=first, rest=rest)
+
+
+def render_all(texts: Iterable[str], lang: str | None = None) -> list[str]:
+    """:func:`render` of each text (a result's ``warnings_es``: ``render_all(w, "es")``)."""
+    return [render(t, lang) for t in texts]
