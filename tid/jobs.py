@@ -16,7 +16,7 @@ import json
 import logging
 import threading
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -27,7 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from tid import mail
-from tid.clock import PUERTO_RICO, today_in_puerto_rico, utcnow
+from tid.clock import PUERTO_RICO, today, utcnow
 from tid.db import session_scope
 from tid.models import JobRun, Municipality, PetitionState, Role, User
 from tid.services import audit
@@ -173,14 +173,11 @@ def run_daily_digest(
     day: date,
     *,
     settings: mail.MailSettings | None = None,
-    skip_saturday: bool | None = None,
 ) -> DigestResult:
     """The daily sweep for ``day``: claim the day, find the running clocks that are overdue
     or due within ``SOON_DAYS``, and mail each municipality's clerks their digest."""
     engine, config = _engine_and_config(app_or_engine)
     settings = settings or mail.MailSettings.from_config(config)
-    if skip_saturday is None and config.get("DEADLINE_SKIP_SATURDAY") is not None:
-        skip_saturday = bool(config["DEADLINE_SKIP_SATURDAY"])
     base_url = str(config.get("BASE_URL") or "")
     run_id = _claim(engine, DAILY_DIGEST, day)
     if run_id is None:
@@ -192,7 +189,7 @@ def run_daily_digest(
     flagged_count = 0
     try:
         with Session(engine, expire_on_commit=False) as session:
-            rows = svc.due_soon(svc.dashboard(session, today=day, skip_saturday=skip_saturday))
+            rows = svc.due_soon(svc.dashboard(session, today=day))
             flagged_count = len(rows)
             grouped: dict[int, list[svc.DashboardRow]] = defaultdict(list)
             for row in rows:
@@ -245,10 +242,7 @@ def run_daily_digest(
 
 
 def today_for(app: Flask) -> date:
-    fixed = app.config.get("TODAY")
-    if fixed:
-        return fixed if isinstance(fixed, date) else date.fromisoformat(str(fixed))
-    return today_in_puerto_rico()
+    return today(app.config)
 
 
 def digest_job(app: Flask) -> None:
@@ -357,6 +351,41 @@ def archive_verify_job(app: Flask) -> None:
 
 
 YEARLY_NOTICES = "yearly_notices"
+
+
+def run_yearly_notices(
+    app_or_engine: Flask | Engine, config: Mapping[str, Any] | None = None, day: date | None = None
+) -> list[int]:
+    """The yearly notices' daily run: claim the day in ``JobRun`` (a second scheduler or a
+    restart does nothing), render the yearly notices due (21 LPRA § 6653(5);
+    ``notices.schedule_yearly_notices``) and forget failed portal look-ups older than a day.
+    Returns the new batches' ids (none when the day was already taken)."""
+    from tid.config import portal_code_secret
+    from tid.services import notices, portal
+
+    engine, app_config = _engine_and_config(app_or_engine)
+    config = config if config is not None else app_config
+    day = day or today(config)
+    run_id = _claim(engine, YEARLY_NOTICES, day)
+    if run_id is None:
+        log.info("yearly notices for %s already taken by another run", day)
+        return []
+    try:
+        with session_scope(engine) as session:
+            made = notices.schedule_yearly_notices(
+                session=session,
+                today=day,
+                portal_base_url=str(config.get("BASE_URL") or ""),
+                secret=portal_code_secret(config),
+            )
+            session.flush()
+            ids = [b.id or 0 for b in made]
+            portal.prune_attempts(session, before=utcnow() - timedelta(days=1))
+    except Exception as exc:  # recorded on the claim, then raised for the worker's log
+        _finish(engine, run_id, "failed", {"error": str(exc)[:500]})
+        raise
+    _finish(engine, run_id, "ok", {"batches": ids})
+    return ids
 
 
 def yearly_notices_job(app: Flask) -> None:

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from tid.rules.calendar import FiscalYear, fiscal_year_of, parse_fiscal_year
 from tid.rules.errors import Bilingual, InputError, spanish_all
 from tid.rules.money import ZERO, allocate, from_cents, json_money, money_str, to_cents
 from tid.rules.params import ParamValue, history, param, param_or_none
+from tid.rules.periods import FiscalYear, fiscal_year_of, parse_fiscal_year
 from tid.rules.trace import TraceStep
 from tid.rules.waterfall import check_keys
 
@@ -95,6 +95,7 @@ def _share(rate: ParamValue, amount: Decimal) -> Decimal:
     return from_cents((2 * n * cents + d) // (2 * d))
 
 
+# Long: sources (a)–(d) in the statute's order, each with its trace and warnings.
 def fund_shares(
     fy: FiscalYear,
     lottery_net_income: Decimal,
@@ -226,6 +227,7 @@ def fund_shares(
     )
 
 
+# Long: the hold-harmless of (c)(2) in its steps, each using the last one's figures.
 def hold_harmless(fy: FiscalYear, municipalities: Sequence[Municipality]) -> HoldHarmlessResult:
     """Adjust the (c) base allocations of ``fy`` by the hold-harmless of (c)(2).
 

@@ -24,9 +24,10 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from tid.rules.calendar import district_setting, parse_date
 from tid.rules.errors import Bilingual, InputError, spanish_all
 from tid.rules.money import ZERO, json_money, money_str
+from tid.rules.params import district_setting
+from tid.rules.periods import parse_date
 from tid.rules.trace import TraceStep
 from tid.rules.waterfall import check_keys
 
@@ -138,6 +139,8 @@ def _classify(lien: Lien, act_date: date) -> tuple[int, str]:
     )
 
 
+# Long: § 6653(8) in its order: groups, ranks, the payout rank by rank and what the sale leaves
+# unpaid.
 def rank_liens(
     liens: Sequence[Lien],
     *,
