@@ -872,60 +872,15 @@ def _irc1994_document(document: Mapping[str, Any], fy: FiscalYear) -> dict[str, 
     }
 
 
-# Long: the calculator document's inputs checked one by one, each with its own error, in the
-# document's order.
-def _act272_document(document: Mapping[str, Any], fy: FiscalYear) -> dict[str, Any]:
-    check_keys(
-        document,
-        (
-            "fiscal_year",
-            "months",
-            "bank_certified_amount",
-            "bureau_floor_from_fy",
-            "convention_center_opened_on",
-            "convention_center_operating_deficit",
-        ),
-    )
-    if param_or_none(f"{_A}.bank_installment_count", fy.start) is None:
-        raise InputError(
-            "fiscal_year",
-            f"fiscal_year: FY{fy.label} falls under the IRC 1994 regime: give its collections "
-            "by lodging type, not months (Act 272-2003 § 31 distributes from 2003-09)",
-        )
-    rows = parse_months(document.get("months"), fy, ("collected",))
-    first = act272_first_collection_month()
-    first_label = month_label(first.year, first.month)
-    for i, (_m, label, _a) in enumerate(rows):
-        if label < first_label:
-            raise InputError(
-                f"months[{i}].month",
-                f"months[{i}].month: {label} is before {first_label}; what was collected up to "
-                "2003-09-08 falls under the IRC 1994 regime: give FY2003-04's collections by "
-                "lodging type with collections_until 2003-09-08",
-            )
-    certified = json_money(document.get("bank_certified_amount"), "bank_certified_amount")
-    floor_from = None
-    if document.get("bureau_floor_from_fy") is not None:
-        floor_from = parse_fiscal_year(document["bureau_floor_from_fy"], "bureau_floor_from_fy")
-    opened_on = None
-    if document.get("convention_center_opened_on") not in (None, ""):
-        opened_on = parse_date(
-            document["convention_center_opened_on"], "convention_center_opened_on"
-        )
-    deficit = None
-    if document.get("convention_center_operating_deficit") not in (None, ""):
-        deficit = json_money(
-            document["convention_center_operating_deficit"], "convention_center_operating_deficit"
-        )
-    months = [(m, to_cents(a["collected"])) for m, _label, a in rows]
-    result = distribute_act272(
-        fy,
-        months,
-        certified,
-        floor_from,
-        convention_center_opened_on=opened_on,
-        convention_center_operating_deficit=deficit,
-    )
+def _act272_out(
+    fy: FiscalYear,
+    rows: Sequence[tuple[int, str, Mapping[str, Any]]],
+    months: Sequence[tuple[int, int]],
+    result: Act272Result,
+) -> dict[str, Any]:
+    """The calculator's answer for a fiscal year under Act 272-2003: each month's allocations
+    and carried shortfalls, the totals, the bank's transfers, what is outstanding and the
+    Convention Center's reserve."""
     wf = result.waterfall
     keys = list(ACT272_KEYS)
     if RESERVE_KEY in wf.keys:
@@ -985,9 +940,65 @@ def _act272_document(document: Mapping[str, Any], fy: FiscalYear) -> dict[str, A
                 else {}
             ),
         }
+    return out
+
+
+def _act272_document(document: Mapping[str, Any], fy: FiscalYear) -> dict[str, Any]:
+    check_keys(
+        document,
+        (
+            "fiscal_year",
+            "months",
+            "bank_certified_amount",
+            "bureau_floor_from_fy",
+            "convention_center_opened_on",
+            "convention_center_operating_deficit",
+        ),
+    )
+    if param_or_none(f"{_A}.bank_installment_count", fy.start) is None:
+        raise InputError(
+            "fiscal_year",
+            f"fiscal_year: FY{fy.label} falls under the IRC 1994 regime: give its collections "
+            "by lodging type, not months (Act 272-2003 § 31 distributes from 2003-09)",
+        )
+    rows = parse_months(document.get("months"), fy, ("collected",))
+    first = act272_first_collection_month()
+    first_label = month_label(first.year, first.month)
+    for i, (_m, label, _a) in enumerate(rows):
+        if label < first_label:
+            raise InputError(
+                f"months[{i}].month",
+                f"months[{i}].month: {label} is before {first_label}; what was collected up to "
+                "2003-09-08 falls under the IRC 1994 regime: give FY2003-04's collections by "
+                "lodging type with collections_until 2003-09-08",
+            )
+    certified = json_money(document.get("bank_certified_amount"), "bank_certified_amount")
+    floor_from = None
+    if document.get("bureau_floor_from_fy") is not None:
+        floor_from = parse_fiscal_year(document["bureau_floor_from_fy"], "bureau_floor_from_fy")
+    opened_on = None
+    if document.get("convention_center_opened_on") not in (None, ""):
+        opened_on = parse_date(
+            document["convention_center_opened_on"], "convention_center_opened_on"
+        )
+    deficit = None
+    if document.get("convention_center_operating_deficit") not in (None, ""):
+        deficit = json_money(
+            document["convention_center_operating_deficit"], "convention_center_operating_deficit"
+        )
+    months = [(m, to_cents(a["collected"])) for m, _label, a in rows]
+    result = distribute_act272(
+        fy,
+        months,
+        certified,
+        floor_from,
+        convention_center_opened_on=opened_on,
+        convention_center_operating_deficit=deficit,
+    )
+    out = _act272_out(fy, rows, months, result)
     out["warnings"] = list(result.warnings)
     out["warnings_es"] = spanish_all(result.warnings)
-    out["trace"] = [s.as_json() for s in (*result.trace, *wf.explain())]
+    out["trace"] = [s.as_json() for s in (*result.trace, *result.waterfall.explain())]
     return out
 
 

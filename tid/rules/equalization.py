@@ -95,42 +95,15 @@ def _share(rate: ParamValue, amount: Decimal) -> Decimal:
     return from_cents((2 * n * cents + d) // (2 * d))
 
 
-# Long: sources (a)–(d) in the statute's order, each with its trace and warnings.
-def fund_shares(
+def _general_fund_base(
     fy: FiscalYear,
-    lottery_net_income: Decimal,
     gf_net_revenues: Decimal,
-    *,
-    excluded_revenues: Decimal | None = None,
-    traffic_fines: Decimal | None = None,
-    basic_property_tax: Decimal | None = None,
-) -> FundShares:
-    """The fund's sources for ``fy`` (Municipal Equalization Fund (a)–(d)).
-
-    (b): lottery rate of the FY × net income; (c): GF rate of the FY × net internal revenues,
-    less the Act 7-2009 revenues for FYs begun after 2009-06-30 ((c)(1)); (d): 2 % of the
-    traffic fines from FY2005-06; (a): the basic property tax as given.
-    """
-    lottery_pv = param_or_none(_LOTTERY, fy.start)
-    gf_pv = param_or_none(_GF, fy.start)
-    if lottery_pv is None or gf_pv is None:
-        first = history(_LOTTERY).values[0]
-        raise InputError(
-            "fiscal_year",
-            f"fiscal_year: FY{fy.label} is before FY1991-92, the first fiscal year of the "
-            f"fund's text ({first.citation})",
-        )
-    warnings: list[str] = []
-    trace: list[TraceStep] = []
-    lottery = _share(lottery_pv, lottery_net_income)
-    trace.append(
-        TraceStep(
-            f"(b) Lottery share: {lottery_pv.value} × {money_str(lottery_net_income)}",
-            money_str(lottery),
-            lottery_pv.citation,
-            _LOTTERY,
-        )
-    )
+    excluded_revenues: Decimal | None,
+    warnings: list[str],
+    trace: list[TraceStep],
+) -> Decimal:
+    """(c)(1): the General Fund's net internal revenues the (c) rate applies to, less the
+    Act 7-2009 revenues for fiscal years begun after 2009-06-30."""
     act7 = param_or_none(_ACT7, fy.start)
     base = gf_net_revenues
     if act7 is not None and act7.value is True:
@@ -170,15 +143,13 @@ def fund_shares(
                 f"fiscales comenzados después del 2009-06-30, no al año fiscal {fy.label}.",
             )
         )
-    gf = _share(gf_pv, base)
-    trace.append(
-        TraceStep(
-            f"(c) General Fund share: {gf_pv.value} × {money_str(base)}",
-            money_str(gf),
-            gf_pv.citation,
-            _GF,
-        )
-    )
+    return base
+
+
+def _public_works(
+    fy: FiscalYear, traffic_fines: Decimal | None, warnings: list[str], trace: list[TraceStep]
+) -> Decimal:
+    """(d): the Municipal Public Works Fund's share of the traffic fines, from its first FY."""
     works_pv = param_or_none(_PUBLIC_WORKS, fy.start)
     works = ZERO
     if works_pv is not None:
@@ -205,6 +176,55 @@ def fund_shares(
                 f"{fy.label}.",
             )
         )
+    return works
+
+
+def fund_shares(
+    fy: FiscalYear,
+    lottery_net_income: Decimal,
+    gf_net_revenues: Decimal,
+    *,
+    excluded_revenues: Decimal | None = None,
+    traffic_fines: Decimal | None = None,
+    basic_property_tax: Decimal | None = None,
+) -> FundShares:
+    """The fund's sources for ``fy`` (Municipal Equalization Fund (a)–(d)).
+
+    (b): lottery rate of the FY × net income; (c): GF rate of the FY × net internal revenues,
+    less the Act 7-2009 revenues for FYs begun after 2009-06-30 ((c)(1)); (d): 2 % of the
+    traffic fines from FY2005-06; (a): the basic property tax as given.
+    """
+    lottery_pv = param_or_none(_LOTTERY, fy.start)
+    gf_pv = param_or_none(_GF, fy.start)
+    if lottery_pv is None or gf_pv is None:
+        first = history(_LOTTERY).values[0]
+        raise InputError(
+            "fiscal_year",
+            f"fiscal_year: FY{fy.label} is before FY1991-92, the first fiscal year of the "
+            f"fund's text ({first.citation})",
+        )
+    warnings: list[str] = []
+    trace: list[TraceStep] = []
+    lottery = _share(lottery_pv, lottery_net_income)
+    trace.append(
+        TraceStep(
+            f"(b) Lottery share: {lottery_pv.value} × {money_str(lottery_net_income)}",
+            money_str(lottery),
+            lottery_pv.citation,
+            _LOTTERY,
+        )
+    )
+    base = _general_fund_base(fy, gf_net_revenues, excluded_revenues, warnings, trace)
+    gf = _share(gf_pv, base)
+    trace.append(
+        TraceStep(
+            f"(c) General Fund share: {gf_pv.value} × {money_str(base)}",
+            money_str(gf),
+            gf_pv.citation,
+            _GF,
+        )
+    )
+    works = _public_works(fy, traffic_fines, warnings, trace)
     basic = basic_property_tax if basic_property_tax is not None else ZERO
     trace.append(
         TraceStep(
