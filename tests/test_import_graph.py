@@ -29,10 +29,6 @@ KEPT: dict[frozenset[str], str] = {
         "the app factory registers the commands, and the `tid` command creates the app: "
         "Flask's factory pattern (both imports run only when called)"
     ),
-    frozenset({"tid.jobs", "tid.tasks"}): (
-        "the scheduler's calls queue a task, and the worker's task runs the job's body; "
-        "splitting the scheduler from the job bodies is the way out"
-    ),
     frozenset({"tid.services.passwords", "tid.services.users"}): (
         "the password rules set a new hash with the account service's hasher, which the tests "
         "replace by a cheap one in one place (tests/conftest.py)"

@@ -145,6 +145,6 @@ def register_cli(app: Flask) -> None:
 def register_scheduler(app: Flask) -> None:
     """Start the scheduler in this process when configured (the demo's dev server)."""
     if app.config.get("SCHEDULER_IN_PROCESS"):
-        from tid import jobs
+        from tid import scheduler
 
-        jobs.start_in_process(app)
+        scheduler.start_in_process(app)

@@ -285,11 +285,11 @@ def scheduler_command(once: bool, day: str | None) -> None:
     """
     from datetime import date
 
-    from tid import jobs
+    from tid import jobs, scheduler
 
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     if not once:
-        jobs.run_blocking(app)
+        scheduler.run_blocking(app)
         return
     try:
         sweep_day = date.fromisoformat(day) if day else jobs.today_for(app)
