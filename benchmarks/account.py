@@ -47,7 +47,7 @@ from tests.pg import ThrowawayPostgres
 from tid.clock import utcnow
 from tid.db import make_engine
 from tid.large_district import make_large_district
-from tid.rules.calendar import FiscalYear, fiscal_year_of
+from tid.rules.periods import FiscalYear, fiscal_year_of
 from tid.services import audit, audit_statement, billing, ledger, liens, payments
 
 ACTOR = audit.Actor("benchmark")

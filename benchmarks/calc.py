@@ -22,7 +22,6 @@ from collections.abc import Callable
 from decimal import ROUND_DOWN, Decimal
 from typing import Any
 
-from tid.rules.calendar import FiscalYear
 from tid.rules.equalization import (
     Municipality,
     equalization_document,
@@ -30,6 +29,7 @@ from tid.rules.equalization import (
     hold_harmless,
 )
 from tid.rules.excise import ExciseMonth, allocate_excise, excise_document
+from tid.rules.periods import FiscalYear
 
 RUNS = 1_000
 FY = FiscalYear(2016)

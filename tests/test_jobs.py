@@ -19,6 +19,7 @@ from sqlmodel import Session, select
 
 from tests.conftest import People
 from tid import jobs, mail
+from tid import scheduler as tid_scheduler
 from tid.models import AuditEvent, JobRun
 from tid.services import audit
 from tid.services import petitions as svc
@@ -67,7 +68,6 @@ def _configure(app: Flask, port: int) -> None:
         SMTP_PORT=port,
         MAIL_FROM="legislatura@tid.example.pr",
         BASE_URL="https://tid.example.pr",
-        DEADLINE_SKIP_SATURDAY=True,
     )
 
 
@@ -177,7 +177,7 @@ def test_a_failed_send_is_recorded_and_not_repeated(
 def test_the_scheduler_runs_the_digest_daily_and_once_at_start(app: Flask) -> None:
     from apscheduler.schedulers.background import BackgroundScheduler
 
-    scheduler = jobs.configure(BackgroundScheduler(), app)
+    scheduler = tid_scheduler.configure(BackgroundScheduler(), app)
     ids = sorted(job.id for job in scheduler.get_jobs())
     assert ids == ["archive_verify", "daily_digest", "daily_digest_at_start", "yearly_notices"]
     daily = scheduler.get_job("daily_digest")

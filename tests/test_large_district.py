@@ -11,7 +11,7 @@ from sqlmodel import Session, func, select
 
 from tid.large_district import make_large_district
 from tid.models import Bill, Expenditure, JournalEntry, JournalLine
-from tid.rules.calendar import FiscalYear
+from tid.rules.periods import FiscalYear
 from tid.services import audit, ledger, liens, payments
 
 ACTOR = audit.Actor("tests")

@@ -32,6 +32,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.url_map.converters["int"] = BoundedIntConverter
     instance.mkdir(parents=True, exist_ok=True)
     app.config.update(tid_config.load(instance, config))
+    register_rules_settings(app)
     register_proxies(app)
     register_extensions(app)
     register_queue(app)
@@ -41,6 +42,19 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     register_cli(app)
     register_scheduler(app)
     return app
+
+
+def register_rules_settings(app: Flask) -> None:
+    """The installation's settings of the rules, applied to the parameters every computation
+    of the process reads (``TID_DEADLINE_SKIP_SATURDAY``; unset: district.toml decides)."""
+    from tid.rules import params
+
+    value = app.config.get("DEADLINE_SKIP_SATURDAY")
+    params.set_installation_value(
+        "district.deadline_skip_saturday",
+        None if value is None else bool(value),
+        setting="TID_DEADLINE_SKIP_SATURDAY",
+    )
 
 
 def register_proxies(app: Flask) -> None:
@@ -131,6 +145,6 @@ def register_cli(app: Flask) -> None:
 def register_scheduler(app: Flask) -> None:
     """Start the scheduler in this process when configured (the demo's dev server)."""
     if app.config.get("SCHEDULER_IN_PROCESS"):
-        from tid import jobs
+        from tid import scheduler
 
-        jobs.start_in_process(app)
+        scheduler.start_in_process(app)

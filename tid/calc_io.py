@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from tid import csv_safe
-from tid.rules.calendar import parse_date, parse_fiscal_year, parse_month
 from tid.rules.errors import Finding, FindingsError, InputError
 from tid.rules.liens import KINDS
 from tid.rules.money import parse_decimal
+from tid.rules.periods import parse_date, parse_fiscal_year, parse_month
 from tid.rules.room_tax import ACT272_TYPES, IRC1994_TYPES
 
 Gettext = Callable[[str], str]
@@ -616,7 +616,6 @@ def read_csv_numbered(
     first_line = text.split("\n", 1)[0]
     delimiter = ";" if first_line.count(";") > first_line.count(",") else ","
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
-    findings: list[Finding] = []
     try:
         header = next(reader, None)
     except csv.Error as exc:
@@ -624,6 +623,43 @@ def read_csv_numbered(
     if header is None or not any(h.strip() for h in header):
         raise CsvError([Finding(name, _("The file is empty: the first row names the columns."))])
     columns = [h.strip() for h in header]
+    findings = _header_findings(columns, table, name, open_columns, _)
+    if findings:
+        raise CsvError(findings)
+    rows: list[tuple[int, dict[str, Any]]] = []
+    try:
+        for cells in reader:
+            number = reader.line_num
+            if not any(c.strip() for c in cells):
+                continue
+            if len(rows) >= MAX_CSV_ROWS:
+                raise CsvError(
+                    [Finding(name, _("Too many rows (at most %(n)s).") % {"n": MAX_CSV_ROWS})]
+                )
+            row = _csv_row(number, cells, columns, table, name, findings, _)
+            if row is not None:
+                rows.append((number, row))
+    except csv.Error as exc:
+        findings.append(
+            Finding(
+                name,
+                _("Row %(row)s: %(problem)s") % {"row": reader.line_num, "problem": str(exc)},
+                reader.line_num,
+            )
+        )
+    if findings:
+        raise CsvError(findings)
+    if not rows:
+        raise CsvError([Finding(name, _("The file has a header but no rows."))])
+    return rows
+
+
+def _header_findings(
+    columns: list[str], table: Table, name: str, open_columns: bool, _: Gettext
+) -> list[Finding]:
+    """What is wrong with a CSV file's header row: unnamed, unknown, repeated or missing
+    columns."""
+    findings: list[Finding] = []
     known = {c.key for c in table.columns}
     for position, column in enumerate(columns, start=1):
         if not column:
@@ -656,80 +692,69 @@ def read_csv_numbered(
                     1,
                 )
             )
-    if findings:
-        raise CsvError(findings)
-    rows: list[tuple[int, dict[str, Any]]] = []
-    try:
-        for cells in reader:
-            number = reader.line_num
-            if not any(c.strip() for c in cells):
-                continue
-            if len(rows) >= MAX_CSV_ROWS:
-                raise CsvError(
-                    [Finding(name, _("Too many rows (at most %(n)s).") % {"n": MAX_CSV_ROWS})]
-                )
-            if len(cells) > len(columns):
-                findings.append(
-                    Finding(
-                        name,
-                        _("Row %(row)s: %(cells)s cells, but the header names %(columns)s columns.")
-                        % {"row": number, "cells": len(cells), "columns": len(columns)},
-                        number,
-                    )
-                )
-                continue
-            row: dict[str, Any] = {}
-            for column, raw in zip(columns, cells, strict=False):
-                value = raw.strip()
-                spec = table.column(column) or Field(column, "text", column)
-                if not value:
-                    if spec.required:
-                        findings.append(
-                            Finding(
-                                name,
-                                _("Row %(row)s, column %(column)s: this value is required.")
-                                % {"row": number, "column": column},
-                                number,
-                            )
-                        )
-                    continue
-                problem = check_value(spec, value, _)
-                if problem:
-                    findings.append(
-                        Finding(
-                            name,
-                            _("Row %(row)s, column %(column)s: %(problem)s")
-                            % {"row": number, "column": column, "problem": problem},
-                            number,
-                        )
-                    )
-                    continue
-                row[column] = json_value(spec, value)
-            for missing in columns[len(cells) :]:
-                missing_spec = table.column(missing)
-                if missing_spec is not None and missing_spec.required:
-                    findings.append(
-                        Finding(
-                            name,
-                            _("Row %(row)s, column %(column)s: this value is required.")
-                            % {"row": number, "column": missing},
-                            number,
-                        )
-                    )
-            rows.append((number, row))
-    except csv.Error as exc:
+    return findings
+
+
+def _csv_row(
+    number: int,
+    cells: list[str],
+    columns: list[str],
+    table: Table,
+    name: str,
+    findings: list[Finding],
+    _: Gettext,
+) -> dict[str, Any] | None:
+    """One row of a CSV file as JSON values; its problems go to ``findings`` (None: a row
+    with more cells than the header has columns)."""
+    if len(cells) > len(columns):
         findings.append(
             Finding(
                 name,
-                _("Row %(row)s: %(problem)s") % {"row": reader.line_num, "problem": str(exc)},
-                reader.line_num,
+                _("Row %(row)s: %(cells)s cells, but the header names %(columns)s columns.")
+                % {"row": number, "cells": len(cells), "columns": len(columns)},
+                number,
             )
         )
-    if findings:
-        raise CsvError(findings)
-    if not rows:
-        raise CsvError([Finding(name, _("The file has a header but no rows."))])
-    return rows
+        return None
+    row: dict[str, Any] = {}
+    for column, raw in zip(columns, cells, strict=False):
+        value = raw.strip()
+        spec = table.column(column) or Field(column, "text", column)
+        if not value:
+            if spec.required:
+                findings.append(
+                    Finding(
+                        name,
+                        _("Row %(row)s, column %(column)s: this value is required.")
+                        % {"row": number, "column": column},
+                        number,
+                    )
+                )
+            continue
+        problem = check_value(spec, value, _)
+        if problem:
+            findings.append(
+                Finding(
+                    name,
+                    _("Row %(row)s, column %(column)s: %(problem)s")
+                    % {"row": number, "column": column, "problem": problem},
+                    number,
+                )
+            )
+            continue
+        row[column] = json_value(spec, value)
+    for missing in columns[len(cells) :]:
+        missing_spec = table.column(missing)
+        if missing_spec is not None and missing_spec.required:
+            findings.append(
+                Finding(
+                    name,
+                    _("Row %(row)s, column %(column)s: this value is required.")
+                    % {"row": number, "column": missing},
+                    number,
+                )
+            )
+    return row
 
 
 # --------------------------------------------------------------------------------------

@@ -123,6 +123,8 @@ def _ceil_to(value: Decimal, step: Decimal) -> Decimal:
     return (value / step).to_integral_value(rounding=ROUND_CEILING) * step
 
 
+# Long: one drawing, top to bottom: scale, stacked bars, labels, legend and the table that reads it
+# out.
 def stacked_bars(
     *,
     id: str,

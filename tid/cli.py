@@ -285,11 +285,11 @@ def scheduler_command(once: bool, day: str | None) -> None:
     """
     from datetime import date
 
-    from tid import jobs
+    from tid import jobs, scheduler
 
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     if not once:
-        jobs.run_blocking(app)
+        scheduler.run_blocking(app)
         return
     try:
         sweep_day = date.fromisoformat(day) if day else jobs.today_for(app)
@@ -557,8 +557,8 @@ def billing_run(
 ) -> None:
     """Bill every property of the year's roll by the ordinance's formula."""
     from tid.db import get_session
-    from tid.rules.calendar import parse_date
     from tid.rules.money import money_str
+    from tid.rules.periods import parse_date
     from tid.services import audit, billing
     from tid.web.util import today
 
@@ -620,15 +620,12 @@ def account_import_deposits(file: str, district: str) -> None:
     notice_number): every row or none; a deposit already booked is not booked again."""
     from datetime import date
 
-    from tid.clock import today_in_puerto_rico
+    from tid.clock import today
     from tid.db import get_session
     from tid.services import audit, payments
 
     def _today() -> date:
-        fixed = current_app.config.get("TODAY")
-        if not fixed:
-            return today_in_puerto_rico()
-        return fixed if isinstance(fixed, date) else date.fromisoformat(str(fixed))
+        return today(current_app.config)
 
     district_id = _district_id(district)
     session = get_session()
@@ -699,9 +696,9 @@ def account_verify(district: str) -> None:
 @with_appcontext
 def account_lock_year(district: str, fiscal_year: str, unlock: bool) -> None:
     """Lock a closed fiscal year (nothing can then be booked on a date in it), or lift it."""
-    from tid.clock import today_in_puerto_rico
+    from tid.clock import today
     from tid.db import get_session
-    from tid.rules.calendar import parse_fiscal_year
+    from tid.rules.periods import parse_fiscal_year
     from tid.services import audit, year_locks
 
     session = get_session()
@@ -717,7 +714,7 @@ def account_lock_year(district: str, fiscal_year: str, unlock: bool) -> None:
                 actor=actor,
                 district_id=district_id,
                 fy=fy,
-                today=today_in_puerto_rico(),
+                today=today(current_app.config),
             )
         session.commit()
     except InputError as exc:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import secrets
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +81,7 @@ def defaults(instance: Path) -> dict[str, Any]:
         "MAIL_FROM": "tid@localhost",
         "BASE_URL": "http://127.0.0.1:5000",
         "SCHEDULER_IN_PROCESS": False,
-        "DEADLINE_SKIP_SATURDAY": True,
+        "DEADLINE_SKIP_SATURDAY": None,  # None: district.deadline_skip_saturday decides
         "BABEL_DEFAULT_LOCALE": "es",
         "BABEL_DEFAULT_TIMEZONE": "America/Puerto_Rico",
         "LANGUAGES": ["es", "en"],
@@ -152,3 +153,9 @@ def _instance_secret(instance: Path) -> str:
     path.write_text(key)
     path.chmod(0o600)
     return key
+
+
+def portal_code_secret(config: Mapping[str, Any]) -> str:
+    """The key of the notices' access codes (their HMAC): ``PORTAL_CODE_SECRET`` if set, else
+    the app's ``SECRET_KEY``. The one derivation for printing the codes and checking them."""
+    return str(config.get("PORTAL_CODE_SECRET") or config["SECRET_KEY"])

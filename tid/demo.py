@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
+from tid.config import portal_code_secret
 from tid.models import District, Municipality, User
 from tid.services import audit, users
 
@@ -93,22 +94,18 @@ def load_demo(*, session: Session, config: Mapping[str, Any]) -> list[tuple[str,
 DEMO_PETITION_RECEIVED = "2026-03-02"  # 90 days end on Sunday 2026-05-31: due 2026-06-01
 
 
+# Long: demo records, one after the other in the order a clerk makes them.
 def load_petitions(session: Session, config: Mapping[str, Any]) -> None:
     """Two petitions before San Juan's legislature: one received 2026-03-02 and under study
     with three findings, one with the mayor whose 30 days end within the digest's window."""
     from datetime import date, timedelta
 
-    from tid.clock import today_in_puerto_rico
+    from tid import clock
     from tid.models import Petition
     from tid.services import petitions
 
     municipality, _district = municipality_and_district(session)
-    fixed = config.get("TODAY")
-    today = (
-        (fixed if isinstance(fixed, date) else date.fromisoformat(str(fixed)))
-        if fixed
-        else today_in_puerto_rico()
-    )
+    today = clock.today(config)
     today = max(today, date(2026, 3, 12))
 
     def exists(name: str) -> bool:
@@ -217,6 +214,7 @@ def demo_roll_path(config: Mapping[str, Any]) -> Path:
     return folder / "demo" / f"roll-{DEMO_ROLL_FY}.csv"
 
 
+# Long: demo records, one after the other in the order a clerk makes them.
 def load_roll(session: Session, config: Mapping[str, Any]) -> None:
     """The Viejo San Juan district's ordinance (approved, received by the association, with
     its formula) and its 500-property roll as a CSV file for the association to import
@@ -224,7 +222,7 @@ def load_roll(session: Session, config: Mapping[str, Any]) -> None:
     or the web page); the roll itself is not imported here."""
     from datetime import date
 
-    from tid.clock import today_in_puerto_rico
+    from tid import clock
     from tid.models import Ordinance
     from tid.roll_demo import DEMO_FORMULA, roll_csv
     from tid.services import petitions
@@ -238,12 +236,7 @@ def load_roll(session: Session, config: Mapping[str, Any]) -> None:
     municipality, district = municipality_and_district(session)
     if session.exec(select(Ordinance).where(Ordinance.district_id == district.id)).first():
         return
-    fixed = config.get("TODAY")
-    today = (
-        (fixed if isinstance(fixed, date) else date.fromisoformat(str(fixed)))
-        if fixed
-        else today_in_puerto_rico()
-    )
+    today = clock.today(config)
     today = max(today, date(2026, 3, 20))
     petition = petitions.record_petition(
         session=session,
@@ -326,13 +319,15 @@ def demo_deposits_path(config: Mapping[str, Any]) -> Path:
     return folder / "demo" / "deposits-condado-2025-09.csv"
 
 
+# Long: demo records, one after the other in the order an association makes them.
 def load_account(session: Session, config: Mapping[str, Any]) -> None:
     """A second San Juan district (Condado) and its association's login (ACCOUNT_USER, the
     demo password) with an approved ordinance, a 40-property roll of
     FY 2025-26 billed on 2025-07-15, the authorized purposes, a month of bank deposits
     (``instance/demo/deposits-condado-2025-09.csv``, imported), program and administrative
-    expenditures within the 5% cap, the bank's balance at the end of the month, late-payment
-    terms, and a delinquent property with a mortgage, a CRIM lien and a judgment lien."""
+    expenditures within the administrative cap, the bank's balance at the end of the month,
+    late-payment terms, and a delinquent property with a mortgage, a CRIM lien and a judgment
+    lien."""
     import csv
     import io
     from datetime import date
@@ -586,7 +581,7 @@ def load_account(session: Session, config: Mapping[str, Any]) -> None:
 
 def ledger_cap(session: Session, district_id: int) -> Any:
     """The administrative headroom of the demo's fiscal year (after its deposits)."""
-    from tid.rules.calendar import parse_fiscal_year
+    from tid.rules.periods import parse_fiscal_year
     from tid.services import ledger
 
     return ledger.cap_figures(session, district_id, parse_fiscal_year(ACCOUNT_FY)).headroom
@@ -625,10 +620,11 @@ def load_notices(session: Session, config: Mapping[str, Any]) -> None:
         sender_name=district.association_name or "Asociación del Distrito de Condado, Inc.",
         sender_address="PO Box 19500\nSan Juan PR 00910-1500",
         how_to_pay="Cheque o giro a nombre de la Asociación, en su oficina de la Ave. Ashford "
-        "1020, o por correo al apartado del remitente. / Check or money order to the "
-        "Association, at its office or by mail.",
+        "1020, o por correo al apartado del remitente.",
+        how_to_pay_en="Check or money order to the Association, at its office at 1020 Ashford "
+        "Ave., or by mail to the sender's box.",
         portal_base_url=str(config.get("BASE_URL") or "http://127.0.0.1:5000"),
-        secret=str(config.get("PORTAL_CODE_SECRET") or config["SECRET_KEY"]),
+        secret=portal_code_secret(config),
         workers=1,
     )
     found = notices.batch_notices(session, batch.id or 0)

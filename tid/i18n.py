@@ -6,12 +6,14 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 
 from babel.dates import format_date, format_datetime
-from babel.numbers import format_currency, format_decimal
+from babel.numbers import format_currency, format_decimal, format_percent
 from flask import Flask, current_app, has_request_context, request, session
 from flask_babel import Babel, get_locale
 from flask_login import current_user
 
+from tid import clock
 from tid.clock import PUERTO_RICO
+from tid.rules.periods import FiscalYear, fiscal_year_of
 
 babel = Babel()
 
@@ -53,6 +55,23 @@ def number(value: Decimal | int | None) -> str:
     if value is None:
         return "—"
     return str(format_decimal(value, locale=format_locale()))
+
+
+def rate(value: Decimal | None) -> str:
+    """A rate (a fraction: ``0.065``) as a percentage in the reader's language: ``6.5%``;
+    the rates of the law are printed from their parameter, never written in text."""
+    if value is None:
+        return "—"
+    return str(format_percent(value, "#,##0.###%", locale=format_locale()))
+
+
+def admin_cap_rate(fiscal_year: FiscalYear | None = None) -> Decimal:
+    """The administrative cap's rate (21 LPRA § 6653(6), ``district.admin_cap_rate``) of a
+    fiscal year, by default the current one."""
+    from tid.rules.admin_cap import admin_cap_rate as rate_on
+
+    fy = fiscal_year or fiscal_year_of(clock.today(current_app.config))
+    return rate_on(fy.end)[0]
 
 
 def day(value: date | None, style: str = "medium") -> str:
@@ -109,6 +128,8 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["localized"] = localized
     from tid.rules.liens import kind_label
 
+    app.jinja_env.filters["rate"] = rate
+    app.jinja_env.globals["admin_cap_rate"] = admin_cap_rate
     app.jinja_env.globals["language"] = language
     app.jinja_env.globals["kind_label"] = kind_label
     app.jinja_env.globals["account_label"] = journal_account_label

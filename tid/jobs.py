@@ -1,5 +1,5 @@
-"""Scheduled jobs (APScheduler 3): run in exactly one process, ``tid scheduler``, or inside
-the demo's development server (``SCHEDULER_IN_PROCESS``).
+"""The scheduled jobs' bodies, run by a worker's task (tid/tasks.py) that the scheduler
+queues (tid/scheduler.py), or by ``tid digest --once``.
 
 The daily sweep (:func:`run_daily_digest`) flags the petitions' running clocks that are
 overdue or due within ten days (21 LPRA § 6653(2), (7)) and mails a digest to each
@@ -11,14 +11,12 @@ failure is recorded in the row), so a digest goes out at most once a day.
 
 from __future__ import annotations
 
-import atexit
 import json
 import logging
-import threading
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 from typing import Any
 
 from flask import Flask
@@ -27,7 +25,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from tid import mail
-from tid.clock import PUERTO_RICO, today_in_puerto_rico, utcnow
+from tid.clock import today, utcnow
 from tid.db import session_scope
 from tid.models import JobRun, Municipality, PetitionState, Role, User
 from tid.rules.messages import Message, render
@@ -163,14 +161,11 @@ def run_daily_digest(
     day: date,
     *,
     settings: mail.MailSettings | None = None,
-    skip_saturday: bool | None = None,
 ) -> DigestResult:
     """The daily sweep for ``day``: claim the day, find the running clocks that are overdue
     or due within ``SOON_DAYS``, and mail each municipality's clerks their digest."""
     engine, config = _engine_and_config(app_or_engine)
     settings = settings or mail.MailSettings.from_config(config)
-    if skip_saturday is None and config.get("DEADLINE_SKIP_SATURDAY") is not None:
-        skip_saturday = bool(config["DEADLINE_SKIP_SATURDAY"])
     base_url = str(config.get("BASE_URL") or "")
     run_id = _claim(engine, DAILY_DIGEST, day)
     if run_id is None:
@@ -182,7 +177,7 @@ def run_daily_digest(
     flagged_count = 0
     try:
         with Session(engine, expire_on_commit=False) as session:
-            rows = svc.due_soon(svc.dashboard(session, today=day, skip_saturday=skip_saturday))
+            rows = svc.due_soon(svc.dashboard(session, today=day))
             flagged_count = len(rows)
             grouped: dict[int, list[svc.DashboardRow]] = defaultdict(list)
             for row in rows:
@@ -235,22 +230,7 @@ def run_daily_digest(
 
 
 def today_for(app: Flask) -> date:
-    fixed = app.config.get("TODAY")
-    if fixed:
-        return fixed if isinstance(fixed, date) else date.fromisoformat(str(fixed))
-    return today_in_puerto_rico()
-
-
-def digest_job(app: Flask) -> None:
-    """The scheduled call: queue today's digest for a worker (tid/tasks.py); the day's
-    job token makes a second scheduler's call a no-op, and the day's claim in ``JobRun``
-    keeps the digest from going out twice even then."""
-    from tid import tasks
-
-    try:
-        tasks.schedule(app, tasks.DAILY_DIGEST, today_for(app))
-    except Exception:
-        log.exception("daily digest could not be queued")
+    return today(app.config)
 
 
 # --------------------------------------------------------------------------- the archive
@@ -335,111 +315,39 @@ def run_archive_verify(
     return ArchiveCheckResult(day, True, report.checked, tuple(bad), tuple(to))
 
 
-def archive_verify_job(app: Flask) -> None:
-    """The scheduled call: this week's check of the archive."""
-    try:
-        result = run_archive_verify(app, today_for(app))
-    except Exception:
-        log.exception("archive check failed")
-        return
-    if result.mismatches:
-        log.error("archive check: %d document(s) do not match", len(result.mismatches))
-
-
 YEARLY_NOTICES = "yearly_notices"
 
 
-def yearly_notices_job(app: Flask) -> None:
-    """The scheduled call: queue the yearly notices due (21 LPRA § 6653(5)) for a worker;
-    a day already queued or taken is a quiet no-op."""
-    from tid import tasks
+def run_yearly_notices(
+    app_or_engine: Flask | Engine, config: Mapping[str, Any] | None = None, day: date | None = None
+) -> list[int]:
+    """The yearly notices' daily run: claim the day in ``JobRun`` (a second scheduler or a
+    restart does nothing), render the yearly notices due (21 LPRA § 6653(5);
+    ``notices.schedule_yearly_notices``) and forget failed portal look-ups older than a day.
+    Returns the new batches' ids (none when the day was already taken)."""
+    from tid.config import portal_code_secret
+    from tid.services import notices, portal
 
+    engine, app_config = _engine_and_config(app_or_engine)
+    config = config if config is not None else app_config
+    day = day or today(config)
+    run_id = _claim(engine, YEARLY_NOTICES, day)
+    if run_id is None:
+        log.info("yearly notices for %s already taken by another run", day)
+        return []
     try:
-        tasks.schedule(app, tasks.YEARLY_NOTICES, today_for(app))
-    except Exception:
-        log.exception("yearly notices could not be queued")
-
-
-def configure(scheduler: Any, app: Flask, *, catch_up: bool = True, delay: float = 0) -> Any:
-    """Add the jobs to ``scheduler``: the digest every day at 06:00 in Puerto Rico, and once
-    ``delay`` seconds after start so that a scheduler started after 06:00 does not skip the
-    day (the day's claim in ``JobRun`` makes the extra run harmless)."""
-    from apscheduler.triggers.cron import CronTrigger
-
-    job: Callable[[Flask], None] = digest_job
-    scheduler.add_job(
-        job,
-        CronTrigger(hour=DIGEST_HOUR, minute=0, timezone=PUERTO_RICO),
-        args=[app],
-        id=DAILY_DIGEST,
-        replace_existing=True,
-        coalesce=True,
-        max_instances=1,
-        misfire_grace_time=6 * 3600,
-    )
-    scheduler.add_job(
-        yearly_notices_job,
-        CronTrigger(hour=DIGEST_HOUR - 1, minute=30, timezone=PUERTO_RICO),
-        args=[app],
-        id=YEARLY_NOTICES,
-        replace_existing=True,
-        coalesce=True,
-        max_instances=1,
-        misfire_grace_time=6 * 3600,
-    )
-    scheduler.add_job(
-        archive_verify_job,
-        CronTrigger(day_of_week="sun", hour=4, minute=0, timezone=PUERTO_RICO),
-        args=[app],
-        id=ARCHIVE_VERIFY,
-        replace_existing=True,
-        coalesce=True,
-        max_instances=1,
-        misfire_grace_time=24 * 3600,
-    )
-    if catch_up:
-        scheduler.add_job(
-            job,
-            args=[app],
-            id=f"{DAILY_DIGEST}_at_start",
-            replace_existing=True,
-            next_run_time=datetime.now(PUERTO_RICO) + timedelta(seconds=delay),
-        )
-    return scheduler
-
-
-def run_blocking(app: Flask) -> None:
-    """``tid scheduler``: the jobs in this process, until interrupted."""
-    from apscheduler.schedulers.blocking import BlockingScheduler
-
-    scheduler = configure(BlockingScheduler(timezone=PUERTO_RICO), app)
-    app.logger.info("scheduler started (daily digest at %02d:00 Puerto Rico)", DIGEST_HOUR)
-    try:
-        scheduler.start()
-    except (KeyboardInterrupt, SystemExit):
-        scheduler.shutdown(wait=False)
-
-
-START_DELAY = 20.0  # seconds
-_started = threading.Lock()
-_in_process: list[Any] = []
-
-
-def start_in_process(app: Flask) -> None:
-    """Start the scheduler inside this process (development server only), once."""
-    from apscheduler.schedulers.background import BackgroundScheduler
-
-    if app.testing:
-        return
-    with _started:
-        if _in_process:
-            return
-        # The start-up run waits a little: a short command (``tid demo``, ``tid db upgrade``)
-        # that builds the app with the scheduler on has exited by then.
-        scheduler = configure(
-            BackgroundScheduler(timezone=PUERTO_RICO, daemon=True), app, delay=START_DELAY
-        )
-        scheduler.start()
-        _in_process.append(scheduler)
-        atexit.register(lambda: scheduler.shutdown(wait=False))
-    app.logger.info("in-process scheduler started (daily digest at %02d:00)", DIGEST_HOUR)
+        with session_scope(engine) as session:
+            made = notices.schedule_yearly_notices(
+                session=session,
+                today=day,
+                portal_base_url=str(config.get("BASE_URL") or ""),
+                secret=portal_code_secret(config),
+            )
+            session.flush()
+            ids = [b.id or 0 for b in made]
+            portal.prune_attempts(session, before=utcnow() - timedelta(days=1))
+    except Exception as exc:  # recorded on the claim, then raised for the worker's log
+        _finish(engine, run_id, "failed", {"error": str(exc)[:500]})
+        raise
+    _finish(engine, run_id, "ok", {"batches": ids})
+    return ids

@@ -48,8 +48,8 @@ from tid.models import (
     RollImport,
     User,
 )
-from tid.rules.calendar import FiscalYear
 from tid.rules.money import from_cents, money_str
+from tid.rules.periods import FiscalYear
 from tid.services import audit, expenditures, ledger, users
 from tid.services.ledger import (
     ADMIN_EXPENSE,
@@ -147,6 +147,7 @@ def _bulk(
     return count
 
 
+# Long: one generator of the benchmark district, its records in the order they depend on each other.
 def make_large_district(
     session: Session,
     *,
@@ -413,7 +414,7 @@ def make_large_district(
             last = (date(year + month // 12, month % 12 + 1, 1)) - timedelta(days=1)
             if not fy.contains(last):
                 continue
-            admin = revenue * 4 // 100  # within the 5% of the month's revenue
+            admin = revenue * 4 // 100  # within the administrative cap of the month's revenue
             items: list[tuple[str, int | None, int, str]] = [
                 (ADMIN_EXPENSE, None, admin, "Administración Dorado del Mar")
             ]

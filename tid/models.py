@@ -658,7 +658,7 @@ class AuthorizedPurpose(SQLModel, table=True):
 
 class Expenditure(SQLModel, table=True):
     """The document behind an expenditure entry: payee, what for, and either an authorized
-    purpose or administrative (§ 6653(6): at most 5% of the revenues collected)."""
+    purpose or administrative (§ 6653(6): at most the cap rate of the revenues collected)."""
 
     id: int | None = Field(default=None, primary_key=True)
     district_id: int = Field(foreign_key="district.id", index=True)
@@ -775,7 +775,11 @@ class NoticeBatch(SQLModel, table=True):
     issued_on: date
     sender_name: str = Field(max_length=200)
     sender_address: str = Field(sa_column=Column(Text, nullable=False))  # lines, "\n"
-    how_to_pay: str = Field(sa_column=Column(Text, nullable=False))
+    how_to_pay: str = Field(sa_column=Column(Text, nullable=False))  # Spanish (page 1)
+    # English (page 2); empty for batches made before it was asked: page 2 repeats page 1's.
+    how_to_pay_en: str = Field(
+        default="", sa_column=Column(Text, nullable=False, server_default="")
+    )
     notice_count: int = 0
     page_count: int = 0
     print_sha256: str = Field(default="", max_length=64)  # the merged print-ready PDF

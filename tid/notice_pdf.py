@@ -40,6 +40,7 @@ import functools
 import hashlib
 import io
 import os
+import re
 import textwrap
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -84,19 +85,22 @@ class NoticeContent:
     ordinance_issued_on: date
     ordinance_approved_on: date | None
     term_years: int
-    period_label: str
+    period_label: str  # the fiscal year billed: "2025-26"
     cadastral_number: str
     property_address: str
     owner_name: str
     mailing_lines: tuple[str, ...]
     amount: Decimal
-    explanation: str
+    explanation: str  # how the amount was computed, in English (the English page)
     due_on: date
-    how_to_pay: str
+    how_to_pay: str  # in Spanish (the Spanish page)
     lien_effective_on: date
     article_number: str = ""
     remailing_of: str = ""
-    payment_reference: str = ""  # what the payments desk looks a bill up by
+    explanation_es: str = ""  # the same in Spanish; empty: the one text on both pages
+    how_to_pay_en: str = ""  # the same in English; empty: the one text on both pages
+    # The owner quotes the notice number with a payment (the payments desk finds the bill
+    # by it): the notice prints no other reference.
 
 
 @dataclass(frozen=True)
@@ -175,6 +179,31 @@ def amount_text(amount: Decimal) -> str:
     return f"${amount:,.2f}" if amount >= 0 else f"-${-amount:,.2f}"
 
 
+_ORDINANCE_PREFIX = re.compile(
+    r"^(?:(?:ord(?:enanza|inance)?|n[úu]m(?:ero)?|no|number|#)\.?\s*)+", re.IGNORECASE
+)
+
+
+def ordinance_number(text: str) -> str:
+    """The ordinance's number as the notice prints it after its own "Núm." / "No.": what the
+    clerk recorded without a leading "Ord.", "Ordenanza", "Núm." or "No." ("Ord. Núm. 9" →
+    "9"), so that neither page reads "Núm. Ord. Núm. 9"."""
+    bare = _ORDINANCE_PREFIX.sub("", text.strip())
+    return bare or text.strip() or "—"
+
+
+def url_parts(url: str) -> tuple[str, ...]:
+    """The portal's address in the pieces a line may break between: after a "/" (not inside
+    "//"), or after a "." or "-" of the host and path, and never inside the last piece, which
+    holds the notice's number ("portal?n=2026-000008"). Lines are filled greedily, so a short
+    address stays whole."""
+    head, sep, last = url.rpartition("/")
+    if not sep:
+        return (url,)
+    pieces = re.split(r"(?<=[^/]/)(?!/)|(?<=[.-])", head + sep)
+    return (*(piece for piece in pieces if piece), last)
+
+
 def _day(value: date | None, locale: str) -> str:
     if value is None:
         return ""
@@ -194,7 +223,7 @@ def _form_context(n: NoticeContent) -> dict[str, Any]:
         "association_name": n.association_name,
         "district_name": n.district_name,
         "municipality_name": n.municipality_name,
-        "ordinance_number": n.ordinance_number or "—",
+        "ordinance_number": ordinance_number(n.ordinance_number),
         "ordinance_issued_es": _day(n.ordinance_issued_on, "es_PR"),
         "ordinance_issued_en": _day(n.ordinance_issued_on, "en_US"),
         "ordinance_approved_es": _day(n.ordinance_approved_on, "es_PR"),
@@ -202,6 +231,7 @@ def _form_context(n: NoticeContent) -> dict[str, Any]:
         "term_years": n.term_years,
         "period_label": n.period_label,
         "how_to_pay": n.how_to_pay,
+        "how_to_pay_en": n.how_to_pay_en or n.how_to_pay,
         "lien_effective_es": _day(n.lien_effective_on, "es_PR"),
         "lien_effective_en": _day(n.lien_effective_on, "en_US"),
         "portal_base": n.portal_url.split("?", 1)[0],
@@ -222,11 +252,12 @@ def _fill_context(n: NoticeContent, *, qr: bool = True) -> dict[str, Any]:
         "mailing_lines": n.mailing_lines,
         "amount": amount_text(n.amount),
         "explanation_lines": n.explanation.splitlines() or [""],
+        "explanation_lines_es": (n.explanation_es or n.explanation).splitlines() or [""],
+        "portal_url_parts": url_parts(n.portal_url),
         "due_es": _day(n.due_on, "es_PR"),
         "due_en": _day(n.due_on, "en_US"),
         "article_number": n.article_number,
         "remailing_of": n.remailing_of,
-        "payment_reference": n.payment_reference or n.number,
         "association_name": n.association_name,
     }
 
@@ -317,10 +348,11 @@ def _form_fits(n: NoticeContent) -> bool:
         len(n.mailing_lines) <= 5
         and _fits(f"AVISO DE DERRAMA — {n.district_name}", "title")
         and _fits(n.how_to_pay, "how_to_pay")
+        and _fits(n.how_to_pay_en or n.how_to_pay, "how_to_pay")
         and _fits(f"{n.district_name} ({n.municipality_name})", "facts")
         and _fits(
-            f"Núm. {n.ordinance_number}, emitida el 30 de septiembre de 2026, aprobada por el "
-            f"alcalde el 30 de septiembre de 2026; vigencia de {n.term_years} años",
+            f"Núm. {ordinance_number(n.ordinance_number)}, emitida el 30 de septiembre de 2026, "
+            f"aprobada por el alcalde el 30 de septiembre de 2026; vigencia de {n.term_years} años",
             "ordinance",
         )
     )
@@ -560,6 +592,23 @@ def _wrap_width(text: str, font: str, size: float, width: float) -> tuple[str, .
     return tuple(lines)
 
 
+def _wrap_parts(
+    parts: Sequence[str], font: str, size: float, width: float
+) -> tuple[str, ...] | None:
+    """``parts`` joined into lines of at most ``width`` points, breaking only between parts
+    (``url_parts``); None when a part cannot be drawn or is wider than a line."""
+    lines: list[str] = []
+    line = ""
+    for part in parts:
+        if _runs(part, font) is None or text_width(part, font, size) > width:
+            return None
+        if line and text_width(line + part, font, size) > width:
+            lines.append(line)
+            line = ""
+        line += part
+    return (*lines, line)
+
+
 @dataclass(frozen=True)
 class _Text:
     left: float
@@ -631,12 +680,8 @@ def _fill_items(n: NoticeContent, side: str) -> list[_Text | None]:
     es = side == "es"
     items: list[_Text | None] = []
     if es:
-        url_lines = _wrap_width(n.portal_url, "/TidH", 7, 133)
-        portal = (
-            *(url_lines or ()),
-            f"Aviso / Notice: {n.number}",
-            "Código de acceso / Access code:",
-        )
+        url_lines = _wrap_parts(url_parts(n.portal_url), "/TidH", 7, 133)
+        portal = (*(url_lines or ()), f"Aviso: {n.number}", "Código de acceso:")
         mailing = [_wrap_width(line, "/TidH", 9.5, 274) for line in n.mailing_lines]
         name = _wrap_width(n.owner_name, "/TidH", 9.5, 274)
         address = (
@@ -647,8 +692,8 @@ def _fill_items(n: NoticeContent, side: str) -> list[_Text | None]:
             )
         )
         items += [
-            _block(440, 62, f"Aviso / Notice {n.number}", 129, 8.2, 10, "/TidHB"),
-            _Text(436, 78, ("Portal del dueño / Owner's portal",), 7, 8.6, "/TidHB"),
+            _block(440, 62, f"Aviso {n.number}", 129, 8.2, 10, "/TidHB"),
+            _Text(436, 78, ("Portal del dueño",), 7, 8.6, "/TidHB"),
             None if url_lines is None else _Text(436, 86.6, portal, 7, 8.6, max_lines=7),
             _block(436, 88 + 8.6 * len(portal), n.access_code, 133, 10, 12, "/TidCB"),
             address,
@@ -663,12 +708,11 @@ def _fill_items(n: NoticeContent, side: str) -> list[_Text | None]:
     label = "Número de catastro" if es else "Cadastral number"
     due = _day(n.due_on, "es_PR" if es else "en_US")
     reference = (
-        f"Con su pago indique la referencia de pago {n.payment_reference or n.number} "
-        f"(aviso {n.number})."
+        f"Con su pago indique el número de aviso {n.number}."
         if es
-        else f"With your payment quote payment reference {n.payment_reference or n.number} "
-        f"(notice {n.number})."
+        else f"With your payment quote the notice number {n.number}."
     )
+    explanation = (n.explanation_es or n.explanation) if es else n.explanation
     items += [
         _block(
             value_left,
@@ -680,7 +724,7 @@ def _fill_items(n: NoticeContent, side: str) -> list[_Text | None]:
         _block(value_left, row["owner"] + 2, n.owner_name, value_width, max_lines=2),
         _block(value_left, row["amount"] + 2, amount_text(n.amount), value_width, 11, 13, "/TidHB"),
         _block(value_left, row["due"] + 2, due, value_width, 11, 13, "/TidHB"),
-        _block(43, g["explanation"], n.explanation, 526, 7.8, 9.6, max_lines=7),
+        _block(43, g["explanation"], explanation, 526, 7.8, 9.6, max_lines=7),
         _block(43, g["reference"], reference, 526),
     ]
     if not es:
@@ -815,6 +859,8 @@ def _page_operators(drawn: Any, index: int) -> bytes:
     return data
 
 
+# Long: the steps of one chunk's two-layer rendering (layout, form, fill, split, merge) share the
+# layout's objects.
 def render_chunk(contents: Sequence[NoticeContent]) -> tuple[list[bytes], bytes, int]:
     """Render ``contents``: per-notice PDFs, the chunk's print PDF and its page count. Runs in
     a worker process.

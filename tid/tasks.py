@@ -26,6 +26,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from tid.clock import utcnow
+from tid.config import portal_code_secret
 from tid.proc import die_with_parent
 from tid.rules.errors import N_, FindingsError, InputError
 from tid.services import audit
@@ -102,7 +103,7 @@ def _day(value: Any) -> date:
 
 
 def _secret(app: Flask) -> str:
-    return str(app.config.get("PORTAL_CODE_SECRET") or app.config["SECRET_KEY"])
+    return portal_code_secret(app.config)
 
 
 @handler(NOTICES_CREATE)
@@ -118,6 +119,7 @@ def _notices_create(ctx: Context) -> Outcome:
         sender_name=str(p["sender_name"]),
         sender_address=str(p["sender_address"]),
         how_to_pay=str(p["how_to_pay"]),
+        how_to_pay_en=None if p.get("how_to_pay_en") is None else str(p["how_to_pay_en"]),
         portal_base_url=str(p["portal_base_url"]),
         secret=_secret(ctx.app),
         workers=p.get("workers"),
@@ -307,11 +309,9 @@ def _daily_digest(ctx: Context) -> Outcome:
 
 @handler(YEARLY_NOTICES)
 def _yearly_notices(ctx: Context) -> Outcome:
-    from tid.services import notices
+    from tid import jobs
 
-    notices.run_yearly_notices(
-        ctx.app.extensions["tid.engine"], ctx.app.config, _day(ctx.params["day"])
-    )
+    jobs.run_yearly_notices(ctx.app, day=_day(ctx.params["day"]))
     return Outcome(ctx.url("notices.dashboard"), N_("Yearly notices prepared."))
 
 

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from tests.rules.cases import assert_subset, load_cases
 from tid.rules.calculators import run
-from tid.rules.calendar import FiscalYear
 from tid.rules.equalization import Municipality, equalization_document, hold_harmless
 from tid.rules.errors import InputError
+from tid.rules.periods import FiscalYear
 
 
 def fund(fy: str, **extra: Any) -> dict[str, Any]:

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from tid.rules import params
-from tid.rules.calendar import FiscalYear
 from tid.rules.params import (
     PARAMS_DIR,
     UNITS,
@@ -23,6 +22,7 @@ from tid.rules.params import (
     param,
     param_or_none,
 )
+from tid.rules.periods import FiscalYear
 
 
 def test_every_shipped_file_loads_and_every_value_is_cited() -> None:

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tid.rules.calendar import FiscalYear
 from tid.rules.errors import InputError
+from tid.rules.periods import FiscalYear
 from tid.rules.waterfall import (
     Recipient,
     check_recipients,

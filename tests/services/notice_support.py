@@ -30,7 +30,8 @@ BASE_URL = "http://127.0.0.1:5000"
 SENDER = {
     "sender_name": "Asociación del Viejo San Juan, Inc.",
     "sender_address": "PO Box 9020\nSan Juan PR 00902-0000",
-    "how_to_pay": "Cheque o giro a nombre de la Asociación / Check or money order.",
+    "how_to_pay": "Cheque o giro a nombre de la Asociación.",
+    "how_to_pay_en": "Check or money order to the Association.",
 }
 
 

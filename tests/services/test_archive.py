@@ -16,6 +16,7 @@ from tests.conftest import People
 from tests.services.notice_support import ACTOR, BASE_URL, SECRET, SENDER, make_ordinance, make_run
 from tests.test_jobs import Inbox, _body, smtp  # noqa: F401  (the SMTP fixture)
 from tid import jobs
+from tid import scheduler as tid_scheduler
 from tid.models import ArchivedDocument, AuditEvent, JobRun, Notice
 from tid.services import archive, notices
 
@@ -134,7 +135,7 @@ def test_the_weekly_job_mails_the_result_to_the_administrators_once(
 def test_the_scheduler_checks_the_archive_every_sunday(app: Flask) -> None:
     from apscheduler.schedulers.background import BackgroundScheduler
 
-    scheduler = jobs.configure(BackgroundScheduler(), app)
+    scheduler = tid_scheduler.configure(BackgroundScheduler(), app)
     weekly = scheduler.get_job(jobs.ARCHIVE_VERIFY)
     assert weekly is not None
     trigger = str(weekly.trigger)

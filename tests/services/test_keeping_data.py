@@ -21,8 +21,8 @@ from tests.services.ledger_support import ACTOR, Scaffold
 from tests.services.notice_support import BASE_URL, SECRET, SENDER, make_ordinance, make_run
 from tid.db import make_engine
 from tid.models import ArchivedDocument, JournalEntry, JournalLine
-from tid.rules.calendar import FiscalYear
 from tid.rules.errors import InputError
+from tid.rules.periods import FiscalYear
 from tid.services import audit_statement, expenditures, ledger, notices, payments, roll, year_locks
 
 

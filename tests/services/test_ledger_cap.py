@@ -12,8 +12,8 @@ from flask import Flask
 from sqlmodel import Session
 
 from tests.services.ledger_support import ACTOR, Scaffold
-from tid.rules.calendar import FiscalYear
 from tid.rules.errors import InputError
+from tid.rules.periods import FiscalYear
 from tid.services import expenditures, ledger, payments
 from tid.services.ledger import ADMIN_EXPENSE, BANK, CapExceededError
 

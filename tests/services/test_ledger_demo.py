@@ -12,7 +12,7 @@ from sqlmodel import Session, select
 
 from tid.demo import ACCOUNT_DISTRICT, ACCOUNT_USER, demo_deposits_path, load_demo
 from tid.models import District, JournalEntry, PropertyLien, User
-from tid.rules.calendar import FiscalYear
+from tid.rules.periods import FiscalYear
 from tid.services import audit_statement, ledger, liens
 
 

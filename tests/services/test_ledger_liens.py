@@ -12,8 +12,8 @@ import pytest
 from sqlmodel import Session
 
 from tests.services.ledger_support import ACTOR, Scaffold
-from tid.rules.calendar import FiscalYear
 from tid.rules.errors import InputError
+from tid.rules.periods import FiscalYear
 from tid.services import audit_statement, expenditures, ledger, liens, payments
 
 TODAY = date(2025, 12, 29)  # 90 days after the due date 2025-09-30

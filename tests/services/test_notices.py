@@ -28,7 +28,7 @@ from tests.services.notice_support import (
     pdf_pages,
     pdf_text,
 )
-from tid import notice_pdf
+from tid import jobs, notice_pdf
 from tid.models import ArchivedDocument, AuditEvent, Bill, JobRun, Notice, NoticeBatch
 from tid.rules.errors import FindingsError, InputError
 from tid.services import audit, notices, portal
@@ -99,7 +99,10 @@ def test_each_owner_gets_a_bilingual_notice_with_the_lien_and_an_archived_pdf(
         assert text.index("AVISO DE DERRAMA") < text.index("IMPOST NOTICE")  # Spanish first
         assert notice.owner_name in text and "URB EL VEDADO" in text
         assert "1% del valor tasado" in text  # the bill's explanation
-        assert f"#{notice.bill_id}" in text  # the payment reference the payments desk uses
+        # One number for the owner to quote: the notice's (the payments desk finds it).
+        assert f"Con su pago indique el número de aviso {notice.number}." in text
+        assert f"With your payment quote the notice number {notice.number}." in text
+        assert f"#{notice.bill_id}" not in text and "referencia de pago" not in text
         # Only the HMAC of the printed code is kept, and it matches the code on the paper.
         code = _code_in(text)
         assert code not in notice.access_code_hash
@@ -538,9 +541,9 @@ def test_the_daily_job_claims_its_day_once(app: Flask, session: Session, people:
     session.commit()
     engine = app.extensions["tid.engine"]
     config = {**app.config, "BASE_URL": BASE_URL, "SECRET_KEY": SECRET}
-    made = notices.run_yearly_notices(engine, config, today=date(2027, 1, 4))
+    made = jobs.run_yearly_notices(engine, config, date(2027, 1, 4))
     assert len(made) == 1
-    assert notices.run_yearly_notices(engine, config, today=date(2027, 1, 4)) == []  # claimed
+    assert jobs.run_yearly_notices(engine, config, date(2027, 1, 4)) == []  # claimed
     session.expire_all()
     run = session.exec(select(JobRun).where(JobRun.job == "yearly_notices")).one()
     assert run.status == "ok" and str(made[0]) in run.detail

@@ -84,7 +84,7 @@ def _events(session: Session) -> list[AuditEvent]:
 def test_a_petition_received_2026_03_02_is_due_2026_06_01(session: Session, people: People) -> None:
     petition = _petition(session, people)
     assert petition.state == "received"
-    clock = svc.running_clock(petition, None, today=TODAY, skip_saturday=True)
+    clock = svc.running_clock(petition, None, today=TODAY)
     assert clock is not None and clock.kind == "ordinance"
     # 2026-03-02 + 90 days: March has 29 days left (to 03-31), April 30 (59), May 31 (90)
     # → 2026-05-31, a Sunday (1 LPRA § 72) → Monday 2026-06-01.
@@ -318,7 +318,7 @@ def test_the_whole_lifecycle_to_publication(session: Session, people: People) ->
     petition, ordinance = _issued(session, people)
     svc.send_to_mayor(session=session, actor=ACTOR, petition=petition, on="2026-03-12", today=today)
     assert petition.state == "with_mayor"
-    mayor = svc.running_clock(petition, ordinance, today=date(2026, 4, 1), skip_saturday=True)
+    mayor = svc.running_clock(petition, ordinance, today=date(2026, 4, 1))
     # 2026-03-12 + 30 days = 2026-04-11, a Saturday (skipped by the setting) → 04-12 Sunday
     # → Monday 2026-04-13. From 2026-04-01 that is 12 days.
     assert mayor is not None and mayor.kind == "mayor"

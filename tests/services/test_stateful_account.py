@@ -43,8 +43,8 @@ from tests.pg import ThrowawayPostgres
 from tests.services.ledger_support import ACTOR, Scaffold
 from tid.db import make_engine
 from tid.models import JOURNAL_TRIGGERS_SQL, JournalEntry, JournalLine
-from tid.rules.calendar import FiscalYear, fiscal_year_of
 from tid.rules.errors import FindingsError, InputError
+from tid.rules.periods import FiscalYear, fiscal_year_of
 from tid.services import expenditures, ledger, payments
 from tid.services.ledger import ADMIN_EXPENSE, BANK, OWNER_CREDIT, CapExceededError
 

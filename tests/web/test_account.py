@@ -125,7 +125,7 @@ def test_cap_refusal_shows_the_figures_in_spanish(
     assert response.status_code == 422
     page = response.get_data(as_text=True)
     # 5% × 1,000.00 = 50.00; nothing spent yet: headroom 50.00.
-    assert "excedería el 5 por ciento" in page
+    assert "excedería el 5% de los recaudos" in page
     assert "1,000.00" in page and "margen disponible $50.00" in page
     ok = client.post(f"/account/{s.district_id}/expenditures", data={**form, "amount": "50.00"})
     assert ok.status_code == 302

@@ -217,7 +217,7 @@ def test_the_portal_shows_payments_and_the_balance_from_the_special_account(
 
     mine = mailed.notices[0]
     ledger.sync_bills(session, actor=ACTOR, district_id=people.district.id or 0)
-    # The payment quotes the payment reference printed on the notice ("#<bill>").
+    # The payment quotes the notice number printed on the notice, the owner's one reference.
     payments.record_payment(
         session=session,
         actor=ACTOR,
@@ -226,7 +226,7 @@ def test_the_portal_shows_payments_and_the_balance_from_the_special_account(
         amount=Decimal("1000.00"),
         today=date(2026, 2, 3),
         key="portal-test-payment",
-        notice_number=f"#{mine.bill_id}",
+        notice_number=mine.number,
     )
     session.commit()
     _look_up(client, mine.number, mailed.codes[0])

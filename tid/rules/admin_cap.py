@@ -1,9 +1,10 @@
-"""The 5% cap on administrative expenditures of the special account — 21 LPRA § 6653(6).
+"""The cap on administrative expenditures of the special account — 21 LPRA § 6653(6).
 
-The association may use "up to a maximum of five percent (5%)" of the impost revenues for
-administrative expenditures directly related to administering them. RULES.md § 1.4 measures
-it per fiscal year: administrative spending booked in the FY ≤ the cap rate × impost revenue
-collected in the same FY up to that moment. An expenditure that would break it is refused,
+The association may use "up to a maximum of" a share of the impost revenues (the statute's
+rate, the dated setting ``district.admin_cap_rate``) for administrative expenditures directly
+related to administering them. RULES.md § 1.4 measures it per fiscal year: administrative
+spending booked in the FY ≤ the cap rate × impost revenue collected in the same FY up to that
+moment. An expenditure that would break it is refused,
 with the figures: revenue to date, admin to date, the cap and the headroom.
 """
 
@@ -13,10 +14,11 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_DOWN, Decimal
 
-from tid.rules.calendar import district_setting, fiscal_year_of
 from tid.rules.errors import InputError
 from tid.rules.messages import Message
 from tid.rules.money import CENT, ZERO, money_str
+from tid.rules.params import district_setting
+from tid.rules.periods import fiscal_year_of
 from tid.rules.trace import TraceStep
 
 CITATION = "21 LPRA § 6653(6)"
@@ -62,8 +64,8 @@ def check_admin_expenditure(
     cap_rate: Decimal | None = None,
     on: date | None = None,
 ) -> AdminCapDecision:
-    """21 LPRA § 6653(6): administrative expenditures may not exceed 5% of the impost revenues
-    collected; measured per fiscal year (RULES.md § 1.4).
+    """21 LPRA § 6653(6): administrative expenditures may not exceed the cap rate of the impost
+    revenues collected; measured per fiscal year (RULES.md § 1.4).
 
     ``revenue_to_date`` and ``admin_to_date`` are the impost revenue collected and the
     administrative spending booked in the fiscal year so far; ``proposed`` is the new
@@ -85,7 +87,7 @@ def check_admin_expenditure(
     else:
         rate_citation = f"{CITATION}; rate given"
     if not 0 <= cap_rate <= 1:
-        raise InputError("cap_rate", "cap_rate: a share between 0 and 1, like 0.05")
+        raise InputError("cap_rate", "cap_rate: a share between 0 and 1, like 0.25")
 
     cap = cap_rate * revenue_to_date
     headroom = cap - admin_to_date

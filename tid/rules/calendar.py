@@ -1,13 +1,16 @@
-"""Calendars of the law: fiscal years and the statutory deadlines of 21 LPRA § 6653.
+"""The statutory deadlines of 21 LPRA § 6653, counted per 1 LPRA § 72 (RULES.md § 1.1).
 
-Fiscal year (FY) = July 1 to June 30; "2024-25" starts 2024-07-01 (RULES.md, preamble).
-Fiscal months are numbered 1 (July) to 12 (June).
+Each deadline has one function here, and every place that shows or uses it (the calculator,
+petitions, billing, notices, the digest, the iCal feed) calls that function without choosing
+how Saturdays count: the setting ``deadline_skip_saturday`` (tid/rules/params/district.toml,
+or the installation's ``TID_DEADLINE_SKIP_SATURDAY``) decides, so one deadline has one answer.
+Only the public calculator takes an explicit ``skip_saturday`` (a what-if of its user).
+Fiscal years and month parsing live in :mod:`tid.rules.periods`.
 """
 
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -15,173 +18,15 @@ from typing import Any
 
 import holidays
 
-from tid.rules.errors import InputError, field_error
+from tid.rules import params
+from tid.rules.errors import InputError
 from tid.rules.messages import N_, Message, joined, render, render_all
+from tid.rules.params import district_setting
+from tid.rules.periods import beyond_calendar, parse_date
 from tid.rules.trace import TraceStep
 
 # Deadline has a field called ``date``; inside its class body the type is reached by this name.
 _Date = date
-
-_FY = re.compile(r"^(?:FY)?(\d{4})-(\d{2}|\d{4})$", re.ASCII)
-_MONTH = re.compile(r"^(\d{4})-(\d{2})$", re.ASCII)
-
-
-@dataclass(frozen=True, order=True)
-class FiscalYear:
-    """The fiscal year that starts on July 1 of ``start_year``."""
-
-    start_year: int
-
-    @property
-    def start(self) -> date:
-        return date(self.start_year, 7, 1)
-
-    @property
-    def end(self) -> date:
-        return date(self.start_year + 1, 6, 30)
-
-    @property
-    def label(self) -> str:
-        """``"2024-25"``, the form CALCULATORS.md uses."""
-        return f"{self.start_year}-{(self.start_year + 1) % 100:02d}"
-
-    def __str__(self) -> str:
-        return self.label
-
-    def months(self) -> list[tuple[int, int]]:
-        """The (year, month) pairs of the FY in order, July first."""
-        return [month_of_fiscal(self, m) for m in range(1, 13)]
-
-    def contains(self, day: date) -> bool:
-        return self.start <= day <= self.end
-
-
-def fiscal_year_of(day: date) -> FiscalYear:
-    """The fiscal year a date falls in."""
-    return FiscalYear(day.year if day.month >= 7 else day.year - 1)
-
-
-def fiscal_month(year: int, month: int) -> int:
-    """Fiscal month number: July = 1 … June = 12."""
-    return (month - 7) % 12 + 1
-
-
-def month_of_fiscal(fy: FiscalYear, fiscal_month_number: int) -> tuple[int, int]:
-    """The calendar (year, month) of fiscal month ``fiscal_month_number`` of ``fy``."""
-    month = (fiscal_month_number + 5) % 12 + 1
-    year = fy.start_year if month >= 7 else fy.start_year + 1
-    return year, month
-
-
-def fiscal_year_of_month(year: int, month: int) -> FiscalYear:
-    return FiscalYear(year if month >= 7 else year - 1)
-
-
-def parse_fiscal_year(value: object, field: str = "fiscal_year") -> FiscalYear:
-    """Parse ``"2024-25"`` (also ``"FY2024-25"`` and ``"2024-2025"``) strictly."""
-    if not isinstance(value, str):
-        raise InputError(field, f'{field}: write the fiscal year as text, like "2024-25"')
-    match = _FY.match(value.strip())
-    if not match:
-        raise InputError(field, f'{field}: "{value}" is not a fiscal year like "2024-25"')
-    start = int(match.group(1))
-    end_text = match.group(2)
-    end = int(end_text) if len(end_text) == 4 else (start + 1) % 100
-    if (len(end_text) == 4 and end != start + 1) or (
-        len(end_text) == 2 and int(end_text) != (start + 1) % 100
-    ):
-        raise InputError(field, f'{field}: "{value}" does not name consecutive years')
-    if not 1 <= start < date.max.year:  # July 1 of the first year to June 30 of the second
-        raise InputError(field, f'{field}: "{value}" is outside the calendar (0001 to 9999)')
-    return FiscalYear(start)
-
-
-def parse_month(value: object, field: str = "month") -> tuple[int, int]:
-    """Parse ``"2026-03"`` into (2026, 3) strictly."""
-    if not isinstance(value, str):
-        raise InputError(field, f'{field}: write the month as text, like "2026-03"')
-    match = _MONTH.match(value.strip())
-    if not match or not 1 <= int(match.group(2)) <= 12:
-        raise InputError(field, f'{field}: "{value}" is not a month like "2026-03"')
-    year, month = int(match.group(1)), int(match.group(2))
-    if not 1 <= fiscal_year_of_month(year, month).start_year < date.max.year:
-        raise InputError(
-            field,
-            f'{field}: "{value}" is outside the calendar (its fiscal year must fit 0001 to 9999)',
-        )
-    return year, month
-
-
-def beyond_calendar(field: str, day: date, what: str) -> InputError:
-    """The error for a date the calendar cannot carry forward (near 9999-12-31)."""
-    return InputError(
-        field,
-        f"{field}: {day.isoformat()} is too late: {what} falls after {date.max.isoformat()}, "
-        "the last day the calendar can carry",
-    )
-
-
-def parse_date(value: object, field: str) -> date:
-    """Parse an ISO date (``"2026-03-02"``) strictly."""
-    if isinstance(value, date):
-        return value
-    if not isinstance(value, str):
-        raise field_error(field, Message('write the date as text, like "2026-03-02"'))
-    try:
-        return date.fromisoformat(value.strip())
-    except ValueError:
-        raise field_error(
-            field, Message('"%(value)s" is not a date like "2026-03-02"', value=value)
-        ) from None
-
-
-def month_label(year: int, month: int) -> str:
-    return f"{year:04d}-{month:02d}"
-
-
-# ---------------------------------------------------------------------------------------------
-# Dated settings of 21 LPRA § 6653 (tid/rules/params/district.toml, read by tid/rules/params.py)
-# ---------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Setting:
-    """One dated setting of the district rules: the value in force on a day, with its citation.
-
-    ``name`` is the short name (``admin_cap_rate``); the parameter is ``district.<name>``.
-    """
-
-    name: str
-    value: object
-    since: date
-    citation: str
-
-    @property
-    def parameter(self) -> str:
-        return f"district.{self.name}"
-
-
-def district_setting(name: str, on: date | None = None, *, field: str = "") -> Setting:
-    """The setting ``district.<name>`` in force on ``on`` (``None``: the latest value).
-
-    A day before the first value is a user error about ``field``: the rule was not yet law.
-    """
-    # Imported here: tid.rules.params itself imports this module (fiscal years).
-    from tid.rules import params
-
-    full = f"district.{name}"
-    if on is None:
-        last = params.history(full).values[-1]
-        return Setting(name, last.value, last.start, last.citation)
-    found = params.param_or_none(full, on)
-    if found is None:
-        first = params.history(full).values[0]
-        raise InputError(
-            field,
-            f"{field or 'date'}: {on.isoformat()} is before {first.start.isoformat()}, "
-            f"when the rule ({first.citation}) took effect",
-        )
-    return Setting(name, found.value, found.start, found.citation)
 
 
 def _setting_int(name: str, on: date, field: str) -> tuple[int, str]:
@@ -290,8 +135,6 @@ def general_election_day(year: int) -> date | None:
     """Puerto Rico's general election day in ``year`` (RULES.md § 1.1: the first Tuesday after
     the first Monday of November, every fourth year from the setting
     ``general_election_day``), or ``None`` when there is none that year."""
-    from tid.rules import params
-
     november_1 = date(year, 11, 1)
     first_monday = november_1 + timedelta(days=(0 - november_1.weekday()) % 7)
     day = first_monday + timedelta(days=1)
@@ -309,8 +152,6 @@ def holiday_name(day: date) -> str | None:
     days count (``observed_holidays``) and the general election day is added
     (``general_election_day``).
     """
-    from tid.rules import params
-
     names = [str(n) for n in str(_pr_holidays().get(day) or "").split("; ") if n]
     observed = params.param_or_none("district.observed_holidays", day)
     if observed is None or observed.value is not True:
@@ -318,6 +159,9 @@ def holiday_name(day: date) -> str | None:
     if day.month == 11 and general_election_day(day.year) == day:
         names.append(ELECTION_DAY)
     return "; ".join(names) or None
+
+
+params.on_reload(holiday_name.cache_clear)
 
 
 def added_by_setting(name: str | None) -> list[str]:
@@ -457,6 +301,7 @@ def _resolve_skip_saturday(skip_saturday: bool | None, on: date, field: str) -> 
     return _setting_bool("deadline_skip_saturday", on, field)[0]
 
 
+# Long: the deadline, its explanation and its trace are built together, day by day.
 def _moved_past_holidays(
     *,
     start: date,
@@ -564,8 +409,6 @@ def _holiday_setting_warning(setting: str, skipped: Sequence[SkippedDay]) -> str
             "observed_holidays; RULES.md § 1.1).",
             days=days,
         )
-    from tid.rules import params
-
     hit = [s.day for s in skipped if setting in added_by_setting(s.holiday)]
     first = params.param(setting, hit[0]).integer
     days = ", ".join(d.isoformat() for d in hit)

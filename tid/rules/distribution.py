@@ -19,7 +19,11 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from tid.rules.calendar import (
+from tid.rules.errors import InputError
+from tid.rules.messages import Message, render_all
+from tid.rules.money import from_cents, json_money, money_str, to_cents
+from tid.rules.params import ParamValue, history, param, param_or_none
+from tid.rules.periods import (
     FiscalYear,
     fiscal_month,
     fiscal_year_of,
@@ -28,10 +32,6 @@ from tid.rules.calendar import (
     parse_date,
     parse_fiscal_year,
 )
-from tid.rules.errors import InputError
-from tid.rules.messages import Message, render_all
-from tid.rules.money import from_cents, json_money, money_str, to_cents
-from tid.rules.params import ParamValue, history, param, param_or_none
 from tid.rules.trace import TraceStep
 from tid.rules.waterfall import (
     Recipient,
@@ -101,24 +101,81 @@ def _step(text: str, cents: Fraction, pv: ParamValue) -> TraceStep:
     return TraceStep(text, _dollars(cents), pv.citation, pv.name)
 
 
-def distribute_irc1994(
-    fy: FiscalYear,
-    collections: Mapping[str, Decimal],
-    bond_fund_amount: Decimal,
-    collections_until: date | None = None,
-) -> Irc1994Result:
-    """Distribute a fiscal year's room tax under IRC 1994 § 2051 ¶ (5) (RULES.md § 3.1).
+def _irc1994_kind(
+    kind: str,
+    collected: Decimal,
+    tax_cents: int,
+    on: date,
+    six: Fraction,
+    special: bool,
+    above: ParamValue,
+    funds: dict[str, Fraction],
+    trace: list[TraceStep],
+) -> Fraction:
+    """One lodging kind's tax under ¶ (5): its points above the pool go to the General Fund
+    and then to the Special Accounts or the convention center account (into ``funds``, with
+    their ``trace``); returns the taxed base's share of the pool (its first 6 points)."""
+    rate_pv = param(f"room_tax.irc1994.rate.{kind}", on)
+    rate = _frac(rate_pv)
+    group = "casino" if kind in CASINO_TYPES else "non_casino"
+    gf_top_pv = param(f"{_P}.general_fund_up_to.{group}", on)
+    gf_top = min(rate, _frac(gf_top_pv))
+    base = Fraction(tax_cents) / rate
+    trace.append(
+        _step(
+            f"{kind}: taxed base = tax {collected} ÷ rate {rate_pv.value}",
+            base,
+            rate_pv,
+        )
+    )
+    funds["general_fund"] += base * max(Fraction(0), gf_top - six)
+    rest = rate - gf_top
+    if rest > 0:
+        if special:
+            sa1_pv = param(f"{_P}.special_account_i_up_to.{group}", on)
+            sa1_top = min(rate, _frac(sa1_pv))
+            funds["special_account_i"] += base * (sa1_top - gf_top)
+            funds["special_account_ii"] += base * (rate - sa1_top)
+            sa2_pv = param(f"{_P}.special_account_ii_points", on)
+            trace.append(
+                _step(
+                    f"{kind}: Special Account I (points {_points(gf_top)}–{_points(sa1_top)})",
+                    base * (sa1_top - gf_top),
+                    sa1_pv,
+                )
+            )
+            trace.append(
+                _step(
+                    f"{kind}: Special Account II (the remaining points "
+                    f"{_points(sa1_top)}–{_points(rate)})",
+                    base * (rate - sa1_top),
+                    sa2_pv,
+                )
+            )
+        else:
+            funds["convention_center_account"] += base * rest
+            trace.append(
+                _step(
+                    f"{kind}: convention center account (points above {_points(gf_top)})",
+                    base * rest,
+                    above,
+                )
+            )
+    trace.append(
+        _step(
+            f"{kind}: General Fund (points {_points(six)}–{_points(gf_top)})",
+            base * max(Fraction(0), gf_top - six),
+            gf_top_pv,
+        )
+    )
+    return base * min(rate, six)
 
-    ¶ (5): points 6–7 (9 for casinos) → General Fund; above → Special Accounts I/II
-    (FY1997-98 to FY1999-2000) or the convention center account (from FY2000-01); the first
-    6 points: 30 % of 5/6 → General Fund, 70 % of 5/6 → Bond Redemption Fund up to the
-    Secretary's amount, the rest → Recreational Development Fund (topped up to $3,000,000
-    from the General Fund's 30 %); 1/6 → not named.
 
-    The seam of 2003 (RULES.md § 3.2): FY2003-04's collections up to ``collections_until``
-    (2003-09-08, the day before Act 272-2003's approval) are distributed by these rules as a
-    part-year; the Special Accounts do not apply (they ended with FY1999-2000).
-    """
+def _irc1994_regime(
+    fy: FiscalYear, collections_until: date | None
+) -> tuple[ParamValue, ParamValue | None]:
+    """Where ¶ (5) sends the points above the General Fund's in ``fy``, and the part-year's
+    last day when ``fy`` is FY2003-04; the inputs that do not fit the regime are refused."""
     on = fy.start
     above = param_or_none(f"{_P}.above_general_fund", on)
     part_year = param_or_none(f"{_P}.part_year_until", on)
@@ -152,6 +209,31 @@ def distribute_irc1994(
                 f"FY{fy.label} under the IRC 1994 rules ({fy.start.isoformat()} to "
                 f"{last.isoformat()})",
             )
+    return above, part_year
+
+
+# Long: ¶ (5) in the statute's order (the pool's shares, the top-up, rounding, warnings), each step
+# using the last one's figures.
+def distribute_irc1994(
+    fy: FiscalYear,
+    collections: Mapping[str, Decimal],
+    bond_fund_amount: Decimal,
+    collections_until: date | None = None,
+) -> Irc1994Result:
+    """Distribute a fiscal year's room tax under IRC 1994 § 2051 ¶ (5) (RULES.md § 3.1).
+
+    ¶ (5): points 6–7 (9 for casinos) → General Fund; above → Special Accounts I/II
+    (FY1997-98 to FY1999-2000) or the convention center account (from FY2000-01); the first
+    6 points: 30 % of 5/6 → General Fund, 70 % of 5/6 → Bond Redemption Fund up to the
+    Secretary's amount, the rest → Recreational Development Fund (topped up to $3,000,000
+    from the General Fund's 30 %); 1/6 → not named.
+
+    The seam of 2003 (RULES.md § 3.2): FY2003-04's collections up to ``collections_until``
+    (2003-09-08, the day before Act 272-2003's approval) are distributed by these rules as a
+    part-year; the Special Accounts do not apply (they ended with FY1999-2000).
+    """
+    on = fy.start
+    above, part_year = _irc1994_regime(fy, collections_until)
     pool_pts = param(f"{_P}.pool_points", on)
     named = param(f"{_P}.pool_named_part", on)
     gf_share = param(f"{_P}.pool_general_fund_share", on)
@@ -177,59 +259,8 @@ def distribute_irc1994(
         total += tax_cents
         if tax_cents == 0:
             continue
-        rate_pv = param(f"room_tax.irc1994.rate.{kind}", on)
-        rate = _frac(rate_pv)
-        group = "casino" if kind in CASINO_TYPES else "non_casino"
-        gf_top_pv = param(f"{_P}.general_fund_up_to.{group}", on)
-        gf_top = min(rate, _frac(gf_top_pv))
-        base = Fraction(tax_cents) / rate
-        trace.append(
-            _step(
-                f"{kind}: taxed base = tax {collections[kind]} ÷ rate {rate_pv.value}",
-                base,
-                rate_pv,
-            )
-        )
-        pool += base * min(rate, six)
-        funds["general_fund"] += base * max(Fraction(0), gf_top - six)
-        rest = rate - gf_top
-        if rest > 0:
-            if special:
-                sa1_pv = param(f"{_P}.special_account_i_up_to.{group}", on)
-                sa1_top = min(rate, _frac(sa1_pv))
-                funds["special_account_i"] += base * (sa1_top - gf_top)
-                funds["special_account_ii"] += base * (rate - sa1_top)
-                sa2_pv = param(f"{_P}.special_account_ii_points", on)
-                trace.append(
-                    _step(
-                        f"{kind}: Special Account I (points {_points(gf_top)}–{_points(sa1_top)})",
-                        base * (sa1_top - gf_top),
-                        sa1_pv,
-                    )
-                )
-                trace.append(
-                    _step(
-                        f"{kind}: Special Account II (the remaining points "
-                        f"{_points(sa1_top)}–{_points(rate)})",
-                        base * (rate - sa1_top),
-                        sa2_pv,
-                    )
-                )
-            else:
-                funds["convention_center_account"] += base * rest
-                trace.append(
-                    _step(
-                        f"{kind}: convention center account (points above {_points(gf_top)})",
-                        base * rest,
-                        above,
-                    )
-                )
-        trace.append(
-            _step(
-                f"{kind}: General Fund (points {_points(six)}–{_points(gf_top)})",
-                base * max(Fraction(0), gf_top - six),
-                gf_top_pv,
-            )
+        pool += _irc1994_kind(
+            kind, collections[kind], tax_cents, on, six, special, above, funds, trace
         )
     named_part = pool * _frac(named)
     gf30 = named_part * _frac(gf_share)
@@ -560,6 +591,8 @@ def _reserve(
     return opened_on, first, last
 
 
+# Long: § 31(A)–(B) applied month by month in the statute's order, each step using the last one's
+# figures.
 def distribute_act272(
     fy: FiscalYear,
     months: Sequence[tuple[int, int]],
@@ -850,58 +883,15 @@ def _irc1994_document(document: Mapping[str, Any], fy: FiscalYear) -> dict[str, 
     }
 
 
-def _act272_document(document: Mapping[str, Any], fy: FiscalYear) -> dict[str, Any]:
-    check_keys(
-        document,
-        (
-            "fiscal_year",
-            "months",
-            "bank_certified_amount",
-            "bureau_floor_from_fy",
-            "convention_center_opened_on",
-            "convention_center_operating_deficit",
-        ),
-    )
-    if param_or_none(f"{_A}.bank_installment_count", fy.start) is None:
-        raise InputError(
-            "fiscal_year",
-            f"fiscal_year: FY{fy.label} falls under the IRC 1994 regime: give its collections "
-            "by lodging type, not months (Act 272-2003 § 31 distributes from 2003-09)",
-        )
-    rows = parse_months(document.get("months"), fy, ("collected",))
-    first = act272_first_collection_month()
-    first_label = month_label(first.year, first.month)
-    for i, (_m, label, _a) in enumerate(rows):
-        if label < first_label:
-            raise InputError(
-                f"months[{i}].month",
-                f"months[{i}].month: {label} is before {first_label}; what was collected up to "
-                "2003-09-08 falls under the IRC 1994 regime: give FY2003-04's collections by "
-                "lodging type with collections_until 2003-09-08",
-            )
-    certified = json_money(document.get("bank_certified_amount"), "bank_certified_amount")
-    floor_from = None
-    if document.get("bureau_floor_from_fy") is not None:
-        floor_from = parse_fiscal_year(document["bureau_floor_from_fy"], "bureau_floor_from_fy")
-    opened_on = None
-    if document.get("convention_center_opened_on") not in (None, ""):
-        opened_on = parse_date(
-            document["convention_center_opened_on"], "convention_center_opened_on"
-        )
-    deficit = None
-    if document.get("convention_center_operating_deficit") not in (None, ""):
-        deficit = json_money(
-            document["convention_center_operating_deficit"], "convention_center_operating_deficit"
-        )
-    months = [(m, to_cents(a["collected"])) for m, _label, a in rows]
-    result = distribute_act272(
-        fy,
-        months,
-        certified,
-        floor_from,
-        convention_center_opened_on=opened_on,
-        convention_center_operating_deficit=deficit,
-    )
+def _act272_out(
+    fy: FiscalYear,
+    rows: Sequence[tuple[int, str, Mapping[str, Any]]],
+    months: Sequence[tuple[int, int]],
+    result: Act272Result,
+) -> dict[str, Any]:
+    """The calculator's answer for a fiscal year under Act 272-2003: each month's allocations
+    and carried shortfalls, the totals, the bank's transfers, what is outstanding and the
+    Convention Center's reserve."""
     wf = result.waterfall
     keys = list(ACT272_KEYS)
     if RESERVE_KEY in wf.keys:
@@ -961,9 +951,65 @@ def _act272_document(document: Mapping[str, Any], fy: FiscalYear) -> dict[str, A
                 else {}
             ),
         }
+    return out
+
+
+def _act272_document(document: Mapping[str, Any], fy: FiscalYear) -> dict[str, Any]:
+    check_keys(
+        document,
+        (
+            "fiscal_year",
+            "months",
+            "bank_certified_amount",
+            "bureau_floor_from_fy",
+            "convention_center_opened_on",
+            "convention_center_operating_deficit",
+        ),
+    )
+    if param_or_none(f"{_A}.bank_installment_count", fy.start) is None:
+        raise InputError(
+            "fiscal_year",
+            f"fiscal_year: FY{fy.label} falls under the IRC 1994 regime: give its collections "
+            "by lodging type, not months (Act 272-2003 § 31 distributes from 2003-09)",
+        )
+    rows = parse_months(document.get("months"), fy, ("collected",))
+    first = act272_first_collection_month()
+    first_label = month_label(first.year, first.month)
+    for i, (_m, label, _a) in enumerate(rows):
+        if label < first_label:
+            raise InputError(
+                f"months[{i}].month",
+                f"months[{i}].month: {label} is before {first_label}; what was collected up to "
+                "2003-09-08 falls under the IRC 1994 regime: give FY2003-04's collections by "
+                "lodging type with collections_until 2003-09-08",
+            )
+    certified = json_money(document.get("bank_certified_amount"), "bank_certified_amount")
+    floor_from = None
+    if document.get("bureau_floor_from_fy") is not None:
+        floor_from = parse_fiscal_year(document["bureau_floor_from_fy"], "bureau_floor_from_fy")
+    opened_on = None
+    if document.get("convention_center_opened_on") not in (None, ""):
+        opened_on = parse_date(
+            document["convention_center_opened_on"], "convention_center_opened_on"
+        )
+    deficit = None
+    if document.get("convention_center_operating_deficit") not in (None, ""):
+        deficit = json_money(
+            document["convention_center_operating_deficit"], "convention_center_operating_deficit"
+        )
+    months = [(m, to_cents(a["collected"])) for m, _label, a in rows]
+    result = distribute_act272(
+        fy,
+        months,
+        certified,
+        floor_from,
+        convention_center_opened_on=opened_on,
+        convention_center_operating_deficit=deficit,
+    )
+    out = _act272_out(fy, rows, months, result)
     out["warnings"] = list(result.warnings)
     out["warnings_es"] = render_all(result.warnings, "es")
-    out["trace"] = [s.as_json() for s in (*result.trace, *wf.explain())]
+    out["trace"] = [s.as_json() for s in (*result.trace, *result.waterfall.explain())]
     return out
 
 

@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from tid.rules.calendar import FiscalYear, fiscal_year_of, parse_fiscal_year
 from tid.rules.errors import InputError
 from tid.rules.messages import Message, render_all
 from tid.rules.money import ZERO, allocate, from_cents, json_money, money_str, to_cents
 from tid.rules.params import ParamValue, history, param, param_or_none
+from tid.rules.periods import FiscalYear, fiscal_year_of, parse_fiscal_year
 from tid.rules.trace import TraceStep
 from tid.rules.waterfall import check_keys
 
@@ -96,6 +96,92 @@ def _share(rate: ParamValue, amount: Decimal) -> Decimal:
     return from_cents((2 * n * cents + d) // (2 * d))
 
 
+def _general_fund_base(
+    fy: FiscalYear,
+    gf_net_revenues: Decimal,
+    excluded_revenues: Decimal | None,
+    warnings: list[str],
+    trace: list[TraceStep],
+) -> Decimal:
+    """(c)(1): the General Fund's net internal revenues the (c) rate applies to, less the
+    Act 7-2009 revenues for fiscal years begun after 2009-06-30."""
+    act7 = param_or_none(_ACT7, fy.start)
+    base = gf_net_revenues
+    if act7 is not None and act7.value is True:
+        excluded = excluded_revenues if excluded_revenues is not None else ZERO
+        if excluded > gf_net_revenues:
+            raise InputError(
+                "excluded_revenues",
+                f"excluded_revenues: {money_str(excluded)} is more than the General Fund's net "
+                f"revenues ({money_str(gf_net_revenues)})",
+            )
+        base = gf_net_revenues - excluded
+        trace.append(
+            TraceStep(
+                Message(
+                    "(c)(1) Base: %(gf_net_revenues)s − Act 7-2009 revenues %(excluded)s",
+                    gf_net_revenues=money_str(gf_net_revenues),
+                    excluded=money_str(excluded),
+                ),
+                money_str(base),
+                act7.citation,
+                _ACT7,
+            )
+        )
+        if excluded_revenues is None:
+            warnings.append(
+                Message(
+                    "No excluded_revenues given: the Act 7-2009 revenues left out of the General "
+                    "Fund base for fiscal years begun after 2009-06-30 are taken as zero."
+                )
+            )
+    elif excluded_revenues:
+        warnings.append(
+            Message(
+                "excluded_revenues ignored: the Act 7-2009 exclusion applies to fiscal years "
+                "begun after 2009-06-30, not to FY%(label)s.",
+                label=fy.label,
+            )
+        )
+    return base
+
+
+def _public_works(
+    fy: FiscalYear, traffic_fines: Decimal | None, warnings: list[str], trace: list[TraceStep]
+) -> Decimal:
+    """(d): the Municipal Public Works Fund's share of the traffic fines, from its first FY."""
+    works_pv = param_or_none(_PUBLIC_WORKS, fy.start)
+    works = ZERO
+    if works_pv is not None:
+        works = _share(works_pv, traffic_fines or ZERO)
+        trace.append(
+            TraceStep(
+                Message(
+                    "(d) Municipal Public Works Fund: %(value)s × %(value2)s",
+                    value=works_pv.value,
+                    value2=money_str(traffic_fines or ZERO),
+                ),
+                money_str(works),
+                works_pv.citation,
+                _PUBLIC_WORKS,
+            )
+        )
+    elif traffic_fines:
+        first = history(_PUBLIC_WORKS).values[0]
+        percent = f"{(Decimal(first.text) * 100).normalize():f}%"
+        starts = fiscal_year_of(first.start).label
+        warnings.append(
+            Message(
+                "traffic_fines ignored: the %(percent)s share for the Municipal Public Works "
+                "Fund starts in FY%(starts)s, after FY%(label)s.",
+                percent=percent,
+                starts=starts,
+                label=fy.label,
+            )
+        )
+    return works
+
+
 def fund_shares(
     fy: FiscalYear,
     lottery_net_income: Decimal,
@@ -135,44 +221,7 @@ def fund_shares(
             _LOTTERY,
         )
     )
-    act7 = param_or_none(_ACT7, fy.start)
-    base = gf_net_revenues
-    if act7 is not None and act7.value is True:
-        excluded = excluded_revenues if excluded_revenues is not None else ZERO
-        if excluded > gf_net_revenues:
-            raise InputError(
-                "excluded_revenues",
-                f"excluded_revenues: {money_str(excluded)} is more than the General Fund's net "
-                f"revenues ({money_str(gf_net_revenues)})",
-            )
-        base = gf_net_revenues - excluded
-        trace.append(
-            TraceStep(
-                Message(
-                    "(c)(1) Base: %(gf_net_revenues)s − Act 7-2009 revenues %(excluded)s",
-                    gf_net_revenues=money_str(gf_net_revenues),
-                    excluded=money_str(excluded),
-                ),
-                money_str(base),
-                act7.citation,
-                _ACT7,
-            )
-        )
-        if excluded_revenues is None:
-            warnings.append(
-                Message(
-                    "No excluded_revenues given: the Act 7-2009 revenues left out of the General "
-                    "Fund base for fiscal years begun after 2009-06-30 are taken as zero."
-                )
-            )
-    elif excluded_revenues:
-        warnings.append(
-            Message(
-                "excluded_revenues ignored: the Act 7-2009 exclusion applies to fiscal years "
-                "begun after 2009-06-30, not to FY%(label)s.",
-                label=fy.label,
-            )
-        )
+    base = _general_fund_base(fy, gf_net_revenues, excluded_revenues, warnings, trace)
     gf = _share(gf_pv, base)
     trace.append(
         TraceStep(
@@ -186,35 +235,7 @@ def fund_shares(
             _GF,
         )
     )
-    works_pv = param_or_none(_PUBLIC_WORKS, fy.start)
-    works = ZERO
-    if works_pv is not None:
-        works = _share(works_pv, traffic_fines or ZERO)
-        trace.append(
-            TraceStep(
-                Message(
-                    "(d) Municipal Public Works Fund: %(value)s × %(value2)s",
-                    value=works_pv.value,
-                    value2=money_str(traffic_fines or ZERO),
-                ),
-                money_str(works),
-                works_pv.citation,
-                _PUBLIC_WORKS,
-            )
-        )
-    elif traffic_fines:
-        first = history(_PUBLIC_WORKS).values[0]
-        percent = f"{(Decimal(first.text) * 100).normalize():f}%"
-        starts = fiscal_year_of(first.start).label
-        warnings.append(
-            Message(
-                "traffic_fines ignored: the %(percent)s share for the Municipal Public Works "
-                "Fund starts in FY%(starts)s, after FY%(label)s.",
-                percent=percent,
-                starts=starts,
-                label=fy.label,
-            )
-        )
+    works = _public_works(fy, traffic_fines, warnings, trace)
     basic = basic_property_tax if basic_property_tax is not None else ZERO
     trace.append(
         TraceStep(
@@ -237,6 +258,7 @@ def fund_shares(
     )
 
 
+# Long: the hold-harmless of (c)(2) in its steps, each using the last one's figures.
 def hold_harmless(fy: FiscalYear, municipalities: Sequence[Municipality]) -> HoldHarmlessResult:
     """Adjust the (c) base allocations of ``fy`` by the hold-harmless of (c)(2).
 

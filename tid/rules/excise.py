@@ -22,17 +22,17 @@ from decimal import Decimal
 from functools import cache, cached_property
 from typing import Any
 
-from tid.rules.calendar import (
+from tid.rules.errors import InputError
+from tid.rules.messages import Message, render_all
+from tid.rules.money import from_cents, money_str
+from tid.rules.params import ParamValue, history, on_reload, param, param_or_none
+from tid.rules.periods import (
     FiscalYear,
     fiscal_month,
     month_label,
     month_of_fiscal,
     parse_fiscal_year,
 )
-from tid.rules.errors import InputError
-from tid.rules.messages import Message, render_all
-from tid.rules.money import from_cents, money_str
-from tid.rules.params import ParamValue, history, param, param_or_none
 from tid.rules.trace import TraceStep
 from tid.rules.waterfall import (
     Recipient,
@@ -184,6 +184,7 @@ def _d(cents: int) -> str:
     return f"${from_cents(cents):,.2f}"
 
 
+# Long: the parameters of § 31751(a) read for one fiscal year in the statute's order.
 @cache
 def excise_plan(fy: FiscalYear) -> ExcisePlan:
     """The parameters of 13 LPRA § 31751(a) for ``fy``: the 4¢ and the cigarette waterfall.
@@ -323,6 +324,9 @@ def excise_plan(fy: FiscalYear) -> ExcisePlan:
         tuple(warnings),
         tuple(steps),
     )
+
+
+on_reload(excise_plan.cache_clear)
 
 
 def cigarette_recipients(fy: FiscalYear) -> tuple[list[Recipient], list[ParamValue]]:

@@ -1219,6 +1219,8 @@ def _property_ids(properties: Sequence[Mapping[str, Any]]) -> list[str]:
     return ids
 
 
+# Long: one pass over the roll: each property's amount, its checks and the apportionments' exact
+# split.
 def evaluate(
     formula: Formula,
     properties: Sequence[Mapping[str, Any]],

@@ -24,10 +24,11 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from tid.rules.calendar import district_setting, parse_date
 from tid.rules.errors import InputError
 from tid.rules.messages import N_, Message, render_all
 from tid.rules.money import ZERO, json_money, money_str
+from tid.rules.params import district_setting
+from tid.rules.periods import parse_date
 from tid.rules.trace import TraceStep
 from tid.rules.waterfall import check_keys
 
@@ -174,6 +175,8 @@ def _classify(lien: Lien, act_date: date) -> tuple[int, str]:
     )
 
 
+# Long: § 6653(8) in its order: groups, ranks, the payout rank by rank and what the sale leaves
+# unpaid.
 def rank_liens(
     liens: Sequence[Lien],
     *,

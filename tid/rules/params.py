@@ -33,8 +33,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from tid.rules.calendar import FiscalYear, parse_fiscal_year
 from tid.rules.errors import InputError
+from tid.rules.periods import FiscalYear, parse_fiscal_year
 
 PARAMS_DIR = Path(__file__).with_name("params")
 
@@ -308,6 +308,45 @@ def _registry() -> dict[str, Parameter]:
     return load_parameters(PARAMS_DIR.glob("*.toml"))
 
 
+# Values the installation sets in its configuration (``TID_DEADLINE_SKIP_SATURDAY``): name ->
+# (value, the setting's name). They replace the file's value on every day the file has one.
+_installation: dict[str, tuple[Value, str]] = {}
+
+
+def set_installation_value(name: str, value: Value | None, *, setting: str) -> None:
+    """Make ``value`` the parameter's value on every day it has one (``None``: the file's
+    again). One installation, one value: the app applies its configuration here when it
+    starts, so that every computation of the process (pages, jobs, calculators) reads it."""
+    history(name)  # an unknown name is refused
+    if value is None:
+        _installation.pop(name, None)
+    else:
+        _installation[name] = (value, setting)
+    for hook in _reload_hooks:
+        hook()
+
+
+def reload(directory: Path | None = None) -> None:
+    """Read the parameter files again, from ``directory`` (``None``: the shipped ones).
+
+    For a change of the files while the process runs, and for tests that load a fixture."""
+    global PARAMS_DIR
+    PARAMS_DIR = directory or Path(__file__).with_name("params")
+    _registry.cache_clear()
+    _index.cache_clear()
+    for hook in _reload_hooks:
+        hook()
+
+
+# Caches elsewhere in the core that hold values read from the parameters (cleared by reload).
+_reload_hooks: list[Any] = []
+
+
+def on_reload(hook: Any) -> None:
+    """Register a cache-clearing function that :func:`reload` calls."""
+    _reload_hooks.append(hook)
+
+
 @cache
 def _index(name: str) -> tuple[list[date], Parameter]:
     try:
@@ -344,6 +383,10 @@ def param_or_none(name: str, on: date) -> ParamValue | None:
     v = parameter.values[i]
     if v.end is not None and on > v.end:
         return None
+    if name in _installation:
+        value, setting = _installation[name]
+        citation = f"{v.citation}; set for this installation ({setting})"
+        return ParamValue(name, value, v.unit, citation, v.start, v.end)
     return ParamValue(name, v.value, v.unit, v.citation, v.start, v.end)
 
 
@@ -366,3 +409,46 @@ def history(name: str) -> Parameter:
 def all_parameters() -> list[dict[str, Any]]:
     """Every parameter with its full value history and citations (JSON-ready, by name)."""
     return [_registry()[name].as_json() for name in sorted(_registry())]
+
+
+# ---------------------------------------------------------------------------------------
+# The district's settings (district.toml): the value in force on a day, or a user error
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One dated setting of the district rules: the value in force on a day, with its citation.
+
+    ``name`` is the short name (``admin_cap_rate``); the parameter is ``district.<name>``.
+    """
+
+    name: str
+    value: object
+    since: date
+    citation: str
+
+    @property
+    def parameter(self) -> str:
+        return f"district.{self.name}"
+
+
+def district_setting(name: str, on: date | None = None, *, field: str = "") -> Setting:
+    """The setting ``district.<name>`` in force on ``on`` (``None``: the latest value).
+
+    A day before the first value is a user error about ``field``: the rule was not yet law.
+    """
+    full = f"district.{name}"
+    if on is None:
+        last = history(full).values[-1]
+        found = param_or_none(full, last.start)
+        assert found is not None
+        return Setting(name, found.value, found.start, found.citation)
+    found = param_or_none(full, on)
+    if found is None:
+        first = history(full).values[0]
+        raise InputError(
+            field,
+            f"{field or 'date'}: {on.isoformat()} is before {first.start.isoformat()}, "
+            f"when the rule ({first.citation}) took effect",
+        )
+    return Setting(name, found.value, found.start, found.citation)

@@ -19,11 +19,11 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from tid.rules.calendar import beyond_calendar, fiscal_year_of, parse_date
 from tid.rules.errors import InputError, required
 from tid.rules.messages import N_, Message, render_all
 from tid.rules.money import ZERO, json_money, money_str, round_cents
 from tid.rules.params import ParamValue, history, param, param_or_none
+from tid.rules.periods import beyond_calendar, fiscal_year_of, parse_date
 from tid.rules.trace import TraceStep
 
 IRC_1994 = "irc-1994"
@@ -114,6 +114,7 @@ def remittance_due(day: date) -> tuple[date, ParamValue]:
     return date(year, month, remit.integer), remit
 
 
+# Long: RULES.md § 2 in its order: regime, rate, exemptions, the tax and its trace.
 def room_tax(
     *,
     lodging_type: str,

@@ -26,14 +26,6 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from tid.rules.calendar import (
-    FiscalYear,
-    fiscal_month,
-    fiscal_year_of_month,
-    month_label,
-    month_of_fiscal,
-    parse_month,
-)
 from tid.rules.errors import InputError
 from tid.rules.messages import Message
 from tid.rules.money import (
@@ -41,6 +33,14 @@ from tid.rules.money import (
     json_money,
     json_quantity,
     money_str,
+)
+from tid.rules.periods import (
+    FiscalYear,
+    fiscal_month,
+    fiscal_year_of_month,
+    month_label,
+    month_of_fiscal,
+    parse_month,
 )
 from tid.rules.trace import TraceStep
 

@@ -5,7 +5,7 @@ under is reported with what it is (a notice, a batch's print file or manifest).
 ``verify`` reads the documents a few at a time (the archive can hold gigabytes), and never
 writes: a mismatch is for a person to look into (restore the document from a backup; the
 hash says which bytes are the right ones). ``tid archive verify`` runs it on the command line
-and the scheduler runs it weekly (tid/jobs.py), with the result in the administrators'
+and the scheduler runs it weekly (tid/scheduler.py), with the result in the administrators'
 message.
 """
 

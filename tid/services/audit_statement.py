@@ -31,9 +31,9 @@ from tid.models import (
     Property,
 )
 from tid.rules import admin_cap
-from tid.rules.calendar import FiscalYear
 from tid.rules.errors import N_, InputError
 from tid.rules.money import CENT, ZERO, money_str
+from tid.rules.periods import FiscalYear
 from tid.services import audit, ledger
 from tid.services.ledger import (
     ADMIN_EXPENSE,

@@ -58,7 +58,7 @@ from tid.models import (
     PropertyYear,
     Quantity,
 )
-from tid.rules import calendar
+from tid.rules import calendar, periods
 from tid.rules.errors import N_, InputError
 from tid.rules.imposts import PropertyImpost, Value, compile_formula, evaluate
 from tid.rules.money import ZERO, money_str, parse_decimal, to_cents
@@ -110,13 +110,13 @@ class BillingResult:
 # --------------------------------------------------------------------------- the ordinance
 
 
-def ordinance_term(ordinance: Ordinance) -> tuple[calendar.FiscalYear, calendar.FiscalYear]:
+def ordinance_term(ordinance: Ordinance) -> tuple[periods.FiscalYear, periods.FiscalYear]:
     """The first and last fiscal years of the ordinance's term (§ 6653(3)(c)): counted from
     the fiscal year of the mayor's approval, ``term_years`` fiscal years in all."""
     if ordinance.approved_on is None:
         raise InputError("ordinance", N_("The mayor has not approved this ordinance."))
-    first = calendar.fiscal_year_of(ordinance.approved_on)
-    return first, calendar.FiscalYear(first.start_year + max(ordinance.term_years, 1) - 1)
+    first = periods.fiscal_year_of(ordinance.approved_on)
+    return first, periods.FiscalYear(first.start_year + max(ordinance.term_years, 1) - 1)
 
 
 def ordinance_for(
@@ -124,7 +124,7 @@ def ordinance_for(
 ) -> Ordinance:
     """The district's approved ordinance whose term includes the fiscal year (the latest
     approved one when several do); ``InputError`` when there is none."""
-    fy = calendar.parse_fiscal_year(fiscal_year)
+    fy = periods.parse_fiscal_year(fiscal_year)
     if ordinance_id is not None:
         ordinance = session.get(Ordinance, ordinance_id)
         if ordinance is None or ordinance.district_id != district_id:
@@ -332,6 +332,8 @@ def _fingerprint(formula: str, parameters: str, lines: list[str]) -> str:
     return digest.hexdigest()
 
 
+# Long: one billing run in one transaction: read the roll, compute, compare with the active run,
+# write.
 def run_billing(
     *,
     session: Session,
@@ -351,7 +353,7 @@ def run_billing(
         raise InputError("district", N_("There is no such district."))
     # The district's postings wait for the run: the journal books its bills in order.
     ledger.lock_district(session, district_id)
-    fy = calendar.parse_fiscal_year(fiscal_year).label
+    fy = periods.parse_fiscal_year(fiscal_year).label
     ordinance = ordinance_for(session, district_id, fy, ordinance_id)
     params = parse_parameters(parameters)
     reason = " ".join(reason.split())[:1000]

@@ -1,8 +1,8 @@
 """Spending from the special account (21 LPRA § 6653(6)): only on the purposes the ordinance
-authorizes, or on administration up to 5% of the impost revenues collected (RULES.md § 1.4:
-per fiscal year, administrative spending booked in the FY ≤ 5% × impost revenue collected in
-the same FY up to that moment). The check and the posting run under the district's lock, so
-two requests at once cannot together break the cap.
+authorizes, or on administration up to the cap rate (``district.admin_cap_rate``) of the impost
+revenues collected (RULES.md § 1.4: per fiscal year, administrative spending booked in the FY ≤
+the rate × impost revenue collected in the same FY up to that moment). The check and the
+posting run under the district's lock, so two requests at once cannot together break the cap.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from decimal import Decimal
 from sqlmodel import Session, col, select
 
 from tid.models import AuthorizedPurpose, Expenditure
-from tid.rules.calendar import fiscal_year_of
 from tid.rules.errors import N_, InputError
 from tid.rules.money import money_str
+from tid.rules.periods import fiscal_year_of
 from tid.services import audit, ledger
 from tid.services.ledger import ADMIN_EXPENSE, BANK, CapExceededError, CapFigures, Line
 
@@ -83,7 +83,7 @@ class ExpenditureResult:
 
 
 CAP_MESSAGE = N_(
-    "This administrative expenditure would exceed 5 percent of the impost revenue collected in the "
+    "This administrative expenditure would exceed %(rate)s of the impost revenue collected in the "
     "fiscal year."
 )
 
@@ -98,20 +98,23 @@ NO_REVENUE_MESSAGE = N_(
 
 
 def rate_text(rate: Decimal) -> str:
-    """A rate as a percentage: 0.05 → "5%"."""
+    """A rate (a fraction) as a percentage, for the English of the command line and logs
+    (pages print it in the reader's language with the ``rate`` filter)."""
     return f"{(rate * 100).normalize():f}%"
 
 
 def cap_message(figures: CapFigures) -> tuple[str, dict[str, str]]:
-    """The refusal's msgid and its parameters (the web translates, then fills them in)."""
+    """The refusal's msgid and its parameters (the web translates, then fills them in, the
+    rate in the reader's language)."""
     if figures.revenue <= 0:
         return NO_REVENUE_MESSAGE, {
             "fy": figures.fiscal_year.label,
             "rate": rate_text(figures.rate),
         }
-    return CAP_MESSAGE, {}
+    return CAP_MESSAGE, {"rate": rate_text(figures.rate)}
 
 
+# Long: the checks, the cap and the posting run under one district lock.
 def record_expenditure(
     *,
     session: Session,

@@ -16,7 +16,7 @@ The accounts (codes):
 - ``receivable`` (per bill): what an owner still owes on a bill.
 - ``impost_assessed``: the impost billed and not yet collected (the counterpart of the
   receivables: its balance is always minus their sum).
-- ``impost_revenue``: the impost collected (credit = revenue); the base of the 5% cap.
+- ``impost_revenue``: the impost collected (credit = revenue); the base of the administrative cap.
 - ``owner_credit`` (with the bill the money came with): an overpayment held for the owner.
 - ``expense:admin``: administrative expenditures; ``expense:purpose:<id>``: spending on an
   authorized purpose of the ordinance.
@@ -57,10 +57,10 @@ from tid.models import (
     LedgerState,
 )
 from tid.rules import admin_cap
-from tid.rules.calendar import FiscalYear, fiscal_year_of
 from tid.rules.errors import N_, InputError
 from tid.rules.messages import Message
 from tid.rules.money import CENT, MAX_ACCOUNT_AMOUNT, ZERO
+from tid.rules.periods import FiscalYear, fiscal_year_of
 from tid.services import audit, year_locks
 
 BANK = "bank"
@@ -208,6 +208,7 @@ def lock_district(session: Session, district_id: int) -> None:
 AMOUNT_TOO_LARGE = N_("An amount of the special account can be at most 999,999,999.99.")
 
 
+# Long: the idempotent insert of a balanced entry and its running balances, in one transaction.
 def post_entry(
     session: Session,
     *,
@@ -793,7 +794,7 @@ def unbooked_owed(
     return unbooked
 
 
-# --------------------------------------------------------------------------- the 5% cap
+# --------------------------------------------------------------------------- the administrative cap
 
 
 @dataclass(frozen=True)
@@ -864,6 +865,7 @@ class CapExceededError(InputError):
 # --------------------------------------------------------------------------- bills
 
 
+# Long: the bills and the moves of superseded bills booked under one district lock.
 def sync_bills(session: Session, *, actor: audit.Actor, district_id: int) -> int:
     """Book every active bill of the district not yet in the journal, and move what was paid
     on a superseded bill to the bill that replaced it. Only the bills made since the last
@@ -1005,7 +1007,7 @@ def reverse_entry(
             raise CapExceededError(
                 "entry",
                 N_(
-                    "Reversing this payment would leave administrative spending above 5 percent of "
+                    "Reversing this payment would leave administrative spending above %(rate)s of "
                     "the impost revenue collected in the fiscal year. Reverse administrative "
                     "expenditures first."
                 ),
@@ -1174,6 +1176,7 @@ class Difference:
     journal: Decimal
 
 
+# Long: one pass over the journal recomputing every running balance it compares.
 def verify(session: Session, district_id: int | None = None) -> tuple[int, list[Difference]]:
     """Recompute every running balance from the journal and compare: returns how many
     journal lines were read and every difference found (none: the balances agree)."""

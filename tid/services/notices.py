@@ -26,10 +26,9 @@ import csv
 import hashlib
 import hmac
 import io
-import json
 import secrets
 import tempfile
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
@@ -38,12 +37,10 @@ from typing import Any
 from urllib.parse import quote
 
 from sqlalchemy import func
-from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from tid import notice_pdf
-from tid.clock import utcnow
 from tid.models import (
     ArchivedDocument,
     Bill,
@@ -53,7 +50,6 @@ from tid.models import (
     DeliveryEvent,
     DeliveryStatus,
     District,
-    JobRun,
     Municipality,
     Notice,
     NoticeBatch,
@@ -62,7 +58,7 @@ from tid.models import (
     Property,
     PropertyYear,
 )
-from tid.rules import calendar
+from tid.rules import calendar, params, periods
 from tid.rules.certified_mail import parse_article_number
 from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.money import parse_money
@@ -180,10 +176,10 @@ def _lines(text: str) -> tuple[str, ...]:
     return tuple(line.strip() for line in text.splitlines() if line.strip())
 
 
-def _ordinance_first_fy(ordinance: Ordinance) -> calendar.FiscalYear | None:
+def _ordinance_first_fy(ordinance: Ordinance) -> periods.FiscalYear | None:
     if ordinance.approved_on is None:
         return None
-    return calendar.fiscal_year_of(ordinance.approved_on)
+    return periods.fiscal_year_of(ordinance.approved_on)
 
 
 def kind_for_run(ordinance: Ordinance, run: BillingRun) -> str:
@@ -262,12 +258,14 @@ def _context(session: Session, run: BillingRun) -> _Context:
     municipality = session.get(Municipality, district.municipality_id)
     if municipality is None:  # pragma: no cover - a foreign key guarantees it
         raise InputError("billing_run", N_("This billing run has no district or ordinance."))
-    setting = calendar.district_setting("lien_act_effective_date")
+    setting = params.district_setting("lien_act_effective_date")
     effective = setting.value if isinstance(setting.value, date) else date(2010, 1, 15)
     return _Context(district, municipality, ordinance, run, effective)
 
 
-def _validate_sender(sender_name: str, sender_address: str, how_to_pay: str) -> None:
+def _validate_sender(
+    sender_name: str, sender_address: str, how_to_pay: str, how_to_pay_en: str | None = None
+) -> None:
     if not sender_name.strip():
         raise InputError("sender_name", N_("Give the sender's name (the association)."))
     if not _lines(sender_address):
@@ -276,6 +274,10 @@ def _validate_sender(sender_name: str, sender_address: str, how_to_pay: str) -> 
         raise InputError("how_to_pay", N_("Say how the owners can pay."))
     if len(sender_name) > 200 or len(sender_address) > 1000 or len(how_to_pay) > 1500:
         raise InputError("how_to_pay", N_("This text is too long for the notice."))
+    if how_to_pay_en is not None and not how_to_pay_en.strip():
+        raise InputError("how_to_pay_en", N_("Say how the owners can pay, in English."))
+    if how_to_pay_en is not None and len(how_to_pay_en) > 1500:
+        raise InputError("how_to_pay_en", N_("This text is too long for the notice."))
 
 
 def _content(
@@ -289,15 +291,13 @@ def _content(
     sender_name: str,
     sender_lines: tuple[str, ...],
     how_to_pay: str,
+    how_to_pay_en: str,
     base_url: str,
     owner_name: str | None = None,
     address: tuple[str, ...] | None = None,
     remailing_of: str = "",
 ) -> notice_pdf.NoticeContent:
     bill = item.bill
-    explanation = bill.explanation
-    if bill.explanation_es and bill.explanation_es.strip() != bill.explanation.strip():
-        explanation = f"{bill.explanation_es}\n{bill.explanation}"
     ordinance = ctx.ordinance
     return notice_pdf.NoticeContent(
         number=number,
@@ -314,18 +314,19 @@ def _content(
         ordinance_issued_on=ordinance.issued_on,
         ordinance_approved_on=ordinance.approved_on,
         term_years=ordinance.term_years,
-        period_label=f"Año fiscal / Fiscal year {bill.fiscal_year}",
+        period_label=bill.fiscal_year,
         cadastral_number=item.cadastral_number,
         property_address=item.year.physical_address,
         owner_name=owner_name if owner_name is not None else item.year.owner_names,
         mailing_lines=address if address is not None else mailing_lines(item.year),
         amount=bill.amount,
-        explanation=explanation,
+        explanation=bill.explanation,
+        explanation_es=bill.explanation_es or "",
         due_on=bill.due_date,
         how_to_pay=how_to_pay,
+        how_to_pay_en=how_to_pay_en,
         lien_effective_on=ctx.lien_effective_on,
         remailing_of=remailing_of,
-        payment_reference=f"#{bill.id}",
     )
 
 
@@ -395,6 +396,7 @@ def _flush_documents(session: Session, pending: list[ArchivedDocument]) -> None:
     pending.clear()
 
 
+# Long: the batch, its notices and their archived PDFs written together from one rendering.
 def _store_batch(
     session: Session,
     actor: audit.Actor,
@@ -405,6 +407,7 @@ def _store_batch(
     sender_name: str,
     sender_address: str,
     how_to_pay: str,
+    how_to_pay_en: str,
     items: Sequence[BillForNotice],
     contents: Sequence[notice_pdf.NoticeContent],
     codes: Sequence[str],
@@ -431,6 +434,7 @@ def _store_batch(
             sender_name=sender_name.strip(),
             sender_address="\n".join(_lines(sender_address)),
             how_to_pay=how_to_pay.strip(),
+            how_to_pay_en=how_to_pay_en.strip(),
             notice_count=len(contents),
             page_count=merged_pages,
             print_sha256=archive(session, merged),
@@ -515,21 +519,26 @@ def create_batch(
     how_to_pay: str,
     portal_base_url: str,
     secret: str,
+    how_to_pay_en: str | None = None,
     bill_ids: Collection[int] | None = None,
     workers: int | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> NoticeBatch:
     """Render the notices of a billing run's active bills that have none yet (§ 6653(5)):
     one PDF per owner, archived, and one print file. The caller commits. ``progress`` is
-    told (notices rendered, notices) as the rendering goes."""
+    told (notices rendered, notices) as the rendering goes. ``how_to_pay`` is printed on the
+    Spanish page and ``how_to_pay_en`` on the English one (``None``: the Spanish text on both,
+    as for batches made before it was asked)."""
     run, items = check_batch(
         session=session,
         billing_run_id=billing_run_id,
         sender_name=sender_name,
         sender_address=sender_address,
         how_to_pay=how_to_pay,
+        how_to_pay_en=how_to_pay_en,
         bill_ids=bill_ids,
     )
+    english = (how_to_pay_en or "").strip()
     ctx = _context(session, run)
     kind = kind_for_run(ctx.ordinance, run)
     numbers = _next_numbers(session, issued_on.year, len(items))
@@ -546,6 +555,7 @@ def create_batch(
             sender_name=sender_name.strip(),
             sender_lines=sender_lines,
             how_to_pay=how_to_pay.strip(),
+            how_to_pay_en=english,
             base_url=portal_base_url,
         )
         for item, number, code in zip(items, numbers, codes, strict=True)
@@ -559,6 +569,7 @@ def create_batch(
         sender_name=sender_name,
         sender_address=sender_address,
         how_to_pay=how_to_pay,
+        how_to_pay_en=english,
         items=items,
         contents=contents,
         codes=codes,
@@ -576,6 +587,7 @@ def check_batch(
     sender_name: str,
     sender_address: str,
     how_to_pay: str,
+    how_to_pay_en: str | None = None,
     bill_ids: Collection[int] | None = None,
     load: bool = True,
 ) -> tuple[BillingRun, list[BillForNotice]]:
@@ -589,7 +601,7 @@ def check_batch(
         raise InputError(
             "billing_run", N_("This billing run was superseded; notify with the active one.")
         )
-    _validate_sender(sender_name, sender_address, how_to_pay)
+    _validate_sender(sender_name, sender_address, how_to_pay, how_to_pay_en)
     if not load:
         if not bills_to_notify_count(session, run, bill_ids):
             raise InputError("billing_run", N_("Every bill of this run already has a notice."))
@@ -627,11 +639,8 @@ class MailingFees:
 
 def _price(name: str, on: date) -> tuple[Any, str]:
     try:
-        setting = calendar.district_setting(name, on)
+        setting = params.district_setting(name, on)
     except InputError:  # a run dated before the first price listed: the first one
-        setting = calendar.district_setting(name, None)
-        from tid.rules import params
-
         first = params.history(f"district.{name}").values[0]
         return first.value, first.citation
     return setting.value, setting.citation
@@ -826,6 +835,7 @@ class ImportResult:
     unchanged: int
 
 
+# Long: every row checked before anything is written, in one pass.
 def import_article_numbers(
     *, session: Session, actor: audit.Actor, batch_id: int, data: bytes
 ) -> ImportResult:
@@ -1156,7 +1166,7 @@ def import_deliveries(
             continue
         try:
             status = parse_status(cells[1])
-            occurred = calendar.parse_date(cells[2], "occurred_on")
+            occurred = periods.parse_date(cells[2], "occurred_on")
         except InputError as exc:
             findings.append(Finding(exc.field, exc.message, line))
             continue
@@ -1204,6 +1214,7 @@ def latest_delivery(session: Session, notice_ids: Collection[int]) -> dict[int, 
     return {e.notice_id: e for e in events}
 
 
+# Long: the returned notices checked, renumbered and rendered as one new batch.
 def remail_notices(
     *,
     session: Session,
@@ -1271,6 +1282,7 @@ def remail_notices(
             sender_name=first_batch.sender_name,
             sender_lines=sender_lines,
             how_to_pay=first_batch.how_to_pay,
+            how_to_pay_en=first_batch.how_to_pay_en,
             base_url=portal_base_url,
             owner_name=original.owner_name,
             address=address_override or _lines(original.mailing_address),
@@ -1287,6 +1299,7 @@ def remail_notices(
         sender_name=first_batch.sender_name,
         sender_address=first_batch.sender_address,
         how_to_pay=first_batch.how_to_pay,
+        how_to_pay_en=first_batch.how_to_pay_en,
         items=items,
         contents=contents,
         codes=codes,
@@ -1449,6 +1462,7 @@ def schedule_yearly_notices(
                 sender_name=previous.sender_name,
                 sender_address=previous.sender_address,
                 how_to_pay=previous.how_to_pay,
+                how_to_pay_en=previous.how_to_pay_en or None,
                 portal_base_url=portal_base_url,
                 secret=secret,
                 workers=workers,
@@ -1549,67 +1563,3 @@ def batch_notices(session: Session, batch_id: int) -> list[Notice]:
     return list(
         session.exec(select(Notice).where(Notice.batch_id == batch_id).order_by(col(Notice.number)))
     )
-
-
-# --------------------------------------------------------------------------- the daily job
-
-YEARLY_NOTICES_JOB = "yearly_notices"
-
-
-def run_yearly_notices(
-    engine: Engine, config: Mapping[str, Any], today: date | None = None
-) -> list[int]:
-    """The scheduler's daily call: claim the day in ``JobRun`` (a second scheduler or a
-    restart does nothing), render the yearly notices due (``schedule_yearly_notices``) and
-    forget failed portal look-ups older than a day. Returns the new batches' ids.
-
-    Register it in tid/jobs.py ``configure``::
-
-        scheduler.add_job(notices.run_yearly_notices, CronTrigger(hour=5, minute=30,
-            timezone=PUERTO_RICO), args=[app.extensions["tid.engine"], app.config],
-            id="yearly_notices", replace_existing=True, coalesce=True, max_instances=1)
-    """
-    from tid.clock import today_in_puerto_rico
-    from tid.db import session_scope
-    from tid.services import portal
-
-    fixed = config.get("TODAY")
-    day = today or (
-        (fixed if isinstance(fixed, date) else date.fromisoformat(str(fixed)))
-        if fixed
-        else today_in_puerto_rico()
-    )
-    try:
-        with session_scope(engine) as session:
-            claim = JobRun(job=YEARLY_NOTICES_JOB, scheduled_day=day)
-            session.add(claim)
-            session.flush()
-            claim_id = claim.id
-    except IntegrityError:
-        return []
-    ids: list[int] = []
-    status, detail = "ok", ""
-    try:
-        with session_scope(engine) as session:
-            made = schedule_yearly_notices(
-                session=session,
-                today=day,
-                portal_base_url=str(config.get("BASE_URL") or ""),
-                secret=str(config.get("PORTAL_CODE_SECRET") or config["SECRET_KEY"]),
-            )
-            session.flush()
-            ids = [b.id or 0 for b in made]
-            portal.prune_attempts(session, before=utcnow() - timedelta(days=1))
-        detail = json.dumps({"batches": ids})
-    except Exception as exc:  # recorded on the claim, then raised for the scheduler's log
-        status, detail = "failed", json.dumps({"error": str(exc)[:500]})
-        raise
-    finally:
-        with session_scope(engine) as session:
-            run = session.get(JobRun, claim_id)
-            if run is not None:
-                run.status = status
-                run.finished_at = utcnow()
-                run.detail = detail
-                session.add(run)
-    return ids

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -24,10 +25,10 @@ from decimal import Decimal
 from sqlmodel import Session, col, select
 
 from tid.ids import parse_id
-from tid.models import Bill, BillStatus, JournalLine, Property
-from tid.rules.calendar import parse_date
+from tid.models import Bill, BillStatus, JournalLine, Notice, Property
 from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.money import MAX_ACCOUNT_AMOUNT, ZERO, money_str, parse_money
+from tid.rules.periods import parse_date
 from tid.services import audit, ledger
 from tid.services.ledger import ASSESSED, BANK, OWNER_CREDIT, RECEIVABLE, REVENUE, Line
 
@@ -57,10 +58,23 @@ def form_key(district_id: int, token: str) -> str:
     return f"payment:{district_id}:form:{token}"
 
 
+# The notice number printed on an owner's notice (tid/services/notices.py): year, serial.
+NOTICE_NUMBER = re.compile(r"\d{4}-\d{6,}", re.ASCII)
+
+
 def _find_bill(session: Session, district_id: int, notice: str, field_name: str) -> Bill:
+    """The bill a payment quotes: by the notice number printed on the owner's notice
+    ("2026-000008"), or by the bill's number ("#48", as files made before quoted it)."""
     text = notice.strip().lstrip("#")
-    bill_id = parse_id(text)
-    bill = session.get(Bill, bill_id) if bill_id is not None else None
+    bill: Bill | None = None
+    if NOTICE_NUMBER.fullmatch(text):
+        printed = session.exec(
+            select(Notice).where(Notice.number == text, Notice.district_id == district_id)
+        ).first()
+        bill = session.get(Bill, printed.bill_id) if printed is not None else None
+    else:
+        bill_id = parse_id(text)
+        bill = session.get(Bill, bill_id) if bill_id is not None else None
     if bill is None or bill.district_id != district_id:
         raise InputError(field_name, N_("There is no bill with this notice number here."))
     if bill.status != BillStatus.ACTIVE.value:
@@ -81,6 +95,7 @@ def _find_property(session: Session, district_id: int, cadastral: str, field_nam
     return found
 
 
+# Long: one payment applied to a property's bills oldest first, the excess held, in one transaction.
 def record_payment(
     *,
     session: Session,
@@ -246,6 +261,7 @@ class ImportResult:
     payments: list[PaymentResult] = field(default_factory=list)
 
 
+# Long: every row of the bank's file checked before any is used, in one pass.
 def parse_deposits(data: bytes, *, today: date) -> list[DepositRow]:
     """Read a bank-deposit CSV (date, amount, reference, cadastral_number or notice_number);
     every bad row is reported with its row number, and nothing is read if any is bad."""

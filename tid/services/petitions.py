@@ -1067,7 +1067,6 @@ def clocks(
     ordinance: Ordinance | None,
     *,
     today: date,
-    skip_saturday: bool | None = None,
 ) -> list[Clock]:
     """Every clock the petition has started, in lifecycle order; the one that runs in the
     current state has ``running`` set."""
@@ -1076,7 +1075,7 @@ def clocks(
     result.append(
         _deadline_clock(
             "ordinance",
-            calendar.ordinance_due(petition.received_on, skip_saturday=skip_saturday),
+            calendar.ordinance_due(petition.received_on),
             today,
             issued_or_denied if issued_or_denied else None,
         )
@@ -1085,7 +1084,7 @@ def clocks(
         result.append(
             _deadline_clock(
                 "mayor",
-                calendar.mayor_decision_due(petition.sent_to_mayor_on, skip_saturday=skip_saturday),
+                calendar.mayor_decision_due(petition.sent_to_mayor_on),
                 today,
                 petition.approved_on or petition.vetoed_on,
             )
@@ -1109,9 +1108,7 @@ def clocks(
         )
     if ordinance is not None and ordinance.received_by_association_on is not None:
         # The association's clock: shown with the petition, it never blocks the lifecycle.
-        notice = calendar.initial_notice_due(
-            ordinance.received_by_association_on, skip_saturday=skip_saturday
-        )
+        notice = calendar.initial_notice_due(ordinance.received_by_association_on)
         clock = _deadline_clock("notice", notice, today, None)
         result.append(clock)
     return result
@@ -1122,7 +1119,6 @@ def running_clock(
     ordinance: Ordinance | None,
     *,
     today: date,
-    skip_saturday: bool | None = None,
 ) -> Clock | None:
     """The legislature's or the mayor's clock that runs in the petition's current state:
     the 90 days while received or under study, the 30 days while with the mayor, the
@@ -1135,7 +1131,7 @@ def running_clock(
     }.get(S(petition.state))
     if kind is None:
         return None
-    for clock in clocks(petition, ordinance, today=today, skip_saturday=skip_saturday):
+    for clock in clocks(petition, ordinance, today=today):
         if clock.kind == kind and clock.running:
             return clock
     return None
@@ -1158,7 +1154,6 @@ def dashboard(
     today: date,
     municipality_ids: Iterable[int] | None = None,
     state: str | None = None,
-    skip_saturday: bool | None = None,
 ) -> list[DashboardRow]:
     """Every open petition (or those in ``state``) with its running clock, most urgent first
     (overdue first, then fewest days left; petitions with no clock running last)."""
@@ -1186,7 +1181,7 @@ def dashboard(
     rows = []
     for petition, municipality in pairs:
         ordinance = ordinances.get(petition.id or 0)
-        clock = running_clock(petition, ordinance, today=today, skip_saturday=skip_saturday)
+        clock = running_clock(petition, ordinance, today=today)
         rows.append(
             DashboardRow(
                 petition=petition,

@@ -44,10 +44,10 @@ from sqlmodel import Session, col, select
 
 from tid.clock import utcnow
 from tid.models import District, Property, PropertyYear, RollImport
-from tid.rules.calendar import parse_fiscal_year
 from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.messages import Message
 from tid.rules.money import CENT
+from tid.rules.periods import parse_fiscal_year
 from tid.services import audit
 from tid.services.paging import PageInfo, cadastral_or_owner, page_info
 
@@ -337,6 +337,7 @@ def check_size(size: int, max_bytes: int) -> None:
         raise InputError("file", N_("The file is empty."))
 
 
+# Long: the roll file read once: header, rows and their findings.
 def parse_roll(
     data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES, max_rows: int = DEFAULT_MAX_ROWS
 ) -> ParsedRoll:
@@ -509,6 +510,7 @@ def _plan(
     return plan
 
 
+# Long: one roll row's columns checked in the file's order, each with its finding.
 def _parse_row(
     number: int,
     width: int,
@@ -819,6 +821,7 @@ def preview_roll(
     )
 
 
+# Long: every row of a roll or none, in one transaction.
 def import_roll(
     *,
     session: Session,

@@ -14,8 +14,8 @@ from datetime import date
 from sqlmodel import Session, col, select
 
 from tid.models import FiscalYearLock
-from tid.rules.calendar import FiscalYear, fiscal_year_of
 from tid.rules.errors import N_, InputError
+from tid.rules.periods import FiscalYear, fiscal_year_of
 from tid.services import audit
 
 LOCKED = N_(

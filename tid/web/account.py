@@ -1,4 +1,4 @@
-"""The special account of 21 LPRA § 6653(6), (8): the dashboard with the 5% line, payments
+"""The special account of 21 LPRA § 6653(6), (8): the dashboard with the cap's line, payments
 (by hand and from the bank's deposit file), expenditures on authorized purposes, reversals,
 the bank balance check, delinquency and the lien priority, and the yearly statement for audit.
 
@@ -21,14 +21,14 @@ from sqlmodel import col, func, select
 
 from tid.clock import PUERTO_RICO
 from tid.db import get_session
-from tid.i18n import say
+from tid.i18n import rate, say
 from tid.ids import parse_id
 from tid.models import District, JournalEntry, Municipality, Property
 from tid.pdf import render_pdf
-from tid.rules.calendar import FiscalYear, fiscal_year_of, parse_date, parse_fiscal_year
 from tid.rules.errors import N_, FindingsError, InputError
 from tid.rules.liens import KINDS, LIEN_KINDS
 from tid.rules.money import MAX_ACCOUNT_AMOUNT, parse_money
+from tid.rules.periods import FiscalYear, fiscal_year_of, parse_date, parse_fiscal_year
 from tid.services import audit_statement, expenditures, ledger, liens, payments, year_locks
 from tid.services.ledger import CapExceededError
 from tid.web import nav
@@ -45,7 +45,7 @@ nav.add(
     "account.districts",
     N_("Special account"),
     N_(
-        "Payments, expenditures under the 5 percent cap, delinquency and liens, "
+        "Payments, expenditures under the administrative cap, delinquency and liens, "
         "the yearly statement."
     ),
     READERS,
@@ -201,7 +201,9 @@ def dashboard(district_id: int) -> Any:
         owner_credit=-balances.get(ledger.OWNER_CREDIT, Decimal("0.00")),
         bars=money_bars(months, title=_("Revenue and spending by month")),
         ratio=ratio_chart(
-            months, figures.rate, title=_("Administrative ratio and the %(rate)s line", rate="5%")
+            months,
+            figures.rate,
+            title=_("Administrative ratio and the %(rate)s line", rate=rate(figures.rate)),
         ),
         may_write=may_write_district(district),
         checks=audit_statement.bank_checks(db, district_id, limit=1),
@@ -370,7 +372,7 @@ def reverse(district_id: int, entry_id: int) -> Any:
         )
     except CapExceededError as exc:
         db.rollback()
-        flash(f"{say(exc.message)} {_cap_text(exc.figures)}", "error")
+        flash(f"{_(exc.message, rate=rate(exc.figures.rate))} {_cap_text(exc.figures)}", "error")
     except InputError as exc:
         db.rollback()
         flash(say(exc.message), "error")
@@ -462,7 +464,7 @@ def expenditures_page(district_id: int) -> Any:
         except CapExceededError as exc:
             db.rollback()
             msgid, params = expenditures.cap_message(exc.figures)
-            errors["amount"] = _(msgid, **params) if params else _(msgid)
+            errors["amount"] = _(msgid, **{**params, "rate": rate(exc.figures.rate)})
             cap_text = _cap_text(exc.figures)
             fy = exc.figures.fiscal_year
         except InputError as exc:
@@ -493,7 +495,8 @@ def expenditures_page(district_id: int) -> Any:
         # year's last day (it counts in the fiscal year of its date).
         values["date"] = min(today(), fy.end).isoformat()
     names = {p.id: p.name for p in expenditures.purposes(db, district_id)}
-    options = [("admin", _("Administrative (%(rate)s cap)", rate="5%"))] + [
+    figures = ledger.cap_figures(db, district_id, fy)
+    options = [("admin", _("Administrative (%(rate)s cap)", rate=rate(figures.rate)))] + [
         (str(p.id), p.name) for p in expenditures.purposes(db, district_id, active_only=True)
     ]
     return render_template(
@@ -507,7 +510,7 @@ def expenditures_page(district_id: int) -> Any:
         rows=list(
             reversed(expenditures.expenditures(db, district_id, since=fy.start, until=fy.end))
         ),
-        figures=ledger.cap_figures(db, district_id, fy),
+        figures=figures,
         may_write=may_write_district(district),
         fy=fy,
         current_fy=fiscal_year_of(today()),

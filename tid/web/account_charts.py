@@ -1,6 +1,6 @@
 """Geometry of the special account's two SVG charts (drawn by templates/account/_chart.html,
 where every text is autoescaped): revenue, program and administrative spending by month, and
-the running administrative ratio against the 5% line of 21 LPRA § 6653(6)."""
+the running administrative ratio against the cap's line of 21 LPRA § 6653(6)."""
 
 from __future__ import annotations
 
@@ -101,6 +101,7 @@ def money_bars(months: Sequence[Month], *, title: str) -> SvgChart:
     return SvgChart("account-bars", title, width, height, tuple(shapes))
 
 
+# Long: one drawing: the months' ratios, the cap's line, labels and the table that reads it out.
 def ratio_chart(months: Sequence[Month], rate: Decimal, *, title: str) -> SvgChart:
     """The running ratio of administrative spending to revenue collected in the FY, month by
     month, against the cap rate (a horizontal line)."""

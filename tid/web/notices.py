@@ -13,9 +13,9 @@ from tid import tasks
 from tid.db import get_session
 from tid.i18n import say
 from tid.models import BillingRun, District, Notice, NoticeBatch, Role
-from tid.rules.calendar import parse_date
 from tid.rules.errors import N_, FindingsError, InputError
 from tid.rules.money import parse_money
+from tid.rules.periods import parse_date
 from tid.services import notices as notice_service
 from tid.web import jobs, nav
 from tid.web.access import STAFF, me, require, visible_district
@@ -123,12 +123,13 @@ def batch_new(run_id: int) -> Any:
         .where(NoticeBatch.district_id == district.id)
         .order_by(col(NoticeBatch.id).desc())
     ).first()
-    names = ("issued_on", "sender_name", "sender_address", "how_to_pay")
+    names = ("issued_on", "sender_name", "sender_address", "how_to_pay", "how_to_pay_en")
     values = {
         "issued_on": today().isoformat(),
         "sender_name": previous.sender_name if previous else district.association_name,
         "sender_address": previous.sender_address if previous else "",
         "how_to_pay": previous.how_to_pay if previous else "",
+        "how_to_pay_en": previous.how_to_pay_en if previous else "",
     }
     errors: dict[str, str] = {}
     target = f"billing_run:{run_id}"
@@ -142,6 +143,7 @@ def batch_new(run_id: int) -> Any:
                 sender_name=values["sender_name"],
                 sender_address=values["sender_address"],
                 how_to_pay=values["how_to_pay"],
+                how_to_pay_en=values["how_to_pay_en"],
                 load=False,
             )
         except InputError as exc:
@@ -157,6 +159,7 @@ def batch_new(run_id: int) -> Any:
                     "sender_name": values["sender_name"],
                     "sender_address": values["sender_address"],
                     "how_to_pay": values["how_to_pay"],
+                    "how_to_pay_en": values["how_to_pay_en"],
                     "portal_base_url": _base_url(),
                 },
                 district_id=district.id,

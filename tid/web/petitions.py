@@ -11,7 +11,6 @@ from flask import (
     Blueprint,
     Response,
     abort,
-    current_app,
     flash,
     redirect,
     render_template,
@@ -68,11 +67,6 @@ STEP_ACTIONS = ("study", "deny", "to_mayor", "approve", "veto", "publish", "crim
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def _skip_saturday() -> bool | None:
-    value = current_app.config.get("DEADLINE_SKIP_SATURDAY")
-    return None if value is None else bool(value)
 
 
 def _scope() -> list[int] | None:
@@ -160,7 +154,6 @@ def _dashboard_rows(session: Session) -> tuple[list[svc.DashboardRow], dict[str,
         today=today(),
         municipality_ids=municipality_ids,
         state=state or None,
-        skip_saturday=_skip_saturday(),
     )
     return rows, filters
 
@@ -260,8 +253,8 @@ def _render_petition(
     ordinance = svc.ordinance_of(session, petition)
     findings = svc.findings_of(session, petition)
     municipality = session.get(Municipality, petition.municipality_id)
-    clocks = svc.clocks(petition, ordinance, today=today(), skip_saturday=_skip_saturday())
-    running = svc.running_clock(petition, ordinance, today=today(), skip_saturday=_skip_saturday())
+    clocks = svc.clocks(petition, ordinance, today=today())
+    running = svc.running_clock(petition, ordinance, today=today())
     events = svc.history(session, petition)
     rows = [
         {
@@ -517,15 +510,11 @@ def calendar_feed(token: str) -> Any:
         abort(404)
     scope = svc.visible_municipalities(user)
     es = user.locale != "en"
-    rows = svc.dashboard(
-        session, today=today(), municipality_ids=scope, skip_saturday=_skip_saturday()
-    )
+    rows = svc.dashboard(session, today=today(), municipality_ids=scope)
     events = []
     for row in rows:
         ordinance = svc.ordinance_of(session, row.petition)
-        for clock in svc.clocks(
-            row.petition, ordinance, today=today(), skip_saturday=_skip_saturday()
-        ):
+        for clock in svc.clocks(row.petition, ordinance, today=today()):
             if not clock.running:
                 continue
             events.append(svc.feed_event(row, clock, lang="es" if es else "en"))

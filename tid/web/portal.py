@@ -28,6 +28,7 @@ from flask import (
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
+from tid.config import portal_code_secret
 from tid.db import get_session
 from tid.rules.errors import N_
 from tid.services import notices as notice_service
@@ -48,7 +49,7 @@ SESSION_KEY = "portal_token"
 
 def code_secret() -> str:
     """The key of the access codes' HMAC: ``PORTAL_CODE_SECRET`` if set, else the app's."""
-    return str(current_app.config.get("PORTAL_CODE_SECRET") or current_app.config["SECRET_KEY"])
+    return portal_code_secret(current_app.config)
 
 
 def _token() -> str:

@@ -32,8 +32,8 @@ from tid.db import get_session
 from tid.i18n import say
 from tid.ids import parse_page
 from tid.models import BillingRun, District, JobState, Municipality, Ordinance, Property
-from tid.rules.calendar import fiscal_year_of, parse_date, parse_fiscal_year
 from tid.rules.errors import N_, Finding, InputError
+from tid.rules.periods import fiscal_year_of, parse_date, parse_fiscal_year
 from tid.services import billing, roll
 from tid.web import jobs, nav
 from tid.web.access import deny_unless, may_write_district, me, require, visible_district

@@ -1,0 +1,144 @@
+"""The scheduler (APScheduler 3): it runs in exactly one process, ``tid scheduler``, or
+inside the demo's development server (``SCHEDULER_IN_PROCESS``), and only queues: the daily
+digest and the yearly notices go to a worker as tasks (tid/tasks.py), whose handlers run the
+jobs' bodies (tid/jobs.py); the weekly archive check runs here.
+"""
+
+from __future__ import annotations
+
+import atexit
+import logging
+import threading
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+from flask import Flask
+
+from tid import tasks
+from tid.clock import PUERTO_RICO
+from tid.jobs import (
+    ARCHIVE_VERIFY,
+    DAILY_DIGEST,
+    DIGEST_HOUR,
+    YEARLY_NOTICES,
+    run_archive_verify,
+    today_for,
+)
+
+log = logging.getLogger(__name__)
+
+
+def digest_job(app: Flask) -> None:
+    """The scheduled call: queue today's digest for a worker (tid/tasks.py); the day's
+    job token makes a second scheduler's call a no-op, and the day's claim in ``JobRun``
+    keeps the digest from going out twice even then."""
+    try:
+        tasks.schedule(app, tasks.DAILY_DIGEST, today_for(app))
+    except Exception:
+        log.exception("daily digest could not be queued")
+
+
+def archive_verify_job(app: Flask) -> None:
+    """The scheduled call: this week's check of the archive."""
+    try:
+        result = run_archive_verify(app, today_for(app))
+    except Exception:
+        log.exception("archive check failed")
+        return
+    if result.mismatches:
+        log.error("archive check: %d document(s) do not match", len(result.mismatches))
+
+
+def yearly_notices_job(app: Flask) -> None:
+    """The scheduled call: queue the yearly notices due (21 LPRA § 6653(5)) for a worker;
+    a day already queued or taken is a quiet no-op."""
+    try:
+        tasks.schedule(app, tasks.YEARLY_NOTICES, today_for(app))
+    except Exception:
+        log.exception("yearly notices could not be queued")
+
+
+def configure(scheduler: Any, app: Flask, *, catch_up: bool = True, delay: float = 0) -> Any:
+    """Add the jobs to ``scheduler``: the digest every day at 06:00 in Puerto Rico, and once
+    ``delay`` seconds after start so that a scheduler started after 06:00 does not skip the
+    day (the day's claim in ``JobRun`` makes the extra run harmless)."""
+    from apscheduler.triggers.cron import CronTrigger
+
+    job: Callable[[Flask], None] = digest_job
+    scheduler.add_job(
+        job,
+        CronTrigger(hour=DIGEST_HOUR, minute=0, timezone=PUERTO_RICO),
+        args=[app],
+        id=DAILY_DIGEST,
+        replace_existing=True,
+        coalesce=True,
+        max_instances=1,
+        misfire_grace_time=6 * 3600,
+    )
+    scheduler.add_job(
+        yearly_notices_job,
+        CronTrigger(hour=DIGEST_HOUR - 1, minute=30, timezone=PUERTO_RICO),
+        args=[app],
+        id=YEARLY_NOTICES,
+        replace_existing=True,
+        coalesce=True,
+        max_instances=1,
+        misfire_grace_time=6 * 3600,
+    )
+    scheduler.add_job(
+        archive_verify_job,
+        CronTrigger(day_of_week="sun", hour=4, minute=0, timezone=PUERTO_RICO),
+        args=[app],
+        id=ARCHIVE_VERIFY,
+        replace_existing=True,
+        coalesce=True,
+        max_instances=1,
+        misfire_grace_time=24 * 3600,
+    )
+    if catch_up:
+        scheduler.add_job(
+            job,
+            args=[app],
+            id=f"{DAILY_DIGEST}_at_start",
+            replace_existing=True,
+            next_run_time=datetime.now(PUERTO_RICO) + timedelta(seconds=delay),
+        )
+    return scheduler
+
+
+def run_blocking(app: Flask) -> None:
+    """``tid scheduler``: the jobs in this process, until interrupted."""
+    from apscheduler.schedulers.blocking import BlockingScheduler
+
+    scheduler = configure(BlockingScheduler(timezone=PUERTO_RICO), app)
+    app.logger.info("scheduler started (daily digest at %02d:00 Puerto Rico)", DIGEST_HOUR)
+    try:
+        scheduler.start()
+    except (KeyboardInterrupt, SystemExit):
+        scheduler.shutdown(wait=False)
+
+
+START_DELAY = 20.0  # seconds
+_started = threading.Lock()
+_in_process: list[Any] = []
+
+
+def start_in_process(app: Flask) -> None:
+    """Start the scheduler inside this process (development server only), once."""
+    from apscheduler.schedulers.background import BackgroundScheduler
+
+    if app.testing:
+        return
+    with _started:
+        if _in_process:
+            return
+        # The start-up run waits a little: a short command (``tid demo``, ``tid db upgrade``)
+        # that builds the app with the scheduler on has exited by then.
+        scheduler = configure(
+            BackgroundScheduler(timezone=PUERTO_RICO, daemon=True), app, delay=START_DELAY
+        )
+        scheduler.start()
+        _in_process.append(scheduler)
+        atexit.register(lambda: scheduler.shutdown(wait=False))
+    app.logger.info("in-process scheduler started (daily digest at %02d:00)", DIGEST_HOUR)
