@@ -338,7 +338,7 @@ def test_the_yearly_statement_pdf_is_prepared_in_the_background(
     assert 'name="fy" value="2025-26"' in page
     bookmarked = client.get(f"/account/{district_id}/statement.pdf?fy=2025-26")
     assert bookmarked.status_code == 303 and "fy=2025-26" in bookmarked.location
-    assert "background" in client.get(bookmarked.location).get_data(as_text=True)
+    assert "prepárelo en segundo plano" in client.get(bookmarked.location).get_data(as_text=True)
     tokens = [part.split('"')[0] for part in page.split('name="job_token" value="')[1:]]
     started = client.post(
         f"/jobs/pdf/{district_id}/statement", data={"fy": "2025-26", "job_token": tokens[0]}

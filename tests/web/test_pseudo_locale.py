@@ -989,6 +989,75 @@ REMAINING: dict[str, set[str] | None] = {
     "portal.download": None,
 }
 
+# More of the same work left, page by page: the postage settings' descriptions (USPS price
+# list), the English "how to pay" a run keeps for the English page of its notices (shown in
+# its field), the PS Form 3877 (the Postal Service's own form, in English), and the words
+# of formula explanations and citations those pages now show.
+_MORE_REMAINING: dict[str, set[str]] = {
+    "calc.parameters": {
+        "Certified",
+        "Class",
+        "First",
+        "Form",
+        "Mail",
+        "Notice",
+        "PS",
+        "Postage",
+        "Receipt",
+        "Return",
+        "USPS",
+        "asks",
+        "at",
+        "by",
+        "default",
+        "false",
+        "fee",
+        "hardcopy",
+        "its",
+        "letter",
+        "list",
+        "mail",
+        "money",
+        "new",
+        "notice",
+        "or",
+        "oz",
+        "price",
+        "receipt",
+        "required",
+        "return",
+        "statute",
+        "the",
+        "to",
+    },
+    "roll.property_detail": {"or"},
+    "roll.billing_run": {"or", "to"},
+    "notices.batch_new": {
+        "Association",
+        "Check",
+        "at",
+        "box",
+        "by",
+        "its",
+        "mail",
+        "money",
+        "office",
+        "or",
+        "order",
+        "s",
+        "sender",
+        "the",
+        "to",
+    },
+    "notices.batch_manifest": {"Check", "Fees", "RR", "Return", "at", "by", "mail", "or"},
+    "portal.notices": {"or"},
+    "calc.result": {"by", "or", "the", "to"},
+    "calc.download_csv": {"by"},
+}
+for _endpoint, _words in _MORE_REMAINING.items():
+    if _endpoint not in REMAINING or REMAINING[_endpoint] is not None:
+        REMAINING[_endpoint] = (REMAINING.get(_endpoint) or set()) | _words
+
 
 # --------------------------------------------------------------------------------------
 # The pseudo catalog

@@ -122,8 +122,7 @@ def test_the_preview_lists_every_error_and_the_commit_writes_nothing(
     assert "=HYPERLINK(1)" in page  # the value, escaped, next to its row and column
     assert '<td class="num" data-label="Fila">2</td><td data-label="Columna">owner</td>' in page
     assert (
-        '<td class="num" data-label="Fila">4</td><td data-label="Columna">assessed_value</td>'
-        in page
+        '<td class="num" data-label="Fila">4</td><td data-label="Columna">Valor tasado</td>' in page
     )
     response = client.post(f"/roll/{district_id}/import/{token}/commit")
     assert response.status_code == 302

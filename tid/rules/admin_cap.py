@@ -56,6 +56,7 @@ def admin_cap_rate(on: date | None = None) -> tuple[Decimal, str]:
     return setting.value, setting.citation
 
 
+# Long: the decision, its warnings and its trace are built together from the same figures.
 def check_admin_expenditure(
     *,
     revenue_to_date: Decimal,

@@ -44,6 +44,8 @@ ACTIONS = {
     "ordinance.association_receipt": N_("Received by the association"),
     "payments.import": N_("Payments imported"),
     "petition.record": N_("Petition recorded"),
+    "petition.correct": N_("Recorded data corrected"),
+    "notice_batch.fees": N_("Postage and fees set"),
     "property_year.correct": N_("Roll line corrected"),
     "property_year.leave_roll": N_("Property left the roll"),
     "purpose.create": N_("Purpose recorded"),

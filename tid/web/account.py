@@ -420,6 +420,7 @@ _EXPENDITURE_FIELDS = (
 )
 
 
+# Long: the form, the cap's refusal with its figures and the year shown are one page.
 @bp.route("/<int:district_id>/expenditures", methods=["GET", "POST"])
 @require(*READERS)
 def expenditures_page(district_id: int) -> Any:
