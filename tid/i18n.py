@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 from decimal import Decimal
+from typing import Any
 
 from babel.dates import format_date, format_datetime
 from babel.numbers import format_currency, format_decimal, format_percent
@@ -114,8 +115,26 @@ def say(message: str) -> str:
     return render(message) if isinstance(message, Message) else str(gettext(message))
 
 
+def request_translations(lang: str | None) -> tuple[Any, str | None] | None:
+    """The app's translations for :func:`tid.rules.messages.render` inside an app (the
+    reader's language when ``lang`` is None); None outside one."""
+    from flask import has_app_context
+    from flask_babel import force_locale, get_locale, get_translations
+
+    if not has_app_context():
+        return None
+    if lang is None:
+        locale = get_locale()
+        return get_translations(), (locale.language if locale else None)
+    with force_locale(lang):
+        return get_translations(), lang
+
+
 def init_app(app: Flask) -> None:
     """Flask-Babel with our catalogs and the formatting filters."""
+    from tid.rules import messages
+
+    messages.set_translations_provider(request_translations)
     babel.init_app(
         app,
         locale_selector=select_locale,

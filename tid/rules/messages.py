@@ -104,21 +104,25 @@ def _catalog(lang: str) -> NullTranslations:
     return NullTranslations()
 
 
-def _translations(lang: str | None) -> tuple[NullTranslations, str | None]:
-    """The translations to use: Flask-Babel's inside an app (so the app's catalogs and its
-    ``force_locale`` apply), the package's catalogs outside one."""
-    try:
-        from flask import has_app_context
-    except ImportError:  # pragma: no cover - flask is installed with tid
-        has_app_context = None  # type: ignore[assignment]
-    if has_app_context is not None and has_app_context():
-        from flask_babel import force_locale, get_locale, get_translations
+# The web installs the translations of the request here (tid/i18n.py), so that the core
+# knows nothing of Flask: given a language or None (the reader's), it returns the
+# translations and the language, or None outside a request (the package's catalogs apply).
+Provider = Callable[[str | None], "tuple[NullTranslations, str | None] | None"]
+_provider: Provider | None = None
 
-        if lang is None:
-            locale = get_locale()
-            return get_translations(), (locale.language if locale else None)
-        with force_locale(lang):
-            return get_translations(), lang
+
+def set_translations_provider(provider: Provider | None) -> None:
+    global _provider
+    _provider = provider
+
+
+def _translations(lang: str | None) -> tuple[NullTranslations, str | None]:
+    """The translations to use: the app's inside a request (its catalogs and ``force_locale``
+    apply), the package's catalogs outside one."""
+    if _provider is not None:
+        found = _provider(lang)
+        if found is not None:
+            return found
     if lang is None:
         lang = "es"
     return _catalog(lang), lang
