@@ -207,6 +207,28 @@ def preview_key(app: Flask) -> bytes:
     return hashlib.sha256(b"roll-preview:" + str(app.config["SECRET_KEY"]).encode()).digest()
 
 
+def _roll_upload(ctx: Context) -> tuple[Path, str, dict[str, Any]]:
+    """The uploads folder, the token and what the roll's check and import take of the upload
+    (its bytes, district, year, name and the configured limits)."""
+    from tid.services import roll
+
+    folder = Path(ctx.app.instance_path) / "uploads"
+    token = str(ctx.params["token"])
+    data, meta = roll.load_upload(folder, token, user_id=ctx.actor.user_id)
+    return (
+        folder,
+        token,
+        {
+            "district_id": int(ctx.params["district_id"]),
+            "fiscal_year": str(meta["fiscal_year"]),
+            "data": data,
+            "file_name": str(meta.get("file_name", "")),
+            "max_bytes": int(ctx.app.config.get("ROLL_MAX_BYTES") or roll.DEFAULT_MAX_BYTES),
+            "max_rows": int(ctx.app.config.get("ROLL_MAX_ROWS") or roll.DEFAULT_MAX_ROWS),
+        },
+    )
+
+
 @handler(ROLL_CHECK)
 def _roll_check(ctx: Context) -> Outcome:
     """Check a large roll file against the district's roll (writes nothing but the preview
@@ -214,19 +236,9 @@ def _roll_check(ctx: Context) -> Outcome:
     from tid.services import roll
 
     p = ctx.params
-    folder = Path(ctx.app.instance_path) / "uploads"
-    token = str(p["token"])
-    data, meta = roll.load_upload(folder, token, user_id=ctx.actor.user_id)
+    folder, token, upload = _roll_upload(ctx)
     ctx.report(0, 1)
-    preview = roll.preview_roll(
-        session=ctx.session,
-        district_id=int(p["district_id"]),
-        fiscal_year=str(meta["fiscal_year"]),
-        data=data,
-        file_name=str(meta.get("file_name", "")),
-        max_bytes=int(ctx.app.config.get("ROLL_MAX_BYTES") or roll.DEFAULT_MAX_BYTES),
-        max_rows=int(ctx.app.config.get("ROLL_MAX_ROWS") or roll.DEFAULT_MAX_ROWS),
-    )
+    preview = roll.preview_roll(session=ctx.session, **upload)
     roll.store_preview(
         folder, token, user_id=ctx.actor.user_id, preview=preview, key=preview_key(ctx.app)
     )
@@ -242,18 +254,8 @@ def _roll_commit(ctx: Context) -> Outcome:
     from tid.services import roll
 
     p = ctx.params
-    folder = Path(ctx.app.instance_path) / "uploads"
-    data, meta = roll.load_upload(folder, str(p["token"]), user_id=ctx.actor.user_id)
-    result = roll.import_roll(
-        session=ctx.session,
-        actor=ctx.actor,
-        district_id=int(p["district_id"]),
-        fiscal_year=str(meta["fiscal_year"]),
-        data=data,
-        file_name=str(meta.get("file_name", "")),
-        max_bytes=int(ctx.app.config.get("ROLL_MAX_BYTES") or roll.DEFAULT_MAX_BYTES),
-        max_rows=int(ctx.app.config.get("ROLL_MAX_ROWS") or roll.DEFAULT_MAX_ROWS),
-    )
+    folder, _token, upload = _roll_upload(ctx)
+    result = roll.import_roll(session=ctx.session, actor=ctx.actor, **upload)
     ctx.session.flush()
     # Imported: the upload is not kept (README, "Keeping data"). Should the job's commit fail
     # after this, the page says so and the file is uploaded again.
