@@ -257,31 +257,48 @@ def notice_article(notice_id: int) -> Any:
     return redirect(url_for("notices.batch_view", batch_id=notice.batch_id))
 
 
-@bp.route("/batches/<int:batch_id>/mail", methods=["POST"])
+_MAIL_FIELDS = ("mailed_on", "postage", "certified_fee")
+
+
+@bp.route("/batches/<int:batch_id>/mail", methods=["GET", "POST"])
 @require(*WRITERS)
 def batch_mail(batch_id: int) -> Any:
+    """Record the mailing: every field checked at once, each error next to its field on a
+    page of its own (which a reload shows again, never 405)."""
     batch = _batch(batch_id)
-    try:
-        mailed_on = parse_date(request.form.get("mailed_on", ""), "mailed_on")
-        postage = parse_money(request.form.get("postage", ""), "postage")
-        fee = parse_money(request.form.get("certified_fee", ""), "certified_fee")
-    except InputError as exc:
-        flash(_error(exc), "error")
-        return redirect(url_for("notices.batch_view", batch_id=batch_id))
-    # The manifest of thousands of articles is rendered by a worker (tid/tasks.py).
-    job = jobs.start(
-        tasks.NOTICES_MAIL,
-        params={
-            "batch_id": batch.id,
-            "mailed_on": mailed_on.isoformat(),
-            "postage": str(postage),
-            "certified_fee": str(fee),
-            "today": today().isoformat(),
-        },
-        district_id=batch.district_id,
-        target=f"batch:{batch.id}",
-    )
-    return redirect(url_for("notices.batch_view", batch_id=batch_id, job=job.id))
+    values = {name: request.form.get(name, "") for name in _MAIL_FIELDS}
+    errors: dict[str, str] = {}
+    if request.method == "GET":
+        values["mailed_on"] = today().isoformat()
+    else:
+        parsed: dict[str, Any] = {}
+        for name, parse in (
+            ("mailed_on", parse_date),
+            ("postage", parse_money),
+            ("certified_fee", parse_money),
+        ):
+            try:
+                parsed[name] = parse(values[name], name)
+            except InputError as exc:
+                errors[name] = _(exc.message)
+        if not errors and batch.mailed_on is None:
+            # The manifest of thousands of articles is rendered by a worker (tid/tasks.py).
+            job = jobs.start(
+                tasks.NOTICES_MAIL,
+                params={
+                    "batch_id": batch.id,
+                    "mailed_on": parsed["mailed_on"].isoformat(),
+                    "postage": str(parsed["postage"]),
+                    "certified_fee": str(parsed["certified_fee"]),
+                    "today": today().isoformat(),
+                },
+                district_id=batch.district_id,
+                target=f"batch:{batch.id}",
+            )
+            return redirect(url_for("notices.batch_view", batch_id=batch_id, job=job.id))
+    return render_template(
+        "notices/mail.html", batch=batch, values=values, errors=errors, today=today()
+    ), (422 if errors else 200)
 
 
 @bp.route("/deliveries", methods=["POST"])
