@@ -118,6 +118,7 @@ def test_the_ordinance_form_flags_every_bad_field_while_a_finding_is_missing(
         assert f'id="e-{name[2:]}"' in body
         assert re.search(rf'id="{name}"[^>]*aria-invalid="true"', body)
     assert links["f-term_years"] == "La vigencia debe ser de al menos un año."
+    assert "<title>Error: " in body  # the tab says so too
     with _engine_session(app) as session:
         assert session.exec(select(Ordinance)).all() == []
 
@@ -531,3 +532,28 @@ def test_a_roll_upload_is_kept_when_the_fiscal_year_is_wrong(
         content_type="multipart/form-data",
     )
     assert refused.status_code == 422 and 'id="e-file"' in _body(refused)
+
+
+def test_a_refused_bank_file_is_announced_at_the_top_and_its_address_reloads(
+    client: FlaskClient, session: Session, people: People
+) -> None:
+    district_id = _account(session, people)
+    login(client, people.association)
+    url = f"/account/{district_id}/payments/import"
+    body = b"fecha,monto,referencia,aviso\n2025-08-01,abc,D1,1\n2025-08-02,-3.00,D2,1\n"
+    response = client.post(
+        url,
+        data={"file": (io.BytesIO(body), "banco.csv")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 422
+    links = _links(_summary(response))
+    assert list(links) == ["f-file"] and "nada" in links["f-file"]
+    assert 'id="e-file"' in _body(response)
+    reload = client.get(url)
+    assert reload.status_code == 302 and reload.location.endswith(
+        f"/account/{district_id}/payments"
+    )
+    for path in ("/me/two-factor/recovery-codes", "/petitions/calendar/token"):
+        login(client, people.clerk)
+        assert client.get(path).status_code == 302, path
