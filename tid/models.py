@@ -247,7 +247,7 @@ class Petition(SQLModel, table=True):
 
 
 class Finding(SQLModel, table=True):
-    """One of the five factors of § 6653(1)(a)–(e), found favourable or not, with grounds."""
+    """One of the five factors of § 6653(1)(a)–(e), found favorable or not, with grounds."""
 
     __table_args__ = (UniqueConstraint("petition_id", "factor"),)
 

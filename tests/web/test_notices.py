@@ -75,10 +75,11 @@ def test_association_prepares_mails_and_remails_notices(
         content_type="multipart/form-data",
     )
     assert response.status_code == 302
-    mailed = client.post(
-        f"/notices/batches/{batch.id}/mail",
-        data={"mailed_on": "2026-01-20", "postage": "0.73", "certified_fee": "4.85"},
+    fees = client.post(
+        f"/notices/batches/{batch.id}/fees", data={"postage": "0.73", "certified_fee": "4.85"}
     )
+    assert fees.status_code == 302
+    mailed = client.post(f"/notices/batches/{batch.id}/mail", data={"mailed_on": "2026-01-20"})
     assert mailed.status_code == 302
     assert tasks.run_pending(client.application) == 1
     manifest = client.get(f"/notices/batches/{batch.id}/manifest.pdf")

@@ -14,7 +14,7 @@ from decimal import Decimal
 from sqlmodel import Session, col, select
 
 from tid.models import AuthorizedPurpose, Expenditure
-from tid.rules.errors import N_, InputError
+from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.money import money_str
 from tid.rules.periods import fiscal_year_of
 from tid.services import audit, ledger
@@ -114,6 +114,52 @@ def cap_message(figures: CapFigures) -> tuple[str, dict[str, str]]:
     return CAP_MESSAGE, {"rate": rate_text(figures.rate)}
 
 
+def expenditure_problems(
+    *,
+    session: Session,
+    district_id: int,
+    spent_on: date | None,
+    amount: Decimal | None,
+    payee: str,
+    today: date,
+    administrative: bool,
+    purpose_id: int | None,
+) -> list[Finding]:
+    """Every problem of an expenditure before it meets the cap, all at once (a form shows them
+    together); ``None`` for a date or amount that could not be read (already flagged)."""
+    problems: list[Finding] = []
+    if amount is not None and amount <= 0:
+        problems.append(Finding("amount", N_("An expenditure must be more than zero.")))
+    if spent_on is not None and spent_on > today:
+        problems.append(Finding("date", N_("The date cannot be in the future.")))
+    if not payee.strip():
+        problems.append(Finding("payee", N_("Name who was paid.")))
+    if administrative:
+        if purpose_id is not None:
+            problems.append(
+                Finding(
+                    "purpose",
+                    N_("An expenditure is either administrative or for a purpose, not both."),
+                )
+            )
+    elif purpose_id is None:
+        problems.append(
+            Finding(
+                "purpose",
+                N_("Choose the authorized purpose of the ordinance, or mark it administrative."),
+            )
+        )
+    else:
+        purpose = session.get(AuthorizedPurpose, purpose_id)
+        if purpose is None or purpose.district_id != district_id:
+            problems.append(
+                Finding("purpose", N_("This is not a purpose the ordinance authorizes."))
+            )
+        elif not purpose.active:
+            problems.append(Finding("purpose", N_("This purpose is no longer authorized.")))
+    return problems
+
+
 # Long: the checks, the cap and the posting run under one district lock.
 def record_expenditure(
     *,
@@ -131,30 +177,26 @@ def record_expenditure(
     reference: str = "",
 ) -> ExpenditureResult:
     """Book an expenditure on an authorized purpose, or an administrative one within the cap."""
-    if amount <= 0:
-        raise InputError("amount", N_("An expenditure must be more than zero."))
-    if spent_on > today:
-        raise InputError("date", N_("The date cannot be in the future."))
-    if not payee.strip():
-        raise InputError("payee", N_("Name who was paid."))
+    problems = expenditure_problems(
+        session=session,
+        district_id=district_id,
+        spent_on=spent_on,
+        amount=amount,
+        payee=payee,
+        today=today,
+        administrative=administrative,
+        purpose_id=purpose_id,
+    )
+    if len(problems) == 1:
+        raise InputError(problems[0].field, problems[0].message)
+    if problems:
+        raise FindingsError(problems)
     purpose: AuthorizedPurpose | None = None
     if administrative:
-        if purpose_id is not None:
-            raise InputError(
-                "purpose", N_("An expenditure is either administrative or for a purpose, not both.")
-            )
         account = ADMIN_EXPENSE
     else:
-        if purpose_id is None:
-            raise InputError(
-                "purpose",
-                N_("Choose the authorized purpose of the ordinance, or mark it administrative."),
-            )
+        assert purpose_id is not None
         purpose = session.get(AuthorizedPurpose, purpose_id)
-        if purpose is None or purpose.district_id != district_id:
-            raise InputError("purpose", N_("This is not a purpose the ordinance authorizes."))
-        if not purpose.active:
-            raise InputError("purpose", N_("This purpose is no longer authorized."))
         account = ledger.purpose_account(purpose_id)
     ledger.lock_district(session, district_id)
     fy = fiscal_year_of(spent_on)

@@ -34,7 +34,7 @@ from tid.models import (
     PropertyYear,
 )
 from tid.rules import liens as lien_rules
-from tid.rules.errors import N_, InputError
+from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.money import ZERO, round_cents
 from tid.services import audit, ledger
 from tid.services.paging import page_info
@@ -72,8 +72,21 @@ def set_late_terms(
     ordinance_reference: str = "",
 ) -> LateChargeTerms:
     """Record the surcharge and interest the district's ordinance sets on a late impost."""
-    surcharge = _rate(surcharge_rate, "surcharge_rate")
-    interest = _rate(annual_interest_rate, "annual_interest_rate")
+    problems: list[Finding] = []
+    rates: list[Decimal] = []
+    for text, name in (
+        (surcharge_rate, "surcharge_rate"),
+        (annual_interest_rate, "annual_interest_rate"),
+    ):
+        try:
+            rates.append(_rate(text, name))
+        except InputError as exc:
+            problems.append(Finding(exc.field, exc.message))
+    if len(problems) == 1:
+        raise InputError(problems[0].field, problems[0].message)
+    if problems:
+        raise FindingsError(problems)
+    surcharge, interest = rates
     terms = session.exec(
         select(LateChargeTerms).where(LateChargeTerms.district_id == district_id)
     ).first()
@@ -273,6 +286,23 @@ def delinquency_page(
 # --------------------------------------------------------------------------- the register
 
 
+def lien_problems(
+    *, kind: str, holder: str, constituted_on: date | None, amount: Decimal | None, today: date
+) -> list[Finding]:
+    """Every problem of a lien's fields, all at once (a form shows them together); ``None``
+    for a date or amount that could not be read (already flagged)."""
+    problems: list[Finding] = []
+    if kind not in OTHER_KINDS:
+        problems.append(Finding("kind", N_("Choose the kind of lien from the list.")))
+    if not holder.strip():
+        problems.append(Finding("holder", N_("Name the holder of the lien.")))
+    if constituted_on is not None and constituted_on > today:
+        problems.append(Finding("constituted_on", N_("The date cannot be in the future.")))
+    if amount is not None and amount <= 0:
+        problems.append(Finding("amount", N_("The amount must be more than zero.")))
+    return problems
+
+
 def add_lien(
     *,
     session: Session,
@@ -288,14 +318,13 @@ def add_lien(
     """Record another lien on a property (the impost lien itself comes from the journal)."""
     if session.get(Property, property_id) is None:
         raise InputError("property", N_("There is no such property."))
-    if kind not in OTHER_KINDS:
-        raise InputError("kind", N_("Choose the kind of lien from the list."))
-    if not holder.strip():
-        raise InputError("holder", N_("Name the holder of the lien."))
-    if constituted_on > today:
-        raise InputError("constituted_on", N_("The date cannot be in the future."))
-    if amount <= 0:
-        raise InputError("amount", N_("The amount must be more than zero."))
+    problems = lien_problems(
+        kind=kind, holder=holder, constituted_on=constituted_on, amount=amount, today=today
+    )
+    if len(problems) == 1:
+        raise InputError(problems[0].field, problems[0].message)
+    if problems:
+        raise FindingsError(problems)
     lien = PropertyLien(
         property_id=property_id,
         kind=kind,

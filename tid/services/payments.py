@@ -95,6 +95,34 @@ def _find_property(session: Session, district_id: int, cadastral: str, field_nam
     return found
 
 
+def payment_problems(
+    *,
+    paid_on: date | None,
+    amount: Decimal | None,
+    today: date,
+    notice_number: str,
+    cadastral_number: str,
+    field_prefix: str = "",
+) -> list[Finding]:
+    """Every problem of a payment that needs no lookup, all at once (a form shows them
+    together); ``None`` for a date or amount that could not be read (already flagged)."""
+    problems: list[Finding] = []
+    if amount is not None and amount <= 0:
+        problems.append(Finding(f"{field_prefix}amount", N_("A payment must be more than zero.")))
+    if paid_on is not None and paid_on > today:
+        problems.append(
+            Finding(f"{field_prefix}date", N_("A payment cannot be dated in the future."))
+        )
+    if not notice_number.strip() and not cadastral_number.strip():
+        problems.append(
+            Finding(
+                f"{field_prefix}notice_number",
+                N_("Give the notice number or the cadastral number."),
+            )
+        )
+    return problems
+
+
 # Long: one payment applied to a property's bills oldest first, the excess held, in one transaction.
 def record_payment(
     *,
@@ -115,12 +143,18 @@ def record_payment(
     def f(name: str) -> str:
         return f"{field_prefix}{name}"
 
-    if amount <= 0:
-        raise InputError(f("amount"), N_("A payment must be more than zero."))
-    if paid_on > today:
-        raise InputError(f("date"), N_("A payment cannot be dated in the future."))
-    if not notice_number.strip() and not cadastral_number.strip():
-        raise InputError(f("notice_number"), N_("Give the notice number or the cadastral number."))
+    problems = payment_problems(
+        paid_on=paid_on,
+        amount=amount,
+        today=today,
+        notice_number=notice_number,
+        cadastral_number=cadastral_number,
+        field_prefix=field_prefix,
+    )
+    if len(problems) == 1:
+        raise InputError(problems[0].field, problems[0].message)
+    if problems:
+        raise FindingsError(problems)
     ledger.lock_district(session, district_id)
     existing = ledger.entry_by_key(session, key)
     if existing is not None:

@@ -231,20 +231,18 @@ def _date(
         raise PetitionError(
             field,
             N_("%(day)s is in the future (today is %(today)s)."),
-            day=day.isoformat(),
-            today=today.isoformat(),
+            day=day,
+            today=today,
         )
     if day < FIRST_DAY:
         raise PetitionError(
             field,
             N_("%(day)s is before 21 LPRA § 6653 was enacted (%(first)s)."),
-            day=day.isoformat(),
-            first=FIRST_DAY.isoformat(),
+            day=day,
+            first=FIRST_DAY,
         )
     if after is not None and day < after:
-        raise PetitionError(
-            field, after_msgid, day=day.isoformat(), after=after.isoformat(), **after_params
-        )
+        raise PetitionError(field, after_msgid, day=day, after=after, **after_params)
     return day
 
 
@@ -406,7 +404,7 @@ def record_finding(
     today: date,
 ) -> Finding:
     """§ 6653(1): record (or correct) the legislature's finding on one factor (a)–(e),
-    favourable or not, with its grounds. Allowed while the petition is received or under
+    favorable or not, with its grounds. Allowed while the petition is received or under
     study."""
     if petition.state not in (S.RECEIVED, S.UNDER_STUDY):
         raise PetitionError(
@@ -417,23 +415,29 @@ def record_finding(
             ),
             state=STATE_LABELS.get(petition.state, petition.state),
         )
+    check = _Collector()
     letter = factor.strip().lower() if isinstance(factor, str) else ""
     if letter not in FACTORS:
-        raise PetitionError("factor", N_("Choose one of the factors (a) to (e)."))
+        check.errors.append(PetitionError("factor", N_("Choose one of the factors (a) to (e).")))
+    is_favourable = False
     if favourable in (True, "yes", "1", "true"):
         is_favourable = True
-    elif favourable in (False, "no", "0", "false"):
-        is_favourable = False
-    else:
-        raise PetitionError("favourable", N_("Say whether the finding is favourable or not."))
-    text = _long(grounds, "grounds", required=True)
-    day = _date(
-        on,
-        "on",
-        today=today,
-        after=petition.received_on,
-        after_msgid=N_("%(day)s is before the petition was received (%(after)s)."),
+    elif favourable not in (False, "no", "0", "false"):
+        check.errors.append(
+            PetitionError("favourable", N_("Say whether the finding is favorable or not."))
+        )
+    text = check(lambda: _long(grounds, "grounds", required=True), "")
+    day = check(
+        lambda: _date(
+            on,
+            "on",
+            today=today,
+            after=petition.received_on,
+            after_msgid=N_("%(day)s is before the petition was received (%(after)s)."),
+        ),
+        today,
     )
+    check.raise_any()
     existing = findings_of(session, petition).get(letter)
     before = audit.snapshot(existing)
     finding = existing or Finding(
@@ -473,7 +477,7 @@ def _require_all_findings(session: Session, petition: Petition) -> dict[str, Fin
 
 
 def unfavourable_factors(session: Session, petition: Petition) -> list[str]:
-    """The factors found unfavourable (an ordinance issued over them is flagged)."""
+    """The factors found unfavorable (an ordinance issued over them is flagged)."""
     return sorted(f.factor for f in findings_of(session, petition).values() if not f.favourable)
 
 
@@ -532,12 +536,12 @@ def issue_ordinance(
     It states the district's name, the amount expected to be collected, the term and the
     yearly formula per property (§ 6653(3)), and authorizes the association to collect
     (§ 6653(4)). All five findings of § 6653(1) must be recorded first; issuing over an
-    unfavourable one is allowed and flagged. The ordinance creates (or links) the District.
+    unfavorable one is allowed and flagged. The ordinance creates (or links) the District.
     """
     _require_state(petition, "issue")
-    _require_all_findings(session, petition)
     start = petition.study_started_on or petition.received_on
     check = _Collector()
+    check(lambda: _require_all_findings(session, petition), dict[str, Finding]())
     number_text = check(lambda: _name(number, "number", required=False, limit=MAX_NUMBER), "")
     name = check(lambda: _name(district_name, "district_name"), "")
     amount = check(lambda: parse_expected_amount(expected_amount), Decimal(0))
@@ -591,16 +595,21 @@ def deny(
     """§ 6653(1)–(2): the legislature concludes not to issue the ordinance (under study →
     denied). The determination rests on the five factors, so all five must be recorded."""
     _require_state(petition, "deny")
-    _require_all_findings(session, petition)
     start = petition.study_started_on or petition.received_on
-    day = _date(
-        on,
-        "on",
-        today=today,
-        after=start,
-        after_msgid=N_("%(day)s is before the study started (%(after)s)."),
+    check = _Collector()
+    check(lambda: _require_all_findings(session, petition), dict[str, Finding]())
+    day = check(
+        lambda: _date(
+            on,
+            "on",
+            today=today,
+            after=start,
+            after_msgid=N_("%(day)s is before the study started (%(after)s)."),
+        ),
+        today,
     )
-    text = _long(notes, "notes", required=False)
+    text = check(lambda: _long(notes, "notes", required=False), "")
+    check.raise_any()
     return _transition(session, actor, petition, "deny", {"denied_on": day, "decision_notes": text})
 
 
@@ -632,7 +641,7 @@ def mayor_approves(
     *, session: Session, actor: audit.Actor, petition: Petition, on: object, today: date
 ) -> Petition:
     """§ 6653(2), (7): the mayor approves the ordinance (with the mayor → approved); the
-    publication week starts the next day. An approval over an unfavourable finding is
+    publication week starts the next day. An approval over an unfavorable finding is
     allowed and flagged in the audit trail."""
     _require_state(petition, "approve")
     ordinance = _ordinance_or_error(session, petition)
@@ -668,14 +677,20 @@ def mayor_vetoes(
     """§ 6653(2): the mayor denies the ordinance (with the mayor → vetoed)."""
     _require_state(petition, "veto")
     assert petition.sent_to_mayor_on is not None
-    day = _date(
-        on,
-        "on",
-        today=today,
-        after=petition.sent_to_mayor_on,
-        after_msgid=N_("%(day)s is before the mayor received the ordinance (%(after)s)."),
+    sent = petition.sent_to_mayor_on
+    check = _Collector()
+    day = check(
+        lambda: _date(
+            on,
+            "on",
+            today=today,
+            after=sent,
+            after_msgid=N_("%(day)s is before the mayor received the ordinance (%(after)s)."),
+        ),
+        today,
     )
-    text = _long(notes, "notes", required=False)
+    text = check(lambda: _long(notes, "notes", required=False), "")
+    check.raise_any()
     return _transition(session, actor, petition, "veto", {"vetoed_on": day, "decision_notes": text})
 
 
@@ -698,31 +713,41 @@ def publish(
     """
     _require_state(petition, "publish")
     assert petition.approved_on is not None
-    paper = _name(newspaper, "newspaper")
-    window = calendar.publication_window(petition.approved_on)
-    day = _date(
-        on,
-        "on",
-        today=today,
-        after=window.start,
-        after_msgid=N_(
-            "%(day)s is not after the mayor's approval (%(approved)s); the publication follows it."
-        ),
-        approved=petition.approved_on.isoformat(),
-    )
-    outside = not window.contains(day)
-    if outside and not outside_window_confirmed:
-        raise PetitionError(
+    approved = petition.approved_on
+    check = _Collector()
+    paper = check(lambda: _name(newspaper, "newspaper"), "")
+    window = calendar.publication_window(approved)
+    day: date | None = check(
+        lambda: _date(
+            on,
             "on",
-            N_(
-                "%(day)s is outside the publication week of § 6653(7), %(start)s to %(end)s. "
-                "If the ordinance really was published that day, tick the confirmation and "
-                "save again: it will be recorded as published outside the week."
+            today=today,
+            after=window.start,
+            after_msgid=N_(
+                "%(day)s is not after the mayor's approval (%(approved)s); "
+                "the publication follows it."
             ),
-            day=day.isoformat(),
-            start=window.start.isoformat(),
-            end=window.end.isoformat(),
+            approved=approved,
+        ),
+        None,
+    )
+    outside = day is not None and not window.contains(day)
+    if day is not None and outside and not outside_window_confirmed:
+        check.errors.append(
+            PetitionError(
+                "on",
+                N_(
+                    "%(day)s is outside the publication week of § 6653(7), %(start)s to %(end)s. "
+                    "If the ordinance really was published that day, tick the confirmation and "
+                    "save again: it will be recorded as published outside the week."
+                ),
+                day=day,
+                start=window.start,
+                end=window.end,
+            )
         )
+    check.raise_any()
+    assert day is not None
     return _transition(
         session,
         actor,

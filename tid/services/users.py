@@ -12,7 +12,7 @@ from sqlmodel import Session, col, func, select
 
 from tid.clock import utcnow
 from tid.models import District, LoginSession, Municipality, Role, User
-from tid.rules.errors import N_, InputError
+from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.services import audit, passwords
 
 _hasher = PasswordHasher()
@@ -36,28 +36,44 @@ def create_user(
     district_id: int | None = None,
     locale: str = "es",
 ) -> User:
-    """Create an account; a clerk belongs to a municipality, an association to a district."""
+    """Create an account; a clerk belongs to a municipality, an association to a district.
+    Every field's problem is found at once (a form shows them together)."""
+    problems: list[Finding] = []
+
+    def problem(field: str, message: str) -> None:
+        problems.append(Finding(field, message))
+
     email = email.strip().lower()
     if "@" not in email or len(email) > 254 or _has_control(email):
-        raise InputError("email", N_("Enter a valid email address."))
-    if session.exec(select(User).where(func.lower(User.email) == email)).first():
-        raise InputError("email", N_("An account with this email already exists."))
+        problem("email", N_("Enter a valid email address."))
+    elif session.exec(select(User).where(func.lower(User.email) == email)).first():
+        problem("email", N_("An account with this email already exists."))
     if not name.strip() or _has_control(name):
-        raise InputError("name", N_("Enter the person's name."))
+        problem("name", N_("Enter the person's name."))
+    role_value: Role | None = None
     try:
         role_value = Role(role)
     except ValueError:
-        raise InputError("role", N_("Choose a role from the list.")) from None
+        problem("role", N_("Choose a role from the list."))
     if role_value is Role.CLERK and (
         municipality_id is None or session.get(Municipality, municipality_id) is None
     ):
-        raise InputError("municipality", N_("A clerk belongs to one municipality."))
+        problem("municipality", N_("A clerk belongs to one municipality."))
     if role_value is Role.ASSOCIATION:
         district = session.get(District, district_id) if district_id is not None else None
         if district is None:
-            raise InputError("district", N_("An association account belongs to one district."))
-        municipality_id = district.municipality_id
-    passwords.check_new_password(password, email=email)
+            problem("district", N_("An association account belongs to one district."))
+        else:
+            municipality_id = district.municipality_id
+    try:
+        passwords.check_new_password(password, email=email)
+    except InputError as exc:
+        problem(exc.field, exc.message)
+    if len(problems) == 1:
+        raise InputError(problems[0].field, problems[0].message)
+    if problems:
+        raise FindingsError(problems)
+    assert role_value is not None
     user = User(
         email=email,
         name=name.strip(),

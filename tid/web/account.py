@@ -11,9 +11,10 @@ from __future__ import annotations
 import contextlib
 import re
 import secrets
+from collections.abc import Callable
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
@@ -25,7 +26,7 @@ from tid.i18n import rate, say
 from tid.ids import parse_id
 from tid.models import District, JournalEntry, Municipality, Property
 from tid.pdf import render_pdf
-from tid.rules.errors import N_, FindingsError, InputError
+from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.liens import KINDS, LIEN_KINDS
 from tid.rules.money import MAX_ACCOUNT_AMOUNT, parse_money
 from tid.rules.periods import FiscalYear, fiscal_year_of, parse_date, parse_fiscal_year
@@ -118,6 +119,35 @@ def _form_token(values: dict[str, str]) -> str:
     if not _TOKEN.fullmatch(token):
         raise InputError("token", FORM_TOKEN_MISSING)
     return token
+
+
+T = TypeVar("T")
+
+
+class _Form:
+    """Every error of one form, field → message in the user's language: each field is read
+    on its own, so a form comes back with all its errors at once, not the first one."""
+
+    def __init__(self, rename: dict[str, str] | None = None) -> None:
+        self.errors: dict[str, str] = {}
+        self.rename = rename or {}
+
+    def add(self, findings: list[Finding]) -> None:
+        for finding in findings:
+            field = self.rename.get(finding.field, finding.field)
+            self.errors.setdefault(field, say(finding.message))
+
+    def failed(self, exc: InputError) -> None:
+        self.add(
+            exc.findings if isinstance(exc, FindingsError) else [Finding(exc.field, exc.message)]
+        )
+
+    def read(self, parse: Callable[[], T]) -> T | None:
+        try:
+            return parse()
+        except InputError as exc:
+            self.failed(exc)
+            return None
 
 
 def _date_field(values: dict[str, str], name: str) -> date:
@@ -215,6 +245,7 @@ def dashboard(district_id: int) -> Any:
 _PAYMENT_FIELDS = ("date", "amount", "reference", "notice_number", "cadastral_number", "token")
 
 
+# Long: one form read field by field, every error at once, then booked or refused whole.
 @bp.route("/<int:district_id>/payments", methods=["GET", "POST"])
 @require(*READERS)
 def payments_page(district_id: int) -> Any:
@@ -224,26 +255,39 @@ def payments_page(district_id: int) -> Any:
     values = {name: request.form.get(name, "") for name in _PAYMENT_FIELDS}
     if request.method == "POST":
         _writer(district)
-        try:
-            amount = _money_field(values, "amount")
-            paid_on = _date_field(values, "date")
-            token = _form_token(values)
-            result = payments.record_payment(
-                session=db,
-                actor=me().actor,
-                district_id=district_id,
-                paid_on=paid_on,
-                amount=amount,
-                today=today(),
-                key=payments.form_key(district_id, token),
-                reference=values["reference"],
-                notice_number=values["notice_number"],
-                cadastral_number=values["cadastral_number"],
+        form = _Form()
+        amount = form.read(lambda: _money_field(values, "amount"))
+        paid_on = form.read(lambda: _date_field(values, "date"))
+        token = form.read(lambda: _form_token(values))
+        if form.errors or amount is None or paid_on is None or token is None:
+            form.add(
+                payments.payment_problems(
+                    paid_on=paid_on,
+                    amount=amount,
+                    today=today(),
+                    notice_number=values["notice_number"],
+                    cadastral_number=values["cadastral_number"],
+                )
             )
-        except InputError as exc:
-            db.rollback()
-            errors[exc.field] = say(exc.message)
         else:
+            try:
+                result = payments.record_payment(
+                    session=db,
+                    actor=me().actor,
+                    district_id=district_id,
+                    paid_on=paid_on,
+                    amount=amount,
+                    today=today(),
+                    key=payments.form_key(district_id, token),
+                    reference=values["reference"],
+                    notice_number=values["notice_number"],
+                    cadastral_number=values["cadastral_number"],
+                )
+            except InputError as exc:
+                db.rollback()
+                form.failed(exc)
+        errors = form.errors
+        if not errors:
             db.commit()
             if result.booked:
                 flash(_("Payment booked."))
@@ -294,11 +338,13 @@ def payments_page(district_id: int) -> Any:
     ), (422 if errors else 200)
 
 
-@bp.route("/<int:district_id>/payments/import", methods=["POST"])
+@bp.route("/<int:district_id>/payments/import", methods=["GET", "POST"])
 @require(*WRITERS)
 def payments_import(district_id: int) -> Any:
     district = visible_district(district_id)
     _writer(district)
+    if request.method == "GET":  # a reload of a refused import: the payments page
+        return redirect(url_for("account.payments_page", district_id=district_id))
     db = get_session()
     upload = request.files.get("file")
     import_errors: list[dict[str, Any]] = []
@@ -435,44 +481,52 @@ def expenditures_page(district_id: int) -> Any:
     if request.method == "POST":
         _writer(district)
         category = values["category"]
-        try:
-            amount = _money_field(values, "amount")
-            spent_on = _date_field(values, "date")
-            administrative = category == "admin"
-            token = _form_token(values)
-            purpose_id = parse_id(category)
-            if not administrative and purpose_id is None:
-                raise InputError(
-                    "category",
-                    N_(
-                        "Choose the authorized purpose of the ordinance, or mark it administrative."
-                    ),
+        administrative = category == "admin"
+        purpose_id = parse_id(category)
+        form = _Form(rename={"purpose": "category"})
+        amount = form.read(lambda: _money_field(values, "amount"))
+        spent_on = form.read(lambda: _date_field(values, "date"))
+        token = form.read(lambda: _form_token(values))
+        if form.errors or amount is None or spent_on is None or token is None:
+            form.add(
+                expenditures.expenditure_problems(
+                    session=db,
+                    district_id=district_id,
+                    spent_on=spent_on,
+                    amount=amount,
+                    payee=values["payee"],
+                    today=today(),
+                    administrative=administrative,
+                    purpose_id=purpose_id,
                 )
-            result = expenditures.record_expenditure(
-                session=db,
-                actor=me().actor,
-                district_id=district_id,
-                spent_on=spent_on,
-                amount=amount,
-                payee=values["payee"],
-                today=today(),
-                key=f"expenditure:{district_id}:form:{token}",
-                administrative=administrative,
-                purpose_id=purpose_id,
-                description=values["description"],
-                reference=values["reference"],
             )
-        except CapExceededError as exc:
-            db.rollback()
-            msgid, params = expenditures.cap_message(exc.figures)
-            errors["amount"] = _(msgid, **{**params, "rate": rate(exc.figures.rate)})
-            cap_text = _cap_text(exc.figures)
-            fy = exc.figures.fiscal_year
-        except InputError as exc:
-            db.rollback()
-            field = "category" if exc.field == "purpose" else exc.field
-            errors[field] = say(exc.message)
         else:
+            try:
+                result = expenditures.record_expenditure(
+                    session=db,
+                    actor=me().actor,
+                    district_id=district_id,
+                    spent_on=spent_on,
+                    amount=amount,
+                    payee=values["payee"],
+                    today=today(),
+                    key=f"expenditure:{district_id}:form:{token}",
+                    administrative=administrative,
+                    purpose_id=purpose_id,
+                    description=values["description"],
+                    reference=values["reference"],
+                )
+            except CapExceededError as exc:
+                db.rollback()
+                msgid, params = expenditures.cap_message(exc.figures)
+                form.errors["amount"] = _(msgid, **{**params, "rate": rate(exc.figures.rate)})
+                cap_text = _cap_text(exc.figures)
+                fy = exc.figures.fiscal_year
+            except InputError as exc:
+                db.rollback()
+                form.failed(exc)
+        errors = form.errors
+        if not errors:
             db.commit()
             flash(
                 _("Expenditure booked.")
@@ -483,7 +537,7 @@ def expenditures_page(district_id: int) -> Any:
                 url_for(
                     "account.expenditures_page",
                     district_id=district_id,
-                    fy=fiscal_year_of(spent_on).label,
+                    fy=fiscal_year_of(spent_on).label if spent_on else None,
                 )
             )
         if errors and "date" not in errors:
@@ -563,13 +617,15 @@ def purpose_active(district_id: int, purpose_id: int) -> Any:
     purpose = db.get(AuthorizedPurpose, purpose_id)
     if purpose is None or purpose.district_id != district_id:
         abort(404)
+    active = request.form.get("active") == "1"
     expenditures.set_purpose_active(
         session=db,
         actor=me().actor,
         purpose_id=purpose_id,
-        active=request.form.get("active") == "1",
+        active=active,
     )
     db.commit()
+    flash(_("Purpose reactivated.") if active else _("Purpose retired."))
     return redirect(url_for("account.purposes", district_id=district_id))
 
 
@@ -585,22 +641,25 @@ def bank(district_id: int) -> Any:
     values = {n: request.form.get(n, "") for n in ("as_of", "balance", "note")}
     if request.method == "POST":
         _writer(district)
-        try:
-            balance = _money_field(values, "balance")
-            as_of = _date_field(values, "as_of")
-            audit_statement.record_bank_balance(
-                session=db,
-                actor=me().actor,
-                district_id=district_id,
-                as_of=as_of,
-                balance=balance,
-                today=today(),
-                note=values["note"],
-            )
-        except InputError as exc:
-            db.rollback()
-            errors[exc.field] = say(exc.message)
-        else:
+        form = _Form()
+        balance = form.read(lambda: _money_field(values, "balance"))
+        as_of = form.read(lambda: _date_field(values, "as_of"))
+        if balance is not None and as_of is not None:
+            try:
+                audit_statement.record_bank_balance(
+                    session=db,
+                    actor=me().actor,
+                    district_id=district_id,
+                    as_of=as_of,
+                    balance=balance,
+                    today=today(),
+                    note=values["note"],
+                )
+            except InputError as exc:
+                db.rollback()
+                form.failed(exc)
+        errors = form.errors
+        if not errors:
             db.commit()
             flash(_("Bank balance recorded."))
             return redirect(url_for("account.bank", district_id=district_id))
@@ -656,12 +715,14 @@ def delinquency(district_id: int) -> Any:
     }
     if request.method == "POST":
         _writer(district)
+        form = _Form()
         try:
             liens.set_late_terms(session=db, actor=me().actor, district_id=district_id, **values)
         except InputError as exc:
             db.rollback()
-            errors[exc.field] = say(exc.message)
-        else:
+            form.failed(exc)
+        errors.update(form.errors)
+        if not form.errors:
             db.commit()
             flash(_("Late-payment terms saved."))
             return redirect(url_for("account.delinquency", district_id=district_id))
@@ -876,24 +937,37 @@ def property_liens(district_id: int, property_id: int) -> Any:
     values = {n: request.form.get(n, "") for n in fields}
     if request.method == "POST":
         _writer(district)
-        try:
-            amount = _money_field(values, "amount")
-            constituted_on = _date_field(values, "constituted_on")
-            liens.add_lien(
-                session=db,
-                actor=me().actor,
-                property_id=property_id,
-                kind=values["kind"],
-                holder=values["holder"],
-                constituted_on=constituted_on,
-                amount=amount,
-                today=today(),
-                reference=values["reference"],
+        form = _Form()
+        amount = form.read(lambda: _money_field(values, "amount"))
+        constituted_on = form.read(lambda: _date_field(values, "constituted_on"))
+        if amount is None or constituted_on is None:
+            form.add(
+                liens.lien_problems(
+                    kind=values["kind"],
+                    holder=values["holder"],
+                    constituted_on=constituted_on,
+                    amount=amount,
+                    today=today(),
+                )
             )
-        except InputError as exc:
-            db.rollback()
-            errors[exc.field] = say(exc.message)
         else:
+            try:
+                liens.add_lien(
+                    session=db,
+                    actor=me().actor,
+                    property_id=property_id,
+                    kind=values["kind"],
+                    holder=values["holder"],
+                    constituted_on=constituted_on,
+                    amount=amount,
+                    today=today(),
+                    reference=values["reference"],
+                )
+            except InputError as exc:
+                db.rollback()
+                form.failed(exc)
+        errors = form.errors
+        if not errors:
             db.commit()
             flash(_("Lien recorded."))
             return redirect(

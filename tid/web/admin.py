@@ -13,7 +13,7 @@ from tid.db import get_session
 from tid.i18n import say
 from tid.ids import parse_id
 from tid.models import District, Municipality, Role, User
-from tid.rules.errors import N_, InputError
+from tid.rules.errors import N_, FindingsError, InputError
 from tid.services import users
 from tid.web import nav
 from tid.web.access import me, require
@@ -50,9 +50,15 @@ def users_new() -> Any:
     errors: dict[str, str] = {}
     values = {name: request.form.get(name, "") for name in _FIELD_NAMES}
     if request.method == "POST":
+        picked: dict[str, int | None] = {}
+        for name in ("municipality", "district"):
+            try:
+                picked[name] = _optional_int(values[name], name)
+            except InputError as exc:
+                errors[exc.field] = _(exc.message)
+                picked[name] = None
+        municipality_id, district_id = picked["municipality"], picked["district"]
         try:
-            municipality_id = _optional_int(values["municipality"], "municipality")
-            district_id = _optional_int(values["district"], "district")
             users.create_user(
                 session=db,
                 actor=me().actor,
@@ -66,7 +72,11 @@ def users_new() -> Any:
             )
         except InputError as exc:
             db.rollback()
-            errors[exc.field] = say(exc.message)
+            findings = exc.findings if isinstance(exc, FindingsError) else [exc]
+            for finding in findings:
+                errors.setdefault(finding.field, say(finding.message))
+        if errors:
+            db.rollback()
         else:
             db.commit()
             flash(_("Account created."))

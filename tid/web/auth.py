@@ -471,9 +471,11 @@ def two_factor_setup() -> Any:
     return result
 
 
-@bp.route("/me/two-factor/recovery-codes", methods=["POST"])
+@bp.route("/me/two-factor/recovery-codes", methods=["GET", "POST"])
 @require(*ALL_ROLES)
 def recovery_codes() -> Any:
+    if request.method == "GET":  # the codes are shown once; a reload goes back to the profile
+        return redirect(url_for("auth.profile"))
     db = get_session()
     user = _me_user()
     if not two_factor.is_enabled(user):

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 from babel.numbers import format_currency, format_percent
-from flask import Blueprint, Response, abort, render_template, request
+from flask import Blueprint, Response, abort, current_app, render_template, request
 from flask_babel import gettext as _
 from werkzeug.datastructures import FileStorage
 
@@ -321,6 +324,10 @@ class FormState:
     origin: dict[str, list[int]] = field(default_factory=dict)
     from_csv: set[str] = field(default_factory=set)
     names: set[str] = field(default_factory=set)
+    # upload field -> (file name, bytes) of a CSV sent or kept with this form
+    uploads: dict[str, tuple[str, bytes]] = field(default_factory=dict)
+    # upload field -> (token, file name) of the CSV kept on the server for the next try
+    kept: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     def error(self, name: str, message: str) -> None:
         self.errors.setdefault(name, message)
@@ -336,6 +343,67 @@ def _upload(files: Mapping[str, FileStorage], name: str) -> bytes | None:
         return None
     # Read at most one byte past the limit: the size is refused before any parsing.
     return storage.stream.read(calc_io.MAX_CSV_BYTES + 1)
+
+
+# An uploaded CSV survives a form that comes back with errors: it is kept on the server under
+# a random token (as the roll's preview keeps its upload) and the form offers it again, so
+# the user corrects the other fields without choosing the file anew. Kept files are deleted
+# after UPLOAD_RETENTION_HOURS.
+_KEPT_TOKEN = re.compile(r"[0-9a-f]{64}")
+
+
+def _kept_dir() -> Path:
+    return Path(current_app.instance_path) / "calc-uploads"
+
+
+def _kept_retention_seconds() -> float:
+    return float(current_app.config.get("UPLOAD_RETENTION_HOURS") or 24) * 3600
+
+
+def keep_upload(calculator: str, upload_name: str, file_name: str, data: bytes) -> str:
+    """Keep an uploaded CSV for the next try of this form; the token that names it."""
+    directory = _kept_dir()
+    directory.mkdir(parents=True, exist_ok=True)
+    cutoff = time.time() - _kept_retention_seconds()
+    for old in directory.glob("*.*"):
+        try:
+            if old.stat().st_mtime < cutoff:
+                old.unlink(missing_ok=True)
+        except OSError:
+            continue
+    token = secrets.token_hex(32)
+    (directory / f"{token}.csv").write_bytes(data)
+    meta = {"calculator": calculator, "field": upload_name, "file": file_name}
+    (directory / f"{token}.json").write_text(json.dumps(meta))
+    return token
+
+
+def kept_upload(calculator: str, upload_name: str, token: str) -> tuple[str, bytes] | None:
+    """The file name and bytes kept under ``token`` for this form's field (None: unknown,
+    expired, or kept for another form)."""
+    if not _KEPT_TOKEN.fullmatch(token):
+        return None
+    directory = _kept_dir()
+    try:
+        meta = json.loads((directory / f"{token}.json").read_text())
+        data = (directory / f"{token}.csv").read_bytes()
+    except (OSError, ValueError):
+        return None
+    if not isinstance(meta, dict) or (meta.get("calculator"), meta.get("field")) != (
+        calculator,
+        upload_name,
+    ):
+        return None
+    if (directory / f"{token}.csv").stat().st_mtime < time.time() - _kept_retention_seconds():
+        return None
+    return str(meta.get("file") or "upload.csv"), data
+
+
+def _file_name(files: Mapping[str, FileStorage], name: str) -> str:
+    storage = files.get(name)
+    raw = (storage.filename or "") if storage is not None else ""
+    base = Path(raw.replace("\\", "/")).name.strip() or "upload.csv"
+    return "".join(c for c in base if c.isprintable())[:120]
 
 
 def _scalar(item: Input, text: str, name: str, state: FormState, target: dict[str, Any]) -> None:
@@ -369,6 +437,18 @@ def _table_rows(
     state.names.update({upload_name, table.key})
     open_columns = (spec.name, table.key) in calc_io.OPEN_TABLES
     data = _upload(files, upload_name)
+    if data is not None:
+        state.uploads[upload_name] = (_file_name(files, upload_name), data)
+    elif _text(form, f"{upload_name}_keep") == "yes" and _text(form, f"{upload_name}_kept"):
+        found = kept_upload(spec.name, upload_name, _text(form, f"{upload_name}_kept"))
+        if found is None:
+            state.error(
+                upload_name,
+                _("The file kept from the last try is no longer here; choose the file again."),
+            )
+            return None
+        state.uploads[upload_name] = found
+        data = found[1]
     pasted = _text(form, f"{table.key}_paste") if open_columns else ""
     if pasted and data is None:
         data = pasted.encode("utf-8")
@@ -674,6 +754,12 @@ def _document_field(state: FormState) -> dict[str, Any] | None:
 
 
 def _form_page(spec: FormSpec, state: FormState, status: int = 200) -> Any:
+    if status != 200:
+        # The form comes back: each CSV it read without a problem is kept for the next try.
+        for upload_name, (file_name, data) in state.uploads.items():
+            if upload_name not in state.errors and len(data) <= calc_io.MAX_CSV_BYTES:
+                token = keep_upload(spec.name, upload_name, file_name, data)
+                state.kept[upload_name] = (token, file_name)
     tables = {t.key for t in spec.tables()}
     error_links = [
         (name if name in tables else f"f-{name}", message) for name, message in state.errors.items()

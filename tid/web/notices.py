@@ -14,7 +14,6 @@ from tid.db import get_session
 from tid.i18n import say
 from tid.models import BillingRun, District, Notice, NoticeBatch, Role
 from tid.rules.errors import N_, FindingsError, InputError
-from tid.rules.money import parse_money
 from tid.rules.periods import parse_date
 from tid.services import notices as notice_service
 from tid.web import jobs, nav
@@ -281,10 +280,10 @@ def batch_fees(batch_id: int) -> Any:
         )
     except FindingsError as exc:
         db.rollback()
-        errors = {f.field: _(f.message) for f in exc.findings}
+        errors = {f.field: say(f.message) for f in exc.findings}
     except InputError as exc:
         db.rollback()
-        errors = {exc.field: _(exc.message)}
+        errors = {exc.field: say(exc.message)}
     if errors:
         return _render_batch(batch, fee_errors=errors, fee_values=values)
     db.commit()
@@ -357,36 +356,50 @@ def notice_article(notice_id: int) -> Any:
     return redirect(url_for("notices.batch_view", batch_id=notice.batch_id))
 
 
-@bp.route("/batches/<int:batch_id>/mail", methods=["POST"])
+_MAIL_FIELDS = ("mailed_on",)
+
+
+@bp.route("/batches/<int:batch_id>/mail", methods=["GET", "POST"])
 @require(*WRITERS)
 def batch_mail(batch_id: int) -> Any:
+    """Record the mailing: every field checked at once, each error next to its field on a
+    page of its own (which a reload shows again, never 405)."""
     batch = _batch(batch_id)
-    try:
-        mailed_on = parse_date(request.form.get("mailed_on", ""), "mailed_on")
-        # The run's postage and fees (set on its page) unless the form gives others.
-        postage = request.form.get("postage", "").strip()
-        fee = request.form.get("certified_fee", "").strip()
-        if postage:
-            parse_money(postage, "postage")
-        if fee:
-            parse_money(fee, "certified_fee")
-    except InputError as exc:
-        flash(_error(exc), "error")
-        return redirect(url_for("notices.batch_view", batch_id=batch_id))
-    # The manifest of thousands of articles is rendered by a worker (tid/tasks.py).
-    job = jobs.start(
-        tasks.NOTICES_MAIL,
-        params={
-            "batch_id": batch.id,
-            "mailed_on": mailed_on.isoformat(),
-            "postage": postage,
-            "certified_fee": fee,
-            "today": today().isoformat(),
-        },
-        district_id=batch.district_id,
-        target=f"batch:{batch.id}",
-    )
-    return redirect(url_for("notices.batch_view", batch_id=batch_id, job=job.id))
+    values = {name: request.form.get(name, "") for name in _MAIL_FIELDS}
+    errors: dict[str, str] = {}
+    if request.method == "GET":
+        values["mailed_on"] = today().isoformat()
+    else:
+        parsed: dict[str, Any] = {}
+        try:
+            parsed["mailed_on"] = parse_date(values["mailed_on"], "mailed_on")
+        except InputError as exc:
+            errors["mailed_on"] = say(exc.message)
+        if not errors and batch.mailed_on is None:
+            # The manifest of thousands of articles is rendered by a worker (tid/tasks.py).
+            job = jobs.start(
+                tasks.NOTICES_MAIL,
+                params={
+                    "batch_id": batch.id,
+                    "mailed_on": parsed["mailed_on"].isoformat(),
+                    # The run's postage and fees, set on its page (batch_fees).
+                    "postage": "",
+                    "certified_fee": "",
+                    "today": today().isoformat(),
+                },
+                district_id=batch.district_id,
+                target=f"batch:{batch.id}",
+            )
+            return redirect(url_for("notices.batch_view", batch_id=batch_id, job=job.id))
+    return render_template(
+        "notices/mail.html",
+        batch=batch,
+        values=values,
+        errors=errors,
+        today=today(),
+        fees=notice_service.batch_fees(batch),
+        label=notice_service.batch_label(batch),
+    ), (422 if errors else 200)
 
 
 @bp.route("/deliveries", methods=["POST"])

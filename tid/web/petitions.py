@@ -5,6 +5,7 @@ on a dashboard, in a printable report and in a calendar program."""
 from __future__ import annotations
 
 import json
+from datetime import date
 from typing import Any
 
 from flask import (
@@ -22,7 +23,7 @@ from sqlmodel import Session, col, select
 
 from tid.clock import utcnow
 from tid.db import get_session
-from tid.i18n import localized, say
+from tid.i18n import day, localized, say
 from tid.ids import parse_id
 from tid.models import Municipality, Petition, PetitionState, User
 from tid.pdf import render_pdf
@@ -80,7 +81,10 @@ def _scope() -> list[int] | None:
 def _translate(exc: InputError) -> str:
     """An error in the user's language (the parameters that are msgids too)."""
     if isinstance(exc, svc.PetitionError):
-        params = {k: _(v) if isinstance(v, str) else v for k, v in exc.params.items()}
+        params = {
+            k: day(v) if isinstance(v, date) else (_(v) if isinstance(v, str) else v)
+            for k, v in exc.params.items()
+        }
         return str(_(exc.msgid, **params) if params else _(exc.msgid))
     return str(say(exc.message))
 
@@ -245,9 +249,6 @@ def _render_petition(
     session: Session,
     petition: Petition,
     *,
-    failed: str = "",
-    errors: dict[str, str] | None = None,
-    values: dict[str, str] | None = None,
     status: int = 200,
 ) -> Any:
     ordinance = svc.ordinance_of(session, petition)
@@ -281,16 +282,10 @@ def _render_petition(
         running=running,
         window=window,
         rows=rows,
-        failed=failed,
-        errors=errors or {},
-        values=values or {},
         today=today(),
         can_write=me().role in WRITERS,
         S=PetitionState,
-        correctable=[
-            (name, _(svc.CORRECTABLE[name][1]), svc.recorded_value(petition, ordinance, name))
-            for name in svc.correctable_fields(petition, ordinance)
-        ],
+        correctable=_correctable(petition, ordinance),
     ), status
 
 
@@ -301,11 +296,59 @@ def show(petition_id: int) -> Any:
     return _render_petition(session, _petition_or_404(session, petition_id))
 
 
-@bp.route("/<int:petition_id>/findings", methods=["POST"])
+def _step_open(session: Session, petition: Petition, action: str) -> bool:
+    """Whether the petition's state lets this step's form be sent now."""
+    if action == "finding":
+        return petition.state in (PetitionState.RECEIVED, PetitionState.UNDER_STUDY)
+    if action in ("crim", "association"):
+        return (
+            petition.state in (PetitionState.APPROVED, PetitionState.PUBLISHED)
+            and svc.ordinance_of(session, petition) is not None
+        )
+    allowed, _target = svc.TRANSITIONS[action]
+    return petition.state in allowed
+
+
+def _render_step(
+    session: Session,
+    petition: Petition,
+    action: str,
+    *,
+    errors: dict[str, str] | None = None,
+    values: dict[str, str] | None = None,
+    status: int = 200,
+) -> Any:
+    """One step's form on a page of its own, under the petition's summary: where a failed
+    form comes back (its error summary first on the page) and what a reload of its address
+    shows (the address answers GET too, never 405)."""
+    ordinance = svc.ordinance_of(session, petition)
+    window = None
+    if petition.approved_on is not None:
+        from tid.rules.calendar import publication_window
+
+        window = publication_window(petition.approved_on)
+    return render_template(
+        "petitions/step.html",
+        petition=petition,
+        action=action,
+        open=_step_open(session, petition, action),
+        municipality=session.get(Municipality, petition.municipality_id),
+        running=svc.running_clock(petition, ordinance, today=today()),
+        window=window,
+        factors=svc.FACTORS,
+        errors=errors or {},
+        values=values or {},
+        today=today(),
+    ), status
+
+
+@bp.route("/<int:petition_id>/findings", methods=["GET", "POST"])
 @require(*WRITERS)
 def finding(petition_id: int) -> Any:
     session = get_session()
     petition = _petition_or_404(session, petition_id)
+    if request.method == "GET":
+        return _render_step(session, petition, "finding")
     values = {k: request.form.get(k, "") for k in ("factor", "favourable", "grounds", "on")}
     try:
         svc.record_finding(
@@ -313,10 +356,10 @@ def finding(petition_id: int) -> Any:
         )
     except InputError as exc:
         session.rollback()
-        return _render_petition(
+        return _render_step(
             session,
             _petition_or_404(session, petition_id),
-            failed="finding",
+            "finding",
             errors=_errors(exc),
             values=values,
             status=422,
@@ -371,13 +414,15 @@ def ordinance(petition_id: int) -> Any:
     ), (422 if errors else 200)
 
 
-@bp.route("/<int:petition_id>/step/<action>", methods=["POST"])
+@bp.route("/<int:petition_id>/step/<action>", methods=["GET", "POST"])
 @require(*WRITERS)
 def step(petition_id: int, action: str) -> Any:
     if action not in STEP_ACTIONS:
         abort(404)
     session = get_session()
     petition = _petition_or_404(session, petition_id)
+    if request.method == "GET":
+        return _render_step(session, petition, action)
     values = {k: request.form.get(k, "") for k in ("on", "notes", "newspaper", "confirm")}
     common: dict[str, Any] = {
         "session": session,
@@ -409,10 +454,10 @@ def step(petition_id: int, action: str) -> Any:
             svc.record_association_receipt(**common)
     except InputError as exc:
         session.rollback()
-        return _render_petition(
+        return _render_step(
             session,
             _petition_or_404(session, petition_id),
-            failed=action,
+            action,
             errors=_errors(exc),
             values=values,
             status=422,
@@ -422,36 +467,49 @@ def step(petition_id: int, action: str) -> Any:
     return redirect(url_for("petitions.show", petition_id=petition_id))
 
 
-@bp.route("/<int:petition_id>/correct", methods=["POST"])
+def _correctable(petition: Petition, ordinance: Any) -> list[tuple[str, str, Any]]:
+    """The entries a clerk may correct now: (field, label, recorded value)."""
+    return [
+        (name, _(svc.CORRECTABLE[name][1]), svc.recorded_value(petition, ordinance, name))
+        for name in svc.correctable_fields(petition, ordinance)
+    ]
+
+
+@bp.route("/<int:petition_id>/correct", methods=["GET", "POST"])
 @require(*WRITERS)
 def correct(petition_id: int) -> Any:
-    """Correct a recorded date or text, with a reason kept in the history."""
+    """Correct a recorded date or text, with a reason kept in the history; a refused
+    correction comes back on a page of its own (which a reload shows again)."""
     session = get_session()
     petition = _petition_or_404(session, petition_id)
     values = {k: request.form.get(k, "") for k in ("field", "value", "reason")}
-    try:
-        svc.correct_petition(
-            session=session,
-            actor=me().actor,
-            petition=petition,
-            field_name=values["field"],
-            value=values["value"],
-            reason=values["reason"],
-            today=today(),
-        )
-    except InputError as exc:
-        session.rollback()
-        return _render_petition(
-            session,
-            _petition_or_404(session, petition_id),
-            failed="correct",
-            errors=_errors(exc),
-            values=values,
-            status=422,
-        )
-    session.commit()
-    flash(_("Correction saved; the deadlines follow the corrected dates."))
-    return redirect(url_for("petitions.show", petition_id=petition_id, _anchor="history"))
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        try:
+            svc.correct_petition(
+                session=session,
+                actor=me().actor,
+                petition=petition,
+                field_name=values["field"],
+                value=values["value"],
+                reason=values["reason"],
+                today=today(),
+            )
+        except InputError as exc:
+            session.rollback()
+            petition = _petition_or_404(session, petition_id)
+            errors = _errors(exc)
+        else:
+            session.commit()
+            flash(_("Correction saved; the deadlines follow the corrected dates."))
+            return redirect(url_for("petitions.show", petition_id=petition_id, _anchor="history"))
+    return render_template(
+        "petitions/correct.html",
+        petition=petition,
+        correctable=_correctable(petition, svc.ordinance_of(session, petition)),
+        errors=errors,
+        values=values,
+    ), (422 if errors else 200)
 
 
 # --------------------------------------------------------------------------- calendar
@@ -468,9 +526,11 @@ def calendar_settings() -> Any:
     )
 
 
-@bp.route("/calendar/token", methods=["POST"])
+@bp.route("/calendar/token", methods=["GET", "POST"])
 @require(*READERS)
 def calendar_token() -> Any:
+    if request.method == "GET":  # the link is shown once; a reload goes back to the settings
+        return redirect(url_for("petitions.calendar_settings"))
     session = get_session()
     user = session.get(User, me().id)
     if user is None:

@@ -10,7 +10,7 @@ the auditor (every district) and the municipality's clerk (its districts) read o
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -228,6 +228,7 @@ def upload(district_id: int) -> Any:
     deny_unless(may_write_district(place))
     errors: dict[str, str] = {}
     values = {"fiscal_year": request.form.get("fiscal_year", _current_fy())}
+    kept: tuple[str, str] | None = None  # (token, file name) of a file kept after an error
     if request.method == "POST":
         file = request.files.get("file")
         try:
@@ -236,9 +237,23 @@ def upload(district_id: int) -> Any:
             errors["fiscal_year"] = _('Write the fiscal year like "2026-27".')
             fy = ""
         data = b""
-        if file is None or not file.filename:
+        file_name = ""
+        kept_token = request.form.get("kept", "")
+        if (file is None or not file.filename) and kept_token and request.form.get("keep"):
+            # The file sent with a form that came back with an error, kept on the server.
+            try:
+                data, meta = roll.load_upload(_uploads(), kept_token, user_id=me().id)
+                file_name = str(meta.get("file_name") or "roll.csv")
+                if meta.get("district_id") != district_id:
+                    raise InputError("file", "")
+            except InputError:
+                errors["file"] = _(
+                    "The file kept from the last try is no longer here; choose the file again."
+                )
+        elif file is None or not file.filename:
             errors["file"] = _("Choose the roll's CSV file.")
         else:
+            file_name = file.filename
             limit = _limits()["max_bytes"]
             data = file.stream.read(limit + 1)  # never more than the limit + 1 byte
             if len(data) > limit:
@@ -248,7 +263,7 @@ def upload(district_id: int) -> Any:
                 )
             elif not data:
                 errors["file"] = _("The file is empty.")
-        if not errors and file is not None:
+        if data and "file" not in errors:
             roll.purge_uploads(_uploads(), older_than=upload_retention(current_app))
             token = roll.store_upload(
                 _uploads(),
@@ -256,19 +271,26 @@ def upload(district_id: int) -> Any:
                 meta={
                     "district_id": district_id,
                     "fiscal_year": fy,
-                    "file_name": file.filename or "roll.csv",
+                    "file_name": file_name or "roll.csv",
                     "user_id": me().id,
                 },
                 max_bytes=_limits()["max_bytes"],
             )
-            if len(data) > IN_REQUEST_BYTES:
-                job = _start_check(district_id, token)
-                return redirect(
-                    url_for("roll.preview", district_id=district_id, token=token, job=job.id)
-                )
-            return redirect(url_for("roll.preview", district_id=district_id, token=token))
+            if not errors:
+                if len(data) > IN_REQUEST_BYTES:
+                    job = _start_check(district_id, token)
+                    return redirect(
+                        url_for("roll.preview", district_id=district_id, token=token, job=job.id)
+                    )
+                return redirect(url_for("roll.preview", district_id=district_id, token=token))
+            kept = (token, file_name or "roll.csv")  # the file survives the error
     return render_template(
-        "roll/upload.html", district=place, errors=errors, values=values, limits=_limits()
+        "roll/upload.html",
+        district=place,
+        errors=errors,
+        values=values,
+        limits=_limits(),
+        kept=kept,
     ), (422 if errors else 200)
 
 
@@ -403,6 +425,7 @@ def commit(district_id: int, token: str) -> Any:
 # --------------------------------------------------------------------------- billing
 
 
+# Long: the run's form, every error at once, and the job that bills in the background.
 @bp.route("/<int:district_id>/billing/new", methods=["GET", "POST"])
 @require(*WRITERS)
 def billing_new(district_id: int) -> Any:
@@ -423,27 +446,44 @@ def billing_new(district_id: int) -> Any:
         ordinance = None
     target = f"billing:{district_id}"
     if request.method == "POST":
-        try:
-            due = parse_date(values["due_date"], "due_date") if values["due_date"] else None
-            # The quick checks here, next to their fields; the run itself (every property of
-            # the roll) in a worker (tid/tasks.py), which checks everything again.
-            fy = parse_fiscal_year(values["fiscal_year"], "fiscal_year").label
-            checked = billing.ordinance_for(db, district_id, fy)
-            billing.parse_parameters(values["parameters"])
-            if due is not None and due < billing.earliest_due_date(today(), checked).date:
-                raise InputError(
-                    "due_date",
-                    N_(
-                        "The due date is too early: it must leave the 30 days of the "
-                        "certified-mail notice (21 LPRA § 6653(5))."
-                    ),
-                )
-        except InputError as exc:
-            db.rollback()
+        # The quick checks here, next to their fields, all at once; the run itself (every
+        # property of the roll) in a worker (tid/tasks.py), which checks everything again.
+        def failed(exc: InputError) -> None:
             field = exc.field.split(".")[0].split("[")[0]
             if field not in fields:
                 field = "formula"
-            errors[field] = _error_text(exc)
+            errors.setdefault(field, _error_text(exc))
+
+        due: date | None = None
+        fy = ""
+        checked: Ordinance | None = None
+        try:
+            due = parse_date(values["due_date"], "due_date") if values["due_date"] else None
+        except InputError as exc:
+            failed(exc)
+        try:
+            fy = parse_fiscal_year(values["fiscal_year"], "fiscal_year").label
+            checked = billing.ordinance_for(db, district_id, fy)
+        except InputError as exc:
+            failed(exc)
+        try:
+            billing.parse_parameters(values["parameters"])
+        except InputError as exc:
+            failed(exc)
+        if (
+            due is not None
+            and checked is not None
+            and due < billing.earliest_due_date(today(), checked).date
+        ):
+            errors.setdefault(
+                "due_date",
+                _(
+                    "The due date is too early: it must leave the 30 days of the "
+                    "certified-mail notice (21 LPRA § 6653(5))."
+                ),
+            )
+        if errors:
+            db.rollback()
         else:
             job = jobs.start(
                 tasks.BILLING_RUN,
