@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
@@ -9,7 +11,7 @@ from typing import Any
 from babel.dates import format_date, format_datetime
 from babel.numbers import format_currency, format_decimal, format_percent
 from flask import Flask, current_app, has_request_context, request, session
-from flask_babel import Babel, get_locale
+from flask_babel import Babel, get_locale, get_translations
 from flask_login import current_user
 
 from tid import clock
@@ -49,7 +51,22 @@ def money(amount: Decimal | int | None) -> str:
     """``$1,234.50`` (negative amounts with a minus sign)."""
     if amount is None:
         return "—"
+    if _ONLY_DOLLAR_LOCALES:
+        return usd(Decimal(amount))
     return str(format_currency(Decimal(amount), "USD", locale=format_locale()))
+
+
+# The locales that write dollars as ``-$1,234.50``: Babel's currency format for them, written
+# directly (a long page prints hundreds of amounts; tests/test_i18n_formats.py checks that
+# both give the same text for any amount).
+_DOLLAR_LOCALES = frozenset({"es_PR", "en_US"})
+_ONLY_DOLLAR_LOCALES = set(_FORMAT_LOCALE.values()) <= _DOLLAR_LOCALES
+
+
+def usd(amount: Decimal) -> str:
+    """``amount`` in dollars and cents, rounded half to even as Babel does: ``-$1,234.50``."""
+    text = f"{amount:,.2f}"
+    return f"-${text[1:]}" if text.startswith("-") else f"${text}"
 
 
 def number(value: Decimal | int | None) -> str:
@@ -80,9 +97,14 @@ def day(value: date | None, style: str = "medium") -> str:
     if value is None:
         return "—"
     if style == "medium":
-        pattern = "d MMM y" if language() == "es" else "MMM d, y"
-        return str(format_date(value, pattern, locale=format_locale()))
-    return str(format_date(value, style, locale=format_locale()))
+        style = "d MMM y" if language() == "es" else "MMM d, y"
+    return _date_text(value, style, format_locale())
+
+
+@functools.lru_cache(maxsize=4096)
+def _date_text(value: date, pattern: str, locale: str) -> str:
+    """A date formatted by Babel, remembered: a journal page shows the same few days often."""
+    return str(format_date(value, pattern, locale=locale))
 
 
 def moment(value: datetime | None) -> str:
@@ -125,9 +147,30 @@ def request_translations(lang: str | None) -> tuple[Any, str | None] | None:
         return None
     if lang is None:
         locale = get_locale()
-        return get_translations(), (locale.language if locale else None)
+        if locale is None:
+            return get_translations(), None
+        return _kept_translations(locale), locale.language
     with force_locale(lang):
         return get_translations(), lang
+
+
+def _kept_translations(locale: Any) -> Any:
+    """The catalogs of the current ``locale``, kept on the app as Flask-Babel keeps them: a
+    page renders hundreds of messages, and asking Flask-Babel for each costs more than them."""
+    kept: dict[tuple[str, ...], Any] = current_app.extensions.setdefault("tid.translations", {})
+    key = (locale.language, locale.territory or "", locale.script or "", locale.variant or "")
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = get_translations()
+    return found
+
+
+def _page_translations() -> Any:
+    """The translations a template's ``_()`` reads: the reader's (or ``force_locale``'s)."""
+    from babel.support import NullTranslations
+
+    locale = get_locale()
+    return NullTranslations() if locale is None else _kept_translations(locale)
 
 
 def init_app(app: Flask) -> None:
@@ -139,6 +182,14 @@ def init_app(app: Flask) -> None:
         app,
         locale_selector=select_locale,
         default_translation_directories=str(app.root_path + "/translations"),
+    )
+    # Flask-Babel's own gettext callables, reading the kept catalogs (the same translations).
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=lambda s: _page_translations().ugettext(s),
+        ngettext=lambda s, p, n: _page_translations().ungettext(s, p, n),
+        newstyle=True,
+        pgettext=lambda c, s: _page_translations().upgettext(c, s),
+        npgettext=lambda c, s, p, n: _page_translations().unpgettext(c, s, p, n),
     )
     app.jinja_env.filters["money"] = money
     app.jinja_env.filters["number"] = number
@@ -178,13 +229,29 @@ def journal_account_label(account: str) -> str:
         g.purpose_names = {
             p.id: p.name for p in get_session().exec(select(AuthorizedPurpose)) if p.id
         }
-    return localized(ledger.account_label(account, g.get("purpose_names")))
+    return _remembered(
+        ("account", account),
+        lambda: ledger.account_label(account, g.purpose_names if "purpose_names" in g else None),
+    )
 
 
 def journal_entry_kind_label(kind: str) -> str:
     from tid.services import ledger
 
-    return localized(ledger.entry_kind_label(kind))
+    return _remembered(("kind", kind), lambda: ledger.entry_kind_label(kind))
+
+
+def _remembered(key: tuple[str, str], message: Callable[[], str]) -> str:
+    """A label in the reader's language, rendered once a request and language: a journal
+    page shows the same few accounts and kinds on hundreds of lines."""
+    from flask import g
+
+    locale = get_locale()
+    labels: dict[tuple[str, str, str], str] = g.setdefault("tid_labels", {})
+    full = (*key, str(locale))
+    if full not in labels:
+        labels[full] = localized(message())
+    return labels[full]
 
 
 def journal_memo(kind: str, memo: str) -> str:

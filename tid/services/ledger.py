@@ -1030,10 +1030,39 @@ def reverse_entry(
 # --------------------------------------------------------------------------- reading
 
 
+@dataclass(frozen=True, slots=True)
+class LineRead:
+    """A journal line as the pages and documents read it: its columns, without the ORM's
+    bookkeeping (a page shows hundreds of lines)."""
+
+    id: int
+    entry_id: int
+    account: str
+    bill_id: int | None
+    amount: Decimal
+
+    @property
+    def debit(self) -> Decimal | None:
+        return self.amount if self.amount > 0 else None
+
+    @property
+    def credit(self) -> Decimal | None:
+        return -self.amount if self.amount < 0 else None
+
+
+_LINE_COLUMNS = (
+    col(JournalLine.id),
+    col(JournalLine.entry_id),
+    col(JournalLine.account),
+    col(JournalLine.bill_id),
+    col(JournalLine.amount),
+)
+
+
 @dataclass(frozen=True)
 class JournalRow:
     entry: JournalEntry
-    lines: tuple[JournalLine, ...]
+    lines: tuple[LineRead, ...]
     reversed_by: int | None
 
 
@@ -1076,16 +1105,16 @@ def _with_lines(
     session: Session, entries: list[JournalEntry], booked_before: datetime | None = None
 ) -> list[JournalRow]:
     ids = [e.id for e in entries]
-    by_entry: dict[int, list[JournalLine]] = defaultdict(list)
+    by_entry: dict[int, list[LineRead]] = defaultdict(list)
     reversed_by: dict[int, int] = {}
     for start in range(0, len(ids), 5000):
         chunk = ids[start : start + 5000]
-        for line in session.exec(
-            select(JournalLine)
+        for row in session.execute(
+            sa_select(*_LINE_COLUMNS)
             .where(col(JournalLine.entry_id).in_(chunk))
             .order_by(col(JournalLine.id))
         ):
-            by_entry[line.entry_id].append(line)
+            by_entry[row[1]].append(LineRead(*row))
         # A reversal's key names the entry it reverses (the unique key's index finds it).
         reversals = select(JournalEntry).where(
             col(JournalEntry.idempotency_key).in_([f"reverse:{i}" for i in chunk]),
