@@ -27,6 +27,7 @@ from tid.rules.liens import KINDS
 from tid.rules.money import parse_decimal
 from tid.rules.periods import parse_date, parse_fiscal_year, parse_month
 from tid.rules.room_tax import ACT272_TYPES, IRC1994_TYPES
+from tid.services import csvfile
 
 Gettext = Callable[[str], str]
 
@@ -554,7 +555,8 @@ class CsvError(FindingsError):
 
 
 def decode_upload(data: bytes, field_name: str, _: Gettext = _identity) -> str:
-    """The text of an uploaded file: size checked first, UTF-8 with or without a BOM."""
+    """The text of an uploaded file: size checked first, then read as every upload is
+    (tid/services/csvfile.py: UTF-8, else a spreadsheet's Windows-1252)."""
     if len(data) > MAX_CSV_BYTES:
         raise CsvError(
             [
@@ -565,18 +567,10 @@ def decode_upload(data: bytes, field_name: str, _: Gettext = _identity) -> str:
                 )
             ]
         )
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise CsvError(
-            [
-                Finding(
-                    field_name,
-                    _("The file is not UTF-8 text (byte %(position)s). Save it as CSV UTF-8.")
-                    % {"position": exc.start + 1},
-                )
-            ]
-        ) from None
+    text, _encoding = csvfile.decode(data)
+    if "\x00" in text:
+        raise CsvError([Finding(field_name, _("This is not a CSV text file."))])
+    return text
 
 
 def read_csv(
@@ -612,9 +606,8 @@ def read_csv_numbered(
     """
     name = field_name or f"{table.key}_csv"
     text = decode_upload(data, name, _)
-    # The delimiter: a comma, or a semicolon (spreadsheets in Spanish write those).
-    first_line = text.split("\n", 1)[0]
-    delimiter = ";" if first_line.count(";") > first_line.count(",") else ","
+    # The delimiter: a comma, or the semicolon or tab of spreadsheets in Spanish.
+    delimiter = csvfile.delimiter_of(text.split("\n", 1)[0])
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     try:
         header = next(reader, None)

@@ -305,7 +305,10 @@ def test_municipalities_from_a_csv_with_semicolons(client: FlaskClient) -> None:
         (b"month,collected\n2024-07,1.00,3\n", "Fila 2: 3 celdas"),
         (b"", "El archivo está vacío"),
         (b"month,collected\n", "encabezado pero ninguna fila"),
-        ("month,collected\n2024-07,1.00 ñ\n".encode("latin-1"), "no es texto UTF-8"),
+        # A spreadsheet's Windows-1252 file is read (its "ñ" is not a number); a binary file
+        # (a workbook sent instead of its CSV) is not text.
+        ("month;collected\n2024-07;1.00 ñ\n".encode("cp1252"), "Fila 2, columna collected"),
+        (b"PK\x03\x04\x14\x00\x00\x00\x08\x00", "Este no es un archivo de texto CSV."),
     ],
 )
 def test_a_bad_file_names_the_row_and_column_and_computes_nothing(

@@ -22,7 +22,6 @@ copy of the database alone does not let anyone test codes.
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import hmac
 import io
@@ -62,7 +61,7 @@ from tid.rules import calendar, params, periods
 from tid.rules.certified_mail import parse_article_number
 from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.money import parse_money
-from tid.services import audit
+from tid.services import audit, csvfile
 
 ACCESS_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read off paper
 ACCESS_LENGTH = 12
@@ -800,28 +799,9 @@ def _check_article_free(session: Session, digits: str, notice_id: int | None, fi
 
 
 def _csv_rows(data: bytes, field: str) -> list[tuple[int, list[str]]]:
-    if len(data) > MAX_CSV_BYTES:
-        raise InputError(field, N_("The file is too large."))
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        try:
-            text = data.decode("cp1252")
-        except UnicodeDecodeError:
-            raise InputError(field, N_("The file is not a CSV text file.")) from None
-    first = text.split("\n", 1)[0]
-    delimiter = ";" if first.count(";") > first.count(",") else ","
-    rows = []
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
-    try:
-        for index, row in enumerate(reader, start=1):
-            cells = [c.strip() for c in row]
-            if any(cells):
-                rows.append((index, cells))
-    except csv.Error:  # a cell over the csv module's limit, a stray quote
-        line = N_("This line cannot be read as CSV (a stray quote?).")
-        raise FindingsError([Finding(field, line, reader.line_num)]) from None
-    return rows
+    """The non-blank rows of an uploaded file, read as every upload is (csvfile)."""
+    upload = csvfile.open_upload(data, field=field, max_bytes=MAX_CSV_BYTES)
+    return csvfile.numbered_rows(upload, field=field)
 
 
 def _is_header(cells: Sequence[str]) -> bool:

@@ -14,8 +14,6 @@ held as the owner's credit.
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -29,7 +27,7 @@ from tid.models import Bill, BillStatus, JournalLine, Notice, Property
 from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.money import MAX_ACCOUNT_AMOUNT, ZERO, money_str, parse_money
 from tid.rules.periods import parse_date
-from tid.services import audit, ledger
+from tid.services import audit, csvfile, ledger
 from tid.services.ledger import ASSESSED, BANK, OWNER_CREDIT, RECEIVABLE, REVENUE, Line
 
 
@@ -267,6 +265,10 @@ def _result(
 
 # --------------------------------------------------------------------------- bank file
 
+# A bank's file is read as every upload is (tid/services/csvfile.py); 5 MB is some 60,000
+# deposits.
+MAX_DEPOSIT_BYTES = 5_000_000
+
 _COLUMNS = {
     "date": ("date", "fecha"),
     "amount": ("amount", "monto", "importe"),
@@ -299,19 +301,11 @@ class ImportResult:
 def parse_deposits(data: bytes, *, today: date) -> list[DepositRow]:
     """Read a bank-deposit CSV (date, amount, reference, cadastral_number or notice_number);
     every bad row is reported with its row number, and nothing is read if any is bad."""
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise InputError("file", N_("The file is not UTF-8 text.")) from None
-    reader = csv.reader(io.StringIO(text))
-    try:
-        rows = list(reader)
-    except csv.Error:  # a cell over the csv module's limit, a stray quote
-        line = N_("This line cannot be read as CSV (a stray quote?).")
-        raise FindingsError([Finding("file", line, reader.line_num)]) from None
+    upload = csvfile.open_upload(data, field="file", max_bytes=MAX_DEPOSIT_BYTES)
+    rows = csvfile.numbered_rows(upload, field="file")
     if not rows:
         raise InputError("file", N_("The file is empty."))
-    header = [h.strip().lower().replace(" ", "_") for h in rows[0]]
+    header = [csvfile.normalize_header(h) for h in rows[0][1]]
     where: dict[str, int] = {}
     for name, aliases in _COLUMNS.items():
         for i, h in enumerate(header):
@@ -330,9 +324,7 @@ def parse_deposits(data: bytes, *, today: date) -> list[DepositRow]:
     findings: list[Finding] = []
     parsed: list[DepositRow] = []
     seen: dict[tuple[str, date, Decimal], int] = {}
-    for number, raw in enumerate(rows[1:], start=2):
-        if not any(cell.strip() for cell in raw):
-            continue
+    for number, raw in rows[1:]:
 
         def cell(name: str, raw: list[str] = raw) -> str:
             i = where.get(name)

@@ -31,7 +31,6 @@ import io
 import json
 import pickle
 import re
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -49,6 +48,7 @@ from tid.rules.messages import Message
 from tid.rules.money import CENT
 from tid.rules.periods import parse_fiscal_year
 from tid.services import audit
+from tid.services.csvfile import ENCODING_LABELS, decode, delimiter_of, normalize_header
 from tid.services.paging import PageInfo, cadastral_or_owner, page_info
 
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
@@ -120,12 +120,6 @@ COLUMN_LABELS = {
     "built_area": N_("Built area"),
     "rooms": N_("Rooms"),
     "frontage": N_("Frontage"),
-}
-ENCODING_LABELS = {
-    "utf-8-sig": N_("UTF-8 (with a byte-order mark)"),
-    "utf-8": N_("UTF-8"),
-    "cp1252": N_("Windows Western European (Windows-1252)"),
-    "latin-1": N_("Latin-1 (ISO 8859-1)"),
 }
 
 
@@ -300,33 +294,6 @@ def _finding(row: int, column: str, msgid: str, value: str = "", **params: Any) 
     )
 
 
-def normalize_header(header: str) -> str:
-    """``"Número de Catastro"`` → ``numero_de_catastro``."""
-    text = unicodedata.normalize("NFKD", header.strip().lstrip("\ufeff"))
-    text = "".join(c for c in text if not unicodedata.combining(c)).lower()
-    return re.sub(r"[^a-z0-9]+", "_", text).strip("_")
-
-
-def decode(data: bytes) -> tuple[str, str]:
-    """The file's text and its encoding: UTF-8 (a byte-order mark dropped), else
-    Windows-1252, else Latin-1 (which reads any byte)."""
-    try:
-        return data.decode("utf-8-sig"), ("utf-8-sig" if data[:3] == b"\xef\xbb\xbf" else "utf-8")
-    except UnicodeDecodeError:
-        pass
-    try:
-        return data.decode("cp1252"), "cp1252"
-    except UnicodeDecodeError:
-        return data.decode("latin-1"), "latin-1"
-
-
-def _delimiter(first_line: str) -> str:
-    """Comma, or the semicolon or tab of a spreadsheet in a Spanish locale."""
-    counts = {d: first_line.count(d) for d in (",", ";", "\t")}
-    best = max(counts, key=lambda d: counts[d])
-    return best if counts[best] else ","
-
-
 def check_size(size: int, max_bytes: int) -> None:
     if size > max_bytes:
         raise InputError(
@@ -349,7 +316,7 @@ def parse_roll(
     if "\x00" in text:
         raise InputError("file", N_("This is not a CSV text file."))
     first_line = text.split("\n", 1)[0]
-    delimiter = _delimiter(first_line)
+    delimiter = delimiter_of(first_line)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     try:
         header = next(reader)

@@ -353,8 +353,8 @@ def payments_import(district_id: int) -> Any:
             {"row": None, "field": "file", "message": _("Choose the bank's file.")}
         )
     else:
-        data = upload.read(5_000_001)
-        if len(data) > 5_000_000:
+        data = upload.read(payments.MAX_DEPOSIT_BYTES + 1)
+        if len(data) > payments.MAX_DEPOSIT_BYTES:
             import_errors.append(
                 {"row": None, "field": "file", "message": _("The file is too large.")}
             )
