@@ -202,6 +202,9 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["admin_cap_rate"] = admin_cap_rate
     app.jinja_env.globals["language"] = language
     app.jinja_env.globals["kind_label"] = kind_label
+    from tid.services import access
+
+    app.jinja_env.globals["access"] = access  # the one access policy, for the templates
     app.jinja_env.globals["account_label"] = journal_account_label
     app.jinja_env.globals["entry_kind_label"] = journal_entry_kind_label
     app.jinja_env.globals["memo_message"] = journal_memo

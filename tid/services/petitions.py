@@ -37,7 +37,6 @@ from tid.models import (
     Ordinance,
     Petition,
     PetitionState,
-    Role,
     User,
 )
 from tid.rules import calendar
@@ -1311,11 +1310,9 @@ def user_for_calendar_token(session: Session, token: str) -> User | None:
 
 def visible_municipalities(user: User) -> list[int] | None:
     """The municipalities whose petitions ``user`` may see (None: all of them)."""
-    if user.role in (Role.ADMIN, Role.AUDITOR):
-        return None
-    if user.role == Role.CLERK and user.municipality_id is not None:
-        return [user.municipality_id]
-    return []
+    from tid.services import access
+
+    return access.visible_municipalities(user)
 
 
 def _ical_escape(text: str) -> str:

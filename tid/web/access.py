@@ -13,6 +13,7 @@ from werkzeug.wrappers import Response
 
 from tid.db import get_session
 from tid.models import District, Role
+from tid.services import access as policy
 from tid.services import audit
 from tid.services.users import user_for_token
 
@@ -48,16 +49,10 @@ class AuthUser:
         return audit.Actor(self.email, self.id)
 
     def can_see_municipality(self, municipality_id: int | None) -> bool:
-        if self.role in (Role.ADMIN, Role.AUDITOR):
-            return True
-        return municipality_id is not None and self.municipality_id == municipality_id
+        return policy.can_see_municipality(self, municipality_id)
 
     def can_see_district(self, district_id: int | None, municipality_id: int | None) -> bool:
-        if self.role in (Role.ADMIN, Role.AUDITOR):
-            return True
-        if self.role == Role.CLERK:
-            return municipality_id is not None and self.municipality_id == municipality_id
-        return district_id is not None and self.district_id == district_id
+        return policy.can_see_district(self, district_id, municipality_id)
 
 
 @login_manager.user_loader  # type: ignore[untyped-decorator]
@@ -125,8 +120,8 @@ def public(view: F) -> F:
     return view
 
 
-ALL_ROLES = tuple(r.value for r in Role)
-STAFF = ("admin", "clerk", "association", "auditor")
+ALL_ROLES = policy.ALL_ROLES
+STAFF = policy.STAFF
 
 
 def deny_unless(condition: bool) -> None:
@@ -151,7 +146,4 @@ def visible_district(district_id: int) -> District:
 def may_write_district(district: District) -> bool:
     """Whether the logged-in user may change the district's records: an administrator, or
     the district's own association."""
-    user = me()
-    return user.role == Role.ADMIN or (
-        user.role == Role.ASSOCIATION and user.district_id == district.id
-    )
+    return policy.may_write_district(me(), district.id)

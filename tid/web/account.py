@@ -30,6 +30,7 @@ from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.liens import KINDS, LIEN_KINDS
 from tid.rules.money import MAX_ACCOUNT_AMOUNT, parse_money
 from tid.rules.periods import FiscalYear, fiscal_year_of, parse_date, parse_fiscal_year
+from tid.services import access as policy
 from tid.services import audit_statement, expenditures, ledger, liens, payments, year_locks
 from tid.services.ledger import CapExceededError
 from tid.web import nav
@@ -39,8 +40,8 @@ from tid.web.util import today
 
 bp = Blueprint("account", __name__, url_prefix="/account")
 
-READERS = ("admin", "clerk", "association", "auditor")
-WRITERS = ("admin", "association")
+READERS = policy.DISTRICT_READERS
+WRITERS = policy.DISTRICT_WRITERS
 
 nav.add(
     "account.districts",
@@ -196,8 +197,9 @@ def _pdf_response(body: bytes, filename: str) -> Response:
 @require(*READERS)
 def districts() -> Any:
     user = me()
-    if user.role == "association" and user.district_id:
-        return redirect(url_for("account.dashboard", district_id=user.district_id))
+    own = policy.own_district(user)
+    if own:
+        return redirect(url_for("account.dashboard", district_id=own))
     db = get_session()
     stmt = (
         select(District, Municipality)
@@ -1131,7 +1133,7 @@ def statement(district_id: int) -> Any:
             "aging.csv": aging > IN_REQUEST_ROWS["csv"],
             "journal.csv": journal > IN_REQUEST_ROWS["csv"],
         },
-        may_lock=me().role == "admin",
+        may_lock=policy.may_lock_years(me()),
         **context,
     )
 

@@ -21,14 +21,15 @@ from flask import (
 )
 from flask_babel import gettext as _
 from sqlalchemy import text
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from tid.clock import utcnow
 from tid.db import get_session
 from tid.i18n import language
 from tid.ids import parse_id
-from tid.models import ArchivedDocument, District, Job, JobState, Role
+from tid.models import ArchivedDocument, Job, JobState
 from tid.rules.errors import N_
+from tid.services import access as policy
 from tid.services import jobs as job_service
 from tid.web import nav
 from tid.web.access import STAFF, deny_unless, me, public, require, visible_district
@@ -45,13 +46,7 @@ QUEUE_DOWN = N_("The task queue cannot be reached; nothing was done. Try again i
 
 def _scope() -> job_service.Scope:
     user = me()
-    if user.role in (Role.ADMIN, Role.AUDITOR):
-        return job_service.Scope(None, user.id)
-    if user.role == Role.CLERK:
-        stmt = select(District.id).where(District.municipality_id == user.municipality_id)
-        ids = {int(i) for i in get_session().exec(stmt) if i is not None}
-        return job_service.Scope(ids, user.id)
-    return job_service.Scope({user.district_id} if user.district_id else set(), user.id)
+    return job_service.Scope(policy.visible_district_ids(get_session(), user), user.id)
 
 
 def may_see(job: Job) -> bool:

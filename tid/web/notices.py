@@ -12,9 +12,10 @@ from sqlmodel import col, func, select
 from tid import tasks
 from tid.db import get_session
 from tid.i18n import say
-from tid.models import BillingRun, District, Notice, NoticeBatch, Role
+from tid.models import BillingRun, District, Notice, NoticeBatch
 from tid.rules.errors import N_, FindingsError, InputError
 from tid.rules.periods import parse_date
+from tid.services import access as policy
 from tid.services import notices as notice_service
 from tid.web import jobs, nav
 from tid.web.access import STAFF, me, require, visible_district
@@ -27,18 +28,12 @@ nav.add(
     N_("Certified-mail notices to the owners: deadlines, runs, mailing and returns."),
     STAFF,
 )
-WRITERS = ("admin", "association")
+WRITERS = policy.DISTRICT_WRITERS
 
 
 def _district_ids() -> set[int] | None:
     """The districts the user may see (None: all)."""
-    user = me()
-    if user.role in (Role.ADMIN, Role.AUDITOR):
-        return None
-    if user.role == Role.CLERK:
-        stmt = select(District.id).where(District.municipality_id == user.municipality_id)
-        return {int(i) for i in get_session().exec(stmt) if i is not None}
-    return {user.district_id} if user.district_id is not None else set()
+    return policy.visible_district_ids(get_session(), me())
 
 
 def _batch(batch_id: int) -> NoticeBatch:

@@ -28,6 +28,7 @@ from tid.ids import parse_id
 from tid.models import Municipality, Petition, PetitionState, User
 from tid.pdf import render_pdf
 from tid.rules.errors import N_, InputError
+from tid.services import access as policy
 from tid.services import petitions as svc
 from tid.web import nav
 from tid.web.access import deny_unless, me, public, require
@@ -35,8 +36,8 @@ from tid.web.util import today
 
 bp = Blueprint("petitions", __name__, url_prefix="/petitions")
 
-READERS = ("admin", "clerk", "auditor")
-WRITERS = ("admin", "clerk")
+READERS = policy.PETITION_READERS
+WRITERS = policy.PETITION_WRITERS
 
 nav.add(
     "petitions.dashboard",
@@ -72,10 +73,7 @@ STEP_ACTIONS = ("study", "deny", "to_mayor", "approve", "veto", "publish", "crim
 
 def _scope() -> list[int] | None:
     """The municipalities the logged-in user may see (None: all)."""
-    user = me()
-    if user.role in ("admin", "auditor"):
-        return None
-    return [user.municipality_id] if user.municipality_id is not None else []
+    return policy.visible_municipalities(me())
 
 
 def _translate(exc: InputError) -> str:

@@ -34,6 +34,7 @@ from tid.ids import parse_page
 from tid.models import BillingRun, District, JobState, Municipality, Ordinance, Property
 from tid.rules.errors import N_, Finding, InputError
 from tid.rules.periods import fiscal_year_of, parse_date, parse_fiscal_year
+from tid.services import access as policy
 from tid.services import billing, roll
 from tid.web import jobs, nav
 from tid.web.access import deny_unless, may_write_district, me, require, visible_district
@@ -48,8 +49,8 @@ def _words() -> dict[str, Any]:
     return {"roll_column": roll.column_label, "roll_encoding": roll.encoding_label}
 
 
-READERS = ("admin", "clerk", "association", "auditor")
-WRITERS = ("admin", "association")
+READERS = policy.DISTRICT_READERS
+WRITERS = policy.DISTRICT_WRITERS
 
 nav.add(
     "roll.districts",
