@@ -578,34 +578,6 @@ REMAINING: dict[str, set[str] | None] = {
         "Fund",
         "IRC",
     },
-    # formula explanations: tid/rules/imposts.py still writes them with its own words per language
-    "roll.property_detail": {
-        "as",
-        "assessed",
-        "class",
-        "false",
-        "hotel",
-        "is",
-        "max",
-        "use",
-        "value",
-    },
-    # formula explanations (tid/rules/imposts.py's own words per language)
-    "roll.billing_run": {
-        "as",
-        "assessed",
-        "cents",
-        "class",
-        "false",
-        "hotel",
-        "is",
-        "max",
-        "rooms",
-        "rounded",
-        "true",
-        "use",
-        "value",
-    },
     # USPS PS Form 3877, printed in English as the Postal Service's form is
     "notices.batch_manifest": {
         "Accountable",
@@ -666,18 +638,6 @@ REMAINING: dict[str, set[str] | None] = {
         "this",
         "total",
         "type",
-    },
-    # formula explanations (tid/rules/imposts.py's own words per language)
-    "portal.notices": {
-        "as",
-        "assessed",
-        "class",
-        "is",
-        "max",
-        "rooms",
-        "true",
-        "use",
-        "value",
     },
     # citations of law; parameter keys beside the steps; codes shown as values (regimes,
     # months); the quoted statutes of the parameters
@@ -991,8 +951,6 @@ _MORE_REMAINING: dict[str, set[str]] = {
         "the",
         "to",
     },
-    "roll.property_detail": {"or"},
-    "roll.billing_run": {"or", "to"},
     "notices.batch_new": {
         "Association",
         "Check",
@@ -1011,7 +969,6 @@ _MORE_REMAINING: dict[str, set[str]] = {
         "to",
     },
     "notices.batch_manifest": {"Check", "Fees", "RR", "Return", "at", "by", "mail", "or"},
-    "portal.notices": {"or"},
     "calc.result": {"by", "or", "the", "to"},
     "calc.download_csv": {"by"},
 }
