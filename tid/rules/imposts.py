@@ -1391,8 +1391,7 @@ def _apportion(
         Message(
             "The formula apportions %(rounded)s in proportion to %(attribute)s: each share "
             "is rounded to cents by the largest-remainder method so that the shares add up "
-            "to %(rounded)s exactly (RULES.md, preamble); a share may differ by a cent "
-            "from its own rounding.",
+            "to %(rounded)s exactly; a share may differ by a cent from its own rounding.",
             rounded=_money(rounded),
             attribute=_label(attribute),
         )

@@ -195,8 +195,8 @@ def rank_liens(
     warnings: list[str] = [
         Message(
             "The statute orders liens only relative to the impost lien; inside each group "
-            "this project ranks the oldest constitution date first, ties by id (RULES.md § "
-            "1.5)."
+            "the oldest constitution date ranks first, and liens constituted on the same "
+            "day rank in the order they were recorded here."
         ),
         Message(
             "Liens constituted before %(act_date)s rank above the impost lien "
@@ -246,11 +246,10 @@ def rank_liens(
     if any(line[3] == UNSECURED_CHARGES for line in keyed):
         warnings.append(
             Message(
-                "Interest, surcharges and fees on a late impost are owed by the owner but not "
-                "secured by the impost lien (%(CITATION)s, last sentence): they are not paid "
-                "from the sale proceeds, the owner receives the whole surplus, and the "
-                "association may claim them against it only by a separate action (RULES.md § "
-                "1.5).",
+                "Interest, surcharges and fees on a late impost are owed by the owner but "
+                "not secured by the impost lien (%(CITATION)s, last sentence): they are not "
+                "paid from the sale proceeds, the owner receives the whole surplus, and the "
+                "association may claim them against it only by a separate action.",
                 CITATION=CITATION,
             )
         )

@@ -528,9 +528,7 @@ def aging_csv(rows: Sequence[AgingRow], as_of: date) -> str:
     )
 
 
-def journal_csv(
-    rows: Sequence[ledger.JournalRow], purposes: dict[int, str] | None = None
-) -> str:
+def journal_csv(rows: Sequence[ledger.JournalRow], purposes: dict[int, str] | None = None) -> str:
     """The journal, one row per line: kinds, memos and accounts in the reader's language
     (an authorized purpose by its name, from ``purposes``)."""
     out: list[Sequence[object]] = [
