@@ -845,10 +845,6 @@ REMAINING: dict[str, set[str] | None] = {
         "type",
         "value",
     },
-    # the notice PDF (tid/notice_pdf.py, both languages on each page, Spanish written in the
-    # code): rewritten by issue 10's notice fix; its access codes are random per notice
-    "notices.notice_pdf": None,
-    "portal.download": None,
 }
 
 # More of the same work left, page by page: the postage settings' descriptions (USPS price
@@ -1011,6 +1007,61 @@ USPS_FORM_3877 = (
 FORMS_OF_OTHERS = {"notices.batch_manifest": USPS_FORM_3877}
 
 
+# The owner's notice is one document in two languages, each notice a Spanish page then an
+# English page, made once and archived as mailed (so the pseudo-locale cannot reach it): each
+# page is read against the other language's words (those only the other side of the
+# catalogs has), so the Spanish page shows no English and the English page no Spanish.
+BILINGUAL_DOCUMENTS = {"notices.notice_pdf", "portal.download"}
+# What the Spanish page says in English on purpose, and why.
+ADDRESSED_IN_ENGLISH = {
+    # the mail's endorsement beside the address, for the Postal Service (as PS Form 3877)
+    "CERTIFIED MAIL",
+    # the one line that tells an owner who reads no Spanish where their page is
+    "English version on the next page.",
+}
+
+
+def _catalog_words() -> tuple[set[str], set[str]]:
+    """The words only the English messages have, and those only the Spanish ones have."""
+    with (ROOT / "tid/translations/es/LC_MESSAGES/messages.po").open("rb") as fh:
+        catalog = read_po(fh)
+    english: set[str] = set()
+    spanish: set[str] = set()
+    for message in catalog:
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, tuple | list) else (message.id,)
+        strs = message.string if isinstance(message.string, tuple | list) else (message.string,)
+        for text_ in ids:
+            english.update(w.lower() for w in _WORD.findall(re.sub(r"%\(\w+\)s", " ", text_)))
+        for text_ in strs:
+            spanish.update(w.lower() for w in _WORD.findall(re.sub(r"%\(\w+\)s", " ", text_)))
+    return english - spanish, spanish - english
+
+
+_ACCESS_CODE = re.compile(
+    rf"\b[{notice_service.ACCESS_ALPHABET}]{{4}}(?:-[{notice_service.ACCESS_ALPHABET}]{{4}})+\b"
+)
+
+
+def other_language_words(pages: list[str], data_words: set[str]) -> set[str]:
+    """The words of a bilingual document's pages (Spanish, English, Spanish, …) that only the
+    other language has."""
+    english_only, spanish_only = _catalog_words()
+    data = {w.lower() for w in data_words}
+    found: set[str] = set()
+    for index, page in enumerate(pages):
+        foreign = english_only if index % 2 == 0 else spanish_only
+        # the access code printed on the notice is random per notice: data
+        page = _ACCESS_CODE.sub(" ", " ".join(page.split()))
+        if index % 2 == 0:
+            for phrase in ADDRESSED_IN_ENGLISH:
+                page = page.replace(phrase, " ")
+        words = {w.lower() for w in _WORD.findall(_DATES.sub(" ", page))}
+        found |= {w for w in words if w in foreign and w not in data}
+    return found
+
+
 def leaks(texts: Iterable[str], data_words: set[str]) -> set[str]:
     """The words of ``texts`` that are neither marked nor data."""
     found: set[str] = set()
@@ -1150,6 +1201,16 @@ class Walk:
                 return
             self.documents_seen.add(endpoint)
         self.seen.add(endpoint)
+        if endpoint in BILINGUAL_DOCUMENTS:
+            reader = PdfReader(io.BytesIO(response.get_data()))
+            assert len(reader.pages) % 2 == 0, (where, "a Spanish page and an English page")
+            pages = [page.extract_text() for page in reader.pages]
+            words = other_language_words(pages, self.words)
+            if words:
+                self.found.setdefault(endpoint, set()).update(words)
+                self.found.setdefault(f"{endpoint} at", set()).add(where)
+                self.contexts.setdefault(endpoint, []).extend(p[:160] for p in pages)
+            return
         allowed = self.words | set(_WORD.findall(" ".join(FORMS_OF_OTHERS.get(endpoint, ()))))
         for chunk in _read(response):
             words = leaks([chunk], allowed)
@@ -1204,6 +1265,15 @@ def test_the_pseudo_catalog_marks_every_message(tmp_path: Path) -> None:
         == set()
     )
     assert leaks(["⟦Journal⟧ Payment $981.25"], set()) == {"Payment"}
+    # a bilingual document: Spanish page, English page; each read against the other's words
+    assert other_language_words(["Año fiscal 2025-26", "Fiscal year 2025-26"], set()) == set()
+    assert other_language_words(
+        ["Año fiscal / Fiscal year", "Fiscal year / Año fiscal"], set()
+    ) == {
+        "year",
+        "año",
+    }
+    assert other_language_words(["Código de acceso: THE2-WHY3-HAVE", "Access code"], set()) == set()
 
 
 def test_every_page_pdf_and_csv_speaks_only_from_the_catalogs(pseudo_app: Flask) -> None:
