@@ -167,7 +167,7 @@ def _classify(lien: Lien, act_date: date) -> tuple[int, str]:
     if lien.constituted_on < act_date:
         return 1, (
             f"Ranks above the impost lien: {what} constituted on {day}, before the act took "
-            f"effect on {act} (setting lien_act_effective_date) ({CITATION}(c))."
+            f"effect on {act} ({CITATION}(c))."
         )
     return 3, (
         f"Ranks below the impost lien: {what} constituted on {day}, on or after the act took "
@@ -200,8 +200,9 @@ def rank_liens(
         ),
         Message(
             "Liens constituted before %(act_date)s rank above the impost lien "
-            "(%(CITATION)s(c)): setting lien_act_effective_date = %(act_date)s "
-            "(%(act_source)s; Act 171-2009 took effect 30 days after 2009-12-16).",
+            "(%(CITATION)s(c)): the district setting “Effective date of the lien act” is "
+            "%(act_date)s (%(act_source)s; Act 171-2009 took effect 30 days after "
+            "2009-12-16).",
             act_date=act_date.isoformat(),
             CITATION=CITATION,
             act_source=act_source,
