@@ -208,6 +208,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["account_label"] = journal_account_label
     app.jinja_env.globals["entry_kind_label"] = journal_entry_kind_label
     app.jinja_env.globals["memo_message"] = journal_memo
+    app.jinja_env.globals["bill_explanation"] = bill_explanation
     from tid.services import audit_words
 
     app.jinja_env.globals["audit_action"] = audit_words.action_label
@@ -255,6 +256,18 @@ def _remembered(key: tuple[str, str], message: Callable[[], str]) -> str:
     if full not in labels:
         labels[full] = localized(message())
     return labels[full]
+
+
+def bill_explanation(bill: Any) -> str:
+    """How a bill's amount was computed, in the reader's language (bills made before the
+    explanations were kept as messages: their Spanish or English text)."""
+    from tid.rules.messages import from_json
+
+    if bill.explanation_message:
+        return localized(from_json(bill.explanation_message))
+    if language() == "es" and bill.explanation_es:
+        return str(bill.explanation_es)
+    return str(bill.explanation)
 
 
 def journal_memo(kind: str, memo: str) -> str:

@@ -465,6 +465,8 @@ class Bill(SQLModel, table=True):
     amount: Decimal = money_column()
     explanation: str = Field(sa_column=Column(Text, nullable=False))  # English
     explanation_es: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    # the same as a message (tid/rules/messages.py to_json), said in each reader's language
+    explanation_message: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     due_date: date
     status: str = Field(default=BillStatus.ACTIVE.value, max_length=20)
     mailed_at: datetime | None = None  # set by the notices when mailed

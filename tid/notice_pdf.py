@@ -56,6 +56,7 @@ import jinja2
 from babel.dates import format_date
 
 from tid.config import PROJECT_ROOT
+from tid.rules.messages import Message, render
 
 TEMPLATES = PROJECT_ROOT / "templates"
 DEFAULT_CHUNK = 200  # notices per WeasyPrint layout: ~2 pages each, bounded memory
@@ -1195,7 +1196,12 @@ def render_manifest(
     form_pdf = _layout(
         _env()
         .get_template("pdf/manifest_form.html")
-        .render(g=g, sender_name=sender_name, sender_lines=list(sender_lines))
+        .render(
+            g=g,
+            sender_name=sender_name,
+            sender_lines=list(sender_lines),
+            purpose=render(MANIFEST_PURPOSE),
+        )
     ).write_pdf()
     box = PdfReader(io.BytesIO(form_pdf)).pages[0].mediabox
     height = float(box.height)
@@ -1219,6 +1225,11 @@ def render_manifest(
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
+
+
+# What the manifest is for: our words on the Postal Service's form (whose own captions stay
+# in English, as USPS prints PS Form 3877), in the language of whoever prints it.
+MANIFEST_PURPOSE = Message("Notices of 21 LPRA § 6653(5)")
 
 
 def manifest_title(sender_name: str) -> str:
@@ -1293,8 +1304,16 @@ def _manifest_items(
             g["type_x"],
             g["top"] + 46,
             (
-                f"Mailing date: {mailed} · batch {batch_label}",
-                f"Page {page['number']} of {max(1, page_count)}",
+                render(
+                    Message(
+                        "Mailing date: %(date)s · batch %(batch)s", date=mailed, batch=batch_label
+                    )
+                ),
+                render(
+                    Message(
+                        "Page %(page)s of %(pages)s", page=page["number"], pages=max(1, page_count)
+                    )
+                ),
             ),
             7,
             8.4,
@@ -1317,9 +1336,11 @@ def _manifest_items(
             right(5, top + 2, row["rr"]),
             right(6, top + 2, row["total"]),
         ]
-    totals = [(g["total_tops"][0], f"Page total ({page['pieces']} pieces)", page)]
+    page_total = Message("Page total (%(pieces)s pieces)", pieces=page["pieces"])
+    totals = [(g["total_tops"][0], render(page_total), page)]
     if last:
-        totals.append((g["total_tops"][1], f"Grand total ({grand['pieces']} pieces)", grand))
+        grand_total = Message("Grand total (%(pieces)s pieces)", pieces=grand["pieces"])
+        totals.append((g["total_tops"][1], render(grand_total), grand))
     for top, label, figures in totals:
         items += [
             _Text(g["left"] + 3, top + 3, (label,), 7, 8.4, "/TidHB"),
@@ -1331,7 +1352,17 @@ def _manifest_items(
     listed = (
         f"{grand['pieces']}"
         if last and page_count <= 1
-        else (f"{page['pieces']} (all pages: {grand['pieces']})" if last else f"{page['pieces']}")
+        else (
+            render(
+                Message(
+                    "%(pieces)s (all pages: %(total)s)",
+                    pieces=page["pieces"],
+                    total=grand["pieces"],
+                )
+            )
+            if last
+            else f"{page['pieces']}"
+        )
     )
     items.append(_Text(g["left"] + 4, g["foot_top"] + 12, (listed,), 9, 11, "/TidHB"))
     return items
@@ -1357,6 +1388,25 @@ def _render_manifest_flowing(
             sender_lines=list(sender_lines),
             mailed_on=mailed,
             batch_label=batch_label,
+            words={
+                "purpose": render(MANIFEST_PURPOSE),
+                "mailing_date": render(Message("Mailing date: %(date)s", date=mailed)),
+                "batch": render(Message("batch %(batch)s", batch=batch_label)),
+                "page_of": [
+                    render(
+                        Message("Page %(page)s of %(pages)s", page=p["number"], pages=len(pages))
+                    )
+                    for p in pages
+                ],
+                "page_total": [
+                    render(Message("Page total (%(pieces)s pieces)", pieces=p["pieces"]))
+                    for p in pages
+                ],
+                "grand_total": render(
+                    Message("Grand total (%(pieces)s pieces)", pieces=grand["pieces"])
+                ),
+                "this_page": render(Message("(this page)")),
+            },
         )
     )
     result: bytes = HTML(

@@ -75,9 +75,12 @@ def test_saturday_setting_off_keeps_a_saturday_and_says_so() -> None:
     d = initial_notice_due(date(2026, 8, 6), skip_saturday=False)
     assert d.date == d.nominal_date == date(2026, 9, 5)
     assert d.explanation == "30 days from 2026-08-06 is 2026-09-05, a Saturday"
-    assert any("deadline_skip_saturday = false" in w for w in d.warnings)
+    # the setting by its label, never by its key
+    label = "“A deadline on a Saturday moves to the next working day”"
+    assert any(f"{label} is off" in w for w in d.warnings)
     on = initial_notice_due(date(2026, 8, 6))
-    assert any("deadline_skip_saturday = true" in w for w in on.warnings)
+    assert any(f"{label} is on" in w for w in on.warnings)
+    assert not any("deadline_skip_saturday" in w or "RULES.md" in w for w in d.warnings)
 
 
 def test_saturday_holiday_moves_even_with_saturdays_counted() -> None:

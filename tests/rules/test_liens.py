@@ -70,7 +70,7 @@ def test_ranking_worked_example() -> None:
     assert "distribution" not in out
     assert out["act_effective_date"] == "2010-01-15"
     assert any("only relative to the impost lien" in w for w in out["warnings"])
-    assert any("lien_act_effective_date = 2010-01-15" in w for w in out["warnings"])
+    assert any("“Effective date of the lien act” is 2010-01-15" in w for w in out["warnings"])
     assert any("owed by the owner but not secured" in w for w in out["warnings"])
     assert any("acción separada" in w for w in out["warnings_es"])
 

@@ -178,12 +178,14 @@ def test_statement_aging_journal_and_bank_check(session: Session) -> None:
         (b2.id, Decimal("380.00"), 273, "181–365")
     ]
     table = list(csv.reader(io.StringIO(audit_statement.statement_csv(st))))
-    assert ["expenditure", "'=Street cleaning", "300.00"] in table
+    # outside a request the file speaks Spanish: its lines and headers are labelled
+    assert table[0] == ["Renglón", "Propósito autorizado", "Cantidad"]
+    assert ["Gasto", "'=Street cleaning", "300.00"] in table
     journal = audit_statement.journal_csv(ledger.journal(session, s.district_id))
     debits = credits = Decimal(0)
     for row in list(csv.DictReader(io.StringIO(journal))):
-        debits += Decimal(row["debit"] or 0)
-        credits += Decimal(row["credit"] or 0)
+        debits += Decimal(row["Débito"] or 0)
+        credits += Decimal(row["Crédito"] or 0)
     assert debits == credits
     audit_statement.record_bank_balance(
         session=session,

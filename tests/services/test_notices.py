@@ -282,7 +282,9 @@ def test_mailing_freezes_notices_and_archives_the_ps3877_manifest(
     assert "$5.58" in text and "$16.74" in text and "$2.19" in text and "$14.55" in text
     # The grand total, then the pieces listed by the sender (the footer of the form).
     # (No return receipt asked for: its column adds $0.00.)
-    assert re.search(r"Grand total \(3 pieces\) \$2\.19 \$14\.55 \$0\.00 \$16\.74 3$", text)
+    # the form's captions are USPS's (English); our totals speak the printer's language
+    # (Spanish outside a request)
+    assert re.search(r"Total general \(3 piezas\) \$2\.19 \$14\.55 \$0\.00 \$16\.74 3$", text)
     assert "Total Number of Pieces Listed by Sender" in text
     # Frozen: the service refuses, and so does the database layer.
     with pytest.raises(InputError):
@@ -330,7 +332,7 @@ def test_manifest_pages_have_page_totals_and_a_grand_total() -> None:
     reader = PdfReader(io.BytesIO(pdf))
     assert len(reader.pages) == 3
     last = reader.pages[2].extract_text()
-    assert "Grand total (5 pieces)" in last and "$27.90" in last
+    assert "Total general (5 piezas)" in last and "$27.90" in last
 
 
 def test_returned_notice_is_mailed_again_with_a_new_number(
@@ -655,7 +657,7 @@ def test_postage_and_fees_set_before_printing_are_on_the_draft_manifest_with_tot
     text = pdf_text(notices.manifest_pdf(session, batch))
     # Per piece $0.78 + $5.30 + $4.40 = $10.48; three pieces: $2.34, $15.90, $13.20, $31.44.
     assert text.count("$10.48") == 3
-    assert re.search(r"Grand total \(3 pieces\) \$2\.34 \$15\.90 \$13\.20 \$31\.44 3$", text)
+    assert re.search(r"Total general \(3 piezas\) \$2\.34 \$15\.90 \$13\.20 \$31\.44 3$", text)
     # The audit trail has the change with before and after.
     events = [e for e in audit_history(session, batch) if e.action == "notice_batch.fees"]
     assert len(events) == 1 and '"return_receipt_fee": "4.40"' in (events[0].after or "")

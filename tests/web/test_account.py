@@ -248,7 +248,8 @@ def test_statement_lien_certificate_and_delinquency_documents(
     journal = client.get(f"/account/{d}/statement.csv?fy=2025-26&part=journal").get_data(
         as_text=True
     )
-    assert journal.startswith("entry,date,kind")
+    # headed in the reader's language (Spanish), for a spreadsheet
+    assert journal.startswith("Asiento,Fecha,Clase,Concepto")
 
 
 def test_reversal_from_the_page_and_no_redirect_elsewhere(

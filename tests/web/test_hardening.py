@@ -224,13 +224,14 @@ def test_account_exports_escape_what_people_typed(
     )
     journal = client.get(f"/account/{d}/statement.csv?fy=2025-26&part=journal")
     rows = list(csv.DictReader(io.StringIO(journal.get_data(as_text=True))))
-    memos = [r["memo"] for r in rows if r["kind"] == "reversal"]
-    assert memos and all(m.startswith("Reverses entry") for m in memos)
-    assert all(not m.startswith(("=", "+", "-", "@")) for m in (r["memo"] for r in rows))
-    credits = [r["credit"] for r in rows if r["credit"]]
+    # headed and labelled in the reader's language (Spanish)
+    memos = [r["Concepto"] for r in rows if r["Clase"] == "Reverso"]
+    assert memos and all(m.startswith("Reversa el asiento") for m in memos)
+    assert all(not m.startswith(("=", "+", "-", "@")) for m in (r["Concepto"] for r in rows))
+    credits = [r["Crédito"] for r in rows if r["Crédito"]]
     assert "400.00" in credits and all(not c.startswith("'") for c in credits)
     delinquent = client.get(f"/account/{d}/delinquency.csv")
-    owners = [r["owners"] for r in csv.DictReader(io.StringIO(delinquent.get_data(as_text=True)))]
+    owners = [r["Dueños"] for r in csv.DictReader(io.StringIO(delinquent.get_data(as_text=True)))]
     assert owners == ["'" + INJECTION]
 
 

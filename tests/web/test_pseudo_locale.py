@@ -45,6 +45,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import Flask
 from flask.testing import FlaskClient
+from flask_babel import force_locale
 from pypdf import PdfReader
 from sqlalchemy import text
 from sqlmodel import Session, select
@@ -66,6 +67,7 @@ from tid.models import (
     PropertyLien,
     User,
 )
+from tid.services import notices as notice_service
 
 ROOT = Path(__file__).resolve().parents[2]
 PSEUDO = "eo"
@@ -95,7 +97,7 @@ DATA_COLUMNS = {
     "user_account": ("email", "name"),
     "property_lien": ("holder", "reference", "actor"),
     "expenditure": ("payee", "description", "reference"),
-    "notice_batch": ("sender_name", "sender_address", "how_to_pay", "actor"),
+    "notice_batch": ("sender_name", "sender_address", "how_to_pay", "how_to_pay_en", "actor"),
     "property_year": (
         "owner_names",
         "mailing_urbanization",
@@ -578,146 +580,6 @@ REMAINING: dict[str, set[str] | None] = {
         "Fund",
         "IRC",
     },
-    # CSV headers are field keys
-    "account.delinquency_csv": {
-        "bill",
-        "cadastral",
-        "date",
-        "days",
-        "due",
-        "fiscal",
-        "impost",
-        "interest",
-        "late",
-        "number",
-        "owed",
-        "owners",
-        "surcharge",
-        "year",
-    },
-    # CSV headers and line keys are field keys
-    "account.statement_csv": {
-        "administrative",
-        "amount",
-        "balance",
-        "cap",
-        "closing",
-        "credits",
-        "fiscal",
-        "impost",
-        "line",
-        "opening",
-        "owner",
-        "program",
-        "purpose",
-        "rate",
-        "ratio",
-        "received",
-        "revenue",
-        "total",
-        "year",
-    },
-    # formula explanations: tid/rules/imposts.py still writes them with its own words per language
-    "roll.property_detail": {
-        "as",
-        "assessed",
-        "class",
-        "false",
-        "hotel",
-        "is",
-        "max",
-        "use",
-        "value",
-    },
-    # formula explanations (tid/rules/imposts.py's own words per language)
-    "roll.billing_run": {
-        "as",
-        "assessed",
-        "cents",
-        "class",
-        "false",
-        "hotel",
-        "is",
-        "max",
-        "rooms",
-        "rounded",
-        "true",
-        "use",
-        "value",
-    },
-    # USPS PS Form 3877, printed in English as the Postal Service's form is
-    "notices.batch_manifest": {
-        "Accountable",
-        "Address",
-        "Addressee",
-        "Affix",
-        "Article",
-        "Book",
-        "Certified",
-        "Date",
-        "Fee",
-        "Firm",
-        "Form",
-        "Grand",
-        "Here",
-        "Listed",
-        "Mail",
-        "Mailing",
-        "Name",
-        "No",
-        "Notices",
-        "Number",
-        "Office",
-        "PS",
-        "Page",
-        "Per",
-        "Pieces",
-        "Post",
-        "Postage",
-        "Postmark",
-        "Postmaster",
-        "Receipt",
-        "Received",
-        "Sender",
-        "Stamp",
-        "Street",
-        "Total",
-        "X",
-        "additional",
-        "all",
-        "and",
-        "as",
-        "batch",
-        "bill",
-        "certificate",
-        "copies",
-        "date",
-        "employee",
-        "for",
-        "if",
-        "issued",
-        "mailing",
-        "of",
-        "pages",
-        "pieces",
-        "receiving",
-        "service",
-        "this",
-        "total",
-        "type",
-    },
-    # formula explanations (tid/rules/imposts.py's own words per language)
-    "portal.notices": {
-        "as",
-        "assessed",
-        "class",
-        "is",
-        "max",
-        "rooms",
-        "true",
-        "use",
-        "value",
-    },
     # citations of law; parameter keys beside the steps; codes shown as values (regimes,
     # months); the quoted statutes of the parameters
     "calc.result": {
@@ -983,10 +845,6 @@ REMAINING: dict[str, set[str] | None] = {
         "type",
         "value",
     },
-    # the notice PDF (tid/notice_pdf.py, both languages on each page, Spanish written in the
-    # code): rewritten by issue 10's notice fix; its access codes are random per notice
-    "notices.notice_pdf": None,
-    "portal.download": None,
 }
 
 # More of the same work left, page by page: the postage settings' descriptions (USPS price
@@ -1030,27 +888,6 @@ _MORE_REMAINING: dict[str, set[str]] = {
         "the",
         "to",
     },
-    "roll.property_detail": {"or"},
-    "roll.billing_run": {"or", "to"},
-    "notices.batch_new": {
-        "Association",
-        "Check",
-        "at",
-        "box",
-        "by",
-        "its",
-        "mail",
-        "money",
-        "office",
-        "or",
-        "order",
-        "s",
-        "sender",
-        "the",
-        "to",
-    },
-    "notices.batch_manifest": {"Check", "Fees", "RR", "Return", "at", "by", "mail", "or"},
-    "portal.notices": {"or"},
     "calc.result": {"by", "or", "the", "to"},
     "calc.download_csv": {"by"},
 }
@@ -1143,6 +980,86 @@ _DATES = re.compile(
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[^\W\d_]+")
+
+
+# The certified-mail manifest is USPS PS Form 3877: its captions are the Postal Service's, in
+# English as USPS prints the form and as the postal clerk who signs it reads it. They are not
+# ours to translate; the words we add on it (what the mailing is, the mailing date, the page
+# and grand totals) are catalog entries like any other (tid/notice_pdf.py).
+USPS_FORM_3877 = (
+    "PS Form 3877",
+    "Firm Mailing Book for Accountable Mail",
+    "Name and Address of Sender",
+    "Check type of mail or service: [X] Certified Mail",
+    "Affix Stamp Here (if issued as a certificate of mailing, or for additional copies of this "
+    "bill) — Postmark and Date of Receipt",
+    "No.",
+    "Article Number",
+    "Name of Addressee, Street, and Post Office Address",
+    "Postage",
+    "Fee (Certified)",
+    "RR Fee (Return Receipt)",
+    "Total (Postage + Fees)",
+    "Total Number of Pieces Listed by Sender:",
+    "Total Number of Pieces Received at Post Office:",
+    "Postmaster, Per (Name of receiving employee):",
+)
+FORMS_OF_OTHERS = {"notices.batch_manifest": USPS_FORM_3877}
+
+
+# The owner's notice is one document in two languages, each notice a Spanish page then an
+# English page, made once and archived as mailed (so the pseudo-locale cannot reach it): each
+# page is read against the other language's words (those only the other side of the
+# catalogs has), so the Spanish page shows no English and the English page no Spanish.
+BILINGUAL_DOCUMENTS = {"notices.notice_pdf", "portal.download"}
+# What the Spanish page says in English on purpose, and why.
+ADDRESSED_IN_ENGLISH = {
+    # the mail's endorsement beside the address, for the Postal Service (as PS Form 3877)
+    "CERTIFIED MAIL",
+    # the one line that tells an owner who reads no Spanish where their page is
+    "English version on the next page.",
+}
+
+
+def _catalog_words() -> tuple[set[str], set[str]]:
+    """The words only the English messages have, and those only the Spanish ones have."""
+    with (ROOT / "tid/translations/es/LC_MESSAGES/messages.po").open("rb") as fh:
+        catalog = read_po(fh)
+    english: set[str] = set()
+    spanish: set[str] = set()
+    for message in catalog:
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, tuple | list) else (message.id,)
+        strs = message.string if isinstance(message.string, tuple | list) else (message.string,)
+        for text_ in ids:
+            english.update(w.lower() for w in _WORD.findall(re.sub(r"%\(\w+\)s", " ", text_)))
+        for text_ in strs:
+            spanish.update(w.lower() for w in _WORD.findall(re.sub(r"%\(\w+\)s", " ", text_)))
+    return english - spanish, spanish - english
+
+
+_ACCESS_CODE = re.compile(
+    rf"\b[{notice_service.ACCESS_ALPHABET}]{{4}}(?:-[{notice_service.ACCESS_ALPHABET}]{{4}})+\b"
+)
+
+
+def other_language_words(pages: list[str], data_words: set[str]) -> set[str]:
+    """The words of a bilingual document's pages (Spanish, English, Spanish, …) that only the
+    other language has."""
+    english_only, spanish_only = _catalog_words()
+    data = {w.lower() for w in data_words}
+    found: set[str] = set()
+    for index, page in enumerate(pages):
+        foreign = english_only if index % 2 == 0 else spanish_only
+        # the access code printed on the notice is random per notice: data
+        page = _ACCESS_CODE.sub(" ", " ".join(page.split()))
+        if index % 2 == 0:
+            for phrase in ADDRESSED_IN_ENGLISH:
+                page = page.replace(phrase, " ")
+        words = {w.lower() for w in _WORD.findall(_DATES.sub(" ", page))}
+        found |= {w for w in words if w in foreign and w not in data}
+    return found
 
 
 def leaks(texts: Iterable[str], data_words: set[str]) -> set[str]:
@@ -1284,8 +1201,19 @@ class Walk:
                 return
             self.documents_seen.add(endpoint)
         self.seen.add(endpoint)
+        if endpoint in BILINGUAL_DOCUMENTS:
+            reader = PdfReader(io.BytesIO(response.get_data()))
+            assert len(reader.pages) % 2 == 0, (where, "a Spanish page and an English page")
+            pages = [page.extract_text() for page in reader.pages]
+            words = other_language_words(pages, self.words)
+            if words:
+                self.found.setdefault(endpoint, set()).update(words)
+                self.found.setdefault(f"{endpoint} at", set()).add(where)
+                self.contexts.setdefault(endpoint, []).extend(p[:160] for p in pages)
+            return
+        allowed = self.words | set(_WORD.findall(" ".join(FORMS_OF_OTHERS.get(endpoint, ()))))
         for chunk in _read(response):
-            words = leaks([chunk], self.words)
+            words = leaks([chunk], allowed)
             if words:
                 self.found.setdefault(endpoint, set()).update(words)
                 self.found.setdefault(f"{endpoint} at", set()).add(where)
@@ -1337,6 +1265,15 @@ def test_the_pseudo_catalog_marks_every_message(tmp_path: Path) -> None:
         == set()
     )
     assert leaks(["⟦Journal⟧ Payment $981.25"], set()) == {"Payment"}
+    # a bilingual document: Spanish page, English page; each read against the other's words
+    assert other_language_words(["Año fiscal 2025-26", "Fiscal year 2025-26"], set()) == set()
+    assert other_language_words(
+        ["Año fiscal / Fiscal year", "Fiscal year / Año fiscal"], set()
+    ) == {
+        "year",
+        "año",
+    }
+    assert other_language_words(["Código de acceso: THE2-WHY3-HAVE", "Access code"], set()) == set()
 
 
 def test_every_page_pdf_and_csv_speaks_only_from_the_catalogs(pseudo_app: Flask) -> None:
@@ -1350,6 +1287,23 @@ def test_every_page_pdf_and_csv_speaks_only_from_the_catalogs(pseudo_app: Flask)
         samples = {role: _samples(session, user) for role, user in users.items()}
         samples[PUBLIC] = _samples(session, None)
     rules = list(_gets(app))
+    # The manifest of a mailed run is the archived record, made when it was mailed in the
+    # language of whoever mailed it (``tid demo``: Spanish); what a reader meets in their own
+    # language is the draft printed before mailing: read here first, so the walk below does
+    # not read the record again.
+    with Session(app.extensions["tid.engine"]) as session:
+        batch = session.exec(select(NoticeBatch).order_by(NoticeBatch.id)).first()  # type: ignore[arg-type]
+        assert batch is not None and batch.manifest_sha256
+        batch_id = batch.id
+        batch.manifest_sha256 = ""  # in this session only: the draft, not the record
+        with app.test_request_context("/"), force_locale(PSEUDO):
+            draft = notice_service.manifest_pdf(session, batch)
+        session.rollback()
+    walk.check(
+        "notices.batch_manifest",
+        app.response_class(draft, mimetype="application/pdf"),
+        f"the draft manifest of batch {batch_id}",
+    )
     for role in (PUBLIC, *ROLES):
         client = _client(app, ROLES.get(role))
         with Session(app.extensions["tid.engine"]) as session:

@@ -24,9 +24,9 @@ from tid.rules.trace import TraceStep
 CITATION = "21 LPRA § 6653(6)"
 
 MEASURE_WARNING = Message(
-    "The cap is measured per fiscal year against the impost revenue collected in "
-    "that year up to this moment (RULES.md § 1.4): an expenditure refused now may "
-    "fit later in the year, once more revenue is collected."
+    "The cap is measured per fiscal year against the impost revenue collected in that year "
+    "up to this moment (21 LPRA § 6653(6)): an expenditure refused now may fit later in the "
+    "year, once more revenue is collected."
 )
 
 

@@ -272,26 +272,27 @@ def saturday_warning(skip_saturday: bool) -> str:
     if skip_saturday:
         return Message(
             "Saturdays are treated like Sundays and holidays: a deadline falling on one "
-            "moves to the next working day (setting deadline_skip_saturday = true). The "
-            "supplied text of 1 LPRA § 72 does not settle Saturdays (RULES.md § 1.1)."
+            "moves to the next working day (the district setting “A deadline on a Saturday "
+            "moves to the next working day” is on). The supplied text of 1 LPRA § 72 does "
+            "not settle Saturdays."
         )
     return Message(
-        "Saturdays count as working days: a deadline may fall on one (setting "
-        "deadline_skip_saturday = false). The supplied text of 1 LPRA § 72 does not "
-        "settle Saturdays (RULES.md § 1.1)."
+        "Saturdays count as working days: a deadline may fall on one (the district setting "
+        "“A deadline on a Saturday moves to the next working day” is off). The supplied "
+        "text of 1 LPRA § 72 does not settle Saturdays."
     )
 
 
 PUBLICATION_WARNING = Message(
-    "The publication window is the 7 days after the approval day (approval + 1 … "
-    "approval + 7) and its end does not move for a Sunday or holiday: the statute "
-    "names a week, not a period counted under 1 LPRA § 72 (RULES.md § 1.1)."
+    "The publication window is the 7 days after the approval day (approval + 1 … approval + "
+    "7) and its end does not move for a Sunday or holiday: the statute names a week (21 "
+    "LPRA § 6653(7)), not a period counted under 1 LPRA § 72."
 )
 
 YEARLY_NOTICE_WARNING = Message(
-    "The statute asks for a certified-mail notice 'at least every year' and fixes "
-    "no day; this date is one year after the previous notice, the latest a yearly "
-    "notice can go out (21 LPRA § 6653(5); not settled by RULES.md § 1.1)."
+    "The statute asks for a certified-mail notice 'at least every year' and fixes no day; "
+    "this date is one year after the previous notice, the latest a yearly notice can go out "
+    "(21 LPRA § 6653(5))."
 )
 
 
@@ -405,18 +406,18 @@ def _holiday_setting_warning(setting: str, skipped: Sequence[SkippedDay]) -> str
         )
         return Message(
             "The deadline moved past a day on which a holiday is observed (%(days)s): "
-            "observed days count as holidays, since the offices are closed (setting "
-            "observed_holidays; RULES.md § 1.1).",
+            "observed days count as holidays, since the offices are closed (the district "
+            "setting “The day a holiday is observed counts as a holiday”).",
             days=days,
         )
     hit = [s.day for s in skipped if setting in added_by_setting(s.holiday)]
     first = params.param(setting, hit[0]).integer
     days = ", ".join(d.isoformat() for d in hit)
     return Message(
-        "The deadline moved past Puerto Rico's general election day (%(days)s), a "
-        "holiday the holiday calendar lacks: the first Tuesday after the first Monday "
-        "of November every fourth year from %(first)s (setting general_election_day; "
-        "RULES.md § 1.1).",
+        "The deadline moved past Puerto Rico's general election day (%(days)s), a holiday "
+        "the holiday calendar lacks: the first Tuesday after the first Monday of November "
+        "every fourth year from %(first)s (the district setting “General election day”; 1 "
+        "LPRA § 72).",
         days=days,
         first=first,
     )

@@ -644,12 +644,14 @@ class PropertyImpost(NamedTuple):
 
     @property
     def explanation(self) -> str:
+        """How the amount was computed: a message (as a ``str``, its English), said in any
+        language with :func:`tid.rules.messages.render`."""
         return self.source.explain(self.position, self.exact, self.amount)
 
     @property
     def explanation_es(self) -> str:
         """The same explanation in Spanish (the notices speak Spanish first)."""
-        return self.source.explain(self.position, self.exact, self.amount, "es")
+        return render(self.explanation, "es")
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -664,9 +666,9 @@ class _Explainer:
     properties: Sequence[Mapping[str, Any]]
     budget: Decimal | None
 
-    def explain(self, index: int, exact: Decimal, amount: Decimal, lang: str = "en") -> str:
+    def explain(self, index: int, exact: Decimal, amount: Decimal) -> str:
         return _explanation(
-            self.compiler, self.formula, self.properties[index], exact, amount, self.budget, lang
+            self.compiler, self.formula, self.properties[index], exact, amount, self.budget
         )
 
 
@@ -693,47 +695,20 @@ _LABELS = {
     "expected_amount": Message("expected amount"),
 }
 
-# Words of the explanations, by language.
-_WORDS = {
-    "en": {
-        "and": "and",
-        "or": "or",
-        "not": "not",
-        "true": "true",
-        "false": "false",
-        "as": "as",
-        "is": "is",
-        "total": "total",
-        "total_of": "total of",
-        "property": "property",
-        "properties": "properties",
-        "where": "where",
-        "share": "a largest-remainder share of",
-        "rounded": "rounded to cents",
-    },
-    "es": {
-        "and": "y",
-        "or": "o",
-        "not": "no",
-        "true": "cierto",
-        "false": "falso",
-        "as": "pues",
-        "is": "es",
-        "total": "en total de",
-        "total_of": "en total de",
-        "property": "propiedad",
-        "properties": "propiedades",
-        "where": "donde",
-        "share": "parte por residuo mayor de",
-        "rounded": "redondeado a centavos",
-    },
-}
 
-
-def _label(name: str, lang: str = "en") -> str:
+def _label(name: str) -> str:
+    """A name of the formula as users call it: a message for the usual ones, else the name as
+    the roll or the ordinance writes it."""
     if name in _LABELS:
-        return render(_LABELS[name], lang)
+        return _LABELS[name]
     return name.replace("_", " ")
+
+
+def _compose(template: str, **parts: str) -> str:
+    """Parts of an explanation put together with symbols only (parentheses, operators): the
+    same in every language, so not a catalog entry (the template is not a literal that
+    ``make messages`` extracts); each part is said in the reader's language."""
+    return Message(template, **parts)
 
 
 def _fmt(value: Decimal, *, literal: bool = False) -> str:
@@ -1050,76 +1025,113 @@ class _Compiler:
 
     # -- explanations: a function of the tree and one property's values --------------------
 
-    def explain(self, node: Node, p: Mapping[str, Any], lang: str = "en") -> tuple[str, int]:
-        """The node in words and numbers, with its precedence (for parentheses)."""
-        words = _WORDS[lang]
+    def explain(self, node: Node, p: Mapping[str, Any]) -> tuple[str, int]:
+        """The node in words and numbers, with its precedence (for parentheses): a message
+        (or plain text for numbers and the formula's own text), said in any language."""
         if isinstance(node, Num):
             return _fmt(node.value, literal=True), 9
         if isinstance(node, Text):
             return f'"{node.value}"', 9
         if isinstance(node, Name):
-            value = self.parameters.get(node.name, p.get(node.name, _MISSING))
-            label = _label(node.name, lang)
-            if isinstance(value, str):
-                return f'{label} "{value}"', 9
-            if isinstance(value, Decimal):
-                shown = _fmt(value)
-                # Spanish joins an amount of money to its name with "de": "$31,500.00 de
-                # valor tasado", but a count stays plain: "22 habitaciones".
-                joiner = " de " if lang == "es" and "$" in shown else " "
-                return f"{shown}{joiner}{label}", 9
-            return label, 9
+            return self._explain_name(node, p), 9
         if isinstance(node, Unary):
-            inner, prec = self.explain(node.operand, p, lang)
-            inner = f"({inner})" if prec < 8 else inner
-            return (f"−{inner}" if node.op == "-" else inner), 8
+            inner, prec = self.explain(node.operand, p)
+            inner = _compose("(%(x)s)", x=inner) if prec < 8 else inner
+            return (_compose("−%(x)s", x=inner) if node.op == "-" else inner), 8
         if isinstance(node, Arith):
-            prec = 6 if node.rest[0].op in "+-" else 7
-            text, first_prec = self.explain(node.first, p, lang)
-            parts = [f"({text})" if first_prec < prec else text]
-            for operation in node.rest:
-                text, rp = self.explain(operation.operand, p, lang)
-                strict = operation.op in "-/"
-                text = f"({text})" if rp < prec or (strict and rp == prec) else text
-                parts.append(f"{_ARITH_WORDS[operation.op]} {text}")
-            return " ".join(parts), prec
+            return self._explain_arith(node, p)
         if isinstance(node, Compare | Logic):
+            prec = 4 if isinstance(node, Compare) else {"or": 1, "and": 2}[node.op]
+            left, lp = self.explain(node.left, p)
+            right, rp = self.explain(node.right, p)
+            left = _compose("(%(x)s)", x=left) if lp < prec else left
+            right = _compose("(%(x)s)", x=right) if rp < prec else right
             if isinstance(node, Compare):
-                prec, word = 4, _COMPARE_WORDS[node.op]
-            else:
-                prec, word = {"or": 1, "and": 2}[node.op], words[node.op]
-            left, lp = self.explain(node.left, p, lang)
-            right, rp = self.explain(node.right, p, lang)
-            left = f"({left})" if lp < prec else left
-            right = f"({right})" if rp < prec else right
-            return f"{left} {word} {right}", prec
+                template = "%(left)s " + _COMPARE_WORDS[node.op] + " %(right)s"
+                return _compose(template, left=left, right=right), prec
+            if node.op == "or":
+                return Message("%(left)s or %(right)s", left=left, right=right), prec
+            return Message("%(left)s and %(right)s", left=left, right=right), prec
         if isinstance(node, Not):
-            inner, prec = self.explain(node.operand, p, lang)
-            return (f"{words['not']} ({inner})" if prec < 9 else f"{words['not']} {inner}"), 3
+            inner, prec = self.explain(node.operand, p)
+            if prec < 9:
+                return Message("not (%(condition)s)", condition=inner), 3
+            return Message("not %(condition)s", condition=inner), 3
         assert isinstance(node, Call)
         if node.func in AGGREGATES:
-            value = self.aggregates[id(node)]
-            if node.func == "count":
-                where = (
-                    f" {words['where']} {self.formula.source(node.args[0])}" if node.args else ""
-                )
-                noun = words["property"] if value == 1 else words["properties"]
-                return f"{value:,} {noun}{where}", 9
-            arg = node.args[0]
-            if isinstance(arg, Name):
-                return f"{_fmt(value)} {words['total']} {_label(arg.name, lang)}", 9
-            return f"{_fmt(value)} {words['total_of']} {self.formula.source(arg)}", 9
+            return self._explain_aggregate(node), 9
         if node.func == "if":
             taken = bool(self.conditions[id(node)](p))
-            cond, _ = self.explain(node.args[0], p, lang)
-            branch, prec = self.explain(node.args[1] if taken else node.args[2], p, lang)
-            branch = f"({branch})" if prec < 9 else branch
-            truth = words["true"] if taken else words["false"]
-            return f"{branch} ({words['as']} {cond} {words['is']} {truth})", 9
-        args = [self.explain(a, p, lang)[0] for a in node.args]
+            cond, _ = self.explain(node.args[0], p)
+            branch, prec = self.explain(node.args[1] if taken else node.args[2], p)
+            branch = _compose("(%(x)s)", x=branch) if prec < 9 else branch
+            if taken:
+                return Message(
+                    "%(value)s (as %(condition)s is true)", value=branch, condition=cond
+                ), 9
+            return Message("%(value)s (as %(condition)s is false)", value=branch, condition=cond), 9
+        args = [self.explain(a, p)[0] for a in node.args]
         if node.func == "round":
-            return f"round({args[0]}, {args[1]})", 9
-        return f"{node.func}({', '.join(args)})", 9
+            return Message("round(%(value)s, %(places)s)", value=args[0], places=args[1]), 9
+        listed = _compose(
+            ", ".join(f"%(a{i})s" for i in range(len(args))),
+            **{f"a{i}": a for i, a in enumerate(args)},
+        )
+        if node.func == "max":
+            return Message("max(%(values)s)", values=listed), 9
+        return Message("min(%(values)s)", values=listed), 9
+
+    def _explain_name(self, node: Name, p: Mapping[str, Any]) -> str:
+        value = self.parameters.get(node.name, p.get(node.name, _MISSING))
+        label = _label(node.name)
+        if isinstance(value, str):
+            return Message('%(name)s "%(text)s"', name=label, text=value)
+        if isinstance(value, Decimal):
+            shown = _fmt(value)
+            # Spanish joins an amount of money to its name with "de": "$31,500.00 de valor
+            # tasado", but a count stays plain: "22 habitaciones".
+            if "$" in shown:
+                return Message("%(money)s %(name)s", money=shown, name=label)
+            return Message("%(number)s %(name)s", number=shown, name=label)
+        return label
+
+    def _explain_arith(self, node: Arith, p: Mapping[str, Any]) -> tuple[str, int]:
+        prec = 6 if node.rest[0].op in "+-" else 7
+        text, first_prec = self.explain(node.first, p)
+        parts = [_compose("(%(x)s)", x=text) if first_prec < prec else text]
+        template = "%(p0)s"
+        for i, operation in enumerate(node.rest, start=1):
+            text, rp = self.explain(operation.operand, p)
+            strict = operation.op in "-/"
+            wrap = rp < prec or (strict and rp == prec)
+            parts.append(_compose("(%(x)s)", x=text) if wrap else text)
+            template += f" {_ARITH_WORDS[operation.op]} %(p{i})s"
+        return _compose(template, **{f"p{i}": part for i, part in enumerate(parts)}), prec
+
+    def _explain_aggregate(self, node: Call) -> str:
+        value = self.aggregates[id(node)]
+        if node.func == "count":
+            count = f"{value:,}"
+            if node.args:
+                where = self.formula.source(node.args[0])
+                if value == 1:
+                    return Message(
+                        "%(count)s property where %(condition)s", count=count, condition=where
+                    )
+                return Message(
+                    "%(count)s properties where %(condition)s", count=count, condition=where
+                )
+            if value == 1:
+                return Message("%(count)s property", count=count)
+            return Message("%(count)s properties", count=count)
+        arg = node.args[0]
+        if isinstance(arg, Name):
+            return Message("%(total)s total %(name)s", total=_fmt(value), name=_label(arg.name))
+        return Message(
+            "%(total)s total of %(expression)s",
+            total=_fmt(value),
+            expression=self.formula.source(arg),
+        )
 
 
 def _kind(value: object) -> str:
@@ -1379,10 +1391,9 @@ def _apportion(
         Message(
             "The formula apportions %(rounded)s in proportion to %(attribute)s: each share "
             "is rounded to cents by the largest-remainder method so that the shares add up "
-            "to %(rounded)s exactly (RULES.md, preamble); a share may differ by a cent "
-            "from its own rounding.",
+            "to %(rounded)s exactly; a share may differ by a cent from its own rounding.",
             rounded=_money(rounded),
-            attribute=_LABELS.get(attribute, _label(attribute)),
+            attribute=_label(attribute),
         )
     )
     return allocate(rounded, weights), rounded
@@ -1395,15 +1406,18 @@ def _explanation(
     exact: Decimal,
     amount: Decimal,
     budget: Decimal | None,
-    lang: str = "en",
 ) -> str:
-    body, _ = compiler.explain(formula.tree, p, lang)
-    text = f"{body} = {_money(amount)}"
+    body, _ = compiler.explain(formula.tree, p)
+    text = _compose("%(body)s = %(amount)s", body=body, amount=_money(amount))
     if budget is not None:
         if amount != round_cents(exact):
-            text += f" ({_WORDS[lang]['share']} {_money(budget)})"
+            return Message(
+                "%(computed)s (a largest-remainder share of %(budget)s)",
+                computed=text,
+                budget=_money(budget),
+            )
     elif amount != exact:
-        text += f" ({_WORDS[lang]['rounded']})"
+        return Message("%(computed)s (rounded to cents)", computed=text)
     return text
 
 

@@ -167,7 +167,7 @@ def _classify(lien: Lien, act_date: date) -> tuple[int, str]:
     if lien.constituted_on < act_date:
         return 1, (
             f"Ranks above the impost lien: {what} constituted on {day}, before the act took "
-            f"effect on {act} (setting lien_act_effective_date) ({CITATION}(c))."
+            f"effect on {act} ({CITATION}(c))."
         )
     return 3, (
         f"Ranks below the impost lien: {what} constituted on {day}, on or after the act took "
@@ -195,13 +195,14 @@ def rank_liens(
     warnings: list[str] = [
         Message(
             "The statute orders liens only relative to the impost lien; inside each group "
-            "this project ranks the oldest constitution date first, ties by id (RULES.md § "
-            "1.5)."
+            "the oldest constitution date ranks first, and liens constituted on the same "
+            "day rank in the order they were recorded here."
         ),
         Message(
             "Liens constituted before %(act_date)s rank above the impost lien "
-            "(%(CITATION)s(c)): setting lien_act_effective_date = %(act_date)s "
-            "(%(act_source)s; Act 171-2009 took effect 30 days after 2009-12-16).",
+            "(%(CITATION)s(c)): the district setting “Effective date of the lien act” is "
+            "%(act_date)s (%(act_source)s; Act 171-2009 took effect 30 days after "
+            "2009-12-16).",
             act_date=act_date.isoformat(),
             CITATION=CITATION,
             act_source=act_source,
@@ -246,11 +247,10 @@ def rank_liens(
     if any(line[3] == UNSECURED_CHARGES for line in keyed):
         warnings.append(
             Message(
-                "Interest, surcharges and fees on a late impost are owed by the owner but not "
-                "secured by the impost lien (%(CITATION)s, last sentence): they are not paid "
-                "from the sale proceeds, the owner receives the whole surplus, and the "
-                "association may claim them against it only by a separate action (RULES.md § "
-                "1.5).",
+                "Interest, surcharges and fees on a late impost are owed by the owner but "
+                "not secured by the impost lien (%(CITATION)s, last sentence): they are not "
+                "paid from the sale proceeds, the owner receives the whole surplus, and the "
+                "association may claim them against it only by a separate action.",
                 CITATION=CITATION,
             )
         )

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import io
+import json
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -153,3 +154,33 @@ def joined(parts: list[str], separator: str = "; ") -> str:
 def render_all(texts: Iterable[str], lang: str | None = None) -> list[str]:
     """:func:`render` of each text (a result's ``warnings_es``: ``render_all(w, "es")``)."""
     return [render(t, lang) for t in texts]
+
+
+def to_json(text: str) -> str:
+    """A message as JSON (its msgid and parameters, nested messages too), to be stored and
+    rendered later in whatever language its reader speaks (:func:`from_json`)."""
+    return json.dumps(_encode(text), ensure_ascii=False, separators=(",", ":"))
+
+
+def from_json(stored: str) -> str:
+    """The message :func:`to_json` stored (a plain ``str`` stays one)."""
+    decoded: str = _decode(json.loads(stored))
+    return decoded
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, FieldRef):
+        return {"f": str(value)}
+    if isinstance(value, Message):
+        return {"m": value.msgid, "p": {k: _encode(v) for k, v in value.params}}
+    if isinstance(value, str | int):
+        return value
+    return str(value)
+
+
+def _decode(value: Any) -> Any:
+    if isinstance(value, dict):
+        if "f" in value:
+            return FieldRef(value["f"])
+        return Message(value["m"], **{k: _decode(v) for k, v in value["p"].items()})
+    return value

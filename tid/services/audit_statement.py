@@ -32,6 +32,7 @@ from tid.models import (
 )
 from tid.rules import admin_cap
 from tid.rules.errors import N_, InputError
+from tid.rules.messages import Message, render
 from tid.rules.money import CENT, ZERO, money_str
 from tid.rules.periods import FiscalYear
 from tid.services import audit, ledger
@@ -406,32 +407,91 @@ def months(session: Session, district_id: int, fy: FiscalYear) -> list[Month]:
 # --------------------------------------------------------------------------- CSV
 
 
+# The columns of the CSV files, by key: the files are for people who open them in a
+# spreadsheet, so the header row says each column in the reader's language.
+COLUMNS = {
+    "account": N_("Account"),
+    "actor": N_("Recorded by"),
+    "amount": N_("Amount"),
+    "as_of": N_("Cut-off date"),
+    "bill": N_("Bill"),
+    "bucket": N_("Days past due (range)"),
+    "cadastral_number": N_("Cadastral number"),
+    "credit": N_("Credit"),
+    "date": N_("Date"),
+    "days_late": N_("Days late"),
+    "days_past_due": N_("Days past due"),
+    "debit": N_("Debit"),
+    "due_date": N_("Due date"),
+    "entry": N_("Entry"),
+    "fiscal_year": N_("Fiscal year"),
+    "impost_owed": N_("Impost owed"),
+    "interest": N_("Interest"),
+    "kind": N_("Kind"),
+    "line": N_("Line"),
+    "memo": N_("Memo"),
+    "outstanding": N_("Outstanding"),
+    "owners": N_("Owners"),
+    "purpose": N_("Authorized purpose"),
+    "reversed_by": N_("Reversed by entry"),
+    "reverses": N_("Reverses entry"),
+    "surcharge": N_("Surcharge"),
+}
+# The lines of the yearly statement's CSV.
+STATEMENT_LINES = {
+    "fiscal_year": N_("Fiscal year"),
+    "opening_balance": N_("Opening balance"),
+    "impost_revenue": N_("Impost revenue"),
+    "owner_credits_received": N_("Owner credits received"),
+    "expenditure": N_("Expenditure"),
+    "program_total": N_("Program total"),
+    "administrative_total": N_("Administrative total"),
+    "administrative_ratio": N_("Administrative ratio"),
+    "cap_rate": N_("Administrative cap rate"),
+    "closing_balance": N_("Closing balance"),
+    "other_movements": N_("Other movements"),
+}
+
+
+def column_label(key: str) -> str:
+    """A CSV column's header in the reader's language (``render``: the request's language,
+    Spanish outside one)."""
+    return render(Message(COLUMNS[key]))
+
+
 def _csv(rows: Sequence[Sequence[object]], *, numbers: Collection[str] = ()) -> str:
-    """The first row names the columns; those in ``numbers`` hold numbers, the rest text
-    (escaped against spreadsheet formulas, tid/csv_safe.py)."""
+    """The first row names the columns by key (headed in the reader's language); those in
+    ``numbers`` hold numbers, the rest text (escaped against spreadsheet formulas,
+    tid/csv_safe.py)."""
     header, *body = rows
-    return csv_safe.write([str(h) for h in header], body, numbers=numbers)
+    labels = [column_label(str(h)) for h in header]
+    numeric = {column_label(key) for key in numbers}
+    return csv_safe.write(labels, body, numbers=numeric)
+
+
+def _line(key: str) -> str:
+    return render(Message(STATEMENT_LINES[key]))
 
 
 def statement_csv(st: Statement) -> str:
     ratio = "" if st.admin_ratio is None else f"{st.admin_ratio:.6f}"
     rows: list[Sequence[object]] = [
         ("line", "purpose", "amount"),
-        ("fiscal_year", "", st.fiscal_year.label),
-        ("opening_balance", "", money_str(st.opening_balance)),
-        ("impost_revenue", "", money_str(st.impost_revenue)),
-        ("owner_credits_received", "", money_str(st.owner_credits)),
+        (_line("fiscal_year"), "", st.fiscal_year.label),
+        (_line("opening_balance"), "", money_str(st.opening_balance)),
+        (_line("impost_revenue"), "", money_str(st.impost_revenue)),
+        (_line("owner_credits_received"), "", money_str(st.owner_credits)),
     ]
-    rows += [("expenditure", p.name, money_str(p.amount)) for p in st.program]
+    rows += [(_line("expenditure"), p.name, money_str(p.amount)) for p in st.program]
     rows += [
-        ("program_total", "", money_str(st.program_total)),
-        ("administrative_total", "", money_str(st.admin_total)),
-        ("administrative_ratio", "", ratio),
-        ("cap_rate", "", str(st.cap_rate)),
-        ("closing_balance", "", money_str(st.closing_balance)),
+        (_line("program_total"), "", money_str(st.program_total)),
+        (_line("administrative_total"), "", money_str(st.admin_total)),
+        (_line("administrative_ratio"), "", ratio),
+        (_line("cap_rate"), "", str(st.cap_rate)),
+        (_line("closing_balance"), "", money_str(st.closing_balance)),
     ]
     if st.other_movements:
-        rows.append(("other_movements", "", money_str(st.other_movements)))
+        rows.append((_line("other_movements"), "", money_str(st.other_movements)))
     return _csv(rows, numbers={"amount"})
 
 
@@ -460,7 +520,7 @@ def aging_csv(rows: Sequence[AgingRow], as_of: date) -> str:
                 money_str(r.bill.amount),
                 money_str(r.outstanding),
                 r.days_past_due,
-                r.bucket,
+                render(Message(r.bucket)),
             )
             for r in rows
         ],
@@ -468,7 +528,9 @@ def aging_csv(rows: Sequence[AgingRow], as_of: date) -> str:
     )
 
 
-def journal_csv(rows: Sequence[ledger.JournalRow]) -> str:
+def journal_csv(rows: Sequence[ledger.JournalRow], purposes: dict[int, str] | None = None) -> str:
+    """The journal, one row per line: kinds, memos and accounts in the reader's language
+    (an authorized purpose by its name, from ``purposes``)."""
     out: list[Sequence[object]] = [
         (
             "entry",
@@ -485,17 +547,19 @@ def journal_csv(rows: Sequence[ledger.JournalRow]) -> str:
         )
     ]
     for row in rows:
+        kind = render(ledger.entry_kind_label(row.entry.kind))
+        memo = render(ledger.memo_message(row.entry.kind, row.entry.memo))
         for line in row.lines:
             out.append(
                 (
                     row.entry.id,
                     row.entry.entry_date.isoformat(),
-                    row.entry.kind,
-                    row.entry.memo,
+                    kind,
+                    memo,
                     row.entry.reverses_id,
                     row.reversed_by,
                     row.entry.actor,
-                    line.account,
+                    render(ledger.account_label(line.account, purposes)),
                     line.bill_id,
                     money_str(line.amount) if line.amount > 0 else "",
                     money_str(-line.amount) if line.amount < 0 else "",

@@ -58,9 +58,10 @@ from tid.models import (
     PropertyYear,
     Quantity,
 )
-from tid.rules import calendar, periods
+from tid.rules import calendar, messages, periods
 from tid.rules.errors import N_, InputError
 from tid.rules.imposts import PropertyImpost, Value, compile_formula, evaluate
+from tid.rules.messages import Message
 from tid.rules.money import ZERO, money_str, parse_decimal, to_cents
 from tid.services import audit, ledger
 from tid.services.paging import PageInfo, cadastral_or_owner, page_info
@@ -305,20 +306,24 @@ def _roll_properties(
 
 def _explanations(
     lines: Sequence[PropertyImpost], keys: Sequence[Hashable]
-) -> tuple[list[str], list[str | None]]:
-    """Each bill's explanation (English, and Spanish when the formula gives one). Properties
-    with the same values of the attributes the formula reads, the same amount and the same
-    unrounded value have the same explanation: it is written once for them."""
-    english: list[str] = []
-    spanish: list[str | None] = []
-    seen: dict[Hashable, tuple[str, str | None]] = {}
+) -> list[tuple[str, str | None, str | None]]:
+    """Each bill's explanation: in English, in Spanish when the formula gives one, and as a
+    message (JSON) that the pages say in their reader's language. Properties with the same
+    values of the attributes the formula reads, the same amount and the same unrounded value
+    have the same explanation: it is written once for them."""
+    out: list[tuple[str, str | None, str | None]] = []
+    seen: dict[Hashable, tuple[str, str | None, str | None]] = {}
     for line, key in zip(lines, keys, strict=True):
         texts = seen.get(key)
         if texts is None:
-            texts = seen[key] = (line.explanation, getattr(line, "explanation_es", None))
-        english.append(texts[0])
-        spanish.append(texts[1])
-    return english, spanish
+            explanation = line.explanation
+            texts = seen[key] = (
+                str(explanation),
+                getattr(line, "explanation_es", None),
+                messages.to_json(explanation) if isinstance(explanation, Message) else None,
+            )
+        out.append(texts)
+    return out
 
 
 def _fingerprint(formula: str, parameters: str, lines: list[str]) -> str:
@@ -474,7 +479,7 @@ def run_billing(
         actor=actor.label,
         created_at=now,
     )
-    explanations, explanations_es = _explanations(result.properties, keys)
+    explanations = _explanations(result.properties, keys)
     superseded_bills = mailed = 0
     if current is not None:
         before = audit.snapshot(current)
@@ -505,12 +510,13 @@ def run_billing(
                 "amount": cents,
                 "explanation": text,
                 "explanation_es": text_es,
+                "explanation_message": message,
                 "due_date": due_date,
                 "status": BillStatus.ACTIVE.value,
                 "created_at": now,
             }
-            for (pid, yid), cents, text, text_es in zip(
-                ids, amounts, explanations, explanations_es, strict=True
+            for (pid, yid), cents, (text, text_es, message) in zip(
+                ids, amounts, explanations, strict=True
             )
         ],
     )

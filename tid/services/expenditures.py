@@ -91,9 +91,9 @@ CAP_MESSAGE = N_(
 # with the year, because a date just after July 1 (a new FY) is the usual cause.
 NO_REVENUE_MESSAGE = N_(
     "FY %(fy)s has no impost revenue collected yet, so no administrative expenditure can be "
-    "booked in it: the cap is %(rate)s of the impost revenue collected in the same fiscal year "
-    "(21 LPRA § 6653(6); RULES.md § 1.4). Book the year's collections first, or date the "
-    "expenditure in the fiscal year it belongs to."
+    "booked in it: the cap is %(rate)s of the impost revenue collected in the same fiscal "
+    "year (21 LPRA § 6653(6)). Book the year's collections first, or date the expenditure "
+    "in the fiscal year it belongs to."
 )
 
 

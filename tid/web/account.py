@@ -1174,8 +1174,18 @@ def _statement_part_csv(district_id: int, fy: FiscalYear, part: str) -> str:
             audit_statement.aging(db, district_id, fy.end, booked_before=cut), fy.end
         )
     if part == "journal":
+        from tid.models import AuthorizedPurpose
+
+        purposes = {
+            p.id: p.name
+            for p in db.exec(
+                select(AuthorizedPurpose).where(AuthorizedPurpose.district_id == district_id)
+            )
+            if p.id
+        }
         return audit_statement.journal_csv(
-            ledger.journal(db, district_id, since=fy.start, until=fy.end, booked_before=cut)
+            ledger.journal(db, district_id, since=fy.start, until=fy.end, booked_before=cut),
+            purposes,
         )
     return audit_statement.statement_csv(
         audit_statement.statement(db, district_id, fy, booked_before=cut)

@@ -50,18 +50,19 @@ nav.add(
 _CALENDAR_WARNINGS = (
     N_(
         "Saturdays are treated like Sundays and holidays: a deadline falling on one moves "
-        "to the next working day (setting deadline_skip_saturday = true). The supplied "
-        "text of 1 LPRA § 72 does not settle Saturdays (RULES.md § 1.1)."
+        "to the next working day (the district setting “A deadline on a Saturday moves to "
+        "the next working day” is on). The supplied text of 1 LPRA § 72 does not settle "
+        "Saturdays."
     ),
     N_(
-        "Saturdays count as working days: a deadline may fall on one "
-        "(setting deadline_skip_saturday = false). The supplied text of 1 LPRA § 72 does not "
-        "settle Saturdays (RULES.md § 1.1)."
+        "Saturdays count as working days: a deadline may fall on one (the district setting "
+        "“A deadline on a Saturday moves to the next working day” is off). The supplied "
+        "text of 1 LPRA § 72 does not settle Saturdays."
     ),
     N_(
-        "The publication window is the 7 days after the approval day (approval + 1 … approval "
-        "+ 7) and its end does not move for a Sunday or holiday: the statute names a week, not "
-        "a period counted under 1 LPRA § 72 (RULES.md § 1.1)."
+        "The publication window is the 7 days after the approval day (approval + 1 … "
+        "approval + 7) and its end does not move for a Sunday or holiday: the statute names "
+        "a week (21 LPRA § 6653(7)), not a period counted under 1 LPRA § 72."
     ),
 )
 
