@@ -32,6 +32,7 @@ CHROMIUM = "/usr/bin/chromium"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 WIDTHS = {390: PHONE, 1280: DESKTOP}
+SHOT_HEIGHT = 6000  # px: the longest screenshot
 
 CLERK = "secretaria@demo.tid.pr"
 ASSOCIATION = "asociacion@demo.tid.pr"
@@ -142,7 +143,11 @@ def shoot(page: Page, folder: Path, name: str) -> Path:
     lang = str(page.evaluate("document.documentElement.lang"))
     slug = re.sub(r"[^a-z0-9]+", "-", f"{name}-{lang}-{width}".lower()).strip("-")
     path = folder / f"{slug}.png"
-    page.screenshot(path=str(path), full_page=True)
+    # the whole page, up to a few screens (a journal of a year's entries would take seconds)
+    height = min(int(page.evaluate("document.documentElement.scrollHeight")), SHOT_HEIGHT)
+    page.screenshot(
+        path=str(path), full_page=True, clip={"x": 0, "y": 0, "width": width, "height": height}
+    )
     return path
 
 
