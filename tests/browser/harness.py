@@ -98,7 +98,7 @@ def serve_demo() -> Iterator[Site]:
     def work() -> None:  # the worker: runs queued jobs as `tid worker` would
         while not stop.is_set():
             tasks.run_pending(app)
-            stop.wait(0.1)
+            stop.wait(0.25)  # the pages ask for a job's progress once a second
 
     threads = [
         threading.Thread(target=server.serve_forever, daemon=True),
