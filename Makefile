@@ -30,6 +30,8 @@ sysdeps-test: sysdeps
 	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 \
 	  || $(MAKE) --no-print-directory apt PKGS="postgresql"
 	@command -v redis-server >/dev/null 2>&1 || $(MAKE) --no-print-directory apt PKGS="redis-server"
+	@# The browser tests (tests/browser/) drive Debian's Chromium.
+	@test -x /usr/bin/chromium || $(MAKE) --no-print-directory apt PKGS="chromium"
 
 apt:
 	@if [ "$$(id -u)" = 0 ]; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(PKGS); \
@@ -63,8 +65,9 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 # Both cores: each test worker starts its own throwaway PostgreSQL.
+# --dist loadgroup: the browser tests (tests/browser/) share one worker, one demo, one Chromium.
 test: install sysdeps-test lint typecheck
-	$(BIN)/pytest -n auto
+	$(BIN)/pytest -n auto --dist loadgroup
 
 # The benchmarks print their figures and ratios; account.py and web.py start a throwaway
 # PostgreSQL, web.py also gunicorn (the bench extra) and wrk (installed here as root).

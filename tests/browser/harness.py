@@ -1,0 +1,272 @@
+"""A real browser on the demo: the app served on loopback (a server thread and a worker
+thread over one SQLite demo database), Debian's Chromium driven by Playwright, and the
+checks every visited page must pass: no sideways scroll and no serious or critical axe-core
+finding. A failing page is photographed (in ``failures/`` of the screenshots' folder)."""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+from argon2 import PasswordHasher
+from axe_playwright_python.sync_playwright import Axe
+from babel.support import Translations
+from flask import Flask
+from playwright.sync_api import Browser, BrowserContext, Page
+from werkzeug.serving import BaseWSGIServer, make_server
+
+import tid
+from tid import create_app, migrate, tasks
+from tid.db import get_session
+from tid.demo import ACCOUNT_USER, DEMO_PASSWORD, load_demo, portal_sample
+from tid.services import users
+
+CHROMIUM = "/usr/bin/chromium"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+WIDTHS = {390: PHONE, 1280: DESKTOP}
+SHOT_HEIGHT = 6000  # px: the longest screenshot
+
+CLERK = "secretaria@demo.tid.pr"
+ASSOCIATION = "asociacion@demo.tid.pr"
+TREASURER = ACCOUNT_USER
+AUDITOR = "auditor@demo.tid.pr"
+ADMIN = "admin@demo.tid.pr"
+
+# Sideways scroll: the document wider than the viewport, or an element whose content is
+# wider than itself and that scrolls (overflow auto/scroll).
+MEASURE = """() => {
+  const root = document.documentElement;
+  const out = {page: root.scrollWidth, viewport: root.clientWidth, regions: []};
+  for (const el of document.querySelectorAll('body *')) {
+    const style = getComputedStyle(el);
+    if (['auto', 'scroll'].includes(style.overflowX) && el.scrollWidth > el.clientWidth + 1) {
+      const name = el.tagName.toLowerCase() + (el.id ? '#' + el.id : '');
+      const css = typeof el.className === 'string' && el.className ? '.' + el.className : '';
+      out.regions.push(`${name}${css} (${el.scrollWidth} > ${el.clientWidth} px)`);
+    }
+  }
+  return out;
+}"""
+
+
+@dataclass
+class Site:
+    """The demo served on loopback."""
+
+    base: str
+    app: Flask
+    instance: Path
+    portal: tuple[str, str]
+
+
+def serve_demo() -> Iterator[Site]:
+    """Migrate a fresh SQLite database, load the demo, serve it with a worker thread.
+    Passwords are hashed with cheap argon2 parameters, as in the other tests (tests/conftest.py):
+    the browser tests check the pages, not the work factor."""
+    folder = Path(tempfile.mkdtemp(prefix="tid-browser-"))
+    hasher = users._hasher
+    users._hasher = PasswordHasher(time_cost=1, memory_cost=256, parallelism=1)
+    url = f"sqlite:///{folder / 'tid.sqlite'}"
+    migrate.upgrade(url)
+    app = create_app(
+        {
+            "DATABASE_URL": url,
+            "SECRET_KEY": "browser-test-secret",
+            "INSTANCE_PATH": str(folder / "instance"),
+            "SCHEDULER_IN_PROCESS": False,
+            "TWO_FACTOR_ROLES": "",
+            "CALC_RATE_LIMIT": 0,
+            # the style sheet and scripts from the browser's cache, not asked for on every page
+            "SEND_FILE_MAX_AGE_DEFAULT": 3600,
+        }
+    )
+    with app.app_context():
+        load_demo(session=get_session(), config=app.config)
+    sample = portal_sample(app.instance_path)
+    assert sample is not None, "the demo wrote no portal sample"
+    server: BaseWSGIServer = make_server("127.0.0.1", 0, app, threaded=True)
+    stop = threading.Event()
+
+    def work() -> None:  # the worker: runs queued jobs as `tid worker` would
+        while not stop.is_set():
+            tasks.run_pending(app)
+            stop.wait(0.25)  # the pages ask for a job's progress once a second
+
+    threads = [
+        threading.Thread(target=server.serve_forever, daemon=True),
+        threading.Thread(target=work, daemon=True),
+    ]
+    for thread in threads:
+        thread.start()
+    try:
+        yield Site(f"http://127.0.0.1:{server.port}", app, Path(app.instance_path), sample)
+    finally:
+        stop.set()
+        server.shutdown()
+        for thread in threads:
+            thread.join(timeout=10)
+        app.extensions["tid.engine"].dispose()
+        users._hasher = hasher
+
+
+def path_pattern(url: str) -> str:
+    """A page's kind: its path with the numbers taken out (``/roll/N/properties/N``)."""
+    return re.sub(r"\d+", "N", urlsplit(url).path)
+
+
+def shape(url: str) -> str:
+    """A page's shape: its kind and the names of its query's parameters (one
+    ``/account/N/journal?page`` stands for every page number)."""
+    keys = sorted({key for key, _ in parse_qsl(urlsplit(url).query, keep_blank_values=True)})
+    return path_pattern(url) + ("?" + "&".join(keys) if keys else "")
+
+
+def screenshots_folder(default: Path) -> Path:
+    """Where screenshots go: ``TID_SCREENSHOTS`` (e.g. ``instance/screenshots``) when set,
+    else ``default`` (under the test's tmp dir)."""
+    folder = Path(os.environ.get("TID_SCREENSHOTS") or default)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def shoot(page: Page, folder: Path, name: str) -> Path:
+    """A full-page PNG of the page shown, named after what it is, language and width."""
+    width = page.viewport_size["width"] if page.viewport_size else 0
+    lang = str(page.evaluate("document.documentElement.lang"))
+    slug = re.sub(r"[^a-z0-9]+", "-", f"{name}-{lang}-{width}".lower()).strip("-")
+    path = folder / f"{slug}.png"
+    # the whole page, up to a few screens (a journal of a year's entries would take seconds)
+    height = min(int(page.evaluate("document.documentElement.scrollHeight")), SHOT_HEIGHT)
+    page.screenshot(
+        path=str(path), full_page=True, clip={"x": 0, "y": 0, "width": width, "height": height}
+    )
+    return path
+
+
+# axe-core's rules on the page's language, run on a shape already fully checked at this width
+# in the other language (the same template gives the same structure; the text differs).
+LANGUAGE_RULES = ["html-has-lang", "html-lang-valid", "valid-lang", "document-title"]
+
+
+@dataclass
+class Checker:
+    """Checks each page the tests visit; keeps every problem, photographs its page. One for
+    the module: axe-core runs fully once per shape of page and width (the same template gives
+    the same findings), its language rules once per shape, width and language."""
+
+    folder: Path
+    axe: Axe = field(default_factory=Axe)
+    problems: list[str] = field(default_factory=list)
+    checked: int = 0
+    axed: set[tuple[str, int]] = field(default_factory=set)
+    languages: set[tuple[str, int, str]] = field(default_factory=set)
+
+    def check(self, page: Page, what: str, language: str) -> None:
+        """The page speaks ``language``; no sideways scroll at this width; no serious or
+        critical axe finding."""
+        self.checked += 1
+        width = page.viewport_size["width"] if page.viewport_size else 0
+        found: list[str] = []
+        m: dict[str, Any] = page.evaluate(MEASURE)
+        if m["page"] > m["viewport"]:
+            found.append(f"the page scrolls sideways ({m['page']} > {m['viewport']} px)")
+        found += [f"scrolls sideways: {region}" for region in m["regions"]]
+        lang = str(page.evaluate("document.documentElement.lang"))
+        if lang != language:
+            found.append(f"the page speaks {lang!r}, not {language!r}")
+        kind = shape(page.url)
+        options: dict[str, Any] | None = None
+        if (kind, width) not in self.axed:
+            self.axed.add((kind, width))
+            self.languages.add((kind, width, lang))
+            options = {"resultTypes": ["violations"]}
+        elif (kind, width, lang) not in self.languages:
+            self.languages.add((kind, width, lang))
+            options = {
+                "runOnly": {"type": "rule", "values": LANGUAGE_RULES},
+                "resultTypes": ["violations"],
+            }
+        if options is not None:
+            results = self.axe.run(page, options=options)
+            for v in results.response["violations"]:
+                if v["impact"] in ("serious", "critical"):
+                    targets = ", ".join(str(n["target"]) for n in v["nodes"][:3])
+                    found.append(f"axe {v['impact']} {v['id']}: {v['help']} ({targets})")
+        if found:
+            shot = shoot(page, self.folder / "failures", f"{len(self.problems):03d}-{what}")
+            self.problems += [
+                f"{what} [{lang}, {width} px] {page.url}: {p} → {shot}" for p in found
+            ]
+
+
+def new_page(
+    browser: Browser, width: int, language: str, state: Any = None
+) -> tuple[BrowserContext, Page]:
+    """A tab at ``width``; ``state``: a signed-in context's cookies (``storage_state``)."""
+    context = browser.new_context(viewport=WIDTHS[width], locale=language, storage_state=state)
+    context.set_default_timeout(30_000)
+    context.on("dialog", lambda dialog: dialog.accept())  # forms.js's data-confirm: "yes"
+    return context, context.new_page()
+
+
+def set_language(page: Page, site: Site, language: str) -> None:
+    """Use the header's language toggle until the page speaks ``language``."""
+    if page.url == "about:blank":
+        page.goto(site.base + "/")
+    if page.evaluate("document.documentElement.lang") != language:
+        other = "English" if language == "en" else "Español"
+        page.get_by_role("button", name=other, exact=True).click()
+        page.wait_for_load_state()
+    assert page.evaluate("document.documentElement.lang") == language
+
+
+_SPANISH = Translations.load(str(Path(tid.__file__).parent / "translations"), ["es"])
+
+
+def t(language: str, msgid: str) -> str:
+    """The text a page shows in ``language`` for the English ``msgid`` (the catalog's)."""
+    return msgid if language == "en" else str(_SPANISH.gettext(msgid))
+
+
+def log_in(page: Page, site: Site, email: str, language: str) -> None:
+    page.goto(site.base + "/login")
+    set_language(page, site, language)
+    main = page.locator("main")
+    main.get_by_label(t(language, "Email")).fill(email)
+    main.get_by_label(t(language, "Password")).fill(DEMO_PASSWORD)
+    main.get_by_role("button", name=t(language, "Log in")).click()
+    page.wait_for_load_state()
+    assert "/login" not in page.url, f"{email} could not log in"
+    set_language(page, site, language)  # signing in starts a new session
+
+
+@dataclass
+class Logins:
+    """Each (user, language)'s signed-in cookies, signing in through the login page once."""
+
+    site: Site
+    browser: Browser
+    states: dict[tuple[str | None, str], Any] = field(default_factory=dict)
+
+    def state(self, email: str | None, language: str) -> Any:
+        key = (email, language)
+        if key not in self.states:
+            context, page = new_page(self.browser, 390, language)
+            try:
+                if email is None:
+                    page.goto(self.site.base + "/")
+                    set_language(page, self.site, language)
+                else:
+                    log_in(page, self.site, email, language)
+                self.states[key] = context.storage_state()
+            finally:
+                context.close()
+        return self.states[key]
