@@ -171,7 +171,7 @@ FORMS: dict[str, FormSpec] = {
         name="room-tax",
         title=N_("Room occupancy tax"),
         description=N_("The tax on one stay: rate, base, tax and the day it is remitted."),
-        citation="IRC 1994 § 2051; Act 272-2003 §§ 24, 28",
+        citation=N_("IRC 1994 § 2051; Act 272-2003 §§ 24, 28"),
         sections=(
             Section(
                 N_("The stay"),
@@ -212,7 +212,7 @@ FORMS: dict[str, FormSpec] = {
             "Who receives the room tax collected: per fiscal year up to 2002-03 (and FY2003-04 "
             "up to 2003-09-08), month by month from September 2003."
         ),
-        citation="IRC 1994 § 2051(5); Act 272-2003 § 31",
+        citation=N_("IRC 1994 § 2051(5); Act 272-2003 § 31"),
         chart="waterfall",
         sections=(
             Section(
@@ -292,7 +292,7 @@ FORMS: dict[str, FormSpec] = {
             "Gasoline, diesel, crude-oil and cigarette taxes to the Highways Authority, the "
             "bus authorities and the General Fund, month by month."
         ),
-        citation="13 LPRA § 31751",
+        citation=N_("13 LPRA § 31751"),
         chart="waterfall",
         sections=(
             Section(
@@ -330,7 +330,7 @@ FORMS: dict[str, FormSpec] = {
         description=N_(
             "The lottery and General Fund shares and the hold-harmless adjustments by municipality."
         ),
-        citation="Municipal Equalization Fund (b)–(d)",
+        citation=N_("Municipal Equalization Fund (b)–(d)"),
         chart="adjustments",
         sections=(
             Section(
@@ -380,7 +380,7 @@ FORMS: dict[str, FormSpec] = {
             "The rank of the district's impost lien among the others, and how sale proceeds "
             "are paid."
         ),
-        citation="21 LPRA § 6653(8)",
+        citation=N_("21 LPRA § 6653(8)"),
         sections=(
             Section(
                 N_("Liens on the property"),
@@ -424,7 +424,7 @@ FORMS: dict[str, FormSpec] = {
             "The ordinance, the mayor's decision, the publication and the owners' notice, "
             "counted as the law counts days."
         ),
-        citation="21 LPRA § 6653(2), (5), (7); 1 LPRA § 72",
+        citation=N_("21 LPRA § 6653(2), (5), (7); 1 LPRA § 72"),
         sections=(
             Section(
                 N_("Dates"),
@@ -449,7 +449,7 @@ FORMS: dict[str, FormSpec] = {
         name="impost",
         title=N_("Impost formula"),
         description=N_("Each property's yearly impost under the ordinance's formula."),
-        citation="21 LPRA § 6653(3)(d)",
+        citation=N_("21 LPRA § 6653(3)(d)"),
         sections=(
             Section(
                 N_("Formula"),

@@ -23,6 +23,7 @@ from tests.pdf_checks import assert_archival
 from tid import calc_io, i18n
 from tid.cli import calc_command
 from tid.rules import calculators
+from tid.rules.messages import Message, render
 from tid.rules.params import all_parameters
 
 AVAILABLE = [name for name in sorted(calculators.CALCULATORS) if calc_io.available(name)]
@@ -87,8 +88,17 @@ def test_parameters_page_has_an_anchor_and_citation_per_parameter(client: FlaskC
     page = html.unescape(_page(client.get("/calc/parameters")))
     for parameter in all_parameters():
         assert f'id="p-{parameter["name"]}"' in page
+        assert render(Message(parameter["description"]), "es") in page
         for value in parameter["values"]:
-            assert value["citation"] in page
+            # the citation in the reader's language: a translation of its own, in Spanish
+            translated = render(Message(value["citation"]), "es")
+            assert translated in page
+            assert translated != value["citation"] or "LPRA" in translated
+    english = html.unescape(_page(client.get("/calc/parameters?lang=en")))
+    for parameter in all_parameters():
+        assert parameter["description"] in english
+        for value in parameter["values"]:
+            assert value["citation"] in english
 
 
 @pytest.mark.parametrize("name", sorted(calc_io.FORMS))

@@ -268,6 +268,14 @@ _CHOICE_KEYS = {"lodging_type", "exemption", "kind", "part", "regime", "result"}
 
 def show_parameter(unit: str, text: str) -> str:
     """A value of a dated parameter (tid/rules/params) for a reader, by its unit."""
+    from tid.rules.params import CODE_LABELS
+
+    if unit == "code":
+        return _(CODE_LABELS[text]) if text in CODE_LABELS else text
+    if unit == "boolean":
+        return str(_("Yes") if text == "true" else _("No"))
+    if unit == "fiscal_month":
+        return fiscal_month(int(text))
     try:
         if unit in ("rate", "ratio"):
             return percent(Decimal(text))
@@ -282,6 +290,43 @@ def show_parameter(unit: str, text: str) -> str:
     return text
 
 
+# The months of the fiscal year, July first (a parameter's ``fiscal_month``: 1 … 12).
+FISCAL_MONTHS = (
+    N_("July"),
+    N_("August"),
+    N_("September"),
+    N_("October"),
+    N_("November"),
+    N_("December"),
+    N_("January"),
+    N_("February"),
+    N_("March"),
+    N_("April"),
+    N_("May"),
+    N_("June"),
+)
+
+
+def fiscal_month(number: int) -> str:
+    """The name of the ``number``-th month of the fiscal year (1: July … 12: June)."""
+    return str(_(FISCAL_MONTHS[number - 1])) if 1 <= number <= 12 else str(number)
+
+
+def translated(msgid: str) -> str:
+    """A msgid kept as data (a parameter's description, a citation) in the reader's language:
+    the catalog's text as it is, without the ``%`` formatting of the templates' ``_()``."""
+    from flask_babel import gettext
+
+    return str(gettext(msgid)) if msgid else ""
+
+
+def unit_label(unit: str) -> str:
+    """The msgid that names a parameter's unit (tid/rules/params.py)."""
+    from tid.rules.params import UNIT_LABELS
+
+    return UNIT_LABELS.get(unit, unit)
+
+
 def is_number(key: str, value: object) -> bool:
     return calc_io.kind_of(key, value) in ("money", "rate", "number", "quantity")
 
@@ -293,6 +338,8 @@ def _helpers() -> dict[str, Any]:
         "show": show,
         "is_number": is_number,
         "show_parameter": show_parameter,
+        "unit_label": unit_label,
+        "translated": translated,
     }
 
 
