@@ -32,7 +32,10 @@ from tid.rules.periods import parse_date
 from tid.rules.trace import TraceStep
 from tid.rules.waterfall import check_keys
 
-CITATION = "21 LPRA § 6653(8)"
+CITATION = N_("21 LPRA § 6653(8)")
+_LAST_SENTENCE = N_("21 LPRA § 6653(8), last sentence")
+_GIVEN = N_("given in the input")
+_EACH_RANK = N_("RULES.md § 1.5 (each rank in full before the next)")
 
 # Kinds that rank above the impost lien whatever their date, with the paragraph that says so.
 _ABOVE_BY_KIND = {
@@ -190,7 +193,7 @@ def rank_liens(
         act_source = Message("the default")
     else:
         act_date = act_effective_date
-        act_citation = f"{default_act_effective_date()[1]}; given in the input"
+        act_citation = f"{default_act_effective_date()[1]}; {_GIVEN}"
         act_source = Message("given in the input")
     warnings: list[str] = [
         Message(
@@ -315,8 +318,11 @@ def rank_liens(
                             rank=line.rank,
                             id=line.id,
                         ),
-                        f"0.00 paid, {money_str(line.owed)} owed by the owner (a separate action)",
-                        f"{CITATION}, last sentence; RULES.md § 1.5",
+                        Message(
+                            "0.00 paid, %(owed)s owed by the owner (a separate action)",
+                            owed=money_str(line.owed),
+                        ),
+                        f"{_LAST_SENTENCE}; {N_('RULES.md § 1.5')}",
                     )
                 )
                 continue
@@ -330,15 +336,19 @@ def rank_liens(
                         rank=line.rank,
                         id=line.id,
                     ),
-                    f"{money_str(paid)} paid, {money_str(line.owed - paid)} unpaid",
-                    f"{CITATION}; RULES.md § 1.5 (each rank in full before the next)",
+                    Message(
+                        "%(paid)s paid, %(unpaid)s unpaid",
+                        paid=money_str(paid),
+                        unpaid=money_str(line.owed - paid),
+                    ),
+                    f"{CITATION}; {_EACH_RANK}",
                 )
             )
         distribution = tuple(payments)
         to_owner = left
         trace.append(
             TraceStep(
-                Message("to the owner (the whole surplus)"), money_str(left), "RULES.md § 1.5"
+                Message("to the owner (the whole surplus)"), money_str(left), N_("RULES.md § 1.5")
             )
         )
     return LienResult(

@@ -191,6 +191,9 @@ LABELS: dict[str, str] = {
     "parameters_used": N_("Parameters used"),
     "attributes_used": N_("Attributes used"),
     "result": N_("Result"),
+    "field": N_("Field"),
+    "value": N_("Value"),
+    "warning": N_("Warning"),
     "secured": N_("Secured"),
     "irc-1994": N_("Internal Revenue Code 1994 § 2051"),
     "act-272-2003": N_("Act 272-2003"),
@@ -259,6 +262,8 @@ def show(key: str, value: object) -> str:
     if kind == "quantity":
         return i18n.number(Decimal(str(value)))
     text = str(value)
+    if key.rsplit(".", 1)[-1] == "citation":
+        return cite(text)
     return _(LABELS[text]) if text in LABELS and key.rsplit(".", 1)[-1] in _CHOICE_KEYS else text
 
 
@@ -320,6 +325,69 @@ def translated(msgid: str) -> str:
     return str(gettext(msgid)) if msgid else ""
 
 
+def cite(citation: str) -> str:
+    """A citation of law in the reader's language: the catalog's text of the whole citation,
+    or of each of its parts (``"21 LPRA § 6653(2); 1 LPRA § 72"``), each a msgid."""
+    whole = translated(citation)
+    if whole != citation or "; " not in citation:
+        return whole
+    # the longest run of parts that is a msgid of its own, from the left
+    parts, shown, start = citation.split("; "), [], 0
+    while start < len(parts):
+        end = len(parts)
+        while end > start + 1 and translated("; ".join(parts[start:end])) == "; ".join(
+            parts[start:end]
+        ):
+            end -= 1
+        shown.append(translated("; ".join(parts[start:end])))
+        start = end
+    return "; ".join(shown)
+
+
+def parameter_label(name: str) -> str:
+    """A dated parameter as a reader names it: its description in the reader's language."""
+    from tid.rules.params import history
+
+    try:
+        return translated(history(name).description)
+    except KeyError:
+        return name
+
+
+def step_value(step: Mapping[str, Any]) -> str:
+    """The value of a trace step for a reader: a code a parameter holds by its label."""
+    from tid.rules.params import CODE_LABELS
+
+    value = step.get("value")
+    if isinstance(value, str) and value in CODE_LABELS:
+        return translated(CODE_LABELS[value])
+    return i18n.localized(value) if isinstance(value, str) else str(value)
+
+
+def csv_text(column: str, value: object) -> object:
+    """A text cell of a result's CSV for a reader: flags, codes and citations by their
+    labels, warnings in the reader's language (numbers stay as the result gives them)."""
+    leaf = column.rsplit(".", 1)[-1]
+    if isinstance(value, bool):
+        return str(_("Yes") if value else _("No"))
+    if not isinstance(value, str):
+        return value
+    if leaf == "citation":
+        return cite(value)
+    if leaf == "warning":
+        return i18n.localized(value)
+    if leaf in _CHOICE_KEYS and value in LABELS:
+        return str(_(LABELS[value]))
+    return value
+
+
+def result_csv(result: Mapping[str, Any]) -> str:
+    """A result as the CSV a reader downloads: columns and codes named in their language
+    (CALCULATORS.md fixes the JSON documents, not this file; the JSON API and ``tid calc``
+    are the machine interface)."""
+    return calc_io.result_csv(result, label, csv_text)
+
+
 def unit_label(unit: str) -> str:
     """The msgid that names a parameter's unit (tid/rules/params.py)."""
     from tid.rules.params import UNIT_LABELS
@@ -340,6 +408,9 @@ def _helpers() -> dict[str, Any]:
         "show_parameter": show_parameter,
         "unit_label": unit_label,
         "translated": translated,
+        "cite": cite,
+        "parameter_label": parameter_label,
+        "step_value": step_value,
     }
 
 
@@ -926,7 +997,7 @@ def _run_posted(calculator: str) -> tuple[FormSpec, dict[str, Any], dict[str, An
 def download_csv(calculator: str) -> Any:
     """The result as CSV, computed again from the posted document (public, nothing stored)."""
     result = _run_posted(calculator)[2]
-    body = "\ufeff" + calc_io.result_csv(result)  # the BOM lets spreadsheets read UTF-8
+    body = "\ufeff" + result_csv(result)  # the BOM lets spreadsheets read UTF-8
     return Response(
         body,
         mimetype="text/csv",
