@@ -23,7 +23,6 @@ from tests.pdf_checks import assert_archival
 from tid import calc_io, i18n
 from tid.cli import calc_command
 from tid.rules import calculators
-from tid.rules.messages import Message, render
 from tid.rules.params import all_parameters
 from tid.web import calc as web_calc
 
@@ -85,14 +84,22 @@ def test_index_lists_every_calculator(client: FlaskClient) -> None:
     assert "Calculadoras" in page  # Spanish first
 
 
-def test_parameters_page_has_an_anchor_and_citation_per_parameter(client: FlaskClient) -> None:
+def _translated(app: Flask, text: str) -> str:
+    """A text of the parameter files as the Spanish reader sees it."""
+    with app.test_request_context():
+        return web_calc.translated(text)
+
+
+def test_parameters_page_has_an_anchor_and_citation_per_parameter(
+    app: Flask, client: FlaskClient
+) -> None:
     page = html.unescape(_page(client.get("/calc/parameters")))
     for parameter in all_parameters():
         assert f'id="p-{parameter["name"]}"' in page
-        assert render(Message(parameter["description"]), "es") in page
+        assert _translated(app, parameter["description"]) in page
         for value in parameter["values"]:
             # the citation in the reader's language: a translation of its own, in Spanish
-            translated = render(Message(value["citation"]), "es")
+            translated = _translated(app, value["citation"])
             assert translated in page
             assert translated != value["citation"] or "LPRA" in translated
     english = html.unescape(_page(client.get("/calc/parameters?lang=en")))

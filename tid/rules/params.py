@@ -19,9 +19,10 @@ files are read lazily with :mod:`tomllib`, validated strictly (unknown keys, a v
 a citation, an unknown unit, unsorted or overlapping dates are refused) and cached.
 
 The English ``description``, ``citation`` and ``note`` of the files are msgids: ``make
-messages`` extracts them (:func:`extract_messages`, named in tid/babel.cfg), so each is
-written once, in its file, and shown in the reader's language from the catalogs. The JSON
-interface (``/api/v1/parameters``) keeps them as written.
+messages`` extracts them (:func:`extract_messages`, named in tid/babel.cfg; a ``%`` is
+written ``%%`` there, :func:`catalog_id`), so each is written once, in its file, and shown
+in the reader's language from the catalogs. The JSON interface (``/api/v1/parameters``)
+keeps them as written.
 """
 
 from __future__ import annotations
@@ -339,6 +340,11 @@ def load_parameters(paths: Iterable[Path]) -> dict[str, Parameter]:
     return registry
 
 
+def catalog_id(text: str) -> str:
+    """The msgid of a description, citation or note of the files: ``%`` written ``%%``."""
+    return text.replace("%", "%%")
+
+
 def extract_messages(
     fileobj: Any, keywords: Any, comment_tags: Any, options: Any
 ) -> Iterator[tuple[int, str, str, list[str]]]:
@@ -357,7 +363,9 @@ def extract_messages(
                         yield from walk(entry)
 
     for message in walk(document):
-        yield 1, "_", message, []
+        # A literal % is written %% in the catalogs (the python-format convention), so that
+        # "30 % share" is not taken for a placeholder: :func:`catalog_id`.
+        yield 1, "_", catalog_id(message), []
 
 
 @cache

@@ -261,6 +261,8 @@ def show(key: str, value: object) -> str:
         return i18n.number(value)
     if kind == "quantity":
         return i18n.number(Decimal(str(value)))
+    if isinstance(value, Message):
+        return render(value)
     text = str(value)
     if key.rsplit(".", 1)[-1] == "citation":
         return cite(text)
@@ -322,7 +324,15 @@ def translated(msgid: str) -> str:
     the catalog's text as it is, without the ``%`` formatting of the templates' ``_()``."""
     from flask_babel import gettext
 
-    return str(gettext(msgid)) if msgid else ""
+    from tid.rules.params import catalog_id
+
+    if not msgid:
+        return ""
+    if "%" in msgid:  # a text of the parameter files: its % is %% in the catalogs
+        found = str(gettext(catalog_id(msgid)))
+        if found != catalog_id(msgid):
+            return found.replace("%%", "%")
+    return str(gettext(msgid))
 
 
 def cite(citation: str) -> str:
@@ -374,8 +384,8 @@ def csv_text(column: str, value: object) -> object:
         return value
     if leaf == "citation":
         return cite(value)
-    if leaf == "warning":
-        return i18n.localized(value)
+    if isinstance(value, Message):  # a warning, a reason the rules give
+        return render(value)
     if leaf in _CHOICE_KEYS and value in LABELS:
         return str(_(LABELS[value]))
     return value
