@@ -31,6 +31,7 @@ from tid.rules import calculators
 from tid.rules.errors import FindingsError, InputError
 from tid.rules.liens import LIEN_KINDS
 from tid.rules.messages import Message, render, set_field_labels
+from tid.rules.params import CODE_LABELS
 from tid.rules.room_tax import EXEMPTION_LABELS, LODGING_LABELS
 from tid.web import calc_guard, nav
 from tid.web.access import public
@@ -195,8 +196,8 @@ LABELS: dict[str, str] = {
     "value": N_("Value"),
     "warning": N_("Warning"),
     "secured": N_("Secured"),
-    "irc-1994": N_("Internal Revenue Code 1994 § 2051"),
-    "act-272-2003": N_("Act 272-2003"),
+    # the regimes, as the parameter room_tax.regime names them (tid/rules/params.py)
+    **{code: CODE_LABELS[code] for code in ("irc-1994", "act-272-2003")},
     # lodging types, exemptions and kinds of lien (choices)
     **LODGING_LABELS,
     **EXEMPTION_LABELS,
@@ -275,8 +276,6 @@ _CHOICE_KEYS = {"lodging_type", "exemption", "kind", "part", "regime", "result"}
 
 def show_parameter(unit: str, text: str) -> str:
     """A value of a dated parameter (tid/rules/params) for a reader, by its unit."""
-    from tid.rules.params import CODE_LABELS
-
     if unit == "code":
         return _(CODE_LABELS[text]) if text in CODE_LABELS else text
     if unit == "boolean":
@@ -366,8 +365,6 @@ def parameter_label(name: str) -> str:
 
 def step_value(step: Mapping[str, Any]) -> str:
     """The value of a trace step for a reader: a code a parameter holds by its label."""
-    from tid.rules.params import CODE_LABELS
-
     value = step.get("value")
     if isinstance(value, str) and value in CODE_LABELS:
         return translated(CODE_LABELS[value])
