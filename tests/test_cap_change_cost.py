@@ -146,7 +146,8 @@ OTHER_STATUTES = {
     "tid/rules/distribution.py": "Act 272-2003 § 31(B): the 2 %, 5 % and 9 % shares",
     "tid/rules/waterfall.py": "Act 272-2003 § 31(B): the 2 %, 5 % and 9 % shares",
 }
-OTHER_STATUTE_LINE = re.compile(r"Center|Centro|reserve|reserva")
+# (and the catalog entries that quote § 31(B) itself, from the parameter files)
+OTHER_STATUTE_LINE = re.compile(r"Center|Centro|reserve|reserva|272-2003 § 31\(B\)|art\. 31\(B\)")
 
 
 def _files() -> Iterator[Path]:

@@ -19,7 +19,12 @@ KEYWORDS = {
     "N_": None,
     "Message": None,
 }
-METHODS = [("**.py", "python"), ("**.html", "jinja2")]
+# the parameter files' descriptions, citations and notes are msgids too (tid/babel.cfg)
+METHODS = [
+    ("**.py", "python"),
+    ("**.html", "jinja2"),
+    ("**.toml", "tid.rules.params:extract_messages"),
+]
 
 
 def _extracted() -> set[str | tuple[str, ...]]:

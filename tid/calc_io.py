@@ -172,7 +172,7 @@ FORMS: dict[str, FormSpec] = {
         name="room-tax",
         title=N_("Room occupancy tax"),
         description=N_("The tax on one stay: rate, base, tax and the day it is remitted."),
-        citation="IRC 1994 § 2051; Act 272-2003 §§ 24, 28",
+        citation=N_("IRC 1994 § 2051; Act 272-2003 §§ 24, 28"),
         sections=(
             Section(
                 N_("The stay"),
@@ -213,7 +213,7 @@ FORMS: dict[str, FormSpec] = {
             "Who receives the room tax collected: per fiscal year up to 2002-03 (and FY2003-04 "
             "up to 2003-09-08), month by month from September 2003."
         ),
-        citation="IRC 1994 § 2051(5); Act 272-2003 § 31",
+        citation=N_("IRC 1994 § 2051(5); Act 272-2003 § 31"),
         chart="waterfall",
         sections=(
             Section(
@@ -293,7 +293,7 @@ FORMS: dict[str, FormSpec] = {
             "Gasoline, diesel, crude-oil and cigarette taxes to the Highways Authority, the "
             "bus authorities and the General Fund, month by month."
         ),
-        citation="13 LPRA § 31751",
+        citation=N_("13 LPRA § 31751"),
         chart="waterfall",
         sections=(
             Section(
@@ -331,7 +331,7 @@ FORMS: dict[str, FormSpec] = {
         description=N_(
             "The lottery and General Fund shares and the hold-harmless adjustments by municipality."
         ),
-        citation="Municipal Equalization Fund (b)–(d)",
+        citation=N_("Municipal Equalization Fund (b)–(d)"),
         chart="adjustments",
         sections=(
             Section(
@@ -381,7 +381,7 @@ FORMS: dict[str, FormSpec] = {
             "The rank of the district's impost lien among the others, and how sale proceeds "
             "are paid."
         ),
-        citation="21 LPRA § 6653(8)",
+        citation=N_("21 LPRA § 6653(8)"),
         sections=(
             Section(
                 N_("Liens on the property"),
@@ -425,7 +425,7 @@ FORMS: dict[str, FormSpec] = {
             "The ordinance, the mayor's decision, the publication and the owners' notice, "
             "counted as the law counts days."
         ),
-        citation="21 LPRA § 6653(2), (5), (7); 1 LPRA § 72",
+        citation=N_("21 LPRA § 6653(2), (5), (7); 1 LPRA § 72"),
         sections=(
             Section(
                 N_("Dates"),
@@ -450,7 +450,7 @@ FORMS: dict[str, FormSpec] = {
         name="impost",
         title=N_("Impost formula"),
         description=N_("Each property's yearly impost under the ordinance's formula."),
-        citation="21 LPRA § 6653(3)(d)",
+        citation=N_("21 LPRA § 6653(3)(d)"),
         sections=(
             Section(
                 N_("Formula"),
@@ -894,6 +894,14 @@ def summary(result: Mapping[str, Any]) -> list[tuple[str, Any]]:
     return figures
 
 
+def _key(key: str) -> str:
+    return key
+
+
+def _as_is(key: str, value: object) -> object:
+    return value
+
+
 def _is_number(value: object) -> bool:
     """A value the calculator wrote as a number: an int, or an amount, rate or quantity
     (decimal strings, CALCULATORS.md)."""
@@ -902,12 +910,17 @@ def _is_number(value: object) -> bool:
     return isinstance(value, int) or (isinstance(value, str) and bool(_DECIMAL.match(value)))
 
 
-def _column_cells(values: list[object]) -> list[str]:
+def _column_cells(
+    values: list[object],
+    column: str = "",
+    text: Callable[[str, object], object] = _as_is,
+) -> list[str]:
     """One column's cells: a column whose every value is a number keeps them as numbers;
-    any other column is text, and each of its cells is escaped (tid/csv_safe.py)."""
+    any other column is text (shown by ``text``), and each of its cells is escaped
+    (tid/csv_safe.py)."""
     if all(v is None or _is_number(v) for v in values):
         return [csv_safe.number_cell(v) for v in values]
-    return [csv_safe.text_cell(_plain(v)) for v in values]
+    return [csv_safe.text_cell(_plain(text(column, v))) for v in values]
 
 
 def _plain(value: object) -> object:
@@ -916,11 +929,18 @@ def _plain(value: object) -> object:
     return value
 
 
-def result_csv(result: Mapping[str, Any]) -> str:
+def result_csv(
+    result: Mapping[str, Any],
+    heading: Callable[[str], str] = _key,
+    text: Callable[[str, object], object] = _as_is,
+) -> str:
     """A result as CSV: each table under its name, then the key figures, then the warnings.
 
-    Columns are the JSON fields (nested ones dotted, ``allocations.general_fund``); amounts
-    are written as the result gives them (``"1234.50"``), so the file reads back exactly.
+    Columns are named by ``heading`` (by default the JSON fields, nested ones dotted,
+    ``allocations.general_fund``; the web gives the reader's labels) and each text cell is
+    shown by ``text(column, value)`` (the web: codes and flags by their labels, citations
+    and warnings in the reader's language). Amounts and other numbers are written as the
+    result gives them (``"1234.50"``), so they read back exactly.
     """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
@@ -930,32 +950,32 @@ def result_csv(result: Mapping[str, Any]) -> str:
             writer.writerow([])
         first = False
         if len(result_tables(result)) > 1:
-            writer.writerow([csv_safe.text_cell(f"# {table.key}")])
-        writer.writerow([csv_safe.text_cell(c) for c in table.columns])
+            writer.writerow([csv_safe.text_cell(f"# {heading(table.key)}")])
+        writer.writerow([csv_safe.text_cell(heading(c)) for c in table.columns])
         lines: list[dict[str, Any]] = list(table.rows)
         if table.totals:
             lines.append(dict(table.totals))
-        columns = [_column_cells([line.get(c) for line in lines]) for c in table.columns]
+        columns = [_column_cells([line.get(c) for line in lines], c, text) for c in table.columns]
         for index in range(len(lines)):
             cells = [column[index] for column in columns]
             if table.totals and index == len(lines) - 1:
-                cells[0] = cells[0] or "total"
+                cells[0] = cells[0] or heading("total")
             writer.writerow(cells)
     figures = summary(result)
     if figures:
         if not first:
             writer.writerow([])
         first = False
-        writer.writerow(["field", "value"])
+        writer.writerow([heading("field"), heading("value")])
         for key, value in figures:  # each field is a column of one value
-            writer.writerow([csv_safe.text_cell(key), *_column_cells([value])])
+            writer.writerow([csv_safe.text_cell(heading(key)), *_column_cells([value], key, text)])
     warnings = result.get("warnings") or []
     if warnings:
         if not first:
             writer.writerow([])
-        writer.writerow(["warning"])
+        writer.writerow([heading("warning")])
         for warning in warnings:
-            writer.writerow([csv_safe.text_cell(warning)])
+            writer.writerow([csv_safe.text_cell(text("warning", warning))])
     return out.getvalue()
 
 

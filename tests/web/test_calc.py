@@ -24,6 +24,7 @@ from tid import calc_io, i18n
 from tid.cli import calc_command
 from tid.rules import calculators
 from tid.rules.params import all_parameters
+from tid.web import calc as web_calc
 
 AVAILABLE = [name for name in sorted(calculators.CALCULATORS) if calc_io.available(name)]
 BOM = "\ufeff"
@@ -83,12 +84,29 @@ def test_index_lists_every_calculator(client: FlaskClient) -> None:
     assert "Calculadoras" in page  # Spanish first
 
 
-def test_parameters_page_has_an_anchor_and_citation_per_parameter(client: FlaskClient) -> None:
+def _translated(app: Flask, text: str) -> str:
+    """A text of the parameter files as the Spanish reader sees it."""
+    with app.test_request_context():
+        return web_calc.translated(text)
+
+
+def test_parameters_page_has_an_anchor_and_citation_per_parameter(
+    app: Flask, client: FlaskClient
+) -> None:
     page = html.unescape(_page(client.get("/calc/parameters")))
     for parameter in all_parameters():
         assert f'id="p-{parameter["name"]}"' in page
+        assert _translated(app, parameter["description"]) in page
         for value in parameter["values"]:
-            assert value["citation"] in page
+            # the citation in the reader's language: a translation of its own, in Spanish
+            translated = _translated(app, value["citation"])
+            assert translated in page
+            assert translated != value["citation"] or "LPRA" in translated
+    english = html.unescape(_page(client.get("/calc/parameters?lang=en")))
+    for parameter in all_parameters():
+        assert parameter["description"] in english
+        for value in parameter["values"]:
+            assert value["citation"] in english
 
 
 @pytest.mark.parametrize("name", sorted(calc_io.FORMS))
@@ -155,7 +173,21 @@ def test_web_api_and_cli_agree(app: Flask, client: FlaskClient, name: str) -> No
         assert warning in html.unescape(page)
     # The CSV download re-runs the same document: the same numbers as the command line.
     download = client.post(f"/calc/{name}/csv", data={"document": json.dumps(document)})
-    assert download.get_data(as_text=True) == BOM + calc_io.result_csv(cli)
+    with app.test_request_context():
+        shown = web_calc.result_csv(calculators.run(name, document))
+    assert download.get_data(as_text=True) == BOM + shown
+    # The file the reader gets names its columns and codes in the reader's language; its
+    # figures are the very cells of the result's fields, row for row.
+    machine = list(csv.reader(io.StringIO(calc_io.result_csv(cli))))
+    read = list(csv.reader(io.StringIO(shown)))
+    assert [len(row) for row in read] == [len(row) for row in machine]
+
+    def numbers(rows: list[list[str]]) -> list[str]:
+        figure = r"-?\d+(\.\d+)?|\d{4}-\d{2}-\d{2}"  # amounts, counts and dates
+        return [cell for row in rows for cell in row if re.fullmatch(figure, cell)]
+
+    assert numbers(read) == numbers(machine) and numbers(read)
+    assert "warnings" not in shown and "regime" not in shown
 
 
 # --------------------------------------------------------------------------------------
@@ -359,7 +391,13 @@ def test_a_calculators_error_on_a_file_row_names_the_row(client: FlaskClient) ->
 # The result page: warnings, trace with links to the parameters, chart
 
 
-def test_result_shows_warnings_trace_and_parameter_links(client: FlaskClient) -> None:
+def _cited(app: Flask, citation: str) -> str:
+    """A citation as the Spanish reader sees it (the catalogs' text of its parts)."""
+    with app.test_request_context():
+        return web_calc.cite(citation)
+
+
+def test_result_shows_warnings_trace_and_parameter_links(app: Flask, client: FlaskClient) -> None:
     document = DOCUMENTS["room-tax-distribution"]
     result = calculators.run("room-tax-distribution", document)
     page = html.unescape(
@@ -373,7 +411,9 @@ def test_result_shows_warnings_trace_and_parameter_links(client: FlaskClient) ->
     for step in with_parameter:
         assert f'href="/calc/parameters#p-{step["parameter"]}"' in page
     for step in result["trace"]:
-        assert step["citation"] in page
+        assert _cited(app, step["citation"]) in page
+    # the law is cited in Spanish: "Ley 272-2003, art. 31(B)(i)", not "Act 272-2003 § 31(B)(i)"
+    assert "Ley 272-2003, art. 31(B)(i)" in page and "Act 272-2003" not in page
     assert '<svg xmlns="http://www.w3.org/2000/svg" class="chart"' in page
     assert (
         '<title id="chart-room-tax-distribution-title">Mes a mes, por destinatario</title>' in page
@@ -402,15 +442,15 @@ def test_csv_download(client: FlaskClient) -> None:
     assert 'filename="excise-allocation.csv"' in response.headers["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(response.get_data(as_text=True).removeprefix(BOM))))
     header = rows[0]
-    assert header[0] == "month"
+    assert header[0] == "Mes"  # the columns are named in the reader's language (Spanish)
     july = dict(zip(header, rows[1], strict=True))
     # Cigarettes 5,000,000.00 in July: HTA 2,500,000.00 (its monthly cap), the Bus Authority
     # 800,000.00 (its cap), PRITA 5,000,000 − 2,500,000 − 800,000 = 1,700,000.00.
-    assert july["allocations.hta_cigarette"] == "2500000.00"
-    assert july["allocations.mba"] == "800000.00"
-    assert july["allocations.prita"] == "1700000.00"
+    assert july["Autoridad de Carreteras (cigarrillos)"] == "2500000.00"
+    assert july["Autoridad Metropolitana de Autobuses"] == "800000.00"
+    assert july["Autoridad de Transporte Integrado"] == "1700000.00"
     # Fuel: 10,000,000 + 4¢ × 5,000,000 gal + 1,000,000 − 250,000 = 10,950,000.00
-    assert july["allocations.hta_fuel"] == "10950000.00"
+    assert july["Autoridad de Carreteras (combustibles)"] == "10950000.00"
 
 
 def test_download_of_a_bad_document(client: FlaskClient) -> None:
@@ -431,7 +471,7 @@ def test_pdf_report_has_the_citations_and_totals(
     assert_archival(response.data, lang="es", tagged=True)
     text = _pdf_text(response.data)
     for citation in calc_io.citations(result):
-        assert re.sub(r"\s+", " ", citation) in text, citation
+        assert re.sub(r"\s+", " ", _cited(app, citation)) in text, citation
     figures = [
         (key, value)
         for key, value in calc_io.summary(result)
@@ -468,7 +508,7 @@ def test_pdf_report_totals_of_the_waterfall(app: Flask, client: FlaskClient) -> 
     # in July and 50,000.00 in August = 150,000.00; the remainder 656,000.00.
     for amount in ("18000.00", "45000.00", "81000.00", "150000.00", "656000.00", "950000.00"):
         assert _money(app, amount) in text
-    assert "Act 272-2003 § 31(B)(i)" in text
+    assert "Ley 272-2003, art. 31(B)(i)" in text
     assert "Mes a mes, por destinatario" in text  # the chart's title
 
 
@@ -509,7 +549,7 @@ def test_csv_download_does_not_let_a_spreadsheet_run_a_name(client: FlaskClient)
     rows = list(csv.reader(io.StringIO(response.get_data(as_text=True).removeprefix(BOM))))
     names = [row[0] for row in rows[1:4]]
     assert names == ["San Juan", "'=HYPERLINK(1)", "Mayagüez"]
-    adjustments = [row[rows[0].index("adjustment")] for row in rows[1:4]]
+    adjustments = [row[rows[0].index("Ajuste")] for row in rows[1:4]]
     assert all(
         a.startswith(("-", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9")) for a in adjustments
     )

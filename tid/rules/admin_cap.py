@@ -15,13 +15,14 @@ from datetime import date
 from decimal import ROUND_DOWN, Decimal
 
 from tid.rules.errors import InputError
-from tid.rules.messages import Message
+from tid.rules.messages import N_, Message
 from tid.rules.money import CENT, ZERO, money_str
 from tid.rules.params import district_setting
 from tid.rules.periods import fiscal_year_of
 from tid.rules.trace import TraceStep
 
-CITATION = "21 LPRA § 6653(6)"
+CITATION = N_("21 LPRA § 6653(6)")
+_RATE_GIVEN = N_("rate given")
 
 MEASURE_WARNING = Message(
     "The cap is measured per fiscal year against the impost revenue collected in that year "
@@ -86,7 +87,7 @@ def check_admin_expenditure(
     if cap_rate is None:
         cap_rate, rate_citation = admin_cap_rate(on)
     else:
-        rate_citation = f"{CITATION}; rate given"
+        rate_citation = f"{CITATION}; {_RATE_GIVEN}"
     if not 0 <= cap_rate <= 1:
         raise InputError("cap_rate", "cap_rate: a share between 0 and 1, like 0.25")
 
@@ -124,8 +125,8 @@ def check_admin_expenditure(
         TraceStep(
             Message("administrative spending in the FY to date"), money_str(admin_to_date), CITATION
         ),
-        TraceStep(Message("headroom = cap − spending"), _amount(headroom), "RULES.md § 1.4"),
-        TraceStep(Message("proposed expenditure"), money_str(proposed), "RULES.md § 1.4"),
+        TraceStep(Message("headroom = cap − spending"), _amount(headroom), N_("RULES.md § 1.4")),
+        TraceStep(Message("proposed expenditure"), money_str(proposed), N_("RULES.md § 1.4")),
         TraceStep(
             Message("decision"), Message("allowed") if allowed else Message("refused"), CITATION
         ),

@@ -47,7 +47,7 @@ def _setting_bool(name: str, on: date, field: str) -> tuple[bool, str]:
 # Deadlines — 21 LPRA § 6653(2), (5), (7), counted per 1 LPRA § 72 (RULES.md § 1.1)
 # ---------------------------------------------------------------------------------------------
 
-COUNTING_CITATION = "1 LPRA § 72"
+COUNTING_CITATION = N_("1 LPRA § 72")
 
 _WEEKDAYS_EN = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 WEEKDAYS = (

@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Any
 
 from tid.rules.errors import InputError
-from tid.rules.messages import Message, render_all
+from tid.rules.messages import N_, Message, render_all
 from tid.rules.money import from_cents, json_money, money_str, to_cents
 from tid.rules.params import ParamValue, history, param, param_or_none
 from tid.rules.periods import (
@@ -307,7 +307,7 @@ def distribute_irc1994(
         TraceStep(
             Message("Rounded to cents (largest remainder, ties to the earlier fund)"),
             money_str(from_cents(total)),
-            "RULES.md, preamble",
+            N_("RULES.md, preamble"),
         )
     )
     warnings = [UNNAMED_WARNING]
@@ -486,7 +486,7 @@ def act272_recipients(
         Recipient(
             "tourism_company_remainder",
             REMAINDER_LABEL,
-            "Act 272-2003 § 31(B) (cut off after clause iii; RULES.md § 3.2)",
+            N_("Act 272-2003 § 31(B) (cut off after clause iii; RULES.md § 3.2)"),
             remainder=True,
         ),
     ]

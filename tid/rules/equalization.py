@@ -19,7 +19,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from tid.rules.errors import InputError
-from tid.rules.messages import Message, render_all
+from tid.rules.messages import N_, Message, render_all
 from tid.rules.money import ZERO, allocate, from_cents, json_money, money_str, to_cents
 from tid.rules.params import ParamValue, history, param, param_or_none
 from tid.rules.periods import FiscalYear, fiscal_year_of, parse_fiscal_year
@@ -241,7 +241,7 @@ def fund_shares(
         TraceStep(
             Message("(a) Basic property tax (passes through as given)"),
             money_str(basic),
-            "Municipal Equalization Fund, (a)",
+            N_("Municipal Equalization Fund, (a)"),
         )
     )
     return FundShares(

@@ -23,7 +23,7 @@ from functools import cache, cached_property
 from typing import Any
 
 from tid.rules.errors import InputError
-from tid.rules.messages import Message, render_all
+from tid.rules.messages import N_, Message, render_all
 from tid.rules.money import from_cents, money_str
 from tid.rules.params import ParamValue, history, on_reload, param, param_or_none
 from tid.rules.periods import (
@@ -51,6 +51,7 @@ OPTIONAL_MONEY_FIELDS = ("cigarette_reimbursements",)
 DIESEL = "excise.fuel.diesel_cents_to_hta"
 REIMBURSED = "excise.cigarette.reimbursements_deducted"
 SUBJECT_TO = "excise.cigarette.subject_to_hta_deposit"
+_FUEL_CITATION = N_("13 LPRA § 31751(a)(1)–(2), (a)(1)(A)")
 
 # recipient key -> (parameter prefix, label, citation of its priority)
 _CIGARETTE = (
@@ -72,7 +73,7 @@ _LABELS = {
 _GENERAL_FUND = Recipient(
     "general_fund",
     "General Fund (rest of the cigarette tax)",
-    "13 LPRA § 31751(a) (proceeds not allocated go to the General Fund)",
+    N_("13 LPRA § 31751(a) (proceeds not allocated go to the General Fund)"),
     remainder=True,
 )
 
@@ -139,9 +140,18 @@ class ExciseResult:
                         "%(label)s: HTA fuel special deposit",
                         label=label,
                     ),
-                    f"gasoline {_m(gas)} + diesel {m.diesel_gallons} gal × {diesel.value} = "
-                    f"{_m(dsl)} + crude oil {_m(crude)} − reimbursements {_m(reimb)} = {_m(net)}",
-                    f"{diesel.citation}; 13 LPRA § 31751(a)(1)–(2), (a)(1)(A)",
+                    Message(
+                        "gasoline %(gasoline)s + diesel %(gallons)s gal × %(rate)s = %(diesel)s "
+                        "+ crude oil %(crude)s − reimbursements %(reimbursements)s = %(net)s",
+                        gasoline=_m(gas),
+                        gallons=m.diesel_gallons,
+                        rate=diesel.value,
+                        diesel=_m(dsl),
+                        crude=_m(crude),
+                        reimbursements=_m(reimb),
+                        net=_m(net),
+                    ),
+                    f"{diesel.citation}; {_FUEL_CITATION}",
                     diesel.name,
                 )
             )

@@ -49,11 +49,11 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from tid.rules.errors import InputError
 from tid.rules.limits import MAX_FORMULA_TEXT, check_impost_work, checkpoint
-from tid.rules.messages import Message, render, render_all
+from tid.rules.messages import N_, Message, render, render_all
 from tid.rules.money import CENT, ZERO, allocate, money_str, parse_decimal, round_cents
 from tid.rules.trace import TraceStep
 
-CITATION = "21 LPRA § 6653(3)(d)"
+CITATION = N_("21 LPRA § 6653(3)(d)")
 
 # Bounds of the language (technical limits, not statutory amounts).
 MAX_FORMULA_LENGTH = MAX_FORMULA_TEXT
@@ -1268,7 +1268,7 @@ def evaluate(
                         name=name,
                     ),
                     shown,
-                    "the ordinance",
+                    N_("the ordinance"),
                 )
             )
     with localcontext(_CONTEXT):
@@ -1332,7 +1332,11 @@ def evaluate(
         else:
             amounts = [v.quantize(CENT, rounding=ROUND_HALF_UP) for v in exacts]
             trace.append(
-                TraceStep(Message("each amount"), "rounded to cents half-up", "RULES.md, preamble")
+                TraceStep(
+                    Message("each amount"),
+                    Message("rounded to cents half-up"),
+                    N_("RULES.md, preamble"),
+                )
             )
 
         source = _Explainer(compiler, formula, properties, budget)

@@ -32,25 +32,32 @@ from tid.rules.periods import parse_date
 from tid.rules.trace import TraceStep
 from tid.rules.waterfall import check_keys
 
-CITATION = "21 LPRA § 6653(8)"
+CITATION = N_("21 LPRA § 6653(8)")
+_LAST_SENTENCE = N_("21 LPRA § 6653(8), last sentence")
+_GIVEN = N_("given in the input")
+_EACH_RANK = N_("RULES.md § 1.5 (each rank in full before the next)")
 
 # Kinds that rank above the impost lien whatever their date, with the paragraph that says so.
 _ABOVE_BY_KIND = {
     "fiscal_transferred_tax_debt": (
         "(a)",
-        "the fiscal lien securing delinquent tax debts transferred under 13 LPRA § 5924",
+        N_("the fiscal lien securing delinquent tax debts transferred under 13 LPRA § 5924"),
     ),
     "municipal_property_tax": (
         "(b)",
-        "the municipal property-tax lien (Municipal Property Tax Act of 1991)",
+        N_("the municipal property-tax lien (Municipal Property Tax Act of 1991)"),
     ),
     "infrastructure_impost": (
         "(d)",
-        "a tacit legal lien securing imposts or taxes that finance public infrastructure",
+        N_("a tacit legal lien securing imposts or taxes that finance public infrastructure"),
     ),
 }
 IMPOST_KIND = "tid_impost"
-_OTHER_KINDS = {"mortgage": "a mortgage", "judgment": "a judgment lien", "other": "a lien"}
+_OTHER_KINDS = {
+    "mortgage": N_("a mortgage"),
+    "judgment": N_("a judgment lien"),
+    "other": N_("a lien"),
+}
 KINDS = (*_ABOVE_BY_KIND, IMPOST_KIND, *_OTHER_KINDS)
 
 
@@ -153,25 +160,46 @@ def _classify(lien: Lien, act_date: date) -> tuple[int, str]:
     act = act_date.isoformat()
     if lien.kind in _ABOVE_BY_KIND:
         para, what = _ABOVE_BY_KIND[lien.kind]
-        reason = f"Ranks above the impost lien: {what} ({CITATION}{para})"
         if lien.constituted_on < act_date:
-            reason += f"; also constituted on {day}, before the act took effect on {act} ((c))"
-        return 1, reason + "."
+            return 1, Message(
+                "Ranks above the impost lien: %(what)s (%(citation)s%(paragraph)s); also "
+                "constituted on %(day)s, before the act took effect on %(act)s ((c)).",
+                what=Message(what),
+                citation=CITATION,
+                paragraph=para,
+                day=day,
+                act=act,
+            )
+        return 1, Message(
+            "Ranks above the impost lien: %(what)s (%(citation)s%(paragraph)s).",
+            what=Message(what),
+            citation=CITATION,
+            paragraph=para,
+        )
     if lien.kind == IMPOST_KIND:
-        return 2, (
+        return 2, Message(
             "The district's impost lien: priority over every other lien, before or after it, "
-            f"except those of ({CITATION}(a)–(d)); it secures only the impost "
-            f"({money_str(lien.amount)})."
+            "except those of (%(citation)s(a)–(d)); it secures only the impost (%(amount)s).",
+            citation=CITATION,
+            amount=money_str(lien.amount),
         )
-    what = _OTHER_KINDS[lien.kind]
+    what = Message(_OTHER_KINDS[lien.kind])
     if lien.constituted_on < act_date:
-        return 1, (
-            f"Ranks above the impost lien: {what} constituted on {day}, before the act took "
-            f"effect on {act} ({CITATION}(c))."
+        return 1, Message(
+            "Ranks above the impost lien: %(what)s constituted on %(day)s, before the act took "
+            "effect on %(act)s (%(citation)s(c)).",
+            what=what,
+            day=day,
+            act=act,
+            citation=CITATION,
         )
-    return 3, (
-        f"Ranks below the impost lien: {what} constituted on {day}, on or after the act took "
-        f"effect on {act}, and not one of the liens of {CITATION}(a)–(d)."
+    return 3, Message(
+        "Ranks below the impost lien: %(what)s constituted on %(day)s, on or after the act "
+        "took effect on %(act)s, and not one of the liens of %(citation)s(a)–(d).",
+        what=what,
+        day=day,
+        act=act,
+        citation=CITATION,
     )
 
 
@@ -190,7 +218,7 @@ def rank_liens(
         act_source = Message("the default")
     else:
         act_date = act_effective_date
-        act_citation = f"{default_act_effective_date()[1]}; given in the input"
+        act_citation = f"{default_act_effective_date()[1]}; {_GIVEN}"
         act_source = Message("given in the input")
     warnings: list[str] = [
         Message(
@@ -237,11 +265,14 @@ def rank_liens(
                     lien,
                     3,
                     UNSECURED_CHARGES,
-                    "Interest, surcharges and fees on the impost: owed by the owner but not "
-                    "secured by the impost lien, which secures only the imposts of the ordinance "
-                    f"({CITATION}, last sentence); not paid from the sale proceeds — the "
-                    "association may claim them against the owner's surplus only by a separate "
-                    "action.",
+                    Message(
+                        "Interest, surcharges and fees on the impost: owed by the owner but not "
+                        "secured by the impost lien, which secures only the imposts of the "
+                        "ordinance (%(citation)s, last sentence); not paid from the sale "
+                        "proceeds — the association may claim them against the owner's surplus "
+                        "only by a separate action.",
+                        citation=CITATION,
+                    ),
                 )
             )
     if any(line[3] == UNSECURED_CHARGES for line in keyed):
@@ -315,8 +346,11 @@ def rank_liens(
                             rank=line.rank,
                             id=line.id,
                         ),
-                        f"0.00 paid, {money_str(line.owed)} owed by the owner (a separate action)",
-                        f"{CITATION}, last sentence; RULES.md § 1.5",
+                        Message(
+                            "0.00 paid, %(owed)s owed by the owner (a separate action)",
+                            owed=money_str(line.owed),
+                        ),
+                        f"{_LAST_SENTENCE}; {N_('RULES.md § 1.5')}",
                     )
                 )
                 continue
@@ -330,15 +364,19 @@ def rank_liens(
                         rank=line.rank,
                         id=line.id,
                     ),
-                    f"{money_str(paid)} paid, {money_str(line.owed - paid)} unpaid",
-                    f"{CITATION}; RULES.md § 1.5 (each rank in full before the next)",
+                    Message(
+                        "%(paid)s paid, %(unpaid)s unpaid",
+                        paid=money_str(paid),
+                        unpaid=money_str(line.owed - paid),
+                    ),
+                    f"{CITATION}; {_EACH_RANK}",
                 )
             )
         distribution = tuple(payments)
         to_owner = left
         trace.append(
             TraceStep(
-                Message("to the owner (the whole surplus)"), money_str(left), "RULES.md § 1.5"
+                Message("to the owner (the whole surplus)"), money_str(left), N_("RULES.md § 1.5")
             )
         )
     return LienResult(

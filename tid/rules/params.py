@@ -17,6 +17,12 @@ Equalization Fund) change their figures over time. Each figure lives in
 The dotted table name is the parameter's stable name (the UI links trace steps to it). The
 files are read lazily with :mod:`tomllib`, validated strictly (unknown keys, a value without
 a citation, an unknown unit, unsorted or overlapping dates are refused) and cached.
+
+The English ``description``, ``citation`` and ``note`` of the files are msgids: ``make
+messages`` extracts them (:func:`extract_messages`, named in tid/babel.cfg; a ``%`` is
+written ``%%`` there, :func:`catalog_id`), so each is written once, in its file, and shown
+in the reader's language from the catalogs. The JSON interface (``/api/v1/parameters``)
+keeps them as written.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from __future__ import annotations
 import re
 import tomllib
 from bisect import bisect_right
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
@@ -34,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from tid.rules.errors import InputError
+from tid.rules.messages import N_
 from tid.rules.periods import FiscalYear, parse_fiscal_year
 
 PARAMS_DIR = Path(__file__).with_name("params")
@@ -62,6 +69,36 @@ _NAME_PART = re.compile(r"^[a-z][a-z0-9_]*$")
 _FRACTION = re.compile(r"^(\d+)/(\d+)$")
 
 Value = Decimal | Fraction | int | date | FiscalYear | str | bool
+
+
+# How a reader names each unit (msgids), and the code values a parameter may hold.
+UNIT_LABELS: dict[str, str] = {
+    "rate": N_("rate"),
+    "fraction": N_("fraction"),
+    "usd": N_("dollars"),
+    "usd_per_gallon": N_("dollars a gallon"),
+    "count": N_("count"),
+    "fiscal_month": N_("month of the fiscal year"),
+    "day_of_month": N_("day of the month"),
+    "date": N_("date"),
+    "fiscal_year": N_("fiscal year"),
+    "code": N_("choice"),
+    "boolean": N_("yes or no"),
+    "days": N_("days"),
+    "year": N_("year"),
+    "ratio": N_("ratio"),
+}
+CODE_LABELS: dict[str, str] = {
+    "irc-1994": N_("Internal Revenue Code 1994 § 2051"),
+    "act-272-2003": N_("Act 272-2003"),
+    "special_accounts": N_("Special Accounts I and II"),
+    "convention_center_account": N_("Tourism Company convention center account"),
+    "recreational_development_fund": N_("Recreational Development Fund"),
+    "priority_month_by_month": N_("By priority, month by month"),
+    "inversely_proportional_to_allocation_share_of_income": N_(
+        "Inversely proportional to each municipality's allocation as a share of its income"
+    ),
+}
 
 
 class ParameterFileError(ValueError):
@@ -301,6 +338,34 @@ def load_parameters(paths: Iterable[Path]) -> dict[str, Parameter]:
     if not registry:
         raise ParameterFileError("no parameters found")
     return registry
+
+
+def catalog_id(text: str) -> str:
+    """The msgid of a description, citation or note of the files: ``%`` written ``%%``."""
+    return text.replace("%", "%%")
+
+
+def extract_messages(
+    fileobj: Any, keywords: Any, comment_tags: Any, options: Any
+) -> Iterator[tuple[int, str, str, list[str]]]:
+    """Babel's extractor for the parameter files: every description, citation and note."""
+    document = tomllib.loads(fileobj.read().decode("utf-8"))
+
+    def walk(table: Mapping[str, Any]) -> Iterator[str]:
+        for key, item in table.items():
+            if key in ("description", "citation", "note") and isinstance(item, str):
+                yield item.strip()
+            elif isinstance(item, dict):
+                yield from walk(item)
+            elif isinstance(item, list):
+                for entry in item:
+                    if isinstance(entry, dict):
+                        yield from walk(entry)
+
+    for message in walk(document):
+        # A literal % is written %% in the catalogs (the python-format convention), so that
+        # "30 % share" is not taken for a placeholder: :func:`catalog_id`.
+        yield 1, "_", catalog_id(message), []
 
 
 @cache

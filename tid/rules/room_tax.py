@@ -43,8 +43,8 @@ ACT272_TYPES = (
     "government_recreational",
 )
 EXEMPTIONS = {
-    "film_production": "Act 272-2003 § 24(F) (rooms of certified film-production crews)",
-    "timeshare": "Act 272-2003 § 24(G) (timeshare acquisition and maintenance)",
+    "film_production": N_("Act 272-2003 § 24(F) (rooms of certified film-production crews)"),
+    "timeshare": N_("Act 272-2003 § 24(G) (timeshare acquisition and maintenance)"),
 }
 GREATEST_OF = ("average_daily_rate", "room_cost", "industry_cost")
 _REGIME = "room_tax.regime"
@@ -241,7 +241,7 @@ def room_tax(
                     value=", ".join((f"{k} {v}" for k, v in given.items())),
                 ),
                 f"{name} {money_str(nightly)}",
-                f"Act 272-2003 {rule}",
+                N_("Act 272-2003 § 24(D)") if complimentary else N_("Act 272-2003 § 24(C)"),
             )
         )
         warnings.append(
@@ -276,7 +276,7 @@ def room_tax(
                     nights=nights,
                 ),
                 money_str(room_part),
-                "Act 272-2003 § 24(A)" if regime == ACT_272 else "IRC 1994 § 2051(a)",
+                N_("Act 272-2003 § 24(A)") if regime == ACT_272 else N_("IRC 1994 § 2051(a)"),
             )
         )
     base = room_part + additional_charges
@@ -285,7 +285,7 @@ def room_tax(
             TraceStep(
                 Message("Additional charges for the stay (fees, penalties, paid-but-unused rooms)"),
                 money_str(additional_charges),
-                "Act 272-2003 § 2(8)",
+                N_("Act 272-2003 § 2(8)"),
             )
         )
         if regime == IRC_1994:
@@ -295,7 +295,7 @@ def room_tax(
                     "occupancy rate; the supplied IRC 1994 text does not define it (RULES.md § 2)."
                 )
             )
-    trace.append(TraceStep(Message("Taxed base"), money_str(base), "RULES.md § 2"))
+    trace.append(TraceStep(Message("Taxed base"), money_str(base), N_("RULES.md § 2")))
     taxable = True
     citation = rate_pv.citation
     if minimum is not None:

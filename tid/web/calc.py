@@ -31,6 +31,7 @@ from tid.rules import calculators
 from tid.rules.errors import FindingsError, InputError
 from tid.rules.liens import LIEN_KINDS
 from tid.rules.messages import Message, render, set_field_labels
+from tid.rules.params import CODE_LABELS
 from tid.rules.room_tax import EXEMPTION_LABELS, LODGING_LABELS
 from tid.web import calc_guard, nav
 from tid.web.access import public
@@ -191,9 +192,12 @@ LABELS: dict[str, str] = {
     "parameters_used": N_("Parameters used"),
     "attributes_used": N_("Attributes used"),
     "result": N_("Result"),
+    "field": N_("Field"),
+    "value": N_("Value"),
+    "warning": N_("Warning"),
     "secured": N_("Secured"),
-    "irc-1994": N_("Internal Revenue Code 1994 § 2051"),
-    "act-272-2003": N_("Act 272-2003"),
+    # the regimes, as the parameter room_tax.regime names them (tid/rules/params.py)
+    **{code: CODE_LABELS[code] for code in ("irc-1994", "act-272-2003")},
     # lodging types, exemptions and kinds of lien (choices)
     **LODGING_LABELS,
     **EXEMPTION_LABELS,
@@ -258,7 +262,11 @@ def show(key: str, value: object) -> str:
         return i18n.number(value)
     if kind == "quantity":
         return i18n.number(Decimal(str(value)))
+    if isinstance(value, Message):
+        return render(value)
     text = str(value)
+    if key.rsplit(".", 1)[-1] == "citation":
+        return cite(text)
     return _(LABELS[text]) if text in LABELS and key.rsplit(".", 1)[-1] in _CHOICE_KEYS else text
 
 
@@ -268,6 +276,12 @@ _CHOICE_KEYS = {"lodging_type", "exemption", "kind", "part", "regime", "result"}
 
 def show_parameter(unit: str, text: str) -> str:
     """A value of a dated parameter (tid/rules/params) for a reader, by its unit."""
+    if unit == "code":
+        return _(CODE_LABELS[text]) if text in CODE_LABELS else text
+    if unit == "boolean":
+        return str(_("Yes") if text == "true" else _("No"))
+    if unit == "fiscal_month":
+        return fiscal_month(int(text))
     try:
         if unit in ("rate", "ratio"):
             return percent(Decimal(text))
@@ -282,6 +296,112 @@ def show_parameter(unit: str, text: str) -> str:
     return text
 
 
+# The months of the fiscal year, July first (a parameter's ``fiscal_month``: 1 … 12).
+FISCAL_MONTHS = (
+    N_("July"),
+    N_("August"),
+    N_("September"),
+    N_("October"),
+    N_("November"),
+    N_("December"),
+    N_("January"),
+    N_("February"),
+    N_("March"),
+    N_("April"),
+    N_("May"),
+    N_("June"),
+)
+
+
+def fiscal_month(number: int) -> str:
+    """The name of the ``number``-th month of the fiscal year (1: July … 12: June)."""
+    return str(_(FISCAL_MONTHS[number - 1])) if 1 <= number <= 12 else str(number)
+
+
+def translated(msgid: str) -> str:
+    """A msgid kept as data (a parameter's description, a citation) in the reader's language:
+    the catalog's text as it is, without the ``%`` formatting of the templates' ``_()``."""
+    from flask_babel import gettext
+
+    from tid.rules.params import catalog_id
+
+    if not msgid:
+        return ""
+    if "%" in msgid:  # a text of the parameter files: its % is %% in the catalogs
+        found = str(gettext(catalog_id(msgid)))
+        if found != catalog_id(msgid):
+            return found.replace("%%", "%")
+    return str(gettext(msgid))
+
+
+def cite(citation: str) -> str:
+    """A citation of law in the reader's language: the catalog's text of the whole citation,
+    or of each of its parts (``"21 LPRA § 6653(2); 1 LPRA § 72"``), each a msgid."""
+    whole = translated(citation)
+    if whole != citation or "; " not in citation:
+        return whole
+    # the longest run of parts that is a msgid of its own, from the left
+    parts, shown, start = citation.split("; "), [], 0
+    while start < len(parts):
+        end = len(parts)
+        while end > start + 1 and translated("; ".join(parts[start:end])) == "; ".join(
+            parts[start:end]
+        ):
+            end -= 1
+        shown.append(translated("; ".join(parts[start:end])))
+        start = end
+    return "; ".join(shown)
+
+
+def parameter_label(name: str) -> str:
+    """A dated parameter as a reader names it: its description in the reader's language."""
+    from tid.rules.params import history
+
+    try:
+        return translated(history(name).description)
+    except KeyError:
+        return name
+
+
+def step_value(step: Mapping[str, Any]) -> str:
+    """The value of a trace step for a reader: a code a parameter holds by its label."""
+    value = step.get("value")
+    if isinstance(value, str) and value in CODE_LABELS:
+        return translated(CODE_LABELS[value])
+    return i18n.localized(value) if isinstance(value, str) else str(value)
+
+
+def csv_text(column: str, value: object) -> object:
+    """A text cell of a result's CSV for a reader: flags, codes and citations by their
+    labels, warnings in the reader's language (numbers stay as the result gives them)."""
+    leaf = column.rsplit(".", 1)[-1]
+    if isinstance(value, bool):
+        return str(_("Yes") if value else _("No"))
+    if not isinstance(value, str):
+        return value
+    if leaf == "citation":
+        return cite(value)
+    if isinstance(value, Message):  # a warning, a reason the rules give
+        return render(value)
+    if leaf in _CHOICE_KEYS and value in LABELS:
+        return str(_(LABELS[value]))
+    return value
+
+
+def result_csv(result: Mapping[str, Any]) -> str:
+    """A result as the CSV a reader downloads: columns and codes named in their language
+    (CALCULATORS.md fixes the JSON documents, not this file; the JSON API and ``tid calc``
+    are the machine interface)."""
+    return calc_io.result_csv(result, label, csv_text)
+
+
+def unit_label(unit: str) -> str:
+    """The msgid that names a parameter's unit (tid/rules/params.py)."""
+    from tid.rules.params import UNIT_LABELS
+
+    return UNIT_LABELS.get(unit, unit)
+
+
 def is_number(key: str, value: object) -> bool:
     return calc_io.kind_of(key, value) in ("money", "rate", "number", "quantity")
 
@@ -293,6 +413,11 @@ def _helpers() -> dict[str, Any]:
         "show": show,
         "is_number": is_number,
         "show_parameter": show_parameter,
+        "unit_label": unit_label,
+        "translated": translated,
+        "cite": cite,
+        "parameter_label": parameter_label,
+        "step_value": step_value,
     }
 
 
@@ -879,7 +1004,7 @@ def _run_posted(calculator: str) -> tuple[FormSpec, dict[str, Any], dict[str, An
 def download_csv(calculator: str) -> Any:
     """The result as CSV, computed again from the posted document (public, nothing stored)."""
     result = _run_posted(calculator)[2]
-    body = "\ufeff" + calc_io.result_csv(result)  # the BOM lets spreadsheets read UTF-8
+    body = "\ufeff" + result_csv(result)  # the BOM lets spreadsheets read UTF-8
     return Response(
         body,
         mimetype="text/csv",
