@@ -1484,12 +1484,13 @@ def impost_document(document: Mapping[str, Any]) -> dict[str, Any]:
     lines = []
     for line in result.properties:
         checkpoint()
+        explanation = line.explanation  # built once, said in both languages
         lines.append(
             {
                 "id": line.id,
                 "amount": money_str(line.amount),
-                "explanation": line.explanation,
-                "explanation_es": line.explanation_es,
+                "explanation": str(explanation),
+                "explanation_es": render(explanation, "es"),
             }
         )
     return {

@@ -316,12 +316,15 @@ def _explanations(
     for line, key in zip(lines, keys, strict=True):
         texts = seen.get(key)
         if texts is None:
-            explanation = line.explanation
-            texts = seen[key] = (
-                str(explanation),
-                getattr(line, "explanation_es", None),
-                messages.to_json(explanation) if isinstance(explanation, Message) else None,
-            )
+            explanation = line.explanation  # built once, said in both languages
+            if isinstance(explanation, Message):
+                texts = seen[key] = (
+                    str(explanation),
+                    messages.render(explanation, "es"),
+                    messages.to_json(explanation),
+                )
+            else:
+                texts = seen[key] = (explanation, getattr(line, "explanation_es", None), None)
         out.append(texts)
     return out
 
