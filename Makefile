@@ -64,10 +64,11 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-# Both cores: each test worker starts its own throwaway PostgreSQL.
+# One test worker more than the cores (a third of the suite's time is spent waiting on
+# PostgreSQL, subprocesses and the browser); each worker starts its own throwaway PostgreSQL.
 # --dist loadgroup: the browser tests (tests/browser/) share one worker, one demo, one Chromium.
 test: install sysdeps-test lint typecheck
-	$(BIN)/pytest -n auto --dist loadgroup
+	$(BIN)/pytest -n $$(( $$(nproc) + 1 )) --dist loadgroup
 
 # The benchmarks print their figures and ratios; account.py and web.py start a throwaway
 # PostgreSQL, web.py also gunicorn (the bench extra) and wrk (installed here as root).

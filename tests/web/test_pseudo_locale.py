@@ -254,6 +254,12 @@ ADDRESSED_IN_ENGLISH = {
 }
 
 
+def _own_words(text_: str) -> str:
+    """A message without its placeholders and its quotations (a statute quoted in the other
+    language is not the message's own language)."""
+    return re.sub(r'%\(\w+\)s|"[^"]*"|“[^”]*”', " ", text_)
+
+
 def _catalog_words() -> tuple[set[str], set[str]]:
     """The words only the English messages have, and those only the Spanish ones have."""
     with (ROOT / "tid/translations/es/LC_MESSAGES/messages.po").open("rb") as fh:
@@ -265,10 +271,12 @@ def _catalog_words() -> tuple[set[str], set[str]]:
             continue
         ids = message.id if isinstance(message.id, tuple | list) else (message.id,)
         strs = message.string if isinstance(message.string, tuple | list) else (message.string,)
+        if tuple(ids) == tuple(strs):
+            continue  # the same in both (a name, Spanish law quoted word for word): no clue
         for text_ in ids:
-            english.update(w.lower() for w in _WORD.findall(re.sub(r"%\(\w+\)s", " ", text_)))
+            english.update(w.lower() for w in _WORD.findall(_own_words(text_)))
         for text_ in strs:
-            spanish.update(w.lower() for w in _WORD.findall(re.sub(r"%\(\w+\)s", " ", text_)))
+            spanish.update(w.lower() for w in _WORD.findall(_own_words(text_)))
     return english - spanish, spanish - english
 
 

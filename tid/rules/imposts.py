@@ -1489,7 +1489,9 @@ def impost_document(document: Mapping[str, Any]) -> dict[str, Any]:
             {
                 "id": line.id,
                 "amount": money_str(line.amount),
-                "explanation": str(explanation),
+                # The message itself: a str equal to its English (the JSON's), which a page
+                # renders in its reader's language.
+                "explanation": explanation,
                 "explanation_es": render(explanation, "es"),
             }
         )

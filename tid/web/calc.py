@@ -800,7 +800,9 @@ def localized(value: Any) -> Any:
     """The result as a reader sees it: Spanish explanations where the result has them."""
     if isinstance(value, Mapping):
         out = {k: localized(v) for k, v in value.items()}
-        if i18n.language() == "es" and "explanation_es" in value:
+        if isinstance(value.get("explanation"), Message):
+            out["explanation"] = i18n.localized(value["explanation"])
+        elif i18n.language() == "es" and "explanation_es" in value:
             out["explanation"] = value["explanation_es"]
         return out
     if isinstance(value, list):
