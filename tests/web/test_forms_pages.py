@@ -9,11 +9,20 @@ import re
 from collections import deque
 from urllib.parse import urlsplit
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskCliRunner
 
-from tests.conftest import login
+from tests.conftest import BACKENDS, login
 from tid.demo import DEMO_PASSWORD
+
+
+@pytest.fixture(params=[b for b in BACKENDS if b == "sqlite"] or BACKENDS[:1])
+def backend(request: pytest.FixtureRequest) -> str:
+    """The walk reads the forms' markup, which no database changes: one backend (SQLite
+    when it is tested)."""
+    return str(request.param)
+
 
 ROLES = (
     "secretaria@demo.tid.pr",

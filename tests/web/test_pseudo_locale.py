@@ -51,7 +51,7 @@ from sqlalchemy import text
 from sqlmodel import Session, select
 
 from tests.calc_documents import DOCUMENTS
-from tests.conftest import login, make_test_app
+from tests.conftest import BACKENDS, login, make_test_app
 from tests.pdf_checks import page_text
 from tests.web.access_table import ACCESS, PUBLIC, SAMPLE_VALUES
 from tid import calc_io
@@ -68,6 +68,13 @@ from tid.models import (
     User,
 )
 from tid.services import notices as notice_service
+
+
+@pytest.fixture(params=[b for b in BACKENDS if b == "sqlite"] or BACKENDS[:1])
+def backend(request: pytest.FixtureRequest) -> str:
+    """The walk reads text, which no database changes: one backend (SQLite when it is tested)."""
+    return str(request.param)
+
 
 ROOT = Path(__file__).resolve().parents[2]
 PSEUDO = "eo"
