@@ -244,6 +244,13 @@ def new() -> Any:
 # --------------------------------------------------------------------------- one petition
 
 
+def _publication_window(petition: Petition) -> Any:
+    """The week the approved ordinance is published in (21 LPRA § 6653(7)); None before."""
+    from tid.rules.calendar import publication_window
+
+    return publication_window(petition.approved_on) if petition.approved_on else None
+
+
 def _render_petition(
     session: Session,
     petition: Petition,
@@ -264,11 +271,7 @@ def _render_petition(
         }
         for e in events
     ]
-    window = None
-    if petition.approved_on is not None:
-        from tid.rules.calendar import publication_window
-
-        window = publication_window(petition.approved_on)
+    window = _publication_window(petition)
     return render_template(
         "petitions/show.html",
         petition=petition,
@@ -321,11 +324,7 @@ def _render_step(
     form comes back (its error summary first on the page) and what a reload of its address
     shows (the address answers GET too, never 405)."""
     ordinance = svc.ordinance_of(session, petition)
-    window = None
-    if petition.approved_on is not None:
-        from tid.rules.calendar import publication_window
-
-        window = publication_window(petition.approved_on)
+    window = _publication_window(petition)
     return render_template(
         "petitions/step.html",
         petition=petition,
