@@ -297,8 +297,12 @@ def post_entry(
     return Posted(entry, tuple(lines), booked=True)
 
 
+# Asked before every posting: built once (its cache key is kept with it).
+_ENTRY_BY_KEY = select(JournalEntry).where(JournalEntry.idempotency_key == bindparam("key"))
+
+
 def entry_by_key(session: Session, key: str) -> JournalEntry | None:
-    return session.exec(select(JournalEntry).where(JournalEntry.idempotency_key == key)).first()
+    return session.exec(_ENTRY_BY_KEY, params={"key": key}).first()
 
 
 def entry_lines(session: Session, entry_id: int) -> tuple[JournalLine, ...]:
@@ -631,6 +635,15 @@ def balances(
     return day_sums(session, district_id, until=until)
 
 
+_BALANCES_OF_BILLS = {
+    column: sa_select(_BILLS.c.bill_id, _BILLS.c[column]).where(
+        _BILLS.c.bill_id.in_(bindparam("bill_ids", expanding=True)),
+        _BILLS.c.district_id == bindparam("district_id"),
+    )
+    for column in _PER_BILL.values()
+}
+
+
 def bill_balances(
     session: Session,
     district_id: int,
@@ -648,17 +661,17 @@ def bill_balances(
         return {}
     if column is not None:
         value = getattr(BillLedger, column)
-        if bill_ids is not None:  # by the primary key
-            current = select(BillLedger.bill_id, value).where(
-                col(BillLedger.bill_id).in_(list(bill_ids)),
-                BillLedger.district_id == district_id,
-            )
+        if bill_ids is not None:  # by the primary key (every payment asks): built once
+            by_id = _BALANCES_OF_BILLS[column]
+            params = {"bill_ids": list(bill_ids), "district_id": district_id}
+            for bill_id, amount in session.execute(by_id, params):
+                result[bill_id] += amount
         else:
             current = select(BillLedger.bill_id, value).where(
                 BillLedger.district_id == district_id, or_(value > 0, value < 0)
             )
-        for bill_id, amount in session.exec(current):
-            result[bill_id] += amount
+            for bill_id, amount in session.exec(current):
+                result[bill_id] += amount
     if column is None or until is not None or booked_before is not None:
         # From the journal: every line (another account), or those to take off the
         # running balance (booked after ``until`` or from ``booked_before`` on).
@@ -865,30 +878,39 @@ class CapExceededError(InputError):
 # --------------------------------------------------------------------------- bills
 
 
+# The bills made since the last sync (``ledger_state.bills_through``): asked before every
+# payment, so built once (its cache key is kept with it); usually one indexed look at nothing.
+_NEW_BILLS = (
+    sa_select(
+        col(Bill.id),
+        col(Bill.amount),
+        col(Bill.status),
+        col(Bill.superseded_by_id),
+        col(Bill.fiscal_year),
+        col(BillingRun.run_on),
+    )
+    .join(BillingRun, col(BillingRun.id) == col(Bill.billing_run_id))
+    .where(
+        col(Bill.district_id) == bindparam("district_id"),
+        col(Bill.id)
+        > func.coalesce(
+            select(LedgerState.bills_through)
+            .where(LedgerState.district_id == bindparam("district_id"))
+            .scalar_subquery(),
+            0,
+        ),
+    )
+    .order_by(col(Bill.id))
+)
+
+
 # Long: the bills and the moves of superseded bills booked under one district lock.
 def sync_bills(session: Session, *, actor: audit.Actor, district_id: int) -> int:
     """Book every active bill of the district not yet in the journal, and move what was paid
     on a superseded bill to the bill that replaced it. Only the bills made since the last
     time are looked at (``ledger_state``). Returns how many entries were made."""
     lock_district(session, district_id)
-    mark = (
-        select(LedgerState.bills_through)
-        .where(LedgerState.district_id == district_id)
-        .scalar_subquery()
-    )
-    new = session.execute(
-        sa_select(
-            col(Bill.id),
-            col(Bill.amount),
-            col(Bill.status),
-            col(Bill.superseded_by_id),
-            col(Bill.fiscal_year),
-            col(BillingRun.run_on),
-        )
-        .join(BillingRun, col(BillingRun.id) == col(Bill.billing_run_id))
-        .where(col(Bill.district_id) == district_id, col(Bill.id) > func.coalesce(mark, 0))
-        .order_by(col(Bill.id))
-    ).all()
+    new = session.execute(_NEW_BILLS, {"district_id": district_id}).all()
     if not new:  # the usual case: one indexed look that finds nothing
         return 0
     state = session.get(LedgerState, district_id)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from datetime import date
 
+from sqlalchemy import Table, bindparam, literal
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from tid.models import FiscalYearLock
@@ -42,9 +44,22 @@ def lock_of(session: Session, district_id: int, fy: FiscalYear) -> FiscalYearLoc
     return session.exec(stmt).first()
 
 
+_LOCKS: Table = FiscalYearLock.__table__  # type: ignore[attr-defined]
+# Asked on every booking: built once (its cache key is kept with it), one indexed row or none.
+_IS_LOCKED = (
+    sa_select(literal(1))
+    .where(
+        _LOCKS.c.district_id == bindparam("district_id"),
+        _LOCKS.c.fiscal_year == bindparam("fiscal_year"),
+    )
+    .limit(1)
+)
+
+
 def ensure_open(session: Session, district_id: int, entry_date: date, field: str = "date") -> None:
     """Refuse a booking dated in a locked fiscal year."""
-    if lock_of(session, district_id, fiscal_year_of(entry_date)) is not None:
+    params = {"district_id": district_id, "fiscal_year": fiscal_year_of(entry_date).label}
+    if session.execute(_IS_LOCKED, params).first() is not None:
         raise InputError(field, LOCKED)
 
 
