@@ -8,9 +8,11 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
 
+from babel import Locale
 from babel.dates import format_date, format_datetime
 from babel.numbers import format_currency, format_decimal, format_percent
 from flask import Flask, current_app, has_request_context, request, session
+from flask.globals import _cv_app
 from flask_babel import Babel, get_locale, get_translations
 from flask_login import current_user
 
@@ -38,8 +40,22 @@ def select_locale() -> str:
     return str(current_app.config["BABEL_DEFAULT_LOCALE"])
 
 
+def current_locale() -> Locale | None:
+    """Flask-Babel's ``get_locale()``, read where Flask-Babel keeps it once the request has
+    chosen it (or ``force_locale`` has set it): a long page asks for it hundreds of times, and
+    the way through ``flask.g``'s proxies costs more than the message it translates."""
+    app_context = _cv_app.get(None)
+    if app_context is not None:
+        kept = app_context.g.__dict__.get("_flask_babel")
+        locale = getattr(kept, "babel_locale", None)
+        if isinstance(locale, Locale):
+            return locale
+    chosen = get_locale()  # the first time in a request: the locale selector chooses
+    return chosen if isinstance(chosen, Locale) else None
+
+
 def language() -> str:
-    locale = get_locale()
+    locale = current_locale()
     return locale.language if locale is not None else "es"
 
 
@@ -141,12 +157,12 @@ def request_translations(lang: str | None) -> tuple[Any, str | None] | None:
     """The app's translations for :func:`tid.rules.messages.render` inside an app (the
     reader's language when ``lang`` is None); None outside one."""
     from flask import has_app_context
-    from flask_babel import force_locale, get_locale, get_translations
+    from flask_babel import force_locale, get_translations
 
     if not has_app_context():
         return None
     if lang is None:
-        locale = get_locale()
+        locale = current_locale()
         if locale is None:
             return get_translations(), None
         return _kept_translations(locale), locale.language
@@ -157,11 +173,12 @@ def request_translations(lang: str | None) -> tuple[Any, str | None] | None:
 def _kept_translations(locale: Any) -> Any:
     """The catalogs of the current ``locale``, kept on the app as Flask-Babel keeps them: a
     page renders hundreds of messages, and asking Flask-Babel for each costs more than them."""
-    kept: dict[tuple[str, ...], Any] = current_app.extensions.setdefault("tid.translations", {})
-    key = (locale.language, locale.territory or "", locale.script or "", locale.variant or "")
-    found = kept.get(key)
+    app_context = _cv_app.get(None)
+    extensions = app_context.app.extensions if app_context is not None else current_app.extensions
+    kept: dict[Locale, Any] = extensions.setdefault("tid.translations", {})
+    found = kept.get(locale)
     if found is None:
-        found = kept[key] = get_translations()
+        found = kept[locale] = get_translations()
     return found
 
 
@@ -169,7 +186,7 @@ def _page_translations() -> Any:
     """The translations a template's ``_()`` reads: the reader's (or ``force_locale``'s)."""
     from babel.support import NullTranslations
 
-    locale = get_locale()
+    locale = current_locale()
     return NullTranslations() if locale is None else _kept_translations(locale)
 
 
@@ -250,7 +267,7 @@ def _remembered(key: tuple[str, str], message: Callable[[], str]) -> str:
     page shows the same few accounts and kinds on hundreds of lines."""
     from flask import g
 
-    locale = get_locale()
+    locale = current_locale()
     labels: dict[tuple[str, str, str], str] = g.setdefault("tid_labels", {})
     full = (*key, str(locale))
     if full not in labels:
