@@ -34,7 +34,6 @@ FACTORS: dict[str, str] = {
         "facilities in the area."
     ),
 }
-FACTOR_CITATION = "21 LPRA § 6653(1)"
 
 # State labels (msgids) in lifecycle order.
 STATE_LABELS: dict[str, str] = {
@@ -48,7 +47,6 @@ STATE_LABELS: dict[str, str] = {
     S.PUBLISHED: N_("published"),
 }
 OPEN_STATES = (S.RECEIVED, S.UNDER_STUDY, S.ORDINANCE_ISSUED, S.WITH_MAYOR, S.APPROVED)
-CLOSED_STATES = (S.DENIED, S.VETOED, S.PUBLISHED)
 
 # action -> (states it may start from, state it leads to)
 TRANSITIONS: dict[str, tuple[tuple[str, ...], str]] = {
