@@ -1,6 +1,6 @@
 """Each field of the petition forms checked: names and texts (no control characters, within
 their limits), dates (not before § 6653 was enacted, not in the future), amounts, terms,
-ids and the ordinance's formula (tid/rules/imposts.py).
+ids and the ordinance's formula (tid/rules/imposts/language.py).
 """
 
 from __future__ import annotations
