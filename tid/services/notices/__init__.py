@@ -5,7 +5,7 @@ The association notifies every owner by certified mail of the impost and its due
 notice tells the consequences of not paying on time. The package, in the order a run goes:
 
 - :mod:`.contents`: what one notice says (the bill, the ordinance, the sender), its kind;
-- :mod:`.batches`: which bills get a notice, checked, and ``create_batch``;
+- :mod:`.creation`: which bills get a notice, checked, and ``create_batch``;
 - :mod:`.rendering`: the batch rendered slice by slice (tid/notice_pdf.py) and stored with
   its notices, each PDF archived by its SHA-256 (:mod:`.archived`);
 - :mod:`.access`: the random access code printed on each notice (only its HMAC is kept) and
@@ -34,8 +34,8 @@ from tid.services.notices.access import (
 )
 from tid.services.notices.archived import archive, archived_bytes, notice_pdf_bytes
 from tid.services.notices.article_numbers import import_article_numbers, set_article_number
-from tid.services.notices.batches import check_batch, create_batch
 from tid.services.notices.clock import dashboard, notice_deadline, schedule_yearly_notices
+from tid.services.notices.creation import check_batch, create_batch
 from tid.services.notices.deliveries import (
     RETURNED,
     import_deliveries,

@@ -16,7 +16,7 @@ publication week, the association's 30 days to notify owners) come from
 - :mod:`.ordinance`: the ordinance issued or the petition denied, the mayor's decision,
   the publication and the copies sent;
 - :mod:`.corrections`: a recorded date or text corrected with a reason;
-- :mod:`.clocks`: the clocks of a petition; :mod:`.dashboard`: reads for the pages;
+- :mod:`.deadlines`: the clocks of a petition; :mod:`.reads`: reads for the pages;
 - :mod:`.calendar_feed`: the iCal feed of the deadlines and its tokens.
 
 The names other layers use are re-exported here (``svc.record_petition``); code of the
@@ -35,14 +35,13 @@ from tid.services.petitions.calendar_feed import (
     user_for_calendar_token,
     visible_municipalities,
 )
-from tid.services.petitions.clocks import CLOCK_LABELS, SOON_DAYS, Clock, clocks, running_clock
 from tid.services.petitions.corrections import (
     CORRECTABLE,
     correct_petition,
     correctable_fields,
     recorded_value,
 )
-from tid.services.petitions.dashboard import DashboardRow, dashboard, due_soon, history
+from tid.services.petitions.deadlines import CLOCK_LABELS, SOON_DAYS, Clock, clocks, running_clock
 from tid.services.petitions.errors import PetitionError, PetitionFieldsError
 from tid.services.petitions.ordinance import (
     deny,
@@ -55,6 +54,7 @@ from tid.services.petitions.ordinance import (
     record_crim_copy,
     send_to_mayor,
 )
+from tid.services.petitions.reads import DashboardRow, dashboard, due_soon, history
 from tid.services.petitions.states import FACTORS, STATE_LABELS, TRANSITIONS
 from tid.services.petitions.study import (
     findings_of,

@@ -19,8 +19,8 @@ from tid.clock import utcnow
 from tid.models import CalendarToken, User
 from tid.rules.messages import Message, render
 from tid.services import audit
-from tid.services.petitions.clocks import CLOCK_LABELS, Clock
-from tid.services.petitions.dashboard import DashboardRow
+from tid.services.petitions.deadlines import CLOCK_LABELS, Clock
+from tid.services.petitions.reads import DashboardRow
 
 
 def _token_hash(token: str) -> str:

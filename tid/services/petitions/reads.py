@@ -12,7 +12,7 @@ from sqlmodel import Session, col, select
 
 from tid.models import AuditEvent, Municipality, Ordinance, Petition
 from tid.services import audit
-from tid.services.petitions.clocks import SOON_DAYS, Clock, running_clock
+from tid.services.petitions.deadlines import SOON_DAYS, Clock, running_clock
 from tid.services.petitions.ordinance import ordinance_of
 from tid.services.petitions.states import OPEN_STATES
 from tid.services.petitions.study import findings_of, unfavourable_factors
