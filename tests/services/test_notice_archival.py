@@ -13,7 +13,7 @@ import pytest
 from pypdf import PdfReader
 
 from tests.pdf_checks import assert_archival, page_text
-from tests.services.test_notices import _content
+from tests.services.notices.helpers import sample_content as _content
 from tid import notice_pdf
 
 NAMES = [

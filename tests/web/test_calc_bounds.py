@@ -19,7 +19,9 @@ from hypothesis import strategies as st
 
 from tests.calc_documents import DOCUMENTS
 from tests.conftest import PASSWORD, People, make_test_app
-from tid.rules import imposts, limits
+from tid.rules import limits
+from tid.rules.imposts.compiler import Compiler
+from tid.rules.imposts.tree import Node
 from tid.services import request_rate
 
 # The attack of the report: a formula of 30 constant terms, exponential under the old compiler.
@@ -35,13 +37,13 @@ REPRO = {
 def builds(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     """Counts every call of the formula compiler's ``build`` (memoized or not)."""
     calls = [0]
-    original = imposts._Compiler.build
+    original = Compiler.build
 
-    def counting(self: imposts._Compiler, node: imposts.Node, want: str) -> Any:
+    def counting(self: Compiler, node: Node, want: str) -> Any:
         calls[0] += 1
         return original(self, node, want)
 
-    monkeypatch.setattr(imposts._Compiler, "build", counting)
+    monkeypatch.setattr(Compiler, "build", counting)
     yield calls
 
 

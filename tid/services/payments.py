@@ -56,7 +56,7 @@ def form_key(district_id: int, token: str) -> str:
     return f"payment:{district_id}:form:{token}"
 
 
-# The notice number printed on an owner's notice (tid/services/notices.py): year, serial.
+# The notice number printed on an owner's notice (tid/services/notices/rendering.py): year, serial.
 NOTICE_NUMBER = re.compile(r"\d{4}-\d{6,}", re.ASCII)
 
 

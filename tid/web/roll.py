@@ -45,7 +45,7 @@ bp = Blueprint("roll", __name__, url_prefix="/roll")
 
 @bp.context_processor
 def _words() -> dict[str, Any]:
-    """The roll's columns and encodings by their labels (tid/services/roll.py)."""
+    """The roll's columns and encodings by their labels (tid/services/roll/columns.py)."""
     return {"roll_column": roll.column_label, "roll_encoding": roll.encoding_label}
 
 

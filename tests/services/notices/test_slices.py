@@ -22,13 +22,14 @@ from tests.services.notice_support import (
 )
 from tid.models import ArchivedDocument
 from tid.services import notices
+from tid.services.notices import rendering
 
 
 def test_a_run_in_slices_prints_and_archives_every_notice_in_order(
     session: Session, people: People, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(notices, "RENDER_SLICE", 2)
-    monkeypatch.setattr(notices, "_ARCHIVE_FLUSH", 2)
+    monkeypatch.setattr(rendering, "RENDER_SLICE", 2)
+    monkeypatch.setattr(rendering, "_ARCHIVE_FLUSH", 2)
     owners = ["Ana Ruiz", "Beto Cruz", "Carla Díaz", "Dora Vega", "Elsa Mora"]
     billed = make_run(
         session, people.district, make_ordinance(session, people.district), owners=owners

@@ -1,0 +1,67 @@
+"""The notices rendered: the pool's chunks, each notice split at its own pages, long texts
+that flow onto more pages and keep every fact.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from tests.services.notice_support import pdf_pages, pdf_text
+from tests.services.notices.helpers import sample_content
+from tid import notice_pdf
+
+
+def test_the_pool_renders_chunks_and_splits_each_notice_at_its_own_pages() -> None:
+    contents = [sample_content(i) for i in range(5)]
+    # 2 workers, chunks of 2: three layouts (2+2+1 → four even chunks of the two workers)
+    result = notice_pdf.render_notices(contents, workers=2, chunk_size=2)
+    assert sum(result.chunk_sizes) == 5 and len(result.chunk_sizes) == 4
+    assert len(result.notices) == 5
+    for i, rendered in enumerate(result.notices):
+        text = pdf_text(rendered.pdf)
+        assert f"2026-{i:06d}" in text
+        assert all(f"2026-{j:06d}" not in text for j in range(5) if j != i)
+        assert rendered.pages == 2
+        assert rendered.sha256 == hashlib.sha256(rendered.pdf).hexdigest()
+    assert pdf_pages(result.merged) == 10 == result.merged_pages
+
+
+def test_a_long_explanation_takes_more_pages_and_the_print_file_keeps_notices_apart() -> None:
+    long = notice_pdf.NoticeContent(
+        **{**sample_content(0).__dict__, "explanation": "\n".join(f"line {i}" for i in range(120))}
+    )
+    result = notice_pdf.render_notices([long, sample_content(1)], workers=1)
+    first, second = result.notices
+    assert first.pages >= 3 and second.pages == 2
+    assert "2026-000001" in pdf_text(second.pdf) and "line 119" in pdf_text(first.pdf)
+    # Each notice starts on a right-hand page of the print file (blank filler if needed).
+    assert result.merged_pages % 2 == 0
+    assert result.merged_pages >= first.pages + second.pages
+
+
+def test_texts_that_do_not_fit_the_fixed_layout_flow_and_keep_every_fact() -> None:
+    fits = sample_content(0)
+    # A name longer than its places (two lines in the table) takes the flowing layout; so
+    # does right-to-left text, which needs pango's shaping.
+    long_name = " ".join(["Łukasz Ωmega Ćwik"] * 12)
+    odd = notice_pdf.NoticeContent(**{**sample_content(1).__dict__, "owner_name": long_name})
+    assert notice_pdf.fits_fixed_layout(fits) and not notice_pdf.fits_fixed_layout(odd)
+    arabic = notice_pdf.NoticeContent(
+        **{**sample_content(2).__dict__, "owner_name": "محمد عبد الله"}
+    )
+    assert not notice_pdf.fits_fixed_layout(arabic)
+    result = notice_pdf.render_notices([fits, odd], workers=1)
+    for content, rendered in zip((fits, odd), result.notices, strict=True):
+        text = pdf_text(rendered.pdf)
+        naive = pdf_text(notice_pdf.render_one_naive(content))
+        for fact in (
+            content.number,
+            content.owner_name,
+            "$10.00",
+            "30 de abril de 2026",
+            "April 30, 2026",
+            "ABCD-EFGH-JKMN",
+            "gravamen legal tácito",
+            "are not secured by this lien",
+        ):
+            assert fact in text and fact in naive, (content.number, fact)

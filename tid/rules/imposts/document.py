@@ -1,0 +1,95 @@
+"""The ``impost`` calculator of CALCULATORS.md: a document of (formula, properties,
+parameters) in, each property's amount and explanation out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any
+
+from tid.rules.errors import InputError
+from tid.rules.imposts.compiler import Value
+from tid.rules.imposts.evaluation import evaluate
+from tid.rules.imposts.language import compile_formula
+from tid.rules.limits import check_impost_work, checkpoint
+from tid.rules.messages import render, render_all
+from tid.rules.money import money_str, parse_decimal
+
+
+def _document_value(value: object, field: str) -> Value:
+    """A number written as text becomes a Decimal; other text stays text (e.g. "hotel")."""
+    if isinstance(value, bool | float | int):
+        raise InputError(field, f'{field}: write the value as text ("1234.50"), not as a number')
+    if isinstance(value, str):
+        try:
+            number = parse_decimal(value, field, allow_negative=True)
+        except InputError:
+            return value
+        # "120" is the whole number 120 (not 120.0): it reads back as written.
+        return number if "." in value else number.quantize(Decimal(1))
+    raise InputError(field, f"{field}: expected a number or text")
+
+
+IMPOST_DOCUMENT_FIELDS = ("formula", "properties", "parameters")
+
+
+def impost_document(document: Mapping[str, Any]) -> dict[str, Any]:
+    """CALCULATORS.md `impost`: each property's yearly impost by the ordinance's formula
+    (21 LPRA § 6653(3)(d)).
+
+    An unknown field of the document is refused (a property's attributes are open: any
+    column of the roll may be one)."""
+    for key in document:
+        if key not in IMPOST_DOCUMENT_FIELDS:
+            raise InputError(
+                str(key),
+                f"{key}: unknown field; the fields here are " + ", ".join(IMPOST_DOCUMENT_FIELDS),
+            )
+    raw_params = document.get("parameters") or {}
+    if not isinstance(raw_params, Mapping):
+        raise InputError("parameters", "parameters: give the parameters as {name: value}")
+    parameters = {str(k): _document_value(v, f"parameters.{k}") for k, v in raw_params.items()}
+    text = document.get("formula")
+    if not isinstance(text, str):
+        raise InputError("formula", "formula: write the formula of the impost as text")
+    formula = compile_formula(text, parameters=parameters)
+    raw_props = document.get("properties")
+    if not isinstance(raw_props, list) or not raw_props:
+        raise InputError("properties", "properties: give the list of properties, each with an id")
+    check_impost_work(len(raw_props), formula.size)
+    properties: list[dict[str, Any]] = []
+    for i, item in enumerate(raw_props):
+        if not isinstance(item, Mapping):
+            raise InputError(f"properties[{i}]", f"properties[{i}]: each property is an object")
+        prop: dict[str, Any] = {"id": item.get("id")}
+        for key, value in item.items():
+            if key != "id":
+                prop[str(key)] = _document_value(value, f"properties[{i}].{key}")
+        properties.append(prop)
+    result = evaluate(formula, properties, parameters)
+    lines = []
+    for line in result.properties:
+        checkpoint()
+        explanation = line.explanation  # built once, said in both languages
+        lines.append(
+            {
+                "id": line.id,
+                "amount": money_str(line.amount),
+                # The message itself: a str equal to its English (the JSON's), which a page
+                # renders in its reader's language.
+                "explanation": explanation,
+                "explanation_es": render(explanation, "es"),
+            }
+        )
+    return {
+        "properties": lines,
+        "total": money_str(result.total),
+        "apportioned": result.apportioned,
+        **({"budget": money_str(result.budget)} if result.budget is not None else {}),
+        "parameters_used": list(formula.parameters),
+        "attributes_used": list(formula.attributes),
+        "warnings": list(result.warnings),
+        "warnings_es": render_all(result.warnings, "es"),
+        "trace": [t.as_json() for t in result.trace],
+    }

@@ -1,0 +1,135 @@
+"""A batch mailed: ``mail_batch`` records the mailing date, postage and fee, archives the PS
+Form 3877 manifest, freezes the notices and marks their bills mailed.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from decimal import Decimal
+
+from sqlmodel import Session, col, select
+
+from tid import notice_pdf
+from tid.models import Notice, NoticeBatch
+from tid.rules.errors import N_, InputError
+from tid.services import audit
+from tid.services.notices.archived import archive, archived_bytes
+from tid.services.notices.contents import text_lines
+from tid.services.notices.fees import batch_fees, piece_amount
+
+
+def manifest_rows(session: Session, batch_id: int) -> list[notice_pdf.ManifestRow]:
+    notices = session.exec(
+        select(Notice)
+        .where(Notice.batch_id == batch_id, col(Notice.article_number).is_not(None))
+        .order_by(col(Notice.article_number))
+    )
+    return [
+        notice_pdf.ManifestRow(
+            article_number=n.article_number or "",
+            name=n.owner_name,
+            address=", ".join(text_lines(n.mailing_address)),
+            notice_number=n.number,
+        )
+        for n in notices
+    ]
+
+
+def manifest_pdf(
+    session: Session,
+    batch: NoticeBatch,
+    *,
+    postage: Decimal | None = None,
+    fee: Decimal | None = None,
+) -> bytes:
+    """The PS Form 3877 manifest of a batch: the archived one once mailed, else a draft
+    with the run's postage and fees (set before it is printed)."""
+    if batch.manifest_sha256:
+        return archived_bytes(session, batch.manifest_sha256)
+    fees = batch_fees(batch)
+    return notice_pdf.render_manifest(
+        manifest_rows(session, batch.id or 0),
+        sender_name=batch.sender_name,
+        sender_lines=text_lines(batch.sender_address),
+        mailed_on=batch.mailed_on,
+        postage=postage if postage is not None else fees.postage,
+        fee=fee if fee is not None else fees.certified_fee,
+        return_receipt_fee=fees.return_receipt_fee,
+        batch_label=batch_label(batch),
+    )
+
+
+def batch_label(batch: NoticeBatch) -> str:
+    """The run as people name it: its number in the district ("3")."""
+    return str(batch.number or batch.id)
+
+
+def mail_batch(
+    *,
+    session: Session,
+    actor: audit.Actor,
+    batch_id: int,
+    mailed_on: date,
+    today: date,
+    postage: str | Decimal | None = None,
+    certified_fee: str | Decimal | None = None,
+) -> NoticeBatch:
+    """Record that a batch went out by certified mail on ``mailed_on``: every notice must
+    have its article number. The postage and fees are the run's (set on its page before the
+    manifest was printed) unless given here. Archives the manifest; from now on the notices
+    are frozen."""
+    batch = session.get(NoticeBatch, batch_id)
+    if batch is None:
+        raise InputError("batch", N_("There is no such notice run."))
+    if batch.mailed_on is not None:
+        raise InputError("mailed_on", N_("This notice run was already mailed."))
+    if mailed_on > today:
+        raise InputError("mailed_on", N_("The mailing date cannot be in the future."))
+    if mailed_on < batch.issued_on:
+        raise InputError("mailed_on", N_("The mailing date cannot be before the notices' date."))
+    fees = batch_fees(batch)
+    postage_amount = piece_amount(postage, "postage") if postage not in (None, "") else fees.postage
+    fee_amount = (
+        piece_amount(certified_fee, "certified_fee")
+        if certified_fee not in (None, "")
+        else fees.certified_fee
+    )
+    notices = list(session.exec(select(Notice).where(Notice.batch_id == batch_id)))
+    missing = [n.number for n in notices if not n.article_number]
+    if missing:
+        raise InputError(
+            "article_numbers", N_("Every notice needs its article number before mailing.")
+        )
+    before = audit.snapshot(batch)
+    batch.mailed_on = mailed_on
+    batch.postage = postage_amount
+    batch.certified_fee = fee_amount
+    batch.return_receipt_fee = fees.return_receipt_fee
+    manifest = notice_pdf.render_manifest(
+        manifest_rows(session, batch_id),
+        sender_name=batch.sender_name,
+        sender_lines=text_lines(batch.sender_address),
+        mailed_on=mailed_on,
+        postage=postage_amount,
+        fee=fee_amount,
+        return_receipt_fee=fees.return_receipt_fee,
+        batch_label=batch_label(batch),
+    )
+    batch.manifest_sha256 = archive(session, manifest)
+    session.add(batch)
+    for notice in notices:
+        notice.mailed_on = mailed_on
+        session.add(notice)
+    session.flush()
+    from tid.services import billing
+
+    billing.mark_mailed(
+        session=session,
+        actor=actor,
+        bill_ids=[n.bill_id for n in notices],
+        at=datetime.combine(mailed_on, datetime.min.time(), tzinfo=UTC),
+    )
+    audit.record(
+        session, actor, "notice_batch.mail", batch, before=before, after=audit.snapshot(batch)
+    )
+    return batch

@@ -1,0 +1,109 @@
+"""Reads for the notice pages: the runs of a district, and one run's notices by delivery
+standing, a page at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from tid.models import DeliveryEvent, DeliveryStatus, Notice, NoticeBatch
+from tid.services.notices.deliveries import RETURNED
+
+
+def batches(session: Session, district_ids: Collection[int] | None) -> list[NoticeBatch]:
+    stmt = select(NoticeBatch).order_by(col(NoticeBatch.created_at).desc())
+    if district_ids is not None:
+        stmt = stmt.where(col(NoticeBatch.district_id).in_(list(district_ids)))
+    return list(session.exec(stmt))
+
+
+# Where a notice stands in the mail, as the run's page filters it: not yet mailed; mailed
+# with no report yet; or the latest delivery report (DeliveryStatus).
+NOT_MAILED = "not_mailed"
+AWAITING = "awaiting"
+RETURNED_ANY = "returned"  # any of RETURNED
+DELIVERY_FILTERS = (
+    NOT_MAILED,
+    AWAITING,
+    DeliveryStatus.DELIVERED.value,
+    RETURNED_ANY,
+    DeliveryStatus.RETURNED_UNCLAIMED.value,
+    DeliveryStatus.REFUSED.value,
+    DeliveryStatus.UNDELIVERABLE.value,
+)
+BATCH_PAGE_SIZE = 100
+
+
+def _mail_status() -> Any:
+    """SQL: the notice's standing (``NOT_MAILED``, ``AWAITING`` or its latest report)."""
+    from sqlalchemy import case
+
+    latest = (
+        select(DeliveryEvent.status)
+        .where(DeliveryEvent.notice_id == Notice.id)
+        .order_by(col(DeliveryEvent.occurred_on).desc(), col(DeliveryEvent.id).desc())
+        .limit(1)
+        .correlate(Notice)
+        .scalar_subquery()
+    )
+    return case(
+        (col(Notice.mailed_on).is_(None), NOT_MAILED), else_=func.coalesce(latest, AWAITING)
+    )
+
+
+@dataclass(frozen=True)
+class BatchPage:
+    """One page of a run's notices under a delivery filter, with the count of each status."""
+
+    notices: list[Notice]
+    counts: dict[str, int]  # every DELIVERY_FILTERS key (RETURNED_ANY: the three returns)
+    info: Any  # paging.PageInfo
+    status: str  # the filter ("" for all)
+
+
+def batch_page(
+    session: Session, batch_id: int, *, status: str = "", page: int = 1, per_page: int = 0
+) -> BatchPage:
+    """The run's notices (by number) with the delivery ``status`` asked for, one page."""
+    from tid.services.paging import page_info
+
+    per_page = per_page or BATCH_PAGE_SIZE
+    standing = _mail_status()
+    inner: Any = select(col(Notice.id).label("id"), standing.label("st")).where(
+        Notice.batch_id == batch_id
+    )
+    sub = inner.subquery()
+    counts = {key: 0 for key in DELIVERY_FILTERS}
+    for key, n in session.exec(select(sub.c.st, func.count()).group_by(sub.c.st)).all():
+        counts[str(key)] = int(n)
+    counts[RETURNED_ANY] = sum(counts[k] for k in RETURNED)
+    wanted = status if status in DELIVERY_FILTERS else ""
+    where: list[Any] = [Notice.batch_id == batch_id]
+    if wanted == RETURNED_ANY:
+        where.append(standing.in_(sorted(RETURNED)))
+    elif wanted:
+        where.append(standing == wanted)
+    total = sum(counts[k] for k in DELIVERY_FILTERS if k != RETURNED_ANY)
+    shown = counts[wanted] if wanted else total
+    info = page_info(shown, page, per_page)
+    rows = list(
+        session.exec(
+            select(Notice)
+            .where(*where)
+            .order_by(col(Notice.number))
+            .offset(info.offset)
+            .limit(info.per_page)
+        )
+    )
+    return BatchPage(notices=rows, counts=counts, info=info, status=wanted)
+
+
+def batch_notices(session: Session, batch_id: int) -> list[Notice]:
+    return list(
+        session.exec(select(Notice).where(Notice.batch_id == batch_id).order_by(col(Notice.number)))
+    )

@@ -1,0 +1,111 @@
+"""The roll read back: its fiscal years and imports, a page of a year's roll, one property's
+history, and the attributes a formula may use.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from tid.models import Property, PropertyYear, RollImport
+from tid.services.paging import PageInfo, cadastral_or_owner, page_info
+from tid.services.roll.columns import STANDARD_ATTRIBUTES
+
+
+def fiscal_years(session: Session, district_id: int) -> list[tuple[str, int]]:
+    """The fiscal years with a roll, newest first, with the number of properties in each."""
+    stmt = (
+        select(PropertyYear.fiscal_year, func.count())
+        .where(PropertyYear.district_id == district_id, col(PropertyYear.in_roll))
+        .group_by(col(PropertyYear.fiscal_year))
+        .order_by(col(PropertyYear.fiscal_year).desc())
+    )
+    return [(fy, int(n)) for fy, n in session.exec(stmt)]
+
+
+def imports(session: Session, district_id: int) -> list[RollImport]:
+    stmt = (
+        select(RollImport)
+        .where(RollImport.district_id == district_id)
+        .order_by(col(RollImport.imported_at).desc(), col(RollImport.id).desc())
+    )
+    return list(session.exec(stmt))
+
+
+@dataclass(frozen=True)
+class RollPage(PageInfo):
+    rows: list[tuple[Property, PropertyYear]] = field(default_factory=list)
+
+
+def roll_page(
+    session: Session,
+    district_id: int,
+    fiscal_year: str,
+    *,
+    search: str = "",
+    page: int = 1,
+    per_page: int = 100,
+) -> RollPage:
+    """One page of a year's roll, by cadastral number, optionally searched by cadastral
+    number or owner (plain text; no pattern characters are interpreted)."""
+    where: list[Any] = [
+        PropertyYear.district_id == district_id,
+        PropertyYear.fiscal_year == fiscal_year,
+        col(PropertyYear.in_roll),
+    ]
+    matching = cadastral_or_owner(search)
+    if matching is not None:
+        where.append(matching)
+    base = select(Property, PropertyYear).join(
+        PropertyYear, col(PropertyYear.property_id) == col(Property.id)
+    )
+    count_stmt = (
+        select(func.count())
+        .select_from(PropertyYear)
+        .join(Property, col(PropertyYear.property_id) == col(Property.id))
+        .where(*where)
+    )
+    info = page_info(int(session.exec(count_stmt).one()), page, per_page)
+    stmt = (
+        base.where(*where)
+        .order_by(col(Property.cadastral_number))
+        .offset(info.offset)
+        .limit(per_page)
+    )
+    return RollPage(rows=list(session.exec(stmt).all()), **info.position())
+
+
+def property_history(session: Session, property_id: int) -> list[PropertyYear]:
+    """Every fiscal year's roll row of one property, newest first."""
+    stmt = (
+        select(PropertyYear)
+        .where(PropertyYear.property_id == property_id)
+        .order_by(col(PropertyYear.fiscal_year).desc())
+    )
+    return list(session.exec(stmt))
+
+
+def attribute_names(session: Session, district_id: int, fiscal_year: str) -> list[str]:
+    """The attributes a formula may use on this roll: the standard ones and the extras."""
+    names = set(STANDARD_ATTRIBUTES)
+    stmt = (
+        select(PropertyYear.attributes)
+        .where(
+            PropertyYear.district_id == district_id,
+            PropertyYear.fiscal_year == fiscal_year,
+            col(PropertyYear.in_roll),
+        )
+        .distinct()
+    )
+    for text in session.exec(stmt):
+        names.update(json.loads(text or "{}"))
+    return sorted(names)
+
+
+def decimal_attributes(text: str) -> dict[str, Decimal]:
+    return {k: Decimal(v) for k, v in json.loads(text or "{}").items()}
