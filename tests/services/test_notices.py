@@ -28,8 +28,9 @@ from tests.services.notice_support import (
     pdf_pages,
     pdf_text,
 )
-from tid import jobs, notice_pdf
+from tid import jobs
 from tid.models import ArchivedDocument, AuditEvent, Bill, JobRun, Notice, NoticeBatch
+from tid.render import notice as notice_pdf
 from tid.rules.errors import FindingsError, InputError
 from tid.services import audit, notices, portal
 

@@ -5,7 +5,7 @@ The association notifies every owner by certified mail of the impost and its due
 notice tells the consequences of not paying on time. Here:
 
 - ``create_batch``: the notices of a billing run's bills, rendered in one run
-  (tid/notice_pdf.py), each PDF archived by its SHA-256; a random access code per notice is
+  (tid/render/notice.py), each PDF archived by its SHA-256; a random access code per notice is
   printed on the paper and only its HMAC is stored;
 - article numbers (one by one or from a CSV file), validated by tid/rules/certified_mail.py;
 - ``mail_batch``: the mailing date, postage and fee, the PS Form 3877 manifest; from then on
@@ -39,7 +39,6 @@ from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from tid import notice_pdf
 from tid.models import (
     ArchivedDocument,
     Bill,
@@ -57,6 +56,7 @@ from tid.models import (
     Property,
     PropertyYear,
 )
+from tid.render import notice as notice_pdf
 from tid.rules import calendar, params, periods
 from tid.rules.certified_mail import parse_article_number
 from tid.rules.errors import N_, Finding, FindingsError, InputError

@@ -21,7 +21,7 @@ pages of legal text, drawing, PDF writing and font subsetting (about 0.2 s of CP
 - chunks of notices are rendered in a process pool (both cores), and each chunk yields the
   per-notice PDFs (archived) and its part of the print-ready PDF (every notice starts on a
   right-hand page), merged at the end with pypdf;
-- every PDF is PDF/A-2u (tid/pdfa.py): Spanish (``/Lang es``), the English page marked as
+- every PDF is PDF/A-2u (tid/render/pdfa.py): Spanish (``/Lang es``), the English page marked as
   English (marked content with ``/Lang (en)``), the association as author. Notices are not
   tagged (the two layers are drawn apart; the reports, certificate and statement are).
 
@@ -957,7 +957,7 @@ PDF_VARIANT = "pdf/a-2u"  # what WeasyPrint writes on its own (the flowing manif
 
 def finish_notice_pdf(writer: Any, title: str, author: str) -> None:
     """A notice's (or the print file's) PDF/A identification: Spanish, with English."""
-    from tid import pdfa
+    from tid.render import pdfa
 
     pdfa.finish(writer, title=title, author=author or "tid", lang="es", languages=("es", "en"))
 
@@ -1217,7 +1217,7 @@ def render_manifest(
     (form_ref,) = _form_xobjects(writer, form_pdf)[:1]
     for index in range(len(page_items)):
         _filled_page(writer, ("/TidManifest", form_ref), box, fonts, _page_operators(drawn, index))
-    from tid import pdfa
+    from tid.render import pdfa
 
     pdfa.finish(
         writer, title=manifest_title(sender_name), author=sender_name, lang="en", languages=("en",)

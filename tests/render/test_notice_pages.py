@@ -16,7 +16,7 @@ import pytest
 from pypdf import PdfReader
 
 from tests.pdf_checks import assert_archival
-from tid import notice_pdf
+from tid.render import notice as notice_pdf
 
 NUMBER = "2026-000008"
 ES_COMPUTED = "0.0035 × valor tasado $280,357.14 = $981.25"

@@ -14,7 +14,7 @@ from pypdf import PdfReader
 
 from tests.pdf_checks import assert_archival, page_text
 from tests.services.test_notices import _content
-from tid import notice_pdf
+from tid.render import notice as notice_pdf
 
 NAMES = [
     "José Muñoz Peña",
