@@ -4,7 +4,9 @@
   PDF/A-2a (the reports, certificate and statement);
 - :mod:`tid.render.pdfa` — PDF/A-2u for the documents assembled with pypdf;
 - :mod:`tid.render.notice` — the certified-mail notices of 21 LPRA § 6653(5), fast, in two
-  layers, and the PS Form 3877 manifest of a notice run;
+  layers (:mod:`tid.render.layers`) with the faces of :mod:`tid.render.fonts` and the QR code
+  of :mod:`tid.render.qr`;
+- :mod:`tid.render.manifest` — the PS Form 3877 manifest of a notice run;
 - :mod:`tid.render.charts` and :mod:`tid.render.account_charts` — the geometry of the
   calculators' and the special account's SVG charts (the markup is in templates).
 

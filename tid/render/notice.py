@@ -27,38 +27,52 @@ pages of legal text, drawing, PDF writing and font subsetting (about 0.2 s of CP
 
 ``render_one_naive`` lays out one notice as its own WeasyPrint document (mode "full": the
 same fixed layout, form and fill in one document), the baseline of benchmarks/notices.py.
-The PS Form 3877 manifest is drawn the same way over its grid (``render_manifest``).
+The PS Form 3877 manifest is drawn the same way over its grid (tid/render/manifest.py); the
+two layers' machinery is tid/render/layers.py, the faces tid/render/fonts.py, the QR code
+tid/render/qr.py.
 
 This module knows nothing of the database: it takes :class:`NoticeContent` values and
-returns bytes. Its entry points are :func:`render_notices` and :func:`render_manifest`.
+returns bytes. Its entry point is :func:`render_notices`.
 """
 
 from __future__ import annotations
 
-import base64
 import functools
 import hashlib
 import io
 import os
 import re
 import textwrap
-import unicodedata
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from multiprocessing import get_context
-from pathlib import Path
 from typing import Any
 
-import jinja2
 from babel.dates import format_date
 
-from tid.config import PROJECT_ROOT
-from tid.rules.messages import Message, render
+from tid.render.fonts import fonts_resource, wrap_parts, wrap_width
+from tid.render.layers import (
+    PDF_VARIANT,
+    TEMPLATES,
+    Text,
+    amount_text,
+    block,
+    data_only_fetcher,
+    draw,
+    env,
+    filled_page,
+    fits_items,
+    form_xobjects,
+    layout,
+    mark_english,
+    new_canvas,
+    page_operators,
+)
+from tid.render.qr import qr_pdf_operators, qr_svg_data_uri
 
-TEMPLATES = PROJECT_ROOT / "templates"
 DEFAULT_CHUNK = 200  # notices per WeasyPrint layout: ~2 pages each, bounded memory
 
 KIND_LABELS = {
@@ -126,58 +140,6 @@ class RenderedBatch:
 
 def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def qr_svg_data_uri(url: str) -> str:
-    """The QR code of ``url`` as an SVG data URI (segno: pure Python, drawn server-side)."""
-
-    qr = _qr(url)
-    buffer = io.BytesIO()
-    qr.save(buffer, kind="svg", scale=1, border=4, omitsize=True, xmldecl=False, svgns=True)
-    return "data:image/svg+xml;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
-
-
-def _qr(url: str) -> Any:
-    """The QR code of ``url``. A fixed mask pattern (any of the eight is valid; choosing the
-    "best" costs about ten times the rest of the encoding) keeps a run of thousands fast."""
-    import segno
-
-    return segno.make(url, error="m", micro=False, mask=4, boost_error=False)
-
-
-# Where the fill layer's QR code goes on page 1 (points, from the top left; see notice.html).
-QR_BOX = (360.0, 78.0, 70.0)
-
-
-def qr_pdf_operators(url: str, page_height: float) -> bytes:
-    """PDF drawing operators for the QR code of ``url`` in ``QR_BOX`` (default user space:
-    origin at the bottom left): one filled rectangle per run of dark modules in a row."""
-    qr = _qr(url)
-    matrix = qr.matrix
-    count = len(matrix) + 8  # the quiet zone of four modules on each side
-    left, top, size = QR_BOX
-    module = size / count
-    ops = ["q 0 g"]
-    for r, row in enumerate(matrix):
-        y = page_height - top - (r + 5) * module
-        c = 0
-        width = len(row)
-        while c < width:
-            if row[c]:
-                start = c
-                while c < width and row[c]:
-                    c += 1
-                x = left + (start + 4) * module
-                ops.append(f"{x:.3f} {y:.3f} {(c - start) * module:.3f} {module:.3f} re")
-            else:
-                c += 1
-    ops.append("f Q")
-    return "\n".join(ops).encode("ascii")
-
-
-def amount_text(amount: Decimal) -> str:
-    """``$1,234.50``: the amount as printed on a notice and on the manifest."""
-    return f"${amount:,.2f}" if amount >= 0 else f"-${-amount:,.2f}"
 
 
 _ORDINANCE_PREFIX = re.compile(
@@ -362,18 +324,7 @@ def _form_fits(n: NoticeContent) -> bool:
 def fits_fixed_layout(n: NoticeContent) -> bool:
     """Whether the notice's texts fit the fixed regions of pdf/notice.html: the form layer's
     by their lines, the owner's measured in the embedded faces and drawable by them."""
-    return _form_fits(n) and _fits_items(_fill_items(n, "es")) and _fits_items(_fill_items(n, "en"))
-
-
-@functools.cache
-def _env() -> jinja2.Environment:
-    # A plain Jinja environment (no Flask app): the pool's workers render without one.
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
-        autoescape=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
+    return _form_fits(n) and fits_items(_fill_items(n, "es")) and fits_items(_fill_items(n, "en"))
 
 
 def notices_html(
@@ -382,7 +333,7 @@ def notices_html(
     """The HTML of a batch of notices: one document. ``mode``: full | form | fill (fixed
     layout); ``flowing``: the flowing layout instead (texts of any length)."""
     if flowing:
-        template = _env().get_template("pdf/notice_flow.html")
+        template = env().get_template("pdf/notice_flow.html")
         return template.render(
             notices=[_context(n) for n in contents], title=PRINT_TITLE, author=_author(contents)
         )
@@ -392,7 +343,7 @@ def notices_html(
         "full": _context,
     }[mode]
     return (
-        _env()
+        env()
         .get_template("pdf/notice.html")
         .render(
             notices=[make(n) for n in contents],
@@ -434,269 +385,31 @@ def _page_ranges(pages: Sequence[Any], count: int, *, english: bool = False) -> 
     return ranges
 
 
-def _layout(html: str) -> Any:
-    from weasyprint import HTML
-
-    return HTML(string=html, base_url=str(TEMPLATES), url_fetcher=_data_only_fetcher()).render()
-
-
-def _form_xobjects(writer: Any, form_pdf: bytes) -> list[Any]:
-    """The form layer's pages as Form XObjects of ``writer`` (one per page, shared)."""
-    from pypdf import PdfReader
-    from pypdf.generic import DecodedStreamObject, NameObject
-
-    refs = []
-    for page in PdfReader(io.BytesIO(form_pdf)).pages:
-        contents = page.get_contents()
-        xobject = DecodedStreamObject()
-        xobject.set_data(contents.get_data() if contents is not None else b"")
-        xobject[NameObject("/Type")] = NameObject("/XObject")
-        xobject[NameObject("/Subtype")] = NameObject("/Form")
-        xobject[NameObject("/BBox")] = page.mediabox
-        xobject[NameObject("/Resources")] = page["/Resources"].get_object()
-        refs.append(writer._add_object(xobject.flate_encode().clone(writer)))
-    return refs
-
-
-# --------------------------------------------------------------------------- the fill layer
-# The owner's own values are drawn straight onto each page at the fixed places of
-# pdf/notice.html by ReportLab, in the same faces as the form layer (DejaVu Sans, Sans Bold,
-# Sans Mono Bold), embedded as TrueType subsets with their Unicode maps: laying out a few
-# dozen short lines per notice with WeasyPrint would cost more than everything else of the
-# run together. A character the face lacks is drawn in the fallback face (Droid Sans
-# Fallback: Chinese, Japanese, Korean), when installed. Text that needs shaping or runs
-# right to left (Arabic, Hebrew, combining marks, Indic scripts) and characters no face has
-# send the notice to the flowing layout, which pango shapes.
-
-FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/local/share/fonts"))
-_FACE_FILES = {
-    "/TidH": "DejaVuSans.ttf",
-    "/TidHB": "DejaVuSans-Bold.ttf",
-    "/TidCB": "DejaVuSansMono-Bold.ttf",
-}
-FALLBACK_FILE = "DroidSansFallbackFull.ttf"  # Debian: fonts-droid-fallback
-# DejaVu's vertical metrics (hhea, of the 2048-unit em): where WeasyPrint puts a baseline in
-# a line box of a given height.
-_ASCENT, _DESCENT = 1901 / 2048, 483 / 2048
-_NO_FAST_BIDI = frozenset({"R", "AL", "AN", "RLE", "RLO", "RLI"})
-_MARKS = frozenset({"Mn", "Mc", "Me"})  # combining marks: placed by shaping
-
-
-@dataclass(frozen=True)
-class _Face:
-    name: str  # as registered with ReportLab
-    covers: frozenset[int]
-
-
-def _font_file(file_name: str) -> Path | None:
-    for folder in FONT_DIRS:
-        if folder.is_dir():
-            for path in sorted(folder.rglob(file_name)):
-                return path
-    return None
-
-
-@functools.cache
-def _faces() -> dict[str, _Face]:
-    """The fill layer's faces by font key, and the fallback ("*") when it is installed;
-    registered with ReportLab once per process."""
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
-
-    files = {**_FACE_FILES, "*": FALLBACK_FILE}
-    faces: dict[str, _Face] = {}
-    for key, file_name in files.items():
-        path = _font_file(file_name)
-        if path is None:
-            if key == "*":
-                continue
-            raise RuntimeError(f"font {file_name} is missing (install fonts-dejavu-core)")
-        name = "Tid-" + Path(file_name).stem
-        font = TTFont(name, str(path))
-        pdfmetrics.registerFont(font)
-        faces[key] = _Face(name, frozenset(font.face.charToGlyph))
-    return faces
-
-
-def _shapes_simply(ch: str) -> bool:
-    """Whether ``ch`` can be drawn glyph after glyph, left to right (no shaping)."""
-    if unicodedata.bidirectional(ch) in _NO_FAST_BIDI:
-        return False
-    return unicodedata.category(ch) not in _MARKS
-
-
-def _runs(text: str, font: str) -> list[tuple[str, str]] | None:
-    """``text`` cut into (ReportLab face, text) runs: the font's own face, the fallback for
-    what it lacks; None when some character cannot be drawn on the fast path."""
-    faces = _faces()
-    primary = faces[font]
-    if text.isascii() or all(ord(ch) in primary.covers for ch in text):
-        if text.isascii() or all(_shapes_simply(ch) for ch in set(text)):
-            return [(primary.name, text)] if text else []
-        return None
-    fallback = faces.get("*")
-    runs: list[tuple[str, str]] = []
-    for ch in text:
-        if not _shapes_simply(ch):
-            return None
-        if ord(ch) in primary.covers:
-            name = primary.name
-        elif fallback is not None and ord(ch) in fallback.covers:
-            name = fallback.name
-        else:
-            return None
-        if runs and runs[-1][0] == name:
-            runs[-1] = (name, runs[-1][1] + ch)
-        else:
-            runs.append((name, ch))
-    return runs
-
-
-def drawable(text: str, font: str = "/TidH") -> bool:
-    """Whether the fast path can draw ``text`` in ``font`` (its face or the fallback)."""
-    return _runs(unicodedata.normalize("NFC", text), font) is not None
-
-
-def text_width(text: str, font: str, size: float) -> float:
-    """The advance width of ``text`` in points (ReportLab's metrics of the embedded faces)."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    runs = _runs(text, font)
-    if runs is None:
-        raise ValueError(f"not drawable on the fast path: {text!r}")
-    return float(sum(stringWidth(run, name, size) for name, run in runs))
-
-
-def _wrap_width(text: str, font: str, size: float, width: float) -> tuple[str, ...] | None:
-    """``text`` broken into lines of at most ``width`` points (at spaces; a word wider than
-    the line is cut); None when it cannot be drawn on the fast path."""
-    lines: list[str] = []
-    for paragraph in unicodedata.normalize("NFC", text).splitlines() or [""]:
-        if _runs(paragraph, font) is None:
-            return None
-        line = ""
-        for word in paragraph.split(" "):
-            candidate = f"{line} {word}" if line else word
-            if text_width(candidate, font, size) <= width:
-                line = candidate
-                continue
-            if line:
-                lines.append(line)
-            line = word
-            while text_width(line, font, size) > width and len(line) > 1:
-                cut = len(line) - 1
-                while cut > 1 and text_width(line[:cut], font, size) > width:
-                    cut -= 1
-                lines.append(line[:cut])
-                line = line[cut:]
-        lines.append(line)
-    return tuple(lines)
-
-
-def _wrap_parts(
-    parts: Sequence[str], font: str, size: float, width: float
-) -> tuple[str, ...] | None:
-    """``parts`` joined into lines of at most ``width`` points, breaking only between parts
-    (``url_parts``); None when a part cannot be drawn or is wider than a line."""
-    lines: list[str] = []
-    line = ""
-    for part in parts:
-        if _runs(part, font) is None or text_width(part, font, size) > width:
-            return None
-        if line and text_width(line + part, font, size) > width:
-            lines.append(line)
-            line = ""
-        line += part
-    return (*lines, line)
-
-
-@dataclass(frozen=True)
-class _Text:
-    left: float
-    top: float  # of the first line box, points from the top of the page
-    lines: tuple[str, ...]
-    size: float = 8.2
-    leading: float = 10.0
-    font: str = "/TidH"
-    max_lines: int = 0  # 0: no limit
-    right: float | None = None  # right-aligned at this x instead of starting at ``left``
-
-
-def _block(
-    left: float,
-    top: float,
-    text: str,
-    width: float,
-    size: float = 8.2,
-    leading: float = 10.0,
-    font: str = "/TidH",
-    max_lines: int = 1,
-) -> _Text | None:
-    lines = _wrap_width(text, font, size, width)
-    if lines is None:
-        return None
-    return _Text(left, top, lines, size, leading, font, max_lines)
-
-
-def _fits_items(items: Sequence[_Text | None]) -> bool:
-    return all(
-        item is not None and (not item.max_lines or len(item.lines) <= item.max_lines)
-        for item in items
-    )
-
-
-def _draw(canvas: Any, items: Sequence[_Text], page_height: float) -> None:
-    """Draw ``items`` on ``canvas``'s current page (ReportLab: origin at the bottom left)."""
-    for item in items:
-        # The first baseline where WeasyPrint puts it: the line box's top, half the leading
-        # less the font's height, and the ascent.
-        first = (
-            page_height
-            - item.top
-            - (item.leading - (_ASCENT + _DESCENT) * item.size) / 2
-            - _ASCENT * item.size
-        )
-        text = canvas.beginText()
-        for index, line in enumerate(item.lines):
-            line = unicodedata.normalize("NFC", line)
-            runs = _runs(line, item.font)
-            if runs is None:
-                raise ValueError(f"not drawable on the fast path: {line!r}")
-            left = item.left
-            if item.right is not None:
-                left = item.right - text_width(line, item.font, item.size)
-            text.setTextOrigin(left, first - index * item.leading)
-            for name, run in runs:
-                text.setFont(name, item.size, item.leading)
-                text.textOut(run)
-        canvas.drawText(text)
-
-
-def _fill_items(n: NoticeContent, side: str) -> list[_Text | None]:
+def _fill_items(n: NoticeContent, side: str) -> list[Text | None]:
     """What the owner's notice prints on one side, wrapped to its places; an item that cannot
     be drawn is None, and one that needs more lines than its place holds does not fit."""
     g = geometry()[side]
     row = g["row"]
     value_left, value_width = 197.0, 368.0
     es = side == "es"
-    items: list[_Text | None] = []
+    items: list[Text | None] = []
     if es:
-        url_lines = _wrap_parts(url_parts(n.portal_url), "/TidH", 7, 133)
+        url_lines = wrap_parts(url_parts(n.portal_url), "/TidH", 7, 133)
         portal = (*(url_lines or ()), f"Aviso: {n.number}", "Código de acceso:")
-        mailing = [_wrap_width(line, "/TidH", 9.5, 274) for line in n.mailing_lines]
-        name = _wrap_width(n.owner_name, "/TidH", 9.5, 274)
+        mailing = [wrap_width(line, "/TidH", 9.5, 274) for line in n.mailing_lines]
+        name = wrap_width(n.owner_name, "/TidH", 9.5, 274)
         address = (
             None
             if name is None or any(m is None for m in mailing)
-            else _Text(
+            else Text(
                 65, 144, (*name, *(x for m in mailing for x in m or ())), 9.5, 12, max_lines=6
             )
         )
         items += [
-            _block(440, 62, f"Aviso {n.number}", 129, 8.2, 10, "/TidHB"),
-            _Text(436, 78, ("Portal del dueño",), 7, 8.6, "/TidHB"),
-            None if url_lines is None else _Text(436, 86.6, portal, 7, 8.6, max_lines=7),
-            _block(436, 88 + 8.6 * len(portal), n.access_code, 133, 10, 12, "/TidCB"),
+            block(440, 62, f"Aviso {n.number}", 129, 8.2, 10, "/TidHB"),
+            Text(436, 78, ("Portal del dueño",), 7, 8.6, "/TidHB"),
+            None if url_lines is None else Text(436, 86.6, portal, 7, 8.6, max_lines=7),
+            block(436, 88 + 8.6 * len(portal), n.access_code, 133, 10, 12, "/TidCB"),
             address,
         ]
     if n.remailing_of:
@@ -705,7 +418,7 @@ def _fill_items(n: NoticeContent, side: str) -> list[_Text | None]:
             if es
             else f"This notice replaces notice {n.remailing_of}, which was returned."
         )
-        items.append(_block(43, g["remail"], text, 526, font="/TidHB"))
+        items.append(block(43, g["remail"], text, 526, font="/TidHB"))
     label = "Número de catastro" if es else "Cadastral number"
     due = _day(n.due_on, "es_PR" if es else "en_US")
     reference = (
@@ -715,149 +428,22 @@ def _fill_items(n: NoticeContent, side: str) -> list[_Text | None]:
     )
     explanation = (n.explanation_es or n.explanation) if es else n.explanation
     items += [
-        _block(
+        block(
             value_left,
             row["property"] + 2,
             f"{label} {n.cadastral_number}\n{n.property_address}",
             value_width,
             max_lines=2,
         ),
-        _block(value_left, row["owner"] + 2, n.owner_name, value_width, max_lines=2),
-        _block(value_left, row["amount"] + 2, amount_text(n.amount), value_width, 11, 13, "/TidHB"),
-        _block(value_left, row["due"] + 2, due, value_width, 11, 13, "/TidHB"),
-        _block(43, g["explanation"], explanation, 526, 7.8, 9.6, max_lines=7),
-        _block(43, g["reference"], reference, 526),
+        block(value_left, row["owner"] + 2, n.owner_name, value_width, max_lines=2),
+        block(value_left, row["amount"] + 2, amount_text(n.amount), value_width, 11, 13, "/TidHB"),
+        block(value_left, row["due"] + 2, due, value_width, 11, 13, "/TidHB"),
+        block(43, g["explanation"], explanation, 526, 7.8, 9.6, max_lines=7),
+        block(43, g["reference"], reference, 526),
     ]
     if not es:
-        items.append(_block(43, g["number"], f"{n.association_name} · {n.number}", 526, 7, 8.6))
+        items.append(block(43, g["number"], f"{n.association_name} · {n.number}", 526, 7, 8.6))
     return items
-
-
-def _fonts_resource(writer: Any, drawn: Any) -> Any:
-    """The embedded fonts of the ReportLab document ``drawn`` (a reader), added to
-    ``writer`` once, as one /Font resource dictionary for its pages."""
-    from pypdf.generic import DictionaryObject, NameObject
-
-    fonts = DictionaryObject()
-    seen: set[int] = set()
-    for page in drawn.pages:
-        resources = page.get("/Resources")
-        font_dict = resources.get_object().get("/Font") if resources is not None else None
-        if font_dict is None:
-            continue
-        ref = font_dict.indirect_reference if hasattr(font_dict, "indirect_reference") else None
-        key = ref.idnum if ref is not None else id(font_dict)
-        if key in seen:
-            continue
-        seen.add(key)
-        font_dict = font_dict.get_object()
-        for name in font_dict:
-            if name not in fonts:
-                source = font_dict.raw_get(name)
-                ref = source.clone(writer, ignore_fields=("/FontFile2",))
-                _unhint(writer, source.get_object(), ref.get_object())
-                fonts[NameObject(name)] = ref
-    return writer._add_object(fonts)
-
-
-def _unhint(writer: Any, source: Any, font: Any) -> None:
-    """Embed ``source``'s font program in its clone ``font`` without the TrueType hinting
-    (instructions and their tables), as WeasyPrint does for its subsets: a third of the
-    size, the same outlines, glyph ids, widths and character map."""
-    from fontTools.ttLib import TTFont
-    from fontTools.ttLib.tables import ttProgram
-    from pypdf.generic import DecodedStreamObject, NameObject, NumberObject
-
-    original = source.get("/FontDescriptor")
-    if original is None or "/FontFile2" not in original.get_object():
-        return
-    descriptor = font["/FontDescriptor"].get_object()
-    program = TTFont(io.BytesIO(original.get_object()["/FontFile2"].get_object().get_data()))
-    for tag in ("fpgm", "prep", "cvt ", "hdmx", "VDMX", "LTSH"):
-        if tag in program:
-            del program[tag]
-    glyf = program["glyf"]
-    for glyph_name in program.getGlyphOrder():
-        glyph = glyf[glyph_name]
-        if hasattr(glyph, "program"):
-            glyph.program = ttProgram.Program()
-            glyph.program.fromBytecode(b"")
-    out = io.BytesIO()
-    program.save(out)
-    stream = DecodedStreamObject()
-    stream.set_data(out.getvalue())
-    stream[NameObject("/Length1")] = NumberObject(len(out.getvalue()))
-    descriptor[NameObject("/FontFile2")] = writer._add_object(stream.flate_encode())
-
-
-# Marked content around the English side of a notice: the part's language (the document's
-# is Spanish).
-_ENGLISH_OPEN = b"/Span <</Lang (en)>> BDC\n"
-_ENGLISH_CLOSE = b"\nEMC"
-
-
-def _filled_page(
-    writer: Any,
-    form: tuple[str, Any],
-    box: Any,
-    fonts: Any,
-    operators: bytes,
-    *,
-    english: bool = False,
-) -> Any:
-    """A new page of ``writer``: the form XObject, then the fill operators over it."""
-    from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
-
-    page = writer.add_blank_page(width=box.width, height=box.height)
-    name, xobject = form
-    xobjects = DictionaryObject()
-    xobjects[NameObject(name)] = xobject
-    resources = DictionaryObject()
-    resources[NameObject("/XObject")] = xobjects
-    if fonts is not None:
-        resources[NameObject("/Font")] = fonts
-    page[NameObject("/Resources")] = resources
-    data = f"q {name} Do Q\n".encode() + operators
-    if english:
-        data = _ENGLISH_OPEN + data + _ENGLISH_CLOSE
-    stream = DecodedStreamObject()
-    stream.set_data(data)
-    page[NameObject("/Contents")] = writer._add_object(stream.flate_encode())
-    return page
-
-
-def _mark_english(writer: Any, page: Any) -> None:
-    """Wrap a copied page's content in the English part's marked content."""
-    from pypdf.generic import ArrayObject, DecodedStreamObject, NameObject
-
-    parts = []
-    for data in (_ENGLISH_OPEN, _ENGLISH_CLOSE):
-        stream = DecodedStreamObject()
-        stream.set_data(data)
-        parts.append(writer._add_object(stream))
-    contents = page.raw_get("/Contents")
-    inner = list(contents.get_object()) if isinstance(contents.get_object(), list) else [contents]
-    page[NameObject("/Contents")] = ArrayObject([parts[0], *inner, parts[1]])
-
-
-def _canvas(buffer: io.BytesIO, page_size: tuple[float, float]) -> Any:
-    from reportlab.pdfgen.canvas import Canvas
-
-    return Canvas(
-        buffer,
-        pagesize=page_size,
-        invariant=True,
-        pageCompression=1,  # the embedded font programs too
-        initialFontName=_faces()["/TidH"].name,
-    )
-
-
-def _page_operators(drawn: Any, index: int) -> bytes:
-    contents = drawn.pages[index].get("/Contents")
-    if contents is None:
-        return b""
-    data: bytes = contents.get_object().get_data()
-    return data
 
 
 # Long: the steps of one chunk's two-layer rendering (layout, form, fill, split, merge) share the
@@ -875,17 +461,17 @@ def render_chunk(contents: Sequence[NoticeContent]) -> tuple[list[bytes], bytes,
     from pypdf import PdfReader, PdfWriter
 
     writer = PdfWriter()
-    fill: dict[int, tuple[list[_Text], list[_Text]]] = {}
+    fill: dict[int, tuple[list[Text], list[Text]]] = {}
     for i, n in enumerate(contents):
         if _form_fits(n):
             es, en = _fill_items(n, "es"), _fill_items(n, "en")
-            if _fits_items(es) and _fits_items(en):
+            if fits_items(es) and fits_items(en):
                 fill[i] = ([x for x in es if x], [x for x in en if x])
     flowing = [i for i in range(len(contents)) if i not in fill]
     forms: dict[tuple[Any, ...], tuple[list[tuple[str, Any]], Any]] = {}
     flowing_pages: dict[int, tuple[Any, list[int], int]] = {}
     if flowing:
-        doc = _layout(notices_html([contents[i] for i in flowing], flowing=True))
+        doc = layout(notices_html([contents[i] for i in flowing], flowing=True))
         ranges = _page_ranges(doc.pages, len(flowing), english=True)
         reader = PdfReader(io.BytesIO(doc.write_pdf()))
         del doc
@@ -897,15 +483,15 @@ def render_chunk(contents: Sequence[NoticeContent]) -> tuple[list[bytes], bytes,
     fill_page: dict[int, int] = {}
     if fill:
         buffer = io.BytesIO()
-        canvas = _canvas(buffer, (612, 792))
+        canvas = new_canvas(buffer, (612, 792))
         for i, sides in fill.items():
             fill_page[i] = canvas.getPageNumber() - 1
             for items in sides:
-                _draw(canvas, items, 792)
+                draw(canvas, items, 792)
                 canvas.showPage()
         canvas.save()
         drawn = PdfReader(buffer)
-        fonts = _fonts_resource(writer, drawn)
+        fonts = fonts_resource(writer, drawn)
 
     placed: list[list[Any]] = []
     for i, content in enumerate(contents):
@@ -914,23 +500,23 @@ def render_chunk(contents: Sequence[NoticeContent]) -> tuple[list[bytes], bytes,
             pages = [writer.add_page(reader.pages[k]) for k in indexes]
             for k, page in zip(indexes, pages, strict=True):
                 if k >= english_from:
-                    _mark_english(writer, page)
+                    mark_english(writer, page)
         else:
             key = form_key(content)
             if key not in forms:
-                form_pdf = _layout(notices_html([content], mode="form")).write_pdf()
-                refs = _form_xobjects(writer, form_pdf)
+                form_pdf = layout(notices_html([content], mode="form")).write_pdf()
+                refs = form_xobjects(writer, form_pdf)
                 box = PdfReader(io.BytesIO(form_pdf)).pages[0].mediabox
                 forms[key] = ([(f"/TidForm{len(forms)}x{k}", r) for k, r in enumerate(refs)], box)
             xobjects, box = forms[key]
             height = float(box.height)
             first = fill_page[i]
-            spanish = _page_operators(drawn, first) + b"\n"
+            spanish = page_operators(drawn, first) + b"\n"
             spanish += qr_pdf_operators(content.portal_url, height)
-            english = _page_operators(drawn, first + 1)
+            english = page_operators(drawn, first + 1)
             pages = [
-                _filled_page(writer, xobjects[0], box, fonts, spanish),
-                _filled_page(writer, xobjects[1], box, fonts, english, english=True),
+                filled_page(writer, xobjects[0], box, fonts, spanish),
+                filled_page(writer, xobjects[1], box, fonts, english, english=True),
             ]
         placed.append(pages)
         if len(pages) % 2:
@@ -952,7 +538,6 @@ def render_chunk(contents: Sequence[NoticeContent]) -> tuple[list[bytes], bytes,
 
 
 PRINT_TITLE = "Avisos / Notices"
-PDF_VARIANT = "pdf/a-2u"  # what WeasyPrint writes on its own (the flowing manifest, the baseline)
 
 
 def finish_notice_pdf(writer: Any, title: str, author: str) -> None:
@@ -1067,362 +652,6 @@ def render_one_naive(content: NoticeContent) -> bytes:
     result: bytes = HTML(
         string=notices_html([content], mode="full", flowing=flowing),
         base_url=str(TEMPLATES),
-        url_fetcher=_data_only_fetcher(),
+        url_fetcher=data_only_fetcher(),
     ).write_pdf(pdf_variant=PDF_VARIANT)
     return result
-
-
-# --------------------------------------------------------------------------- the manifest
-
-MANIFEST_ROWS_PER_PAGE = 14
-
-
-@dataclass(frozen=True)
-class ManifestRow:
-    """One piece of certified mail: its article number and addressee."""
-
-    article_number: str
-    name: str
-    address: str  # one line
-    notice_number: str
-
-
-def manifest_pages(
-    rows: Sequence[ManifestRow],
-    *,
-    postage: Decimal,
-    fee: Decimal,
-    return_receipt_fee: Decimal | None = None,
-    rows_per_page: int = MANIFEST_ROWS_PER_PAGE,
-) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """The manifest's pages (rows in ascending article-number order, numbered, with page
-    totals) and the grand total. Every piece pays ``postage`` + ``fee`` (+ the return-receipt
-    fee when the run asks for one: ``None`` leaves its cells empty). Totals are exact:
-    the per-piece amounts times the pieces, so the pages add up to the grand total."""
-    ordered = sorted(rows, key=lambda r: r.article_number)
-    rr = return_receipt_fee if return_receipt_fee is not None else Decimal("0.00")
-    per_piece = postage + fee + rr
-    rr_text = amount_text(rr) if return_receipt_fee is not None else ""
-    pages: list[dict[str, Any]] = []
-    for start in range(0, len(ordered), rows_per_page):
-        chunk = ordered[start : start + rows_per_page]
-        count = len(chunk)
-        pages.append(
-            {
-                "number": len(pages) + 1,
-                "rows": [
-                    {
-                        "line": start + i + 1,
-                        "article": _grouped(r.article_number),
-                        "name": r.name,
-                        "address": r.address,
-                        "notice": r.notice_number,
-                        "postage": amount_text(postage),
-                        "fee": amount_text(fee),
-                        "rr": rr_text,
-                        "total": amount_text(per_piece),
-                    }
-                    for i, r in enumerate(chunk)
-                ],
-                "pieces": count,
-                "postage": amount_text(postage * count),
-                "fee": amount_text(fee * count),
-                "rr": amount_text(rr * count),
-                "total": amount_text(per_piece * count),
-            }
-        )
-    n = len(ordered)
-    grand = {
-        "pieces": n,
-        "postage": amount_text(postage * n),
-        "fee": amount_text(fee * n),
-        "rr": amount_text(rr * n),
-        "total": amount_text(per_piece * n),
-    }
-    return pages, grand
-
-
-def _grouped(digits: str) -> str:
-    return " ".join(digits[i : i + 4] for i in range(0, len(digits), 4))
-
-
-def render_manifest(
-    rows: Sequence[ManifestRow],
-    *,
-    sender_name: str,
-    sender_lines: Sequence[str],
-    mailed_on: date | None,
-    postage: Decimal,
-    fee: Decimal,
-    batch_label: str,
-    return_receipt_fee: Decimal | None = None,
-    rows_per_page: int = MANIFEST_ROWS_PER_PAGE,
-) -> bytes:
-    """The certified-mail manifest (PS Form 3877 layout) as a PDF: the form's grid laid out
-    once, the rows and totals written over it on every page (the flowing layout when a row
-    does not fit its cell)."""
-    pages, grand = manifest_pages(
-        rows,
-        postage=postage,
-        fee=fee,
-        return_receipt_fee=return_receipt_fee,
-        rows_per_page=rows_per_page,
-    )
-    mailed = mailed_on.isoformat() if mailed_on else "____________"
-    g = manifest_geometry(rows_per_page)
-    page_items = [
-        _manifest_items(
-            g, page, grand, page["number"] == max(1, len(pages)), len(pages), mailed, batch_label
-        )
-        for page in pages
-        or [
-            {
-                "number": 1,
-                "rows": [],
-                "pieces": 0,
-                "postage": "$0.00",
-                "fee": "$0.00",
-                "rr": "$0.00",
-                "total": "$0.00",
-            }
-        ]
-    ]
-    if not all(_fits_items(items) for items in page_items):
-        return _render_manifest_flowing(
-            pages, grand, sender_name, sender_lines, mailed, batch_label
-        )
-    from pypdf import PdfReader, PdfWriter
-
-    form_pdf = _layout(
-        _env()
-        .get_template("pdf/manifest_form.html")
-        .render(
-            g=g,
-            sender_name=sender_name,
-            sender_lines=list(sender_lines),
-            purpose=render(MANIFEST_PURPOSE),
-        )
-    ).write_pdf()
-    box = PdfReader(io.BytesIO(form_pdf)).pages[0].mediabox
-    height = float(box.height)
-    buffer = io.BytesIO()
-    canvas = _canvas(buffer, (float(box.width), height))
-    for items in page_items:
-        _draw(canvas, [x for x in items if x is not None], height)
-        canvas.showPage()
-    canvas.save()
-    drawn = PdfReader(buffer)
-    writer = PdfWriter()
-    fonts = _fonts_resource(writer, drawn)
-    (form_ref,) = _form_xobjects(writer, form_pdf)[:1]
-    for index in range(len(page_items)):
-        _filled_page(writer, ("/TidManifest", form_ref), box, fonts, _page_operators(drawn, index))
-    from tid.render import pdfa
-
-    pdfa.finish(
-        writer, title=manifest_title(sender_name), author=sender_name, lang="en", languages=("en",)
-    )
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
-
-
-# What the manifest is for: our words on the Postal Service's form (whose own captions stay
-# in English, as USPS prints PS Form 3877), in the language of whoever prints it.
-MANIFEST_PURPOSE = Message("Notices of 21 LPRA § 6653(5)")
-
-
-def manifest_title(sender_name: str) -> str:
-    return f"PS Form 3877 — {sender_name}"
-
-
-_MANIFEST_WIDTH = 252.0  # the addressee cell, less its padding
-
-
-@functools.cache
-def manifest_geometry(rows_per_page: int = MANIFEST_ROWS_PER_PAGE) -> dict[str, Any]:
-    """Where the grid of the PS 3877 form lies on a landscape letter page (points)."""
-    left, width, top, head_h = 32, 728, 28, 64
-    labels = (
-        ("No.", 30),
-        ("Article Number", 140),
-        ("Name of Addressee, Street, and Post Office Address", 258),
-        ("Postage", 70),
-        ("Fee (Certified)", 70),
-        ("RR Fee (Return Receipt)", 70),
-        ("Total (Postage + Fees)", 90),
-    )
-    columns = []
-    x = left
-    for label, w in labels:
-        columns.append({"label": label, "x": x, "w": w})
-        x += w
-    table_top, header_h, row_h, total_h = top + head_h + 10, 20, 26, 16
-    first_row = table_top + header_h
-    row_tops = [first_row + i * row_h for i in range(rows_per_page)]
-    totals = first_row + rows_per_page * row_h
-    foot_top = totals + 2 * total_h + 12
-    foot_w = (width - 20) // 3
-    return {
-        "left": left,
-        "top": top,
-        "head_h": head_h,
-        "sender_w": 260,
-        "type_x": left + 272,
-        "type_w": 200,
-        "stamp_x": left + width - 220,
-        "stamp_w": 220,
-        "columns": columns,
-        "money_columns": columns[3:],
-        "table_top": table_top,
-        "header_h": header_h,
-        "row_h": row_h,
-        "row_tops": row_tops,
-        "total_h": total_h,
-        "total_tops": [totals, totals + total_h],
-        "totals_label_w": sum(c["w"] for c in columns[:3]),
-        "foot_top": foot_top,
-        "foot_h": 34,
-        "foot_w": foot_w,
-        "foot2_x": left + foot_w + 10,
-        "foot3_x": left + 2 * (foot_w + 10),
-    }
-
-
-def _manifest_items(
-    g: dict[str, Any],
-    page: dict[str, Any],
-    grand: dict[str, Any],
-    last: bool,
-    page_count: int,
-    mailed: str,
-    batch_label: str,
-) -> list[_Text | None]:
-    cols = g["columns"]
-    items: list[_Text | None] = [
-        _Text(
-            g["type_x"],
-            g["top"] + 46,
-            (
-                render(
-                    Message(
-                        "Mailing date: %(date)s · batch %(batch)s", date=mailed, batch=batch_label
-                    )
-                ),
-                render(
-                    Message(
-                        "Page %(page)s of %(pages)s", page=page["number"], pages=max(1, page_count)
-                    )
-                ),
-            ),
-            7,
-            8.4,
-        )
-    ]
-
-    def right(col: int, top: float, text: str, font: str = "/TidH", size: float = 7) -> _Text:
-        c = cols[col]
-        edge = c["x"] + c["w"] - 3
-        return _Text(c["x"], top, (text,), size, 8.4, font, right=edge)
-
-    for row, top in zip(page["rows"], g["row_tops"], strict=False):
-        text = f"{row['name']} — {row['address']} ({row['notice']})"
-        items += [
-            right(0, top + 2, str(row["line"])),
-            _Text(cols[1]["x"] + 3, top + 2, (row["article"],), 7.2, 8.4, "/TidCB"),
-            _block(cols[2]["x"] + 3, top + 1, text, _MANIFEST_WIDTH, 7, 8, max_lines=3),
-            right(3, top + 2, row["postage"]),
-            right(4, top + 2, row["fee"]),
-            right(5, top + 2, row["rr"]),
-            right(6, top + 2, row["total"]),
-        ]
-    page_total = Message("Page total (%(pieces)s pieces)", pieces=page["pieces"])
-    totals = [(g["total_tops"][0], render(page_total), page)]
-    if last:
-        grand_total = Message("Grand total (%(pieces)s pieces)", pieces=grand["pieces"])
-        totals.append((g["total_tops"][1], render(grand_total), grand))
-    for top, label, figures in totals:
-        items += [
-            _Text(g["left"] + 3, top + 3, (label,), 7, 8.4, "/TidHB"),
-            right(3, top + 3, figures["postage"], "/TidHB"),
-            right(4, top + 3, figures["fee"], "/TidHB"),
-            right(5, top + 3, figures["rr"], "/TidHB"),
-            right(6, top + 3, figures["total"], "/TidHB"),
-        ]
-    listed = (
-        f"{grand['pieces']}"
-        if last and page_count <= 1
-        else (
-            render(
-                Message(
-                    "%(pieces)s (all pages: %(total)s)",
-                    pieces=page["pieces"],
-                    total=grand["pieces"],
-                )
-            )
-            if last
-            else f"{page['pieces']}"
-        )
-    )
-    items.append(_Text(g["left"] + 4, g["foot_top"] + 12, (listed,), 9, 11, "/TidHB"))
-    return items
-
-
-def _render_manifest_flowing(
-    pages: list[dict[str, Any]],
-    grand: dict[str, Any],
-    sender_name: str,
-    sender_lines: Sequence[str],
-    mailed: str,
-    batch_label: str,
-) -> bytes:
-    from weasyprint import HTML
-
-    html = (
-        _env()
-        .get_template("pdf/manifest.html")
-        .render(
-            pages=pages,
-            grand=grand,
-            sender_name=sender_name,
-            sender_lines=list(sender_lines),
-            mailed_on=mailed,
-            batch_label=batch_label,
-            words={
-                "purpose": render(MANIFEST_PURPOSE),
-                "mailing_date": render(Message("Mailing date: %(date)s", date=mailed)),
-                "batch": render(Message("batch %(batch)s", batch=batch_label)),
-                "page_of": [
-                    render(
-                        Message("Page %(page)s of %(pages)s", page=p["number"], pages=len(pages))
-                    )
-                    for p in pages
-                ],
-                "page_total": [
-                    render(Message("Page total (%(pieces)s pieces)", pieces=p["pieces"]))
-                    for p in pages
-                ],
-                "grand_total": render(
-                    Message("Grand total (%(pieces)s pieces)", pieces=grand["pieces"])
-                ),
-                "this_page": render(Message("(this page)")),
-            },
-        )
-    )
-    result: bytes = HTML(
-        string=html, base_url=str(TEMPLATES), url_fetcher=_data_only_fetcher()
-    ).write_pdf(pdf_variant=PDF_VARIANT)
-    return result
-
-
-def _data_only_fetcher() -> Any:
-    """A URL fetcher for ``data:`` URLs only: a document never makes the server fetch."""
-    import weasyprint
-
-    class DataOnlyFetcher(weasyprint.URLFetcher):  # type: ignore[misc]
-        def fetch(self, url: str, headers: Any = None) -> Any:
-            if url.startswith("data:"):
-                return super().fetch(url, headers)
-            raise ValueError(f"resource not allowed in a notice: {url[:60]}")
-
-    return DataOnlyFetcher(allowed_protocols={"data"})

@@ -56,6 +56,7 @@ from tid.models import (
     Property,
     PropertyYear,
 )
+from tid.render import manifest as manifest_render
 from tid.render import notice as notice_pdf
 from tid.rules import calendar, params, periods
 from tid.rules.certified_mail import parse_article_number
@@ -912,14 +913,14 @@ def import_article_numbers(
 # --------------------------------------------------------------------------- mailing
 
 
-def manifest_rows(session: Session, batch_id: int) -> list[notice_pdf.ManifestRow]:
+def manifest_rows(session: Session, batch_id: int) -> list[manifest_render.ManifestRow]:
     notices = session.exec(
         select(Notice)
         .where(Notice.batch_id == batch_id, col(Notice.article_number).is_not(None))
         .order_by(col(Notice.article_number))
     )
     return [
-        notice_pdf.ManifestRow(
+        manifest_render.ManifestRow(
             article_number=n.article_number or "",
             name=n.owner_name,
             address=", ".join(_lines(n.mailing_address)),
@@ -941,7 +942,7 @@ def manifest_pdf(
     if batch.manifest_sha256:
         return archived_bytes(session, batch.manifest_sha256)
     fees = batch_fees(batch)
-    return notice_pdf.render_manifest(
+    return manifest_render.render_manifest(
         manifest_rows(session, batch.id or 0),
         sender_name=batch.sender_name,
         sender_lines=_lines(batch.sender_address),
@@ -1001,7 +1002,7 @@ def mail_batch(
     batch.postage = postage_amount
     batch.certified_fee = fee_amount
     batch.return_receipt_fee = fees.return_receipt_fee
-    manifest = notice_pdf.render_manifest(
+    manifest = manifest_render.render_manifest(
         manifest_rows(session, batch_id),
         sender_name=batch.sender_name,
         sender_lines=_lines(batch.sender_address),
