@@ -52,6 +52,7 @@ from multiprocessing import get_context
 from typing import Any
 
 from babel.dates import format_date
+from markupsafe import Markup
 
 from tid.render.fonts import fonts_resource, wrap_parts, wrap_width
 from tid.render.layers import (
@@ -72,14 +73,67 @@ from tid.render.layers import (
     page_operators,
 )
 from tid.render.qr import qr_pdf_operators, qr_svg_data_uri
+from tid.rules.messages import N_, gettext_of
 
 DEFAULT_CHUNK = 200  # notices per WeasyPrint layout: ~2 pages each, bounded memory
 
+# Every word of the notice is a catalog message (tid/translations), printed on the Spanish
+# page from the Spanish catalog and on the English page from the English one, whatever the
+# reader's language. These are the ones drawn from here; the rest are in the templates.
 KIND_LABELS = {
-    "initial": ("Aviso inicial", "Initial notice"),
-    "yearly": ("Aviso anual", "Yearly notice"),
-    "remailing": ("Nuevo envío de un aviso devuelto", "Re-mailing of a returned notice"),
+    "initial": N_("Initial notice"),
+    "yearly": N_("Yearly notice"),
+    "remailing": N_("Re-mailing of a returned notice"),
 }
+NOTICE = N_("Notice %(number)s")
+NOTICE_WORD = N_("Notice")
+PRINT_TITLE = N_("Notices")
+TITLE = N_("IMPOST NOTICE — %(district)s")
+ORDINANCE = N_(
+    "No. %(number)s, issued %(issued)s, approved by the mayor %(approved)s; term of %(years)s years"
+)
+OWNERS_PORTAL = N_("Owner's portal")
+NOTICE_LINE = N_("Notice: %(number)s")
+ACCESS_CODE = N_("Access code:")
+REPLACES = N_("This notice replaces notice %(number)s, which was returned.")
+CADASTRAL = N_("Cadastral number %(number)s")
+QUOTE_NUMBER = N_("With your payment quote the notice number %(number)s.")
+LOCALES = {"es": "es_PR", "en": "en_US"}  # the dates' formats of each page
+
+
+@functools.cache
+def _lookup(lang: str) -> Callable[[str], str]:
+    """``lang``'s catalog, each message looked up once per process: a run's notices share
+    their words, so a batch translates them once, not once per notice."""
+    return functools.cache(gettext_of(lang))
+
+
+def say(lang: str, msgid: str, /, **params: Any) -> str:
+    """A message of the notice in ``lang`` (``es`` or ``en``), its parameters filled in."""
+    text = _lookup(lang)(msgid)
+    return text % params if params else text
+
+
+def page_words(lang: str) -> Callable[..., Markup]:
+    """The templates' ``_`` for a page in ``lang``: the catalog's message as markup, its
+    parameters escaped unless they are markup themselves."""
+    lookup = _lookup(lang)
+
+    def words(msgid: str, /, **params: Any) -> Markup:
+        text = Markup(lookup(msgid))
+        return text % params if params else text
+
+    return words
+
+
+def print_title() -> str:
+    """The print file's title, in both languages ("Avisos / Notices")."""
+    return f"{say('es', PRINT_TITLE)} / {say('en', PRINT_TITLE)}"
+
+
+def notice_title(number: str) -> str:
+    """One notice's title, in both languages ("Aviso / Notice 2026-000008")."""
+    return f"{say('es', NOTICE_WORD)} / {say('en', NOTICE_WORD)} {number}"
 
 
 @dataclass(frozen=True)
@@ -175,10 +229,10 @@ def _day(value: date | None, locale: str) -> str:
 
 def _form_context(n: NoticeContent) -> dict[str, Any]:
     """What every notice of a batch shares (the form layer)."""
-    kind_es, kind_en = KIND_LABELS.get(n.kind, KIND_LABELS["yearly"])
+    kind = KIND_LABELS.get(n.kind, KIND_LABELS["yearly"])
     return {
-        "kind_es": kind_es,
-        "kind_en": kind_en,
+        "kind_es": say("es", kind),
+        "kind_en": say("en", kind),
         "issued_on_es": _day(n.issued_on, "es_PR"),
         "issued_on_en": _day(n.issued_on, "en_US"),
         "sender_name": n.sender_name,
@@ -235,15 +289,15 @@ def form_key(n: NoticeContent) -> tuple[Any, ...]:
 
 
 # The fixed layout (points from the top of a letter page). Rows of the facts table: (key,
-# Spanish label, English label, height).
+# label, height); the flowing layout has the same rows.
 _ROWS = (
-    ("district", "Distrito", "District", 26),
-    ("ordinance", "Ordenanza municipal", "Municipal ordinance", 26),
-    ("property", "Propiedad", "Property", 26),
-    ("owner", "Dueño", "Owner", 26),
-    ("period", "Periodo", "Period", 14),
-    ("amount", "Cantidad a pagar", "Amount due", 17),
-    ("due", "Fecha de vencimiento", "Due date", 17),
+    ("district", N_("District"), 26),
+    ("ordinance", N_("Municipal ordinance"), 26),
+    ("property", N_("Property"), 26),
+    ("owner", N_("Owner"), 26),
+    ("period", N_("Period"), 14),
+    ("amount", N_("Amount due"), 17),
+    ("due", N_("Due date"), 17),
 )
 # What fits the form layer's fixed regions (characters per line, lines), measured with DejaVu
 # Sans with a margin for wide letters; a notice that does not fit is laid out by the flowing
@@ -256,17 +310,17 @@ _FITS = {
 }
 
 
-def _side(top: int, label_index: int) -> dict[str, Any]:
+def _side(top: int, lang: str) -> dict[str, Any]:
     title = top
     intro = title + 29
     remail = intro + 11
     rows = []
     positions: dict[str, int] = {}
     y = remail + 15
-    for row in _ROWS:
-        rows.append({"top": y, "height": row[3], "label": row[label_index]})
-        positions[row[0]] = y
-        y += row[3]
+    for key, label, height in _ROWS:
+        rows.append({"key": key, "top": y, "height": height, "label": say(lang, label)})
+        positions[key] = y
+        y += height
     explanation_head = y + 6
     explanation = explanation_head + 12
     pay_head = explanation + 70
@@ -285,14 +339,14 @@ def _side(top: int, label_index: int) -> dict[str, Any]:
         "pay": pay,
         "reference": reference,
         "lien": lien,
-        "foot": 748 if label_index == 1 else lien + 112,
-        "number": 760 if label_index == 1 else lien + 146,
+        "foot": 748 if lang == "es" else lien + 112,
+        "number": 760 if lang == "es" else lien + 146,
     }
 
 
 @functools.cache
 def geometry() -> dict[str, Any]:
-    return {"es": _side(226, 1), "en": _side(43, 2)}
+    return {"es": _side(226, "es"), "en": _side(43, "en")}
 
 
 def _lines_needed(text: str, width: int) -> int:
@@ -304,18 +358,27 @@ def _fits(text: str, region: str) -> bool:
     return _lines_needed(text, width) <= lines
 
 
+_LONGEST_DATE = format_date(date(2026, 9, 30), format="long", locale="es_PR")
+
+
 def _form_fits(n: NoticeContent) -> bool:
     """Whether the batch's texts fit the form layer's fixed regions (WeasyPrint lays them
     out in any script; these only have so many lines)."""
     return (
         len(n.mailing_lines) <= 5
-        and _fits(f"AVISO DE DERRAMA — {n.district_name}", "title")
+        and _fits(say("es", TITLE, district=n.district_name), "title")
         and _fits(n.how_to_pay, "how_to_pay")
         and _fits(n.how_to_pay_en or n.how_to_pay, "how_to_pay")
         and _fits(f"{n.district_name} ({n.municipality_name})", "facts")
         and _fits(
-            f"Núm. {ordinance_number(n.ordinance_number)}, emitida el 30 de septiembre de 2026, "
-            f"aprobada por el alcalde el 30 de septiembre de 2026; vigencia de {n.term_years} años",
+            say(
+                "es",
+                ORDINANCE,
+                number=ordinance_number(n.ordinance_number),
+                issued=_LONGEST_DATE,
+                approved=_LONGEST_DATE,
+                years=n.term_years,
+            ),
             "ordinance",
         )
     )
@@ -335,7 +398,12 @@ def notices_html(
     if flowing:
         template = env().get_template("pdf/notice_flow.html")
         return template.render(
-            notices=[_context(n) for n in contents], title=PRINT_TITLE, author=_author(contents)
+            notices=[_context(n) for n in contents],
+            g=geometry(),
+            es=page_words("es"),
+            en=page_words("en"),
+            title=print_title(),
+            author=_author(contents),
         )
     make = {
         "form": _form_context,
@@ -349,7 +417,9 @@ def notices_html(
             notices=[make(n) for n in contents],
             mode=mode,
             g=geometry(),
-            title=PRINT_TITLE,
+            es=page_words("es"),
+            en=page_words("en"),
+            title=print_title(),
             author=_author(contents),
         )
     )
@@ -395,7 +465,11 @@ def _fill_items(n: NoticeContent, side: str) -> list[Text | None]:
     items: list[Text | None] = []
     if es:
         url_lines = wrap_parts(url_parts(n.portal_url), "/TidH", 7, 133)
-        portal = (*(url_lines or ()), f"Aviso: {n.number}", "Código de acceso:")
+        portal = (
+            *(url_lines or ()),
+            say(side, NOTICE_LINE, number=n.number),
+            say(side, ACCESS_CODE),
+        )
         mailing = [wrap_width(line, "/TidH", 9.5, 274) for line in n.mailing_lines]
         name = wrap_width(n.owner_name, "/TidH", 9.5, 274)
         address = (
@@ -406,32 +480,24 @@ def _fill_items(n: NoticeContent, side: str) -> list[Text | None]:
             )
         )
         items += [
-            block(440, 62, f"Aviso {n.number}", 129, 8.2, 10, "/TidHB"),
-            Text(436, 78, ("Portal del dueño",), 7, 8.6, "/TidHB"),
+            block(440, 62, say(side, NOTICE, number=n.number), 129, 8.2, 10, "/TidHB"),
+            Text(436, 78, (say(side, OWNERS_PORTAL),), 7, 8.6, "/TidHB"),
             None if url_lines is None else Text(436, 86.6, portal, 7, 8.6, max_lines=7),
             block(436, 88 + 8.6 * len(portal), n.access_code, 133, 10, 12, "/TidCB"),
             address,
         ]
     if n.remailing_of:
-        text = (
-            f"Este aviso reemplaza el aviso {n.remailing_of}, que fue devuelto."
-            if es
-            else f"This notice replaces notice {n.remailing_of}, which was returned."
-        )
+        text = say(side, REPLACES, number=n.remailing_of)
         items.append(block(43, g["remail"], text, 526, font="/TidHB"))
-    label = "Número de catastro" if es else "Cadastral number"
-    due = _day(n.due_on, "es_PR" if es else "en_US")
-    reference = (
-        f"Con su pago indique el número de aviso {n.number}."
-        if es
-        else f"With your payment quote the notice number {n.number}."
-    )
+    cadastral = say(side, CADASTRAL, number=n.cadastral_number)
+    due = _day(n.due_on, LOCALES[side])
+    reference = say(side, QUOTE_NUMBER, number=n.number)
     explanation = (n.explanation_es or n.explanation) if es else n.explanation
     items += [
         block(
             value_left,
             row["property"] + 2,
-            f"{label} {n.cadastral_number}\n{n.property_address}",
+            f"{cadastral}\n{n.property_address}",
             value_width,
             max_lines=2,
         ),
@@ -527,17 +593,14 @@ def render_chunk(contents: Sequence[NoticeContent]) -> tuple[list[bytes], bytes,
         one = PdfWriter()
         for page in pages:
             one.add_page(page)
-        finish_notice_pdf(one, f"Aviso / Notice {content.number}", content.association_name)
+        finish_notice_pdf(one, notice_title(content.number), content.association_name)
         out = io.BytesIO()
         one.write(out)
         singles.append(out.getvalue())
-    finish_notice_pdf(writer, PRINT_TITLE, contents[0].association_name if contents else "")
+    finish_notice_pdf(writer, print_title(), contents[0].association_name if contents else "")
     merged = io.BytesIO()
     writer.write(merged)
     return singles, merged.getvalue(), len(writer.pages)
-
-
-PRINT_TITLE = "Avisos / Notices"
 
 
 def finish_notice_pdf(writer: Any, title: str, author: str) -> None:
@@ -555,7 +618,7 @@ def _merge(parts: Sequence[bytes], author: str) -> bytes:
     writer = PdfWriter()
     for part in parts:
         writer.append(io.BytesIO(part))
-    finish_notice_pdf(writer, PRINT_TITLE, author)
+    finish_notice_pdf(writer, print_title(), author)
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
