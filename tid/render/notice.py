@@ -25,6 +25,12 @@ pages of legal text, drawing, PDF writing and font subsetting (about 0.2 s of CP
   English (marked content with ``/Lang (en)``), the association as author. Notices are not
   tagged (the two layers are drawn apart; the reports, certificate and statement are).
 
+Every word a notice prints is a catalog message (tid/translations): the Spanish page's from
+the Spanish catalog and the English page's from the English one, whatever the reader's
+language (:func:`say` here, the ``_`` of ``es`` or ``en`` that :func:`page_words` gives the
+templates). Each message is looked up once per process, so a batch translates its words once,
+not once per notice.
+
 ``render_one_naive`` lays out one notice as its own WeasyPrint document (mode "full": the
 same fixed layout, form and fill in one document), the baseline of benchmarks/notices.py.
 The PS Form 3877 manifest is drawn the same way over its grid (tid/render/manifest.py); the
