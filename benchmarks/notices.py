@@ -7,7 +7,7 @@ done in the work's transaction). The job is ``notices.create_batch`` (one biling
 owner, archived with its SHA-256, and the merged print-ready PDF); then the article numbers
 from a CSV file, and the mailing job (``notices.mail_batch``: the PS Form 3877 manifest,
 archived). The naive loop renders each notice as its own
-WeasyPrint document (``notice_pdf.render_one_naive``) for a sample of 200 notices of the same
+WeasyPrint document (``tid.render.notice.render_one_naive``) for a sample of 200 notices of the same
 content, in this process; the ratio compares notices per second.
 
 Peak memory is the largest resident set of this process and of any child process
@@ -31,7 +31,7 @@ from flask import Flask
 from sqlmodel import Session, SQLModel, select
 
 import tid.models  # noqa: F401  (every table)
-from tid import create_app, notice_pdf, tasks
+from tid import create_app, tasks
 from tid.models import (
     Bill,
     BillingRun,
@@ -45,6 +45,7 @@ from tid.models import (
     PropertyYear,
     RollImport,
 )
+from tid.render import notice as notice_pdf
 from tid.rules.certified_mail import check_digit
 from tid.services import audit, jobs, notices
 

@@ -178,7 +178,7 @@ def test_a_job_that_breaks_midway_rolls_back_and_can_run_again(
     login(client, people.association)
     client.post(f"/notices/runs/{billed.run.id}/new", data=_notice_form(client, billed.run.id or 0))
 
-    from tid import notice_pdf
+    from tid.render import notice as notice_pdf
 
     real_merge = notice_pdf._merge
 

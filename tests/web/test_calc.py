@@ -557,7 +557,7 @@ def test_csv_download_does_not_let_a_spreadsheet_run_a_name(client: FlaskClient)
 
 
 def test_pdf_resources_come_from_the_static_folder_only(app: Flask, tmp_path: Path) -> None:
-    from tid import pdf
+    from tid.render import pdf
 
     with app.app_context():
         tid_static = pdf.static_base_url()

@@ -225,7 +225,7 @@ _WORD = re.compile(r"[^\W\d_]+")
 # The certified-mail manifest is USPS PS Form 3877: its captions are the Postal Service's, in
 # English as USPS prints the form and as the postal clerk who signs it reads it. They are not
 # ours to translate; the words we add on it (what the mailing is, the mailing date, the page
-# and grand totals) are catalog entries like any other (tid/notice_pdf.py).
+# and grand totals) are catalog entries like any other (tid/render/manifest.py).
 USPS_FORM_3877 = (
     "PS Form 3877",
     "Firm Mailing Book for Accountable Mail",

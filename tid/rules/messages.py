@@ -151,6 +151,14 @@ def joined(parts: list[str], separator: str = "; ") -> str:
     return Message("%(first)s, %(rest)s", first=first, rest=rest)
 
 
+def gettext_of(lang: str) -> Callable[[str], str]:
+    """The gettext of ``lang``'s catalog, whatever the reader's language: for a document
+    whose parts are each in a language of their own (the notice's Spanish and English
+    pages), drawn inside a request or in a worker without one."""
+    translations, _lang = _translations(lang)
+    return translations.gettext
+
+
 def render_all(texts: Iterable[str], lang: str | None = None) -> list[str]:
     """:func:`render` of each text (a result's ``warnings_es``: ``render_all(w, "es")``)."""
     return [render(t, lang) for t in texts]

@@ -25,7 +25,8 @@ from tid.db import get_session
 from tid.i18n import rate, say
 from tid.ids import parse_id
 from tid.models import District, JournalEntry, Municipality, Property
-from tid.pdf import render_pdf
+from tid.render.account_charts import money_bars, ratio_chart
+from tid.render.pdf import render_pdf
 from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.liens import KINDS, LIEN_KINDS
 from tid.rules.money import MAX_ACCOUNT_AMOUNT, parse_money
@@ -35,7 +36,6 @@ from tid.services import audit_statement, expenditures, ledger, liens, payments,
 from tid.services.ledger import CapExceededError
 from tid.web import nav
 from tid.web.access import deny_unless, may_write_district, me, require, visible_district
-from tid.web.account_charts import money_bars, ratio_chart
 from tid.web.util import today
 
 bp = Blueprint("account", __name__, url_prefix="/account")

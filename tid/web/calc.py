@@ -24,9 +24,10 @@ from flask import Blueprint, Response, abort, current_app, render_template, requ
 from flask_babel import gettext as _
 from werkzeug.datastructures import FileStorage
 
-from tid import calc_io, charts, i18n
+from tid import calc_io, i18n
 from tid.calc_io import N_, FormSpec, Group, Table
 from tid.calc_io import Field as Input
+from tid.render import charts
 from tid.rules import calculators
 from tid.rules.errors import FindingsError, InputError
 from tid.rules.liens import LIEN_KINDS
@@ -1018,7 +1019,7 @@ def download_csv(calculator: str) -> Any:
 @public
 def download_pdf(calculator: str) -> Any:
     """The result as a PDF report, computed again from the posted document (public)."""
-    from tid.pdf import render_pdf
+    from tid.render.pdf import render_pdf
 
     spec, document, result = _run_posted(calculator)
     context = {**result_context(spec, document, result), "pdf": True}

@@ -26,7 +26,7 @@ from tid.db import get_session
 from tid.i18n import day, localized, say
 from tid.ids import parse_id
 from tid.models import Municipality, Petition, PetitionState, User
-from tid.pdf import render_pdf
+from tid.render.pdf import render_pdf
 from tid.rules.errors import N_, InputError
 from tid.services import access as policy
 from tid.services import petitions as svc

@@ -20,8 +20,8 @@ from tests.services.notice_support import (
     make_ordinance,
     make_run,
 )
-from tid import notice_pdf
 from tid.models import AuditEvent, Notice, NoticeBatch
+from tid.render import notice as notice_pdf
 from tid.services import audit, notices
 
 ISSUED = date(2026, 1, 20)

@@ -18,8 +18,9 @@ from sqlmodel import Session
 from tests.conftest import People
 from tests.services.notice_support import ACTOR, article, pdf_text
 from tests.services.notices.helpers import make_batch
-from tid import notice_pdf
 from tid.models import Bill, Notice
+from tid.render import manifest as manifest_render
+from tid.render.layers import amount_text
 from tid.rules.errors import InputError
 from tid.services import notices
 
@@ -89,10 +90,10 @@ def test_mailing_freezes_notices_and_archives_the_ps3877_manifest(
 
 def test_manifest_pages_have_page_totals_and_a_grand_total() -> None:
     rows = [
-        notice_pdf.ManifestRow(article(i), f"Owner {i}", "Calle 1, San Juan PR", f"N{i}")
+        manifest_render.ManifestRow(article(i), f"Owner {i}", "Calle 1, San Juan PR", f"N{i}")
         for i in (5, 3, 1, 4, 2)
     ]
-    pages, grand = notice_pdf.manifest_pages(
+    pages, grand = manifest_render.manifest_pages(
         rows, postage=Decimal("0.73"), fee=Decimal("4.85"), rows_per_page=2
     )
     assert [p["pieces"] for p in pages] == [2, 2, 1]
@@ -106,7 +107,7 @@ def test_manifest_pages_have_page_totals_and_a_grand_total() -> None:
         "rr": "$0.00",
         "total": "$27.90",
     }
-    pdf = notice_pdf.render_manifest(
+    pdf = manifest_render.render_manifest(
         rows,
         sender_name="Asociación",
         sender_lines=["PO Box 1"],
@@ -132,10 +133,10 @@ def test_manifest_pages_have_page_totals_and_a_grand_total() -> None:
 def test_manifest_page_totals_add_up_to_the_grand_total(
     count: int, per_page: int, postage: int, fee: int, receipt: int | None
 ) -> None:
-    rows = [notice_pdf.ManifestRow(article(i), f"O{i}", "A", f"N{i}") for i in range(count)]
+    rows = [manifest_render.ManifestRow(article(i), f"O{i}", "A", f"N{i}") for i in range(count)]
     p, f = Decimal(postage) / 100, Decimal(fee) / 100
     r = Decimal(receipt) / 100 if receipt is not None else None
-    pages, grand = notice_pdf.manifest_pages(
+    pages, grand = manifest_render.manifest_pages(
         rows, postage=p, fee=f, return_receipt_fee=r, rows_per_page=per_page
     )
 
@@ -152,6 +153,6 @@ def test_manifest_page_totals_add_up_to_the_grand_total(
     )
     for page in pages:
         for row in page["rows"]:
-            assert row["rr"] == ("" if r is None else notice_pdf.amount_text(r))
+            assert row["rr"] == ("" if r is None else amount_text(r))
     articles = [row["article"] for page in pages for row in page["rows"]]
     assert articles == sorted(articles)

@@ -8,7 +8,7 @@ import hashlib
 
 from tests.services.notice_support import pdf_pages, pdf_text
 from tests.services.notices.helpers import sample_content
-from tid import notice_pdf
+from tid.render import notice as notice_pdf
 
 
 def test_the_pool_renders_chunks_and_splits_each_notice_at_its_own_pages() -> None:

@@ -6,7 +6,7 @@ notice tells the consequences of not paying on time. The package, in the order a
 
 - :mod:`.contents`: what one notice says (the bill, the ordinance, the sender), its kind;
 - :mod:`.creation`: which bills get a notice, checked, and ``create_batch``;
-- :mod:`.rendering`: the batch rendered slice by slice (tid/notice_pdf.py) and stored with
+- :mod:`.rendering`: the batch rendered slice by slice (tid/render/notice.py) and stored with
   its notices, each PDF archived by its SHA-256 (:mod:`.archived`);
 - :mod:`.access`: the random access code printed on each notice (only its HMAC is kept) and
   the portal link of its QR code;

@@ -1,5 +1,5 @@
 """What one notice says: the bill, its property and owner, the ordinance and the sender, put
-together as the :class:`tid.notice_pdf.NoticeContent` that is rendered; and the notice's kind
+together as the :class:`tid.render.notice.NoticeContent` that is rendered; and the notice's kind
 (initial for the ordinance's first fiscal year, yearly after).
 """
 
@@ -10,8 +10,8 @@ from datetime import date
 
 from sqlmodel import Session
 
-from tid import notice_pdf
 from tid.models import Bill, BillingRun, District, Municipality, NoticeKind, Ordinance, PropertyYear
+from tid.render import notice as notice_pdf
 from tid.rules import params, periods
 from tid.rules.errors import N_, InputError
 from tid.services.notices.access import portal_url

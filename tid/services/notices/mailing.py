@@ -9,8 +9,8 @@ from decimal import Decimal
 
 from sqlmodel import Session, col, select
 
-from tid import notice_pdf
 from tid.models import Notice, NoticeBatch
+from tid.render import manifest as manifest_render
 from tid.rules.errors import N_, InputError
 from tid.services import audit
 from tid.services.notices.archived import archive, archived_bytes
@@ -18,14 +18,14 @@ from tid.services.notices.contents import text_lines
 from tid.services.notices.fees import batch_fees, piece_amount
 
 
-def manifest_rows(session: Session, batch_id: int) -> list[notice_pdf.ManifestRow]:
+def manifest_rows(session: Session, batch_id: int) -> list[manifest_render.ManifestRow]:
     notices = session.exec(
         select(Notice)
         .where(Notice.batch_id == batch_id, col(Notice.article_number).is_not(None))
         .order_by(col(Notice.article_number))
     )
     return [
-        notice_pdf.ManifestRow(
+        manifest_render.ManifestRow(
             article_number=n.article_number or "",
             name=n.owner_name,
             address=", ".join(text_lines(n.mailing_address)),
@@ -47,7 +47,7 @@ def manifest_pdf(
     if batch.manifest_sha256:
         return archived_bytes(session, batch.manifest_sha256)
     fees = batch_fees(batch)
-    return notice_pdf.render_manifest(
+    return manifest_render.render_manifest(
         manifest_rows(session, batch.id or 0),
         sender_name=batch.sender_name,
         sender_lines=text_lines(batch.sender_address),
@@ -105,7 +105,7 @@ def mail_batch(
     batch.postage = postage_amount
     batch.certified_fee = fee_amount
     batch.return_receipt_fee = fees.return_receipt_fee
-    manifest = notice_pdf.render_manifest(
+    manifest = manifest_render.render_manifest(
         manifest_rows(session, batch_id),
         sender_name=batch.sender_name,
         sender_lines=text_lines(batch.sender_address),

@@ -1,4 +1,4 @@
-"""A batch of notices rendered and stored — tid/notice_pdf.py draws them.
+"""A batch of notices rendered and stored — tid/render/notice.py draws them.
 
 Notices are rendered in slices of ``RENDER_SLICE``, each PDF written to a temporary folder
 (a run of 20,000 owners keeps one slice in memory), then the batch, its print file, every
@@ -20,8 +20,8 @@ from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from tid import notice_pdf
 from tid.models import ArchivedDocument, Notice, NoticeBatch
+from tid.render import notice as notice_pdf
 from tid.rules.errors import N_, InputError
 from tid.services import audit
 from tid.services.notices.access import access_code_hash

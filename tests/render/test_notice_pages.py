@@ -6,6 +6,7 @@ layout and in the flowing one."""
 
 from __future__ import annotations
 
+import html as html_lib
 import io
 import re
 from dataclasses import replace
@@ -16,7 +17,7 @@ import pytest
 from pypdf import PdfReader
 
 from tests.pdf_checks import assert_archival
-from tid import notice_pdf
+from tid.render import notice as notice_pdf
 
 NUMBER = "2026-000008"
 ES_COMPUTED = "0.0035 × valor tasado $280,357.14 = $981.25"
@@ -131,3 +132,53 @@ def test_an_ordinance_number_is_printed_without_a_second_prefix() -> None:
         ("", "—"),
     ):
         assert notice_pdf.ordinance_number(recorded) == printed
+
+
+def _unmarked(text: str, data: list[str], lang: str) -> str:
+    """What ``text`` says outside the marked messages of ``lang`` and outside the data."""
+    previous = None
+    while previous != text:  # innermost first: a message's parameters may be messages
+        previous = text
+        text = re.sub(rf"⟦{lang}:[^⟦⟧]*⟧", " ", text)
+    for value in sorted(data, key=len, reverse=True):
+        text = text.replace(value, " ")
+    return re.sub(r"[\W\d_]+", " ", text).strip()
+
+
+def test_every_word_comes_from_the_catalog_of_its_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a catalog that marks every message with its language (⟦es:…⟧, ⟦en:…⟧), each page
+    of a notice — fixed and flowing layouts, and the owner's values drawn over the fixed one —
+    says nothing but its own language's messages and the notice's data; the Spanish page's
+    only English is the mail's endorsement and the line that points to the English page."""
+    monkeypatch.setattr(notice_pdf, "_lookup", lambda lang: lambda msgid: f"⟦{lang}:{msgid}⟧")
+    notice_pdf.geometry.cache_clear()
+    try:
+        content = replace(CONTENT, remailing_of="2026-000001")
+        context = notice_pdf._context(content)
+        data = [
+            str(item)
+            for value in context.values()
+            for item in (value if isinstance(value, list | tuple) else [value])
+        ]
+        for flowing, page in (
+            (False, '<div class="page" lang="en">'),
+            (True, '<div class="side" lang="en">'),
+        ):
+            html = notice_pdf.notices_html([content], mode="full", flowing=flowing)
+            body = html.split("<body>", 1)[1]
+            spanish, english = body.split(page, 1)
+            for words in ("CERTIFIED MAIL", "English version on the next page."):
+                assert spanish.count(f"⟦en:{words}⟧") == 1
+                spanish = spanish.replace(f"⟦en:{words}⟧", " ")
+            for lang, part in (("es", spanish), ("en", english)):
+                text = html_lib.unescape(re.sub(r"<[^>]+>", " ", part))
+                assert f"⟦{'en' if lang == 'es' else 'es'}:" not in text
+                assert _unmarked(text, data, lang) == ""
+        for side in ("es", "en"):
+            items = notice_pdf._fill_items(content, side)
+            assert None not in items
+            drawn = [line for item in items if item is not None for line in item.lines]
+            assert any(f"⟦{side}:" in line for line in drawn)
+            assert _unmarked(" ".join(drawn), data, side) == ""
+    finally:
+        notice_pdf.geometry.cache_clear()

@@ -7,7 +7,7 @@ title and author in the document information dictionary and, identically, in the
 stream with the PDF/A identification (``pdfaid:part`` 2, ``pdfaid:conformance`` U), the sRGB
 output intent (the ICC profile WeasyPrint ships) and the file identifier. The fonts are
 embedded by whoever drew the text (WeasyPrint for the form layer, ReportLab for the owner's
-values; see tid/notice_pdf.py).
+values; see tid/render/notice.py).
 
 This module imports neither Flask nor the database: it runs in the notice run's workers.
 """

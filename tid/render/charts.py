@@ -15,9 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, Decimal
-from pathlib import Path
 
 import jinja2
+
+from tid.config import PROJECT_ROOT
 
 ZERO = Decimal(0)
 ONE_DECIMAL = Decimal("0.1")
@@ -35,7 +36,7 @@ PALETTE = (
 POSITIVE = "#1e6b35"
 NEGATIVE = "#a4161a"
 TEMPLATE = "calc/_chart.svg"
-TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
+TEMPLATES_DIR = PROJECT_ROOT / "templates"
 
 Formatter = Callable[[Decimal], str]
 

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, Decimal
 
-from tid.charts import nice_step
 from tid.i18n import money
+from tid.render.charts import nice_step
 from tid.services.audit_statement import Month
 
 ONE = Decimal("0.1")

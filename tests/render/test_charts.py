@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from tid import charts
+from tid.render import charts
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -14,7 +14,9 @@ from pypdf import PdfReader
 
 from tests.pdf_checks import assert_archival, page_text
 from tests.services.notices.helpers import sample_content as _content
-from tid import notice_pdf
+from tid.render import manifest as manifest_render
+from tid.render import notice as notice_pdf
+from tid.render.layers import amount_text
 
 NAMES = [
     "José Muñoz Peña",
@@ -58,7 +60,7 @@ def test_every_name_prints_on_the_fast_path_and_reads_back_exactly() -> None:
         assert reader.metadata is not None and content.number in str(reader.metadata.title)
         text = page_text(reader)
         assert content.owner_name in text
-        assert notice_pdf.amount_text(content.amount) in text
+        assert amount_text(content.amount) in text
         assert content.access_code in text
         assert "Cataño PR 00962" in text
         # Spanish page first, then the English one, marked as such.
@@ -99,10 +101,10 @@ def test_the_naive_baseline_is_pdfa_as_well() -> None:
 def test_the_manifest_is_pdfa_in_english(fast: bool) -> None:
     name = "Şahin Nguyễn 王" if fast else " ".join(["Ñandú Güemes"] * 30)
     rows = [
-        notice_pdf.ManifestRow("9400100000000000000017", name, "Calle Luna 1, Cataño", "N1"),
-        notice_pdf.ManifestRow("9400100000000000000024", "José Peña", "Calle Sol 2", "N2"),
+        manifest_render.ManifestRow("9400100000000000000017", name, "Calle Luna 1, Cataño", "N1"),
+        manifest_render.ManifestRow("9400100000000000000024", "José Peña", "Calle Sol 2", "N2"),
     ]
-    data = notice_pdf.render_manifest(
+    data = manifest_render.render_manifest(
         rows,
         sender_name="Asociación Peñuelas",
         sender_lines=("PO Box 1", "Cataño PR 00962"),

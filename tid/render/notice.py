@@ -1,0 +1,726 @@
+"""The fast renderer of the certified-mail notices of 21 LPRA § 6653(5).
+
+A notice run prints one notice per owner (thousands of them). Laid out one by one with
+WeasyPrint, each notice pays for a whole document: style cascade, line breaking of two
+pages of legal text, drawing, PDF writing and font subsetting (about 0.2 s of CPU). Here:
+
+- the **form layer** — everything the notices of a batch share (labels, the association,
+  the ordinance, how to pay, the lien of § 6653(8)) — is laid out ONCE per batch by WeasyPrint
+  from ``templates/pdf/notice.html`` (mode "form", every block at a fixed place) and reused
+  on every page as a PDF Form XObject;
+- the **fill layer** — the owner's own values (number, access code, address, property,
+  amount, due date, explanation) and the QR code — is drawn by ReportLab in the form layer's
+  faces (DejaVu Sans, Sans Bold, Sans Mono Bold; Droid Sans Fallback for Chinese, Japanese and
+  Korean), embedded as TrueType subsets with their Unicode maps, at the places the template
+  reserves for them, and the QR code as filled rectangles; any name, address or explanation
+  in a script drawn glyph after glyph (Latin with every accent, Vietnamese, Turkish, Greek,
+  Cyrillic, CJK) stays on this path;
+- a notice whose texts do not fit those places (measured in the embedded faces), or that
+  needs shaping (right-to-left scripts, combining marks) or a character no face has, is laid
+  out by the flowing template ``pdf/notice_flow.html`` instead (pango shapes it);
+- chunks of notices are rendered in a process pool (both cores), and each chunk yields the
+  per-notice PDFs (archived) and its part of the print-ready PDF (every notice starts on a
+  right-hand page), merged at the end with pypdf;
+- every PDF is PDF/A-2u (tid/render/pdfa.py): Spanish (``/Lang es``), the English page marked as
+  English (marked content with ``/Lang (en)``), the association as author. Notices are not
+  tagged (the two layers are drawn apart; the reports, certificate and statement are).
+
+Every word a notice prints is a catalog message (tid/translations): the Spanish page's from
+the Spanish catalog and the English page's from the English one, whatever the reader's
+language (:func:`say` here, the ``_`` of ``es`` or ``en`` that :func:`page_words` gives the
+templates). Each message is looked up once per process, so a batch translates its words once,
+not once per notice.
+
+``render_one_naive`` lays out one notice as its own WeasyPrint document (mode "full": the
+same fixed layout, form and fill in one document), the baseline of benchmarks/notices.py.
+The PS Form 3877 manifest is drawn the same way over its grid (tid/render/manifest.py); the
+two layers' machinery is tid/render/layers.py, the faces tid/render/fonts.py, the QR code
+tid/render/qr.py.
+
+This module knows nothing of the database: it takes :class:`NoticeContent` values and
+returns bytes. Its entry point is :func:`render_notices`.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import io
+import os
+import re
+import textwrap
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from multiprocessing import get_context
+from typing import Any
+
+from babel.dates import format_date
+from markupsafe import Markup
+
+from tid.render.fonts import fonts_resource, wrap_parts, wrap_width
+from tid.render.layers import (
+    PDF_VARIANT,
+    TEMPLATES,
+    Text,
+    amount_text,
+    block,
+    data_only_fetcher,
+    draw,
+    env,
+    filled_page,
+    fits_items,
+    form_xobjects,
+    layout,
+    mark_english,
+    new_canvas,
+    page_operators,
+)
+from tid.render.qr import qr_pdf_operators, qr_svg_data_uri
+from tid.rules.messages import N_, gettext_of
+
+DEFAULT_CHUNK = 200  # notices per WeasyPrint layout: ~2 pages each, bounded memory
+
+# Every word of the notice is a catalog message (tid/translations), printed on the Spanish
+# page from the Spanish catalog and on the English page from the English one, whatever the
+# reader's language. These are the ones drawn from here; the rest are in the templates.
+KIND_LABELS = {
+    "initial": N_("Initial notice"),
+    "yearly": N_("Yearly notice"),
+    "remailing": N_("Re-mailing of a returned notice"),
+}
+NOTICE = N_("Notice %(number)s")
+NOTICE_WORD = N_("Notice")
+PRINT_TITLE = N_("Notices")
+TITLE = N_("IMPOST NOTICE — %(district)s")
+ORDINANCE = N_(
+    "No. %(number)s, issued %(issued)s, approved by the mayor %(approved)s; term of %(years)s years"
+)
+OWNERS_PORTAL = N_("Owner's portal")
+NOTICE_LINE = N_("Notice: %(number)s")
+ACCESS_CODE = N_("Access code:")
+REPLACES = N_("This notice replaces notice %(number)s, which was returned.")
+CADASTRAL = N_("Cadastral number %(number)s")
+QUOTE_NUMBER = N_("With your payment quote the notice number %(number)s.")
+LOCALES = {"es": "es_PR", "en": "en_US"}  # the dates' formats of each page
+
+
+@functools.cache
+def _lookup(lang: str) -> Callable[[str], str]:
+    """``lang``'s catalog, each message looked up once per process: a run's notices share
+    their words, so a batch translates them once, not once per notice."""
+    return functools.cache(gettext_of(lang))
+
+
+def say(lang: str, msgid: str, /, **params: Any) -> str:
+    """A message of the notice in ``lang`` (``es`` or ``en``), its parameters filled in."""
+    text = _lookup(lang)(msgid)
+    return text % params if params else text
+
+
+def page_words(lang: str) -> Callable[..., Markup]:
+    """The templates' ``_`` for a page in ``lang``: the catalog's message as markup, its
+    parameters escaped unless they are markup themselves."""
+    lookup = _lookup(lang)
+
+    def words(msgid: str, /, **params: Any) -> Markup:
+        text = Markup(lookup(msgid))
+        return text % params if params else text
+
+    return words
+
+
+def print_title() -> str:
+    """The print file's title, in both languages ("Avisos / Notices")."""
+    return f"{say('es', PRINT_TITLE)} / {say('en', PRINT_TITLE)}"
+
+
+def notice_title(number: str) -> str:
+    """One notice's title, in both languages ("Aviso / Notice 2026-000008")."""
+    return f"{say('es', NOTICE_WORD)} / {say('en', NOTICE_WORD)} {number}"
+
+
+@dataclass(frozen=True)
+class NoticeContent:
+    """Everything printed on one notice (plain values; formatting happens here)."""
+
+    number: str
+    access_code: str  # printed once, never stored
+    portal_url: str  # the portal with the notice number filled in (also the QR code)
+    issued_on: date
+    kind: str  # initial | yearly | remailing
+    sender_name: str
+    sender_lines: tuple[str, ...]
+    association_name: str
+    district_name: str
+    municipality_name: str
+    ordinance_number: str
+    ordinance_issued_on: date
+    ordinance_approved_on: date | None
+    term_years: int
+    period_label: str  # the fiscal year billed: "2025-26"
+    cadastral_number: str
+    property_address: str
+    owner_name: str
+    mailing_lines: tuple[str, ...]
+    amount: Decimal
+    explanation: str  # how the amount was computed, in English (the English page)
+    due_on: date
+    how_to_pay: str  # in Spanish (the Spanish page)
+    lien_effective_on: date
+    article_number: str = ""
+    remailing_of: str = ""
+    explanation_es: str = ""  # the same in Spanish; empty: the one text on both pages
+    how_to_pay_en: str = ""  # the same in English; empty: the one text on both pages
+    # The owner quotes the notice number with a payment (the payments desk finds the bill
+    # by it): the notice prints no other reference.
+
+
+@dataclass(frozen=True)
+class RenderedNotice:
+    """One notice's archived PDF."""
+
+    number: str
+    pdf: bytes
+    sha256: str
+    pages: int
+
+
+@dataclass(frozen=True)
+class RenderedBatch:
+    """The per-notice PDFs (same order as given) and the print-ready merged PDF."""
+
+    notices: list[RenderedNotice]
+    merged: bytes
+    merged_pages: int
+    chunk_sizes: list[int] = field(default_factory=list)
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+_ORDINANCE_PREFIX = re.compile(
+    r"^(?:(?:ord(?:enanza|inance)?|n[úu]m(?:ero)?|no|number|#)\.?\s*)+", re.IGNORECASE
+)
+
+
+def ordinance_number(text: str) -> str:
+    """The ordinance's number as the notice prints it after its own "Núm." / "No.": what the
+    clerk recorded without a leading "Ord.", "Ordenanza", "Núm." or "No." ("Ord. Núm. 9" →
+    "9"), so that neither page reads "Núm. Ord. Núm. 9"."""
+    bare = _ORDINANCE_PREFIX.sub("", text.strip())
+    return bare or text.strip() or "—"
+
+
+def url_parts(url: str) -> tuple[str, ...]:
+    """The portal's address in the pieces a line may break between: after a "/" (not inside
+    "//"), or after a "." or "-" of the host and path, and never inside the last piece, which
+    holds the notice's number ("portal?n=2026-000008"). Lines are filled greedily, so a short
+    address stays whole."""
+    head, sep, last = url.rpartition("/")
+    if not sep:
+        return (url,)
+    pieces = re.split(r"(?<=[^/]/)(?!/)|(?<=[.-])", head + sep)
+    return (*(piece for piece in pieces if piece), last)
+
+
+def _day(value: date | None, locale: str) -> str:
+    if value is None:
+        return ""
+    return str(format_date(value, format="long", locale=locale))
+
+
+def _form_context(n: NoticeContent) -> dict[str, Any]:
+    """What every notice of a batch shares (the form layer)."""
+    kind = KIND_LABELS.get(n.kind, KIND_LABELS["yearly"])
+    return {
+        "kind_es": say("es", kind),
+        "kind_en": say("en", kind),
+        "issued_on_es": _day(n.issued_on, "es_PR"),
+        "issued_on_en": _day(n.issued_on, "en_US"),
+        "sender_name": n.sender_name,
+        "sender_lines": n.sender_lines,
+        "association_name": n.association_name,
+        "district_name": n.district_name,
+        "municipality_name": n.municipality_name,
+        "ordinance_number": ordinance_number(n.ordinance_number),
+        "ordinance_issued_es": _day(n.ordinance_issued_on, "es_PR"),
+        "ordinance_issued_en": _day(n.ordinance_issued_on, "en_US"),
+        "ordinance_approved_es": _day(n.ordinance_approved_on, "es_PR"),
+        "ordinance_approved_en": _day(n.ordinance_approved_on, "en_US"),
+        "term_years": n.term_years,
+        "period_label": n.period_label,
+        "how_to_pay": n.how_to_pay,
+        "how_to_pay_en": n.how_to_pay_en or n.how_to_pay,
+        "lien_effective_es": _day(n.lien_effective_on, "es_PR"),
+        "lien_effective_en": _day(n.lien_effective_on, "en_US"),
+        "portal_base": n.portal_url.split("?", 1)[0],
+    }
+
+
+def _fill_context(n: NoticeContent, *, qr: bool = True) -> dict[str, Any]:
+    """What is the owner's own (the fill layer). The fill layer's QR code is drawn after the
+    layout (``qr_pdf_operators``), so ``qr=False`` leaves it out of the HTML."""
+    return {
+        "number": n.number,
+        "access_code": n.access_code,
+        "portal_url": n.portal_url,
+        "qr": qr_svg_data_uri(n.portal_url) if qr else "",
+        "cadastral_number": n.cadastral_number,
+        "property_address": n.property_address,
+        "owner_name": n.owner_name,
+        "mailing_lines": n.mailing_lines,
+        "amount": amount_text(n.amount),
+        "explanation_lines": n.explanation.splitlines() or [""],
+        "explanation_lines_es": (n.explanation_es or n.explanation).splitlines() or [""],
+        "portal_url_parts": url_parts(n.portal_url),
+        "due_es": _day(n.due_on, "es_PR"),
+        "due_en": _day(n.due_on, "en_US"),
+        "article_number": n.article_number,
+        "remailing_of": n.remailing_of,
+        "association_name": n.association_name,
+    }
+
+
+def _context(n: NoticeContent) -> dict[str, Any]:
+    return {**_form_context(n), **_fill_context(n)}
+
+
+def form_key(n: NoticeContent) -> tuple[Any, ...]:
+    """Notices with the same key share one form layer."""
+    return tuple(sorted((k, str(v)) for k, v in _form_context(n).items()))
+
+
+# The fixed layout (points from the top of a letter page). Rows of the facts table: (key,
+# label, height); the flowing layout has the same rows.
+_ROWS = (
+    ("district", N_("District"), 26),
+    ("ordinance", N_("Municipal ordinance"), 26),
+    ("property", N_("Property"), 26),
+    ("owner", N_("Owner"), 26),
+    ("period", N_("Period"), 14),
+    ("amount", N_("Amount due"), 17),
+    ("due", N_("Due date"), 17),
+)
+# What fits the form layer's fixed regions (characters per line, lines), measured with DejaVu
+# Sans with a margin for wide letters; a notice that does not fit is laid out by the flowing
+# template. The owner's texts are measured in points (``_fill_items``).
+_FITS = {
+    "facts": (72, 2),
+    "title": (56, 2),
+    "how_to_pay": (110, 3),
+    "ordinance": (72, 2),
+}
+
+
+def _side(top: int, lang: str) -> dict[str, Any]:
+    title = top
+    intro = title + 29
+    remail = intro + 11
+    rows = []
+    positions: dict[str, int] = {}
+    y = remail + 15
+    for key, label, height in _ROWS:
+        rows.append({"key": key, "top": y, "height": height, "label": say(lang, label)})
+        positions[key] = y
+        y += height
+    explanation_head = y + 6
+    explanation = explanation_head + 12
+    pay_head = explanation + 70
+    pay = pay_head + 12
+    reference = pay + 31
+    lien = reference + 13
+    return {
+        "title": title,
+        "intro": intro,
+        "remail": remail,
+        "rows": rows,
+        "row": positions,
+        "explanation_head": explanation_head,
+        "explanation": explanation,
+        "pay_head": pay_head,
+        "pay": pay,
+        "reference": reference,
+        "lien": lien,
+        "foot": 748 if lang == "es" else lien + 112,
+        "number": 760 if lang == "es" else lien + 146,
+    }
+
+
+@functools.cache
+def geometry() -> dict[str, Any]:
+    return {"es": _side(226, "es"), "en": _side(43, "en")}
+
+
+def _lines_needed(text: str, width: int) -> int:
+    return sum(max(1, len(textwrap.wrap(line, width))) for line in text.splitlines() or [""])
+
+
+def _fits(text: str, region: str) -> bool:
+    width, lines = _FITS[region]
+    return _lines_needed(text, width) <= lines
+
+
+_LONGEST_DATE = format_date(date(2026, 9, 30), format="long", locale="es_PR")
+
+
+def _form_fits(n: NoticeContent) -> bool:
+    """Whether the batch's texts fit the form layer's fixed regions (WeasyPrint lays them
+    out in any script; these only have so many lines)."""
+    return (
+        len(n.mailing_lines) <= 5
+        and _fits(say("es", TITLE, district=n.district_name), "title")
+        and _fits(n.how_to_pay, "how_to_pay")
+        and _fits(n.how_to_pay_en or n.how_to_pay, "how_to_pay")
+        and _fits(f"{n.district_name} ({n.municipality_name})", "facts")
+        and _fits(
+            say(
+                "es",
+                ORDINANCE,
+                number=ordinance_number(n.ordinance_number),
+                issued=_LONGEST_DATE,
+                approved=_LONGEST_DATE,
+                years=n.term_years,
+            ),
+            "ordinance",
+        )
+    )
+
+
+def fits_fixed_layout(n: NoticeContent) -> bool:
+    """Whether the notice's texts fit the fixed regions of pdf/notice.html: the form layer's
+    by their lines, the owner's measured in the embedded faces and drawable by them."""
+    return _form_fits(n) and fits_items(_fill_items(n, "es")) and fits_items(_fill_items(n, "en"))
+
+
+def notices_html(
+    contents: Sequence[NoticeContent], *, mode: str = "full", flowing: bool = False
+) -> str:
+    """The HTML of a batch of notices: one document. ``mode``: full | form | fill (fixed
+    layout); ``flowing``: the flowing layout instead (texts of any length)."""
+    if flowing:
+        template = env().get_template("pdf/notice_flow.html")
+        return template.render(
+            notices=[_context(n) for n in contents],
+            g=geometry(),
+            es=page_words("es"),
+            en=page_words("en"),
+            title=print_title(),
+            author=_author(contents),
+        )
+    make = {
+        "form": _form_context,
+        "fill": lambda n: _fill_context(n, qr=False),
+        "full": _context,
+    }[mode]
+    return (
+        env()
+        .get_template("pdf/notice.html")
+        .render(
+            notices=[make(n) for n in contents],
+            mode=mode,
+            g=geometry(),
+            es=page_words("es"),
+            en=page_words("en"),
+            title=print_title(),
+            author=_author(contents),
+        )
+    )
+
+
+def _author(contents: Sequence[NoticeContent]) -> str:
+    return contents[0].association_name if contents else ""
+
+
+def _page_ranges(pages: Sequence[Any], count: int, *, english: bool = False) -> list[Any]:
+    """(first, last) page index of each notice, from the anchors of its first and last page;
+    with ``english``, (first, last, first page of the English part)."""
+    first: dict[int, int] = {}
+    last: dict[int, int] = {}
+    part: dict[int, int] = {}
+    for index, page in enumerate(pages):
+        for anchor in page.anchors:
+            kind, _, number = anchor.partition("-")
+            if kind == "n":
+                first[int(number)] = index
+            elif kind == "e":
+                last[int(number)] = index
+            elif kind == "l":
+                part[int(number)] = index
+    ranges: list[Any] = []
+    for i in range(count):
+        if i not in first or i not in last or last[i] < first[i]:
+            raise RuntimeError(f"notice {i} of the batch has no page range")  # pragma: no cover
+        if english:
+            ranges.append((first[i], last[i], part.get(i, last[i] + 1)))
+        else:
+            ranges.append((first[i], last[i]))
+    return ranges
+
+
+def _fill_items(n: NoticeContent, side: str) -> list[Text | None]:
+    """What the owner's notice prints on one side, wrapped to its places; an item that cannot
+    be drawn is None, and one that needs more lines than its place holds does not fit."""
+    g = geometry()[side]
+    row = g["row"]
+    value_left, value_width = 197.0, 368.0
+    es = side == "es"
+    items: list[Text | None] = []
+    if es:
+        url_lines = wrap_parts(url_parts(n.portal_url), "/TidH", 7, 133)
+        portal = (
+            *(url_lines or ()),
+            say(side, NOTICE_LINE, number=n.number),
+            say(side, ACCESS_CODE),
+        )
+        mailing = [wrap_width(line, "/TidH", 9.5, 274) for line in n.mailing_lines]
+        name = wrap_width(n.owner_name, "/TidH", 9.5, 274)
+        address = (
+            None
+            if name is None or any(m is None for m in mailing)
+            else Text(
+                65, 144, (*name, *(x for m in mailing for x in m or ())), 9.5, 12, max_lines=6
+            )
+        )
+        items += [
+            block(440, 62, say(side, NOTICE, number=n.number), 129, 8.2, 10, "/TidHB"),
+            Text(436, 78, (say(side, OWNERS_PORTAL),), 7, 8.6, "/TidHB"),
+            None if url_lines is None else Text(436, 86.6, portal, 7, 8.6, max_lines=7),
+            block(436, 88 + 8.6 * len(portal), n.access_code, 133, 10, 12, "/TidCB"),
+            address,
+        ]
+    if n.remailing_of:
+        text = say(side, REPLACES, number=n.remailing_of)
+        items.append(block(43, g["remail"], text, 526, font="/TidHB"))
+    cadastral = say(side, CADASTRAL, number=n.cadastral_number)
+    due = _day(n.due_on, LOCALES[side])
+    reference = say(side, QUOTE_NUMBER, number=n.number)
+    explanation = (n.explanation_es or n.explanation) if es else n.explanation
+    items += [
+        block(
+            value_left,
+            row["property"] + 2,
+            f"{cadastral}\n{n.property_address}",
+            value_width,
+            max_lines=2,
+        ),
+        block(value_left, row["owner"] + 2, n.owner_name, value_width, max_lines=2),
+        block(value_left, row["amount"] + 2, amount_text(n.amount), value_width, 11, 13, "/TidHB"),
+        block(value_left, row["due"] + 2, due, value_width, 11, 13, "/TidHB"),
+        block(43, g["explanation"], explanation, 526, 7.8, 9.6, max_lines=7),
+        block(43, g["reference"], reference, 526),
+    ]
+    if not es:
+        items.append(block(43, g["number"], f"{n.association_name} · {n.number}", 526, 7, 8.6))
+    return items
+
+
+# Long: the steps of one chunk's two-layer rendering (layout, form, fill, split, merge) share the
+# layout's objects.
+def render_chunk(contents: Sequence[NoticeContent]) -> tuple[list[bytes], bytes, int]:
+    """Render ``contents``: per-notice PDFs, the chunk's print PDF and its page count. Runs in
+    a worker process.
+
+    A notice whose texts fit the fixed layout is two pages, each the batch's form layer (laid
+    out once by WeasyPrint, shared as a Form XObject) with the owner's values (drawn by
+    ReportLab, fonts embedded) and the QR code over it; any other notice is laid out by the
+    flowing template. The print PDF keeps the given order and starts every notice on a
+    right-hand page (a blank page after a notice with an odd number of pages). Every PDF is
+    PDF/A-2u in Spanish with its English part marked."""
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter()
+    fill: dict[int, tuple[list[Text], list[Text]]] = {}
+    for i, n in enumerate(contents):
+        if _form_fits(n):
+            es, en = _fill_items(n, "es"), _fill_items(n, "en")
+            if fits_items(es) and fits_items(en):
+                fill[i] = ([x for x in es if x], [x for x in en if x])
+    flowing = [i for i in range(len(contents)) if i not in fill]
+    forms: dict[tuple[Any, ...], tuple[list[tuple[str, Any]], Any]] = {}
+    flowing_pages: dict[int, tuple[Any, list[int], int]] = {}
+    if flowing:
+        doc = layout(notices_html([contents[i] for i in flowing], flowing=True))
+        ranges = _page_ranges(doc.pages, len(flowing), english=True)
+        reader = PdfReader(io.BytesIO(doc.write_pdf()))
+        del doc
+        for i, (first, last, english) in zip(flowing, ranges, strict=True):
+            flowing_pages[i] = (reader, list(range(first, last + 1)), english)
+
+    drawn: Any = None
+    fonts: Any = None
+    fill_page: dict[int, int] = {}
+    if fill:
+        buffer = io.BytesIO()
+        canvas = new_canvas(buffer, (612, 792))
+        for i, sides in fill.items():
+            fill_page[i] = canvas.getPageNumber() - 1
+            for items in sides:
+                draw(canvas, items, 792)
+                canvas.showPage()
+        canvas.save()
+        drawn = PdfReader(buffer)
+        fonts = fonts_resource(writer, drawn)
+
+    placed: list[list[Any]] = []
+    for i, content in enumerate(contents):
+        if i in flowing_pages:
+            reader, indexes, english_from = flowing_pages[i]
+            pages = [writer.add_page(reader.pages[k]) for k in indexes]
+            for k, page in zip(indexes, pages, strict=True):
+                if k >= english_from:
+                    mark_english(writer, page)
+        else:
+            key = form_key(content)
+            if key not in forms:
+                form_pdf = layout(notices_html([content], mode="form")).write_pdf()
+                refs = form_xobjects(writer, form_pdf)
+                box = PdfReader(io.BytesIO(form_pdf)).pages[0].mediabox
+                forms[key] = ([(f"/TidForm{len(forms)}x{k}", r) for k, r in enumerate(refs)], box)
+            xobjects, box = forms[key]
+            height = float(box.height)
+            first = fill_page[i]
+            spanish = page_operators(drawn, first) + b"\n"
+            spanish += qr_pdf_operators(content.portal_url, height)
+            english = page_operators(drawn, first + 1)
+            pages = [
+                filled_page(writer, xobjects[0], box, fonts, spanish),
+                filled_page(writer, xobjects[1], box, fonts, english, english=True),
+            ]
+        placed.append(pages)
+        if len(pages) % 2:
+            last_box = pages[-1].mediabox
+            writer.add_blank_page(width=last_box.width, height=last_box.height)
+    singles: list[bytes] = []
+    for content, pages in zip(contents, placed, strict=True):
+        one = PdfWriter()
+        for page in pages:
+            one.add_page(page)
+        finish_notice_pdf(one, notice_title(content.number), content.association_name)
+        out = io.BytesIO()
+        one.write(out)
+        singles.append(out.getvalue())
+    finish_notice_pdf(writer, print_title(), contents[0].association_name if contents else "")
+    merged = io.BytesIO()
+    writer.write(merged)
+    return singles, merged.getvalue(), len(writer.pages)
+
+
+def finish_notice_pdf(writer: Any, title: str, author: str) -> None:
+    """A notice's (or the print file's) PDF/A identification: Spanish, with English."""
+    from tid.render import pdfa
+
+    pdfa.finish(writer, title=title, author=author or "tid", lang="es", languages=("es", "en"))
+
+
+def _merge(parts: Sequence[bytes], author: str) -> bytes:
+    if len(parts) == 1:
+        return parts[0]
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    for part in parts:
+        writer.append(io.BytesIO(part))
+    finish_notice_pdf(writer, print_title(), author)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def default_workers() -> int:
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+def render_notices(
+    contents: Sequence[NoticeContent],
+    *,
+    workers: int | None = None,
+    chunk_size: int = DEFAULT_CHUNK,
+    progress: Callable[[int, int], None] | None = None,
+) -> RenderedBatch:
+    """Render a batch of notices: per-notice PDFs (in the given order) and one print PDF.
+
+    ``workers`` > 1 renders chunks in a process pool (fresh processes, so no database
+    connection or app is inherited); 1 renders in this process.
+    """
+    if not contents:
+        return RenderedBatch(notices=[], merged=b"", merged_pages=0)
+    workers = workers if workers is not None else default_workers()
+    chunk_size = max(1, chunk_size)
+    # Even chunks, so both workers finish together.
+    n_chunks = max(1, -(-len(contents) // chunk_size))
+    if workers > 1:
+        n_chunks = max(n_chunks, workers)
+        n_chunks = -(-n_chunks // workers) * workers  # a multiple of the workers
+    n_chunks = min(n_chunks, len(contents))
+    size, extra = divmod(len(contents), n_chunks)
+    chunks: list[list[NoticeContent]] = []
+    start = 0
+    for i in range(n_chunks):
+        end = start + size + (1 if i < extra else 0)
+        chunks.append(list(contents[start:end]))
+        start = end
+    results: list[tuple[list[bytes], bytes, int]] = []
+
+    def _done(result: tuple[list[bytes], bytes, int]) -> None:
+        results.append(result)
+        if progress is not None:
+            progress(sum(len(singles) for singles, _m, _p in results), len(contents))
+
+    if workers > 1 and len(chunks) > 1:
+        # The renderers die with the process that started them (a killed worker leaves none).
+        from tid.proc import die_with_parent
+
+        with ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=get_context("spawn"),
+            initializer=die_with_parent,
+            initargs=(os.getpid(),),
+        ) as pool:
+            for result in pool.map(render_chunk, chunks):
+                _done(result)
+    else:
+        for chunk in chunks:
+            _done(render_chunk(chunk))
+    notices: list[RenderedNotice] = []
+    for chunk, (singles, _merged, _pages) in zip(chunks, results, strict=True):
+        for content, pdf in zip(chunk, singles, strict=True):
+            notices.append(
+                RenderedNotice(
+                    number=content.number,
+                    pdf=pdf,
+                    sha256=sha256_hex(pdf),
+                    pages=_count_pages(pdf),
+                )
+            )
+    merged = _merge([merged for _singles, merged, _pages in results], contents[0].association_name)
+    return RenderedBatch(
+        notices=notices,
+        merged=merged,
+        merged_pages=sum(pages for _s, _m, pages in results),
+        chunk_sizes=[len(c) for c in chunks],
+    )
+
+
+def _count_pages(pdf: bytes) -> int:
+    # The page tree's /Count is cheap to read and pypdf writes exactly one.
+    from pypdf import PdfReader
+
+    return len(PdfReader(io.BytesIO(pdf)).pages)
+
+
+def render_one_naive(content: NoticeContent) -> bytes:
+    """One notice as its own WeasyPrint document (the fixed layout with form and fill in one
+    document; the flowing one when it does not fit): the benchmark's baseline."""
+    from weasyprint import HTML
+
+    flowing = not fits_fixed_layout(content)
+    result: bytes = HTML(
+        string=notices_html([content], mode="full", flowing=flowing),
+        base_url=str(TEMPLATES),
+        url_fetcher=data_only_fetcher(),
+    ).write_pdf(pdf_variant=PDF_VARIANT)
+    return result
