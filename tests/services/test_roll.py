@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from sqlmodel import Session, col, func, select
 
 from tests.conftest import People
+from tid.demo.roll import roll_csv
 from tid.models import AuditEvent, Property, PropertyYear, RollImport
-from tid.roll_demo import roll_csv
 from tid.rules.errors import FindingsError, InputError
 from tid.services import audit, roll
 

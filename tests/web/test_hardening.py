@@ -21,8 +21,8 @@ from tests.conftest import People, login, make_test_app
 from tests.services.ledger_support import ACTOR, Scaffold
 from tests.web.test_roll_billing import _upload
 from tid import csv_safe, tasks
+from tid.demo.roll import roll_csv
 from tid.models import JournalEntry
-from tid.roll_demo import roll_csv
 from tid.rules.errors import InputError
 from tid.rules.money import MAX_ACCOUNT_AMOUNT, parse_money
 from tid.services import ledger, payments
