@@ -206,7 +206,7 @@ def _read_json(file: str) -> Any:
         raise InputError(
             "file", f"The file {file!r} cannot be read as UTF-8 text: {exc}."
         ) from None
-    from tid.calc_io import load_json
+    from tid.calculators.documents import load_json
 
     return load_json(text)
 

@@ -236,7 +236,7 @@ def test_account_exports_escape_what_people_typed(
 
 
 def test_calculator_csv_escapes_text_columns_and_keeps_numbers(client: FlaskClient) -> None:
-    from tid import calc_io
+    from tid.calculators import results
 
     result = {
         "liens": [
@@ -247,7 +247,7 @@ def test_calculator_csv_escapes_text_columns_and_keeps_numbers(client: FlaskClie
         "note": "=HYPERLINK()",
         "warnings": ["-careful"],
     }
-    rows = list(csv.reader(io.StringIO(calc_io.result_csv(result))))
+    rows = list(csv.reader(io.StringIO(results.result_csv(result))))
     flat = [cell for row in rows for cell in row]
     assert "'" + INJECTION in flat and INJECTION not in flat
     assert "-10.00" in flat and "250.00" in flat and "240.00" in flat

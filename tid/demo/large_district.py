@@ -1,6 +1,6 @@
 """A large district for benchmarks and trials at a real roll's size: by default 20,000
 properties and 10 fiscal years of rolls, bills, payments and expenditures (about 1,000,000
-journal lines), made in a few minutes (``tid demo large-district``).
+journal lines), made in a few minutes (``tid demo --large``).
 
 It is written in bulk (PostgreSQL ``COPY``, SQLite ``executemany``), not through the
 services one payment at a time, which would take hours. The journal it writes is the rows
