@@ -46,7 +46,7 @@ import tid.models as models
 from tests.pg import ThrowawayPostgres
 from tid.clock import utcnow
 from tid.db import make_engine
-from tid.large_district import make_large_district
+from tid.demo.large_district import make_large_district
 from tid.rules.periods import FiscalYear, fiscal_year_of
 from tid.services import audit, audit_statement, billing, ledger, liens, payments
 

@@ -33,7 +33,8 @@ from sqlmodel import Session, SQLModel
 
 import tid.models as models
 from tid.db import make_engine
-from tid.roll_demo import DEMO_FORMULA, roll_csv
+from tid.demo import records
+from tid.demo.roll import DEMO_FORMULA, roll_csv
 from tid.services import audit, billing, roll
 
 ACTOR = audit.Actor("benchmark")
@@ -50,19 +51,13 @@ def setup(engine: Engine, n: int, *, with_roll: bool) -> tuple[int, int]:
         district = models.District(municipality_id=municipality.id or 0, name="Viejo San Juan")
         session.add(district)
         session.flush()
-        petition = models.Petition(
-            municipality_id=municipality.id or 0,
-            district_name=district.name,
-            petitioner="benchmark",
-            received_on=date(2026, 1, 5),
-        )
-        session.add(petition)
-        session.flush()
-        ordinance = models.Ordinance(
-            petition_id=petition.id or 0,
+        ordinance = records.ordinance(
+            session,
             municipality_id=municipality.id or 0,
             district_id=district.id or 0,
             district_name=district.name,
+            petitioner="benchmark",
+            received_on=date(2026, 1, 5),
             expected_amount=Decimal("1000000.00"),
             term_years=5,
             formula=DEMO_FORMULA,
@@ -70,7 +65,6 @@ def setup(engine: Engine, n: int, *, with_roll: bool) -> tuple[int, int]:
             issued_on=date(2026, 3, 2),
             approved_on=date(2026, 3, 16),
         )
-        session.add(ordinance)
         session.commit()
         if with_roll:
             data = roll_csv(n, seed=7, bom=False)

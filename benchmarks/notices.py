@@ -32,18 +32,15 @@ from sqlmodel import Session, SQLModel, select
 
 import tid.models  # noqa: F401  (every table)
 from tid import create_app, tasks
+from tid.demo import records
 from tid.models import (
     Bill,
-    BillingRun,
     District,
     Job,
     Municipality,
     NoticeBatch,
-    Ordinance,
-    Petition,
     Property,
     PropertyYear,
-    RollImport,
 )
 from tid.render import notice as notice_pdf
 from tid.rules.certified_mail import check_digit
@@ -72,20 +69,14 @@ def _setup(session: Session, n: int) -> int:
     )
     session.add(district)
     session.flush()
-    petition = Petition(
+    ordinance = records.ordinance(
+        session,
         municipality_id=municipality.id or 0,
+        district_id=district.id or 0,
         district_name=district.name,
         petitioner="Alcalde",
         received_on=date(2025, 9, 1),
-    )
-    session.add(petition)
-    session.flush()
-    ordinance = Ordinance(
-        petition_id=petition.id or 0,
-        municipality_id=municipality.id or 0,
-        district_id=district.id or 0,
         number="Ord. 12, Serie 2025-2026",
-        district_name=district.name,
         expected_amount=Decimal("2500000.00"),
         term_years=5,
         formula="0.01 * assessed_value",
@@ -94,33 +85,24 @@ def _setup(session: Session, n: int) -> int:
         approved_on=date(2025, 12, 1),
         received_by_association_on=date(2026, 1, 5),
     )
-    session.add(ordinance)
-    roll = RollImport(
+    roll = records.roll_import(
+        session,
         district_id=district.id or 0,
         fiscal_year="2025-26",
-        file_name="roll.csv",
         sha256="0" * 64,
         rows=n,
         actor="benchmark",
     )
-    session.add(roll)
-    session.flush()
-    run = BillingRun(
-        district_id=district.id or 0,
-        ordinance_id=ordinance.id or 0,
+    run = records.billing_run(
+        session,
+        ordinance,
         fiscal_year="2025-26",
-        version=1,
-        formula=ordinance.formula,
         property_count=n,
-        total=Decimal("0"),
-        expected_amount=ordinance.expected_amount,
         run_on=date(2026, 1, 10),
         due_date=date(2026, 4, 30),
         fingerprint="0" * 64,
         actor="benchmark",
     )
-    session.add(run)
-    session.flush()
     properties = [
         Property(
             district_id=district.id or 0,

@@ -38,7 +38,7 @@ from sqlalchemy import text  # noqa: E402
 from tests.pg import ThrowawayPostgres, _free_port  # noqa: E402
 from tid.db import make_engine  # noqa: E402
 from tid.demo import ACCOUNT_USER, DEMO_DISTRICT, DEMO_PASSWORD  # noqa: E402
-from tid.large_district import LARGE_DISTRICT, LARGE_USER  # noqa: E402
+from tid.demo.large_district import LARGE_DISTRICT, LARGE_USER  # noqa: E402
 
 BIN = Path(sys.executable).parent
 # One User-Agent for the login and for wrk: the app's "strong" session protection ends a

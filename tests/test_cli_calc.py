@@ -16,12 +16,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.calc_documents import DOCUMENTS, INVALID, NUMBER_AMOUNT
-from tid import calc_io
+from tid.calculators import documents
 from tid.cli import calc_command
 from tid.rules import calculators
 from tid.rules.errors import InputError
 
-AVAILABLE = [name for name in sorted(calculators.CALCULATORS) if calc_io.available(name)]
+AVAILABLE = [name for name in sorted(calculators.CALCULATORS) if documents.available(name)]
 
 
 def test_every_calculator_has_a_worked_document() -> None:

@@ -206,7 +206,7 @@ def _read_json(file: str) -> Any:
         raise InputError(
             "file", f"The file {file!r} cannot be read as UTF-8 text: {exc}."
         ) from None
-    from tid.calc_io import load_json
+    from tid.calculators.documents import load_json
 
     return load_json(text)
 
@@ -235,7 +235,7 @@ def demo_command(large: bool, properties: int, years: int) -> None:
     from tid.demo import DEMO_PASSWORD, load_demo, portal_sample, turn_off_two_factor
 
     if large:
-        from tid.large_district import LARGE_USER, make_large_district
+        from tid.demo.large_district import LARGE_USER, make_large_district
 
         session = get_session()
         made = make_large_district(

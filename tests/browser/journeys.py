@@ -12,7 +12,7 @@ from pathlib import Path
 from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.harness import Checker, Site, set_language, shoot, t
-from tid.roll_demo import roll_csv
+from tid.demo.roll import roll_csv
 from tid.rules.certified_mail import check_digit
 
 JOB_SECONDS = 120_000  # a job (roll import, billing, notices, mailing) ends within this (ms)

@@ -9,17 +9,8 @@ from decimal import Decimal
 
 from sqlmodel import Session
 
-from tid.models import (
-    Bill,
-    BillingRun,
-    District,
-    Municipality,
-    Ordinance,
-    Petition,
-    Property,
-    PropertyYear,
-    RollImport,
-)
+from tid.demo import records
+from tid.models import Bill, BillingRun, District, Municipality, Property, PropertyYear
 from tid.services import audit
 
 ACTOR = audit.Actor("tests")
@@ -41,52 +32,36 @@ class Scaffold:
             session.flush()
         self.district = district
         self.district_id = district.id or 0
-        petition = Petition(
-            municipality_id=district.municipality_id,
-            district_name=district.name,
-            petitioner="Mayor",
-            received_on=date(2024, 1, 10),
-        )
-        session.add(petition)
-        session.flush()
-        self.ordinance = Ordinance(
-            petition_id=petition.id or 0,
+        self.ordinance = records.ordinance(
+            session,
             municipality_id=district.municipality_id,
             district_id=self.district_id,
             district_name=district.name,
+            petitioner="Mayor",
+            received_on=date(2024, 1, 10),
             expected_amount=Decimal("100000.00"),
             term_years=5,
             formula="0.01 * assessed_value",
             association_name="Asociación",
             issued_on=date(2024, 3, 1),
         )
-        session.add(self.ordinance)
-        session.flush()
-        self.roll = RollImport(
+        self.roll = records.roll_import(
+            session,
             district_id=self.district_id,
             fiscal_year="2025-26",
-            file_name="roll.csv",
             sha256=f"{self.district_id:064d}",
             rows=0,
             actor="tests",
         )
-        session.add(self.roll)
-        session.flush()
-        self.run = BillingRun(
-            district_id=self.district_id,
-            ordinance_id=self.ordinance.id or 0,
+        self.run = records.billing_run(
+            session,
+            self.ordinance,
             fiscal_year="2025-26",
-            version=1,
-            formula="0.01 * assessed_value",
-            total=Decimal("0"),
-            expected_amount=Decimal("100000.00"),
             run_on=date(2025, 7, 1),
             due_date=date(2025, 9, 30),
             fingerprint="0" * 64,
             actor="tests",
         )
-        session.add(self.run)
-        session.flush()
         self._n = 0
 
     def property(self, cadastral: str | None = None, owner: str = "Ana Pérez") -> Property:

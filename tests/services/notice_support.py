@@ -11,16 +11,8 @@ from decimal import Decimal
 from pypdf import PdfReader
 from sqlmodel import Session
 
-from tid.models import (
-    Bill,
-    BillingRun,
-    District,
-    Ordinance,
-    Petition,
-    Property,
-    PropertyYear,
-    RollImport,
-)
+from tid.demo import records
+from tid.models import Bill, BillingRun, District, Ordinance, Property, PropertyYear
 from tid.rules.certified_mail import check_digit
 from tid.services import audit
 
@@ -45,20 +37,14 @@ class Billed:
 def make_ordinance(
     session: Session, district: District, *, received: date = date(2026, 1, 5)
 ) -> Ordinance:
-    petition = Petition(
+    ordinance = records.ordinance(
+        session,
         municipality_id=district.municipality_id,
+        district_id=district.id or 0,
         district_name=district.name,
         petitioner="Alcalde",
         received_on=date(2025, 9, 1),
-    )
-    session.add(petition)
-    session.flush()
-    ordinance = Ordinance(
-        petition_id=petition.id or 0,
-        municipality_id=district.municipality_id,
-        district_id=district.id or 0,
         number="Ord. 12, Serie 2025-2026",
-        district_name=district.name,
         expected_amount=Decimal("100000.00"),
         term_years=5,
         formula="0.01 * assessed_value",
@@ -67,8 +53,6 @@ def make_ordinance(
         approved_on=date(2025, 12, 1),  # FY 2025-26 is the first year of the term
         received_by_association_on=received,
     )
-    session.add(ordinance)
-    session.flush()
     return ordinance
 
 
@@ -85,32 +69,25 @@ def make_run(
 ) -> Billed:
     owners = owners or ["María Rodríguez", "José Pérez"]
     amounts = amounts or [Decimal("1234.56")] * len(owners)
-    roll = RollImport(
+    roll = records.roll_import(
+        session,
         district_id=district.id or 0,
         fiscal_year=fiscal_year,
-        file_name="roll.csv",
         sha256=f"{fiscal_year}-{len(owners)}-{id(owners)}",
         rows=len(owners),
         actor="tests",
     )
-    session.add(roll)
-    session.flush()
-    run = BillingRun(
-        district_id=district.id or 0,
-        ordinance_id=ordinance.id or 0,
+    run = records.billing_run(
+        session,
+        ordinance,
         fiscal_year=fiscal_year,
-        version=1,
-        formula=ordinance.formula,
         property_count=len(owners),
         total=sum(amounts, Decimal("0")),
-        expected_amount=ordinance.expected_amount,
         run_on=date(2026, 1, 10),
         due_date=due,
         fingerprint="x" * 64,
         actor="tests",
     )
-    session.add(run)
-    session.flush()
     bills = []
     for i, (owner, amount) in enumerate(zip(owners, amounts, strict=True)):
         if properties is not None:

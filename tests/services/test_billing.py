@@ -12,7 +12,8 @@ from flask.testing import FlaskCliRunner
 from sqlmodel import Session, col, func, select
 
 from tests.conftest import People
-from tid.models import AuditEvent, Bill, BillingRun, Ordinance, Petition, Property
+from tid.demo import records
+from tid.models import AuditEvent, Bill, BillingRun, Ordinance, Property
 from tid.rules.errors import InputError
 from tid.services import audit, billing, roll
 
@@ -49,19 +50,13 @@ def make_ordinance(
     received_on: date | None = None,
     term_years: int = 5,
 ) -> Ordinance:
-    petition = Petition(
-        municipality_id=people.municipality.id or 0,
-        district_name=people.district.name,
-        petitioner="Asociación",
-        received_on=date(2026, 1, 5),
-    )
-    session.add(petition)
-    session.flush()
-    ordinance = Ordinance(
-        petition_id=petition.id or 0,
+    ordinance = records.ordinance(
+        session,
         municipality_id=people.municipality.id or 0,
         district_id=people.district.id or 0,
         district_name=people.district.name,
+        petitioner="Asociación",
+        received_on=date(2026, 1, 5),
         expected_amount=Decimal(expected),
         term_years=term_years,
         formula=formula,
@@ -70,7 +65,6 @@ def make_ordinance(
         approved_on=approved_on,
         received_by_association_on=received_on,
     )
-    session.add(ordinance)
     session.commit()
     return ordinance
 

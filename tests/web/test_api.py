@@ -11,11 +11,11 @@ from flask.testing import FlaskClient
 
 from tests.calc_documents import DOCUMENTS, INVALID, NUMBER_AMOUNT
 from tests.conftest import make_test_app
-from tid import calc_io
+from tid.calculators import documents
 from tid.rules import calculators
 from tid.rules.params import all_parameters
 
-AVAILABLE = [name for name in sorted(calculators.CALCULATORS) if calc_io.available(name)]
+AVAILABLE = [name for name in sorted(calculators.CALCULATORS) if documents.available(name)]
 
 
 @pytest.mark.parametrize("name", AVAILABLE)
@@ -112,7 +112,7 @@ def test_list_of_calculators(client: FlaskClient) -> None:
     for entry in listing:
         assert entry["url"] == f"/api/v1/calc/{entry['name']}"
         assert entry["form"] == f"/calc/{entry['name']}"
-        assert entry["available"] == calc_io.available(entry["name"])
+        assert entry["available"] == documents.available(entry["name"])
         assert entry["title"] and "citation" in entry
     by_name = {c["name"]: c for c in listing}
     assert by_name["liens"]["citation"] == "21 LPRA § 6653(8)"

@@ -21,8 +21,8 @@ from tests.conftest import People, login, make_test_app
 from tests.services.ledger_support import ACTOR, Scaffold
 from tests.web.test_roll_billing import _upload
 from tid import csv_safe, tasks
+from tid.demo.roll import roll_csv
 from tid.models import JournalEntry
-from tid.roll_demo import roll_csv
 from tid.rules.errors import InputError
 from tid.rules.money import MAX_ACCOUNT_AMOUNT, parse_money
 from tid.services import ledger, payments
@@ -236,7 +236,7 @@ def test_account_exports_escape_what_people_typed(
 
 
 def test_calculator_csv_escapes_text_columns_and_keeps_numbers(client: FlaskClient) -> None:
-    from tid import calc_io
+    from tid.calculators import results
 
     result = {
         "liens": [
@@ -247,7 +247,7 @@ def test_calculator_csv_escapes_text_columns_and_keeps_numbers(client: FlaskClie
         "note": "=HYPERLINK()",
         "warnings": ["-careful"],
     }
-    rows = list(csv.reader(io.StringIO(calc_io.result_csv(result))))
+    rows = list(csv.reader(io.StringIO(results.result_csv(result))))
     flat = [cell for row in rows for cell in row]
     assert "'" + INJECTION in flat and INJECTION not in flat
     assert "-10.00" in flat and "250.00" in flat and "240.00" in flat

@@ -54,7 +54,7 @@ from tests.calc_documents import DOCUMENTS
 from tests.conftest import BACKENDS, login, make_test_app
 from tests.pdf_checks import page_text
 from tests.web.access_table import ACCESS, PUBLIC, SAMPLE_VALUES
-from tid import calc_io
+from tid.calculators import forms
 from tid.demo import DEMO_PASSWORD
 from tid.models import (
     BillingRun,
@@ -562,7 +562,7 @@ def test_every_page_pdf_and_csv_speaks_only_from_the_catalogs(pseudo_app: Flask)
             if not (access == PUBLIC or (role != PUBLIC and role in access)):
                 continue
             if rule.endpoint == "calc.form":
-                for name in calc_io.FORMS:
+                for name in forms.FORMS:
                     walk.get(client, rule.endpoint, f"/calc/{name}")
                 continue
             args = {name: values[name] for name in rule.arguments if name in values}
@@ -593,7 +593,7 @@ def test_every_page_pdf_and_csv_speaks_only_from_the_catalogs(pseudo_app: Flask)
     client = _client(app, None)
     for document in DOCUMENTS.values():  # what the documents hold is data (ids, names)
         walk.words |= set(_WORD.findall(json.dumps(document, ensure_ascii=False)))
-    for name in calc_io.FORMS:
+    for name in forms.FORMS:
         document = DOCUMENTS[name]
         body = json.dumps(document)
         walk.check("calc.result", client.post(f"/calc/{name}", data={"document_json": body}), name)

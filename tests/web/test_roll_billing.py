@@ -16,8 +16,8 @@ from sqlmodel import Session, func, select
 from tests.conftest import People, login
 from tests.services.test_billing import ROLL, import_roll, make_ordinance
 from tid import tasks
+from tid.demo.roll import roll_csv
 from tid.models import Bill, BillingRun, PropertyYear, RollImport
-from tid.roll_demo import roll_csv
 from tid.web import roll as roll_views
 
 

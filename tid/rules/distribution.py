@@ -212,8 +212,6 @@ def _irc1994_regime(
     return above, part_year
 
 
-# Long: ¶ (5) in the statute's order (the pool's shares, the top-up, rounding, warnings), each step
-# using the last one's figures.
 def distribute_irc1994(
     fy: FiscalYear,
     collections: Mapping[str, Decimal],
@@ -232,14 +230,7 @@ def distribute_irc1994(
     (2003-09-08, the day before Act 272-2003's approval) are distributed by these rules as a
     part-year; the Special Accounts do not apply (they ended with FY1999-2000).
     """
-    on = fy.start
     above, part_year = _irc1994_regime(fy, collections_until)
-    pool_pts = param(f"{_P}.pool_points", on)
-    named = param(f"{_P}.pool_named_part", on)
-    gf_share = param(f"{_P}.pool_general_fund_share", on)
-    bond_share = param(f"{_P}.pool_bond_fund_share", on)
-    minimum = param(f"{_P}.recreational_minimum", on)
-    special = above.value == "special_accounts"
     trace: list[TraceStep] = [
         TraceStep(
             Message("Points above the General Fund's go to"),
@@ -248,8 +239,48 @@ def distribute_irc1994(
             above.name,
         )
     ]
-    six = _frac(pool_pts)
     funds = dict.fromkeys(IRC1994_KEYS, Fraction(0))
+    pool, total = _irc1994_points_by_kind(fy, collections, above, funds, trace)
+    top_up_warning = _irc1994_first_six_points(fy, pool, bond_fund_amount, funds, trace)
+    cents = split_exact(total, [funds[k] for k in IRC1994_KEYS])
+    allocations = dict(zip(IRC1994_KEYS, cents, strict=True))
+    trace.append(
+        TraceStep(
+            Message("Rounded to cents (largest remainder, ties to the earlier fund)"),
+            money_str(from_cents(total)),
+            N_("RULES.md, preamble"),
+        )
+    )
+    warnings = [UNNAMED_WARNING]
+    if collections_until is not None:
+        trace.insert(
+            0,
+            TraceStep(
+                Message("Part-year: collections of FY2003-04 up to"),
+                collections_until.isoformat(),
+                str(part_year.citation) if part_year else "RULES.md § 3.2",
+                f"{_P}.part_year_until",
+            ),
+        )
+        warnings.append(_irc1994_part_year_warning(fy, collections_until))
+    if top_up_warning is not None:
+        warnings.append(top_up_warning)
+    return Irc1994Result(fy, total, allocations, tuple(warnings), tuple(trace))
+
+
+def _irc1994_points_by_kind(
+    fy: FiscalYear,
+    collections: Mapping[str, Decimal],
+    above: ParamValue,
+    funds: dict[str, Fraction],
+    trace: list[TraceStep],
+) -> tuple[Fraction, int]:
+    """IRC 1994 § 2051 ¶ (5), 1st and 2nd paragraphs: each lodging kind's points above the
+    first 6 (into ``funds``, with their ``trace``); returns the pool of the first 6 points
+    of every kind's taxed base, and the tax collected in cents."""
+    on = fy.start
+    six = _frac(param(f"{_P}.pool_points", on))
+    special = above.value == "special_accounts"
     pool = Fraction(0)
     total = 0
     for kind in IRC1994_TYPES:
@@ -262,6 +293,27 @@ def distribute_irc1994(
         pool += _irc1994_kind(
             kind, collections[kind], tax_cents, on, six, special, above, funds, trace
         )
+    return pool, total
+
+
+def _irc1994_first_six_points(
+    fy: FiscalYear,
+    pool: Fraction,
+    bond_fund_amount: Decimal,
+    funds: dict[str, Fraction],
+    trace: list[TraceStep],
+) -> Message | None:
+    """IRC 1994 § 2051 ¶ (5), 3rd paragraph: the first 6 points — of 5/6, 30 % to the
+    General Fund and 70 % to the Bond Redemption Fund up to the Secretary's amount, the rest
+    to the Recreational Development Fund (topped up from the General Fund's 30 % toward
+    $3,000,000 when the 70 % is under it); 1/6 not named. Into ``funds``, with their
+    ``trace``; returns the top-up's warning, if there is one."""
+    on = fy.start
+    pool_pts = param(f"{_P}.pool_points", on)
+    named = param(f"{_P}.pool_named_part", on)
+    gf_share = param(f"{_P}.pool_general_fund_share", on)
+    bond_share = param(f"{_P}.pool_bond_fund_share", on)
+    minimum = param(f"{_P}.recreational_minimum", on)
     named_part = pool * _frac(named)
     gf30 = named_part * _frac(gf_share)
     bond70 = named_part * _frac(bond_share)
@@ -301,55 +353,36 @@ def distribute_irc1994(
         ),
         _step(UNNAMED_LABEL, pool - named_part, named),
     ]
-    cents = split_exact(total, [funds[k] for k in IRC1994_KEYS])
-    allocations = dict(zip(IRC1994_KEYS, cents, strict=True))
-    trace.append(
-        TraceStep(
-            Message("Rounded to cents (largest remainder, ties to the earlier fund)"),
-            money_str(from_cents(total)),
-            N_("RULES.md, preamble"),
-        )
+    if not top_up:
+        return None
+    return Message(
+        "The %(bond_share)s share (%(bond70)s) is under $%(decimal)s: %(top_up)s moves "
+        "from the General Fund's %(gf_share)s share to the Recreational Development "
+        "Fund, toward receipts of $%(decimal)s and at most the whole %(gf_share)s "
+        "share (IRC 1994 § 2051 ¶ (5); RULES.md § 3.1).",
+        bond_share=_pct(bond_share),
+        bond70=_dollars(bond70),
+        decimal=format(minimum.decimal, ",.2f"),
+        top_up=_dollars(top_up),
+        gf_share=_pct(gf_share),
     )
-    warnings = [UNNAMED_WARNING]
-    if collections_until is not None:
-        trace.insert(
-            0,
-            TraceStep(
-                Message("Part-year: collections of FY2003-04 up to"),
-                collections_until.isoformat(),
-                str(part_year.citation) if part_year else "RULES.md § 3.2",
-                f"{_P}.part_year_until",
-            ),
-        )
-        warnings.append(
-            Message(
-                "FY%(label)s is a part-year: the collections from %(start)s to "
-                "%(collections_until)s are distributed by the IRC 1994 rules, and what was "
-                "collected from 2003-09-09 goes under Act 272-2003 as month 2003-09. The text "
-                "leaves the seam open; this part-year reading is ours, and the Secretary's "
-                "amount and the $%(decimal)s of the Recreational Development Fund are applied "
-                "to the part-year as given (RULES.md § 3.2).",
-                label=fy.label,
-                start=fy.start.isoformat(),
-                collections_until=collections_until.isoformat(),
-                decimal=format(minimum.decimal, ",.2f"),
-            )
-        )
-    if top_up:
-        warnings.append(
-            Message(
-                "The %(bond_share)s share (%(bond70)s) is under $%(decimal)s: %(top_up)s moves "
-                "from the General Fund's %(gf_share)s share to the Recreational Development "
-                "Fund, toward receipts of $%(decimal)s and at most the whole %(gf_share)s "
-                "share (IRC 1994 § 2051 ¶ (5); RULES.md § 3.1).",
-                bond_share=_pct(bond_share),
-                bond70=_dollars(bond70),
-                decimal=format(minimum.decimal, ",.2f"),
-                top_up=_dollars(top_up),
-                gf_share=_pct(gf_share),
-            )
-        )
-    return Irc1994Result(fy, total, allocations, tuple(warnings), tuple(trace))
+
+
+def _irc1994_part_year_warning(fy: FiscalYear, collections_until: date) -> Message:
+    """RULES.md § 3.2: FY2003-04 up to ``collections_until`` is a part-year under ¶ (5)."""
+    minimum = param(f"{_P}.recreational_minimum", fy.start)
+    return Message(
+        "FY%(label)s is a part-year: the collections from %(start)s to "
+        "%(collections_until)s are distributed by the IRC 1994 rules, and what was "
+        "collected from 2003-09-09 goes under Act 272-2003 as month 2003-09. The text "
+        "leaves the seam open; this part-year reading is ours, and the Secretary's "
+        "amount and the $%(decimal)s of the Recreational Development Fund are applied "
+        "to the part-year as given (RULES.md § 3.2).",
+        label=fy.label,
+        start=fy.start.isoformat(),
+        collections_until=collections_until.isoformat(),
+        decimal=format(minimum.decimal, ",.2f"),
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -591,8 +624,6 @@ def _reserve(
     return opened_on, first, last
 
 
-# Long: § 31(A)–(B) applied month by month in the statute's order, each step using the last one's
-# figures.
 def distribute_act272(
     fy: FiscalYear,
     months: Sequence[tuple[int, int]],
@@ -619,6 +650,53 @@ def distribute_act272(
             f"fiscal_year: FY{fy.label} falls under the IRC 1994 regime: give its collections "
             "by lodging type (Act 272-2003 § 31 distributes from October 2003)",
         )
+    periods, joined = _act272_periods(fy, months)
+    trace: list[TraceStep] = []
+    warnings: list[str] = [_act272_opening_warning()]
+    reserve_on = _reserve(
+        fy, convention_center_opened_on, convention_center_operating_deficit, trace, warnings
+    )
+    floor_on = bureau_floor_from_fy is not None and fy >= bureau_floor_from_fy
+    recipients, schedule, used = act272_recipients(
+        fy, bank_certified_amount, floor_on=floor_on, reserve=reserve_on is not None
+    )
+    waterfall = run_waterfall(recipients, periods, fiscal_year=fy.start_year)
+    count, first, floor = used[0], used[1], used[5]
+    trace.insert(0, _act272_bank_transfers(fy, count, first, schedule))
+    for pv in used[2:5]:
+        trace.append(
+            TraceStep(Message("Share %(name)s", name=pv.name), str(pv.value), pv.citation, pv.name)
+        )
+    warnings += _floor_warnings(fy, floor, bureau_floor_from_fy, floor_on)
+    if floor_on:
+        trace += _act272_bureau_floor(fy, floor, waterfall, recipients)
+    reserve: ConventionCenterReserve | None = None
+    if reserve_on is not None:
+        reserve = _act272_reserve_outcome(
+            fy, reserve_on, waterfall, used[3], convention_center_operating_deficit, trace, warnings
+        )
+    warnings += _act272_seam_warnings(fy, joined)
+    trace += _act272_joined_months(fy, joined)
+    first_distributed = act272_first_month()
+    first_fm = fiscal_month(first_distributed.year, first_distributed.month)
+    gaps = missing_months_warning(
+        fy, [m for m, _ in periods], first_fm if fy.start <= first_distributed else 1
+    )
+    if gaps:
+        warnings.append(gaps)
+    trace += _act272_outstanding(fy, waterfall, floor)
+    return Act272Result(
+        fy, schedule, floor_on, waterfall, tuple(warnings), tuple(trace), joined, reserve
+    )
+
+
+def _act272_periods(
+    fy: FiscalYear, months: Sequence[tuple[int, int]]
+) -> tuple[list[tuple[int, int]], dict[int, tuple[tuple[int, int], ...]]]:
+    """§ 31 distributes from the month after the Act's approval: September 2003's money
+    (collected from 2003-09-09) joins October's (RULES.md § 3.2). Returns the periods to
+    distribute, (fiscal month, cents), and the months joined: fiscal month distributed → the
+    (fiscal month, cents) it carries."""
     first_distributed = act272_first_month()
     first_fm = fiscal_month(first_distributed.year, first_distributed.month)
     joined: dict[int, tuple[tuple[int, int], ...]] = {}
@@ -640,154 +718,173 @@ def distribute_act272(
     if early:
         joined[first_fm] = tuple(early)
         periods.append((first_fm, sum(c for _m, c in early)))
-    warnings: list[str] = []
-    trace: list[TraceStep] = []
+    return periods, joined
+
+
+def _act272_opening_warning() -> Message:
+    """Act 272-2003 § 31, opening words: the fiscal year it starts from is blank."""
     opening = param(f"{_A}.opening_fiscal_year", act272_first_month())
-    warnings.append(
+    return Message(
+        "Act 272-2003 § 31 opens 'For the fiscal year [blank] and subsequent fiscal "
+        "years': the supplied text leaves the year blank; this project distributes "
+        "under it from FY%(value)s (the Act's approval, 2003-09-09; RULES.md § 3.2).",
+        value=opening.value,
+    )
+
+
+def _act272_bank_transfers(
+    fy: FiscalYear, count: ParamValue, first: ParamValue, schedule: Sequence[int]
+) -> TraceStep:
+    """§ 31(A): the Bank's certified amount in monthly transfers."""
+    return TraceStep(
         Message(
-            "Act 272-2003 § 31 opens 'For the fiscal year [blank] and subsequent fiscal "
-            "years': the supplied text leaves the year blank; this project distributes "
-            "under it from FY%(value)s (the Act's approval, 2003-09-09; RULES.md § 3.2).",
-            value=opening.value,
-        )
-    )
-    reserve_on = _reserve(
-        fy, convention_center_opened_on, convention_center_operating_deficit, trace, warnings
-    )
-    floor_on = bureau_floor_from_fy is not None and fy >= bureau_floor_from_fy
-    recipients, schedule, used = act272_recipients(
-        fy, bank_certified_amount, floor_on=floor_on, reserve=reserve_on is not None
-    )
-    waterfall = run_waterfall(recipients, periods, fiscal_year=fy.start_year)
-    count, first = used[0], used[1]
-    trace.insert(
-        0,
-        TraceStep(
-            Message(
-                "Bank certified amount in %(integer)s monthly transfers from %(value)s",
-                integer=count.integer,
-                value=month_label(*month_of_fiscal(fy, first.integer)),
-            ),
-            ", ".join(money_str(from_cents(c)) for c in schedule if c),
-            f"{count.citation}; {first.citation}",
-            count.name,
+            "Bank certified amount in %(integer)s monthly transfers from %(value)s",
+            integer=count.integer,
+            value=month_label(*month_of_fiscal(fy, first.integer)),
         ),
+        ", ".join(money_str(from_cents(c)) for c in schedule if c),
+        f"{count.citation}; {first.citation}",
+        count.name,
     )
-    for pv in used[2:5]:
-        trace.append(
+
+
+def _act272_bureau_floor(
+    fy: FiscalYear, floor: ParamValue, waterfall: WaterfallResult, recipients: list[Recipient]
+) -> list[TraceStep]:
+    """§ 31(B)(iii): the Convention Bureau's floor owed to date, month by month."""
+    i = waterfall.keys.index("convention_bureau")
+    steps = []
+    for p in waterfall.periods:
+        elapsed = recipients[i].elapsed(p.fiscal_month)
+        steps.append(
             TraceStep(
                 Message(
-                    "Share %(name)s",
-                    name=pv.name,
+                    "%(value)s: Convention Bureau floor to date = %(decimal)s × "
+                    "%(elapsed)s months elapsed",
+                    value=month_label(*month_of_fiscal(fy, p.fiscal_month)),
+                    decimal=money_str(floor.decimal),
+                    elapsed=elapsed,
                 ),
-                str(pv.value),
-                pv.citation,
-                pv.name,
+                money_str(from_cents(floor.cents * elapsed)),
+                floor.citation,
+                floor.name,
             )
         )
-    floor = used[5]
-    warnings += _floor_warnings(fy, floor, bureau_floor_from_fy, floor_on)
-    if floor_on:
-        i = waterfall.keys.index("convention_bureau")
-        for p in waterfall.periods:
-            elapsed = recipients[i].elapsed(p.fiscal_month)
-            trace.append(
-                TraceStep(
-                    Message(
-                        "%(value)s: Convention Bureau floor to date = %(decimal)s × "
-                        "%(elapsed)s months elapsed",
-                        value=month_label(*month_of_fiscal(fy, p.fiscal_month)),
-                        decimal=money_str(floor.decimal),
-                        elapsed=elapsed,
-                    ),
-                    money_str(from_cents(floor.cents * elapsed)),
-                    floor.citation,
-                    floor.name,
-                )
+    return steps
+
+
+def _act272_reserve_outcome(
+    fy: FiscalYear,
+    reserve_on: tuple[date, FiscalYear, FiscalYear],
+    waterfall: WaterfallResult,
+    gf: ParamValue,
+    operating_deficit: Decimal | None,
+    trace: list[TraceStep],
+    warnings: list[str],
+) -> ConventionCenterReserve:
+    """§ 31(B)(ii): the Convention Center's reserve held in ``fy`` (the 5 % of each month);
+    with the year's operating deficit, what it covers above the threshold and the surplus
+    released to the Treasury General Fund (with their ``trace`` and ``warnings``)."""
+    opened_on, first_fy, last_fy = reserve_on
+    threshold = param(f"{_A}.convention_center_deficit_threshold", max(fy.start, opened_on))
+    held = dict(zip(waterfall.keys, waterfall.totals, strict=True))[RESERVE_KEY]
+    if operating_deficit is None:
+        warnings.append(
+            Message(
+                "FY%(label)s is inside the ten years of the Convention Center's reserve "
+                "(opened %(opened_on)s; FY%(label2)s to FY%(label3)s): the %(gf)s is kept as "
+                "reserve (General Fund after the deficit is known). Give "
+                "convention_center_operating_deficit (the FY's "
+                "deficit) to see what covers the deficit above $%(decimal)s and what the "
+                "Treasury receives (Act 272-2003 § 31(B)(ii); RULES.md § 3.2).",
+                label=fy.label,
+                opened_on=opened_on.isoformat(),
+                label2=first_fy.label,
+                label3=last_fy.label,
+                gf=_pct(gf),
+                decimal=format(threshold.decimal, ",.2f"),
             )
-    reserve: ConventionCenterReserve | None = None
-    if reserve_on is not None:
-        opened_on, first_fy, last_fy = reserve_on
-        threshold = param(f"{_A}.convention_center_deficit_threshold", max(fy.start, opened_on))
-        held = dict(zip(waterfall.keys, waterfall.totals, strict=True))[RESERVE_KEY]
-        gf = used[3]
-        if convention_center_operating_deficit is None:
-            reserve = ConventionCenterReserve(
-                opened_on, first_fy, last_fy, held, None, threshold.cents, None, None
-            )
-            warnings.append(
-                Message(
-                    "FY%(label)s is inside the ten years of the Convention Center's reserve "
-                    "(opened %(opened_on)s; FY%(label2)s to FY%(label3)s): the %(gf)s is kept as "
-                    "reserve (General Fund after the deficit is known). Give "
-                    "convention_center_operating_deficit (the FY's "
-                    "deficit) to see what covers the deficit above $%(decimal)s and what the "
-                    "Treasury receives (Act 272-2003 § 31(B)(ii); RULES.md § 3.2).",
-                    label=fy.label,
-                    opened_on=opened_on.isoformat(),
-                    label2=first_fy.label,
-                    label3=last_fy.label,
-                    gf=_pct(gf),
-                    decimal=format(threshold.decimal, ",.2f"),
-                )
-            )
-        else:
-            deficit = to_cents(convention_center_operating_deficit)
-            covered = min(held, max(0, deficit - threshold.cents))
-            released = held - covered
-            reserve = ConventionCenterReserve(
-                opened_on, first_fy, last_fy, held, deficit, threshold.cents, covered, released
-            )
-            trace += [
-                TraceStep(
-                    Message(
-                        "Convention Center reserve held in FY%(label)s (%(gf)s of each month)",
-                        label=fy.label,
-                        gf=_pct(gf),
-                    ),
-                    money_str(from_cents(held)),
-                    gf.citation,
-                    gf.name,
-                ),
-                TraceStep(
-                    Message(
-                        "Operating deficit %(deficit)s above %(decimal)s, covered by the "
-                        "reserve as far as it reaches",
-                        deficit=money_str(from_cents(deficit)),
-                        decimal=money_str(threshold.decimal),
-                    ),
-                    money_str(from_cents(covered)),
-                    threshold.citation,
-                    threshold.name,
-                ),
-                TraceStep(
-                    Message("Surplus released from the reserve to the Treasury General Fund"),
-                    money_str(from_cents(released)),
-                    threshold.citation,
-                    threshold.name,
-                ),
-            ]
-            warnings.append(
-                Message(
-                    "FY%(label)s is inside the ten years of the Convention Center's reserve "
-                    "(opened %(opened_on)s): the %(gf)s of each month is held in reserve; it "
-                    "covers %(covered)s of the operating deficit above $%(decimal)s, and the "
-                    "surplus, %(released)s, goes to the Treasury General Fund (Act 272-2003 § "
-                    "31(B)(ii); RULES.md § 3.2).",
-                    label=fy.label,
-                    opened_on=opened_on.isoformat(),
-                    gf=_pct(gf),
-                    covered=money_str(from_cents(covered)),
-                    decimal=format(threshold.decimal, ",.2f"),
-                    released=money_str(from_cents(released)),
-                )
-            )
+        )
+        return ConventionCenterReserve(
+            opened_on, first_fy, last_fy, held, None, threshold.cents, None, None
+        )
+    deficit = to_cents(operating_deficit)
+    covered = min(held, max(0, deficit - threshold.cents))
+    released = held - covered
+    trace += _act272_reserve_steps(fy, gf, threshold, held, deficit, covered, released)
     warnings.append(
+        Message(
+            "FY%(label)s is inside the ten years of the Convention Center's reserve "
+            "(opened %(opened_on)s): the %(gf)s of each month is held in reserve; it "
+            "covers %(covered)s of the operating deficit above $%(decimal)s, and the "
+            "surplus, %(released)s, goes to the Treasury General Fund (Act 272-2003 § "
+            "31(B)(ii); RULES.md § 3.2).",
+            label=fy.label,
+            opened_on=opened_on.isoformat(),
+            gf=_pct(gf),
+            covered=money_str(from_cents(covered)),
+            decimal=format(threshold.decimal, ",.2f"),
+            released=money_str(from_cents(released)),
+        )
+    )
+    return ConventionCenterReserve(
+        opened_on, first_fy, last_fy, held, deficit, threshold.cents, covered, released
+    )
+
+
+def _act272_reserve_steps(
+    fy: FiscalYear,
+    gf: ParamValue,
+    threshold: ParamValue,
+    held: int,
+    deficit: int,
+    covered: int,
+    released: int,
+) -> list[TraceStep]:
+    """§ 31(B)(ii): the reserve held, the deficit it covers, the surplus released."""
+    return [
+        TraceStep(
+            Message(
+                "Convention Center reserve held in FY%(label)s (%(gf)s of each month)",
+                label=fy.label,
+                gf=_pct(gf),
+            ),
+            money_str(from_cents(held)),
+            gf.citation,
+            gf.name,
+        ),
+        TraceStep(
+            Message(
+                "Operating deficit %(deficit)s above %(decimal)s, covered by the "
+                "reserve as far as it reaches",
+                deficit=money_str(from_cents(deficit)),
+                decimal=money_str(threshold.decimal),
+            ),
+            money_str(from_cents(covered)),
+            threshold.citation,
+            threshold.name,
+        ),
+        TraceStep(
+            Message("Surplus released from the reserve to the Treasury General Fund"),
+            money_str(from_cents(released)),
+            threshold.citation,
+            threshold.name,
+        ),
+    ]
+
+
+def _act272_seam_warnings(
+    fy: FiscalYear, joined: Mapping[int, tuple[tuple[int, int], ...]]
+) -> list[str]:
+    """§ 31(B) cut off after clause (iii); the Act from its approval (FY2003-04); September
+    2003's money joined to October's (RULES.md § 3.2)."""
+    first_distributed = act272_first_month()
+    warnings: list[str] = [
         Message(
             "What is left after clause (iii) goes to the Tourism Company: the supplied § "
             "31(B) is cut off after clause iii (RULES.md § 3.2)."
         )
-    )
+    ]
     if fy.start_year == first_distributed.year:
         warnings.append(
             Message(
@@ -808,44 +905,52 @@ def distribute_act272(
                 first_label=first_label,
             )
         )
-        for m, parts in joined.items():
-            trace.append(
-                TraceStep(
-                    Message(
-                        "%(value)s: distributed together",
-                        value=month_label(*month_of_fiscal(fy, m)),
-                    ),
-                    " + ".join(
-                        f"{month_label(*month_of_fiscal(fy, pm))} {money_str(from_cents(c))}"
-                        for pm, c in parts
-                    ),
-                    history(f"{_A}.first_collection_month").values[-1].citation,
-                    f"{_A}.first_collection_month",
-                )
-            )
-    gaps = missing_months_warning(
-        fy, [m for m, _ in periods], first_fm if fy.start <= first_distributed else 1
-    )
-    if gaps:
-        warnings.append(gaps)
-    if waterfall.periods and waterfall.periods[-1].fiscal_month == 12:
-        out = dict(zip(waterfall.keys, waterfall.outstanding, strict=True))
-        for key in CARRIED_KEYS:
-            if out[key]:
-                trace.append(
-                    TraceStep(
-                        Message(
-                            "Outstanding at the end of FY%(label)s: %(key)s",
-                            label=fy.label,
-                            key=key,
-                        ),
-                        money_str(from_cents(out[key])),
-                        "Act 272-2003 § 31(A)" if key == CARRIED_KEYS[0] else floor.citation,
-                    )
-                )
-    return Act272Result(
-        fy, schedule, floor_on, waterfall, tuple(warnings), tuple(trace), joined, reserve
-    )
+    return warnings
+
+
+def _act272_joined_months(
+    fy: FiscalYear, joined: Mapping[int, tuple[tuple[int, int], ...]]
+) -> list[TraceStep]:
+    """RULES.md § 3.2: each month distributed together with the months whose money it
+    carries."""
+    return [
+        TraceStep(
+            Message(
+                "%(value)s: distributed together",
+                value=month_label(*month_of_fiscal(fy, m)),
+            ),
+            " + ".join(
+                f"{month_label(*month_of_fiscal(fy, pm))} {money_str(from_cents(c))}"
+                for pm, c in parts
+            ),
+            history(f"{_A}.first_collection_month").values[-1].citation,
+            f"{_A}.first_collection_month",
+        )
+        for m, parts in joined.items()
+    ]
+
+
+def _act272_outstanding(
+    fy: FiscalYear, waterfall: WaterfallResult, floor: ParamValue
+) -> list[TraceStep]:
+    """§ 31(A) and (B)(iii): what the debt service and the Bureau are still owed when the
+    fiscal year's last month has been distributed."""
+    if not waterfall.periods or waterfall.periods[-1].fiscal_month != 12:
+        return []
+    out = dict(zip(waterfall.keys, waterfall.outstanding, strict=True))
+    return [
+        TraceStep(
+            Message(
+                "Outstanding at the end of FY%(label)s: %(key)s",
+                label=fy.label,
+                key=key,
+            ),
+            money_str(from_cents(out[key])),
+            "Act 272-2003 § 31(A)" if key == CARRIED_KEYS[0] else floor.citation,
+        )
+        for key in CARRIED_KEYS
+        if out[key]
+    ]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -258,7 +258,6 @@ def fund_shares(
     )
 
 
-# Long: the hold-harmless of (c)(2) in its steps, each using the last one's figures.
 def hold_harmless(fy: FiscalYear, municipalities: Sequence[Municipality]) -> HoldHarmlessResult:
     """Adjust the (c) base allocations of ``fy`` by the hold-harmless of (c)(2).
 
@@ -270,101 +269,24 @@ def hold_harmless(fy: FiscalYear, municipalities: Sequence[Municipality]) -> Hol
     """
     threshold = param_or_none(_THRESHOLD, fy.start)
     if threshold is None:
-        first_fy = fiscal_year_of(history(_THRESHOLD).values[0].start).label
-        return HoldHarmlessResult(
-            False,
-            tuple(
-                MunicipalityResult(m.name, m.base, _ratio(m), False, ZERO, m.base)
-                for m in municipalities
-            ),
-            ZERO,
-            (),
-            (
-                Message(
-                    "The hold-harmless of (c)(2) applies from FY%(first_fy)s: the bases of "
-                    "FY%(label)s pass unchanged.",
-                    first_fy=first_fy,
-                    label=fy.label,
-                ),
-            )
-            if municipalities
-            else (),
-            (),
-        )
+        return _before_hold_harmless(fy, municipalities)
     reference = param_or_none(_REFERENCE, fy.start)
     ref_label = (
         reference.value.label if reference and isinstance(reference.value, FiscalYear) else ""
     )
-    t_num, t_den = threshold.ratio
-    n = len(municipalities)
     base = [to_cents(m.base) for m in municipalities]
-    alloc = [to_cents(m.allocation_2007_08) for m in municipalities]
-    income = [to_cents(m.income_2007_08) for m in municipalities]
-    for i in range(n):
-        if alloc[i] == 0:
-            raise InputError(
-                f"municipalities[{i}].allocation_2007_08",
-                f"municipalities[{i}].allocation_2007_08: {municipalities[i].name} has a zero "
-                f"FY{ref_label} allocation, so its weight (income ÷ allocation) is not finite; "
-                "give its FY2007-08 allocation",
-            )
-        if income[i] == 0:
-            raise InputError(
-                f"municipalities[{i}].income_2007_08",
-                f"municipalities[{i}].income_2007_08: {municipalities[i].name} has a zero "
-                f"FY{ref_label} income; the share its allocation was of it is not defined",
-            )
-    protected = [alloc[i] * t_den >= t_num * income[i] for i in range(n)]
-    top_up = [max(0, alloc[i] - base[i]) if protected[i] else 0 for i in range(n)]
+    alloc, income = _reference_year(municipalities, ref_label)
+    t_num, t_den = threshold.ratio
+    protected = [a * t_den >= t_num * inc for a, inc in zip(alloc, income, strict=True)]
+    top_up = [max(0, a - b) if p else 0 for a, b, p in zip(alloc, base, protected, strict=True)]
     needed = sum(top_up)
-    take = [0] * n
-    others = [i for i in range(n) if not protected[i]]
-    trace: list[TraceStep] = [
-        TraceStep(
-            Message(
-                "Protected: FY%(ref_label)s allocation ≥ %(value)s × FY%(ref_label)s income",
-                ref_label=ref_label,
-                value=threshold.value,
-            ),
-            ", ".join(m.name for m, p in zip(municipalities, protected, strict=True) if p)
-            or "none",
-            threshold.citation,
-            _THRESHOLD,
-        ),
-        TraceStep(
-            Message("Top-ups to the FY2007-08 allocation of the protected"),
-            money_str(from_cents(needed)),
-            threshold.citation,
-            _THRESHOLD,
-        ),
-    ]
+    protected_names = [m.name for m, p in zip(municipalities, protected, strict=True) if p]
+    trace = _protection_steps(threshold, ref_label, protected_names, needed)
+    others = [i for i, p in enumerate(protected) if not p]
+    take = [0] * len(municipalities)
     zeroed: list[int] = []
     if needed:
-        available = sum(base[i] for i in others)
-        if available < needed:
-            raise InputError(
-                "municipalities",
-                f"municipalities: the protected municipalities need top-ups of "
-                f"{money_str(from_cents(needed))} but the others hold only "
-                f"{money_str(from_cents(available))}; the "
-                "hold-harmless cannot be met (check the bases and FY2007-08 figures)",
-            )
-        weights = {i: Decimal(income[i]) / Decimal(alloc[i]) for i in others}
-        active = list(others)
-        remaining = needed
-        while remaining:
-            shares = allocate(from_cents(remaining), [weights[i] for i in active])
-            cents = [to_cents(s) for s in shares]
-            over = [i for i, c in zip(active, cents, strict=True) if c > base[i]]
-            if not over:
-                for i, c in zip(active, cents, strict=True):
-                    take[i] = c
-                break
-            for i in over:
-                take[i] = base[i]
-                remaining -= base[i]
-                zeroed.append(i)
-            active = [i for i in active if i not in set(over)]
+        zeroed = _take_from_the_others(needed, others, base, alloc, income, take)
         spread = param(_SPREAD, fy.start)
         trace.append(
             TraceStep(
@@ -377,27 +299,24 @@ def hold_harmless(fy: FiscalYear, municipalities: Sequence[Municipality]) -> Hol
                 _SPREAD,
             )
         )
-    results = []
-    for i, m in enumerate(municipalities):
-        adjustment = top_up[i] - take[i]
-        results.append(
-            MunicipalityResult(
-                m.name,
-                m.base,
-                _ratio(m),
-                protected[i],
-                from_cents(adjustment),
-                from_cents(base[i] + adjustment),
-            )
+    results = [
+        MunicipalityResult(
+            m.name,
+            m.base,
+            _ratio(m),
+            protected[i],
+            from_cents(top_up[i] - take[i]),
+            from_cents(base[i] + top_up[i] - take[i]),
         )
+        for i, m in enumerate(municipalities)
+    ]
     warnings: list[str] = []
     if zeroed:
-        names = ", ".join(municipalities[i].name for i in zeroed)
         warnings.append(
             Message(
                 "Taken to zero and the rest spread again over the others with the same "
                 "weights: %(names)s (no municipality goes below zero; RULES.md § 5).",
-                names=names,
+                names=", ".join(municipalities[i].name for i in zeroed),
             )
         )
     return HoldHarmlessResult(
@@ -408,6 +327,124 @@ def hold_harmless(fy: FiscalYear, municipalities: Sequence[Municipality]) -> Hol
         tuple(warnings),
         tuple(trace),
     )
+
+
+def _protection_steps(
+    threshold: ParamValue, ref_label: str, protected: list[str], needed: int
+) -> list[TraceStep]:
+    """(c)(2): who is protected (FY2007-08 allocation ≥ the threshold × FY2007-08 income),
+    and the top-ups they are owed."""
+    return [
+        TraceStep(
+            Message(
+                "Protected: FY%(ref_label)s allocation ≥ %(value)s × FY%(ref_label)s income",
+                ref_label=ref_label,
+                value=threshold.value,
+            ),
+            ", ".join(protected) or "none",
+            threshold.citation,
+            _THRESHOLD,
+        ),
+        TraceStep(
+            Message("Top-ups to the FY2007-08 allocation of the protected"),
+            money_str(from_cents(needed)),
+            threshold.citation,
+            _THRESHOLD,
+        ),
+    ]
+
+
+def _before_hold_harmless(
+    fy: FiscalYear, municipalities: Sequence[Municipality]
+) -> HoldHarmlessResult:
+    """Before the hold-harmless of (c)(2) is in force: the bases pass unchanged."""
+    first_fy = fiscal_year_of(history(_THRESHOLD).values[0].start).label
+    return HoldHarmlessResult(
+        False,
+        tuple(
+            MunicipalityResult(m.name, m.base, _ratio(m), False, ZERO, m.base)
+            for m in municipalities
+        ),
+        ZERO,
+        (),
+        (
+            Message(
+                "The hold-harmless of (c)(2) applies from FY%(first_fy)s: the bases of "
+                "FY%(label)s pass unchanged.",
+                first_fy=first_fy,
+                label=fy.label,
+            ),
+        )
+        if municipalities
+        else (),
+        (),
+    )
+
+
+def _reference_year(
+    municipalities: Sequence[Municipality], ref_label: str
+) -> tuple[list[int], list[int]]:
+    """(c)(2): each municipality's allocation and income of the reference year (FY2007-08),
+    in cents; a zero one is refused (the weight income ÷ allocation would not be finite)."""
+    alloc = [to_cents(m.allocation_2007_08) for m in municipalities]
+    income = [to_cents(m.income_2007_08) for m in municipalities]
+    for i, m in enumerate(municipalities):
+        if alloc[i] == 0:
+            raise InputError(
+                f"municipalities[{i}].allocation_2007_08",
+                f"municipalities[{i}].allocation_2007_08: {m.name} has a zero "
+                f"FY{ref_label} allocation, so its weight (income ÷ allocation) is not finite; "
+                "give its FY2007-08 allocation",
+            )
+        if income[i] == 0:
+            raise InputError(
+                f"municipalities[{i}].income_2007_08",
+                f"municipalities[{i}].income_2007_08: {m.name} has a zero "
+                f"FY{ref_label} income; the share its allocation was of it is not defined",
+            )
+    return alloc, income
+
+
+def _take_from_the_others(
+    needed: int,
+    others: list[int],
+    base: list[int],
+    alloc: list[int],
+    income: list[int],
+    take: list[int],
+) -> list[int]:
+    """(c)(2): the top-ups (``needed`` cents) taken from the unprotected municipalities
+    (``others``), inversely proportional to the share their allocation was of their income
+    (weight = income ÷ allocation), to the cent; one taken below zero is taken to zero and
+    the rest spread again over the others (RULES.md § 5). Fills ``take``; returns the
+    municipalities taken to zero, in order. Infeasible: an InputError."""
+    available = sum(base[i] for i in others)
+    if available < needed:
+        raise InputError(
+            "municipalities",
+            f"municipalities: the protected municipalities need top-ups of "
+            f"{money_str(from_cents(needed))} but the others hold only "
+            f"{money_str(from_cents(available))}; the "
+            "hold-harmless cannot be met (check the bases and FY2007-08 figures)",
+        )
+    weights = {i: Decimal(income[i]) / Decimal(alloc[i]) for i in others}
+    active = list(others)
+    remaining = needed
+    zeroed: list[int] = []
+    while remaining:
+        shares = allocate(from_cents(remaining), [weights[i] for i in active])
+        cents = [to_cents(s) for s in shares]
+        over = [i for i, c in zip(active, cents, strict=True) if c > base[i]]
+        if not over:
+            for i, c in zip(active, cents, strict=True):
+                take[i] = c
+            break
+        for i in over:
+            take[i] = base[i]
+            remaining -= base[i]
+            zeroed.append(i)
+        active = [i for i in active if i not in set(over)]
+    return zeroed
 
 
 def _ratio(m: Municipality) -> Decimal | None:

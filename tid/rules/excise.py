@@ -194,7 +194,6 @@ def _d(cents: int) -> str:
     return f"${from_cents(cents):,.2f}"
 
 
-# Long: the parameters of § 31751(a) read for one fiscal year in the statute's order.
 @cache
 def excise_plan(fy: FiscalYear) -> ExcisePlan:
     """The parameters of 13 LPRA § 31751(a) for ``fy``: the 4¢ and the cigarette waterfall.
@@ -222,107 +221,11 @@ def excise_plan(fy: FiscalYear) -> ExcisePlan:
     reachable: dict[str, int] = {}
     warnings: list[str] = []
     if first_month > 1:
-        months = 12 - first_month + 1
-        start_label = month_label(on.year, on.month)
-        warnings.append(
-            Message(
-                '13 LPRA § 31751 applies from %(first_day)s (its history note: "retroactive to '
-                'Jan. 1, 2011"): FY%(label)s is computed from %(start_label)s, and the monthly '
-                "payments count %(months)s months from %(start_label)s (RULES.md § 4).",
-                first_day=first_day.isoformat(),
-                label=fy.label,
-                start_label=start_label,
-                months=months,
-            )
-        )
-        steps.append(
-            TraceStep(
-                Message(
-                    "FY%(label)s: the section applies from %(on)s",
-                    label=fy.label,
-                    on=on.isoformat(),
-                ),
-                f"{months} months",
-                diesel.citation,
-                DIESEL,
-            )
-        )
+        _applies_from(fy, on, first_day, first_month, diesel, warnings, steps)
     for key, prefix, _english, citation in _CIGARETTE:
-        label = _LABELS[key]
-        annual = param_or_none(f"{prefix}.annual_cap", on)
-        monthly = param_or_none(f"{prefix}.monthly_cap", on)
-        first_day = history(f"{prefix}.annual_cap").values[0].start
-        start = FiscalYear(first_day.year if first_day.month >= 7 else first_day.year - 1)
-        if annual is None or monthly is None:
-            r = Recipient(key, label, citation, monthly_cap=0, start_fiscal_year=start.start_year)
-            steps.append(
-                TraceStep(
-                    Message(
-                        "%(label)s: not a recipient before FY%(label2)s",
-                        label=label,
-                        label2=start.label,
-                    ),
-                    "0.00",
-                    history(f"{prefix}.annual_cap").values[0].citation,
-                    f"{prefix}.annual_cap",
-                )
-            )
-        else:
-            used += [annual, monthly]
-            r = Recipient(
-                key,
-                label,
-                f"{annual.citation}; {monthly.citation}",
-                monthly_cap=monthly.cents,
-                annual_cap=annual.cents,
-                carry_forward=True,
-                start_fiscal_year=start.start_year,
-                parameter=monthly.name,
-                first_month=first_month,
-            )
-            steps += [
-                TraceStep(
-                    Message("%(label)s: most a fiscal year", label=label),
-                    _m(annual.cents),
-                    annual.citation,
-                    annual.name,
-                ),
-                TraceStep(
-                    Message("%(label)s: monthly payment", label=label),
-                    _m(monthly.cents),
-                    monthly.citation,
-                    monthly.name,
-                ),
-            ]
+        r = _cigarette_recipient(key, prefix, citation, on, first_month, used, steps)
         recipients.append(r)
-        most = reachable_annual_max(r, fy.start_year) or 0
-        reachable[key] = most
-        if r.annual_cap is not None and r.monthly_cap is not None and most < r.annual_cap:
-            n = r.elapsed(12)
-            warnings.append(
-                Message(
-                    "%(label)s: %(n)s monthly payments of at most %(monthly_cap)s reach %(most)s, "
-                    "less than the %(annual_cap)s a fiscal year of the text; its reachable maximum "
-                    "is %(most)s.",
-                    label=label,
-                    n=n,
-                    monthly_cap=_d(r.monthly_cap),
-                    most=_d(most),
-                    annual_cap=_d(r.annual_cap),
-                )
-            )
-            steps.append(
-                TraceStep(
-                    Message(
-                        "%(label)s: reachable in a fiscal year = min(annual, %(n)s × monthly)",
-                        label=label,
-                        n=n,
-                    ),
-                    _m(most),
-                    r.citation,
-                    r.parameter,
-                )
-            )
+        reachable[key] = _reachable(fy, r, warnings, steps)
     recipients.append(_GENERAL_FUND)
     return ExcisePlan(
         fy,
@@ -334,6 +237,137 @@ def excise_plan(fy: FiscalYear) -> ExcisePlan:
         tuple(warnings),
         tuple(steps),
     )
+
+
+def _applies_from(
+    fy: FiscalYear,
+    on: date,
+    first_day: date,
+    first_month: int,
+    diesel: ParamValue,
+    warnings: list[str],
+    steps: list[TraceStep],
+) -> None:
+    """13 LPRA § 31751, history note ("retroactive to Jan. 1, 2011"): the fiscal year in
+    which the section starts is computed from that day, its monthly payments counted from
+    that month."""
+    months = 12 - first_month + 1
+    start_label = month_label(on.year, on.month)
+    warnings.append(
+        Message(
+            '13 LPRA § 31751 applies from %(first_day)s (its history note: "retroactive to '
+            'Jan. 1, 2011"): FY%(label)s is computed from %(start_label)s, and the monthly '
+            "payments count %(months)s months from %(start_label)s (RULES.md § 4).",
+            first_day=first_day.isoformat(),
+            label=fy.label,
+            start_label=start_label,
+            months=months,
+        )
+    )
+    steps.append(
+        TraceStep(
+            Message(
+                "FY%(label)s: the section applies from %(on)s",
+                label=fy.label,
+                on=on.isoformat(),
+            ),
+            f"{months} months",
+            diesel.citation,
+            DIESEL,
+        )
+    )
+
+
+def _cigarette_recipient(
+    key: str,
+    prefix: str,
+    citation: str,
+    on: date,
+    first_month: int,
+    used: list[ParamValue],
+    steps: list[TraceStep],
+) -> Recipient:
+    """13 LPRA § 31751(a)(3)–(5): one recipient of the cigarette tax with its caps a fiscal
+    year and a month in force on ``on`` (none before its caps are: it receives nothing)."""
+    label = _LABELS[key]
+    annual = param_or_none(f"{prefix}.annual_cap", on)
+    monthly = param_or_none(f"{prefix}.monthly_cap", on)
+    first_day = history(f"{prefix}.annual_cap").values[0].start
+    start = FiscalYear(first_day.year if first_day.month >= 7 else first_day.year - 1)
+    if annual is None or monthly is None:
+        steps.append(
+            TraceStep(
+                Message(
+                    "%(label)s: not a recipient before FY%(label2)s",
+                    label=label,
+                    label2=start.label,
+                ),
+                "0.00",
+                history(f"{prefix}.annual_cap").values[0].citation,
+                f"{prefix}.annual_cap",
+            )
+        )
+        return Recipient(key, label, citation, monthly_cap=0, start_fiscal_year=start.start_year)
+    used += [annual, monthly]
+    steps += [
+        TraceStep(
+            Message("%(label)s: most a fiscal year", label=label),
+            _m(annual.cents),
+            annual.citation,
+            annual.name,
+        ),
+        TraceStep(
+            Message("%(label)s: monthly payment", label=label),
+            _m(monthly.cents),
+            monthly.citation,
+            monthly.name,
+        ),
+    ]
+    return Recipient(
+        key,
+        label,
+        f"{annual.citation}; {monthly.citation}",
+        monthly_cap=monthly.cents,
+        annual_cap=annual.cents,
+        carry_forward=True,
+        start_fiscal_year=start.start_year,
+        parameter=monthly.name,
+        first_month=first_month,
+    )
+
+
+def _reachable(fy: FiscalYear, r: Recipient, warnings: list[str], steps: list[TraceStep]) -> int:
+    """13 LPRA § 31751(a)(3)–(5): what ``r`` can receive in ``fy`` at most — its annual cap,
+    unless its monthly payments over the months counted reach less (then said)."""
+    most = reachable_annual_max(r, fy.start_year) or 0
+    if r.annual_cap is not None and r.monthly_cap is not None and most < r.annual_cap:
+        n = r.elapsed(12)
+        label = _LABELS[r.key]
+        warnings.append(
+            Message(
+                "%(label)s: %(n)s monthly payments of at most %(monthly_cap)s reach %(most)s, "
+                "less than the %(annual_cap)s a fiscal year of the text; its reachable maximum "
+                "is %(most)s.",
+                label=label,
+                n=n,
+                monthly_cap=_d(r.monthly_cap),
+                most=_d(most),
+                annual_cap=_d(r.annual_cap),
+            )
+        )
+        steps.append(
+            TraceStep(
+                Message(
+                    "%(label)s: reachable in a fiscal year = min(annual, %(n)s × monthly)",
+                    label=label,
+                    n=n,
+                ),
+                _m(most),
+                r.citation,
+                r.parameter,
+            )
+        )
+    return most
 
 
 on_reload(excise_plan.cache_clear)

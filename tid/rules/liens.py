@@ -203,8 +203,10 @@ def _classify(lien: Lien, act_date: date) -> tuple[int, str]:
     )
 
 
-# Long: § 6653(8) in its order: groups, ranks, the payout rank by rank and what the sale leaves
-# unpaid.
+# (sort key, lien, group, part, reason) of each line to rank
+_Keyed = tuple[tuple[int, int, date, str], Lien, int, str, str]
+
+
 def rank_liens(
     liens: Sequence[Lien],
     *,
@@ -244,8 +246,29 @@ def rank_liens(
             "district.lien_act_effective_date",
         )
     ]
+    keyed = _grouped(liens, act_date, warnings)
+    ranking = _ranked(keyed, trace)
+    distribution: tuple[Payment, ...] | None = None
+    to_owner: Decimal | None = None
+    if sale_proceeds is not None:
+        distribution, to_owner = _paid_rank_by_rank(ranking, sale_proceeds, trace)
+    return LienResult(
+        ranking=tuple(ranking),
+        act_effective_date=act_date,
+        sale_proceeds=sale_proceeds,
+        distribution=distribution,
+        to_owner=to_owner,
+        warnings=tuple(warnings),
+        trace=tuple(trace),
+    )
 
-    keyed: list[tuple[tuple[int, int, date, str], Lien, int, str, str]] = []
+
+def _grouped(liens: Sequence[Lien], act_date: date, warnings: list[str]) -> list[_Keyed]:
+    """21 LPRA § 6653(8)(a)–(c) and its last sentence: each lien in its group around the
+    impost lien (the impost's unsecured charges apart, after every secured lien), sorted by
+    group, then the oldest constitution date (with ``warnings`` on what the text leaves
+    open)."""
+    keyed: list[_Keyed] = []
     for lien in liens:
         group, reason = _classify(lien, act_date)
         keyed.append(((group, 0, lien.constituted_on, lien.id), lien, group, SECURED, reason))
@@ -294,7 +317,11 @@ def rank_liens(
             )
         )
     keyed.sort(key=lambda item: item[0])
+    return keyed
 
+
+def _ranked(keyed: list[_Keyed], trace: list[TraceStep]) -> list[RankedLine]:
+    """21 LPRA § 6653(8): the ranks, 1 first, in the order of ``keyed`` (with their trace)."""
     ranking: list[RankedLine] = []
     for rank, (_, lien, group, part, reason) in enumerate(keyed, start=1):
         secured = lien.amount if part == SECURED else ZERO
@@ -329,65 +356,60 @@ def rank_liens(
                 CITATION,
             )
         )
+    return ranking
 
-    distribution: tuple[Payment, ...] | None = None
-    to_owner: Decimal | None = None
-    if sale_proceeds is not None:
-        left = sale_proceeds
-        payments = []
-        for line in ranking:
-            if line.part == UNSECURED_CHARGES:
-                # Unsecured: owed by the owner, never paid from the proceeds (RULES.md § 1.5).
-                payments.append(Payment(line.id, line.part, ZERO, line.owed))
-                trace.append(
-                    TraceStep(
-                        Message(
-                            "rank %(rank)s: %(id)s, unsecured charges",
-                            rank=line.rank,
-                            id=line.id,
-                        ),
-                        Message(
-                            "0.00 paid, %(owed)s owed by the owner (a separate action)",
-                            owed=money_str(line.owed),
-                        ),
-                        f"{_LAST_SENTENCE}; {N_('RULES.md § 1.5')}",
-                    )
-                )
-                continue
-            paid = min(left, line.owed)
-            left -= paid
-            payments.append(Payment(line.id, line.part, paid, line.owed - paid))
+
+def _paid_rank_by_rank(
+    ranking: list[RankedLine], sale_proceeds: Decimal, trace: list[TraceStep]
+) -> tuple[tuple[Payment, ...], Decimal]:
+    """21 LPRA § 6653(8); RULES.md § 1.5: the sale proceeds pay each rank in full before the
+    next, never the unsecured charges (owed by the owner, a separate action); the whole
+    surplus goes to the owner. The payments, and what the owner receives."""
+    left = sale_proceeds
+    payments = []
+    for line in ranking:
+        if line.part == UNSECURED_CHARGES:
+            # Unsecured: owed by the owner, never paid from the proceeds (RULES.md § 1.5).
+            payments.append(Payment(line.id, line.part, ZERO, line.owed))
             trace.append(
                 TraceStep(
                     Message(
-                        "pay rank %(rank)s: %(id)s",
+                        "rank %(rank)s: %(id)s, unsecured charges",
                         rank=line.rank,
                         id=line.id,
                     ),
                     Message(
-                        "%(paid)s paid, %(unpaid)s unpaid",
-                        paid=money_str(paid),
-                        unpaid=money_str(line.owed - paid),
+                        "0.00 paid, %(owed)s owed by the owner (a separate action)",
+                        owed=money_str(line.owed),
                     ),
-                    f"{CITATION}; {_EACH_RANK}",
+                    f"{_LAST_SENTENCE}; {N_('RULES.md § 1.5')}",
                 )
             )
-        distribution = tuple(payments)
-        to_owner = left
+            continue
+        paid = min(left, line.owed)
+        left -= paid
+        payments.append(Payment(line.id, line.part, paid, line.owed - paid))
         trace.append(
             TraceStep(
-                Message("to the owner (the whole surplus)"), money_str(left), N_("RULES.md § 1.5")
+                Message(
+                    "pay rank %(rank)s: %(id)s",
+                    rank=line.rank,
+                    id=line.id,
+                ),
+                Message(
+                    "%(paid)s paid, %(unpaid)s unpaid",
+                    paid=money_str(paid),
+                    unpaid=money_str(line.owed - paid),
+                ),
+                f"{CITATION}; {_EACH_RANK}",
             )
         )
-    return LienResult(
-        ranking=tuple(ranking),
-        act_effective_date=act_date,
-        sale_proceeds=sale_proceeds,
-        distribution=distribution,
-        to_owner=to_owner,
-        warnings=tuple(warnings),
-        trace=tuple(trace),
+    trace.append(
+        TraceStep(
+            Message("to the owner (the whole surplus)"), money_str(left), N_("RULES.md § 1.5")
+        )
     )
+    return tuple(payments), left
 
 
 LIEN_FIELDS = ("id", "kind", "constituted_on", "amount", "unsecured_charges")

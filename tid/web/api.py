@@ -22,7 +22,7 @@ from typing import Any
 from flask import Blueprint, current_app, request, url_for
 from flask.blueprints import BlueprintSetupState
 
-from tid import calc_io
+from tid.calculators import documents, forms
 from tid.rules import calculators
 from tid.rules.errors import InputError
 from tid.rules.limits import MAX_DOCUMENT_BYTES
@@ -61,9 +61,9 @@ def calculators_list() -> Any:
             "calculators": [
                 {
                     "name": name,
-                    "title": calc_io.FORMS[name].title if name in calc_io.FORMS else name,
-                    "citation": calc_io.FORMS[name].citation if name in calc_io.FORMS else "",
-                    "available": calc_io.available(name),
+                    "title": forms.FORMS[name].title if name in forms.FORMS else name,
+                    "citation": forms.FORMS[name].citation if name in forms.FORMS else "",
+                    "available": documents.available(name),
                     "url": url_for("api.calculate", calculator=name),
                     "form": url_for("calc.form", calculator=name),
                 }
@@ -80,7 +80,7 @@ def calculate(calculator: str) -> Any:
     if calculator not in calculators.CALCULATORS:
         known = ", ".join(sorted(calculators.CALCULATORS))
         return _error(f"Unknown calculator {calculator!r}; known: {known}.", "name", 404)
-    if not calc_io.available(calculator):
+    if not documents.available(calculator):
         return _error(f"The calculator {calculator!r} is not available yet.", "name", 404)
     calc_guard.check_rate()
     limit = int(current_app.config.get("CALC_MAX_BYTES", DEFAULT_MAX_BYTES))
@@ -90,7 +90,7 @@ def calculate(calculator: str) -> Any:
     if len(body) > limit:
         return _error(f"The document is too large (at most {limit:,} bytes).", "", 413)
     try:
-        document = calc_io.load_json(body.decode("utf-8-sig"))
+        document = documents.load_json(body.decode("utf-8-sig"))
         with calc_guard.time_budget():
             result = calculators.run(calculator, document)
     except UnicodeDecodeError:

@@ -24,9 +24,10 @@ from flask import Blueprint, Response, abort, current_app, render_template, requ
 from flask_babel import gettext as _
 from werkzeug.datastructures import FileStorage
 
-from tid import calc_io, i18n
-from tid.calc_io import N_, FormSpec, Group, Table
-from tid.calc_io import Field as Input
+from tid import i18n
+from tid.calculators import csv_tables, documents, forms, inputs, results
+from tid.calculators.inputs import N_, FormSpec, Group, Table
+from tid.calculators.inputs import Field as Input
 from tid.render import charts
 from tid.rules import calculators
 from tid.rules.errors import FindingsError, InputError
@@ -246,7 +247,7 @@ def percent(value: Decimal) -> str:
 
 def show(key: str, value: object) -> str:
     """A value of a document for a reader: money, a rate, a date, a number or text."""
-    kind = calc_io.kind_of(key, value)
+    kind = results.kind_of(key, value)
     if kind == "flag":
         return str(_("Yes") if value else _("No"))
     if value is None:
@@ -393,7 +394,7 @@ def result_csv(result: Mapping[str, Any]) -> str:
     """A result as the CSV a reader downloads: columns and codes named in their language
     (CALCULATORS.md fixes the JSON documents, not this file; the JSON API and ``tid calc``
     are the machine interface)."""
-    return calc_io.result_csv(result, label, csv_text)
+    return results.result_csv(result, label, csv_text)
 
 
 def unit_label(unit: str) -> str:
@@ -404,7 +405,7 @@ def unit_label(unit: str) -> str:
 
 
 def is_number(key: str, value: object) -> bool:
-    return calc_io.kind_of(key, value) in ("money", "rate", "number", "quantity")
+    return results.kind_of(key, value) in ("money", "rate", "number", "quantity")
 
 
 @bp.context_processor
@@ -468,7 +469,7 @@ def _upload(files: Mapping[str, FileStorage], name: str) -> bytes | None:
     if storage is None or not storage.filename:
         return None
     # Read at most one byte past the limit: the size is refused before any parsing.
-    return storage.stream.read(calc_io.MAX_CSV_BYTES + 1)
+    return storage.stream.read(csv_tables.MAX_CSV_BYTES + 1)
 
 
 # An uploaded CSV survives a form that comes back with errors: it is kept on the server under
@@ -544,11 +545,11 @@ def _scalar(item: Input, text: str, name: str, state: FormState, target: dict[st
         if item.required:
             state.error(name, _("This value is required."))
         return
-    problem = calc_io.check_value(item, text, _)
+    problem = inputs.check_value(item, text, _)
     if problem:
         state.error(name, problem)
         return
-    target[item.key] = calc_io.json_value(item, text)
+    target[item.key] = inputs.json_value(item, text)
 
 
 def _table_rows(
@@ -561,7 +562,7 @@ def _table_rows(
     """The rows of a table from its CSV file if one was sent, else from the form's rows."""
     upload_name = f"{table.key}_csv"
     state.names.update({upload_name, table.key})
-    open_columns = (spec.name, table.key) in calc_io.OPEN_TABLES
+    open_columns = (spec.name, table.key) in forms.OPEN_TABLES
     data = _upload(files, upload_name)
     if data is not None:
         state.uploads[upload_name] = (_file_name(files, upload_name), data)
@@ -583,7 +584,7 @@ def _table_rows(
         state.names.add(upload_name)
     if data is not None and table.csv:
         try:
-            numbered = calc_io.read_csv_numbered(
+            numbered = csv_tables.read_csv_numbered(
                 data, table, field_name=upload_name, open_columns=open_columns, _=_
             )
         except FindingsError as exc:
@@ -594,7 +595,7 @@ def _table_rows(
         rows = [row for _number, row in numbered]
         # Show the file's rows in the form, so that a correction elsewhere needs no new upload.
         if open_columns:
-            state.values[f"{table.key}_paste"] = calc_io.decode_upload(data, upload_name, _)
+            state.values[f"{table.key}_paste"] = csv_tables.decode_upload(data, upload_name, _)
         elif len(rows) <= MAX_FORM_ROWS:
             _fill_rows(state, table, rows)
         return rows
@@ -652,7 +653,7 @@ def read_form(
                 document[item.key] = group
         else:
             rows = _table_rows(spec, item, form, files, state)
-            if rows and (spec.name, item.key) in calc_io.PAIR_TABLES:
+            if rows and (spec.name, item.key) in forms.PAIR_TABLES:
                 document[item.key] = {r["name"]: r["value"] for r in rows if "name" in r}
             elif rows:
                 document[item.key] = rows
@@ -678,7 +679,7 @@ def form_from_document(spec: FormSpec, document: Mapping[str, Any]) -> FormState
                 rows = [r for r in value if isinstance(r, Mapping)]
             elif isinstance(value, Mapping):
                 rows = [{"name": k, "value": v} for k, v in value.items()]
-            if (spec.name, item.key) in calc_io.OPEN_TABLES and rows:
+            if (spec.name, item.key) in forms.OPEN_TABLES and rows:
                 columns = list(dict.fromkeys(k for r in rows for k in r))
                 lines = [",".join(columns)] + [
                     ",".join(_csv_cell(_as_text(r.get(c, ""))) for c in columns) for r in rows
@@ -825,13 +826,13 @@ def result_context(
         "document": document,
         "document_json": json.dumps(document, ensure_ascii=False, separators=(",", ":")),
         "result": result,
-        "figures": calc_io.summary(shown),
-        "tables": calc_io.result_tables(shown),
-        "input_figures": calc_io.summary(document),
-        "input_tables": calc_io.result_tables(document),
+        "figures": results.summary(shown),
+        "tables": results.result_tables(shown),
+        "input_figures": results.summary(document),
+        "input_tables": results.result_tables(document),
         "warnings": shown_warnings(result),
         "trace": list(result.get("trace") or []),
-        "citations": calc_io.citations(result),
+        "citations": documents.citations(result),
         "chart": build_chart(spec, result),
         "today": today(),
         "pdf": False,
@@ -843,7 +844,7 @@ def result_context(
 
 
 def _spec(calculator: str) -> FormSpec:
-    spec = calc_io.FORMS.get(calculator)
+    spec = forms.FORMS.get(calculator)
     if spec is None and calculator in calculators.CALCULATORS:
         # A calculator without a form of its own: the JSON document only.
         spec = FormSpec(calculator, calculator, "", "", ())
@@ -860,8 +861,8 @@ def _document_field(state: FormState) -> dict[str, Any] | None:
         return None
     state.values["document_json"] = text
     try:
-        document = calc_io.load_json(text)
-    except calc_io.DocumentError as exc:
+        document = documents.load_json(text)
+    except documents.DocumentError as exc:
         if exc.line:
             message = _(
                 "This is not valid JSON: %(problem)s (line %(line)s).",
@@ -885,7 +886,7 @@ def _form_page(spec: FormSpec, state: FormState, status: int = 200) -> Any:
     if status != 200:
         # The form comes back: each CSV it read without a problem is kept for the next try.
         for upload_name, (file_name, data) in state.uploads.items():
-            if upload_name not in state.errors and len(data) <= calc_io.MAX_CSV_BYTES:
+            if upload_name not in state.errors and len(data) <= csv_tables.MAX_CSV_BYTES:
                 token = keep_upload(spec.name, upload_name, file_name, data)
                 state.kept[upload_name] = (token, file_name)
     tables = {t.key for t in spec.tables()}
@@ -897,9 +898,9 @@ def _form_page(spec: FormSpec, state: FormState, status: int = 200) -> Any:
             "calc/form.html",
             spec=spec,
             state=state,
-            available=calc_io.available(spec.name),
+            available=documents.available(spec.name),
             pasted=bool(state.values.get("document_json")),
-            open_tables=calc_io.OPEN_TABLES,
+            open_tables=forms.OPEN_TABLES,
             error_links=error_links,
         ),
         status,
@@ -910,9 +911,9 @@ def _form_page(spec: FormSpec, state: FormState, status: int = 200) -> Any:
 @public
 def index() -> Any:
     """The calculators (public)."""
-    names = list(calc_io.FORMS) + sorted(set(calculators.CALCULATORS) - set(calc_io.FORMS))
+    names = list(forms.FORMS) + sorted(set(calculators.CALCULATORS) - set(forms.FORMS))
     items = [
-        {"spec": _spec(name), "available": calc_io.available(name)}
+        {"spec": _spec(name), "available": documents.available(name)}
         for name in names
         if name in calculators.CALCULATORS
     ]
@@ -938,7 +939,7 @@ def form(calculator: str) -> Any:
     if request.form.get("edit"):
         document = _posted_document()
         return _form_page(spec, form_from_document(spec, document))
-    if not calc_io.available(calculator):
+    if not documents.available(calculator):
         state = form_from_document(spec, {})
         state.general.append(_("This calculator is not available yet."))
         return _form_page(spec, state, 503)
@@ -983,7 +984,7 @@ def form(calculator: str) -> Any:
 
 def _posted_document() -> dict[str, Any]:
     try:
-        document = calc_io.load_json(request.form.get("document") or "")
+        document = documents.load_json(request.form.get("document") or "")
     except InputError:
         abort(400)
     if not isinstance(document, dict):
@@ -993,7 +994,7 @@ def _posted_document() -> dict[str, Any]:
 
 def _run_posted(calculator: str) -> tuple[FormSpec, dict[str, Any], dict[str, Any]]:
     spec = _spec(calculator)
-    if not calc_io.available(calculator):
+    if not documents.available(calculator):
         abort(404)
     document = _posted_document()
     calc_guard.check_rate()

@@ -22,8 +22,8 @@ from tests.services.roll.helpers import (
     import_file,
     roll_errors,
 )
+from tid.demo.roll import roll_csv
 from tid.models import AuditEvent, Property, PropertyYear, RollImport
-from tid.roll_demo import roll_csv
 from tid.services import roll
 
 

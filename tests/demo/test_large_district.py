@@ -9,7 +9,7 @@ from decimal import Decimal
 from flask.testing import FlaskCliRunner
 from sqlmodel import Session, func, select
 
-from tid.large_district import make_large_district
+from tid.demo.large_district import make_large_district
 from tid.models import Bill, Expenditure, JournalEntry, JournalLine
 from tid.rules.periods import FiscalYear
 from tid.services import audit, ledger, liens, payments
