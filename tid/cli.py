@@ -772,6 +772,7 @@ def _language(lang: str | None) -> str:
 
 def _document_parameter(name: str, text: str) -> Any:
     """The value of one option of ``tid document`` (a problem: a :class:`_DocumentError`)."""
+    import os
     from datetime import date
 
     from tid.ids import parse_id
@@ -797,6 +798,8 @@ def _document_parameter(name: str, text: str) -> Any:
             raise _DocumentError(name, N_("Write a whole number, like 3."))
         return number
     if name == "input":
+        if text != "-" and not os.path.isfile(text):
+            raise _DocumentError(name, N_("There is no such file."))
         try:
             return _read_json(text)
         except InputError as exc:

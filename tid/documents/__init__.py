@@ -18,6 +18,7 @@ from sqlmodel import Session
 from tid.documents import account, calculators, notices, petitions
 from tid.documents.base import CSV, PDF, Document
 from tid.rules.errors import N_, InputError
+from tid.rules.messages import Message
 
 __all__ = ["CSV", "KINDS", "PARAMETERS", "PDF", "Document", "Kind", "make"]
 
@@ -28,7 +29,10 @@ PARAMETERS: dict[str, str] = {
     "booked_by": N_("the journal as it stood at the end of this day (YYYY-MM-DD)"),
     "property": N_("the property (its number)"),
     "municipality": N_("the municipality (its number or exact name; by default every one)"),
-    "state": N_("the state of the petitions (by default every open one)"),
+    "state": Message(
+        "the state of the petitions: %(states)s (by default every open one)",
+        states=", ".join(petitions.STATES),
+    ),
     "batch": N_("the notice run (its number)"),
     "notice": N_("the notice (its number, like 2026-000008)"),
     "calculator": N_("the calculator (its name, as tid calc names it)"),

@@ -12,6 +12,7 @@ from tid.documents.base import PDF, Document, in_language, today
 from tid.models import Municipality, PetitionState
 from tid.pdf import render_pdf
 from tid.rules.errors import N_, InputError
+from tid.rules.messages import Message
 from tid.services import petitions as svc
 
 STATES = tuple(s.value for s in PetitionState)
@@ -35,7 +36,13 @@ def deadlines_pdf(
     every one), or of one ``municipality``, most urgent first, with their running clocks.
     A municipality outside ``scope`` has no rows to show."""
     if state and state not in STATES:
-        raise InputError("state", N_("There is no such state of a petition."))
+        raise InputError(
+            "state",
+            Message(
+                "There is no such state of a petition: write one of %(states)s.",
+                states=", ".join(STATES),
+            ),
+        )
     names = dict(svc.municipality_names(session, scope))
     on = today()
     rows = svc.visible_dashboard(

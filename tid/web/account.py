@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from sqlmodel import col, select
+from werkzeug.wrappers import Response as BaseResponse
 
 from tid.db import get_session
 from tid.documents import account as account_documents
@@ -147,6 +148,24 @@ class _Form:
         except InputError as exc:
             self.failed(exc)
             return None
+
+    def write(self, service: Callable[[], T]) -> T | None:
+        """The form's one write: refused (an InputError), it is rolled back and its errors
+        join the form's."""
+        try:
+            return service()
+        except InputError as exc:
+            get_session().rollback()
+            self.failed(exc)
+            return None
+
+    def saved(self, message: str, target: str) -> BaseResponse | None:
+        """Without an error: the write committed, ``message`` said, and on to ``target``."""
+        if self.errors:
+            return None
+        get_session().commit()
+        flash(message)
+        return redirect(target)
 
 
 def _date_field(values: dict[str, str], name: str) -> date:
@@ -634,8 +653,8 @@ def bank(district_id: int) -> Any:
         balance = form.read(lambda: _money_field(values, "balance"))
         as_of = form.read(lambda: _date_field(values, "as_of"))
         if balance is not None and as_of is not None:
-            try:
-                audit_statement.record_bank_balance(
+            form.write(
+                lambda: audit_statement.record_bank_balance(
                     session=db,
                     actor=me().actor,
                     district_id=district_id,
@@ -644,14 +663,13 @@ def bank(district_id: int) -> Any:
                     today=today(),
                     note=values["note"],
                 )
-            except InputError as exc:
-                db.rollback()
-                form.failed(exc)
+            )
+        done = form.saved(
+            _("Bank balance recorded."), url_for("account.bank", district_id=district_id)
+        )
+        if done:
+            return done
         errors = form.errors
-        if not errors:
-            db.commit()
-            flash(_("Bank balance recorded."))
-            return redirect(url_for("account.bank", district_id=district_id))
     return render_template(
         "account/bank.html",
         district=district,
@@ -697,16 +715,17 @@ def delinquency(district_id: int) -> Any:
     if request.method == "POST":
         _writer(district)
         form = _Form()
-        try:
-            liens.set_late_terms(session=db, actor=me().actor, district_id=district_id, **values)
-        except InputError as exc:
-            db.rollback()
-            form.failed(exc)
+        form.write(
+            lambda: liens.set_late_terms(
+                session=db, actor=me().actor, district_id=district_id, **values
+            )
+        )
+        done = form.saved(
+            _("Late-payment terms saved."), url_for("account.delinquency", district_id=district_id)
+        )
+        if done:
+            return done
         errors.update(form.errors)
-        if not form.errors:
-            db.commit()
-            flash(_("Late-payment terms saved."))
-            return redirect(url_for("account.delinquency", district_id=district_id))
     result = liens.delinquency_page(db, district_id, today(), page=_page())
     return render_template(
         "account/delinquency.html",
@@ -832,8 +851,8 @@ def property_liens(district_id: int, property_id: int) -> Any:
                 )
             )
         else:
-            try:
-                liens.add_lien(
+            form.write(
+                lambda: liens.add_lien(
                     session=db,
                     actor=me().actor,
                     property_id=property_id,
@@ -844,16 +863,14 @@ def property_liens(district_id: int, property_id: int) -> Any:
                     today=today(),
                     reference=values["reference"],
                 )
-            except InputError as exc:
-                db.rollback()
-                form.failed(exc)
-        errors = form.errors
-        if not errors:
-            db.commit()
-            flash(_("Lien recorded."))
-            return redirect(
-                url_for("account.property_liens", district_id=district_id, property_id=property_id)
             )
+        done = form.saved(
+            _("Lien recorded."),
+            url_for("account.property_liens", district_id=district_id, property_id=property_id),
+        )
+        if done:
+            return done
+        errors = form.errors
     sale_text = request.args.get("sale_price", "")
     sale: Decimal | None = None
     if sale_text:
