@@ -97,15 +97,27 @@ def _documents_of_record(
     assert (out / "j.csv").read_bytes() == web_journal and len(web_journal) > 1000
 
     by_name = ("--district", "Distrito de Mejoramiento Turístico de Condado")
-    statement = _document(runner, "statement.pdf", *by_name, *year, "--out", str(out / "s.pdf"))
+    statement = _document(
+        runner,
+        "statement.pdf",
+        *by_name,
+        "--year",
+        "2026-27",
+        "--lang",
+        "es",
+        "--out",
+        str(out / "s.pdf"),
+    )
     assert statement.exit_code == 0, statement.stderr
     text = pdf_text((out / "s.pdf").read_bytes())
-    assert text == pdf_text(web.get(f"/account/{district}/statement.pdf?fy=2025-26").data)
-    figures = audit_statement.statement(session, district_id, FiscalYear(2025))
-    assert figures.impost_revenue > 0
-    for amount in (figures.impost_revenue, figures.closing_balance, figures.admin_total):
+    assert text == pdf_text(web.get(f"/account/{district}/statement.pdf?fy=2026-27").data)
+    fy = FiscalYear(2026)
+    figures = audit_statement.statement(session, district_id, fy)
+    owed = sum(r.outstanding for r in audit_statement.aging(session, district_id, fy.end))
+    assert figures.opening_balance > 0 and owed > 0  # the year before's, carried forward
+    for amount in (figures.opening_balance, figures.closing_balance, owed):
         assert f"${amount:,.2f}" in text
-    assert "Estado de la cuenta especial, AF 2025-26" in text and "Statement" not in text
+    assert "Estado de la cuenta especial, AF 2026-27" in text and "Statement" not in text
 
     deadlines = _document(runner, "deadlines.pdf", "--lang", "en", "--out", str(out / "d.pdf"))
     assert deadlines.exit_code == 0, deadlines.stderr
