@@ -152,3 +152,19 @@ def test_no_import_cycle_but_the_few_kept_for_a_stated_reason() -> None:
     cycles = set(_cycles(_graph(module_level_only=False)))
     assert cycles - set(KEPT) == set(), "new import cycle(s)"
     assert set(KEPT) - cycles == set(), "a kept cycle is gone: remove it from KEPT"
+
+
+def test_the_documents_of_record_never_need_the_web() -> None:
+    # tid/documents serves the web, the jobs and the command line alike: nothing it imports,
+    # directly or through another module, is of tid.web.
+    graph = _graph(module_level_only=False)
+    reached: set[str] = set()
+    todo = [m for m in graph if m == "tid.documents" or m.startswith("tid.documents.")]
+    assert len(todo) > 3
+    while todo:
+        module = todo.pop()
+        if module not in reached:
+            reached.add(module)
+            todo.extend(graph[module])
+    assert "tid.services.ledger" in reached
+    assert sorted(m for m in reached if m == "tid.web" or m.startswith("tid.web.")) == []

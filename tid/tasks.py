@@ -280,24 +280,27 @@ def _account_pdf(ctx: Context) -> Outcome:
     """A document of a large district's account (the yearly statement or the delinquency
     list, PDF or CSV), made as its page would (its query: fiscal year, booked by) in the
     language of who asked."""
-    from flask_babel import force_locale
-
-    from tid.models import District
+    from tid import documents
+    from tid.rules.periods import parse_fiscal_year
     from tid.services import notices
-    from tid.web import account
 
     p = ctx.params
-    district = ctx.session.get(District, int(p["district_id"]))
-    if district is None:
-        raise InputError("district", N_("There is no such district."))
     which = str(p["which"])
-    if which not in account.DOCUMENTS:
+    name = which if "." in which else f"{which}.pdf"  # "statement" is the statement's PDF
+    kind = documents.KINDS.get(name)
+    if kind is None or kind.needs != ("district",):
         raise InputError("which", N_("There is no such document."))
     query = {str(k): str(v) for k, v in dict(p.get("query") or {}).items()}
-    with ctx.app.test_request_context("/", query_string=query), force_locale(ctx.locale):
-        data, media_type = account.document_bytes(district, which)
-    sha = notices.archive(ctx.session, data, media_type)
-    done = N_("The PDF is ready.") if media_type == "application/pdf" else N_("The file is ready.")
+    params: dict[str, Any] = {"district": int(p["district_id"])}
+    if kind.optional:
+        params["year"] = parse_fiscal_year(query["fy"]) if query.get("fy") else None
+        try:
+            params["booked_by"] = _day(query["booked_by"]) if query.get("booked_by") else None
+        except ValueError:
+            raise InputError("booked_by", N_("Write a date like 2026-03-02.")) from None
+    document = documents.make(ctx.session, name, locale=ctx.locale, **params)
+    sha = notices.archive(ctx.session, document.data, document.media_type)
+    done = N_("The PDF is ready.") if document.is_pdf else N_("The file is ready.")
     return Outcome(ctx.url("jobs.document", job_id=ctx.job_id), done, sha)
 
 

@@ -23,9 +23,9 @@ from tests.pdf_checks import assert_archival
 from tid import i18n
 from tid.calculators import csv_tables, documents, forms, inputs, results
 from tid.cli import calc_command
+from tid.documents import calc_text
 from tid.rules import calculators
 from tid.rules.params import all_parameters
-from tid.web import calc as web_calc
 
 AVAILABLE = [name for name in sorted(calculators.CALCULATORS) if documents.available(name)]
 BOM = "\ufeff"
@@ -88,7 +88,7 @@ def test_index_lists_every_calculator(client: FlaskClient) -> None:
 def _translated(app: Flask, text: str) -> str:
     """A text of the parameter files as the Spanish reader sees it."""
     with app.test_request_context():
-        return web_calc.translated(text)
+        return calc_text.translated(text)
 
 
 def test_parameters_page_has_an_anchor_and_citation_per_parameter(
@@ -175,7 +175,7 @@ def test_web_api_and_cli_agree(app: Flask, client: FlaskClient, name: str) -> No
     # The CSV download re-runs the same document: the same numbers as the command line.
     download = client.post(f"/calc/{name}/csv", data={"document": json.dumps(document)})
     with app.test_request_context():
-        shown = web_calc.result_csv(calculators.run(name, document))
+        shown = calc_text.result_csv(calculators.run(name, document))
     assert download.get_data(as_text=True) == BOM + shown
     # The file the reader gets names its columns and codes in the reader's language; its
     # figures are the very cells of the result's fields, row for row.
@@ -395,7 +395,7 @@ def test_a_calculators_error_on_a_file_row_names_the_row(client: FlaskClient) ->
 def _cited(app: Flask, citation: str) -> str:
     """A citation as the Spanish reader sees it (the catalogs' text of its parts)."""
     with app.test_request_context():
-        return web_calc.cite(citation)
+        return calc_text.cite(citation)
 
 
 def test_result_shows_warnings_trace_and_parameter_links(app: Flask, client: FlaskClient) -> None:

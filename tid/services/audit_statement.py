@@ -14,7 +14,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import literal_column
 from sqlalchemy import select as sa_select
@@ -43,6 +43,9 @@ from tid.services.ledger import (
     PURPOSE_PREFIX,
     REVENUE,
 )
+
+if TYPE_CHECKING:
+    from tid.services.liens import DelinquentBill
 
 
 @dataclass(frozen=True)
@@ -566,6 +569,40 @@ def journal_csv(rows: Sequence[ledger.JournalRow], purposes: dict[int, str] | No
                 )
             )
     return _csv(out, numbers={"entry", "reverses", "reversed_by", "bill", "debit", "credit"})
+
+
+def delinquency_csv(rows: Sequence[DelinquentBill]) -> str:
+    """The delinquency list: each bill owed past its due date, with its late charges."""
+    return _csv(
+        [
+            (
+                "bill",
+                "cadastral_number",
+                "owners",
+                "fiscal_year",
+                "due_date",
+                "days_late",
+                "impost_owed",
+                "surcharge",
+                "interest",
+            )
+        ]
+        + [
+            (
+                r.bill.id,
+                r.property.cadastral_number,
+                r.owner_names,
+                r.bill.fiscal_year,
+                r.bill.due_date.isoformat(),
+                r.charges.days_late,
+                str(r.outstanding),
+                str(r.charges.surcharge),
+                str(r.charges.interest),
+            )
+            for r in rows
+        ],
+        numbers={"bill", "days_late", "impost_owed", "surcharge", "interest"},
+    )
 
 
 def bills_status(session: Session, district_id: int) -> dict[str, int]:

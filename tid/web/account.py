@@ -12,31 +12,40 @@ import contextlib
 import re
 import secrets
 from collections.abc import Callable
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date
 from decimal import Decimal
 from typing import Any, TypeVar
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from sqlmodel import col, func, select
+from sqlmodel import col, select
+from werkzeug.wrappers import Response as BaseResponse
 
-from tid.clock import PUERTO_RICO
 from tid.db import get_session
-from tid.i18n import rate, say
+from tid.documents import account as account_documents
+from tid.documents.base import Document
+from tid.i18n import language, rate, say
 from tid.ids import parse_id
 from tid.models import District, JournalEntry, Municipality, Property
 from tid.render.account_charts import money_bars, ratio_chart
-from tid.render.pdf import render_pdf
 from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.liens import KINDS, LIEN_KINDS
 from tid.rules.money import MAX_ACCOUNT_AMOUNT, parse_money
 from tid.rules.periods import FiscalYear, fiscal_year_of, parse_date, parse_fiscal_year
 from tid.services import access as policy
-from tid.services import audit_statement, expenditures, ledger, liens, payments, year_locks
+from tid.services import (
+    account_reads,
+    audit_statement,
+    expenditures,
+    ledger,
+    liens,
+    payments,
+    year_locks,
+)
 from tid.services.ledger import CapExceededError
 from tid.web import nav
 from tid.web.access import deny_unless, may_write_district, me, require, visible_district
-from tid.web.util import today
+from tid.web.util import send, today
 
 bp = Blueprint("account", __name__, url_prefix="/account")
 
@@ -83,17 +92,7 @@ def _fy(district_id: int) -> FiscalYear:
             return parse_fiscal_year(raw)
         except InputError:
             abort(404)
-    current = fiscal_year_of(today())
-    latest = (
-        get_session()
-        .exec(
-            select(func.max(JournalEntry.entry_date)).where(JournalEntry.district_id == district_id)
-        )
-        .one()
-    )
-    if latest is not None and latest < current.start:
-        return fiscal_year_of(latest)
-    return current
+    return account_reads.default_fiscal_year(get_session(), district_id, today())
 
 
 def _money_field(values: dict[str, str], name: str) -> Decimal:
@@ -150,6 +149,24 @@ class _Form:
             self.failed(exc)
             return None
 
+    def write(self, service: Callable[[], T]) -> T | None:
+        """The form's one write: refused (an InputError), it is rolled back and its errors
+        join the form's."""
+        try:
+            return service()
+        except InputError as exc:
+            get_session().rollback()
+            self.failed(exc)
+            return None
+
+    def saved(self, message: str, target: str) -> BaseResponse | None:
+        """Without an error: the write committed, ``message`` said, and on to ``target``."""
+        if self.errors:
+            return None
+        get_session().commit()
+        flash(message)
+        return redirect(target)
+
 
 def _date_field(values: dict[str, str], name: str) -> date:
     try:
@@ -174,20 +191,9 @@ def _cap_text(figures: ledger.CapFigures) -> str:
     )
 
 
-def _csv_response(body: str, filename: str) -> Response:
-    return Response(
-        body,
-        mimetype="text/csv",
-        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
-    )
-
-
-def _pdf_response(body: bytes, filename: str) -> Response:
-    return Response(
-        body,
-        mimetype="application/pdf",
-        headers={"Content-Disposition": f'inline; filename="{filename}"'},
-    )
+def _send(document: Document) -> Response:
+    """A PDF shown in the browser, a CSV file downloaded."""
+    return send(document, inline=document.is_pdf)
 
 
 # --------------------------------------------------------------------------- districts
@@ -647,8 +653,8 @@ def bank(district_id: int) -> Any:
         balance = form.read(lambda: _money_field(values, "balance"))
         as_of = form.read(lambda: _date_field(values, "as_of"))
         if balance is not None and as_of is not None:
-            try:
-                audit_statement.record_bank_balance(
+            form.write(
+                lambda: audit_statement.record_bank_balance(
                     session=db,
                     actor=me().actor,
                     district_id=district_id,
@@ -657,14 +663,13 @@ def bank(district_id: int) -> Any:
                     today=today(),
                     note=values["note"],
                 )
-            except InputError as exc:
-                db.rollback()
-                form.failed(exc)
+            )
+        done = form.saved(
+            _("Bank balance recorded."), url_for("account.bank", district_id=district_id)
+        )
+        if done:
+            return done
         errors = form.errors
-        if not errors:
-            db.commit()
-            flash(_("Bank balance recorded."))
-            return redirect(url_for("account.bank", district_id=district_id))
     return render_template(
         "account/bank.html",
         district=district,
@@ -683,10 +688,6 @@ def _page() -> int:
     return int(raw) if raw.isdigit() and len(raw) < 9 else 1
 
 
-def _delinquency(district_id: int) -> list[liens.DelinquentBill]:
-    return liens.delinquency(get_session(), district_id, today())
-
-
 @bp.route("/<int:district_id>/delinquency", methods=["GET", "POST"])
 @require(*READERS)
 def delinquency(district_id: int) -> Any:
@@ -695,11 +696,7 @@ def delinquency(district_id: int) -> Any:
     errors: dict[str, str] = {}
     wanted = request.args.get("cadastral", "").strip()[:30]
     if wanted:
-        found = db.exec(
-            select(Property).where(
-                Property.district_id == district_id, Property.cadastral_number == wanted
-            )
-        ).first()
+        found = account_reads.property_by_cadastral(db, district_id, wanted)
         if found is not None:
             return redirect(
                 url_for("account.property_liens", district_id=district_id, property_id=found.id)
@@ -718,16 +715,17 @@ def delinquency(district_id: int) -> Any:
     if request.method == "POST":
         _writer(district)
         form = _Form()
-        try:
-            liens.set_late_terms(session=db, actor=me().actor, district_id=district_id, **values)
-        except InputError as exc:
-            db.rollback()
-            form.failed(exc)
+        form.write(
+            lambda: liens.set_late_terms(
+                session=db, actor=me().actor, district_id=district_id, **values
+            )
+        )
+        done = form.saved(
+            _("Late-payment terms saved."), url_for("account.delinquency", district_id=district_id)
+        )
+        if done:
+            return done
         errors.update(form.errors)
-        if not form.errors:
-            db.commit()
-            flash(_("Late-payment terms saved."))
-            return redirect(url_for("account.delinquency", district_id=district_id))
     result = liens.delinquency_page(db, district_id, today(), page=_page())
     return render_template(
         "account/delinquency.html",
@@ -746,47 +744,15 @@ def delinquency(district_id: int) -> Any:
     ), (422 if errors else 200)
 
 
-def _delinquency_csv(district_id: int) -> str:
-    return audit_statement._csv(
-        [
-            (
-                "bill",
-                "cadastral_number",
-                "owners",
-                "fiscal_year",
-                "due_date",
-                "days_late",
-                "impost_owed",
-                "surcharge",
-                "interest",
-            )
-        ]
-        + [
-            (
-                r.bill.id,
-                r.property.cadastral_number,
-                r.owner_names,
-                r.bill.fiscal_year,
-                r.bill.due_date.isoformat(),
-                r.charges.days_late,
-                str(r.outstanding),
-                str(r.charges.surcharge),
-                str(r.charges.interest),
-            )
-            for r in _delinquency(district_id)
-        ],
-        numbers={"bill", "days_late", "impost_owed", "surcharge", "interest"},
-    )
-
-
 @bp.route("/<int:district_id>/delinquency.csv")
 @require(*READERS)
 def delinquency_csv(district_id: int) -> Any:
     district = visible_district(district_id)
     if too_large(district, "delinquency.csv"):
         return _prepare_instead(district, "delinquency.csv")
-    body = _delinquency_csv(district_id)
-    return _csv_response(body, f"delinquency-{district_id}-{today().isoformat()}.csv")
+    return _send(
+        account_documents.delinquency_csv(get_session(), district=district_id, locale=language())
+    )
 
 
 @bp.route("/<int:district_id>/delinquency.pdf")
@@ -795,10 +761,9 @@ def delinquency_pdf(district_id: int) -> Any:
     district = visible_district(district_id)
     if too_large(district, "delinquency"):
         return _prepare_instead(district, "delinquency")
-    pdf = render_pdf(
-        "pdf/delinquency.html", district=district, rows=_delinquency(district_id), today=today()
+    return _send(
+        account_documents.delinquency_pdf(get_session(), district=district_id, locale=language())
     )
-    return _pdf_response(pdf, f"delinquency-{district_id}-{today().isoformat()}.pdf")
 
 
 # --------------------------------------------------------------------------- large documents
@@ -851,81 +816,14 @@ def _prepare_instead(district: District, which: str) -> Any:
     return redirect(url_for(DOCUMENTS[which][1], district_id=district.id, **query), code=303)
 
 
-def document_bytes(district: District, which: str) -> tuple[bytes, str]:
-    """The document as its page would give it (the request's fiscal year and booked-by),
-    with its media type: for the background job, whatever its size."""
-    district_id = district.id or 0
-    if which == "delinquency":
-        rows = _delinquency(district_id)
-        pdf = render_pdf("pdf/delinquency.html", district=district, rows=rows, today=today())
-        return pdf, "application/pdf"
-    if which == "delinquency.csv":
-        return _delinquency_csv(district_id).encode("utf-8"), "text/csv"
-    fy = _fy(district_id)
-    if which == "statement":
-        pdf = render_pdf("pdf/statement.html", **_statement_context(district, fy))
-        return pdf, "application/pdf"
-    return _statement_part_csv(district_id, fy, which.removesuffix(".csv")).encode(
-        "utf-8"
-    ), "text/csv"
-
-
 # --------------------------------------------------------------------------- liens
 
 
 def _property(district: District, property_id: int) -> Property:
-    prop = get_session().get(Property, property_id)
-    if prop is None or prop.district_id != district.id:
+    prop = account_reads.district_property(get_session(), district.id or 0, property_id)
+    if prop is None:
         abort(404)
     return prop
-
-
-_ABOVE_PARAGRAPH = {key: k.paragraph for key, k in LIEN_KINDS.items() if k.paragraph}
-
-
-def lien_reason(line: Any, act_date: date) -> str:
-    """The rule's reason for a rank (tid/rules/liens.py), said in the user's language."""
-    from tid.i18n import day
-
-    if line.part == "unsecured_charges":
-        return str(
-            _(
-                "Surcharges and interest on the impost: owed but not secured by the impost "
-                "lien, which secures only the imposts (21 LPRA § 6653(8)); paid only from "
-                "what is left after every lien."
-            )
-        )
-    if line.kind == "tid_impost":
-        return str(
-            _(
-                "The district's impost lien: ahead of every other lien, before or after it, "
-                "except those of 21 LPRA § 6653(8)(a)–(d); it secures only the impost."
-            )
-        )
-    if line.kind in _ABOVE_PARAGRAPH:
-        return str(
-            _(
-                "Ranks above the impost lien by its kind (21 LPRA § 6653(8)%(paragraph)s).",
-                paragraph=_ABOVE_PARAGRAPH[line.kind],
-            )
-        )
-    if line.group == 1:
-        return str(
-            _(
-                "Ranks above the impost lien: constituted on %(day)s, before the act took "
-                "effect on %(act)s (21 LPRA § 6653(8)(c)).",
-                day=day(line.constituted_on),
-                act=day(act_date),
-            )
-        )
-    return str(
-        _(
-            "Ranks below the impost lien: constituted on %(day)s, on or after the act took "
-            "effect on %(act)s, and not one of the liens of 21 LPRA § 6653(8)(a)–(d).",
-            day=day(line.constituted_on),
-            act=day(act_date),
-        )
-    )
 
 
 @bp.route("/<int:district_id>/properties/<int:property_id>/liens", methods=["GET", "POST"])
@@ -953,8 +851,8 @@ def property_liens(district_id: int, property_id: int) -> Any:
                 )
             )
         else:
-            try:
-                liens.add_lien(
+            form.write(
+                lambda: liens.add_lien(
                     session=db,
                     actor=me().actor,
                     property_id=property_id,
@@ -965,16 +863,14 @@ def property_liens(district_id: int, property_id: int) -> Any:
                     today=today(),
                     reference=values["reference"],
                 )
-            except InputError as exc:
-                db.rollback()
-                form.failed(exc)
-        errors = form.errors
-        if not errors:
-            db.commit()
-            flash(_("Lien recorded."))
-            return redirect(
-                url_for("account.property_liens", district_id=district_id, property_id=property_id)
             )
+        done = form.saved(
+            _("Lien recorded."),
+            url_for("account.property_liens", district_id=district_id, property_id=property_id),
+        )
+        if done:
+            return done
+        errors = form.errors
     sale_text = request.args.get("sale_price", "")
     sale: Decimal | None = None
     if sale_text:
@@ -990,10 +886,7 @@ def property_liens(district_id: int, property_id: int) -> Any:
     credit = sum(payments.credit_by_bill(db, district_id, property_id).values(), Decimal("0.00"))
     return render_template(
         "account/liens.html",
-        district=district,
-        prop=prop,
-        owners=liens.owner_names(db, property_id),
-        view=view,
+        **account_documents.liens_context(db, district, view, today()),
         paid=paid,
         sale_text=sale_text,
         values=values,
@@ -1001,12 +894,7 @@ def property_liens(district_id: int, property_id: int) -> Any:
         kinds=[(k, str(_(LIEN_KINDS[k].label))) for k in _LIEN_KINDS],
         credit=credit,
         token=secrets.token_urlsafe(16),
-        reasons={
-            (line.id, line.part): lien_reason(line, view.result.act_effective_date)
-            for line in view.result.ranking
-        },
         may_write=may_write_district(district),
-        today=today(),
     ), (422 if errors else 200)
 
 
@@ -1045,41 +933,26 @@ def apply_credit(district_id: int, property_id: int) -> Any:
 @require(*READERS)
 def lien_certificate(district_id: int, property_id: int) -> Any:
     district = visible_district(district_id)
-    prop = _property(district, property_id)
-    db = get_session()
-    view = liens.lien_priority(db, prop, today())
-    pdf = render_pdf(
-        "pdf/lien_certificate.html",
-        district=district,
-        prop=prop,
-        owners=liens.owner_names(db, property_id),
-        view=view,
-        today=today(),
-        reasons={
-            (line.id, line.part): lien_reason(line, view.result.act_effective_date)
-            for line in view.result.ranking
-        },
+    _property(district, property_id)
+    document = account_documents.lien_certificate(
+        get_session(), district=district_id, property=property_id, locale=language()
     )
-    return _pdf_response(pdf, f"lien-certificate-{prop.cadastral_number}.pdf")
+    return _send(document)
 
 
 # --------------------------------------------------------------------------- statement
 
 
-def _booked_by() -> tuple[date | None, datetime | None]:
+def _booked_by() -> date | None:
     """``?booked_by=2025-09-15``: the journal as it stood at the end of that day (Puerto
     Rico), to reproduce a statement already issued."""
     raw = request.args.get("booked_by", "")
     if not raw:
-        return None, None
+        return None
     try:
-        day = date.fromisoformat(raw)
+        return date.fromisoformat(raw)
     except ValueError:
         abort(404)
-    if day == date.max:
-        return day, None  # by the last day there is: everything booked
-    end = datetime.combine(day + timedelta(days=1), time(0), tzinfo=PUERTO_RICO)
-    return day, end.astimezone(UTC)
 
 
 # The statement's page shows the first of its receivables and of its journal entries; the
@@ -1087,43 +960,19 @@ def _booked_by() -> tuple[date | None, datetime | None]:
 _ON_THE_PAGE = 100
 
 
-def _statement_context(district: District, fy: FiscalYear, *, page: bool = False) -> dict[str, Any]:
-    db = get_session()
-    district_id = district.id or 0
-    booked_by, cut = _booked_by()
-    if page and cut is None:
-        entries = ledger.journal_page(
-            db, district_id, since=fy.start, until=fy.end, per_page=_ON_THE_PAGE
-        )
-        rows, entries_total = entries.rows, entries.total
-        aged = audit_statement.aging_page(db, district_id, fy.end, limit=_ON_THE_PAGE)
-    else:
-        rows = ledger.journal(db, district_id, since=fy.start, until=fy.end, booked_before=cut)
-        entries_total = len(rows)
-        every = audit_statement.aging(db, district_id, fy.end, booked_before=cut)
-        aged = audit_statement.AgingPage(every, len(every), audit_statement.aging_totals(every))
-    return {
-        "aging_count": aged.count,
-        "entries_count": entries_total,
-        "shown": _ON_THE_PAGE if page else None,
-        "district": district,
-        "fy": fy,
-        "booked_by": booked_by,
-        "st": audit_statement.statement(db, district_id, fy, booked_before=cut),
-        "aging": aged.rows[:_ON_THE_PAGE] if page else aged.rows,
-        "aging_totals": aged.totals,
-        "rows": rows[:_ON_THE_PAGE] if page else rows,
-        "checks": [c for c in audit_statement.bank_checks(db, district_id) if fy.contains(c.as_of)],
-        "today": today(),
-    }
-
-
 @bp.route("/<int:district_id>/statement")
 @require(*READERS)
 def statement(district_id: int) -> Any:
     district = visible_district(district_id)
     fy = _fy(district_id)
-    context = _statement_context(district, fy, page=True)
+    context = account_reads.statement_context(
+        get_session(),
+        district,
+        fy,
+        booked_by=_booked_by(),
+        today=today(),
+        shown=_ON_THE_PAGE,
+    )
     aging, journal = context["aging_count"], context["entries_count"]
     return render_template(
         "account/statement.html",
@@ -1166,32 +1015,6 @@ def year_lock(district_id: int, fiscal_year: str) -> Any:
     return redirect(url_for("account.statement", district_id=district_id, fy=fy.label))
 
 
-def _statement_part_csv(district_id: int, fy: FiscalYear, part: str) -> str:
-    db = get_session()
-    _, cut = _booked_by()
-    if part == "aging":
-        return audit_statement.aging_csv(
-            audit_statement.aging(db, district_id, fy.end, booked_before=cut), fy.end
-        )
-    if part == "journal":
-        from tid.models import AuthorizedPurpose
-
-        purposes = {
-            p.id: p.name
-            for p in db.exec(
-                select(AuthorizedPurpose).where(AuthorizedPurpose.district_id == district_id)
-            )
-            if p.id
-        }
-        return audit_statement.journal_csv(
-            ledger.journal(db, district_id, since=fy.start, until=fy.end, booked_before=cut),
-            purposes,
-        )
-    return audit_statement.statement_csv(
-        audit_statement.statement(db, district_id, fy, booked_before=cut)
-    )
-
-
 @bp.route("/<int:district_id>/statement.csv")
 @require(*READERS)
 def statement_csv(district_id: int) -> Any:
@@ -1202,8 +1025,15 @@ def statement_csv(district_id: int) -> Any:
         abort(404)
     if part != "statement" and too_large(district, f"{part}.csv"):
         return _prepare_instead(district, f"{part}.csv")
-    body = _statement_part_csv(district_id, fy, part)
-    return _csv_response(body, f"{part}-{district.id}-FY{fy.label}.csv")
+    document = account_documents.statement_part_csv(
+        get_session(),
+        district=district_id,
+        part=part,
+        year=fy,
+        booked_by=_booked_by(),
+        locale=language(),
+    )
+    return _send(document)
 
 
 @bp.route("/<int:district_id>/statement.pdf")
@@ -1213,5 +1043,7 @@ def statement_pdf(district_id: int) -> Any:
     fy = _fy(district_id)
     if too_large(district, "statement"):
         return _prepare_instead(district, "statement")
-    pdf = render_pdf("pdf/statement.html", **_statement_context(district, fy))
-    return _pdf_response(pdf, f"statement-{district.id}-FY{fy.label}.pdf")
+    document = account_documents.statement_pdf(
+        get_session(), district=district_id, year=fy, booked_by=_booked_by(), locale=language()
+    )
+    return _send(document)

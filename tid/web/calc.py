@@ -15,29 +15,25 @@ import secrets
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from babel.numbers import format_currency, format_percent
-from flask import Blueprint, Response, abort, current_app, render_template, request
+from flask import Blueprint, abort, current_app, render_template, request
 from flask_babel import gettext as _
 from werkzeug.datastructures import FileStorage
 
 from tid import i18n
-from tid.calculators import csv_tables, documents, forms, inputs, results
+from tid.calculators import csv_tables, documents, forms, inputs
 from tid.calculators.inputs import N_, FormSpec, Group, Table
 from tid.calculators.inputs import Field as Input
-from tid.render import charts
+from tid.documents import calc_text
+from tid.documents import calculators as calc_documents
 from tid.rules import calculators
 from tid.rules.errors import FindingsError, InputError
-from tid.rules.liens import LIEN_KINDS
-from tid.rules.messages import Message, render, set_field_labels
-from tid.rules.params import CODE_LABELS
-from tid.rules.room_tax import EXEMPTION_LABELS, LODGING_LABELS
+from tid.rules.messages import Message, render
 from tid.web import calc_guard, nav
 from tid.web.access import public
-from tid.web.util import today
+from tid.web.util import send
 
 bp = Blueprint("calc", __name__, url_prefix="/calc")
 
@@ -51,376 +47,10 @@ nav.add(
     None,
 )
 
-# The English label (a msgid) of every field of the documents, in and out.
-LABELS: dict[str, str] = {
-    # room-tax
-    "lodging_type": N_("Lodging type"),
-    "date": N_("Date"),
-    "nightly_rate": N_("Nightly rate"),
-    "nights": N_("Nights"),
-    "additional_charges": N_("Additional charges"),
-    "exemption": N_("Exemption"),
-    "complimentary": N_("Complimentary casino room"),
-    "grouped_meals": N_("Rate grouped with meals"),
-    "average_daily_rate": N_("Average daily rate"),
-    "room_cost": N_("Room cost per night"),
-    "industry_cost": N_("Industry cost per night"),
-    "regime": N_("Regime"),
-    "rate": N_("Rate"),
-    "base": N_("Base"),
-    "tax": N_("Tax"),
-    "remit_by": N_("Remit by"),
-    "citation": N_("Citation"),
-    # room-tax-distribution
-    "fiscal_year": N_("Fiscal year"),
-    "collections": N_("Collections"),
-    "bond_fund_amount": N_("Bond Redemption Fund amount"),
-    "months": N_("Months"),
-    "month": N_("Month"),
-    "collected": N_("Tax collected"),
-    "bank_certified_amount": N_("Amount certified by the Bank"),
-    "bureau_floor_from_fy": N_("Bureau floor from fiscal year"),
-    "collections_until": N_("Collections up to (part-year)"),
-    "convention_center_opened_on": N_("Convention Center opened on"),
-    "convention_center_operating_deficit": N_("Convention Center operating deficit"),
-    "convention_center_reserve": N_("Convention Center reserve"),
-    "opened_on": N_("Opened on"),
-    "first_fiscal_year": N_("First fiscal year"),
-    "last_fiscal_year": N_("Last fiscal year"),
-    "held": N_("Held in reserve"),
-    "deficit_threshold": N_("Deficit covered above"),
-    "operating_deficit": N_("Operating deficit"),
-    "covers_deficit": N_("Covers the deficit"),
-    "released_to_general_fund": N_("Released to the General Fund"),
-    "joined_months": N_("Months distributed together"),
-    "allocations": N_("Allocations"),
-    "general_fund": N_("General Fund"),
-    "special_account_i": N_("Special Account I"),
-    "special_account_ii": N_("Special Account II"),
-    "convention_center_account": N_("Convention Center account"),
-    "bond_redemption_fund": N_("Bond Redemption Fund"),
-    "recreational_development_fund": N_("Recreational Development Fund"),
-    "unnamed_one_sixth": N_("1/6 of 6% (recipient not named in the supplied text)"),
-    "authority_debt_service": N_("Convention Center District Authority (debt service)"),
-    "tourism_company_admin": N_("Tourism Company (administration)"),
-    "convention_bureau": N_("Convention Bureau"),
-    "tourism_company_remainder": N_("Tourism Company (remainder)"),
-    "carried_shortfall": N_("Shortfall carried"),
-    "totals": N_("Totals"),
-    "total": N_("Total"),
-    # excise-allocation
-    "gasoline_tax": N_("Gasoline tax"),
-    "diesel_gallons": N_("Diesel gallons"),
-    "crude_oil_excise": N_("Crude-oil excise"),
-    "reimbursements": N_("Reimbursements"),
-    "cigarette_tax": N_("Cigarette tax"),
-    "cigarette_reimbursements": N_("Cigarette reimbursements (13 LPRA § 31668)"),
-    "cigarette_allocated": N_("Cigarette tax allocated"),
-    "hta_fuel": N_("Highways Authority (fuel)"),
-    "hta_cigarette": N_("Highways Authority (cigarettes)"),
-    "mba": N_("Metropolitan Bus Authority"),
-    "prita": N_("Integrated Transportation Authority"),
-    "reachable_annual_max": N_("Reachable annual maximum"),
-    "outstanding": N_("Outstanding at year end"),
-    # equalization
-    "lottery_net_income": N_("Lottery net income"),
-    "gf_net_revenues": N_("General Fund net internal revenues"),
-    "excluded_revenues": N_("Excluded revenues"),
-    "traffic_fines": N_("Traffic fines"),
-    "basic_property_tax": N_("Basic property tax"),
-    "municipalities": N_("Municipalities"),
-    "name": N_("Name"),
-    "allocation_2007_08": N_("Allocation FY2007-08"),
-    "income_2007_08": N_("Income FY2007-08"),
-    "lottery_rate": N_("Lottery rate"),
-    "lottery_share": N_("Lottery share"),
-    "gf_rate": N_("General Fund rate"),
-    "gf_base": N_("General Fund base"),
-    "gf_share": N_("General Fund share"),
-    "public_works_fund": N_("Municipal Public Works Fund"),
-    "ratio_2007_08": N_("Ratio FY2007-08"),
-    "protected": N_("Protected"),
-    "adjustment": N_("Adjustment"),
-    "final": N_("Final"),
-    # liens
-    "liens": N_("Liens"),
-    "id": N_("Identifier"),
-    "kind": N_("Kind"),
-    "constituted_on": N_("Constituted on"),
-    "amount": N_("Amount"),
-    "unsecured_charges": N_("Unsecured charges"),
-    "sale_proceeds": N_("Sale proceeds"),
-    "act_effective_date": N_("Effective date of the act"),
-    "ranking": N_("Ranking"),
-    "rank": N_("Rank"),
-    "group": N_("Group"),
-    "part": N_("Part"),
-    "owed": N_("Owed"),
-    "secured_amount": N_("Secured amount"),
-    "reason": N_("Reason"),
-    "distribution": N_("Distribution of the proceeds"),
-    "paid": N_("Paid"),
-    "unpaid": N_("Unpaid"),
-    "to_owner": N_("To the owner"),
-    # deadlines
-    "petition_received": N_("Legislature received the petition"),
-    "ordinance_received_by_mayor": N_("Mayor received the ordinance"),
-    "mayor_approved": N_("Mayor approved the ordinance"),
-    "ordinance_received_by_association": N_("Association received the ordinance"),
-    "skip_saturday": N_("Saturdays do not end a deadline"),
-    "today": N_("Today"),
-    "ordinance_due": N_("Ordinance due"),
-    "mayor_decision_due": N_("Mayor's decision due"),
-    "publication_window": N_("Publication window"),
-    "initial_notice_due": N_("Owners' notice due"),
-    "nominal_date": N_("Date before moving past holidays"),
-    "explanation": N_("Explanation"),
-    "start": N_("From"),
-    "end": N_("To"),
-    "days_left": N_("Days left"),
-    # impost
-    "formula": N_("Formula"),
-    "properties": N_("Properties"),
-    "parameters": N_("Parameters"),
-    # more fields of the results
-    "results": N_("Results"),
-    "taxable": N_("Taxable"),
-    "bank_transfers": N_("Bank transfers"),
-    "bureau_floor": N_("Convention Bureau floor applied"),
-    "fund_total": N_("Fund total"),
-    "hold_harmless_applied": N_("Hold-harmless applied"),
-    "apportioned": N_("Apportioned"),
-    "budget": N_("Budget"),
-    "parameters_used": N_("Parameters used"),
-    "attributes_used": N_("Attributes used"),
-    "result": N_("Result"),
-    "field": N_("Field"),
-    "value": N_("Value"),
-    "warning": N_("Warning"),
-    "secured": N_("Secured"),
-    # the regimes, as the parameter room_tax.regime names them (tid/rules/params.py)
-    **{code: CODE_LABELS[code] for code in ("irc-1994", "act-272-2003")},
-    # lodging types, exemptions and kinds of lien (choices)
-    **LODGING_LABELS,
-    **EXEMPTION_LABELS,
-    **{key: kind.label for key, kind in LIEN_KINDS.items()},
-}
-# The leaf labels of dotted columns get their group's name in front, except these groups.
-_PLAIN_GROUPS = {"allocations", "collections"}
-
-
-def label(key: str) -> str:
-    """The translated label of a field of a document (``carried_shortfall.mba`` too)."""
-    if "." in key:
-        group, leaf = key.rsplit(".", 1)
-        if group.rsplit(".", 1)[-1] in _PLAIN_GROUPS:
-            return label(leaf)
-        return f"{label(group)}: {label(leaf)}"
-    message = LABELS.get(key)
-    return str(_(message)) if message else key.replace("_", " ")
-
-
-_INDEX = re.compile(r"\[(\d+)\]")
-
-
-def field_label(path: str) -> str:
-    """A field's path (``months[2].collected``) as a reader names it: the field's label, and
-    the row of its table (``Collected (row 3)``). Outside a request, the path itself."""
-    from flask import has_request_context
-
-    if not has_request_context() or not path:
-        return path
-    rows = [int(n) + 1 for n in _INDEX.findall(path)]
-    leaf = _INDEX.sub("", path).rsplit(".", 1)[-1]
-    shown = label(leaf)
-    if rows:
-        return str(_("%(field)s (row %(row)s)", field=shown, row=rows[-1]))
-    return shown
-
-
-set_field_labels(field_label)
-
-
-def percent(value: Decimal) -> str:
-    return str(format_percent(value, "#,##0.####%", locale=i18n.format_locale()))
-
-
-def show(key: str, value: object) -> str:
-    """A value of a document for a reader: money, a rate, a date, a number or text."""
-    kind = results.kind_of(key, value)
-    if kind == "flag":
-        return str(_("Yes") if value else _("No"))
-    if value is None:
-        return "—"
-    if kind == "money":
-        return i18n.money(Decimal(str(value)))
-    if kind == "rate":
-        return percent(Decimal(str(value)))
-    if kind == "date":
-        from datetime import date
-
-        return i18n.day(date.fromisoformat(str(value)))
-    if kind == "number" and isinstance(value, int):
-        return i18n.number(value)
-    if kind == "quantity":
-        return i18n.number(Decimal(str(value)))
-    if isinstance(value, Message):
-        return render(value)
-    text = str(value)
-    if key.rsplit(".", 1)[-1] == "citation":
-        return cite(text)
-    return _(LABELS[text]) if text in LABELS and key.rsplit(".", 1)[-1] in _CHOICE_KEYS else text
-
-
-# Fields whose values are codes with a label of their own (a lodging type, a kind of lien…).
-_CHOICE_KEYS = {"lodging_type", "exemption", "kind", "part", "regime", "result"}
-
-
-def show_parameter(unit: str, text: str) -> str:
-    """A value of a dated parameter (tid/rules/params) for a reader, by its unit."""
-    if unit == "code":
-        return _(CODE_LABELS[text]) if text in CODE_LABELS else text
-    if unit == "boolean":
-        return str(_("Yes") if text == "true" else _("No"))
-    if unit == "fiscal_month":
-        return fiscal_month(int(text))
-    try:
-        if unit in ("rate", "ratio"):
-            return percent(Decimal(text))
-        if unit == "usd":
-            return i18n.money(Decimal(text))
-        if unit == "date":
-            from datetime import date
-
-            return i18n.day(date.fromisoformat(text))
-    except (ArithmeticError, ValueError):
-        return text
-    return text
-
-
-# The months of the fiscal year, July first (a parameter's ``fiscal_month``: 1 … 12).
-FISCAL_MONTHS = (
-    N_("July"),
-    N_("August"),
-    N_("September"),
-    N_("October"),
-    N_("November"),
-    N_("December"),
-    N_("January"),
-    N_("February"),
-    N_("March"),
-    N_("April"),
-    N_("May"),
-    N_("June"),
-)
-
-
-def fiscal_month(number: int) -> str:
-    """The name of the ``number``-th month of the fiscal year (1: July … 12: June)."""
-    return str(_(FISCAL_MONTHS[number - 1])) if 1 <= number <= 12 else str(number)
-
-
-def translated(msgid: str) -> str:
-    """A msgid kept as data (a parameter's description, a citation) in the reader's language:
-    the catalog's text as it is, without the ``%`` formatting of the templates' ``_()``."""
-    from flask_babel import gettext
-
-    from tid.rules.params import catalog_id
-
-    if not msgid:
-        return ""
-    if "%" in msgid:  # a text of the parameter files: its % is %% in the catalogs
-        found = str(gettext(catalog_id(msgid)))
-        if found != catalog_id(msgid):
-            return found.replace("%%", "%")
-    return str(gettext(msgid))
-
-
-def cite(citation: str) -> str:
-    """A citation of law in the reader's language: the catalog's text of the whole citation,
-    or of each of its parts (``"21 LPRA § 6653(2); 1 LPRA § 72"``), each a msgid."""
-    whole = translated(citation)
-    if whole != citation or "; " not in citation:
-        return whole
-    # the longest run of parts that is a msgid of its own, from the left
-    parts, shown, start = citation.split("; "), [], 0
-    while start < len(parts):
-        end = len(parts)
-        while end > start + 1 and translated("; ".join(parts[start:end])) == "; ".join(
-            parts[start:end]
-        ):
-            end -= 1
-        shown.append(translated("; ".join(parts[start:end])))
-        start = end
-    return "; ".join(shown)
-
-
-def parameter_label(name: str) -> str:
-    """A dated parameter as a reader names it: its description in the reader's language."""
-    from tid.rules.params import history
-
-    try:
-        return translated(history(name).description)
-    except KeyError:
-        return name
-
-
-def step_value(step: Mapping[str, Any]) -> str:
-    """The value of a trace step for a reader: a code a parameter holds by its label."""
-    value = step.get("value")
-    if isinstance(value, str) and value in CODE_LABELS:
-        return translated(CODE_LABELS[value])
-    return i18n.localized(value) if isinstance(value, str) else str(value)
-
-
-def csv_text(column: str, value: object) -> object:
-    """A text cell of a result's CSV for a reader: flags, codes and citations by their
-    labels, warnings in the reader's language (numbers stay as the result gives them)."""
-    leaf = column.rsplit(".", 1)[-1]
-    if isinstance(value, bool):
-        return str(_("Yes") if value else _("No"))
-    if not isinstance(value, str):
-        return value
-    if leaf == "citation":
-        return cite(value)
-    if isinstance(value, Message):  # a warning, a reason the rules give
-        return render(value)
-    if leaf in _CHOICE_KEYS and value in LABELS:
-        return str(_(LABELS[value]))
-    return value
-
-
-def result_csv(result: Mapping[str, Any]) -> str:
-    """A result as the CSV a reader downloads: columns and codes named in their language
-    (CALCULATORS.md fixes the JSON documents, not this file; the JSON API and ``tid calc``
-    are the machine interface)."""
-    return results.result_csv(result, label, csv_text)
-
-
-def unit_label(unit: str) -> str:
-    """The msgid that names a parameter's unit (tid/rules/params.py)."""
-    from tid.rules.params import UNIT_LABELS
-
-    return UNIT_LABELS.get(unit, unit)
-
-
-def is_number(key: str, value: object) -> bool:
-    return results.kind_of(key, value) in ("money", "rate", "number", "quantity")
-
 
 @bp.context_processor
 def _helpers() -> dict[str, Any]:
-    return {
-        "label": label,
-        "show": show,
-        "is_number": is_number,
-        "show_parameter": show_parameter,
-        "unit_label": unit_label,
-        "translated": translated,
-        "cite": cite,
-        "parameter_label": parameter_label,
-        "step_value": step_value,
-    }
+    return calc_text.template_helpers()
 
 
 # --------------------------------------------------------------------------------------
@@ -741,116 +371,14 @@ def place_error(spec: FormSpec, state: FormState, exc: InputError) -> None:
 
 
 # --------------------------------------------------------------------------------------
-# Showing a result
-
-
-def _money_ticks(amount: Decimal) -> str:
-    return str(
-        format_currency(amount, "USD", "¤#,##0", currency_digits=False, locale=i18n.format_locale())
-    )
-
-
-def build_chart(spec: FormSpec, result: Mapping[str, Any]) -> charts.Chart | None:
-    """The chart of a result, when the calculator has one and the result has its data."""
-    months = result.get("months")
-    if spec.chart == "waterfall" and isinstance(months, list) and months:
-        keys: list[str] = []
-        values: dict[str, dict[str, Decimal]] = {}
-        for month in months:
-            allocations = month.get("allocations") if isinstance(month, Mapping) else None
-            if not isinstance(allocations, Mapping):
-                return None
-            keys.extend(k for k in allocations if k not in keys)
-            values[str(month.get("month"))] = {k: Decimal(str(v)) for k, v in allocations.items()}
-        return charts.stacked_bars(
-            id=f"chart-{spec.name}",
-            title=_("Month by month, by recipient"),
-            description=_(
-                "Stacked columns: for each month, what each recipient received, in the "
-                "statute's order from the bottom up."
-            ),
-            categories=list(values),
-            series=[(k, label(k)) for k in keys],
-            values=values,
-            fmt=lambda a: i18n.money(a),
-            tick_fmt=_money_ticks,
-            total_label=_("Total"),
-        )
-    municipalities = result.get("municipalities")
-    if spec.chart == "adjustments" and isinstance(municipalities, list) and municipalities:
-        items = [
-            (str(m.get("name")), Decimal(str(m.get("adjustment", "0"))))
-            for m in municipalities
-            if isinstance(m, Mapping)
-        ]
-        return charts.signed_bars(
-            id=f"chart-{spec.name}",
-            title=_("Hold-harmless adjustments by municipality"),
-            description=_(
-                "Bars right of zero: top-ups to the FY2007-08 allocation; left of zero: what "
-                "was taken from the other municipalities to pay for them."
-            ),
-            items=items,
-            fmt=lambda a: i18n.money(a),
-            tick_fmt=_money_ticks,
-            value_label=_("Adjustment"),
-        )
-    return None
-
-
-def localized(value: Any) -> Any:
-    """The result as a reader sees it: Spanish explanations where the result has them."""
-    if isinstance(value, Mapping):
-        out = {k: localized(v) for k, v in value.items()}
-        if isinstance(value.get("explanation"), Message):
-            out["explanation"] = i18n.localized(value["explanation"])
-        elif i18n.language() == "es" and "explanation_es" in value:
-            out["explanation"] = value["explanation_es"]
-        return out
-    if isinstance(value, list):
-        return [localized(v) for v in value]
-    return value
-
-
-def shown_warnings(result: Mapping[str, Any]) -> list[str]:
-    """The result's warnings in the reader's language (each rendered from its message)."""
-    return [i18n.localized(w) for w in result.get("warnings") or []]
-
-
-def result_context(
-    spec: FormSpec, document: Mapping[str, Any], result: Mapping[str, Any]
-) -> dict[str, Any]:
-    shown = localized(result)
-    return {
-        "spec": spec,
-        "document": document,
-        "document_json": json.dumps(document, ensure_ascii=False, separators=(",", ":")),
-        "result": result,
-        "figures": results.summary(shown),
-        "tables": results.result_tables(shown),
-        "input_figures": results.summary(document),
-        "input_tables": results.result_tables(document),
-        "warnings": shown_warnings(result),
-        "trace": list(result.get("trace") or []),
-        "citations": documents.citations(result),
-        "chart": build_chart(spec, result),
-        "today": today(),
-        "pdf": False,
-    }
-
-
-# --------------------------------------------------------------------------------------
 # Routes
 
 
 def _spec(calculator: str) -> FormSpec:
-    spec = forms.FORMS.get(calculator)
-    if spec is None and calculator in calculators.CALCULATORS:
-        # A calculator without a form of its own: the JSON document only.
-        spec = FormSpec(calculator, calculator, "", "", ())
-    if spec is None:
+    try:
+        return calc_documents.spec_of(calculator)
+    except InputError:
         abort(404)
-    return spec
 
 
 def _document_field(state: FormState) -> dict[str, Any] | None:
@@ -979,7 +507,7 @@ def form(calculator: str) -> Any:
         else:
             place_error(spec, state, exc)
         return _form_page(spec, state, 422)
-    return render_template("calc/result.html", **result_context(spec, document, result))
+    return render_template("calc/result.html", **calc_text.result_context(spec, document, result))
 
 
 def _posted_document() -> dict[str, Any]:
@@ -1007,12 +535,11 @@ def _run_posted(calculator: str) -> tuple[FormSpec, dict[str, Any], dict[str, An
 @public
 def download_csv(calculator: str) -> Any:
     """The result as CSV, computed again from the posted document (public, nothing stored)."""
-    result = _run_posted(calculator)[2]
-    body = "\ufeff" + result_csv(result)  # the BOM lets spreadsheets read UTF-8
-    return Response(
-        body,
-        mimetype="text/csv",
-        headers={"Content-Disposition": f'attachment; filename="{calculator}.csv"'},
+    _, document, result = _run_posted(calculator)
+    return send(
+        calc_documents.result_csv(
+            None, calculator=calculator, input=document, locale=i18n.language(), result=result
+        )
     )
 
 
@@ -1020,13 +547,9 @@ def download_csv(calculator: str) -> Any:
 @public
 def download_pdf(calculator: str) -> Any:
     """The result as a PDF report, computed again from the posted document (public)."""
-    from tid.render.pdf import render_pdf
-
-    spec, document, result = _run_posted(calculator)
-    context = {**result_context(spec, document, result), "pdf": True}
-    pdf = render_pdf("pdf/calc_report.html", **context)
-    return Response(
-        pdf,
-        mimetype="application/pdf",
-        headers={"Content-Disposition": f'attachment; filename="{calculator}.pdf"'},
+    _, document, result = _run_posted(calculator)
+    return send(
+        calc_documents.report_pdf(
+            None, calculator=calculator, input=document, locale=i18n.language(), result=result
+        )
     )

@@ -3,6 +3,7 @@ runs, article numbers, mailing with the PS 3877 manifest, delivery reports and r
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
@@ -11,7 +12,9 @@ from sqlmodel import col, func, select
 
 from tid import tasks
 from tid.db import get_session
-from tid.i18n import say
+from tid.documents import notices as notice_documents
+from tid.documents.base import Document
+from tid.i18n import language, say
 from tid.models import BillingRun, District, Notice, NoticeBatch
 from tid.rules.errors import N_, FindingsError, InputError
 from tid.rules.periods import parse_date
@@ -19,7 +22,7 @@ from tid.services import access as policy
 from tid.services import notices as notice_service
 from tid.web import jobs, nav
 from tid.web.access import STAFF, me, require, visible_district
-from tid.web.util import today
+from tid.web.util import send, today
 
 bp = Blueprint("notices", __name__, url_prefix="/notices")
 nav.add(
@@ -286,27 +289,29 @@ def batch_fees(batch_id: int) -> Any:
     return redirect(url_for("notices.batch_view", batch_id=batch_id))
 
 
-def _pdf(data: bytes, filename: str) -> Response:
-    return Response(
-        data,
-        mimetype="application/pdf",
-        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
-    )
+def _pdf(make: Callable[[], Document]) -> Response:
+    try:
+        return send(make())
+    except InputError:
+        abort(404)
 
 
 @bp.route("/batches/<int:batch_id>/print.pdf")
 @require(*STAFF)
 def batch_print(batch_id: int) -> Any:
     batch = _batch(batch_id)
-    data = notice_service.archived_bytes(get_session(), batch.print_sha256)
-    return _pdf(data, f"avisos-{batch.id}.pdf")
+    return _pdf(
+        lambda: notice_documents.print_file(get_session(), batch=batch.id or 0, locale=language())
+    )
 
 
 @bp.route("/batches/<int:batch_id>/manifest.pdf")
 @require(*STAFF)
 def batch_manifest(batch_id: int) -> Any:
     batch = _batch(batch_id)
-    return _pdf(notice_service.manifest_pdf(get_session(), batch), f"ps3877-{batch.id}.pdf")
+    return _pdf(
+        lambda: notice_documents.manifest_pdf(get_session(), batch=batch.id or 0, locale=language())
+    )
 
 
 @bp.route("/batches/<int:batch_id>/articles", methods=["POST"])
@@ -449,5 +454,6 @@ def notice_remail(notice_id: int) -> Any:
 @require(*STAFF)
 def notice_pdf(notice_id: int) -> Any:
     notice = _notice(notice_id)
-    data = notice_service.notice_pdf_bytes(get_session(), notice)
-    return _pdf(data, f"aviso-{notice.number}.pdf")
+    return _pdf(
+        lambda: notice_documents.notice_pdf(get_session(), notice=notice.number, locale=language())
+    )

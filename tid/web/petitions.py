@@ -19,20 +19,20 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from tid.clock import utcnow
 from tid.db import get_session
-from tid.i18n import day, localized, say
+from tid.documents import petitions as petition_documents
+from tid.i18n import day, language, localized, say
 from tid.ids import parse_id
 from tid.models import Municipality, Petition, PetitionState, User
-from tid.render.pdf import render_pdf
 from tid.rules.errors import N_, InputError
 from tid.services import access as policy
 from tid.services import petitions as svc
 from tid.web import nav
 from tid.web.access import deny_unless, me, public, require
-from tid.web.util import today
+from tid.web.util import send, today
 
 bp = Blueprint("petitions", __name__, url_prefix="/petitions")
 
@@ -108,8 +108,7 @@ def explanation(clock: svc.Clock) -> str:
     return localized(clock.explanation)
 
 
-def state_label(state: str) -> str:
-    return str(_(svc.STATE_LABELS.get(state, state)))
+state_label = petition_documents.state_label
 
 
 @bp.app_template_global("petition_state")
@@ -123,11 +122,7 @@ def _clock_explanation(clock: svc.Clock) -> str:
 
 
 def _municipality_options(session: Session) -> list[tuple[int, str]]:
-    scope = _scope()
-    stmt = select(Municipality).order_by(col(Municipality.name))
-    if scope is not None:
-        stmt = stmt.where(col(Municipality.id).in_(scope))
-    return [(m.id or 0, m.name) for m in session.exec(stmt)]
+    return svc.municipality_names(session, _scope())
 
 
 def _state_options() -> list[tuple[str, str]]:
@@ -137,26 +132,25 @@ def _state_options() -> list[tuple[str, str]]:
 # --------------------------------------------------------------------------- dashboard
 
 
-def _dashboard_rows(session: Session) -> tuple[list[svc.DashboardRow], dict[str, str]]:
-    filters = {
-        "municipality": request.args.get("municipality", ""),
-        "state": request.args.get("state", ""),
+def _filters() -> dict[str, str]:
+    """The dashboard's filters as asked (``?municipality=&state=``), those that mean nothing
+    left out."""
+    chosen = parse_id(request.args.get("municipality", ""))
+    state = request.args.get("state", "")
+    return {
+        "municipality": request.args.get("municipality", "") if chosen is not None else "",
+        "state": state if state in petition_documents.STATES else "",
     }
-    scope = _scope()
-    municipality_ids = scope
-    chosen_id = parse_id(filters["municipality"])
-    if chosen_id is not None:
-        chosen = chosen_id
-        municipality_ids = [chosen] if scope is None or chosen in scope else []
-    else:
-        filters["municipality"] = ""
-    state = filters["state"] if filters["state"] in {s.value for s in PetitionState} else ""
-    filters["state"] = state
-    rows = svc.dashboard(
+
+
+def _dashboard_rows(session: Session) -> tuple[list[svc.DashboardRow], dict[str, str]]:
+    filters = _filters()
+    rows = svc.visible_dashboard(
         session,
         today=today(),
-        municipality_ids=municipality_ids,
-        state=state or None,
+        scope=_scope(),
+        municipality=parse_id(filters["municipality"]),
+        state=filters["state"] or None,
     )
     return rows, filters
 
@@ -180,25 +174,15 @@ def dashboard() -> Any:
 @bp.route("/deadlines.pdf")
 @require(*READERS)
 def deadlines_pdf() -> Any:
-    session = get_session()
-    rows, filters = _dashboard_rows(session)
-    municipalities = dict(_municipality_options(session))
-    chosen = municipalities.get(int(filters["municipality"])) if filters["municipality"] else None
-    pdf = render_pdf(
-        "pdf/deadlines.html",
-        rows=rows,
-        filters=filters,
-        municipality_name=chosen,
-        state_name=state_label(filters["state"]) if filters["state"] else None,
-        today=today(),
-        generated_at=utcnow(),
-        soon_days=svc.SOON_DAYS,
+    filters = _filters()
+    document = petition_documents.deadlines_pdf(
+        get_session(),
+        locale=language(),
+        municipality=parse_id(filters["municipality"]),
+        state=filters["state"] or None,
+        scope=_scope(),
     )
-    response = Response(pdf, mimetype="application/pdf")
-    response.headers["Content-Disposition"] = (
-        f'inline; filename="deadlines-{today().isoformat()}.pdf"'
-    )
-    return response
+    return send(document, inline=True)
 
 
 # --------------------------------------------------------------------------- record

@@ -54,7 +54,14 @@ from tid.services.petitions.ordinance import (
     record_crim_copy,
     send_to_mayor,
 )
-from tid.services.petitions.reads import DashboardRow, dashboard, due_soon, history
+from tid.services.petitions.reads import (
+    DashboardRow,
+    dashboard,
+    due_soon,
+    history,
+    municipality_names,
+    visible_dashboard,
+)
 from tid.services.petitions.states import FACTORS, STATE_LABELS, TRANSITIONS
 from tid.services.petitions.study import (
     findings_of,
@@ -91,6 +98,7 @@ __all__ = [
     "issue_ordinance",
     "mayor_approves",
     "mayor_vetoes",
+    "municipality_names",
     "ordinance_of",
     "publish",
     "record_association_receipt",
@@ -104,5 +112,6 @@ __all__ = [
     "start_study",
     "unfavourable_factors",
     "user_for_calendar_token",
+    "visible_dashboard",
     "visible_municipalities",
 ]

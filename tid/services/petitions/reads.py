@@ -74,6 +74,30 @@ def dashboard(
     return rows
 
 
+def visible_dashboard(
+    session: Session,
+    *,
+    today: date,
+    scope: Iterable[int] | None,
+    municipality: int | None = None,
+    state: str | None = None,
+) -> list[DashboardRow]:
+    """The dashboard of the municipalities in ``scope`` (None: every one), narrowed to one
+    ``municipality`` (none of its rows when it is outside the scope) and a ``state``."""
+    ids = None if scope is None else list(scope)
+    if municipality is not None:
+        ids = [municipality] if ids is None or municipality in ids else []
+    return dashboard(session, today=today, municipality_ids=ids, state=state or None)
+
+
+def municipality_names(session: Session, scope: Iterable[int] | None) -> list[tuple[int, str]]:
+    """(id, name) of the municipalities in ``scope`` (None: every one), by name."""
+    stmt = select(Municipality).order_by(col(Municipality.name))
+    if scope is not None:
+        stmt = stmt.where(col(Municipality.id).in_(list(scope)))
+    return [(m.id or 0, m.name) for m in session.exec(stmt)]
+
+
 def due_soon(rows: Iterable[DashboardRow], within: int = SOON_DAYS) -> list[DashboardRow]:
     """The rows whose running clock is overdue or due within ``within`` days."""
     return [r for r in rows if r.clock is not None and r.clock.days_left <= within]

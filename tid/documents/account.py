@@ -1,0 +1,190 @@
+"""The special account's documents of record: the delinquency list (PDF, CSV), the yearly
+statement (PDF) and its parts as CSV (the statement's lines, the aging, the journal), and a
+property's lien certificate (PDF)."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from flask_babel import gettext as _
+from sqlmodel import Session
+
+from tid.documents.base import CSV, PDF, Document, district_of, in_language, today
+from tid.models import District
+from tid.render.pdf import render_pdf
+from tid.rules.errors import N_, InputError
+from tid.rules.liens import LIEN_KINDS
+from tid.rules.periods import FiscalYear
+from tid.services import account_reads, audit_statement, expenditures, ledger, liens
+
+NO_PROPERTY = N_("There is no such property in this district.")
+STATEMENT_PARTS = ("statement", "aging", "journal")
+
+
+def _year(session: Session, district: District, year: FiscalYear | None) -> FiscalYear:
+    return year or account_reads.default_fiscal_year(session, district.id or 0, today())
+
+
+def delinquency_pdf(session: Session, *, district: int, locale: str) -> Document:
+    """Every bill owed past its due date, with its surcharge and interest (PDF)."""
+    shown = district_of(session, district)
+    on = today()
+    with in_language(locale):
+        pdf = render_pdf(
+            "pdf/delinquency.html",
+            district=shown,
+            rows=liens.delinquency(session, district, on),
+            today=on,
+        )
+    return Document(pdf, PDF, f"delinquency-{district}-{on.isoformat()}.pdf")
+
+
+def delinquency_csv(session: Session, *, district: int, locale: str) -> Document:
+    """The delinquency list as CSV."""
+    district_of(session, district)
+    on = today()
+    with in_language(locale):
+        text = audit_statement.delinquency_csv(liens.delinquency(session, district, on))
+    return Document(text.encode("utf-8"), CSV, f"delinquency-{district}-{on.isoformat()}.csv")
+
+
+def statement_pdf(
+    session: Session,
+    *,
+    district: int,
+    locale: str,
+    year: FiscalYear | None = None,
+    booked_by: date | None = None,
+) -> Document:
+    """The yearly statement for audit (PDF): every receivable and journal entry of the year,
+    as the journal stood at the end of ``booked_by`` when given."""
+    shown = district_of(session, district)
+    fy = _year(session, shown, year)
+    with in_language(locale):
+        context = account_reads.statement_context(
+            session, shown, fy, booked_by=booked_by, today=today()
+        )
+        pdf = render_pdf("pdf/statement.html", **context)
+    return Document(pdf, PDF, f"statement-{district}-FY{fy.label}.pdf")
+
+
+def statement_part_csv(
+    session: Session,
+    *,
+    district: int,
+    part: str,
+    locale: str,
+    year: FiscalYear | None = None,
+    booked_by: date | None = None,
+) -> Document:
+    """A part of the yearly statement as CSV: its lines (``statement``), the aging of the
+    receivables at the year's end (``aging``) or the year's journal (``journal``)."""
+    if part not in STATEMENT_PARTS:
+        raise InputError("part", N_("There is no such document."))
+    shown = district_of(session, district)
+    fy = _year(session, shown, year)
+    cut = account_reads.booked_cut(booked_by)
+    with in_language(locale):
+        text = _part_csv(session, district, fy, part, cut)
+    return Document(text.encode("utf-8"), CSV, f"{part}-{district}-FY{fy.label}.csv")
+
+
+def _part_csv(session: Session, district_id: int, fy: FiscalYear, part: str, cut: Any) -> str:
+    if part == "aging":
+        return audit_statement.aging_csv(
+            audit_statement.aging(session, district_id, fy.end, booked_before=cut), fy.end
+        )
+    if part == "journal":
+        purposes = {p.id: p.name for p in expenditures.purposes(session, district_id) if p.id}
+        return audit_statement.journal_csv(
+            ledger.journal(session, district_id, since=fy.start, until=fy.end, booked_before=cut),
+            purposes,
+        )
+    return audit_statement.statement_csv(
+        audit_statement.statement(session, district_id, fy, booked_before=cut)
+    )
+
+
+def lien_certificate(session: Session, *, district: int, property: int, locale: str) -> Document:
+    """A property's liens in the order the law ranks them, with the reason for each rank."""
+    shown = district_of(session, district)
+    prop = account_reads.district_property(session, district, property)
+    if prop is None:
+        raise InputError("property", NO_PROPERTY)
+    on = today()
+    view = liens.lien_priority(session, prop, on)
+    with in_language(locale):
+        pdf = render_pdf("pdf/lien_certificate.html", **liens_context(session, shown, view, on))
+    return Document(pdf, PDF, f"lien-certificate-{prop.cadastral_number}.pdf")
+
+
+def liens_context(
+    session: Session, district: District, view: liens.LienPriority, on: date
+) -> dict[str, Any]:
+    """A property's liens as its page and its certificate show them (the reasons in the
+    reader's language)."""
+    return {
+        "district": district,
+        "prop": view.prop,
+        "owners": liens.owner_names(session, view.prop.id or 0),
+        "view": view,
+        "today": on,
+        "reasons": lien_reasons(view),
+    }
+
+
+def lien_reasons(view: liens.LienPriority) -> dict[tuple[Any, str], str]:
+    """The reason for each rank of a property's liens, by (lien, part)."""
+    return {
+        (line.id, line.part): lien_reason(line, view.result.act_effective_date)
+        for line in view.result.ranking
+    }
+
+
+_ABOVE_PARAGRAPH = {key: k.paragraph for key, k in LIEN_KINDS.items() if k.paragraph}
+
+
+def lien_reason(line: Any, act_date: date) -> str:
+    """The rule's reason for a rank (tid/rules/liens.py), said in the reader's language."""
+    from tid.i18n import day
+
+    if line.part == "unsecured_charges":
+        return str(
+            _(
+                "Surcharges and interest on the impost: owed but not secured by the impost "
+                "lien, which secures only the imposts (21 LPRA § 6653(8)); paid only from "
+                "what is left after every lien."
+            )
+        )
+    if line.kind == "tid_impost":
+        return str(
+            _(
+                "The district's impost lien: ahead of every other lien, before or after it, "
+                "except those of 21 LPRA § 6653(8)(a)–(d); it secures only the impost."
+            )
+        )
+    if line.kind in _ABOVE_PARAGRAPH:
+        return str(
+            _(
+                "Ranks above the impost lien by its kind (21 LPRA § 6653(8)%(paragraph)s).",
+                paragraph=_ABOVE_PARAGRAPH[line.kind],
+            )
+        )
+    if line.group == 1:
+        return str(
+            _(
+                "Ranks above the impost lien: constituted on %(day)s, before the act took "
+                "effect on %(act)s (21 LPRA § 6653(8)(c)).",
+                day=day(line.constituted_on),
+                act=day(act_date),
+            )
+        )
+    return str(
+        _(
+            "Ranks below the impost lien: constituted on %(day)s, on or after the act took "
+            "effect on %(act)s, and not one of the liens of 21 LPRA § 6653(8)(a)–(d).",
+            day=day(line.constituted_on),
+            act=day(act_date),
+        )
+    )
