@@ -114,33 +114,13 @@ def remittance_due(day: date) -> tuple[date, ParamValue]:
     return date(year, month, remit.integer), remit
 
 
-# Long: RULES.md § 2 in its order: regime, rate, exemptions, the tax and its trace.
-def room_tax(
-    *,
-    lodging_type: str,
-    day: date,
-    nightly_rate: Decimal | None,
-    nights: int,
-    additional_charges: Decimal = ZERO,
-    exemption: str | None = None,
-    complimentary: bool = False,
-    grouped_meals: bool = False,
-    average_daily_rate: Decimal | None = None,
-    room_cost: Decimal | None = None,
-    industry_cost: Decimal | None = None,
-) -> RoomTaxResult:
-    """The room occupancy tax of one stay (RULES.md § 2).
-
-    IRC 1994 § 2051(a) / Act 272-2003 § 24(A)–(B): tax = rate of the lodging type × room
-    occupancy rate (fees included, § 2(8)) × nights; § 24(C)–(D): base = greatest of the
-    average daily rate, room cost and industry cost × nights; § 24(F)–(G): exempt stays.
-    """
+def _regime_on_the_day(day: date, nights: int, warnings: list[str], trace: list[TraceStep]) -> str:
+    """RULES.md § 2: the regime in force on the day of the stay (IRC 1994 or Act 272-2003)."""
     regime_pv = regime_on(day)
     regime = str(regime_pv.value)
-    warnings: list[str] = []
-    trace = [
+    trace.append(
         TraceStep(Message("Regime on the day of the stay"), regime, regime_pv.citation, _REGIME)
-    ]
+    )
     if nights < 1:
         raise InputError("nights", "nights: give a whole number of nights, at least 1")
     act272_from = history(_REGIME).values[-1].start
@@ -152,6 +132,19 @@ def room_tax(
                 act272_from=act272_from.isoformat(),
             )
         )
+    return regime
+
+
+def _rate_of_the_lodging(
+    regime: str,
+    lodging_type: str,
+    day: date,
+    act272_rules: Mapping[str, bool],
+    warnings: list[str],
+    trace: list[TraceStep],
+) -> tuple[ParamValue, ParamValue | None]:
+    """IRC 1994 § 2051(a) / Act 272-2003 § 24(B): the rate of the lodging type and, where the
+    regime sets one, the daily rate a stay must exceed to be taxed."""
     if regime == IRC_1994:
         if lodging_type not in IRC1994_TYPES:
             raise InputError(
@@ -159,11 +152,7 @@ def room_tax(
                 f'lodging_type: "{lodging_type}" is not a lodging type of the IRC 1994 regime '
                 f"(stays until 2003-09-08), which covers: {', '.join(IRC1994_TYPES)}",
             )
-        for name, present in (
-            ("exemption", exemption is not None),
-            ("complimentary", complimentary),
-            ("grouped_meals", grouped_meals),
-        ):
+        for name, present in act272_rules.items():
             if present:
                 raise InputError(
                     name,
@@ -208,77 +197,101 @@ def room_tax(
                 decimal=parador.decimal,
             )
         )
-    if complimentary and grouped_meals:
+    return rate_pv, minimum
+
+
+def _greatest_of_base(
+    lodging_type: str,
+    nights: int,
+    complimentary: bool,
+    figures: Mapping[str, Decimal | None],
+    warnings: list[str],
+    trace: list[TraceStep],
+) -> Decimal:
+    """Act 272-2003 § 24(C)–(D): the nightly base of a complimentary casino room or a rate
+    grouped with meals is the greatest of the figures given, times the nights."""
+    rule = "§ 24(D)" if complimentary else "§ 24(C)"
+    given = {k: v for k, v in figures.items() if v is not None}
+    if not given:
+        raise InputError(
+            "average_daily_rate",
+            "average_daily_rate: give at least one of average_daily_rate, room_cost, "
+            f"industry_cost (per night) for the base of {rule}",
+        )
+    name, nightly = max(given.items(), key=lambda kv: kv[1])
+    trace.append(
+        TraceStep(
+            Message(
+                "Nightly base: the greatest of %(value)s",
+                value=", ".join((f"{k} {v}" for k, v in given.items())),
+            ),
+            f"{name} {money_str(nightly)}",
+            N_("Act 272-2003 § 24(D)") if complimentary else N_("Act 272-2003 § 24(C)"),
+        )
+    )
+    warnings.append(
+        Message(
+            "Act 272-2003 %(rule)s lets the Company use the greatest of the average rate, "
+            "the room cost and the industry cost; the base is the greatest of the figures "
+            "given (the rate charged is not among them) times the nights (RULES.md § 2).",
+            rule=rule,
+        )
+    )
+    if complimentary and lodging_type != "casino_hotel":
+        warnings.append(
+            Message(
+                "§ 24(D) speaks of rooms given free to casino players and visitors; the "
+                "lodging type given is not a lodging with a casino."
+            )
+        )
+    return nightly * nights
+
+
+def _taxed_base(
+    regime: str,
+    lodging_type: str,
+    stay: _Stay,
+    warnings: list[str],
+    trace: list[TraceStep],
+) -> Decimal:
+    """Act 272-2003 § 24(A), § 24(C)–(D) and § 2(8): the room occupancy rate times the nights
+    (or the greatest-of base), plus every other charge for the stay."""
+    if stay.complimentary and stay.grouped_meals:
         raise InputError(
             "grouped_meals", "grouped_meals: a stay is either complimentary or grouped, not both"
         )
-    if grouped_meals and lodging_type == "all_inclusive_hotel":
+    if stay.grouped_meals and lodging_type == "all_inclusive_hotel":
         raise InputError(
             "grouped_meals",
             "grouped_meals: an all-inclusive hotel pays on its global grouped charge; "
             "§ 24(C) excepts it",
         )
-    figures = {
-        "average_daily_rate": average_daily_rate,
-        "room_cost": room_cost,
-        "industry_cost": industry_cost,
-    }
-    if complimentary or grouped_meals:
-        rule = "§ 24(D)" if complimentary else "§ 24(C)"
-        given = {k: v for k, v in figures.items() if v is not None}
-        if not given:
-            raise InputError(
-                "average_daily_rate",
-                "average_daily_rate: give at least one of average_daily_rate, room_cost, "
-                f"industry_cost (per night) for the base of {rule}",
-            )
-        name, nightly = max(given.items(), key=lambda kv: kv[1])
-        room_part = nightly * nights
-        trace.append(
-            TraceStep(
-                Message(
-                    "Nightly base: the greatest of %(value)s",
-                    value=", ".join((f"{k} {v}" for k, v in given.items())),
-                ),
-                f"{name} {money_str(nightly)}",
-                N_("Act 272-2003 § 24(D)") if complimentary else N_("Act 272-2003 § 24(C)"),
-            )
+    nights = stay.nights
+    if stay.complimentary or stay.grouped_meals:
+        room_part = _greatest_of_base(
+            lodging_type, nights, stay.complimentary, stay.figures, warnings, trace
         )
-        warnings.append(
-            Message(
-                "Act 272-2003 %(rule)s lets the Company use the greatest of the average rate, "
-                "the room cost and the industry cost; the base is the greatest of the figures "
-                "given (the rate charged is not among them) times the nights (RULES.md § 2).",
-                rule=rule,
-            )
-        )
-        if complimentary and lodging_type != "casino_hotel":
-            warnings.append(
-                Message(
-                    "§ 24(D) speaks of rooms given free to casino players and visitors; the "
-                    "lodging type given is not a lodging with a casino."
-                )
-            )
     else:
-        for k, v in figures.items():
+        for k, v in stay.figures.items():
             if v is not None:
                 raise InputError(
                     k, f"{k}: used only for a complimentary room or a rate grouped with meals"
                 )
-        if nightly_rate is None:
+        if stay.nightly_rate is None:
             raise required("nightly_rate")
-        room_part = nightly_rate * nights
+        room_part = stay.nightly_rate * nights
         trace.append(
             TraceStep(
                 Message(
                     "Room occupancy rate: %(nightly_rate)s × %(nights)s nights",
-                    nightly_rate=money_str(nightly_rate),
+                    nightly_rate=money_str(stay.nightly_rate),
                     nights=nights,
                 ),
                 money_str(room_part),
                 N_("Act 272-2003 § 24(A)") if regime == ACT_272 else N_("IRC 1994 § 2051(a)"),
             )
         )
+    additional_charges = stay.additional_charges
     base = room_part + additional_charges
     if additional_charges:
         trace.append(
@@ -296,8 +309,19 @@ def room_tax(
                 )
             )
     trace.append(TraceStep(Message("Taxed base"), money_str(base), N_("RULES.md § 2")))
+    return base
+
+
+def _exemptions(
+    base: Decimal,
+    nights: int,
+    minimum: ParamValue | None,
+    exemption: str | None,
+    trace: list[TraceStep],
+) -> bool:
+    """IRC 1994 § 2051(a) / Act 272-2003 § 24(B): a daily rate at or under the threshold is not
+    taxed; § 24(F)–(G): film-production crews and timeshares are exempt. Whether it is taxed."""
     taxable = True
-    citation = rate_pv.citation
     if minimum is not None:
         daily = base / nights
         if daily <= minimum.decimal:
@@ -321,9 +345,26 @@ def room_tax(
                 f'exemption: "{exemption}" is not an exemption; the exemptions are: '
                 + ", ".join(EXEMPTIONS),
             )
-        taxable = False
-        citation = EXEMPTIONS[exemption]
-        trace.append(TraceStep(Message("Exempt stay"), lodging_label(exemption), citation))
+        trace.append(
+            TraceStep(Message("Exempt stay"), lodging_label(exemption), EXEMPTIONS[exemption])
+        )
+        return False
+    return taxable
+
+
+def _the_tax(
+    rate_pv: ParamValue,
+    base: Decimal,
+    nights: int,
+    minimum: ParamValue | None,
+    exemption: str | None,
+    taxable: bool,
+    trace: list[TraceStep],
+) -> tuple[Decimal, str]:
+    """IRC 1994 § 2051(a) / Act 272-2003 § 24(A): tax = rate × base, rounded to cents, and the
+    trace of why it is that or nothing. The tax and the provision it rests on."""
+    rate = rate_pv.decimal
+    citation = EXEMPTIONS[exemption] if exemption is not None else rate_pv.citation
     tax = round_cents(rate * base) if taxable else round_cents(ZERO)
     if taxable:
         trace.append(
@@ -367,6 +408,11 @@ def room_tax(
                 minimum.name,
             )
         )
+    return tax, citation
+
+
+def _remittance_trace(regime: str, day: date, warnings: list[str], trace: list[TraceStep]) -> date:
+    """Act 272-2003 § 28(A): the tax is remitted by the 10th of the following month."""
     remit_by, remit_pv = remittance_due(day)
     trace.append(
         TraceStep(
@@ -382,10 +428,73 @@ def room_tax(
                 "month); the supplied IRC 1994 text does not set one."
             )
         )
+    return remit_by
+
+
+@dataclass(frozen=True, slots=True)
+class _Stay:
+    """What the base of a stay is computed from."""
+
+    nights: int
+    nightly_rate: Decimal | None
+    additional_charges: Decimal
+    complimentary: bool
+    grouped_meals: bool
+    figures: Mapping[str, Decimal | None]
+
+
+def room_tax(
+    *,
+    lodging_type: str,
+    day: date,
+    nightly_rate: Decimal | None,
+    nights: int,
+    additional_charges: Decimal = ZERO,
+    exemption: str | None = None,
+    complimentary: bool = False,
+    grouped_meals: bool = False,
+    average_daily_rate: Decimal | None = None,
+    room_cost: Decimal | None = None,
+    industry_cost: Decimal | None = None,
+) -> RoomTaxResult:
+    """The room occupancy tax of one stay (RULES.md § 2), in its order: the regime on the day of
+    the stay, the rate, the base, the exemptions, the tax and its trace.
+
+    IRC 1994 § 2051(a) / Act 272-2003 § 24(A)–(B): tax = rate of the lodging type × room
+    occupancy rate (fees included, § 2(8)) × nights; § 24(C)–(D): base = greatest of the
+    average daily rate, room cost and industry cost × nights; § 24(F)–(G): exempt stays.
+    """
+    warnings: list[str] = []
+    trace: list[TraceStep] = []
+    regime = _regime_on_the_day(day, nights, warnings, trace)
+    act272_rules = {
+        "exemption": exemption is not None,
+        "complimentary": complimentary,
+        "grouped_meals": grouped_meals,
+    }
+    rate_pv, minimum = _rate_of_the_lodging(
+        regime, lodging_type, day, act272_rules, warnings, trace
+    )
+    stay = _Stay(
+        nights,
+        nightly_rate,
+        additional_charges,
+        complimentary,
+        grouped_meals,
+        {
+            "average_daily_rate": average_daily_rate,
+            "room_cost": room_cost,
+            "industry_cost": industry_cost,
+        },
+    )
+    base = _taxed_base(regime, lodging_type, stay, warnings, trace)
+    taxable = _exemptions(base, nights, minimum, exemption, trace)
+    tax, citation = _the_tax(rate_pv, base, nights, minimum, exemption, taxable, trace)
+    remit_by = _remittance_trace(regime, day, warnings, trace)
     return RoomTaxResult(
         regime,
         lodging_type,
-        rate,
+        rate_pv.decimal,
         round_cents(base),
         taxable,
         tax,
