@@ -37,7 +37,7 @@ from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from decimal import Decimal
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from sqlalchemy import BigInteger, Column, MetaData, Table, func, insert, select, update
 from sqlalchemy.engine import CursorResult
@@ -66,6 +66,10 @@ from tid.rules.money import ZERO, money_str, parse_decimal, to_cents
 from tid.services import audit, ledger
 from tid.services.paging import PageInfo, cadastral_or_owner, page_info
 from tid.services.roll import attribute_names
+
+if TYPE_CHECKING:
+    from tid.rules.imposts.evaluation import ImpostResult
+    from tid.rules.imposts.tree import Formula
 
 CITATION_FORMULA = "21 LPRA § 6653(3)(d)"
 CITATION_EXPECTED = "21 LPRA § 6653(3)(b)"
@@ -340,32 +344,26 @@ def _fingerprint(formula: str, parameters: str, lines: list[str]) -> str:
     return digest.hexdigest()
 
 
-# Long: one billing run in one transaction: read the roll, compute, compare with the active run,
-# write.
-def run_billing(
-    *,
-    session: Session,
-    actor: audit.Actor,
-    district_id: int,
-    fiscal_year: str,
-    run_on: date,
-    due_date: date | None = None,
-    parameters: Mapping[str, Any] | str | None = None,
-    ordinance_id: int | None = None,
-    reason: str = "",
-) -> BillingResult:
-    """Bill every property of the district's roll for the fiscal year by the ordinance's
-    formula (§ 6653(3)(d)); supersede the year's active run when the bills differ. The caller
-    commits; on ``InputError`` nothing has been written."""
-    if session.get(District, district_id) is None:
-        raise InputError("district", N_("There is no such district."))
-    # The district's postings wait for the run: the journal books its bills in order.
-    ledger.lock_district(session, district_id)
-    fy = periods.parse_fiscal_year(fiscal_year).label
-    ordinance = ordinance_for(session, district_id, fy, ordinance_id)
-    params = parse_parameters(parameters)
-    reason = " ".join(reason.split())[:1000]
+@dataclass(frozen=True)
+class _Computed:
+    """A run's bills as computed from the roll, before anything is written."""
 
+    formula: Formula
+    result: ImpostResult
+    properties: list[dict[str, Any]]
+    ids: list[tuple[int, int]]
+    params_text: str
+    amounts: list[int]
+    keys: list[tuple[Decimal, str, tuple[str, ...]]]
+    fingerprint: str
+
+
+def _read_the_roll(
+    session: Session, district_id: int, fy: str, ordinance: Ordinance, params: dict[str, Value]
+) -> tuple[Formula, list[dict[str, Any]], list[tuple[int, int]]]:
+    """The ordinance's formula compiled against the year's roll (§ 6653(3)(d)), and the roll's
+    properties as it reads them; ``params`` gains the ordinance's expected amount when the
+    formula uses it."""
     in_roll = session.execute(
         select(_YEAR_ROWS.c.id)
         .where(
@@ -394,9 +392,18 @@ def run_billing(
     if unused:
         raise InputError(f"parameters.{unused[0]}", N_("The formula does not use this parameter."))
     properties, ids = _roll_properties(session, district_id, fy, formula.attributes)
+    return formula, properties, ids
+
+
+def _compute(
+    formula: Formula,
+    properties: list[dict[str, Any]],
+    ids: list[tuple[int, int]],
+    params: dict[str, Value],
+) -> _Computed:
+    """Every property's bill by the formula, and the run's fingerprint."""
     result = evaluate(formula, properties, params)
     params_text = parameters_json(params)
-
     amounts = [to_cents(line.amount) for line in result.properties]
     # What each bill depends on: the values of the attributes the formula reads (as written,
     # so 1.0 and 1.00 differ), its amount and its unrounded value. The fingerprint is made
@@ -414,28 +421,29 @@ def run_billing(
             for (pid, yid), cents, key in zip(ids, amounts, keys, strict=True)
         ],
     )
-    total = result.total
-    expected = ordinance.expected_amount
-    warnings = list(result.warnings)
+    return _Computed(formula, result, properties, ids, params_text, amounts, keys, fingerprint)
 
-    current = active_run(session, district_id, fy)
-    if (
-        current is not None
-        and current.fingerprint == fingerprint
-        and (due_date is None or due_date == current.due_date)
-    ):
-        return BillingResult(
-            run=current,
-            unchanged=True,
-            superseded=None,
-            superseded_bills=0,
-            mailed_superseded=0,
-            total=current.total,
-            expected_amount=current.expected_amount,
-            difference=current.total - current.expected_amount,
-            warnings=tuple(json.loads(current.warnings or "[]")),
-        )
 
+def _unchanged(current: BillingRun) -> BillingResult:
+    """The active run, said again: a rerun that changes nothing writes nothing."""
+    return BillingResult(
+        run=current,
+        unchanged=True,
+        superseded=None,
+        superseded_bills=0,
+        mailed_superseded=0,
+        total=current.total,
+        expected_amount=current.expected_amount,
+        difference=current.total - current.expected_amount,
+        warnings=tuple(json.loads(current.warnings or "[]")),
+    )
+
+
+def _due_date(
+    run_on: date, ordinance: Ordinance, current: BillingRun | None, due_date: date | None
+) -> date:
+    """The run's due date: the one given, else the active run's (when still lawful), else the
+    default; never before the 30 days of the certified-mail notice (§ 6653(5))."""
     earliest = earliest_due_date(run_on, ordinance)
     if due_date is None:
         if current is not None and current.due_date >= earliest.date:
@@ -452,81 +460,113 @@ def run_billing(
         )
     if due_date > run_on + timedelta(days=3 * 366):
         raise InputError("due_date", N_("The due date is too far away."))
+    return due_date
 
-    version = int(
-        session.execute(
-            select(func.coalesce(func.max(BillingRun.__table__.c.version), 0)).where(  # type: ignore[attr-defined]
-                BillingRun.__table__.c.district_id == district_id,  # type: ignore[attr-defined]
-                BillingRun.__table__.c.fiscal_year == fy,  # type: ignore[attr-defined]
-            )
-        ).scalar_one()
-    )
-    now = utcnow()
-    run = BillingRun(
+
+def _new_run(
+    session: Session,
+    actor: audit.Actor,
+    ordinance: Ordinance,
+    computed: _Computed,
+    current: BillingRun | None,
+    *,
+    district_id: int,
+    fy: str,
+    run_on: date,
+    due_date: date,
+    reason: str,
+    now: datetime,
+) -> BillingRun:
+    """The year's next run (its version one past the latest), active, superseding ``current``."""
+    table = BillingRun.__table__  # type: ignore[attr-defined]
+    latest = session.execute(
+        select(func.coalesce(func.max(table.c.version), 0)).where(
+            table.c.district_id == district_id,
+            table.c.fiscal_year == fy,
+        )
+    ).scalar_one()
+    return BillingRun(
         district_id=district_id,
         ordinance_id=ordinance.id or 0,
         fiscal_year=fy,
-        version=version + 1,
+        version=int(latest) + 1,
         status=BillingRunStatus.ACTIVE.value,
-        formula=formula.text,
-        parameters=params_text,
-        property_count=len(properties),
-        total=total,
-        expected_amount=expected,
+        formula=computed.formula.text,
+        parameters=computed.params_text,
+        property_count=len(computed.properties),
+        total=computed.result.total,
+        expected_amount=ordinance.expected_amount,
         run_on=run_on,
         due_date=due_date,
-        fingerprint=fingerprint,
-        warnings=json.dumps(warnings, ensure_ascii=False),
+        fingerprint=computed.fingerprint,
+        warnings=json.dumps(list(computed.result.warnings), ensure_ascii=False),
         reason=reason,
         supersedes_id=current.id if current is not None else None,
         actor=actor.label,
         created_at=now,
     )
-    explanations = _explanations(result.properties, keys)
-    superseded_bills = mailed = 0
-    if current is not None:
-        before = audit.snapshot(current)
-        current.status = BillingRunStatus.SUPERSEDED.value
-        current.superseded_at = now
-        session.add(current)
-        session.flush()
-        audit.record(
-            session,
-            actor,
-            "billing_run.supersede",
-            current,
-            before=before,
-            after=audit.snapshot(current),
-        )
-    session.add(run)
+
+
+def _supersede_run(
+    session: Session, actor: audit.Actor, current: BillingRun, now: datetime
+) -> None:
+    """Mark the year's active run superseded (its bills follow once the new ones exist)."""
+    before = audit.snapshot(current)
+    current.status = BillingRunStatus.SUPERSEDED.value
+    current.superseded_at = now
+    session.add(current)
     session.flush()
-    run_id = run.id or 0
+    audit.record(
+        session,
+        actor,
+        "billing_run.supersede",
+        current,
+        before=before,
+        after=audit.snapshot(current),
+    )
+
+
+def _write_bills(session: Session, run: BillingRun, computed: _Computed, now: datetime) -> None:
+    """One bill per property of the run, in bulk (integer cents precomputed)."""
+    explanations = _explanations(computed.result.properties, computed.keys)
     session.execute(
         insert(_BILL_ROWS),
         [
             {
-                "billing_run_id": run_id,
-                "district_id": district_id,
+                "billing_run_id": run.id or 0,
+                "district_id": run.district_id,
                 "property_id": pid,
                 "property_year_id": yid,
-                "fiscal_year": fy,
+                "fiscal_year": run.fiscal_year,
                 "amount": cents,
                 "explanation": text,
                 "explanation_es": text_es,
                 "explanation_message": message,
-                "due_date": due_date,
+                "due_date": run.due_date,
                 "status": BillStatus.ACTIVE.value,
                 "created_at": now,
             }
             for (pid, yid), cents, (text, text_es, message) in zip(
-                ids, amounts, explanations, strict=True
+                computed.ids, computed.amounts, explanations, strict=True
             )
         ],
     )
+
+
+def _book_the_run(
+    session: Session,
+    actor: audit.Actor,
+    run: BillingRun,
+    current: BillingRun | None,
+    computed: _Computed,
+) -> BillingResult:
+    """After the run's bills are written: the superseded run's bills point to their
+    replacements, the journal books the bills, the audit trail records the run."""
+    superseded_bills = mailed = 0
     if current is not None:
-        superseded_bills, mailed = _supersede_bills(session, current.id or 0, run_id)
+        superseded_bills, mailed = _supersede_bills(session, current.id or 0, run.id or 0)
     # The special account's receivables: the run's bills are booked with it (in bulk).
-    ledger.sync_bills(session, actor=actor, district_id=district_id)
+    ledger.sync_bills(session, actor=actor, district_id=run.district_id)
     audit.record(
         session,
         actor,
@@ -538,6 +578,7 @@ def run_billing(
             "mailed_superseded": mailed,
         },
     )
+    total, expected = computed.result.total, run.expected_amount
     return BillingResult(
         run=run,
         unchanged=False,
@@ -547,8 +588,65 @@ def run_billing(
         total=total,
         expected_amount=expected,
         difference=total - expected,
-        warnings=tuple(warnings),
+        warnings=tuple(computed.result.warnings),
     )
+
+
+def run_billing(
+    *,
+    session: Session,
+    actor: audit.Actor,
+    district_id: int,
+    fiscal_year: str,
+    run_on: date,
+    due_date: date | None = None,
+    parameters: Mapping[str, Any] | str | None = None,
+    ordinance_id: int | None = None,
+    reason: str = "",
+) -> BillingResult:
+    """Bill every property of the district's roll for the fiscal year by the ordinance's
+    formula (§ 6653(3)(d)); supersede the year's active run when the bills differ. One
+    transaction: read the roll, compute, compare with the active run, supersede it, write the
+    bills, book them in the journal. The caller commits; on ``InputError`` nothing has been
+    written."""
+    if session.get(District, district_id) is None:
+        raise InputError("district", N_("There is no such district."))
+    # The district's postings wait for the run: the journal books its bills in order.
+    ledger.lock_district(session, district_id)
+    fy = periods.parse_fiscal_year(fiscal_year).label
+    ordinance = ordinance_for(session, district_id, fy, ordinance_id)
+    params = parse_parameters(parameters)
+    reason = " ".join(reason.split())[:1000]
+    formula, properties, ids = _read_the_roll(session, district_id, fy, ordinance, params)
+    computed = _compute(formula, properties, ids, params)
+    current = active_run(session, district_id, fy)
+    if (
+        current is not None
+        and current.fingerprint == computed.fingerprint
+        and (due_date is None or due_date == current.due_date)
+    ):
+        return _unchanged(current)
+    due_date = _due_date(run_on, ordinance, current, due_date)
+    now = utcnow()
+    run = _new_run(
+        session,
+        actor,
+        ordinance,
+        computed,
+        current,
+        district_id=district_id,
+        fy=fy,
+        run_on=run_on,
+        due_date=due_date,
+        reason=reason,
+        now=now,
+    )
+    if current is not None:
+        _supersede_run(session, actor, current, now)
+    session.add(run)
+    session.flush()
+    _write_bills(session, run, computed, now)
+    return _book_the_run(session, actor, run, current, computed)
 
 
 def _supersede_bills(session: Session, old_run_id: int, new_run_id: int) -> tuple[int, int]:
