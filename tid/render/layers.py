@@ -203,9 +203,6 @@ def page_operators(drawn: Any, index: int) -> bytes:
     return data
 
 
-# Long: the steps of one chunk's two-layer rendering (layout, form, fill, split, merge) share the
-
-
 def data_only_fetcher() -> Any:
     """A URL fetcher for ``data:`` URLs only: a document never makes the server fetch."""
     import weasyprint

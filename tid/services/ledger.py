@@ -904,7 +904,6 @@ _NEW_BILLS = (
 )
 
 
-# Long: the bills and the moves of superseded bills booked under one district lock.
 def sync_bills(session: Session, *, actor: audit.Actor, district_id: int) -> int:
     """Book every active bill of the district not yet in the journal, and move what was paid
     on a superseded bill to the bill that replaced it. Only the bills made since the last

@@ -297,7 +297,6 @@ class ImportResult:
     payments: list[PaymentResult] = field(default_factory=list)
 
 
-# Long: every row of the bank's file checked before any is used, in one pass.
 def parse_deposits(data: bytes, *, today: date) -> list[DepositRow]:
     """Read a bank-deposit CSV (date, amount, reference, cadastral_number or notice_number);
     every bad row is reported with its row number, and nothing is read if any is bad."""
