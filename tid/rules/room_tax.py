@@ -247,6 +247,18 @@ def _greatest_of_base(
     return nightly * nights
 
 
+@dataclass(frozen=True, slots=True)
+class _Stay:
+    """What the base of a stay is computed from."""
+
+    nights: int
+    nightly_rate: Decimal | None
+    additional_charges: Decimal
+    complimentary: bool
+    grouped_meals: bool
+    figures: Mapping[str, Decimal | None]
+
+
 def _taxed_base(
     regime: str,
     lodging_type: str,
@@ -429,18 +441,6 @@ def _remittance_trace(regime: str, day: date, warnings: list[str], trace: list[T
             )
         )
     return remit_by
-
-
-@dataclass(frozen=True, slots=True)
-class _Stay:
-    """What the base of a stay is computed from."""
-
-    nights: int
-    nightly_rate: Decimal | None
-    additional_charges: Decimal
-    complimentary: bool
-    grouped_meals: bool
-    figures: Mapping[str, Decimal | None]
 
 
 def room_tax(
