@@ -4,7 +4,6 @@ aggregates, errors naming the property and the position, amounts too large.
 
 from __future__ import annotations
 
-import time
 from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
@@ -121,18 +120,22 @@ def test_amount_is_the_exact_value_rounded_half_up(
     assert line.amount == exact.quantize(D("0.01"), rounding=ROUND_HALF_UP)
 
 
-def test_hundred_thousand_properties_well_under_two_seconds() -> None:
+def test_a_hundred_thousand_properties_each_to_the_cent() -> None:
+    """A roll of a large municipality's size: every amount exact (its speed is measured by
+    benchmarks/billing.py, not here)."""
     props = [
         {"id": str(i), "assessed_value": D(100000 + i), "rooms": D(i % 50)} for i in range(100_000)
     ]
-    start = time.process_time()
     f = compile_formula("0.0125 * assessed_value + 1.50 * rooms")
     result = evaluate(f, props)
-    elapsed = time.process_time() - start  # CPU time: the machine may be shared
     assert len(result.properties) == 100_000
     # property 0: 0.0125 × 100,000 + 1.50 × 0 = 1,250.00
     assert result.properties[0].amount == D("1250.00")
-    assert elapsed < 2.0, f"{elapsed:.2f} s"
+    expected = [
+        (D("0.0125") * (100000 + i) + D("1.50") * (i % 50)).quantize(D("0.01"), ROUND_HALF_UP)
+        for i in range(100_000)
+    ]
+    assert [p.amount for p in result.properties] == expected
 
 
 def test_absurdly_large_amount_is_an_input_error() -> None:
