@@ -6,12 +6,13 @@ be read and photographed again at the other width."""
 from __future__ import annotations
 
 import re
-from datetime import date, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.harness import Checker, Site, set_language, shoot, t
+from tid.clock import today_in_puerto_rico
 from tid.demo.roll import roll_csv
 from tid.rules.certified_mail import check_digit
 
@@ -79,7 +80,9 @@ class Journey:
 
 
 def _day(offset: int) -> str:
-    return (date.today() + timedelta(days=offset)).isoformat()
+    """A day counted from today in Puerto Rico, as the app counts (from 8 p.m. in San Juan the
+    machine's UTC date is already the next day, which the app calls the future)."""
+    return (today_in_puerto_rico() + timedelta(days=offset)).isoformat()
 
 
 # --------------------------------------------------------------------------- the clerk
