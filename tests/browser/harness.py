@@ -20,6 +20,7 @@ from axe_playwright_python.sync_playwright import Axe
 from babel.support import Translations
 from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Error as PlaywrightError
 from werkzeug.serving import BaseWSGIServer, make_server
 
 import tid
@@ -171,7 +172,20 @@ class Checker:
 
     def check(self, page: Page, what: str, language: str) -> None:
         """The page speaks ``language``; no sideways scroll at this width; no serious or
-        critical axe finding."""
+        critical axe finding. A page that navigates while it is read (a job's page reloads
+        itself when its job ends) is read again, whole, once the new page has loaded."""
+        for attempt in range(3):
+            axed, languages, checked = set(self.axed), set(self.languages), self.checked
+            try:
+                self._check(page, what, language)
+                return
+            except PlaywrightError as exc:
+                if "Execution context was destroyed" not in str(exc) or attempt == 2:
+                    raise
+                self.axed, self.languages, self.checked = axed, languages, checked
+                page.wait_for_load_state()
+
+    def _check(self, page: Page, what: str, language: str) -> None:
         self.checked += 1
         width = page.viewport_size["width"] if page.viewport_size else 0
         found: list[str] = []

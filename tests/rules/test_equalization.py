@@ -213,7 +213,7 @@ def municipalities(draw: st.DrawFn) -> list[Municipality]:
     return out
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(municipalities())
 def test_hold_harmless_properties(ms: list[Municipality]) -> None:
     protected = [2 * m.allocation_2007_08 >= m.income_2007_08 for m in ms]

@@ -170,7 +170,7 @@ def test_bad_input_names_the_field(change: dict[str, Any], field: str, message: 
 cents = st.integers(min_value=0, max_value=1_200_000_000)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(
     st.integers(min_value=2010, max_value=2030),
     st.lists(

@@ -250,7 +250,7 @@ periods = st.lists(
 ).map(lambda rows: sorted({m: t for m, t in rows}.items()))
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(recipients(), periods, st.integers(min_value=2018, max_value=2022))
 def test_waterfall_properties(rs: list[Recipient], ps: list[tuple[int, int]], fy: int) -> None:
     run = run_waterfall(rs, ps, fiscal_year=fy)
