@@ -494,10 +494,10 @@ class AccountMachine(RuleBasedStateMachine):
         self.seen_rows = now
 
 
-# 40 runs of up to 30 steps on SQLite; on PostgreSQL 15 runs check the same statements on the
+# 30 runs of up to 30 steps on SQLite; on PostgreSQL 12 runs check the same statements on the
 # other engine (its locks, its numeric sums), within the suite's time (every step re-verifies
 # the whole journal, so a run costs its steps squared).
-EXAMPLES = {"sqlite": 40, "postgresql": 15}
+EXAMPLES = {"sqlite": 30, "postgresql": 12}
 
 
 def test_the_account_against_a_reference_model(stateful_engine: Engine, backend: str) -> None:
