@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -1226,35 +1226,11 @@ class Difference:
     journal: Decimal
 
 
-# Long: one pass over the journal recomputing every running balance it compares.
-def verify(session: Session, district_id: int | None = None) -> tuple[int, list[Difference]]:
-    """Recompute every running balance from the journal and compare: returns how many
-    journal lines were read and every difference found (none: the balances agree)."""
-
-    def where_district(stmt: Any, column: Any) -> Any:
-        return stmt if district_id is None else stmt.where(column == district_id)
-
+def _day_differences(
+    session: Session, where_district: Callable[[Any, Any], Any]
+) -> list[Difference]:
+    """The running balances per account and day that differ from the journal's sums."""
     differences: list[Difference] = []
-    lines = int(
-        session.exec(
-            where_district(
-                select(func.count())
-                .select_from(JournalLine)
-                .join(JournalEntry, col(JournalEntry.id) == col(JournalLine.entry_id)),
-                JournalEntry.district_id,
-            )
-        ).one()
-    )
-    # Every entry balances.
-    unbalanced = where_district(
-        select(JournalEntry.district_id, JournalLine.entry_id, func.sum(JournalLine.amount))
-        .join(JournalEntry, col(JournalEntry.id) == col(JournalLine.entry_id))
-        .group_by(col(JournalEntry.district_id), col(JournalLine.entry_id))
-        .having(func.sum(JournalLine.amount) != 0),
-        JournalEntry.district_id,
-    )
-    for d, entry_id, total in session.exec(unbalanced):
-        differences.append(Difference(d, "entry", str(entry_id), ZERO, _money(total)))
     # Per account and day.
     journal_days = {
         (d, account, on): _money(total)
@@ -1285,6 +1261,14 @@ def verify(session: Session, district_id: int | None = None) -> tuple[int, list[
         found = journal_days.get((d, account, on), ZERO)
         if stored != found:
             differences.append(Difference(d, "day", f"{account} {on}", stored, found))
+    return differences
+
+
+def _bill_differences(
+    session: Session, where_district: Callable[[Any, Any], Any]
+) -> list[Difference]:
+    """The running balances per bill that differ from the journal's sums."""
+    differences: list[Difference] = []
     # Per bill.
     journal_bills: dict[tuple[int, int, str], Decimal] = {}
     for d, bill_id, account, total in session.exec(
@@ -1316,6 +1300,39 @@ def verify(session: Session, district_id: int | None = None) -> tuple[int, list[
         found = journal_bills.get((d, bill_id, account), ZERO)
         if stored != found:
             differences.append(Difference(d, "bill", f"{bill_id} {account}", stored, found))
+    return differences
+
+
+def verify(session: Session, district_id: int | None = None) -> tuple[int, list[Difference]]:
+    """Recompute every running balance from the journal and compare: returns how many
+    journal lines were read and every difference found (none: the balances agree)."""
+
+    def where_district(stmt: Any, column: Any) -> Any:
+        return stmt if district_id is None else stmt.where(column == district_id)
+
+    differences: list[Difference] = []
+    lines = int(
+        session.exec(
+            where_district(
+                select(func.count())
+                .select_from(JournalLine)
+                .join(JournalEntry, col(JournalEntry.id) == col(JournalLine.entry_id)),
+                JournalEntry.district_id,
+            )
+        ).one()
+    )
+    # Every entry balances.
+    unbalanced = where_district(
+        select(JournalEntry.district_id, JournalLine.entry_id, func.sum(JournalLine.amount))
+        .join(JournalEntry, col(JournalEntry.id) == col(JournalLine.entry_id))
+        .group_by(col(JournalEntry.district_id), col(JournalLine.entry_id))
+        .having(func.sum(JournalLine.amount) != 0),
+        JournalEntry.district_id,
+    )
+    for d, entry_id, total in session.exec(unbalanced):
+        differences.append(Difference(d, "entry", str(entry_id), ZERO, _money(total)))
+    differences += _day_differences(session, where_district)
+    differences += _bill_differences(session, where_district)
     # Each bill's running balance carries the bill's due date (the delinquency's order).
     wrong_due = where_district(
         select(col(BillLedger.district_id), col(BillLedger.bill_id))

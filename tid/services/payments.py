@@ -121,6 +121,45 @@ def payment_problems(
     return problems
 
 
+def _bills_to_pay(
+    session: Session,
+    district_id: int,
+    notice_number: str,
+    cadastral_number: str,
+    field_prefix: str,
+) -> tuple[list[Bill], Bill]:
+    """The bills a payment goes to, oldest first, and the bill an excess is held on: the
+    notice's bill, or every active bill of the property."""
+
+    def f(name: str) -> str:
+        return f"{field_prefix}{name}"
+
+    if notice_number.strip():
+        bill = _find_bill(session, district_id, notice_number, f("notice_number"))
+        if cadastral_number.strip():
+            prop = _find_property(session, district_id, cadastral_number, f("cadastral_number"))
+            if prop.id != bill.property_id:
+                raise InputError(
+                    f("cadastral_number"),
+                    N_("The notice number and the cadastral number are of different properties."),
+                )
+        bills = [bill]
+        credit_bill = bill
+    else:
+        prop = _find_property(session, district_id, cadastral_number, f("cadastral_number"))
+        bills = list(
+            session.exec(
+                select(Bill)
+                .where(Bill.property_id == prop.id, Bill.status == BillStatus.ACTIVE.value)
+                .order_by(col(Bill.due_date), col(Bill.id))
+            )
+        )
+        if not bills:
+            raise InputError(f("cadastral_number"), N_("This property has no bill to pay."))
+        credit_bill = bills[-1]
+    return bills, credit_bill
+
+
 # Long: one payment applied to a property's bills oldest first, the excess held, in one transaction.
 def record_payment(
     *,
@@ -158,29 +197,9 @@ def record_payment(
     if existing is not None:
         return _result(session, existing, booked=False)
     ledger.sync_bills(session, actor=actor, district_id=district_id)
-    if notice_number.strip():
-        bill = _find_bill(session, district_id, notice_number, f("notice_number"))
-        if cadastral_number.strip():
-            prop = _find_property(session, district_id, cadastral_number, f("cadastral_number"))
-            if prop.id != bill.property_id:
-                raise InputError(
-                    f("cadastral_number"),
-                    N_("The notice number and the cadastral number are of different properties."),
-                )
-        bills = [bill]
-        credit_bill = bill
-    else:
-        prop = _find_property(session, district_id, cadastral_number, f("cadastral_number"))
-        bills = list(
-            session.exec(
-                select(Bill)
-                .where(Bill.property_id == prop.id, Bill.status == BillStatus.ACTIVE.value)
-                .order_by(col(Bill.due_date), col(Bill.id))
-            )
-        )
-        if not bills:
-            raise InputError(f("cadastral_number"), N_("This property has no bill to pay."))
-        credit_bill = bills[-1]
+    bills, credit_bill = _bills_to_pay(
+        session, district_id, notice_number, cadastral_number, field_prefix
+    )
     outstanding = ledger.bill_balances(session, district_id, bill_ids=[b.id or 0 for b in bills])
     left = amount
     lines = [Line(BANK, amount)]
