@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from sqlmodel import col, select
+from sqlmodel import Session, col, select
 from werkzeug.wrappers import Response as BaseResponse
 
 from tid.db import get_session
@@ -474,7 +474,46 @@ _EXPENDITURE_FIELDS = (
 )
 
 
-# Long: the form, the cap's refusal with its figures and the year shown are one page.
+def _expenditures_view(
+    db: Session,
+    district: District,
+    values: dict[str, str],
+    errors: dict[str, str],
+    cap_text: str,
+    fy: FiscalYear,
+) -> Any:
+    """The expenditures page of a fiscal year: its form (kept values, errors, the cap's
+    refusal) and the year's expenditures."""
+    district_id = district.id or 0
+    if not _TOKEN.fullmatch(values["token"]):
+        values["token"] = secrets.token_urlsafe(16)
+    if not values["date"]:
+        # A new expenditure is dated today when today is in the year shown, else on the
+        # year's last day (it counts in the fiscal year of its date).
+        values["date"] = min(today(), fy.end).isoformat()
+    names = {p.id: p.name for p in expenditures.purposes(db, district_id)}
+    figures = ledger.cap_figures(db, district_id, fy)
+    options = [("admin", _("Administrative (%(rate)s cap)", rate=rate(figures.rate)))] + [
+        (str(p.id), p.name) for p in expenditures.purposes(db, district_id, active_only=True)
+    ]
+    return render_template(
+        "account/expenditures.html",
+        district=district,
+        values=values,
+        errors=errors,
+        cap_text=cap_text,
+        options=options,
+        names=names,
+        rows=list(
+            reversed(expenditures.expenditures(db, district_id, since=fy.start, until=fy.end))
+        ),
+        figures=figures,
+        may_write=may_write_district(district),
+        fy=fy,
+        current_fy=fiscal_year_of(today()),
+    ), (422 if errors else 200)
+
+
 @bp.route("/<int:district_id>/expenditures", methods=["GET", "POST"])
 @require(*READERS)
 def expenditures_page(district_id: int) -> Any:
@@ -551,33 +590,7 @@ def expenditures_page(district_id: int) -> Any:
         if errors and "date" not in errors:
             with contextlib.suppress(InputError):
                 fy = fiscal_year_of(_date_field(values, "date"))
-    if not _TOKEN.fullmatch(values["token"]):
-        values["token"] = secrets.token_urlsafe(16)
-    if not values["date"]:
-        # A new expenditure is dated today when today is in the year shown, else on the
-        # year's last day (it counts in the fiscal year of its date).
-        values["date"] = min(today(), fy.end).isoformat()
-    names = {p.id: p.name for p in expenditures.purposes(db, district_id)}
-    figures = ledger.cap_figures(db, district_id, fy)
-    options = [("admin", _("Administrative (%(rate)s cap)", rate=rate(figures.rate)))] + [
-        (str(p.id), p.name) for p in expenditures.purposes(db, district_id, active_only=True)
-    ]
-    return render_template(
-        "account/expenditures.html",
-        district=district,
-        values=values,
-        errors=errors,
-        cap_text=cap_text,
-        options=options,
-        names=names,
-        rows=list(
-            reversed(expenditures.expenditures(db, district_id, since=fy.start, until=fy.end))
-        ),
-        figures=figures,
-        may_write=may_write_district(district),
-        fy=fy,
-        current_fy=fiscal_year_of(today()),
-    ), (422 if errors else 200)
+    return _expenditures_view(db, district, values, errors, cap_text, fy)
 
 
 @bp.route("/<int:district_id>/purposes", methods=["GET", "POST"])
