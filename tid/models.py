@@ -372,7 +372,11 @@ class PropertyYear(SQLModel, table=True):
 
     __tablename__ = "property_year"
 
-    __table_args__ = (UniqueConstraint("property_id", "fiscal_year"),)
+    __table_args__ = (
+        UniqueConstraint("property_id", "fiscal_year"),
+        # a year's roll of a district: its count, read from the index alone
+        Index("ix_property_year_district_id_fiscal_year", "district_id", "fiscal_year", "in_roll"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     property_id: int = Field(foreign_key="property.id", index=True)

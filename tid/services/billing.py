@@ -64,7 +64,7 @@ from tid.rules.imposts import PropertyImpost, Value, compile_formula, evaluate
 from tid.rules.messages import Message
 from tid.rules.money import ZERO, money_str, parse_decimal, to_cents
 from tid.services import audit, ledger
-from tid.services.paging import PageInfo, cadastral_or_owner, page_info
+from tid.services.paging import PER_PAGE, PageInfo, cadastral_or_owner, page_info
 from tid.services.roll import attribute_names
 
 if TYPE_CHECKING:
@@ -703,7 +703,7 @@ class BillPage(PageInfo):
 
 
 def bills_page(
-    session: Session, run_id: int, *, search: str = "", page: int = 1, per_page: int = 100
+    session: Session, run_id: int, *, search: str = "", page: int = 1, per_page: int = PER_PAGE
 ) -> BillPage:
     """One page of a run's bills by cadastral number, optionally searched (plain text)."""
     where: list[Any] = [Bill.billing_run_id == run_id]

@@ -38,7 +38,7 @@ from decimal import ROUND_DOWN, Decimal
 from typing import Any
 
 from sqlalchemy import String as SqlString
-from sqlalchemy import Table, bindparam, cast, insert, literal, or_
+from sqlalchemy import Table, bindparam, cast, extract, insert, literal, or_
 from sqlalchemy import select as sa_select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
@@ -62,6 +62,7 @@ from tid.rules.messages import Message
 from tid.rules.money import CENT, MAX_ACCOUNT_AMOUNT, ZERO
 from tid.rules.periods import FiscalYear, fiscal_year_of
 from tid.services import audit, year_locks
+from tid.services.paging import PER_PAGE
 
 BANK = "bank"
 RECEIVABLE = "receivable"
@@ -578,14 +579,20 @@ def day_sums(
     return {account: _money(total) for account, total in session.exec(stmt)}
 
 
-def days(
+def month_sums(
     session: Session, district_id: int, *, since: date, until: date
-) -> list[tuple[str, date, Decimal]]:
-    """Each account's lines booked on each day between two dates (inclusive), summed."""
-    stmt = select(col(LedgerDay.account), col(LedgerDay.day), col(LedgerDay.amount)).where(
-        LedgerDay.district_id == district_id, LedgerDay.day >= since, LedgerDay.day <= until
+) -> list[tuple[str, int, int, Decimal]]:
+    """Each account's lines booked in each month between two dates (inclusive), summed:
+    ``(account, year, month, amount)``."""
+    day = col(LedgerDay.day)
+    year, month = extract("year", day), extract("month", day)
+    stmt = (
+        select(col(LedgerDay.account), year, month, func.sum(LedgerDay.amount))
+        .where(LedgerDay.district_id == district_id, LedgerDay.day >= since, LedgerDay.day <= until)
+        .group_by(col(LedgerDay.account), year, month)
     )
-    return [(account, day, amount) for account, day, amount in session.exec(stmt)]
+    rows = session.exec(stmt)
+    return [(account, int(y), int(m), _money(amount)) for account, y, m, amount in rows]
 
 
 def balance(
@@ -1175,7 +1182,7 @@ def journal_page(
     until: date | None = None,
     kinds: Sequence[str] | None = None,
     page: int = 1,
-    per_page: int = 100,
+    per_page: int = PER_PAGE,
     newest_first: bool = False,
     counted: bool = True,
 ) -> JournalPage:

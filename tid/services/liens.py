@@ -37,7 +37,7 @@ from tid.rules import liens as lien_rules
 from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.money import ZERO, round_cents
 from tid.services import audit, ledger
-from tid.services.paging import page_info
+from tid.services.paging import PER_PAGE, page_info
 
 IMPOST_LIEN_ID = "impost"
 DAYS_IN_YEAR = 365  # simple interest per day late; the ordinance's own convention may differ
@@ -255,7 +255,7 @@ def delinquency(session: Session, district_id: int, today: date) -> list[Delinqu
 
 
 def delinquency_page(
-    session: Session, district_id: int, today: date, *, page: int = 1, per_page: int = 100
+    session: Session, district_id: int, today: date, *, page: int = 1, per_page: int = PER_PAGE
 ) -> DelinquencyPage:
     """One page of :func:`delinquency`: only the page's bills are read."""
     if ledger.unbooked_owed(session, district_id):

@@ -10,6 +10,10 @@ from sqlmodel import func
 
 from tid.models import Property, PropertyYear
 
+# The rows of a page on screen: a table a person reads, and a phone scrolls, at once (the
+# CSV and PDF files have every row). Fifty journal entries are some 150 lines.
+PER_PAGE = 50
+
 
 @dataclass(frozen=True)
 class PageInfo:
@@ -27,7 +31,7 @@ class PageInfo:
     def next_page(self) -> int | None:
         return self.page + 1 if self.page < self.pages else None
 
-    per_page: int = 100
+    per_page: int = PER_PAGE
 
     @property
     def offset(self) -> int:

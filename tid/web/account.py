@@ -253,6 +253,12 @@ def dashboard(district_id: int) -> Any:
 _PAYMENT_FIELDS = ("date", "amount", "reference", "notice_number", "cadastral_number", "token")
 
 
+# The statement's page shows the first of its receivables and of its journal entries, and
+# the payments page the latest payments: the delinquency and the journal pages have them
+# all, a page at a time, and the PDF and the CSV files at once.
+_ON_THE_PAGE = 25
+
+
 # Long: one form read field by field, every error at once, then booked or refused whole.
 @bp.route("/<int:district_id>/payments", methods=["GET", "POST"])
 @require(*READERS)
@@ -334,6 +340,7 @@ def payments_page(district_id: int) -> Any:
         kinds=("payment", "reversal"),
         newest_first=True,
         counted=False,
+        per_page=_ON_THE_PAGE,
     ).rows
     return render_template(
         "account/payments.html",
@@ -341,6 +348,7 @@ def payments_page(district_id: int) -> Any:
         values=values,
         errors=errors,
         rows=rows,
+        shown=_ON_THE_PAGE,
         may_write=may_write_district(district),
         import_errors=[],
     ), (422 if errors else 200)
@@ -399,6 +407,7 @@ def payments_import(district_id: int) -> Any:
         values=values,
         errors={},
         rows=[],
+        shown=_ON_THE_PAGE,
         may_write=True,
         import_errors=import_errors,
     ), 422
@@ -966,11 +975,6 @@ def _booked_by() -> date | None:
         return date.fromisoformat(raw)
     except ValueError:
         abort(404)
-
-
-# The statement's page shows the first of its receivables and of its journal entries; the
-# PDF and the CSV files have them all.
-_ON_THE_PAGE = 100
 
 
 @bp.route("/<int:district_id>/statement")

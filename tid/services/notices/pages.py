@@ -13,6 +13,7 @@ from sqlmodel import Session, col, select
 
 from tid.models import DeliveryEvent, DeliveryStatus, Notice, NoticeBatch
 from tid.services.notices.deliveries import RETURNED
+from tid.services.paging import PER_PAGE
 
 
 def batches(session: Session, district_ids: Collection[int] | None) -> list[NoticeBatch]:
@@ -36,7 +37,7 @@ DELIVERY_FILTERS = (
     DeliveryStatus.REFUSED.value,
     DeliveryStatus.UNDELIVERABLE.value,
 )
-BATCH_PAGE_SIZE = 100
+BATCH_PAGE_SIZE = PER_PAGE
 
 
 def _mail_status() -> Any:

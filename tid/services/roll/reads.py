@@ -13,7 +13,7 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from tid.models import Property, PropertyYear, RollImport
-from tid.services.paging import PageInfo, cadastral_or_owner, page_info
+from tid.services.paging import PER_PAGE, PageInfo, cadastral_or_owner, page_info
 from tid.services.roll.columns import STANDARD_ATTRIBUTES
 
 
@@ -49,30 +49,32 @@ def roll_page(
     *,
     search: str = "",
     page: int = 1,
-    per_page: int = 100,
+    per_page: int = PER_PAGE,
 ) -> RollPage:
     """One page of a year's roll, by cadastral number, optionally searched by cadastral
-    number or owner (plain text; no pattern characters are interpreted)."""
+    number or owner (plain text; no pattern characters are interpreted). The page walks the
+    district's properties in cadastral order (their unique index) and stops at its last
+    row; the count of a whole year reads the index of the year's roll alone."""
     where: list[Any] = [
         PropertyYear.district_id == district_id,
         PropertyYear.fiscal_year == fiscal_year,
         col(PropertyYear.in_roll),
     ]
     matching = cadastral_or_owner(search)
+    count_stmt = select(func.count()).select_from(PropertyYear).where(*where)
     if matching is not None:
         where.append(matching)
-    base = select(Property, PropertyYear).join(
-        PropertyYear, col(PropertyYear.property_id) == col(Property.id)
-    )
-    count_stmt = (
-        select(func.count())
-        .select_from(PropertyYear)
-        .join(Property, col(PropertyYear.property_id) == col(Property.id))
-        .where(*where)
-    )
+        count_stmt = (
+            select(func.count())
+            .select_from(PropertyYear)
+            .join(Property, col(PropertyYear.property_id) == col(Property.id))
+            .where(*where)
+        )
     info = page_info(int(session.exec(count_stmt).one()), page, per_page)
     stmt = (
-        base.where(*where)
+        select(Property, PropertyYear)
+        .join(PropertyYear, col(PropertyYear.property_id) == col(Property.id))
+        .where(Property.district_id == district_id, *where)
         .order_by(col(Property.cadastral_number))
         .offset(info.offset)
         .limit(per_page)
