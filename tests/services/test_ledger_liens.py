@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
@@ -300,3 +300,50 @@ def test_the_statement_page_reads_the_same_aging_from_the_index_of_owed_bills(
         "181–365",
         "over 365",
     ]
+
+
+def test_the_index_puts_each_bill_in_its_bucket_at_the_edges(session: Session) -> None:
+    """A bill due on the day of the statement, or 1, 30, 31, 90, 91, 180, 181, 365 and 366
+    days before it, is in the same bucket whether the aging is read from the index of owed
+    bills (one grouped query) or computed bill by bill."""
+    s = Scaffold(session)
+    as_of = date(2026, 6, 30)
+    for days in (0, 1, 30, 31, 90, 91, 180, 181, 365, 366):
+        s.bill(s.property(), f"{1000 + days}.00", due=as_of - timedelta(days=days))
+    page = audit_statement.aging_page(session, s.district_id, as_of, limit=100)
+    every = audit_statement.aging(session, s.district_id, as_of)
+    assert page.totals == audit_statement.aging_totals(every)
+    assert dict(page.totals) == {
+        "not yet due": Decimal("1000.00"),
+        "1–30": Decimal("2031.00"),
+        "31–90": Decimal("2121.00"),
+        "91–180": Decimal("2271.00"),
+        "181–365": Decimal("2546.00"),
+        "over 365": Decimal("1366.00"),
+    }
+    assert page.count == 10 == len(every)
+    assert [(r.bill.id, r.bucket) for r in page.rows] == [(r.bill.id, r.bucket) for r in every]
+
+
+def test_the_months_of_the_year_sum_the_days_of_each_month(session: Session) -> None:
+    """The dashboard's months (summed by month in the database) are the days' sums of each
+    month, and the running total of the revenue ends at the year's revenue."""
+    s = Scaffold(session)
+    bills = [s.bill(s.property(), "500.00") for _ in range(4)]
+    paid = [date(2025, 7, 31), date(2025, 8, 1), date(2025, 11, 30), date(2025, 12, 1)]
+    for i, (bill, on) in enumerate(zip(bills, paid, strict=True)):
+        _pay(session, s, f"{100 + i}.25", on, f"m{i}", bill.id)
+    fy = FiscalYear(2025)
+    months = audit_statement.months(session, s.district_id, fy)
+    assert [m.label for m in months][:2] == ["2025-07", "2025-08"] and len(months) == 12
+    for m in months:
+        last = date(m.year + m.month // 12, m.month % 12 + 1, 1) - timedelta(days=1)
+        sums = ledger.day_sums(session, s.district_id, since=date(m.year, m.month, 1), until=last)
+        assert m.revenue == -sums.get(ledger.REVENUE, Decimal(0))
+    assert [m.revenue for m in months if m.revenue] == [
+        Decimal("100.25"),
+        Decimal("101.25"),
+        Decimal("102.25"),
+        Decimal("103.25"),
+    ]
+    assert months[-1].revenue_to_date == Decimal("407.00")

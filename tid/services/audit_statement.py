@@ -16,7 +16,7 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import literal_column
+from sqlalchemy import case, literal_column
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, func, select
 
@@ -232,23 +232,28 @@ def aging_page(session: Session, district_id: int, as_of: date, *, limit: int) -
         col(BillLedger.district_id) == district_id,
         col(BillLedger.receivable) > literal_column("0"),
     ]
-    totals: list[tuple[str, Decimal]] = []
-    count = 0
-    edges = [start for start, _ in AGING_BUCKETS[1:]]
-    for i, (start, label) in enumerate(AGING_BUCKETS):
-        # days past due ≥ start ⇔ due ≤ as_of − start; the next bucket's start bounds it.
-        where: list[Any] = list(owed)
-        if start > 0:
-            where.append(col(BillLedger.due_date) <= as_of - timedelta(days=start))
-        else:
-            where.append(col(BillLedger.due_date) >= as_of)
-        if start > 0 and i + 1 < len(AGING_BUCKETS):
-            where.append(col(BillLedger.due_date) > as_of - timedelta(days=edges[i]))
-        n, total = session.exec(
-            select(func.count(), func.sum(BillLedger.receivable)).where(*where)
-        ).one()
-        count += int(n)
-        totals.append((label, ledger.cents(total)))
+    # One pass over the index of owed bills, each in its bucket: days past due ≥ a bucket's
+    # start ⇔ due ≤ as_of − start, so a bill is in the first bucket whose next start its
+    # due date is after (the first bucket: not yet due, due on or after as_of).
+    whens: list[Any] = [(col(BillLedger.due_date) >= as_of, 0)]
+    whens += [
+        (col(BillLedger.due_date) > as_of - timedelta(days=next_start), i)
+        for i, (next_start, _label) in enumerate(AGING_BUCKETS[2:], start=1)
+    ]
+    bucket_of = case(*whens, else_=len(AGING_BUCKETS) - 1)
+    found = {
+        int(i): (int(n), total)
+        for i, n, total in session.execute(
+            sa_select(bucket_of, func.count(), func.sum(BillLedger.receivable))
+            .where(*owed)
+            .group_by(bucket_of)
+        )
+    }
+    count = sum(n for n, _total in found.values())
+    totals = [
+        (label, ledger.cents(found.get(i, (0, 0))[1]))
+        for i, (_start, label) in enumerate(AGING_BUCKETS)
+    ]
     first = session.execute(
         sa_select(
             col(Bill.id),
@@ -373,8 +378,9 @@ class Month:
 def months(session: Session, district_id: int, fy: FiscalYear) -> list[Month]:
     """Revenue, program and administrative spending by month of the FY, with running totals."""
     totals: dict[tuple[int, int], dict[str, Decimal]] = {ym: {} for ym in fy.months()}
-    for account, day, amount in ledger.days(session, district_id, since=fy.start, until=fy.end):
-        bucket = totals[(day.year, day.month)]
+    sums = ledger.month_sums(session, district_id, since=fy.start, until=fy.end)
+    for account, year, month, amount in sums:
+        bucket = totals[(year, month)]
         key = (
             "revenue"
             if account == REVENUE
