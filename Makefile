@@ -41,8 +41,9 @@ translations: $(STAMP)
 	$(BIN)/pybabel compile -d tid/translations > /dev/null 2>&1
 
 # Refresh the catalogs after adding or changing messages (then translate the new Spanish ones).
+# templates/_macros is named on its own: pybabel's walk skips folders whose names start with _.
 messages: $(STAMP)
-	$(BIN)/pybabel extract --no-wrap --no-location --sort-output -F tid/babel.cfg -k _l -k lazy_gettext -k N_ -k Message -o tid/translations/messages.pot tid templates
+	$(BIN)/pybabel extract --no-wrap --no-location --sort-output -F tid/babel.cfg -k _l -k lazy_gettext -k N_ -k Message -o tid/translations/messages.pot tid templates templates/_macros
 	$(BIN)/pybabel update --no-wrap --ignore-obsolete -i tid/translations/messages.pot -d tid/translations --no-fuzzy-matching
 
 # The demo's digest emails go to a local mail sink that keeps them in instance/mail/. The web,

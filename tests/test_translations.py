@@ -29,7 +29,8 @@ METHODS = [
 
 def _extracted() -> set[str | tuple[str, ...]]:
     ids: set[str | tuple[str, ...]] = set()
-    for folder in ("tid", "templates"):
+    # templates/_macros on its own: the walk skips folders whose names start with _.
+    for folder in ("tid", "templates", "templates/_macros"):
         for _file, _line, message, _comments, _context in extract_from_dir(
             ROOT / folder, METHODS, keywords=KEYWORDS
         ):

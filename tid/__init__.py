@@ -93,10 +93,12 @@ def register_blueprints(app: Flask) -> None:
     """Every blueprint of ``tid.web``."""
     from tid.web import blueprints
     from tid.web.nav import nav_items
+    from tid.web.util import url_pattern
 
     for blueprint in blueprints():
         app.register_blueprint(blueprint)
     app.jinja_env.globals["nav_items"] = nav_items
+    app.jinja_env.globals["url_pattern"] = url_pattern
 
 
 def register_errors(app: Flask) -> None:

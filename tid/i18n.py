@@ -15,6 +15,9 @@ from flask import Flask, current_app, has_request_context, request, session
 from flask.globals import _cv_app
 from flask_babel import Babel, get_locale, get_translations
 from flask_login import current_user
+from jinja2 import pass_eval_context
+from jinja2.nodes import EvalContext
+from markupsafe import Markup
 
 from tid import clock
 from tid.clock import PUERTO_RICO
@@ -190,6 +193,27 @@ def _page_translations() -> Any:
     return NullTranslations() if locale is None else _kept_translations(locale)
 
 
+@pass_eval_context
+def template_gettext(eval_ctx: EvalContext, string: str, /, **variables: Any) -> str:
+    """A template's ``_('…', name=value)``: the text in the reader's language, escaped as
+    the template is, with its ``%(name)s`` filled in (always formatted: ``%%`` is ``%``)."""
+    text: str = _page_translations().ugettext(string)
+    if not variables and "%" not in text:  # nothing to fill in: the same text, sooner
+        return Markup(text) if eval_ctx.autoescape else text
+    return (Markup(text) if eval_ctx.autoescape else text) % variables
+
+
+@pass_eval_context
+def template_ngettext(
+    eval_ctx: EvalContext, singular: str, plural: str, num: int, /, **variables: Any
+) -> str:
+    """A template's ``ngettext('…', '…', n)``: as :func:`template_gettext`, the form for
+    ``n`` (``%(num)s`` is ``n`` unless given)."""
+    variables.setdefault("num", num)
+    text: str = _page_translations().ungettext(singular, plural, num)
+    return (Markup(text) if eval_ctx.autoescape else text) % variables
+
+
 def init_app(app: Flask) -> None:
     """Flask-Babel with our catalogs and the formatting filters."""
     from tid.rules import messages
@@ -200,7 +224,11 @@ def init_app(app: Flask) -> None:
         locale_selector=select_locale,
         default_translation_directories=str(app.root_path + "/translations"),
     )
-    # Flask-Babel's own gettext callables, reading the kept catalogs (the same translations).
+    # Flask-Babel's own gettext callables, reading the kept catalogs (the same translations),
+    # then the ones the templates call, with the same meaning as Jinja's "newstyle" ones
+    # (the text escaped when the template is, always %-formatted) but called directly: Jinja's
+    # pass through ``_`` to ``gettext`` to the catalog costs three calls of its own, and a
+    # long page asks for hundreds of texts.
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
         gettext=lambda s: _page_translations().ugettext(s),
         ngettext=lambda s, p, n: _page_translations().ungettext(s, p, n),
@@ -208,6 +236,8 @@ def init_app(app: Flask) -> None:
         pgettext=lambda c, s: _page_translations().upgettext(c, s),
         npgettext=lambda c, s, p, n: _page_translations().unpgettext(c, s, p, n),
     )
+    app.jinja_env.globals["_"] = app.jinja_env.globals["gettext"] = template_gettext
+    app.jinja_env.globals["ngettext"] = template_ngettext
     app.jinja_env.filters["money"] = money
     app.jinja_env.filters["number"] = number
     app.jinja_env.filters["day"] = day
@@ -223,6 +253,7 @@ def init_app(app: Flask) -> None:
 
     app.jinja_env.globals["access"] = access  # the one access policy, for the templates
     app.jinja_env.globals["account_label"] = journal_account_label
+    app.jinja_env.globals["journal_row_labels"] = journal_row_labels
     app.jinja_env.globals["entry_kind_label"] = journal_entry_kind_label
     app.jinja_env.globals["memo_message"] = journal_memo
     app.jinja_env.globals["bill_explanation"] = bill_explanation
@@ -260,6 +291,18 @@ def journal_entry_kind_label(kind: str) -> str:
     from tid.services import ledger
 
     return _remembered(("kind", kind), lambda: ledger.entry_kind_label(kind))
+
+
+def journal_row_labels(rows: Any) -> dict[str, dict[str, str]]:
+    """The labels of the accounts and kinds of a page of journal entries (``rows``: their
+    ``entry`` and ``lines``), each once: ``{"accounts": {…}, "kinds": {…}}``, for the
+    template to look up on each line."""
+    accounts = {line.account for row in rows for line in row.lines}
+    kinds = {row.entry.kind for row in rows}
+    return {
+        "accounts": {a: journal_account_label(a) for a in accounts},
+        "kinds": {k: journal_entry_kind_label(k) for k in kinds},
+    }
 
 
 def _remembered(key: tuple[str, str], message: Callable[[], str]) -> str:
