@@ -10,6 +10,7 @@ import pytest
 from sqlmodel import Session
 
 from tests.conftest import People
+from tests.pdf_checks import assert_archival
 from tests.services.notice_support import (
     ACTOR,
     BASE_URL,
@@ -52,6 +53,7 @@ def test_a_run_in_slices_prints_and_archives_every_notice_in_order(
     assert len(found) == 5 and batch.page_count == 10
     printed = notices.archived_bytes(session, batch.print_sha256)
     assert pdf_pages(printed) == 10
+    assert_archival(printed, lang="es")  # the slices joined into one document of record
     text = pdf_text(printed)
     positions = [text.index(n.number) for n in found]
     assert positions == sorted(positions)  # the print file keeps the notices' order

@@ -8,7 +8,6 @@ numbers are handed out here.
 
 from __future__ import annotations
 
-import io
 import secrets
 import tempfile
 from collections.abc import Callable, Sequence
@@ -22,6 +21,7 @@ from sqlmodel import Session, col, select
 
 from tid.models import ArchivedDocument, Notice, NoticeBatch
 from tid.render import notice as notice_pdf
+from tid.render.concat import concatenate
 from tid.rules.errors import N_, InputError
 from tid.services import audit
 from tid.services.notices.access import access_code_hash
@@ -93,14 +93,16 @@ def _render_to_disk(
         del rendered
     if len(parts) == 1:
         return spilled, parts[0].read_bytes(), pages
-    from pypdf import PdfWriter
-
-    writer = PdfWriter()
-    for part in parts:
-        writer.append(str(part))
-    out = io.BytesIO()
-    writer.write(out)
-    return spilled, out.getvalue(), pages
+    # The slices joined a slice at a time (pypdf's append would hold them all at once).
+    joined = folder / "print.pdf"
+    with joined.open("wb") as out:
+        concatenate(
+            parts,
+            out,
+            title=notice_pdf.print_title(),
+            author=contents[0].association_name or "tid",
+        )
+    return spilled, joined.read_bytes(), pages
 
 
 def _flush_documents(session: Session, pending: list[ArchivedDocument]) -> None:
