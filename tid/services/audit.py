@@ -9,8 +9,10 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any
 
+from sqlalchemy import insert
 from sqlmodel import Session, SQLModel, col, select
 
+from tid.clock import utcnow
 from tid.models import AuditEvent
 
 
@@ -43,6 +45,11 @@ def snapshot(record: SQLModel | None, *, exclude: tuple[str, ...] = ()) -> dict[
     return {k: _plain(v) for k, v in record.model_dump().items() if k not in hidden}
 
 
+# An event is only ever written, never changed: a Core insert, in the change's transaction
+# (no unit of work on the path of every payment).
+_EVENTS = AuditEvent.__table__  # type: ignore[attr-defined]
+
+
 def record(
     session: Session,
     actor: Actor,
@@ -51,24 +58,29 @@ def record(
     *,
     before: dict[str, Any] | None = None,
     after: dict[str, Any] | None = None,
-) -> AuditEvent:
-    """Add an audit event to the session (committed with the change it describes)."""
+) -> None:
+    """Write an audit event in the session's transaction (committed with the change it
+    describes, or rolled back with it)."""
     if isinstance(entity, tuple):
         entity_type, entity_id = entity
     else:
         entity_type = type(entity).__tablename__  # type: ignore[assignment]
         entity_id = getattr(entity, "id", "")
-    event = AuditEvent(
-        user_id=actor.user_id,
-        actor=actor.label,
-        action=action,
-        entity_type=str(entity_type),
-        entity_id=str(entity_id),
-        before=json.dumps(before, sort_keys=True, default=str) if before is not None else None,
-        after=json.dumps(after, sort_keys=True, default=str) if after is not None else None,
+    session.execute(
+        insert(_EVENTS),
+        {
+            "at": utcnow(),
+            "user_id": actor.user_id,
+            "actor": actor.label,
+            "action": action,
+            "entity_type": str(entity_type),
+            "entity_id": str(entity_id),
+            "before": json.dumps(before, sort_keys=True, default=str)
+            if before is not None
+            else None,
+            "after": json.dumps(after, sort_keys=True, default=str) if after is not None else None,
+        },
     )
-    session.add(event)
-    return event
 
 
 def history(session: Session, entity_type: str, entity_id: object) -> list[AuditEvent]:
