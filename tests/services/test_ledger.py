@@ -516,3 +516,17 @@ def test_the_journal_a_page_at_a_time_is_the_journal(session: Session) -> None:
     session.commit()
     again = ledger.journal_page(session, d, page=2, per_page=3)
     assert again.rows[0].reversed_by is not None and again.total == 9
+
+
+def test_the_entries_are_counted_as_far_as_asked(session: Session) -> None:
+    """``entries_count`` counts a period's entries, or stops at ``at_most``."""
+    s = Scaffold(session)
+    for _ in range(5):
+        s.bill(s.property(), "10.00")
+    ledger.sync_bills(session, actor=ACTOR, district_id=s.district_id)  # booked: 5 entries
+    session.commit()
+    whole = ledger.entries_count(session, s.district_id)
+    assert whole == len(ledger.journal(session, s.district_id)) >= 5
+    assert ledger.entries_count(session, s.district_id, at_most=3) == 3
+    assert ledger.entries_count(session, s.district_id, at_most=whole + 10) == whole
+    assert ledger.entries_count(session, s.district_id, since=date(2030, 1, 1)) == 0

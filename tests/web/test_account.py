@@ -220,7 +220,16 @@ def test_statement_lien_certificate_and_delinquency_documents(
     assert pdf.status_code == 200 and pdf.mimetype == "application/pdf"
     text = _text(pdf.data)
     assert "Estado de la cuenta especial, AF 2025-26" in text and "400.00" in text
+    assert "123-456-789-01" in text  # the PDF lists the receivables bill by bill
     assert_archival(pdf.data, lang="es", tagged=True)
+    # The page has the figures: the receivables by age with their count and total, and the
+    # way to the bills (the delinquency page, the PDF) rather than the bills themselves.
+    shown = " ".join(
+        client.get(f"/account/{d}/statement?fy=2025-26").get_data(as_text=True).split()
+    )
+    assert "Cuentas por cobrar al 30 jun 2026, por antigüedad" in shown
+    assert '1 factura adeudada</td><td class="num">$600.00' in shown
+    assert "123-456-789-01" not in shown and f"/account/{d}/delinquency" in shown
     page = client.get(f"/account/{d}/properties/{prop.id}/liens?sale_price=9500").get_data(
         as_text=True
     )

@@ -44,36 +44,67 @@ def statement_context(
     *,
     booked_by: date | None,
     today: date,
-    shown: int | None = None,
 ) -> dict[str, Any]:
-    """The yearly statement (pdf/statement.html, account/_statement_body.html): with
-    ``shown``, a page's first ``shown`` receivables and journal entries (the counts and
-    totals of all of them); without, every row."""
+    """The yearly statement with every row (pdf/statement.html, account/_statement_body.html):
+    its figures, the receivables bill by bill and the year's journal."""
     district_id = district.id or 0
     cut = booked_cut(booked_by)
-    if shown is not None and cut is None:
-        entries = ledger.journal_page(
-            session, district_id, since=fy.start, until=fy.end, per_page=shown
-        )
-        rows, entries_total = entries.rows, entries.total
-        aged = audit_statement.aging_page(session, district_id, fy.end, limit=shown)
-    else:
-        rows = ledger.journal(session, district_id, since=fy.start, until=fy.end, booked_before=cut)
-        entries_total = len(rows)
+    rows = ledger.journal(session, district_id, since=fy.start, until=fy.end, booked_before=cut)
+    every = audit_statement.aging(session, district_id, fy.end, booked_before=cut)
+    return {
+        **_statement_figures(session, district, fy, booked_by=booked_by, today=today),
+        "aging": every,
+        "aging_count": len(every),
+        "aging_totals": audit_statement.aging_totals(every),
+        "rows": rows,
+        "entries_count": len(rows),
+    }
+
+
+def statement_page_context(
+    session: Session,
+    district: District,
+    fy: FiscalYear,
+    *,
+    booked_by: date | None,
+    today: date,
+    entries_at_most: int,
+) -> dict[str, Any]:
+    """The yearly statement's page (account/statement.html): its figures and the receivables'
+    count and totals by age, without the rows (the PDF and the CSV files have them, the
+    delinquency and the journal pages a page at a time); the year's journal entries counted
+    up to ``entries_at_most`` (enough to tell whether its documents are long)."""
+    district_id = district.id or 0
+    cut = booked_cut(booked_by)
+    if cut is None:  # the index of owed bills
+        aged = audit_statement.aging_page(session, district_id, fy.end, limit=0)
+        count, totals = aged.count, aged.totals
+    else:  # as the journal stood then
         every = audit_statement.aging(session, district_id, fy.end, booked_before=cut)
-        aged = audit_statement.AgingPage(every, len(every), audit_statement.aging_totals(every))
+        count, totals = len(every), audit_statement.aging_totals(every)
+    return {
+        **_statement_figures(session, district, fy, booked_by=booked_by, today=today),
+        "aging_count": count,
+        "aging_totals": totals,
+        "entries_count": ledger.entries_count(
+            session, district_id, since=fy.start, until=fy.end, at_most=entries_at_most
+        ),
+    }
+
+
+def _statement_figures(
+    session: Session, district: District, fy: FiscalYear, *, booked_by: date | None, today: date
+) -> dict[str, Any]:
+    """What the statement's page and its PDF both show: the year's figures and bank checks."""
+    district_id = district.id or 0
     checks = audit_statement.bank_checks(session, district_id)
     return {
-        "aging_count": aged.count,
-        "entries_count": entries_total,
-        "shown": shown,
         "district": district,
         "fy": fy,
         "booked_by": booked_by,
-        "st": audit_statement.statement(session, district_id, fy, booked_before=cut),
-        "aging": aged.rows[:shown] if shown is not None else aged.rows,
-        "aging_totals": aged.totals,
-        "rows": rows[:shown] if shown is not None else rows,
+        "st": audit_statement.statement(
+            session, district_id, fy, booked_before=booked_cut(booked_by)
+        ),
         "checks": [c for c in checks if fy.contains(c.as_of)],
         "today": today,
     }

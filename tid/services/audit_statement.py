@@ -254,6 +254,8 @@ def aging_page(session: Session, district_id: int, as_of: date, *, limit: int) -
         (label, ledger.cents(found.get(i, (0, 0))[1]))
         for i, (_start, label) in enumerate(AGING_BUCKETS)
     ]
+    if limit == 0:  # the count and the totals only
+        return AgingPage([], count, totals)
     first = session.execute(
         sa_select(
             col(Bill.id),

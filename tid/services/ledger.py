@@ -1174,6 +1174,27 @@ class JournalPage:
         return self.page + 1 if self.page < self.pages else None
 
 
+def entries_count(
+    session: Session,
+    district_id: int,
+    *,
+    since: date | None = None,
+    until: date | None = None,
+    at_most: int | None = None,
+) -> int:
+    """How many entries were booked between two dates; with ``at_most``, counted no further
+    (``min(count, at_most)``: enough to tell whether a document is long, without reading
+    every entry of a year)."""
+    entries = select(col(JournalEntry.id)).where(JournalEntry.district_id == district_id)
+    if since is not None:
+        entries = entries.where(JournalEntry.entry_date >= since)
+    if until is not None:
+        entries = entries.where(JournalEntry.entry_date <= until)
+    if at_most is not None:
+        entries = entries.limit(at_most)
+    return int(session.exec(select(func.count()).select_from(entries.subquery())).one())
+
+
 def journal_page(
     session: Session,
     district_id: int,

@@ -13,6 +13,9 @@ from tid.models import Property, PropertyYear
 # The rows of a page on screen: a table a person reads, and a phone scrolls, at once (the
 # CSV and PDF files have every row). Fifty journal entries are some 150 lines.
 PER_PAGE = 50
+# The first rows a summary shows of a long list, with a link to the list's own pages: the
+# statement's receivables and journal entries, the payments page's latest payments.
+FIRST_ROWS = 25
 
 
 @dataclass(frozen=True)

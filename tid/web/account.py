@@ -43,6 +43,7 @@ from tid.services import (
     year_locks,
 )
 from tid.services.ledger import CapExceededError
+from tid.services.paging import FIRST_ROWS
 from tid.web import nav
 from tid.web.access import deny_unless, may_write_district, me, require, visible_district
 from tid.web.util import send, today
@@ -253,10 +254,9 @@ def dashboard(district_id: int) -> Any:
 _PAYMENT_FIELDS = ("date", "amount", "reference", "notice_number", "cadastral_number", "token")
 
 
-# The statement's page shows the first of its receivables and of its journal entries, and
-# the payments page the latest payments: the delinquency and the journal pages have them
-# all, a page at a time, and the PDF and the CSV files at once.
-_ON_THE_PAGE = 25
+# The payments page shows the latest payments: the journal has them all, a page at a time,
+# and its CSV file at once.
+_ON_THE_PAGE = FIRST_ROWS
 
 
 # Long: one form read field by field, every error at once, then booked or refused whole.
@@ -804,7 +804,8 @@ IN_REQUEST_ROWS = {"pdf": 400, "csv": 5000}
 
 
 def document_rows(district: District, which: str) -> int:
-    """How many rows the document has (from the indexed counts, not the rows)."""
+    """How many rows the document has (from the indexed counts, not the rows; the journal's
+    entries counted as far as the larger limit, enough to tell)."""
     db = get_session()
     district_id = district.id or 0
     if which in ("delinquency", "delinquency.csv"):
@@ -813,10 +814,10 @@ def document_rows(district: District, which: str) -> int:
     aging = journal = 0
     if which in ("statement", "aging.csv"):
         aging = audit_statement.aging_page(db, district_id, fy.end, limit=0).count
-    if which in ("statement", "journal.csv"):
-        journal = ledger.journal_page(
-            db, district_id, since=fy.start, until=fy.end, per_page=1
-        ).total
+    if which in ("statement", "journal.csv"):  # counted as far as the larger limit
+        journal = ledger.entries_count(
+            db, district_id, since=fy.start, until=fy.end, at_most=IN_REQUEST_ROWS["csv"] + 1
+        )
     return aging + journal
 
 
@@ -982,13 +983,13 @@ def _booked_by() -> date | None:
 def statement(district_id: int) -> Any:
     district = visible_district(district_id)
     fy = _fy(district_id)
-    context = account_reads.statement_context(
+    context = account_reads.statement_page_context(
         get_session(),
         district,
         fy,
         booked_by=_booked_by(),
         today=today(),
-        shown=_ON_THE_PAGE,
+        entries_at_most=IN_REQUEST_ROWS["csv"] + 1,
     )
     aging, journal = context["aging_count"], context["entries_count"]
     return render_template(
