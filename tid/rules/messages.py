@@ -72,17 +72,29 @@ def _rebuild(msgid: str, params: tuple[tuple[str, Any], ...]) -> Message:
     return Message(msgid, **dict(params))
 
 
-def _format(template: str, params: Mapping[str, Any], lang: str | None, raw: bool = False) -> str:
+def _format(
+    template: str,
+    params: Mapping[str, Any],
+    lang: str | None,
+    raw: bool = False,
+    translations: NullTranslations | None = None,
+) -> str:
     if not params:
         return template
-    return template % {k: _param(v, lang, raw) for k, v in params.items()}
+    return template % {k: _param(v, lang, raw, translations) for k, v in params.items()}
 
 
-def _param(value: Any, lang: str | None, raw: bool) -> Any:
+def _param(
+    value: Any, lang: str | None, raw: bool, translations: NullTranslations | None = None
+) -> Any:
     if isinstance(value, FieldRef):
         return str(value) if raw or _field_labels is None else _field_labels(value)
     if isinstance(value, Message):
-        return str(value) if raw else render(value, lang)
+        if raw:
+            return str(value)
+        # A message inside a message: in the same catalog (a bill's explanation nests a
+        # dozen; asking for the catalog again for each costs more than rendering them).
+        return render(value, lang) if translations is None else _rendered(value, translations, lang)
     return value
 
 
@@ -135,8 +147,12 @@ def render(text: str, lang: str | None = None) -> str:
     if not isinstance(text, Message):
         return str(text)
     translations, lang = _translations(lang)
+    return _rendered(text, translations, lang)
+
+
+def _rendered(text: Message, translations: NullTranslations, lang: str | None) -> str:
     template = translations.gettext(text.msgid)
-    return _format(template or text.msgid, dict(text.params), lang)
+    return _format(template or text.msgid, dict(text.params), lang, translations=translations)
 
 
 def joined(parts: list[str], separator: str = "; ") -> str:
