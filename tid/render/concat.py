@@ -157,7 +157,6 @@ def concatenate(
     document, one part in memory at a time; returns the number of pages."""
     from pypdf.generic import (
         ArrayObject,
-        DecodedStreamObject,
         DictionaryObject,
         NameObject,
         NumberObject,
@@ -170,24 +169,12 @@ def concatenate(
     for part in parts:
         pages.extend(_copy_part(output, part))
         digest.update(path_digest(part))
-    profile = DecodedStreamObject()
-    profile.set_data(pdfa.srgb_profile())
-    profile[NameObject("/N")] = NumberObject(3)
     profile_number = output.reserve()
-    output.put(profile_number, profile.flate_encode())
-    intent = DictionaryObject()
-    intent[NameObject("/Type")] = NameObject("/OutputIntent")
-    intent[NameObject("/S")] = NameObject("/GTS_PDFA1")
-    intent[NameObject("/OutputConditionIdentifier")] = TextStringObject(pdfa.OUTPUT_CONDITION)
-    intent[NameObject("/Info")] = TextStringObject(pdfa.OUTPUT_CONDITION)
-    intent[NameObject("/DestOutputProfile")] = _ref(profile_number)
+    output.put(profile_number, pdfa.profile_stream())
     intent_number = output.reserve()
-    output.put(intent_number, intent)
-    metadata = DecodedStreamObject()  # not compressed: readable by any archive tool
-    metadata.set_data(pdfa.xmp_packet(title=title, author=author, languages=languages))
-    metadata[NameObject("/Type")] = NameObject("/Metadata")
-    metadata[NameObject("/Subtype")] = NameObject("/XML")
+    output.put(intent_number, pdfa.output_intent(_ref(profile_number)))
     metadata_number = output.reserve()
+    metadata = pdfa.metadata_stream(title=title, author=author, languages=languages)
     output.put(metadata_number, metadata)
     tree = DictionaryObject()
     tree[NameObject("/Type")] = NameObject("/Pages")

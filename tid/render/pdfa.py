@@ -61,29 +61,47 @@ def xmp_packet(
     return xml.encode("utf-8")
 
 
-def output_intents(writer: Any) -> Any:
-    """The ``/OutputIntents`` array of a PDF/A document (sRGB), its objects added to
-    ``writer`` (each file carries its own profile)."""
-    from pypdf.generic import (
-        ArrayObject,
-        DecodedStreamObject,
-        DictionaryObject,
-        NameObject,
-        NumberObject,
-        TextStringObject,
-    )
+def profile_stream() -> Any:
+    """The sRGB ICC profile as a (compressed) PDF stream."""
+    from pypdf.generic import DecodedStreamObject, NameObject, NumberObject
 
     profile = DecodedStreamObject()
     profile.set_data(srgb_profile())
     profile[NameObject("/N")] = NumberObject(3)
-    profile_ref = writer._add_object(profile.flate_encode())
+    return profile.flate_encode()
+
+
+def output_intent(profile_ref: Any) -> Any:
+    """The PDF/A output intent (sRGB) whose profile is the object ``profile_ref``."""
+    from pypdf.generic import DictionaryObject, NameObject, TextStringObject
+
     intent = DictionaryObject()
     intent[NameObject("/Type")] = NameObject("/OutputIntent")
     intent[NameObject("/S")] = NameObject("/GTS_PDFA1")
     intent[NameObject("/OutputConditionIdentifier")] = TextStringObject(OUTPUT_CONDITION)
     intent[NameObject("/Info")] = TextStringObject(OUTPUT_CONDITION)
     intent[NameObject("/DestOutputProfile")] = profile_ref
-    return ArrayObject([writer._add_object(intent)])
+    return intent
+
+
+def metadata_stream(*, title: str, author: str, languages: Sequence[str]) -> Any:
+    """The XMP metadata stream (not compressed: readable by any archive tool)."""
+    from pypdf.generic import DecodedStreamObject, NameObject
+
+    metadata = DecodedStreamObject()
+    metadata.set_data(xmp_packet(title=title, author=author, languages=languages))
+    metadata[NameObject("/Type")] = NameObject("/Metadata")
+    metadata[NameObject("/Subtype")] = NameObject("/XML")
+    return metadata
+
+
+def output_intents(writer: Any) -> Any:
+    """The ``/OutputIntents`` array of a PDF/A document (sRGB), its objects added to
+    ``writer`` (each file carries its own profile)."""
+    from pypdf.generic import ArrayObject
+
+    profile_ref = writer._add_object(profile_stream())
+    return ArrayObject([writer._add_object(output_intent(profile_ref))])
 
 
 def finish(writer: Any, *, title: str, author: str, lang: str, languages: Sequence[str]) -> None:
@@ -91,16 +109,13 @@ def finish(writer: Any, *, title: str, author: str, lang: str, languages: Sequen
     information dictionary and XMP metadata (title, author, producer), the output intent and
     the file identifier. ``lang`` is the document's language, ``languages`` all it uses (a
     bilingual notice marks its English part itself)."""
-    from pypdf.generic import DecodedStreamObject, NameObject, TextStringObject
+    from pypdf.generic import NameObject, TextStringObject
 
     writer.pdf_header = b"%PDF-1.7"
     root = writer._root_object
     root[NameObject("/Lang")] = TextStringObject(lang)
     root[NameObject("/OutputIntents")] = output_intents(writer)
-    metadata = DecodedStreamObject()  # not compressed: readable by any archive tool
-    metadata.set_data(xmp_packet(title=title, author=author, languages=languages))
-    metadata[NameObject("/Type")] = NameObject("/Metadata")
-    metadata[NameObject("/Subtype")] = NameObject("/XML")
+    metadata = metadata_stream(title=title, author=author, languages=languages)
     root[NameObject("/Metadata")] = writer._add_object(metadata)
     info = writer._info
     if info is not None:
