@@ -8,6 +8,7 @@ import io
 import subprocess
 from pathlib import Path
 
+import pytest
 from pypdf import PdfReader
 
 from tests.pdf_checks import assert_archival
@@ -18,7 +19,10 @@ from tid.render.concat import concatenate
 AUTHOR = "Asociación Peñuelas Ñ, Inc."
 
 
-def _slices(tmp_path: Path) -> list[Path]:
+@pytest.fixture(scope="module")
+def slices(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """Three slices of a run's print file (3, 1 and 3 notices), rendered once."""
+    tmp_path = tmp_path_factory.mktemp("slices")
     contents = _notices()
     paths = []
     for n, (start, end) in enumerate([(0, 3), (3, 4), (4, 7)]):
@@ -29,8 +33,9 @@ def _slices(tmp_path: Path) -> list[Path]:
     return paths
 
 
-def test_the_joined_print_file_has_every_page_of_every_slice_in_order(tmp_path: Path) -> None:
-    slices = _slices(tmp_path)
+def test_the_joined_print_file_has_every_page_of_every_slice_in_order(
+    slices: list[Path], tmp_path: Path
+) -> None:
     out = io.BytesIO()
     pages = concatenate(slices, out, title=notice_pdf.print_title(), author=AUTHOR)
     data = out.getvalue()
@@ -57,8 +62,7 @@ def test_the_joined_print_file_has_every_page_of_every_slice_in_order(tmp_path: 
     assert run.returncode == 0 and run.stderr == "" and "Łukasz Ćwikliński" in run.stdout
 
 
-def test_the_same_slices_give_the_same_file(tmp_path: Path) -> None:
-    slices = _slices(tmp_path)
+def test_the_same_slices_give_the_same_file(slices: list[Path]) -> None:
     first, second = io.BytesIO(), io.BytesIO()
     concatenate(slices, first, title="Avisos / Notices", author=AUTHOR)
     concatenate(slices, second, title="Avisos / Notices", author=AUTHOR)
@@ -68,11 +72,11 @@ def test_the_same_slices_give_the_same_file(tmp_path: Path) -> None:
     assert PdfReader(third).trailer["/ID"] != PdfReader(first).trailer["/ID"]
 
 
-def test_nothing_of_the_slices_page_trees_is_left_behind(tmp_path: Path) -> None:
+def test_nothing_of_the_slices_page_trees_is_left_behind(slices: list[Path]) -> None:
     """Every object written is reached from the catalog or the information dictionary: the
     slices' own page trees and catalogs are not copied."""
     out = io.BytesIO()
-    concatenate(_slices(tmp_path), out, title="Avisos / Notices", author=AUTHOR)
+    concatenate(slices, out, title="Avisos / Notices", author=AUTHOR)
     reader = PdfReader(io.BytesIO(out.getvalue()))
     reached: set[int] = set()
     waiting = [reader.trailer.raw_get("/Root"), reader.trailer.raw_get("/Info")]
