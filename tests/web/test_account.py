@@ -370,3 +370,33 @@ def test_the_expenditures_page_is_one_fiscal_year_and_says_when_it_has_no_collec
     chosen = client.get(f"/account/{d}/expenditures?fy=2026-27").get_data(as_text=True)
     assert "Tope administrativo, AF 2026-27" in chosen and "Gastos del AF 2026-27" in chosen
     assert 'value="2026-07-15"' in chosen
+
+
+def test_the_journal_pages_fifty_entries_with_first_and_last_page_links(
+    client: FlaskClient, session: Session, people: People
+) -> None:
+    """120 entries make three pages of 50; the pager links to the first and the last page
+    from the pages that are not next to them."""
+    s = Scaffold(session, people.district)
+    for _ in range(120):
+        s.bill(s.property(), "10.00")
+    ledger.sync_bills(session, actor=ACTOR, district_id=s.district_id)
+    session.commit()
+    login(client, people.association)
+    d = s.district_id
+    url = f"/account/{d}/journal?fy=2025-26"
+
+    def pager(page: int) -> tuple[str, set[str]]:
+        html = client.get(f"{url}&page={page}").get_data(as_text=True)
+        links = set(re.findall(r'href="[^"]*[?&]page=(\d+)[^"]*"', html.replace("&amp;", "&")))
+        return html, links
+
+    first, links = pager(1)
+    assert "Página 1 de 3" in first and first.count('data-label="Asiento"') == 50
+    assert "Primera página" not in first and "Última página" in first and links == {"2", "3"}
+    middle, links = pager(2)
+    assert "Página 2 de 3" in middle and links == {"1", "3"}
+    assert "Primera página" not in middle and "Última página" not in middle  # next to both
+    last, links = pager(3)
+    assert "Página 3 de 3" in last and "Primera página" in last and links == {"1", "2"}
+    assert last.count('data-label="Asiento"') == 20
