@@ -56,7 +56,7 @@ class Message(str):
     params: tuple[tuple[str, Any], ...]
 
     def __new__(cls, msgid: str, /, **params: Any) -> Message:
-        text = super().__new__(cls, _format(msgid, params, "en", raw=True))
+        text = super().__new__(cls, _format(msgid, params, None, None))
         text.msgid = msgid
         text.params = tuple(params.items())
         return text
@@ -75,26 +75,25 @@ def _rebuild(msgid: str, params: tuple[tuple[str, Any], ...]) -> Message:
 def _format(
     template: str,
     params: Mapping[str, Any],
+    translations: NullTranslations | None,
     lang: str | None,
-    raw: bool = False,
-    translations: NullTranslations | None = None,
 ) -> str:
+    """``template`` filled with ``params``: rendered in ``translations`` (of ``lang``), or
+    raw (the msgids, the fields' keys) without them."""
     if not params:
         return template
-    return template % {k: _param(v, lang, raw, translations) for k, v in params.items()}
+    return template % {k: _param(v, translations, lang) for k, v in params.items()}
 
 
-def _param(
-    value: Any, lang: str | None, raw: bool, translations: NullTranslations | None = None
-) -> Any:
+def _param(value: Any, translations: NullTranslations | None, lang: str | None) -> Any:
     if isinstance(value, FieldRef):
-        return str(value) if raw or _field_labels is None else _field_labels(value)
-    if isinstance(value, Message):
-        if raw:
+        if translations is None or _field_labels is None:
             return str(value)
-        # A message inside a message: in the same catalog (a bill's explanation nests a
+        return _field_labels(value)
+    if isinstance(value, Message):
+        # A message inside a message: in its parent's catalog (a bill's explanation nests a
         # dozen; asking for the catalog again for each costs more than rendering them).
-        return render(value, lang) if translations is None else _rendered(value, translations, lang)
+        return str(value) if translations is None else _rendered(value, translations, lang)
     return value
 
 
@@ -152,7 +151,7 @@ def render(text: str, lang: str | None = None) -> str:
 
 def _rendered(text: Message, translations: NullTranslations, lang: str | None) -> str:
     template = translations.gettext(text.msgid)
-    return _format(template or text.msgid, dict(text.params), lang, translations=translations)
+    return _format(template or text.msgid, dict(text.params), translations, lang)
 
 
 def joined(parts: list[str], separator: str = "; ") -> str:
