@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
@@ -197,10 +196,7 @@ def _page_translations() -> Any:
 def template_gettext(eval_ctx: EvalContext, string: str, /, **variables: Any) -> str:
     """A template's ``_('…', name=value)``: the text in the reader's language, escaped as
     the template is, with its ``%(name)s`` filled in (always formatted: ``%%`` is ``%``)."""
-    text: str = _page_translations().ugettext(string)
-    if not variables and "%" not in text:  # nothing to fill in: the same text, sooner
-        return Markup(text) if eval_ctx.autoescape else text
-    return (Markup(text) if eval_ctx.autoescape else text) % variables
+    return _filled(eval_ctx, _page_translations().ugettext(string), variables)
 
 
 @pass_eval_context
@@ -210,8 +206,14 @@ def template_ngettext(
     """A template's ``ngettext('…', '…', n)``: as :func:`template_gettext`, the form for
     ``n`` (``%(num)s`` is ``n`` unless given)."""
     variables.setdefault("num", num)
-    text: str = _page_translations().ungettext(singular, plural, num)
-    return (Markup(text) if eval_ctx.autoescape else text) % variables
+    return _filled(eval_ctx, _page_translations().ungettext(singular, plural, num), variables)
+
+
+def _filled(eval_ctx: EvalContext, text: str, variables: dict[str, Any]) -> str:
+    """A translated text as Jinja's "newstyle" gettext gives it: escaped as the template
+    is, then %-formatted (a text with nothing to fill in is returned as it is)."""
+    marked = Markup(text) if eval_ctx.autoescape else text
+    return marked % variables if variables or "%" in text else marked
 
 
 def init_app(app: Flask) -> None:
@@ -252,9 +254,7 @@ def init_app(app: Flask) -> None:
     from tid.services import access
 
     app.jinja_env.globals["access"] = access  # the one access policy, for the templates
-    app.jinja_env.globals["account_label"] = journal_account_label
     app.jinja_env.globals["journal_row_labels"] = journal_row_labels
-    app.jinja_env.globals["entry_kind_label"] = journal_entry_kind_label
     app.jinja_env.globals["memo_message"] = journal_memo
     app.jinja_env.globals["bill_explanation"] = bill_explanation
     from tid.services import audit_words
@@ -265,57 +265,26 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["audit_shown"] = audit_words.shown_value
 
 
-def journal_account_label(account: str) -> str:
-    """A journal account's label in the reader's language (an authorized purpose by its name,
-    read once a request)."""
-    from flask import g
-
-    from tid.services import ledger
-
-    if account.startswith(ledger.PURPOSE_PREFIX) and "purpose_names" not in g:
-        from sqlmodel import select
-
-        from tid.db import get_session
-        from tid.models import AuthorizedPurpose
-
-        g.purpose_names = {
-            p.id: p.name for p in get_session().exec(select(AuthorizedPurpose)) if p.id
-        }
-    return _remembered(
-        ("account", account),
-        lambda: ledger.account_label(account, g.purpose_names if "purpose_names" in g else None),
-    )
-
-
-def journal_entry_kind_label(kind: str) -> str:
-    from tid.services import ledger
-
-    return _remembered(("kind", kind), lambda: ledger.entry_kind_label(kind))
-
-
 def journal_row_labels(rows: Any) -> dict[str, dict[str, str]]:
     """The labels of the accounts and kinds of a page of journal entries (``rows``: their
-    ``entry`` and ``lines``), each once: ``{"accounts": {…}, "kinds": {…}}``, for the
-    template to look up on each line."""
+    ``entry`` and ``lines``) in the reader's language, each rendered once (a page shows the
+    same few on hundreds of lines): ``{"accounts": {…}, "kinds": {…}}``, for the template to
+    look up on each line. An authorized purpose's account is labelled by its name."""
+    from sqlmodel import select
+
+    from tid.db import get_session
+    from tid.models import AuthorizedPurpose
+    from tid.services import ledger
+
     accounts = {line.account for row in rows for line in row.lines}
     kinds = {row.entry.kind for row in rows}
+    names = None
+    if any(account.startswith(ledger.PURPOSE_PREFIX) for account in accounts):
+        names = {p.id: p.name for p in get_session().exec(select(AuthorizedPurpose)) if p.id}
     return {
-        "accounts": {a: journal_account_label(a) for a in accounts},
-        "kinds": {k: journal_entry_kind_label(k) for k in kinds},
+        "accounts": {a: localized(ledger.account_label(a, names)) for a in accounts},
+        "kinds": {k: localized(ledger.entry_kind_label(k)) for k in kinds},
     }
-
-
-def _remembered(key: tuple[str, str], message: Callable[[], str]) -> str:
-    """A label in the reader's language, rendered once a request and language: a journal
-    page shows the same few accounts and kinds on hundreds of lines."""
-    from flask import g
-
-    locale = current_locale()
-    labels: dict[tuple[str, str, str], str] = g.setdefault("tid_labels", {})
-    full = (*key, str(locale))
-    if full not in labels:
-        labels[full] = localized(message())
-    return labels[full]
 
 
 def bill_explanation(bill: Any) -> str:
