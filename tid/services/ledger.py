@@ -1180,16 +1180,13 @@ def entries_count(
     *,
     since: date | None = None,
     until: date | None = None,
+    kinds: Sequence[str] | None = None,
     at_most: int | None = None,
 ) -> int:
     """How many entries were booked between two dates; with ``at_most``, counted no further
     (``min(count, at_most)``: enough to tell whether a document is long, without reading
     every entry of a year)."""
-    entries = select(col(JournalEntry.id)).where(JournalEntry.district_id == district_id)
-    if since is not None:
-        entries = entries.where(JournalEntry.entry_date >= since)
-    if until is not None:
-        entries = entries.where(JournalEntry.entry_date <= until)
+    entries = _entries(district_id, since=since, until=until, kinds=kinds)
     if at_most is not None:
         entries = entries.limit(at_most)
     return int(session.exec(select(func.count()).select_from(entries.subquery())).one())
@@ -1212,7 +1209,7 @@ def journal_page(
     first page only, without the count of all (total and pages are then those of the page)."""
     base = _entries(district_id, since=since, until=until, kinds=kinds)
     if counted:
-        total = int(session.exec(select(func.count()).select_from(base.subquery())).one())
+        total = entries_count(session, district_id, since=since, until=until, kinds=kinds)
         pages = max(1, -(-total // per_page))
         page = min(max(1, page), pages)
     else:

@@ -14,7 +14,7 @@ from tid.models import Property, PropertyYear
 # CSV and PDF files have every row). Fifty journal entries are some 150 lines.
 PER_PAGE = 50
 # The first rows a summary shows of a long list, with a link to the list's own pages: the
-# statement's receivables and journal entries, the payments page's latest payments.
+# payments page's latest payments.
 FIRST_ROWS = 25
 
 

@@ -37,7 +37,6 @@ DELIVERY_FILTERS = (
     DeliveryStatus.REFUSED.value,
     DeliveryStatus.UNDELIVERABLE.value,
 )
-BATCH_PAGE_SIZE = PER_PAGE
 
 
 def _mail_status() -> Any:
@@ -73,7 +72,7 @@ def batch_page(
     """The run's notices (by number) with the delivery ``status`` asked for, one page."""
     from tid.services.paging import page_info
 
-    per_page = per_page or BATCH_PAGE_SIZE
+    per_page = per_page or PER_PAGE
     standing = _mail_status()
     inner: Any = select(col(Notice.id).label("id"), standing.label("st")).where(
         Notice.batch_id == batch_id
