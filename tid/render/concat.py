@@ -63,13 +63,9 @@ class _Output:
         start = self.written
         size = self.next_number
         rows = [b"xref\n", f"0 {size}\n".encode(), b"0000000000 65535 f \n"]
-        for number in range(1, size):
-            offset = self.offsets.get(number)
-            rows.append(
-                f"{offset:010d} 00000 n \n".encode()
-                if offset is not None
-                else b"0000000000 65535 f \n"
-            )
+        # every number reserved was written: the catalog, page tree and information
+        # dictionary first numbered, the rest as they were reached
+        rows += [f"{self.offsets[n]:010d} 00000 n \n".encode() for n in range(1, size)]
         self._write(b"".join(rows))
         hex_id = identifier.hex()
         self._write(
@@ -168,7 +164,7 @@ def concatenate(
     digest = hashlib.sha256()
     for part in parts:
         pages.extend(_copy_part(output, part))
-        digest.update(path_digest(part))
+        digest.update(_file_digest(part))
     profile_number = output.reserve()
     output.put(profile_number, pdfa.profile_stream())
     intent_number = output.reserve()
@@ -197,7 +193,7 @@ def concatenate(
     return len(pages)
 
 
-def path_digest(path: Path) -> bytes:
+def _file_digest(path: Path) -> bytes:
     """The SHA-256 of a file, read a megabyte at a time."""
     digest = hashlib.sha256()
     with path.open("rb") as f:

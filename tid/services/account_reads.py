@@ -52,7 +52,7 @@ def statement_context(
     rows = ledger.journal(session, district_id, since=fy.start, until=fy.end, booked_before=cut)
     every = audit_statement.aging(session, district_id, fy.end, booked_before=cut)
     return {
-        **_statement_figures(session, district, fy, booked_by=booked_by, today=today),
+        **_statement_figures(session, district, fy, booked_by=booked_by, cut=cut, today=today),
         "aging": every,
         "aging_count": len(every),
         "aging_totals": audit_statement.aging_totals(every),
@@ -83,7 +83,7 @@ def statement_page_context(
         every = audit_statement.aging(session, district_id, fy.end, booked_before=cut)
         count, totals = len(every), audit_statement.aging_totals(every)
     return {
-        **_statement_figures(session, district, fy, booked_by=booked_by, today=today),
+        **_statement_figures(session, district, fy, booked_by=booked_by, cut=cut, today=today),
         "aging_count": count,
         "aging_totals": totals,
         "entries_count": ledger.entries_count(
@@ -93,7 +93,13 @@ def statement_page_context(
 
 
 def _statement_figures(
-    session: Session, district: District, fy: FiscalYear, *, booked_by: date | None, today: date
+    session: Session,
+    district: District,
+    fy: FiscalYear,
+    *,
+    booked_by: date | None,
+    cut: datetime | None,
+    today: date,
 ) -> dict[str, Any]:
     """What the statement's page and its PDF both show: the year's figures and bank checks."""
     district_id = district.id or 0
@@ -102,9 +108,7 @@ def _statement_figures(
         "district": district,
         "fy": fy,
         "booked_by": booked_by,
-        "st": audit_statement.statement(
-            session, district_id, fy, booked_before=booked_cut(booked_by)
-        ),
+        "st": audit_statement.statement(session, district_id, fy, booked_before=cut),
         "checks": [c for c in checks if fy.contains(c.as_of)],
         "today": today,
     }

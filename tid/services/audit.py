@@ -75,12 +75,14 @@ def record(
             "action": action,
             "entity_type": str(entity_type),
             "entity_id": str(entity_id),
-            "before": json.dumps(before, sort_keys=True, default=str)
-            if before is not None
-            else None,
-            "after": json.dumps(after, sort_keys=True, default=str) if after is not None else None,
+            "before": _json(before),
+            "after": _json(after),
         },
     )
+
+
+def _json(values: dict[str, Any] | None) -> str | None:
+    return json.dumps(values, sort_keys=True, default=str) if values is not None else None
 
 
 def history(session: Session, entity_type: str, entity_id: object) -> list[AuditEvent]:
