@@ -254,11 +254,6 @@ def dashboard(district_id: int) -> Any:
 _PAYMENT_FIELDS = ("date", "amount", "reference", "notice_number", "cadastral_number", "token")
 
 
-# The payments page shows the latest payments: the journal has them all, a page at a time,
-# and its CSV file at once.
-_ON_THE_PAGE = FIRST_ROWS
-
-
 # Long: one form read field by field, every error at once, then booked or refused whole.
 @bp.route("/<int:district_id>/payments", methods=["GET", "POST"])
 @require(*READERS)
@@ -340,7 +335,7 @@ def payments_page(district_id: int) -> Any:
         kinds=("payment", "reversal"),
         newest_first=True,
         counted=False,
-        per_page=_ON_THE_PAGE,
+        per_page=FIRST_ROWS,  # the latest; the journal has them all
     ).rows
     return render_template(
         "account/payments.html",
@@ -348,7 +343,7 @@ def payments_page(district_id: int) -> Any:
         values=values,
         errors=errors,
         rows=rows,
-        shown=_ON_THE_PAGE,
+        shown=FIRST_ROWS,
         may_write=may_write_district(district),
         import_errors=[],
     ), (422 if errors else 200)
@@ -407,7 +402,7 @@ def payments_import(district_id: int) -> Any:
         values=values,
         errors={},
         rows=[],
-        shown=_ON_THE_PAGE,
+        shown=FIRST_ROWS,
         may_write=True,
         import_errors=import_errors,
     ), 422
@@ -500,10 +495,11 @@ def _expenditures_view(
         # A new expenditure is dated today when today is in the year shown, else on the
         # year's last day (it counts in the fiscal year of its date).
         values["date"] = min(today(), fy.end).isoformat()
-    names = {p.id: p.name for p in expenditures.purposes(db, district_id)}
+    purposes = expenditures.purposes(db, district_id)
+    names = {p.id: p.name for p in purposes}
     figures = ledger.cap_figures(db, district_id, fy)
     options = [("admin", _("Administrative (%(rate)s cap)", rate=rate(figures.rate)))] + [
-        (str(p.id), p.name) for p in expenditures.purposes(db, district_id, active_only=True)
+        (str(p.id), p.name) for p in purposes if p.active
     ]
     return render_template(
         "account/expenditures.html",
@@ -754,10 +750,7 @@ def delinquency(district_id: int) -> Any:
         district=district,
         rows=result.rows,
         result=result,
-        large={
-            name: result.total > IN_REQUEST_ROWS[DOCUMENTS[name][0]]
-            for name in ("delinquency", "delinquency.csv")
-        },
+        large=_large({"delinquency": result.total, "delinquency.csv": result.total}),
         values=values,
         errors=errors,
         wanted=wanted,
@@ -801,6 +794,19 @@ DOCUMENTS: dict[str, tuple[str, str]] = {
     "journal.csv": ("csv", "account.statement"),
 }
 IN_REQUEST_ROWS = {"pdf": 400, "csv": 5000}
+# Counted no further than this, a year's journal entries still tell which documents are long.
+_ENOUGH_ENTRIES = max(IN_REQUEST_ROWS.values()) + 1
+
+
+def _statement_documents(aging: int, entries: int) -> dict[str, int]:
+    """The rows of each of the statement's documents: its PDF has the receivables and the
+    entries, each CSV file one of them."""
+    return {"statement": aging + entries, "aging.csv": aging, "journal.csv": entries}
+
+
+def _large(rows: dict[str, int]) -> dict[str, bool]:
+    """Which of these documents are prepared in the background."""
+    return {name: n > IN_REQUEST_ROWS[DOCUMENTS[name][0]] for name, n in rows.items()}
 
 
 def document_rows(district: District, which: str) -> int:
@@ -814,16 +820,16 @@ def document_rows(district: District, which: str) -> int:
     aging = journal = 0
     if which in ("statement", "aging.csv"):
         aging = audit_statement.aging_page(db, district_id, fy.end, limit=0).count
-    if which in ("statement", "journal.csv"):  # counted as far as the larger limit
+    if which in ("statement", "journal.csv"):
         journal = ledger.entries_count(
-            db, district_id, since=fy.start, until=fy.end, at_most=IN_REQUEST_ROWS["csv"] + 1
+            db, district_id, since=fy.start, until=fy.end, at_most=_ENOUGH_ENTRIES
         )
-    return aging + journal
+    return _statement_documents(aging, journal)[which]
 
 
 def too_large(district: District, which: str) -> bool:
     """The document is prepared in the background rather than in the request."""
-    return document_rows(district, which) > IN_REQUEST_ROWS[DOCUMENTS[which][0]]
+    return _large({which: document_rows(district, which)})[which]
 
 
 def _prepare_instead(district: District, which: str) -> Any:
@@ -989,17 +995,12 @@ def statement(district_id: int) -> Any:
         fy,
         booked_by=_booked_by(),
         today=today(),
-        entries_at_most=IN_REQUEST_ROWS["csv"] + 1,
+        entries_at_most=_ENOUGH_ENTRIES,
     )
-    aging, journal = context["aging_count"], context["entries_count"]
     return render_template(
         "account/statement.html",
         lock=year_locks.lock_of(get_session(), district_id, fy),
-        large={
-            "statement": aging + journal > IN_REQUEST_ROWS["pdf"],
-            "aging.csv": aging > IN_REQUEST_ROWS["csv"],
-            "journal.csv": journal > IN_REQUEST_ROWS["csv"],
-        },
+        large=_large(_statement_documents(context["aging_count"], context["entries_count"])),
         may_lock=policy.may_lock_years(me()),
         **context,
     )
