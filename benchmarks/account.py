@@ -326,7 +326,7 @@ def run(backend: str, properties: int, years: int, n_payments: int) -> bool:
             # Pages' queries, large against small.
             small_q = page_queries(small, small_id)
             large_q = page_queries(large, large_id)
-            print(f"{'query':<28}{'small':>12}{'large':>12}{'ratio':>8}  target ≤ 10×")
+            print(f"{'query':<32}{'small':>12}{'large':>12}{'ratio':>8}  target ≤ 10×")
             for name in small_q:
                 s = median_of(small_q[name], 15)
                 big = median_of(large_q[name], 15)
@@ -334,7 +334,7 @@ def run(backend: str, properties: int, years: int, n_payments: int) -> bool:
                 informational = name.startswith("(info)")
                 verdict = "" if informational else ("ok" if ratio <= 10 else "MISSED")
                 ok = ok and (informational or ratio <= 10)
-                print(f"{name:<28}{ms(s):>12}{ms(big):>12}{ratio:>7.1f}×  {verdict}")
+                print(f"{name:<32}{ms(s):>12}{ms(big):>12}{ratio:>7.1f}×  {verdict}")
 
             # One payment, against the bare insert of its rows.
             targets = delinquent_bills(large, large_id, n_payments)
