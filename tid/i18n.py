@@ -290,10 +290,10 @@ def journal_row_labels(rows: Any) -> dict[str, dict[str, str]]:
 def bill_explanation(bill: Any) -> str:
     """How a bill's amount was computed, in the reader's language (bills made before the
     explanations were kept as messages: their Spanish or English text)."""
-    from tid.rules.messages import from_json
+    from tid.rules.messages import render_json
 
     if bill.explanation_message:
-        return localized(from_json(bill.explanation_message))
+        return render_json(bill.explanation_message)
     if language() == "es" and bill.explanation_es:
         return str(bill.explanation_es)
     return str(bill.explanation)

@@ -11,8 +11,9 @@ import pytest
 
 from tests.calc_documents import DOCUMENTS
 from tests.rules.cases import load_cases
+from tests.rules.imposts.helpers import D, one
 from tid.rules.calculators import run
-from tid.rules.messages import Message, render, render_all
+from tid.rules.messages import FieldRef, Message, render, render_all, render_json, to_json
 
 # Numbers as a warning writes them: 2009-06-30, $9,600,000.00, 1/6, 6653(5) → 6653 and 5.
 NUMBER = re.compile(r"\d[\d,./-]*\d|\d")
@@ -35,6 +36,31 @@ def test_a_message_is_its_english_text_and_renders_in_spanish_from_the_catalog()
     assert render(pickle.loads(pickle.dumps(text)), "es") == es
     # A message without parameters keeps its percent signs as they are.
     assert Message("5% of the total") == "5% of the total"
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_stored_message_renders_as_the_message_it_stores(lang: str) -> None:
+    """A bill's stored explanation (nested messages, kept as JSON) renders straight from
+    the JSON as the decoded message renders: the same text in each language."""
+    explanations = [
+        one("0.0125 * assessed_value + 1.50 * rooms", assessed_value=D("412000.00"), rooms=D(120)),
+        one("x / 3", x=D(10)),
+        one(
+            "if(rooms > 100, 0.02, 0.01) * value + max(0, rooms - 10) * 2.00",
+            rooms=D(120),
+            value=D("250000"),
+        ),
+    ]
+    nested = Message(
+        "%(first)s; %(rest)s",
+        first=Message("The field %(field)s is missing.", field=FieldRef("months[2].collected")),
+        rest=Message("5% of the total"),
+    )
+    for text in [line.explanation for line in explanations] + [nested, "plain data"]:
+        stored = to_json(text)
+        assert render_json(stored, lang) == render(text, lang)
+    spanish = render_json(to_json(explanations[0].explanation), "es")
+    assert spanish.endswith("$412,000.00 de valor tasado + $1.50 × 120 habitaciones = $5,330.00")
 
 
 # The worked cases of tests/rules/cases reach warnings the interface documents do not.
