@@ -555,6 +555,18 @@ class LedgerDay(SQLModel, table=True):
     amount: Decimal = money_column()
 
 
+class JournalDay(SQLModel, table=True):
+    """How many entries of one kind were booked on one day (by booking date): the journal's
+    pages count a year's entries from here, a row a day and kind instead of one an entry."""
+
+    __tablename__ = "journal_day"
+
+    district_id: int = Field(foreign_key="district.id", primary_key=True)
+    day: date = Field(primary_key=True)
+    kind: str = Field(max_length=30, primary_key=True)
+    entries: int = Field(sa_type=BigInteger)
+
+
 class BillLedger(SQLModel, table=True):
     """A bill's running balances: what is still owed on it (receivable, debit positive) and
     the owner's credit held with it (owner_credit, credit negative)."""
@@ -582,6 +594,19 @@ class BillLedger(SQLModel, table=True):
     due_date: date  # the bill's (a bill is never changed: a new bill supersedes it)
     receivable: Decimal = money_column()
     owner_credit: Decimal = money_column()
+
+
+class OwedDay(SQLModel, table=True):
+    """The bills with something owed that fall due on one day: how many, and what they owe.
+    The delinquency's and the aging's counts and totals read a row a due date (a district
+    has one or two a year) instead of one a bill owed."""
+
+    __tablename__ = "owed_day"
+
+    district_id: int = Field(foreign_key="district.id", primary_key=True)
+    due_date: date = Field(primary_key=True)
+    bills: int = Field(sa_type=BigInteger)
+    receivable: Decimal = money_column()
 
 
 class LedgerState(SQLModel, table=True):

@@ -431,17 +431,25 @@ def test_verify_recomputes_the_running_balances_and_reports_a_difference(
     # A running balance that drifted from the journal is reported, and the command fails.
     session.execute(text("UPDATE ledger_day SET amount = amount + 1 WHERE account = 'bank'"))
     session.execute(text("UPDATE bill_ledger SET receivable = receivable - 5"))
+    session.execute(text("UPDATE journal_day SET entries = entries + 1 WHERE kind = 'payment'"))
+    session.execute(
+        text("INSERT INTO owed_day VALUES (:d, '2024-09-30', 1, 700)"), {"d": s.district_id}
+    )
     session.commit()
     lines, differences = ledger.verify(session, s.district_id)
     assert lines == 11
     assert sorted((d.what, d.key.split()[0]) for d in differences) == [
         ("bill", str(bill.id)),
         ("day", "bank"),
+        ("entries", "payment"),
+        ("owed", "bills"),
+        ("owed", "owed"),
     ]
     bad = runner.invoke(args=args)
     assert bad.exit_code == 1
-    assert json.loads(bad.stdout)["differences"] == 2
+    assert json.loads(bad.stdout)["differences"] == 5
     assert "bank 2025-08-01" in bad.stderr
+    assert "entries payment 2025-08-01: stored 3, journal 2" in bad.stderr
     # The due date the running balance keeps for the delinquency's order is the bill's.
     assert session.exec(select(BillLedger.due_date)).all() == [bill.due_date]
     session.execute(text("UPDATE bill_ledger SET due_date = '2030-01-01'"))
@@ -518,15 +526,17 @@ def test_the_journal_a_page_at_a_time_is_the_journal(session: Session) -> None:
     assert again.rows[0].reversed_by is not None and again.total == 9
 
 
-def test_the_entries_are_counted_as_far_as_asked(session: Session) -> None:
-    """``entries_count`` counts a period's entries, or stops at ``at_most``."""
+def test_the_entries_are_counted_from_their_count_per_day(session: Session) -> None:
+    """``entries_count`` counts a period's entries (of some kinds) from ``journal_day``."""
     s = Scaffold(session)
-    for _ in range(5):
-        s.bill(s.property(), "10.00")
+    bills = [s.bill(s.property(), "10.00") for _ in range(5)]
     ledger.sync_bills(session, actor=ACTOR, district_id=s.district_id)  # booked: 5 entries
+    for n, bill in enumerate(bills[:2]):  # and 2 payments on one day
+        _pay(session, s, "4.00", f"count-{n}", notice_number=str(bill.id))
     session.commit()
     whole = ledger.entries_count(session, s.district_id)
-    assert whole == len(ledger.journal(session, s.district_id)) >= 5
-    assert ledger.entries_count(session, s.district_id, at_most=3) == 3
-    assert ledger.entries_count(session, s.district_id, at_most=whole + 10) == whole
+    assert whole == len(ledger.journal(session, s.district_id)) == 7
+    assert ledger.entries_count(session, s.district_id, kinds=["bill"]) == 5
+    assert ledger.entries_count(session, s.district_id, kinds=["payment"]) == 2
+    assert ledger.entries_count(session, s.district_id, since=date(2025, 8, 1)) == 2
     assert ledger.entries_count(session, s.district_id, since=date(2030, 1, 1)) == 0

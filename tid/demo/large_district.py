@@ -1,15 +1,15 @@
-"""A large district for benchmarks and trials at a real roll's size: by default 20,000
-properties and 10 fiscal years of rolls, bills, payments and expenditures (about 1,000,000
-journal lines), made in a few minutes (``tid demo --large``).
+"""A large district for benchmarks and trials at a real roll's size: by default 20,000 properties
+and 10 fiscal years of rolls, bills, payments and expenditures (about 1,000,000 journal lines),
+made in a few minutes (``tid demo --large``).
 
-It is written in bulk (PostgreSQL ``COPY``, SQLite ``executemany``), not through the
-services one payment at a time, which would take hours. The journal it writes is the rows
-the services write: the same entries (kinds, dates, memos, idempotency keys) with the same
-lines in the same order, and the running balances (``ledger_day``, ``bill_ledger``,
-``ledger_state``) computed from them, so ``tid account verify`` passes on it. What differs:
-one audit event records the whole load (the services write one per entry), and the bills'
-explanation is a one-line summary of the formula instead of the billing service's full
-trace.
+It is written in bulk (PostgreSQL ``COPY``, SQLite ``executemany``), not through the services
+one payment at a time, which would take hours. The journal it writes is the rows the services
+write: the same entries (kinds, dates, memos, idempotency keys) with the same lines in the same
+order, and the running balances (``ledger_day``, ``journal_day``, ``bill_ledger``,
+``owed_day``, ``ledger_state``) computed from them, so ``tid account verify`` passes on it.
+What differs: one audit event records the whole load (the services write one per entry), and
+the bills' explanation is a one-line summary of the formula instead of the billing service's
+full trace.
 """
 
 from __future__ import annotations
@@ -36,12 +36,14 @@ from tid.models import (
     BillLedger,
     District,
     Expenditure,
+    JournalDay,
     JournalEntry,
     JournalLine,
     LedgerDay,
     LedgerState,
     Municipality,
     Ordinance,
+    OwedDay,
     Property,
     PropertyYear,
     RollImport,
@@ -539,8 +541,9 @@ def _write_journal(session: Session, d: int, journal: _Journal, now: datetime) -
 
 
 def _write_running_balances(session: Session, d: int, journal: _Journal) -> None:
-    """The running balances (per account and day, per bill, the bills booked through),
-    from the lines just written."""
+    """The running balances (per account and day, per bill, the bills owed per due date, the
+    bills booked through) and the entries' count per day and kind, from the entries and
+    lines just written."""
     day_of = {e[0]: e[1] for e in journal.entries}
     days: dict[tuple[str, date], int] = defaultdict(int)
     per_bill: dict[int, list[int]] = {}
@@ -555,6 +558,15 @@ def _write_running_balances(session: Session, d: int, journal: _Journal) -> None
         ("district_id", "account", "day", "amount"),
         ((d, account, on, cents) for (account, on), cents in days.items()),
     )
+    counts: dict[tuple[date, str], int] = defaultdict(int)
+    for entry in journal.entries:
+        counts[(entry[1], entry[2])] += 1
+    bulk(
+        session,
+        JournalDay,
+        ("district_id", "day", "kind", "entries"),
+        ((d, on, kind, n) for (on, kind), n in counts.items()),
+    )
     bulk(
         session,
         BillLedger,
@@ -563,6 +575,18 @@ def _write_running_balances(session: Session, d: int, journal: _Journal) -> None
             (bill_id, d, journal.due_of[bill_id], pair[0], pair[1])
             for bill_id, pair in per_bill.items()
         ),
+    )
+    owed: dict[date, list[int]] = {}
+    for bill_id, pair in per_bill.items():
+        if pair[0] > 0:
+            due = owed.setdefault(journal.due_of[bill_id], [0, 0])
+            due[0] += 1
+            due[1] += pair[0]
+    bulk(
+        session,
+        OwedDay,
+        ("district_id", "due_date", "bills", "receivable"),
+        ((d, on, n, cents) for on, (n, cents) in owed.items()),
     )
     max_bill = int(
         session.execute(

@@ -68,12 +68,11 @@ def statement_page_context(
     *,
     booked_by: date | None,
     today: date,
-    entries_at_most: int,
 ) -> dict[str, Any]:
     """The yearly statement's page (account/statement.html): its figures and the receivables'
     count and totals by age, without the rows (the PDF and the CSV files have them, the
     delinquency and the journal pages a page at a time); the year's journal entries counted
-    up to ``entries_at_most`` (enough to tell whether its documents are long)."""
+    (whether its documents are long)."""
     district_id = district.id or 0
     cut = booked_cut(booked_by)
     if cut is None:  # the index of owed bills
@@ -86,9 +85,7 @@ def statement_page_context(
         **_statement_figures(session, district, fy, booked_by=booked_by, cut=cut, today=today),
         "aging_count": count,
         "aging_totals": totals,
-        "entries_count": ledger.entries_count(
-            session, district_id, since=fy.start, until=fy.end, at_most=entries_at_most
-        ),
+        "entries_count": ledger.entries_count(session, district_id, since=fy.start, until=fy.end),
     }
 
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import case, literal_column
+from sqlalchemy import bindparam, literal_column
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, func, select
 
@@ -28,6 +28,7 @@ from tid.models import (
     BillLedger,
     BillStatus,
     JournalEntry,
+    OwedDay,
     Property,
 )
 from tid.rules import admin_cap
@@ -147,6 +148,12 @@ AGING_BUCKETS = (
 )
 
 
+def _bucket_index(days_past_due: int) -> int:
+    """The place in AGING_BUCKETS of a bill this many days past due: the last bucket it
+    has reached."""
+    return max(i for i, (start, _label) in enumerate(AGING_BUCKETS) if days_past_due >= start)
+
+
 @dataclass(frozen=True)
 class AgedBill:
     """What the aging shows of a bill."""
@@ -196,7 +203,7 @@ def aging(
     for bill, cadastral_number in found:
         outstanding = owed[bill.id]
         days = max(0, (as_of - bill.due_date).days)
-        bucket = [label for start, label in AGING_BUCKETS if days >= start][-1]
+        bucket = AGING_BUCKETS[_bucket_index(days)][1]
         rows.append(AgingRow(bill, cadastral_number, outstanding, days, bucket))
     return rows
 
@@ -210,11 +217,17 @@ class AgingPage:
     totals: list[tuple[str, Decimal]]
 
 
+_OWED_BY_DUE = sa_select(col(OwedDay.due_date), col(OwedDay.bills), col(OwedDay.receivable)).where(
+    col(OwedDay.district_id) == bindparam("district_id"), col(OwedDay.bills) > 0
+)
+
+
 def aging_page(session: Session, district_id: int, as_of: date, *, limit: int) -> AgingPage:
     """The aging at ``as_of`` for a page: its first ``limit`` rows, its count and its totals
-    per bucket. When nothing is booked after ``as_of`` (the current year's statement) they
-    are read from the index of owed bills, so the page does not grow with the bills owed
-    over the years; otherwise (an earlier year) from the journal, as :func:`aging`."""
+    per bucket. When nothing is booked after ``as_of`` (the current year's statement) the
+    count and the totals are read from the bills owed per due date (``owed_day``) and the
+    rows from the index of owed bills, so the page does not grow with the bills owed over
+    the years; otherwise (an earlier year) all from the journal, as :func:`aging`."""
     later = session.exec(
         select(func.count()).where(
             JournalEntry.district_id == district_id, JournalEntry.entry_date > as_of
@@ -232,28 +245,15 @@ def aging_page(session: Session, district_id: int, as_of: date, *, limit: int) -
         col(BillLedger.district_id) == district_id,
         col(BillLedger.receivable) > literal_column("0"),
     ]
-    # One pass over the index of owed bills, each in its bucket: days past due ≥ a bucket's
-    # start ⇔ due ≤ as_of − start, so a bill is in the first bucket whose next start its
-    # due date is after (the first bucket: not yet due, due on or after as_of).
-    whens: list[Any] = [(col(BillLedger.due_date) >= as_of, 0)]
-    whens += [
-        (col(BillLedger.due_date) > as_of - timedelta(days=next_start), i)
-        for i, (next_start, _label) in enumerate(AGING_BUCKETS[2:], start=1)
-    ]
-    bucket_of = case(*whens, else_=len(AGING_BUCKETS) - 1)
-    found = {
-        int(i): (int(n), total)
-        for i, n, total in session.execute(
-            sa_select(bucket_of, func.count(), func.sum(BillLedger.receivable))
-            .where(*owed)
-            .group_by(bucket_of)
-        )
-    }
-    count = sum(n for n, _total in found.values())
-    totals = [
-        (label, ledger.cents(found.get(i, (0, 0))[1]))
-        for i, (_start, label) in enumerate(AGING_BUCKETS)
-    ]
+    # The bills owed per due date (a district has a due date or two a year), each due
+    # date in its bucket.
+    sums = [ZERO] * len(AGING_BUCKETS)
+    count = 0
+    for due, n, total in session.execute(_OWED_BY_DUE, {"district_id": district_id}):
+        days = max(0, (as_of - due).days)
+        sums[_bucket_index(days)] += total
+        count += int(n)
+    totals = [(label, sums[i]) for i, (_start, label) in enumerate(AGING_BUCKETS)]
     if limit == 0:  # the count and the totals only
         return AgingPage([], count, totals)
     first = session.execute(
@@ -275,7 +275,7 @@ def aging_page(session: Session, district_id: int, as_of: date, *, limit: int) -
     rows = []
     for bill_id, fiscal_year, due, amount, cadastral_number, receivable in first:
         days = max(0, (as_of - due).days)
-        bucket = [label for start, label in AGING_BUCKETS if days >= start][-1]
+        bucket = AGING_BUCKETS[_bucket_index(days)][1]
         outstanding = ledger.cents(receivable)
         rows.append(
             AgingRow(

@@ -7,7 +7,9 @@ by a reversing entry.
 
 So that no page reads the whole journal, each posting also adds its lines, in the same
 transaction, to two running aggregates: ``ledger_day`` (per account and booking day) and
-``bill_ledger`` (per bill: receivable and owner credit). They are derived data: :func:`verify`
+``bill_ledger`` (per bill: receivable and owner credit), counts its entry in
+``journal_day`` (per booking day and kind) and the bills owed in ``owed_day`` (per due date,
+with what they owe). They are derived data: :func:`verify`
 (``tid account verify``) recomputes them from the journal and reports any difference.
 
 The accounts (codes):
@@ -51,10 +53,12 @@ from tid.models import (
     BillingRun,
     BillLedger,
     BillStatus,
+    JournalDay,
     JournalEntry,
     JournalLine,
     LedgerDay,
     LedgerState,
+    OwedDay,
 )
 from tid.rules import admin_cap
 from tid.rules.errors import N_, InputError
@@ -272,7 +276,7 @@ def post_entry(
                     for line in lines
                 ],
             )
-            _add_to_balances(session, district_id, [(entry_date, lines)])
+            _add_to_balances(session, district_id, [(entry_date, kind, lines)])
     except IntegrityError:
         # The savepoint's rollback has already taken the new rows out of the session.
         existing = entry_by_key(session, key)
@@ -315,6 +319,8 @@ def entry_lines(session: Session, entry_id: int) -> tuple[JournalLine, ...]:
 
 _DAYS: Table = LedgerDay.__table__  # type: ignore[attr-defined]
 _BILLS: Table = BillLedger.__table__  # type: ignore[attr-defined]
+_ENTRY_DAYS: Table = JournalDay.__table__  # type: ignore[attr-defined]
+_OWED_DAYS: Table = OwedDay.__table__  # type: ignore[attr-defined]
 _ENTRIES: Table = JournalEntry.__table__  # type: ignore[attr-defined]
 _LINES: Table = JournalLine.__table__  # type: ignore[attr-defined]
 _BILL_TABLE: Table = Bill.__table__  # type: ignore[attr-defined]
@@ -368,12 +374,15 @@ def _upsert_add(
 
 
 def _add_to_balances(
-    session: Session, district_id: int, postings: Sequence[tuple[date, Sequence[Line]]]
+    session: Session, district_id: int, postings: Sequence[tuple[date, str, Sequence[Line]]]
 ) -> None:
-    """Add the lines of entries (each with its booking date) to the running balances."""
+    """Add entries (each with its booking date and kind) to the count of entries per day and
+    kind, and their lines to the running balances."""
     days: dict[tuple[str, date], Decimal] = defaultdict(Decimal)
     bills: dict[int, dict[str, Decimal]] = {}
-    for on, lines in postings:
+    counts: dict[tuple[date, str], int] = defaultdict(int)
+    for on, kind, lines in postings:
+        counts[(on, kind)] += 1
         for line in lines:
             days[(line.account, on)] += line.amount
             column = _PER_BILL.get(line.account)
@@ -394,6 +403,24 @@ def _add_to_balances(
     )
     _upsert_add(
         session,
+        _ENTRY_DAYS,
+        ("district_id", "day", "kind"),
+        ("entries",),
+        [
+            {"district_id": district_id, "day": on, "kind": kind, "entries": n}
+            for (on, kind), n in counts.items()
+        ],
+    )
+    owed = {bill_id: amounts["receivable"] for bill_id, amounts in bills.items()}
+    _upsert_add(
+        session,
+        _OWED_DAYS,
+        ("district_id", "due_date"),
+        ("bills", "receivable"),
+        _owed_changes(session, district_id, owed),
+    )
+    _upsert_add(
+        session,
         _BILLS,
         ("bill_id",),
         ("receivable", "owner_credit"),
@@ -402,6 +429,39 @@ def _add_to_balances(
             for bill_id, amounts in bills.items()
         ],
     )
+
+
+# What each bill of a posting owed before it, with its due date (built once).
+_OWED_BEFORE = (
+    sa_select(_BILL_TABLE.c.id, _BILL_TABLE.c.due_date, _BILLS.c.receivable)
+    .select_from(_BILL_TABLE.outerjoin(_BILLS, _BILLS.c.bill_id == _BILL_TABLE.c.id))
+    .where(_BILL_TABLE.c.id.in_(bindparam("bill_ids", expanding=True)))
+)
+
+
+def _owed_changes(
+    session: Session, district_id: int, changes: dict[int, Decimal]
+) -> list[dict[str, object]]:
+    """What the receivables changed by ``changes`` (bill → amount) add to the bills owed per
+    due date: a bill that comes to owe counts one more, one paid off one fewer, and each
+    adds the change in what it owes (nothing owed counts as zero, whatever the credit)."""
+    ids = [bill_id for bill_id, change in changes.items() if change != 0]
+    per_due: dict[date, list[Any]] = {}
+    for start in range(0, len(ids), 2000):
+        params = {"bill_ids": ids[start : start + 2000]}
+        for bill_id, due, before in session.execute(_OWED_BEFORE, params):
+            was = before if before is not None else ZERO
+            now = was + changes[bill_id]
+            if was <= 0 and now <= 0:
+                continue
+            change = per_due.setdefault(due, [0, ZERO])
+            change[0] += (now > 0) - (was > 0)
+            change[1] += max(now, ZERO) - max(was, ZERO)
+    return [
+        {"district_id": district_id, "due_date": due, "bills": n, "receivable": amount}
+        for due, (n, amount) in per_due.items()
+        if n or amount
+    ]
 
 
 @dataclass(frozen=True)
@@ -468,7 +528,7 @@ def post_many(
     ]
     for start in range(0, len(lines), 5000):
         session.execute(insert(_LINES), lines[start : start + 5000])
-    _add_to_balances(session, district_id, [(p.entry_date, p.lines) for p in entries])
+    _add_to_balances(session, district_id, [(p.entry_date, p.kind, p.lines) for p in entries])
     made = [ids[p.key] for p in entries]
     kinds = sorted({p.kind for p in entries})
     audit.record(
@@ -1181,15 +1241,17 @@ def entries_count(
     since: date | None = None,
     until: date | None = None,
     kinds: Sequence[str] | None = None,
-    at_most: int | None = None,
 ) -> int:
-    """How many entries were booked between two dates; with ``at_most``, counted no further
-    (``min(count, at_most)``: enough to tell whether a document is long, without reading
-    every entry of a year)."""
-    entries = _entries(district_id, since=since, until=until, kinds=kinds)
-    if at_most is not None:
-        entries = entries.limit(at_most)
-    return int(session.exec(select(func.count()).select_from(entries.subquery())).one())
+    """How many entries were booked between two dates (inclusive), from their count per day
+    and kind (``journal_day``): a row a day, however many entries a day has."""
+    stmt = select(func.sum(JournalDay.entries)).where(JournalDay.district_id == district_id)
+    if since is not None:
+        stmt = stmt.where(JournalDay.day >= since)
+    if until is not None:
+        stmt = stmt.where(JournalDay.day <= until)
+    if kinds is not None:
+        stmt = stmt.where(col(JournalDay.kind).in_(kinds))
+    return int(session.exec(stmt).one() or 0)
 
 
 def journal_page(
@@ -1245,7 +1307,9 @@ class Difference:
     balance, or a bill the journal should have booked)."""
 
     district_id: int
-    what: str  # "day", "bill", "entry", "unbooked bill"
+    # "day", "entries" (their count per day and kind), "bill", "owed" (per due date), "entry",
+    # "unbooked bill"
+    what: str
     key: str  # account and day, bill id and account, entry id
     stored: Decimal
     journal: Decimal
@@ -1286,6 +1350,70 @@ def _day_differences(
         found = journal_days.get((d, account, on), ZERO)
         if stored != found:
             differences.append(Difference(d, "day", f"{account} {on}", stored, found))
+    return differences
+
+
+def _entry_count_differences(
+    session: Session, where_district: Callable[[Any, Any], Any]
+) -> list[Difference]:
+    """The counts of entries per day and kind that differ from the journal's."""
+    day, kind = col(JournalEntry.entry_date), col(JournalEntry.kind)
+    journal_counts = {
+        (d, on, k): int(n)
+        for d, on, k, n in session.exec(
+            where_district(
+                select(col(JournalEntry.district_id), day, kind, func.count()).group_by(
+                    col(JournalEntry.district_id), day, kind
+                ),
+                JournalEntry.district_id,
+            )
+        )
+    }
+    stored_counts = {
+        (row.district_id, row.day, row.kind): row.entries
+        for row in session.exec(where_district(select(JournalDay), JournalDay.district_id))
+    }
+    return [
+        Difference(d, "entries", f"{k} {on}", Decimal(stored), Decimal(found))
+        for d, on, k in sorted(set(journal_counts) | set(stored_counts))
+        if (stored := stored_counts.get((d, on, k), 0))
+        != (found := journal_counts.get((d, on, k), 0))
+    ]
+
+
+def _owed_differences(
+    session: Session, where_district: Callable[[Any, Any], Any]
+) -> list[Difference]:
+    """The bills owed per due date (how many, and what they owe) that differ from the
+    running balances per bill (themselves checked against the journal)."""
+    due = col(BillLedger.due_date)
+    from_bills = {
+        (d, on): (int(n), _money(total))
+        for d, on, n, total in session.exec(
+            where_district(
+                select(
+                    col(BillLedger.district_id), due, func.count(), func.sum(BillLedger.receivable)
+                )
+                .where(col(BillLedger.receivable) > 0)
+                .group_by(col(BillLedger.district_id), due),
+                BillLedger.district_id,
+            )
+        )
+    }
+    stored = {
+        (row.district_id, row.due_date): (row.bills, row.receivable)
+        for row in session.exec(where_district(select(OwedDay), OwedDay.district_id))
+        if row.bills or row.receivable
+    }
+    differences: list[Difference] = []
+    for d, on in sorted(set(from_bills) | set(stored)):
+        kept, found = stored.get((d, on), (0, ZERO)), from_bills.get((d, on), (0, ZERO))
+        if kept[0] != found[0]:
+            differences.append(
+                Difference(d, "owed", f"bills due {on}", Decimal(kept[0]), Decimal(found[0]))
+            )
+        if kept[1] != found[1]:
+            differences.append(Difference(d, "owed", f"owed due {on}", kept[1], found[1]))
     return differences
 
 
@@ -1357,7 +1485,9 @@ def verify(session: Session, district_id: int | None = None) -> tuple[int, list[
     for d, entry_id, total in session.exec(unbalanced):
         differences.append(Difference(d, "entry", str(entry_id), ZERO, _money(total)))
     differences += _day_differences(session, where_district)
+    differences += _entry_count_differences(session, where_district)
     differences += _bill_differences(session, where_district)
+    differences += _owed_differences(session, where_district)
     # Each bill's running balance carries the bill's due date (the delinquency's order).
     wrong_due = where_district(
         select(col(BillLedger.district_id), col(BillLedger.bill_id))

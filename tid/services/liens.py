@@ -29,6 +29,7 @@ from tid.models import (
     BillLedger,
     BillStatus,
     LateChargeTerms,
+    OwedDay,
     Property,
     PropertyLien,
     PropertyYear,
@@ -264,14 +265,14 @@ def delinquency_page(
         owed = sum((r.outstanding for r in every), ZERO)
         rows = every[info.offset : info.offset + per_page]
         return DelinquencyPage(rows, info.total, owed, info.page, info.pages, per_page)
-    # The count and the total from the index of owed bills alone (a bill with something
-    # owed is active: a superseded bill's balance moved to its successor when it was booked).
+    # The count and the total from the bills owed per due date (a bill with something owed
+    # is active: a superseded bill's balance moved to its successor when it was booked).
     count, owed_total = session.exec(
-        select(func.count(), func.sum(BillLedger.receivable)).where(
-            BillLedger.district_id == district_id, _OWED, BillLedger.due_date < today
+        select(func.sum(OwedDay.bills), func.sum(OwedDay.receivable)).where(
+            OwedDay.district_id == district_id, OwedDay.due_date < today
         )
     ).one()
-    info = page_info(int(count), page, per_page)
+    info = page_info(int(count or 0), page, per_page)
     found = list(
         session.exec(
             _delinquent(district_id, today).order_by(*_ORDER).offset(info.offset).limit(per_page)

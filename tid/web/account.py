@@ -794,8 +794,6 @@ DOCUMENTS: dict[str, tuple[str, str]] = {
     "journal.csv": ("csv", "account.statement"),
 }
 IN_REQUEST_ROWS = {"pdf": 400, "csv": 5000}
-# Counted no further than this, a year's journal entries still tell which documents are long.
-_ENOUGH_ENTRIES = max(IN_REQUEST_ROWS.values()) + 1
 
 
 def _statement_documents(aging: int, entries: int) -> dict[str, int]:
@@ -810,8 +808,8 @@ def _large(rows: dict[str, int]) -> dict[str, bool]:
 
 
 def document_rows(district: District, which: str) -> int:
-    """How many rows the document has (from the indexed counts, not the rows; the journal's
-    entries counted as far as the larger limit, enough to tell)."""
+    """How many rows the document has (from the indexed counts and the entries' count per
+    day, not the rows)."""
     db = get_session()
     district_id = district.id or 0
     if which in ("delinquency", "delinquency.csv"):
@@ -821,9 +819,7 @@ def document_rows(district: District, which: str) -> int:
     if which in ("statement", "aging.csv"):
         aging = audit_statement.aging_page(db, district_id, fy.end, limit=0).count
     if which in ("statement", "journal.csv"):
-        journal = ledger.entries_count(
-            db, district_id, since=fy.start, until=fy.end, at_most=_ENOUGH_ENTRIES
-        )
+        journal = ledger.entries_count(db, district_id, since=fy.start, until=fy.end)
     return _statement_documents(aging, journal)[which]
 
 
@@ -995,7 +991,6 @@ def statement(district_id: int) -> Any:
         fy,
         booked_by=_booked_by(),
         today=today(),
-        entries_at_most=_ENOUGH_ENTRIES,
     )
     return render_template(
         "account/statement.html",
