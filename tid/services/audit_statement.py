@@ -93,7 +93,6 @@ def statement(
     opening = ledger.balance(
         session, district_id, BANK, until=date(fy.start_year, 6, 30), booked_before=cut
     )
-    closing = ledger.balance(session, district_id, BANK, until=fy.end, booked_before=cut)
     sums: dict[str, Decimal] = {}
     if cut is None:  # the running balances of the year's days
         sums = ledger.day_sums(session, district_id, since=fy.start, until=fy.end)
@@ -102,6 +101,7 @@ def statement(
         for row in year:
             for line in row.lines:
                 sums[line.account] = sums.get(line.account, ZERO) + line.amount
+    closing = opening + sums.get(BANK, ZERO)  # the bank at the year's end
     revenue = -sums.get(REVENUE, ZERO)
     credits = -sums.get(OWNER_CREDIT, ZERO)
     admin = sums.get(ADMIN_EXPENSE, ZERO)
