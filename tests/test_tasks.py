@@ -344,6 +344,13 @@ def test_the_yearly_statement_pdf_is_prepared_in_the_background(
         f"/jobs/pdf/{district_id}/statement", data={"fy": "2025-26", "job_token": tokens[0]}
     )
     assert started.status_code == 302 and "fy=2025-26" in started.location
+    # Under way, it shows on the statement's page by its own button (the page's document
+    # jobs are read at once), and only there.
+    job_id = int(started.location.split("job=")[1].split("&")[0])
+    page = client.get(f"/account/{district_id}/statement?fy=2025-26").get_data(as_text=True)
+    assert page.count('class="job job-queued"') == 1
+    progress = page.index(f"/jobs/{job_id}.json")  # just before the PDF's form
+    assert progress < page.index(f"/jobs/pdf/{district_id}/statement") < page.index("aging.csv")
     assert tasks.run_pending(app) == 1
     shown = client.get(started.location).get_data(as_text=True)
     link = shown.split('class="job-result" href="')[1].split('"')[0]

@@ -15,7 +15,7 @@ import json
 import os
 import secrets
 import socket
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -23,7 +23,7 @@ from typing import Any
 from sqlalchemy import update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
 from tid.clock import utcnow
 from tid.models import Job, JobState, WorkerHeartbeat
@@ -264,6 +264,17 @@ def visible(session: Session, scope: Scope, limit: int = 100) -> list[Job]:
             col(Job.district_id).in_(list(scope.district_ids)) | (col(Job.user_id) == scope.user_id)
         )
     return list(session.exec(stmt))
+
+
+def latest_of(session: Session, targets: Sequence[str], kind: str) -> dict[str, Job]:
+    """The most recent job of ``kind`` on each of ``targets`` that has one (a page with
+    several documents to prepare asks once)."""
+    latest = (
+        select(func.max(Job.id))
+        .where(col(Job.target).in_(targets), Job.kind == kind)
+        .group_by(col(Job.target))
+    )
+    return {job.target: job for job in session.exec(select(Job).where(col(Job.id).in_(latest)))}
 
 
 def latest_for(session: Session, target: str, kind: str) -> Job | None:

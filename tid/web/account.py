@@ -44,6 +44,7 @@ from tid.services import (
 )
 from tid.services.ledger import CapExceededError
 from tid.services.paging import FIRST_ROWS
+from tid.web import jobs as jobs_web
 from tid.web import nav
 from tid.web.access import deny_unless, may_write_district, me, require, visible_district
 from tid.web.util import send, today
@@ -750,7 +751,7 @@ def delinquency(district_id: int) -> Any:
         district=district,
         rows=result.rows,
         result=result,
-        large=_large({"delinquency": result.total, "delinquency.csv": result.total}),
+        large=_large(district_id, {"delinquency": result.total, "delinquency.csv": result.total}),
         values=values,
         errors=errors,
         wanted=wanted,
@@ -802,9 +803,17 @@ def _statement_documents(aging: int, entries: int) -> dict[str, int]:
     return {"statement": aging + entries, "aging.csv": aging, "journal.csv": entries}
 
 
-def _large(rows: dict[str, int]) -> dict[str, bool]:
+def _is_large(rows: dict[str, int]) -> dict[str, bool]:
     """Which of these documents are prepared in the background."""
     return {name: n > IN_REQUEST_ROWS[DOCUMENTS[name][0]] for name, n in rows.items()}
+
+
+def _large(district_id: int, rows: dict[str, int]) -> dict[str, bool]:
+    """Which of a page's documents are prepared in the background, with their latest jobs
+    read at once for the page's buttons."""
+    large = _is_large(rows)
+    jobs_web.look_up([f"pdf:{name}:{district_id}" for name in rows if large[name]], "account.pdf")
+    return large
 
 
 def document_rows(district: District, which: str) -> int:
@@ -825,7 +834,7 @@ def document_rows(district: District, which: str) -> int:
 
 def too_large(district: District, which: str) -> bool:
     """The document is prepared in the background rather than in the request."""
-    return _large({which: document_rows(district, which)})[which]
+    return _is_large({which: document_rows(district, which)})[which]
 
 
 def _prepare_instead(district: District, which: str) -> Any:
@@ -995,7 +1004,9 @@ def statement(district_id: int) -> Any:
     return render_template(
         "account/statement.html",
         lock=year_locks.lock_of(get_session(), district_id, fy),
-        large=_large(_statement_documents(context["aging_count"], context["entries_count"])),
+        large=_large(
+            district_id, _statement_documents(context["aging_count"], context["entries_count"])
+        ),
         may_lock=policy.may_lock_years(me()),
         **context,
     )
