@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import bindparam
 from sqlmodel import Session, col, func, select
 
 from tid.clock import utcnow
@@ -179,6 +180,14 @@ LIFETIME = timedelta(hours=12)
 _TOUCH_EVERY = timedelta(seconds=60)  # how stale last_seen_at may get (one write a minute)
 
 
+# Asked by every signed-in request: built once.
+_USER_FOR_TOKEN = (
+    select(User, LoginSession)
+    .join(LoginSession, LoginSession.user_id == User.id)  # type: ignore[arg-type]
+    .where(LoginSession.token == bindparam("token"), LoginSession.revoked_at == None)  # noqa: E711
+)
+
+
 def user_for_token(
     *,
     session: Session,
@@ -190,12 +199,7 @@ def user_for_token(
     """The active user of a live login session, or None. A login idle for longer than
     ``idle``, or older than ``lifetime``, has ended (and is marked so)."""
     now = now or utcnow()
-    stmt = (
-        select(User, LoginSession)
-        .join(LoginSession, LoginSession.user_id == User.id)  # type: ignore[arg-type]
-        .where(LoginSession.token == token, LoginSession.revoked_at == None)  # noqa: E711
-    )
-    found = session.exec(stmt).first()
+    found = session.exec(_USER_FOR_TOKEN, params={"token": token}).first()
     if found is None:
         return None
     user, login = found
