@@ -46,7 +46,7 @@ from tid.db import make_engine
 from tid.models import JOURNAL_TRIGGERS_SQL, JournalEntry, JournalLine
 from tid.rules.errors import FindingsError, InputError
 from tid.rules.periods import FiscalYear, fiscal_year_of
-from tid.services import expenditures, ledger, payments
+from tid.services import audit_statement, expenditures, ledger, payments
 from tid.services.ledger import ADMIN_EXPENSE, BANK, OWNER_CREDIT, CapExceededError
 
 TODAY = date(2026, 12, 31)
@@ -455,6 +455,17 @@ class AccountMachine(RuleBasedStateMachine):
             figures = ledger.cap_figures(db, d, fy)
             assert figures.revenue == self.revenue[fy]
             assert figures.admin == self.admin[fy]
+            # The dashboard's: from the year's months, the same figures.
+            last = audit_statement.months(db, d, fy)[-1]
+            by_month = ledger.cap_figures_of(
+                fy, revenue=last.revenue_to_date, admin=last.admin_to_date
+            )
+            assert (by_month.revenue, by_month.admin, by_month.cap, by_month.headroom) == (
+                figures.revenue,
+                figures.admin,
+                figures.cap,
+                figures.headroom,
+            )
             # The 5% cap holds in every FY. (A payment reversed in a later FY than it was
             # collected takes the revenue out of the later FY, which may go below zero.)
             assert figures.admin <= RATE * max(Decimal(0), figures.revenue)

@@ -903,10 +903,18 @@ class CapFigures:
 
 def cap_figures(session: Session, district_id: int, fy: FiscalYear) -> CapFigures:
     """21 LPRA § 6653(6): the figures of the administrative cap of one FY, to this moment."""
-    rate, citation = admin_cap.admin_cap_rate(fy.end)
     sums = _day_sum(session, district_id, (REVENUE, ADMIN_EXPENSE), fy.start, fy.end)
-    revenue = -sums.get(REVENUE, ZERO.quantize(CENT))
-    admin = sums.get(ADMIN_EXPENSE, ZERO.quantize(CENT))
+    return cap_figures_of(
+        fy,
+        revenue=-sums.get(REVENUE, ZERO.quantize(CENT)),
+        admin=sums.get(ADMIN_EXPENSE, ZERO.quantize(CENT)),
+    )
+
+
+def cap_figures_of(fy: FiscalYear, *, revenue: Decimal, admin: Decimal) -> CapFigures:
+    """The administrative cap's figures of ``fy`` from the year's revenue and administrative
+    spending already summed (the dashboard has them by month)."""
+    rate, citation = admin_cap.admin_cap_rate(fy.end)
     cap = rate * revenue
     headroom = max(ZERO, (cap - max(ZERO, admin)).quantize(CENT, rounding=ROUND_DOWN))
     return CapFigures(fy, rate, citation, revenue, admin, cap, headroom)

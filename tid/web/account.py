@@ -226,8 +226,10 @@ def dashboard(district_id: int) -> Any:
     district = visible_district(district_id)
     db = get_session()
     fy = _fy(district_id)
-    figures = ledger.cap_figures(db, district_id, fy)
     months = audit_statement.months(db, district_id, fy)
+    figures = ledger.cap_figures_of(  # the year's totals: the last month's to date
+        fy, revenue=months[-1].revenue_to_date, admin=months[-1].admin_to_date
+    )
     balances = ledger.balances(db, district_id)
     return render_template(
         "account/dashboard.html",
