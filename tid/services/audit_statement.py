@@ -16,9 +16,9 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import bindparam, literal_column
+from sqlalchemy import bindparam, exists, literal_column
 from sqlalchemy import select as sa_select
-from sqlmodel import Session, col, func, select
+from sqlmodel import Session, col, select
 
 from tid import csv_safe
 from tid.models import (
@@ -217,6 +217,18 @@ class AgingPage:
     totals: list[tuple[str, Decimal]]
 
 
+# Whether anything is booked after the day asked, and whether a bill's receivable is below
+# zero (:func:`aging` lists it, the bills owed per due date do not): either way the aging is
+# then read from the journal.
+_BOOKED_LATER_OR_NEGATIVE = sa_select(
+    exists().where(
+        col(JournalEntry.district_id) == bindparam("district_id"),
+        col(JournalEntry.entry_date) > bindparam("as_of"),
+    ),
+    exists().where(
+        col(BillLedger.district_id) == bindparam("district_id"), col(BillLedger.receivable) < 0
+    ),
+)
 _OWED_BY_DUE = sa_select(col(OwedDay.due_date), col(OwedDay.bills), col(OwedDay.receivable)).where(
     col(OwedDay.district_id) == bindparam("district_id"), col(OwedDay.bills) > 0
 )
@@ -228,15 +240,8 @@ def aging_page(session: Session, district_id: int, as_of: date, *, limit: int) -
     count and the totals are read from the bills owed per due date (``owed_day``) and the
     rows from the index of owed bills, so the page does not grow with the bills owed over
     the years; otherwise (an earlier year) all from the journal, as :func:`aging`."""
-    later = session.exec(
-        select(func.count()).where(
-            JournalEntry.district_id == district_id, JournalEntry.entry_date > as_of
-        )
-    ).one()
-    negative = session.exec(
-        select(func.count()).where(
-            BillLedger.district_id == district_id, col(BillLedger.receivable) < 0
-        )
+    later, negative = session.execute(
+        _BOOKED_LATER_OR_NEGATIVE, {"district_id": district_id, "as_of": as_of}
     ).one()
     if later or negative or ledger.unbooked_owed(session, district_id):
         rows = aging(session, district_id, as_of)
