@@ -347,10 +347,11 @@ def _upsert_add(
     keys: Sequence[str],
     amounts: Sequence[str],
     rows: list[dict[str, object]],
-) -> None:
-    """Insert each row, or add its ``amounts`` to the row already there."""
+) -> list[Any]:
+    """Insert each row, or add its ``amounts`` to the row already there. The running
+    balances per bill return each bill's id, due date and receivable as they now are."""
     if not rows:
-        return
+        return []
     dialect = session.connection().dialect.name
     stmt = _UPSERTS.get((dialect, table.name))
     if stmt is None:  # built once: the statement is the same for every posting
@@ -368,9 +369,15 @@ def _upsert_add(
             index_elements=[table.c[k] for k in keys],
             set_={name: table.c[name] + stmt.excluded[name] for name in amounts},
         )
+        if table is _BILLS:
+            stmt = stmt.returning(table.c.bill_id, table.c.due_date, table.c.receivable)
         _UPSERTS[(dialect, table.name)] = stmt
+    returned: list[Any] = []
     for start in range(0, len(rows), 5000):
-        session.execute(stmt, rows[start : start + 5000])
+        result = session.execute(stmt, rows[start : start + 5000])
+        if table is _BILLS:
+            returned.extend(result.all())
+    return returned
 
 
 def _add_to_balances(
@@ -411,15 +418,7 @@ def _add_to_balances(
             for (on, kind), n in counts.items()
         ],
     )
-    owed = {bill_id: amounts["receivable"] for bill_id, amounts in bills.items()}
-    _upsert_add(
-        session,
-        _OWED_DAYS,
-        ("district_id", "due_date"),
-        ("bills", "receivable"),
-        _owed_changes(session, district_id, owed),
-    )
-    _upsert_add(
+    now = _upsert_add(
         session,
         _BILLS,
         ("bill_id",),
@@ -429,34 +428,33 @@ def _add_to_balances(
             for bill_id, amounts in bills.items()
         ],
     )
-
-
-# What each bill of a posting owed before it, with its due date (built once).
-_OWED_BEFORE = (
-    sa_select(_BILL_TABLE.c.id, _BILL_TABLE.c.due_date, _BILLS.c.receivable)
-    .select_from(_BILL_TABLE.outerjoin(_BILLS, _BILLS.c.bill_id == _BILL_TABLE.c.id))
-    .where(_BILL_TABLE.c.id.in_(bindparam("bill_ids", expanding=True)))
-)
+    _upsert_add(
+        session,
+        _OWED_DAYS,
+        ("district_id", "due_date"),
+        ("bills", "receivable"),
+        _owed_changes(district_id, now, {b: amounts["receivable"] for b, amounts in bills.items()}),
+    )
 
 
 def _owed_changes(
-    session: Session, district_id: int, changes: dict[int, Decimal]
+    district_id: int, now: Sequence[Any], changes: dict[int, Decimal]
 ) -> list[dict[str, object]]:
-    """What the receivables changed by ``changes`` (bill → amount) add to the bills owed per
-    due date: a bill that comes to owe counts one more, one paid off one fewer, and each
-    adds the change in what it owes (nothing owed counts as zero, whatever the credit)."""
-    ids = [bill_id for bill_id, change in changes.items() if change != 0]
+    """What the receivables changed by ``changes`` (bill → amount), ``now`` as they are
+    (bill, due date, receivable), add to the bills owed per due date: a bill that comes to
+    owe counts one more, one paid off one fewer, and each adds the change in what it owes
+    (nothing owed counts as zero, whatever the credit)."""
     per_due: dict[date, list[Any]] = {}
-    for start in range(0, len(ids), 2000):
-        params = {"bill_ids": ids[start : start + 2000]}
-        for bill_id, due, before in session.execute(_OWED_BEFORE, params):
-            was = before if before is not None else ZERO
-            now = was + changes[bill_id]
-            if was <= 0 and now <= 0:
-                continue
-            change = per_due.setdefault(due, [0, ZERO])
-            change[0] += (now > 0) - (was > 0)
-            change[1] += max(now, ZERO) - max(was, ZERO)
+    for bill_id, due, receivable in now:
+        change = changes[bill_id]
+        if change == 0:
+            continue
+        was = receivable - change
+        if was <= 0 and receivable <= 0:
+            continue
+        counted = per_due.setdefault(due, [0, ZERO])
+        counted[0] += (receivable > 0) - (was > 0)
+        counted[1] += max(receivable, ZERO) - max(was, ZERO)
     return [
         {"district_id": district_id, "due_date": due, "bills": n, "receivable": amount}
         for due, (n, amount) in per_due.items()
