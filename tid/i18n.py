@@ -270,7 +270,7 @@ def journal_row_labels(rows: Any) -> dict[str, dict[str, str]]:
     ``entry`` and ``lines``) in the reader's language, each rendered once (a page shows the
     same few on hundreds of lines): ``{"accounts": {…}, "kinds": {…}}``, for the template to
     look up on each line. An authorized purpose's account is labelled by its name."""
-    from sqlmodel import select
+    from sqlmodel import col, select
 
     from tid.db import get_session
     from tid.models import AuthorizedPurpose
@@ -279,8 +279,18 @@ def journal_row_labels(rows: Any) -> dict[str, dict[str, str]]:
     accounts = {line.account for row in rows for line in row.lines}
     kinds = {row.entry.kind for row in rows}
     names = None
-    if any(account.startswith(ledger.PURPOSE_PREFIX) for account in accounts):
-        names = {p.id: p.name for p in get_session().exec(select(AuthorizedPurpose)) if p.id}
+    wanted = [
+        int(a.removeprefix(ledger.PURPOSE_PREFIX))
+        for a in accounts
+        if a.startswith(ledger.PURPOSE_PREFIX) and a.removeprefix(ledger.PURPOSE_PREFIX).isdigit()
+    ]
+    if wanted:  # the page's purposes only
+        found = get_session().exec(
+            select(AuthorizedPurpose.id, AuthorizedPurpose.name).where(
+                col(AuthorizedPurpose.id).in_(wanted)
+            )
+        )
+        names = {purpose_id: name for purpose_id, name in found if purpose_id}
     return {
         "accounts": {a: localized(ledger.account_label(a, names)) for a in accounts},
         "kinds": {k: localized(ledger.entry_kind_label(k)) for k in kinds},

@@ -18,7 +18,7 @@ from sqlmodel import Session, select
 from tests.conftest import People, login
 from tests.pdf_checks import assert_archival
 from tests.services.ledger_support import ACTOR, Scaffold
-from tid.models import JournalEntry, Property
+from tid.models import AuthorizedPurpose, JournalEntry, Property
 from tid.services import expenditures, ledger, liens, payments
 
 
@@ -129,6 +129,12 @@ def test_cap_refusal_shows_the_figures_in_spanish(
     assert "1,000.00" in page and "margen disponible $50.00" in page
     ok = client.post(f"/account/{s.district_id}/expenditures", data={**form, "amount": "50.00"})
     assert ok.status_code == 302
+    # Spending on an authorized purpose: the journal names its account by the purpose.
+    purpose = session.exec(select(AuthorizedPurpose)).one()
+    on_purpose = {**form, "amount": "20.00", "category": str(purpose.id), "token": "y"}
+    assert client.post(f"/account/{s.district_id}/expenditures", data=on_purpose).status_code == 302
+    journal = client.get(f"/account/{s.district_id}/journal?fy=2025-26").get_data(as_text=True)
+    assert "Gastos: Ornato" in journal and "Gastos administrativos" in journal
 
 
 def test_auditor_reads_everything_and_writes_nothing(
