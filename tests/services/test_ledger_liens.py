@@ -12,6 +12,7 @@ import pytest
 from sqlmodel import Session
 
 from tests.services.ledger_support import ACTOR, Scaffold
+from tid.models import PropertyYear
 from tid.rules.errors import InputError
 from tid.rules.periods import FiscalYear
 from tid.services import audit_statement, expenditures, ledger, liens, payments
@@ -60,6 +61,24 @@ def test_delinquent_bill_with_surcharge_and_interest(session: Session) -> None:
         Decimal("5.40"),
     )
     assert row.owner_names == "Late Owner"
+    # The owners named are those of the property's latest roll year (sold since the bill).
+    for fiscal_year, owner in (("2026-27", "New Owner"), ("2024-25", "Old Owner")):
+        session.add(
+            PropertyYear(
+                property_id=late.id or 0,
+                district_id=s.district_id,
+                fiscal_year=fiscal_year,
+                roll_import_id=s.roll.id or 0,
+                owner_names=owner,
+                assessed_value=Decimal("100000.00"),
+            )
+        )
+    session.flush()
+    assert liens.delinquency(session, s.district_id, TODAY)[0].owner_names == "New Owner"
+    assert liens.owners_of(session, [late.id or 0, paid.id or 0, 999_999]) == {
+        late.id: "New Owner",
+        paid.id: "Ana Pérez",
+    }
     # Before the due date nothing is delinquent.
     assert liens.delinquency(session, s.district_id, date(2025, 9, 30)) == []
     with pytest.raises(InputError) as caught:

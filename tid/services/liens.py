@@ -19,7 +19,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from sqlalchemy import literal_column
+from sqlalchemy import literal_column, tuple_
 from sqlalchemy.orm import defer
 from sqlmodel import Session, col, func, select
 
@@ -158,18 +158,20 @@ def owner_names(session: Session, property_id: int) -> str:
 
 def owners_of(session: Session, property_ids: Sequence[int]) -> dict[int, str]:
     """The owners' names of each property, from its latest roll year."""
-    names: dict[int, tuple[str, str]] = {}
+    names: dict[int, str] = {}
     ids = sorted(set(property_ids))
     for start in range(0, len(ids), 2000):
-        stmt = select(
-            col(PropertyYear.property_id),
-            col(PropertyYear.fiscal_year),
-            col(PropertyYear.owner_names),
-        ).where(col(PropertyYear.property_id).in_(ids[start : start + 2000]))
-        for property_id, fiscal_year, owners in session.exec(stmt):
-            if property_id not in names or names[property_id][0] < fiscal_year:
-                names[property_id] = (fiscal_year, owners)
-    return {property_id: owners for property_id, (_fy, owners) in names.items()}
+        chunk = ids[start : start + 2000]
+        latest = (
+            select(col(PropertyYear.property_id), func.max(PropertyYear.fiscal_year))
+            .where(col(PropertyYear.property_id).in_(chunk))
+            .group_by(col(PropertyYear.property_id))
+        )
+        stmt = select(col(PropertyYear.property_id), col(PropertyYear.owner_names)).where(
+            tuple_(col(PropertyYear.property_id), col(PropertyYear.fiscal_year)).in_(latest)
+        )
+        names.update(session.exec(stmt).all())
+    return names
 
 
 @dataclass(frozen=True)
