@@ -34,7 +34,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import date, datetime
 from decimal import ROUND_DOWN, Decimal
 from typing import Any
@@ -1153,9 +1153,29 @@ _LINE_COLUMNS = (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class EntryRead:
+    """A journal entry as the pages and documents read it: its columns, without the ORM's
+    bookkeeping (a statement's documents list a year's 40,000)."""
+
+    id: int
+    district_id: int
+    entry_date: date
+    kind: str
+    memo: str
+    idempotency_key: str
+    reverses_id: int | None
+    actor: str
+    user_id: int | None
+    created_at: datetime
+
+
+_ENTRY_READ = tuple(col(getattr(JournalEntry, f.name)) for f in fields(EntryRead))
+
+
 @dataclass(frozen=True)
 class JournalRow:
-    entry: JournalEntry
+    entry: EntryRead
     lines: tuple[LineRead, ...]
     reversed_by: int | None
 
@@ -1171,7 +1191,8 @@ def journal(
     """The entries of a district between two booking dates, in booking order, with lines
     (as the journal stood at ``booked_before``, if given)."""
     stmt = _entries(district_id, since=since, until=until, booked_before=booked_before)
-    entries = list(session.exec(stmt.order_by(col(JournalEntry.entry_date), col(JournalEntry.id))))
+    order = (col(JournalEntry.entry_date), col(JournalEntry.id))
+    entries = [EntryRead(*row) for row in session.execute(stmt.order_by(*order))]
     return _with_lines(session, entries, booked_before)
 
 
@@ -1183,20 +1204,20 @@ def _entries(
     booked_before: datetime | None = None,
     kinds: Sequence[str] | None = None,
 ) -> Any:
-    stmt = select(JournalEntry).where(JournalEntry.district_id == district_id)
+    stmt = sa_select(*_ENTRY_READ).where(col(JournalEntry.district_id) == district_id)
     if booked_before is not None:
-        stmt = stmt.where(JournalEntry.created_at < booked_before)
+        stmt = stmt.where(col(JournalEntry.created_at) < booked_before)
     if since is not None:
-        stmt = stmt.where(JournalEntry.entry_date >= since)
+        stmt = stmt.where(col(JournalEntry.entry_date) >= since)
     if until is not None:
-        stmt = stmt.where(JournalEntry.entry_date <= until)
+        stmt = stmt.where(col(JournalEntry.entry_date) <= until)
     if kinds is not None:
         stmt = stmt.where(col(JournalEntry.kind).in_(kinds))
     return stmt
 
 
 def _with_lines(
-    session: Session, entries: list[JournalEntry], booked_before: datetime | None = None
+    session: Session, entries: list[EntryRead], booked_before: datetime | None = None
 ) -> list[JournalRow]:
     ids = [e.id for e in entries]
     by_entry: dict[int, list[LineRead]] = defaultdict(list)
@@ -1210,14 +1231,14 @@ def _with_lines(
         ):
             by_entry[row[1]].append(LineRead(*row))
         # A reversal's key names the entry it reverses (the unique key's index finds it).
-        reversals = select(JournalEntry).where(
+        reversals = select(col(JournalEntry.id), col(JournalEntry.reverses_id)).where(
             col(JournalEntry.idempotency_key).in_([f"reverse:{i}" for i in chunk]),
             col(JournalEntry.reverses_id).is_not(None),
         )
         if booked_before is not None:
             reversals = reversals.where(JournalEntry.created_at < booked_before)
-        for rev in session.exec(reversals):
-            reversed_by[rev.reverses_id or 0] = rev.id or 0
+        for reversal_id, reversed_id in session.exec(reversals):
+            reversed_by[reversed_id or 0] = reversal_id or 0
     return [JournalRow(e, tuple(by_entry[e.id or 0]), reversed_by.get(e.id or 0)) for e in entries]
 
 
@@ -1295,10 +1316,14 @@ def journal_page(
             if newest_first
             else (col(JournalEntry.entry_date).desc(), col(JournalEntry.id).desc())
         )
-        entries = list(session.exec(base.order_by(*back).offset(total - end).limit(end - start)))
+        later = base.order_by(*back).offset(total - end).limit(end - start)
+        entries = [EntryRead(*row) for row in session.execute(later)]
         entries.reverse()
     else:
-        entries = list(session.exec(base.order_by(*order).offset(start).limit(per_page)))
+        entries = [
+            EntryRead(*row)
+            for row in session.execute(base.order_by(*order).offset(start).limit(per_page))
+        ]
     if not counted:
         total = len(entries)
     return JournalPage(_with_lines(session, entries), total, page, pages, per_page)
