@@ -835,7 +835,10 @@ def unbooked_owed(
     unbooked: dict[int, Decimal] = {}
     # The bills the journal may not have booked (as it stood at ``booked_before``): those
     # made since it last booked the district's bills, and those it booked from then on.
-    candidates = col(Bill.id) > _bills_through(session, district_id)
+    mark = sa_select(col(LedgerState.bills_through)).where(
+        col(LedgerState.district_id) == district_id
+    )
+    candidates = col(Bill.id) > func.coalesce(mark.scalar_subquery(), 0)
     if booked_before is not None:
         late = (
             select(JournalLine.bill_id)
