@@ -526,6 +526,25 @@ def test_the_journal_a_page_at_a_time_is_the_journal(session: Session) -> None:
     assert again.rows[0].reversed_by is not None and again.total == 9
 
 
+def test_a_bill_not_yet_booked_is_owed_in_full_until_booked(session: Session) -> None:
+    """The bills made since the district's last booking are owed in full until booked
+    (a billing run's moment), then their running balances say it."""
+    s = Scaffold(session)
+    first = s.bill(s.property(), "10.00")
+    assert ledger.unbooked_owed(session, s.district_id) == {first.id: Decimal("10.00")}
+    ledger.sync_bills(session, actor=ACTOR, district_id=s.district_id)
+    later = s.bill(s.property(), "25.00")  # made after the mark
+    session.commit()
+    assert ledger.unbooked_owed(session, s.district_id) == {later.id: Decimal("25.00")}
+    ledger.sync_bills(session, actor=ACTOR, district_id=s.district_id)
+    session.commit()
+    assert ledger.unbooked_owed(session, s.district_id) == {}
+    assert ledger.bill_balances(session, s.district_id) == {
+        first.id: Decimal("10.00"),
+        later.id: Decimal("25.00"),
+    }
+
+
 def test_the_entries_are_counted_from_their_count_per_day(session: Session) -> None:
     """``entries_count`` counts a period's entries (of some kinds) from ``journal_day``."""
     s = Scaffold(session)
