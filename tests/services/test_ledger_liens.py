@@ -319,6 +319,13 @@ def test_the_statement_page_reads_the_same_aging_from_the_index_of_owed_bills(
         "181–365",
         "over 365",
     ]
+    # A bill made since the last booking (a billing run's moment) is owed in full: the page
+    # reads the aging from the journal then, and lists it.
+    unbooked = s.bill(s.property(), "55.00", due=date(2025, 9, 1))
+    every = audit_statement.aging(session, s.district_id, date(2025, 12, 31))
+    page = audit_statement.aging_page(session, s.district_id, date(2025, 12, 31), limit=100)
+    assert unbooked.id in [r.bill.id for r in page.rows] and page.count == len(every) == 7
+    assert page.totals == audit_statement.aging_totals(every)
 
 
 def test_the_index_puts_each_bill_in_its_bucket_at_the_edges(session: Session) -> None:

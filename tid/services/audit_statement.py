@@ -217,10 +217,10 @@ class AgingPage:
     totals: list[tuple[str, Decimal]]
 
 
-# Whether anything is booked after the day asked, and whether a bill's receivable is below
-# zero (:func:`aging` lists it, the bills owed per due date do not): either way the aging is
-# then read from the journal.
-_BOOKED_LATER_OR_NEGATIVE = sa_select(
+# Whether anything is booked after the day asked, whether a bill's receivable is below zero
+# (:func:`aging` lists it, the bills owed per due date do not), and whether a bill may not be
+# booked yet: any of them, and the aging is read from the journal.
+_FROM_THE_JOURNAL_IF = sa_select(
     exists().where(
         col(JournalEntry.district_id) == bindparam("district_id"),
         col(JournalEntry.entry_date) > bindparam("as_of"),
@@ -228,6 +228,7 @@ _BOOKED_LATER_OR_NEGATIVE = sa_select(
     exists().where(
         col(BillLedger.district_id) == bindparam("district_id"), col(BillLedger.receivable) < 0
     ),
+    ledger.maybe_unbooked(bindparam("district_id")),
 )
 _OWED_BY_DUE = sa_select(col(OwedDay.due_date), col(OwedDay.bills), col(OwedDay.receivable)).where(
     col(OwedDay.district_id) == bindparam("district_id"), col(OwedDay.bills) > 0
@@ -240,10 +241,10 @@ def aging_page(session: Session, district_id: int, as_of: date, *, limit: int) -
     count and the totals are read from the bills owed per due date (``owed_day``) and the
     rows from the index of owed bills, so the page does not grow with the bills owed over
     the years; otherwise (an earlier year) all from the journal, as :func:`aging`."""
-    later, negative = session.execute(
-        _BOOKED_LATER_OR_NEGATIVE, {"district_id": district_id, "as_of": as_of}
+    later, negative, maybe_unbooked = session.execute(
+        _FROM_THE_JOURNAL_IF, {"district_id": district_id, "as_of": as_of}
     ).one()
-    if later or negative or ledger.unbooked_owed(session, district_id):
+    if later or negative or (maybe_unbooked and ledger.unbooked_owed(session, district_id)):
         rows = aging(session, district_id, as_of)
         return AgingPage(rows[:limit], len(rows), aging_totals(rows))
     owed: list[Any] = [

@@ -40,7 +40,7 @@ from decimal import ROUND_DOWN, Decimal
 from typing import Any
 
 from sqlalchemy import String as SqlString
-from sqlalchemy import Table, bindparam, cast, extract, insert, literal, or_
+from sqlalchemy import Table, bindparam, cast, exists, extract, insert, literal, or_
 from sqlalchemy import select as sa_select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
@@ -820,6 +820,20 @@ def owed_by_bill(
     ).items():
         owed[bill_id] = owed.get(bill_id, ZERO) + amount
     return owed
+
+
+def maybe_unbooked(district_id: Any) -> Any:
+    """An SQL test of whether the district (a value or a bound parameter) has an active bill
+    made since the journal last booked its bills: if not, :func:`unbooked_owed` is empty."""
+    mark = sa_select(col(LedgerState.bills_through)).where(
+        col(LedgerState.district_id) == district_id
+    )
+    return exists().where(
+        col(Bill.district_id) == district_id,
+        col(Bill.status) == BillStatus.ACTIVE.value,
+        col(Bill.amount) > 0,
+        col(Bill.id) > func.coalesce(mark.scalar_subquery(), 0),
+    )
 
 
 def unbooked_owed(
