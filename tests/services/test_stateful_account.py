@@ -444,6 +444,10 @@ class AccountMachine(RuleBasedStateMachine):
         db, d = self.db, self.d
         accounts = ledger.balances(db, d)
         assert accounts.get(BANK, Decimal(0)) == self.bank
+        some = (BANK, OWNER_CREDIT)  # the dashboard's: those accounts' days only
+        assert ledger.balances(db, d, accounts=some) == {
+            a: v for a, v in accounts.items() if a in some
+        }
         assert -accounts.get(OWNER_CREDIT, Decimal(0)) == self.credit
         held = ledger.bill_balances(db, d, OWNER_CREDIT)
         assert {b: -v for b, v in held.items() if v} == {

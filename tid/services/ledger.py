@@ -694,9 +694,16 @@ def balance(
 
 
 def balances(
-    session: Session, district_id: int, *, until: date | None = None
+    session: Session,
+    district_id: int,
+    *,
+    until: date | None = None,
+    accounts: Sequence[str] | None = None,
 ) -> dict[str, Decimal]:
-    """Every account's balance (debit positive), bills' receivables summed."""
+    """Every account's balance (debit positive), bills' receivables summed; of ``accounts``
+    only, if given (their days alone are read)."""
+    if accounts is not None:
+        return _day_sum(session, district_id, accounts, None, until)
     return day_sums(session, district_id, until=until)
 
 

@@ -230,7 +230,9 @@ def dashboard(district_id: int) -> Any:
     figures = ledger.cap_figures_of(  # the year's totals: the last month's to date
         fy, revenue=months[-1].revenue_to_date, admin=months[-1].admin_to_date
     )
-    balances = ledger.balances(db, district_id)
+    balances = ledger.balances(
+        db, district_id, accounts=(ledger.BANK, ledger.RECEIVABLE, ledger.OWNER_CREDIT)
+    )
     return render_template(
         "account/dashboard.html",
         district=district,
