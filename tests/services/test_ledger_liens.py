@@ -326,6 +326,14 @@ def test_the_statement_page_reads_the_same_aging_from_the_index_of_owed_bills(
     page = audit_statement.aging_page(session, s.district_id, date(2025, 12, 31), limit=100)
     assert unbooked.id in [r.bill.id for r in page.rows] and page.count == len(every) == 7
     assert page.totals == audit_statement.aging_totals(every)
+    # And the delinquency lists it, owed in full, in due-date order.
+    late = liens.delinquency(session, s.district_id, date(2025, 12, 31))
+    assert [(r.bill.id, r.outstanding) for r in late if r.bill.id == unbooked.id] == [
+        (unbooked.id, Decimal("55.00"))
+    ]
+    assert [r.bill.due_date for r in late] == sorted(r.bill.due_date for r in late)
+    shown = liens.delinquency_page(session, s.district_id, date(2025, 12, 31))
+    assert [r.bill.id for r in shown.rows] == [r.bill.id for r in late]
 
 
 def test_the_index_puts_each_bill_in_its_bucket_at_the_edges(session: Session) -> None:

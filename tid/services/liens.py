@@ -20,7 +20,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from sqlalchemy import literal_column, tuple_
-from sqlalchemy.orm import defer
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, func, select
 
 from tid.models import (
@@ -38,6 +38,7 @@ from tid.rules import liens as lien_rules
 from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.money import ZERO, round_cents
 from tid.services import audit, ledger
+from tid.services.audit_statement import AgedBill
 from tid.services.paging import PER_PAGE, page_info
 
 IMPOST_LIEN_ID = "impost"
@@ -138,10 +139,18 @@ def late_charges(
 # --------------------------------------------------------------------------- delinquency
 
 
+@dataclass(frozen=True, slots=True)
+class PropertyRead:
+    """What the delinquency shows of a property."""
+
+    id: int
+    cadastral_number: str
+
+
 @dataclass(frozen=True)
 class DelinquentBill:
-    bill: Bill
-    property: Property
+    bill: AgedBill
+    property: PropertyRead
     owner_names: str
     outstanding: Decimal
     charges: LateCharges
@@ -203,18 +212,33 @@ def _delinquent(district_id: int, today: date) -> Any:
     in the index of owed bills' order: oldest due first, then in the order they were billed
     (a billing run makes its bills in cadastral order)."""
     return (
-        select(Bill, Property, col(BillLedger.receivable))
+        sa_select(*_SHOWN, col(BillLedger.receivable))
         .select_from(BillLedger)
         .join(Bill, col(Bill.id) == col(BillLedger.bill_id))
         .join(Property, col(Property.id) == col(Bill.property_id))
         .where(
-            BillLedger.district_id == district_id,
+            col(BillLedger.district_id) == district_id,
             _OWED,
-            BillLedger.due_date < today,
-            Bill.status == BillStatus.ACTIVE.value,
+            col(BillLedger.due_date) < today,
+            col(Bill.status) == BillStatus.ACTIVE.value,
         )
-        .options(defer(Bill.explanation), defer(Bill.explanation_es))  # type: ignore[arg-type]
     )
+
+
+# What a row shows of its bill and property: their columns, without the ORM's bookkeeping.
+_SHOWN = (
+    col(Bill.id),
+    col(Bill.fiscal_year),
+    col(Bill.due_date),
+    col(Bill.amount),
+    col(Property.id),
+    col(Property.cadastral_number),
+)
+
+
+def _shown(row: Sequence[Any]) -> tuple[AgedBill, PropertyRead]:
+    bill_id, fiscal_year, due, amount, property_id, cadastral_number = row[:6]
+    return AgedBill(bill_id, fiscal_year, due, amount), PropertyRead(property_id, cadastral_number)
 
 
 _ORDER = (col(BillLedger.due_date), col(BillLedger.bill_id))
@@ -224,15 +248,15 @@ def _rows(
     session: Session,
     district_id: int,
     today: date,
-    found: Sequence[tuple[Bill, Property, Decimal]],
+    found: Sequence[tuple[AgedBill, PropertyRead, Decimal]],
 ) -> list[DelinquentBill]:
     terms = late_terms(session, district_id)
-    owners = owners_of(session, [prop.id or 0 for _bill, prop, _owed in found])
+    owners = owners_of(session, [prop.id for _bill, prop, _owed in found])
     return [
         DelinquentBill(
             bill,
             prop,
-            owners.get(prop.id or 0, ""),
+            owners.get(prop.id, ""),
             outstanding,
             late_charges(outstanding, bill.due_date, today, terms),
         )
@@ -242,18 +266,21 @@ def _rows(
 
 def delinquency(session: Session, district_id: int, today: date) -> list[DelinquentBill]:
     """Every active bill past its due date with something still owed, oldest due first."""
-    found: list[tuple[Bill, Property, Decimal]] = list(
-        session.exec(_delinquent(district_id, today).order_by(*_ORDER))
-    )
+    found = [
+        (*_shown(row), row[6])
+        for row in session.execute(_delinquent(district_id, today).order_by(*_ORDER))
+    ]
     pending = ledger.unbooked_owed(session, district_id)
     if pending:  # bills not booked yet (only for a moment): owed in full
         stmt = (
-            select(Bill, Property)
+            sa_select(*_SHOWN)
             .join(Property, col(Property.id) == col(Bill.property_id))
-            .where(col(Bill.id).in_(list(pending)), Bill.due_date < today)
+            .where(col(Bill.id).in_(list(pending)), col(Bill.due_date) < today)
         )
-        found += [(bill, prop, pending[bill.id or 0]) for bill, prop in session.exec(stmt)]
-        found.sort(key=lambda r: (r[0].due_date, r[0].id or 0))
+        for row in session.execute(stmt):
+            bill, prop = _shown(row)
+            found.append((bill, prop, pending[bill.id]))
+        found.sort(key=lambda r: (r[0].due_date, r[0].id))
     return _rows(session, district_id, today, found)
 
 
@@ -275,11 +302,8 @@ def delinquency_page(
         )
     ).one()
     info = page_info(int(count or 0), page, per_page)
-    found = list(
-        session.exec(
-            _delinquent(district_id, today).order_by(*_ORDER).offset(info.offset).limit(per_page)
-        )
-    )
+    page_of = _delinquent(district_id, today).order_by(*_ORDER).offset(info.offset)
+    found = [(*_shown(row), row[6]) for row in session.execute(page_of.limit(per_page))]
     owed = ledger.cents(owed_total)
     return DelinquencyPage(
         _rows(session, district_id, today, found), info.total, owed, info.page, info.pages, per_page
