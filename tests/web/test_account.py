@@ -255,6 +255,9 @@ def test_statement_lien_certificate_and_delinquency_documents(
     )
     csv_text = client.get(f"/account/{d}/delinquency.csv").get_data(as_text=True)
     assert "123-456-789-01" in csv_text and "600.00" in csv_text and "60.00" in csv_text
+    # The page shows the terms its charges were figured with: the 10% surcharge of 600.00.
+    page = " ".join(client.get(f"/account/{d}/delinquency").get_data(as_text=True).split())
+    assert "<dd>0.10</dd>" in page and 'data-label="Recargo">$60.00</td>' in page
     delinquent = client.get(f"/account/{d}/delinquency.pdf").data
     assert "Facturas en mora" in _text(delinquent)
     assert_archival(delinquent, lang="es", tagged=True)

@@ -185,7 +185,8 @@ def owners_of(session: Session, property_ids: Sequence[int]) -> dict[int, str]:
 
 @dataclass(frozen=True)
 class DelinquencyPage:
-    """A page of the delinquent bills, with how many there are and what they owe in all."""
+    """A page of the delinquent bills, with how many there are and what they owe in all, and
+    the late-payment terms their charges were figured with."""
 
     rows: list[DelinquentBill]
     total: int
@@ -193,6 +194,7 @@ class DelinquencyPage:
     page: int
     pages: int
     per_page: int
+    terms: LateChargeTerms | None = None
 
     @property
     def previous_page(self) -> int | None:
@@ -246,11 +248,10 @@ _ORDER = (col(BillLedger.due_date), col(BillLedger.bill_id))
 
 def _rows(
     session: Session,
-    district_id: int,
     today: date,
     found: Sequence[tuple[AgedBill, PropertyRead, Decimal]],
+    terms: LateChargeTerms | None,
 ) -> list[DelinquentBill]:
-    terms = late_terms(session, district_id)
     owners = owners_of(session, [prop.id for _bill, prop, _owed in found])
     return [
         DelinquentBill(
@@ -281,7 +282,7 @@ def delinquency(session: Session, district_id: int, today: date) -> list[Delinqu
             bill, prop = _shown(row)
             found.append((bill, prop, pending[bill.id]))
         found.sort(key=lambda r: (r[0].due_date, r[0].id))
-    return _rows(session, district_id, today, found)
+    return _rows(session, today, found, late_terms(session, district_id))
 
 
 def delinquency_page(
@@ -293,7 +294,8 @@ def delinquency_page(
         info = page_info(len(every), page, per_page)
         owed = sum((r.outstanding for r in every), ZERO)
         rows = every[info.offset : info.offset + per_page]
-        return DelinquencyPage(rows, info.total, owed, info.page, info.pages, per_page)
+        terms = late_terms(session, district_id)
+        return DelinquencyPage(rows, info.total, owed, info.page, info.pages, per_page, terms)
     # The count and the total from the bills owed per due date (a bill with something owed
     # is active: a superseded bill's balance moved to its successor when it was booked).
     count, owed_total = session.exec(
@@ -305,9 +307,9 @@ def delinquency_page(
     page_of = _delinquent(district_id, today).order_by(*_ORDER).offset(info.offset)
     found = [(*_shown(row), row[6]) for row in session.execute(page_of.limit(per_page))]
     owed = ledger.cents(owed_total)
-    return DelinquencyPage(
-        _rows(session, district_id, today, found), info.total, owed, info.page, info.pages, per_page
-    )
+    terms = late_terms(session, district_id)
+    rows = _rows(session, today, found, terms)
+    return DelinquencyPage(rows, info.total, owed, info.page, info.pages, per_page, terms)
 
 
 # --------------------------------------------------------------------------- the register

@@ -26,7 +26,7 @@ from tid.documents import account as account_documents
 from tid.documents.base import Document
 from tid.i18n import language, rate, say
 from tid.ids import parse_id
-from tid.models import District, JournalEntry, Municipality, Property
+from tid.models import District, JournalEntry, LateChargeTerms, Municipality, Property
 from tid.render.account_charts import money_bars, ratio_chart
 from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.liens import KINDS, LIEN_KINDS
@@ -711,6 +711,14 @@ def _page() -> int:
     return int(raw) if raw.isdigit() and len(raw) < 9 else 1
 
 
+def _terms_values(terms: LateChargeTerms | None) -> dict[str, str]:
+    """The late-payment terms' form: what was sent, else the terms recorded."""
+    return {
+        name: request.form.get(name, getattr(terms, name) if terms else "")
+        for name in ("surcharge_rate", "annual_interest_rate", "ordinance_reference")
+    }
+
+
 @bp.route("/<int:district_id>/delinquency", methods=["GET", "POST"])
 @require(*READERS)
 def delinquency(district_id: int) -> Any:
@@ -725,18 +733,9 @@ def delinquency(district_id: int) -> Any:
                 url_for("account.property_liens", district_id=district_id, property_id=found.id)
             )
         errors["cadastral"] = _("There is no property with this cadastral number here.")
-    terms = liens.late_terms(db, district_id)
-    values = {
-        "surcharge_rate": request.form.get("surcharge_rate", terms.surcharge_rate if terms else ""),
-        "annual_interest_rate": request.form.get(
-            "annual_interest_rate", terms.annual_interest_rate if terms else ""
-        ),
-        "ordinance_reference": request.form.get(
-            "ordinance_reference", terms.ordinance_reference if terms else ""
-        ),
-    }
     if request.method == "POST":
         _writer(district)
+        values = _terms_values(liens.late_terms(db, district_id))
         form = _Form()
         form.write(
             lambda: liens.set_late_terms(
@@ -750,6 +749,8 @@ def delinquency(district_id: int) -> Any:
             return done
         errors.update(form.errors)
     result = liens.delinquency_page(db, district_id, today(), page=_page())
+    if request.method != "POST":  # the terms the page's charges were figured with
+        values = _terms_values(result.terms)
     return render_template(
         "account/delinquency.html",
         district=district,
