@@ -44,10 +44,9 @@ from tid.services import (
 )
 from tid.services.ledger import CapExceededError
 from tid.services.paging import FIRST_ROWS
-from tid.web import jobs as jobs_web
 from tid.web import nav
 from tid.web.access import deny_unless, may_write_district, me, require, visible_district
-from tid.web.util import send, today
+from tid.web.util import look_up_latest_jobs, send, today
 
 bp = Blueprint("account", __name__, url_prefix="/account")
 
@@ -817,7 +816,8 @@ def _large(district_id: int, rows: dict[str, int]) -> dict[str, bool]:
     """Which of a page's documents are prepared in the background, with their latest jobs
     read at once for the page's buttons."""
     large = _is_large(rows)
-    jobs_web.look_up([f"pdf:{name}:{district_id}" for name in rows if large[name]], "account.pdf")
+    targets = [f"pdf:{name}:{district_id}" for name in rows if large[name]]
+    look_up_latest_jobs(targets, "account.pdf")
     return large
 
 

@@ -4,7 +4,7 @@ follow its result; and the health endpoints a load balancer or an orchestrator a
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
@@ -13,7 +13,6 @@ from flask import (
     Response,
     abort,
     current_app,
-    g,
     jsonify,
     redirect,
     render_template,
@@ -34,6 +33,7 @@ from tid.services import access as policy
 from tid.services import jobs as job_service
 from tid.web import nav
 from tid.web.access import STAFF, deny_unless, me, public, require, visible_district
+from tid.web.util import latest_jobs_looked_up
 
 bp = Blueprint("jobs", __name__)
 nav.add(
@@ -140,14 +140,6 @@ def start(
     return job
 
 
-def look_up(targets: Sequence[str], kind: str) -> None:
-    """Read at once the latest jobs of ``kind`` on the page's ``targets`` (its document
-    buttons), for :func:`shown` to find instead of asking once a button."""
-    found = job_service.latest_of(get_session(), targets, kind) if targets else {}
-    looked_up: dict[tuple[str, str], Job | None] = g.setdefault("tid_latest_jobs", {})
-    looked_up.update({(target, kind): found.get(target) for target in targets})
-
-
 def shown(target: str, kind: str) -> Job | None:
     """The job to show on the page that starts ``kind`` on ``target``: the one named in
     ``?job=`` (if it is this page's), else the latest one still under way."""
@@ -157,7 +149,7 @@ def shown(target: str, kind: str) -> Job | None:
         job = db.get(Job, wanted)
         if job is not None and job.target == target and job.kind == kind and may_see(job):
             return job
-    looked_up: dict[tuple[str, str], Job | None] = g.get("tid_latest_jobs", {})
+    looked_up = latest_jobs_looked_up()
     if (target, kind) in looked_up:
         job = looked_up[(target, kind)]
     else:

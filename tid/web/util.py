@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import date
 from typing import Any
 
-from flask import Response, current_app, url_for
+from flask import Response, current_app, g, url_for
 
 from tid import clock
 from tid.documents.base import Document
+from tid.models import Job
 
 
 def today() -> date:
@@ -41,3 +42,19 @@ def url_pattern(endpoint: str, key: str, **values: Any) -> Callable[[int], str]:
     if not found:
         raise ValueError(f"{endpoint}: {key} is not part of its URL")
     return lambda n: f"{head}{int(n)}{tail}"
+
+
+def look_up_latest_jobs(targets: Sequence[str], kind: str) -> None:
+    """Read at once the latest jobs of ``kind`` on a page's ``targets`` (its document
+    buttons), for the buttons to find (``tid.web.jobs.shown``) instead of asking once each."""
+    from tid.db import get_session
+    from tid.services import jobs
+
+    found = jobs.latest_of(get_session(), targets, kind) if targets else {}
+    latest_jobs_looked_up().update({(target, kind): found.get(target) for target in targets})
+
+
+def latest_jobs_looked_up() -> dict[tuple[str, str], Job | None]:
+    """The request's jobs read by :func:`look_up_latest_jobs`, by target and kind."""
+    looked_up: dict[tuple[str, str], Job | None] = g.setdefault("tid_latest_jobs", {})
+    return looked_up
