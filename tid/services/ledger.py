@@ -792,9 +792,13 @@ def bill_balances(
     return {bill_id: amount.quantize(CENT) for bill_id, amount in result.items() if amount != 0}
 
 
-def _bills_through(session: Session, district_id: int) -> int:
-    state = session.get(LedgerState, district_id)
-    return state.bills_through if state is not None else 0
+def _past_the_mark(district_id: Any) -> Any:
+    """An SQL test: a bill made since the journal last booked the district's bills (its
+    mark, ``ledger_state``, read in the same query)."""
+    mark = sa_select(col(LedgerState.bills_through)).where(
+        col(LedgerState.district_id) == district_id
+    )
+    return col(Bill.id) > func.coalesce(mark.scalar_subquery(), 0)
 
 
 def _keys_booked(session: Session, keys: Sequence[str]) -> dict[str, datetime]:
@@ -832,16 +836,13 @@ def owed_by_bill(
 def maybe_unbooked(district_id: Any) -> Any:
     """An SQL test of whether the district (a value or a bound parameter) has an active bill
     made since the journal last booked its bills: if not, :func:`unbooked_owed` is empty."""
-    mark = sa_select(col(LedgerState.bills_through)).where(
-        col(LedgerState.district_id) == district_id
-    )
     # The first such bill, not EXISTS: PostgreSQL then walks the bills' key from the mark on
     # (with EXISTS it read all 200,000 of a large district's bills, 50 ms).
     first = sa_select(func.min(Bill.id)).where(
         col(Bill.district_id) == district_id,
         col(Bill.status) == BillStatus.ACTIVE.value,
         col(Bill.amount) > 0,
-        col(Bill.id) > func.coalesce(mark.scalar_subquery(), 0),
+        _past_the_mark(district_id),
     )
     return first.scalar_subquery().is_not(None)
 
@@ -859,10 +860,7 @@ def unbooked_owed(
     unbooked: dict[int, Decimal] = {}
     # The bills the journal may not have booked (as it stood at ``booked_before``): those
     # made since it last booked the district's bills, and those it booked from then on.
-    mark = sa_select(col(LedgerState.bills_through)).where(
-        col(LedgerState.district_id) == district_id
-    )
-    candidates = col(Bill.id) > func.coalesce(mark.scalar_subquery(), 0)
+    candidates = _past_the_mark(district_id)
     if booked_before is not None:
         late = (
             select(JournalLine.bill_id)
@@ -1200,6 +1198,11 @@ class EntryRead:
 _ENTRY_READ = tuple(col(getattr(JournalEntry, f.name)) for f in fields(EntryRead))
 
 
+def _read_entries(session: Session, stmt: Any) -> list[EntryRead]:
+    """The entries a query of :func:`_entries` finds, as rows."""
+    return [EntryRead(*row) for row in session.execute(stmt)]
+
+
 @dataclass(frozen=True)
 class JournalRow:
     entry: EntryRead
@@ -1219,7 +1222,7 @@ def journal(
     (as the journal stood at ``booked_before``, if given)."""
     stmt = _entries(district_id, since=since, until=until, booked_before=booked_before)
     order = (col(JournalEntry.entry_date), col(JournalEntry.id))
-    entries = [EntryRead(*row) for row in session.execute(stmt.order_by(*order))]
+    entries = _read_entries(session, stmt.order_by(*order))
     return _with_lines(session, entries, booked_before)
 
 
@@ -1344,13 +1347,10 @@ def journal_page(
             else (col(JournalEntry.entry_date).desc(), col(JournalEntry.id).desc())
         )
         later = base.order_by(*back).offset(total - end).limit(end - start)
-        entries = [EntryRead(*row) for row in session.execute(later)]
+        entries = _read_entries(session, later)
         entries.reverse()
     else:
-        entries = [
-            EntryRead(*row)
-            for row in session.execute(base.order_by(*order).offset(start).limit(per_page))
-        ]
+        entries = _read_entries(session, base.order_by(*order).offset(start).limit(per_page))
     if not counted:
         total = len(entries)
     return JournalPage(_with_lines(session, entries), total, page, pages, per_page)
