@@ -24,9 +24,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         instance_path=str(instance),
         template_folder=str(tid_config.PROJECT_ROOT / "templates"),
     )
-    from tid.web.request import CleanRequest
+    from tid.web.request import CleanRequest, refuse_nul_in_path
 
     app.request_class = CleanRequest
+    app.before_request(refuse_nul_in_path)
     from tid.ids import BoundedIntConverter
 
     app.url_map.converters["int"] = BoundedIntConverter

@@ -99,6 +99,9 @@ FORM = (
     "return_receipt_fee",
     "field",
     "value",
+    "formula",
+    "properties-0-id",
+    "properties-0-assessed_value",
 )
 # Values found to break something once, and their kin.
 HOSTILE = (
@@ -120,6 +123,13 @@ HOSTILE = (
     "9998-99",
     "9999-12-31",
     "0001-01-01",
+    "2026-02-30",
+    "2025-13-01",
+    "2026-00-10",
+    "٢٠٢٦-٠٢-٠١",
+    "١٢",
+    "\x00",
+    "a\x00b",
     "999999999999999.99",
     "-999999999999999.99",
     "1e400",
@@ -158,7 +168,11 @@ def _path_values(rule: Rule) -> st.SearchStrategy[dict[str, Any]]:
         if isinstance(converter, IntegerConverter):
             parts[name] = whole
         else:
-            parts[name] = text.filter(lambda v: v and "/" not in v)
+            # A NUL is tried in every text segment, beside the hostile values and any text.
+            parts[name] = st.one_of(
+                st.sampled_from(["\x00", "\x00.pdf", "x\x00"]),
+                text.filter(lambda v: v and "/" not in v),
+            )
     return st.fixed_dictionaries(parts)
 
 
@@ -236,6 +250,10 @@ def test_no_route_answers_a_server_error(
         "/account/9223372036854775808",
         "/account/{d}/properties/18446744073709551616/liens",
         "/notices/batches/9223372036854775808",
+        "/account/{d}/delinquency?page=%C2%B2",
+        "/portal/notices/%00.pdf",
+        "/audit/%00/%00",
+        "/roll/{d}/import/%00",
     ],
 )
 def test_the_reproductions_are_answered(
@@ -245,3 +263,22 @@ def test_the_reproductions_are_answered(
     login(client, people.admin)
     response = client.get(url.format(d=people.district.id))
     assert response.status_code in (200, 302, 404), (url, response.status_code)
+
+
+@pytest.mark.parametrize("value", ["2026-02-30", "2025-13-01", "٢٠٢٦-٠٢-٠١"])
+@pytest.mark.parametrize("field", ["formula", "properties-0-id"])
+def test_an_impossible_date_typed_as_a_calculators_text_is_no_error(
+    client: FlaskClient, session: Session, value: str, field: str
+) -> None:
+    """Text shaped like a date is shown as typed, on the result page and in its documents."""
+    form = {"formula": "0.01 * assessed_value", "properties-0-id": "p1"}
+    form |= {"properties-0-assessed_value": "1000.00", field: value}
+    page = client.post("/calc/impost", data=form)
+    assert page.status_code in (200, 422), page.status_code
+    if page.status_code == 200:
+        assert value in page.get_data(as_text=True)
+        document = '{"formula": "0.01 * assessed_value", "properties": [{"id": "%s", '
+        document += '"assessed_value": "1000.00"}]}'
+        for kind in ("csv", "pdf"):
+            sent = client.post(f"/calc/impost/{kind}", data={"document": document % value})
+            assert sent.status_code == 200, (kind, sent.status_code)

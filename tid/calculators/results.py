@@ -8,6 +8,7 @@ import io
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from tid import csv_safe
@@ -18,8 +19,21 @@ RATE_KEYS = frozenset(
 )
 PLAIN_KEYS = frozenset({"nights", "rank", "group", "days_left", "fiscal_year", "month", "id"})
 QUANTITY_KEYS = frozenset({"diesel_gallons"})
-_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_DECIMAL = re.compile(r"^-?\d+(\.\d+)?$")
+_ISO_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+_DECIMAL = re.compile(r"^-?[0-9]+(\.[0-9]+)?$")
+
+
+def _is_day(text: str) -> bool:
+    """A calendar day written as ISO text (``2026-02-30`` is shaped like one and is not)."""
+    if not _ISO_DATE.match(text):
+        return False
+    try:
+        date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
 _SKIPPED = frozenset({"warnings", "warnings_es", "trace", "explanation_es", "skipped"})
 
 
@@ -32,7 +46,7 @@ def kind_of(key: str, value: object) -> str:
         return "number"
     if not isinstance(value, str):
         return "text"
-    if _ISO_DATE.match(value):
+    if _is_day(value):
         return "date"
     if _DECIMAL.match(value):
         if leaf in RATE_KEYS or (leaf.endswith("_rate") and leaf not in _MONEY_RATES):

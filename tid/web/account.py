@@ -25,7 +25,7 @@ from tid.db import get_session
 from tid.documents import account as account_documents
 from tid.documents.base import Document
 from tid.i18n import language, rate, say
-from tid.ids import parse_id
+from tid.ids import parse_id, parse_page
 from tid.models import District, JournalEntry, LateChargeTerms, Municipality, Property
 from tid.render.account_charts import money_bars, ratio_chart
 from tid.rules.errors import N_, Finding, FindingsError, InputError
@@ -706,8 +706,7 @@ def bank(district_id: int) -> Any:
 
 
 def _page() -> int:
-    raw = request.args.get("page", "1")
-    return int(raw) if raw.isdigit() and len(raw) < 9 else 1
+    return parse_page(request.args.get("page", "1"))
 
 
 def _terms_values(terms: LateChargeTerms | None) -> dict[str, str]:

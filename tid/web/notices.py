@@ -15,6 +15,7 @@ from tid.db import get_session
 from tid.documents import notices as notice_documents
 from tid.documents.base import Document
 from tid.i18n import language, say
+from tid.ids import parse_page
 from tid.models import BillingRun, District, Notice, NoticeBatch
 from tid.rules.errors import N_, FindingsError, InputError
 from tid.rules.periods import parse_date
@@ -194,10 +195,7 @@ def _render_batch(
     db = get_session()
     batch_id = batch.id or 0
     status = request.args.get("status", "")
-    try:
-        page_number = int(request.args.get("page", "1"))
-    except ValueError:
-        page_number = 1
+    page_number = parse_page(request.args.get("page", "1"))
     listing = notice_service.batch_page(db, batch_id, status=status, page=page_number)
     found = listing.notices
     status_of = notice_service.latest_delivery(db, [n.id or 0 for n in found])

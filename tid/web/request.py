@@ -1,12 +1,14 @@
-"""The request class: no NUL character reaches a form or query value.
+"""The request class: no NUL character reaches a form or query value, nor a route.
 
 No person types a NUL, no database column here may hold one (PostgreSQL refuses it), and a
-value that carried one would turn a clear form error into a server error.
+value that carried one would turn a clear form error into a server error. A path with a NUL
+in one of its segments names no page: :func:`refuse_nul_in_path` answers it 404 before any
+view reads its parts.
 """
 
 from __future__ import annotations
 
-from flask import Request
+from flask import Request, abort, request
 from werkzeug.datastructures import ImmutableMultiDict, MultiDict
 from werkzeug.utils import cached_property
 
@@ -28,3 +30,9 @@ class CleanRequest(Request):
     @cached_property
     def form(self) -> ImmutableMultiDict[str, str]:
         return _clean(super().form)
+
+
+def refuse_nul_in_path() -> None:
+    """Before every view: a path holding a NUL is not found."""
+    if "\x00" in request.path:
+        abort(404)
