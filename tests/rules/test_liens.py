@@ -162,14 +162,66 @@ def test_act_date_boundary_and_setting() -> None:
     assert any("given in the input" in w for w in moved["warnings"])
 
 
-def test_ties_by_id() -> None:
+def test_same_day_liens_rank_in_the_listed_order_never_by_id() -> None:
     liens = [
         {"id": "b", "kind": "mortgage", "constituted_on": "2015-01-01", "amount": "1.00"},
         {"id": "a", "kind": "judgment", "constituted_on": "2015-01-01", "amount": "1.00"},
     ]
     out = run("liens", {"liens": liens})
-    assert [r["id"] for r in out["ranking"]] == ["a", "b"]
+    assert [r["id"] for r in out["ranking"]] == ["b", "a"]
     assert any("No impost lien" in w for w in out["warnings"])
+
+
+def test_same_day_liens_with_numeric_ids_are_paid_in_the_listed_order() -> None:
+    # "10" sorts before "9" as text; the order of recording puts "9" first.
+    liens = [
+        {"id": "9", "kind": "mortgage", "constituted_on": "2015-05-05", "amount": "10.00"},
+        {"id": "10", "kind": "mortgage", "constituted_on": "2015-05-05", "amount": "20.00"},
+    ]
+    out = run("liens", {"liens": liens, "sale_proceeds": "15.00"})
+    assert [r["id"] for r in out["ranking"]] == ["9", "10"]
+    assert [(p["id"], p["paid"], p["unpaid"]) for p in out["distribution"]] == [
+        ("9", "10.00", "0.00"),
+        ("10", "5.00", "15.00"),
+    ]
+    assert out["to_owner"] == "0.00"
+    (said,) = [w for w in out["warnings"] if w.startswith("The statute orders liens")]
+    assert "in the order they are listed (the order they were recorded)" in said
+    assert "never by their identifiers" in said and "project's reading" in said
+    (dicho,) = [w for w in out["warnings_es"] if w.startswith("La ley ordena los gravámenes")]
+    assert "en el orden en que se listan (el orden en que se anotaron)" in dicho
+    assert "nunca por sus identificadores" in dicho and "lectura del proyecto" in dicho
+
+
+same_day_kinds = st.sampled_from(("mortgage", "judgment", "other"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    ids=st.lists(
+        st.integers(min_value=0, max_value=10**6).map(str) | st.text(min_size=1, max_size=4),
+        min_size=2,
+        max_size=9,
+        unique_by=lambda i: i.strip(),
+    ).filter(lambda ids: all(i.strip() for i in ids)),
+    kinds=st.lists(same_day_kinds, min_size=9, max_size=9),
+    day=st.dates(min_value=date(1990, 1, 1), max_value=date(2040, 12, 31)),
+    data=st.data(),
+)
+def test_any_permutation_of_same_day_liens_ranks_in_the_listed_order(
+    ids: list[str], kinds: list[str], day: date, data: st.DataObject
+) -> None:
+    # Same day and same group (all before or all after the act): the listed order decides.
+    listed = data.draw(st.permutations([i.strip() for i in ids]))
+    liens = [
+        {"id": i, "kind": kind, "constituted_on": day.isoformat(), "amount": "1.00"}
+        for i, kind in zip(listed, kinds, strict=False)
+    ]
+    out = run("liens", {"liens": liens, "sale_proceeds": "1.00"})
+    assert [r["id"] for r in out["ranking"]] == listed
+    assert [r["rank"] for r in out["ranking"]] == list(range(1, len(listed) + 1))
+    # The first listed is paid; no other is.
+    assert [p["paid"] for p in out["distribution"]] == ["1.00"] + ["0.00"] * (len(listed) - 1)
 
 
 @pytest.mark.parametrize(
@@ -247,7 +299,7 @@ lien_strategy = st.builds(
 
 
 @settings(max_examples=1000, deadline=None)
-@given(liens=st.lists(lien_strategy, max_size=8), proceeds=cents)
+@given(liens=st.lists(lien_strategy, max_size=8, unique_by=lambda lien: lien.id), proceeds=cents)
 def test_distribution_properties(liens: list[Lien], proceeds: Decimal) -> None:
     result = rank_liens(liens, sale_proceeds=proceeds)
     assert result.distribution is not None and result.to_owner is not None
@@ -269,8 +321,10 @@ def test_distribution_properties(liens: list[Lien], proceeds: Decimal) -> None:
     assert all(p.paid == 0 for p in dist if p.part == "unsecured_charges")
     secured = sum((r.owed for r in result.ranking if r.part == "secured"), Decimal(0))
     assert result.to_owner == max(Decimal(0), proceeds - secured)
-    # Groups in order; unsecured charges after every secured lien; dates in order in a group.
-    keys = [(r.group, r.part != "secured", r.constituted_on) for r in result.ranking]
+    # Groups in order; unsecured charges after every secured lien; dates in order in a group;
+    # on the same day, the order of the list.
+    place = {lien.id: i for i, lien in enumerate(liens)}
+    keys = [(r.group, r.part != "secured", r.constituted_on, place[r.id]) for r in result.ranking]
     assert keys == sorted(keys)
     assert all(
         r.group == 2 for r in result.ranking if r.kind == "tid_impost" and r.part == "secured"

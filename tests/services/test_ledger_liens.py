@@ -158,6 +158,30 @@ def test_lien_priority_and_sale_distribution(session: Session) -> None:
     assert caught.value.field == "kind"
 
 
+def test_same_day_liens_rank_in_the_order_they_were_recorded(session: Session) -> None:
+    s = Scaffold(session)
+    prop = s.property()
+    add = dict(session=session, actor=ACTOR, property_id=prop.id or 0, today=TODAY)
+    # Twelve liens of one day: their ids pass 9 to 10, where the text of the ids sorts
+    # "lien-10" before "lien-9"; the order of recording decides.
+    recorded = [
+        liens.add_lien(
+            kind="mortgage",
+            holder=f"Banco {n}",
+            constituted_on=date(2015, 5, 5),
+            amount=Decimal("10.00"),
+            **add,
+        )  # type: ignore[arg-type]
+        for n in range(12)
+    ]
+    view = liens.lien_priority(session, prop, TODAY, sale_proceeds=Decimal("15.00"))
+    expected = [f"lien-{lien.id}" for lien in recorded]
+    assert expected != sorted(expected)  # the ids' text would order them otherwise
+    assert [line.id for line in view.result.ranking] == expected
+    paid = [p.paid for p in view.result.distribution or ()]
+    assert paid[:3] == [Decimal("10.00"), Decimal("5.00"), Decimal("0.00")]
+
+
 def test_statement_aging_journal_and_bank_check(session: Session) -> None:
     s = Scaffold(session)
     b1 = s.bill(s.property("111-111-111-11"), "1000.00")

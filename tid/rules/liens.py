@@ -8,7 +8,9 @@ imposts or taxes that finance public infrastructure. It secures only the imposts
 ordinance: interest, surcharges and fees on a late impost are owed but unsecured.
 
 Ranking = group 1 (a–d), then group 2 (the district's impost lien, its impost amount only),
-then group 3 (every other lien); inside a group, the oldest constitution first, ties by id.
+then group 3 (every other lien); inside a group, the oldest constitution first, and liens of
+the same day in the order they are listed (the order they were recorded), never by their ids:
+the statute orders liens only relative to the impost lien.
 The unsecured charges on an impost are not a lien: this project lists them after every lien
 (in group 3, after its secured liens) as owed by the owner, and they are **not** paid from
 the sale proceeds (RULES.md § 1.5): sale proceeds are paid rank by rank to the liens, each in
@@ -203,8 +205,9 @@ def _classify(lien: Lien, act_date: date) -> tuple[int, str]:
     )
 
 
-# (sort key, lien, group, part, reason) of each line to rank
-_Keyed = tuple[tuple[int, int, date, str], Lien, int, str, str]
+# (sort key, lien, group, part, reason) of each line to rank; the key ends with the lien's
+# place in the list, so that liens of the same day keep the order they were recorded in.
+_Keyed = tuple[tuple[int, int, date, int], Lien, int, str, str]
 
 
 def rank_liens(
@@ -224,9 +227,11 @@ def rank_liens(
         act_source = Message("given in the input")
     warnings: list[str] = [
         Message(
-            "The statute orders liens only relative to the impost lien; inside each group "
-            "the oldest constitution date ranks first, and liens constituted on the same "
-            "day rank in the order they were recorded here."
+            "The statute orders liens only relative to the impost lien (%(CITATION)s); "
+            "inside each group the oldest constitution date ranks first, and liens "
+            "constituted on the same day rank in the order they are listed (the order they "
+            "were recorded), never by their identifiers: this is the project's reading.",
+            CITATION=CITATION,
         ),
         Message(
             "Liens constituted before %(act_date)s rank above the impost lien "
@@ -266,12 +271,12 @@ def rank_liens(
 def _grouped(liens: Sequence[Lien], act_date: date, warnings: list[str]) -> list[_Keyed]:
     """21 LPRA § 6653(8)(a)–(c) and its last sentence: each lien in its group around the
     impost lien (the impost's unsecured charges apart, after every secured lien), sorted by
-    group, then the oldest constitution date (with ``warnings`` on what the text leaves
-    open)."""
+    group, then the oldest constitution date, then the order of ``liens`` (the order of
+    recording; never the ids), with ``warnings`` on what the text leaves open."""
     keyed: list[_Keyed] = []
-    for lien in liens:
+    for listed, lien in enumerate(liens):
         group, reason = _classify(lien, act_date)
-        keyed.append(((group, 0, lien.constituted_on, lien.id), lien, group, SECURED, reason))
+        keyed.append(((group, 0, lien.constituted_on, listed), lien, group, SECURED, reason))
         if lien.kind == IMPOST_KIND and lien.constituted_on < act_date:
             warnings.append(
                 Message(
@@ -284,7 +289,7 @@ def _grouped(liens: Sequence[Lien], act_date: date, warnings: list[str]) -> list
         if lien.unsecured_charges > 0:
             keyed.append(
                 (
-                    (3, 1, lien.constituted_on, lien.id),
+                    (3, 1, lien.constituted_on, listed),
                     lien,
                     3,
                     UNSECURED_CHARGES,
