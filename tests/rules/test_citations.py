@@ -185,6 +185,160 @@ def test_prita_before_fy2015_16_cites_13_lpra() -> None:
     assert step["citation"].startswith("13 LPRA § 31751(a)(5)")
 
 
+_RESERVE = {
+    "fiscal_year": "2010-11",
+    "bank_certified_amount": "1200000.00",
+    "convention_center_opened_on": "2005-11-17",
+    "convention_center_operating_deficit": "2600000.00",
+    "months": [{"month": "2010-07", "collected": "900000.00"}],
+}
+_AFTER_RESERVE = {**_RESERVE, "fiscal_year": "2017-18", "months": [{"month": "2017-07",
+                  "collected": "900000.00"}]}  # fmt: skip
+_IRC_SPECIAL = {"fiscal_year": "1998-99", "collections": {"hotel": "90.00", "casino_hotel":
+                "110.00"}, "bond_fund_amount": "0"}  # fmt: skip
+_IRC_LATER = {**_IRC_SPECIAL, "fiscal_year": "2001-02"}
+
+# Each step → the clause of the statute that says that step, and the neighbouring clauses it
+# must not quote instead: (calculator, document, how the step's text begins, the clause, the
+# clauses it is not).
+CLAUSE_OF_STEP: list[tuple[str, dict[str, Any], str, str, tuple[str, ...]]] = [
+    (
+        "room-tax-distribution",
+        _RESERVE,
+        "Convention Center reserve held",
+        "This five (5) percent shall be available during each fiscal year in a special reserve "
+        "account",
+        ("shall enter monthly into the General Fund",),
+    ),
+    (
+        "room-tax-distribution",
+        _RESERVE,
+        "2010-07: Convention Center reserve",
+        "This five (5) percent shall be available during each fiscal year in a special reserve "
+        "account",
+        ("shall enter monthly into the General Fund",),
+    ),
+    (
+        "room-tax-distribution",
+        _RESERVE,
+        "Surplus released from the reserve",
+        "any surplus after covering such operational deficit, if any, shall be released from "
+        "the special reserve",
+        ("any deficit in excess of", "shall enter monthly into the General Fund"),
+    ),
+    (
+        "room-tax-distribution",
+        _RESERVE,
+        "Operating deficit",
+        "any deficit in excess of the two million five hundred thousand (2,500,000) dollars",
+        ("shall be released",),
+    ),
+    (
+        "room-tax-distribution",
+        _RESERVE,
+        "Convention Center reserve:",
+        "and during the ten (10) subsequent years",
+        ("shall enter monthly into the General Fund",),
+    ),
+    (
+        "room-tax-distribution",
+        _AFTER_RESERVE,
+        "2017-07: Treasury General Fund",
+        "five (5) percent of the total Tax collected shall enter monthly into the General Fund",
+        ("special reserve account",),
+    ),
+    (
+        "room-tax-distribution",
+        _RESERVE,
+        "2010-07: Tourism Company, administration",
+        "two (2) percent of the total Tax collected shall enter monthly into the general funds",
+        ("nine (9) percent", "five (5) percent"),
+    ),
+    (
+        "room-tax-distribution",
+        _RESERVE,
+        "2010-07: Tourism Company for the Convention Bureau",
+        "nine (9) percent of the total Tax collected shall be covered monthly",
+        ("two (2) percent", "five (5) percent"),
+    ),
+    (
+        "room-tax-distribution",
+        _RESERVE,
+        "2010-07: Bank transfer",
+        "one tenth (1/10)",
+        ("percent of the total Tax",),
+    ),
+    (
+        "room-tax-distribution",
+        _IRC_SPECIAL,
+        "hotel: Special Account II",
+        "el remanente punto cinco (.5) por ciento",
+        ("Fondo Especial",),
+    ),
+    (
+        "room-tax-distribution",
+        _IRC_SPECIAL,
+        "casino_hotel: General Fund",
+        "hasta el nueve (9) por ciento",
+        ("cinco sextas",),
+    ),
+    (
+        "room-tax-distribution",
+        _IRC_LATER,
+        "hotel: convention center account",
+        "Luego de cumplido los primeros tres años fiscales",
+        ("Cuenta Especial I",),
+    ),
+    (
+        "room-tax-distribution",
+        _IRC_SPECIAL,
+        "Recreational Development Fund",
+        "al Fondo para el Fomento Recreativo de Puerto Rico",
+        ("Fondo Especial",),
+    ),
+    (
+        "equalization",
+        DOCUMENTS["equalization"],
+        "Protected:",
+        "cincuenta por ciento (50%) o más de sus ingresos",
+        ("no menor de la recibida", "inversamente proporcional"),
+    ),
+    (
+        "equalization",
+        DOCUMENTS["equalization"],
+        "Top-ups to the FY2007-08 allocation",
+        "reciban una cantidad no menor de la recibida para el año fiscal 2007-2008",
+        ("cincuenta por ciento", "inversamente proporcional"),
+    ),
+    (
+        "equalization",
+        DOCUMENTS["equalization"],
+        "Taken from the others",
+        "inversamente proporcional",
+        ("cincuenta por ciento", "no menor de la recibida"),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "document", "step", "clause", "not_clauses"),
+    CLAUSE_OF_STEP,
+    ids=[f"{row[0]}: {row[2]}" for row in CLAUSE_OF_STEP],
+)
+def test_each_step_quotes_the_clause_that_says_it(
+    name: str, document: dict[str, Any], step: str, clause: str, not_clauses: tuple[str, ...]
+) -> None:
+    steps = [s for s in _trace(name, document) if s["step"].startswith(step)]
+    assert steps, f"no step begins with {step!r}"
+    for found in steps:
+        citation = found["citation"]
+        quoted = " ".join(QUOTE.findall(citation))
+        assert _normal(clause) in _normal(quoted), (step, citation)
+        for other in not_clauses:
+            assert other not in quoted, (step, other, citation)
+        assert not check_citation(citation, step)
+
+
 def test_the_check_finds_what_it_looks_for() -> None:
     # The text of IRC 1994 writes "Amortizacíon": a quote with the accent where it belongs is
     # not the statute's text, and is reported.

@@ -418,6 +418,34 @@ def test_convention_center_reserve_covers_the_deficit_and_releases_the_surplus()
     assert any("convention_center_opened_on was not given" in w for w in plain["warnings"])
 
 
+def test_the_reserve_years_are_eleven_in_all_and_the_result_says_it_is_the_reading() -> None:
+    base = {"convention_center_opened_on": "2005-11-17"}
+    # Opened in FY2005-06: that year and the ten subsequent ones, FY2005-06 to FY2015-16.
+    for fy, month, inside in (
+        ("2005-06", "2005-12", True),
+        ("2015-16", "2015-07", True),
+        ("2016-17", "2016-07", False),
+    ):
+        out = act(fy, "0", [(month, "1000.00")], **base)
+        assert ("convention_center_reserve" in out) is inside, fy
+        if not inside:
+            continue
+        assert out["convention_center_reserve"]["last_fiscal_year"] == "2015-16"
+        (en,) = [w for w in out["warnings"] if "inside the years" in w]
+        assert "the fiscal year of the Convention Center's opening and the 10 subsequent" in en
+        assert "11 in all: the project's reading of Act 272-2003 § 31(B)(ii)" in en
+        assert "ten years" not in en
+        (es,) = [w for w in out["warnings_es"] if "dentro de los años de la reserva" in w]
+        assert "11 en total: es la lectura del proyecto" in es and "diez años" not in es
+        (step,) = [s for s in out["trace"] if s["step"].startswith("Convention Center reserve:")]
+        assert "the 10 fiscal years after it, 11 in all, to FY2015-16" in step["step"]
+    # Without the opening day the result still says how many years the reserve runs.
+    plain = act("2010-11", "0", [("2010-07", "1000.00")])
+    (en,) = [w for w in plain["warnings"] if "convention_center_opened_on was not given" in w]
+    assert "11 in all" in en and "ten years" not in en
+    assert any("11 en total" in w for w in plain["warnings_es"])
+
+
 def test_the_seam_of_2003_part_year_and_september() -> None:
     part = distribution_document(
         {"fiscal_year": "2003-04", "collections": {"hotel": "900000.00"},

@@ -404,7 +404,8 @@ RESERVE_LABEL = "reserve (General Fund after the deficit is known)"
 
 @dataclass(frozen=True, slots=True)
 class ConventionCenterReserve:
-    """§ 31(B)(ii)'s reserve of a fiscal year inside the ten years, in cents.
+    """§ 31(B)(ii)'s reserve of a fiscal year inside its years (the fiscal year of the
+    opening and the ten after it), in cents.
 
     ``deficit`` is the FY's operating deficit when given; ``covered`` the part above the
     threshold that the reserve covers; ``released`` the surplus for the Treasury.
@@ -461,6 +462,19 @@ def reserve_years(opened_on: date) -> tuple[FiscalYear, FiscalYear, ParamValue]:
     return first, FiscalYear(first.start_year + years.integer), years
 
 
+def reserve_years_said(years: ParamValue) -> Message:
+    """§ 31(B)(ii)'s years of the reserve, as the project reads them: the fiscal year of the
+    opening and the ten subsequent ones, eleven in all."""
+    return Message(
+        "The reserve's years are the fiscal year of the Convention Center's opening and the "
+        "%(after)s subsequent fiscal years, %(total)s in all: the project's reading of "
+        "Act 272-2003 § 31(B)(ii) (“As of the year … and during the ten (10) subsequent "
+        "years”).",
+        after=years.integer,
+        total=years.integer + 1,
+    )
+
+
 def act272_recipients(
     fy: FiscalYear, bank_certified_amount: Decimal, *, floor_on: bool, reserve: bool = False
 ) -> tuple[list[Recipient], tuple[int, ...], list[ParamValue]]:
@@ -473,6 +487,7 @@ def act272_recipients(
     on = max(fy.start, act272_first_month())  # the shares are Act 272's, from 2003-09-09
     admin = param(f"{_A}.tourism_company_admin_share", on)
     gf = param(f"{_A}.general_fund_share", on)
+    account = param(f"{_A}.convention_center_reserve_account", on)
     bureau = param(f"{_A}.convention_bureau_share", on)
     floor = param(f"{_A}.convention_bureau_monthly_floor", on)
     schedule = installment_schedule(to_cents(bank_certified_amount), count.integer, first.integer)
@@ -497,9 +512,9 @@ def act272_recipients(
             f"Convention Center {RESERVE_LABEL} ({_pct(gf)} of the month's total)"
             if reserve
             else f"Treasury General Fund ({_pct(gf)} of the month's total)",
-            gf.citation,
+            account.citation if reserve else gf.citation,
             share=gf.decimal,
-            parameter=gf.name,
+            parameter=account.name if reserve else gf.name,
         ),
         Recipient(
             "convention_bureau",
@@ -578,15 +593,17 @@ def _reserve(
             raise InputError(
                 "convention_center_opened_on",
                 "convention_center_opened_on: give the day the Convention Center opened; the "
-                "operating deficit is used only in the ten years of the reserve that follow",
+                "operating deficit is used only in the reserve's years (the fiscal year of the "
+                "opening and the ten after it)",
             )
+        years = param(f"{_A}.convention_center_reserve_years", act272_first_month())
         warnings.append(
             Message(
-                "The %(gf)s goes to the Treasury General Fund: for ten years from the opening "
-                "of the Convention Center it is a reserve for the Center's operating deficit, "
-                "and convention_center_opened_on was not given (Act 272-2003 § 31(B)(ii); "
-                "RULES.md § 3.2).",
+                "The %(gf)s goes to the Treasury General Fund: convention_center_opened_on was "
+                "not given, and in the years of the Convention Center's reserve the %(gf)s is "
+                "held for the Center's operating deficit. %(years)s",
                 gf=_pct(gf),
+                years=reserve_years_said(years),
             )
         )
         return None
@@ -596,10 +613,11 @@ def _reserve(
         TraceStep(
             Message(
                 "Convention Center reserve: FY%(label)s (opened %(opened_on)s) and the "
-                "%(integer)s fiscal years after it, to FY%(label2)s",
+                "%(integer)s fiscal years after it, %(total)s in all, to FY%(label2)s",
                 label=first.label,
                 opened_on=opened_on.isoformat(),
                 integer=years.integer,
+                total=years.integer + 1,
                 label2=last.label,
             ),
             f"FY{fy.label} {'inside' if inside else 'outside'}",
@@ -786,21 +804,23 @@ def _act272_reserve_outcome(
     with the year's operating deficit, what it covers above the threshold and the surplus
     released to the Treasury General Fund (with their ``trace`` and ``warnings``)."""
     opened_on, first_fy, last_fy = reserve_on
-    threshold = param(f"{_A}.convention_center_deficit_threshold", max(fy.start, opened_on))
+    on = max(fy.start, opened_on)
+    threshold = param(f"{_A}.convention_center_deficit_threshold", on)
+    years = param(f"{_A}.convention_center_reserve_years", max(opened_on, act272_first_month()))
     held = dict(zip(waterfall.keys, waterfall.totals, strict=True))[RESERVE_KEY]
     if operating_deficit is None:
         warnings.append(
             Message(
-                "FY%(label)s is inside the ten years of the Convention Center's reserve "
+                "FY%(label)s is inside the years of the Convention Center's reserve "
                 "(opened %(opened_on)s; FY%(label2)s to FY%(label3)s): the %(gf)s is kept as "
                 "reserve (General Fund after the deficit is known). Give "
-                "convention_center_operating_deficit (the FY's "
-                "deficit) to see what covers the deficit above $%(decimal)s and what the "
-                "Treasury receives (Act 272-2003 § 31(B)(ii); RULES.md § 3.2).",
+                "convention_center_operating_deficit (the FY's deficit) to see what covers the "
+                "deficit above $%(decimal)s and what the Treasury receives. %(years)s",
                 label=fy.label,
                 opened_on=opened_on.isoformat(),
                 label2=first_fy.label,
                 label3=last_fy.label,
+                years=reserve_years_said(years),
                 gf=_pct(gf),
                 decimal=format(threshold.decimal, ",.2f"),
             )
@@ -814,13 +834,16 @@ def _act272_reserve_outcome(
     trace += _act272_reserve_steps(fy, gf, threshold, held, deficit, covered, released)
     warnings.append(
         Message(
-            "FY%(label)s is inside the ten years of the Convention Center's reserve "
-            "(opened %(opened_on)s): the %(gf)s of each month is held in reserve; it "
-            "covers %(covered)s of the operating deficit above $%(decimal)s, and the "
-            "surplus, %(released)s, goes to the Treasury General Fund (Act 272-2003 § "
-            "31(B)(ii); RULES.md § 3.2).",
+            "FY%(label)s is inside the years of the Convention Center's reserve "
+            "(opened %(opened_on)s; FY%(label2)s to FY%(label3)s): the %(gf)s of each month "
+            "is held in reserve; it covers %(covered)s of the operating deficit above "
+            "$%(decimal)s, and the surplus, %(released)s, goes to the Treasury General Fund. "
+            "%(years)s",
             label=fy.label,
             opened_on=opened_on.isoformat(),
+            label2=first_fy.label,
+            label3=last_fy.label,
+            years=reserve_years_said(years),
             gf=_pct(gf),
             covered=money_str(from_cents(covered)),
             decimal=format(threshold.decimal, ",.2f"),
@@ -842,6 +865,9 @@ def _act272_reserve_steps(
     released: int,
 ) -> list[TraceStep]:
     """§ 31(B)(ii): the reserve held, the deficit it covers, the surplus released."""
+    on = max(fy.start, act272_first_month())
+    account = param(f"{_A}.convention_center_reserve_account", on)
+    release = param(f"{_A}.convention_center_reserve_release", on)
     return [
         TraceStep(
             Message(
@@ -850,8 +876,8 @@ def _act272_reserve_steps(
                 gf=_pct(gf),
             ),
             money_str(from_cents(held)),
-            gf.citation,
-            gf.name,
+            account.citation,
+            account.name,
         ),
         TraceStep(
             Message(
@@ -867,8 +893,8 @@ def _act272_reserve_steps(
         TraceStep(
             Message("Surplus released from the reserve to the Treasury General Fund"),
             money_str(from_cents(released)),
-            threshold.citation,
-            threshold.name,
+            release.citation,
+            release.name,
         ),
     ]
 

@@ -32,6 +32,7 @@ _ACT7 = "equalization.act7_exclusion"
 _THRESHOLD = "equalization.hold_harmless.threshold"
 _REFERENCE = "equalization.hold_harmless.reference_fiscal_year"
 _SPREAD = "equalization.hold_harmless.spread"
+_GUARANTEE = "equalization.hold_harmless.guarantee"
 _PUBLIC_WORKS = "equalization.public_works_rate"
 RATIO_PLACES = Decimal("0.000001")
 
@@ -333,7 +334,8 @@ def _protection_steps(
     threshold: ParamValue, ref_label: str, protected: list[str], needed: int
 ) -> list[TraceStep]:
     """(c)(2): who is protected (FY2007-08 allocation ≥ the threshold × FY2007-08 income),
-    and the top-ups they are owed."""
+    and the top-ups they are owed (no less than their FY2007-08 allocation)."""
+    guarantee = param(_GUARANTEE, threshold.start)
     return [
         TraceStep(
             Message(
@@ -348,8 +350,8 @@ def _protection_steps(
         TraceStep(
             Message("Top-ups to the FY2007-08 allocation of the protected"),
             money_str(from_cents(needed)),
-            threshold.citation,
-            _THRESHOLD,
+            guarantee.citation,
+            guarantee.name,
         ),
     ]
 

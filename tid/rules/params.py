@@ -94,6 +94,9 @@ CODE_LABELS: dict[str, str] = {
     "special_accounts": N_("Special Accounts I and II"),
     "convention_center_account": N_("Tourism Company convention center account"),
     "recreational_development_fund": N_("Recreational Development Fund"),
+    "special_reserve_account": N_("Special reserve account of the Tourism Company"),
+    "treasury": N_("Department of the Treasury"),
+    "reference_year_allocation": N_("No less than the allocation of the reference fiscal year"),
     "priority_month_by_month": N_("By priority, month by month"),
     "inversely_proportional_to_allocation_share_of_income": N_(
         "Inversely proportional to each municipality's allocation as a share of its income"
