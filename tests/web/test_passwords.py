@@ -214,3 +214,22 @@ def test_an_administrator_forces_a_new_password(
     refreshed = session.get(User, people.admin.id)
     session.refresh(refreshed)
     assert refreshed is not None and refreshed.password_hash.startswith("$argon2")
+
+
+def test_changing_the_password_spends_every_open_reset_link(
+    mail_app: tuple[Flask, Inbox], session: Session, people: People
+) -> None:
+    """A link asked for before the person changed their password no longer works after."""
+    app, inbox = mail_app
+    client = app.test_client()
+    client.post("/password/forgot", data={"email": people.clerk.email})
+    ((_to, message),) = _wait_for(inbox, 1)
+    link = _link(message)
+    signed_in = app.test_client()
+    login(signed_in, people.clerk)
+    changed = signed_in.post("/me/password", data={"current": PASSWORD, "new": NEW, "confirm": NEW})
+    assert changed.status_code == 302
+    other = "otra contraseña que nadie sabe"
+    assert client.post(link, data={"password": other, "confirm": other}).status_code == 404
+    login(app.test_client(), people.clerk, NEW)
+    assert all(row.used_at is not None for row in session.exec(select(PasswordReset)))

@@ -68,7 +68,7 @@ def change_own(
     session: Session, *, user: User, current: str, new: str, confirm: str, keep_token: str
 ) -> None:
     """A user changes their own password: the current one first; every other login of
-    theirs ends (this one stays)."""
+    theirs ends (this one stays), and so does every reset link asked for before."""
     from tid.services.users import verify_password
 
     if not verify_password(user, current):
@@ -86,6 +86,7 @@ def change_own(
         action="user.password_change",
     )
     end_logins(session, user_id=user.id or 0, keep_token=keep_token)
+    spend_reset_links(session, user_id=user.id or 0)
 
 
 def end_logins(session: Session, *, user_id: int, keep_token: str = "") -> int:
@@ -101,6 +102,15 @@ def end_logins(session: Session, *, user_id: int, keep_token: str = "") -> int:
     )
     result = session.exec(stmt)
     return int(result.rowcount or 0)
+
+
+def spend_reset_links(session: Session, *, user_id: int, now: datetime | None = None) -> None:
+    """Every open reset link of the account stops working (its password just changed)."""
+    session.exec(
+        update(PasswordReset)
+        .where(col(PasswordReset.user_id) == user_id, col(PasswordReset.used_at).is_(None))
+        .values(used_at=now or utcnow())
+    )
 
 
 def _token_hash(token: str) -> str:
@@ -164,11 +174,7 @@ def reset_with_token(
     )
     if not spent.rowcount:
         raise InputError("token", N_("This link has expired or was already used."))
-    session.exec(
-        update(PasswordReset)
-        .where(col(PasswordReset.user_id) == user.id, col(PasswordReset.used_at).is_(None))
-        .values(used_at=now)
-    )
+    spend_reset_links(session, user_id=user.id or 0, now=now)
     set_password(
         session,
         user=user,
