@@ -201,7 +201,7 @@ def test_two_factor_is_optional_for_others_and_they_may_turn_it_on(
     session.expire_all()
     auditor = session.get(User, people.auditor.id)
     assert auditor is not None and two_factor.is_enabled(auditor)
-    assert client.post("/me/two-factor/off").status_code == 302
+    assert client.post("/me/two-factor/off", data={"current": PASSWORD}).status_code == 302
     session.expire_all()
     auditor = session.get(User, people.auditor.id)
     assert auditor is not None and not two_factor.is_enabled(auditor)
@@ -246,3 +246,54 @@ def test_many_sign_ins_with_a_second_factor_do_not_wear_down_the_address(
         assert client.post("/login/code", data={"code": code}).status_code == 302
     rows = session.exec(select(Throttle)).all()
     assert rows and all(row.failures == 0 and row.blocked_until is None for row in rows)
+
+
+def test_turning_it_off_asks_for_the_password_or_a_code(
+    app2fa: Flask, session: Session, people: People, clock: Clock
+) -> None:
+    """An open session alone (a borrowed browser, a stolen cookie) cannot turn it off."""
+    client = app2fa.test_client()
+    _password(client, people.auditor)
+    page = client.get("/me/two-factor").get_data(as_text=True)
+    found = re.search(r'<code id="totp-secret">([A-Z2-7 ]+)</code>', page)
+    assert found
+    totp = pyotp.TOTP(found.group(1).replace(" ", ""))
+    assert client.post("/me/two-factor", data={"code": totp.at(clock.now)}).status_code == 200
+
+    def is_on() -> bool:
+        session.expire_all()
+        auditor = session.get(User, people.auditor.id)
+        return auditor is not None and two_factor.is_enabled(auditor)
+
+    bare = client.post("/me/two-factor/off")
+    assert bare.status_code == 422 and 'id="e-off-current"' in bare.get_data(as_text=True)
+    assert client.post("/me/two-factor/off", data={"current": "not my password"}).status_code == 422
+    assert is_on()
+    clock.now += timedelta(seconds=30)
+    done = client.post("/me/two-factor/off", data={"current": totp.at(clock.now)})
+    assert done.status_code == 302 and not is_on()
+
+
+def test_new_recovery_codes_ask_for_the_password_or_a_code(
+    app2fa: Flask, session: Session, people: People, clock: Clock
+) -> None:
+    secret, codes = _enrol(app2fa.test_client(), people.admin, clock)
+    client = app2fa.test_client()
+    _password(client, people.admin)
+    clock.now += timedelta(seconds=30)
+    assert (
+        client.post("/login/code", data={"code": pyotp.TOTP(secret).at(clock.now)}).status_code
+        == 302
+    )
+    before = {r.code_hash for r in session.exec(select(RecoveryCode))}
+    bare = client.post("/me/two-factor/recovery-codes")
+    assert bare.status_code == 422 and 'id="e-codes-current"' in bare.get_data(as_text=True)
+    wrong = client.post("/me/two-factor/recovery-codes", data={"current": codes[0]})
+    assert wrong.status_code == 422
+    session.expire_all()
+    assert {r.code_hash for r in session.exec(select(RecoveryCode))} == before
+    shown = client.post("/me/two-factor/recovery-codes", data={"current": PASSWORD})
+    fresh = re.findall(r"<code>([a-z2-9]{5}-[a-z2-9]{5})</code>", shown.get_data(as_text=True))
+    assert shown.status_code == 200 and len(set(fresh)) == 10
+    session.expire_all()
+    assert not {r.code_hash for r in session.exec(select(RecoveryCode))} & before

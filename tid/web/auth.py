@@ -97,7 +97,7 @@ def _login_rules(email: str) -> list[tuple[str, throttle.Policy]]:
     ]
 
 
-def _refusal(refused: throttle.Refused, template: str, **context: Any) -> Any:
+def _refusal_message(refused: throttle.Refused) -> str:
     if refused.locked:
         message = _(
             "Too many failed attempts: sign-in is locked for %(minutes)s minutes. "
@@ -107,7 +107,11 @@ def _refusal(refused: throttle.Refused, template: str, **context: Any) -> Any:
         message = _("Too many failed attempts. Try again in %(seconds)s seconds.") % {
             "seconds": refused.seconds()
         }
-    page = render_template(template, error=message, **context)
+    return str(message)
+
+
+def _refusal(refused: throttle.Refused, template: str, **context: Any) -> Any:
+    page = render_template(template, error=_refusal_message(refused), **context)
     return page, 429, {"Retry-After": str(refused.seconds())}
 
 
@@ -405,11 +409,16 @@ def _me_user() -> User:
 @bp.route("/me")
 @require(*ALL_ROLES)
 def profile() -> Any:
+    return _profile_page({})
+
+
+def _profile_page(errors: dict[str, str], status: int = 200) -> Any:
+    """*My account*; ``errors`` of its two-factor forms ("codes", "off") by form."""
     db = get_session()
     user = _me_user()
     idle, lifetime = _session_settings()
     roles = current_app.config.get("TWO_FACTOR_ROLES", frozenset())
-    return render_template(
+    page = render_template(
         "auth/me.html",
         user=user,
         logins=users.live_logins(session=db, user_id=user.id or 0, idle=idle, lifetime=lifetime),
@@ -419,7 +428,33 @@ def profile() -> Any:
         recovery_left=two_factor.recovery_codes_left(db, user.id or 0),
         idle_minutes=int(idle.total_seconds() // 60),
         lifetime_hours=int(lifetime.total_seconds() // 3600),
+        errors=errors,
     )
+    return page, status
+
+
+def _confirmed(user: User, form: str) -> Any:
+    """The person confirms a change of their second factor with their password or a current
+    code from their app: None when they did; else the page that says what is wrong (a wrong
+    answer counts against the sign-in limits, like a wrong password)."""
+    answer = request.form.get("current", "")[: passwords.MAX_LENGTH + 1]
+    if not answer.strip():
+        message = _("Enter your password or a code from your app to confirm.")
+        return _profile_page({form: message}, 422)
+    db = get_session()
+    rules = _login_rules(user.email)
+    reservation = throttle.reserve(db, rules)
+    db.commit()
+    if isinstance(reservation, throttle.Refused):
+        page, _status = _profile_page({form: _refusal_message(reservation)})
+        return page, 429, {"Retry-After": str(reservation.seconds())}
+    if users.verify_password(user, answer) or two_factor.verify(db, user, answer):
+        throttle.release(db, reservation, clear=[rules[0][0]])
+        db.commit()
+        return None
+    db.commit()
+    message = _("That is neither your password nor a current code from your app.")
+    return _profile_page({form: message}, 422)
 
 
 @bp.route("/me/password", methods=["GET", "POST"])
@@ -480,6 +515,9 @@ def recovery_codes() -> Any:
     user = _me_user()
     if not two_factor.is_enabled(user):
         return redirect(url_for("auth.profile"))
+    refused = _confirmed(user, "codes")
+    if refused is not None:
+        return refused
     codes = two_factor.new_recovery_codes(db, user)
     db.commit()
     return render_template("auth/recovery_codes.html", codes=codes, next=url_for("auth.profile"))
@@ -493,7 +531,10 @@ def two_factor_off() -> Any:
     roles = current_app.config.get("TWO_FACTOR_ROLES", frozenset())
     if two_factor.is_required(user, roles):
         flash(_("Two-factor sign-in is required for your role."), "error")
-    else:
+    elif two_factor.is_enabled(user):
+        refused = _confirmed(user, "off")
+        if refused is not None:
+            return refused
         two_factor.disable(db, actor=me().actor, user=user)
         db.commit()
         flash(_("Two-factor sign-in is off."))
