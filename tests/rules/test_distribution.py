@@ -67,6 +67,41 @@ def test_the_three_special_years_use_the_special_accounts(fy: str) -> None:
     assert out["allocations"]["convention_center_account"] == "0.00"
 
 
+@pytest.mark.parametrize("fy", ["1994-95", "1995-96", "1996-97"])
+def test_the_years_before_fy1997_98_are_computed_with_the_points_above_apart(fy: str) -> None:
+    # hotel 90.00 at 9 % and casino 110.00 at 11 %: each a base of 1,000.00. Points 6–7 of
+    # the hotel (10.00) and 6–9 of the casino (30.00) → General Fund 40.00; the points above
+    # 7 / 9 (20.00 + 20.00) → not named; the first 6 points, 120.00: 1/6 = 20.00 not named,
+    # 5/6 = 100.00 → 30 % 30.00 and 70 % 70.00, the 70 % under $3,000,000 so the 30.00 moves
+    # to the Recreational Development Fund (100.00).
+    out = irc(fy, "0", hotel="90.00", casino_hotel="110.00")
+    assert out["allocations"] == {
+        **ZERO7,
+        "general_fund": "40.00",
+        "unnamed_above_general_fund": "40.00",
+        "recreational_development_fund": "100.00",
+        "unnamed_one_sixth": "20.00",
+    }
+    (en,) = [w for w in out["warnings"] if w.startswith("Points above 7/9 before FY1997-98")]
+    assert "recipient not named in the supplied text" in en and f"FY{fy}" in en
+    assert "project's reading" in en
+    (es,) = [w for w in out["warnings_es"] if w.startswith("Puntos por encima de 7/9")]
+    assert "destinatario no nombrado" in es and "lectura del proyecto" in es
+    steps = [s for s in out["trace"] if "points above 7/9 before FY1997-98" in s["step"]]
+    assert [s["value"] for s in steps] == ["20.0000", "20.0000"]
+    assert all("30 de junio de 1997" in s["citation"] for s in steps)
+    # Only the first of them starts with the Code's approval, 1994-10-31.
+    first = [w for w in out["warnings"] if "Code's approval date" in w]
+    if fy == "1994-95":
+        (w,) = first
+        assert "from 1994-10-31" in w and "to 1995-06-30" in w and "project's reading" in w
+        assert any("desde el 1994-10-31" in w for w in out["warnings_es"])
+    else:
+        assert first == []
+    # From FY1997-98 the key is not shown: the text names the recipients.
+    assert "unnamed_above_general_fund" not in irc("1997-98", "0", hotel="90.00")["allocations"]
+
+
 def test_from_fy2000_01_the_convention_center_account() -> None:
     out = irc("2000-01", "100000.00", hotel="900000.00")
     # base 10M: GF points 6–7 = 100,000; 7–9 -> convention center account 200,000.
@@ -218,7 +253,7 @@ def test_registry_and_both_shapes() -> None:
 @pytest.mark.parametrize(
     ("doc", "field", "message"),
     [
-        ({"fiscal_year": "1996-97", "collections": {"hotel": "1"}, "bond_fund_amount": "0"},
+        ({"fiscal_year": "1993-94", "collections": {"hotel": "1"}, "bond_fund_amount": "0"},
          "fiscal_year", "outside the supplied IRC 1994"),
         ({"fiscal_year": "2003-04", "collections": {"hotel": "1"}, "bond_fund_amount": "0"},
          "collections_until", "part-year; give collections_until 2003-09-08"),

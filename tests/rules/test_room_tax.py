@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import pytest
@@ -97,15 +98,60 @@ def test_the_five_dollar_threshold() -> None:
     )
     motel = tax(lodging_type="motel", date="2020-01-01", nightly_rate="4.00", nights=1)
     assert (motel["taxable"], motel["tax"]) == (False, "0.00")
-    # Fees count toward the daily rate: (4.00 × 2 + 3.00) ÷ 2 = 5.50 > 5 -> 9 % × 11.00 = 0.99.
-    motel = tax(
-        lodging_type="motel",
-        date="2020-01-01",
+
+
+@pytest.mark.parametrize(
+    ("lodging_type", "day", "provision"),
+    [
+        ("hotel", "2001-01-10", "IRC 1994 § 2051(a)"),
+        ("motel", "2020-01-01", "Act 272-2003 § 24(B)"),
+    ],
+)
+def test_the_five_dollar_test_reads_the_nightly_room_rate_alone(
+    lodging_type: str, day: str, provision: str
+) -> None:
+    # A 4.00 room and a 3.00 fee over 2 nights: (8.00 + 3.00) ÷ 2 = 5.50 would pass the test,
+    # but the room's 4.00 a night does not exceed 5.00: not taxed (the fee joins the base only
+    # once the stay is taxed).
+    cheap = tax(
+        lodging_type=lodging_type,
+        date=day,
         nightly_rate="4.00",
         nights=2,
         additional_charges="3.00",
     )
-    assert motel["tax"] == "0.99"
+    assert (cheap["taxable"], cheap["tax"]) == (False, "0.00")
+    (said,) = [w for w in cheap["warnings"] if w.startswith("The daily-rate test of")]
+    assert provision in said and "reads the nightly room rate alone (4.00 a night" in said
+    assert "project's reading" in said
+    (dicho,) = [w for w in cheap["warnings_es"] if w.startswith("La prueba de la tarifa diaria")]
+    assert "4.00 por noche" in dicho and "lectura del proyecto" in dicho
+    # A 5.01 room with the same fee is taxed on the room and the fee: 10.02 + 3.00 = 13.02.
+    taxed = tax(
+        lodging_type=lodging_type,
+        date=day,
+        nightly_rate="5.01",
+        nights=2,
+        additional_charges="3.00",
+    )
+    rate = Decimal(taxed["rate"])
+    assert taxed["base"] == "13.02"
+    assert taxed["tax"] == str((rate * Decimal("13.02")).quantize(Decimal("0.01"), ROUND_HALF_UP))
+    assert any(w.startswith("The daily-rate test of") for w in taxed["warnings"])
+    # A hotel under Act 272 has no such test, and no such warning.
+    hotel = tax(lodging_type="hotel", date="2020-01-01", nightly_rate="4.00", nights=2)
+    assert not any(w.startswith("The daily-rate test") for w in hotel["warnings"])
+
+
+def test_the_1994_regime_says_it_starts_with_the_codes_approval() -> None:
+    first = tax(lodging_type="hotel", date="1994-10-31", nightly_rate="100.00", nights=1)
+    (said,) = [w for w in first["warnings"] if "Code's approval date" in w]
+    assert "from 1994-10-31" in said and "project's reading" in said
+    assert any("desde el 1994-10-31" in w for w in first["warnings_es"])
+    later = tax(lodging_type="hotel", date="1995-07-01", nightly_rate="100.00", nights=1)
+    assert not any("Code's approval date" in w for w in later["warnings"])
+    june = tax(lodging_type="hotel", date="1995-06-30", nightly_rate="100.00", nights=1)
+    assert any("Code's approval date" in w for w in june["warnings"])
 
 
 @pytest.mark.parametrize(

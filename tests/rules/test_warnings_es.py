@@ -218,6 +218,36 @@ EXTRA: list[tuple[str, dict[str, Any]]] = [
             ],
         },
     ),
+    # The third reading (RULES.md §§ 2, 3.1): the 1994 regime's first fiscal year, its points
+    # above 7 / 9 before FY1997-98, and the $5 test on the nightly room rate alone
+    (
+        "room-tax-distribution",
+        {
+            "fiscal_year": "1994-95",
+            "collections": {"hotel": "90.00", "casino_hotel": "110.00"},
+            "bond_fund_amount": "10.00",
+        },
+    ),
+    (
+        "room-tax",
+        {
+            "lodging_type": "motel",
+            "date": "1994-11-02",
+            "nightly_rate": "4.00",
+            "nights": 2,
+            "additional_charges": "3.00",
+        },
+    ),
+    (
+        "room-tax",
+        {
+            "lodging_type": "motel",
+            "date": "2020-01-01",
+            "nightly_rate": "4.00",
+            "nights": 2,
+            "additional_charges": "3.00",
+        },
+    ),
     # excise: FY2010-11 from January, § 31668 reimbursements, MBA paid before HTA's $20M
     (
         "excise-allocation",

@@ -75,6 +75,9 @@ LABELS: dict[str, str] = {
     "bond_redemption_fund": N_("Bond Redemption Fund"),
     "recreational_development_fund": N_("Recreational Development Fund"),
     "unnamed_one_sixth": N_("1/6 of 6% (recipient not named in the supplied text)"),
+    "unnamed_above_general_fund": N_(
+        "Points above 7/9 before FY1997-98 (recipient not named in the supplied text)"
+    ),
     "authority_debt_service": N_("Convention Center District Authority (debt service)"),
     "tourism_company_admin": N_("Tourism Company (administration)"),
     "convention_bureau": N_("Convention Bureau"),

@@ -54,11 +54,14 @@ IRC1994_KEYS = (
     "special_account_i",
     "special_account_ii",
     "convention_center_account",
+    "unnamed_above_general_fund",
     "bond_redemption_fund",
     "recreational_development_fund",
     "unnamed_one_sixth",
 )
 UNNAMED_LABEL = "1/6 of 6% — recipient not named in the supplied text"
+UNNAMED_ABOVE = "unnamed_above_general_fund"
+UNNAMED_ABOVE_LABEL = "points above 7/9 before FY1997-98 — recipient not named in the supplied text"
 UNNAMED_WARNING = Message(
     "1/6 of 6% — recipient not named in the supplied text: the last sixth of the "
     "first six points of IRC 1994 § 2051 ¶ (5) is reported apart (RULES.md § 3.1)."
@@ -152,6 +155,15 @@ def _irc1994_kind(
                     sa2_pv,
                 )
             )
+        elif above.value == "not_named":
+            funds[UNNAMED_ABOVE] += base * rest
+            trace.append(
+                _step(
+                    f"{kind}: {UNNAMED_ABOVE_LABEL} (points above {_points(gf_top)})",
+                    base * rest,
+                    above,
+                )
+            )
         else:
             funds["convention_center_account"] += base * rest
             trace.append(
@@ -171,20 +183,31 @@ def _irc1994_kind(
     return base * min(rate, six)
 
 
+def irc1994_first_day() -> date:
+    """The first day the IRC 1994 rules are read on: the Code's approval, 1994-10-31."""
+    return history(f"{_P}.above_general_fund").values[0].start
+
+
+def _irc1994_on(fy: FiscalYear) -> date:
+    """The day ``fy``'s rules are read on: its first day, or the Code's approval in FY1994-95."""
+    return max(fy.start, irc1994_first_day())
+
+
 def _irc1994_regime(
     fy: FiscalYear, collections_until: date | None
 ) -> tuple[ParamValue, ParamValue | None]:
     """Where ¶ (5) sends the points above the General Fund's in ``fy``, and the part-year's
     last day when ``fy`` is FY2003-04; the inputs that do not fit the regime are refused."""
-    on = fy.start
-    above = param_or_none(f"{_P}.above_general_fund", on)
+    on = _irc1994_on(fy)
+    above = param_or_none(f"{_P}.above_general_fund", on) if fy.end >= on else None
     part_year = param_or_none(f"{_P}.part_year_until", on)
     if above is None:
         raise InputError(
             "fiscal_year",
             f"fiscal_year: FY{fy.label} is outside the supplied IRC 1994 text's distribution "
-            "(FY1997-98 to FY2002-03, and FY2003-04 up to 2003-09-08 with collections_until); "
-            "from 2003-09 give months under Act 272-2003",
+            f"(from {irc1994_first_day().isoformat()}, in FY1994-95, to FY2002-03, and FY2003-04 "
+            "up to 2003-09-08 with collections_until); from 2003-09 give months under "
+            "Act 272-2003",
         )
     if part_year is not None and collections_until is None:
         raise InputError(
@@ -244,6 +267,8 @@ def distribute_irc1994(
     top_up_warning = _irc1994_first_six_points(fy, pool, bond_fund_amount, funds, trace)
     cents = split_exact(total, [funds[k] for k in IRC1994_KEYS])
     allocations = dict(zip(IRC1994_KEYS, cents, strict=True))
+    if above.value != "not_named":  # a recipient only of the years the text names none for
+        del allocations[UNNAMED_ABOVE]
     trace.append(
         TraceStep(
             Message("Rounded to cents (largest remainder, ties to the earlier fund)"),
@@ -251,7 +276,7 @@ def distribute_irc1994(
             N_("RULES.md, preamble"),
         )
     )
-    warnings = [UNNAMED_WARNING]
+    warnings = [UNNAMED_WARNING, *_irc1994_first_years_warnings(fy, above)]
     if collections_until is not None:
         trace.insert(
             0,
@@ -278,7 +303,7 @@ def _irc1994_points_by_kind(
     """IRC 1994 § 2051 ¶ (5), 1st and 2nd paragraphs: each lodging kind's points above the
     first 6 (into ``funds``, with their ``trace``); returns the pool of the first 6 points
     of every kind's taxed base, and the tax collected in cents."""
-    on = fy.start
+    on = _irc1994_on(fy)
     six = _frac(param(f"{_P}.pool_points", on))
     special = above.value == "special_accounts"
     pool = Fraction(0)
@@ -308,7 +333,7 @@ def _irc1994_first_six_points(
     to the Recreational Development Fund (topped up from the General Fund's 30 % toward
     $3,000,000 when the 70 % is under it); 1/6 not named. Into ``funds``, with their
     ``trace``; returns the top-up's warning, if there is one."""
-    on = fy.start
+    on = _irc1994_on(fy)
     pool_pts = param(f"{_P}.pool_points", on)
     named = param(f"{_P}.pool_named_part", on)
     gf_share = param(f"{_P}.pool_general_fund_share", on)
@@ -366,6 +391,39 @@ def _irc1994_first_six_points(
         top_up=_dollars(top_up),
         gf_share=_pct(gf_share),
     )
+
+
+def _irc1994_first_years_warnings(fy: FiscalYear, above: ParamValue) -> list[str]:
+    """The fiscal years before FY1997-98: ¶ (5) names no recipient for the points above 7 / 9,
+    and the first of them starts with the Code's approval (no effective-date clause)."""
+    warnings: list[str] = []
+    first_day = irc1994_first_day()
+    if fy.start <= first_day <= fy.end:
+        minimum = param(f"{_P}.recreational_minimum", first_day)
+        warnings.append(
+            Message(
+                "FY%(label)s: the IRC 1994 rules are taken to apply from %(first_day)s, the "
+                "Code's approval date (the supplied text has no effective-date clause); the "
+                "collections given are taken as those from that day to %(end)s, and the "
+                "Secretary's amount and the $%(decimal)s of the Recreational Development Fund "
+                "are applied to them as given. This is the project's reading.",
+                label=fy.label,
+                first_day=first_day.isoformat(),
+                end=fy.end.isoformat(),
+                decimal=format(minimum.decimal, ",.2f"),
+            )
+        )
+    if above.value == "not_named":
+        warnings.append(
+            Message(
+                "Points above 7/9 before FY1997-98 — recipient not named in the supplied text: "
+                "IRC 1994 § 2051 ¶ (5) sends the points above 7%% (9%% for hotels with a "
+                "casino) to a recipient only from the fiscal years after June 30, 1997; for "
+                "FY%(label)s they are computed and reported apart, as the project's reading.",
+                label=fy.label,
+            )
+        )
+    return warnings
 
 
 def _irc1994_part_year_warning(fy: FiscalYear, collections_until: date) -> Message:

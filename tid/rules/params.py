@@ -91,6 +91,7 @@ UNIT_LABELS: dict[str, str] = {
 CODE_LABELS: dict[str, str] = {
     "irc-1994": N_("Internal Revenue Code 1994 § 2051"),
     "act-272-2003": N_("Act 272-2003"),
+    "not_named": N_("Recipient not named in the supplied text"),
     "special_accounts": N_("Special Accounts I and II"),
     "convention_center_account": N_("Tourism Company convention center account"),
     "recreational_development_fund": N_("Recreational Development Fund"),

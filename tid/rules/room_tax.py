@@ -123,6 +123,16 @@ def _regime_on_the_day(day: date, nights: int, warnings: list[str], trace: list[
     )
     if nights < 1:
         raise InputError("nights", "nights: give a whole number of nights, at least 1")
+    irc1994_from = history(_REGIME).values[0].start
+    if fiscal_year_of(day) == fiscal_year_of(irc1994_from):
+        warnings.append(
+            Message(
+                "The IRC 1994 rules are taken to apply to stays from %(irc1994_from)s, the "
+                "Code's approval date: the supplied text has no effective-date clause. This is "
+                "the project's reading.",
+                irc1994_from=irc1994_from.isoformat(),
+            )
+        )
     act272_from = history(_REGIME).values[-1].start
     if fiscal_year_of(day) == fiscal_year_of(act272_from):
         warnings.append(
@@ -265,9 +275,10 @@ def _taxed_base(
     stay: _Stay,
     warnings: list[str],
     trace: list[TraceStep],
-) -> Decimal:
+) -> tuple[Decimal, Decimal]:
     """Act 272-2003 § 24(A), § 24(C)–(D) and § 2(8): the room occupancy rate times the nights
-    (or the greatest-of base), plus every other charge for the stay."""
+    (or the greatest-of base), plus every other charge for the stay. The room's part (what
+    the daily-rate test reads) and the taxed base."""
     if stay.complimentary and stay.grouped_meals:
         raise InputError(
             "grouped_meals", "grouped_meals: a stay is either complimentary or grouped, not both"
@@ -321,27 +332,40 @@ def _taxed_base(
                 )
             )
     trace.append(TraceStep(Message("Taxed base"), money_str(base), N_("RULES.md § 2")))
-    return base
+    return room_part, base
 
 
 def _exemptions(
-    base: Decimal,
+    room_part: Decimal,
     nights: int,
     minimum: ParamValue | None,
     exemption: str | None,
+    warnings: list[str],
     trace: list[TraceStep],
 ) -> bool:
     """IRC 1994 § 2051(a) / Act 272-2003 § 24(B): a daily rate at or under the threshold is not
-    taxed; § 24(F)–(G): film-production crews and timeshares are exempt. Whether it is taxed."""
+    taxed — the nightly room rate alone, the additional charges joining the base only once
+    the stay is taxed; § 24(F)–(G): film-production crews and timeshares are exempt. Whether
+    it is taxed."""
     taxable = True
     if minimum is not None:
-        daily = base / nights
+        daily = room_part / nights
         if daily <= minimum.decimal:
             taxable = False
+        warnings.append(
+            Message(
+                "The daily-rate test of %(provision)s reads the nightly room rate alone "
+                "(%(daily)s a night, against $%(minimum)s); the additional charges for the stay "
+                "join the base only once the stay is taxed. This is the project's reading.",
+                provision=Message(minimum.citation),
+                daily=money_str(round_cents(daily)),
+                minimum=money_str(minimum.decimal),
+            )
+        )
         trace.append(
             TraceStep(
                 Message(
-                    "Daily rate %(daily)s must exceed %(decimal)s",
+                    "Nightly room rate %(daily)s must exceed %(decimal)s",
                     daily=round_cents(daily),
                     decimal=minimum.decimal,
                 ),
@@ -367,6 +391,7 @@ def _exemptions(
 def _the_tax(
     rate_pv: ParamValue,
     base: Decimal,
+    room_part: Decimal,
     nights: int,
     minimum: ParamValue | None,
     exemption: str | None,
@@ -409,9 +434,9 @@ def _the_tax(
         trace.append(
             TraceStep(
                 Message(
-                    "No tax: the daily rate %(value)s does not exceed the threshold of "
+                    "No tax: the nightly room rate %(value)s does not exceed the threshold of "
                     "%(decimal)s, so the rate %(rate)s is not applied",
-                    value=round_cents(base / nights),
+                    value=round_cents(room_part / nights),
                     decimal=minimum.decimal,
                     rate=rate,
                 ),
@@ -487,9 +512,9 @@ def room_tax(
             "industry_cost": industry_cost,
         },
     )
-    base = _taxed_base(regime, lodging_type, stay, warnings, trace)
-    taxable = _exemptions(base, nights, minimum, exemption, trace)
-    tax, citation = _the_tax(rate_pv, base, nights, minimum, exemption, taxable, trace)
+    room_part, base = _taxed_base(regime, lodging_type, stay, warnings, trace)
+    taxable = _exemptions(room_part, nights, minimum, exemption, warnings, trace)
+    tax, citation = _the_tax(rate_pv, base, room_part, nights, minimum, exemption, taxable, trace)
     remit_by = _remittance_trace(regime, day, warnings, trace)
     return RoomTaxResult(
         regime,
