@@ -126,6 +126,9 @@ def make_test_app(database_url: str, tmp_path: Path, **overrides: Any) -> Flask:
         # The calculators' rate limit is tested on its own (tests/web/test_calc_bounds.py);
         # elsewhere one test client sends more than a minute's share.
         "CALC_RATE_LIMIT": 0,
+        # The time budget far from any test's real cost: a verdict on it never depends on
+        # how busy the machine is (the budget's own tests set theirs, with a clock of steps).
+        "CALC_TIME_LIMIT": 600.0,
         # Two-factor sign-in has its own tests (tests/web/test_two_factor.py).
         "TWO_FACTOR_ROLES": "",
     }

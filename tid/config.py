@@ -29,6 +29,8 @@ ENVIRONMENT = {
     "TID_PROXIES": "PROXIES",
     "TID_CALC_RATE_LIMIT": "CALC_RATE_LIMIT",
     "TID_CALC_TIME_LIMIT": "CALC_TIME_LIMIT",
+    "TID_CALC_CONCURRENCY": "CALC_CONCURRENCY",
+    "TID_WEB_WORKERS": "WEB_WORKERS",
     "TID_TWO_FACTOR_ROLES": "TWO_FACTOR_ROLES",
     "TID_SESSION_IDLE_MINUTES": "SESSION_IDLE_MINUTES",
     "TID_SESSION_LIFETIME_HOURS": "SESSION_LIFETIME_HOURS",
@@ -53,6 +55,8 @@ _INTEGER_KEYS = {
     "SMTP_PORT",
     "PROXIES",
     "CALC_RATE_LIMIT",
+    "CALC_CONCURRENCY",
+    "WEB_WORKERS",
     "SESSION_IDLE_MINUTES",
     "SESSION_LIFETIME_HOURS",
     "PASSWORD_RESET_MINUTES",
@@ -95,9 +99,15 @@ def defaults(instance: Path) -> dict[str, Any]:
         "TODAY": None,  # a fixed date for tests and demos; None means the clock
         "PROXIES": 0,  # reverse proxies in front of the app (their X-Forwarded-For is trusted)
         # The public calculators: computations a minute per client address without a login
-        # (0: no limit), and the seconds one computation may take before it is stopped.
+        # (0: no limit), and the seconds one request may take (reading, computing and
+        # answering its page, CSV or PDF) before it is stopped.
         "CALC_RATE_LIMIT": 60,
         "CALC_TIME_LIMIT": 5.0,
+        # Anonymous heavy work (the calculators and their documents, the portal's PDFs) at
+        # once across the web workers; None: one fewer than the web workers, so a signed-in
+        # clerk always finds one free.
+        "CALC_CONCURRENCY": None,
+        "WEB_WORKERS": 4,  # gunicorn's processes (deploy/), read for the default above
         # Sign-in and sessions (README, "Security").
         "TWO_FACTOR_ROLES": "admin,association",
         "SESSION_IDLE_MINUTES": 30,

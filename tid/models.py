@@ -922,6 +922,18 @@ class PortalSession(SQLModel, table=True):
     revoked_at: datetime | None = None
 
 
+class HeavyWork(SQLModel, table=True):
+    """Anonymous heavy work under way (a calculator's computation or document, a portal PDF),
+    one row per client, so that every web worker sees how many run at once and a client runs
+    one at a time. A row past ``until`` (its worker died) no longer counts."""
+
+    __tablename__ = "heavy_work"
+
+    client: str = Field(max_length=120, primary_key=True)
+    token: str = Field(max_length=64)
+    until: datetime = Field(index=True)
+
+
 class FiscalYearLock(SQLModel, table=True):
     """A closed fiscal year of a district's special account, locked by an administrator
     after the auditor's statement was issued: no entry may be booked on a date in it."""

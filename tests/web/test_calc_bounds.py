@@ -6,8 +6,10 @@ time budget is stopped while the worker goes on."""
 from __future__ import annotations
 
 import json
+import threading
+import time
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -16,13 +18,18 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sqlmodel import Session, select
 
 from tests.calc_documents import DOCUMENTS
 from tests.conftest import PASSWORD, People, make_test_app
-from tid.rules import limits
+from tid.db import engine
+from tid.documents import calculators as calc_reports
+from tid.models import HeavyWork
+from tid.rules import calculators, limits
 from tid.rules.imposts.compiler import Compiler
 from tid.rules.imposts.tree import Node
-from tid.services import request_rate
+from tid.services import heavy_work, request_rate
+from tid.web import calc_guard
 
 # The attack of the report: a formula of 30 constant terms, exponential under the old compiler.
 REPRO_FORMULA = "+".join(["1"] * 30) + " + assessed_value"
@@ -225,26 +232,230 @@ def test_logged_in_staff_are_not_limited(database_url: str, tmp_path: Path, peop
 # --------------------------------------------------------------------------- time budget
 
 
+@pytest.fixture
+def step_clock(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The budget's clock advances one second at every reading (the start and each
+    checkpoint): a budget of N seconds is N checkpoints, whatever the machine's speed."""
+    now = [0.0]
+
+    def tick() -> float:
+        now[0] += 1.0
+        return now[0]
+
+    monkeypatch.setattr(calc_guard, "clock", tick)
+    return now
+
+
+def _checkpoints_of(calculator: str, document: dict[str, Any]) -> int:
+    """How many checkpoints the computation alone passes."""
+    count = [0]
+
+    def hook() -> None:
+        count[0] += 1
+
+    with limits.watched(hook):
+        calculators.run(calculator, document)
+    return count[0]
+
+
+@pytest.mark.usefixtures("step_clock")
 def test_a_computation_past_its_budget_is_stopped_and_the_worker_goes_on(
     database_url: str, tmp_path: Path
 ) -> None:
-    # A budget of a microsecond: the largest impost allowed cannot finish inside it.
-    app = make_test_app(database_url, tmp_path / "slow", CALC_TIME_LIMIT=0.000001)
-    client = app.test_client()
     document = _impost(limits.MAX_ITEMS["properties"])
+    steps = _checkpoints_of("impost", document)
+    assert steps >= limits.MAX_ITEMS["properties"]
+    # A budget of half the computation's checkpoints: it cannot finish inside it.
+    app = make_test_app(database_url, tmp_path / "slow", CALC_TIME_LIMIT=float(steps // 2))
+    client = app.test_client()
     response = client.post("/api/v1/calc/impost?lang=en", json=document)
     assert response.status_code == 503
-    assert "took longer than 1e-06 seconds and was stopped" in response.get_json()["error"]
+    assert response.headers["Retry-After"]
+    assert f"took longer than {steps // 2} seconds and was stopped" in response.get_json()["error"]
     page = client.post("/calc/impost", data={"document_json": json.dumps(document)})
     assert page.status_code == 503
     assert "se detuvo" in page.get_data(as_text=True)
-    # The same worker answers the next request.
+    # The same worker answers the next request, and the places were given back.
     assert client.get("/").status_code == 200
-    # With the default budget the same document is computed.
-    normal = make_test_app(database_url, tmp_path / "normal").test_client()
-    result = normal.post("/api/v1/calc/impost", json=document)
+    with app.app_context(), Session(engine()) as db:
+        assert db.exec(select(HeavyWork)).all() == []
+    # With a budget far from the work's cost the same document is computed.
+    normal = make_test_app(database_url, tmp_path / "normal", CALC_TIME_LIMIT=float(steps * 10))
+    result = normal.test_client().post("/api/v1/calc/impost", json=document)
     assert result.status_code == 200
     assert result.get_json()["total"] == "50000.00"  # 5,000 × 1% of $1,000.00
+
+
+@pytest.mark.usefixtures("step_clock")
+def test_the_budget_counts_the_page_and_the_documents_not_only_the_computation(
+    database_url: str, tmp_path: Path
+) -> None:
+    document = _impost(400)
+    steps = _checkpoints_of("impost", document)
+    # Enough for the computation alone, not for writing its 400 rows out as well.
+    app = make_test_app(database_url, tmp_path / "render", CALC_TIME_LIMIT=float(steps + 5))
+    client = app.test_client()
+    assert client.post("/api/v1/calc/impost", json=document).status_code == 200
+    page = client.post("/calc/impost", data={"document_json": json.dumps(document)})
+    assert page.status_code == 503
+    csv = client.post("/calc/impost/csv", data={"document": json.dumps(document)})
+    assert csv.status_code == 503
+    assert csv.headers["Retry-After"]
+
+
+def test_work_without_checkpoints_is_stopped_by_the_timer_at_the_deadline(
+    database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A PDF's layout has no checkpoint: the interval timer stops it at the deadline. The
+    stand-in for the layout runs until it is stopped (a minute at most)."""
+    monkeypatch.setattr(calc_guard, "clock", lambda: 0.0)  # the checkpoints never stop it
+    stopped: list[bool] = []
+
+    def endless_layout(*_args: object, **_kwargs: object) -> bytes:
+        start = time.monotonic()
+        try:
+            while time.monotonic() - start < 60:
+                time.sleep(0.005)
+        except limits.TimeBudgetError:
+            stopped.append(True)
+            raise
+        return b"%PDF never"
+
+    monkeypatch.setattr(calc_reports, "render_pdf", endless_layout)
+    app = make_test_app(database_url, tmp_path / "timer", CALC_TIME_LIMIT=0.2)
+    client = app.test_client()
+    response = client.post(
+        "/calc/room-tax/pdf", data={"document": json.dumps(DOCUMENTS["room-tax"])}
+    )
+    assert response.status_code == 503
+    assert stopped == [True]
+    assert "Retry-After" in response.headers
+    assert client.get("/calc/").status_code == 200
+
+
+# --------------------------------------------------------------------------- documents' rows
+
+
+def test_a_pdf_of_more_rows_than_a_person_reads_is_refused_saying_where_to_get_it(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rendered: list[int] = []
+    monkeypatch.setattr(calc_reports, "render_pdf", lambda *a, **k: rendered.append(1) or b"")
+    document = _impost(calc_guard.PDF_ROWS + 1)
+    response = client.post("/calc/impost/pdf?lang=en", data={"document": json.dumps(document)})
+    assert response.status_code == 422
+    text = response.get_data(as_text=True)
+    assert "This result has 201 rows; a PDF from this page holds at most 200" in text
+    assert "Download the CSV" in text and "tid document calculator.pdf" in text
+    assert rendered == []  # refused before any layout
+    # The CSV of the same document has every row.
+    csv = client.post("/calc/impost/csv", data={"document": json.dumps(document)})
+    assert csv.status_code == 200
+    assert csv.get_data(as_text=True).count("\r\np") == calc_guard.PDF_ROWS + 1
+
+
+def test_the_page_shows_the_first_rows_and_offers_no_pdf_past_its_bound(
+    client: FlaskClient,
+) -> None:
+    document = _impost(calc_guard.PAGE_ROWS + 100)
+    page = client.post("/calc/impost?lang=en", data={"document_json": json.dumps(document)})
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    assert "The page shows the first 500 rows; 100 more are in the CSV." in text
+    assert f">p{calc_guard.PAGE_ROWS - 1}<" in text and f">p{calc_guard.PAGE_ROWS}<" not in text
+    assert "/calc/impost/pdf" not in text  # no button that would be refused
+    assert "a PDF from this page holds at most 200" in text
+    small = client.post("/calc/impost?lang=en", data={"document_json": json.dumps(_impost(3))})
+    assert "/calc/impost/pdf" in small.get_data(as_text=True)
+
+
+# --------------------------------------------------------------------------- concurrency
+
+
+def _hold(app: Flask, client: str, seconds: int = 60) -> heavy_work.Place:
+    with app.app_context(), Session(engine()) as db:
+        return heavy_work.begin(db, client, most=100, hold=timedelta(seconds=seconds))
+
+
+def test_one_computation_at_a_time_per_client_and_a_bounded_number_in_all(
+    database_url: str, tmp_path: Path, people: People
+) -> None:
+    # Two apps on one database stand for two workers of the web server.
+    first = make_test_app(database_url, tmp_path / "w1", CALC_CONCURRENCY=2)
+    second = make_test_app(database_url, tmp_path / "w2", CALC_CONCURRENCY=2)
+    document = DOCUMENTS["room-tax"]
+    # This client has a computation under way in the first worker: the second refuses at once.
+    held = _hold(first, "127.0.0.1")
+    busy = second.test_client().post("/api/v1/calc/room-tax?lang=en", json=document)
+    assert busy.status_code == 429
+    assert busy.headers["Retry-After"] == "600"  # the tests' budget
+    assert "still running: one at a time" in busy.get_json()["error"]
+    page = second.test_client().post("/calc/room-tax", data={"document_json": json.dumps(document)})
+    assert page.status_code == 429 and "todavía" in page.get_data(as_text=True)
+    assert "nightly_rate" in page.get_data(as_text=True)  # what was pasted comes back
+    # Another address goes on; a third finds both places taken: 503 at once.
+    other = {"REMOTE_ADDR": "198.51.100.7"}
+    third = {"REMOTE_ADDR": "198.51.100.8"}
+    neighbour = _hold(first, "198.51.100.7")
+    full = second.test_client().post("/api/v1/calc/room-tax", json=document, environ_base=third)
+    assert full.status_code == 503
+    assert full.headers["Retry-After"]
+    pdf = second.test_client().post(
+        "/calc/room-tax/pdf", data={"document": json.dumps(document)}, environ_base=third
+    )
+    assert pdf.status_code == 503
+    # A signed-in clerk is not counted against the places.
+    clerk = second.test_client()
+    clerk.post("/login", data={"email": people.clerk.email, "password": PASSWORD})
+    assert clerk.post("/api/v1/calc/room-tax", json=document).status_code == 200
+    # Places given back: the others go on, and nothing was left behind by the refusals.
+    with first.app_context(), Session(engine()) as db:
+        heavy_work.end(db, held)
+        heavy_work.end(db, neighbour)
+    ok = second.test_client().post("/api/v1/calc/room-tax", json=document, environ_base=other)
+    assert ok.status_code == 200
+    with first.app_context(), Session(engine()) as db:
+        assert db.exec(select(HeavyWork)).all() == []
+
+
+def test_a_place_left_by_a_worker_that_died_expires(database_url: str, tmp_path: Path) -> None:
+    app = make_test_app(database_url, tmp_path / "w", CALC_CONCURRENCY=1)
+    with app.app_context(), Session(engine()) as db:
+        heavy_work.begin(
+            db,
+            "127.0.0.1",
+            most=1,
+            hold=timedelta(seconds=1),
+            now=datetime(2020, 1, 1, tzinfo=UTC),
+        )
+    response = app.test_client().post("/api/v1/calc/room-tax", json=DOCUMENTS["room-tax"])
+    assert response.status_code == 200
+
+
+def test_places_taken_at_the_same_moment_never_exceed_the_bound(
+    database_url: str, tmp_path: Path
+) -> None:
+    app = make_test_app(database_url, tmp_path / "race", CALC_CONCURRENCY=2)
+    barrier = threading.Barrier(8)
+    taken: list[str] = []
+
+    def take(n: int) -> None:
+        with app.app_context(), Session(engine()) as db:
+            barrier.wait()
+            try:
+                heavy_work.begin(db, f"203.0.113.{n}", most=2, hold=timedelta(seconds=60))
+                taken.append(str(n))
+            except heavy_work.NoPlaceError:
+                pass
+
+    threads = [threading.Thread(target=take, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert 1 <= len(taken) <= 2
+    with app.app_context(), Session(engine()) as db:
+        assert len(db.exec(select(HeavyWork)).all()) == len(taken)
 
 
 # --------------------------------------------------------------------------- fuzz

@@ -12,6 +12,7 @@ from datetime import date
 from typing import Any
 
 from tid import csv_safe
+from tid.rules import limits
 
 # Keys whose decimal strings are rates or ratios (shown as percentages), and quantities.
 RATE_KEYS = frozenset(
@@ -70,6 +71,7 @@ class ResultTable:
     columns: list[str]
     rows: list[dict[str, Any]]
     totals: dict[str, Any] = field(default_factory=dict)
+    hidden: int = 0  # rows of the list left out of ``rows`` (a page shows the first ones)
 
 
 def _flatten(value: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
@@ -88,14 +90,18 @@ def _flatten(value: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     return flat
 
 
-def _table(key: str, rows: Sequence[Mapping[str, Any]]) -> ResultTable:
-    flat_rows = [_flatten(r) for r in rows]
+def _table(key: str, rows: Sequence[Mapping[str, Any]], most: int | None = None) -> ResultTable:
+    hidden = max(0, len(rows) - most) if most is not None else 0
+    flat_rows = []
+    for row in rows[:most] if most is not None else rows:
+        limits.checkpoint()  # writing a page, a CSV or a PDF counts against the time budget
+        flat_rows.append(_flatten(row))
     columns: list[str] = []
     for row in flat_rows:
         for column in row:
             if column not in columns:
                 columns.append(column)
-    return ResultTable(key, columns, flat_rows)
+    return ResultTable(key, columns, flat_rows, hidden=hidden)
 
 
 def _is_table(value: object) -> bool:
@@ -111,7 +117,16 @@ def _is_record_map(value: object) -> bool:
     )
 
 
-def result_tables(result: Mapping[str, Any]) -> list[ResultTable]:
+def rows_in(*documents: Mapping[str, Any]) -> int:
+    """The rows of the longest list at the top of these documents (an input and its result):
+    how long a page or a PDF of them would be."""
+    return max(
+        (len(v) for d in documents for v in d.values() if isinstance(v, list)),
+        default=0,
+    )
+
+
+def result_tables(result: Mapping[str, Any], most: int | None = None) -> list[ResultTable]:
     """Every list in a result (months, municipalities, ranking…) as a table.
 
     A ``totals`` mapping whose keys are the allocations of a ``months`` table becomes that
@@ -125,7 +140,7 @@ def result_tables(result: Mapping[str, Any]) -> list[ResultTable]:
         if key in _SKIPPED:
             continue
         if _is_table(value):
-            tables.append(_table(key, value))
+            tables.append(_table(key, value, most))
         elif isinstance(value, Mapping) and "explanation" in value:
             records.append({"result": key, **value})
         elif _is_record_map(value):
@@ -217,11 +232,12 @@ def result_csv(
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     first = True
-    for table in result_tables(result):
+    tables = result_tables(result)
+    for table in tables:
         if not first:
             writer.writerow([])
         first = False
-        if len(result_tables(result)) > 1:
+        if len(tables) > 1:
             writer.writerow([csv_safe.text_cell(f"# {heading(table.key)}")])
         writer.writerow([csv_safe.text_cell(heading(c)) for c in table.columns])
         lines: list[dict[str, Any]] = list(table.rows)

@@ -478,8 +478,13 @@ def shown_warnings(result: Mapping[str, Any]) -> list[str]:
 
 
 def result_context(
-    spec: FormSpec, document: Mapping[str, Any], result: Mapping[str, Any]
+    spec: FormSpec,
+    document: Mapping[str, Any],
+    result: Mapping[str, Any],
+    *,
+    most_rows: int | None = None,
 ) -> dict[str, Any]:
+    """What the result page and the PDF show; ``most_rows``: each table's first rows only."""
     shown = localized(result)
     return {
         "spec": spec,
@@ -487,9 +492,9 @@ def result_context(
         "document_json": json.dumps(document, ensure_ascii=False, separators=(",", ":")),
         "result": result,
         "figures": results.summary(shown),
-        "tables": results.result_tables(shown),
+        "tables": results.result_tables(shown, most_rows),
         "input_figures": results.summary(document),
-        "input_tables": results.result_tables(document),
+        "input_tables": results.result_tables(document, most_rows),
         "warnings": shown_warnings(result),
         "trace": list(result.get("trace") or []),
         "citations": calculator_documents.citations(result),

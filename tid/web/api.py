@@ -9,8 +9,9 @@ CSRF protection (a token would only stop programs from calling them).
 - ``POST /api/v1/calc/<calculator>``: the same JSON document as ``tid calc``; 200 and the
   result, 422 and ``{"error", "field"}`` for bad input (also a body that is not JSON, or a
   document past a bound of :mod:`tid.rules.limits`), 413 for a body over 1 MB, 404 for an
-  unknown calculator, 429 with ``Retry-After`` past the rate limit, 503 for a computation
-  stopped by the time budget (:mod:`tid.web.calc_guard`).
+  unknown calculator, 429 with ``Retry-After`` past the rate limit or while the same client
+  has a computation under way, 503 with ``Retry-After`` when every place for anonymous
+  computations is taken or the request ran past its time budget (:mod:`tid.web.calc_guard`).
 - ``GET /api/v1/parameters``: every dated parameter with its history and citations.
 """
 
@@ -82,22 +83,21 @@ def calculate(calculator: str) -> Any:
         return _error(f"Unknown calculator {calculator!r}; known: {known}.", "name", 404)
     if not documents.available(calculator):
         return _error(f"The calculator {calculator!r} is not available yet.", "name", 404)
-    calc_guard.check_rate()
     limit = int(current_app.config.get("CALC_MAX_BYTES", DEFAULT_MAX_BYTES))
     if request.content_length is not None and request.content_length > limit:
         return _error(f"The document is too large (at most {limit:,} bytes).", "", 413)
-    body = request.get_data(cache=False)
-    if len(body) > limit:
-        return _error(f"The document is too large (at most {limit:,} bytes).", "", 413)
-    try:
-        document = documents.load_json(body.decode("utf-8-sig"))
-        with calc_guard.time_budget():
+    with calc_guard.bounded():
+        body = request.get_data(cache=False)
+        if len(body) > limit:
+            return _error(f"The document is too large (at most {limit:,} bytes).", "", 413)
+        try:
+            document = documents.load_json(body.decode("utf-8-sig"))
             result = calculators.run(calculator, document)
-    except UnicodeDecodeError:
-        return _error("The body is not UTF-8 text.", "", 422)
-    except InputError as exc:
-        return _json(exc.as_json(), 422)
-    return _json(result)
+        except UnicodeDecodeError:
+            return _error("The body is not UTF-8 text.", "", 422)
+        except InputError as exc:
+            return _json(exc.as_json(), 422)
+        return _json(result)
 
 
 @bp.route("/parameters")

@@ -23,7 +23,7 @@ from flask_babel import gettext as _
 from werkzeug.datastructures import FileStorage
 
 from tid import i18n
-from tid.calculators import csv_tables, documents, forms, inputs
+from tid.calculators import csv_tables, documents, forms, inputs, results
 from tid.calculators.inputs import N_, FormSpec, Group, Table
 from tid.calculators.inputs import Field as Input
 from tid.documents import calc_text
@@ -471,6 +471,36 @@ def form(calculator: str) -> Any:
         state = form_from_document(spec, {})
         state.general.append(_("This calculator is not available yet."))
         return _form_page(spec, state, 503)
+    try:
+        with calc_guard.bounded():
+            return _compute_form(spec)
+    except (
+        calc_guard.CalculationRateLimited,
+        calc_guard.CalculationsBusy,
+        calc_guard.CalculationTooLong,
+    ) as exc:
+        # The page comes back with what was typed in, and says why and for how long.
+        state = _typed_state(spec)
+        state.general.append(exc.description or "")
+        headers = [(k, v) for k, v in exc.get_headers() if k.lower() == "retry-after"]
+        page, status = _form_page(spec, state, exc.code or 429)
+        return page, status, headers
+
+
+def _typed_state(spec: FormSpec) -> FormState:
+    """The form as it was sent, to show it again (without computing anything)."""
+    pasted_state = FormState()
+    pasted = _document_field(pasted_state)
+    if pasted is None:
+        return read_form(spec, request.form, request.files)[1]
+    state = form_from_document(spec, pasted)
+    state.values["document_json"] = pasted_state.values["document_json"]
+    return state
+
+
+def _compute_form(spec: FormSpec) -> Any:
+    """Read the posted form (or its pasted document), compute, and answer the result page;
+    all of it inside the request's bounds."""
     pasted_state = FormState()
     pasted = _document_field(pasted_state)
     if pasted_state.errors:
@@ -487,15 +517,7 @@ def form(calculator: str) -> Any:
     if state.errors:
         return _form_page(spec, state, 422)
     try:
-        calc_guard.check_rate()
-        with calc_guard.time_budget():
-            result = calculators.run(calculator, document)
-    except (calc_guard.CalculationRateLimited, calc_guard.CalculationTooLong) as exc:
-        # The page comes back with what was typed in, and says why and for how long.
-        state.general.append(exc.description or "")
-        headers = [(k, v) for k, v in exc.get_headers() if k.lower() == "retry-after"]
-        page, status = _form_page(spec, state, exc.code or 429)
-        return page, status, headers
+        result = calculators.run(spec.name, document)
     except InputError as exc:
         if pasted is not None:
             state.error(
@@ -507,7 +529,11 @@ def form(calculator: str) -> Any:
         else:
             place_error(spec, state, exc)
         return _form_page(spec, state, 422)
-    return render_template("calc/result.html", **calc_text.result_context(spec, document, result))
+    context = calc_text.result_context(spec, document, result, most_rows=calc_guard.PAGE_ROWS)
+    rows = results.rows_in(document, result)
+    return render_template(
+        "calc/result.html", **context, pdf_rows=rows, pdf_most=calc_guard.PDF_ROWS
+    )
 
 
 def _posted_document() -> dict[str, Any]:
@@ -520,36 +546,35 @@ def _posted_document() -> dict[str, Any]:
     return document
 
 
-def _run_posted(calculator: str) -> tuple[FormSpec, dict[str, Any], dict[str, Any]]:
-    spec = _spec(calculator)
+def _download(calculator: str, kind: str) -> Any:
+    """The result as a CSV or a PDF report, computed again from the posted document within
+    the request's bounds; a PDF of more rows than a person reads is refused, naming the CSV
+    and the command line."""
+    _spec(calculator)
     if not documents.available(calculator):
         abort(404)
-    document = _posted_document()
-    calc_guard.check_rate()
-    with calc_guard.time_budget():
+    make = calc_documents.report_pdf if kind == "pdf" else calc_documents.result_csv
+    with calc_guard.bounded():
+        document = _posted_document()
+        if kind == "pdf":
+            calc_guard.refuse_long_pdf(results.rows_in(document), calculator)
         result = calculators.run(calculator, document)  # an InputError is a 422 page
-    return spec, document, result
+        if kind == "pdf":
+            calc_guard.refuse_long_pdf(results.rows_in(document, result), calculator)
+        return send(
+            make(None, calculator=calculator, input=document, locale=i18n.language(), result=result)
+        )
 
 
 @bp.route("/<calculator>/csv", methods=["POST"])
 @public
 def download_csv(calculator: str) -> Any:
-    """The result as CSV, computed again from the posted document (public, nothing stored)."""
-    _, document, result = _run_posted(calculator)
-    return send(
-        calc_documents.result_csv(
-            None, calculator=calculator, input=document, locale=i18n.language(), result=result
-        )
-    )
+    """The result as CSV (public, nothing stored)."""
+    return _download(calculator, "csv")
 
 
 @bp.route("/<calculator>/pdf", methods=["POST"])
 @public
 def download_pdf(calculator: str) -> Any:
-    """The result as a PDF report, computed again from the posted document (public)."""
-    _, document, result = _run_posted(calculator)
-    return send(
-        calc_documents.report_pdf(
-            None, calculator=calculator, input=document, locale=i18n.language(), result=result
-        )
-    )
+    """The result as a PDF report (public, nothing stored)."""
+    return _download(calculator, "pdf")

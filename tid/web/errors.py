@@ -10,7 +10,12 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from tid.rules.errors import InputError
-from tid.web.calc_guard import CalculationRateLimited, CalculationTooLong
+from tid.web.calc_guard import (
+    CalculationRateLimited,
+    CalculationsBusy,
+    CalculationTooLong,
+    DocumentTooLong,
+)
 
 
 def _messages() -> dict[int, str]:
@@ -33,7 +38,9 @@ def register(app: Flask) -> None:
     def _http_error(exc: HTTPException) -> Any:
         code = exc.code or 500
         message = _messages().get(code, exc.description or "")
-        if isinstance(exc, CalculationRateLimited | CalculationTooLong):
+        if isinstance(
+            exc, CalculationRateLimited | CalculationsBusy | CalculationTooLong | DocumentTooLong
+        ):
             message = exc.description or message  # says the limit, in the reader's language
         if isinstance(exc, CSRFError):
             message = _("The form expired or was sent from elsewhere. Please try again.")

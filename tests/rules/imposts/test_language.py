@@ -42,6 +42,12 @@ def test_compile_lists_names() -> None:
         ("x +\n  )", "unexpected ')' at line 2, column 3"),
         ("1" * 31, "more than 30 digits"),
         ("   ", "write the formula"),
+        # Digits are ASCII: the language defines no other (an Arabic-Indic five, a full-width
+        # one, a superscript two are refused as characters it does not know).
+        ("\u0665", "unexpected character '\u0665' at column 1"),
+        ("0.01 * \uff15", "unexpected character '\uff15' at column 8"),
+        ("1\u0660 + x", "unexpected character '\u0660' at column 2"),
+        ("2\u00b2", "unexpected character '\u00b2' at column 2"),
     ],
 )
 def test_formula_errors_point_at_the_column(formula: str, message: str) -> None:

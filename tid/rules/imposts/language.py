@@ -95,7 +95,7 @@ SLASH: "/"
 LPAR: "("
 RPAR: ")"
 COMMA: ","
-NUMBER: /\d+(\.\d+)?|\.\d+/
+NUMBER: /[0-9]+(\.[0-9]+)?|\.[0-9]+/
 STRING: /"[^"\n]*"/ | /'[^'\n]*'/
 NAME: /[A-Za-z_][A-Za-z0-9_]*/
 %ignore /[ \t\r\n]+/
