@@ -209,10 +209,41 @@ def test_shortfall_carried_and_outstanding_at_year_end() -> None:
     # after April; May pays 500,000 (1,500,000 left), June 500,000 -> 1,000,000 outstanding.
     assert out["months"][9]["carried_shortfall"]["authority_debt_service"] == "2000000.00"
     assert out["months"][10]["carried_shortfall"]["authority_debt_service"] == "1500000.00"
-    assert out["outstanding"]["authority_debt_service"] == "1000000.00"
+    assert out["carried_after_last_month"]["authority_debt_service"] == "1000000.00"
+    assert "outstanding" not in out
+    # June given: the year is complete, and no warning says otherwise.
+    assert not any(w.startswith("The months given end with") for w in out["warnings"])
     assert out["totals"]["authority_debt_service"] == "11000000.00"
     assert out["totals"]["tourism_company_remainder"] == "0.00"
     assert any("Outstanding" in s["step"] for s in out["trace"])
+
+
+def test_a_part_year_names_what_is_carried_after_its_last_month_and_says_the_year_is_open() -> None:
+    # July only: the 1/10 transfer (120,000) is paid in full, nothing is carried, but nine
+    # transfers (1,080,000) are still to come: 0.00 is not what is outstanding at year end.
+    out = act("2005-06", "1200000.00", [("2005-07", "1000000.00")])
+    assert out["carried_after_last_month"] == {
+        "authority_debt_service": "0.00",
+        "convention_bureau": "0.00",
+    }
+    assert "outstanding" not in out
+    (en,) = [w for w in out["warnings"] if w.startswith("The months given end with")]
+    assert "end with 2005-07, before the end of FY2005-06" in en
+    assert "not what is outstanding when the year ends" in en
+    assert "Bank transfers still to come (1080000.00)" in en
+    (es,) = [w for w in out["warnings_es"] if w.startswith("Los meses dados terminan")]
+    assert "2005-07" in es and "1080000.00" in es
+    # 1,200,000 due each month July–April; 1,000,000 collected in July, August and March, the
+    # months between collected nothing: after March 9 × 1,200,000 − 3,000,000 = 7,800,000 is
+    # carried, and April's 1,200,000 is still to come.
+    spring = act(
+        "2005-06",
+        "12000000.00",
+        [("2005-07", "1000000.00"), ("2005-08", "1000000.00"), ("2006-03", "1000000.00")],
+    )
+    assert spring["carried_after_last_month"]["authority_debt_service"] == "7800000.00"
+    (en,) = [w for w in spring["warnings"] if w.startswith("The months given end with")]
+    assert "debt service 7800000.00" in en and "still to come (1200000.00)" in en
 
 
 def test_bureau_floor_on_cumulative_in_the_year_with_a_missing_month() -> None:
@@ -554,7 +585,7 @@ def test_bureau_yearly_total_is_the_greater_of_its_nine_percent_and_the_floor(
     # paid + still owed is exactly that, whatever months are missing.
     owed = max((9 * total + 50) // 100, 450_000_000 * last // 12)
     paid = to_cents_str(out["totals"]["convention_bureau"])
-    short = to_cents_str(out["outstanding"]["convention_bureau"])
+    short = to_cents_str(out["carried_after_last_month"]["convention_bureau"])
     assert paid + short == owed
     # As far as funds allow: while the Bureau is still owed, nothing goes to the remainder in
     # the last month.

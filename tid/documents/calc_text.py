@@ -99,6 +99,7 @@ LABELS: dict[str, str] = {
     "prita": N_("Integrated Transportation Authority"),
     "reachable_annual_max": N_("Reachable annual maximum"),
     "outstanding": N_("Outstanding at year end"),
+    "carried_after_last_month": N_("Carried after the last month given"),
     # equalization
     "lottery_net_income": N_("Lottery net income"),
     "gf_net_revenues": N_("General Fund net internal revenues"),

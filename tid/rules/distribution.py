@@ -761,6 +761,9 @@ def distribute_act272(
     if gaps:
         warnings.append(gaps)
     trace += _act272_outstanding(fy, waterfall, floor)
+    part_year = _act272_part_year_warning(fy, waterfall, schedule)
+    if part_year is not None:
+        warnings.append(part_year)
     return Act272Result(
         fy, schedule, floor_on, waterfall, tuple(warnings), tuple(trace), joined, reserve
     )
@@ -1014,6 +1017,29 @@ def _act272_joined_months(
     ]
 
 
+def _act272_part_year_warning(
+    fy: FiscalYear, waterfall: WaterfallResult, schedule: Sequence[int]
+) -> Message | None:
+    """A year given only up to a month before June: what is carried after that month is not
+    what is outstanding when the year ends (the later months may still pay it, and the Bank's
+    transfers still to come are not counted)."""
+    if not waterfall.periods or waterfall.periods[-1].fiscal_month == 12:
+        return None
+    last = waterfall.periods[-1].fiscal_month
+    carried = dict(zip(waterfall.keys, waterfall.outstanding, strict=True))
+    return Message(
+        "The months given end with %(last)s, before the end of FY%(label)s: what is carried "
+        "after that month (debt service %(debt)s, Convention Bureau %(bureau)s) is not what "
+        "is outstanding when the year ends. The later months may still pay it, and the Bank "
+        "transfers still to come (%(to_come)s) are not counted in it.",
+        last=month_label(*month_of_fiscal(fy, last)),
+        label=fy.label,
+        debt=money_str(from_cents(carried["authority_debt_service"])),
+        bureau=money_str(from_cents(carried["convention_bureau"])),
+        to_come=money_str(from_cents(sum(schedule[last:]))),
+    )
+
+
 def _act272_outstanding(
     fy: FiscalYear, waterfall: WaterfallResult, floor: ParamValue
 ) -> list[TraceStep]:
@@ -1105,7 +1131,7 @@ def _act272_out(
                 for m, c in result.joined[period.fiscal_month]
             }
         out_months.append(row)
-    outstanding = dict(zip(wf.keys, wf.outstanding, strict=True))
+    carried = dict(zip(wf.keys, wf.outstanding, strict=True))
     out: dict[str, Any] = {
         "regime": "act-272-2003",
         "fiscal_year": fy.label,
@@ -1119,7 +1145,9 @@ def _act272_out(
             for m, c in enumerate(result.installments)
             if c
         },
-        "outstanding": {k: money_str(from_cents(outstanding[k])) for k in CARRIED_KEYS},
+        # What is still owed after the last month given (at the year's end only when June is
+        # given; _act272_part_year_warning says so otherwise).
+        "carried_after_last_month": {k: money_str(from_cents(carried[k])) for k in CARRIED_KEYS},
         "bureau_floor": result.floor_on,
     }
     reserve = result.reserve
