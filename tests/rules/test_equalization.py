@@ -275,3 +275,46 @@ CASES = load_cases("equalization")
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_worked_case(case: dict[str, Any]) -> None:
     assert_subset(equalization_document(case["input"]), case["expect"])
+
+
+def test_a_ratio_just_under_the_threshold_shows_the_digits_that_decide_it() -> None:
+    doc = {
+        "fiscal_year": "2024-25",
+        "lottery_net_income": "0.00",
+        "gf_net_revenues": "0.00",
+        "municipalities": [
+            {"name": "A", "base": "10.00", "allocation_2007_08": "49999999.00",
+             "income_2007_08": "100000000.00"},
+            {"name": "B", "base": "50000000.00", "allocation_2007_08": "50000000.00",
+             "income_2007_08": "100000000.00"},
+            {"name": "C", "base": "10.00", "allocation_2007_08": "1234.00",
+             "income_2007_08": "9999.00"},
+        ],
+    }  # fmt: skip
+    shown = {m["name"]: (m["ratio_2007_08"], m["protected"]) for m in run("equalization", doc)[
+        "municipalities"]}  # fmt: skip
+    # 0.49999999 rounded to 6 places would be 0.500000 beside "not protected".
+    assert shown["A"] == ("0.49999999", False)
+    assert shown["B"] == ("0.500000", True)
+    assert shown["C"] == ("0.123412", False)  # far from the threshold: 6 places, half-up
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    income=st.integers(min_value=1, max_value=10**13),
+    data=st.data(),
+)
+def test_the_ratio_shown_and_the_verdict_never_disagree(income: int, data: st.DataObject) -> None:
+    # Allocations near half the income, where 6 places could round across 50 %.
+    half = income // 2
+    alloc = data.draw(st.integers(min_value=max(1, half - 50), max_value=half + 50))
+    # The base is the FY2007-08 allocation: no top-up is needed, whatever the verdict.
+    m = Municipality("M", Decimal(alloc) / 100, Decimal(alloc) / 100, Decimal(income) / 100)
+    (r,) = hold_harmless(FiscalYear(2010), [m]).municipalities
+    assert r.ratio_2007_08 is not None
+    assert (r.ratio_2007_08 >= Decimal("0.5")) == r.protected
+    assert r.protected == (Fraction(alloc, income) >= Fraction(1, 2))
+    # At least 6 places, and the figure is the ratio rounded half-up to its places.
+    places = -int(r.ratio_2007_08.as_tuple().exponent)
+    assert places >= 6
+    assert abs(Fraction(r.ratio_2007_08) - Fraction(alloc, income)) <= Fraction(1, 2 * 10**places)

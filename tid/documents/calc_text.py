@@ -220,7 +220,12 @@ set_field_labels(field_label)
 
 
 def percent(value: Decimal) -> str:
-    return str(format_percent(value, "#,##0.####%", locale=i18n.format_locale()))
+    """A rate or ratio as a percentage, to 4 decimals or as many as the figure has (a ratio
+    shown beside a verdict keeps the digits that decide it: 0.49999999 is 49.999999%)."""
+    exponent = value.as_tuple().exponent
+    places = max(4, -exponent - 2) if isinstance(exponent, int) else 4
+    pattern = "#,##0." + "#" * places + "%"
+    return str(format_percent(value, pattern, locale=i18n.format_locale()))
 
 
 def show(key: str, value: object) -> str:

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, localcontext
+from fractions import Fraction
 from typing import Any
 
 from tid.rules.errors import InputError
@@ -304,7 +305,7 @@ def hold_harmless(fy: FiscalYear, municipalities: Sequence[Municipality]) -> Hol
         MunicipalityResult(
             m.name,
             m.base,
-            _ratio(m),
+            _ratio(m, (t_num, t_den)),
             protected[i],
             from_cents(top_up[i] - take[i]),
             from_cents(base[i] + top_up[i] - take[i]),
@@ -449,10 +450,24 @@ def _take_from_the_others(
     return zeroed
 
 
-def _ratio(m: Municipality) -> Decimal | None:
-    if not m.income_2007_08:
+def _ratio(m: Municipality, threshold: tuple[int, int] | None = None) -> Decimal | None:
+    """The FY2007-08 allocation ÷ income as shown: 6 decimals (half-up), and more where 6
+    would round it across the ``threshold`` (numerator, denominator) — 0.49999999 is shown
+    so, never as 0.500000 beside "not protected"."""
+    alloc, income = to_cents(m.allocation_2007_08), to_cents(m.income_2007_08)
+    if not income:
         return None
-    return (m.allocation_2007_08 / m.income_2007_08).quantize(RATIO_PLACES, ROUND_HALF_UP)
+    exact = Fraction(alloc, income)
+    places = RATIO_PLACES
+    while True:
+        with localcontext() as exact_enough:
+            exact_enough.prec = 60  # cents up to 10**30 leave the figure's digits exact
+            shown = (Decimal(alloc) / Decimal(income)).quantize(places, ROUND_HALF_UP)
+        if threshold is None or (Fraction(shown) >= Fraction(*threshold)) == (
+            exact >= Fraction(*threshold)
+        ):
+            return shown
+        places = places / 10
 
 
 _FIELDS = (
