@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from tests.calc_documents import DOCUMENTS, INVALID, NUMBER_AMOUNT
 from tid.calculators import documents
-from tid.cli import calc_command
+from tid.cli.calc import calc_command
 from tid.rules import calculators
 from tid.rules.errors import InputError
 
@@ -131,6 +131,121 @@ def test_the_installed_command(tmp_path: Path) -> None:
     assert bad.returncode == 2
     assert bad.stdout == ""
     assert json.loads(bad.stderr)["field"] == "nightly_rate"
+
+
+# Run as the entry point runs it, then list what the interpreter loaded.
+_RUN_AND_LIST_MODULES = """
+import json, sys
+listing = sys.argv.pop(1)
+from tid.cli import main
+try:
+    main()
+finally:
+    with open(listing, "w", encoding="utf-8") as fh:
+        json.dump(sorted(sys.modules), fh)
+"""
+
+
+def _run_calc_alone(
+    tmp_path: Path, args: list[str], env: dict[str, str]
+) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    """``tid calc ARGS`` in a fresh interpreter: the process, and the modules it loaded."""
+    listing = tmp_path / "modules.json"
+    run = subprocess.run(
+        [sys.executable, "-c", _RUN_AND_LIST_MODULES, str(listing), "calc", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        timeout=120,
+        check=False,
+    )
+    return run, set(json.loads(listing.read_text(encoding="utf-8")))
+
+
+WEB_APP_MODULES = ("flask", "flask_babel", "sqlalchemy", "sqlmodel", "weasyprint", "tid.web",
+                   "tid.models", "tid.db", "tid.services", "tid.cli.app")  # fmt: skip
+
+
+def test_the_calculators_command_runs_without_the_app(tmp_path: Path) -> None:
+    instance = tmp_path / "no-instance"
+    document = tmp_path / "room-tax.json"
+    document.write_text(json.dumps(DOCUMENTS["room-tax"]), encoding="utf-8")
+    run, loaded = _run_calc_alone(
+        tmp_path, ["room-tax", str(document)], {"TID_INSTANCE": str(instance)}
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["tax"] == "54.00"
+    assert "tid.rules.room_tax" in loaded and "click" in loaded
+    assert sorted(m for m in loaded if m.startswith(WEB_APP_MODULES)) == []
+    assert not instance.exists()  # neither made nor written to
+    # The app's way, for comparison: `tid --help` lists the app's commands, so it loads Flask
+    # and makes the instance folder.
+    listing = subprocess.run(
+        [str(Path(sys.executable).with_name("tid")), "--help"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TID_INSTANCE": str(instance)},
+        timeout=120,
+        check=False,
+    )
+    assert listing.returncode == 0 and "calc" in listing.stdout and "worker" in listing.stdout
+    assert instance.is_dir()
+
+
+def test_a_refused_document_exits_2_without_the_app(tmp_path: Path) -> None:
+    instance = tmp_path / "no-instance"
+    document = tmp_path / "room-tax.json"
+    document.write_text(json.dumps(NUMBER_AMOUNT["room-tax"][0]), encoding="utf-8")
+    run, loaded = _run_calc_alone(
+        tmp_path, ["room-tax", str(document)], {"TID_INSTANCE": str(instance)}
+    )
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert json.loads(run.stderr)["field"] == "nightly_rate"
+    assert sorted(m for m in loaded if m.startswith(WEB_APP_MODULES)) == []
+    assert not instance.exists()
+
+
+# 2026-08-06 + 30 days = 2026-09-05, a Saturday; 09-06 is a Sunday and 09-07 Labor Day.
+SATURDAY_DEADLINE = {"ordinance_received_by_association": "2026-08-06"}
+
+
+@pytest.mark.parametrize(
+    ("environment", "config_toml", "deadline"),
+    [
+        (None, None, "2026-09-08"),  # the shipped district.toml: Saturdays are skipped
+        ("false", None, "2026-09-05"),
+        (None, "deadline_skip_saturday = false", "2026-09-05"),
+        ("true", "deadline_skip_saturday = false", "2026-09-08"),  # the environment wins
+    ],
+)
+def test_the_installations_saturday_setting_holds_without_the_app(
+    tmp_path: Path, environment: str | None, config_toml: str | None, deadline: str
+) -> None:
+    # As the app applies it (TID_DEADLINE_SKIP_SATURDAY over instance/config.toml), so that
+    # `tid calc deadlines` gives the deadline the pages and the jobs give.
+    instance = tmp_path / "instance"
+    env = {"TID_INSTANCE": str(instance), "TID_DEADLINE_SKIP_SATURDAY": environment or ""}
+    if environment is None:
+        env.pop("TID_DEADLINE_SKIP_SATURDAY")
+    if config_toml is not None:
+        instance.mkdir()
+        (instance / "config.toml").write_text(config_toml + "\n", encoding="utf-8")
+    document = tmp_path / "deadlines.json"
+    document.write_text(json.dumps(SATURDAY_DEADLINE), encoding="utf-8")
+    environ = {k: v for k, v in os.environ.items() if k != "TID_DEADLINE_SKIP_SATURDAY"}
+    run = subprocess.run(
+        [sys.executable, "-m", "tid.cli", "calc", "deadlines", str(document)],
+        capture_output=True,
+        text=True,
+        env={**environ, **env},
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["initial_notice_due"]["date"] == deadline
+    left = sorted(p.name for p in instance.iterdir()) if instance.exists() else None
+    assert left == (["config.toml"] if config_toml else None)  # nothing made, nothing written
 
 
 @pytest.mark.parametrize(

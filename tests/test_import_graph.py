@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent / "tid"
 
 # Cycles through imports inside functions that are kept, each with its reason.
 KEPT: dict[frozenset[str], str] = {
-    frozenset({"tid", "tid.cli"}): (
+    frozenset({"tid", "tid.cli.app"}): (
         "the app factory registers the commands, and the `tid` command creates the app: "
         "Flask's factory pattern (both imports run only when called)"
     ),
@@ -168,3 +168,43 @@ def test_the_documents_of_record_never_need_the_web() -> None:
             todo.extend(graph[module])
     assert "tid.services.ledger" in reached
     assert sorted(m for m in reached if m == "tid.web" or m.startswith("tid.web.")) == []
+
+
+# What ``tid calc`` must not load: the app and what it stands on.
+NOT_FOR_THE_CALCULATORS = ("flask", "flask_babel", "sqlalchemy", "sqlmodel", "weasyprint")
+
+
+def _module_level_libraries(path: Path) -> set[str]:
+    """The top-level names of the libraries a module imports when it is loaded."""
+    found: set[str] = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def test_the_calculators_command_loads_no_app() -> None:
+    # `tid calc` loads the packages tid and tid.cli, tid.cli.calc, what its functions import,
+    # and what all these import when loaded: none of it is the web, the models, the database
+    # or the services, and none of it loads Flask, SQLAlchemy or WeasyPrint (the command's run
+    # itself is checked in a fresh interpreter: tests/test_cli_calc.py).
+    graph = _graph(module_level_only=False)
+    loaded = _graph(module_level_only=True)
+    reached: set[str] = set()
+    todo = ["tid", "tid.cli", "tid.cli.calc", *graph["tid.cli.calc"]]
+    while todo:
+        module = todo.pop()
+        if module not in reached:
+            reached.add(module)
+            todo.extend(loaded[module])
+    assert {"tid.rules.calculators", "tid.calculators.documents", "tid.config"} <= reached
+    heavy = ("tid.web", "tid.models", "tid.db", "tid.services", "tid.cli.app")
+    assert sorted(m for m in reached if m.startswith(heavy)) == []
+    libraries = {
+        m: _module_level_libraries(MODULES[m]) & set(NOT_FOR_THE_CALCULATORS) for m in reached
+    }
+    assert {m: found for m, found in libraries.items() if found} == {}
+    # The check sees a library imported at module level.
+    assert "flask" in _module_level_libraries(MODULES["tid.cli.app"])

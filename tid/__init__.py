@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
-
-from flask import Flask
+from typing import TYPE_CHECKING, Any
 
 from tid import config as tid_config
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 __all__ = ["create_app"]
 
@@ -19,6 +20,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         if config and config.get("INSTANCE_PATH")
         else tid_config.instance_path()
     )
+    from flask import Flask
+
     app = Flask(
         __name__,
         instance_path=str(instance),
@@ -48,14 +51,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 def register_rules_settings(app: Flask) -> None:
     """The installation's settings of the rules, applied to the parameters every computation
     of the process reads (``TID_DEADLINE_SKIP_SATURDAY``; unset: district.toml decides)."""
-    from tid.rules import params
-
-    value = app.config.get("DEADLINE_SKIP_SATURDAY")
-    params.set_installation_value(
-        "district.deadline_skip_saturday",
-        None if value is None else bool(value),
-        setting="TID_DEADLINE_SKIP_SATURDAY",
-    )
+    tid_config.apply_rules_settings(app.config)
 
 
 def register_proxies(app: Flask) -> None:
@@ -140,7 +136,7 @@ def register_security_headers(app: Flask) -> None:
 
 def register_cli(app: Flask) -> None:
     """The ``tid`` commands beyond Flask's own."""
-    from tid.cli import register
+    from tid.cli.app import register
 
     register(app)
 

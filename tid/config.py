@@ -153,6 +153,41 @@ def load(instance: Path, overrides: dict[str, Any] | None = None) -> dict[str, A
     return config
 
 
+# The settings of the rules: applied to the parameters every computation of the process reads.
+RULES_SETTINGS = ("DEADLINE_SKIP_SATURDAY",)
+
+
+def rules_settings(instance: Path | None = None) -> dict[str, Any]:
+    """The settings of the rules as :func:`load` gives them (the environment over
+    ``config.toml`` over the defaults), reading no other file and writing none: for the
+    commands that run without the app (``tid calc``)."""
+    instance = instance or instance_path()
+    default = defaults(instance)
+    settings = {key: default[key] for key in RULES_SETTINGS}
+    file = instance / "config.toml"
+    if file.is_file():
+        with file.open("rb") as fh:
+            written = {k.upper(): v for k, v in tomllib.load(fh).items()}
+        settings.update((key, written[key]) for key in RULES_SETTINGS if key in written)
+    for env, key in ENVIRONMENT.items():
+        if key in settings and env in os.environ:
+            settings[key] = _coerce(key, os.environ[env])
+    return settings
+
+
+def apply_rules_settings(config: Mapping[str, Any]) -> None:
+    """The installation's settings of the rules, applied to the parameters every computation
+    of the process reads (``TID_DEADLINE_SKIP_SATURDAY``; unset: district.toml decides)."""
+    from tid.rules import params
+
+    value = config.get("DEADLINE_SKIP_SATURDAY")
+    params.set_installation_value(
+        "district.deadline_skip_saturday",
+        None if value is None else bool(value),
+        setting="TID_DEADLINE_SKIP_SATURDAY",
+    )
+
+
 def _instance_secret(instance: Path) -> str:
     """A secret key kept in the instance folder, made on first start."""
     path = instance / "secret_key"

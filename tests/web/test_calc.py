@@ -22,7 +22,7 @@ from tests.calc_documents import DOCUMENTS, FORM_DATA
 from tests.pdf_checks import assert_archival
 from tid import i18n
 from tid.calculators import csv_tables, documents, forms, inputs, results
-from tid.cli import calc_command
+from tid.cli.calc import calc_command
 from tid.documents import calc_text
 from tid.rules import calculators
 from tid.rules.params import all_parameters

@@ -1,0 +1,25 @@
+"""The archive of issued documents (``tid archive verify``)."""
+
+from __future__ import annotations
+
+import click
+from flask.cli import with_appcontext
+
+
+@click.group("archive")
+def archive_group() -> None:
+    """The archive of issued documents (notices, print files, manifests)."""
+
+
+@archive_group.command("verify")
+@with_appcontext
+def archive_verify() -> None:
+    """Re-hash every archived document and report any whose bytes no longer match the
+    SHA-256 it was archived under (exit status 1 if there is one)."""
+    from tid.db import get_session
+    from tid.services import archive
+
+    report = archive.verify(get_session())
+    click.echo(report.summary_en())
+    if not report.ok:
+        raise SystemExit(1)

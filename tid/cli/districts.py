@@ -1,0 +1,26 @@
+"""A district named on the command line by its id or its exact name."""
+
+from __future__ import annotations
+
+from tid.cli.errors import fail
+from tid.rules.errors import InputError
+
+
+def district_id_of(reference: str) -> int:
+    """A district by its id or its exact name (exit 2 when there is none)."""
+    from sqlmodel import select
+
+    from tid.db import get_session
+    from tid.models import District
+
+    session = get_session()
+    from tid.ids import parse_id
+
+    number = parse_id(reference)
+    district = session.get(District, number) if number is not None else None
+    if district is None:
+        district = session.exec(select(District).where(District.name == reference)).first()
+    if district is None or district.id is None:
+        fail(InputError("district", f"No district with the id or name {reference!r}."))
+        raise AssertionError  # pragma: no cover - fail exits
+    return district.id
