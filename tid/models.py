@@ -144,6 +144,20 @@ class Throttle(SQLModel, table=True):
     blocked_until: datetime | None = Field(default=None, index=True)
 
 
+class KnownDevice(SQLModel, table=True):
+    """A browser that signed in to the account before (it holds a signed cookie with a random
+    id; only the id's SHA-256 is kept): its failed sign-ins count against its own allowance,
+    and no one else's failures make it wait."""
+
+    __tablename__ = "known_device"
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="user_account.id", index=True)
+    token_hash: str = Field(sa_column=Column(String(64), unique=True, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)
+    last_used_at: datetime = Field(default_factory=utcnow, index=True)
+
+
 class PasswordReset(SQLModel, table=True):
     """A "forgot password" link: only the SHA-256 of its token is kept; used once, expires."""
 

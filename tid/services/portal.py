@@ -43,7 +43,7 @@ from tid.models import (
     PropertyYear,
 )
 from tid.services import notices as notice_service
-from tid.services import throttle
+from tid.services import sign_in, throttle
 
 MAX_FAILURES = 5
 WINDOW = timedelta(minutes=15)
@@ -149,7 +149,8 @@ def record_failure(
 
 def prune_attempts(session: Session, *, before: datetime) -> None:
     """Forget failed look-ups older than ``before`` (a daily job may call this), the
-    portal sessions that ended before it, and the idle throttles of sign-in and the portal."""
+    portal sessions that ended before it, the idle throttles of sign-in and the portal, and
+    the browsers that have not signed in for a year."""
     session.exec(delete(PortalAttempt).where(col(PortalAttempt.at) < before))
     session.exec(
         delete(PortalSession).where(
@@ -158,6 +159,7 @@ def prune_attempts(session: Session, *, before: datetime) -> None:
         )
     )
     throttle.prune(session, before=before)
+    sign_in.forget_devices(session, unused_since=before - sign_in.DEVICE_LIFETIME)
 
 
 # --------------------------------------------------------------------------- sessions

@@ -52,7 +52,8 @@ class Policy:
             extra = min(failures - self.lockout_after, 16)
             return min(self.lockout * (1 << extra), max(MAX_LOCKOUT, self.lockout))
         if failures > self.free and self.base_delay:
-            return min(self.base_delay * (1 << (failures - self.free - 1)), self.max_delay)
+            doublings = min(failures - self.free - 1, 30)
+            return min(self.base_delay * (1 << doublings), self.max_delay)
         return None
 
 
@@ -201,6 +202,16 @@ def prune(session: Session, *, before: datetime) -> None:
             (col(Throttle.last_failure_at).is_(None)) | (col(Throttle.last_failure_at) < before),
         )
     )
+
+
+def forgive(session: Session, keys: Collection[str]) -> None:
+    """These keys start afresh (the person proved who they are another way)."""
+    now = utcnow()
+    for row in session.exec(select(Throttle).where(col(Throttle.key).in_(list(keys)))):
+        row.failures = 0
+        row.blocked_until = None
+        row.window_start = now
+        session.add(row)
 
 
 def lift(session: Session, *, actor: audit.Actor, key: str) -> bool:

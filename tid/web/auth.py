@@ -1,9 +1,10 @@
 """Signing in and out, the second factor, passwords, one's own sessions, and the language
 toggle.
 
-Sign-in is throttled per typed email and per client address in the database (see
-tid/services/throttle.py); an unknown email goes through the same steps, the same argon2
-work and the same answers as a known one.
+Sign-in is throttled in the database (tid/services/throttle.py): a browser that signed in to
+the account before by its own allowance, any other per client address and, by a short
+delay, per typed email (tid/services/sign_in.py). An unknown email goes through the same
+steps, the same argon2 work and the same answers as a known one.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
+    Response,
     abort,
+    after_this_request,
     current_app,
     flash,
     redirect,
@@ -29,6 +32,7 @@ from flask_babel import force_locale
 from flask_babel import gettext as _
 from flask_login import login_user, logout_user
 from flask_wtf import FlaskForm
+from itsdangerous import BadSignature, URLSafeSerializer
 from wtforms import EmailField, PasswordField
 from wtforms.validators import DataRequired
 
@@ -38,7 +42,7 @@ from tid.db import get_session
 from tid.i18n import say
 from tid.models import User
 from tid.rules.errors import InputError
-from tid.services import passwords, throttle, two_factor, users
+from tid.services import passwords, sign_in, throttle, two_factor, users
 from tid.web.access import ALL_ROLES, AuthUser, me, public, require
 
 bp = Blueprint("auth", __name__)
@@ -67,41 +71,69 @@ def _client() -> str:
     return throttle.key_part(request.remote_addr or "unknown", 64)
 
 
+DEVICE_COOKIE = "tid_device"
+
+
+def _device_signer() -> URLSafeSerializer:
+    return URLSafeSerializer(str(current_app.config["SECRET_KEY"]), salt="tid-known-device")
+
+
+def _device_ids() -> list[str]:
+    """The ids of the accounts' devices this browser holds (its signed cookie; none if
+    the cookie is missing or not the app's)."""
+    raw = request.cookies.get(DEVICE_COOKIE, "")
+    if not raw or len(raw) > 1000:
+        return []
+    try:
+        value = _device_signer().loads(raw)
+    except BadSignature:
+        return []
+    if not isinstance(value, list):
+        return []
+    ids = [v for v in value if isinstance(v, str) and 0 < len(v) <= 64]
+    return ids[: sign_in.DEVICES_PER_BROWSER]
+
+
 def _login_rules(email: str) -> list[tuple[str, throttle.Policy]]:
-    """Per typed email (known or not: the same) and per client address."""
+    """The keys of a sign-in for this email from this browser (see tid/services/sign_in.py):
+    its own device's if it signed in to the account before, else the account's and the
+    address's."""
     config = current_app.config
-    after = max(1, int(config.get("LOGIN_LOCKOUT_AFTER") or 10))
-    lockout = timedelta(minutes=max(1, int(config.get("LOGIN_LOCKOUT_MINUTES") or 30)))
-    day = timedelta(days=1)
-    return [
-        (
-            f"login-account:{throttle.key_part(email)}",
-            throttle.Policy(
-                free=min(3, after - 1),
-                lockout_after=after,
-                lockout=lockout,
-                window=day,
-                base_delay=timedelta(seconds=1),
-            ),
-        ),
-        (
-            f"login-address:{_client()}",
-            throttle.Policy(
-                free=2 * after,
-                lockout_after=10 * after,
-                lockout=lockout,
-                window=day,
-                base_delay=timedelta(seconds=1),
-            ),
-        ),
-    ]
+    limits = sign_in.Limits(
+        after=max(1, int(config.get("LOGIN_LOCKOUT_AFTER") or 10)),
+        lockout=timedelta(minutes=max(1, int(config.get("LOGIN_LOCKOUT_MINUTES") or 30))),
+    )
+    device = sign_in.known_device(get_session(), ids=_device_ids(), email=email)
+    return sign_in.rules(email=email, address=_client(), device=device, limits=limits)
+
+
+def _remember_device(user: User) -> None:
+    """This browser signed in to the account: it becomes (or stays) a known device."""
+    db = get_session()
+    ids = sign_in.remember(db, user=user, ids=_device_ids())
+    db.commit()
+    value = _device_signer().dumps(ids)
+    secure = bool(current_app.config.get("SESSION_COOKIE_SECURE")) or request.is_secure
+
+    @after_this_request
+    def _set(response: Response) -> Response:
+        response.set_cookie(
+            DEVICE_COOKIE,
+            value,
+            max_age=int(sign_in.DEVICE_LIFETIME.total_seconds()),
+            httponly=True,
+            secure=secure,
+            samesite="Lax",
+        )
+        return response
 
 
 def _refusal_message(refused: throttle.Refused) -> str:
     if refused.locked:
         message = _(
-            "Too many failed attempts: sign-in is locked for %(minutes)s minutes. "
-            "An administrator can lift the lock sooner."
+            "Too many failed attempts: sign-in here is locked for %(minutes)s minutes. "
+            "A link from “Forgot your password?” lets you in at once; an administrator can "
+            "also lift the lock."
         ) % {"minutes": refused.minutes()}
     else:
         message = _("Too many failed attempts. Try again in %(seconds)s seconds.") % {
@@ -125,6 +157,7 @@ def _finish_login(user: User) -> Any:
         user_agent=request.headers.get("User-Agent", ""),
     )
     db.commit()
+    _remember_device(user)
     target = _safe_next(_pending().get("next") or request.args.get("next"))
     session.clear()
     login_user(
@@ -169,7 +202,8 @@ def login() -> Any:
     if form.validate_on_submit():
         db = get_session()
         email = str(form.email.data or "")[:254]
-        reservation = throttle.reserve(db, _login_rules(email))
+        rules = _login_rules(email)
+        reservation = throttle.reserve(db, rules)
         db.commit()
         if isinstance(reservation, throttle.Refused):
             return _refusal(reservation, "auth/login.html", form=form)
@@ -177,25 +211,33 @@ def login() -> Any:
         if user is None or user.id is None:
             db.commit()
             error = _("Wrong email or password.")
+        elif _owes_second_factor(user):
+            # The password was right: the address gets its attempt back, the account's
+            # stays counted until the second factor is given.
+            throttle.release(db, throttle.Reservation(dict(rules[1:])))
+            db.commit()
+            return _ask_second_factor(user)
         else:
-            roles = current_app.config.get("TWO_FACTOR_ROLES", frozenset())
-            if two_factor.is_enabled(user) or two_factor.is_required(user, roles):
-                # The password was right: the address gets its attempt back, the account's
-                # stays counted until the second factor is given.
-                _account, address = _login_rules(email)
-                throttle.release(db, throttle.Reservation(dict([address])))
-                db.commit()
-                session[PENDING_KEY] = {
-                    "uid": user.id,
-                    "since": utcnow().isoformat(),
-                    "next": _safe_next(request.args.get("next")),
-                }
-                if two_factor.is_enabled(user):
-                    return redirect(url_for("auth.second_factor"))
-                return redirect(url_for("auth.enrol"))
-            throttle.release(db, reservation, clear=[_login_rules(email)[0][0]])
+            throttle.release(db, reservation, clear=[rules[0][0]])
             return _finish_login(user)
     return render_template("auth/login.html", form=form, error=error), (401 if error else 200)
+
+
+def _owes_second_factor(user: User) -> bool:
+    roles = current_app.config.get("TWO_FACTOR_ROLES", frozenset())
+    return two_factor.is_enabled(user) or two_factor.is_required(user, roles)
+
+
+def _ask_second_factor(user: User) -> Any:
+    """The password is proven: the code from the app (or enrolment) comes next."""
+    session[PENDING_KEY] = {
+        "uid": user.id,
+        "since": utcnow().isoformat(),
+        "next": _safe_next(request.args.get("next")),
+    }
+    if two_factor.is_enabled(user):
+        return redirect(url_for("auth.second_factor"))
+    return redirect(url_for("auth.enrol"))
 
 
 def _start_again() -> Any:
@@ -380,10 +422,18 @@ def reset(token: str) -> Any:
             db.rollback()
             errors[exc.field] = say(exc.message)
         else:
+            # The link proved who this is: the account's delays and locks end, and the
+            # person is in (after their second factor, if they have one).
+            sign_in.clear(db, user=user)
             db.commit()
             session.clear()
-            flash(_("Your new password is set. Log in with it."))
-            return redirect(url_for("auth.login"))
+            if _owes_second_factor(user):
+                _remember_device(user)
+                response = _ask_second_factor(user)
+            else:
+                response = _finish_login(user)
+            flash(_("Your new password is set."))
+            return response
     page = render_template("auth/reset.html", expired=False, errors=errors, email=user.email)
     return page, (422 if errors else 200)
 
