@@ -369,13 +369,17 @@ def test_my_sessions_and_signing_out_everywhere(
 def test_the_command_line_lifts_a_lock_out(
     app: Flask, client: FlaskClient, session: Session, people: People, clock: Clock
 ) -> None:
+    """The account's delay and the lock-outs of the browsers it signed in from."""
+    mine = _known_device(app, people.admin)
+    _lock_the_device(mine, people.admin.email, clock)
     for _ in range(14):
-        _try(client, people.admin.email, "wrong password!")
+        _try(client, people.admin.email, "wrong password!", ip="192.0.2.20")
         clock.advance(seconds=30)
-    assert _status(_try(client, people.admin.email, PASSWORD)) == 429
+    assert _status(_try(client, people.admin.email, PASSWORD, ip="192.0.2.20")) == 429
     result = app.test_cli_runner().invoke(args=["users", "unlock", people.admin.email.upper()])
     assert result.exit_code == 0 and "Lifted" in result.output
-    assert _status(_try(client, people.admin.email, PASSWORD)) == 302
+    assert _status(_try(mine, people.admin.email, PASSWORD, ip="192.0.2.10")) == 302
+    assert _status(_try(client, people.admin.email, PASSWORD, ip="192.0.2.20")) == 302
     never = app.test_cli_runner().invoke(args=["users", "unlock", "never@example.pr"])
     assert never.exit_code == 0 and "was not locked" in never.output
 

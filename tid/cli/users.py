@@ -79,14 +79,13 @@ def users_create(
 @with_appcontext
 @click.argument("email")
 def users_unlock(email: str) -> None:
-    """Lift a sign-in lock-out of the account EMAIL (say, the only administrator's)."""
+    """Lift the sign-in delays and lock-outs of the account EMAIL and of the browsers it
+    signed in from (say, the only administrator's)."""
     from tid.db import get_session
-    from tid.services import audit, throttle
+    from tid.services import audit, sign_in
 
     session = get_session()
-    lifted = throttle.lift(
-        session, actor=audit.Actor("command line"), key=f"login-account:{throttle.key_part(email)}"
-    )
+    lifted = sign_in.unlock(session, actor=audit.Actor("command line"), email=email)
     session.commit()
     click.echo(f"Lifted the lock-out of {email}." if lifted else f"{email} was not locked.")
 
