@@ -85,5 +85,6 @@ bench: install sysdeps-test
 	$(BIN)/python -m pip install -q -e '.[dev,bench]'
 	$(BIN)/python benchmarks/calc.py
 	$(BIN)/python benchmarks/formula.py
+	$(BIN)/python benchmarks/cli.py
 	$(BIN)/python benchmarks/account.py
 	$(BIN)/python benchmarks/web.py
