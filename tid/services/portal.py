@@ -49,7 +49,8 @@ MAX_FAILURES = 5
 WINDOW = timedelta(minutes=15)
 NETWORK_FAILURES = 20  # per /24 (IPv4) or /64 (IPv6): rotating addresses within one block
 GLOBAL_FAILURES = 500  # failures across the portal within WINDOW: the slow-down starts
-SLOWED_FAILURES = 1  # each address's allowance while the portal is slowed down
+SLOWED_FAILURES = 1  # failures each address makes with no wait while the portal is slowed
+SLOWED_DELAY = timedelta(seconds=30)  # then its wait, doubling with each further failure
 SESSION_IDLE = timedelta(minutes=20)
 SESSION_LIFETIME = timedelta(hours=2)
 _DUMMY_HASH = "0" * 64
@@ -66,8 +67,10 @@ CODE_BITS = notice_service.ACCESS_LENGTH * math.log2(len(notice_service.ACCESS_A
 # codes. The code's entropy (about 59.5 bits) keeps guessing infeasible instead: with 5
 # guesses per address per 15 minutes, a million addresses guessing at one number for a
 # year would find its code with a chance of about 1 in 4.5 million (1e6 x 5 x 4 x 24 x 365
-# / 2^59.45 ≈ 2.2e-7), and the global slow-down cuts that rate five times while an attack is
-# on. The right code from an address that has not failed opens the notice, always.
+# / 2^59.45 ≈ 2.2e-7), and while an attack is on each address waits between its failures.
+# Only failures are slowed down: the right code from an address that has not failed opens
+# the notice, always, whatever its network's failures (the network's limit holds back the
+# addresses of it that have failed).
 
 
 def _network(client: str) -> str:
@@ -86,13 +89,23 @@ def _policies(
     recent = session.exec(
         select(func.count()).select_from(PortalAttempt).where(col(PortalAttempt.at) >= since)
     ).one()
-    allowance = SLOWED_FAILURES if int(recent) >= GLOBAL_FAILURES else max_failures
-    network_allowance = max(allowance, NETWORK_FAILURES * allowance // max_failures)
+    slowed = int(recent) >= GLOBAL_FAILURES
+    # Slowed down, an address keeps its allowance but waits after each failure past the
+    # first (30 s, 1 min, 2 min …): one typo costs an owner nothing.
+    address = throttle.Policy(
+        free=SLOWED_FAILURES if slowed else max_failures,
+        lockout_after=max_failures,
+        lockout=window,
+        window=window,
+        base_delay=SLOWED_DELAY if slowed else timedelta(0),
+    )
+    network_allowance = (
+        max(1, NETWORK_FAILURES * SLOWED_FAILURES // MAX_FAILURES)
+        if slowed
+        else max(max_failures, NETWORK_FAILURES)
+    )
     return [
-        (
-            f"portal-address:{client[:64]}",
-            throttle.Policy(free=allowance, lockout_after=allowance, lockout=window, window=window),
-        ),
+        (f"portal-address:{client[:64]}", address),
         (
             f"portal-network:{_network(client)[:64]}",
             throttle.Policy(
@@ -117,7 +130,9 @@ def reserve_look_up(
     caller commits before evaluating the code, and releases the reservation on success)."""
     now = now or utcnow()
     rules = _policies(session, client=client, now=now, max_failures=max_failures, window=window)
-    return throttle.reserve(session, rules, now=now)
+    # An address that has not failed is judged by its own allowance alone: its neighbours'
+    # failures never refuse its right code (only its own failures are slowed down).
+    return throttle.reserve(session, rules, now=now, fresh_key=rules[0][0])
 
 
 def tries_left(

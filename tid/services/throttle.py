@@ -107,17 +107,29 @@ def _normalize(row: Throttle, policy: Policy, now: datetime) -> None:
 
 
 def reserve(
-    session: Session, rules: Sequence[tuple[str, Policy]], *, now: datetime | None = None
+    session: Session,
+    rules: Sequence[tuple[str, Policy]],
+    *,
+    now: datetime | None = None,
+    fresh_key: str | None = None,
 ) -> Reservation | Refused:
     """Check every key and, if none is waiting, count this attempt as a failure of each.
-    The caller commits at once (before the slow part: the password hash)."""
+    The caller commits at once (before the slow part: the password hash).
+
+    With ``fresh_key``, an attempt whose ``fresh_key`` has no failure is checked against
+    that key alone: the other keys count it but do not refuse it (a waiting one keeps its
+    wait as it is)."""
     now = now or utcnow()
     policies = dict(rules)
     rows = _lock(session, list(policies), now)
-    refusal: Refused | None = None
     for key, policy in policies.items():
-        row = rows[key]
-        _normalize(row, policy, now)
+        _normalize(rows[key], policy, now)
+    checked = list(policies)
+    if fresh_key is not None and rows[fresh_key].failures == 0:
+        checked = [fresh_key]
+    refusal: Refused | None = None
+    for key in checked:
+        row, policy = rows[key], policies[key]
         if row.blocked_until is not None and (refusal is None or row.blocked_until > refusal.until):
             refusal = Refused(key, row.blocked_until, row.failures >= policy.lockout_after)
     if refusal is not None:
@@ -128,8 +140,9 @@ def reserve(
         row = rows[key]
         row.failures += 1
         row.last_failure_at = now
-        wait = policy.wait_after(row.failures)
-        row.blocked_until = now + wait if wait else None
+        if row.blocked_until is None or key in checked:
+            wait = policy.wait_after(row.failures)
+            row.blocked_until = now + wait if wait else None
         session.add(row)
     return Reservation(policies, now)
 
