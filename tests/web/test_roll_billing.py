@@ -69,6 +69,28 @@ def test_upload_preview_commit(client: FlaskClient, people: People, session: Ses
     assert listing.status_code == 200 and "040-010-000-10" in listing.get_data(as_text=True)
 
 
+def test_the_import_page_shows_the_job_while_the_worker_has_removed_the_upload(
+    client: FlaskClient, people: People, session: Session
+) -> None:
+    """The worker deletes the imported upload a moment before the job is marked done: the
+    page that refreshes in between shows the job under way, never "not found"."""
+    login(client, people.association)
+    district_id = people.district.id or 0
+    token = _upload(client, district_id, roll_csv(5))
+    started = client.post(f"/roll/{district_id}/import/{token}/commit")
+    assert started.status_code == 302 and "job=" in started.location
+    for kept in (Path(client.application.instance_path) / "uploads").glob(f"{token}.*"):
+        kept.unlink()  # as the worker does once the roll is in, before the job is done
+    between = client.get(started.location)
+    assert between.status_code == 200
+    assert "data-job-status" in between.get_data(as_text=True)
+    # An upload that is gone with no import of it under way is still not found.
+    other = _upload(client, district_id, roll_csv(6))
+    for kept in (Path(client.application.instance_path) / "uploads").glob(f"{other}.*"):
+        kept.unlink()
+    assert client.get(f"/roll/{district_id}/import/{other}").status_code == 404
+
+
 def test_a_large_file_is_checked_by_a_worker_and_its_page_shows_the_kept_preview(
     client: FlaskClient, people: People, session: Session, monkeypatch: pytest.MonkeyPatch
 ) -> None:

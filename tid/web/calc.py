@@ -488,13 +488,15 @@ def form(calculator: str) -> Any:
 
 
 def _typed_state(spec: FormSpec) -> FormState:
-    """The form as it was sent, to show it again (without computing anything)."""
-    pasted_state = FormState()
-    pasted = _document_field(pasted_state)
-    if pasted is None:
+    """The form as it was sent, to show it again after a refusal: cheap, since a refusal
+    must cost the worker little (a pasted document comes back as the text it was, not read
+    into the form's rows)."""
+    pasted = _text(request.form, "document_json")
+    if not pasted:
         return read_form(spec, request.form, request.files)[1]
-    state = form_from_document(spec, pasted)
-    state.values["document_json"] = pasted_state.values["document_json"]
+    state = form_from_document(spec, {})
+    state.values["document_json"] = pasted
+    state.names.add("document_json")
     return state
 
 

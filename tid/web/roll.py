@@ -324,15 +324,23 @@ def check(district_id: int, token: str) -> Any:
     return redirect(url_for("roll.preview", district_id=district_id, token=token, job=job.id))
 
 
-def _stored(district_id: int, token: str) -> tuple[bytes, dict[str, Any]]:
+def _load(district_id: int, token: str) -> tuple[bytes, dict[str, Any]] | None:
+    """The upload kept under ``token`` for this district (None: gone, or not this one)."""
     roll.purge_uploads(_uploads(), older_than=upload_retention(current_app))
     try:
         data, meta = roll.load_upload(_uploads(), token, user_id=me().id)
     except InputError:
-        abort(404)
+        return None
     if meta.get("district_id") != district_id:
-        abort(404)
+        return None
     return data, meta
+
+
+def _stored(district_id: int, token: str) -> tuple[bytes, dict[str, Any]]:
+    stored = _load(district_id, token)
+    if stored is None:
+        abort(404)
+    return stored
 
 
 @bp.route("/<int:district_id>/import/<token>")
@@ -341,9 +349,12 @@ def preview(district_id: int, token: str) -> Any:
     place = visible_district(district_id)
     deny_unless(may_write_district(place))
     job = jobs.shown(f"roll:{district_id}:{token[:16]}", tasks.ROLL_COMMIT)
-    if job is not None and job.state == JobState.DONE:
-        # Imported: the upload is gone (it is not kept once imported); the page shows the
-        # job's outcome and the link to the year's roll.
+    stored = None if job is not None and job.state == JobState.DONE else _load(district_id, token)
+    if job is not None and stored is None:
+        # Imported, or being imported: the worker deletes the upload once the roll is in,
+        # a moment before the job is marked done, so a page that refreshes in between finds
+        # no file. The page shows the job (its progress, then its outcome and the link to
+        # the year's roll), never "not found".
         meta = {"file_name": "", "fiscal_year": ""}
         return render_template(
             "roll/preview.html",
@@ -354,7 +365,9 @@ def preview(district_id: int, token: str) -> Any:
             file_error=None,
             job=job,
         )
-    data, meta = _stored(district_id, token)
+    if stored is None:
+        abort(404)
+    data, meta = stored
     kept = roll.load_preview(_uploads(), token, user_id=me().id, key=tasks.preview_key(current_app))
     check_job = jobs.shown(_check_target(district_id, token), tasks.ROLL_CHECK)
     if kept is None and len(data) > IN_REQUEST_BYTES:
