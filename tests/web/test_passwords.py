@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterator
 from datetime import timedelta
 from email.message import Message
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -46,11 +47,29 @@ def _wait_for(inbox: Inbox, count: int) -> list[tuple[list[str], Message]]:
 
 
 def _link(message: Message) -> str:
+    """The token of the mailed reset link: after its "#", where no request carries it."""
     body = message.get_payload(decode=True)
     assert isinstance(body, bytes)
-    found = re.search(r"https://tid\.example\.pr(/password/reset/[\w-]+)", body.decode())
+    found = re.search(r"https://tid\.example\.pr/password/reset#([\w-]+)\s", body.decode())
     assert found, body
+    assert body.decode().count(found.group(1)) == 2  # the link, and the code to paste
     return found.group(1)
+
+
+def _mailed_link(message: Message) -> str:
+    body = message.get_payload(decode=True)
+    assert isinstance(body, bytes)
+    return next(line for line in body.decode().splitlines() if line.startswith("https://"))
+
+
+def _reset(client: FlaskClient, token: str, password: str, confirm: str | None = None) -> Any:
+    """The link's page sends its token with the new password."""
+    data = {
+        "token": token,
+        "password": password,
+        "confirm": password if confirm is None else confirm,
+    }
+    return client.post("/password/reset", data=data)
 
 
 @pytest.mark.parametrize(
@@ -129,14 +148,14 @@ def test_forgot_password_mails_a_single_use_link(
     link = _link(message)
     # Only the token's hash is stored.
     stored = session.exec(select(PasswordReset)).one()
-    assert link.rsplit("/", 1)[1] not in stored.token_hash
-    assert client.get(link).status_code == 200
-    mismatch = client.post(link, data={"password": NEW, "confirm": "something else!"})
+    assert link not in stored.token_hash
+    assert client.get("/password/reset").status_code == 200
+    mismatch = _reset(client, link, NEW, "something else!")
     assert mismatch.status_code == 422
-    assert client.post(link, data={"password": NEW, "confirm": NEW}).status_code == 302
+    assert _reset(client, link, NEW).status_code == 302
+    assert client.get("/me").status_code == 200  # the link signed the person in
     # Used once: the link no longer works, and neither does the old password or session.
-    assert client.get(link).status_code == 404
-    assert client.post(link, data={"password": NEW + "2", "confirm": NEW + "2"}).status_code == 404
+    assert _reset(app.test_client(), link, NEW + "2").status_code == 404
     assert signed_in.get("/me").status_code == 302
     login(app.test_client(), people.association, NEW)
 
@@ -172,8 +191,7 @@ def test_a_reset_link_expires(
     link = _link(message)
     later = passwords.utcnow() + timedelta(minutes=16)
     monkeypatch.setattr(passwords, "utcnow", lambda: later)
-    assert client.get(link).status_code == 404
-    assert client.post(link, data={"password": NEW, "confirm": NEW}).status_code == 404
+    assert _reset(client, link, NEW).status_code == 404
 
 
 def test_reset_requests_are_limited(mail_app: tuple[Flask, Inbox], people: People) -> None:
@@ -207,7 +225,7 @@ def test_an_administrator_forces_a_new_password(
     ((to, message),) = _wait_for(inbox, 1)
     assert to == [people.clerk.email]
     link = _link(message)
-    assert clerk.post(link, data={"password": NEW, "confirm": NEW}).status_code == 302
+    assert _reset(clerk, link, NEW).status_code == 302
     login(app.test_client(), people.clerk, NEW)
     # An administrator cannot lock themselves out this way.
     admin.post(f"/admin/users/{people.admin.id}/reset-password")
@@ -230,6 +248,44 @@ def test_changing_the_password_spends_every_open_reset_link(
     changed = signed_in.post("/me/password", data={"current": PASSWORD, "new": NEW, "confirm": NEW})
     assert changed.status_code == 302
     other = "otra contraseña que nadie sabe"
-    assert client.post(link, data={"password": other, "confirm": other}).status_code == 404
+    assert _reset(client, link, other).status_code == 404
     login(app.test_client(), people.clerk, NEW)
     assert all(row.used_at is not None for row in session.exec(select(PasswordReset)))
+
+
+def test_no_access_log_keeps_a_reset_token(
+    mail_app: tuple[Flask, Inbox], people: People, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The dev server's access log (gunicorn's logs the same request line) sees the link's
+    page and the form sent from it, never the token: it rides in the link's fragment, which
+    browsers do not send, and in the form's body."""
+    import threading
+    import urllib.parse
+    import urllib.request
+
+    from werkzeug.serving import make_server
+
+    app, inbox = mail_app
+    app.test_client().post("/password/forgot", data={"email": people.auditor.email})
+    ((_to, message),) = _wait_for(inbox, 1)
+    token = _link(message)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{server.port}"
+    try:
+        with caplog.at_level("INFO", logger="werkzeug"):
+            # What a browser requests for the mailed link: the link without its fragment.
+            link = urllib.parse.urlsplit(_mailed_link(message))
+            page = urllib.request.urlopen(base + link.path)
+            assert page.status == 200
+            form = urllib.parse.urlencode({"token": token, "password": NEW, "confirm": NEW})
+            done = urllib.request.urlopen(base + "/password/reset", data=form.encode())
+            assert done.status == 200 and done.url == base + "/"  # signed in, at home
+    finally:
+        server.shutdown()
+        thread.join()
+    logged = [r.getMessage() for r in caplog.records if r.name == "werkzeug"]
+    assert any("GET /password/reset " in m for m in logged)
+    assert any("POST /password/reset " in m for m in logged)
+    assert not any(token in m for m in logged)

@@ -57,7 +57,20 @@
     });
   });
 
+  function fillFromFragment() {
+    // A reset link carries its token after "#": browsers never send that part, so no
+    // access log keeps it. Put it in the form, hide the field, and drop it from the URL.
+    var input = document.querySelector("input[data-from-fragment]");
+    var token = window.location.hash.slice(1);
+    if (!input || !token) { return; }
+    input.value = decodeURIComponent(token);
+    var wrapper = input.closest("[data-fragment-field]");
+    if (wrapper) { wrapper.hidden = true; }
+    window.history.replaceState(null, "", window.location.pathname + window.location.search);
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    fillFromFragment();
     focusSummary();
     document.addEventListener("click", linkToField);
     document.querySelectorAll("form[data-confirm], form[data-once]").forEach(guard);

@@ -355,7 +355,9 @@ def send_reset_mail(user: User, token: str, *, forced: bool = False) -> None:
     takes as long whether or not an account exists)."""
     config = current_app.config
     minutes = int(config.get("PASSWORD_RESET_MINUTES") or 60)
-    link = config["BASE_URL"].rstrip("/") + url_for("auth.reset", token=token)
+    # The token rides in the fragment: browsers never send it, so no access log keeps it
+    # (the page's script puts it in the form; without script the person pastes it).
+    link = config["BASE_URL"].rstrip("/") + url_for("auth.reset") + "#" + token
     with force_locale(user.locale if user.locale in ("es", "en") else "es"):
         subject = _("Set a new password for tid")
         intro = (
@@ -369,6 +371,8 @@ def send_reset_mail(user: User, token: str, *, forced: bool = False) -> None:
                 _("Open this link within %(minutes)s minutes; it works once:")
                 % {"minutes": minutes},
                 link,
+                _("If the page asks for the code from the email, it is: %(code)s")
+                % {"code": token},
                 _("If you did not ask for it, ignore this message: your password stays."),
             ]
         )
@@ -402,40 +406,45 @@ def forgot() -> Any:
     return render_template("auth/forgot.html", error=None, sent=True)
 
 
-@bp.route("/password/reset/<token>", methods=["GET", "POST"])
+@bp.route("/password/reset", methods=["GET", "POST"])
 @public
-def reset(token: str) -> Any:
+def reset() -> Any:
+    """The link's page: its token comes in the form (never in a URL a log keeps)."""
     db = get_session()
+    if request.method == "GET":
+        return render_template("auth/reset.html", expired=False, errors={}, token="")
+    token = request.form.get("token", "").strip()[:100]
     user = passwords.reset_user(db, token)
     if user is None:
-        return render_template("auth/reset.html", expired=True, errors={}), 404
+        return render_template("auth/reset.html", expired=True, errors={}, token=""), 404
     errors: dict[str, str] = {}
-    if request.method == "POST":
-        try:
-            passwords.reset_with_token(
-                db,
-                token=token,
-                new=request.form.get("password", ""),
-                confirm=request.form.get("confirm", ""),
-            )
-        except InputError as exc:
-            db.rollback()
-            errors[exc.field] = say(exc.message)
+    try:
+        passwords.reset_with_token(
+            db,
+            token=token,
+            new=request.form.get("password", ""),
+            confirm=request.form.get("confirm", ""),
+        )
+    except InputError as exc:
+        db.rollback()
+        errors[exc.field] = say(exc.message)
+    else:
+        # The link proved who this is: the account's delays and locks end, and the
+        # person is in (after their second factor, if they have one).
+        sign_in.clear(db, user=user)
+        db.commit()
+        session.clear()
+        if _owes_second_factor(user):
+            _remember_device(user)
+            response = _ask_second_factor(user)
         else:
-            # The link proved who this is: the account's delays and locks end, and the
-            # person is in (after their second factor, if they have one).
-            sign_in.clear(db, user=user)
-            db.commit()
-            session.clear()
-            if _owes_second_factor(user):
-                _remember_device(user)
-                response = _ask_second_factor(user)
-            else:
-                response = _finish_login(user)
-            flash(_("Your new password is set."))
-            return response
-    page = render_template("auth/reset.html", expired=False, errors=errors, email=user.email)
-    return page, (422 if errors else 200)
+            response = _finish_login(user)
+        flash(_("Your new password is set."))
+        return response
+    page = render_template(
+        "auth/reset.html", expired=False, errors=errors, email=user.email, token=token
+    )
+    return page, 422
 
 
 # --------------------------------------------------------------------------- my account
