@@ -34,7 +34,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from tid.ids import BoundedIntConverter
 
     app.url_map.converters["int"] = BoundedIntConverter
-    instance.mkdir(parents=True, exist_ok=True)
+    from tid.files import private_folder
+
+    private_folder(instance)  # 0700: the secret key, the database, uploads and mail
     app.config.update(tid_config.load(instance, config))
     register_rules_settings(app)
     register_proxies(app)

@@ -5,17 +5,23 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from flask import Flask, current_app, g
 from sqlalchemy import event
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 from sqlmodel import Session, create_engine
+
+from tid.files import create_private
 
 
 def make_engine(url: str, **kwargs: Any) -> Engine:
     """An engine for ``url``; SQLite connections get WAL, busy_timeout and foreign keys."""
     if url.startswith("sqlite"):
+        database = make_url(url).database
+        if database and database != ":memory:" and not database.startswith("file:"):
+            create_private(Path(database))  # 0600 before SQLite makes it (and its WAL)
         engine = create_engine(
             url, connect_args={"check_same_thread": False, "timeout": 30}, **kwargs
         )

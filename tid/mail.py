@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import smtplib
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
+from pathlib import Path
 from typing import Any
 
 from tid.clock import utcnow
+from tid.files import private_folder, write_private
 
 
 @dataclass(frozen=True)
@@ -56,3 +59,14 @@ def send(settings: MailSettings, to: Sequence[str], subject: str, body: str) -> 
             smtp.login(settings.user, settings.password)
         smtp.send_message(message)
     return message
+
+
+def keep_message(folder: Path, content: bytes | str) -> Path:
+    """Keep a received message as an .eml file (the demo's mail sink), for the app's user
+    alone to read: messages hold reset links."""
+    data = content if isinstance(content, bytes) else str(content).encode()
+    private_folder(folder)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path = folder / f"{stamp}-{abs(hash(data)) % 10**8:08d}.eml"
+    write_private(path, data)
+    return path

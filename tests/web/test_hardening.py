@@ -336,3 +336,46 @@ def test_a_huge_cell_in_the_article_number_file_names_its_row(
             session=session, actor=ACTOR, batch_id=batch.id or 0, data=data
         )
     assert [(f.field, f.row) for f in found.value.findings] == [("file", 2)]
+
+
+def test_the_database_backups_uploads_and_mail_are_for_the_apps_user_alone(
+    tmp_path: Path,
+) -> None:
+    """Files 0600 and folders 0700, even under a umask that would let everyone read them."""
+    import stat
+
+    from sqlmodel import SQLModel
+
+    from tid import mail
+    from tid.db import make_engine
+    from tid.services import backup
+    from tid.services.roll import uploads
+
+    def mode(path: Path) -> int:
+        return stat.S_IMODE(path.stat().st_mode)
+
+    old = os.umask(0o022)
+    try:
+        instance = tmp_path / "fresh" / "instance"
+        database = tmp_path / "data" / "tid.sqlite"
+        app = make_test_app(f"sqlite:///{database}", tmp_path, INSTANCE_PATH=str(instance))
+        engine = make_engine(f"sqlite:///{database}")
+        SQLModel.metadata.create_all(engine)
+        with engine.connect():
+            assert mode(database) == 0o600 and mode(database.parent) == 0o700
+            assert mode(Path(f"{database}-wal")) == 0o600
+        target = tmp_path / "backups" / "tid.tar.gz"
+        target.parent.mkdir()
+        backup.backup(engine, f"sqlite:///{database}", target)
+        assert mode(target) == 0o600
+        engine.dispose()
+        app.extensions["tid.engine"].dispose()
+        assert mode(instance) == 0o700
+        kept = instance / "uploads"
+        token = uploads.store_upload(kept, b"a,b\n1,2\n", meta={"user_id": 1})
+        assert mode(kept) == 0o700
+        assert {mode(p) for p in kept.iterdir()} == {0o600} and (kept / f"{token}.csv").exists()
+        message = mail.keep_message(instance / "mail", b"Subject: hi\r\n\r\nhello\r\n")
+        assert mode(message) == 0o600 and mode(message.parent) == 0o700
+    finally:
+        os.umask(old)

@@ -75,15 +75,14 @@ def mail_sink_command(host: str, port: int, folder: str | None) -> None:
 
     from aiosmtpd.controller import Controller
 
-    target = Path(folder or Path(current_app.instance_path) / "mail")
-    target.mkdir(parents=True, exist_ok=True)
+    from tid.files import private_folder
+    from tid.mail import keep_message
+
+    target = private_folder(Path(folder or Path(current_app.instance_path) / "mail"))
 
     class Keep:
         async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
-            stamp = time.strftime("%Y%m%d-%H%M%S")
-            path = target / f"{stamp}-{abs(hash(envelope.content)) % 10**8:08d}.eml"
-            data = envelope.content
-            path.write_bytes(data if isinstance(data, bytes) else str(data).encode())
+            path = keep_message(target, envelope.content)
             click.echo(f"mail-sink: message for {', '.join(envelope.rcpt_tos)} saved to {path}")
             return "250 Message accepted"
 

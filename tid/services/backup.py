@@ -37,6 +37,7 @@ from sqlalchemy import inspect, text
 from sqlalchemy.engine import URL, Engine, make_url
 from sqlmodel import Session, select
 
+from tid.files import create_private, open_private
 from tid.models import ArchivedDocument
 
 FORMAT = "tid-backup"
@@ -128,7 +129,10 @@ def backup(engine: Engine, url: str, target: Path) -> Summary:
         files: dict[str, str] = {}
         partial = target.with_name(target.name + ".partial")
         documents = 0
-        with tarfile.open(partial, "w:gz") as tar:
+        with (
+            os.fdopen(open_private(partial), "wb") as out,
+            tarfile.open(fileobj=out, mode="w:gz") as tar,
+        ):
             _add(tar, dump.name, dump.read_bytes(), files)
             with Session(engine) as session:
                 for document in session.exec(
@@ -202,7 +206,7 @@ def restore(engine: Engine, url: str, source: Path, *, replace: bool = False) ->
                 f"is {dialect}"
             )
         if dialect == "sqlite":
-            _sqlite_path(url).parent.mkdir(parents=True, exist_ok=True)
+            create_private(_sqlite_path(url))
         if not replace and _has_data(engine):
             raise BackupError("the database already holds data; restore with --replace")
         engine.dispose()

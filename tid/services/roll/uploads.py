@@ -17,6 +17,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from tid.files import private_folder, write_private
 from tid.rules.errors import N_, InputError
 from tid.services.roll.importing import RollPreview
 from tid.services.roll.reading import DEFAULT_MAX_BYTES, check_size
@@ -31,14 +32,15 @@ def store_upload(
     year) until it is imported; the token returned names it."""
     check_size(len(data), max_bytes)
     token = hashlib.sha256(data).hexdigest()
-    directory.mkdir(parents=True, exist_ok=True)
+    private_folder(directory)
     path = directory / f"{token}.csv"
     if not path.exists():
-        path.write_bytes(data)
+        write_private(path, data)
     else:
         path.touch()  # kept for the whole retention period from this upload
-    (directory / f"{token}.{meta.get('user_id', 'x')}.json").write_text(
-        json.dumps(dict(meta), sort_keys=True, default=str)
+    write_private(
+        directory / f"{token}.{meta.get('user_id', 'x')}.json",
+        json.dumps(dict(meta), sort_keys=True, default=str).encode(),
     )
     return token
 
@@ -86,7 +88,7 @@ def store_preview(
     signature = hmac.new(key, body, hashlib.sha256).digest()
     path = _preview_path(directory, token, user_id)
     partial = path.with_suffix(".partial")
-    partial.write_bytes(signature + body)
+    write_private(partial, signature + body)
     partial.replace(path)  # whole or not at all
 
 
