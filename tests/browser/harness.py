@@ -19,7 +19,7 @@ from argon2 import PasswordHasher
 from axe_playwright_python.sync_playwright import Axe
 from babel.support import Translations
 from flask import Flask
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 from werkzeug.serving import BaseWSGIServer, make_server
 
@@ -238,8 +238,8 @@ def set_language(page: Page, site: Site, language: str) -> None:
     if page.evaluate("document.documentElement.lang") != language:
         other = "English" if language == "en" else "Español"
         page.get_by_role("button", name=other, exact=True).click()
-        page.wait_for_load_state()
-    assert page.evaluate("document.documentElement.lang") == language
+    # A state, not a moment: the page that answers the toggle speaks the language.
+    expect(page.locator("html")).to_have_attribute("lang", language)
 
 
 _SPANISH = Translations.load(str(Path(tid.__file__).parent / "translations"), ["es"])
@@ -257,8 +257,7 @@ def log_in(page: Page, site: Site, email: str, language: str) -> None:
     main.get_by_label(t(language, "Email")).fill(email)
     main.get_by_label(t(language, "Password")).fill(DEMO_PASSWORD)
     main.get_by_role("button", name=t(language, "Log in")).click()
-    page.wait_for_load_state()
-    assert "/login" not in page.url, f"{email} could not log in"
+    expect(page, f"{email} could not log in").not_to_have_url(re.compile(r"/login(\?|$)"))
     set_language(page, site, language)  # signing in starts a new session
 
 

@@ -57,7 +57,7 @@ class Journey:
             nav = menu.locator("nav")
         else:
             nav = self.page.locator("header nav.wide")
-        nav.get_by_role("link", name=self.t(label), exact=True).click()
+        self.follow(nav.get_by_role("link", name=self.t(label), exact=True))
         self.look(what, key)
 
     def form_of(self, button: str) -> Locator:
@@ -66,8 +66,14 @@ class Journey:
             has=self.page.get_by_role("button", name=self.t(button), exact=True)
         )
 
+    def follow(self, target: Locator) -> None:
+        """Click a link or a form's button and wait for the page it leads to (a state, not
+        a moment: the next look reads the new page, never the one it left)."""
+        with self.page.expect_navigation():
+            target.click()
+
     def submit(self, form: Locator, button: str, what: str, key: bool = False) -> None:
-        form.get_by_role("button", name=self.t(button), exact=True).click()
+        self.follow(form.get_by_role("button", name=self.t(button), exact=True))
         self.look(what, key)
 
     def wait_for_job(self, what: str, key: bool = False) -> None:
@@ -75,7 +81,13 @@ class Journey:
         result = self.main.get_by_role("link", name=self.t("See the result"))
         expect(result.first).to_be_visible(timeout=JOB_SECONDS)
         self.look(what + " (job)")
-        result.first.click()
+        href = result.first.get_attribute("href") or ""
+        if re.search(r"\.(pdf|csv)(\?|$)", href):
+            # The result is a document: it downloads, and the page stays.
+            with self.page.expect_download():
+                result.first.click()
+        else:
+            self.follow(result.first)
         self.look(what, key)
 
 
@@ -98,7 +110,7 @@ def clerk(j: Journey) -> None:
         expect(cell).to_be_visible()
         box = cell.bounding_box()
         assert box is not None and box["x"] + box["width"] <= j.page.viewport_size["width"]
-    j.main.get_by_role("link", name=j.t("Record a petition")).click()
+    j.follow(j.main.get_by_role("link", name=j.t("Record a petition")))
     j.look("new petition")
     name = f"Distrito de prueba ({j.language}, {j.page.viewport_size['width']} px)"
     j.main.get_by_label(j.t("Municipality")).select_option(label="San Juan")
@@ -126,7 +138,7 @@ def clerk(j: Journey) -> None:
         form.get_by_label(j.t("Grounds"), exact=True).fill("Informe de la comisión.")
         form.get_by_label(j.t("Date of the finding"), exact=False).fill(_day(-30))
         j.submit(form, "Save the finding", f"finding {index + 1}")
-    j.main.get_by_role("link", name=j.t("Record the ordinance")).click()
+    j.follow(j.main.get_by_role("link", name=j.t("Record the ordinance")))
     j.look("ordinance form")
     form = j.form_of("Record the ordinance")
     form.get_by_label(j.t("Ordinance number"), exact=False).fill("Ord. 1, Serie 2026")
@@ -163,9 +175,9 @@ def auditor(j: Journey) -> None:
     for area in ("Petitions", "Property roll and billing", "Notices", "Special account"):
         j.area(area, f"auditor: {area}")
         expect(j.main.locator("form[method=post]")).to_have_count(0)
-    j.main.get_by_role("link").filter(has_text="Condado").first.click()
+    j.follow(j.main.get_by_role("link").filter(has_text="Condado").first)
     j.look("auditor: account", key=True)
-    j.main.get_by_role("navigation").get_by_role("link", name=j.t("Journal")).click()
+    j.follow(j.main.get_by_role("navigation").get_by_role("link", name=j.t("Journal")))
     j.look("auditor: journal", key=True)
     expect(j.main.locator("table.data")).to_be_visible()
     response = j.page.goto(j.site.base + "/petitions/new")
@@ -230,21 +242,21 @@ def association(j: Journey, tmp: Path, fiscal_year: str) -> None:
     """Import a roll, bill it, prepare the notices, mail them, record deliveries."""
     j.go("/", "home")
     j.area("Property roll and billing", "roll")
-    j.main.get_by_role("link", name=re.compile("Viejo San Juan")).first.click()
+    j.follow(j.main.get_by_role("link", name=re.compile("Viejo San Juan")).first)
     j.look("district")
-    j.main.get_by_role("link", name=j.t("Import a roll")).click()
+    j.follow(j.main.get_by_role("link", name=j.t("Import a roll")))
     j.look("roll upload")
     roll = tmp / f"roll-{fiscal_year}.csv"
     roll.write_bytes(roll_csv(ROLL_SIZE))  # the same properties, year after year
     j.main.get_by_label(re.compile("^" + j.t("Fiscal year"))).fill(fiscal_year)
     j.main.get_by_label(j.t("CSV file")).set_input_files(str(roll))
     j.submit(j.main.locator("form"), "Check the file", "roll preview", key=True)
-    j.main.get_by_role("button", name=re.compile(rf"\b{ROLL_SIZE}\b")).click()
+    j.follow(j.main.get_by_role("button", name=re.compile(rf"\b{ROLL_SIZE}\b")))
     j.wait_for_job("roll imported")
 
     j.area("Property roll and billing", "roll")
-    j.main.get_by_role("link", name=re.compile("Viejo San Juan")).first.click()
-    j.main.get_by_role("link", name=j.t("Run the billing")).click()
+    j.follow(j.main.get_by_role("link", name=re.compile("Viejo San Juan")).first)
+    j.follow(j.main.get_by_role("link", name=j.t("Run the billing")))
     j.look("billing form")
     j.main.get_by_label(re.compile("^" + j.t("Fiscal year"))).fill(fiscal_year)
     j.submit(j.form_of("Run the billing"), "Run the billing", "billing started")
@@ -252,7 +264,7 @@ def association(j: Journey, tmp: Path, fiscal_year: str) -> None:
 
     j.area("Notices", "notices")
     row = j.main.locator("tr").filter(has_text=fiscal_year).filter(has_text="Viejo San Juan")
-    row.get_by_role("link", name=j.t("Prepare notices")).click()
+    j.follow(row.get_by_role("link", name=j.t("Prepare notices")))
     j.look("prepare notices")
     form = j.form_of("Prepare the notices")
     form.get_by_label(j.t("Date of the notices"), exact=False).fill(_day(0))
@@ -322,10 +334,11 @@ def treasurer(j: Journey, amount: str) -> None:
     """A payment, an administrative expenditure the 5% cap refuses, a property's liens."""
     j.go("/", "home")
     j.area("Special account", "account", key=True)
-    j.main.get_by_role("navigation").get_by_role("link", name=j.t("Delinquency and liens")).click()
+    account_nav = j.main.get_by_role("navigation")
+    j.follow(account_nav.get_by_role("link", name=j.t("Delinquency and liens")))
     j.look("delinquency")
     cadastral = j.main.locator(f'td[data-label="{j.t("Cadastral number")}"] a').first.inner_text()
-    j.main.get_by_role("navigation").get_by_role("link", name=j.t("Payments")).click()
+    j.follow(j.main.get_by_role("navigation").get_by_role("link", name=j.t("Payments")))
     j.look("payments")
     form = j.form_of("Book the payment")
     form.get_by_label(j.t("Date of the deposit"), exact=False).fill("2026-03-02")
@@ -337,7 +350,7 @@ def treasurer(j: Journey, amount: str) -> None:
     expect(j.main.locator(".flash").filter(has_text=amount.split(".")[0])).not_to_have_count(0)
     expect(j.main.get_by_role("alert")).to_have_count(0)
 
-    j.main.get_by_role("navigation").get_by_role("link", name=j.t("Expenditures")).click()
+    j.follow(j.main.get_by_role("navigation").get_by_role("link", name=j.t("Expenditures")))
     j.look("expenditures")
     form = j.form_of("Book the expenditure")
     form.get_by_label(j.t("Date"), exact=True).fill("2026-03-02")
@@ -349,9 +362,10 @@ def treasurer(j: Journey, amount: str) -> None:
     expect(j.main.get_by_role("alert").first).to_be_visible()
     expect(j.main.get_by_text("Oficina Central, Inc.", exact=True)).to_have_count(0)
 
-    j.main.get_by_role("navigation").get_by_role("link", name=j.t("Delinquency and liens")).click()
+    account_nav = j.main.get_by_role("navigation")
+    j.follow(account_nav.get_by_role("link", name=j.t("Delinquency and liens")))
     j.look("delinquency")
-    j.main.get_by_role("link", name=cadastral, exact=True).first.click()
+    j.follow(j.main.get_by_role("link", name=cadastral, exact=True).first)
     j.look("liens")
     j.main.get_by_label(j.t("Sale price")).fill("150,000.00")
     j.submit(j.main.locator("form.filters"), "Distribute", "liens with a sale", key=True)
