@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 5000
 MAIL_PORT ?= 8025
 
-.PHONY: install demo test lint typecheck translations messages sysdeps sysdeps-test apt bench
+.PHONY: install demo test test-thorough lint typecheck translations messages sysdeps sysdeps-test apt bench
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -75,8 +75,13 @@ typecheck: $(STAMP)
 # One test worker more than the cores (a third of the suite's time is spent waiting on
 # PostgreSQL, subprocesses and the browser); each worker starts its own throwaway PostgreSQL.
 # --dist loadgroup: the browser tests (tests/browser/) share one worker, one demo, one Chromium.
+# It prints the 15 slowest tests. test-thorough: the same with ten times the property-based
+# tests' examples (HYPOTHESIS_PROFILE=thorough, tests/conftest.py).
 test: install sysdeps-test lint typecheck
-	$(BIN)/pytest -n $$(( $$(nproc) + 1 )) --dist loadgroup
+	$(BIN)/pytest -n $$(( $$(nproc) + 1 )) --dist loadgroup --durations=15
+
+test-thorough: install sysdeps-test
+	HYPOTHESIS_PROFILE=thorough $(BIN)/pytest -n $$(( $$(nproc) + 1 )) --dist loadgroup --durations=15
 
 # The benchmarks print their figures and ratios; account.py and web.py start a throwaway
 # PostgreSQL, web.py also gunicorn (the bench extra) and wrk (installed here as root).

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import itertools
 import os
+import queue
 import shutil
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,10 +32,22 @@ from tid.db import make_engine
 from tid.models import District, Municipality, User
 from tid.services import audit, users
 
+# Hypothesis: the profile `make test` runs, and `thorough` (`make test-thorough`, or
+# HYPOTHESIS_PROFILE=thorough) with ten times the examples. A test that names its own count
+# writes it as ``examples(n)``, so that the thorough profile multiplies it too.
+HYPOTHESIS_PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "default")
+THOROUGH = 10
 settings.register_profile(
     "default", deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-settings.load_profile("default")
+settings.register_profile("thorough", settings.get_profile("default"), max_examples=100 * THOROUGH)
+settings.load_profile(HYPOTHESIS_PROFILE)
+
+
+def examples(n: int) -> int:
+    """``n`` examples under `make test`; ten times as many under the thorough profile."""
+    return n * THOROUGH if HYPOTHESIS_PROFILE == "thorough" else n
+
 
 BACKENDS = [b for b in os.environ.get("TID_TEST_BACKENDS", "sqlite,postgresql").split(",") if b]
 PASSWORD = "correct horse battery"
@@ -87,7 +101,23 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.fixture(params=BACKENDS)
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Every test that uses a database runs on each backend (unless it names its own); one
+    marked ``one_database`` (the stateless calculators: nothing of theirs is stored) on
+    SQLite alone."""
+    chosen = any(
+        "backend" in str(mark.args[0]) for mark in metafunc.definition.iter_markers("parametrize")
+    )
+    # A module's own ``backend`` fixture with its params (a module-scoped one) decides too.
+    definitions = metafunc._arg2fixturedefs.get("backend") or ()
+    chosen = chosen or any(d.params is not None for d in definitions)
+    if "backend" in metafunc.fixturenames and not chosen:
+        one = metafunc.definition.get_closest_marker("one_database") is not None
+        names = ([b for b in BACKENDS if b == "sqlite"] or BACKENDS[:1]) if one else BACKENDS
+        metafunc.parametrize("backend", names, indirect=True)
+
+
+@pytest.fixture
 def backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
@@ -101,17 +131,73 @@ def database_url(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -
         shutil.copyfile(template, target)
         yield f"sqlite:///{target}"
         return
-    server: ThrowawayPostgres = request.getfixturevalue("pg_server")
-    name = f"t_{os.getpid()}_{next(_counter)}"
-    admin = make_engine(server.url(), isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE tid_template'))
+    spares: _SpareDatabases = request.getfixturevalue("pg_spares")
+    name = spares.take()
     try:
-        yield server.url(name)
+        yield spares.server.url(name)
     finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+        spares.drop(name)
+
+
+class _SpareDatabases:
+    """Fresh PostgreSQL databases made from the template ahead of the tests that take them,
+    and dropped after them, by a thread of this test process: the server copies the next
+    database while a test runs, so no test waits for its own copy."""
+
+    AHEAD = 2
+
+    def __init__(self, server: ThrowawayPostgres) -> None:
+        self.server = server
+        self.admin = make_engine(server.url(), isolation_level="AUTOCOMMIT")
+        self.ready: queue.Queue[str] = queue.Queue()
+        self.work: queue.Queue[tuple[str, str] | None] = queue.Queue()
+        self.worker = threading.Thread(target=self._run, daemon=True)
+        self.worker.start()
+        for _ in range(self.AHEAD):
+            self._order()
+
+    def _order(self) -> None:
+        self.work.put(("create", f"t_{os.getpid()}_{next(_counter)}"))
+
+    def _run(self) -> None:
+        while (item := self.work.get()) is not None:
+            action, name = item
+            try:
+                with self.admin.connect() as conn:
+                    if action == "create":
+                        conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE tid_template'))
+                    else:
+                        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            except Exception as exc:  # the test that takes it says why
+                if action == "create":
+                    self.ready.put(f"!{exc}")
+                continue
+            if action == "create":
+                self.ready.put(name)
+
+    def take(self) -> str:
+        self._order()  # the one after the next, made while this test runs
+        name = self.ready.get(timeout=120)
+        if name.startswith("!"):
+            raise RuntimeError(f"the throwaway PostgreSQL could not copy its template: {name}")
+        return name
+
+    def drop(self, name: str) -> None:
+        self.work.put(("drop", name))
+
+    def close(self) -> None:
+        self.work.put(None)
+        self.worker.join(timeout=60)
+        self.admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def pg_spares(pg_server: ThrowawayPostgres) -> Iterator[_SpareDatabases]:
+    spares = _SpareDatabases(pg_server)
+    try:
+        yield spares
+    finally:
+        spares.close()
 
 
 def make_test_app(database_url: str, tmp_path: Path, **overrides: Any) -> Flask:

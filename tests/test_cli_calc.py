@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.calc_documents import DOCUMENTS, INVALID, NUMBER_AMOUNT
+from tests.conftest import examples
 from tid.calculators import documents
 from tid.cli.calc import calc_command
 from tid.rules import calculators
@@ -301,7 +302,7 @@ def test_dates_the_calendar_cannot_carry_exit_2(
     assert error["field"] == field
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.dates(min_value=date(9999, 1, 1), max_value=date(9999, 12, 31))
     | st.dates(min_value=date(1, 1, 1), max_value=date(1, 12, 31)),

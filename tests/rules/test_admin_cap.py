@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import examples
 from tid.rules.admin_cap import admin_cap_rate, check_admin_expenditure
 from tid.rules.errors import InputError
 
@@ -110,7 +111,7 @@ def test_bad_figures_name_the_field(kwargs: dict[str, Decimal], field: str) -> N
 cents = st.integers(min_value=0, max_value=10**10).map(lambda c: D(c) / 100)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(revenue=cents, admin=cents, proposed=cents)
 def test_decision_is_exact(revenue: Decimal, admin: Decimal, proposed: Decimal) -> None:
     d = check_admin_expenditure(revenue_to_date=revenue, admin_to_date=admin, proposed=proposed)

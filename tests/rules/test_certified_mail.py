@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import examples
 from tid.rules.certified_mail import (
     check_digit,
     is_valid_article_number,
@@ -66,7 +67,7 @@ def test_invalid_numbers_name_the_field(value: object, words: str) -> None:
     assert not is_valid_article_number(value)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(body=st.text(alphabet="0123456789", min_size=21, max_size=21), position=st.integers(0, 21))
 def test_any_single_digit_change_is_caught(body: str, position: int) -> None:
     number = body + str(check_digit(body))

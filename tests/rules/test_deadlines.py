@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import examples
 from tid.rules.calculators import run
 from tid.rules.calendar import (
     days_left,
@@ -208,7 +209,7 @@ def test_document_bad_input_names_the_field(doc: dict[str, object], field: str) 
     assert err.value.field == field
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     start=st.dates(min_value=date(1998, 8, 8), max_value=date(2060, 12, 31)),
     days=st.integers(min_value=0, max_value=400),

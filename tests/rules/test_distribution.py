@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import examples
 from tests.rules.cases import assert_subset, load_cases
 from tid.rules.calculators import run
 from tid.rules.distribution import IRC1994_TYPES, distribution_document
@@ -342,7 +343,7 @@ def dollars(c: int) -> str:
     return str(Decimal(c) / 100)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.integers(min_value=1997, max_value=2002),
     st.dictionaries(st.sampled_from(IRC1994_TYPES), cents, min_size=1),
@@ -364,7 +365,7 @@ def test_irc1994_pays_out_exactly(fy: int, collections: dict[str, int], bond: in
         assert paid["convention_center_account"] == 0
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.integers(min_value=2003, max_value=2030),
     st.lists(cents, min_size=1, max_size=12),
@@ -568,7 +569,7 @@ def month_of(fy: int, m: int) -> str:
     return f"{fy + (m > 6)}-{(m + 5) % 12 + 1:02d}"
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.integers(min_value=2004, max_value=2030),
     st.dictionaries(st.integers(min_value=1, max_value=12), cents, min_size=1),
@@ -597,7 +598,7 @@ def to_cents_str(value: str) -> int:
     return int(Decimal(value) * 100)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.integers(min_value=2004, max_value=2030),
     st.dictionaries(st.integers(min_value=1, max_value=12), cents, min_size=1),
@@ -627,7 +628,7 @@ def test_a_month_not_given_is_a_month_that_collected_nothing(
     assert given_only["totals"] == full["totals"]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.integers(min_value=2004, max_value=2030),
     st.lists(cents, min_size=1, max_size=12),

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import examples
 from tests.rules.cases import assert_subset, load_cases
 from tid.rules.calculators import run
 from tid.rules.equalization import Municipality, equalization_document, hold_harmless
@@ -213,7 +214,7 @@ def municipalities(draw: st.DrawFn) -> list[Municipality]:
     return out
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(municipalities())
 def test_hold_harmless_properties(ms: list[Municipality]) -> None:
     protected = [2 * m.allocation_2007_08 >= m.income_2007_08 for m in ms]
@@ -299,7 +300,7 @@ def test_a_ratio_just_under_the_threshold_shows_the_digits_that_decide_it() -> N
     assert shown["C"] == ("0.123412", False)  # far from the threshold: 6 places, half-up
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     income=st.integers(min_value=1, max_value=10**13),
     data=st.data(),

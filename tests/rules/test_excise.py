@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import examples
 from tests.rules.cases import assert_subset, load_cases
 from tid.rules.calculators import run
 from tid.rules.errors import InputError
@@ -170,7 +171,7 @@ def test_bad_input_names_the_field(change: dict[str, Any], field: str, message: 
 cents = st.integers(min_value=0, max_value=1_200_000_000)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.integers(min_value=2010, max_value=2030),
     st.lists(
@@ -229,7 +230,7 @@ def test_excise_properties(fy: int, rows: list[tuple[int, int, int, int]]) -> No
     assert early == any("stricter reading" in w for w in out["warnings"])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.integers(min_value=2011, max_value=2030),
     st.dictionaries(st.integers(min_value=1, max_value=12), cents, min_size=1),

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import examples
 from tid.rules.calculators import run
 from tid.rules.errors import InputError
 from tid.rules.liens import KINDS, Lien, rank_liens
@@ -196,7 +197,7 @@ def test_same_day_liens_with_numeric_ids_are_paid_in_the_listed_order() -> None:
 same_day_kinds = st.sampled_from(("mortgage", "judgment", "other"))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     ids=st.lists(
         st.integers(min_value=0, max_value=10**6).map(str) | st.text(min_size=1, max_size=4),
@@ -298,7 +299,7 @@ lien_strategy = st.builds(
 )
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(liens=st.lists(lien_strategy, max_size=8, unique_by=lambda lien: lien.id), proceeds=cents)
 def test_distribution_properties(liens: list[Lien], proceeds: Decimal) -> None:
     result = rank_liens(liens, sale_proceeds=proceeds)

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import examples
 from tid.rules.errors import InputError
 from tid.rules.money import D, allocate, parse_money, round_cents, to_cents
 
@@ -58,7 +59,7 @@ def test_largest_remainder_ties_go_to_the_earlier_recipient() -> None:
     assert allocate(D("10.00"), [D(1), D(2)]) == [D("3.33"), D("6.67")]
 
 
-@settings(max_examples=1000)
+@settings(max_examples=examples(300))
 @given(
     cents=st.integers(min_value=0, max_value=10**13),
     weights=st.lists(st.integers(min_value=0, max_value=10**9), min_size=1, max_size=80).filter(

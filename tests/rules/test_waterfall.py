@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import examples
 from tid.rules.errors import InputError
 from tid.rules.periods import FiscalYear
 from tid.rules.waterfall import (
@@ -250,7 +251,7 @@ periods = st.lists(
 ).map(lambda rows: sorted({m: t for m, t in rows}.items()))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(recipients(), periods, st.integers(min_value=2018, max_value=2022))
 def test_waterfall_properties(rs: list[Recipient], ps: list[tuple[int, int]], fy: int) -> None:
     run = run_waterfall(rs, ps, fiscal_year=fy)

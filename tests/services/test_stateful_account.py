@@ -39,7 +39,7 @@ from sqlalchemy import select as sa_select
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, col, select
 
-from tests.conftest import BACKENDS
+from tests.conftest import BACKENDS, examples
 from tests.pg import ThrowawayPostgres
 from tests.services.ledger_support import ACTOR, Scaffold
 from tid.db import make_engine
@@ -512,12 +512,14 @@ class AccountMachine(RuleBasedStateMachine):
 # 30 runs of up to 30 steps on SQLite; on PostgreSQL 12 runs check the same statements on the
 # other engine (its locks, its numeric sums), within the suite's time (every step re-verifies
 # the whole journal, so a run costs its steps squared).
-EXAMPLES = {"sqlite": 30, "postgresql": 12}
+EXAMPLES = {"sqlite": 15, "postgresql": 6}
 
 
 def test_the_account_against_a_reference_model(stateful_engine: Engine, backend: str) -> None:
     AccountMachine.engine = stateful_engine
     run_state_machine_as_test(
         AccountMachine,
-        settings=settings(max_examples=EXAMPLES[backend], stateful_step_count=30, deadline=None),
+        settings=settings(
+            max_examples=examples(EXAMPLES[backend]), stateful_step_count=30, deadline=None
+        ),
     )

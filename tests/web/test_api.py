@@ -15,6 +15,10 @@ from tid.calculators import documents
 from tid.rules import calculators
 from tid.rules.params import all_parameters
 
+# The calculators store nothing: one database is enough (their bounds across workers, which
+# are kept in the database, are tested on both in test_calc_bounds.py).
+pytestmark = pytest.mark.one_database
+
 AVAILABLE = [name for name in sorted(calculators.CALCULATORS) if documents.available(name)]
 
 

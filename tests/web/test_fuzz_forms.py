@@ -6,12 +6,12 @@ from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import People, login
+from tests.conftest import People, examples, login
 
 text = st.text(max_size=300)
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(email=text, password=text)
 def test_login_form_never_fails(client: FlaskClient, email: str, password: str) -> None:
     response = client.post("/login", data={"email": email, "password": password})
@@ -19,7 +19,7 @@ def test_login_form_never_fails(client: FlaskClient, email: str, password: str) 
     assert response.status_code in (200, 401, 429)
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(
     name=text,
     email=text,

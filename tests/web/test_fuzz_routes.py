@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from sqlmodel import Session
 from werkzeug.routing import IntegerConverter, Rule
 
-from tests.conftest import People, login
+from tests.conftest import People, examples, login
 from tests.services.ledger_support import ACTOR, Scaffold
 from tid.services import ledger, payments
 
@@ -233,7 +233,9 @@ def test_no_route_answers_a_server_error(
         slow = any(word in rule.endpoint for word in SLOW)
         for method in _methods(rule):
             attempt = _request_for(rule, method)(client)
-            settings(max_examples=SLOW_EXAMPLES if slow else EXAMPLES, database=None)(attempt)()
+            settings(max_examples=examples(SLOW_EXAMPLES) if slow else EXAMPLES, database=None)(
+                attempt
+            )()
 
 
 @pytest.mark.parametrize(

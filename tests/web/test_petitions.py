@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlmodel import Session, select
 
-from tests.conftest import People, login
+from tests.conftest import People, examples, login
 from tests.pdf_checks import assert_archival
 from tid.models import AuditEvent, Ordinance, Petition
 from tid.services import audit
@@ -325,7 +325,7 @@ def test_fuzz_the_petition_form(app: Flask, people: People) -> None:
     client = app.test_client()
     login(client, people.clerk)
 
-    @settings(max_examples=100)
+    @settings(max_examples=examples(100))
     @given(TEXT, TEXT, TEXT, TEXT, TEXT)
     def post(municipality: str, name: str, petitioner: str, received: str, docs: str) -> None:
         response = client.post(
@@ -350,7 +350,7 @@ def test_fuzz_the_findings_ordinance_and_steps(app: Flask, people: People) -> No
     url = _record(client, people).location
     assert client.post(url + "/step/study", data={"on": "2026-03-03"}).status_code == 302
 
-    @settings(max_examples=100)
+    @settings(max_examples=examples(100))
     @given(TEXT, TEXT, TEXT, TEXT)
     def finding(factor: str, favourable: str, grounds: str, on: str) -> None:
         response = client.post(
@@ -364,7 +364,7 @@ def test_fuzz_the_findings_ordinance_and_steps(app: Flask, people: People) -> No
         )
         assert response.status_code in (302, 422), response.status_code
 
-    @settings(max_examples=100)
+    @settings(max_examples=examples(100))
     @given(st.tuples(TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, TEXT))
     def ordinance(fields: tuple[str, ...]) -> None:
         names = (
@@ -380,7 +380,7 @@ def test_fuzz_the_findings_ordinance_and_steps(app: Flask, people: People) -> No
         response = client.post(url + "/ordinance", data=data)
         assert response.status_code in (302, 422), response.status_code
 
-    @settings(max_examples=100)
+    @settings(max_examples=examples(100))
     @given(st.sampled_from(svc_steps()), TEXT, TEXT, TEXT, TEXT)
     def step(action: str, on: str, notes: str, newspaper: str, confirm: str) -> None:
         response = client.post(

@@ -82,6 +82,7 @@ from tid.render.qr import qr_pdf_operators, qr_svg_data_uri
 from tid.rules.messages import N_, gettext_of
 
 DEFAULT_CHUNK = 200  # notices per WeasyPrint layout: ~2 pages each, bounded memory
+POOL_FROM = 50  # notices from which the pool's start pays for itself
 
 # Every word of the notice is a catalog message (tid/translations), printed on the Spanish
 # page from the Spanish catalog and on the English page from the English one, whatever the
@@ -644,11 +645,15 @@ def render_notices(
     """Render a batch of notices: per-notice PDFs (in the given order) and one print PDF.
 
     ``workers`` > 1 renders chunks in a process pool (fresh processes, so no database
-    connection or app is inherited); 1 renders in this process.
+    connection or app is inherited); 1 renders in this process; None: the pool (both cores)
+    from ``POOL_FROM`` notices, this process below.
     """
     if not contents:
         return RenderedBatch(notices=[], merged=b"", merged_pages=0)
-    workers = workers if workers is not None else default_workers()
+    if workers is None:
+        # Starting the pool's processes (each loads WeasyPrint) costs seconds: a small run
+        # renders sooner in this process.
+        workers = default_workers() if len(contents) >= POOL_FROM else 1
     chunk_size = max(1, chunk_size)
     # Even chunks, so both workers finish together.
     n_chunks = max(1, -(-len(contents) // chunk_size))

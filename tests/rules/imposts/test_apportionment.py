@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import examples
 from tests.rules.imposts.helpers import D, cents
 from tid.rules.errors import InputError
 from tid.rules.imposts import apportioned_attribute, compile_formula, evaluate
@@ -56,7 +57,7 @@ def test_zero_total_apportionment_is_a_division_error() -> None:
     assert "division by zero (sum(v) is 0) at column 12" in err.value.message
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     budget=cents,
     weights=st.lists(st.integers(min_value=0, max_value=10**9), min_size=1, max_size=20).filter(

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import examples
 from tests.rules.imposts.helpers import D
 from tid.rules.imposts import NUM, compile_formula
 from tid.rules.imposts.compiler import CONTEXT, Compiler
@@ -40,7 +41,7 @@ def combine(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
 RANDOM_FORMULAS = st.recursive(LEAVES, combine, max_leaves=60)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(RANDOM_FORMULAS)
 def test_doubling_a_formula_at_most_doubles_the_compilers_visits(text: str) -> None:
     once = compiler_visits(text)

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import examples
 from tests.rules.imposts.helpers import D, cents, one
 from tid.rules.errors import InputError
 from tid.rules.imposts import compile_formula, evaluate
@@ -102,7 +103,7 @@ def test_evaluation_errors_name_the_property_and_position() -> None:
     assert err.value.field == "properties[1].id"
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     rate=st.integers(min_value=0, max_value=10**6).map(lambda n: D(n) / 10**5),
     value=cents,
