@@ -18,7 +18,7 @@ import pytest
 from tests.calc_documents import DOCUMENTS
 from tests.rules.cases import load_cases
 from tests.rules.test_warnings_es import CASES, EXTRA
-from tid.rules import params
+from tid.rules import params, readings
 from tid.rules.calculators import run
 
 # A citation's part → the statute file it names.
@@ -30,7 +30,7 @@ STATUTES = {
     "Municipal Equalization Fund": "municipal-equalization-fund-es.txt",
 }
 # Sources a citation may name that are not among the supplied statutes.
-OTHER_SOURCES = ("RULES.md", "1 LPRA § 72", "the ordinance", "given in the input")
+OTHER_SOURCES = ("1 LPRA § 72", "the ordinance", "given in the input")
 QUOTE = re.compile(r'"([^"]+)"')
 # A paragraph: a section sign, a pilcrow or a lettered/numbered clause like (a), (B)(iii), (5).
 PARAGRAPH = re.compile(r"§\s*\d|¶|\((?:[a-zA-Z]{1,4}|\d{1,2})\)|^Act 272-2003, heading")
@@ -67,7 +67,12 @@ def check_citation(citation: str, where: str) -> list[str]:
     sourced = False  # a part so far named a source (a statute, RULES.md, 1 LPRA § 72, …)
     for part in citation.split("; "):
         named = [f for prefix, f in STATUTES.items() if part.startswith(prefix)]
-        if named:
+        if part.startswith(readings.PREFIX):
+            # a reading of the project: one it publishes (/readings), named by its title
+            if readings.named(part) is None:
+                problems.append(f"{where}: {part!r} names no published reading")
+            current, sourced = None, True
+        elif named:
             current, sourced = named[0], True
             if not PARAGRAPH.search(part):
                 problems.append(f"{where}: {part!r} names no paragraph")

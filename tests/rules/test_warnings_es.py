@@ -12,6 +12,7 @@ import pytest
 from tests.calc_documents import DOCUMENTS
 from tests.rules.cases import load_cases
 from tests.rules.imposts.helpers import D, one
+from tid.rules import readings
 from tid.rules.calculators import run
 from tid.rules.messages import FieldRef, Message, render, render_all, render_json, to_json
 
@@ -22,13 +23,17 @@ NUMBER = re.compile(r"\d[\d,./-]*\d|\d")
 def test_a_message_is_its_english_text_and_renders_in_spanish_from_the_catalog() -> None:
     text = Message(
         "Act 272-2003 is taken to apply to stays from its approval, %(act272_from)s: "
-        "the supplied text has no effective-date clause (RULES.md § 2).",
+        "the supplied text has no effective-date clause (%(reading)s).",
         act272_from="2003-09-09",
+        reading=readings.note("in-force-from-approval"),
     )
     assert isinstance(text, str)
     assert text.startswith("Act 272-2003 is taken to apply to stays from its approval, 2003-09-09")
     es = render(text, "es")
     assert es.startswith("Se entiende que la Ley 272-2003") and "2003-09-09" in es
+    # a message inside it (the reading it names) in the same language
+    assert text.endswith("(Project reading: In force from approval).")
+    assert es.endswith("(Lectura del proyecto: Vigencia desde la aprobación).")
     assert render(text, "en") == str(text)
     assert render("plain data", "es") == "plain data"
     assert render_all([text, "plain"], "es") == [es, "plain"]

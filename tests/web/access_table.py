@@ -40,6 +40,8 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "calc.form": PUBLIC,
     "calc.download_csv": PUBLIC,
     "calc.download_pdf": PUBLIC,
+    # the project's readings of the law, which the calculators' citations link to
+    "readings.index": PUBLIC,
     "api.calculators_list": PUBLIC,
     "api.calculate": PUBLIC,
     "api.parameters": PUBLIC,

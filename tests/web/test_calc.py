@@ -59,6 +59,11 @@ def _text(page: str) -> str:
     return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", body)))
 
 
+def _unlinked(page: str) -> str:
+    """A page without its links' tags (a text that names a reading links it inline)."""
+    return html.unescape(re.sub(r"</?a\b[^>]*>", "", page))
+
+
 def _money(app: Flask, amount: str) -> str:
     with app.test_request_context("/"):
         return i18n.money(Decimal(amount))
@@ -98,16 +103,17 @@ def _translated(app: Flask, text: str) -> str:
 def test_parameters_page_has_an_anchor_and_citation_per_parameter(
     app: Flask, client: FlaskClient
 ) -> None:
-    page = html.unescape(_page(client.get("/calc/parameters")))
+    raw = _page(client.get("/calc/parameters"))
+    page = _unlinked(raw)  # a citation's readings are links inside its text
     for parameter in all_parameters():
-        assert f'id="p-{parameter["name"]}"' in page
+        assert f'id="p-{parameter["name"]}"' in raw
         assert _translated(app, parameter["description"]) in page
         for value in parameter["values"]:
             # the citation in the reader's language: a translation of its own, in Spanish
             translated = _translated(app, value["citation"])
             assert translated in page
             assert translated != value["citation"] or "LPRA" in translated
-    english = html.unescape(_page(client.get("/calc/parameters?lang=en")))
+    english = _unlinked(_page(client.get("/calc/parameters?lang=en")))
     for parameter in all_parameters():
         assert parameter["description"] in english
         for value in parameter["values"]:
@@ -175,7 +181,7 @@ def test_web_api_and_cli_agree(app: Flask, client: FlaskClient, name: str) -> No
                     assert _money(app, value) in text, (table.key, column)
     # The page is in Spanish (the default language): the warnings are the Spanish ones.
     for warning in cli["warnings_es"]:
-        assert warning in html.unescape(page)
+        assert warning in _unlinked(page)
     # The CSV download re-runs the same document: the same numbers as the command line.
     download = client.post(f"/calc/{name}/csv", data={"document": json.dumps(document)})
     with app.test_request_context():
@@ -405,18 +411,22 @@ def _cited(app: Flask, citation: str) -> str:
 def test_result_shows_warnings_trace_and_parameter_links(app: Flask, client: FlaskClient) -> None:
     document = DOCUMENTS["room-tax-distribution"]
     result = calculators.run("room-tax-distribution", document)
-    page = html.unescape(
-        _page(client.post("/calc/room-tax-distribution", data=FORM_DATA["room-tax-distribution"]))
-    )
+    raw = _page(client.post("/calc/room-tax-distribution", data=FORM_DATA["room-tax-distribution"]))
+    page = _unlinked(raw)
     assert result["warnings_es"]
     for warning in result["warnings_es"]:
         assert f"</strong> {warning}</p>" in page
     with_parameter = [s for s in result["trace"] if s.get("parameter")]
     assert with_parameter
     for step in with_parameter:
-        assert f'href="/calc/parameters#p-{step["parameter"]}"' in page
+        assert f'href="/calc/parameters#p-{step["parameter"]}"' in raw
     for step in result["trace"]:
         assert _cited(app, step["citation"]) in page
+    # each reading of the project the result relies on links to its place on /readings
+    cited = calc_text.result_readings(result)
+    assert cited
+    for reading in cited:
+        assert raw.count(f'href="/readings#{reading.slug}"') >= 2, reading.slug
     # the law is cited in Spanish: "Ley 272-2003, art. 31(B)(i)", not "Act 272-2003 § 31(B)(i)"
     assert "Ley 272-2003, art. 31(B)(i)" in page and "Act 272-2003" not in page
     assert '<svg xmlns="http://www.w3.org/2000/svg" class="chart"' in page
@@ -714,7 +724,7 @@ def test_the_forms_take_the_new_inputs(
     assert web.status_code == 200, re.findall(r'class="field-error"[^>]*>([^<]*)', page)
     assert _hidden_document(page) == document
     for warning in result["warnings_es"]:
-        assert warning in html.unescape(page)
+        assert warning in _unlinked(page)
     spanish = _page(client.get(f"/calc/{name}"))
     english = _page(client.get(f"/calc/{name}?lang=en"))
     for key in document:

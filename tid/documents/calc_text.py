@@ -13,6 +13,7 @@ from typing import Any
 
 from babel.numbers import format_currency, format_percent
 from flask_babel import gettext as _
+from markupsafe import Markup, escape
 
 from tid import i18n
 from tid.calculators import documents as calculator_documents
@@ -20,6 +21,7 @@ from tid.calculators import results
 from tid.calculators.inputs import N_, FormSpec
 from tid.documents.base import today
 from tid.render import charts
+from tid.rules import readings
 from tid.rules.liens import LIEN_KINDS
 from tid.rules.messages import Message, render, set_field_labels
 from tid.rules.params import CODE_LABELS
@@ -255,6 +257,15 @@ def show(key: str, value: object) -> str:
     return _(LABELS[text]) if text in LABELS and key.rsplit(".", 1)[-1] in _CHOICE_KEYS else text
 
 
+def show_cell(key: str, value: object, link: bool) -> str:
+    """:func:`show`, a citation's readings linked to their page when ``link`` (a page, not
+    the PDF)."""
+    leaf = key.rsplit(".", 1)[-1]
+    if link and leaf == "citation" and isinstance(value, str) and not isinstance(value, Message):
+        return cited(value)
+    return show(key, value)
+
+
 # Fields whose values are codes with a label of their own (a lodging type, a kind of lien…).
 _CHOICE_KEYS = {"lodging_type", "exemption", "kind", "part", "regime", "result"}
 
@@ -319,9 +330,9 @@ def translated(msgid: str) -> str:
     return str(gettext(msgid))
 
 
-def cite(citation: str) -> str:
-    """A citation of law in the reader's language: the catalog's text of the whole citation,
-    or of each of its parts (``"21 LPRA § 6653(2); 1 LPRA § 72"``), each a msgid."""
+def _cite_law(citation: str) -> str:
+    """A citation of the statutes in the reader's language: the catalog's text of the whole
+    citation, or of each of its parts (``"21 LPRA § 6653(2); 1 LPRA § 72"``), each a msgid."""
     whole = translated(citation)
     if whole != citation or "; " not in citation:
         return whole
@@ -336,6 +347,80 @@ def cite(citation: str) -> str:
         shown.append(translated("; ".join(parts[start:end])))
         start = end
     return "; ".join(shown)
+
+
+def reading_label(reading: readings.Reading) -> str:
+    """How a citation names one of the project's readings, in the reader's language."""
+    return str(_(readings.LABEL, title=_(reading.title)))
+
+
+def cite(citation: str) -> str:
+    """A citation in the reader's language: the catalog's text of the whole citation, else
+    its parts that name the statutes from the catalog (:func:`_cite_law`) and each part that
+    names a reading of the project by the reading's title (``"Project reading: <title>"``,
+    tid/rules/readings.py)."""
+    whole = translated(citation)
+    parts = citation.split("; ")
+    if whole != citation or not any(readings.named(part) for part in parts):
+        return whole if whole != citation else _cite_law(citation)
+    shown: list[str] = []
+    law: list[str] = []
+    for part in parts:
+        found = readings.named(part)
+        if found is None:
+            law.append(part)
+            continue
+        if law:
+            shown.append(_cite_law("; ".join(law)))
+            law = []
+        shown.append(reading_label(found))
+    if law:
+        shown.append(_cite_law("; ".join(law)))
+    return "; ".join(shown)
+
+
+def linked_readings(text: str) -> Markup:
+    """``text`` (already in the reader's language) as HTML, each reading of the project it
+    names a link to the reading on the published page (``/readings#<slug>``)."""
+    from flask import url_for
+
+    shown = escape(text)
+    prefix = str(_(readings.LABEL, title=""))
+    if prefix not in text:
+        return shown
+    labels = {escape(reading_label(r)): r for r in readings.READINGS.values()}
+    found = re.compile("|".join(re.escape(k) for k in sorted(labels, key=len, reverse=True)))
+
+    def link(match: re.Match[str]) -> str:
+        label = Markup(match.group(0))  # escaped already
+        href = url_for("readings.index", _anchor=labels[label].slug)
+        return str(Markup('<a href="%s" class="reading">%s</a>') % (href, label))
+
+    return Markup(found.sub(link, str(shown)))
+
+
+def cited(citation: str) -> Markup:
+    """A citation for a page: :func:`cite`, its readings linked to the published page."""
+    return linked_readings(cite(citation))
+
+
+def result_readings(result: Mapping[str, Any]) -> list[readings.Reading]:
+    """The readings of the project a result relies on: those its trace, its warnings and
+    its citations name, in order of first use."""
+    texts: list[str] = []
+
+    def walk(value: Any, key: str = "") -> None:
+        if isinstance(value, Mapping):
+            for k, v in value.items():
+                walk(v, str(k))
+        elif isinstance(value, list):
+            for v in value:
+                walk(v, key)
+        elif isinstance(value, str) and (key in ("citation", "warnings") or "citation" in key):
+            texts.append(value)
+
+    walk(result)
+    return readings.cited_in(texts)
 
 
 def parameter_label(name: str) -> str:
@@ -396,11 +481,15 @@ def template_helpers() -> dict[str, Any]:
     return {
         "label": label,
         "show": show,
+        "show_cell": show_cell,
         "is_number": is_number,
         "show_parameter": show_parameter,
         "unit_label": unit_label,
         "translated": translated,
         "cite": cite,
+        "cited": cited,
+        "linked_readings": linked_readings,
+        "reading_label": reading_label,
         "parameter_label": parameter_label,
         "step_value": step_value,
     }
@@ -504,6 +593,7 @@ def result_context(
         "warnings": shown_warnings(result),
         "trace": list(result.get("trace") or []),
         "citations": calculator_documents.citations(result),
+        "readings": result_readings(result),
         "chart": build_chart(spec, result),
         "today": today(),
         "pdf": False,

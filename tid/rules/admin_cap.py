@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_DOWN, Decimal
 
+from tid.rules import readings
 from tid.rules.errors import InputError
 from tid.rules.messages import N_, Message
 from tid.rules.money import CENT, ZERO, money_str
@@ -22,6 +23,7 @@ from tid.rules.periods import fiscal_year_of
 from tid.rules.trace import TraceStep
 
 CITATION = N_("21 LPRA § 6653(6)")
+_READING = readings.cite("admin-cap-per-fiscal-year")
 _RATE_GIVEN = N_("rate given")
 
 MEASURE_WARNING = Message(
@@ -125,8 +127,8 @@ def check_admin_expenditure(
         TraceStep(
             Message("administrative spending in the FY to date"), money_str(admin_to_date), CITATION
         ),
-        TraceStep(Message("headroom = cap − spending"), _amount(headroom), N_("RULES.md § 1.4")),
-        TraceStep(Message("proposed expenditure"), money_str(proposed), N_("RULES.md § 1.4")),
+        TraceStep(Message("headroom = cap − spending"), _amount(headroom), _READING),
+        TraceStep(Message("proposed expenditure"), money_str(proposed), _READING),
         TraceStep(
             Message("decision"), Message("allowed") if allowed else Message("refused"), CITATION
         ),

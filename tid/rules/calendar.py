@@ -18,7 +18,7 @@ from typing import Any
 
 import holidays
 
-from tid.rules import params
+from tid.rules import params, readings
 from tid.rules.errors import InputError
 from tid.rules.messages import N_, Message, joined, render, render_all
 from tid.rules.params import district_setting
@@ -274,19 +274,22 @@ def saturday_warning(skip_saturday: bool) -> str:
             "Saturdays are treated like Sundays and holidays: a deadline falling on one "
             "moves to the next working day (the district setting “A deadline on a Saturday "
             "moves to the next working day” is on). The supplied text of 1 LPRA § 72 does "
-            "not settle Saturdays."
+            "not settle Saturdays (%(reading)s).",
+            reading=readings.note("saturday-deadlines"),
         )
     return Message(
         "Saturdays count as working days: a deadline may fall on one (the district setting "
         "“A deadline on a Saturday moves to the next working day” is off). The supplied "
-        "text of 1 LPRA § 72 does not settle Saturdays."
+        "text of 1 LPRA § 72 does not settle Saturdays (%(reading)s).",
+        reading=readings.note("saturday-deadlines"),
     )
 
 
 PUBLICATION_WARNING = Message(
     "The publication window is the 7 days after the approval day (approval + 1 … approval + "
     "7) and its end does not move for a Sunday or holiday: the statute names a week (21 "
-    "LPRA § 6653(7)), not a period counted under 1 LPRA § 72."
+    "LPRA § 6653(7)), not a period counted under 1 LPRA § 72 (%(reading)s).",
+    reading=readings.note("week-following-approval"),
 )
 
 YEARLY_NOTICE_WARNING = Message(

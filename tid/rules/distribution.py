@@ -19,6 +19,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from tid.rules import readings
 from tid.rules.errors import InputError
 from tid.rules.messages import N_, Message, render_all
 from tid.rules.money import from_cents, json_money, money_str, to_cents
@@ -63,8 +64,9 @@ UNNAMED_LABEL = "1/6 of 6% — recipient not named in the supplied text"
 UNNAMED_ABOVE = "unnamed_above_general_fund"
 UNNAMED_ABOVE_LABEL = "points above 7/9 before FY1997-98 — recipient not named in the supplied text"
 UNNAMED_WARNING = Message(
-    "1/6 of 6% — recipient not named in the supplied text: the last sixth of the "
-    "first six points of IRC 1994 § 2051 ¶ (5) is reported apart (RULES.md § 3.1)."
+    "1/6 of 6%% — recipient not named in the supplied text: the last sixth of the "
+    "first six points of IRC 1994 § 2051 ¶ (5) is reported apart (%(reading)s).",
+    reading=readings.note("unnamed-recipients"),
 )
 _P = "distribution.irc1994"
 
@@ -273,7 +275,7 @@ def distribute_irc1994(
         TraceStep(
             Message("Rounded to cents (largest remainder, ties to the earlier fund)"),
             money_str(from_cents(total)),
-            N_("RULES.md, preamble"),
+            readings.cite("splits-to-the-cent"),
         )
     )
     warnings = [UNNAMED_WARNING, *_irc1994_first_years_warnings(fy, above)]
@@ -283,7 +285,7 @@ def distribute_irc1994(
             TraceStep(
                 Message("Part-year: collections of FY2003-04 up to"),
                 collections_until.isoformat(),
-                str(part_year.citation) if part_year else "RULES.md § 3.2",
+                str(part_year.citation) if part_year else readings.cite("seam-of-2003"),
                 f"{_P}.part_year_until",
             ),
         )
@@ -384,7 +386,8 @@ def _irc1994_first_six_points(
         "The %(bond_share)s share (%(bond70)s) is under $%(decimal)s: %(top_up)s moves "
         "from the General Fund's %(gf_share)s share to the Recreational Development "
         "Fund, toward receipts of $%(decimal)s and at most the whole %(gf_share)s "
-        "share (IRC 1994 § 2051 ¶ (5); RULES.md § 3.1).",
+        "share (IRC 1994 § 2051 ¶ (5); %(reading)s).",
+        reading=readings.note("recreational-fund-top-up"),
         bond_share=_pct(bond_share),
         bond70=_dollars(bond70),
         decimal=format(minimum.decimal, ",.2f"),
@@ -406,7 +409,8 @@ def _irc1994_first_years_warnings(fy: FiscalYear, above: ParamValue) -> list[str
                 "Code's approval date (the supplied text has no effective-date clause); the "
                 "collections given are taken as those from that day to %(end)s, and the "
                 "Secretary's amount and the $%(decimal)s of the Recreational Development Fund "
-                "are applied to them as given. This is the project's reading.",
+                "are applied to them as given (%(reading)s).",
+                reading=readings.note("in-force-from-approval"),
                 label=fy.label,
                 first_day=first_day.isoformat(),
                 end=fy.end.isoformat(),
@@ -419,7 +423,8 @@ def _irc1994_first_years_warnings(fy: FiscalYear, above: ParamValue) -> list[str
                 "Points above 7/9 before FY1997-98 — recipient not named in the supplied text: "
                 "IRC 1994 § 2051 ¶ (5) sends the points above 7%% (9%% for hotels with a "
                 "casino) to a recipient only from the fiscal years after June 30, 1997; for "
-                "FY%(label)s they are computed and reported apart, as the project's reading.",
+                "FY%(label)s they are computed and reported apart (%(reading)s).",
+                reading=readings.note("unnamed-recipients"),
                 label=fy.label,
             )
         )
@@ -435,7 +440,8 @@ def _irc1994_part_year_warning(fy: FiscalYear, collections_until: date) -> Messa
         "collected from 2003-09-09 goes under Act 272-2003 as month 2003-09. The text "
         "leaves the seam open; this part-year reading is ours, and the Secretary's "
         "amount and the $%(decimal)s of the Recreational Development Fund are applied "
-        "to the part-year as given (RULES.md § 3.2).",
+        "to the part-year as given (%(reading)s).",
+        reading=readings.note("seam-of-2003"),
         label=fy.label,
         start=fy.start.isoformat(),
         collections_until=collections_until.isoformat(),
@@ -525,9 +531,10 @@ def reserve_years_said(years: ParamValue) -> Message:
     opening and the ten subsequent ones, eleven in all."""
     return Message(
         "The reserve's years are the fiscal year of the Convention Center's opening and the "
-        "%(after)s subsequent fiscal years, %(total)s in all: the project's reading of "
-        "Act 272-2003 § 31(B)(ii) (“As of the year … and during the ten (10) subsequent "
-        "years”).",
+        "%(after)s subsequent fiscal years, %(total)s in all: Act 272-2003 § 31(B)(ii) "
+        "(“As of the year … and during the ten (10) subsequent years”) as the project reads "
+        "it (%(reading)s).",
+        reading=readings.note("convention-center-reserve-years"),
         after=years.integer,
         total=years.integer + 1,
     )
@@ -592,7 +599,7 @@ def act272_recipients(
         Recipient(
             "tourism_company_remainder",
             REMAINDER_LABEL,
-            N_("Act 272-2003 § 31(B) (cut off after clause iii; RULES.md § 3.2)"),
+            f"{N_('Act 272-2003 § 31(B)')}; {readings.cite('remainder-to-tourism-company')}",
             remainder=True,
         ),
     ]
@@ -607,7 +614,8 @@ def _floor_warnings(
             Message(
                 "The Convention Bureau's floor of $%(decimal)s a month is off: the supplied § "
                 "31(B)(iii) leaves blank the fiscal year it applies from and "
-                "bureau_floor_from_fy was not given (RULES.md § 3.2).",
+                "bureau_floor_from_fy was not given (%(reading)s).",
+                reading=readings.note("bureau-floor-year"),
                 decimal=format(floor.decimal, ",.2f"),
             )
         ]
@@ -621,7 +629,8 @@ def _floor_warnings(
                 "$%(decimal2)s, and cumulative inside the fiscal year: after month m the "
                 "Bureau is owed to date the greater of 9%% of the year's tax to date and "
                 "$%(decimal2)s × m, so early months whose 9%% is larger count toward the floor "
-                "of later months (RULES.md § 3.2).",
+                "of later months (%(reading)s).",
+                reading=readings.note("bureau-floor-to-date"),
                 label=bureau_floor_from_fy.label,
                 decimal=format(annual.decimal, ",.2f"),
                 decimal2=format(floor.decimal, ",.2f"),
@@ -806,7 +815,8 @@ def _act272_opening_warning() -> Message:
     return Message(
         "Act 272-2003 § 31 opens 'For the fiscal year [blank] and subsequent fiscal "
         "years': the supplied text leaves the year blank; this project distributes "
-        "under it from FY%(value)s (the Act's approval, 2003-09-09; RULES.md § 3.2).",
+        "under it from FY%(value)s (the Act's approval, 2003-09-09; %(reading)s).",
+        reading=readings.note("act-272-distribution-year"),
         value=opening.value,
     )
 
@@ -969,7 +979,8 @@ def _act272_seam_warnings(
     warnings: list[str] = [
         Message(
             "What is left after clause (iii) goes to the Tourism Company: the supplied § "
-            "31(B) is cut off after clause iii (RULES.md § 3.2)."
+            "31(B) is cut off after clause iii (%(reading)s).",
+            reading=readings.note("remainder-to-tourism-company"),
         )
     ]
     if fy.start_year == first_distributed.year:
@@ -988,7 +999,8 @@ def _act272_seam_warnings(
                 "%(first_label)s's money: § 31 distributes from the month after the Act's "
                 "approval, and its first 1/9 transfer is October's. The collections up to "
                 "2003-09-08 go by the IRC 1994 rules as a part-year of FY2003-04; the text "
-                "leaves the seam open and this reading is ours (RULES.md § 3.2).",
+                "leaves the seam open (%(reading)s).",
+                reading=readings.note("seam-of-2003"),
                 first_label=first_label,
             )
         )

@@ -19,6 +19,7 @@ from decimal import ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
 from typing import Any
 
+from tid.rules import readings
 from tid.rules.errors import InputError
 from tid.rules.messages import N_, Message, render_all
 from tid.rules.money import ZERO, allocate, from_cents, json_money, money_str, to_cents
@@ -317,7 +318,8 @@ def hold_harmless(fy: FiscalYear, municipalities: Sequence[Municipality]) -> Hol
         warnings.append(
             Message(
                 "Taken to zero and the rest spread again over the others with the same "
-                "weights: %(names)s (no municipality goes below zero; RULES.md § 5).",
+                "weights: %(names)s (%(reading)s).",
+                reading=readings.note("no-municipality-below-zero"),
                 names=", ".join(municipalities[i].name for i in zeroed),
             )
         )

@@ -22,6 +22,7 @@ from decimal import Decimal
 from functools import cache, cached_property
 from typing import Any
 
+from tid.rules import readings
 from tid.rules.errors import InputError
 from tid.rules.messages import N_, Message, render_all
 from tid.rules.money import from_cents, money_str
@@ -257,7 +258,8 @@ def _applies_from(
         Message(
             '13 LPRA § 31751 applies from %(first_day)s (its history note: "retroactive to '
             'Jan. 1, 2011"): FY%(label)s is computed from %(start_label)s, and the monthly '
-            "payments count %(months)s months from %(start_label)s (RULES.md § 4).",
+            "payments count %(months)s months from %(start_label)s (%(reading)s).",
+            reading=readings.note("excise-from-2011"),
             first_day=first_day.isoformat(),
             label=fy.label,
             start_label=start_label,
@@ -382,7 +384,8 @@ def cigarette_recipients(fy: FiscalYear) -> tuple[list[Recipient], list[ParamVal
 SHORTFALL_WARNING = Message(
     "A month short of a payment is made up from later months of the same fiscal "
     "year only: money already paid out to lower priorities in earlier months is "
-    "not taken back (RULES.md § 4; the text also speaks of earlier months' excess)."
+    "not taken back (%(reading)s; the text also speaks of earlier months' excess).",
+    reading=readings.note("excise-made-up-later"),
 )
 
 
@@ -441,7 +444,8 @@ def allocate_excise(fy: FiscalYear, months: Sequence[ExciseMonth]) -> ExciseResu
         warnings.append(
             Message(
                 "The cigarette tax allocated is the month's collections less the amounts "
-                "reimbursed under 13 LPRA § 31668 (%(citation)s; RULES.md § 4).",
+                "reimbursed under 13 LPRA § 31668 (%(citation)s; %(reading)s).",
+                reading=readings.note("cigarette-reimbursements"),
                 citation=reimbursed_pv.citation,
             )
         )
@@ -489,7 +493,7 @@ def _paid_before_hta_deposit(plan: ExcisePlan, cigarette: WaterfallResult) -> st
                 label=label,
                 to_date=_d(to_date),
                 annual_cap=_d(hta.annual_cap),
-                citation=reading.citation,
+                citation=Message(reading.citation),
             )
     return None
 

@@ -26,6 +26,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from tid.rules import readings
 from tid.rules.errors import InputError
 from tid.rules.messages import N_, Message, render_all
 from tid.rules.money import ZERO, json_money, money_str
@@ -37,7 +38,8 @@ from tid.rules.waterfall import check_keys
 CITATION = N_("21 LPRA § 6653(8)")
 _LAST_SENTENCE = N_("21 LPRA § 6653(8), last sentence")
 _GIVEN = N_("given in the input")
-_EACH_RANK = N_("RULES.md § 1.5 (each rank in full before the next)")
+_EACH_RANK = readings.cite("lien-ranks-in-full")
+_UNSECURED = readings.cite("unsecured-charges")
 
 # Kinds that rank above the impost lien whatever their date, with the paragraph that says so.
 _ABOVE_BY_KIND = {
@@ -230,8 +232,9 @@ def rank_liens(
             "The statute orders liens only relative to the impost lien (%(CITATION)s); "
             "inside each group the oldest constitution date ranks first, and liens "
             "constituted on the same day rank in the order they are listed (the order they "
-            "were recorded), never by their identifiers: this is the project's reading.",
+            "were recorded), never by their identifiers (%(reading)s).",
             CITATION=CITATION,
+            reading=readings.note("same-day-liens"),
         ),
         Message(
             "Liens constituted before %(act_date)s rank above the impost lien "
@@ -387,7 +390,7 @@ def _paid_rank_by_rank(
                         "0.00 paid, %(owed)s owed by the owner (a separate action)",
                         owed=money_str(line.owed),
                     ),
-                    f"{_LAST_SENTENCE}; {N_('RULES.md § 1.5')}",
+                    f"{_LAST_SENTENCE}; {_UNSECURED}",
                 )
             )
             continue
@@ -410,9 +413,7 @@ def _paid_rank_by_rank(
             )
         )
     trace.append(
-        TraceStep(
-            Message("to the owner (the whole surplus)"), money_str(left), N_("RULES.md § 1.5")
-        )
+        TraceStep(Message("to the owner (the whole surplus)"), money_str(left), _UNSECURED)
     )
     return tuple(payments), left
 

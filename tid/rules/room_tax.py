@@ -19,6 +19,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from tid.rules import readings
 from tid.rules.errors import InputError, required
 from tid.rules.messages import N_, Message, render_all
 from tid.rules.money import ZERO, json_money, money_str, round_cents
@@ -128,8 +129,9 @@ def _regime_on_the_day(day: date, nights: int, warnings: list[str], trace: list[
         warnings.append(
             Message(
                 "The IRC 1994 rules are taken to apply to stays from %(irc1994_from)s, the "
-                "Code's approval date: the supplied text has no effective-date clause. This is "
-                "the project's reading.",
+                "Code's approval date: the supplied text has no effective-date clause "
+                "(%(reading)s).",
+                reading=readings.note("in-force-from-approval"),
                 irc1994_from=irc1994_from.isoformat(),
             )
         )
@@ -138,7 +140,8 @@ def _regime_on_the_day(day: date, nights: int, warnings: list[str], trace: list[
         warnings.append(
             Message(
                 "Act 272-2003 is taken to apply to stays from its approval, %(act272_from)s: "
-                "the supplied text has no effective-date clause (RULES.md § 2).",
+                "the supplied text has no effective-date clause (%(reading)s).",
+                reading=readings.note("in-force-from-approval"),
                 act272_from=act272_from.isoformat(),
             )
         )
@@ -243,7 +246,8 @@ def _greatest_of_base(
         Message(
             "Act 272-2003 %(rule)s lets the Company use the greatest of the average rate, "
             "the room cost and the industry cost; the base is the greatest of the figures "
-            "given (the rate charged is not among them) times the nights (RULES.md § 2).",
+            "given (the rate charged is not among them) times the nights (%(reading)s).",
+            reading=readings.note("greatest-of-the-figures"),
             rule=rule,
         )
     )
@@ -328,10 +332,18 @@ def _taxed_base(
             warnings.append(
                 Message(
                     "Additional charges are in the base as Act 272-2003 § 2(8) defines the room "
-                    "occupancy rate; the supplied IRC 1994 text does not define it (RULES.md § 2)."
+                    "occupancy rate; the supplied IRC 1994 text does not define it "
+                    "(%(reading)s).",
+                    reading=readings.note("additional-charges-in-base"),
                 )
             )
-    trace.append(TraceStep(Message("Taxed base"), money_str(base), N_("RULES.md § 2")))
+    # The base is the room occupancy rate of Act 272-2003 § 2(8), under either regime.
+    base_citation = (
+        N_("Act 272-2003 § 2(8)")
+        if regime == ACT_272
+        else f"{N_('IRC 1994 § 2051(a)')}; {readings.cite('additional-charges-in-base')}"
+    )
+    trace.append(TraceStep(Message("Taxed base"), money_str(base), base_citation))
     return room_part, base
 
 
@@ -356,7 +368,8 @@ def _exemptions(
             Message(
                 "The daily-rate test of %(provision)s reads the nightly room rate alone "
                 "(%(daily)s a night, against $%(minimum)s); the additional charges for the stay "
-                "join the base only once the stay is taxed. This is the project's reading.",
+                "join the base only once the stay is taxed (%(reading)s).",
+                reading=readings.note("five-dollar-test-nightly-rate"),
                 provision=Message(minimum.citation),
                 daily=money_str(round_cents(daily)),
                 minimum=money_str(minimum.decimal),

@@ -26,6 +26,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from tid.rules import readings
 from tid.rules.errors import InputError
 from tid.rules.messages import Message
 from tid.rules.money import (
@@ -520,7 +521,8 @@ def missing_months_warning(fy: FiscalYear, given: Sequence[int], first: int = 1)
     return Message(
         "Months not given (%(labels)s) are taken as collecting nothing and still "
         "count: what fell due in them (transfers, floors, monthly payments) is owed by "
-        "the following months of the fiscal year (one rule for a missing month, "
-        "RULES.md § 3.2).",
+        "the following months of the fiscal year (one rule for a missing month: "
+        "%(reading)s).",
+        reading=readings.note("missing-months"),
         labels=labels,
     )

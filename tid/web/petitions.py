@@ -46,26 +46,6 @@ nav.add(
     READERS,
 )
 
-# The calendar's warnings, marked here so that the catalog keeps their translations.
-_CALENDAR_WARNINGS = (
-    N_(
-        "Saturdays are treated like Sundays and holidays: a deadline falling on one moves "
-        "to the next working day (the district setting “A deadline on a Saturday moves to "
-        "the next working day” is on). The supplied text of 1 LPRA § 72 does not settle "
-        "Saturdays."
-    ),
-    N_(
-        "Saturdays count as working days: a deadline may fall on one (the district setting "
-        "“A deadline on a Saturday moves to the next working day” is off). The supplied "
-        "text of 1 LPRA § 72 does not settle Saturdays."
-    ),
-    N_(
-        "The publication window is the 7 days after the approval day (approval + 1 … "
-        "approval + 7) and its end does not move for a Sunday or holiday: the statute names "
-        "a week (21 LPRA § 6653(7)), not a period counted under 1 LPRA § 72."
-    ),
-)
-
 STEP_ACTIONS = ("study", "deny", "to_mayor", "approve", "veto", "publish", "crim", "association")
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation, Overflow, localcontext
 from typing import Any, NamedTuple
 
+from tid.rules import readings
 from tid.rules.errors import InputError
 from tid.rules.imposts.apportionment import apportion, apportioned_attribute
 from tid.rules.imposts.compiler import CONTEXT, MAX_AMOUNT, Compiler, EvalError, Value
@@ -147,7 +148,7 @@ def evaluate(
                         attribute=label_of(attribute),
                     ),
                     "largest remainder",
-                    "RULES.md, preamble (every split adds up to its total to the cent)",
+                    readings.cite("splits-to-the-cent"),
                 )
             )
         else:
@@ -156,7 +157,7 @@ def evaluate(
                 TraceStep(
                     Message("each amount"),
                     Message("rounded to cents half-up"),
-                    N_("RULES.md, preamble"),
+                    readings.cite("splits-to-the-cent"),
                 )
             )
         source = _Explainer(compiler, formula, properties, budget)
