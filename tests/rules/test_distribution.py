@@ -85,9 +85,10 @@ def test_the_years_before_fy1997_98_are_computed_with_the_points_above_apart(fy:
     }
     (en,) = [w for w in out["warnings"] if w.startswith("Points above 7/9 before FY1997-98")]
     assert "recipient not named in the supplied text" in en and f"FY{fy}" in en
-    assert "project's reading" in en
+    assert "(Project reading: Recipients the 1994 text does not name)" in en
     (es,) = [w for w in out["warnings_es"] if w.startswith("Puntos por encima de 7/9")]
-    assert "destinatario no nombrado" in es and "lectura del proyecto" in es
+    assert "destinatario no nombrado" in es
+    assert "(Lectura del proyecto: Destinatarios que el texto de 1994 no nombra)" in es
     steps = [s for s in out["trace"] if "points above 7/9 before FY1997-98" in s["step"]]
     assert [s["value"] for s in steps] == ["20.0000", "20.0000"]
     assert all("30 de junio de 1997" in s["citation"] for s in steps)
@@ -95,7 +96,8 @@ def test_the_years_before_fy1997_98_are_computed_with_the_points_above_apart(fy:
     first = [w for w in out["warnings"] if "Code's approval date" in w]
     if fy == "1994-95":
         (w,) = first
-        assert "from 1994-10-31" in w and "to 1995-06-30" in w and "project's reading" in w
+        assert "from 1994-10-31" in w and "to 1995-06-30" in w
+        assert w.endswith("(Project reading: In force from approval).")
         assert any("desde el 1994-10-31" in w for w in out["warnings_es"])
     else:
         assert first == []
@@ -500,10 +502,12 @@ def test_the_reserve_years_are_eleven_in_all_and_the_result_says_it_is_the_readi
         assert out["convention_center_reserve"]["last_fiscal_year"] == "2015-16"
         (en,) = [w for w in out["warnings"] if "inside the years" in w]
         assert "the fiscal year of the Convention Center's opening and the 10 subsequent" in en
-        assert "11 in all: the project's reading of Act 272-2003 § 31(B)(ii)" in en
+        assert "11 in all: Act 272-2003 § 31(B)(ii)" in en
+        assert "(Project reading: The years of the Convention Center reserve)" in en
         assert "ten years" not in en
         (es,) = [w for w in out["warnings_es"] if "dentro de los años de la reserva" in w]
-        assert "11 en total: es la lectura del proyecto" in es and "diez años" not in es
+        assert "11 en total: la Ley 272-2003, art. 31(B)(ii)" in es and "diez años" not in es
+        assert "(Lectura del proyecto: Los años de la reserva del Centro de Convenciones)" in es
         (step,) = [s for s in out["trace"] if s["step"].startswith("Convention Center reserve:")]
         assert "the 10 fiscal years after it, 11 in all, to FY2015-16" in step["step"]
     # Without the opening day the result still says how many years the reserve runs.

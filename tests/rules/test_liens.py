@@ -188,10 +188,10 @@ def test_same_day_liens_with_numeric_ids_are_paid_in_the_listed_order() -> None:
     assert out["to_owner"] == "0.00"
     (said,) = [w for w in out["warnings"] if w.startswith("The statute orders liens")]
     assert "in the order they are listed (the order they were recorded)" in said
-    assert "never by their identifiers" in said and "project's reading" in said
+    assert "never by their identifiers (Project reading: Liens of the same day)" in said
     (dicho,) = [w for w in out["warnings_es"] if w.startswith("La ley ordena los gravámenes")]
     assert "en el orden en que se listan (el orden en que se anotaron)" in dicho
-    assert "nunca por sus identificadores" in dicho and "lectura del proyecto" in dicho
+    assert "nunca por sus identificadores (Lectura del proyecto: Gravámenes del mismo día)" in dicho
 
 
 same_day_kinds = st.sampled_from(("mortgage", "judgment", "other"))

@@ -123,9 +123,10 @@ def test_the_five_dollar_test_reads_the_nightly_room_rate_alone(
     assert (cheap["taxable"], cheap["tax"]) == (False, "0.00")
     (said,) = [w for w in cheap["warnings"] if w.startswith("The daily-rate test of")]
     assert provision in said and "reads the nightly room rate alone (4.00 a night" in said
-    assert "project's reading" in said
+    assert "(Project reading: The $5.00 test reads the nightly rate)" in said
     (dicho,) = [w for w in cheap["warnings_es"] if w.startswith("La prueba de la tarifa diaria")]
-    assert "4.00 por noche" in dicho and "lectura del proyecto" in dicho
+    assert "4.00 por noche" in dicho
+    assert "(Lectura del proyecto: La prueba de los $5.00 lee la tarifa por noche)" in dicho
     # A 5.01 room with the same fee is taxed on the room and the fee: 10.02 + 3.00 = 13.02.
     taxed = tax(
         lodging_type=lodging_type,
@@ -146,7 +147,7 @@ def test_the_five_dollar_test_reads_the_nightly_room_rate_alone(
 def test_the_1994_regime_says_it_starts_with_the_codes_approval() -> None:
     first = tax(lodging_type="hotel", date="1994-10-31", nightly_rate="100.00", nights=1)
     (said,) = [w for w in first["warnings"] if "Code's approval date" in w]
-    assert "from 1994-10-31" in said and "project's reading" in said
+    assert "from 1994-10-31" in said and "(Project reading: In force from approval)" in said
     assert any("desde el 1994-10-31" in w for w in first["warnings_es"])
     later = tax(lodging_type="hotel", date="1995-07-01", nightly_rate="100.00", nights=1)
     assert not any("Code's approval date" in w for w in later["warnings"])
