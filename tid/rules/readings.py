@@ -91,11 +91,12 @@ _ALL = (
         "admin-cap-per-fiscal-year",
         N_("The administrative cap, per fiscal year"),
         N_(
-            "Administrative expenditures may not exceed 5 percent of the impost revenues "
-            "collected; the statute names no period. The project measures the cap per fiscal "
-            "year (July 1 to June 30): the administrative spending booked in a fiscal year may "
-            "not exceed 5 percent of the impost revenue collected in that fiscal year up to "
-            "that moment. An expenditure that would break it is refused with the figures."
+            "Administrative expenditures may not exceed the statute's share of the impost "
+            "revenues collected (the administrative cap, a dated parameter); the statute names "
+            "no period. The project measures the cap per fiscal year (July 1 to June 30): the "
+            "administrative spending booked in a fiscal year may not exceed that share of the "
+            "impost revenue collected in that fiscal year up to that moment. An expenditure "
+            "that would break it is refused with the figures."
         ),
         (N_("21 LPRA § 6653(6)"),),
     ),
