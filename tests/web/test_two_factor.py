@@ -52,12 +52,24 @@ def _password(client: FlaskClient, user: User) -> str:
     return str(response.location)
 
 
-def _enrol(client: FlaskClient, user: User, clock: Clock) -> tuple[str, list[str]]:
-    assert _password(client, user).endswith("/login/enrol")
-    page = client.get("/login/enrol").get_data(as_text=True)
+def _secret_on(page: str) -> str:
+    """The TOTP secret an enrolment page shows (in groups of four)."""
     found = re.search(r'<code id="totp-secret">([A-Z2-7 ]+)</code>', page)
     assert found, page
-    secret = found.group(1).replace(" ", "")
+    return found.group(1).replace(" ", "")
+
+
+def _turn_on(client: FlaskClient, user: User, clock: Clock) -> pyotp.TOTP:
+    """Sign in with the password and turn the optional second factor on from the account."""
+    _password(client, user)
+    totp = pyotp.TOTP(_secret_on(client.get("/me/two-factor").get_data(as_text=True)))
+    assert client.post("/me/two-factor", data={"code": totp.at(clock.now)}).status_code == 200
+    return totp
+
+
+def _enrol(client: FlaskClient, user: User, clock: Clock) -> tuple[str, list[str]]:
+    assert _password(client, user).endswith("/login/enrol")
+    secret = _secret_on(client.get("/login/enrol").get_data(as_text=True))
     code = pyotp.TOTP(secret).at(clock.now)
     done = client.post("/login/enrol", data={"code": code})
     assert done.status_code == 200
@@ -192,12 +204,7 @@ def test_two_factor_is_optional_for_others_and_they_may_turn_it_on(
     app2fa: Flask, session: Session, people: People, clock: Clock
 ) -> None:
     client = app2fa.test_client()
-    _password(client, people.auditor)
-    page = client.get("/me/two-factor").get_data(as_text=True)
-    found = re.search(r'<code id="totp-secret">([A-Z2-7 ]+)</code>', page)
-    assert found
-    code = pyotp.TOTP(found.group(1).replace(" ", "")).at(clock.now)
-    assert client.post("/me/two-factor", data={"code": code}).status_code == 200
+    _turn_on(client, people.auditor, clock)
     session.expire_all()
     auditor = session.get(User, people.auditor.id)
     assert auditor is not None and two_factor.is_enabled(auditor)
@@ -253,12 +260,7 @@ def test_turning_it_off_asks_for_the_password_or_a_code(
 ) -> None:
     """An open session alone (a borrowed browser, a stolen cookie) cannot turn it off."""
     client = app2fa.test_client()
-    _password(client, people.auditor)
-    page = client.get("/me/two-factor").get_data(as_text=True)
-    found = re.search(r'<code id="totp-secret">([A-Z2-7 ]+)</code>', page)
-    assert found
-    totp = pyotp.TOTP(found.group(1).replace(" ", ""))
-    assert client.post("/me/two-factor", data={"code": totp.at(clock.now)}).status_code == 200
+    totp = _turn_on(client, people.auditor, clock)
 
     def is_on() -> bool:
         session.expire_all()
