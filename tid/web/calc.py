@@ -474,11 +474,7 @@ def form(calculator: str) -> Any:
     try:
         with calc_guard.bounded():
             return _compute_form(spec)
-    except (
-        calc_guard.CalculationRateLimited,
-        calc_guard.CalculationsBusy,
-        calc_guard.CalculationTooLong,
-    ) as exc:
+    except calc_guard.Refused as exc:
         # The page comes back with what was typed in, and says why and for how long.
         state = _typed_state(spec)
         state.general.append(exc.description or "")

@@ -40,7 +40,12 @@ from flask import current_app, request
 from flask_babel import gettext as _
 from flask_login import current_user
 from sqlmodel import Session
-from werkzeug.exceptions import ServiceUnavailable, TooManyRequests, UnprocessableEntity
+from werkzeug.exceptions import (
+    HTTPException,
+    ServiceUnavailable,
+    TooManyRequests,
+    UnprocessableEntity,
+)
 
 from tid import i18n
 from tid.db import engine, get_session
@@ -60,19 +65,28 @@ _PLACE_GRACE = timedelta(seconds=30)
 clock: Callable[[], float] = time.monotonic
 
 
-class CalculationRateLimited(TooManyRequests):
+class Bound(HTTPException):
+    """A bound of this module said to the reader: its description names the bound (and, with
+    ``Retry-After``, when to try again), in the reader's language."""
+
+
+class Refused(Bound):
+    """Refused before or during the work (rate, places, time): the form comes back."""
+
+
+class CalculationRateLimited(Refused, TooManyRequests):
     """Too many computations from one address in this minute, or one still under way."""
 
 
-class CalculationsBusy(ServiceUnavailable):
+class CalculationsBusy(Refused, ServiceUnavailable):
     """Every place for anonymous heavy work is taken."""
 
 
-class CalculationTooLong(ServiceUnavailable):
+class CalculationTooLong(Refused, ServiceUnavailable):
     """A request ran past its time budget and was stopped."""
 
 
-class DocumentTooLong(UnprocessableEntity):
+class DocumentTooLong(Bound, UnprocessableEntity):
     """A document of more rows than its kind holds."""
 
 

@@ -10,12 +10,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from tid.rules.errors import InputError
-from tid.web.calc_guard import (
-    CalculationRateLimited,
-    CalculationsBusy,
-    CalculationTooLong,
-    DocumentTooLong,
-)
+from tid.web.calc_guard import Bound
 
 
 def _messages() -> dict[int, str]:
@@ -38,9 +33,7 @@ def register(app: Flask) -> None:
     def _http_error(exc: HTTPException) -> Any:
         code = exc.code or 500
         message = _messages().get(code, exc.description or "")
-        if isinstance(
-            exc, CalculationRateLimited | CalculationsBusy | CalculationTooLong | DocumentTooLong
-        ):
+        if isinstance(exc, Bound):
             message = exc.description or message  # says the limit, in the reader's language
         if isinstance(exc, CSRFError):
             message = _("The form expired or was sent from elsewhere. Please try again.")
