@@ -11,15 +11,13 @@ from __future__ import annotations
 import contextlib
 import re
 import secrets
-from collections.abc import Callable
 from datetime import date
 from decimal import Decimal
-from typing import Any, TypeVar
+from typing import Any
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from sqlmodel import Session, col, select
-from werkzeug.wrappers import Response as BaseResponse
 
 from tid.db import get_session
 from tid.documents import account as account_documents
@@ -28,7 +26,7 @@ from tid.i18n import language, rate, say
 from tid.ids import parse_id, parse_page
 from tid.models import District, JournalEntry, LateChargeTerms, Municipality, Property
 from tid.render.account_charts import money_bars, ratio_chart
-from tid.rules.errors import N_, Finding, FindingsError, InputError
+from tid.rules.errors import N_, FindingsError, InputError
 from tid.rules.liens import KINDS, LIEN_KINDS
 from tid.rules.money import MAX_ACCOUNT_AMOUNT, parse_money
 from tid.rules.periods import FiscalYear, fiscal_year_of, parse_date, parse_fiscal_year
@@ -46,6 +44,7 @@ from tid.services.ledger import CapExceededError
 from tid.services.paging import FIRST_ROWS
 from tid.web import nav
 from tid.web.access import deny_unless, may_write_district, me, require, visible_district
+from tid.web.forms import Form
 from tid.web.util import look_up_latest_jobs, send, today
 
 bp = Blueprint("account", __name__, url_prefix="/account")
@@ -120,53 +119,6 @@ def _form_token(values: dict[str, str]) -> str:
     if not _TOKEN.fullmatch(token):
         raise InputError("token", FORM_TOKEN_MISSING)
     return token
-
-
-T = TypeVar("T")
-
-
-class _Form:
-    """Every error of one form, field → message in the user's language: each field is read
-    on its own, so a form comes back with all its errors at once, not the first one."""
-
-    def __init__(self, rename: dict[str, str] | None = None) -> None:
-        self.errors: dict[str, str] = {}
-        self.rename = rename or {}
-
-    def add(self, findings: list[Finding]) -> None:
-        for finding in findings:
-            field = self.rename.get(finding.field, finding.field)
-            self.errors.setdefault(field, say(finding.message))
-
-    def failed(self, exc: InputError) -> None:
-        self.add(
-            exc.findings if isinstance(exc, FindingsError) else [Finding(exc.field, exc.message)]
-        )
-
-    def read(self, parse: Callable[[], T]) -> T | None:
-        try:
-            return parse()
-        except InputError as exc:
-            self.failed(exc)
-            return None
-
-    def write(self, service: Callable[[], T]) -> T | None:
-        """The form's one write: refused (an InputError), it is rolled back and its errors
-        join the form's."""
-        try:
-            return service()
-        except InputError as exc:
-            get_session().rollback()
-            self.failed(exc)
-            return None
-
-    def saved(self, message: str, target: str) -> BaseResponse | None:
-        """Without an error: the write committed, ``message`` said, and on to ``target``."""
-        if self.errors:
-            return None
-        get_session().commit()
-        flash(message)
-        return redirect(target)
 
 
 def _date_field(values: dict[str, str], name: str) -> date:
@@ -268,7 +220,7 @@ def payments_page(district_id: int) -> Any:
     values = {name: request.form.get(name, "") for name in _PAYMENT_FIELDS}
     if request.method == "POST":
         _writer(district)
-        form = _Form()
+        form = Form()
         amount = form.read(lambda: _money_field(values, "amount"))
         paid_on = form.read(lambda: _date_field(values, "date"))
         token = form.read(lambda: _form_token(values))
@@ -539,7 +491,7 @@ def expenditures_page(district_id: int) -> Any:
         category = values["category"]
         administrative = category == "admin"
         purpose_id = parse_id(category)
-        form = _Form(rename={"purpose": "category"})
+        form = Form(rename={"purpose": "category"})
         amount = form.read(lambda: _money_field(values, "amount"))
         spent_on = form.read(lambda: _date_field(values, "date"))
         token = form.read(lambda: _form_token(values))
@@ -671,7 +623,7 @@ def bank(district_id: int) -> Any:
     values = {n: request.form.get(n, "") for n in ("as_of", "balance", "note")}
     if request.method == "POST":
         _writer(district)
-        form = _Form()
+        form = Form()
         balance = form.read(lambda: _money_field(values, "balance"))
         as_of = form.read(lambda: _date_field(values, "as_of"))
         if balance is not None and as_of is not None:
@@ -734,7 +686,7 @@ def delinquency(district_id: int) -> Any:
     if request.method == "POST":
         _writer(district)
         values = _terms_values(liens.late_terms(db, district_id))
-        form = _Form()
+        form = Form()
         form.write(
             lambda: liens.set_late_terms(
                 session=db, actor=me().actor, district_id=district_id, **values
@@ -875,7 +827,7 @@ def property_liens(district_id: int, property_id: int) -> Any:
     values = {n: request.form.get(n, "") for n in fields}
     if request.method == "POST":
         _writer(district)
-        form = _Form()
+        form = Form()
         amount = form.read(lambda: _money_field(values, "amount"))
         constituted_on = form.read(lambda: _date_field(values, "constituted_on"))
         if amount is None or constituted_on is None:

@@ -1,0 +1,61 @@
+"""The one way a page's form is read and written (the GOV.UK error-summary pattern): every
+field is read on its own and its error kept beside it, the form's one write is rolled back
+when refused, and a form without an error commits, says so and moves on."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from flask import flash, redirect
+from werkzeug.wrappers import Response as BaseResponse
+
+from tid.db import get_session
+from tid.i18n import say
+from tid.rules.errors import Finding, FindingsError, InputError
+
+T = TypeVar("T")
+
+
+class Form:
+    """Every error of one form, field → message in the user's language: each field is read
+    on its own, so a form comes back with all its errors at once, not the first one."""
+
+    def __init__(self, rename: dict[str, str] | None = None) -> None:
+        self.errors: dict[str, str] = {}
+        self.rename = rename or {}
+
+    def add(self, findings: list[Finding]) -> None:
+        for finding in findings:
+            field = self.rename.get(finding.field, finding.field)
+            self.errors.setdefault(field, say(finding.message))
+
+    def failed(self, exc: InputError) -> None:
+        self.add(
+            exc.findings if isinstance(exc, FindingsError) else [Finding(exc.field, exc.message)]
+        )
+
+    def read(self, parse: Callable[[], T]) -> T | None:
+        try:
+            return parse()
+        except InputError as exc:
+            self.failed(exc)
+            return None
+
+    def write(self, service: Callable[[], T]) -> T | None:
+        """The form's one write: refused (an InputError), it is rolled back and its errors
+        join the form's."""
+        try:
+            return service()
+        except InputError as exc:
+            get_session().rollback()
+            self.failed(exc)
+            return None
+
+    def saved(self, message: str, target: str) -> BaseResponse | None:
+        """Without an error: the write committed, ``message`` said, and on to ``target``."""
+        if self.errors:
+            return None
+        get_session().commit()
+        flash(message)
+        return redirect(target)
