@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import date
 from decimal import Decimal
+from typing import Any
 
 from sqlmodel import Session, select
 
@@ -122,10 +123,7 @@ def issue_ordinance(
     )
     session.add(ordinance)
     session.flush()
-    unfavourable = unfavourable_factors(session, petition)
-    after = audit.snapshot(ordinance) or {}
-    if unfavourable:
-        after["unfavourable_findings"] = ", ".join(unfavourable)
+    after = _flagged_snapshot(session, petition, ordinance)
     audit.record(session, actor, "ordinance.issue", ordinance, after=after)
     transition(session, actor, petition, "issue", {})
     return ordinance
@@ -143,22 +141,20 @@ def deny(
     """§ 6653(1)–(2): the legislature concludes not to issue the ordinance (under study →
     denied). The determination rests on the five factors, so all five must be recorded."""
     require_state(petition, "deny")
-    start = petition.study_started_on or petition.received_on
     check = Collector()
     check(lambda: require_all_findings(session, petition), dict[str, Finding]())
-    day = check(
-        lambda: date_field(
-            on,
-            "on",
-            today=today,
-            after=start,
-            after_msgid=N_("%(day)s is before the study started (%(after)s)."),
-        ),
-        today,
+    return _decide(
+        session=session,
+        actor=actor,
+        petition=petition,
+        check=check,
+        action="deny",
+        on=on,
+        notes=notes,
+        today=today,
+        after=petition.study_started_on or petition.received_on,
+        after_msgid=N_("%(day)s is before the study started (%(after)s)."),
     )
-    text = check(lambda: long_text(notes, "notes", required=False), "")
-    check.raise_any()
-    return transition(session, actor, petition, "deny", {"denied_on": day, "decision_notes": text})
 
 
 def send_to_mayor(
@@ -205,10 +201,7 @@ def mayor_approves(
     ordinance.approved_on = day
     ordinance.updated_at = utcnow()
     session.add(ordinance)
-    after = audit.snapshot(ordinance) or {}
-    unfavourable = unfavourable_factors(session, petition)
-    if unfavourable:
-        after["unfavourable_findings"] = ", ".join(unfavourable)
+    after = _flagged_snapshot(session, petition, ordinance)
     audit.record(session, actor, "ordinance.approve", ordinance, before=before, after=after)
     return transition(session, actor, petition, "approve", {"approved_on": day})
 
@@ -225,21 +218,56 @@ def mayor_vetoes(
     """§ 6653(2): the mayor denies the ordinance (with the mayor → vetoed)."""
     require_state(petition, "veto")
     assert petition.sent_to_mayor_on is not None
-    sent = petition.sent_to_mayor_on
-    check = Collector()
+    return _decide(
+        session=session,
+        actor=actor,
+        petition=petition,
+        check=Collector(),
+        action="veto",
+        on=on,
+        notes=notes,
+        today=today,
+        after=petition.sent_to_mayor_on,
+        after_msgid=N_("%(day)s is before the mayor received the ordinance (%(after)s)."),
+    )
+
+
+# The day field each decision records.
+_DECIDED_ON = {"deny": "denied_on", "veto": "vetoed_on"}
+
+
+def _decide(
+    *,
+    session: Session,
+    actor: audit.Actor,
+    petition: Petition,
+    check: Collector,
+    action: str,
+    on: object,
+    notes: object,
+    today: date,
+    after: date,
+    after_msgid: str,
+) -> Petition:
+    """A decision against the ordinance (the legislature's denial, the mayor's veto): its day,
+    not before ``after``, and its notes, each checked at its field with ``check``'s others."""
     day = check(
-        lambda: date_field(
-            on,
-            "on",
-            today=today,
-            after=sent,
-            after_msgid=N_("%(day)s is before the mayor received the ordinance (%(after)s)."),
-        ),
-        today,
+        lambda: date_field(on, "on", today=today, after=after, after_msgid=after_msgid), today
     )
     text = check(lambda: long_text(notes, "notes", required=False), "")
     check.raise_any()
-    return transition(session, actor, petition, "veto", {"vetoed_on": day, "decision_notes": text})
+    values = {_DECIDED_ON[action]: day, "decision_notes": text}
+    return transition(session, actor, petition, action, values)
+
+
+def _flagged_snapshot(session: Session, petition: Petition, ordinance: Ordinance) -> dict[str, Any]:
+    """The ordinance as the audit trail keeps it, with the unfavourable findings it was issued
+    or approved over (§ 6653(1): the legislature may still conclude to issue it)."""
+    after = audit.snapshot(ordinance) or {}
+    unfavourable = unfavourable_factors(session, petition)
+    if unfavourable:
+        after["unfavourable_findings"] = ", ".join(unfavourable)
+    return after
 
 
 def publish(
