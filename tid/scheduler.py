@@ -66,36 +66,23 @@ def configure(scheduler: Any, app: Flask, *, catch_up: bool = True, delay: float
     from apscheduler.triggers.cron import CronTrigger
 
     job: Callable[[Flask], None] = digest_job
-    scheduler.add_job(
-        job,
-        CronTrigger(hour=DIGEST_HOUR, minute=0, timezone=PUERTO_RICO),
-        args=[app],
-        id=DAILY_DIGEST,
-        replace_existing=True,
-        coalesce=True,
-        max_instances=1,
-        misfire_grace_time=6 * 3600,
-    )
-    scheduler.add_job(
-        yearly_notices_job,
-        CronTrigger(hour=DIGEST_HOUR - 1, minute=30, timezone=PUERTO_RICO),
-        args=[app],
-        id=YEARLY_NOTICES,
-        replace_existing=True,
-        coalesce=True,
-        max_instances=1,
-        misfire_grace_time=6 * 3600,
-    )
-    scheduler.add_job(
-        archive_verify_job,
-        CronTrigger(day_of_week="sun", hour=4, minute=0, timezone=PUERTO_RICO),
-        args=[app],
-        id=ARCHIVE_VERIFY,
-        replace_existing=True,
-        coalesce=True,
-        max_instances=1,
-        misfire_grace_time=24 * 3600,
-    )
+    # Each job, when it runs, and how late a missed run may still start.
+    timetable: list[tuple[Callable[[Flask], None], str, dict[str, Any], int]] = [
+        (job, DAILY_DIGEST, {"hour": DIGEST_HOUR, "minute": 0}, 6),
+        (yearly_notices_job, YEARLY_NOTICES, {"hour": DIGEST_HOUR - 1, "minute": 30}, 6),
+        (archive_verify_job, ARCHIVE_VERIFY, {"day_of_week": "sun", "hour": 4, "minute": 0}, 24),
+    ]
+    for function, job_id, when, grace_hours in timetable:
+        scheduler.add_job(
+            function,
+            CronTrigger(**when, timezone=PUERTO_RICO),
+            args=[app],
+            id=job_id,
+            replace_existing=True,
+            coalesce=True,
+            max_instances=1,
+            misfire_grace_time=grace_hours * 3600,
+        )
     if catch_up:
         scheduler.add_job(
             job,
