@@ -85,6 +85,15 @@ def assert_archival(
     return reader
 
 
+def pdf_text(data: bytes) -> str:
+    """A PDF's text, every run of whitespace made one space (lines wrap anywhere)."""
+    return page_text(PdfReader(io.BytesIO(data)))
+
+
+def pdf_pages(data: bytes) -> int:
+    return len(PdfReader(io.BytesIO(data)).pages)
+
+
 def page_text(reader: PdfReader) -> str:
     """Every page's text, whitespace runs made one space."""
     return " ".join(" ".join(page.extract_text() or "" for page in reader.pages).split())

@@ -5,7 +5,6 @@ template, catalog entry or code outside the parameter files writes the rate itse
 
 from __future__ import annotations
 
-import io
 import re
 import shutil
 from collections.abc import Iterator
@@ -16,10 +15,10 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from pypdf import PdfReader
 from sqlmodel import Session
 
 from tests.conftest import People, login
+from tests.pdf_checks import pdf_text
 from tests.services.ledger_support import ACTOR, Scaffold
 from tid.rules import params
 from tid.services import payments
@@ -51,12 +50,6 @@ def six_percent_from_fy2028(tmp_path: Path) -> Iterator[None]:
     params.reload(folder)
     yield
     params.reload()
-
-
-def _pdf_text(data: bytes) -> str:
-    return " ".join(
-        " ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(data)).pages
-    )
 
 
 def _expend(client: FlaskClient, district_id: int, day: str, amount: str, token: str) -> str:
@@ -111,13 +104,13 @@ def test_six_percent_from_fy2028_is_one_parameter_change(
     assert _expend(client, d, "2028-08-15", "55.00", "v" * 20).startswith("302")  # > 5%, ≤ 6%
 
     # The statement PDF.
-    old = _pdf_text(client.get(f"/account/{d}/statement.pdf?fy=2027-28").data)
-    new = _pdf_text(client.get(f"/account/{d}/statement.pdf?fy=2028-29").data)
+    old = pdf_text(client.get(f"/account/{d}/statement.pdf?fy=2027-28").data)
+    new = pdf_text(client.get(f"/account/{d}/statement.pdf?fy=2028-29").data)
     assert "Proporción administrativa (tope 5%)" in old
     assert "Proporción administrativa (tope 6%)" in new
     with client.session_transaction() as browser:
         browser["lang"] = "en"
-    english = _pdf_text(client.get(f"/account/{d}/statement.pdf?fy=2028-29").data)
+    english = pdf_text(client.get(f"/account/{d}/statement.pdf?fy=2028-29").data)
     assert "Administrative ratio (cap 6%)" in english
 
 

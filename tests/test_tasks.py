@@ -17,8 +17,9 @@ from sqlalchemy import func
 from sqlmodel import Session, select
 
 from tests.conftest import BACKENDS, People, login, make_test_app
+from tests.pdf_checks import pdf_text
 from tests.redis_server import ThrowawayRedis
-from tests.services.notice_support import SENDER, make_ordinance, make_run, pdf_text
+from tests.services.notice_support import SENDER, make_ordinance, make_run
 from tid import migrate, tasks
 from tid.models import ArchivedDocument, BillingRun, Job, Notice, NoticeBatch
 from tid.queue import PostgresStorage

@@ -13,7 +13,7 @@ from flask.testing import FlaskClient, FlaskCliRunner
 from sqlmodel import Session, func, select
 
 from tests.conftest import login
-from tests.services.notice_support import pdf_text
+from tests.pdf_checks import pdf_text
 from tid.demo import DEMO_PASSWORD
 from tid.models import JournalEntry, Notice, Petition, PropertyYear, User
 from tid.rules.periods import FiscalYear

@@ -3,12 +3,10 @@ bills, made directly (the billing service is not under test here)."""
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-from pypdf import PdfReader
 from sqlmodel import Session
 
 from tid.demo import records
@@ -136,13 +134,3 @@ def article(seed: int, length: int = 22) -> str:
     """A valid article number (good check digit) made from ``seed``."""
     body = ("9400" + f"{seed:0{length - 5}d}")[: length - 1]
     return body + str(check_digit(body))
-
-
-def pdf_text(data: bytes) -> str:
-    """The PDF's text with every run of whitespace made one space (lines wrap anywhere)."""
-    text = " ".join(page.extract_text() or "" for page in PdfReader(io.BytesIO(data)).pages)
-    return " ".join(text.split())
-
-
-def pdf_pages(data: bytes) -> int:
-    return len(PdfReader(io.BytesIO(data)).pages)

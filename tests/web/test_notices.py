@@ -12,8 +12,8 @@ from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
 from tests.conftest import People, login, make_test_app
-from tests.pdf_checks import assert_archival
-from tests.services.notice_support import SENDER, article, make_ordinance, make_run, pdf_text
+from tests.pdf_checks import assert_archival, pdf_text
+from tests.services.notice_support import SENDER, article, make_ordinance, make_run
 from tid import tasks
 from tid.models import Notice, NoticeBatch
 from tid.services import audit, notices

@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from sqlmodel import Session
 
 from tests.conftest import People
-from tests.pdf_checks import assert_archival, page_text
+from tests.pdf_checks import assert_archival, page_text, pdf_text
 from tests.services.notice_support import (
     ACTOR,
     BASE_URL,
@@ -22,7 +22,6 @@ from tests.services.notice_support import (
     article,
     make_ordinance,
     make_run,
-    pdf_text,
 )
 from tid.models import Notice, Property
 from tid.services import notices

@@ -12,7 +12,8 @@ import pytest
 from sqlmodel import Session
 
 from tests.conftest import People
-from tests.services.notice_support import ACTOR, article, pdf_text
+from tests.pdf_checks import pdf_text
+from tests.services.notice_support import ACTOR, article
 from tests.services.notices.helpers import audit_history, make_batch
 from tid.rules.errors import FindingsError, InputError
 from tid.services import notices

@@ -16,7 +16,8 @@ from pypdf import PdfReader
 from sqlmodel import Session
 
 from tests.conftest import People
-from tests.services.notice_support import ACTOR, article, pdf_text
+from tests.pdf_checks import pdf_text
+from tests.services.notice_support import ACTOR, article
 from tests.services.notices.helpers import make_batch
 from tid.models import Bill, Notice
 from tid.render import manifest as manifest_render

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 
-from tests.services.notice_support import pdf_pages, pdf_text
+from tests.pdf_checks import pdf_pages, pdf_text
 from tests.services.notices.helpers import sample_content
 from tid.render import notice as notice_pdf
 

@@ -10,7 +10,7 @@ import pytest
 from sqlmodel import Session
 
 from tests.conftest import People
-from tests.pdf_checks import assert_archival
+from tests.pdf_checks import assert_archival, pdf_pages, pdf_text
 from tests.services.notice_support import (
     ACTOR,
     BASE_URL,
@@ -18,8 +18,6 @@ from tests.services.notice_support import (
     SENDER,
     make_ordinance,
     make_run,
-    pdf_pages,
-    pdf_text,
 )
 from tid.models import ArchivedDocument
 from tid.services import notices
