@@ -10,9 +10,18 @@ from decimal import Decimal
 from sqlmodel import Session
 
 from tid.demo import records
-from tid.models import Bill, BillingRun, District, Ordinance, Property, PropertyYear
+from tid.models import (
+    Bill,
+    BillingRun,
+    District,
+    Notice,
+    NoticeBatch,
+    Ordinance,
+    Property,
+    PropertyYear,
+)
 from tid.rules.certified_mail import check_digit
-from tid.services import audit
+from tid.services import audit, notices
 
 ACTOR = audit.Actor("tests")
 SECRET = "test-secret-key"
@@ -134,3 +143,42 @@ def article(seed: int, length: int = 22) -> str:
     """A valid article number (good check digit) made from ``seed``."""
     body = ("9400" + f"{seed:0{length - 5}d}")[: length - 1]
     return body + str(check_digit(body))
+
+
+ISSUED = date(2026, 1, 20)
+
+
+def issue_notices(
+    session: Session, billed: Billed, *, issued_on: date = ISSUED, **kwargs: object
+) -> tuple[NoticeBatch, list[Notice]]:
+    """The notices of a billing run, rendered in this process and committed."""
+    batch = notices.create_batch(
+        session=session,
+        actor=ACTOR,
+        billing_run_id=billed.run.id or 0,
+        issued_on=issued_on,
+        portal_base_url=BASE_URL,
+        secret=SECRET,
+        workers=1,
+        **{**SENDER, **kwargs},  # type: ignore[arg-type]
+    )
+    session.commit()
+    return batch, notices.batch_notices(session, batch.id or 0)
+
+
+def mail_all(session: Session, batch: NoticeBatch, found: list[Notice], seed: int = 100) -> None:
+    """Every notice of ``batch`` given an article number and mailed on 2026-01-22."""
+    for i, notice in enumerate(found):
+        notices.set_article_number(
+            session=session, actor=ACTOR, notice_id=notice.id or 0, article_number=article(seed + i)
+        )
+    notices.mail_batch(
+        session=session,
+        actor=ACTOR,
+        batch_id=batch.id or 0,
+        mailed_on=date(2026, 1, 22),
+        postage="0.73",
+        certified_fee="4.85",
+        today=date(2026, 1, 22),
+    )
+    session.commit()

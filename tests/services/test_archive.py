@@ -13,7 +13,11 @@ from sqlalchemy import update
 from sqlmodel import Session, select
 
 from tests.conftest import People
-from tests.services.notice_support import ACTOR, BASE_URL, SECRET, SENDER, make_ordinance, make_run
+from tests.services.notice_support import (
+    issue_notices,
+    make_ordinance,
+    make_run,
+)
 from tests.test_jobs import Inbox, _body, smtp  # noqa: F401  (the SMTP fixture)
 from tid import jobs
 from tid import scheduler as tid_scheduler
@@ -26,18 +30,7 @@ SUNDAY = date(2026, 5, 31)
 def _issue(session: Session, people: People) -> list[Notice]:
     ordinance = make_ordinance(session, people.district)
     billed = make_run(session, people.district, ordinance, owners=["Peña Müller", "王小明"])
-    batch = notices.create_batch(
-        session=session,
-        actor=ACTOR,
-        billing_run_id=billed.run.id or 0,
-        issued_on=date(2026, 1, 20),
-        portal_base_url=BASE_URL,
-        secret=SECRET,
-        workers=1,
-        **SENDER,
-    )
-    session.commit()
-    return notices.batch_notices(session, batch.id or 0)
+    return issue_notices(session, billed)[1]
 
 
 def _corrupt_one_byte(session: Session, sha256: str) -> None:

@@ -20,6 +20,8 @@ from tests.services.notice_support import (
     SECRET,
     SENDER,
     article,
+    issue_notices,
+    mail_all,
     make_ordinance,
     make_run,
 )
@@ -36,31 +38,8 @@ class Mailed:
 def _mailed(session: Session, people: People, owners: list[str]) -> Mailed:
     ordinance = make_ordinance(session, people.district)
     billed = make_run(session, people.district, ordinance, owners=owners)
-    batch = notices.create_batch(
-        session=session,
-        actor=ACTOR,
-        billing_run_id=billed.run.id or 0,
-        issued_on=date(2026, 1, 20),
-        portal_base_url=BASE_URL,
-        secret=SECRET,
-        workers=1,
-        **SENDER,
-    )
-    found = notices.batch_notices(session, batch.id or 0)
-    for i, notice in enumerate(found):
-        notices.set_article_number(
-            session=session, actor=ACTOR, notice_id=notice.id or 0, article_number=article(50 + i)
-        )
-    notices.mail_batch(
-        session=session,
-        actor=ACTOR,
-        batch_id=batch.id or 0,
-        mailed_on=date(2026, 1, 22),
-        postage="0.73",
-        certified_fee="4.85",
-        today=date(2026, 1, 22),
-    )
-    session.commit()
+    batch, found = issue_notices(session, billed)
+    mail_all(session, batch, found, seed=50)
     codes = []
     for notice in found:
         text = pdf_text(notices.notice_pdf_bytes(session, notice))

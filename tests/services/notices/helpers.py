@@ -12,19 +12,15 @@ from sqlmodel import Session
 
 from tests.conftest import People
 from tests.services.notice_support import (
-    ACTOR,
     BASE_URL,
-    SECRET,
-    SENDER,
-    article,
+    ISSUED,
+    issue_notices,
     make_ordinance,
     make_run,
 )
 from tid.models import AuditEvent, Notice, NoticeBatch
 from tid.render import notice as notice_pdf
-from tid.services import audit, notices
-
-ISSUED = date(2026, 1, 20)
+from tid.services import audit
 
 
 def make_batch(
@@ -32,41 +28,13 @@ def make_batch(
 ) -> tuple[NoticeBatch, list[Notice]]:
     ordinance = make_ordinance(session, people.district)
     billed = make_run(session, people.district, ordinance, **kwargs)  # type: ignore[arg-type]
-    batch = notices.create_batch(
-        session=session,
-        actor=ACTOR,
-        billing_run_id=billed.run.id or 0,
-        issued_on=ISSUED,
-        portal_base_url=BASE_URL,
-        secret=SECRET,
-        workers=1,
-        **SENDER,
-    )
-    session.commit()
-    return batch, notices.batch_notices(session, batch.id or 0)
+    return issue_notices(session, billed)
 
 
 def code_in(text: str) -> str:
     match = re.search(r"([A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4})", text)
     assert match, "no access code printed"
     return match.group(1)
-
-
-def mail_all(session: Session, batch: NoticeBatch, found: list[Notice], seed: int = 100) -> None:
-    for i, notice in enumerate(found):
-        notices.set_article_number(
-            session=session, actor=ACTOR, notice_id=notice.id or 0, article_number=article(seed + i)
-        )
-    notices.mail_batch(
-        session=session,
-        actor=ACTOR,
-        batch_id=batch.id or 0,
-        mailed_on=date(2026, 1, 22),
-        postage="0.73",
-        certified_fee="4.85",
-        today=date(2026, 1, 22),
-    )
-    session.commit()
 
 
 def sample_content(i: int) -> notice_pdf.NoticeContent:

@@ -10,8 +10,15 @@ from flask import Flask
 from sqlmodel import Session, select
 
 from tests.conftest import People
-from tests.services.notice_support import ACTOR, BASE_URL, SECRET, SENDER, make_ordinance, make_run
-from tests.services.notices.helpers import ISSUED, mail_all
+from tests.services.notice_support import (
+    BASE_URL,
+    SECRET,
+    SENDER,
+    issue_notices,
+    mail_all,
+    make_ordinance,
+    make_run,
+)
 from tid import jobs
 from tid.models import Bill, JobRun
 from tid.services import notices
@@ -47,17 +54,7 @@ def test_yearly_notices_are_scheduled_one_year_after_the_last_mailing(
 ) -> None:
     ordinance = make_ordinance(session, people.district)
     first = make_run(session, people.district, ordinance, owners=["A", "B"])
-    batch = notices.create_batch(
-        session=session,
-        actor=ACTOR,
-        billing_run_id=first.run.id or 0,
-        issued_on=ISSUED,
-        portal_base_url=BASE_URL,
-        secret=SECRET,
-        workers=1,
-        **SENDER,
-    )
-    mail_all(session, batch, notices.batch_notices(session, batch.id or 0))
+    mail_all(session, *issue_notices(session, first))
     props = [session.get(Bill, b.id).property_id for b in first.bills]  # type: ignore[union-attr]
     from tid.models import Property
 
@@ -106,17 +103,7 @@ def test_yearly_notices_are_scheduled_one_year_after_the_last_mailing(
 def test_the_daily_job_claims_its_day_once(app: Flask, session: Session, people: People) -> None:
     ordinance = make_ordinance(session, people.district)
     first = make_run(session, people.district, ordinance, owners=["A"])
-    batch = notices.create_batch(
-        session=session,
-        actor=ACTOR,
-        billing_run_id=first.run.id or 0,
-        issued_on=ISSUED,
-        portal_base_url=BASE_URL,
-        secret=SECRET,
-        workers=1,
-        **SENDER,
-    )
-    mail_all(session, batch, notices.batch_notices(session, batch.id or 0))
+    mail_all(session, *issue_notices(session, first))
     from tid.models import Property
 
     prop = session.get(Property, first.bills[0].property_id)

@@ -12,8 +12,8 @@ from sqlmodel import Session
 
 from tests.conftest import People
 from tests.pdf_checks import pdf_pages, pdf_text
-from tests.services.notice_support import ACTOR, BASE_URL, SECRET, SENDER
-from tests.services.notices.helpers import ISSUED, code_in, make_batch
+from tests.services.notice_support import ACTOR, BASE_URL, ISSUED, SECRET, SENDER
+from tests.services.notices.helpers import code_in, make_batch
 from tid.models import Bill
 from tid.rules.errors import InputError
 from tid.services import notices, portal

@@ -7,8 +7,8 @@ from datetime import date
 from sqlmodel import Session
 
 from tests.conftest import People
-from tests.services.notice_support import ACTOR
-from tests.services.notices.helpers import mail_all, make_batch
+from tests.services.notice_support import ACTOR, mail_all
+from tests.services.notices.helpers import make_batch
 from tid.services import notices
 
 

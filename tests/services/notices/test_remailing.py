@@ -9,8 +9,8 @@ from sqlmodel import Session
 
 from tests.conftest import People
 from tests.pdf_checks import pdf_text
-from tests.services.notice_support import ACTOR, BASE_URL, SECRET
-from tests.services.notices.helpers import mail_all, make_batch
+from tests.services.notice_support import ACTOR, BASE_URL, SECRET, mail_all
+from tests.services.notices.helpers import make_batch
 from tid.rules.errors import FindingsError, InputError
 from tid.services import notices
 
