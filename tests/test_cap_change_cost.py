@@ -136,7 +136,7 @@ def _rate_patterns() -> list[re.Pattern[str]]:
 # Text about other statutes' rates that happen to equal the cap's (Act 272-2003 § 31(B):
 # 2 %, 5 % and 9 % of the room tax; the Convention Center's 5 % reserve): not the cap.
 OTHER_STATUTES = {
-    "tid/rules/distribution.py": "Act 272-2003 § 31(B): the 2 %, 5 % and 9 % shares",
+    "tid/rules/distribution/__init__.py": "Act 272-2003 § 31(B): the 2 %, 5 % and 9 % shares",
     "tid/rules/waterfall.py": "Act 272-2003 § 31(B): the 2 %, 5 % and 9 % shares",
 }
 # (and the catalog entries that quote § 31(B) itself, from the parameter files)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from sqlmodel import Session
 
 from tests.conftest import People
-from tests.services.test_billing import FY, import_roll, make_ordinance, run
+from tests.services.billing.helpers import FY, import_roll, make_ordinance, run
 from tid.services import billing, roll
 from tid.services.paging import page_info
 

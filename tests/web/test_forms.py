@@ -508,7 +508,7 @@ def test_a_kept_upload_serves_only_its_own_form(client: FlaskClient) -> None:
 def test_a_roll_upload_is_kept_when_the_fiscal_year_is_wrong(
     client: FlaskClient, session: Session, people: People
 ) -> None:
-    from tests.services.test_billing import ROLL
+    from tests.services.billing.helpers import ROLL
 
     district_id = people.district.id or 0
     login(client, people.association)

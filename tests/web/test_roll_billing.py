@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from sqlmodel import Session, func, select
 
 from tests.conftest import People, login
-from tests.services.test_billing import ROLL, import_roll, make_ordinance
+from tests.services.billing.helpers import ROLL, import_roll, make_ordinance
 from tid import tasks
 from tid.demo.roll import roll_csv
 from tid.models import Bill, BillingRun, PropertyYear, RollImport

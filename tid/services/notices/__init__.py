@@ -13,10 +13,11 @@ notice tells the consequences of not paying on time. The package, in the order a
 - :mod:`.fees`: postage and fees per piece; :mod:`.article_numbers`: the certified-mail
   article numbers (one by one or from a CSV file, :mod:`.files`);
 - :mod:`.mailing`: ``mail_batch`` and the PS Form 3877 manifest; from then on a notice's row
-  is frozen (tid/models.py refuses the UPDATE);
+  is frozen (tid/models/bills_and_notices.py refuses the UPDATE);
 - :mod:`.deliveries`: delivery reports (CSV or one by one); :mod:`.remailing`: the returned
   notices sent again;
-- :mod:`.clock`: the 30-day clock and the yearly notices; :mod:`.pages`: reads for the pages.
+- :mod:`.notice_deadlines`: the 30-day clock and the yearly notices; :mod:`.pages`: reads for
+  the pages.
 
 The names other layers use are re-exported here (``notice_service.create_batch``); code of
 the package imports from the submodule that holds each.
@@ -34,7 +35,6 @@ from tid.services.notices.access import (
 )
 from tid.services.notices.archived import archive, archived_bytes, notice_pdf_bytes
 from tid.services.notices.article_numbers import import_article_numbers, set_article_number
-from tid.services.notices.clock import dashboard, notice_deadline, schedule_yearly_notices
 from tid.services.notices.creation import check_batch, create_batch
 from tid.services.notices.deliveries import (
     RETURNED,
@@ -51,6 +51,11 @@ from tid.services.notices.fees import (
     set_batch_fees,
 )
 from tid.services.notices.mailing import batch_label, mail_batch, manifest_pdf
+from tid.services.notices.notice_deadlines import (
+    dashboard,
+    notice_deadline,
+    schedule_yearly_notices,
+)
 from tid.services.notices.pages import (
     AWAITING,
     NOT_MAILED,

@@ -8,7 +8,7 @@ The package, in the order a file goes:
 
 - :mod:`.columns`: the roll's columns, their Spanish and English header aliases, labels and
   limits; any other column is an extra numeric attribute the formula may use;
-- :mod:`.reading`: the file read once (size and row limits, UTF-8 or Windows-1252, the
+- :mod:`.file_reading`: the file read once (size and row limits, UTF-8 or Windows-1252, the
   header mapped), with every finding;
 - :mod:`.rows`: each row's cells checked, every bad cell listed with its row (the header
   is row 1) and its column: a bad or repeated cadastral number, a bad or negative number,
@@ -16,7 +16,7 @@ The package, in the order a file goes:
 - :mod:`.importing`: ``preview_roll`` writes nothing; ``import_roll`` writes all rows or
   none (the caller commits once), and the same file imported again changes nothing;
 - :mod:`.uploads`: an uploaded file and its checked preview kept until it is imported;
-- :mod:`.reads`: the roll read back for the pages and for billing.
+- :mod:`.read_back`: the roll read back for the pages and for billing.
 
 The names other layers use are re-exported here (``roll.import_roll``), and the result types
 (a preview kept by :mod:`.uploads` is a pickle that names them from here); code of the
@@ -26,15 +26,15 @@ package imports from the submodule that holds each.
 from __future__ import annotations
 
 from tid.services.roll.columns import column_label, encoding_label
-from tid.services.roll.importing import RollImportResult, RollPreview, import_roll, preview_roll
-from tid.services.roll.reading import (
+from tid.services.roll.file_reading import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_ROWS,
     ParsedRoll,
     check_size,
     parse_roll,
 )
-from tid.services.roll.reads import (
+from tid.services.roll.importing import RollImportResult, RollPreview, import_roll, preview_roll
+from tid.services.roll.read_back import (
     RollPage,
     attribute_names,
     decimal_attributes,

@@ -25,7 +25,12 @@ from tid.models import District, Property, PropertyYear, RollImport
 from tid.rules.errors import N_, FindingsError, InputError
 from tid.rules.periods import parse_fiscal_year
 from tid.services import audit
-from tid.services.roll.reading import DEFAULT_MAX_BYTES, DEFAULT_MAX_ROWS, ParsedRoll, parse_roll
+from tid.services.roll.file_reading import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_ROWS,
+    ParsedRoll,
+    parse_roll,
+)
 from tid.services.roll.rows import RollRow
 
 PREVIEW_ROWS = 20

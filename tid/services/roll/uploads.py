@@ -19,8 +19,8 @@ from typing import Any
 
 from tid.files import private_folder, write_private
 from tid.rules.errors import N_, InputError
+from tid.services.roll.file_reading import DEFAULT_MAX_BYTES, check_size
 from tid.services.roll.importing import RollPreview
-from tid.services.roll.reading import DEFAULT_MAX_BYTES, check_size
 
 UPLOAD_TOKEN = re.compile(r"^[0-9a-f]{64}$")
 

@@ -1,0 +1,137 @@
+"""The tables. Money is integer cents behind :class:`Money`, which reads and writes
+``Decimal``; no float column anywhere. Constraint names follow one convention so that
+migrations are stable on SQLite and PostgreSQL alike.
+
+One module per area: :mod:`.places_and_users`, :mod:`.sign_in_and_limits`,
+:mod:`.petitions_and_ordinances`, :mod:`.roll_and_properties`, :mod:`.bills_and_notices`,
+:mod:`.account_and_journal` and :mod:`.jobs_audit_and_documents`, on the column types
+and the naming convention of :mod:`.column_types`. Every table is imported here, so that
+``SQLModel.metadata`` (and Alembic's autogenerate, migrations/env.py) sees them all.
+"""
+
+from __future__ import annotations
+
+# The naming convention of constraints is set before any table is defined.
+from tid.models.column_types import Money, Quantity, money_column, quantity_column
+
+# isort: split
+from tid.models.account_and_journal import (
+    JOURNAL_TRIGGERS_DROP_SQL,
+    JOURNAL_TRIGGERS_SQL,
+    AuthorizedPurpose,
+    BankBalance,
+    BillLedger,
+    Expenditure,
+    FiscalYearLock,
+    JournalDay,
+    JournalEntry,
+    JournalLine,
+    LateChargeTerms,
+    LedgerDay,
+    LedgerState,
+    OwedDay,
+    PropertyLien,
+)
+from tid.models.bills_and_notices import (
+    Bill,
+    BillingRun,
+    BillingRunStatus,
+    BillStatus,
+    DeliveryEvent,
+    DeliveryStatus,
+    Notice,
+    NoticeBatch,
+    NoticeKind,
+)
+from tid.models.jobs_audit_and_documents import (
+    ArchivedDocument,
+    AuditEvent,
+    Job,
+    JobRun,
+    JobState,
+    QueueResult,
+    QueueSchedule,
+    QueueTask,
+    WorkerHeartbeat,
+)
+from tid.models.petitions_and_ordinances import (
+    CalendarToken,
+    Finding,
+    Ordinance,
+    Petition,
+    PetitionState,
+)
+from tid.models.places_and_users import District, Municipality, Role, User
+from tid.models.roll_and_properties import Property, PropertyYear, RollImport
+from tid.models.sign_in_and_limits import (
+    HeavyWork,
+    KnownDevice,
+    LoginSession,
+    PasswordReset,
+    PortalAttempt,
+    PortalSession,
+    RecoveryCode,
+    RequestCount,
+    Throttle,
+)
+
+__all__ = [
+    "JOURNAL_TRIGGERS_DROP_SQL",
+    "JOURNAL_TRIGGERS_SQL",
+    "ArchivedDocument",
+    "AuditEvent",
+    "AuthorizedPurpose",
+    "BankBalance",
+    "Bill",
+    "BillLedger",
+    "BillStatus",
+    "BillingRun",
+    "BillingRunStatus",
+    "CalendarToken",
+    "DeliveryEvent",
+    "DeliveryStatus",
+    "District",
+    "Expenditure",
+    "Finding",
+    "FiscalYearLock",
+    "HeavyWork",
+    "Job",
+    "JobRun",
+    "JobState",
+    "JournalDay",
+    "JournalEntry",
+    "JournalLine",
+    "KnownDevice",
+    "LateChargeTerms",
+    "LedgerDay",
+    "LedgerState",
+    "LoginSession",
+    "Money",
+    "Municipality",
+    "Notice",
+    "NoticeBatch",
+    "NoticeKind",
+    "Ordinance",
+    "OwedDay",
+    "PasswordReset",
+    "Petition",
+    "PetitionState",
+    "PortalAttempt",
+    "PortalSession",
+    "Property",
+    "PropertyLien",
+    "PropertyYear",
+    "Quantity",
+    "QueueResult",
+    "QueueSchedule",
+    "QueueTask",
+    "RecoveryCode",
+    "RequestCount",
+    "Role",
+    "RollImport",
+    "Throttle",
+    "User",
+    "WorkerHeartbeat",
+    "money_column",
+    "quantity_column",
+]
