@@ -1,6 +1,6 @@
-"""No import cycles in ``tid/``: every module is parsed with ``ast`` and its imports of
-``tid.…`` are resolved to modules (``from tid.rules import params`` is the module
-``tid.rules.params``; relative imports too).
+"""The import graph of ``tid/``: no import cycles, and the layers' rules. Every module is
+parsed with ``ast`` and its imports of ``tid.…`` are resolved to modules (``from tid.rules
+import params`` is the module ``tid.rules.params``; relative imports too).
 
 Two graphs are checked:
 
@@ -11,6 +11,12 @@ Two graphs are checked:
   The few that remain are listed below with the reason each is kept; the test fails on any
   other cycle, and on a listed one that has gone (so the list only shrinks).
 
+The layers (:data:`LAYERS`): what a layer may not import, counting every import of its
+modules, those inside functions and those under ``if TYPE_CHECKING`` too (a type names the
+layer it comes from as much as a call does). The modules still being moved out of a rule are
+listed beside it with their reason; a listed one that keeps the rule fails the test, so the
+lists only shrink.
+
 An import of ``tid.a.b`` also runs the packages ``tid`` and ``tid.a``; those implicit edges
 are not counted (every module would otherwise "import" the app factory in ``tid/__init__``).
 """
@@ -18,7 +24,8 @@ are not counted (every module would otherwise "import" the app factory in ``tid/
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent / "tid"
@@ -56,8 +63,9 @@ def _resolve(name: str) -> str | None:
     return name or None
 
 
-def _imports(module: str, path: Path) -> Iterator[tuple[str, bool]]:
-    """(imported module, at module level) for each ``tid`` import of ``module``."""
+def _imports(module: str, path: Path, *, type_checking: bool = False) -> Iterator[tuple[str, bool]]:
+    """(imported module, at module level) for each ``tid`` import of ``module`` (those under
+    ``if TYPE_CHECKING`` only when ``type_checking``)."""
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
 
     def targets(node: ast.Import | ast.ImportFrom) -> Iterator[str]:
@@ -75,7 +83,11 @@ def _imports(module: str, path: Path) -> Iterator[tuple[str, bool]]:
 
     def walk(node: ast.AST, top: bool) -> Iterator[tuple[str, bool]]:
         for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+            if (
+                not type_checking
+                and isinstance(child, ast.If)
+                and "TYPE_CHECKING" in ast.unparse(child.test)
+            ):
                 continue
             if isinstance(child, ast.Import | ast.ImportFrom):
                 for name in targets(child):
@@ -208,3 +220,128 @@ def test_the_calculators_command_loads_no_app() -> None:
     assert {m: found for m, found in libraries.items() if found} == {}
     # The check sees a library imported at module level.
     assert "flask" in _module_level_libraries(MODULES["tid.cli.app"])
+
+
+def _libraries(path: Path) -> set[str]:
+    """The top-level names of every library a module imports, anywhere in it."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def _within(module: str, prefixes: tuple[str, ...]) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in prefixes)
+
+
+@dataclass(frozen=True)
+class Layer:
+    """A rule of the layers: the modules of ``layer`` import nothing of ``forbidden`` (tid's
+    modules and packages, or libraries by their top-level name), but the modules of
+    ``moving`` (each with its reason) that are still to be brought under the rule."""
+
+    name: str
+    layer: tuple[str, ...]
+    forbidden: tuple[str, ...]
+    moving: Mapping[str, str] = field(default_factory=dict)
+
+
+WEB_LIBRARIES = ("flask", "flask_babel", "flask_login", "flask_wtf", "werkzeug")
+MOVING = "moving: its callers pass today, the language and the reader in"
+# The modules that stand on Flask: the documents and drawings import none of them either.
+ON_FLASK = ("tid.web", "tid.i18n", "tid.app_reader", "tid.db", "tid.jobs", "tid.tasks", "tid.cli")
+LAYERS = (
+    Layer(
+        "the rules are the pure core: no services, web, command line, tables or database",
+        ("tid.rules",),
+        (
+            "tid.services",
+            "tid.web",
+            "tid.cli",
+            "tid.documents",
+            "tid.render",
+            "tid.models",
+            "tid.db",
+            "tid.i18n",
+            "sqlmodel",
+            "sqlalchemy",
+            *WEB_LIBRARIES,
+        ),
+    ),
+    Layer(
+        "documents and drawings know no Flask: the caller passes today, the language and "
+        "the reader in",
+        ("tid.documents", "tid.render"),
+        (*WEB_LIBRARIES, *ON_FLASK),
+        {
+            "tid.documents.account": MOVING,
+            "tid.documents.calc_text": MOVING,
+            "tid.documents.calculators": MOVING,
+            "tid.render.account_charts": "moving: its callers pass the figures' words in",
+        },
+    ),
+    Layer(
+        "drawing takes values, never a service",
+        ("tid.render",),
+        ("tid.services",),
+        {
+            "tid.render.account_charts": (
+                "moving: the month it draws (tid.services.audit_statement.Month) becomes "
+                "plain data or a type of tid.rules"
+            )
+        },
+    ),
+    Layer("the command line stands beside the web, not on it", ("tid.cli",), ("tid.web",)),
+    Layer(
+        "the configuration is read before any service exists",
+        ("tid.config",),
+        ("tid.services", "tid.web", "tid.cli", "tid.documents", "tid.db"),
+    ),
+    Layer(
+        "the words and formats run no SQL: a page's service reads its data",
+        ("tid.i18n",),
+        ("tid.db", "sqlmodel", "sqlalchemy"),
+        {
+            "tid.i18n": (
+                "moving: journal_row_labels reads the authorized purposes' names; the journal's "
+                "pages and the statement get them from their service"
+            )
+        },
+    ),
+)
+
+
+def _breaches(layer: Layer) -> dict[str, set[str]]:
+    """The modules of ``layer.layer`` with what each imports of ``layer.forbidden``."""
+    found: dict[str, set[str]] = {}
+    for module, path in MODULES.items():
+        if not _within(module, layer.layer):
+            continue
+        imported = {t for t, _ in _imports(module, path, type_checking=True)} | _libraries(path)
+        bad = {name for name in imported if _within(name, layer.forbidden)}
+        if bad:
+            found[module] = bad
+    return found
+
+
+def test_the_layers_hold_their_rules() -> None:
+    for layer in LAYERS:
+        breaches = _breaches(layer)
+        assert {m: b for m, b in breaches.items() if m not in layer.moving} == {}, layer.name
+        kept = sorted(m for m in layer.moving if m not in breaches)
+        assert kept == [], f"{layer.name}: now under the rule, remove from its moving list"
+
+
+def test_the_layer_rules_see_imports_under_type_checking(tmp_path: Path) -> None:
+    source = tmp_path / "m.py"
+    source.write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from tid.services import ledger\n"
+        "def f():\n    import flask\n",
+        encoding="utf-8",
+    )
+    assert ("tid.services.ledger", True) in set(_imports("m", source, type_checking=True))
+    assert set(_imports("m", source)) == set()
+    assert "flask" in _libraries(source)

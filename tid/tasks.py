@@ -281,6 +281,7 @@ def _account_pdf(ctx: Context) -> Outcome:
     list, PDF or CSV), made as its page would (its query: fiscal year, booked by) in the
     language of who asked."""
     from tid import documents
+    from tid.app_reader import reader
     from tid.rules.periods import parse_fiscal_year
     from tid.services import notices
 
@@ -298,7 +299,7 @@ def _account_pdf(ctx: Context) -> Outcome:
             params["booked_by"] = _day(query["booked_by"]) if query.get("booked_by") else None
         except ValueError:
             raise InputError("booked_by", N_("Write a date like 2026-03-02.")) from None
-    document = documents.make(ctx.session, name, locale=ctx.locale, **params)
+    document = documents.make(ctx.session, name, reader=reader(ctx.locale), **params)
     sha = notices.archive(ctx.session, document.data, document.media_type)
     done = N_("The PDF is ready.") if document.is_pdf else N_("The file is ready.")
     return Outcome(ctx.url("jobs.document", job_id=ctx.job_id), done, sha)
