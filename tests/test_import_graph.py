@@ -304,12 +304,6 @@ LAYERS = (
         "the words and formats run no SQL: a page's service reads its data",
         ("tid.i18n",),
         ("tid.db", "sqlmodel", "sqlalchemy"),
-        {
-            "tid.i18n": (
-                "moving: journal_row_labels reads the authorized purposes' names; the journal's "
-                "pages and the statement get them from their service"
-            )
-        },
     ),
 )
 
