@@ -1,11 +1,11 @@
 """The work that runs in the background (``tid worker``, Huey's consumer): thin callers of
-the services, like ``tid/jobs.py`` for the scheduler.
+the services, like ``tid/scheduled_jobs.py`` for the scheduler.
 
 The queue carries one task, ``run_job(job_id)``; what to do is in the job's row
-(tid/services/jobs.py). Each handler below runs one service in one transaction; the job is
-marked done in that same transaction, so a job either did all its work or none of it. An
-``InputError`` (or a ``FindingsError``) is the user's to fix and is recorded as its msgid,
-shown later in the reader's language; anything else is logged and recorded as "failed
+(tid/services/background_jobs.py). Each handler below runs one service in one transaction;
+the job is marked done in that same transaction, so a job either did all its work or none of
+it. An ``InputError`` (or a ``FindingsError``) is the user's to fix and is recorded as its
+msgid, shown later in the reader's language; anything else is logged and recorded as "failed
 unexpectedly". Either way the work is rolled back.
 """
 
@@ -30,7 +30,7 @@ from tid.config import portal_code_secret
 from tid.proc import die_with_parent
 from tid.rules.errors import N_, FindingsError, InputError
 from tid.services import audit
-from tid.services import jobs as job_service
+from tid.services import background_jobs as job_service
 
 log = logging.getLogger(__name__)
 
@@ -307,17 +307,17 @@ def _account_pdf(ctx: Context) -> Outcome:
 
 @handler(DAILY_DIGEST)
 def _daily_digest(ctx: Context) -> Outcome:
-    from tid import jobs
+    from tid import scheduled_jobs
 
-    jobs.run_daily_digest(ctx.app, _day(ctx.params["day"]))
+    scheduled_jobs.run_daily_digest(ctx.app, _day(ctx.params["day"]))
     return Outcome("", N_("Digest sent."))
 
 
 @handler(YEARLY_NOTICES)
 def _yearly_notices(ctx: Context) -> Outcome:
-    from tid import jobs
+    from tid import scheduled_jobs
 
-    jobs.run_yearly_notices(ctx.app, day=_day(ctx.params["day"]))
+    scheduled_jobs.run_yearly_notices(ctx.app, day=_day(ctx.params["day"]))
     return Outcome(ctx.url("notices.dashboard"), N_("Yearly notices prepared."))
 
 

@@ -15,7 +15,7 @@ from sqlmodel import Session, select
 from tests.conftest import People
 from tests.services.notice_support import ACTOR, BASE_URL, SECRET, SENDER, make_ordinance, make_run
 from tests.test_jobs import Inbox, _body, smtp  # noqa: F401  (the SMTP fixture)
-from tid import jobs
+from tid import scheduled_jobs as jobs
 from tid import scheduler as tid_scheduler
 from tid.models import ArchivedDocument, AuditEvent, JobRun, Notice
 from tid.services import archive, notices

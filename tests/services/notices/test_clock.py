@@ -12,7 +12,7 @@ from sqlmodel import Session, select
 from tests.conftest import People
 from tests.services.notice_support import ACTOR, BASE_URL, SECRET, SENDER, make_ordinance, make_run
 from tests.services.notices.helpers import ISSUED, mail_all
-from tid import jobs
+from tid import scheduled_jobs as jobs
 from tid.models import Bill, JobRun
 from tid.services import notices
 
