@@ -63,11 +63,6 @@ def _matching_step(secret: str, code: str, now: datetime) -> int | None:
     return None
 
 
-def check_code(secret: str, code: str, *, now: datetime | None = None) -> bool:
-    """Whether ``code`` is right for ``secret`` now (enrolment: nothing stored yet)."""
-    return _matching_step(secret, code, now or utcnow()) is not None
-
-
 def verify(session: Session, user: User, code: str, *, now: datetime | None = None) -> bool:
     """Accept a code from the user's app once (a replayed code is refused)."""
     if not is_enabled(user) or user.totp_secret is None:
