@@ -44,7 +44,8 @@ from tid.models import (
 )
 from tid.render import notice as notice_pdf
 from tid.rules.certified_mail import check_digit
-from tid.services import audit, jobs, notices
+from tid.services import audit, notices
+from tid.services import background_jobs as jobs
 
 ACTOR = audit.Actor("benchmark")
 ISSUED = date(2026, 1, 20)

@@ -1,6 +1,6 @@
-"""No import cycles in ``tid/``: every module is parsed with ``ast`` and its imports of
-``tid.…`` are resolved to modules (``from tid.rules import params`` is the module
-``tid.rules.params``; relative imports too).
+"""The import graph of ``tid/``: no import cycles, and the layers' rules. Every module is
+parsed with ``ast`` and its imports of ``tid.…`` are resolved to modules (``from tid.rules
+import params`` is the module ``tid.rules.params``; relative imports too).
 
 Two graphs are checked:
 
@@ -11,6 +11,12 @@ Two graphs are checked:
   The few that remain are listed below with the reason each is kept; the test fails on any
   other cycle, and on a listed one that has gone (so the list only shrinks).
 
+The layers (:data:`LAYERS`): what a layer may not import, counting every import of its
+modules, those inside functions and those under ``if TYPE_CHECKING`` too (a type names the
+layer it comes from as much as a call does). The modules still being moved out of a rule are
+listed beside it with their reason; a listed one that keeps the rule fails the test, so the
+lists only shrink.
+
 An import of ``tid.a.b`` also runs the packages ``tid`` and ``tid.a``; those implicit edges
 are not counted (every module would otherwise "import" the app factory in ``tid/__init__``).
 """
@@ -18,7 +24,8 @@ are not counted (every module would otherwise "import" the app factory in ``tid/
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent / "tid"
@@ -56,8 +63,9 @@ def _resolve(name: str) -> str | None:
     return name or None
 
 
-def _imports(module: str, path: Path) -> Iterator[tuple[str, bool]]:
-    """(imported module, at module level) for each ``tid`` import of ``module``."""
+def _imports(module: str, path: Path, *, type_checking: bool = False) -> Iterator[tuple[str, bool]]:
+    """(imported module, at module level) for each ``tid`` import of ``module`` (those under
+    ``if TYPE_CHECKING`` only when ``type_checking``)."""
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
 
     def targets(node: ast.Import | ast.ImportFrom) -> Iterator[str]:
@@ -75,7 +83,11 @@ def _imports(module: str, path: Path) -> Iterator[tuple[str, bool]]:
 
     def walk(node: ast.AST, top: bool) -> Iterator[tuple[str, bool]]:
         for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+            if (
+                not type_checking
+                and isinstance(child, ast.If)
+                and "TYPE_CHECKING" in ast.unparse(child.test)
+            ):
                 continue
             if isinstance(child, ast.Import | ast.ImportFrom):
                 for name in targets(child):
@@ -138,8 +150,8 @@ def test_the_graph_sees_the_imports_it_must() -> None:
     graph = _graph(module_level_only=False)
     assert "tid.rules.params" in graph["tid.rules.calendar"]  # from tid.rules import params
     assert "tid.rules.periods" in graph["tid.rules.params"]  # from tid.rules.periods import …
-    assert "tid.services.notices" in graph["tid.jobs"]  # inside run_yearly_notices
-    assert "tid.services.notices" not in _graph(module_level_only=True)["tid.jobs"]
+    assert "tid.services.notices" in graph["tid.scheduled_jobs"]  # inside run_yearly_notices
+    assert "tid.services.notices" not in _graph(module_level_only=True)["tid.scheduled_jobs"]
     # A made-up cycle is found.
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [frozenset("abc")]
 
@@ -208,3 +220,217 @@ def test_the_calculators_command_loads_no_app() -> None:
     assert {m: found for m, found in libraries.items() if found} == {}
     # The check sees a library imported at module level.
     assert "flask" in _module_level_libraries(MODULES["tid.cli.app"])
+
+
+def _libraries(path: Path) -> set[str]:
+    """The top-level names of every library a module imports, anywhere in it."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def _within(module: str, prefixes: tuple[str, ...]) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in prefixes)
+
+
+@dataclass(frozen=True)
+class Layer:
+    """A rule of the layers: the modules of ``layer`` import nothing of ``forbidden`` (tid's
+    modules and packages, or libraries by their top-level name), but the modules of
+    ``moving`` (each with its reason) that are still to be brought under the rule."""
+
+    name: str
+    layer: tuple[str, ...]
+    forbidden: tuple[str, ...]
+    moving: Mapping[str, str] = field(default_factory=dict)
+
+
+WEB_LIBRARIES = ("flask", "flask_babel", "flask_login", "flask_wtf", "werkzeug")
+MOVING = "moving: its callers pass today, the language and the reader in"
+# The modules that stand on Flask: the documents and drawings import none of them either.
+ON_FLASK = (
+    "tid.web",
+    "tid.i18n",
+    "tid.app_reader",
+    "tid.db",
+    "tid.scheduled_jobs",
+    "tid.tasks",
+    "tid.cli",
+)
+LAYERS = (
+    Layer(
+        "the rules are the pure core: no services, web, command line, tables or database",
+        ("tid.rules",),
+        (
+            "tid.services",
+            "tid.web",
+            "tid.cli",
+            "tid.documents",
+            "tid.render",
+            "tid.models",
+            "tid.db",
+            "tid.i18n",
+            "sqlmodel",
+            "sqlalchemy",
+            *WEB_LIBRARIES,
+        ),
+    ),
+    Layer(
+        "documents and drawings know no Flask: the caller passes today, the language and "
+        "the reader in",
+        ("tid.documents", "tid.render"),
+        (*WEB_LIBRARIES, *ON_FLASK),
+        {
+            "tid.documents.account": MOVING,
+            "tid.documents.calc_text": MOVING,
+            "tid.documents.calculators": MOVING,
+            "tid.render.account_charts": "moving: its callers pass the figures' words in",
+        },
+    ),
+    Layer(
+        "drawing takes values, never a service",
+        ("tid.render",),
+        ("tid.services",),
+        {
+            "tid.render.account_charts": (
+                "moving: the month it draws (tid.services.audit_statement.Month) becomes "
+                "plain data or a type of tid.rules"
+            )
+        },
+    ),
+    Layer("the command line stands beside the web, not on it", ("tid.cli",), ("tid.web",)),
+    Layer(
+        "the configuration is read before any service exists",
+        ("tid.config",),
+        ("tid.services", "tid.web", "tid.cli", "tid.documents", "tid.db"),
+    ),
+    Layer(
+        "the words and formats run no SQL: a page's service reads its data",
+        ("tid.i18n",),
+        ("tid.db", "sqlmodel", "sqlalchemy"),
+    ),
+)
+
+
+def _breaches(layer: Layer) -> dict[str, set[str]]:
+    """The modules of ``layer.layer`` with what each imports of ``layer.forbidden``."""
+    found: dict[str, set[str]] = {}
+    for module, path in MODULES.items():
+        if not _within(module, layer.layer):
+            continue
+        imported = {t for t, _ in _imports(module, path, type_checking=True)} | _libraries(path)
+        bad = {name for name in imported if _within(name, layer.forbidden)}
+        if bad:
+            found[module] = bad
+    return found
+
+
+def test_the_layers_hold_their_rules() -> None:
+    for layer in LAYERS:
+        breaches = _breaches(layer)
+        assert {m: b for m, b in breaches.items() if m not in layer.moving} == {}, layer.name
+        kept = sorted(m for m in layer.moving if m not in breaches)
+        assert kept == [], f"{layer.name}: now under the rule, remove from its moving list"
+
+
+def test_the_layer_rules_see_imports_under_type_checking(tmp_path: Path) -> None:
+    source = tmp_path / "m.py"
+    source.write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from tid.services import ledger\n"
+        "def f():\n    import flask\n",
+        encoding="utf-8",
+    )
+    assert ("tid.services.ledger", True) in set(_imports("m", source, type_checking=True))
+    assert set(_imports("m", source)) == set()
+    assert "flask" in _libraries(source)
+
+
+# Module names that more than one package holds, each with the packages that hold it and why
+# the name is right in each: a concept seen from each layer (the package says the layer, the
+# name the concept), or a package's shared part. A reason that starts with "moving" is a
+# name still to be given to one of them. Any other shared name fails, as does an entry whose
+# packages are no longer exactly these.
+SHARED_NAMES: dict[str, tuple[frozenset[str], str]] = {
+    name: (frozenset(packages), reason)
+    for name, packages, reason in (
+        (
+            "access",
+            ("tid.services", "tid.web", "tid.services.notices"),
+            "the access policy and the web's checks of it; moving: the notices' one holds "
+            "the notice's access code and portal link, to be named for them",
+        ),
+        ("account", ("tid.web", "tid.cli", "tid.demo", "tid.documents"), "the special account"),
+        ("archive", ("tid.services", "tid.cli"), "the archive of documents"),
+        ("base", ("tid.demo", "tid.documents"), "what the package's modules share"),
+        ("billing", ("tid.services", "tid.cli"), "the yearly bills"),
+        ("calc", ("tid.web", "tid.cli"), "the calculators' pages and command"),
+        (
+            "calculators",
+            ("tid.rules", "tid.documents"),
+            "the calculators' registry and their documents of record",
+        ),
+        (
+            "clock",
+            ("tid", "tid.services.notices"),
+            "moving: tid.clock is the clock (today, now); the notices' one holds the notices' "
+            "deadlines, to be named for them",
+        ),
+        ("db", ("tid", "tid.cli"), "the database and its commands"),
+        (
+            "documents",
+            ("tid.calculators", "tid.cli"),
+            "moving: the command's are documents of record; the calculators' are their JSON "
+            "inputs, to be named for them",
+        ),
+        (
+            "errors",
+            ("tid.rules", "tid.web", "tid.cli", "tid.services.petitions"),
+            "each layer's refusals: the rules' InputError, the web's pages, the command's exit",
+        ),
+        (
+            "files",
+            ("tid", "tid.services.notices"),
+            "moving: tid.files writes the app's private files; the notices' one reads the "
+            "clerks' uploaded CSV files, to be named for them",
+        ),
+        (
+            "forms",
+            ("tid.web", "tid.calculators"),
+            "the web's submit helper and the calculators' forms",
+        ),
+        ("liens", ("tid.rules", "tid.services"), "the liens' ranking and the district's liens"),
+        ("notices", ("tid.web", "tid.demo", "tid.documents"), "the certified-mail notices"),
+        ("petitions", ("tid.web", "tid.demo", "tid.documents"), "the petitions"),
+        ("portal", ("tid.services", "tid.web"), "the owners' portal"),
+        ("readings", ("tid.rules", "tid.web"), "the readings of the law"),
+        ("reads", ("tid.services.roll", "tid.services.petitions"), "the package's reads"),
+        ("roll", ("tid.web", "tid.cli", "tid.demo"), "the property roll"),
+        ("users", ("tid.services", "tid.cli"), "the users"),
+    )
+}
+
+
+def _shared_names() -> dict[str, frozenset[str]]:
+    """Each module name held by more than one package, with the packages."""
+    held: dict[str, set[str]] = {}
+    for module, path in MODULES.items():
+        if path.name in ("__init__.py", "__main__.py"):
+            continue
+        package, _, name = module.rpartition(".")
+        held.setdefault(name, set()).add(package)
+    return {name: frozenset(p) for name, p in held.items() if len(p) > 1}
+
+
+def test_no_two_packages_hold_a_module_of_one_name_but_for_a_stated_reason() -> None:
+    shared = _shared_names()
+    assert {n: sorted(p) for n, p in shared.items() if n not in SHARED_NAMES} == {}
+    assert {
+        n: sorted(packages)
+        for n, (packages, _) in SHARED_NAMES.items()
+        if shared.get(n) != packages
+    } == {}, "the packages holding a listed name changed: update SHARED_NAMES"
+    assert "jobs" not in shared and "tasks" not in shared

@@ -18,7 +18,8 @@ from flask import Flask
 from sqlmodel import Session, select
 
 from tests.conftest import People
-from tid import jobs, mail
+from tid import mail
+from tid import scheduled_jobs as jobs
 from tid import scheduler as tid_scheduler
 from tid.models import AuditEvent, JobRun
 from tid.services import audit

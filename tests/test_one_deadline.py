@@ -18,7 +18,7 @@ from flask import Flask
 from sqlmodel import Session
 
 from tests.conftest import People, make_test_app
-from tid import jobs
+from tid import scheduled_jobs as jobs
 from tid.models import BillingRun, Ordinance, Petition
 from tid.rules import params
 from tid.services import audit, billing, notices

@@ -382,7 +382,7 @@ def test_the_sweep_sends_again_the_jobs_of_dead_workers_and_lost_messages(
 
     from tid.clock import utcnow
     from tid.services import audit
-    from tid.services import jobs as job_service
+    from tid.services import background_jobs as job_service
 
     def make(day: str) -> Job:
         job, _ = job_service.start(

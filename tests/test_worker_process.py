@@ -20,7 +20,7 @@ from tests.services.notice_support import SENDER, make_ordinance, make_run
 from tid import tasks
 from tid.models import Job, Notice, NoticeBatch
 from tid.services import audit
-from tid.services import jobs as job_service
+from tid.services import background_jobs as job_service
 
 TID = str(Path(sys.executable).with_name("tid"))
 OWNERS = 240

@@ -7,6 +7,7 @@ import os
 import secrets
 import tomllib
 from collections.abc import Mapping
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -145,12 +146,39 @@ def load(instance: Path, overrides: dict[str, Any] | None = None) -> dict[str, A
             config[key] = _coerce(key, os.environ[env])
     if overrides:
         config.update(overrides)
-    from tid.services.two_factor import parse_roles
-
     config["TWO_FACTOR_ROLES"] = parse_roles(config.get("TWO_FACTOR_ROLES"))
     if not config.get("SECRET_KEY"):
         config["SECRET_KEY"] = _instance_secret(instance)
     return config
+
+
+def parse_roles(value: object) -> frozenset[str]:
+    """The roles that must use two-factor sign-in, from a setting: a list, or a string of
+    names separated by commas or spaces ("" or "none": no role; unset: admin and
+    association)."""
+    from tid.models import Role  # on use: ``tid calc`` reads the configuration, not the tables
+
+    if value is None:
+        return frozenset({Role.ADMIN.value, Role.ASSOCIATION.value})
+    items = (
+        [str(v) for v in value]
+        if isinstance(value, list | tuple | set | frozenset)
+        else str(value).replace(",", " ").split()
+    )
+    names = {item.strip().lower() for item in items} - {"", "none"}
+    known = {r.value for r in Role}
+    unknown = names - known
+    if unknown:
+        raise ValueError(
+            f"two_factor_roles: unknown role(s) {', '.join(sorted(unknown))} "
+            f"(known: {', '.join(sorted(known))})"
+        )
+    return frozenset(names)
+
+
+def upload_retention(config: Mapping[str, Any]) -> timedelta:
+    """How long an uploaded roll file not imported is kept (``UPLOAD_RETENTION_HOURS``)."""
+    return timedelta(hours=int(config.get("UPLOAD_RETENTION_HOURS") or 24))
 
 
 # The settings of the rules: applied to the parameters every computation of the process reads.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
@@ -254,7 +255,6 @@ def init_app(app: Flask) -> None:
     from tid.services import access
 
     app.jinja_env.globals["access"] = access  # the one access policy, for the templates
-    app.jinja_env.globals["journal_row_labels"] = journal_row_labels
     app.jinja_env.globals["memo_message"] = journal_memo
     app.jinja_env.globals["bill_explanation"] = bill_explanation
     from tid.services import audit_words
@@ -265,32 +265,17 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["audit_shown"] = audit_words.shown_value
 
 
-def journal_row_labels(rows: Any) -> dict[str, dict[str, str]]:
+def journal_row_labels(rows: Any, purposes: Mapping[int, str]) -> dict[str, dict[str, str]]:
     """The labels of the accounts and kinds of a page of journal entries (``rows``: their
     ``entry`` and ``lines``) in the reader's language, each rendered once (a page shows the
     same few on hundreds of lines): ``{"accounts": {…}, "kinds": {…}}``, for the template to
-    look up on each line. An authorized purpose's account is labelled by its name."""
-    from sqlmodel import col, select
-
-    from tid.db import get_session
-    from tid.models import AuthorizedPurpose
+    look up on each line. An authorized purpose's account is labelled by its name, from
+    ``purposes`` (by id)."""
     from tid.services import ledger
 
     accounts = {line.account for row in rows for line in row.lines}
     kinds = {row.entry.kind for row in rows}
-    names = None
-    wanted = [
-        int(a.removeprefix(ledger.PURPOSE_PREFIX))
-        for a in accounts
-        if a.startswith(ledger.PURPOSE_PREFIX) and a.removeprefix(ledger.PURPOSE_PREFIX).isdigit()
-    ]
-    if wanted:  # the page's purposes only
-        found = get_session().exec(
-            select(AuthorizedPurpose.id, AuthorizedPurpose.name).where(
-                col(AuthorizedPurpose.id).in_(wanted)
-            )
-        )
-        names = {purpose_id: name for purpose_id, name in found if purpose_id}
+    names = dict(purposes)
     return {
         "accounts": {a: localized(ledger.account_label(a, names)) for a in accounts},
         "kinds": {k: localized(ledger.entry_kind_label(k)) for k in kinds},

@@ -13,7 +13,7 @@ and a second PostgreSQL driver) with plain ``FOR UPDATE``; the storage here is ~
 the engine the app already has, and its tables come with the migrations.
 
 The queue carries one task, :func:`tid.tasks.run_job`, with a job's id; everything a user
-sees about the job is in the ``job`` table (tid/services/jobs.py).
+sees about the job is in the ``job`` table (tid/services/background_jobs.py).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The scheduler (APScheduler 3): it runs in exactly one process, ``tid scheduler``, or
 inside the demo's development server (``SCHEDULER_IN_PROCESS``), and only queues: the daily
 digest and the yearly notices go to a worker as tasks (tid/tasks.py), whose handlers run the
-jobs' bodies (tid/jobs.py); the weekly archive check runs here.
+jobs' bodies (tid/scheduled_jobs.py); the weekly archive check runs here.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from flask import Flask
 
 from tid import tasks
 from tid.clock import PUERTO_RICO
-from tid.jobs import (
+from tid.scheduled_jobs import (
     ARCHIVE_VERIFY,
     DAILY_DIGEST,
     DIGEST_HOUR,

@@ -1,11 +1,11 @@
 """The work that runs in the background (``tid worker``, Huey's consumer): thin callers of
-the services, like ``tid/jobs.py`` for the scheduler.
+the services, like ``tid/scheduled_jobs.py`` for the scheduler.
 
 The queue carries one task, ``run_job(job_id)``; what to do is in the job's row
-(tid/services/jobs.py). Each handler below runs one service in one transaction; the job is
-marked done in that same transaction, so a job either did all its work or none of it. An
-``InputError`` (or a ``FindingsError``) is the user's to fix and is recorded as its msgid,
-shown later in the reader's language; anything else is logged and recorded as "failed
+(tid/services/background_jobs.py). Each handler below runs one service in one transaction;
+the job is marked done in that same transaction, so a job either did all its work or none of
+it. An ``InputError`` (or a ``FindingsError``) is the user's to fix and is recorded as its
+msgid, shown later in the reader's language; anything else is logged and recorded as "failed
 unexpectedly". Either way the work is rolled back.
 """
 
@@ -30,7 +30,7 @@ from tid.config import portal_code_secret
 from tid.proc import die_with_parent
 from tid.rules.errors import N_, FindingsError, InputError
 from tid.services import audit
-from tid.services import jobs as job_service
+from tid.services import background_jobs as job_service
 
 log = logging.getLogger(__name__)
 
@@ -281,6 +281,7 @@ def _account_pdf(ctx: Context) -> Outcome:
     list, PDF or CSV), made as its page would (its query: fiscal year, booked by) in the
     language of who asked."""
     from tid import documents
+    from tid.app_reader import reader
     from tid.rules.periods import parse_fiscal_year
     from tid.services import notices
 
@@ -298,7 +299,7 @@ def _account_pdf(ctx: Context) -> Outcome:
             params["booked_by"] = _day(query["booked_by"]) if query.get("booked_by") else None
         except ValueError:
             raise InputError("booked_by", N_("Write a date like 2026-03-02.")) from None
-    document = documents.make(ctx.session, name, locale=ctx.locale, **params)
+    document = documents.make(ctx.session, name, reader=reader(ctx.locale), **params)
     sha = notices.archive(ctx.session, document.data, document.media_type)
     done = N_("The PDF is ready.") if document.is_pdf else N_("The file is ready.")
     return Outcome(ctx.url("jobs.document", job_id=ctx.job_id), done, sha)
@@ -306,17 +307,17 @@ def _account_pdf(ctx: Context) -> Outcome:
 
 @handler(DAILY_DIGEST)
 def _daily_digest(ctx: Context) -> Outcome:
-    from tid import jobs
+    from tid import scheduled_jobs
 
-    jobs.run_daily_digest(ctx.app, _day(ctx.params["day"]))
+    scheduled_jobs.run_daily_digest(ctx.app, _day(ctx.params["day"]))
     return Outcome("", N_("Digest sent."))
 
 
 @handler(YEARLY_NOTICES)
 def _yearly_notices(ctx: Context) -> Outcome:
-    from tid import jobs
+    from tid import scheduled_jobs
 
-    jobs.run_yearly_notices(ctx.app, day=_day(ctx.params["day"]))
+    scheduled_jobs.run_yearly_notices(ctx.app, day=_day(ctx.params["day"]))
     return Outcome(ctx.url("notices.dashboard"), N_("Yearly notices prepared."))
 
 

@@ -10,7 +10,9 @@ from hypothesis import strategies as st
 
 from tests.conftest import examples
 from tid.rules.errors import InputError
-from tid.rules.money import D, allocate, parse_money, round_cents, to_cents
+from tid.rules.money import allocate, parse_money, round_cents, to_cents
+
+D = Decimal
 
 
 @pytest.mark.parametrize(

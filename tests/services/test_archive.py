@@ -19,7 +19,7 @@ from tests.services.notice_support import (
     make_run,
 )
 from tests.test_jobs import Inbox, _body, smtp  # noqa: F401  (the SMTP fixture)
-from tid import jobs
+from tid import scheduled_jobs as jobs
 from tid import scheduler as tid_scheduler
 from tid.models import ArchivedDocument, AuditEvent, JobRun, Notice
 from tid.services import archive, notices

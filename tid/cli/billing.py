@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import click
+from flask import current_app
 from flask.cli import with_appcontext
 
 from tid.cli.districts import district_id_of
@@ -34,12 +35,13 @@ def billing_run(
     reason: str,
 ) -> None:
     """Bill every property of the year's roll by the ordinance's formula."""
+    from tid import clock
     from tid.db import get_session
     from tid.rules.money import money_str
     from tid.rules.periods import parse_date
     from tid.services import audit, billing
-    from tid.web.util import today
 
+    today = clock.today(current_app.config)
     district_id = district_id_of(district)
     session = get_session()
     try:
@@ -48,7 +50,7 @@ def billing_run(
             actor=audit.Actor("command line"),
             district_id=district_id,
             fiscal_year=fiscal_year,
-            run_on=parse_date(run_date, "run_date") if run_date else today(),
+            run_on=parse_date(run_date, "run_date") if run_date else today,
             due_date=parse_date(due_date, "due_date") if due_date else None,
             parameters="\n".join(params),
             reason=reason,

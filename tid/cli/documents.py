@@ -180,6 +180,7 @@ def document_command(name: str, lang: str | None, out: str | None, **options: st
     """Write the document of record NAME (a PDF or a CSV), as the web gives it; NAME "list":
     every document and what each needs."""
     from tid import documents
+    from tid.app_reader import reader
     from tid.db import get_session
     from tid.rules.errors import N_
 
@@ -198,7 +199,7 @@ def document_command(name: str, lang: str | None, out: str | None, **options: st
     given = {k.rstrip("_"): v for k, v in options.items() if v is not None}
     try:
         params = {k: _document_parameter(k, v) for k, v in given.items()}
-        document = documents.make(get_session(), name, locale=lang, **params)
+        document = documents.make(get_session(), name, reader=reader(lang), **params)
     except _DocumentError as exc:
         _document_fail(lang, _option(exc.option), exc.message)
         return

@@ -26,7 +26,8 @@ def scheduler_command(once: bool, day: str | None) -> None:
     """
     from datetime import date
 
-    from tid import jobs, scheduler
+    from tid import scheduled_jobs as jobs
+    from tid import scheduler
 
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     if not once:

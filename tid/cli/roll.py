@@ -107,9 +107,9 @@ def uploads_purge() -> None:
     once)."""
     from pathlib import Path
 
+    from tid.config import upload_retention
     from tid.services import roll
-    from tid.web.roll import upload_retention
 
     folder = Path(current_app.instance_path) / "uploads"
-    deleted = roll.purge_uploads(folder, older_than=upload_retention(current_app))
+    deleted = roll.purge_uploads(folder, older_than=upload_retention(current_app.config))
     click.echo(json.dumps({"deleted": deleted}))

@@ -1,11 +1,14 @@
 """Every document of record the app issues, in one place: a function
-``(session, …parameters, locale) -> Document`` (its bytes, media type and file name) per
+``(session, …parameters, reader) -> Document`` (its bytes, media type and file name) per
 document, one module per family (account, petitions, calculators, notices), and the
 registry below that names them. The web's downloads, the background jobs and
 ``tid document NAME`` call the same functions, so each gives the same document.
 
-Each function renders in ``locale`` (``force_locale``) inside an app context; bad
-parameters are :class:`~tid.rules.errors.InputError` naming the parameter."""
+Each function writes for its :class:`~tid.documents.base.Reader` (their language, today, the
+templates), which the caller makes; bad parameters are
+:class:`~tid.rules.errors.InputError` naming the parameter. The account's and the
+calculators' documents still take the reader's language (``locale``) and read the app
+themselves: :func:`_by_locale` hands it to them."""
 
 from __future__ import annotations
 
@@ -16,11 +19,11 @@ from typing import Any
 from sqlmodel import Session
 
 from tid.documents import account, calculators, notices, petitions
-from tid.documents.base import CSV, PDF, Document
+from tid.documents.base import CSV, PDF, Document, Reader
 from tid.rules.errors import N_, InputError
 from tid.rules.messages import Message
 
-__all__ = ["CSV", "KINDS", "PARAMETERS", "PDF", "Document", "Kind", "make"]
+__all__ = ["CSV", "KINDS", "PARAMETERS", "PDF", "Document", "Kind", "Reader", "make"]
 
 # What each parameter is, as ``tid document list`` says it.
 PARAMETERS: dict[str, str] = {
@@ -54,6 +57,15 @@ class Kind:
     fixed: Mapping[str, Any] = field(default_factory=dict)
 
 
+def _by_locale(make: Callable[..., Document]) -> Callable[..., Document]:
+    """A document made from the reader's language alone (``locale``), taking a reader."""
+
+    def made(session: Session | None, *, reader: Reader, **params: Any) -> Document:
+        return make(session, locale=reader.locale, **params)
+
+    return made
+
+
 _YEAR = ("year", "booked_by")
 KINDS: dict[str, Kind] = {
     k.name: k
@@ -64,21 +76,21 @@ KINDS: dict[str, Kind] = {
                 "The delinquency list: each bill owed past its due date, with its surcharge "
                 "and interest"
             ),
-            account.delinquency_pdf,
+            _by_locale(account.delinquency_pdf),
             PDF,
             ("district",),
         ),
         Kind(
             "delinquency.csv",
             N_("The delinquency list as a spreadsheet"),
-            account.delinquency_csv,
+            _by_locale(account.delinquency_csv),
             CSV,
             ("district",),
         ),
         Kind(
             "statement.pdf",
             N_("The yearly statement of the special account, for audit"),
-            account.statement_pdf,
+            _by_locale(account.statement_pdf),
             PDF,
             ("district",),
             _YEAR,
@@ -86,7 +98,7 @@ KINDS: dict[str, Kind] = {
         Kind(
             "statement.csv",
             N_("The yearly statement's lines as a spreadsheet"),
-            account.statement_part_csv,
+            _by_locale(account.statement_part_csv),
             CSV,
             ("district",),
             _YEAR,
@@ -95,7 +107,7 @@ KINDS: dict[str, Kind] = {
         Kind(
             "aging.csv",
             N_("The receivables at the fiscal year's end by age, as a spreadsheet"),
-            account.statement_part_csv,
+            _by_locale(account.statement_part_csv),
             CSV,
             ("district",),
             _YEAR,
@@ -104,7 +116,7 @@ KINDS: dict[str, Kind] = {
         Kind(
             "journal.csv",
             N_("The journal of the fiscal year as a spreadsheet"),
-            account.statement_part_csv,
+            _by_locale(account.statement_part_csv),
             CSV,
             ("district",),
             _YEAR,
@@ -113,7 +125,7 @@ KINDS: dict[str, Kind] = {
         Kind(
             "lien-certificate.pdf",
             N_("A property's liens in the order the law ranks them"),
-            account.lien_certificate,
+            _by_locale(account.lien_certificate),
             PDF,
             ("district", "property"),
         ),
@@ -128,14 +140,14 @@ KINDS: dict[str, Kind] = {
         Kind(
             "calculator.pdf",
             N_("A calculator's result with its input, steps and citations"),
-            calculators.report_pdf,
+            _by_locale(calculators.report_pdf),
             PDF,
             ("calculator", "input"),
         ),
         Kind(
             "calculator.csv",
             N_("A calculator's result as a spreadsheet"),
-            calculators.result_csv,
+            _by_locale(calculators.result_csv),
             CSV,
             ("calculator", "input"),
         ),
@@ -171,8 +183,8 @@ NEEDED = N_("This document needs it (see tid document list).")
 NOT_TAKEN = N_("This document does not take it (see tid document list).")
 
 
-def make(session: Session | None, name: str, *, locale: str, **params: Any) -> Document:
-    """The document ``name`` (a key of :data:`KINDS`) with its parameters, in ``locale``.
+def make(session: Session | None, name: str, *, reader: Reader, **params: Any) -> Document:
+    """The document ``name`` (a key of :data:`KINDS`) with its parameters, for ``reader``.
     A parameter left out is given as None."""
     kind = KINDS.get(name)
     if kind is None:
@@ -184,4 +196,4 @@ def make(session: Session | None, name: str, *, locale: str, **params: Any) -> D
     for extra in given:
         if extra not in kind.needs and extra not in kind.optional:
             raise InputError(extra, NOT_TAKEN)
-    return kind.make(session, locale=locale, **kind.fixed, **given)
+    return kind.make(session, reader=reader, **kind.fixed, **given)

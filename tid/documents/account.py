@@ -10,9 +10,9 @@ from typing import Any
 from flask_babel import gettext as _
 from sqlmodel import Session
 
-from tid.documents.base import CSV, PDF, Document, district_of, in_language, today
+from tid.app_reader import in_language, render_pdf, today
+from tid.documents.base import CSV, PDF, Document, district_of
 from tid.models import District
-from tid.render.pdf import render_pdf
 from tid.rules.errors import N_, InputError
 from tid.rules.liens import LIEN_KINDS
 from tid.rules.periods import FiscalYear

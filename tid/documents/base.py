@@ -1,20 +1,21 @@
 """A document of record as bytes, and what every family of documents shares: the district
-asked for, today's date, the reader's language."""
+asked for, and the :class:`Reader` the caller passes in (the reader's language, today's date
+and the templates that speak that language). Nothing here knows the web framework: a page, a
+job or the command line makes the reader (:func:`tid.app_reader.reader` inside the app)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
-from flask import current_app
-from flask_babel import force_locale
 from sqlmodel import Session
 
-from tid import clock
 from tid.models import District
+from tid.render.pdf import render_pdf
 from tid.rules.errors import N_, InputError
+from tid.rules.messages import Message, render
 
 PDF = "application/pdf"
 CSV = "text/csv"
@@ -35,9 +36,23 @@ class Document:
         return self.media_type == PDF
 
 
-def today() -> date:
-    """Today in Puerto Rico, or the configuration's fixed ``TODAY`` (inside an app context)."""
-    return clock.today(current_app.config)
+@dataclass(frozen=True)
+class Reader:
+    """Whom a document is written for: their language (``es`` or ``en``), today's date in
+    Puerto Rico (or the configuration's fixed day), and ``render``, which renders a template
+    of ``templates/`` with its values in that language (markup)."""
+
+    locale: str
+    today: date
+    render: Callable[..., str]
+
+    def say(self, msgid: str) -> str:
+        """A msgid (``N_("…")``) in the reader's language."""
+        return render(Message(msgid), self.locale)
+
+    def pdf(self, template_name: str, /, **context: Any) -> bytes:
+        """The PDF of ``template_name`` rendered with ``context`` in the reader's language."""
+        return render_pdf(self.render, template_name, **context)
 
 
 def district_of(session: Session, district_id: int) -> District:
@@ -45,11 +60,3 @@ def district_of(session: Session, district_id: int) -> District:
     if district is None:
         raise InputError("district", NO_DISTRICT)
     return district
-
-
-@contextmanager
-def in_language(locale: str) -> Iterator[None]:
-    """Render in ``locale`` (a page's language, or the one the command line or a job asks
-    for): inside a request or an app context alike."""
-    with force_locale(locale):
-        yield

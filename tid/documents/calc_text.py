@@ -16,10 +16,10 @@ from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
 from tid import i18n
+from tid.app_reader import today
 from tid.calculators import documents as calculator_documents
 from tid.calculators import results
 from tid.calculators.inputs import N_, FormSpec
-from tid.documents.base import today
 from tid.render import charts
 from tid.rules import readings
 from tid.rules.liens import LIEN_KINDS

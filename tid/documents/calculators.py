@@ -8,11 +8,11 @@ from typing import Any
 
 from sqlmodel import Session
 
+from tid.app_reader import in_language, render_pdf
 from tid.calculators import forms
 from tid.calculators.inputs import FormSpec
 from tid.documents import calc_text
-from tid.documents.base import CSV, PDF, Document, in_language
-from tid.render.pdf import render_pdf
+from tid.documents.base import CSV, PDF, Document
 from tid.rules import calculators
 from tid.rules.errors import N_, InputError
 

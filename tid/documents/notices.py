@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sqlmodel import Session, select
 
-from tid.documents.base import PDF, Document
+from tid.documents.base import PDF, Document, Reader
 from tid.models import Notice, NoticeBatch
 from tid.rules.errors import N_, InputError
 from tid.services import notices as notice_service
@@ -34,7 +34,7 @@ def notice_of(session: Session, notice: str, district: int | None = None) -> Not
 
 
 def print_file(
-    session: Session, *, batch: int, locale: str, district: int | None = None
+    session: Session, *, batch: int, reader: Reader, district: int | None = None
 ) -> Document:
     """Every notice of a run in one PDF, for the printer (as archived; both languages)."""
     run = batch_of(session, batch, district)
@@ -45,7 +45,7 @@ def print_file(
 
 
 def notice_pdf(
-    session: Session, *, notice: str, locale: str, district: int | None = None
+    session: Session, *, notice: str, reader: Reader, district: int | None = None
 ) -> Document:
     """One notice exactly as mailed (as archived; both languages)."""
     found = notice_of(session, notice, district)
@@ -55,7 +55,7 @@ def notice_pdf(
 
 
 def manifest_pdf(
-    session: Session, *, batch: int, locale: str, district: int | None = None
+    session: Session, *, batch: int, reader: Reader, district: int | None = None
 ) -> Document:
     """The run's PS Form 3877 (the form is the Postal Service's, in English)."""
     run = batch_of(session, batch, district)

@@ -1,8 +1,9 @@
 """PDF documents: a Jinja template of ``templates/pdf/`` rendered by WeasyPrint.
 
-``render_pdf("pdf/calc_report.html", result=…)`` → the PDF's bytes. Call it inside an app
-context (a request, or ``app.app_context()`` in a job): the template is rendered by Flask, so
-it has the filters (``|money``, ``|day``), ``_()`` in the reader's language and ``url_for``.
+``render_pdf(render, "pdf/calc_report.html", result=…)`` → the PDF's bytes. ``render`` is
+the caller's: it renders a template with its values in the reader's language (inside the app,
+Flask's templates, with the filters ``|money`` and ``|day``, ``_()`` and ``url_for``;
+:class:`tid.documents.base.Reader` carries it). This module knows no web framework.
 
 Resources (stylesheets, images) are read from the app's ``static`` folder only: relative
 URLs resolve against it (``base_url``), and the fetcher refuses anything that is not a file
@@ -18,17 +19,18 @@ association or the municipality; :data:`DEFAULT_AUTHOR` when a template names no
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
-from flask import current_app, render_template
+# The app's static folder: Flask's default for the ``tid`` package.
+STATIC_FOLDER = Path(__file__).resolve().parent.parent / "static"
 
 
 def static_base_url() -> str:
     """The ``file://`` URL of the app's static folder (ending in ``/``)."""
-    folder = Path(current_app.static_folder or "static").resolve()
-    return folder.as_uri() + "/"
+    return STATIC_FOLDER.resolve().as_uri() + "/"
 
 
 def _fetcher_for(root: Path) -> Any:
@@ -82,11 +84,18 @@ def html_to_pdf(html: str, *, base_url: str | None = None) -> bytes:
     return pdf
 
 
-def render_pdf(template_name: str, /, *, base_url: str | None = None, **context: Any) -> bytes:
-    """Render ``template_name`` with ``context`` and return the PDF's bytes.
+def render_pdf(
+    render: Callable[..., str],
+    template_name: str,
+    /,
+    *,
+    base_url: str | None = None,
+    **context: Any,
+) -> bytes:
+    """Render ``template_name`` with ``context`` by ``render`` and return the PDF's bytes.
 
     ``base_url`` defaults to the static folder, so ``<link href="tid.css">`` or
     ``<img src="logo.png">`` in a PDF template read ``tid/static/``.
     """
-    html = render_template(template_name, **context)
+    html = render(template_name, **context)
     return html_to_pdf(html, base_url=base_url)

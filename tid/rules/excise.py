@@ -375,12 +375,6 @@ def _reachable(fy: FiscalYear, r: Recipient, warnings: list[str], steps: list[Tr
 on_reload(excise_plan.cache_clear)
 
 
-def cigarette_recipients(fy: FiscalYear) -> tuple[list[Recipient], list[ParamValue]]:
-    """The cigarette waterfall of § 31751(a)(3)–(5) for ``fy`` and the parameters it used."""
-    plan = excise_plan(fy)
-    return list(plan.recipients), list(plan.used)
-
-
 SHORTFALL_WARNING = Message(
     "A month short of a payment is made up from later months of the same fiscal "
     "year only: money already paid out to lower priorities in earlier months is "

@@ -31,13 +31,6 @@ MAX_ACCOUNT_AMOUNT = Decimal("999999999.99")
 _AMOUNT = re.compile(r"^\$?(-)?\$?((?:[0-9]{1,3}(?:,[0-9]{3})+)|[0-9]+)(?:\.([0-9]+))?$")
 
 
-def D(value: str | int | Decimal) -> Decimal:  # noqa: N802 - the money constructor
-    """The one way to make a Decimal from a literal; refuses floats."""
-    if isinstance(value, float):  # pragma: no cover - a programming error, not user input
-        raise TypeError("floats lose cents; pass a string")
-    return Decimal(value)
-
-
 def parse_decimal(value: object, field: str, *, allow_negative: bool = False) -> Decimal:
     """Strictly parse a user-supplied amount or quantity (``"1,234.50"``, ``"1234.5"``).
 

@@ -26,7 +26,6 @@ from tid.models import (
     BankBalance,
     Bill,
     BillLedger,
-    BillStatus,
     JournalEntry,
     OwedDay,
     Property,
@@ -73,10 +72,6 @@ class Statement:
     @property
     def admin_ratio_percent(self) -> Decimal | None:
         return None if self.admin_ratio is None else (self.admin_ratio * 100).quantize(CENT)
-
-    @property
-    def expenditures_total(self) -> Decimal:
-        return self.program_total + self.admin_total
 
 
 def statement(
@@ -617,15 +612,3 @@ def delinquency_csv(rows: Sequence[DelinquentBill]) -> str:
         ],
         numbers={"bill", "days_late", "impost_owed", "surcharge", "interest"},
     )
-
-
-def bills_status(session: Session, district_id: int) -> dict[str, int]:
-    """How many active bills the district has (for the dashboard)."""
-    count = len(
-        session.exec(
-            select(Bill.id).where(
-                Bill.district_id == district_id, Bill.status == BillStatus.ACTIVE.value
-            )
-        ).all()
-    )
-    return {"active": count}

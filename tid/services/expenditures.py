@@ -7,6 +7,7 @@ posting run under the district's lock, so two requests at once cannot together b
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -258,3 +259,22 @@ def expenditures(
     if until is not None:
         stmt = stmt.where(Expenditure.spent_on <= until)
     return list(session.exec(stmt.order_by(col(Expenditure.spent_on), col(Expenditure.id))))
+
+
+def account_purpose_names(session: Session, accounts: Iterable[str]) -> dict[int, str]:
+    """The names of the authorized purposes among the journal's ``accounts`` (their expense
+    accounts, ``expense:purpose:<id>``), by id: what a page of journal entries labels them by."""
+    wanted = {
+        int(account.removeprefix(ledger.PURPOSE_PREFIX))
+        for account in accounts
+        if account.startswith(ledger.PURPOSE_PREFIX)
+        and account.removeprefix(ledger.PURPOSE_PREFIX).isdigit()
+    }
+    if not wanted:
+        return {}
+    found = session.exec(
+        select(AuthorizedPurpose.id, AuthorizedPurpose.name).where(
+            col(AuthorizedPurpose.id).in_(sorted(wanted))
+        )
+    )
+    return {purpose_id: name for purpose_id, name in found if purpose_id}

@@ -20,34 +20,13 @@ import segno
 from sqlmodel import Session, col, select, update
 
 from tid.clock import utcnow
-from tid.models import RecoveryCode, Role, User
+from tid.config import parse_roles as parse_roles
+from tid.models import RecoveryCode, User
 from tid.services import audit
 
 ISSUER = "tid"
 RECOVERY_CODES = 10
 _RECOVERY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # 31 letters: 10 of them ≈ 49.5 bits
-DEFAULT_ROLES = (Role.ADMIN.value, Role.ASSOCIATION.value)
-
-
-def parse_roles(value: object) -> frozenset[str]:
-    """The roles that must use two-factor sign-in, from a setting: a list, or a string of
-    names separated by commas or spaces ("" or "none": no role)."""
-    if value is None:
-        return frozenset(DEFAULT_ROLES)
-    items = (
-        [str(v) for v in value]
-        if isinstance(value, list | tuple | set | frozenset)
-        else str(value).replace(",", " ").split()
-    )
-    names = {item.strip().lower() for item in items} - {"", "none"}
-    known = {r.value for r in Role}
-    unknown = names - known
-    if unknown:
-        raise ValueError(
-            f"two_factor_roles: unknown role(s) {', '.join(sorted(unknown))} "
-            f"(known: {', '.join(sorted(known))})"
-        )
-    return frozenset(names)
 
 
 def is_required(user: User, roles: Collection[str]) -> bool:
@@ -82,11 +61,6 @@ def _matching_step(secret: str, code: str, now: datetime) -> int | None:
         if hmac.compare_digest(totp.generate_otp(candidate), code):
             return candidate
     return None
-
-
-def check_code(secret: str, code: str, *, now: datetime | None = None) -> bool:
-    """Whether ``code`` is right for ``secret`` now (enrolment: nothing stored yet)."""
-    return _matching_step(secret, code, now or utcnow()) is not None
 
 
 def verify(session: Session, user: User, code: str, *, now: datetime | None = None) -> bool:

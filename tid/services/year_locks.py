@@ -13,7 +13,7 @@ from datetime import date
 
 from sqlalchemy import Table, bindparam, literal
 from sqlalchemy import select as sa_select
-from sqlmodel import Session, col, select
+from sqlmodel import Session, select
 
 from tid.models import FiscalYearLock
 from tid.rules.errors import N_, InputError
@@ -25,16 +25,6 @@ LOCKED = N_(
     "was issued. Book the correction in the open fiscal year, with a reference to the entry "
     "it corrects."
 )
-
-
-def locked_years(session: Session, district_id: int) -> list[FiscalYearLock]:
-    """The district's locked fiscal years, newest first."""
-    stmt = (
-        select(FiscalYearLock)
-        .where(FiscalYearLock.district_id == district_id)
-        .order_by(col(FiscalYearLock.fiscal_year).desc())
-    )
-    return list(session.exec(stmt))
 
 
 def lock_of(session: Session, district_id: int, fy: FiscalYear) -> FiscalYearLock | None:

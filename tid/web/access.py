@@ -9,7 +9,6 @@ from typing import Any, TypeVar, cast
 
 from flask import Flask, abort, redirect, request, url_for
 from flask_login import LoginManager, current_user
-from werkzeug.wrappers import Response
 
 from tid.db import get_session
 from tid.models import District, Role
@@ -128,10 +127,6 @@ def deny_unless(condition: bool) -> None:
     """403 unless ``condition``: for scope checks inside a route (this municipality?)."""
     if not condition:
         abort(403)
-
-
-def redirect_back(default_endpoint: str, **values: Any) -> Response:
-    return redirect(url_for(default_endpoint, **values))
 
 
 def visible_district(district_id: int) -> District:

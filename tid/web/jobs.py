@@ -30,7 +30,7 @@ from tid.ids import parse_id
 from tid.models import ArchivedDocument, Job, JobState
 from tid.rules.errors import N_
 from tid.services import access as policy
-from tid.services import jobs as job_service
+from tid.services import background_jobs as job_service
 from tid.web import nav
 from tid.web.access import STAFF, deny_unless, me, public, require, visible_district
 from tid.web.util import latest_jobs_looked_up

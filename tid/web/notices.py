@@ -11,6 +11,7 @@ from flask_babel import gettext as _
 from sqlmodel import col, func, select
 
 from tid import tasks
+from tid.app_reader import reader
 from tid.db import get_session
 from tid.documents import notices as notice_documents
 from tid.documents.base import Document
@@ -299,7 +300,9 @@ def _pdf(make: Callable[[], Document]) -> Response:
 def batch_print(batch_id: int) -> Any:
     batch = _batch(batch_id)
     return _pdf(
-        lambda: notice_documents.print_file(get_session(), batch=batch.id or 0, locale=language())
+        lambda: notice_documents.print_file(
+            get_session(), batch=batch.id or 0, reader=reader(language())
+        )
     )
 
 
@@ -308,7 +311,9 @@ def batch_print(batch_id: int) -> Any:
 def batch_manifest(batch_id: int) -> Any:
     batch = _batch(batch_id)
     return _pdf(
-        lambda: notice_documents.manifest_pdf(get_session(), batch=batch.id or 0, locale=language())
+        lambda: notice_documents.manifest_pdf(
+            get_session(), batch=batch.id or 0, reader=reader(language())
+        )
     )
 
 
@@ -453,5 +458,7 @@ def notice_remail(notice_id: int) -> Any:
 def notice_pdf(notice_id: int) -> Any:
     notice = _notice(notice_id)
     return _pdf(
-        lambda: notice_documents.notice_pdf(get_session(), notice=notice.number, locale=language())
+        lambda: notice_documents.notice_pdf(
+            get_session(), notice=notice.number, reader=reader(language())
+        )
     )

@@ -21,6 +21,7 @@ from flask import (
 from flask_babel import gettext as _
 from sqlmodel import Session
 
+from tid.app_reader import reader
 from tid.clock import utcnow
 from tid.db import get_session
 from tid.documents import petitions as petition_documents
@@ -157,7 +158,7 @@ def deadlines_pdf() -> Any:
     filters = _filters()
     document = petition_documents.deadlines_pdf(
         get_session(),
-        locale=language(),
+        reader=reader(language()),
         municipality=parse_id(filters["municipality"]),
         state=filters["state"] or None,
         scope=_scope(),

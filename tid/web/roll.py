@@ -10,7 +10,7 @@ the auditor (every district) and the municipality's clerk (its districts) read o
 from __future__ import annotations
 
 import json
-from datetime import date, timedelta
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ from flask_babel import gettext as _
 from sqlmodel import col, select
 
 from tid import tasks
+from tid.config import upload_retention
 from tid.db import get_session
 from tid.i18n import say
 from tid.ids import parse_page
@@ -95,11 +96,6 @@ _MESSAGES = (
 
 def _uploads() -> Path:
     return Path(current_app.instance_path) / "uploads"
-
-
-def upload_retention(app: Any) -> timedelta:
-    """How long an upload not imported is kept (``UPLOAD_RETENTION_HOURS``)."""
-    return timedelta(hours=int(app.config.get("UPLOAD_RETENTION_HOURS") or 24))
 
 
 def _limits() -> dict[str, int]:
@@ -265,7 +261,7 @@ def upload(district_id: int) -> Any:
             elif not data:
                 errors["file"] = _("The file is empty.")
         if data and "file" not in errors:
-            roll.purge_uploads(_uploads(), older_than=upload_retention(current_app))
+            roll.purge_uploads(_uploads(), older_than=upload_retention(current_app.config))
             token = roll.store_upload(
                 _uploads(),
                 data,
@@ -326,7 +322,7 @@ def check(district_id: int, token: str) -> Any:
 
 def _load(district_id: int, token: str) -> tuple[bytes, dict[str, Any]] | None:
     """The upload kept under ``token`` for this district (None: gone, or not this one)."""
-    roll.purge_uploads(_uploads(), older_than=upload_retention(current_app))
+    roll.purge_uploads(_uploads(), older_than=upload_retention(current_app.config))
     try:
         data, meta = roll.load_upload(_uploads(), token, user_id=me().id)
     except InputError:
@@ -419,7 +415,7 @@ def preview(district_id: int, token: str) -> Any:
 def commit(district_id: int, token: str) -> Any:
     place = visible_district(district_id)
     deny_unless(may_write_district(place))
-    roll.purge_uploads(_uploads(), older_than=upload_retention(current_app))
+    roll.purge_uploads(_uploads(), older_than=upload_retention(current_app.config))
     if roll.UPLOAD_TOKEN.match(token) and not (_uploads() / f"{token}.{me().id}.json").exists():
         # Imported already (its file was then deleted) or kept past the retention period.
         flash(_("This upload was imported or has expired; upload the file again."), "warning")

@@ -1,0 +1,23 @@
+"""The labels of a page of journal entries, for every template that shows one (the journal,
+the payments, the yearly statement and its PDF): the authorized purposes' names read through
+their service, the words in the reader's language from tid/i18n.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint
+
+from tid import i18n
+from tid.db import get_session
+from tid.services import expenditures
+
+bp = Blueprint("journal_labels", __name__)
+
+
+@bp.app_template_global("journal_row_labels")
+def journal_row_labels(rows: Any) -> dict[str, dict[str, str]]:
+    """``{"accounts": {…}, "kinds": {…}}``: the labels of ``rows``' accounts and kinds."""
+    accounts = {line.account for row in rows for line in row.lines}
+    purposes = expenditures.account_purpose_names(get_session(), accounts)
+    return i18n.journal_row_labels(rows, purposes)
