@@ -352,7 +352,7 @@ def test_a_key_booked_by_another_writer_between_check_and_insert_is_not_booked_t
             return None
         return real(db, key)
 
-    monkeypatch.setattr(ledger, "entry_by_key", lookup)
+    monkeypatch.setattr(ledger.posting, "entry_by_key", lookup)
     again = ledger.post_entry(session, key="dup", lines=lines, **common)  # type: ignore[arg-type]
     assert not misses  # the look-up did miss
     assert not again.booked and again.entry.id == first.entry.id
