@@ -10,6 +10,7 @@ from decimal import ROUND_CEILING, Decimal
 
 from tid.i18n import money
 from tid.render.charts import nice_step
+from tid.rules import admin_cap
 from tid.services.audit_statement import Month
 
 ONE = Decimal("0.1")
@@ -108,7 +109,8 @@ def ratio_chart(months: Sequence[Month], rate: Decimal, *, title: str) -> SvgCha
     left, top, bottom, width, height = 50, 10, 30, 640, 180
     plot_h = Decimal(height - top - bottom)
     ratios = [
-        (m.admin_to_date / m.revenue_to_date) if m.revenue_to_date > 0 else None for m in months
+        admin_cap.measure(rate=rate, revenue=m.revenue_to_date, admin=m.admin_to_date).ratio
+        for m in months
     ]
     largest = max([r for r in ratios if r is not None] + [rate * 2])
     step = nice_step(largest)

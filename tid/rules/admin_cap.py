@@ -34,6 +34,53 @@ MEASURE_WARNING = Message(
 
 
 @dataclass(frozen=True)
+class CapMeasure:
+    """The cap's arithmetic on a fiscal year's figures: the cap, what may still be spent,
+    and the share of the revenue spent on administration."""
+
+    rate: Decimal
+    revenue: Decimal  # impost revenue collected in the FY to date
+    admin: Decimal  # administrative spending booked in the FY to date (negative: refunds)
+    cap: Decimal  # rate × revenue, exact (not rounded)
+    headroom: Decimal  # cap − spending, exact (negative when already over the cap)
+    max_allowed: Decimal  # the headroom cut down to whole cents, never below zero
+    ratio: Decimal | None  # spending ÷ revenue; None without revenue
+
+    @property
+    def cap_cents(self) -> Decimal:
+        """The cap cut down to whole cents (as a page or a document shows it)."""
+        return self.cap.quantize(CENT, rounding=ROUND_DOWN)
+
+    @property
+    def ratio_percent(self) -> Decimal | None:
+        """The ratio as a percentage with two decimals (for display)."""
+        return ratio_percent(self.ratio)
+
+
+def ratio_percent(ratio: Decimal | None) -> Decimal | None:
+    """A share of the revenue as a percentage with two decimals (for display)."""
+    return None if ratio is None else (ratio * 100).quantize(CENT)
+
+
+def measure(*, rate: Decimal, revenue: Decimal, admin: Decimal) -> CapMeasure:
+    """21 LPRA § 6653(6): the cap is ``rate`` × the impost ``revenue`` collected in the FY to
+    date, and what may still be spent is the cap less the FY's administrative spending
+    (``admin``). A refund booked this FY of an earlier year's spending makes the FY's
+    spending negative; it does not make room above the cap (the cap is measured per FY)."""
+    cap = rate * revenue
+    headroom = cap - max(ZERO, admin)
+    return CapMeasure(
+        rate=rate,
+        revenue=revenue,
+        admin=admin,
+        cap=cap,
+        headroom=headroom,
+        max_allowed=max(headroom, ZERO).quantize(CENT, rounding=ROUND_DOWN),
+        ratio=admin / revenue if revenue > 0 else None,
+    )
+
+
+@dataclass(frozen=True)
 class AdminCapDecision:
     """Whether a proposed administrative expenditure fits under the cap, with the figures."""
 
@@ -93,9 +140,8 @@ def check_admin_expenditure(
     if not 0 <= cap_rate <= 1:
         raise InputError("cap_rate", "cap_rate: a share between 0 and 1, like 0.25")
 
-    cap = cap_rate * revenue_to_date
-    headroom = cap - admin_to_date
-    max_allowed = max(headroom, ZERO).quantize(CENT, rounding=ROUND_DOWN)
+    measured = measure(rate=cap_rate, revenue=revenue_to_date, admin=admin_to_date)
+    cap, headroom, max_allowed = measured.cap, measured.headroom, measured.max_allowed
     after = admin_to_date + proposed
     allowed = after <= cap
     percent = f"{(cap_rate * 100).normalize():f}%"

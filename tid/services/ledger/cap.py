@@ -4,7 +4,7 @@ administrative spending, and the rule's figures and decision on them."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import ROUND_DOWN, Decimal
+from decimal import Decimal
 
 from sqlmodel import Session
 
@@ -22,25 +22,47 @@ from tid.services.ledger.balances import day_sums_of
 @dataclass(frozen=True)
 class CapFigures:
     """RULES.md § 1.4: administrative spending booked in a FY against the cap rate times the
-    impost revenue collected in that FY so far."""
+    impost revenue collected in that FY so far (the rule's arithmetic: ``measure``)."""
 
     fiscal_year: FiscalYear
-    rate: Decimal
     citation: str
-    revenue: Decimal
-    admin: Decimal
-    cap: Decimal  # rate × revenue, exact (not rounded)
-    headroom: Decimal  # what may still be spent, cut down to whole cents
+    measure: admin_cap.CapMeasure
+
+    @property
+    def rate(self) -> Decimal:
+        return self.measure.rate
+
+    @property
+    def revenue(self) -> Decimal:
+        return self.measure.revenue
+
+    @property
+    def admin(self) -> Decimal:
+        return self.measure.admin
+
+    @property
+    def cap(self) -> Decimal:
+        """rate × revenue, exact (not rounded)."""
+        return self.measure.cap
+
+    @property
+    def cap_shown(self) -> Decimal:
+        """The cap cut down to whole cents, as the pages show it."""
+        return self.measure.cap_cents
+
+    @property
+    def headroom(self) -> Decimal:
+        """What may still be spent, cut down to whole cents (never below zero)."""
+        return self.measure.max_allowed
 
     @property
     def ratio(self) -> Decimal | None:
-        return None if self.revenue <= 0 else self.admin / self.revenue
+        return self.measure.ratio
 
     @property
     def ratio_percent(self) -> Decimal | None:
         """The ratio as a percentage with two decimals (for display)."""
-        ratio = self.ratio
-        return None if ratio is None else (ratio * 100).quantize(CENT)
+        return self.measure.ratio_percent
 
 
 def cap_figures(session: Session, district_id: int, fy: FiscalYear) -> CapFigures:
@@ -57,9 +79,7 @@ def cap_figures_of(fy: FiscalYear, *, revenue: Decimal, admin: Decimal) -> CapFi
     """The administrative cap's figures of ``fy`` from the year's revenue and administrative
     spending already summed (the dashboard has them by month)."""
     rate, citation = admin_cap.admin_cap_rate(fy.end)
-    cap = rate * revenue
-    headroom = max(ZERO, (cap - max(ZERO, admin)).quantize(CENT, rounding=ROUND_DOWN))
-    return CapFigures(fy, rate, citation, revenue, admin, cap, headroom)
+    return CapFigures(fy, citation, admin_cap.measure(rate=rate, revenue=revenue, admin=admin))
 
 
 def check_cap(
