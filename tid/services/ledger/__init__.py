@@ -87,7 +87,7 @@ from tid.services.ledger.posting import (
     post_entry,
     post_many,
 )
-from tid.services.ledger.reversals import reverse_entry
+from tid.services.ledger.reversals import reverse_entry, reversible
 from tid.services.ledger.verify import Difference, verify
 
 __all__ = [
@@ -138,6 +138,7 @@ __all__ = [
     "post_many",
     "purpose_account",
     "reverse_entry",
+    "reversible",
     "sync_bills",
     "unbooked_owed",
     "verify",

@@ -18,6 +18,7 @@ from tid.models import (
     JournalEntry,
     JournalLine,
 )
+from tid.services.ledger.reversals import reversible as may_reverse
 from tid.services.paging import PER_PAGE
 
 
@@ -80,6 +81,12 @@ class JournalRow:
     entry: EntryRead
     lines: tuple[LineRead, ...]
     reversed_by: int | None
+
+    @property
+    def reversible(self) -> bool:
+        """Whether the journal would reverse this entry: of a kind it reverses, and not
+        reversed already (the pages offer to reverse only these)."""
+        return self.reversed_by is None and may_reverse(self.entry)
 
 
 def journal(

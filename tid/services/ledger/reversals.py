@@ -4,6 +4,7 @@ reversed, and what is refused."""
 from __future__ import annotations
 
 from datetime import date
+from typing import Protocol
 
 from sqlmodel import Session, select
 
@@ -22,6 +23,26 @@ from tid.services.ledger.accounts import (
 from tid.services.ledger.cap import CapExceededError, cap_figures, check_cap
 from tid.services.ledger.posting import Posted, entry_lines, lock_district, post_entry
 
+# The kinds a new billing run corrects: the journal never reverses them.
+CORRECTED_BY_BILLING = frozenset({"bill", "bill_superseded"})
+
+
+class Reversible(Protocol):
+    """An entry as the journal stores it or reads it back."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def reverses_id(self) -> int | None: ...
+
+
+def reversible(entry: Reversible) -> bool:
+    """Whether the journal reverses an entry of this kind: not a bill (a new billing run
+    corrects it), not a reversal. :func:`reverse_entry` refuses every other; it also refuses
+    an entry already reversed (the journal's rows say which are)."""
+    return entry.kind not in CORRECTED_BY_BILLING and entry.reverses_id is None
+
 
 def reverse_entry(
     session: Session,
@@ -39,7 +60,7 @@ def reverse_entry(
     entry = session.get(JournalEntry, entry_id)
     if entry is None:
         raise InputError("entry", N_("There is no such entry in the journal."))
-    if entry.kind in ("bill", "bill_superseded"):
+    if entry.kind in CORRECTED_BY_BILLING:
         raise InputError("entry", N_("A bill is corrected by a new billing run, not reversed."))
     if entry.reverses_id is not None:
         raise InputError("entry", N_("A reversal cannot itself be reversed."))
