@@ -4,7 +4,7 @@ the running administrative ratio against the cap's line of 21 LPRA § 6653(6).""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, Decimal
 
@@ -38,19 +38,23 @@ class SvgChart:
     legend: tuple[tuple[str, str], ...] = field(default_factory=tuple)
 
 
-def money_bars(months: Sequence[Month], *, title: str) -> SvgChart:
-    """Three bars per month: revenue collected, program and administrative spending."""
-    left, top, bottom, width, height = 70, 10, 40, 640, 220
-    plot_h = Decimal(height - top - bottom)
-    largest = max([max(m.revenue, m.program, m.admin, Decimal(0)) for m in months] + [Decimal(0)])
-    step = nice_step(largest)
-    scale_max = max(step, (largest / step).to_integral_value(rounding=ROUND_CEILING) * step)
-    slot = Decimal(width - left - 10) / max(len(months), 1)
-    bar_w = slot / 4
+def _percent(share: Decimal) -> str:
+    return f"{(share * 100).normalize():f}%"
+
+
+def _grid(
+    left: int,
+    width: int,
+    step: Decimal,
+    scale_max: Decimal,
+    y_of: Callable[[Decimal], Decimal],
+    label: Callable[[Decimal], str],
+) -> list[Shape]:
+    """The scale's lines from zero up, a ``step`` apart, each labelled at the left."""
     shapes: list[Shape] = []
     tick = Decimal(0)
     while tick <= scale_max:
-        y = Decimal(top) + plot_h - plot_h * tick / scale_max
+        y = y_of(tick)
         shapes.append(
             Shape(
                 "line",
@@ -64,9 +68,26 @@ def money_bars(months: Sequence[Month], *, title: str) -> SvgChart:
             )
         )
         shapes.append(
-            Shape("text", {"x": str(left - 4), "y": _n(y + 4), "text-anchor": "end"}, money(tick))
+            Shape("text", {"x": str(left - 4), "y": _n(y + 4), "text-anchor": "end"}, label(tick))
         )
         tick += step
+    return shapes
+
+
+def money_bars(months: Sequence[Month], *, title: str) -> SvgChart:
+    """Three bars per month: revenue collected, program and administrative spending."""
+    left, top, bottom, width, height = 70, 10, 40, 640, 220
+    plot_h = Decimal(height - top - bottom)
+    largest = max([max(m.revenue, m.program, m.admin, Decimal(0)) for m in months] + [Decimal(0)])
+    step = nice_step(largest)
+    scale_max = max(step, (largest / step).to_integral_value(rounding=ROUND_CEILING) * step)
+    slot = Decimal(width - left - 10) / max(len(months), 1)
+    bar_w = slot / 4
+
+    def y_of(value: Decimal) -> Decimal:
+        return Decimal(top) + plot_h - plot_h * value / scale_max
+
+    shapes = _grid(left, width, step, scale_max, y_of, money)
     for i, m in enumerate(months):
         x0 = Decimal(left) + slot * i + bar_w / 2
         for j, (key, value) in enumerate(
@@ -102,7 +123,6 @@ def money_bars(months: Sequence[Month], *, title: str) -> SvgChart:
     return SvgChart("account-bars", title, width, height, tuple(shapes))
 
 
-# Long: one drawing: the months' ratios, the cap's line, labels and the table that reads it out.
 def ratio_chart(months: Sequence[Month], rate: Decimal, *, title: str) -> SvgChart:
     """The running ratio of administrative spending to revenue collected in the FY, month by
     month, against the cap rate (a horizontal line)."""
@@ -116,34 +136,11 @@ def ratio_chart(months: Sequence[Month], rate: Decimal, *, title: str) -> SvgCha
     step = nice_step(largest)
     scale_max = max(step, (largest / step).to_integral_value(rounding=ROUND_CEILING) * step)
     slot = Decimal(width - left - 10) / max(len(months), 1)
-    shapes: list[Shape] = []
 
     def y_of(value: Decimal) -> Decimal:
         return Decimal(top) + plot_h - plot_h * value / scale_max
 
-    tick = Decimal(0)
-    while tick <= scale_max:
-        y = y_of(tick)
-        shapes.append(
-            Shape(
-                "line",
-                {
-                    "x1": str(left),
-                    "x2": str(width - 10),
-                    "y1": _n(y),
-                    "y2": _n(y),
-                    "stroke": "#d5dbe3",
-                },
-            )
-        )
-        shapes.append(
-            Shape(
-                "text",
-                {"x": str(left - 4), "y": _n(y + 4), "text-anchor": "end"},
-                f"{(tick * 100).normalize():f}%",
-            )
-        )
-        tick += step
+    shapes = _grid(left, width, step, scale_max, y_of, _percent)
     cap_y = _n(y_of(rate))
     shapes.append(
         Shape(
@@ -167,7 +164,7 @@ def ratio_chart(months: Sequence[Month], rate: Decimal, *, title: str) -> SvgCha
                 "text-anchor": "end",
                 "fill": COLORS["cap"],
             },
-            f"{(rate * 100).normalize():f}%",
+            _percent(rate),
         )
     )
     points = []
@@ -187,7 +184,7 @@ def ratio_chart(months: Sequence[Month], rate: Decimal, *, title: str) -> SvgCha
             Shape(
                 "circle",
                 {"cx": _n(x), "cy": _n(y_of(r)), "r": "3", "fill": COLORS["admin"]},
-                f"{m.label}: {(r * 100).quantize(Decimal('0.01'))}%",
+                f"{m.label}: {admin_cap.ratio_percent(r)}%",
             )
         )
     if len(points) > 1:

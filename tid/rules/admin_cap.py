@@ -106,7 +106,6 @@ def admin_cap_rate(on: date | None = None) -> tuple[Decimal, str]:
     return setting.value, setting.citation
 
 
-# Long: the decision, its warnings and its trace are built together from the same figures.
 def check_admin_expenditure(
     *,
     revenue_to_date: Decimal,
@@ -162,23 +161,7 @@ def check_admin_expenditure(
             f"${_amount(after)}, above the cap ({figures}); at most ${_amount(max_allowed)} "
             f"can be spent now ({CITATION})."
         )
-    trace = (
-        TraceStep(Message("cap rate"), f"{cap_rate}", rate_citation, "district.admin_cap_rate"),
-        TraceStep(
-            Message("impost revenue collected in the FY to date"),
-            money_str(revenue_to_date),
-            CITATION,
-        ),
-        TraceStep(Message("cap = rate × revenue"), _amount(cap), CITATION),
-        TraceStep(
-            Message("administrative spending in the FY to date"), money_str(admin_to_date), CITATION
-        ),
-        TraceStep(Message("headroom = cap − spending"), _amount(headroom), _READING),
-        TraceStep(Message("proposed expenditure"), money_str(proposed), _READING),
-        TraceStep(
-            Message("decision"), Message("allowed") if allowed else Message("refused"), CITATION
-        ),
-    )
+    trace = _trace(measured, proposed, allowed, rate_citation)
     return AdminCapDecision(
         allowed=allowed,
         revenue_to_date=revenue_to_date,
@@ -191,6 +174,29 @@ def check_admin_expenditure(
         message=message,
         warnings=(MEASURE_WARNING,),
         trace=trace,
+    )
+
+
+def _trace(
+    m: CapMeasure, proposed: Decimal, allowed: bool, rate_citation: str
+) -> tuple[TraceStep, ...]:
+    """The steps of a decision on the cap, each with its figure and its source."""
+    return (
+        TraceStep(Message("cap rate"), f"{m.rate}", rate_citation, "district.admin_cap_rate"),
+        TraceStep(
+            Message("impost revenue collected in the FY to date"),
+            money_str(m.revenue),
+            CITATION,
+        ),
+        TraceStep(Message("cap = rate × revenue"), _amount(m.cap), CITATION),
+        TraceStep(
+            Message("administrative spending in the FY to date"), money_str(m.admin), CITATION
+        ),
+        TraceStep(Message("headroom = cap − spending"), _amount(m.headroom), _READING),
+        TraceStep(Message("proposed expenditure"), money_str(proposed), _READING),
+        TraceStep(
+            Message("decision"), Message("allowed") if allowed else Message("refused"), CITATION
+        ),
     )
 
 

@@ -60,7 +60,33 @@ def lock_district(session: Session, district_id: int) -> None:
 AMOUNT_TOO_LARGE = N_("An amount of the special account can be at most 999,999,999.99.")
 
 
-# Long: the idempotent insert of a balanced entry and its running balances, in one transaction.
+def _check_lines(lines: Sequence[Line]) -> None:
+    """An entry's lines: at least one, each a non-zero amount in whole cents, none above what
+    the special account holds, adding up to zero."""
+    if not lines:
+        raise ValueError("an entry needs lines")
+    for line in lines:
+        if line.amount == 0 or line.amount != line.amount.quantize(CENT):
+            raise ValueError(f"line amounts are non-zero whole cents: {line}")
+    if sum((line.amount for line in lines), ZERO) != 0:
+        raise ValueError(f"an entry must balance: {lines}")
+    if any(abs(line.amount) > MAX_ACCOUNT_AMOUNT for line in lines):
+        raise InputError("amount", AMOUNT_TOO_LARGE)
+
+
+def _line_rows(entry_id: int, lines: Sequence[Line]) -> list[dict[str, object]]:
+    """The rows of an entry's lines, to insert."""
+    return [
+        {
+            "entry_id": entry_id,
+            "account": line.account,
+            "bill_id": line.bill_id,
+            "amount": line.amount,
+        }
+        for line in lines
+    ]
+
+
 def post_entry(
     session: Session,
     *,
@@ -78,15 +104,7 @@ def post_entry(
     concurrent writer that committed first), return that entry and write nothing.
     ``looked_up``: the caller holds the district's lock (:func:`lock_district`) and has just
     found the key unbooked; a key names its district, so no other writer can book it now."""
-    if not lines:
-        raise ValueError("an entry needs lines")
-    for line in lines:
-        if line.amount == 0 or line.amount != line.amount.quantize(CENT):
-            raise ValueError(f"line amounts are non-zero whole cents: {line}")
-    if sum((line.amount for line in lines), ZERO) != 0:
-        raise ValueError(f"an entry must balance: {lines}")
-    if any(abs(line.amount) > MAX_ACCOUNT_AMOUNT for line in lines):
-        raise InputError("amount", AMOUNT_TOO_LARGE)
+    _check_lines(lines)
     year_locks.ensure_open(session, district_id, entry_date)
     existing = None if looked_up else entry_by_key(session, key)
     if existing is not None:
@@ -111,18 +129,7 @@ def post_entry(
                 insert(ENTRIES).returning(ENTRIES.c.id),
                 {c: getattr(entry, c) for c in ENTRY_COLUMNS},
             ).scalar_one()
-            session.execute(
-                insert(LINES),
-                [
-                    {
-                        "entry_id": entry.id,
-                        "account": line.account,
-                        "bill_id": line.bill_id,
-                        "amount": line.amount,
-                    }
-                    for line in lines
-                ],
-            )
+            session.execute(insert(LINES), _line_rows(entry.id, lines))
             add_to_balances(session, district_id, [(entry_date, kind, lines)])
     except IntegrityError:
         # The savepoint's rollback has already taken the new rows out of the session.
@@ -182,13 +189,7 @@ def post_many(
     if not entries:
         return []
     for pending in entries:
-        if not pending.lines or sum((line.amount for line in pending.lines), ZERO) != 0:
-            raise ValueError(f"an entry must have lines and balance: {pending}")
-        for line in pending.lines:
-            if line.amount == 0 or line.amount != line.amount.quantize(CENT):
-                raise ValueError(f"line amounts are non-zero whole cents: {line}")
-            if abs(line.amount) > MAX_ACCOUNT_AMOUNT:
-                raise InputError("amount", AMOUNT_TOO_LARGE)
+        _check_lines(pending.lines)
     # The same guards as post_entry: nothing is booked on a date of a locked fiscal year.
     for entry_date in sorted({p.entry_date for p in entries}):
         year_locks.ensure_open(session, district_id, entry_date)
@@ -214,16 +215,7 @@ def post_many(
             ],
         )
         ids.update({key: int(entry_id) for entry_id, key in result})
-    lines = [
-        {
-            "entry_id": ids[p.key],
-            "account": line.account,
-            "bill_id": line.bill_id,
-            "amount": line.amount,
-        }
-        for p in entries
-        for line in p.lines
-    ]
+    lines = [row for p in entries for row in _line_rows(ids[p.key], p.lines)]
     for start in range(0, len(lines), 5000):
         session.execute(insert(LINES), lines[start : start + 5000])
     add_to_balances(session, district_id, [(p.entry_date, p.kind, p.lines) for p in entries])
