@@ -26,6 +26,20 @@ The accounts (codes):
 A bill is booked Dr receivable / Cr impost_assessed. A payment of P applied A to bills and
 O = P − A held as credit is booked Dr bank P, Cr receivable A, Dr impost_assessed A,
 Cr impost_revenue A, Cr owner_credit O. An expenditure is Dr expense / Cr bank.
+
+The package, each module a seam of the journal (everything public is exported here, so
+``ledger.X`` is the way in):
+
+- ``accounts``: the codes of accounts, kinds of entry and memos, and what users call them;
+- ``posting``: the district's lock and the one way into the journal (one entry or many);
+- ``running``: the running aggregates each posting adds to;
+- ``balances``: what an account or a bill adds up to, and what is still owed;
+- ``cap``: the administrative cap's figures of a fiscal year (the arithmetic is the rule's,
+  ``tid.rules.admin_cap.measure``);
+- ``bills``: the bills booked, and what was paid on a superseded bill moved on;
+- ``reversals``: what may be reversed, and the reversing entry;
+- ``journal``: the entries read back with their lines, whole or a page at a time;
+- ``verify``: the running aggregates recomputed from the journal and compared.
 """
 
 from __future__ import annotations
