@@ -38,10 +38,6 @@ class SvgChart:
     legend: tuple[tuple[str, str], ...] = field(default_factory=tuple)
 
 
-def _percent(share: Decimal) -> str:
-    return f"{(share * 100).normalize():f}%"
-
-
 def _grid(
     left: int,
     width: int,
@@ -140,7 +136,7 @@ def ratio_chart(months: Sequence[Month], rate: Decimal, *, title: str) -> SvgCha
     def y_of(value: Decimal) -> Decimal:
         return Decimal(top) + plot_h - plot_h * value / scale_max
 
-    shapes = _grid(left, width, step, scale_max, y_of, _percent)
+    shapes = _grid(left, width, step, scale_max, y_of, admin_cap.rate_text)
     cap_y = _n(y_of(rate))
     shapes.append(
         Shape(
@@ -164,7 +160,7 @@ def ratio_chart(months: Sequence[Month], rate: Decimal, *, title: str) -> SvgCha
                 "text-anchor": "end",
                 "fill": COLORS["cap"],
             },
-            _percent(rate),
+            admin_cap.rate_text(rate),
         )
     )
     points = []

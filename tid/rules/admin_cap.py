@@ -57,6 +57,12 @@ class CapMeasure:
         return ratio_percent(self.ratio)
 
 
+def rate_text(rate: Decimal) -> str:
+    """A rate (a fraction) as a percentage, for the English of the command line, logs and
+    charts (pages print it in the reader's language with the ``rate`` filter)."""
+    return f"{(rate * 100).normalize():f}%"
+
+
 def ratio_percent(ratio: Decimal | None) -> Decimal | None:
     """A share of the revenue as a percentage with two decimals (for display)."""
     return None if ratio is None else (ratio * 100).quantize(CENT)
@@ -143,7 +149,7 @@ def check_admin_expenditure(
     cap, headroom, max_allowed = measured.cap, measured.headroom, measured.max_allowed
     after = admin_to_date + proposed
     allowed = after <= cap
-    percent = f"{(cap_rate * 100).normalize():f}%"
+    percent = rate_text(cap_rate)
     fy = f"FY{fiscal_year_of(on).label} " if on is not None else ""
     figures = (
         f"{fy}impost revenue collected to date ${_amount(revenue_to_date)}; cap {percent} = "
