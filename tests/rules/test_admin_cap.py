@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import examples
-from tid.rules.admin_cap import admin_cap_rate, check_admin_expenditure
+from tid.rules.admin_cap import admin_cap_rate, check_admin_expenditure, measure
 from tid.rules.errors import InputError
 
 D = Decimal
@@ -126,3 +126,33 @@ def test_decision_is_exact(revenue: Decimal, admin: Decimal, proposed: Decimal) 
         assert not check_admin_expenditure(
             revenue_to_date=revenue, admin_to_date=admin, proposed=d.max_allowed + D("0.01")
         ).allowed
+
+
+# --------------------------------------------------------------------------- the arithmetic
+
+
+def test_measure_keeps_the_cap_exact_and_cuts_what_may_be_spent_to_the_cent() -> None:
+    m = measure(rate=D("0.25"), revenue=D("1234.57"), admin=D("300.00"))
+    assert m.cap == D("308.6425") and m.cap_cents == D("308.64")
+    assert m.headroom == D("8.6425") and m.max_allowed == D("8.64")
+    assert m.ratio == D("300.00") / D("1234.57") and m.ratio_percent == D("24.30")
+
+
+def test_measure_of_a_year_with_refunds_or_without_revenue() -> None:
+    # A refund of an earlier year's spending makes the FY's spending negative: no more room.
+    refunded = measure(rate=D("0.25"), revenue=D("100.00"), admin=D("-40.00"))
+    assert refunded.headroom == D("25.0000") and refunded.max_allowed == D("25.00")
+    assert refunded.ratio == D("-0.4")
+    nothing = measure(rate=D("0.25"), revenue=D("0.00"), admin=D("10.00"))
+    assert nothing.cap == 0 and nothing.max_allowed == 0 and nothing.headroom == D("-10.00")
+    assert nothing.ratio is None and nothing.ratio_percent is None
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(revenue=cents, admin=cents)
+def test_the_decision_reads_the_one_measure(revenue: Decimal, admin: Decimal) -> None:
+    rate, _citation = admin_cap_rate()
+    m = measure(rate=rate, revenue=revenue, admin=admin)
+    d = check_admin_expenditure(revenue_to_date=revenue, admin_to_date=admin, proposed=D(0))
+    assert (d.cap, d.headroom, d.max_allowed) == (m.cap, m.headroom, m.max_allowed)
+    assert m.max_allowed <= max(m.headroom, D(0)) < m.max_allowed + D("0.01")

@@ -11,9 +11,11 @@ from sqlmodel import Session
 
 from tid.demo import records
 from tid.models import Bill, BillingRun, District, Municipality, Property, PropertyYear
-from tid.services import audit
+from tid.services import audit, payments
 
 ACTOR = audit.Actor("tests")
+# 90 days after the bills' due date 2025-09-30: the delinquency's and the statement's day.
+TODAY_90_DAYS_LATE = date(2025, 12, 29)
 _serial = itertools.count(1)
 
 
@@ -106,3 +108,19 @@ class Scaffold:
         self.session.add(bill)
         self.session.flush()
         return bill
+
+
+def pay_bill(
+    session: Session, s: Scaffold, amount: str, on: date, key: str, bill_id: int | None
+) -> None:
+    """A payment of ``amount`` on ``on`` against one bill (booked as of 90 days late)."""
+    payments.record_payment(
+        session=session,
+        actor=ACTOR,
+        district_id=s.district_id,
+        paid_on=on,
+        amount=Decimal(amount),
+        today=TODAY_90_DAYS_LATE,
+        key=key,
+        notice_number=str(bill_id),
+    )

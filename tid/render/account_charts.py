@@ -4,12 +4,13 @@ the running administrative ratio against the cap's line of 21 LPRA § 6653(6).""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, Decimal
 
 from tid.i18n import money
 from tid.render.charts import nice_step
+from tid.rules import admin_cap
 from tid.services.audit_statement import Month
 
 ONE = Decimal("0.1")
@@ -37,19 +38,19 @@ class SvgChart:
     legend: tuple[tuple[str, str], ...] = field(default_factory=tuple)
 
 
-def money_bars(months: Sequence[Month], *, title: str) -> SvgChart:
-    """Three bars per month: revenue collected, program and administrative spending."""
-    left, top, bottom, width, height = 70, 10, 40, 640, 220
-    plot_h = Decimal(height - top - bottom)
-    largest = max([max(m.revenue, m.program, m.admin, Decimal(0)) for m in months] + [Decimal(0)])
-    step = nice_step(largest)
-    scale_max = max(step, (largest / step).to_integral_value(rounding=ROUND_CEILING) * step)
-    slot = Decimal(width - left - 10) / max(len(months), 1)
-    bar_w = slot / 4
+def _grid(
+    left: int,
+    width: int,
+    step: Decimal,
+    scale_max: Decimal,
+    y_of: Callable[[Decimal], Decimal],
+    label: Callable[[Decimal], str],
+) -> list[Shape]:
+    """The scale's lines from zero up, a ``step`` apart, each labelled at the left."""
     shapes: list[Shape] = []
     tick = Decimal(0)
     while tick <= scale_max:
-        y = Decimal(top) + plot_h - plot_h * tick / scale_max
+        y = y_of(tick)
         shapes.append(
             Shape(
                 "line",
@@ -63,9 +64,26 @@ def money_bars(months: Sequence[Month], *, title: str) -> SvgChart:
             )
         )
         shapes.append(
-            Shape("text", {"x": str(left - 4), "y": _n(y + 4), "text-anchor": "end"}, money(tick))
+            Shape("text", {"x": str(left - 4), "y": _n(y + 4), "text-anchor": "end"}, label(tick))
         )
         tick += step
+    return shapes
+
+
+def money_bars(months: Sequence[Month], *, title: str) -> SvgChart:
+    """Three bars per month: revenue collected, program and administrative spending."""
+    left, top, bottom, width, height = 70, 10, 40, 640, 220
+    plot_h = Decimal(height - top - bottom)
+    largest = max([max(m.revenue, m.program, m.admin, Decimal(0)) for m in months] + [Decimal(0)])
+    step = nice_step(largest)
+    scale_max = max(step, (largest / step).to_integral_value(rounding=ROUND_CEILING) * step)
+    slot = Decimal(width - left - 10) / max(len(months), 1)
+    bar_w = slot / 4
+
+    def y_of(value: Decimal) -> Decimal:
+        return Decimal(top) + plot_h - plot_h * value / scale_max
+
+    shapes = _grid(left, width, step, scale_max, y_of, money)
     for i, m in enumerate(months):
         x0 = Decimal(left) + slot * i + bar_w / 2
         for j, (key, value) in enumerate(
@@ -101,47 +119,24 @@ def money_bars(months: Sequence[Month], *, title: str) -> SvgChart:
     return SvgChart("account-bars", title, width, height, tuple(shapes))
 
 
-# Long: one drawing: the months' ratios, the cap's line, labels and the table that reads it out.
 def ratio_chart(months: Sequence[Month], rate: Decimal, *, title: str) -> SvgChart:
     """The running ratio of administrative spending to revenue collected in the FY, month by
     month, against the cap rate (a horizontal line)."""
     left, top, bottom, width, height = 50, 10, 30, 640, 180
     plot_h = Decimal(height - top - bottom)
     ratios = [
-        (m.admin_to_date / m.revenue_to_date) if m.revenue_to_date > 0 else None for m in months
+        admin_cap.measure(rate=rate, revenue=m.revenue_to_date, admin=m.admin_to_date).ratio
+        for m in months
     ]
     largest = max([r for r in ratios if r is not None] + [rate * 2])
     step = nice_step(largest)
     scale_max = max(step, (largest / step).to_integral_value(rounding=ROUND_CEILING) * step)
     slot = Decimal(width - left - 10) / max(len(months), 1)
-    shapes: list[Shape] = []
 
     def y_of(value: Decimal) -> Decimal:
         return Decimal(top) + plot_h - plot_h * value / scale_max
 
-    tick = Decimal(0)
-    while tick <= scale_max:
-        y = y_of(tick)
-        shapes.append(
-            Shape(
-                "line",
-                {
-                    "x1": str(left),
-                    "x2": str(width - 10),
-                    "y1": _n(y),
-                    "y2": _n(y),
-                    "stroke": "#d5dbe3",
-                },
-            )
-        )
-        shapes.append(
-            Shape(
-                "text",
-                {"x": str(left - 4), "y": _n(y + 4), "text-anchor": "end"},
-                f"{(tick * 100).normalize():f}%",
-            )
-        )
-        tick += step
+    shapes = _grid(left, width, step, scale_max, y_of, admin_cap.rate_text)
     cap_y = _n(y_of(rate))
     shapes.append(
         Shape(
@@ -165,7 +160,7 @@ def ratio_chart(months: Sequence[Month], rate: Decimal, *, title: str) -> SvgCha
                 "text-anchor": "end",
                 "fill": COLORS["cap"],
             },
-            f"{(rate * 100).normalize():f}%",
+            admin_cap.rate_text(rate),
         )
     )
     points = []
@@ -185,7 +180,7 @@ def ratio_chart(months: Sequence[Month], rate: Decimal, *, title: str) -> SvgCha
             Shape(
                 "circle",
                 {"cx": _n(x), "cy": _n(y_of(r)), "r": "3", "fill": COLORS["admin"]},
-                f"{m.label}: {(r * 100).quantize(Decimal('0.01'))}%",
+                f"{m.label}: {admin_cap.ratio_percent(r)}%",
             )
         )
     if len(points) > 1:

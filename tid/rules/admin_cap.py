@@ -34,6 +34,59 @@ MEASURE_WARNING = Message(
 
 
 @dataclass(frozen=True)
+class CapMeasure:
+    """The cap's arithmetic on a fiscal year's figures: the cap, what may still be spent,
+    and the share of the revenue spent on administration."""
+
+    rate: Decimal
+    revenue: Decimal  # impost revenue collected in the FY to date
+    admin: Decimal  # administrative spending booked in the FY to date (negative: refunds)
+    cap: Decimal  # rate × revenue, exact (not rounded)
+    headroom: Decimal  # cap − spending, exact (negative when already over the cap)
+    max_allowed: Decimal  # the headroom cut down to whole cents, never below zero
+    ratio: Decimal | None  # spending ÷ revenue; None without revenue
+
+    @property
+    def cap_cents(self) -> Decimal:
+        """The cap cut down to whole cents (as a page or a document shows it)."""
+        return self.cap.quantize(CENT, rounding=ROUND_DOWN)
+
+    @property
+    def ratio_percent(self) -> Decimal | None:
+        """The ratio as a percentage with two decimals (for display)."""
+        return ratio_percent(self.ratio)
+
+
+def rate_text(rate: Decimal) -> str:
+    """A rate (a fraction) as a percentage, for the English of the command line, logs and
+    charts (pages print it in the reader's language with the ``rate`` filter)."""
+    return f"{(rate * 100).normalize():f}%"
+
+
+def ratio_percent(ratio: Decimal | None) -> Decimal | None:
+    """A share of the revenue as a percentage with two decimals (for display)."""
+    return None if ratio is None else (ratio * 100).quantize(CENT)
+
+
+def measure(*, rate: Decimal, revenue: Decimal, admin: Decimal) -> CapMeasure:
+    """21 LPRA § 6653(6): the cap is ``rate`` × the impost ``revenue`` collected in the FY to
+    date, and what may still be spent is the cap less the FY's administrative spending
+    (``admin``). A refund booked this FY of an earlier year's spending makes the FY's
+    spending negative; it does not make room above the cap (the cap is measured per FY)."""
+    cap = rate * revenue
+    headroom = cap - max(ZERO, admin)
+    return CapMeasure(
+        rate=rate,
+        revenue=revenue,
+        admin=admin,
+        cap=cap,
+        headroom=headroom,
+        max_allowed=max(headroom, ZERO).quantize(CENT, rounding=ROUND_DOWN),
+        ratio=admin / revenue if revenue > 0 else None,
+    )
+
+
+@dataclass(frozen=True)
 class AdminCapDecision:
     """Whether a proposed administrative expenditure fits under the cap, with the figures."""
 
@@ -59,7 +112,6 @@ def admin_cap_rate(on: date | None = None) -> tuple[Decimal, str]:
     return setting.value, setting.citation
 
 
-# Long: the decision, its warnings and its trace are built together from the same figures.
 def check_admin_expenditure(
     *,
     revenue_to_date: Decimal,
@@ -93,12 +145,11 @@ def check_admin_expenditure(
     if not 0 <= cap_rate <= 1:
         raise InputError("cap_rate", "cap_rate: a share between 0 and 1, like 0.25")
 
-    cap = cap_rate * revenue_to_date
-    headroom = cap - admin_to_date
-    max_allowed = max(headroom, ZERO).quantize(CENT, rounding=ROUND_DOWN)
+    measured = measure(rate=cap_rate, revenue=revenue_to_date, admin=admin_to_date)
+    cap, headroom, max_allowed = measured.cap, measured.headroom, measured.max_allowed
     after = admin_to_date + proposed
     allowed = after <= cap
-    percent = f"{(cap_rate * 100).normalize():f}%"
+    percent = rate_text(cap_rate)
     fy = f"FY{fiscal_year_of(on).label} " if on is not None else ""
     figures = (
         f"{fy}impost revenue collected to date ${_amount(revenue_to_date)}; cap {percent} = "
@@ -116,23 +167,7 @@ def check_admin_expenditure(
             f"${_amount(after)}, above the cap ({figures}); at most ${_amount(max_allowed)} "
             f"can be spent now ({CITATION})."
         )
-    trace = (
-        TraceStep(Message("cap rate"), f"{cap_rate}", rate_citation, "district.admin_cap_rate"),
-        TraceStep(
-            Message("impost revenue collected in the FY to date"),
-            money_str(revenue_to_date),
-            CITATION,
-        ),
-        TraceStep(Message("cap = rate × revenue"), _amount(cap), CITATION),
-        TraceStep(
-            Message("administrative spending in the FY to date"), money_str(admin_to_date), CITATION
-        ),
-        TraceStep(Message("headroom = cap − spending"), _amount(headroom), _READING),
-        TraceStep(Message("proposed expenditure"), money_str(proposed), _READING),
-        TraceStep(
-            Message("decision"), Message("allowed") if allowed else Message("refused"), CITATION
-        ),
-    )
+    trace = _trace(measured, proposed, allowed, rate_citation)
     return AdminCapDecision(
         allowed=allowed,
         revenue_to_date=revenue_to_date,
@@ -145,6 +180,29 @@ def check_admin_expenditure(
         message=message,
         warnings=(MEASURE_WARNING,),
         trace=trace,
+    )
+
+
+def _trace(
+    m: CapMeasure, proposed: Decimal, allowed: bool, rate_citation: str
+) -> tuple[TraceStep, ...]:
+    """The steps of a decision on the cap, each with its figure and its source."""
+    return (
+        TraceStep(Message("cap rate"), f"{m.rate}", rate_citation, "district.admin_cap_rate"),
+        TraceStep(
+            Message("impost revenue collected in the FY to date"),
+            money_str(m.revenue),
+            CITATION,
+        ),
+        TraceStep(Message("cap = rate × revenue"), _amount(m.cap), CITATION),
+        TraceStep(
+            Message("administrative spending in the FY to date"), money_str(m.admin), CITATION
+        ),
+        TraceStep(Message("headroom = cap − spending"), _amount(m.headroom), _READING),
+        TraceStep(Message("proposed expenditure"), money_str(proposed), _READING),
+        TraceStep(
+            Message("decision"), Message("allowed") if allowed else Message("refused"), CITATION
+        ),
     )
 
 

@@ -33,7 +33,7 @@ from tid.models import (
 from tid.rules import admin_cap
 from tid.rules.errors import N_, InputError
 from tid.rules.messages import Message, render
-from tid.rules.money import CENT, ZERO, money_str
+from tid.rules.money import ZERO, money_str
 from tid.rules.periods import FiscalYear
 from tid.services import audit, ledger
 from tid.services.ledger import (
@@ -71,7 +71,7 @@ class Statement:
 
     @property
     def admin_ratio_percent(self) -> Decimal | None:
-        return None if self.admin_ratio is None else (self.admin_ratio * 100).quantize(CENT)
+        return admin_cap.ratio_percent(self.admin_ratio)
 
 
 def statement(
@@ -114,6 +114,7 @@ def statement(
     program.sort(key=lambda p: p.name)
     program_total = sum((p.amount for p in program), ZERO)
     rate, _citation = admin_cap.admin_cap_rate(fy.end)
+    cap = admin_cap.measure(rate=rate, revenue=revenue, admin=admin)
     other = (closing - opening) - (revenue + credits - program_total - admin)
     return Statement(
         fiscal_year=fy,
@@ -123,9 +124,9 @@ def statement(
         program=tuple(program),
         program_total=program_total,
         admin_total=admin,
-        admin_ratio=(admin / revenue) if revenue > 0 else None,
-        cap_rate=rate,
-        cap=rate * revenue,
+        admin_ratio=cap.ratio,
+        cap_rate=cap.rate,
+        cap=cap.cap,
         closing_balance=closing,
         other_movements=other,
     )

@@ -15,6 +15,7 @@ from decimal import Decimal
 from sqlmodel import Session, col, select
 
 from tid.models import AuthorizedPurpose, Expenditure
+from tid.rules import admin_cap
 from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.money import money_str
 from tid.rules.periods import fiscal_year_of
@@ -98,21 +99,15 @@ NO_REVENUE_MESSAGE = N_(
 )
 
 
-def rate_text(rate: Decimal) -> str:
-    """A rate (a fraction) as a percentage, for the English of the command line and logs
-    (pages print it in the reader's language with the ``rate`` filter)."""
-    return f"{(rate * 100).normalize():f}%"
-
-
 def cap_message(figures: CapFigures) -> tuple[str, dict[str, str]]:
     """The refusal's msgid and its parameters (the web translates, then fills them in, the
     rate in the reader's language)."""
     if figures.revenue <= 0:
         return NO_REVENUE_MESSAGE, {
             "fy": figures.fiscal_year.label,
-            "rate": rate_text(figures.rate),
+            "rate": admin_cap.rate_text(figures.rate),
         }
-    return CAP_MESSAGE, {"rate": rate_text(figures.rate)}
+    return CAP_MESSAGE, {"rate": admin_cap.rate_text(figures.rate)}
 
 
 def expenditure_problems(

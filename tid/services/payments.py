@@ -24,6 +24,7 @@ from sqlmodel import Session, col, select
 
 from tid.ids import parse_id
 from tid.models import Bill, BillStatus, JournalLine, Notice, Property
+from tid.rules.allocation import Allocation, allocate
 from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.money import MAX_ACCOUNT_AMOUNT, ZERO, money_str, parse_money
 from tid.rules.periods import parse_date
@@ -160,7 +161,24 @@ def _bills_to_pay(
     return bills, credit_bill
 
 
-# Long: one payment applied to a property's bills oldest first, the excess held, in one transaction.
+def _owed_in_order(bills: Sequence[Bill], owed: dict[int, Decimal]) -> list[tuple[int, Decimal]]:
+    """Each bill (in the order given) with what is still owed on it."""
+    return [(bill.id or 0, owed.get(bill.id or 0, ZERO)) for bill in bills]
+
+
+def _collected(spread: Allocation) -> list[Line]:
+    """The lines of the impost collected on each bill a sum was spread over: the receivable
+    paid down and the impost assessed turned into revenue."""
+    lines: list[Line] = []
+    for bill_id, applied in spread.taken:
+        lines += [
+            Line(RECEIVABLE, -applied, bill_id),
+            Line(ASSESSED, applied, bill_id),
+            Line(REVENUE, -applied, bill_id),
+        ]
+    return lines
+
+
 def record_payment(
     *,
     session: Session,
@@ -201,19 +219,9 @@ def record_payment(
         session, district_id, notice_number, cadastral_number, field_prefix
     )
     outstanding = ledger.bill_balances(session, district_id, bill_ids=[b.id or 0 for b in bills])
-    left = amount
-    lines = [Line(BANK, amount)]
-    for bill in bills:
-        owed = outstanding.get(bill.id or 0, ZERO)
-        applied = min(left, owed)
-        if applied <= 0:
-            continue
-        left -= applied
-        lines += [
-            Line(RECEIVABLE, -applied, bill.id),
-            Line(ASSESSED, applied, bill.id),
-            Line(REVENUE, -applied, bill.id),
-        ]
+    spread = allocate(amount, _owed_in_order(bills, outstanding))
+    left = spread.left
+    lines = [Line(BANK, amount), *_collected(spread)]
     if left > 0:
         lines.append(Line(OWNER_CREDIT, -left, credit_bill.id))
     memo = (
@@ -500,27 +508,14 @@ def apply_credit(
         )
     )
     owed = ledger.bill_balances(session, district_id, bill_ids=[b.id or 0 for b in bills])
-    left = available
-    lines: list[Line] = []
-    for bill in bills:
-        applied = min(left, owed.get(bill.id or 0, ZERO))
-        if applied <= 0:
-            continue
-        left -= applied
-        lines += [
-            Line(RECEIVABLE, -applied, bill.id),
-            Line(ASSESSED, applied, bill.id),
-            Line(REVENUE, -applied, bill.id),
-        ]
-    used = available - left
+    spread = allocate(available, _owed_in_order(bills, owed))
+    lines = _collected(spread)
+    used = spread.used
     if used <= 0:
         raise InputError("property", N_("Nothing is owed on this property's bills."))
-    remaining = used
-    for bill_id, held in sorted(credits.items()):  # the oldest credit first
-        take = min(held, remaining)
-        if take > 0:
-            lines.append(Line(OWNER_CREDIT, take, bill_id))
-            remaining -= take
+    # The oldest credit first.
+    for bill_id, take in allocate(used, sorted(credits.items())).taken:
+        lines.append(Line(OWNER_CREDIT, take, bill_id))
     posted = ledger.post_entry(
         session,
         actor=actor,

@@ -1,0 +1,119 @@
+"""The journal's accounts, kinds of entry and memos: their codes, what users call them, and
+the line an entry is made of."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from tid.rules.errors import N_
+from tid.rules.messages import Message
+
+BANK = "bank"
+RECEIVABLE = "receivable"
+ASSESSED = "impost_assessed"
+REVENUE = "impost_revenue"
+OWNER_CREDIT = "owner_credit"
+ADMIN_EXPENSE = "expense:admin"
+PURPOSE_PREFIX = "expense:purpose:"
+
+
+def purpose_account(purpose_id: int) -> str:
+    return f"{PURPOSE_PREFIX}{purpose_id}"
+
+
+def is_expense(account: str) -> bool:
+    return account == ADMIN_EXPENSE or account.startswith(PURPOSE_PREFIX)
+
+
+# The journal's vocabulary: what each account, kind of entry and memo is called where users
+# read the journal (pages, the yearly statement, its PDF and CSV). The database keeps the keys.
+ACCOUNT_LABELS = {
+    BANK: N_("Bank"),
+    RECEIVABLE: N_("Impost receivable"),
+    ASSESSED: N_("Impost assessed"),
+    REVENUE: N_("Impost revenue"),
+    OWNER_CREDIT: N_("Owner credit held"),
+    ADMIN_EXPENSE: N_("Administrative expenses"),
+}
+ENTRY_KINDS = {
+    "bill": N_("Bill"),
+    "bill_superseded": N_("Bill superseded"),
+    "payment": N_("Payment"),
+    "credit_applied": N_("Owner credit applied"),
+    "expenditure": N_("Expenditure"),
+    "reversal": N_("Reversal"),
+}
+# The memos the services write, by kind of entry: a memo is stored as its English sentence
+# (Message), and read back in the reader's language by matching these templates.
+MEMOS = {
+    "bill": (N_("Impost FY %(fiscal_year)s, bill %(bill)s"),),
+    "bill_superseded": (N_("Bill %(old)s superseded by bill %(new)s"),),
+    "payment": (N_("Payment %(amount)s, ref. %(reference)s"), N_("Payment %(amount)s")),
+    "credit_applied": (N_("Owner's credit %(amount)s applied, %(cadastral_number)s"),),
+    "expenditure": (
+        N_("%(payee)s: %(amount)s (administrative)"),
+        N_("%(payee)s: %(amount)s (%(purpose)s)"),
+    ),
+    "reversal": (N_("Reverses entry %(entry)s: %(reason)s"),),
+}
+
+
+def _memo_pattern(template: str) -> re.Pattern[str]:
+    parts = re.split(r"%\((\w+)\)s", template)
+    regex = "".join(
+        re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)" for i, part in enumerate(parts)
+    )
+    return re.compile(regex, re.DOTALL)
+
+
+_MEMO_PATTERNS = {
+    kind: tuple((t, _memo_pattern(t)) for t in templates) for kind, templates in MEMOS.items()
+}
+
+
+def memo(kind: str, **params: Any) -> Message:
+    """The memo of an entry of ``kind`` (the first of its templates whose fields are given)."""
+    for template in MEMOS[kind]:
+        names = set(re.findall(r"%\((\w+)\)s", template))
+        if names == set(params):
+            return Message(template, **params)
+    raise ValueError(f"no memo of {kind} takes {sorted(params)}")
+
+
+def memo_message(kind: str, text: str) -> str:
+    """A stored memo as a message (shown in the reader's language); a memo no template
+    matches (typed by a user, or older) is data and is shown as written."""
+    for template, pattern in _MEMO_PATTERNS.get(kind, ()):
+        match = pattern.fullmatch(text)
+        if match:
+            return Message(template, **match.groupdict())
+    return text
+
+
+def account_label(account: str, purposes: dict[int, str] | None = None) -> str:
+    """What users call an account (an authorized purpose by its name, when known)."""
+    if account in ACCOUNT_LABELS:
+        return Message(ACCOUNT_LABELS[account])
+    if account.startswith(PURPOSE_PREFIX):
+        purpose_id = account.removeprefix(PURPOSE_PREFIX)
+        name = (purposes or {}).get(int(purpose_id)) if purpose_id.isdigit() else None
+        if name:
+            return Message("Expenses: %(purpose)s", purpose=name)
+        return Message("Expenses of authorized purpose #%(purpose)s", purpose=purpose_id)
+    return account
+
+
+def entry_kind_label(kind: str) -> str:
+    return Message(ENTRY_KINDS[kind]) if kind in ENTRY_KINDS else kind
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line to post: debit positive, credit negative."""
+
+    account: str
+    amount: Decimal
+    bill_id: int | None = None
