@@ -243,16 +243,21 @@ def test_statement_lien_certificate_and_delinquency_documents(
     # The ranking's warnings in the page's language (Spanish by default).
     assert "La ley ordena los gravámenes solo en relación" in page
     assert "The statute orders liens only" not in page
+    # The page gives the rule's reasons, as the certificate does.
+    assert "Intereses, recargos y cargos sobre la imposición: los adeuda el dueño" in page
     cert = client.get(f"/account/{d}/properties/{prop.id}/lien-certificate.pdf")
     text = _text(cert.data)
     assert_archival(cert.data, lang="es", tagged=True)
     # 1,000.00 − 400.00 = 600.00 secured; the 2001 mortgage ranks first, the impost second.
     assert "600.00" in text and "Rango del gravamen de la imposición" in text
     assert "Rango del gravamen de la imposición 2" in " ".join(text.split())
-    # The reasons in Spanish: the 2001 mortgage predates the act (2010-01-15).
-    assert "Tiene prelación sobre el gravamen de la imposición: constituido el 1 ene 2001" in (
-        " ".join(text.split())
-    )
+    # The rule's reasons, in Spanish: the 2001 mortgage predates the act (2010-01-15); the
+    # impost's surcharges are never paid from the sale proceeds.
+    said = " ".join(text.split())
+    assert "Tiene prioridad sobre el gravamen de la imposición: una hipoteca" in said
+    assert "el 2001-01-01, antes de que la ley entrara en vigor el 2010-01-15" in said
+    unsecured = "Intereses, recargos y cargos sobre la imposición: los adeuda el dueño"
+    assert unsecured in said and "lo que quede" not in said
     csv_text = client.get(f"/account/{d}/delinquency.csv").get_data(as_text=True)
     assert "123-456-789-01" in csv_text and "600.00" in csv_text and "60.00" in csv_text
     # The page shows the terms its charges were figured with: the 10% surcharge of 600.00.
