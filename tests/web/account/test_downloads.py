@@ -109,3 +109,12 @@ def test_statement_lien_certificate_and_delinquency_documents(
     )
     # headed in the reader's language (Spanish), for a spreadsheet
     assert journal.startswith("Asiento,Fecha,Clase,Concepto")
+
+
+def test_the_large_documents_are_kinds_of_the_one_registry() -> None:
+    from tid import documents
+    from tid.web.account.downloads import LARGE_DOCUMENTS, kind_name
+
+    for which, large in LARGE_DOCUMENTS.items():
+        assert large.kind is documents.KINDS[kind_name(which)]
+        assert large.kind.needs == ("district",)  # a job makes it from the district alone
