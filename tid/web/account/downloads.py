@@ -72,13 +72,13 @@ def large(district_id: int, rows: dict[str, int]) -> dict[str, bool]:
     return found
 
 
+_STATEMENT = ("statement", "aging.csv", "journal.csv")
+
+
 def statement_large(district_id: int, aging: int, entries: int) -> dict[str, bool]:
     """Which of the yearly statement's documents are prepared in the background."""
     rows = account_pages.statement_rows(aging, entries)
     return large(district_id, {which: rows[kind_name(which)] for which in _STATEMENT})
-
-
-_STATEMENT = ("statement", "aging.csv", "journal.csv")
 
 
 def document_rows(district: District, which: str, fy: FiscalYear | None) -> int:
