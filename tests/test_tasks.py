@@ -23,7 +23,7 @@ from tests.services.notice_support import SENDER, make_ordinance, make_run
 from tid import migrate, tasks
 from tid.models import ArchivedDocument, BillingRun, Job, Notice, NoticeBatch
 from tid.queue import PostgresStorage
-from tid.web import account
+from tid.web.account import downloads as account
 
 # Redis-Huey runs over a SQLite database; the PostgreSQL queue over PostgreSQL.
 QUEUES = [q for q in ("sqlite", "postgresql", "redis") if q.replace("redis", "sqlite") in BACKENDS]

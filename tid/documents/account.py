@@ -7,14 +7,13 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from flask_babel import gettext as _
 from sqlmodel import Session
 
 from tid.app_reader import in_language, render_pdf, today
 from tid.documents.base import CSV, PDF, Document, district_of
 from tid.models import District
 from tid.rules.errors import N_, InputError
-from tid.rules.liens import LIEN_KINDS
+from tid.rules.messages import render
 from tid.rules.periods import FiscalYear
 from tid.services import account_reads, audit_statement, expenditures, ledger, liens
 
@@ -135,56 +134,6 @@ def liens_context(
 
 
 def lien_reasons(view: liens.LienPriority) -> dict[tuple[Any, str], str]:
-    """The reason for each rank of a property's liens, by (lien, part)."""
-    return {
-        (line.id, line.part): lien_reason(line, view.result.act_effective_date)
-        for line in view.result.ranking
-    }
-
-
-_ABOVE_PARAGRAPH = {key: k.paragraph for key, k in LIEN_KINDS.items() if k.paragraph}
-
-
-def lien_reason(line: Any, act_date: date) -> str:
-    """The rule's reason for a rank (tid/rules/liens.py), said in the reader's language."""
-    from tid.i18n import day
-
-    if line.part == "unsecured_charges":
-        return str(
-            _(
-                "Surcharges and interest on the impost: owed but not secured by the impost "
-                "lien, which secures only the imposts (21 LPRA § 6653(8)); paid only from "
-                "what is left after every lien."
-            )
-        )
-    if line.kind == "tid_impost":
-        return str(
-            _(
-                "The district's impost lien: ahead of every other lien, before or after it, "
-                "except those of 21 LPRA § 6653(8)(a)–(d); it secures only the impost."
-            )
-        )
-    if line.kind in _ABOVE_PARAGRAPH:
-        return str(
-            _(
-                "Ranks above the impost lien by its kind (21 LPRA § 6653(8)%(paragraph)s).",
-                paragraph=_ABOVE_PARAGRAPH[line.kind],
-            )
-        )
-    if line.group == 1:
-        return str(
-            _(
-                "Ranks above the impost lien: constituted on %(day)s, before the act took "
-                "effect on %(act)s (21 LPRA § 6653(8)(c)).",
-                day=day(line.constituted_on),
-                act=day(act_date),
-            )
-        )
-    return str(
-        _(
-            "Ranks below the impost lien: constituted on %(day)s, on or after the act took "
-            "effect on %(act)s, and not one of the liens of 21 LPRA § 6653(8)(a)–(d).",
-            day=day(line.constituted_on),
-            act=day(act_date),
-        )
-    )
+    """The reason for each rank of a property's liens, by (lien, part): the rule's own
+    (tid/rules/liens.py), said in the reader's language."""
+    return {(line.id, line.part): render(line.reason) for line in view.result.ranking}

@@ -1,0 +1,120 @@
+"""The account's documents of record, read back: the statement, the lien certificate and
+the delinquency list."""
+
+from __future__ import annotations
+
+import io
+from datetime import date
+from decimal import Decimal
+
+from flask.testing import FlaskClient
+from pypdf import PdfReader
+from sqlmodel import Session, select
+
+from tests.conftest import People, login
+from tests.pdf_checks import assert_archival
+from tests.services.ledger_support import ACTOR
+from tests.web.account.support import setup_account
+from tid.models import Property
+from tid.services import liens, payments
+
+
+def _text(pdf: bytes) -> str:
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+
+
+def test_statement_lien_certificate_and_delinquency_documents(
+    client: FlaskClient, session: Session, people: People, app: object
+) -> None:
+    s, bill_id = setup_account(session, people)
+    payments.record_payment(
+        session=session,
+        actor=ACTOR,
+        district_id=s.district_id,
+        paid_on=date(2025, 8, 1),
+        amount=Decimal("400.00"),
+        today=date(2025, 8, 1),
+        key="p",
+        notice_number=str(bill_id),
+    )
+    prop = session.exec(select(Property).where(Property.district_id == s.district_id)).one()
+    liens.add_lien(
+        session=session,
+        actor=ACTOR,
+        property_id=prop.id or 0,
+        kind="mortgage",
+        holder="<script>Banco</script>",
+        constituted_on=date(2001, 1, 1),
+        amount=Decimal("9000.00"),
+        today=date(2025, 8, 1),
+    )
+    liens.set_late_terms(
+        session=session,
+        actor=ACTOR,
+        district_id=s.district_id,
+        surcharge_rate="0.10",
+        annual_interest_rate="0",
+    )
+    session.commit()
+    login(client, people.auditor)
+    d = s.district_id
+    pdf = client.get(f"/account/{d}/statement.pdf?fy=2025-26")
+    assert pdf.status_code == 200 and pdf.mimetype == "application/pdf"
+    text = _text(pdf.data)
+    assert "Estado de la cuenta especial, AF 2025-26" in text and "400.00" in text
+    assert "123-456-789-01" in text  # the PDF lists the receivables bill by bill
+    assert_archival(pdf.data, lang="es", tagged=True)
+    # The page has the figures: the receivables by age with their count and total, and the
+    # way to the bills (the delinquency page, the PDF) rather than the bills themselves.
+    shown = " ".join(
+        client.get(f"/account/{d}/statement?fy=2025-26").get_data(as_text=True).split()
+    )
+    assert "Cuentas por cobrar al 30 jun 2026, por antigüedad" in shown
+    assert '1 factura adeudada</td><td class="num">$600.00' in shown
+    assert "123-456-789-01" not in shown and f"/account/{d}/delinquency" in shown
+    page = client.get(f"/account/{d}/properties/{prop.id}/liens?sale_price=9500").get_data(
+        as_text=True
+    )
+    assert "&lt;script&gt;Banco&lt;/script&gt;" in page and "<script>Banco" not in page
+    # The ranking's warnings in the page's language (Spanish by default).
+    assert "La ley ordena los gravámenes solo en relación" in page
+    assert "The statute orders liens only" not in page
+    # The page gives the rule's reasons, as the certificate does.
+    assert "Intereses, recargos y cargos sobre la imposición: los adeuda el dueño" in page
+    cert = client.get(f"/account/{d}/properties/{prop.id}/lien-certificate.pdf")
+    text = _text(cert.data)
+    assert_archival(cert.data, lang="es", tagged=True)
+    # 1,000.00 − 400.00 = 600.00 secured; the 2001 mortgage ranks first, the impost second.
+    assert "600.00" in text and "Rango del gravamen de la imposición" in text
+    assert "Rango del gravamen de la imposición 2" in " ".join(text.split())
+    # The rule's reasons, in Spanish: the 2001 mortgage predates the act (2010-01-15); the
+    # impost's surcharges are never paid from the sale proceeds.
+    said = " ".join(text.split())
+    assert "Tiene prioridad sobre el gravamen de la imposición: una hipoteca" in said
+    assert "el 2001-01-01, antes de que la ley entrara en vigor el 2010-01-15" in said
+    unsecured = "Intereses, recargos y cargos sobre la imposición: los adeuda el dueño"
+    assert unsecured in said and "lo que quede" not in said
+    csv_text = client.get(f"/account/{d}/delinquency.csv").get_data(as_text=True)
+    assert "123-456-789-01" in csv_text and "600.00" in csv_text and "60.00" in csv_text
+    # The page shows the terms its charges were figured with: the 10% surcharge of 600.00.
+    page = " ".join(client.get(f"/account/{d}/delinquency").get_data(as_text=True).split())
+    assert "<dd>0.10</dd>" in page and 'data-label="Recargo">$60.00</td>' in page
+    delinquent = client.get(f"/account/{d}/delinquency.pdf").data
+    assert "Facturas en mora" in _text(delinquent)
+    assert_archival(delinquent, lang="es", tagged=True)
+    old = client.get(f"/account/{d}/statement?fy=2025-26&booked_by=2025-01-01")
+    assert "Según estaba el diario" in old.get_data(as_text=True)
+    journal = client.get(f"/account/{d}/statement.csv?fy=2025-26&part=journal").get_data(
+        as_text=True
+    )
+    # headed in the reader's language (Spanish), for a spreadsheet
+    assert journal.startswith("Asiento,Fecha,Clase,Concepto")
+
+
+def test_the_large_documents_are_kinds_of_the_one_registry() -> None:
+    from tid import documents
+    from tid.web.account.downloads import LARGE_DOCUMENTS, kind_name
+
+    for which, large in LARGE_DOCUMENTS.items():
+        assert large.kind is documents.KINDS[kind_name(which)]
+        assert large.kind.needs == ("district",)  # a job makes it from the district alone

@@ -1,0 +1,71 @@
+"""The journal: a reversal from the page (never redirected elsewhere), fifty entries a page."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from decimal import Decimal
+
+from flask.testing import FlaskClient
+from sqlmodel import Session
+
+from tests.conftest import People, login
+from tests.services.ledger_support import ACTOR, Scaffold
+from tests.web.account.support import setup_account
+from tid.services import ledger, payments
+
+
+def test_reversal_from_the_page_and_no_redirect_elsewhere(
+    client: FlaskClient, session: Session, people: People
+) -> None:
+    s, bill_id = setup_account(session, people)
+    paid = payments.record_payment(
+        session=session,
+        actor=ACTOR,
+        district_id=s.district_id,
+        paid_on=date(2025, 8, 1),
+        amount=Decimal("100.00"),
+        today=date(2025, 8, 1),
+        key="p",
+        notice_number=str(bill_id),
+    )
+    session.commit()
+    login(client, people.association)
+    url = f"/account/{s.district_id}/entries/{paid.entry_id}/reverse"
+    response = client.post(url, data={"reason": "cheque devuelto", "back": "https://evil.example/"})
+    assert response.status_code == 302
+    assert response.location.endswith(f"/account/{s.district_id}/journal")
+    session.expire_all()
+    assert ledger.balance(session, s.district_id, ledger.BANK) == 0
+    twice = client.post(url, data={"reason": "otra vez"}, follow_redirects=True)
+    assert "Este asiento ya fue revertido." in twice.get_data(as_text=True)
+
+
+def test_the_journal_pages_fifty_entries_with_first_and_last_page_links(
+    client: FlaskClient, session: Session, people: People
+) -> None:
+    """120 entries make three pages of 50; the pager links to the first and the last page
+    from the pages that are not next to them."""
+    s = Scaffold(session, people.district)
+    for _ in range(120):
+        s.bill(s.property(), "10.00")
+    ledger.sync_bills(session, actor=ACTOR, district_id=s.district_id)
+    session.commit()
+    login(client, people.association)
+    d = s.district_id
+    url = f"/account/{d}/journal?fy=2025-26"
+
+    def pager(page: int) -> tuple[str, set[str]]:
+        html = client.get(f"{url}&page={page}").get_data(as_text=True)
+        links = set(re.findall(r'href="[^"]*[?&]page=(\d+)[^"]*"', html.replace("&amp;", "&")))
+        return html, links
+
+    first, links = pager(1)
+    assert "Página 1 de 3" in first and first.count('data-label="Asiento"') == 50
+    assert "Primera página" not in first and "Última página" in first and links == {"2", "3"}
+    middle, links = pager(2)
+    assert "Página 2 de 3" in middle and links == {"1", "3"}
+    assert "Primera página" not in middle and "Última página" not in middle  # next to both
+    last, links = pager(3)
+    assert "Página 3 de 3" in last and "Primera página" in last and links == {"1", "2"}
+    assert last.count('data-label="Asiento"') == 20

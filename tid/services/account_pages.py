@@ -1,0 +1,187 @@
+"""What the special account's pages read, each page's reads in one call: the districts a
+person sees, the dashboard's figures, the expenditures of a fiscal year, a property's liens
+with the owner's credit, the yearly statement's page, and how many rows each of the
+account's documents has (whether a request may render it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from tid.models import (
+    AuthorizedPurpose,
+    District,
+    Expenditure,
+    JournalEntry,
+    Municipality,
+    Property,
+)
+from tid.rules.periods import FiscalYear
+from tid.services import access as policy
+from tid.services import (
+    account_reads,
+    audit_statement,
+    expenditures,
+    ledger,
+    liens,
+    payments,
+    year_locks,
+)
+from tid.services.access import Person
+
+ZERO = Decimal("0.00")
+
+
+def districts_seen_by(*, session: Session, person: Person) -> list[tuple[District, Municipality]]:
+    """Every district ``person`` may see with its municipality, by municipality and name."""
+    stmt = (
+        select(District, Municipality)
+        .join(Municipality, col(Municipality.id) == col(District.municipality_id))
+        .order_by(col(Municipality.name), col(District.name))
+    )
+    rows = session.exec(stmt).all()
+    return [(d, m) for d, m in rows if policy.can_see_district(person, d.id, d.municipality_id)]
+
+
+@dataclass(frozen=True)
+class Dashboard:
+    """A district's fiscal year at a glance: the cap's figures, the months, what the bank
+    holds, what owners owe (booked bills and bills not yet booked), the owners' credit, and
+    the latest bank check."""
+
+    months: list[audit_statement.Month]
+    figures: ledger.CapFigures
+    bank: Decimal
+    receivable: Decimal
+    owner_credit: Decimal
+    checks: list[audit_statement.BankCheck]
+
+
+def dashboard(*, session: Session, district_id: int, fy: FiscalYear) -> Dashboard:
+    """The dashboard of ``fy``: the year's totals are its last month's to date."""
+    months = audit_statement.months(session, district_id, fy)
+    figures = ledger.cap_figures_of(
+        fy, revenue=months[-1].revenue_to_date, admin=months[-1].admin_to_date
+    )
+    balances = ledger.balances(
+        session, district_id, accounts=(ledger.BANK, ledger.RECEIVABLE, ledger.OWNER_CREDIT)
+    )
+    unbooked = sum(ledger.unbooked_owed(session, district_id).values(), ZERO)
+    return Dashboard(
+        months=months,
+        figures=figures,
+        bank=balances.get(ledger.BANK, ZERO),
+        receivable=balances.get(ledger.RECEIVABLE, ZERO) + unbooked,
+        owner_credit=-balances.get(ledger.OWNER_CREDIT, ZERO),
+        checks=list(audit_statement.bank_checks(session, district_id, limit=1)),
+    )
+
+
+def is_district_entry(*, session: Session, district_id: int, entry_id: int) -> bool:
+    """Whether journal entry ``entry_id`` is one of the district's."""
+    entry = session.get(JournalEntry, entry_id)
+    return entry is not None and entry.district_id == district_id
+
+
+def is_district_purpose(*, session: Session, district_id: int, purpose_id: int) -> bool:
+    """Whether authorized purpose ``purpose_id`` is one of the district's."""
+    purpose = session.get(AuthorizedPurpose, purpose_id)
+    return purpose is not None and purpose.district_id == district_id
+
+
+@dataclass(frozen=True)
+class ExpendituresYear:
+    """A fiscal year's expenditures, newest first, with the district's authorized purposes
+    (and their names by id) and the year's cap figures."""
+
+    purposes: list[AuthorizedPurpose]
+    names: dict[int | None, str]
+    figures: ledger.CapFigures
+    rows: list[Expenditure]
+
+
+def expenditures_year(*, session: Session, district_id: int, fy: FiscalYear) -> ExpendituresYear:
+    purposes = list(expenditures.purposes(session, district_id))
+    spent = expenditures.expenditures(session, district_id, since=fy.start, until=fy.end)
+    return ExpendituresYear(
+        purposes=purposes,
+        names={p.id: p.name for p in purposes},
+        figures=ledger.cap_figures(session, district_id, fy),
+        rows=list(reversed(spent)),
+    )
+
+
+@dataclass(frozen=True)
+class PropertyLiens:
+    """A property's liens ranked (and, given a sale price, paid rank by rank: by lien and
+    part), and the owner's credit held on its bills."""
+
+    view: liens.LienPriority
+    paid: dict[tuple[str, str], Any]
+    credit: Decimal
+
+
+def property_liens(
+    *,
+    session: Session,
+    district_id: int,
+    prop: Property,
+    today: date,
+    sale_proceeds: Decimal | None,
+) -> PropertyLiens:
+    view = liens.lien_priority(session, prop, today, sale_proceeds=sale_proceeds)
+    held = payments.credit_by_bill(session, district_id, prop.id or 0)
+    return PropertyLiens(
+        view=view,
+        paid={(p.id, p.part): p for p in view.result.distribution or ()},
+        credit=sum(held.values(), ZERO),
+    )
+
+
+def statement_page(
+    *,
+    session: Session,
+    district: District,
+    fy: FiscalYear,
+    booked_by: date | None,
+    today: date,
+    person: Person,
+) -> dict[str, Any]:
+    """The yearly statement's page (account_reads.statement_page_context), the year's lock,
+    and whether ``person`` may lock years."""
+    context = account_reads.statement_page_context(
+        session, district, fy, booked_by=booked_by, today=today
+    )
+    return {
+        **context,
+        "lock": year_locks.lock_of(session, district.id or 0, fy),
+        "may_lock": policy.may_lock_years(person),
+    }
+
+
+def statement_rows(aging: int, entries: int) -> dict[str, int]:
+    """The rows of each of the statement's documents (keys of ``tid.documents.KINDS``): its
+    PDF has the receivables and the entries, each CSV file one of them."""
+    return {"statement.pdf": aging + entries, "aging.csv": aging, "journal.csv": entries}
+
+
+def document_rows(
+    *, session: Session, district_id: int, name: str, fy: FiscalYear | None, today: date
+) -> int:
+    """How many rows the account's document ``name`` (a key of ``tid.documents.KINDS``) has,
+    from the indexed counts and the entries' count per day, not the rows; the statement's
+    documents count those of ``fy``."""
+    if name in ("delinquency.pdf", "delinquency.csv"):
+        return liens.delinquency_page(session, district_id, today, per_page=1).total
+    if fy is None:
+        raise ValueError(f"{name}: its rows are those of a fiscal year")
+    aging = journal = 0
+    if name in ("statement.pdf", "aging.csv"):
+        aging = audit_statement.aging_page(session, district_id, fy.end, limit=0).count
+    if name in ("statement.pdf", "journal.csv"):
+        journal = ledger.entries_count(session, district_id, since=fy.start, until=fy.end)
+    return statement_rows(aging, journal)[name]

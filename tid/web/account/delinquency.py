@@ -1,0 +1,86 @@
+"""Delinquency: the bills owed past their due date with their surcharge and interest (a page
+at a time, as PDF and CSV), the late-payment terms they are figured with, and the search of
+a property by cadastral number."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import redirect, render_template, request, url_for
+from flask_babel import gettext as _
+
+from tid.db import get_session
+from tid.models import LateChargeTerms
+from tid.services import account_reads, liens
+from tid.web.access import may_write_district, me, require, visible_district
+from tid.web.account.blueprint import READERS, bp
+from tid.web.account.downloads import download, large
+from tid.web.account.fields import page_number, writer
+from tid.web.forms import Form
+from tid.web.util import today
+
+
+def _terms_values(terms: LateChargeTerms | None) -> dict[str, str]:
+    """The late-payment terms' form: what was sent, else the terms recorded."""
+    return {
+        name: request.form.get(name, getattr(terms, name) if terms else "")
+        for name in ("surcharge_rate", "annual_interest_rate", "ordinance_reference")
+    }
+
+
+@bp.route("/<int:district_id>/delinquency", methods=["GET", "POST"])
+@require(*READERS)
+def delinquency(district_id: int) -> Any:
+    district = visible_district(district_id)
+    db = get_session()
+    errors: dict[str, str] = {}
+    wanted = request.args.get("cadastral", "").strip()[:30]
+    if wanted:
+        found = account_reads.property_by_cadastral(db, district_id, wanted)
+        if found is not None:
+            return redirect(
+                url_for("account.property_liens", district_id=district_id, property_id=found.id)
+            )
+        errors["cadastral"] = _("There is no property with this cadastral number here.")
+    if request.method == "POST":
+        writer(district)
+        values = _terms_values(liens.late_terms(db, district_id))
+        form = Form()
+        form.write(
+            lambda: liens.set_late_terms(
+                session=db, actor=me().actor, district_id=district_id, **values
+            )
+        )
+        done = form.saved(
+            _("Late-payment terms saved."), url_for("account.delinquency", district_id=district_id)
+        )
+        if done:
+            return done
+        errors.update(form.errors)
+    result = liens.delinquency_page(db, district_id, today(), page=page_number())
+    if request.method != "POST":  # the terms the page's charges were figured with
+        values = _terms_values(result.terms)
+    return render_template(
+        "account/delinquency.html",
+        district=district,
+        rows=result.rows,
+        result=result,
+        large=large(district_id, {"delinquency": result.total, "delinquency.csv": result.total}),
+        values=values,
+        errors=errors,
+        wanted=wanted,
+        may_write=may_write_district(district),
+        today=today(),
+    ), (422 if errors else 200)
+
+
+@bp.route("/<int:district_id>/delinquency.csv")
+@require(*READERS)
+def delinquency_csv(district_id: int) -> Any:
+    return download(visible_district(district_id), "delinquency.csv")
+
+
+@bp.route("/<int:district_id>/delinquency.pdf")
+@require(*READERS)
+def delinquency_pdf(district_id: int) -> Any:
+    return download(visible_district(district_id), "delinquency.pdf")

@@ -1,0 +1,124 @@
+"""The account's documents of record as downloads, from the one registry ``tid.documents.KINDS``:
+a PDF shown in the browser, a CSV file downloaded. The documents that grow with the district
+are prepared in the background once they have more rows than a request renders
+(:data:`IN_REQUEST_ROWS`, by media): a link to one (bookmarked, say) goes back to its page,
+which prepares it (a job with its progress on the page)."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from flask import flash, redirect, request, url_for
+from flask_babel import gettext as _
+
+from tid import documents
+from tid.db import get_session
+from tid.documents import PDF, Kind
+from tid.i18n import language
+from tid.models import District
+from tid.rules.periods import FiscalYear
+from tid.services import account_pages
+from tid.web.util import look_up_latest_jobs, send, today
+
+IN_REQUEST_ROWS = {"pdf": 400, "csv": 5000}
+
+
+def kind_name(which: str) -> str:
+    """The key of ``documents.KINDS`` of a large document as its job and its button name it
+    (``statement`` is the statement's PDF)."""
+    return which if "." in which else f"{which}.pdf"
+
+
+class LargeDocument(NamedTuple):
+    """A document of the account that grows with the district: its kind and the page (an
+    endpoint) it is prepared on."""
+
+    kind: Kind
+    page: str
+
+
+def _large_document(which: str, page: str) -> tuple[str, LargeDocument]:
+    return which, LargeDocument(documents.KINDS[kind_name(which)], page)
+
+
+# By the name a job and a page's button give it (its target is ``pdf:<name>:<district>``).
+LARGE_DOCUMENTS: dict[str, LargeDocument] = dict(
+    (
+        _large_document("statement", "account.statement"),
+        _large_document("delinquency", "account.delinquency"),
+        _large_document("delinquency.csv", "account.delinquency"),
+        _large_document("aging.csv", "account.statement"),
+        _large_document("journal.csv", "account.statement"),
+    )
+)
+
+
+def _limit(which: str) -> int:
+    media = "pdf" if LARGE_DOCUMENTS[which].kind.media_type == PDF else "csv"
+    return IN_REQUEST_ROWS[media]
+
+
+def is_large(rows: dict[str, int]) -> dict[str, bool]:
+    """Which of these documents (by their rows) are prepared in the background."""
+    return {which: n > _limit(which) for which, n in rows.items()}
+
+
+def large(district_id: int, rows: dict[str, int]) -> dict[str, bool]:
+    """Which of a page's documents are prepared in the background, with their latest jobs
+    read at once for the page's buttons."""
+    found = is_large(rows)
+    targets = [f"pdf:{which}:{district_id}" for which in rows if found[which]]
+    look_up_latest_jobs(targets, "account.pdf")
+    return found
+
+
+_STATEMENT = ("statement", "aging.csv", "journal.csv")
+
+
+def statement_large(district_id: int, aging: int, entries: int) -> dict[str, bool]:
+    """Which of the yearly statement's documents are prepared in the background."""
+    rows = account_pages.statement_rows(aging, entries)
+    return large(district_id, {which: rows[kind_name(which)] for which in _STATEMENT})
+
+
+def document_rows(district: District, which: str, fy: FiscalYear | None) -> int:
+    """How many rows the large document has (from the indexed counts, not the rows)."""
+    return account_pages.document_rows(
+        session=get_session(),
+        district_id=district.id or 0,
+        name=kind_name(which),
+        fy=fy,
+        today=today(),
+    )
+
+
+def too_large(district: District, which: str, fy: FiscalYear | None) -> bool:
+    """The document is prepared in the background rather than in the request."""
+    return is_large({which: document_rows(district, which, fy)})[which]
+
+
+def _prepare_instead(district: District, which: str) -> Any:
+    """A link to a large document: back to its page, which prepares it."""
+    flash(
+        _(
+            "This document has thousands of rows: prepare it in the background with the "
+            "button below, and it will be ready to download here."
+        ),
+        "warning",
+    )
+    query: dict[str, Any] = {k: request.args[k] for k in ("fy", "booked_by") if request.args.get(k)}
+    page = LARGE_DOCUMENTS[which].page
+    return redirect(url_for(page, district_id=district.id, **query), code=303)
+
+
+def download(district: District, name: str, **params: Any) -> Any:
+    """The document ``name`` (a key of ``documents.KINDS``) of the district in the reader's
+    language, with its parameters (a ``year`` is the one its rows are counted in); a large
+    one too long for a request: back to its page, which prepares it."""
+    which = name.removesuffix(".pdf")
+    if which in LARGE_DOCUMENTS and too_large(district, which, params.get("year")):
+        return _prepare_instead(district, which)
+    document = documents.make(
+        get_session(), name, locale=language(), district=district.id, **params
+    )
+    return send(document, inline=document.is_pdf)

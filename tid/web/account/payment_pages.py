@@ -1,0 +1,193 @@
+"""Payments: booked by hand (a form with its one-time token, applied to the bills it pays)
+or from the bank's deposit file, and the latest ones booked."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask import flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+
+from tid.db import get_session
+from tid.i18n import money, say
+from tid.rules.errors import FindingsError, InputError
+from tid.services import ledger, payments
+from tid.services.paging import FIRST_ROWS
+from tid.web.access import may_write_district, me, require, visible_district
+from tid.web.account.blueprint import READERS, WRITERS, bp
+from tid.web.account.fields import (
+    date_field,
+    fiscal_year,
+    form_token,
+    keep_token,
+    money_field,
+    writer,
+)
+from tid.web.forms import Form
+from tid.web.util import today
+
+_PAYMENT_FIELDS = ("date", "amount", "reference", "notice_number", "cadastral_number", "token")
+
+
+def _said(result: payments.PaymentResult) -> None:
+    """What a booking did, said: booked (and applied bill by bill, any excess held as the
+    owner's credit) or found already booked."""
+    if not result.booked:
+        flash(_("This payment was already booked; nothing was added."), "warning")
+        return
+    flash(_("Payment booked."))
+    for application in result.applied:
+        flash(
+            _(
+                "%(amount)s applied to bill %(bill)s; %(left)s still owed on it.",
+                amount=money(application.applied),
+                bill=application.bill_id,
+                left=money(application.outstanding_after),
+            )
+        )
+    if result.credit:
+        flash(
+            _(
+                "%(amount)s more than was owed: held as the owner's credit.",
+                amount=money(result.credit),
+            ),
+            "warning",
+        )
+
+
+def _booked(district_id: int, values: dict[str, str]) -> tuple[Form, Any]:
+    """The form read field by field, every error at once, then booked or refused whole."""
+    form = Form()
+    amount = form.read(lambda: money_field(values, "amount"))
+    paid_on = form.read(lambda: date_field(values, "date"))
+    token = form.read(lambda: form_token(values))
+    if form.errors or amount is None or paid_on is None or token is None:
+        form.add(
+            payments.payment_problems(
+                paid_on=paid_on,
+                amount=amount,
+                today=today(),
+                notice_number=values["notice_number"],
+                cadastral_number=values["cadastral_number"],
+            )
+        )
+        return form, None
+    result = form.write(
+        lambda: payments.record_payment(
+            session=get_session(),
+            actor=me().actor,
+            district_id=district_id,
+            paid_on=paid_on,
+            amount=amount,
+            today=today(),
+            key=payments.form_key(district_id, token),
+            reference=values["reference"],
+            notice_number=values["notice_number"],
+            cadastral_number=values["cadastral_number"],
+        )
+    )
+    return form, result
+
+
+@bp.route("/<int:district_id>/payments", methods=["GET", "POST"])
+@require(*READERS)
+def payments_page(district_id: int) -> Any:
+    district = visible_district(district_id)
+    errors: dict[str, str] = {}
+    values = {name: request.form.get(name, "") for name in _PAYMENT_FIELDS}
+    if request.method == "POST":
+        writer(district)
+        form, result = _booked(district_id, values)
+        errors = form.errors
+        if not errors:
+            get_session().commit()
+            _said(result)
+            return redirect(url_for("account.payments_page", district_id=district_id))
+    keep_token(values)
+    if not values["date"]:
+        values["date"] = today().isoformat()
+    fy = fiscal_year(district_id)
+    rows = ledger.journal_page(
+        get_session(),
+        district_id,
+        since=fy.start,
+        until=fy.end,
+        kinds=("payment", "reversal"),
+        newest_first=True,
+        counted=False,
+        per_page=FIRST_ROWS,  # the latest; the journal has them all
+    ).rows
+    return render_template(
+        "account/payments.html",
+        district=district,
+        values=values,
+        errors=errors,
+        rows=rows,
+        shown=FIRST_ROWS,
+        may_write=may_write_district(district),
+        import_errors=[],
+    ), (422 if errors else 200)
+
+
+def _imported(district_id: int, data: bytes) -> list[dict[str, Any]] | None:
+    """The bank's deposit file booked whole (committed, said: None), or its errors by row."""
+    db = get_session()
+    try:
+        result = payments.import_deposits(
+            session=db, actor=me().actor, district_id=district_id, data=data, today=today()
+        )
+    except FindingsError as exc:  # the file's errors row by row: nothing booked
+        db.rollback()
+        return [{"row": f.row, "field": f.field, "message": say(f.message)} for f in exc.findings]
+    except InputError as exc:
+        db.rollback()
+        return [{"row": None, "field": exc.field, "message": say(exc.message)}]
+    db.commit()
+    flash(
+        _(
+            "%(booked)s deposits booked, %(already)s already in the journal.",
+            booked=result.booked,
+            already=result.already_booked,
+        )
+    )
+    return None
+
+
+def _upload_errors() -> tuple[list[dict[str, Any]], bytes]:
+    """The uploaded file's bytes, or why there are none to import."""
+    upload = request.files.get("file")
+    if upload is None or not upload.filename:
+        return [{"row": None, "field": "file", "message": _("Choose the bank's file.")}], b""
+    data = upload.read(payments.MAX_DEPOSIT_BYTES + 1)
+    if len(data) > payments.MAX_DEPOSIT_BYTES:
+        return [{"row": None, "field": "file", "message": _("The file is too large.")}], b""
+    return [], data
+
+
+@bp.route("/<int:district_id>/payments/import", methods=["GET", "POST"])
+@require(*WRITERS)
+def payments_import(district_id: int) -> Any:
+    district = visible_district(district_id)
+    writer(district)
+    if request.method == "GET":  # a reload of a refused import: the payments page
+        return redirect(url_for("account.payments_page", district_id=district_id))
+    import_errors, data = _upload_errors()
+    if not import_errors:
+        refused = _imported(district_id, data)
+        if refused is None:
+            return redirect(url_for("account.payments_page", district_id=district_id))
+        import_errors = refused
+    values = {name: "" for name in _PAYMENT_FIELDS}
+    values["token"] = secrets.token_urlsafe(16)
+    values["date"] = today().isoformat()
+    return render_template(
+        "account/payments.html",
+        district=district,
+        values=values,
+        errors={},
+        rows=[],
+        shown=FIRST_ROWS,
+        may_write=True,
+        import_errors=import_errors,
+    ), 422

@@ -1,0 +1,83 @@
+"""The yearly statement for audit (its page, its PDF and its parts as CSV, as the journal
+stands or stood at a day's end) and the lock of a closed fiscal year."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+
+from tid.db import get_session
+from tid.rules.errors import InputError
+from tid.rules.periods import parse_fiscal_year
+from tid.services import account_pages, year_locks
+from tid.web.access import me, require, visible_district
+from tid.web.account import fields
+from tid.web.account.blueprint import READERS, bp
+from tid.web.account.downloads import download, statement_large
+from tid.web.forms import Form
+from tid.web.util import today
+
+
+@bp.route("/<int:district_id>/statement")
+@require(*READERS)
+def statement(district_id: int) -> Any:
+    district = visible_district(district_id)
+    context = account_pages.statement_page(
+        session=get_session(),
+        district=district,
+        fy=fields.fiscal_year(district_id),
+        booked_by=fields.booked_by(),
+        today=today(),
+        person=me(),
+    )
+    return render_template(
+        "account/statement.html",
+        large=statement_large(district_id, context["aging_count"], context["entries_count"]),
+        **context,
+    )
+
+
+@bp.route("/<int:district_id>/years/<fiscal_year>/lock", methods=["POST"])
+@require("admin")
+def year_lock(district_id: int, fiscal_year: str) -> Any:
+    """Lock a closed fiscal year once its statement is issued (or lift the lock)."""
+    visible_district(district_id)
+    try:
+        fy = parse_fiscal_year(fiscal_year)
+    except InputError:
+        abort(404)
+    db = get_session()
+    target = url_for("account.statement", district_id=district_id, fy=fy.label)
+    if request.form.get("unlock") == "1":
+        year_locks.unlock_year(session=db, actor=me().actor, district_id=district_id, fy=fy)
+        db.commit()
+        flash(_("FY %(fy)s is open again.", fy=fy.label), "warning")
+        return redirect(target)
+    form = Form()
+    form.write(
+        lambda: year_locks.lock_year(
+            session=db, actor=me().actor, district_id=district_id, fy=fy, today=today()
+        )
+    )
+    return fields.saved_or_said(form, _("FY %(fy)s is locked.", fy=fy.label), target)
+
+
+@bp.route("/<int:district_id>/statement.csv")
+@require(*READERS)
+def statement_csv(district_id: int) -> Any:
+    district = visible_district(district_id)
+    fy = fields.fiscal_year(district_id)
+    part = request.args.get("part", "statement")
+    if part not in ("aging", "journal", "statement"):
+        abort(404)
+    return download(district, f"{part}.csv", year=fy, booked_by=fields.booked_by())
+
+
+@bp.route("/<int:district_id>/statement.pdf")
+@require(*READERS)
+def statement_pdf(district_id: int) -> Any:
+    district = visible_district(district_id)
+    fy = fields.fiscal_year(district_id)
+    return download(district, "statement.pdf", year=fy, booked_by=fields.booked_by())
