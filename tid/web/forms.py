@@ -24,6 +24,7 @@ class Form:
     def __init__(self, rename: dict[str, str] | None = None) -> None:
         self.errors: dict[str, str] = {}
         self.rename = rename or {}
+        self.refused: InputError | None = None
 
     def add(self, findings: list[Finding]) -> None:
         for finding in findings:
@@ -31,6 +32,7 @@ class Form:
             self.errors.setdefault(field, say(finding.message))
 
     def failed(self, exc: InputError) -> None:
+        self.refused = self.refused or exc
         self.add(
             exc.findings if isinstance(exc, FindingsError) else [Finding(exc.field, exc.message)]
         )
@@ -53,9 +55,34 @@ class Form:
             return None
 
     def saved(self, message: str, target: str) -> BaseResponse | None:
-        """Without an error: the write committed, ``message`` said, and on to ``target``."""
+        """Without an error: the write committed, ``message`` said, and on to ``target``.
+        With one, nothing of the form is kept (rolled back) and the page shows the errors."""
         if self.errors:
+            get_session().rollback()
             return None
         get_session().commit()
         flash(message)
+        return redirect(target)
+
+    def flashed(
+        self,
+        message: str,
+        target: str,
+        *,
+        explain: Callable[[InputError], str] | None = None,
+    ) -> BaseResponse:
+        """A button's form, with no field to show an error beside: on to ``target`` either
+        way, saying ``message`` (committed) or the refusal (rolled back; ``explain`` words
+        it, the refusal's own message without it)."""
+        if self.refused is None:
+            return self.saved(message, target) or redirect(target)
+        return self.refusal(target, explain=explain)
+
+    def refusal(
+        self, target: str, *, explain: Callable[[InputError], str] | None = None
+    ) -> BaseResponse:
+        """The refused write rolled back, its error said, and on to ``target``."""
+        get_session().rollback()
+        if self.refused is not None:
+            flash(explain(self.refused) if explain else say(self.refused.message), "error")
         return redirect(target)
