@@ -190,7 +190,7 @@ def _pending_user() -> User | None:
     if utcnow() - since > PENDING_FOR:
         session.pop(PENDING_KEY, None)
         return None
-    user = get_session().get(User, int(pending.get("uid") or 0))
+    user = users.account(session=get_session(), user_id=int(pending.get("uid") or 0))
     return user if user is not None and user.active else None
 
 
@@ -459,7 +459,7 @@ def _session_settings() -> tuple[timedelta, timedelta]:
 
 
 def _me_user() -> User:
-    user = get_session().get(User, me().id)
+    user = users.account(session=get_session(), user_id=me().id)
     if user is None:  # pragma: no cover - the login loader checked it
         abort(404)
     return user

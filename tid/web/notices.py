@@ -8,7 +8,6 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from sqlmodel import col, func, select
 
 from tid import tasks
 from tid.db import get_session
@@ -16,10 +15,11 @@ from tid.documents import notices as notice_documents
 from tid.documents.base import Document
 from tid.i18n import language, say
 from tid.ids import parse_page
-from tid.models import BillingRun, District, Notice, NoticeBatch
+from tid.models import Notice, NoticeBatch
 from tid.rules.errors import N_, FindingsError, InputError
 from tid.rules.periods import parse_date
 from tid.services import access as policy
+from tid.services import billing_reads, places
 from tid.services import notices as notice_service
 from tid.web import jobs, nav
 from tid.web.access import STAFF, me, require, visible_district
@@ -41,7 +41,7 @@ def _district_ids() -> set[int] | None:
 
 
 def _batch(batch_id: int) -> NoticeBatch:
-    batch = get_session().get(NoticeBatch, batch_id)
+    batch = notice_service.batch(session=get_session(), batch_id=batch_id)
     if batch is None:
         abort(404)
     visible_district(batch.district_id)
@@ -49,7 +49,7 @@ def _batch(batch_id: int) -> NoticeBatch:
 
 
 def _notice(notice_id: int) -> Notice:
-    notice = get_session().get(Notice, notice_id)
+    notice = notice_service.notice(session=get_session(), notice_id=notice_id)
     if notice is None:
         abort(404)
     visible_district(notice.district_id)
@@ -94,7 +94,7 @@ def dashboard() -> Any:
     # Runs are numbered per district: name the district when the list has several.
     district_ids = {b.district_id for b in batches}
     names = (
-        {d.id: d.name for d in db.exec(select(District).where(col(District.id).in_(district_ids)))}
+        places.district_names(session=db, district_ids=district_ids)
         if len(district_ids) > 1
         else {}
     )
@@ -112,22 +112,16 @@ def dashboard() -> Any:
 @require(*WRITERS)
 def batch_new(run_id: int) -> Any:
     db = get_session()
-    run = db.get(BillingRun, run_id)
+    run = billing_reads.run(session=db, run_id=run_id)
     if run is None:
         abort(404)
     district = visible_district(run.district_id)
-    previous = db.exec(
-        select(NoticeBatch)
-        .where(NoticeBatch.district_id == district.id)
-        .order_by(col(NoticeBatch.id).desc())
-    ).first()
     names = ("issued_on", "sender_name", "sender_address", "how_to_pay", "how_to_pay_en")
     values = {
         "issued_on": today().isoformat(),
-        "sender_name": previous.sender_name if previous else district.association_name,
-        "sender_address": previous.sender_address if previous else "",
-        "how_to_pay": previous.how_to_pay if previous else "",
-        "how_to_pay_en": previous.how_to_pay_en if previous else "",
+        **notice_service.sender_defaults(
+            session=db, district_id=district.id or 0, association_name=district.association_name
+        ),
     }
     errors: dict[str, str] = {}
     target = f"billing_run:{run_id}"
@@ -196,23 +190,8 @@ def _render_batch(
     batch_id = batch.id or 0
     status = request.args.get("status", "")
     page_number = parse_page(request.args.get("page", "1"))
-    listing = notice_service.batch_page(db, batch_id, status=status, page=page_number)
-    found = listing.notices
-    status_of = notice_service.latest_delivery(db, [n.id or 0 for n in found])
-    replaced = {
-        n.remailing_of_id
-        for n in db.exec(
-            select(Notice).where(col(Notice.remailing_of_id).in_([n.id for n in found]))
-        )
-    }
+    view = notice_service.batch_view(session=db, batch_id=batch_id, status=status, page=page_number)
     fees = notice_service.batch_fees(batch)
-    with_articles = int(
-        db.exec(
-            select(func.count())
-            .select_from(Notice)
-            .where(Notice.batch_id == batch_id, col(Notice.article_number).is_not(None))
-        ).one()
-    )
     if fee_values is None:
         receipt = fees.return_receipt_fee
         if receipt is None:
@@ -227,15 +206,15 @@ def _render_batch(
         "notices/batch.html",
         batch=batch,
         label=notice_service.batch_label(batch),
-        notices=found,
-        listing=listing,
+        notices=view.listing.notices,
+        listing=view.listing,
         filter_labels=FILTER_LABELS,
-        status=status_of,
-        replaced=replaced,
+        status=view.delivery,
+        replaced=view.replaced,
         returned=notice_service.RETURNED,
         can_write=me().role in WRITERS,
         today=today(),
-        with_articles=with_articles,
+        with_articles=view.with_articles,
         fees=fees,
         fees_total=fees.total(batch.notice_count),
         fees_citation=notice_service.fees_citation(batch.issued_on),

@@ -19,17 +19,17 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
-from sqlmodel import Session
 
 from tid.clock import utcnow
 from tid.db import get_session
 from tid.documents import petitions as petition_documents
 from tid.i18n import day, language, localized, say
 from tid.ids import parse_id
-from tid.models import Municipality, Petition, PetitionState, User
+from tid.models import Petition, PetitionState
 from tid.rules.errors import N_, InputError
 from tid.services import access as policy
 from tid.services import petitions as svc
+from tid.services import places, users
 from tid.web import nav
 from tid.web.access import deny_unless, me, public, require
 from tid.web.util import send, today
@@ -76,8 +76,8 @@ def _errors(exc: InputError) -> dict[str, str]:
     return result
 
 
-def _petition_or_404(session: Session, petition_id: int) -> Petition:
-    petition = session.get(Petition, petition_id)
+def _petition_or_404(petition_id: int) -> Petition:
+    petition = svc.petition(session=get_session(), petition_id=petition_id)
     if petition is None:
         abort(404)
     deny_unless(me().can_see_municipality(petition.municipality_id))
@@ -101,8 +101,8 @@ def _clock_explanation(clock: svc.Clock) -> str:
     return explanation(clock)
 
 
-def _municipality_options(session: Session) -> list[tuple[int, str]]:
-    return svc.municipality_names(session, _scope())
+def _municipality_options() -> list[tuple[int, str]]:
+    return svc.municipality_names(get_session(), _scope())
 
 
 def _state_options() -> list[tuple[str, str]]:
@@ -123,10 +123,10 @@ def _filters() -> dict[str, str]:
     }
 
 
-def _dashboard_rows(session: Session) -> tuple[list[svc.DashboardRow], dict[str, str]]:
+def _dashboard_rows() -> tuple[list[svc.DashboardRow], dict[str, str]]:
     filters = _filters()
     rows = svc.visible_dashboard(
-        session,
+        get_session(),
         today=today(),
         scope=_scope(),
         municipality=parse_id(filters["municipality"]),
@@ -138,13 +138,12 @@ def _dashboard_rows(session: Session) -> tuple[list[svc.DashboardRow], dict[str,
 @bp.route("/")
 @require(*READERS)
 def dashboard() -> Any:
-    session = get_session()
-    rows, filters = _dashboard_rows(session)
+    rows, filters = _dashboard_rows()
     return render_template(
         "petitions/dashboard.html",
         rows=rows,
         filters=filters,
-        municipality_options=_municipality_options(session),
+        municipality_options=_municipality_options(),
         state_options=_state_options(),
         today=today(),
         soon_days=svc.SOON_DAYS,
@@ -175,7 +174,7 @@ _PETITION_FIELDS = ("municipality_id", "district_name", "petitioner", "received_
 @require(*WRITERS)
 def new() -> Any:
     session = get_session()
-    options = _municipality_options(session)
+    options = _municipality_options()
     values = {name: request.form.get(name, "") for name in _PETITION_FIELDS}
     if request.method == "GET" and len(options) == 1:
         values["municipality_id"] = str(options[0][0])
@@ -215,15 +214,11 @@ def _publication_window(petition: Petition) -> Any:
     return publication_window(petition.approved_on) if petition.approved_on else None
 
 
-def _render_petition(
-    session: Session,
-    petition: Petition,
-    *,
-    status: int = 200,
-) -> Any:
+def _render_petition(petition: Petition, *, status: int = 200) -> Any:
+    session = get_session()
     ordinance = svc.ordinance_of(session, petition)
     findings = svc.findings_of(session, petition)
-    municipality = session.get(Municipality, petition.municipality_id)
+    municipality = places.municipality(session=session, municipality_id=petition.municipality_id)
     clocks = svc.clocks(petition, ordinance, today=today())
     running = svc.running_clock(petition, ordinance, today=today())
     events = svc.history(session, petition)
@@ -258,25 +253,23 @@ def _render_petition(
 @bp.route("/<int:petition_id>")
 @require(*READERS)
 def show(petition_id: int) -> Any:
-    session = get_session()
-    return _render_petition(session, _petition_or_404(session, petition_id))
+    return _render_petition(_petition_or_404(petition_id))
 
 
-def _step_open(session: Session, petition: Petition, action: str) -> bool:
+def _step_open(petition: Petition, action: str) -> bool:
     """Whether the petition's state lets this step's form be sent now."""
     if action == "finding":
         return petition.state in (PetitionState.RECEIVED, PetitionState.UNDER_STUDY)
     if action in ("crim", "association"):
         return (
             petition.state in (PetitionState.APPROVED, PetitionState.PUBLISHED)
-            and svc.ordinance_of(session, petition) is not None
+            and svc.ordinance_of(get_session(), petition) is not None
         )
     allowed, _target = svc.TRANSITIONS[action]
     return petition.state in allowed
 
 
 def _render_step(
-    session: Session,
     petition: Petition,
     action: str,
     *,
@@ -287,14 +280,15 @@ def _render_step(
     """One step's form on a page of its own, under the petition's summary: where a failed
     form comes back (its error summary first on the page) and what a reload of its address
     shows (the address answers GET too, never 405)."""
+    session = get_session()
     ordinance = svc.ordinance_of(session, petition)
     window = _publication_window(petition)
     return render_template(
         "petitions/step.html",
         petition=petition,
         action=action,
-        open=_step_open(session, petition, action),
-        municipality=session.get(Municipality, petition.municipality_id),
+        open=_step_open(petition, action),
+        municipality=places.municipality(session=session, municipality_id=petition.municipality_id),
         running=svc.running_clock(petition, ordinance, today=today()),
         window=window,
         factors=svc.FACTORS,
@@ -308,9 +302,9 @@ def _render_step(
 @require(*WRITERS)
 def finding(petition_id: int) -> Any:
     session = get_session()
-    petition = _petition_or_404(session, petition_id)
+    petition = _petition_or_404(petition_id)
     if request.method == "GET":
-        return _render_step(session, petition, "finding")
+        return _render_step(petition, "finding")
     values = {k: request.form.get(k, "") for k in ("factor", "favourable", "grounds", "on")}
     try:
         svc.record_finding(
@@ -319,8 +313,7 @@ def finding(petition_id: int) -> Any:
     except InputError as exc:
         session.rollback()
         return _render_step(
-            session,
-            _petition_or_404(session, petition_id),
+            _petition_or_404(petition_id),
             "finding",
             errors=_errors(exc),
             values=values,
@@ -346,7 +339,7 @@ _ORDINANCE_FIELDS = (
 @require(*WRITERS)
 def ordinance(petition_id: int) -> Any:
     session = get_session()
-    petition = _petition_or_404(session, petition_id)
+    petition = _petition_or_404(petition_id)
     values = {k: request.form.get(k, "") for k in _ORDINANCE_FIELDS}
     if request.method == "GET":
         values["district_name"] = petition.district_name
@@ -358,7 +351,7 @@ def ordinance(petition_id: int) -> Any:
             )
         except InputError as exc:
             session.rollback()
-            petition = _petition_or_404(session, petition_id)
+            petition = _petition_or_404(petition_id)
             errors = _errors(exc)
         else:
             session.commit()
@@ -382,9 +375,9 @@ def step(petition_id: int, action: str) -> Any:
     if action not in STEP_ACTIONS:
         abort(404)
     session = get_session()
-    petition = _petition_or_404(session, petition_id)
+    petition = _petition_or_404(petition_id)
     if request.method == "GET":
-        return _render_step(session, petition, action)
+        return _render_step(petition, action)
     values = {k: request.form.get(k, "") for k in ("on", "notes", "newspaper", "confirm")}
     common: dict[str, Any] = {
         "session": session,
@@ -417,8 +410,7 @@ def step(petition_id: int, action: str) -> Any:
     except InputError as exc:
         session.rollback()
         return _render_step(
-            session,
-            _petition_or_404(session, petition_id),
+            _petition_or_404(petition_id),
             action,
             errors=_errors(exc),
             values=values,
@@ -443,7 +435,7 @@ def correct(petition_id: int) -> Any:
     """Correct a recorded date or text, with a reason kept in the history; a refused
     correction comes back on a page of its own (which a reload shows again)."""
     session = get_session()
-    petition = _petition_or_404(session, petition_id)
+    petition = _petition_or_404(petition_id)
     values = {k: request.form.get(k, "") for k in ("field", "value", "reason")}
     errors: dict[str, str] = {}
     if request.method == "POST":
@@ -459,7 +451,7 @@ def correct(petition_id: int) -> Any:
             )
         except InputError as exc:
             session.rollback()
-            petition = _petition_or_404(session, petition_id)
+            petition = _petition_or_404(petition_id)
             errors = _errors(exc)
         else:
             session.commit()
@@ -494,7 +486,7 @@ def calendar_token() -> Any:
     if request.method == "GET":  # the link is shown once; a reload goes back to the settings
         return redirect(url_for("petitions.calendar_settings"))
     session = get_session()
-    user = session.get(User, me().id)
+    user = users.account(session=session, user_id=me().id)
     if user is None:
         abort(403)
     token = svc.issue_calendar_token(session=session, actor=me().actor, user=user)
@@ -512,7 +504,7 @@ def calendar_token() -> Any:
 @require(*READERS)
 def calendar_revoke() -> Any:
     session = get_session()
-    user = session.get(User, me().id)
+    user = users.account(session=session, user_id=me().id)
     if user is None:
         abort(403)
     svc.revoke_calendar_tokens(session=session, actor=me().actor, user=user)

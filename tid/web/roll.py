@@ -25,17 +25,16 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
-from sqlmodel import col, select
 
 from tid import tasks
 from tid.db import get_session
 from tid.i18n import say
 from tid.ids import parse_page
-from tid.models import BillingRun, District, JobState, Municipality, Ordinance, Property
+from tid.models import JobState, Ordinance
 from tid.rules.errors import N_, Finding, InputError
 from tid.rules.periods import fiscal_year_of, parse_date, parse_fiscal_year
 from tid.services import access as policy
-from tid.services import billing, roll
+from tid.services import billing, billing_reads, places, roll
 from tid.web import jobs, nav
 from tid.web.access import deny_unless, may_write_district, me, require, visible_district
 from tid.web.util import today
@@ -126,19 +125,6 @@ def _current_fy() -> str:
     return fiscal_year_of(today()).label
 
 
-def _visible_districts() -> list[tuple[District, Municipality]]:
-    db = get_session()
-    stmt = (
-        select(District, Municipality)
-        .join(Municipality, col(Municipality.id) == col(District.municipality_id))
-        .order_by(col(Municipality.name), col(District.name))
-    )
-    user = me()
-    return [
-        (d, m) for d, m in db.exec(stmt).all() if user.can_see_district(d.id, d.municipality_id)
-    ]
-
-
 # --------------------------------------------------------------------------- reading
 
 
@@ -147,7 +133,7 @@ def _visible_districts() -> list[tuple[District, Municipality]]:
 def districts() -> Any:
     rows = []
     db = get_session()
-    for district, municipality in _visible_districts():
+    for district, municipality in places.visible_districts(session=db, person=me()):
         years = roll.fiscal_years(db, district.id or 0)
         runs = billing.runs(db, district.id or 0)
         rows.append(
@@ -166,20 +152,13 @@ def districts() -> Any:
 def district(district_id: int) -> Any:
     place = visible_district(district_id)
     db = get_session()
-    ordinances = list(
-        db.exec(
-            select(Ordinance)
-            .where(Ordinance.district_id == district_id)
-            .order_by(col(Ordinance.issued_on).desc())
-        )
-    )
     return render_template(
         "roll/district.html",
         district=place,
         years=roll.fiscal_years(db, district_id),
         imports=roll.imports(db, district_id)[:20],
         runs=billing.runs(db, district_id),
-        ordinances=ordinances,
+        ordinances=billing_reads.ordinances(session=db, district_id=district_id),
         may_write=may_write_district(place),
     )
 
@@ -206,8 +185,8 @@ def properties(district_id: int, fiscal_year: str) -> Any:
 def property_detail(district_id: int, property_id: int) -> Any:
     place = visible_district(district_id)
     db = get_session()
-    parcel = db.get(Property, property_id)
-    if parcel is None or parcel.district_id != district_id:
+    parcel = roll.parcel(session=db, district_id=district_id, property_id=property_id)
+    if parcel is None:
         abort(404)
     history = roll.property_history(db, property_id)
     return render_template(
@@ -532,25 +511,22 @@ def billing_new(district_id: int) -> Any:
 def billing_run(district_id: int, run_id: int) -> Any:
     place = visible_district(district_id)
     db = get_session()
-    run = db.get(BillingRun, run_id)
-    if run is None or run.district_id != district_id:
+    lineage = billing_reads.run_lineage(session=db, district_id=district_id, run_id=run_id)
+    if lineage is None:
         abort(404)
+    run = lineage.run
     search = request.args.get("q", "")[:100]
-    page = request.args.get("page", "1")
-    page_number = parse_page(page)
-    ordinance = db.get(Ordinance, run.ordinance_id)
-    superseded_by = db.exec(select(BillingRun).where(BillingRun.supersedes_id == run.id)).first()
-    previous = db.get(BillingRun, run.supersedes_id) if run.supersedes_id else None
+    page_number = parse_page(request.args.get("page", "1"))
     return render_template(
         "billing/run.html",
         district=place,
         run=run,
-        ordinance=ordinance,
+        ordinance=lineage.ordinance,
         difference=run.total - run.expected_amount,
         parameters=json.loads(run.parameters or "{}"),
         warnings=json.loads(run.warnings or "[]"),
-        previous=previous,
-        superseded_by=superseded_by,
+        previous=lineage.previous,
+        superseded_by=lineage.superseded_by,
         corrections=billing.corrected_notices_needed(db, run),
         bills=billing.bills_page(db, run.id or 0, search=search, page=page_number),
         search=search,

@@ -60,6 +60,7 @@ from tid.services.petitions.reads import (
     due_soon,
     history,
     municipality_names,
+    petition,
     visible_dashboard,
 )
 from tid.services.petitions.states import FACTORS, STATE_LABELS, TRANSITIONS
@@ -100,6 +101,7 @@ __all__ = [
     "mayor_vetoes",
     "municipality_names",
     "ordinance_of",
+    "petition",
     "publish",
     "record_association_receipt",
     "record_crim_copy",
