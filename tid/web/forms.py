@@ -21,9 +21,17 @@ class Form:
     """Every error of one form, field → message in the user's language: each field is read
     on its own, so a form comes back with all its errors at once, not the first one."""
 
-    def __init__(self, rename: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        rename: dict[str, str] | None = None,
+        *,
+        words: Callable[[InputError], dict[str, str]] | None = None,
+    ) -> None:
+        """``rename`` moves a finding's field to the form's; ``words`` gives a refusal's
+        errors (field → message) where a page words them its own way."""
         self.errors: dict[str, str] = {}
         self.rename = rename or {}
+        self.words = words
         self.refused: InputError | None = None
 
     def add(self, findings: list[Finding]) -> None:
@@ -33,6 +41,10 @@ class Form:
 
     def failed(self, exc: InputError) -> None:
         self.refused = self.refused or exc
+        if self.words is not None:
+            for field, message in self.words(exc).items():
+                self.errors.setdefault(self.rename.get(field, field), message)
+            return
         self.add(
             exc.findings if isinstance(exc, FindingsError) else [Finding(exc.field, exc.message)]
         )
@@ -54,15 +66,16 @@ class Form:
             self.failed(exc)
             return None
 
-    def saved(self, message: str, target: str) -> BaseResponse | None:
-        """Without an error: the write committed, ``message`` said, and on to ``target``.
+    def saved(self, message: str, target: str | Callable[[], str]) -> BaseResponse | None:
+        """Without an error: the write committed, ``message`` said, and on to ``target``
+        (a callable is asked after the commit: the address of a row the write made).
         With one, nothing of the form is kept (rolled back) and the page shows the errors."""
         if self.errors:
             get_session().rollback()
             return None
         get_session().commit()
         flash(message)
-        return redirect(target)
+        return redirect(target if isinstance(target, str) else target())
 
     def flashed(
         self,

@@ -23,6 +23,7 @@ from tid.services import billing_reads, places
 from tid.services import notices as notice_service
 from tid.web import jobs, nav
 from tid.web.access import STAFF, me, require, visible_district
+from tid.web.forms import Form
 from tid.web.util import send, today
 
 bp = Blueprint("notices", __name__, url_prefix="/notices")
@@ -60,6 +61,15 @@ def _base_url() -> str:
     from flask import current_app
 
     return str(current_app.config.get("BASE_URL") or request.host_url)
+
+
+def _csv_upload() -> bytes:
+    """The form's CSV file, read."""
+    upload = request.files.get("file")
+    if upload is None or not upload.filename:
+        raise InputError("file", N_("Choose a CSV file."))
+    data: bytes = upload.read()
+    return data
 
 
 def _error(exc: InputError) -> str:
@@ -127,21 +137,24 @@ def batch_new(run_id: int) -> Any:
     target = f"billing_run:{run_id}"
     if request.method == "POST":
         values = {name: request.form.get(name, "") for name in names}
-        try:
-            issued_on = parse_date(values["issued_on"], "issued_on")
-            notice_service.check_batch(
-                session=db,
-                billing_run_id=run_id,
-                sender_name=values["sender_name"],
-                sender_address=values["sender_address"],
-                how_to_pay=values["how_to_pay"],
-                how_to_pay_en=values["how_to_pay_en"],
-                load=False,
+        form = Form(
+            words=lambda exc: {exc.field if exc.field in names else "form": say(exc.message)}
+        )
+        issued_on = form.read(lambda: parse_date(values["issued_on"], "issued_on"))
+        if issued_on is not None:
+            form.write(
+                lambda: notice_service.check_batch(
+                    session=db,
+                    billing_run_id=run_id,
+                    sender_name=values["sender_name"],
+                    sender_address=values["sender_address"],
+                    how_to_pay=values["how_to_pay"],
+                    how_to_pay_en=values["how_to_pay_en"],
+                    load=False,
+                )
             )
-        except InputError as exc:
-            db.rollback()
-            errors[exc.field if exc.field in names else "form"] = say(exc.message)
-        else:
+        errors = form.errors
+        if issued_on is not None and not errors:
             # Rendering thousands of notices takes minutes: a worker does it (tid/tasks.py).
             job = jobs.start(
                 tasks.NOTICES_CREATE,
@@ -242,28 +255,26 @@ def batch_fees(batch_id: int) -> Any:
         return redirect(url_for("notices.batch_view", batch_id=batch_id))
     names = ("postage", "certified_fee", "return_receipt", "return_receipt_fee")
     values = {name: request.form.get(name, "").strip()[:40] for name in names}
-    errors: dict[str, str] = {}
-    try:
-        fees = notice_service.parse_fees(
+    form = Form()
+    fees = form.read(
+        lambda: notice_service.parse_fees(
             postage=values["postage"],
             certified_fee=values["certified_fee"],
             return_receipt=bool(values["return_receipt"]),
             return_receipt_fee=values["return_receipt_fee"],
         )
-        notice_service.set_batch_fees(
-            session=db, actor=me().actor, batch_id=batch.id or 0, fees=fees
+    )
+    if fees is not None:
+        form.write(
+            lambda: notice_service.set_batch_fees(
+                session=db, actor=me().actor, batch_id=batch.id or 0, fees=fees
+            )
         )
-    except FindingsError as exc:
-        db.rollback()
-        errors = {f.field: say(f.message) for f in exc.findings}
-    except InputError as exc:
-        db.rollback()
-        errors = {exc.field: say(exc.message)}
-    if errors:
-        return _render_batch(batch, fee_errors=errors, fee_values=values)
-    db.commit()
-    flash(_("Postage and fees saved; the manifest prints them."))
-    return redirect(url_for("notices.batch_view", batch_id=batch_id))
+    done = form.saved(
+        _("Postage and fees saved; the manifest prints them."),
+        url_for("notices.batch_view", batch_id=batch_id),
+    )
+    return done or _render_batch(batch, fee_errors=form.errors, fee_values=values)
 
 
 def _pdf(make: Callable[[], Document]) -> Response:
@@ -296,20 +307,17 @@ def batch_manifest(batch_id: int) -> Any:
 def batch_articles(batch_id: int) -> Any:
     db = get_session()
     batch = _batch(batch_id)
-    upload = request.files.get("file")
-    try:
-        if upload is None or not upload.filename:
-            raise InputError("file", N_("Choose a CSV file."))
-        result = notice_service.import_article_numbers(
-            session=db, actor=me().actor, batch_id=batch.id or 0, data=upload.read()
+    form = Form()
+    result = form.write(
+        lambda: notice_service.import_article_numbers(
+            session=db, actor=me().actor, batch_id=batch.id or 0, data=_csv_upload()
         )
-    except InputError as exc:
-        db.rollback()
-        flash(_error(exc), "error")
-    else:
-        db.commit()
-        flash(_("Article numbers recorded: %(n)d.", n=result.changed))
-    return redirect(url_for("notices.batch_view", batch_id=batch_id))
+    )
+    return form.flashed(
+        _("Article numbers recorded: %(n)d.", n=result.changed) if result else "",
+        url_for("notices.batch_view", batch_id=batch_id),
+        explain=_error,
+    )
 
 
 @bp.route("/<int:notice_id>/article", methods=["POST"])
@@ -317,20 +325,20 @@ def batch_articles(batch_id: int) -> Any:
 def notice_article(notice_id: int) -> Any:
     db = get_session()
     notice = _notice(notice_id)
-    try:
-        notice_service.set_article_number(
+    form = Form()
+    form.write(
+        lambda: notice_service.set_article_number(
             session=db,
             actor=me().actor,
             notice_id=notice.id or 0,
             article_number=request.form.get("article_number", ""),
         )
-    except InputError as exc:
-        db.rollback()
-        flash(_error(exc), "error")
-    else:
-        db.commit()
-        flash(_("Article number recorded."))
-    return redirect(url_for("notices.batch_view", batch_id=notice.batch_id))
+    )
+    return form.flashed(
+        _("Article number recorded."),
+        url_for("notices.batch_view", batch_id=notice.batch_id),
+        explain=_error,
+    )
 
 
 _MAIL_FIELDS = ("mailed_on",)
@@ -347,18 +355,16 @@ def batch_mail(batch_id: int) -> Any:
     if request.method == "GET":
         values["mailed_on"] = today().isoformat()
     else:
-        parsed: dict[str, Any] = {}
-        try:
-            parsed["mailed_on"] = parse_date(values["mailed_on"], "mailed_on")
-        except InputError as exc:
-            errors["mailed_on"] = say(exc.message)
-        if not errors and batch.mailed_on is None:
+        form = Form()
+        mailed_on = form.read(lambda: parse_date(values["mailed_on"], "mailed_on"))
+        errors = form.errors
+        if mailed_on is not None and batch.mailed_on is None:
             # The manifest of thousands of articles is rendered by a worker (tid/tasks.py).
             job = jobs.start(
                 tasks.NOTICES_MAIL,
                 params={
                     "batch_id": batch.id,
-                    "mailed_on": parsed["mailed_on"].isoformat(),
+                    "mailed_on": mailed_on.isoformat(),
                     # The run's postage and fees, set on its page (batch_fees).
                     "postage": "",
                     "certified_fee": "",
@@ -383,30 +389,27 @@ def batch_mail(batch_id: int) -> Any:
 @require(*WRITERS)
 def deliveries() -> Any:
     db = get_session()
-    upload = request.files.get("file")
-    try:
-        if upload is None or not upload.filename:
-            raise InputError("file", N_("Choose a CSV file."))
-        result = notice_service.import_deliveries(
+    form = Form()
+    result = form.write(
+        lambda: notice_service.import_deliveries(
             session=db,
             actor=me().actor,
-            data=upload.read(),
+            data=_csv_upload(),
             today=today(),
             district_ids=_district_ids(),
         )
-    except InputError as exc:
-        db.rollback()
-        flash(_error(exc), "error")
-    else:
-        db.commit()
-        flash(
-            _(
-                "Delivery reports recorded: %(n)d; returned notices to re-mail: %(r)d.",
-                n=result.recorded,
-                r=len(result.returned),
-            )
+    )
+    return form.flashed(
+        _(
+            "Delivery reports recorded: %(n)d; returned notices to re-mail: %(r)d.",
+            n=result.recorded,
+            r=len(result.returned),
         )
-    return redirect(url_for("notices.dashboard"))
+        if result
+        else "",
+        url_for("notices.dashboard"),
+        explain=_error,
+    )
 
 
 @bp.route("/<int:notice_id>/remail", methods=["POST"])

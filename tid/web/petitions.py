@@ -32,6 +32,7 @@ from tid.services import petitions as svc
 from tid.services import places, users
 from tid.web import nav
 from tid.web.access import deny_unless, me, public, require
+from tid.web.forms import Form
 from tid.web.util import send, today
 
 bp = Blueprint("petitions", __name__, url_prefix="/petitions")
@@ -180,21 +181,23 @@ def new() -> Any:
         values["municipality_id"] = str(options[0][0])
     errors: dict[str, str] = {}
     if request.method == "POST":
-        try:
-            petition = svc.record_petition(
+        form = Form(words=_errors)
+        petition = form.write(
+            lambda: svc.record_petition(
                 session=session,
                 actor=me().actor,
                 today=today(),
                 allowed_municipalities=_scope(),
                 **values,
             )
-        except InputError as exc:
-            session.rollback()
-            errors = _errors(exc)
-        else:
-            session.commit()
-            flash(_("Petition recorded."))
-            return redirect(url_for("petitions.show", petition_id=petition.id))
+        )
+        done = form.saved(
+            _("Petition recorded."),
+            lambda: url_for("petitions.show", petition_id=petition.id if petition else None),
+        )
+        if done:
+            return done
+        errors = form.errors
     return render_template(
         "petitions/new.html",
         values=values,
@@ -306,22 +309,21 @@ def finding(petition_id: int) -> Any:
     if request.method == "GET":
         return _render_step(petition, "finding")
     values = {k: request.form.get(k, "") for k in ("factor", "favourable", "grounds", "on")}
-    try:
-        svc.record_finding(
+    form = Form(words=_errors)
+    form.write(
+        lambda: svc.record_finding(
             session=session, actor=me().actor, petition=petition, today=today(), **values
         )
-    except InputError as exc:
-        session.rollback()
-        return _render_step(
-            _petition_or_404(petition_id),
-            "finding",
-            errors=_errors(exc),
-            values=values,
-            status=422,
-        )
-    session.commit()
-    flash(_("Finding recorded."))
-    return redirect(url_for("petitions.show", petition_id=petition_id, _anchor="findings"))
+    )
+    done = form.saved(
+        _("Finding recorded."),
+        url_for("petitions.show", petition_id=petition_id, _anchor="findings"),
+    )
+    if done:
+        return done
+    return _render_step(
+        _petition_or_404(petition_id), "finding", errors=form.errors, values=values, status=422
+    )
 
 
 _ORDINANCE_FIELDS = (
@@ -345,18 +347,19 @@ def ordinance(petition_id: int) -> Any:
         values["district_name"] = petition.district_name
     errors: dict[str, str] = {}
     if request.method == "POST":
-        try:
-            svc.issue_ordinance(
+        form = Form(words=_errors)
+        form.write(
+            lambda: svc.issue_ordinance(
                 session=session, actor=me().actor, petition=petition, today=today(), **values
             )
-        except InputError as exc:
-            session.rollback()
-            petition = _petition_or_404(petition_id)
-            errors = _errors(exc)
-        else:
-            session.commit()
-            flash(_("Ordinance recorded."))
-            return redirect(url_for("petitions.show", petition_id=petition_id))
+        )
+        done = form.saved(
+            _("Ordinance recorded."), url_for("petitions.show", petition_id=petition_id)
+        )
+        if done:
+            return done
+        petition = _petition_or_404(petition_id)
+        errors = form.errors
     findings = svc.findings_of(session, petition)
     return render_template(
         "petitions/ordinance.html",
@@ -386,39 +389,38 @@ def step(petition_id: int, action: str) -> Any:
         "on": values["on"],
         "today": today(),
     }
-    try:
-        if action == "study":
-            svc.start_study(**common)
-        elif action == "deny":
-            svc.deny(notes=values["notes"], **common)
-        elif action == "to_mayor":
-            svc.send_to_mayor(**common)
-        elif action == "approve":
-            svc.mayor_approves(**common)
-        elif action == "veto":
-            svc.mayor_vetoes(notes=values["notes"], **common)
-        elif action == "publish":
-            svc.publish(
-                newspaper=values["newspaper"],
-                outside_window_confirmed=values["confirm"] == "yes",
-                **common,
-            )
-        elif action == "crim":
-            svc.record_crim_copy(**common)
-        else:
-            svc.record_association_receipt(**common)
-    except InputError as exc:
-        session.rollback()
-        return _render_step(
-            _petition_or_404(petition_id),
-            action,
-            errors=_errors(exc),
-            values=values,
-            status=422,
+    form = Form(words=_errors)
+    form.write(lambda: _take_step(action, values, common))
+    done = form.saved(_("Saved."), url_for("petitions.show", petition_id=petition_id))
+    if done:
+        return done
+    return _render_step(
+        _petition_or_404(petition_id), action, errors=form.errors, values=values, status=422
+    )
+
+
+def _take_step(action: str, values: dict[str, str], common: dict[str, Any]) -> None:
+    """The step ``action`` of a petition's lifecycle, with the form's ``values``."""
+    if action == "study":
+        svc.start_study(**common)
+    elif action == "deny":
+        svc.deny(notes=values["notes"], **common)
+    elif action == "to_mayor":
+        svc.send_to_mayor(**common)
+    elif action == "approve":
+        svc.mayor_approves(**common)
+    elif action == "veto":
+        svc.mayor_vetoes(notes=values["notes"], **common)
+    elif action == "publish":
+        svc.publish(
+            newspaper=values["newspaper"],
+            outside_window_confirmed=values["confirm"] == "yes",
+            **common,
         )
-    session.commit()
-    flash(_("Saved."))
-    return redirect(url_for("petitions.show", petition_id=petition_id))
+    elif action == "crim":
+        svc.record_crim_copy(**common)
+    else:
+        svc.record_association_receipt(**common)
 
 
 def _correctable(petition: Petition, ordinance: Any) -> list[tuple[str, str, Any]]:
@@ -439,8 +441,9 @@ def correct(petition_id: int) -> Any:
     values = {k: request.form.get(k, "") for k in ("field", "value", "reason")}
     errors: dict[str, str] = {}
     if request.method == "POST":
-        try:
-            svc.correct_petition(
+        form = Form(words=_errors)
+        form.write(
+            lambda: svc.correct_petition(
                 session=session,
                 actor=me().actor,
                 petition=petition,
@@ -449,14 +452,15 @@ def correct(petition_id: int) -> Any:
                 reason=values["reason"],
                 today=today(),
             )
-        except InputError as exc:
-            session.rollback()
-            petition = _petition_or_404(petition_id)
-            errors = _errors(exc)
-        else:
-            session.commit()
-            flash(_("Correction saved; the deadlines follow the corrected dates."))
-            return redirect(url_for("petitions.show", petition_id=petition_id, _anchor="history"))
+        )
+        done = form.saved(
+            _("Correction saved; the deadlines follow the corrected dates."),
+            url_for("petitions.show", petition_id=petition_id, _anchor="history"),
+        )
+        if done:
+            return done
+        petition = _petition_or_404(petition_id)
+        errors = form.errors
     return render_template(
         "petitions/correct.html",
         petition=petition,

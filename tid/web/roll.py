@@ -10,7 +10,7 @@ the auditor (every district) and the municipality's clerk (its districts) read o
 from __future__ import annotations
 
 import json
-from datetime import date, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +37,7 @@ from tid.services import access as policy
 from tid.services import billing, billing_reads, places, roll
 from tid.web import jobs, nav
 from tid.web.access import deny_unless, may_write_district, me, require, visible_district
+from tid.web.forms import Form
 from tid.web.util import today
 
 bp = Blueprint("roll", __name__, url_prefix="/roll")
@@ -441,48 +442,40 @@ def billing_new(district_id: int) -> Any:
     if request.method == "POST":
         # The quick checks here, next to their fields, all at once; the run itself (every
         # property of the roll) in a worker (tid/tasks.py), which checks everything again.
-        def failed(exc: InputError) -> None:
+        def beside(exc: InputError) -> dict[str, str]:
             field = exc.field.split(".")[0].split("[")[0]
-            if field not in fields:
-                field = "formula"
-            errors.setdefault(field, _error_text(exc))
+            return {field if field in fields else "formula": _error_text(exc)}
 
-        due: date | None = None
-        fy = ""
-        checked: Ordinance | None = None
-        try:
-            due = parse_date(values["due_date"], "due_date") if values["due_date"] else None
-        except InputError as exc:
-            failed(exc)
-        try:
-            fy = parse_fiscal_year(values["fiscal_year"], "fiscal_year").label
-            checked = billing.ordinance_for(db, district_id, fy)
-        except InputError as exc:
-            failed(exc)
-        try:
-            billing.parse_parameters(values["parameters"])
-        except InputError as exc:
-            failed(exc)
+        form = Form(words=beside)
+        due = form.read(
+            lambda: parse_date(values["due_date"], "due_date") if values["due_date"] else None
+        )
+        fy = form.read(lambda: parse_fiscal_year(values["fiscal_year"], "fiscal_year").label)
+        checked = (
+            form.read(lambda: billing.ordinance_for(db, district_id, fy))
+            if fy is not None
+            else None
+        )
+        form.read(lambda: billing.parse_parameters(values["parameters"]))
         if (
             due is not None
             and checked is not None
             and due < billing.earliest_due_date(today(), checked).date
         ):
-            errors.setdefault(
+            form.errors.setdefault(
                 "due_date",
                 _(
                     "The due date is too early: it must leave the 30 days of the "
                     "certified-mail notice (21 LPRA § 6653(5))."
                 ),
             )
-        if errors:
-            db.rollback()
-        else:
+        errors = form.errors
+        if not errors:
             job = jobs.start(
                 tasks.BILLING_RUN,
                 params={
                     "district_id": district_id,
-                    "fiscal_year": fy,
+                    "fiscal_year": fy or "",
                     "run_on": today().isoformat(),
                     "due_date": due.isoformat() if due else "",
                     "parameters": values["parameters"],
