@@ -10,9 +10,12 @@ from flask_login import current_user
 
 from tid.db import get_session
 from tid.services import audit
+from tid.web import paging
 from tid.web.access import public, require
 
 bp = Blueprint("main", __name__)
+# The pager of the templates that still include roll/_pager.html (the account pages).
+bp.add_app_template_global(paging.pager, "pager_of")
 
 
 @bp.route("/")

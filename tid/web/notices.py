@@ -21,7 +21,7 @@ from tid.rules.periods import parse_date
 from tid.services import access as policy
 from tid.services import billing_reads, places
 from tid.services import notices as notice_service
-from tid.web import jobs, nav
+from tid.web import jobs, nav, paging
 from tid.web.access import STAFF, me, require, visible_district
 from tid.web.forms import Form
 from tid.web.util import send, today
@@ -221,6 +221,12 @@ def _render_batch(
         label=notice_service.batch_label(batch),
         notices=view.listing.notices,
         listing=view.listing,
+        pager=paging.pager(
+            view.listing.info,
+            "notices.batch_view",
+            batch_id=batch_id,
+            status=view.listing.status or None,
+        ),
         filter_labels=FILTER_LABELS,
         status=view.delivery,
         replaced=view.replaced,

@@ -35,7 +35,7 @@ from tid.rules.errors import N_, Finding, InputError
 from tid.rules.periods import fiscal_year_of, parse_date, parse_fiscal_year
 from tid.services import access as policy
 from tid.services import billing, billing_reads, places, roll
-from tid.web import jobs, nav
+from tid.web import jobs, nav, paging
 from tid.web.access import deny_unless, may_write_district, me, require, visible_district
 from tid.web.forms import Form
 from tid.web.util import today
@@ -177,7 +177,14 @@ def properties(district_id: int, fiscal_year: str) -> Any:
     page_number = parse_page(page)
     result = roll.roll_page(get_session(), district_id, fy, search=search, page=page_number)
     return render_template(
-        "roll/properties.html", district=place, fiscal_year=fy, result=result, search=search
+        "roll/properties.html",
+        district=place,
+        fiscal_year=fy,
+        result=result,
+        search=search,
+        pager=paging.pager(
+            result, "roll.properties", district_id=district_id, fiscal_year=fy, q=search
+        ),
     )
 
 
@@ -509,7 +516,9 @@ def billing_run(district_id: int, run_id: int) -> Any:
         abort(404)
     run = lineage.run
     search = request.args.get("q", "")[:100]
-    page_number = parse_page(request.args.get("page", "1"))
+    bills = billing.bills_page(
+        db, run.id or 0, search=search, page=parse_page(request.args.get("page", "1"))
+    )
     return render_template(
         "billing/run.html",
         district=place,
@@ -521,8 +530,11 @@ def billing_run(district_id: int, run_id: int) -> Any:
         previous=lineage.previous,
         superseded_by=lineage.superseded_by,
         corrections=billing.corrected_notices_needed(db, run),
-        bills=billing.bills_page(db, run.id or 0, search=search, page=page_number),
+        bills=bills,
         search=search,
+        pager=paging.pager(
+            bills, "roll.billing_run", district_id=district_id, run_id=run.id, q=search
+        ),
         may_write=may_write_district(place),
         imports_of_year=[
             i for i in roll.imports(db, district_id) if i.fiscal_year == run.fiscal_year
