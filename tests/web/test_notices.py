@@ -96,9 +96,15 @@ def test_association_prepares_mails_and_remails_notices(
         data={"file": (io.BytesIO(report.encode()), "deliveries.csv")},
         content_type="multipart/form-data",
     )
-    again = client.post(f"/notices/{first.id}/remail", data={"new_address": ""})
+    run_page = f"/notices/batches/{batch.id}"
+    remail = f"/notices/{first.id}/remail"
+    # The returned notice, and it alone, may be mailed again: once.
+    assert client.get(run_page).get_data(as_text=True).count("/remail") == 1
+    assert remail in client.get(run_page).get_data(as_text=True)
+    again = client.post(remail, data={"new_address": ""})
     assert again.status_code == 302
     assert tasks.run_pending(client.application) == 1
+    assert remail not in client.get(run_page).get_data(as_text=True)
     session.expire_all()
     replacement = session.exec(select(Notice).where(Notice.remailing_of_id == first.id)).first()
     assert replacement is not None and replacement.bill_id == first.bill_id

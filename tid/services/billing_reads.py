@@ -4,10 +4,11 @@ runs it supersedes and is superseded by, and a district's ordinances."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 
 from sqlmodel import Session, col, select
 
-from tid.models import BillingRun, Ordinance
+from tid.models import BillingRun, BillingRunStatus, Ordinance
 
 
 def run(*, session: Session, run_id: int) -> BillingRun | None:
@@ -34,6 +35,16 @@ class RunLineage:
     ordinance: Ordinance | None
     previous: BillingRun | None
     superseded_by: BillingRun | None
+
+    @property
+    def difference(self) -> Decimal:
+        """What the run billed beyond the ordinance's expected amount (below it: negative)."""
+        return self.run.total - self.run.expected_amount
+
+    @property
+    def correctable(self) -> bool:
+        """The active run may be run again to correct it; a superseded one is history."""
+        return self.run.status == BillingRunStatus.ACTIVE.value
 
 
 def run_lineage(*, session: Session, district_id: int, run_id: int) -> RunLineage | None:

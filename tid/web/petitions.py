@@ -237,6 +237,7 @@ def _render_petition(petition: Petition, *, status: int = 200) -> Any:
     return render_template(
         "petitions/show.html",
         petition=petition,
+        tone=svc.state_tone(petition.state),
         municipality=municipality,
         ordinance=ordinance,
         findings=findings,

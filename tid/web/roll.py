@@ -524,7 +524,7 @@ def billing_run(district_id: int, run_id: int) -> Any:
         district=place,
         run=run,
         ordinance=lineage.ordinance,
-        difference=run.total - run.expected_amount,
+        difference=lineage.difference,
         parameters=json.loads(run.parameters or "{}"),
         warnings=json.loads(run.warnings or "[]"),
         previous=lineage.previous,
@@ -535,7 +535,7 @@ def billing_run(district_id: int, run_id: int) -> Any:
         pager=paging.pager(
             bills, "roll.billing_run", district_id=district_id, run_id=run.id, q=search
         ),
-        may_write=may_write_district(place),
+        may_correct=may_write_district(place) and lineage.correctable,
         imports_of_year=[
             i for i in roll.imports(db, district_id) if i.fiscal_year == run.fiscal_year
         ],

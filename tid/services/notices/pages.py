@@ -137,12 +137,13 @@ def sender_defaults(*, session: Session, district_id: int, association_name: str
 
 @dataclass(frozen=True)
 class BatchView:
-    """A run's page: one page of its notices, each one's latest delivery report, the notices
-    mailed again since (``replaced``), and how many notices have their article number."""
+    """A run's page: one page of its notices, each one's latest delivery report, those that
+    came back and are not yet mailed again (``remailable``), and how many notices have their
+    article number."""
 
     listing: BatchPage
     delivery: dict[int, DeliveryEvent]
-    replaced: set[int | None]
+    remailable: set[int]
     with_articles: int
 
 
@@ -160,9 +161,18 @@ def batch_view(*, session: Session, batch_id: int, status: str, page: int) -> Ba
         .select_from(Notice)
         .where(Notice.batch_id == batch_id, col(Notice.article_number).is_not(None))
     ).one()
+    delivery = latest_delivery(session, [n.id or 0 for n in found])
+    remailable = {
+        n.id
+        for n in found
+        if n.id is not None
+        and n.id in delivery
+        and delivery[n.id].status in RETURNED
+        and n.id not in replaced
+    }
     return BatchView(
         listing=listing,
-        delivery=latest_delivery(session, [n.id or 0 for n in found]),
-        replaced=replaced,
+        delivery=delivery,
+        remailable=remailable,
         with_articles=int(with_articles),
     )

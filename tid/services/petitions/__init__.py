@@ -63,7 +63,7 @@ from tid.services.petitions.reads import (
     petition,
     visible_dashboard,
 )
-from tid.services.petitions.states import FACTORS, STATE_LABELS, TRANSITIONS
+from tid.services.petitions.states import FACTORS, STATE_LABELS, TRANSITIONS, state_tone
 from tid.services.petitions.study import (
     findings_of,
     record_finding,
@@ -112,6 +112,7 @@ __all__ = [
     "running_clock",
     "send_to_mayor",
     "start_study",
+    "state_tone",
     "unfavourable_factors",
     "user_for_calendar_token",
     "visible_dashboard",
