@@ -4,7 +4,6 @@ on a dashboard, in a printable report and in a calendar program."""
 
 from __future__ import annotations
 
-import json
 from datetime import date
 from typing import Any
 
@@ -28,8 +27,8 @@ from tid.ids import parse_id
 from tid.models import Petition, PetitionState
 from tid.rules.errors import N_, InputError
 from tid.services import access as policy
+from tid.services import audit, places, users
 from tid.services import petitions as svc
-from tid.services import places, users
 from tid.web import nav
 from tid.web.access import deny_unless, me, public, require
 from tid.web.forms import Form
@@ -224,15 +223,7 @@ def _render_petition(petition: Petition, *, status: int = 200) -> Any:
     municipality = places.municipality(session=session, municipality_id=petition.municipality_id)
     clocks = svc.clocks(petition, ordinance, today=today())
     running = svc.running_clock(petition, ordinance, today=today())
-    events = svc.history(session, petition)
-    rows = [
-        {
-            "event": e,
-            "before": json.loads(e.before) if e.before else None,
-            "after": json.loads(e.after) if e.after else None,
-        }
-        for e in events
-    ]
+    rows = audit.changes(svc.history(session, petition))
     window = _publication_window(petition)
     return render_template(
         "petitions/show.html",
