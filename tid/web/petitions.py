@@ -518,21 +518,7 @@ def calendar_feed(token: str) -> Any:
     user = svc.user_for_calendar_token(session, token)
     if user is None:
         abort(404)
-    scope = svc.visible_municipalities(user)
-    es = user.locale != "en"
-    rows = svc.dashboard(session, today=today(), municipality_ids=scope)
-    events = []
-    for row in rows:
-        ordinance = svc.ordinance_of(session, row.petition)
-        for clock in svc.clocks(row.petition, ordinance, today=today()):
-            if not clock.running:
-                continue
-            events.append(svc.feed_event(row, clock, lang="es" if es else "en"))
-    body = svc.ical_document(
-        events,
-        stamp=utcnow(),
-        name="Peticiones DMT — términos" if es else "TID petitions — deadlines",
-    )
+    body = svc.user_calendar(session=session, user=user, today=today(), stamp=utcnow())
     response = Response(body, mimetype="text/calendar")
     response.headers["Content-Type"] = "text/calendar; charset=utf-8"
     response.headers["Cache-Control"] = "private, no-store"

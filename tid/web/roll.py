@@ -9,7 +9,6 @@ the auditor (every district) and the municipality's clerk (its districts) read o
 
 from __future__ import annotations
 
-import json
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -34,7 +33,7 @@ from tid.models import JobState, Ordinance
 from tid.rules.errors import N_, Finding, InputError
 from tid.rules.periods import fiscal_year_of, parse_date, parse_fiscal_year
 from tid.services import access as policy
-from tid.services import billing, billing_reads, places, roll
+from tid.services import billing, billing_reads, roll
 from tid.web import jobs, nav, paging
 from tid.web.access import deny_unless, may_write_district, me, require, visible_district
 from tid.web.forms import Form
@@ -132,19 +131,7 @@ def _current_fy() -> str:
 @bp.route("")
 @require(*READERS)
 def districts() -> Any:
-    rows = []
-    db = get_session()
-    for district, municipality in places.visible_districts(session=db, person=me()):
-        years = roll.fiscal_years(db, district.id or 0)
-        runs = billing.runs(db, district.id or 0)
-        rows.append(
-            {
-                "district": district,
-                "municipality": municipality,
-                "latest": years[0] if years else None,
-                "active_run": next((r for r in runs if r.status == "active"), None),
-            }
-        )
+    rows = billing_reads.district_rows(session=get_session(), person=me())
     return render_template("roll/districts.html", rows=rows)
 
 
@@ -525,8 +512,8 @@ def billing_run(district_id: int, run_id: int) -> Any:
         run=run,
         ordinance=lineage.ordinance,
         difference=lineage.difference,
-        parameters=json.loads(run.parameters or "{}"),
-        warnings=json.loads(run.warnings or "[]"),
+        parameters=lineage.parameters,
+        warnings=lineage.warnings,
         previous=lineage.previous,
         superseded_by=lineage.superseded_by,
         corrections=billing.corrected_notices_needed(db, run),
@@ -536,7 +523,5 @@ def billing_run(district_id: int, run_id: int) -> Any:
             bills, "roll.billing_run", district_id=district_id, run_id=run.id, q=search
         ),
         may_correct=may_write_district(place) and lineage.correctable,
-        imports_of_year=[
-            i for i in roll.imports(db, district_id) if i.fiscal_year == run.fiscal_year
-        ],
+        imports_of_year=lineage.roll_imports,
     )

@@ -32,6 +32,7 @@ from tid.services.petitions.calendar_feed import (
     ical_document,
     issue_calendar_token,
     revoke_calendar_tokens,
+    user_calendar,
     user_for_calendar_token,
     visible_municipalities,
 )
@@ -114,6 +115,7 @@ __all__ = [
     "start_study",
     "state_tone",
     "unfavourable_factors",
+    "user_calendar",
     "user_for_calendar_token",
     "visible_dashboard",
     "visible_municipalities",
