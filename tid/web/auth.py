@@ -305,8 +305,7 @@ def _enrol_step(user: User, template: str) -> Any:
         error = _("That code is not right. Check the phone's clock and try the new code.")
         status = 422
     else:
-        user.totp_secret = two_factor.new_secret()
-        db.add(user)
+        two_factor.begin_enrolment(session=db, user=user)
         db.commit()
         error, status = None, 200
     secret = user.totp_secret or ""
