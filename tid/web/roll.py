@@ -413,7 +413,6 @@ def commit(district_id: int, token: str) -> Any:
 # --------------------------------------------------------------------------- billing
 
 
-# Long: the run's form, every error at once, and the job that bills in the background.
 @bp.route("/<int:district_id>/billing/new", methods=["GET", "POST"])
 @require(*WRITERS)
 def billing_new(district_id: int) -> Any:
