@@ -1,6 +1,7 @@
 """The one way a page's form is read and written (the GOV.UK error-summary pattern): every
 field is read on its own and its error kept beside it, the form's one write is rolled back
-when refused, and a form without an error commits, says so and moves on."""
+when refused, and a form without an error commits, says so and moves on; a button's form,
+with no field to show an error beside, says its refusal in a flash."""
 
 from __future__ import annotations
 
