@@ -60,3 +60,29 @@ def test_deactivation_ends_the_accounts_logins(
     assert people.clerk.name not in page
     again = clerk_client.post("/login", data={"email": people.clerk.email, "password": PASSWORD})
     assert again.status_code == 401
+
+
+def test_the_administrator_cannot_deactivate_their_own_account(
+    client: FlaskClient, session: Session, people: People
+) -> None:
+    login(client, people.admin)
+    refused = client.post(f"/admin/users/{people.admin.id}/active", data={"active": "0"})
+    assert refused.status_code == 302 and refused.location.endswith("/admin/users")
+    assert "No puede desactivar su propia cuenta." in client.get("/admin/users").get_data(
+        as_text=True
+    )
+    session.expire_all()
+    admin = session.get(User, people.admin.id)
+    assert admin is not None and admin.active
+    assert client.post("/admin/users/999999/two-factor-off").status_code == 404
+
+
+def test_the_audit_trail_shows_what_each_event_changed(
+    client: FlaskClient, session: Session, people: People
+) -> None:
+    login(client, people.admin)
+    client.post(f"/admin/users/{people.clerk.id}/active", data={"active": "0"})
+    page = client.get(f"/audit/user_account/{people.clerk.id}").get_data(as_text=True)
+    changed = page.split("<tbody>")[1].split("</tbody>")[0].split("<tr>")[-1]  # the latest
+    # Only the field that changed is shown, before and after; the name stayed the same.
+    assert changed.count("<dt>") == 2 and people.clerk.name not in changed

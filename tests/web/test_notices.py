@@ -96,9 +96,15 @@ def test_association_prepares_mails_and_remails_notices(
         data={"file": (io.BytesIO(report.encode()), "deliveries.csv")},
         content_type="multipart/form-data",
     )
-    again = client.post(f"/notices/{first.id}/remail", data={"new_address": ""})
+    run_page = f"/notices/batches/{batch.id}"
+    remail = f"/notices/{first.id}/remail"
+    # The returned notice, and it alone, may be mailed again: once.
+    assert client.get(run_page).get_data(as_text=True).count("/remail") == 1
+    assert remail in client.get(run_page).get_data(as_text=True)
+    again = client.post(remail, data={"new_address": ""})
     assert again.status_code == 302
     assert tasks.run_pending(client.application) == 1
+    assert remail not in client.get(run_page).get_data(as_text=True)
     session.expire_all()
     replacement = session.exec(select(Notice).where(Notice.remailing_of_id == first.id)).first()
     assert replacement is not None and replacement.bill_id == first.bill_id
@@ -225,3 +231,45 @@ def test_the_run_page_sets_postage_before_the_manifest_and_filters_by_delivery(
     assert "status=returned_unclaimed" in listing and "(1)" in listing
     awaiting = client.get(f"/notices/batches/{batch.id}?status=awaiting").get_data(as_text=True)
     assert found[0].number in awaiting and found[1].number not in awaiting
+
+
+def test_a_refused_upload_or_article_number_says_why_and_saves_nothing(
+    database_url: str, tmp_path: Path, session: Session, people: People
+) -> None:
+    ordinance = make_ordinance(session, people.district)
+    billed = make_run(session, people.district, ordinance)
+    batch = notices.create_batch(
+        session=session,
+        actor=audit.SYSTEM,
+        billing_run_id=billed.run.id or 0,
+        issued_on=date(2026, 1, 20),
+        portal_base_url="http://127.0.0.1",
+        secret="test-secret-key",
+        workers=1,
+        **SENDER,
+    )
+    session.commit()
+    notice = notices.batch_notices(session, batch.id or 0)[0]
+    client = _client(database_url, tmp_path, "2026-01-20")
+    login(client, people.association)
+    page = f"/notices/batches/{batch.id}"
+
+    for url in (f"{page}/articles", "/notices/deliveries"):
+        refused = client.post(url, data={}, content_type="multipart/form-data")
+        assert refused.status_code == 302
+        text = client.get(refused.location).get_data(as_text=True)
+        assert "No se guardó nada." in text and "Escoja un archivo CSV." in text, url
+
+    bad = client.post(f"/notices/{notice.id}/article", data={"article_number": "12"})
+    assert bad.status_code == 302 and bad.location.endswith(page)
+    assert "No se guardó nada." in client.get(page).get_data(as_text=True)
+    session.expire_all()
+    kept = session.get(Notice, notice.id)
+    assert kept is not None and kept.article_number is None
+
+    good = client.post(f"/notices/{notice.id}/article", data={"article_number": article(301)})
+    assert good.status_code == 302
+    assert "Número de artículo anotado." in client.get(page).get_data(as_text=True)
+    session.expire_all()
+    saved = session.get(Notice, notice.id)
+    assert saved is not None and saved.article_number is not None

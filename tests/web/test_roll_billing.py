@@ -218,6 +218,9 @@ def test_billing_run_page(client: FlaskClient, people: People, session: Session)
     text = page.get_data(as_text=True)
     assert page.status_code == 200
     assert "5,768.75" in text and "6,000.00" in text and "231.25" in text
+    assert "Facturar de nuevo (corregir)" in text  # the active run, to its association
+    listed = client.get("/roll", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert f"/roll/{district_id}/billing/{run.id}" in listed and "5,768.75" in listed
     # Again: nothing changes.
     client.post(f"/roll/{district_id}/billing/new", data={"fiscal_year": "2026-27"})
     assert tasks.run_pending(client.application) == 1

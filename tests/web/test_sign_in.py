@@ -189,7 +189,8 @@ def test_an_administrator_lifts_a_lock_out(
     admin = app.test_client()
     login(admin, people.admin, ip="198.51.100.1")
     page = admin.get("/admin/lockouts").get_data(as_text=True)
-    assert people.clerk.email in page
+    assert f"navegador conocido de {people.clerk.email}" in page
+    assert admin.post("/admin/lockouts/999999/lift").status_code == 404
     device = session.exec(select(KnownDevice).where(KnownDevice.user_id == people.clerk.id)).one()
     key = f"login-device:{device.id}:{people.clerk.email}"
     row = session.exec(select(Throttle).where(Throttle.key == key)).one()

@@ -93,3 +93,37 @@ def history(session: Session, entity_type: str, entity_id: object) -> list[Audit
         .order_by(col(AuditEvent.at), col(AuditEvent.id))
     )
     return list(session.exec(stmt))
+
+
+@dataclass(frozen=True)
+class Change:
+    """One event of a record's history and the fields it changed: ``before`` and ``after``
+    hold the values of the fields that differ (None: the event kept no values there)."""
+
+    event: AuditEvent
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+
+
+def changes(events: list[AuditEvent]) -> list[Change]:
+    """The events with what each changed."""
+    return [_change(event) for event in events]
+
+
+def _change(event: AuditEvent) -> Change:
+    before = json.loads(event.before) if event.before else None
+    after = json.loads(event.after) if event.after else None
+    return Change(
+        event=event,
+        before={k: v for k, v in before.items() if not after or after.get(k) != v}
+        if before
+        else None,
+        after={k: v for k, v in after.items() if not before or before.get(k) != v}
+        if after
+        else None,
+    )
+
+
+def trail(*, session: Session, entity_type: str, entity_id: object) -> list[Change]:
+    """A record's history with what each event changed."""
+    return changes(history(session, entity_type, entity_id))

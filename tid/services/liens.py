@@ -196,14 +196,6 @@ class DelinquencyPage:
     per_page: int
     terms: LateChargeTerms | None = None
 
-    @property
-    def previous_page(self) -> int | None:
-        return self.page - 1 if self.page > 1 else None
-
-    @property
-    def next_page(self) -> int | None:
-        return self.page + 1 if self.page < self.pages else None
-
 
 # The bills with something owed (a literal, so the partial index of them is used).
 _OWED = col(BillLedger.receivable) > literal_column("0")

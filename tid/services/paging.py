@@ -26,14 +26,6 @@ class PageInfo:
     page: int
     pages: int
 
-    @property
-    def previous_page(self) -> int | None:
-        return self.page - 1 if self.page > 1 else None
-
-    @property
-    def next_page(self) -> int | None:
-        return self.page + 1 if self.page < self.pages else None
-
     per_page: int = PER_PAGE
 
     @property

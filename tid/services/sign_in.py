@@ -26,7 +26,7 @@ from datetime import datetime, timedelta
 from sqlmodel import Session, col, delete, select
 
 from tid.clock import utcnow
-from tid.models import KnownDevice, User
+from tid.models import KnownDevice, Throttle, User
 from tid.services import audit, throttle
 
 UNKNOWN_MAX_DELAY = timedelta(minutes=5)
@@ -159,3 +159,49 @@ def unlock(session: Session, *, actor: audit.Actor, email: str) -> bool:
 def forget_devices(session: Session, *, unused_since: datetime) -> None:
     """Forget devices that have not signed in since ``unused_since``."""
     session.exec(delete(KnownDevice).where(col(KnownDevice.last_used_at) < unused_since))
+
+
+@dataclass(frozen=True)
+class Lockout:
+    """A sign-in lock-out or delay in force, as the administrators' list shows it: ``kind``
+    is ``account`` (the email typed), ``device`` (a known browser of the account ``who``) or
+    ``address``."""
+
+    id: int | None
+    kind: str
+    who: str
+    failures: int
+    last_failure_at: datetime | None
+    blocked_until: datetime | None
+
+
+def _lockout(row: Throttle) -> Lockout:
+    name, _colon, rest = row.key.partition(":")
+    if name == "login-account":
+        kind, who = "account", rest
+    elif name == "login-device":
+        kind, who = "device", rest.split(":", 1)[-1]
+    else:
+        kind, who = "address", rest
+    return Lockout(
+        id=row.id,
+        kind=kind,
+        who=who,
+        failures=row.failures,
+        last_failure_at=row.last_failure_at,
+        blocked_until=row.blocked_until,
+    )
+
+
+def lockouts(*, session: Session) -> list[Lockout]:
+    """The sign-in lock-outs and delays in force now, latest first."""
+    return [_lockout(row) for row in throttle.active(session, prefix="login-")]
+
+
+def lift_lockout(*, session: Session, actor: audit.Actor, throttle_id: int) -> bool:
+    """An administrator lifts one lock-out of the list; False: there is no such row."""
+    row = session.get(Throttle, throttle_id)
+    if row is None:
+        return False
+    throttle.lift(session, actor=actor, key=row.key)
+    return True

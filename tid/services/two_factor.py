@@ -160,3 +160,11 @@ def disable(session: Session, *, actor: audit.Actor, user: User) -> None:
     for old in session.exec(select(RecoveryCode).where(RecoveryCode.user_id == user.id)):
         session.delete(old)
     audit.record(session, actor, "user.two_factor_off", user)
+
+
+def begin_enrolment(*, session: Session, user: User) -> str:
+    """A new secret kept on the account, unconfirmed until a code from the app confirms it
+    (``enable``); the secret, for the QR code."""
+    user.totp_secret = new_secret()
+    session.add(user)
+    return user.totp_secret

@@ -278,3 +278,13 @@ def set_active(*, session: Session, actor: audit.Actor, user_id: int, active: bo
         after=audit.snapshot(user),
     )
     return user
+
+
+def account(*, session: Session, user_id: int) -> User | None:
+    """The account with this id (None: there is none)."""
+    return session.get(User, user_id)
+
+
+def accounts(*, session: Session) -> list[User]:
+    """Every account, by role and email."""
+    return list(session.exec(select(User).order_by(col(User.role), col(User.email))))

@@ -13,7 +13,7 @@ from flask_login import LoginManager, current_user
 from tid.db import get_session
 from tid.models import District, Role
 from tid.services import access as policy
-from tid.services import audit
+from tid.services import audit, places
 from tid.services.users import user_for_token
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -131,7 +131,7 @@ def deny_unless(condition: bool) -> None:
 
 def visible_district(district_id: int) -> District:
     """The district, if the logged-in user may see it (404 if there is none, 403 if not)."""
-    district = get_session().get(District, district_id)
+    district = places.district(session=get_session(), district_id=district_id)
     if district is None:
         abort(404)
     deny_unless(me().can_see_district(district.id, district.municipality_id))

@@ -39,11 +39,10 @@ from wtforms.validators import DataRequired
 from tid import mail
 from tid.clock import utcnow
 from tid.db import get_session
-from tid.i18n import say
 from tid.models import User
-from tid.rules.errors import InputError
 from tid.services import passwords, sign_in, throttle, two_factor, users
 from tid.web.access import ALL_ROLES, AuthUser, me, public, require
+from tid.web.forms import Form
 
 bp = Blueprint("auth", __name__)
 log = logging.getLogger(__name__)
@@ -190,7 +189,7 @@ def _pending_user() -> User | None:
     if utcnow() - since > PENDING_FOR:
         session.pop(PENDING_KEY, None)
         return None
-    user = get_session().get(User, int(pending.get("uid") or 0))
+    user = users.account(session=get_session(), user_id=int(pending.get("uid") or 0))
     return user if user is not None and user.active else None
 
 
@@ -306,8 +305,7 @@ def _enrol_step(user: User, template: str) -> Any:
         error = _("That code is not right. Check the phone's clock and try the new code.")
         status = 422
     else:
-        user.totp_secret = two_factor.new_secret()
-        db.add(user)
+        two_factor.begin_enrolment(session=db, user=user)
         db.commit()
         error, status = None, 200
     secret = user.totp_secret or ""
@@ -417,18 +415,16 @@ def reset() -> Any:
     user = passwords.reset_user(db, token)
     if user is None:
         return render_template("auth/reset.html", expired=True, errors={}, token=""), 404
-    errors: dict[str, str] = {}
-    try:
-        passwords.reset_with_token(
+    form = Form()
+    form.write(
+        lambda: passwords.reset_with_token(
             db,
             token=token,
             new=request.form.get("password", ""),
             confirm=request.form.get("confirm", ""),
         )
-    except InputError as exc:
-        db.rollback()
-        errors[exc.field] = say(exc.message)
-    else:
+    )
+    if not form.errors:
         # The link proved who this is: the account's delays and locks end, and the
         # person is in (after their second factor, if they have one).
         sign_in.clear(db, user=user)
@@ -442,7 +438,7 @@ def reset() -> Any:
         flash(_("Your new password is set."))
         return response
     page = render_template(
-        "auth/reset.html", expired=False, errors=errors, email=user.email, token=token
+        "auth/reset.html", expired=False, errors=form.errors, email=user.email, token=token
     )
     return page, 422
 
@@ -459,7 +455,7 @@ def _session_settings() -> tuple[timedelta, timedelta]:
 
 
 def _me_user() -> User:
-    user = get_session().get(User, me().id)
+    user = users.account(session=get_session(), user_id=me().id)
     if user is None:  # pragma: no cover - the login loader checked it
         abort(404)
     return user
@@ -528,8 +524,9 @@ def change_password() -> Any:
         db.commit()
         if isinstance(reservation, throttle.Refused):
             return _refusal(reservation, "auth/password.html", errors={})
-        try:
-            passwords.change_own(
+        form = Form()
+        form.write(
+            lambda: passwords.change_own(
                 db,
                 user=_me_user(),
                 current=request.form.get("current", ""),
@@ -537,17 +534,18 @@ def change_password() -> Any:
                 confirm=request.form.get("confirm", ""),
                 keep_token=me().token,
             )
-        except InputError as exc:
-            db.rollback()
-            errors[exc.field] = say(exc.message)
-            if exc.field != "current":
-                throttle.release(db, reservation)
-                db.commit()
-        else:
+        )
+        if form.refused is None:
             throttle.release(db, reservation, clear=[rules[0][0]])
+        elif form.refused.field != "current":  # only a wrong password counts as a try
+            throttle.release(db, reservation)
             db.commit()
-            flash(_("Password changed. Your other sessions have ended."))
-            return redirect(url_for("auth.profile"))
+        done = form.saved(
+            _("Password changed. Your other sessions have ended."), url_for("auth.profile")
+        )
+        if done:
+            return done
+        errors = form.errors
     return render_template("auth/password.html", errors=errors), (422 if errors else 200)
 
 

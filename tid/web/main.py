@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Blueprint, render_template
@@ -10,9 +9,12 @@ from flask_login import current_user
 
 from tid.db import get_session
 from tid.services import audit
+from tid.web import paging
 from tid.web.access import public, require
 
 bp = Blueprint("main", __name__)
+# The pager of the templates that still include roll/_pager.html (the account pages).
+bp.add_app_template_global(paging.pager, "pager_of")
 
 
 @bp.route("/")
@@ -24,15 +26,7 @@ def home() -> Any:
 @bp.route("/audit/<entity_type>/<entity_id>")
 @require("admin", "auditor")
 def audit_trail(entity_type: str, entity_id: str) -> Any:
-    events = audit.history(get_session(), entity_type, entity_id)
-    rows = [
-        {
-            "event": e,
-            "before": json.loads(e.before) if e.before else None,
-            "after": json.loads(e.after) if e.after else None,
-        }
-        for e in events
-    ]
+    rows = audit.trail(session=get_session(), entity_type=entity_type, entity_id=entity_id)
     return render_template(
         "main/audit.html", entity_type=entity_type, entity_id=entity_id, rows=rows
     )

@@ -8,7 +8,6 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from sqlmodel import col, func, select
 
 from tid import tasks
 from tid.app_reader import reader
@@ -17,13 +16,15 @@ from tid.documents import notices as notice_documents
 from tid.documents.base import Document
 from tid.i18n import language, say
 from tid.ids import parse_page
-from tid.models import BillingRun, District, Notice, NoticeBatch
+from tid.models import Notice, NoticeBatch
 from tid.rules.errors import N_, FindingsError, InputError
 from tid.rules.periods import parse_date
 from tid.services import access as policy
+from tid.services import billing_reads, places
 from tid.services import notices as notice_service
-from tid.web import jobs, nav
+from tid.web import jobs, nav, paging
 from tid.web.access import STAFF, me, require, visible_district
+from tid.web.forms import Form
 from tid.web.util import send, today
 
 bp = Blueprint("notices", __name__, url_prefix="/notices")
@@ -42,7 +43,7 @@ def _district_ids() -> set[int] | None:
 
 
 def _batch(batch_id: int) -> NoticeBatch:
-    batch = get_session().get(NoticeBatch, batch_id)
+    batch = notice_service.batch(session=get_session(), batch_id=batch_id)
     if batch is None:
         abort(404)
     visible_district(batch.district_id)
@@ -50,7 +51,7 @@ def _batch(batch_id: int) -> NoticeBatch:
 
 
 def _notice(notice_id: int) -> Notice:
-    notice = get_session().get(Notice, notice_id)
+    notice = notice_service.notice(session=get_session(), notice_id=notice_id)
     if notice is None:
         abort(404)
     visible_district(notice.district_id)
@@ -61,6 +62,15 @@ def _base_url() -> str:
     from flask import current_app
 
     return str(current_app.config.get("BASE_URL") or request.host_url)
+
+
+def _csv_upload() -> bytes:
+    """The form's CSV file, read."""
+    upload = request.files.get("file")
+    if upload is None or not upload.filename:
+        raise InputError("file", N_("Choose a CSV file."))
+    data: bytes = upload.read()
+    return data
 
 
 def _error(exc: InputError) -> str:
@@ -95,7 +105,7 @@ def dashboard() -> Any:
     # Runs are numbered per district: name the district when the list has several.
     district_ids = {b.district_id for b in batches}
     names = (
-        {d.id: d.name for d in db.exec(select(District).where(col(District.id).in_(district_ids)))}
+        places.district_names(session=db, district_ids=district_ids)
         if len(district_ids) > 1
         else {}
     )
@@ -113,42 +123,39 @@ def dashboard() -> Any:
 @require(*WRITERS)
 def batch_new(run_id: int) -> Any:
     db = get_session()
-    run = db.get(BillingRun, run_id)
+    run = billing_reads.run(session=db, run_id=run_id)
     if run is None:
         abort(404)
     district = visible_district(run.district_id)
-    previous = db.exec(
-        select(NoticeBatch)
-        .where(NoticeBatch.district_id == district.id)
-        .order_by(col(NoticeBatch.id).desc())
-    ).first()
     names = ("issued_on", "sender_name", "sender_address", "how_to_pay", "how_to_pay_en")
     values = {
         "issued_on": today().isoformat(),
-        "sender_name": previous.sender_name if previous else district.association_name,
-        "sender_address": previous.sender_address if previous else "",
-        "how_to_pay": previous.how_to_pay if previous else "",
-        "how_to_pay_en": previous.how_to_pay_en if previous else "",
+        **notice_service.sender_defaults(
+            session=db, district_id=district.id or 0, association_name=district.association_name
+        ),
     }
     errors: dict[str, str] = {}
     target = f"billing_run:{run_id}"
     if request.method == "POST":
         values = {name: request.form.get(name, "") for name in names}
-        try:
-            issued_on = parse_date(values["issued_on"], "issued_on")
-            notice_service.check_batch(
-                session=db,
-                billing_run_id=run_id,
-                sender_name=values["sender_name"],
-                sender_address=values["sender_address"],
-                how_to_pay=values["how_to_pay"],
-                how_to_pay_en=values["how_to_pay_en"],
-                load=False,
+        form = Form(
+            words=lambda exc: {exc.field if exc.field in names else "form": say(exc.message)}
+        )
+        issued_on = form.read(lambda: parse_date(values["issued_on"], "issued_on"))
+        if issued_on is not None:
+            form.write(
+                lambda: notice_service.check_batch(
+                    session=db,
+                    billing_run_id=run_id,
+                    sender_name=values["sender_name"],
+                    sender_address=values["sender_address"],
+                    how_to_pay=values["how_to_pay"],
+                    how_to_pay_en=values["how_to_pay_en"],
+                    load=False,
+                )
             )
-        except InputError as exc:
-            db.rollback()
-            errors[exc.field if exc.field in names else "form"] = say(exc.message)
-        else:
+        errors = form.errors
+        if issued_on is not None and not errors:
             # Rendering thousands of notices takes minutes: a worker does it (tid/tasks.py).
             job = jobs.start(
                 tasks.NOTICES_CREATE,
@@ -197,23 +204,8 @@ def _render_batch(
     batch_id = batch.id or 0
     status = request.args.get("status", "")
     page_number = parse_page(request.args.get("page", "1"))
-    listing = notice_service.batch_page(db, batch_id, status=status, page=page_number)
-    found = listing.notices
-    status_of = notice_service.latest_delivery(db, [n.id or 0 for n in found])
-    replaced = {
-        n.remailing_of_id
-        for n in db.exec(
-            select(Notice).where(col(Notice.remailing_of_id).in_([n.id for n in found]))
-        )
-    }
+    view = notice_service.batch_view(session=db, batch_id=batch_id, status=status, page=page_number)
     fees = notice_service.batch_fees(batch)
-    with_articles = int(
-        db.exec(
-            select(func.count())
-            .select_from(Notice)
-            .where(Notice.batch_id == batch_id, col(Notice.article_number).is_not(None))
-        ).one()
-    )
     if fee_values is None:
         receipt = fees.return_receipt_fee
         if receipt is None:
@@ -228,15 +220,20 @@ def _render_batch(
         "notices/batch.html",
         batch=batch,
         label=notice_service.batch_label(batch),
-        notices=found,
-        listing=listing,
+        notices=view.listing.notices,
+        listing=view.listing,
+        pager=paging.pager(
+            view.listing.info,
+            "notices.batch_view",
+            batch_id=batch_id,
+            status=view.listing.status or None,
+        ),
         filter_labels=FILTER_LABELS,
-        status=status_of,
-        replaced=replaced,
-        returned=notice_service.RETURNED,
+        status=view.delivery,
+        remailable=view.remailable,
         can_write=me().role in WRITERS,
         today=today(),
-        with_articles=with_articles,
+        with_articles=view.with_articles,
         fees=fees,
         fees_total=fees.total(batch.notice_count),
         fees_citation=notice_service.fees_citation(batch.issued_on),
@@ -264,28 +261,26 @@ def batch_fees(batch_id: int) -> Any:
         return redirect(url_for("notices.batch_view", batch_id=batch_id))
     names = ("postage", "certified_fee", "return_receipt", "return_receipt_fee")
     values = {name: request.form.get(name, "").strip()[:40] for name in names}
-    errors: dict[str, str] = {}
-    try:
-        fees = notice_service.parse_fees(
+    form = Form()
+    fees = form.read(
+        lambda: notice_service.parse_fees(
             postage=values["postage"],
             certified_fee=values["certified_fee"],
             return_receipt=bool(values["return_receipt"]),
             return_receipt_fee=values["return_receipt_fee"],
         )
-        notice_service.set_batch_fees(
-            session=db, actor=me().actor, batch_id=batch.id or 0, fees=fees
+    )
+    if fees is not None:
+        form.write(
+            lambda: notice_service.set_batch_fees(
+                session=db, actor=me().actor, batch_id=batch.id or 0, fees=fees
+            )
         )
-    except FindingsError as exc:
-        db.rollback()
-        errors = {f.field: say(f.message) for f in exc.findings}
-    except InputError as exc:
-        db.rollback()
-        errors = {exc.field: say(exc.message)}
-    if errors:
-        return _render_batch(batch, fee_errors=errors, fee_values=values)
-    db.commit()
-    flash(_("Postage and fees saved; the manifest prints them."))
-    return redirect(url_for("notices.batch_view", batch_id=batch_id))
+    done = form.saved(
+        _("Postage and fees saved; the manifest prints them."),
+        url_for("notices.batch_view", batch_id=batch_id),
+    )
+    return done or _render_batch(batch, fee_errors=form.errors, fee_values=values)
 
 
 def _pdf(make: Callable[[], Document]) -> Response:
@@ -322,20 +317,17 @@ def batch_manifest(batch_id: int) -> Any:
 def batch_articles(batch_id: int) -> Any:
     db = get_session()
     batch = _batch(batch_id)
-    upload = request.files.get("file")
-    try:
-        if upload is None or not upload.filename:
-            raise InputError("file", N_("Choose a CSV file."))
-        result = notice_service.import_article_numbers(
-            session=db, actor=me().actor, batch_id=batch.id or 0, data=upload.read()
+    form = Form()
+    result = form.write(
+        lambda: notice_service.import_article_numbers(
+            session=db, actor=me().actor, batch_id=batch.id or 0, data=_csv_upload()
         )
-    except InputError as exc:
-        db.rollback()
-        flash(_error(exc), "error")
-    else:
-        db.commit()
-        flash(_("Article numbers recorded: %(n)d.", n=result.changed))
-    return redirect(url_for("notices.batch_view", batch_id=batch_id))
+    )
+    return form.flashed(
+        _("Article numbers recorded: %(n)d.", n=result.changed) if result else "",
+        url_for("notices.batch_view", batch_id=batch_id),
+        explain=_error,
+    )
 
 
 @bp.route("/<int:notice_id>/article", methods=["POST"])
@@ -343,20 +335,20 @@ def batch_articles(batch_id: int) -> Any:
 def notice_article(notice_id: int) -> Any:
     db = get_session()
     notice = _notice(notice_id)
-    try:
-        notice_service.set_article_number(
+    form = Form()
+    form.write(
+        lambda: notice_service.set_article_number(
             session=db,
             actor=me().actor,
             notice_id=notice.id or 0,
             article_number=request.form.get("article_number", ""),
         )
-    except InputError as exc:
-        db.rollback()
-        flash(_error(exc), "error")
-    else:
-        db.commit()
-        flash(_("Article number recorded."))
-    return redirect(url_for("notices.batch_view", batch_id=notice.batch_id))
+    )
+    return form.flashed(
+        _("Article number recorded."),
+        url_for("notices.batch_view", batch_id=notice.batch_id),
+        explain=_error,
+    )
 
 
 _MAIL_FIELDS = ("mailed_on",)
@@ -373,18 +365,16 @@ def batch_mail(batch_id: int) -> Any:
     if request.method == "GET":
         values["mailed_on"] = today().isoformat()
     else:
-        parsed: dict[str, Any] = {}
-        try:
-            parsed["mailed_on"] = parse_date(values["mailed_on"], "mailed_on")
-        except InputError as exc:
-            errors["mailed_on"] = say(exc.message)
-        if not errors and batch.mailed_on is None:
+        form = Form()
+        mailed_on = form.read(lambda: parse_date(values["mailed_on"], "mailed_on"))
+        errors = form.errors
+        if mailed_on is not None and batch.mailed_on is None:
             # The manifest of thousands of articles is rendered by a worker (tid/tasks.py).
             job = jobs.start(
                 tasks.NOTICES_MAIL,
                 params={
                     "batch_id": batch.id,
-                    "mailed_on": parsed["mailed_on"].isoformat(),
+                    "mailed_on": mailed_on.isoformat(),
                     # The run's postage and fees, set on its page (batch_fees).
                     "postage": "",
                     "certified_fee": "",
@@ -409,30 +399,27 @@ def batch_mail(batch_id: int) -> Any:
 @require(*WRITERS)
 def deliveries() -> Any:
     db = get_session()
-    upload = request.files.get("file")
-    try:
-        if upload is None or not upload.filename:
-            raise InputError("file", N_("Choose a CSV file."))
-        result = notice_service.import_deliveries(
+    form = Form()
+    result = form.write(
+        lambda: notice_service.import_deliveries(
             session=db,
             actor=me().actor,
-            data=upload.read(),
+            data=_csv_upload(),
             today=today(),
             district_ids=_district_ids(),
         )
-    except InputError as exc:
-        db.rollback()
-        flash(_error(exc), "error")
-    else:
-        db.commit()
-        flash(
-            _(
-                "Delivery reports recorded: %(n)d; returned notices to re-mail: %(r)d.",
-                n=result.recorded,
-                r=len(result.returned),
-            )
+    )
+    return form.flashed(
+        _(
+            "Delivery reports recorded: %(n)d; returned notices to re-mail: %(r)d.",
+            n=result.recorded,
+            r=len(result.returned),
         )
-    return redirect(url_for("notices.dashboard"))
+        if result
+        else "",
+        url_for("notices.dashboard"),
+        explain=_error,
+    )
 
 
 @bp.route("/<int:notice_id>/remail", methods=["POST"])

@@ -4,7 +4,6 @@ on a dashboard, in a printable report and in a calendar program."""
 
 from __future__ import annotations
 
-import json
 from datetime import date
 from typing import Any
 
@@ -19,7 +18,6 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
-from sqlmodel import Session
 
 from tid.app_reader import reader
 from tid.clock import utcnow
@@ -27,12 +25,14 @@ from tid.db import get_session
 from tid.documents import petitions as petition_documents
 from tid.i18n import day, language, localized, say
 from tid.ids import parse_id
-from tid.models import Municipality, Petition, PetitionState, User
+from tid.models import Petition, PetitionState
 from tid.rules.errors import N_, InputError
 from tid.services import access as policy
+from tid.services import audit, places, users
 from tid.services import petitions as svc
 from tid.web import nav
 from tid.web.access import deny_unless, me, public, require
+from tid.web.forms import Form
 from tid.web.util import send, today
 
 bp = Blueprint("petitions", __name__, url_prefix="/petitions")
@@ -77,8 +77,8 @@ def _errors(exc: InputError) -> dict[str, str]:
     return result
 
 
-def _petition_or_404(session: Session, petition_id: int) -> Petition:
-    petition = session.get(Petition, petition_id)
+def _petition_or_404(petition_id: int) -> Petition:
+    petition = svc.petition(session=get_session(), petition_id=petition_id)
     if petition is None:
         abort(404)
     deny_unless(me().can_see_municipality(petition.municipality_id))
@@ -102,8 +102,8 @@ def _clock_explanation(clock: svc.Clock) -> str:
     return explanation(clock)
 
 
-def _municipality_options(session: Session) -> list[tuple[int, str]]:
-    return svc.municipality_names(session, _scope())
+def _municipality_options() -> list[tuple[int, str]]:
+    return svc.municipality_names(get_session(), _scope())
 
 
 def _state_options() -> list[tuple[str, str]]:
@@ -124,10 +124,10 @@ def _filters() -> dict[str, str]:
     }
 
 
-def _dashboard_rows(session: Session) -> tuple[list[svc.DashboardRow], dict[str, str]]:
+def _dashboard_rows() -> tuple[list[svc.DashboardRow], dict[str, str]]:
     filters = _filters()
     rows = svc.visible_dashboard(
-        session,
+        get_session(),
         today=today(),
         scope=_scope(),
         municipality=parse_id(filters["municipality"]),
@@ -139,13 +139,12 @@ def _dashboard_rows(session: Session) -> tuple[list[svc.DashboardRow], dict[str,
 @bp.route("/")
 @require(*READERS)
 def dashboard() -> Any:
-    session = get_session()
-    rows, filters = _dashboard_rows(session)
+    rows, filters = _dashboard_rows()
     return render_template(
         "petitions/dashboard.html",
         rows=rows,
         filters=filters,
-        municipality_options=_municipality_options(session),
+        municipality_options=_municipality_options(),
         state_options=_state_options(),
         today=today(),
         soon_days=svc.SOON_DAYS,
@@ -176,27 +175,29 @@ _PETITION_FIELDS = ("municipality_id", "district_name", "petitioner", "received_
 @require(*WRITERS)
 def new() -> Any:
     session = get_session()
-    options = _municipality_options(session)
+    options = _municipality_options()
     values = {name: request.form.get(name, "") for name in _PETITION_FIELDS}
     if request.method == "GET" and len(options) == 1:
         values["municipality_id"] = str(options[0][0])
     errors: dict[str, str] = {}
     if request.method == "POST":
-        try:
-            petition = svc.record_petition(
+        form = Form(words=_errors)
+        petition = form.write(
+            lambda: svc.record_petition(
                 session=session,
                 actor=me().actor,
                 today=today(),
                 allowed_municipalities=_scope(),
                 **values,
             )
-        except InputError as exc:
-            session.rollback()
-            errors = _errors(exc)
-        else:
-            session.commit()
-            flash(_("Petition recorded."))
-            return redirect(url_for("petitions.show", petition_id=petition.id))
+        )
+        done = form.saved(
+            _("Petition recorded."),
+            lambda: url_for("petitions.show", petition_id=petition.id if petition else None),
+        )
+        if done:
+            return done
+        errors = form.errors
     return render_template(
         "petitions/new.html",
         values=values,
@@ -216,30 +217,19 @@ def _publication_window(petition: Petition) -> Any:
     return publication_window(petition.approved_on) if petition.approved_on else None
 
 
-def _render_petition(
-    session: Session,
-    petition: Petition,
-    *,
-    status: int = 200,
-) -> Any:
+def _render_petition(petition: Petition, *, status: int = 200) -> Any:
+    session = get_session()
     ordinance = svc.ordinance_of(session, petition)
     findings = svc.findings_of(session, petition)
-    municipality = session.get(Municipality, petition.municipality_id)
+    municipality = places.municipality(session=session, municipality_id=petition.municipality_id)
     clocks = svc.clocks(petition, ordinance, today=today())
     running = svc.running_clock(petition, ordinance, today=today())
-    events = svc.history(session, petition)
-    rows = [
-        {
-            "event": e,
-            "before": json.loads(e.before) if e.before else None,
-            "after": json.loads(e.after) if e.after else None,
-        }
-        for e in events
-    ]
+    rows = audit.changes(svc.history(session, petition))
     window = _publication_window(petition)
     return render_template(
         "petitions/show.html",
         petition=petition,
+        tone=svc.state_tone(petition.state),
         municipality=municipality,
         ordinance=ordinance,
         findings=findings,
@@ -259,25 +249,23 @@ def _render_petition(
 @bp.route("/<int:petition_id>")
 @require(*READERS)
 def show(petition_id: int) -> Any:
-    session = get_session()
-    return _render_petition(session, _petition_or_404(session, petition_id))
+    return _render_petition(_petition_or_404(petition_id))
 
 
-def _step_open(session: Session, petition: Petition, action: str) -> bool:
+def _step_open(petition: Petition, action: str) -> bool:
     """Whether the petition's state lets this step's form be sent now."""
     if action == "finding":
         return petition.state in (PetitionState.RECEIVED, PetitionState.UNDER_STUDY)
     if action in ("crim", "association"):
         return (
             petition.state in (PetitionState.APPROVED, PetitionState.PUBLISHED)
-            and svc.ordinance_of(session, petition) is not None
+            and svc.ordinance_of(get_session(), petition) is not None
         )
     allowed, _target = svc.TRANSITIONS[action]
     return petition.state in allowed
 
 
 def _render_step(
-    session: Session,
     petition: Petition,
     action: str,
     *,
@@ -288,14 +276,15 @@ def _render_step(
     """One step's form on a page of its own, under the petition's summary: where a failed
     form comes back (its error summary first on the page) and what a reload of its address
     shows (the address answers GET too, never 405)."""
+    session = get_session()
     ordinance = svc.ordinance_of(session, petition)
     window = _publication_window(petition)
     return render_template(
         "petitions/step.html",
         petition=petition,
         action=action,
-        open=_step_open(session, petition, action),
-        municipality=session.get(Municipality, petition.municipality_id),
+        open=_step_open(petition, action),
+        municipality=places.municipality(session=session, municipality_id=petition.municipality_id),
         running=svc.running_clock(petition, ordinance, today=today()),
         window=window,
         factors=svc.FACTORS,
@@ -309,27 +298,25 @@ def _render_step(
 @require(*WRITERS)
 def finding(petition_id: int) -> Any:
     session = get_session()
-    petition = _petition_or_404(session, petition_id)
+    petition = _petition_or_404(petition_id)
     if request.method == "GET":
-        return _render_step(session, petition, "finding")
+        return _render_step(petition, "finding")
     values = {k: request.form.get(k, "") for k in ("factor", "favourable", "grounds", "on")}
-    try:
-        svc.record_finding(
+    form = Form(words=_errors)
+    form.write(
+        lambda: svc.record_finding(
             session=session, actor=me().actor, petition=petition, today=today(), **values
         )
-    except InputError as exc:
-        session.rollback()
-        return _render_step(
-            session,
-            _petition_or_404(session, petition_id),
-            "finding",
-            errors=_errors(exc),
-            values=values,
-            status=422,
-        )
-    session.commit()
-    flash(_("Finding recorded."))
-    return redirect(url_for("petitions.show", petition_id=petition_id, _anchor="findings"))
+    )
+    done = form.saved(
+        _("Finding recorded."),
+        url_for("petitions.show", petition_id=petition_id, _anchor="findings"),
+    )
+    if done:
+        return done
+    return _render_step(
+        _petition_or_404(petition_id), "finding", errors=form.errors, values=values, status=422
+    )
 
 
 _ORDINANCE_FIELDS = (
@@ -347,24 +334,25 @@ _ORDINANCE_FIELDS = (
 @require(*WRITERS)
 def ordinance(petition_id: int) -> Any:
     session = get_session()
-    petition = _petition_or_404(session, petition_id)
+    petition = _petition_or_404(petition_id)
     values = {k: request.form.get(k, "") for k in _ORDINANCE_FIELDS}
     if request.method == "GET":
         values["district_name"] = petition.district_name
     errors: dict[str, str] = {}
     if request.method == "POST":
-        try:
-            svc.issue_ordinance(
+        form = Form(words=_errors)
+        form.write(
+            lambda: svc.issue_ordinance(
                 session=session, actor=me().actor, petition=petition, today=today(), **values
             )
-        except InputError as exc:
-            session.rollback()
-            petition = _petition_or_404(session, petition_id)
-            errors = _errors(exc)
-        else:
-            session.commit()
-            flash(_("Ordinance recorded."))
-            return redirect(url_for("petitions.show", petition_id=petition_id))
+        )
+        done = form.saved(
+            _("Ordinance recorded."), url_for("petitions.show", petition_id=petition_id)
+        )
+        if done:
+            return done
+        petition = _petition_or_404(petition_id)
+        errors = form.errors
     findings = svc.findings_of(session, petition)
     return render_template(
         "petitions/ordinance.html",
@@ -383,9 +371,9 @@ def step(petition_id: int, action: str) -> Any:
     if action not in STEP_ACTIONS:
         abort(404)
     session = get_session()
-    petition = _petition_or_404(session, petition_id)
+    petition = _petition_or_404(petition_id)
     if request.method == "GET":
-        return _render_step(session, petition, action)
+        return _render_step(petition, action)
     values = {k: request.form.get(k, "") for k in ("on", "notes", "newspaper", "confirm")}
     common: dict[str, Any] = {
         "session": session,
@@ -394,40 +382,38 @@ def step(petition_id: int, action: str) -> Any:
         "on": values["on"],
         "today": today(),
     }
-    try:
-        if action == "study":
-            svc.start_study(**common)
-        elif action == "deny":
-            svc.deny(notes=values["notes"], **common)
-        elif action == "to_mayor":
-            svc.send_to_mayor(**common)
-        elif action == "approve":
-            svc.mayor_approves(**common)
-        elif action == "veto":
-            svc.mayor_vetoes(notes=values["notes"], **common)
-        elif action == "publish":
-            svc.publish(
-                newspaper=values["newspaper"],
-                outside_window_confirmed=values["confirm"] == "yes",
-                **common,
-            )
-        elif action == "crim":
-            svc.record_crim_copy(**common)
-        else:
-            svc.record_association_receipt(**common)
-    except InputError as exc:
-        session.rollback()
-        return _render_step(
-            session,
-            _petition_or_404(session, petition_id),
-            action,
-            errors=_errors(exc),
-            values=values,
-            status=422,
+    form = Form(words=_errors)
+    form.write(lambda: _take_step(action, values, common))
+    done = form.saved(_("Saved."), url_for("petitions.show", petition_id=petition_id))
+    if done:
+        return done
+    return _render_step(
+        _petition_or_404(petition_id), action, errors=form.errors, values=values, status=422
+    )
+
+
+def _take_step(action: str, values: dict[str, str], common: dict[str, Any]) -> None:
+    """The step ``action`` of a petition's lifecycle, with the form's ``values``."""
+    if action == "study":
+        svc.start_study(**common)
+    elif action == "deny":
+        svc.deny(notes=values["notes"], **common)
+    elif action == "to_mayor":
+        svc.send_to_mayor(**common)
+    elif action == "approve":
+        svc.mayor_approves(**common)
+    elif action == "veto":
+        svc.mayor_vetoes(notes=values["notes"], **common)
+    elif action == "publish":
+        svc.publish(
+            newspaper=values["newspaper"],
+            outside_window_confirmed=values["confirm"] == "yes",
+            **common,
         )
-    session.commit()
-    flash(_("Saved."))
-    return redirect(url_for("petitions.show", petition_id=petition_id))
+    elif action == "crim":
+        svc.record_crim_copy(**common)
+    else:
+        svc.record_association_receipt(**common)
 
 
 def _correctable(petition: Petition, ordinance: Any) -> list[tuple[str, str, Any]]:
@@ -444,12 +430,13 @@ def correct(petition_id: int) -> Any:
     """Correct a recorded date or text, with a reason kept in the history; a refused
     correction comes back on a page of its own (which a reload shows again)."""
     session = get_session()
-    petition = _petition_or_404(session, petition_id)
+    petition = _petition_or_404(petition_id)
     values = {k: request.form.get(k, "") for k in ("field", "value", "reason")}
     errors: dict[str, str] = {}
     if request.method == "POST":
-        try:
-            svc.correct_petition(
+        form = Form(words=_errors)
+        form.write(
+            lambda: svc.correct_petition(
                 session=session,
                 actor=me().actor,
                 petition=petition,
@@ -458,14 +445,15 @@ def correct(petition_id: int) -> Any:
                 reason=values["reason"],
                 today=today(),
             )
-        except InputError as exc:
-            session.rollback()
-            petition = _petition_or_404(session, petition_id)
-            errors = _errors(exc)
-        else:
-            session.commit()
-            flash(_("Correction saved; the deadlines follow the corrected dates."))
-            return redirect(url_for("petitions.show", petition_id=petition_id, _anchor="history"))
+        )
+        done = form.saved(
+            _("Correction saved; the deadlines follow the corrected dates."),
+            url_for("petitions.show", petition_id=petition_id, _anchor="history"),
+        )
+        if done:
+            return done
+        petition = _petition_or_404(petition_id)
+        errors = form.errors
     return render_template(
         "petitions/correct.html",
         petition=petition,
@@ -495,7 +483,7 @@ def calendar_token() -> Any:
     if request.method == "GET":  # the link is shown once; a reload goes back to the settings
         return redirect(url_for("petitions.calendar_settings"))
     session = get_session()
-    user = session.get(User, me().id)
+    user = users.account(session=session, user_id=me().id)
     if user is None:
         abort(403)
     token = svc.issue_calendar_token(session=session, actor=me().actor, user=user)
@@ -513,7 +501,7 @@ def calendar_token() -> Any:
 @require(*READERS)
 def calendar_revoke() -> Any:
     session = get_session()
-    user = session.get(User, me().id)
+    user = users.account(session=session, user_id=me().id)
     if user is None:
         abort(403)
     svc.revoke_calendar_tokens(session=session, actor=me().actor, user=user)
@@ -531,21 +519,7 @@ def calendar_feed(token: str) -> Any:
     user = svc.user_for_calendar_token(session, token)
     if user is None:
         abort(404)
-    scope = svc.visible_municipalities(user)
-    es = user.locale != "en"
-    rows = svc.dashboard(session, today=today(), municipality_ids=scope)
-    events = []
-    for row in rows:
-        ordinance = svc.ordinance_of(session, row.petition)
-        for clock in svc.clocks(row.petition, ordinance, today=today()):
-            if not clock.running:
-                continue
-            events.append(svc.feed_event(row, clock, lang="es" if es else "en"))
-    body = svc.ical_document(
-        events,
-        stamp=utcnow(),
-        name="Peticiones DMT — términos" if es else "TID petitions — deadlines",
-    )
+    body = svc.user_calendar(session=session, user=user, today=today(), stamp=utcnow())
     response = Response(body, mimetype="text/calendar")
     response.headers["Content-Type"] = "text/calendar; charset=utf-8"
     response.headers["Cache-Control"] = "private, no-store"

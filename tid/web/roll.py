@@ -9,8 +9,6 @@ the auditor (every district) and the municipality's clerk (its districts) read o
 
 from __future__ import annotations
 
-import json
-from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -25,20 +23,20 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
-from sqlmodel import col, select
 
 from tid import tasks
 from tid.config import upload_retention
 from tid.db import get_session
 from tid.i18n import say
 from tid.ids import parse_page
-from tid.models import BillingRun, District, JobState, Municipality, Ordinance, Property
+from tid.models import JobState, Ordinance
 from tid.rules.errors import N_, Finding, InputError
 from tid.rules.periods import fiscal_year_of, parse_date, parse_fiscal_year
 from tid.services import access as policy
-from tid.services import billing, roll
-from tid.web import jobs, nav
+from tid.services import billing, billing_reads, roll
+from tid.web import jobs, nav, paging
 from tid.web.access import deny_unless, may_write_district, me, require, visible_district
+from tid.web.forms import Form
 from tid.web.util import today
 
 bp = Blueprint("roll", __name__, url_prefix="/roll")
@@ -122,38 +120,13 @@ def _current_fy() -> str:
     return fiscal_year_of(today()).label
 
 
-def _visible_districts() -> list[tuple[District, Municipality]]:
-    db = get_session()
-    stmt = (
-        select(District, Municipality)
-        .join(Municipality, col(Municipality.id) == col(District.municipality_id))
-        .order_by(col(Municipality.name), col(District.name))
-    )
-    user = me()
-    return [
-        (d, m) for d, m in db.exec(stmt).all() if user.can_see_district(d.id, d.municipality_id)
-    ]
-
-
 # --------------------------------------------------------------------------- reading
 
 
 @bp.route("")
 @require(*READERS)
 def districts() -> Any:
-    rows = []
-    db = get_session()
-    for district, municipality in _visible_districts():
-        years = roll.fiscal_years(db, district.id or 0)
-        runs = billing.runs(db, district.id or 0)
-        rows.append(
-            {
-                "district": district,
-                "municipality": municipality,
-                "latest": years[0] if years else None,
-                "active_run": next((r for r in runs if r.status == "active"), None),
-            }
-        )
+    rows = billing_reads.district_rows(session=get_session(), person=me())
     return render_template("roll/districts.html", rows=rows)
 
 
@@ -162,20 +135,13 @@ def districts() -> Any:
 def district(district_id: int) -> Any:
     place = visible_district(district_id)
     db = get_session()
-    ordinances = list(
-        db.exec(
-            select(Ordinance)
-            .where(Ordinance.district_id == district_id)
-            .order_by(col(Ordinance.issued_on).desc())
-        )
-    )
     return render_template(
         "roll/district.html",
         district=place,
         years=roll.fiscal_years(db, district_id),
         imports=roll.imports(db, district_id)[:20],
         runs=billing.runs(db, district_id),
-        ordinances=ordinances,
+        ordinances=billing_reads.ordinances(session=db, district_id=district_id),
         may_write=may_write_district(place),
     )
 
@@ -193,7 +159,14 @@ def properties(district_id: int, fiscal_year: str) -> Any:
     page_number = parse_page(page)
     result = roll.roll_page(get_session(), district_id, fy, search=search, page=page_number)
     return render_template(
-        "roll/properties.html", district=place, fiscal_year=fy, result=result, search=search
+        "roll/properties.html",
+        district=place,
+        fiscal_year=fy,
+        result=result,
+        search=search,
+        pager=paging.pager(
+            result, "roll.properties", district_id=district_id, fiscal_year=fy, q=search
+        ),
     )
 
 
@@ -202,8 +175,8 @@ def properties(district_id: int, fiscal_year: str) -> Any:
 def property_detail(district_id: int, property_id: int) -> Any:
     place = visible_district(district_id)
     db = get_session()
-    parcel = db.get(Property, property_id)
-    if parcel is None or parcel.district_id != district_id:
+    parcel = roll.parcel(session=db, district_id=district_id, property_id=property_id)
+    if parcel is None:
         abort(404)
     history = roll.property_history(db, property_id)
     return render_template(
@@ -435,7 +408,6 @@ def commit(district_id: int, token: str) -> Any:
 # --------------------------------------------------------------------------- billing
 
 
-# Long: the run's form, every error at once, and the job that bills in the background.
 @bp.route("/<int:district_id>/billing/new", methods=["GET", "POST"])
 @require(*WRITERS)
 def billing_new(district_id: int) -> Any:
@@ -458,48 +430,40 @@ def billing_new(district_id: int) -> Any:
     if request.method == "POST":
         # The quick checks here, next to their fields, all at once; the run itself (every
         # property of the roll) in a worker (tid/tasks.py), which checks everything again.
-        def failed(exc: InputError) -> None:
+        def beside(exc: InputError) -> dict[str, str]:
             field = exc.field.split(".")[0].split("[")[0]
-            if field not in fields:
-                field = "formula"
-            errors.setdefault(field, _error_text(exc))
+            return {field if field in fields else "formula": _error_text(exc)}
 
-        due: date | None = None
-        fy = ""
-        checked: Ordinance | None = None
-        try:
-            due = parse_date(values["due_date"], "due_date") if values["due_date"] else None
-        except InputError as exc:
-            failed(exc)
-        try:
-            fy = parse_fiscal_year(values["fiscal_year"], "fiscal_year").label
-            checked = billing.ordinance_for(db, district_id, fy)
-        except InputError as exc:
-            failed(exc)
-        try:
-            billing.parse_parameters(values["parameters"])
-        except InputError as exc:
-            failed(exc)
+        form = Form(words=beside)
+        due = form.read(
+            lambda: parse_date(values["due_date"], "due_date") if values["due_date"] else None
+        )
+        fy = form.read(lambda: parse_fiscal_year(values["fiscal_year"], "fiscal_year").label)
+        checked = (
+            form.read(lambda: billing.ordinance_for(db, district_id, fy))
+            if fy is not None
+            else None
+        )
+        form.read(lambda: billing.parse_parameters(values["parameters"]))
         if (
             due is not None
             and checked is not None
             and due < billing.earliest_due_date(today(), checked).date
         ):
-            errors.setdefault(
+            form.errors.setdefault(
                 "due_date",
                 _(
                     "The due date is too early: it must leave the 30 days of the "
                     "certified-mail notice (21 LPRA § 6653(5))."
                 ),
             )
-        if errors:
-            db.rollback()
-        else:
+        errors = form.errors
+        if not errors:
             job = jobs.start(
                 tasks.BILLING_RUN,
                 params={
                     "district_id": district_id,
-                    "fiscal_year": fy,
+                    "fiscal_year": fy or "",
                     "run_on": today().isoformat(),
                     "due_date": due.isoformat() if due else "",
                     "parameters": values["parameters"],
@@ -528,30 +492,30 @@ def billing_new(district_id: int) -> Any:
 def billing_run(district_id: int, run_id: int) -> Any:
     place = visible_district(district_id)
     db = get_session()
-    run = db.get(BillingRun, run_id)
-    if run is None or run.district_id != district_id:
+    lineage = billing_reads.run_lineage(session=db, district_id=district_id, run_id=run_id)
+    if lineage is None:
         abort(404)
+    run = lineage.run
     search = request.args.get("q", "")[:100]
-    page = request.args.get("page", "1")
-    page_number = parse_page(page)
-    ordinance = db.get(Ordinance, run.ordinance_id)
-    superseded_by = db.exec(select(BillingRun).where(BillingRun.supersedes_id == run.id)).first()
-    previous = db.get(BillingRun, run.supersedes_id) if run.supersedes_id else None
+    bills = billing.bills_page(
+        db, run.id or 0, search=search, page=parse_page(request.args.get("page", "1"))
+    )
     return render_template(
         "billing/run.html",
         district=place,
         run=run,
-        ordinance=ordinance,
-        difference=run.total - run.expected_amount,
-        parameters=json.loads(run.parameters or "{}"),
-        warnings=json.loads(run.warnings or "[]"),
-        previous=previous,
-        superseded_by=superseded_by,
+        ordinance=lineage.ordinance,
+        difference=lineage.difference,
+        parameters=lineage.parameters,
+        warnings=lineage.warnings,
+        previous=lineage.previous,
+        superseded_by=lineage.superseded_by,
         corrections=billing.corrected_notices_needed(db, run),
-        bills=billing.bills_page(db, run.id or 0, search=search, page=page_number),
+        bills=bills,
         search=search,
-        may_write=may_write_district(place),
-        imports_of_year=[
-            i for i in roll.imports(db, district_id) if i.fiscal_year == run.fiscal_year
-        ],
+        pager=paging.pager(
+            bills, "roll.billing_run", district_id=district_id, run_id=run.id, q=search
+        ),
+        may_correct=may_write_district(place) and lineage.correctable,
+        imports_of_year=lineage.roll_imports,
     )

@@ -63,3 +63,37 @@ def test_the_run_page_filters_by_delivery_status_and_counts_each(
     assert [n.id for n in one.notices + two.notices] == [n.id for n in returned.notices]
     # An unknown filter shows everything.
     assert len(notices.batch_page(session, batch.id or 0, status="bogus").notices) == 5
+
+
+def test_the_run_view_says_which_returned_notices_may_be_mailed_again(
+    session: Session, people: People
+) -> None:
+    first = notices.sender_defaults(
+        session=session, district_id=people.district.id or 0, association_name="Asociación"
+    )
+    assert first == {
+        "sender_name": "Asociación",
+        "sender_address": "",
+        "how_to_pay": "",
+        "how_to_pay_en": "",
+    }
+    batch, found = make_batch(session, people, owners=["Ana", "Beto"])
+    mail_all(session, batch, found)
+    notices.record_delivery(
+        session=session,
+        actor=ACTOR,
+        notice_id=found[0].id or 0,
+        status="refused",
+        occurred_on=date(2026, 1, 27),
+        today=date(2026, 1, 28),
+    )
+    session.commit()
+    view = notices.batch_view(session=session, batch_id=batch.id or 0, status="", page=1)
+    assert view.remailable == {found[0].id} and view.with_articles == 2
+    assert set(view.delivery) == {found[0].id}
+    assert notices.batch(session=session, batch_id=batch.id or 0) == batch
+    assert notices.notice(session=session, notice_id=found[1].id or 0) == found[1]
+    later = notices.sender_defaults(
+        session=session, district_id=people.district.id or 0, association_name="Asociación"
+    )
+    assert later["sender_name"] == batch.sender_name and later["how_to_pay"] == batch.how_to_pay

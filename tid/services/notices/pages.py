@@ -12,7 +12,7 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from tid.models import DeliveryEvent, DeliveryStatus, Notice, NoticeBatch
-from tid.services.notices.deliveries import RETURNED
+from tid.services.notices.deliveries import RETURNED, latest_delivery
 from tid.services.paging import PER_PAGE
 
 
@@ -106,4 +106,73 @@ def batch_page(
 def batch_notices(session: Session, batch_id: int) -> list[Notice]:
     return list(
         session.exec(select(Notice).where(Notice.batch_id == batch_id).order_by(col(Notice.number)))
+    )
+
+
+def batch(*, session: Session, batch_id: int) -> NoticeBatch | None:
+    """The notice run with this id (None: there is none)."""
+    return session.get(NoticeBatch, batch_id)
+
+
+def notice(*, session: Session, notice_id: int) -> Notice | None:
+    """The notice with this id (None: there is none)."""
+    return session.get(Notice, notice_id)
+
+
+def sender_defaults(*, session: Session, district_id: int, association_name: str) -> dict[str, str]:
+    """A new run's sender and payment instructions: those of the district's latest run, or
+    the association's name alone for its first."""
+    previous = session.exec(
+        select(NoticeBatch)
+        .where(NoticeBatch.district_id == district_id)
+        .order_by(col(NoticeBatch.id).desc())
+    ).first()
+    return {
+        "sender_name": previous.sender_name if previous else association_name,
+        "sender_address": previous.sender_address if previous else "",
+        "how_to_pay": previous.how_to_pay if previous else "",
+        "how_to_pay_en": previous.how_to_pay_en if previous else "",
+    }
+
+
+@dataclass(frozen=True)
+class BatchView:
+    """A run's page: one page of its notices, each one's latest delivery report, those that
+    came back and are not yet mailed again (``remailable``), and how many notices have their
+    article number."""
+
+    listing: BatchPage
+    delivery: dict[int, DeliveryEvent]
+    remailable: set[int]
+    with_articles: int
+
+
+def batch_view(*, session: Session, batch_id: int, status: str, page: int) -> BatchView:
+    listing = batch_page(session, batch_id, status=status, page=page)
+    found = listing.notices
+    replaced = {
+        n.remailing_of_id
+        for n in session.exec(
+            select(Notice).where(col(Notice.remailing_of_id).in_([n.id for n in found]))
+        )
+    }
+    with_articles = session.exec(
+        select(func.count())
+        .select_from(Notice)
+        .where(Notice.batch_id == batch_id, col(Notice.article_number).is_not(None))
+    ).one()
+    delivery = latest_delivery(session, [n.id or 0 for n in found])
+    remailable = {
+        n.id
+        for n in found
+        if n.id is not None
+        and n.id in delivery
+        and delivery[n.id].status in RETURNED
+        and n.id not in replaced
+    }
+    return BatchView(
+        listing=listing,
+        delivery=delivery,
+        remailable=remailable,
+        with_articles=int(with_articles),
     )

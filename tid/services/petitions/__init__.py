@@ -32,6 +32,7 @@ from tid.services.petitions.calendar_feed import (
     ical_document,
     issue_calendar_token,
     revoke_calendar_tokens,
+    user_calendar,
     user_for_calendar_token,
     visible_municipalities,
 )
@@ -60,9 +61,10 @@ from tid.services.petitions.reads import (
     due_soon,
     history,
     municipality_names,
+    petition,
     visible_dashboard,
 )
-from tid.services.petitions.states import FACTORS, STATE_LABELS, TRANSITIONS
+from tid.services.petitions.states import FACTORS, STATE_LABELS, TRANSITIONS, state_tone
 from tid.services.petitions.study import (
     findings_of,
     record_finding,
@@ -100,6 +102,7 @@ __all__ = [
     "mayor_vetoes",
     "municipality_names",
     "ordinance_of",
+    "petition",
     "publish",
     "record_association_receipt",
     "record_crim_copy",
@@ -110,7 +113,9 @@ __all__ = [
     "running_clock",
     "send_to_mayor",
     "start_study",
+    "state_tone",
     "unfavourable_factors",
+    "user_calendar",
     "user_for_calendar_token",
     "visible_dashboard",
     "visible_municipalities",

@@ -19,8 +19,9 @@ from tid.clock import utcnow
 from tid.models import CalendarToken, User
 from tid.rules.messages import Message, render
 from tid.services import audit
-from tid.services.petitions.deadlines import CLOCK_LABELS, Clock
-from tid.services.petitions.reads import DashboardRow
+from tid.services.petitions.deadlines import CLOCK_LABELS, Clock, clocks
+from tid.services.petitions.ordinance import ordinance_of
+from tid.services.petitions.reads import DashboardRow, dashboard
 
 
 def _token_hash(token: str) -> str:
@@ -177,3 +178,17 @@ def feed_event(row: DashboardRow, clock: Clock, *, lang: str) -> FeedEvent:
         summary=summary,
         description=description,
     )
+
+
+def user_calendar(*, session: Session, user: User, today: date, stamp: datetime) -> str:
+    """The iCalendar document of the deadlines running on ``today`` of the petitions ``user``
+    may see, in the user's language."""
+    lang = "en" if user.locale == "en" else "es"
+    events = []
+    for row in dashboard(session, today=today, municipality_ids=visible_municipalities(user)):
+        ordinance = ordinance_of(session, row.petition)
+        for clock in clocks(row.petition, ordinance, today=today):
+            if clock.running:
+                events.append(feed_event(row, clock, lang=lang))
+    name = "TID petitions — deadlines" if lang == "en" else "Peticiones DMT — términos"
+    return ical_document(events, stamp=stamp, name=name)

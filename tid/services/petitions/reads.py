@@ -115,3 +115,8 @@ def history(session: Session, petition: Petition) -> list[AuditEvent]:
         events += audit.history(session, entity_type, entity_id)
     events.sort(key=lambda e: (e.at, e.id or 0))
     return events
+
+
+def petition(*, session: Session, petition_id: int) -> Petition | None:
+    """The petition with this id (None: there is none)."""
+    return session.get(Petition, petition_id)

@@ -48,6 +48,15 @@ STATE_LABELS: dict[str, str] = {
 }
 OPEN_STATES = (S.RECEIVED, S.UNDER_STUDY, S.ORDINANCE_ISSUED, S.WITH_MAYOR, S.APPROVED)
 
+
+def state_tone(state: str) -> str:
+    """How a state reads at a glance: ``bad`` (the petition was refused), ``good`` (its
+    ordinance is in force) or ``""``."""
+    if state in (S.DENIED, S.VETOED):
+        return "bad"
+    return "good" if state == S.PUBLISHED else ""
+
+
 # action -> (states it may start from, state it leads to)
 TRANSITIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "study": ((S.RECEIVED,), S.UNDER_STUDY),

@@ -40,6 +40,7 @@ from tid.services.roll.read_back import (
     decimal_attributes,
     fiscal_years,
     imports,
+    parcel,
     property_history,
     roll_page,
 )
@@ -74,6 +75,7 @@ __all__ = [
     "imports",
     "load_preview",
     "load_upload",
+    "parcel",
     "parse_roll",
     "preview_roll",
     "property_history",

@@ -111,3 +111,9 @@ def attribute_names(session: Session, district_id: int, fiscal_year: str) -> lis
 
 def decimal_attributes(text: str) -> dict[str, Decimal]:
     return {k: Decimal(v) for k, v in json.loads(text or "{}").items()}
+
+
+def parcel(*, session: Session, district_id: int, property_id: int) -> Property | None:
+    """The district's property with this id (None: the district has no such property)."""
+    found = session.get(Property, property_id)
+    return found if found is not None and found.district_id == district_id else None
