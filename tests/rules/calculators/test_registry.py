@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tid.calculators import documents
+from tid.rules import calculators
 
 
 def test_citations_in_order_of_first_use() -> None:
@@ -11,4 +11,4 @@ def test_citations_in_order_of_first_use() -> None:
         {"step": "b", "value": "2", "citation": "Y"},
         {"step": "c", "value": "3", "citation": "X"},
     ]
-    assert documents.citations({"trace": trace}) == ["X", "Y"]
+    assert calculators.citations({"trace": trace}) == ["X", "Y"]
