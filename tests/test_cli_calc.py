@@ -17,12 +17,11 @@ from hypothesis import strategies as st
 
 from tests.calc_documents import DOCUMENTS, INVALID, NUMBER_AMOUNT
 from tests.conftest import examples
-from tid.calculators import documents
 from tid.cli.calc import calc_command
 from tid.rules import calculators
 from tid.rules.errors import InputError
 
-AVAILABLE = [name for name in sorted(calculators.CALCULATORS) if documents.available(name)]
+AVAILABLE = [name for name in sorted(calculators.CALCULATORS) if calculators.available(name)]
 
 
 def test_every_calculator_has_a_worked_document() -> None:

@@ -11,7 +11,6 @@ from flask.testing import FlaskClient
 
 from tests.calc_documents import DOCUMENTS, INVALID, NUMBER_AMOUNT
 from tests.conftest import make_test_app
-from tid.calculators import documents
 from tid.rules import calculators
 from tid.rules.params import all_parameters
 
@@ -19,7 +18,7 @@ from tid.rules.params import all_parameters
 # are kept in the database, are tested on both in test_calc_bounds.py).
 pytestmark = pytest.mark.one_database
 
-AVAILABLE = [name for name in sorted(calculators.CALCULATORS) if documents.available(name)]
+AVAILABLE = [name for name in sorted(calculators.CALCULATORS) if calculators.available(name)]
 
 
 @pytest.mark.parametrize("name", AVAILABLE)
@@ -116,7 +115,7 @@ def test_list_of_calculators(client: FlaskClient) -> None:
     for entry in listing:
         assert entry["url"] == f"/api/v1/calc/{entry['name']}"
         assert entry["form"] == f"/calc/{entry['name']}"
-        assert entry["available"] == documents.available(entry["name"])
+        assert entry["available"] == calculators.available(entry["name"])
         assert entry["title"] and "citation" in entry
     by_name = {c["name"]: c for c in listing}
     assert by_name["liens"]["citation"] == "21 LPRA § 6653(8)"

@@ -21,17 +21,18 @@ from flask.testing import FlaskClient
 from tests.calc_documents import DOCUMENTS, FORM_DATA
 from tests.pdf_checks import assert_archival
 from tid import i18n
-from tid.calculators import csv_tables, documents, forms, inputs, results
 from tid.cli.calc import calc_command
-from tid.documents import calc_text
+from tid.documents import calc_tables, calc_text
 from tid.rules import calculators
+from tid.rules.calculators import inputs
 from tid.rules.params import all_parameters
+from tid.web import calc_csv
 
 # The calculators store nothing: one database is enough (their bounds across workers, which
 # are kept in the database, are tested on both in test_calc_bounds.py).
 pytestmark = pytest.mark.one_database
 
-AVAILABLE = [name for name in sorted(calculators.CALCULATORS) if documents.available(name)]
+AVAILABLE = [name for name in sorted(calculators.CALCULATORS) if calculators.available(name)]
 BOM = "\ufeff"
 
 
@@ -120,7 +121,7 @@ def test_parameters_page_has_an_anchor_and_citation_per_parameter(
             assert value["citation"] in english
 
 
-@pytest.mark.parametrize("name", sorted(forms.FORMS))
+@pytest.mark.parametrize("name", sorted(calculators.FORMS))
 def test_form_page(client: FlaskClient, name: str) -> None:
     response = client.get(f"/calc/{name}")
     assert response.status_code == 200
@@ -128,7 +129,7 @@ def test_form_page(client: FlaskClient, name: str) -> None:
     assert 'enctype="multipart/form-data"' in page
     assert 'name="csrf_token"' in page
     assert 'name="document_json"' in page
-    for item in forms.FORMS[name].items():
+    for item in calculators.FORMS[name].items():
         if isinstance(item, inputs.Field):
             assert f'name="{item.key}"' in page
         elif isinstance(item, inputs.Table) and item.csv:
@@ -171,13 +172,13 @@ def test_web_api_and_cli_agree(app: Flask, client: FlaskClient, name: str) -> No
     assert _hidden_document(page) == document
     # …and the page shows the result's figures, formatted for the reader.
     text = _text(page)
-    for key, value in results.summary(cli):
-        if results.kind_of(key, value) == "money":
+    for key, value in calc_tables.summary(cli):
+        if calc_tables.kind_of(key, value) == "money":
             assert _money(app, value) in text, key
-    for table in results.result_tables(cli):
+    for table in calc_tables.result_tables(cli):
         for row in table.rows:
             for column, value in row.items():
-                if results.kind_of(column, value) == "money":
+                if calc_tables.kind_of(column, value) == "money":
                     assert _money(app, value) in text, (table.key, column)
     # The page is in Spanish (the default language): the warnings are the Spanish ones.
     for warning in cli["warnings_es"]:
@@ -189,7 +190,7 @@ def test_web_api_and_cli_agree(app: Flask, client: FlaskClient, name: str) -> No
     assert download.get_data(as_text=True) == BOM + shown
     # The file the reader gets names its columns and codes in the reader's language; its
     # figures are the very cells of the result's fields, row for row.
-    machine = list(csv.reader(io.StringIO(results.result_csv(cli))))
+    machine = list(csv.reader(io.StringIO(calc_tables.result_csv(cli))))
     read = list(csv.reader(io.StringIO(shown)))
     assert [len(row) for row in read] == [len(row) for row in machine]
 
@@ -372,8 +373,8 @@ def test_a_bad_file_names_the_row_and_column_and_computes_nothing(
 
 
 def test_a_file_too_large_is_refused_before_parsing(client: FlaskClient) -> None:
-    content = b"month,collected\n" + b"2024-07,1.00\n" * (csv_tables.MAX_CSV_BYTES // 10)
-    assert len(content) > csv_tables.MAX_CSV_BYTES
+    content = b"month,collected\n" + b"2024-07,1.00\n" * (calc_csv.MAX_CSV_BYTES // 10)
+    assert len(content) > calc_csv.MAX_CSV_BYTES
     response = _upload(
         client, "room-tax-distribution", "months_csv", content, fiscal_year="2024-25"
     )
@@ -485,11 +486,11 @@ def test_pdf_report_has_the_citations_and_totals(
     assert response.mimetype == "application/pdf"
     assert_archival(response.data, lang="es", tagged=True)
     text = _pdf_text(response.data)
-    for citation in documents.citations(result):
+    for citation in calculators.citations(result):
         assert re.sub(r"\s+", " ", _cited(app, citation)) in text, citation
     figures = [
         (key, value)
-        for key, value in results.summary(result)
+        for key, value in calc_tables.summary(result)
         if key.startswith("totals.")
         or key in ("total", "tax", "to_owner", "gf_share", "lottery_share")
     ]

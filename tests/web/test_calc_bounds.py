@@ -23,7 +23,7 @@ from sqlmodel import Session, select
 from tests.calc_documents import DOCUMENTS
 from tests.conftest import PASSWORD, People, examples, make_test_app
 from tid.db import engine
-from tid.documents import calculators as calc_reports
+from tid.documents import calc_reports
 from tid.models import HeavyWork
 from tid.rules import calculators, limits
 from tid.rules.imposts.compiler import Compiler

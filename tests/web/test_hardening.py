@@ -236,7 +236,7 @@ def test_account_exports_escape_what_people_typed(
 
 
 def test_calculator_csv_escapes_text_columns_and_keeps_numbers(client: FlaskClient) -> None:
-    from tid.calculators import results
+    from tid.documents import calc_tables as results
 
     result = {
         "liens": [

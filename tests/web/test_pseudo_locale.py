@@ -54,7 +54,6 @@ from tests.calc_documents import DOCUMENTS
 from tests.conftest import BACKENDS, login, make_test_app
 from tests.pdf_checks import page_text
 from tests.web.access_table import ACCESS, PUBLIC, SAMPLE_VALUES
-from tid.calculators import forms
 from tid.demo import DEMO_PASSWORD
 from tid.models import (
     BillingRun,
@@ -67,6 +66,7 @@ from tid.models import (
     PropertyLien,
     User,
 )
+from tid.rules import calculators as forms
 from tid.services import notices as notice_service
 
 

@@ -48,6 +48,6 @@ def read_json(file: str) -> Any:
         raise InputError(
             "file", f"The file {file!r} cannot be read as UTF-8 text: {exc}."
         ) from None
-    from tid.calculators.documents import load_json
+    from tid.rules.calculators.json_input import load_json
 
     return load_json(text)

@@ -18,7 +18,7 @@ from typing import Any
 
 from sqlmodel import Session
 
-from tid.documents import account, calculators, notices, petitions
+from tid.documents import account, calc_reports, notices, petitions
 from tid.documents.base import CSV, PDF, Document, Reader
 from tid.rules.errors import N_, InputError
 from tid.rules.messages import Message
@@ -140,14 +140,14 @@ KINDS: dict[str, Kind] = {
         Kind(
             "calculator.pdf",
             N_("A calculator's result with its input, steps and citations"),
-            _by_locale(calculators.report_pdf),
+            _by_locale(calc_reports.report_pdf),
             PDF,
             ("calculator", "input"),
         ),
         Kind(
             "calculator.csv",
             N_("A calculator's result as a spreadsheet"),
-            _by_locale(calculators.result_csv),
+            _by_locale(calc_reports.result_csv),
             CSV,
             ("calculator", "input"),
         ),

@@ -17,174 +17,14 @@ from markupsafe import Markup, escape
 
 from tid import i18n
 from tid.app_reader import today
-from tid.calculators import documents as calculator_documents
-from tid.calculators import results
-from tid.calculators.inputs import N_, FormSpec
+from tid.documents import calc_tables
 from tid.render import charts
-from tid.rules import readings
-from tid.rules.liens import LIEN_KINDS
+from tid.rules import calculators, readings
+from tid.rules.calculators.inputs import N_, FormSpec
+from tid.rules.calculators.kit import SignedChart, StackedChart
 from tid.rules.messages import Message, render, set_field_labels
 from tid.rules.params import CODE_LABELS
-from tid.rules.room_tax import EXEMPTION_LABELS, LODGING_LABELS
 
-# The English label (a msgid) of every field of the documents, in and out.
-LABELS: dict[str, str] = {
-    # room-tax
-    "lodging_type": N_("Lodging type"),
-    "date": N_("Date"),
-    "nightly_rate": N_("Nightly rate"),
-    "nights": N_("Nights"),
-    "additional_charges": N_("Additional charges"),
-    "exemption": N_("Exemption"),
-    "complimentary": N_("Complimentary casino room"),
-    "grouped_meals": N_("Rate grouped with meals"),
-    "average_daily_rate": N_("Average daily rate"),
-    "room_cost": N_("Room cost per night"),
-    "industry_cost": N_("Industry cost per night"),
-    "regime": N_("Regime"),
-    "rate": N_("Rate"),
-    "base": N_("Base"),
-    "tax": N_("Tax"),
-    "remit_by": N_("Remit by"),
-    "citation": N_("Citation"),
-    # room-tax-distribution
-    "fiscal_year": N_("Fiscal year"),
-    "collections": N_("Collections"),
-    "bond_fund_amount": N_("Bond Redemption Fund amount"),
-    "months": N_("Months"),
-    "month": N_("Month"),
-    "collected": N_("Tax collected"),
-    "bank_certified_amount": N_("Amount certified by the Bank"),
-    "bureau_floor_from_fy": N_("Bureau floor from fiscal year"),
-    "collections_until": N_("Collections up to (part-year)"),
-    "convention_center_opened_on": N_("Convention Center opened on"),
-    "convention_center_operating_deficit": N_("Convention Center operating deficit"),
-    "convention_center_reserve": N_("Convention Center reserve"),
-    "opened_on": N_("Opened on"),
-    "first_fiscal_year": N_("First fiscal year"),
-    "last_fiscal_year": N_("Last fiscal year"),
-    "held": N_("Held in reserve"),
-    "deficit_threshold": N_("Deficit covered above"),
-    "operating_deficit": N_("Operating deficit"),
-    "covers_deficit": N_("Covers the deficit"),
-    "released_to_general_fund": N_("Released to the General Fund"),
-    "joined_months": N_("Months distributed together"),
-    "allocations": N_("Allocations"),
-    "general_fund": N_("General Fund"),
-    "special_account_i": N_("Special Account I"),
-    "special_account_ii": N_("Special Account II"),
-    "convention_center_account": N_("Convention Center account"),
-    "bond_redemption_fund": N_("Bond Redemption Fund"),
-    "recreational_development_fund": N_("Recreational Development Fund"),
-    "unnamed_one_sixth": N_("1/6 of 6% (recipient not named in the supplied text)"),
-    "unnamed_above_general_fund": N_(
-        "Points above 7/9 before FY1997-98 (recipient not named in the supplied text)"
-    ),
-    "authority_debt_service": N_("Convention Center District Authority (debt service)"),
-    "tourism_company_admin": N_("Tourism Company (administration)"),
-    "convention_bureau": N_("Convention Bureau"),
-    "tourism_company_remainder": N_("Tourism Company (remainder)"),
-    "carried_shortfall": N_("Shortfall carried"),
-    "totals": N_("Totals"),
-    "total": N_("Total"),
-    # excise-allocation
-    "gasoline_tax": N_("Gasoline tax"),
-    "diesel_gallons": N_("Diesel gallons"),
-    "crude_oil_excise": N_("Crude-oil excise"),
-    "reimbursements": N_("Reimbursements"),
-    "cigarette_tax": N_("Cigarette tax"),
-    "cigarette_reimbursements": N_("Cigarette reimbursements (13 LPRA § 31668)"),
-    "cigarette_allocated": N_("Cigarette tax allocated"),
-    "hta_fuel": N_("Highways Authority (fuel)"),
-    "hta_cigarette": N_("Highways Authority (cigarettes)"),
-    "mba": N_("Metropolitan Bus Authority"),
-    "prita": N_("Integrated Transportation Authority"),
-    "reachable_annual_max": N_("Reachable annual maximum"),
-    "outstanding": N_("Outstanding at year end"),
-    "carried_after_last_month": N_("Carried after the last month given"),
-    # equalization
-    "lottery_net_income": N_("Lottery net income"),
-    "gf_net_revenues": N_("General Fund net internal revenues"),
-    "excluded_revenues": N_("Excluded revenues"),
-    "traffic_fines": N_("Traffic fines"),
-    "basic_property_tax": N_("Basic property tax"),
-    "municipalities": N_("Municipalities"),
-    "name": N_("Name"),
-    "allocation_2007_08": N_("Allocation FY2007-08"),
-    "income_2007_08": N_("Income FY2007-08"),
-    "lottery_rate": N_("Lottery rate"),
-    "lottery_share": N_("Lottery share"),
-    "gf_rate": N_("General Fund rate"),
-    "gf_base": N_("General Fund base"),
-    "gf_share": N_("General Fund share"),
-    "public_works_fund": N_("Municipal Public Works Fund"),
-    "ratio_2007_08": N_("Ratio FY2007-08"),
-    "protected": N_("Protected"),
-    "adjustment": N_("Adjustment"),
-    "final": N_("Final"),
-    # liens
-    "liens": N_("Liens"),
-    "id": N_("Identifier"),
-    "kind": N_("Kind"),
-    "constituted_on": N_("Constituted on"),
-    "amount": N_("Amount"),
-    "unsecured_charges": N_("Unsecured charges"),
-    "sale_proceeds": N_("Sale proceeds"),
-    "act_effective_date": N_("Effective date of the act"),
-    "ranking": N_("Ranking"),
-    "rank": N_("Rank"),
-    "group": N_("Group"),
-    "part": N_("Part"),
-    "owed": N_("Owed"),
-    "secured_amount": N_("Secured amount"),
-    "reason": N_("Reason"),
-    "distribution": N_("Distribution of the proceeds"),
-    "paid": N_("Paid"),
-    "unpaid": N_("Unpaid"),
-    "to_owner": N_("To the owner"),
-    # deadlines
-    "petition_received": N_("Legislature received the petition"),
-    "ordinance_received_by_mayor": N_("Mayor received the ordinance"),
-    "mayor_approved": N_("Mayor approved the ordinance"),
-    "ordinance_received_by_association": N_("Association received the ordinance"),
-    "skip_saturday": N_("Saturdays do not end a deadline"),
-    "today": N_("Today"),
-    "ordinance_due": N_("Ordinance due"),
-    "mayor_decision_due": N_("Mayor's decision due"),
-    "publication_window": N_("Publication window"),
-    "initial_notice_due": N_("Owners' notice due"),
-    "nominal_date": N_("Date before moving past holidays"),
-    "explanation": N_("Explanation"),
-    "start": N_("From"),
-    "end": N_("To"),
-    "days_left": N_("Days left"),
-    # impost
-    "formula": N_("Formula"),
-    "properties": N_("Properties"),
-    "parameters": N_("Parameters"),
-    # more fields of the results
-    "results": N_("Results"),
-    "taxable": N_("Taxable"),
-    "bank_transfers": N_("Bank transfers"),
-    "bureau_floor": N_("Convention Bureau floor applied"),
-    "fund_total": N_("Fund total"),
-    "hold_harmless_applied": N_("Hold-harmless applied"),
-    "apportioned": N_("Apportioned"),
-    "budget": N_("Budget"),
-    "parameters_used": N_("Parameters used"),
-    "attributes_used": N_("Attributes used"),
-    "result": N_("Result"),
-    "field": N_("Field"),
-    "value": N_("Value"),
-    "warning": N_("Warning"),
-    "secured": N_("Secured"),
-    # the regimes, as the parameter room_tax.regime names them (tid/rules/params.py)
-    **{code: CODE_LABELS[code] for code in ("irc-1994", "act-272-2003")},
-    # lodging types, exemptions and kinds of lien (choices)
-    **LODGING_LABELS,
-    **EXEMPTION_LABELS,
-    **{key: kind.label for key, kind in LIEN_KINDS.items()},
-}
 # The leaf labels of dotted columns get their group's name in front, except these groups.
 _PLAIN_GROUPS = {"allocations", "collections"}
 
@@ -196,7 +36,7 @@ def label(key: str) -> str:
         if group.rsplit(".", 1)[-1] in _PLAIN_GROUPS:
             return label(leaf)
         return f"{label(group)}: {label(leaf)}"
-    message = LABELS.get(key)
+    message = calculators.labels().get(key)
     return str(_(message)) if message else key.replace("_", " ")
 
 
@@ -232,7 +72,7 @@ def percent(value: Decimal) -> str:
 
 def show(key: str, value: object) -> str:
     """A value of a document for a reader: money, a rate, a date, a number or text."""
-    kind = results.kind_of(key, value)
+    kind = calc_tables.kind_of(key, value)
     if kind == "flag":
         return str(_("Yes") if value else _("No"))
     if value is None:
@@ -254,7 +94,8 @@ def show(key: str, value: object) -> str:
     text = str(value)
     if key.rsplit(".", 1)[-1] == "citation":
         return cite(text)
-    return _(LABELS[text]) if text in LABELS and key.rsplit(".", 1)[-1] in _CHOICE_KEYS else text
+    labels = calculators.labels()
+    return _(labels[text]) if text in labels and key.rsplit(".", 1)[-1] in _CHOICE_KEYS else text
 
 
 def show_cell(key: str, value: object, link: bool) -> str:
@@ -453,8 +294,9 @@ def csv_text(column: str, value: object) -> object:
         return cite(value)
     if isinstance(value, Message):  # a warning, a reason the rules give
         return render(value)
-    if leaf in _CHOICE_KEYS and value in LABELS:
-        return str(_(LABELS[value]))
+    labels = calculators.labels()
+    if leaf in _CHOICE_KEYS and value in labels:
+        return str(_(labels[value]))
     return value
 
 
@@ -462,7 +304,7 @@ def result_csv(result: Mapping[str, Any]) -> str:
     """A result as the CSV a reader downloads: columns and codes named in their language
     (CALCULATORS.md fixes the JSON documents, not this file; the JSON API and ``tid calc``
     are the machine interface)."""
-    return results.result_csv(result, label, csv_text)
+    return calc_tables.result_csv(result, label, csv_text)
 
 
 def unit_label(unit: str) -> str:
@@ -473,7 +315,7 @@ def unit_label(unit: str) -> str:
 
 
 def is_number(key: str, value: object) -> bool:
-    return results.kind_of(key, value) in ("money", "rate", "number", "quantity")
+    return calc_tables.kind_of(key, value) in ("money", "rate", "number", "quantity")
 
 
 def template_helpers() -> dict[str, Any]:
@@ -506,49 +348,31 @@ def _money_ticks(amount: Decimal) -> str:
 
 
 def build_chart(spec: FormSpec, result: Mapping[str, Any]) -> charts.Chart | None:
-    """The chart of a result, when the calculator has one and the result has its data."""
-    months = result.get("months")
-    if spec.chart == "waterfall" and isinstance(months, list) and months:
-        keys: list[str] = []
-        values: dict[str, dict[str, Decimal]] = {}
-        for month in months:
-            allocations = month.get("allocations") if isinstance(month, Mapping) else None
-            if not isinstance(allocations, Mapping):
-                return None
-            keys.extend(k for k in allocations if k not in keys)
-            values[str(month.get("month"))] = {k: Decimal(str(v)) for k, v in allocations.items()}
+    """The chart of a result, when the calculator has one and the result has its data (its
+    module gives the data, tid/rules/calculators/; here it is translated and laid out)."""
+    calculator = calculators.CALCULATORS.get(spec.name)
+    data = calculator.chart(result) if calculator and calculator.chart else None
+    if isinstance(data, StackedChart):
         return charts.stacked_bars(
             id=f"chart-{spec.name}",
-            title=_("Month by month, by recipient"),
-            description=_(
-                "Stacked columns: for each month, what each recipient received, in the "
-                "statute's order from the bottom up."
-            ),
-            categories=list(values),
-            series=[(k, label(k)) for k in keys],
-            values=values,
+            title=_(data.title),
+            description=_(data.description),
+            categories=list(data.categories),
+            series=[(k, label(k)) for k in data.series],
+            values=data.values,
             fmt=lambda a: i18n.money(a),
             tick_fmt=_money_ticks,
-            total_label=_("Total"),
+            total_label=_(data.total_label),
         )
-    municipalities = result.get("municipalities")
-    if spec.chart == "adjustments" and isinstance(municipalities, list) and municipalities:
-        items = [
-            (str(m.get("name")), Decimal(str(m.get("adjustment", "0"))))
-            for m in municipalities
-            if isinstance(m, Mapping)
-        ]
+    if isinstance(data, SignedChart):
         return charts.signed_bars(
             id=f"chart-{spec.name}",
-            title=_("Hold-harmless adjustments by municipality"),
-            description=_(
-                "Bars right of zero: top-ups to the FY2007-08 allocation; left of zero: what "
-                "was taken from the other municipalities to pay for them."
-            ),
-            items=items,
+            title=_(data.title),
+            description=_(data.description),
+            items=list(data.items),
             fmt=lambda a: i18n.money(a),
             tick_fmt=_money_ticks,
-            value_label=_("Adjustment"),
+            value_label=_(data.value_label),
         )
     return None
 
@@ -586,13 +410,13 @@ def result_context(
         "document": document,
         "document_json": json.dumps(document, ensure_ascii=False, separators=(",", ":")),
         "result": result,
-        "figures": results.summary(shown),
-        "tables": results.result_tables(shown, most_rows),
-        "input_figures": results.summary(document),
-        "input_tables": results.result_tables(document, most_rows),
+        "figures": calc_tables.summary(shown),
+        "tables": calc_tables.result_tables(shown, most_rows),
+        "input_figures": calc_tables.summary(document),
+        "input_tables": calc_tables.result_tables(document, most_rows),
         "warnings": shown_warnings(result),
         "trace": list(result.get("trace") or []),
-        "citations": calculator_documents.citations(result),
+        "citations": calculators.citations(result),
         "readings": result_readings(result),
         "chart": build_chart(spec, result),
         "today": today(),

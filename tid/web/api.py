@@ -23,7 +23,6 @@ from typing import Any
 from flask import Blueprint, current_app, request, url_for
 from flask.blueprints import BlueprintSetupState
 
-from tid.calculators import documents, forms
 from tid.rules import calculators
 from tid.rules.errors import InputError
 from tid.rules.limits import MAX_DOCUMENT_BYTES
@@ -62,9 +61,9 @@ def calculators_list() -> Any:
             "calculators": [
                 {
                     "name": name,
-                    "title": forms.FORMS[name].title if name in forms.FORMS else name,
-                    "citation": forms.FORMS[name].citation if name in forms.FORMS else "",
-                    "available": documents.available(name),
+                    "title": calculators.CALCULATORS[name].form.title,
+                    "citation": calculators.CALCULATORS[name].form.citation,
+                    "available": calculators.available(name),
                     "url": url_for("api.calculate", calculator=name),
                     "form": url_for("calc.form", calculator=name),
                 }
@@ -81,7 +80,7 @@ def calculate(calculator: str) -> Any:
     if calculator not in calculators.CALCULATORS:
         known = ", ".join(sorted(calculators.CALCULATORS))
         return _error(f"Unknown calculator {calculator!r}; known: {known}.", "name", 404)
-    if not documents.available(calculator):
+    if not calculators.available(calculator):
         return _error(f"The calculator {calculator!r} is not available yet.", "name", 404)
     limit = int(current_app.config.get("CALC_MAX_BYTES", DEFAULT_MAX_BYTES))
     if request.content_length is not None and request.content_length > limit:
@@ -91,7 +90,7 @@ def calculate(calculator: str) -> Any:
         if len(body) > limit:
             return _error(f"The document is too large (at most {limit:,} bytes).", "", 413)
         try:
-            document = documents.load_json(body.decode("utf-8-sig"))
+            document = calculators.load_json(body.decode("utf-8-sig"))
             result = calculators.run(calculator, document)
         except UnicodeDecodeError:
             return _error("The body is not UTF-8 text.", "", 422)

@@ -1,8 +1,9 @@
 """The statute calculators on the web: a form per calculator, the result, CSV and PDF.
 
 Public pages (no login): they compute what the law says from what the visitor types and
-keep nothing. Each form builds the same JSON document the API and ``tid calc`` take
-(CALCULATORS.md) and hands it to :func:`tid.rules.calculators.run`; the result page carries
+keep nothing. Each calculator's form is declared by its module (tid/rules/calculators/); it
+builds the same JSON document the API and ``tid calc`` take (CALCULATORS.md) and hands it to
+:func:`tid.rules.calculators.run`; the result page carries
 that document in a hidden field, so the CSV and PDF downloads re-run the computation from
 it (no state kept on the server).
 """
@@ -23,15 +24,14 @@ from flask_babel import gettext as _
 from werkzeug.datastructures import FileStorage
 
 from tid import i18n
-from tid.calculators import csv_tables, documents, forms, inputs, results
-from tid.calculators.inputs import N_, FormSpec, Group, Table
-from tid.calculators.inputs import Field as Input
-from tid.documents import calc_text
-from tid.documents import calculators as calc_documents
+from tid.documents import calc_reports, calc_tables, calc_text
 from tid.rules import calculators
+from tid.rules.calculators import inputs
+from tid.rules.calculators.inputs import N_, FormSpec, Group, Table
+from tid.rules.calculators.inputs import Field as Input
 from tid.rules.errors import FindingsError, InputError
 from tid.rules.messages import Message, render
-from tid.web import calc_guard, nav
+from tid.web import calc_csv, calc_guard, nav
 from tid.web.access import public
 from tid.web.util import send
 
@@ -99,7 +99,7 @@ def _upload(files: Mapping[str, FileStorage], name: str) -> bytes | None:
     if storage is None or not storage.filename:
         return None
     # Read at most one byte past the limit: the size is refused before any parsing.
-    return storage.stream.read(csv_tables.MAX_CSV_BYTES + 1)
+    return storage.stream.read(calc_csv.MAX_CSV_BYTES + 1)
 
 
 # An uploaded CSV survives a form that comes back with errors: it is kept on the server under
@@ -192,7 +192,7 @@ def _table_rows(
     """The rows of a table from its CSV file if one was sent, else from the form's rows."""
     upload_name = f"{table.key}_csv"
     state.names.update({upload_name, table.key})
-    open_columns = (spec.name, table.key) in forms.OPEN_TABLES
+    open_columns = table.open_columns
     data = _upload(files, upload_name)
     if data is not None:
         state.uploads[upload_name] = (_file_name(files, upload_name), data)
@@ -214,7 +214,7 @@ def _table_rows(
         state.names.add(upload_name)
     if data is not None and table.csv:
         try:
-            numbered = csv_tables.read_csv_numbered(
+            numbered = calc_csv.read_csv_numbered(
                 data, table, field_name=upload_name, open_columns=open_columns, _=_
             )
         except FindingsError as exc:
@@ -225,7 +225,7 @@ def _table_rows(
         rows = [row for _number, row in numbered]
         # Show the file's rows in the form, so that a correction elsewhere needs no new upload.
         if open_columns:
-            state.values[f"{table.key}_paste"] = csv_tables.decode_upload(data, upload_name, _)
+            state.values[f"{table.key}_paste"] = calc_csv.decode_upload(data, upload_name, _)
         elif len(rows) <= MAX_FORM_ROWS:
             _fill_rows(state, table, rows)
         return rows
@@ -283,7 +283,7 @@ def read_form(
                 document[item.key] = group
         else:
             rows = _table_rows(spec, item, form, files, state)
-            if rows and (spec.name, item.key) in forms.PAIR_TABLES:
+            if rows and item.pairs:
                 document[item.key] = {r["name"]: r["value"] for r in rows if "name" in r}
             elif rows:
                 document[item.key] = rows
@@ -309,7 +309,7 @@ def form_from_document(spec: FormSpec, document: Mapping[str, Any]) -> FormState
                 rows = [r for r in value if isinstance(r, Mapping)]
             elif isinstance(value, Mapping):
                 rows = [{"name": k, "value": v} for k, v in value.items()]
-            if (spec.name, item.key) in forms.OPEN_TABLES and rows:
+            if item.open_columns and rows:
                 columns = list(dict.fromkeys(k for r in rows for k in r))
                 lines = [",".join(columns)] + [
                     ",".join(_csv_cell(_as_text(r.get(c, ""))) for c in columns) for r in rows
@@ -376,7 +376,7 @@ def place_error(spec: FormSpec, state: FormState, exc: InputError) -> None:
 
 def _spec(calculator: str) -> FormSpec:
     try:
-        return calc_documents.spec_of(calculator)
+        return calc_reports.spec_of(calculator)
     except InputError:
         abort(404)
 
@@ -389,8 +389,8 @@ def _document_field(state: FormState) -> dict[str, Any] | None:
         return None
     state.values["document_json"] = text
     try:
-        document = documents.load_json(text)
-    except documents.DocumentError as exc:
+        document = calculators.load_json(text)
+    except calculators.DocumentError as exc:
         if exc.line:
             message = _(
                 "This is not valid JSON: %(problem)s (line %(line)s).",
@@ -414,7 +414,7 @@ def _form_page(spec: FormSpec, state: FormState, status: int = 200) -> Any:
     if status != 200:
         # The form comes back: each CSV it read without a problem is kept for the next try.
         for upload_name, (file_name, data) in state.uploads.items():
-            if upload_name not in state.errors and len(data) <= csv_tables.MAX_CSV_BYTES:
+            if upload_name not in state.errors and len(data) <= calc_csv.MAX_CSV_BYTES:
                 token = keep_upload(spec.name, upload_name, file_name, data)
                 state.kept[upload_name] = (token, file_name)
     tables = {t.key for t in spec.tables()}
@@ -426,9 +426,9 @@ def _form_page(spec: FormSpec, state: FormState, status: int = 200) -> Any:
             "calc/form.html",
             spec=spec,
             state=state,
-            available=documents.available(spec.name),
+            available=calculators.available(spec.name),
             pasted=bool(state.values.get("document_json")),
-            open_tables=forms.OPEN_TABLES,
+            open_tables={(spec.name, t.key) for t in spec.tables() if t.open_columns},
             error_links=error_links,
         ),
         status,
@@ -439,11 +439,9 @@ def _form_page(spec: FormSpec, state: FormState, status: int = 200) -> Any:
 @public
 def index() -> Any:
     """The calculators (public)."""
-    names = list(forms.FORMS) + sorted(set(calculators.CALCULATORS) - set(forms.FORMS))
     items = [
-        {"spec": _spec(name), "available": documents.available(name)}
-        for name in names
-        if name in calculators.CALCULATORS
+        {"spec": calculator.form, "available": calculators.available(name)}
+        for name, calculator in calculators.CALCULATORS.items()
     ]
     return render_template("calc/index.html", items=items)
 
@@ -467,7 +465,7 @@ def form(calculator: str) -> Any:
     if request.form.get("edit"):
         document = _posted_document()
         return _form_page(spec, form_from_document(spec, document))
-    if not documents.available(calculator):
+    if not calculators.available(calculator):
         state = form_from_document(spec, {})
         state.general.append(_("This calculator is not available yet."))
         return _form_page(spec, state, 503)
@@ -528,7 +526,7 @@ def _compute_form(spec: FormSpec) -> Any:
             place_error(spec, state, exc)
         return _form_page(spec, state, 422)
     context = calc_text.result_context(spec, document, result, most_rows=calc_guard.PAGE_ROWS)
-    rows = results.rows_in(document, result)
+    rows = calc_tables.rows_in(document, result)
     return render_template(
         "calc/result.html", **context, pdf_rows=rows, pdf_most=calc_guard.PDF_ROWS
     )
@@ -536,7 +534,7 @@ def _compute_form(spec: FormSpec) -> Any:
 
 def _posted_document() -> dict[str, Any]:
     try:
-        document = documents.load_json(request.form.get("document") or "")
+        document = calculators.load_json(request.form.get("document") or "")
     except InputError:
         abort(400)
     if not isinstance(document, dict):
@@ -549,16 +547,16 @@ def _download(calculator: str, kind: str) -> Any:
     the request's bounds; a PDF of more rows than a person reads is refused, naming the CSV
     and the command line."""
     _spec(calculator)
-    if not documents.available(calculator):
+    if not calculators.available(calculator):
         abort(404)
-    make = calc_documents.report_pdf if kind == "pdf" else calc_documents.result_csv
+    make = calc_reports.report_pdf if kind == "pdf" else calc_reports.result_csv
     with calc_guard.bounded():
         document = _posted_document()
         if kind == "pdf":
-            calc_guard.refuse_long_pdf(results.rows_in(document), calculator)
+            calc_guard.refuse_long_pdf(calc_tables.rows_in(document), calculator)
         result = calculators.run(calculator, document)  # an InputError is a 422 page
         if kind == "pdf":
-            calc_guard.refuse_long_pdf(results.rows_in(document, result), calculator)
+            calc_guard.refuse_long_pdf(calc_tables.rows_in(document, result), calculator)
         return send(
             make(None, calculator=calculator, input=document, locale=i18n.language(), result=result)
         )

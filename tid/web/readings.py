@@ -9,8 +9,8 @@ from typing import Any
 from flask import Blueprint, render_template
 from markupsafe import Markup
 
-from tid.calculators.inputs import N_
 from tid.documents import calc_text
+from tid.rules.calculators.inputs import N_
 from tid.rules.readings import READINGS
 from tid.web import nav
 from tid.web.access import public

@@ -8,7 +8,14 @@ import csv
 import io
 from typing import Any
 
-from tid.calculators.inputs import Field, Gettext, Table, check_value, json_value, untranslated
+from tid.rules.calculators.inputs import (
+    Field,
+    Gettext,
+    Table,
+    check_value,
+    json_value,
+    untranslated,
+)
 from tid.rules.errors import Finding, FindingsError
 from tid.services import csvfile
 

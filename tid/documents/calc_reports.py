@@ -9,24 +9,21 @@ from typing import Any
 from sqlmodel import Session
 
 from tid.app_reader import in_language, render_pdf
-from tid.calculators import forms
-from tid.calculators.inputs import FormSpec
 from tid.documents import calc_text
 from tid.documents.base import CSV, PDF, Document
 from tid.rules import calculators
+from tid.rules.calculators.inputs import FormSpec
 from tid.rules.errors import N_, InputError
 
 NO_CALCULATOR = N_("There is no such calculator.")
 
 
 def spec_of(calculator: str) -> FormSpec:
-    """The calculator's form (a calculator without one: its JSON document only)."""
-    spec = forms.FORMS.get(calculator)
-    if spec is None and calculator in calculators.CALCULATORS:
-        spec = FormSpec(calculator, calculator, "", "", ())
-    if spec is None:
+    """The calculator's form; an unknown calculator is an :class:`InputError`."""
+    found = calculators.CALCULATORS.get(calculator)
+    if found is None:
         raise InputError("calculator", NO_CALCULATOR)
-    return spec
+    return found.form
 
 
 def _computed(

@@ -1,13 +1,10 @@
-"""A calculator's JSON document read, or refused with where it breaks; which calculators
-are in place; the citations of a result."""
+"""A calculator's JSON document read, or refused with where it breaks."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from typing import Any
 
-from tid.rules import calculators
 from tid.rules.errors import InputError
 
 
@@ -39,24 +36,3 @@ def load_json(text: str) -> Any:
     except ValueError:  # a whole number of more than 4,300 digits
         message = "The document holds a number with more digits than any here."
         raise DocumentError(message, message) from None
-
-
-def available(name: str) -> bool:
-    """Whether calculator ``name`` is registered and its module is in place."""
-    if name not in calculators.CALCULATORS:
-        return False
-    try:
-        calculators.get(name)
-    except (ImportError, AttributeError):
-        return False
-    return True
-
-
-def citations(result: Mapping[str, Any]) -> list[str]:
-    """The distinct citations of a result's trace, in order of first use."""
-    seen: list[str] = []
-    for step in result.get("trace") or []:
-        citation = step.get("citation") if isinstance(step, Mapping) else None
-        if citation and citation not in seen:
-            seen.append(str(citation))
-    return seen

@@ -10,25 +10,26 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tid.calculators import csv_tables, forms
+from tid.rules import calculators
 from tid.rules.errors import FindingsError
+from tid.web import calc_csv
 
-MONTHS = next(t for t in forms.FORMS["room-tax-distribution"].tables() if t.key == "months")
-MUNICIPALITIES = forms.FORMS["equalization"].tables()[0]
+MONTHS = next(t for t in calculators.FORMS["room-tax-distribution"].tables() if t.key == "months")
+MUNICIPALITIES = calculators.FORMS["equalization"].tables()[0]
 
 
 def test_rows_as_the_json_fields() -> None:
     data = b'month,collected\r\n2024-07,"1,234.50"\r\n\r\n2024-08,0\r\n'
-    assert csv_tables.read_csv_numbered(data, MONTHS) == [
+    assert calc_csv.read_csv_numbered(data, MONTHS) == [
         (2, {"month": "2024-07", "collected": "1,234.50"}),
         (4, {"month": "2024-08", "collected": "0"}),  # the blank line 3 is skipped
     ]
 
 
 def test_columns_in_any_order_and_optional_cells_left_out() -> None:
-    liens = forms.FORMS["liens"].tables()[0]
+    liens = calculators.FORMS["liens"].tables()[0]
     data = b"amount,kind,id,constituted_on,unsecured_charges\n10.00,mortgage,M,2020-01-01,\n"
-    assert csv_tables.read_csv(data, liens) == [
+    assert calc_csv.read_csv(data, liens) == [
         {"amount": "10.00", "kind": "mortgage", "id": "M", "constituted_on": "2020-01-01"}
     ]
 
@@ -36,7 +37,7 @@ def test_columns_in_any_order_and_optional_cells_left_out() -> None:
 def test_every_bad_row_is_reported_and_none_is_used() -> None:
     data = b"month,collected\n2024-07,1.00\n2024-08,x\n2024-09,-2.00\n2024-1,3.00\n"
     with pytest.raises(FindingsError) as caught:
-        csv_tables.read_csv(data, MONTHS)
+        calc_csv.read_csv(data, MONTHS)
     findings = caught.value.findings
     assert [f.row for f in findings] == [3, 4, 5]
     assert findings[0].message.startswith("Row 3, column collected: ")
@@ -46,19 +47,19 @@ def test_every_bad_row_is_reported_and_none_is_used() -> None:
 
 
 def test_size_is_checked_before_parsing() -> None:
-    data = b"x" * (csv_tables.MAX_CSV_BYTES + 1)  # not even CSV: the size is refused first
+    data = b"x" * (calc_csv.MAX_CSV_BYTES + 1)  # not even CSV: the size is refused first
     with pytest.raises(FindingsError, match="too large"):
-        csv_tables.read_csv(data, MONTHS)
+        calc_csv.read_csv(data, MONTHS)
 
 
 def test_open_columns_take_any_attribute() -> None:
-    properties = forms.FORMS["impost"].tables()[0]
+    properties = calculators.FORMS["impost"].tables()[0]
     data = b"id,rooms,kind\nA,12,hotel\n"
-    assert csv_tables.read_csv(data, properties, open_columns=True) == [
+    assert calc_csv.read_csv(data, properties, open_columns=True) == [
         {"id": "A", "rooms": "12", "kind": "hotel"}
     ]
     with pytest.raises(FindingsError, match="unknown column"):
-        csv_tables.read_csv(data, properties)
+        calc_csv.read_csv(data, properties)
 
 
 _amount = st.decimals(min_value=0, max_value=10**9, places=2, allow_nan=False).map(str)
@@ -72,7 +73,7 @@ def test_written_rows_read_back_the_same(rows: list[dict[str, str]]) -> None:
     writer.writeheader()
     writer.writerows(rows)
     data = ("\ufeff" + out.getvalue()).encode()
-    assert csv_tables.read_csv(data, MONTHS) == rows
+    assert calc_csv.read_csv(data, MONTHS) == rows
 
 
 @given(
@@ -90,5 +91,5 @@ def test_any_municipality_name_survives_the_file(names: list[str]) -> None:
     writer.writerow(["name", "base", "allocation_2007_08", "income_2007_08"])
     for name in names:
         writer.writerow([name, "1.00", "1.00", "2.00"])
-    rows = csv_tables.read_csv(out.getvalue().encode(), MUNICIPALITIES)
+    rows = calc_csv.read_csv(out.getvalue().encode(), MUNICIPALITIES)
     assert [r["name"] for r in rows] == names

@@ -1,6 +1,6 @@
 """What a person fills in to give a calculator its document: fields, tables of rows and
 groups (their English labels translated by the caller), and the check of one value as
-typed."""
+typed. Each calculator's module declares its form with these."""
 
 from __future__ import annotations
 
@@ -49,7 +49,9 @@ class Table:
     """A list input (``months``, ``municipalities``…): rows of the same columns.
 
     With ``csv`` the rows may come from an uploaded file whose header names the columns as
-    the JSON fields do.
+    the JSON fields do. With ``open_columns`` any column is taken (the rows come from a CSV
+    file only); with ``pairs`` the rows are name/value pairs that the document holds as a
+    mapping {name → value}.
     """
 
     element: ClassVar[str] = "table"
@@ -60,6 +62,8 @@ class Table:
     min_rows: int = 6
     csv: bool = True
     hint: str = ""
+    open_columns: bool = False
+    pairs: bool = False
 
     def column(self, key: str) -> Field | None:
         return next((c for c in self.columns if c.key == key), None)
@@ -96,7 +100,6 @@ class FormSpec:
     description: str
     citation: str
     sections: tuple[Section, ...]
-    chart: str | None = None  # "waterfall" (months by recipient) or "adjustments"
 
     def items(self) -> Iterable[Item]:
         for section in self.sections:

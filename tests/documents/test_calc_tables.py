@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 
 from tests.calc_documents import DOCUMENTS
-from tid.calculators import results
+from tid.documents import calc_tables
 from tid.rules import calculators
 
 
@@ -33,13 +33,13 @@ from tid.rules import calculators
     ],
 )
 def test_kind_of(key: str, value: object, kind: str) -> None:
-    assert results.kind_of(key, value) == kind
+    assert calc_tables.kind_of(key, value) == kind
 
 
 @pytest.mark.parametrize("name", sorted(DOCUMENTS))
 def test_every_amount_of_a_result_is_in_its_csv(name: str) -> None:
     result = calculators.run(name, DOCUMENTS[name])
-    rows = list(csv.reader(io.StringIO(results.result_csv(result))))
+    rows = list(csv.reader(io.StringIO(calc_tables.result_csv(result))))
     cells = {cell for row in rows for cell in row}
 
     def amounts(value: object) -> list[str]:
@@ -47,7 +47,9 @@ def test_every_amount_of_a_result_is_in_its_csv(name: str) -> None:
             return [a for k, v in value.items() if k not in ("trace",) for a in amounts(v)]
         if isinstance(value, list):
             return [a for v in value for a in amounts(v)]
-        return [value] if isinstance(value, str) and results.kind_of("x", value) == "money" else []
+        return (
+            [value] if isinstance(value, str) and calc_tables.kind_of("x", value) == "money" else []
+        )
 
     for amount in amounts(result):
         assert amount in cells, amount
@@ -57,7 +59,7 @@ def test_every_amount_of_a_result_is_in_its_csv(name: str) -> None:
 
 def test_months_table_with_its_totals() -> None:
     result = calculators.run("room-tax-distribution", DOCUMENTS["room-tax-distribution"])
-    (months,) = [t for t in results.result_tables(result) if t.key == "months"]
+    (months,) = [t for t in calc_tables.result_tables(result) if t.key == "months"]
     assert months.columns[:3] == ["month", "collected", "allocations.authority_debt_service"]
     # The totals row adds up each allocation column: 100,000.00 + 50,000.00 = 150,000.00.
     total = sum(Decimal(r["allocations.authority_debt_service"]) for r in months.rows)
@@ -66,5 +68,5 @@ def test_months_table_with_its_totals() -> None:
 
 
 def test_a_formula_is_not_left_for_a_spreadsheet() -> None:
-    text = results.result_csv({"rows": [{"name": "=1+1", "amount": "-5.00"}], "warnings": []})
+    text = calc_tables.result_csv({"rows": [{"name": "=1+1", "amount": "-5.00"}], "warnings": []})
     assert text.splitlines() == ["name,amount", "'=1+1,-5.00"]
