@@ -23,7 +23,7 @@ import pytest
 from click.testing import CliRunner
 from flask.testing import FlaskClient
 
-from tests.services.notice_support import pdf_text
+from tests.pdf_checks import pdf_text
 from tid.cli.calc import calc_command
 from tid.documents import calc_reports
 from tid.rules import calculators

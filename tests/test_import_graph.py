@@ -287,7 +287,7 @@ LAYERS = (
         {
             "tid.documents.account": MOVING,
             "tid.documents.calc_text": MOVING,
-            "tid.documents.calculators": MOVING,
+            "tid.documents.calc_reports": MOVING,
             "tid.render.account_charts": "moving: its callers pass the figures' words in",
         },
     ),
@@ -363,29 +363,11 @@ SHARED_NAMES: dict[str, tuple[frozenset[str], str]] = {
             "the access policy and the web's checks of it; moving: the notices' one holds "
             "the notice's access code and portal link, to be named for them",
         ),
-        ("account", ("tid.web", "tid.cli", "tid.demo", "tid.documents"), "the special account"),
+        ("account", ("tid.cli", "tid.demo", "tid.documents"), "the special account"),
         ("archive", ("tid.services", "tid.cli"), "the archive of documents"),
         ("base", ("tid.demo", "tid.documents"), "what the package's modules share"),
-        ("billing", ("tid.services", "tid.cli"), "the yearly bills"),
         ("calc", ("tid.web", "tid.cli"), "the calculators' pages and command"),
-        (
-            "calculators",
-            ("tid.rules", "tid.documents"),
-            "the calculators' registry and their documents of record",
-        ),
-        (
-            "clock",
-            ("tid", "tid.services.notices"),
-            "moving: tid.clock is the clock (today, now); the notices' one holds the notices' "
-            "deadlines, to be named for them",
-        ),
         ("db", ("tid", "tid.cli"), "the database and its commands"),
-        (
-            "documents",
-            ("tid.calculators", "tid.cli"),
-            "moving: the command's are documents of record; the calculators' are their JSON "
-            "inputs, to be named for them",
-        ),
         (
             "errors",
             ("tid.rules", "tid.web", "tid.cli", "tid.services.petitions"),
@@ -398,16 +380,31 @@ SHARED_NAMES: dict[str, tuple[frozenset[str], str]] = {
             "clerks' uploaded CSV files, to be named for them",
         ),
         (
-            "forms",
-            ("tid.web", "tid.calculators"),
-            "the web's submit helper and the calculators' forms",
+            "deadlines",
+            ("tid.rules.calculators", "tid.services.petitions"),
+            "the deadlines calculator and the petitions' clocks, each named for what it times",
         ),
-        ("liens", ("tid.rules", "tid.services"), "the liens' ranking and the district's liens"),
+        (
+            "equalization",
+            ("tid.rules", "tid.rules.calculators"),
+            "a calculator's module is named after the rule it runs",
+        ),
+        ("journal", ("tid.services.ledger", "tid.web.account"), "the journal's reads and page"),
+        ("paging", ("tid.services", "tid.web"), "which rows a page holds, and its links"),
+        (
+            "room_tax",
+            ("tid.rules", "tid.rules.calculators"),
+            "a calculator's module is named after the rule it runs",
+        ),
+        (
+            "liens",
+            ("tid.rules", "tid.rules.calculators", "tid.services"),
+            "the liens' ranking, its calculator and the district's liens",
+        ),
         ("notices", ("tid.web", "tid.demo", "tid.documents"), "the certified-mail notices"),
         ("petitions", ("tid.web", "tid.demo", "tid.documents"), "the petitions"),
         ("portal", ("tid.services", "tid.web"), "the owners' portal"),
         ("readings", ("tid.rules", "tid.web"), "the readings of the law"),
-        ("reads", ("tid.services.roll", "tid.services.petitions"), "the package's reads"),
         ("roll", ("tid.web", "tid.cli", "tid.demo"), "the property roll"),
         ("users", ("tid.services", "tid.cli"), "the users"),
     )

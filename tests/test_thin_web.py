@@ -24,8 +24,6 @@ from pathlib import Path
 WEB = Path(__file__).resolve().parent.parent / "tid" / "web"
 
 ALLOWED: dict[str, str] = {
-    "account.py": "moving: the account's pages, split by page family with their reads in services",
-    "account": "moving: the account's pages, split by page family with their reads in services",
     "jobs.py": "the jobs' status and the health check (alembic version, SELECT 1)",
     "calc_guard.py": "the calculators' guard types the session it is given",
 }

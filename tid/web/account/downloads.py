@@ -12,6 +12,7 @@ from flask import flash, redirect, request, url_for
 from flask_babel import gettext as _
 
 from tid import documents
+from tid.app_reader import reader
 from tid.db import get_session
 from tid.documents import PDF, Kind
 from tid.i18n import language
@@ -119,6 +120,6 @@ def download(district: District, name: str, **params: Any) -> Any:
     if which in LARGE_DOCUMENTS and too_large(district, which, params.get("year")):
         return _prepare_instead(district, which)
     document = documents.make(
-        get_session(), name, locale=language(), district=district.id, **params
+        get_session(), name, reader=reader(language()), district=district.id, **params
     )
     return send(document, inline=document.is_pdf)

@@ -122,7 +122,7 @@ def cap_text(figures: ledger.CapFigures) -> str:
             fy=figures.fiscal_year.label,
             revenue=money(figures.revenue),
             admin=money(figures.admin),
-            cap=money(figures.cap.quantize(Decimal("0.01"), rounding="ROUND_DOWN")),
+            cap=money(figures.cap_shown),
             headroom=money(figures.headroom),
         )
     )
