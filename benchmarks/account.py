@@ -112,7 +112,7 @@ def make(engine: Engine, properties: int, years: int) -> tuple[int, float, int]:
 
 
 def page_queries(engine: Engine, district_id: int) -> dict[str, Callable[[], Any]]:
-    """What each page asks of the services (the same calls as tid/web/account.py)."""
+    """What each page asks of the services (the same calls as tid/web/account/)."""
 
     def session() -> Session:
         return Session(engine, expire_on_commit=False)

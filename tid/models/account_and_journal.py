@@ -27,7 +27,7 @@ from tid.clock import utcnow
 from tid.models.column_types import Money, money_column
 
 # Amounts of journal lines are ONE signed column: positive = debit, negative = credit (an
-# entry balances when its lines add up to zero). Accounts are codes (see tid/services/ledger.py):
+# entry balances when its lines add up to zero). Accounts are codes (see tid/services/ledger/accounts.py):
 # "bank", "receivable" (with bill_id), "impost_assessed", "impost_revenue", "owner_credit"
 # (with bill_id: the bill the overpayment came with), "expense:admin", "expense:purpose:<id>".
 
@@ -82,7 +82,7 @@ class JournalLine(SQLModel, table=True):
 
 
 # Running balances of the journal, written in the same transaction as each entry (see
-# tid/services/ledger.py), so that no page reads the whole journal. They are derived:
+# tid/services/ledger/running.py), so that no page reads the whole journal. They are derived:
 # ``tid account verify`` recomputes them from the journal and reports any difference.
 
 

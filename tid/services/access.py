@@ -1,6 +1,6 @@
 """Who may see and change what: the one access policy of the app.
 
-Four roles (tid/models.py ``Role``):
+Four roles (tid/models/places_and_users.py ``Role``):
 
 - **admin** — sees and changes everything (users, districts, every record);
 - **auditor** — sees everything, changes nothing but the account's year locks' reading;
