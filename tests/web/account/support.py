@@ -3,11 +3,14 @@ authorized purpose."""
 
 from __future__ import annotations
 
+from datetime import date
+from decimal import Decimal
+
 from sqlmodel import Session
 
 from tests.conftest import People
 from tests.services.ledger_support import ACTOR, Scaffold
-from tid.services import expenditures
+from tid.services import expenditures, payments
 
 
 def setup_account(session: Session, people: People) -> tuple[Scaffold, int]:
@@ -19,3 +22,20 @@ def setup_account(session: Session, people: People) -> tuple[Scaffold, int]:
     )
     session.commit()
     return s, (bill.id or 0) + 0 * (purpose.id or 0)
+
+
+def paid_account(session: Session, people: People, amount: str) -> tuple[Scaffold, int]:
+    """The account above, with ``amount`` paid on its bill on 2025-08-01 (FY 2025-26)."""
+    s, bill_id = setup_account(session, people)
+    payments.record_payment(
+        session=session,
+        actor=ACTOR,
+        district_id=s.district_id,
+        paid_on=date(2025, 8, 1),
+        amount=Decimal(amount),
+        today=date(2025, 8, 1),
+        key="p",
+        notice_number=str(bill_id),
+    )
+    session.commit()
+    return s, bill_id

@@ -2,34 +2,21 @@
 
 from __future__ import annotations
 
-from datetime import date
 from decimal import Decimal
 
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
 from tests.conftest import People, login
-from tests.services.ledger_support import ACTOR
-from tests.web.account.support import setup_account
+from tests.web.account.support import paid_account
 from tid.models import JournalEntry
-from tid.services import ledger, payments
+from tid.services import ledger
 
 
 def test_auditor_reads_everything_and_writes_nothing(
     client: FlaskClient, session: Session, people: People
 ) -> None:
-    s, bill_id = setup_account(session, people)
-    payments.record_payment(
-        session=session,
-        actor=ACTOR,
-        district_id=s.district_id,
-        paid_on=date(2025, 8, 1),
-        amount=Decimal("100.00"),
-        today=date(2025, 8, 1),
-        key="p",
-        notice_number=str(bill_id),
-    )
-    session.commit()
+    s, bill_id = paid_account(session, people, "100.00")
     entry = session.exec(select(JournalEntry).where(JournalEntry.kind == "payment")).one()
     login(client, people.auditor)
     d = s.district_id

@@ -2,34 +2,18 @@
 
 from __future__ import annotations
 
-from datetime import date
-from decimal import Decimal
-
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
 from tests.conftest import People, login
-from tests.services.ledger_support import ACTOR
-from tests.web.account.support import setup_account
+from tests.web.account.support import paid_account
 from tid.models import Property
-from tid.services import payments
 
 
 def test_owner_credit_shown_and_applied_from_the_property_page(
     client: FlaskClient, session: Session, people: People
 ) -> None:
-    s, bill_id = setup_account(session, people)
-    payments.record_payment(
-        session=session,
-        actor=ACTOR,
-        district_id=s.district_id,
-        paid_on=date(2025, 8, 1),
-        amount=Decimal("1200.00"),
-        today=date(2025, 8, 1),
-        key="p",
-        notice_number=str(bill_id),
-    )
-    session.commit()
+    s, _bill_id = paid_account(session, people, "1200.00")
     prop = session.exec(select(Property).where(Property.district_id == s.district_id)).one()
     login(client, people.association)
     page = client.get(f"/account/{s.district_id}/properties/{prop.id}/liens").get_data(as_text=True)

@@ -2,35 +2,20 @@
 
 from __future__ import annotations
 
-from datetime import date
-from decimal import Decimal
 from pathlib import Path
 
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
 from tests.conftest import People, login
-from tests.services.ledger_support import ACTOR
-from tests.web.account.support import setup_account
+from tests.web.account.support import paid_account
 from tid.models import AuthorizedPurpose
-from tid.services import payments
 
 
 def test_cap_refusal_shows_the_figures_in_spanish(
     client: FlaskClient, session: Session, people: People
 ) -> None:
-    s, bill_id = setup_account(session, people)
-    payments.record_payment(
-        session=session,
-        actor=ACTOR,
-        district_id=s.district_id,
-        paid_on=date(2025, 8, 1),
-        amount=Decimal("1000.00"),
-        today=date(2025, 8, 1),
-        key="p",
-        notice_number=str(bill_id),
-    )
-    session.commit()
+    s, _bill_id = paid_account(session, people, "1000.00")
     login(client, people.association)
     form = {
         "date": "2025-08-02",
@@ -60,18 +45,7 @@ def test_the_expenditures_page_is_one_fiscal_year_and_says_when_it_has_no_collec
 ) -> None:
     from tests.conftest import make_test_app
 
-    s, bill_id = setup_account(session, people)
-    payments.record_payment(
-        session=session,
-        actor=ACTOR,
-        district_id=s.district_id,
-        paid_on=date(2025, 8, 1),
-        amount=Decimal("1000.00"),
-        today=date(2025, 8, 1),
-        key="p",
-        notice_number=str(bill_id),
-    )
-    session.commit()
+    s, _bill_id = paid_account(session, people, "1000.00")
     # Today is in FY 2026-27, which has nothing booked yet.
     client = make_test_app(database_url, tmp_path, TODAY="2026-07-15").test_client()
     login(client, people.association)
