@@ -28,8 +28,9 @@ from tid.models.column_types import Money, money_column
 
 # Amounts of journal lines are ONE signed column: positive = debit, negative = credit (an
 # entry balances when its lines add up to zero). Accounts are codes (see
-# tid/services/ledger/accounts.py): "bank", "receivable" (with bill_id), "impost_assessed", "impost_revenue", "owner_credit"
-# (with bill_id: the bill the overpayment came with), "expense:admin", "expense:purpose:<id>".
+# tid/services/ledger/accounts.py): "bank", "receivable" (with bill_id), "impost_assessed",
+# "impost_revenue", "owner_credit" (with bill_id: the bill the overpayment came with),
+# "expense:admin", "expense:purpose:<id>".
 
 
 class JournalEntry(SQLModel, table=True):
