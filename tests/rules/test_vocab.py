@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from tid.rules.messages import N_, Message
+from tid.rules.messages import N_, Message, render
 from tid.rules.vocab import (
     ACCOUNTS,
     AUDIT_ACTIONS,
@@ -27,7 +27,13 @@ from tid.rules.vocab import (
     recorded_kinds,
     reversible_kinds,
 )
-from tid.rules.vocab.lien_kinds import ABOVE, IMPOST, IMPOST_KIND, ranked_by_kind
+from tid.rules.vocab.lien_kinds import (
+    ABOVE,
+    IMPOST,
+    IMPOST_KIND,
+    ranked_by_kind,
+    ranked_line_label,
+)
 from tid.rules.vocab.lodging_types import act272_types, irc1994_types
 from tid.rules.vocab.roll_columns import (
     TEXT,
@@ -157,3 +163,10 @@ def test_roll_columns_headers_and_formula_names() -> None:
         "rooms",
         "frontage",
     }
+
+
+def test_a_ranked_line_says_what_an_impost_s_unsecured_charges_are() -> None:
+    assert ranked_line_label("mortgage", "secured") == "Mortgage"
+    line = ranked_line_label(IMPOST_KIND, "unsecured_charges")
+    assert render(line, "en") == "District impost — surcharges and interest (not secured)"
+    assert render(line, "es") == "Imposición del distrito — recargos e intereses (no garantizados)"

@@ -36,6 +36,8 @@ from tid.rules.trace import TraceStep
 from tid.rules.vocab.lien_kinds import ABOVE
 from tid.rules.vocab.lien_kinds import IMPOST_KIND as IMPOST_KIND
 from tid.rules.vocab.lien_kinds import LIEN_KINDS as LIEN_KINDS
+from tid.rules.vocab.lien_kinds import SECURED as SECURED
+from tid.rules.vocab.lien_kinds import UNSECURED_CHARGES as UNSECURED_CHARGES
 from tid.rules.waterfall import check_keys
 
 CITATION = N_("21 LPRA § 6653(8)")
@@ -52,10 +54,6 @@ KINDS = LIEN_KINDS.codes()
 def kind_label(kind: str) -> str:
     """The label of a kind of lien, as a message (an unknown kind is shown as written)."""
     return LIEN_KINDS.label(kind)
-
-
-SECURED = "secured"
-UNSECURED_CHARGES = "unsecured_charges"
 
 
 @dataclass(frozen=True)

@@ -5,19 +5,27 @@ paragraph of § 6653(8) in ``paragraph``; ``IMPOST`` is the district's impost li
 ``BY_DATE`` ranks above it when constituted before the act took effect (group 1), else below
 (group 3). ``what`` is how the ranking's reason names a lien of the kind; ``recorded``: users
 record liens of the kind on a property (the impost lien comes from the district's bills).
+
+A line of a ranking is a lien's secured amount (``SECURED``) or, for the impost lien, the
+surcharges and interest it does not secure (``UNSECURED_CHARGES``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tid.rules.messages import N_
+from tid.rules.messages import N_, Message
 from tid.rules.vocab.terms import Term, Vocabulary
 
 ABOVE = "above"
 IMPOST = "impost"
 BY_DATE = "by_date"
 IMPOST_KIND = "tid_impost"
+SECURED = "secured"
+UNSECURED_CHARGES = "unsecured_charges"
+_UNSECURED_LABEL = N_("surcharges and interest (not secured)")
+# A kind and a part put together with a dash: the same in every language, not a catalog entry.
+_LINE = "%(kind)s — %(part)s"
 
 
 @dataclass(frozen=True)
@@ -69,3 +77,12 @@ def ranked_by_kind() -> dict[str, str]:
     """The kinds that rank above the impost lien whatever their date, with the paragraph of
     21 LPRA § 6653(8) that says so."""
     return {k.code: k.paragraph for k in LIEN_KINDS if k.rank == ABOVE and k.paragraph}
+
+
+def ranked_line_label(kind: str, part: str) -> str:
+    """A line of a ranking by its label: the kind of lien, and for the impost's unsecured
+    charges what they are (as a message)."""
+    label = LIEN_KINDS.label(kind)
+    if part != UNSECURED_CHARGES:
+        return label
+    return Message(_LINE, kind=label, part=Message(_UNSECURED_LABEL))
