@@ -5,7 +5,8 @@ Each column has its label, its type (``TEXT`` within ``limit`` characters, ``MON
 the header names a roll file may give it in Spanish or in English (normalized: lower case, no
 accents, words joined by ``_``) and, for the columns a formula may use, the name the formula's
 explanation gives it (``variable``). The roll import, the property page and the formula's
-variables read them here; the model ``PropertyYear`` has one database column for each.
+variables read them here; the model ``PropertyYear`` has a database column for each column
+``on_year``.
 """
 
 from __future__ import annotations

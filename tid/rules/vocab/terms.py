@@ -27,8 +27,9 @@ R = TypeVar("R")
 
 
 class Vocabulary(Generic[T]):
-    """The records of one vocabulary, in their order; read when a page, a document or a rule
-    runs, so a record added here is everywhere at once."""
+    """The records of one vocabulary, in their order. A reader looks a code up when it runs
+    rather than copying the list when its module is loaded, so that a record added here
+    reaches it."""
 
     def __init__(self, name: str, terms: Iterable[T]) -> None:
         self.name = name
