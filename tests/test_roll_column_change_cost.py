@@ -1,9 +1,10 @@
 """A new column of the property roll costs four files plus a migration and the catalogs' entries
 for its label: its record in the vocabulary (tid/rules/vocab/roll_columns.py: label, type,
 header names in Spanish and English, its name in a formula), its field on the model
-(``PropertyYear`` in tid/models.py), the migration that adds it, and the sentence of the upload
-page that lists the optional columns (templates/roll/upload.html). The roll import, the
-property's page, the formula's variables and their explanations read it from the vocabulary."""
+(``PropertyYear`` in tid/models/roll_and_properties.py), the migration that adds it, and the
+sentence of the upload page that lists the optional columns (templates/roll/upload.html). The
+roll import, the property's page, the formula's variables and their explanations read it from
+the vocabulary."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ PROJECT = Path(__file__).resolve().parent.parent
 # The files a new column is written in (besides a migration and the catalogs).
 COLUMN_FILES = {
     "tid/rules/vocab/roll_columns.py",
-    "tid/models.py",
+    "tid/models/roll_and_properties.py",
     "templates/roll/upload.html",
 }
 PARKING = RollColumn(
