@@ -141,6 +141,17 @@ def test_the_journal_uses_the_vocabulary_s_labels() -> None:
     assert set(ledger.MEMOS) == set(ENTRY_KINDS.codes())
 
 
+def test_the_journal_reverses_the_kinds_the_vocabulary_says_are_reversible() -> None:
+    from types import SimpleNamespace
+
+    from tid.services import ledger
+
+    for kind in ENTRY_KINDS:
+        entry = SimpleNamespace(kind=kind.code, reverses_id=None)
+        assert ledger.reversible(entry) is kind.reversible, kind.code
+        assert not ledger.reversible(SimpleNamespace(kind=kind.code, reverses_id=1))
+
+
 def test_roll_columns_headers_and_formula_names() -> None:
     aliases = header_aliases()
     named = [name for column in ROLL_COLUMNS for name in column.headers]
