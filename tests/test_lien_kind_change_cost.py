@@ -30,15 +30,6 @@ PROJECT = Path(__file__).resolve().parent.parent
 VOCABULARY = "tid/rules/vocab/lien_kinds.py"
 EASEMENT = LienKind("easement", N_("Easement"), N_("an easement"))
 
-# Files that still write the kinds' codes, each with what it should read instead; the test
-# fails when one no longer does (so the list only shrinks).
-PENDING = {
-    "tid/web/account.py": (
-        '_LIEN_KINDS (every kind but "tid_impost", fixed when the module is loaded): the liens '
-        "form's choices are tid.rules.vocab.recorded_kinds(), read when the page is shown"
-    ),
-}
-
 
 @pytest.fixture
 def a_new_lien_kind(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
@@ -101,9 +92,6 @@ def test_the_register_the_page_and_the_certificate_show_a_new_kind(
     assert certificate.status_code == 200 and "Easement" in _pdf_text(certificate.data)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="tid/web/account.py lists the kinds when loaded (see PENDING)"
-)
 @pytest.mark.usefixtures("a_new_lien_kind")
 def test_the_liens_form_offers_a_new_kind(
     client: FlaskClient, session: Session, people: People
@@ -144,7 +132,7 @@ def test_only_the_vocabulary_writes_the_codes_of_the_kinds() -> None:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if pattern.search(line):
                 found.setdefault(name, []).append(f"{number}: {line.strip()[:100]}")
-    assert set(found) == set(PENDING), found
+    assert not found, found
 
 
 def test_the_search_finds_a_written_code() -> None:
