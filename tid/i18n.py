@@ -246,12 +246,12 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["day"] = day
     app.jinja_env.filters["moment"] = moment
     app.jinja_env.filters["localized"] = localized
-    from tid.rules.liens import kind_label
+    from tid.rules.vocab.lien_kinds import ranked_line_label
 
     app.jinja_env.filters["rate"] = rate
     app.jinja_env.globals["admin_cap_rate"] = admin_cap_rate
     app.jinja_env.globals["language"] = language
-    app.jinja_env.globals["kind_label"] = kind_label
+    app.jinja_env.globals["ranked_line_label"] = ranked_line_label
     from tid.services import access
 
     app.jinja_env.globals["access"] = access  # the one access policy, for the templates

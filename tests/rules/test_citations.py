@@ -166,7 +166,7 @@ def test_an_untaxed_stay_says_why_instead_of_a_product() -> None:
                      "nights": 1, "exemption": "timeshare"}
     )  # fmt: skip
     assert not any(s["step"].startswith("Tax =") for s in exempt)
-    # the exemption by its label (tid/rules/room_tax.py's EXEMPTION_LABELS), not its code
+    # the exemption by its label (tid/rules/vocab/lodging_types.py), not its code
     assert any("exempt (Timeshare)" in s["step"] for s in exempt)
     taxed = _trace(
         "room-tax", {"lodging_type": "hotel", "date": "2020-01-10", "nightly_rate": "10.00",

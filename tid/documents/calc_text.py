@@ -24,6 +24,7 @@ from tid.rules.calculators.inputs import N_, FormSpec
 from tid.rules.calculators.kit import SignedChart, StackedChart
 from tid.rules.messages import Message, render, set_field_labels
 from tid.rules.params import CODE_LABELS
+from tid.rules.vocab import EXEMPTIONS, LIEN_KINDS, LODGING_TYPES
 
 # The leaf labels of dotted columns get their group's name in front, except these groups.
 _PLAIN_GROUPS = {"allocations", "collections"}
@@ -36,8 +37,18 @@ def label(key: str) -> str:
         if group.rsplit(".", 1)[-1] in _PLAIN_GROUPS:
             return label(leaf)
         return f"{label(group)}: {label(leaf)}"
-    message = calculators.labels().get(key)
+    message = _label_msgid(key)
     return str(_(message)) if message else key.replace("_", " ")
+
+
+def _label_msgid(key: str) -> str | None:
+    """The msgid of a field's label, or of a choice of a calculator's form: a lodging type,
+    an exemption or a kind of lien (the vocabulary's, read when shown)."""
+    for vocabulary in (LODGING_TYPES, EXEMPTIONS, LIEN_KINDS):
+        term = vocabulary.get(key)
+        if term is not None:
+            return term.label
+    return calculators.labels().get(key)
 
 
 _INDEX = re.compile(r"\[(\d+)\]")
@@ -94,8 +105,8 @@ def show(key: str, value: object) -> str:
     text = str(value)
     if key.rsplit(".", 1)[-1] == "citation":
         return cite(text)
-    labels = calculators.labels()
-    return _(labels[text]) if text in labels and key.rsplit(".", 1)[-1] in _CHOICE_KEYS else text
+    message = _label_msgid(text) if key.rsplit(".", 1)[-1] in _CHOICE_KEYS else None
+    return _(message) if message else text
 
 
 def show_cell(key: str, value: object, link: bool) -> str:
@@ -294,9 +305,9 @@ def csv_text(column: str, value: object) -> object:
         return cite(value)
     if isinstance(value, Message):  # a warning, a reason the rules give
         return render(value)
-    labels = calculators.labels()
-    if leaf in _CHOICE_KEYS and value in labels:
-        return str(_(labels[value]))
+    message = _label_msgid(value) if leaf in _CHOICE_KEYS else None
+    if message:
+        return str(_(message))
     return value
 
 

@@ -1,7 +1,7 @@
 """The column types every table shares, and the one naming convention of constraints.
 
 Money is integer cents behind :class:`Money`, which reads and writes ``Decimal``; an
-area or a frontage is integer ten-thousandths behind :class:`Quantity`; no float column
+area or a length is integer ten-thousandths behind :class:`Quantity`; no float column
 anywhere. Constraint names follow one convention so that migrations are stable on SQLite
 and PostgreSQL alike."""
 
@@ -51,7 +51,7 @@ def money_column(nullable: bool = False) -> Any:
 
 
 class Quantity(TypeDecorator[Decimal]):
-    """A non-money quantity (an area, a frontage) stored exactly as integer ten-thousandths,
+    """A non-money quantity (an area, a length) stored exactly as integer ten-thousandths,
     read back as ``Decimal`` (up to four places); never a float."""
 
     impl = BigInteger
@@ -76,5 +76,5 @@ class Quantity(TypeDecorator[Decimal]):
 
 
 def quantity_column(nullable: bool = True) -> Any:
-    """A ``Field`` for an exact quantity with up to four decimals (areas, frontage)."""
+    """A ``Field`` for an exact quantity with up to four decimals (areas, lengths)."""
     return Field(default=None, sa_type=Quantity, nullable=nullable)

@@ -33,6 +33,11 @@ from tid.rules.money import ZERO, json_money, money_str
 from tid.rules.params import district_setting
 from tid.rules.periods import parse_date
 from tid.rules.trace import TraceStep
+from tid.rules.vocab.lien_kinds import ABOVE
+from tid.rules.vocab.lien_kinds import IMPOST_KIND as IMPOST_KIND
+from tid.rules.vocab.lien_kinds import LIEN_KINDS as LIEN_KINDS
+from tid.rules.vocab.lien_kinds import SECURED as SECURED
+from tid.rules.vocab.lien_kinds import UNSECURED_CHARGES as UNSECURED_CHARGES
 from tid.rules.waterfall import check_keys
 
 CITATION = N_("21 LPRA § 6653(8)")
@@ -41,66 +46,14 @@ _GIVEN = N_("given in the input")
 _EACH_RANK = readings.cite("lien-ranks-in-full")
 _UNSECURED = readings.cite("unsecured-charges")
 
-# Kinds that rank above the impost lien whatever their date, with the paragraph that says so.
-_ABOVE_BY_KIND = {
-    "fiscal_transferred_tax_debt": (
-        "(a)",
-        N_("the fiscal lien securing delinquent tax debts transferred under 13 LPRA § 5924"),
-    ),
-    "municipal_property_tax": (
-        "(b)",
-        N_("the municipal property-tax lien (Municipal Property Tax Act of 1991)"),
-    ),
-    "infrastructure_impost": (
-        "(d)",
-        N_("a tacit legal lien securing imposts or taxes that finance public infrastructure"),
-    ),
-}
-IMPOST_KIND = "tid_impost"
-_OTHER_KINDS = {
-    "mortgage": N_("a mortgage"),
-    "judgment": N_("a judgment lien"),
-    "other": N_("a lien"),
-}
-KINDS = (*_ABOVE_BY_KIND, IMPOST_KIND, *_OTHER_KINDS)
-
-
-@dataclass(frozen=True)
-class LienKind:
-    """A kind of lien as users see it: its label (a msgid of the catalogs) and, for the kinds
-    that rank above the impost lien whatever their date, the paragraph of § 6653(8) that
-    says so (group 1); the impost lien is group 2; the others rank by date (1 or 3)."""
-
-    key: str
-    label: str
-    paragraph: str | None = None
-
-
-# The one registry of lien kinds: the rule, the calculator's form, the account's pages and
-# the lien certificate read it.
-LIEN_KINDS: dict[str, LienKind] = {
-    k.key: k
-    for k in (
-        LienKind("fiscal_transferred_tax_debt", N_("Fiscal lien (transferred tax debt)"), "(a)"),
-        LienKind("municipal_property_tax", N_("Municipal property tax"), "(b)"),
-        LienKind("infrastructure_impost", N_("Infrastructure impost or tax"), "(d)"),
-        LienKind(IMPOST_KIND, N_("District impost")),
-        LienKind("mortgage", N_("Mortgage")),
-        LienKind("judgment", N_("Judgment")),
-        LienKind("other", N_("Other")),
-    )
-}
-assert tuple(LIEN_KINDS) == KINDS
+# The kinds of lien, their labels and their rank under § 6653(8) are the vocabulary's
+# (tid/rules/vocab/lien_kinds.py); ``KINDS`` is their codes when this module is loaded.
+KINDS = LIEN_KINDS.codes()
 
 
 def kind_label(kind: str) -> str:
     """The label of a kind of lien, as a message (an unknown kind is shown as written)."""
-    known = LIEN_KINDS.get(kind)
-    return Message(known.label) if known else kind
-
-
-SECURED = "secured"
-UNSECURED_CHARGES = "unsecured_charges"
+    return LIEN_KINDS.label(kind)
 
 
 @dataclass(frozen=True)
@@ -162,8 +115,9 @@ def _classify(lien: Lien, act_date: date) -> tuple[int, str]:
     """The group of a lien (1, 2 or 3) and the sentence that says why, citing § 6653(8)."""
     day = lien.constituted_on.isoformat()
     act = act_date.isoformat()
-    if lien.kind in _ABOVE_BY_KIND:
-        para, what = _ABOVE_BY_KIND[lien.kind]
+    kind = LIEN_KINDS[lien.kind]
+    if kind.rank == ABOVE:
+        para, what = kind.paragraph, kind.what
         if lien.constituted_on < act_date:
             return 1, Message(
                 "Ranks above the impost lien: %(what)s (%(citation)s%(paragraph)s); also "
@@ -187,7 +141,7 @@ def _classify(lien: Lien, act_date: date) -> tuple[int, str]:
             citation=CITATION,
             amount=money_str(lien.amount),
         )
-    what = Message(_OTHER_KINDS[lien.kind])
+    what = Message(kind.what)
     if lien.constituted_on < act_date:
         return 1, Message(
             "Ranks above the impost lien: %(what)s constituted on %(day)s, before the act took "
@@ -430,10 +384,11 @@ def _parse_lien(item: object, path: str) -> Lien:
     if not isinstance(raw_id, str | int) or isinstance(raw_id, bool) or str(raw_id).strip() == "":
         raise InputError(f"{path}.id", f"{path}.id: every lien needs an id")
     kind = item.get("kind")
-    if kind not in KINDS:
+    if kind not in LIEN_KINDS:
+        known = ", ".join(LIEN_KINDS.codes())
         raise InputError(
             f"{path}.kind",
-            f"{path}.kind: {kind!r} is not a kind of lien; known: {', '.join(KINDS)}",
+            f"{path}.kind: {kind!r} is not a kind of lien; known: {known}",
         )
     unsecured = ZERO
     if item.get("unsecured_charges") not in (None, ""):

@@ -26,55 +26,19 @@ from tid.rules.money import ZERO, json_money, money_str, round_cents
 from tid.rules.params import ParamValue, history, param, param_or_none
 from tid.rules.periods import beyond_calendar, fiscal_year_of, parse_date
 from tid.rules.trace import TraceStep
+from tid.rules.vocab.lodging_types import EXEMPTIONS as EXEMPTION_TERMS
+from tid.rules.vocab.lodging_types import act272_types, irc1994_types, lodging_label
 
 IRC_1994 = "irc-1994"
 ACT_272 = "act-272-2003"
-IRC1994_TYPES = ("hotel", "apartment_hotel", "guest_house", "casino_hotel", "motel", "parador")
-ACT272_TYPES = (
-    "hotel",
-    "condohotel",
-    "apartment_hotel",
-    "guest_house",
-    "hostelry",
-    "casino_hotel",
-    "parador",
-    "motel",
-    "all_inclusive_hotel",
-    "short_term_rental",
-    "government_recreational",
-)
-EXEMPTIONS = {
-    "film_production": N_("Act 272-2003 § 24(F) (rooms of certified film-production crews)"),
-    "timeshare": N_("Act 272-2003 § 24(G) (timeshare acquisition and maintenance)"),
-}
+# The lodging types and exemptions, their labels and order are the vocabulary's
+# (tid/rules/vocab/lodging_types.py).
+IRC1994_TYPES = irc1994_types()
+ACT272_TYPES = act272_types()
+EXEMPTIONS = {exemption.code: exemption.citation for exemption in EXEMPTION_TERMS}
 GREATEST_OF = ("average_daily_rate", "room_cost", "industry_cost")
 _REGIME = "room_tax.regime"
 _REMIT = "room_tax.act272.remittance_day"
-
-# What users call each lodging type and exemption (the calculator's form and its trace).
-LODGING_LABELS = {
-    "hotel": N_("Hotel"),
-    "condohotel": N_("Condohotel"),
-    "apartment_hotel": N_("Apartment hotel"),
-    "guest_house": N_("Guest house"),
-    "hostelry": N_("Hostelry or inn not authorized as a parador (9 percent)"),
-    "casino_hotel": N_("Hotel with casino"),
-    "parador": N_("Parador (inn authorized by the Tourism Company, 7 percent)"),
-    "motel": N_("Motel"),
-    "all_inclusive_hotel": N_("All-inclusive hotel"),
-    "short_term_rental": N_("Short-term rental"),
-    "government_recreational": N_("Government recreational facility"),
-}
-EXEMPTION_LABELS = {
-    "film_production": N_("Film production crew"),
-    "timeshare": N_("Timeshare"),
-}
-
-
-def lodging_label(code: str) -> str:
-    """A lodging type or an exemption by its label (as a message); unknown codes as written."""
-    label = LODGING_LABELS.get(code) or EXEMPTION_LABELS.get(code)
-    return Message(label) if label else code
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,15 +37,13 @@ from tid.models import (
 from tid.rules import liens as lien_rules
 from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.money import ZERO, round_cents
+from tid.rules.vocab import recorded_kinds
 from tid.services import audit, ledger
 from tid.services.audit_statement import AgedBill
 from tid.services.paging import PER_PAGE, page_info
 
 IMPOST_LIEN_ID = "impost"
 DAYS_IN_YEAR = 365  # simple interest per day late; the ordinance's own convention may differ
-
-OTHER_KINDS = tuple(k for k in lien_rules.KINDS if k != lien_rules.IMPOST_KIND)
-
 
 # --------------------------------------------------------------------------- late charges
 
@@ -313,7 +311,7 @@ def lien_problems(
     """Every problem of a lien's fields, all at once (a form shows them together); ``None``
     for a date or amount that could not be read (already flagged)."""
     problems: list[Finding] = []
-    if kind not in OTHER_KINDS:
+    if kind not in recorded_kinds():
         problems.append(Finding("kind", N_("Choose the kind of lien from the list.")))
     if not holder.strip():
         problems.append(Finding("holder", N_("Name the holder of the lien.")))

@@ -27,11 +27,12 @@ from flask_babel import gettext as _
 from tid import tasks
 from tid.config import upload_retention
 from tid.db import get_session
-from tid.i18n import say
+from tid.i18n import money, number, say
 from tid.ids import parse_page
 from tid.models import JobState, Ordinance
 from tid.rules.errors import N_, Finding, InputError
 from tid.rules.periods import fiscal_year_of, parse_date, parse_fiscal_year
+from tid.rules.vocab.roll_columns import MONEY, QUANTITY, RollColumn
 from tid.services import access as policy
 from tid.services import billing, billing_reads, roll
 from tid.web import jobs, nav, paging
@@ -44,8 +45,24 @@ bp = Blueprint("roll", __name__, url_prefix="/roll")
 
 @bp.context_processor
 def _words() -> dict[str, Any]:
-    """The roll's columns and encodings by their labels (tid/services/roll/columns.py)."""
-    return {"roll_column": roll.column_label, "roll_encoding": roll.encoding_label}
+    """The roll's columns and encodings by their labels (tid/rules/vocab/roll_columns.py,
+    tid/services/roll/columns.py), and a property's figures, each printed by its type."""
+    return {
+        "roll_column": roll.column_label,
+        "roll_encoding": roll.encoding_label,
+        "roll_figures": roll.figure_columns,
+        "roll_cell": _figure,
+    }
+
+
+def _figure(year: Any, column: RollColumn) -> Any:
+    """A figure of a roll's line: money, a number, or as written (— when missing)."""
+    value = getattr(year, column.code)
+    if column.kind == MONEY:
+        return money(value)
+    if column.kind == QUANTITY:
+        return number(value)
+    return "—" if value is None else value
 
 
 READERS = policy.DISTRICT_READERS

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tid.rules.calculators.inputs import N_, Field, FormSpec, Section, Table
 from tid.rules.calculators.kit import Calculator
-from tid.rules.liens import KINDS, LIEN_KINDS
+from tid.rules.vocab.lien_kinds import LIEN_KINDS
 
 FORM = FormSpec(
     name="liens",
@@ -23,8 +23,8 @@ FORM = FormSpec(
                     N_("Liens"),
                     (
                         Field("id", "text", N_("Identifier"), True),
-                        # The choices are the rule's own list, so that they cannot drift apart.
-                        Field("kind", "choice", N_("Kind"), True, KINDS),
+                        # The choices are the vocabulary's (tid/rules/vocab/lien_kinds.py).
+                        Field("kind", "choice", N_("Kind"), True, LIEN_KINDS.codes()),
                         Field("constituted_on", "date", N_("Constituted on"), True),
                         Field("amount", "money", N_("Amount"), True),
                         Field("unsecured_charges", "money", N_("Unsecured charges")),
@@ -73,7 +73,7 @@ LABELS: dict[str, str] = {
     "to_owner": N_("To the owner"),
     "secured": N_("Secured"),
     # the kinds of lien (choices)
-    **{key: kind.label for key, kind in LIEN_KINDS.items()},
+    **LIEN_KINDS.msgids(),
 }
 
 CALCULATOR = Calculator(

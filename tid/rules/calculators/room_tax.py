@@ -6,7 +6,7 @@ from __future__ import annotations
 from tid.rules.calculators.inputs import N_, Field, FormSpec, Section
 from tid.rules.calculators.kit import Calculator
 from tid.rules.params import CODE_LABELS
-from tid.rules.room_tax import ACT272_TYPES, EXEMPTION_LABELS, LODGING_LABELS
+from tid.rules.vocab.lodging_types import EXEMPTIONS, LODGING_TYPES, act272_types
 
 _MONEY_HINT = N_("Dollars and cents, like 1234.50.")
 
@@ -19,8 +19,8 @@ FORM = FormSpec(
         Section(
             N_("The stay"),
             (
-                # The choices are the rule's own list, so that they cannot drift apart.
-                Field("lodging_type", "choice", N_("Lodging type"), True, ACT272_TYPES),
+                # The choices are the vocabulary's (tid/rules/vocab/lodging_types.py).
+                Field("lodging_type", "choice", N_("Lodging type"), True, act272_types()),
                 Field("date", "date", N_("Date of the stay"), True),
                 Field("nightly_rate", "money", N_("Nightly rate"), hint=_MONEY_HINT),
                 Field("nights", "integer", N_("Nights"), True),
@@ -29,7 +29,7 @@ FORM = FormSpec(
                     "exemption",
                     "choice",
                     N_("Exemption"),
-                    choices=("film_production", "timeshare"),
+                    choices=EXEMPTIONS.codes(),
                 ),
             ),
         ),
@@ -70,8 +70,8 @@ LABELS: dict[str, str] = {
     # the regimes, as the parameter room_tax.regime names them (tid/rules/params.py)
     **{code: CODE_LABELS[code] for code in ("irc-1994", "act-272-2003")},
     # the lodging types and the exemptions (choices)
-    **LODGING_LABELS,
-    **EXEMPTION_LABELS,
+    **LODGING_TYPES.msgids(),
+    **EXEMPTIONS.msgids(),
 }
 
 CALCULATOR = Calculator(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from tid.rules.calculators.inputs import N_, Field, FormSpec, Group, Section, Table
 from tid.rules.calculators.kit import Calculator, months_by_recipient
-from tid.rules.room_tax import IRC1994_TYPES
+from tid.rules.vocab.lodging_types import irc1994_types
 
 _FY_HINT = N_("Like 2024-25 (July 1, 2024 to June 30, 2025).")
 
@@ -69,8 +69,8 @@ FORM = FormSpec(
                 Group(
                     "collections",
                     N_("Tax collected in the fiscal year, by lodging type"),
-                    # the lodging types of IRC 1994 § 2051(a), the rule's own list
-                    tuple(Field(t, "money", t) for t in IRC1994_TYPES),
+                    # the lodging types of IRC 1994 § 2051(a), the vocabulary's
+                    tuple(Field(t, "money", t) for t in irc1994_types()),
                 ),
                 Field(
                     "bond_fund_amount",

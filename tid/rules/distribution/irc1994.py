@@ -17,9 +17,10 @@ from tid.rules.money import from_cents, money_str, to_cents
 from tid.rules.params import ParamValue, history, param, param_or_none
 from tid.rules.periods import FiscalYear
 from tid.rules.trace import TraceStep
+from tid.rules.vocab.lodging_types import irc1994_types
 from tid.rules.waterfall import split_exact
 
-IRC1994_TYPES = ("hotel", "apartment_hotel", "guest_house", "casino_hotel", "motel", "parador")
+IRC1994_TYPES = irc1994_types()  # the vocabulary's (tid/rules/vocab/lodging_types.py)
 CASINO_TYPES = frozenset({"casino_hotel"})
 IRC1994_KEYS = (
     "general_fund",

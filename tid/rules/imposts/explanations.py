@@ -1,5 +1,5 @@
 """The words of an impost's explanation ("how it was computed"): operators and comparisons as
-people write them, the roll's usual attributes and parameters by their labels, numbers and
+people write them, the roll's columns and the ordinance's figures by their labels, numbers and
 money as printed. Each explanation is a message, rendered in the reader's language.
 """
 
@@ -8,6 +8,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from tid.rules.messages import Message
+from tid.rules.vocab import formula_name_label
 
 COMPARE_WORDS = {
     "==": "=",
@@ -22,25 +23,11 @@ COMPARE_WORDS = {
 ARITH_WORDS = {"+": "+", "-": "−", "*": "×", "/": "÷"}
 
 
-# The roll's usual attributes and parameters, labelled; any other name is shown as written.
-_LABELS = {
-    "assessed_value": Message("assessed value"),
-    "rooms": Message("rooms"),
-    "land_area": Message("land area"),
-    "built_area": Message("built area"),
-    "frontage": Message("frontage"),
-    "use_class": Message("use class"),
-    "budget": Message("budget"),
-    "expected_amount": Message("expected amount"),
-}
-
-
 def label_of(name: str) -> str:
-    """A name of the formula as users call it: a message for the usual ones, else the name as
-    the roll or the ordinance writes it."""
-    if name in _LABELS:
-        return _LABELS[name]
-    return name.replace("_", " ")
+    """A name of the formula as users call it: a message for the roll's columns and the
+    ordinance's figures (the vocabulary's, tid/rules/vocab/formula_names.py), else the name
+    as the roll writes it."""
+    return formula_name_label(name) or name.replace("_", " ")
 
 
 def compose_text(template: str, **parts: str) -> str:

@@ -19,6 +19,14 @@ from tid.rules.errors import N_, InputError
 from tid.rules.imposts import PropertyImpost, Value, compile_formula, evaluate
 from tid.rules.messages import Message
 from tid.rules.money import ZERO, to_cents
+from tid.rules.vocab.roll_columns import (
+    COUNT,
+    MONEY,
+    QUANTITY,
+    ROLL_COLUMNS,
+    TEXT,
+    formula_columns,
+)
 from tid.services.roll import attribute_names
 
 if TYPE_CHECKING:
@@ -57,14 +65,13 @@ def _roll_properties(
     def text(value: str) -> str:
         return value
 
-    converters: dict[str, Callable[[Any], Any]] = {
-        "assessed_value": money,
-        "land_area": quantity,
-        "built_area": quantity,
-        "use_class": text,
-        "rooms": count,
-        "frontage": quantity,
+    by_kind: dict[str, Callable[[Any], Any]] = {
+        MONEY: money,
+        QUANTITY: quantity,
+        TEXT: text,
+        COUNT: count,
     }
+    converters = {code: by_kind[ROLL_COLUMNS[code].kind] for code in formula_columns()}
     standard = [name for name in converters if name in used]
     with_extras = any(name not in converters for name in used)
     columns = [prop.c.id, prop.c.cadastral_number, year.c.id]

@@ -10,6 +10,8 @@ from typing import Any
 
 from tid.rules.errors import N_
 from tid.rules.messages import Message
+from tid.rules.vocab.journal_terms import ACCOUNTS
+from tid.rules.vocab.journal_terms import ENTRY_KINDS as ENTRY_KIND_TERMS
 
 BANK = "bank"
 RECEIVABLE = "receivable"
@@ -28,24 +30,11 @@ def is_expense(account: str) -> bool:
     return account == ADMIN_EXPENSE or account.startswith(PURPOSE_PREFIX)
 
 
-# The journal's vocabulary: what each account, kind of entry and memo is called where users
-# read the journal (pages, the yearly statement, its PDF and CSV). The database keeps the keys.
-ACCOUNT_LABELS = {
-    BANK: N_("Bank"),
-    RECEIVABLE: N_("Impost receivable"),
-    ASSESSED: N_("Impost assessed"),
-    REVENUE: N_("Impost revenue"),
-    OWNER_CREDIT: N_("Owner credit held"),
-    ADMIN_EXPENSE: N_("Administrative expenses"),
-}
-ENTRY_KINDS = {
-    "bill": N_("Bill"),
-    "bill_superseded": N_("Bill superseded"),
-    "payment": N_("Payment"),
-    "credit_applied": N_("Owner credit applied"),
-    "expenditure": N_("Expenditure"),
-    "reversal": N_("Reversal"),
-}
+# What each account and kind of entry is called where users read the journal (pages, the
+# yearly statement, its PDF and CSV) is the vocabulary's (tid/rules/vocab/journal_terms.py);
+# these are its labels when this module is loaded. The database keeps the codes.
+ACCOUNT_LABELS = ACCOUNTS.msgids()
+ENTRY_KINDS = ENTRY_KIND_TERMS.msgids()
 # The memos the services write, by kind of entry: a memo is stored as its English sentence
 # (Message), and read back in the reader's language by matching these templates.
 MEMOS = {
@@ -95,8 +84,8 @@ def memo_message(kind: str, text: str) -> str:
 
 def account_label(account: str, purposes: dict[int, str] | None = None) -> str:
     """What users call an account (an authorized purpose by its name, when known)."""
-    if account in ACCOUNT_LABELS:
-        return Message(ACCOUNT_LABELS[account])
+    if account in ACCOUNTS:
+        return ACCOUNTS.label(account)
     if account.startswith(PURPOSE_PREFIX):
         purpose_id = account.removeprefix(PURPOSE_PREFIX)
         name = (purposes or {}).get(int(purpose_id)) if purpose_id.isdigit() else None
@@ -107,7 +96,7 @@ def account_label(account: str, purposes: dict[int, str] | None = None) -> str:
 
 
 def entry_kind_label(kind: str) -> str:
-    return Message(ENTRY_KINDS[kind]) if kind in ENTRY_KINDS else kind
+    return ENTRY_KIND_TERMS.label(kind)
 
 
 @dataclass(frozen=True)

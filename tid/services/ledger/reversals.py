@@ -14,6 +14,7 @@ from tid.models import (
 from tid.rules.errors import N_, InputError
 from tid.rules.money import ZERO
 from tid.rules.periods import fiscal_year_of
+from tid.rules.vocab.journal_terms import reversible_kinds
 from tid.services import audit
 from tid.services.ledger.accounts import (
     REVENUE,
@@ -38,10 +39,11 @@ class Reversible(Protocol):
 
 
 def reversible(entry: Reversible) -> bool:
-    """Whether the journal reverses an entry of this kind: not a bill (a new billing run
-    corrects it), not a reversal. :func:`reverse_entry` refuses every other; it also refuses
-    an entry already reversed (the journal's rows say which are)."""
-    return entry.kind not in CORRECTED_BY_BILLING and entry.reverses_id is None
+    """Whether the journal reverses an entry of this kind: the vocabulary's ``reversible``
+    kinds (tid/rules/vocab/journal_terms.py), not a bill (a new billing run corrects it), not
+    a reversal. :func:`reverse_entry` refuses every other; it also refuses an entry already
+    reversed (the journal's rows say which are)."""
+    return entry.kind in reversible_kinds() and entry.reverses_id is None
 
 
 def reverse_entry(

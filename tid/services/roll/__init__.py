@@ -25,7 +25,7 @@ package imports from the submodule that holds each.
 
 from __future__ import annotations
 
-from tid.services.roll.columns import column_label, encoding_label
+from tid.services.roll.columns import column_label, encoding_label, figure_columns
 from tid.services.roll.file_reading import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_ROWS,
@@ -70,6 +70,7 @@ __all__ = [
     "decimal_attributes",
     "delete_upload",
     "encoding_label",
+    "figure_columns",
     "fiscal_years",
     "import_roll",
     "imports",

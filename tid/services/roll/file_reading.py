@@ -13,8 +13,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from tid.rules.errors import N_, Finding, InputError
+from tid.rules.vocab.roll_columns import header_aliases, required_columns
 from tid.services.csvfile import decode, delimiter_of, normalize_header
-from tid.services.roll.columns import ATTRIBUTE_NAME, HEADER_ALIASES, NUMBER
+from tid.services.roll.columns import ATTRIBUTE_NAME, NUMBER
 from tid.services.roll.rows import RollRow, column_plan, parse_row, row_finding
 
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
@@ -90,8 +91,7 @@ def parse_roll(
 
 
 def _require_columns(columns: Mapping[str, str]) -> None:
-    required = {"cadastral_number", "owner_names", "assessed_value", "mailing_line1", "mailing_zip"}
-    missing = sorted(required - set(columns.values()))
+    missing = sorted(required_columns() - set(columns.values()))
     if missing:
         raise InputError(
             ",".join(missing),  # the columns missing, by the roll's names
@@ -182,6 +182,7 @@ def _map_columns(header: Sequence[str]) -> tuple[dict[str, str], list[str], list
     extra: list[str] = []
     findings: list[Finding] = []
     used: dict[str, str] = {}
+    aliases = header_aliases()
     for name in header:
         key = normalize_header(name)
         shown = name.strip().lstrip("\ufeff")
@@ -189,7 +190,7 @@ def _map_columns(header: Sequence[str]) -> tuple[dict[str, str], list[str], list
             if shown:
                 findings.append(row_finding(1, shown, N_("This column has no usable name.")))
             continue
-        target = HEADER_ALIASES.get(key)
+        target = aliases.get(key)
         if target is None:
             if not ATTRIBUTE_NAME.match(key):
                 findings.append(

@@ -24,6 +24,7 @@ from tid.clock import utcnow
 from tid.models import District, Property, PropertyYear, RollImport
 from tid.rules.errors import N_, FindingsError, InputError
 from tid.rules.periods import parse_fiscal_year
+from tid.rules.vocab.roll_columns import year_columns
 from tid.services import audit
 from tid.services.roll.file_reading import (
     DEFAULT_MAX_BYTES,
@@ -88,23 +89,8 @@ def _existing_year(session: Session, district_id: int, fiscal_year: str) -> dict
 
 
 def _year_values(year: PropertyYear) -> dict[str, Any]:
-    return {
-        "owner_names": year.owner_names,
-        "mailing_urbanization": year.mailing_urbanization,
-        "mailing_line1": year.mailing_line1,
-        "mailing_line2": year.mailing_line2,
-        "mailing_city": year.mailing_city,
-        "mailing_state": year.mailing_state,
-        "mailing_zip": year.mailing_zip,
-        "physical_address": year.physical_address,
-        "assessed_value": year.assessed_value,
-        "land_area": year.land_area,
-        "built_area": year.built_area,
-        "use_class": year.use_class,
-        "rooms": year.rooms,
-        "frontage": year.frontage,
-        "attributes": year.attributes,
-    }
+    values = {code: getattr(year, code) for code in year_columns()}
+    return {**values, "attributes": year.attributes}
 
 
 def _same(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:

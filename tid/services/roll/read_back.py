@@ -13,8 +13,8 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from tid.models import Property, PropertyYear, RollImport
+from tid.rules.vocab.roll_columns import formula_columns
 from tid.services.paging import PER_PAGE, PageInfo, cadastral_or_owner, page_info
-from tid.services.roll.columns import STANDARD_ATTRIBUTES
 
 
 def fiscal_years(session: Session, district_id: int) -> list[tuple[str, int]]:
@@ -94,7 +94,7 @@ def property_history(session: Session, property_id: int) -> list[PropertyYear]:
 
 def attribute_names(session: Session, district_id: int, fiscal_year: str) -> list[str]:
     """The attributes a formula may use on this roll: the standard ones and the extras."""
-    names = set(STANDARD_ATTRIBUTES)
+    names = set(formula_columns())
     stmt = (
         select(PropertyYear.attributes)
         .where(

@@ -15,59 +15,38 @@ from typing import Any
 
 from tid.rules.errors import N_, Finding
 from tid.rules.money import CENT
-from tid.services.roll.columns import (
-    CADASTRAL,
-    INJECTION_START,
-    NUMBER,
-    NUMERIC_FIELDS,
-    QUANTITY_PLACES,
-    TEXT_FIELDS,
-    TEXT_LIMITS,
-    ZIP,
+from tid.rules.vocab.roll_columns import (
+    MONEY,
+    ROLL_COLUMNS,
+    count_columns,
+    numeric_columns,
+    text_columns,
+    text_limits,
+    year_columns,
 )
+from tid.services.roll.columns import CADASTRAL, INJECTION_START, NUMBER, QUANTITY_PLACES, ZIP
 
 
 @dataclass(frozen=True)
 class RollRow:
-    """One good row of the file, parsed."""
+    """One good row of the file, parsed: its cadastral number and the columns of a
+    ``PropertyYear`` (tid/rules/vocab/roll_columns.py), each also read as an attribute
+    (``row.owner_names``)."""
 
     row: int  # 1 is the header
     cadastral_number: str
-    owner_names: str
-    mailing_urbanization: str
-    mailing_line1: str
-    mailing_line2: str
-    mailing_city: str
-    mailing_state: str
-    mailing_zip: str
-    physical_address: str
-    assessed_value: Decimal
-    land_area: Decimal | None
-    built_area: Decimal | None
-    use_class: str
-    rooms: int | None
-    frontage: Decimal | None
+    columns: Mapping[str, Any]
     attributes: dict[str, Decimal]
+
+    def __getattr__(self, name: str) -> Any:
+        columns = self.__dict__.get("columns")
+        if columns is None or name not in columns:
+            raise AttributeError(name)
+        return columns[name]
 
     def values(self) -> dict[str, Any]:
         """The columns of a PropertyYear (without ids)."""
-        return {
-            "owner_names": self.owner_names,
-            "mailing_urbanization": self.mailing_urbanization,
-            "mailing_line1": self.mailing_line1,
-            "mailing_line2": self.mailing_line2,
-            "mailing_city": self.mailing_city,
-            "mailing_state": self.mailing_state,
-            "mailing_zip": self.mailing_zip,
-            "physical_address": self.physical_address,
-            "assessed_value": self.assessed_value,
-            "land_area": self.land_area,
-            "built_area": self.built_area,
-            "use_class": self.use_class,
-            "rooms": self.rooms,
-            "frontage": self.frontage,
-            "attributes": attributes_json(self.attributes),
-        }
+        return {**self.columns, "attributes": attributes_json(self.attributes)}
 
 
 def row_finding(row: int, column: str, msgid: str, value: str = "", **params: Any) -> Finding:
@@ -94,7 +73,7 @@ def column_plan(
         column = header[index].strip().lstrip("\ufeff")
         if column in ignored:
             kind = _IGNORED
-        elif target in TEXT_FIELDS:
+        elif target in ROLL_COLUMNS and not ROLL_COLUMNS[target].numeric:
             kind = _TEXT
         elif target.startswith("attribute:"):
             kind = _ATTRIBUTE
@@ -126,26 +105,19 @@ def parse_row(
     _check_amounts(number, numbers, findings, before, column_of)
     if len(findings) > before:
         return None
-    assessed = numbers["assessed_value"]
-    rooms = numbers["rooms"]
-    assert assessed is not None
+    values: dict[str, Any] = {**text, **numbers}
+    values.update(
+        owner_names=owners[: ROLL_COLUMNS["owner_names"].limit],
+        mailing_state=state,
+        use_class=text["use_class"].lower(),
+    )
+    for code in count_columns():
+        if values[code] is not None:
+            values[code] = int(values[code])
     return RollRow(
         row=number,
         cadastral_number=text["cadastral_number"],
-        owner_names=owners[: TEXT_LIMITS["owner_names"]],
-        mailing_urbanization=text["mailing_urbanization"],
-        mailing_line1=text["mailing_line1"],
-        mailing_line2=text["mailing_line2"],
-        mailing_city=text["mailing_city"],
-        mailing_state=state,
-        mailing_zip=text["mailing_zip"],
-        physical_address=text["physical_address"],
-        assessed_value=assessed,
-        land_area=numbers["land_area"],
-        built_area=numbers["built_area"],
-        use_class=text["use_class"].lower(),
-        rooms=int(rooms) if rooms is not None else None,
-        frontage=numbers["frontage"],
+        columns={code: values[code] for code in year_columns()},
         attributes=attributes,
     )
 
@@ -157,8 +129,9 @@ def _read_cells(
     findings: list[Finding],
 ) -> tuple[dict[str, str], dict[str, Decimal | None], dict[str, Decimal]]:
     """Each used column's cell in the file's order: (texts, numbers, extra attributes)."""
-    text: dict[str, str] = dict.fromkeys(TEXT_FIELDS, "")
-    numbers: dict[str, Decimal | None] = dict.fromkeys(NUMERIC_FIELDS)
+    text: dict[str, str] = dict.fromkeys(text_columns(), "")
+    numbers: dict[str, Decimal | None] = dict.fromkeys(numeric_columns())
+    limits = text_limits()
     attributes: dict[str, Decimal] = {}
     count = len(cells)
     for index, column, target, kind in plan:
@@ -170,14 +143,14 @@ def _read_cells(
                 continue
             if kind == _IGNORED:
                 continue
-            if len(cell) > TEXT_LIMITS[target]:
+            if len(cell) > limits[target]:
                 findings.append(
                     row_finding(
                         number,
                         column,
                         N_("This text is longer than %(limit)s characters."),
                         cell,
-                        limit=TEXT_LIMITS[target],
+                        limit=limits[target],
                     )
                 )
                 continue
@@ -328,7 +301,9 @@ def _number(
     if sign:
         findings.append(row_finding(row, column, N_("A negative value is not allowed here."), cell))
         return None
-    if target != "assessed_value" and value != value.quantize(QUANTITY_PLACES):
+    spec = ROLL_COLUMNS.get(target)
+    money = spec is not None and spec.kind == MONEY
+    if not money and value != value.quantize(QUANTITY_PLACES):
         findings.append(
             row_finding(row, column, N_("This number has more than four decimals."), cell)
         )
@@ -336,7 +311,7 @@ def _number(
     if len(whole.replace(",", "")) > 12:
         findings.append(row_finding(row, column, N_("This number is too large."), cell))
         return None
-    if target == "assessed_value":
+    if money:
         return value
     return value.normalize() if value == value.to_integral_value() else value
 

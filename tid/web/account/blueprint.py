@@ -24,14 +24,9 @@ nav.add(
     READERS,
 )
 
-# Labels that only templates and data use, kept in the catalog.
+# Labels that only templates and data use, kept in the catalog (the journal's kinds of entry
+# are named by the vocabulary, tid/rules/vocab/journal_terms.py).
 _LABELS = (
-    N_("bill"),
-    N_("payment"),
-    N_("expenditure"),
-    N_("reversal"),
-    N_("bill_superseded"),
-    N_("credit_applied"),
     N_("not yet due"),
     N_("over 365"),
 )

@@ -14,7 +14,7 @@ from tid.db import get_session
 from tid.documents import account as account_documents
 from tid.i18n import money, say
 from tid.rules.errors import N_, InputError
-from tid.rules.liens import KINDS, LIEN_KINDS
+from tid.rules.vocab import LIEN_KINDS, recorded_kinds
 from tid.services import account_pages, liens, payments
 from tid.web.access import may_write_district, me, require, visible_district
 from tid.web.account.blueprint import READERS, WRITERS, bp
@@ -30,7 +30,6 @@ from tid.web.account.fields import (
 from tid.web.forms import Form
 from tid.web.util import today
 
-_LIEN_KINDS = [k for k in KINDS if k != "tid_impost"]
 _LIEN_FIELDS = ("kind", "holder", "constituted_on", "amount", "reference")
 
 
@@ -110,7 +109,7 @@ def property_liens(district_id: int, property_id: int) -> Any:
         sale_text=sale_text,
         values=values,
         errors=errors,
-        kinds=[(k, str(_(LIEN_KINDS[k].label))) for k in _LIEN_KINDS],
+        kinds=[(k, str(_(LIEN_KINDS[k].label))) for k in recorded_kinds()],
         credit=found.credit,
         token=secrets.token_urlsafe(16),
         may_write=may_write_district(district),
