@@ -81,15 +81,19 @@ def cents(value: object) -> Decimal:
 def day_sums_of(
     session: Session,
     district_id: int,
-    accounts: Sequence[str],
+    accounts: Sequence[str] | None,
     since: date | None,
     until: date | None,
 ) -> dict[str, Decimal]:
+    """The lines of ``accounts`` (every account: None) booked between two dates (inclusive),
+    summed by account."""
     stmt = (
         select(LedgerDay.account, func.sum(LedgerDay.amount))
-        .where(LedgerDay.district_id == district_id, col(LedgerDay.account).in_(accounts))
+        .where(LedgerDay.district_id == district_id)
         .group_by(col(LedgerDay.account))
     )
+    if accounts is not None:
+        stmt = stmt.where(col(LedgerDay.account).in_(accounts))
     if since is not None:
         stmt = stmt.where(LedgerDay.day >= since)
     if until is not None:
@@ -101,16 +105,7 @@ def day_sums(
     session: Session, district_id: int, *, since: date | None = None, until: date | None = None
 ) -> dict[str, Decimal]:
     """Every account's lines booked between two dates (inclusive), summed."""
-    stmt = (
-        select(LedgerDay.account, func.sum(LedgerDay.amount))
-        .where(LedgerDay.district_id == district_id)
-        .group_by(col(LedgerDay.account))
-    )
-    if since is not None:
-        stmt = stmt.where(LedgerDay.day >= since)
-    if until is not None:
-        stmt = stmt.where(LedgerDay.day <= until)
-    return {account: cents(total) for account, total in session.exec(stmt)}
+    return day_sums_of(session, district_id, None, since, until)
 
 
 def month_sums(
