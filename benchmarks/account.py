@@ -128,33 +128,39 @@ def page_queries(engine: Engine, district_id: int) -> dict[str, Callable[[], Any
     def dashboard() -> None:
         with session() as db:
             fy = latest_fy(db)
-            ledger.cap_figures(db, district_id, fy)
-            audit_statement.months(db, district_id, fy)
-            ledger.balances(db, district_id)
-            ledger.unbooked_owed(db, district_id)
-            audit_statement.bank_checks(db, district_id, limit=1)
+            ledger.cap_figures(session=db, district_id=district_id, fy=fy)
+            audit_statement.months(session=db, district_id=district_id, fy=fy)
+            ledger.balances(session=db, district_id=district_id)
+            ledger.unbooked_owed(session=db, district_id=district_id)
+            audit_statement.bank_checks(session=db, district_id=district_id, limit=1)
 
     def journal_first() -> None:
         with session() as db:
             fy = latest_fy(db)
-            ledger.journal_page(db, district_id, since=fy.start, until=fy.end, page=1)
+            ledger.journal_page(
+                session=db, district_id=district_id, since=fy.start, until=fy.end, page=1
+            )
 
     def journal_last() -> None:
         with session() as db:
             fy = latest_fy(db)
-            ledger.journal_page(db, district_id, since=fy.start, until=fy.end, page=10**6)
+            ledger.journal_page(
+                session=db, district_id=district_id, since=fy.start, until=fy.end, page=10**6
+            )
 
     def delinquency() -> None:
         with session() as db:
-            liens.delinquency_page(db, district_id, TODAY, page=1)
+            liens.delinquency_page(session=db, district_id=district_id, today=TODAY, page=1)
 
     def statement() -> None:
         with session() as db:
-            audit_statement.statement(db, district_id, latest_fy(db))
+            audit_statement.statement(session=db, district_id=district_id, fy=latest_fy(db))
 
     def aging() -> None:
         with session() as db:
-            audit_statement.aging_page(db, district_id, latest_fy(db).end, limit=0)
+            audit_statement.aging_page(
+                session=db, district_id=district_id, as_of=latest_fy(db).end, limit=0
+            )
 
     return {
         "account dashboard": dashboard,
@@ -168,7 +174,7 @@ def page_queries(engine: Engine, district_id: int) -> dict[str, Callable[[], Any
 
 def delinquent_bills(engine: Engine, district_id: int, n: int) -> list[tuple[int, Decimal]]:
     with Session(engine) as db:
-        rows = liens.delinquency(db, district_id, TODAY)
+        rows = liens.delinquency(session=db, district_id=district_id, today=TODAY)
     return [(r.bill.id or 0, r.outstanding) for r in rows[:n]]
 
 
@@ -361,7 +367,7 @@ def run(backend: str, properties: int, years: int, n_payments: int) -> bool:
                 f"{'ok' if first <= 1.0 else 'MISSED'}"
             )
             with Session(large) as db:
-                lines, differences = ledger.verify(db, large_id)
+                lines, differences = ledger.verify(session=db, district_id=large_id)
             ok = ok and not differences
             print(f"tid account verify: {lines:,} lines, {len(differences)} differences")
             for engine in (small, large, bare):

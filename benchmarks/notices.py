@@ -156,7 +156,7 @@ def _setup(session: Session, n: int) -> int:
 def _run_job(app: Flask, session: Session, kind: str, params: dict[str, Any]) -> Job:
     """Queue a job as the web does and run it as ``tid worker`` does; it must finish."""
     job, _created = jobs.start(
-        session,
+        session=session,
         token=jobs.new_token(),
         kind=kind,
         actor=ACTOR,
@@ -219,7 +219,7 @@ def main() -> None:
             batch = session.exec(select(NoticeBatch)).one()
             rendered = time.perf_counter()
             print(f"  job {job.id}: {job.state}, progress {job.done}/{job.total}")
-            found = notices.batch_notices(session, batch.id or 0)
+            found = notices.batch_notices(session=session, batch_id=batch.id or 0)
             csv_text = "notice,article\n" + "".join(
                 f"{n.number},{_article(len(found) - i)}\n" for i, n in enumerate(found)
             )
@@ -242,8 +242,10 @@ def main() -> None:
             session.refresh(batch)
             finished = time.perf_counter()
             total = finished - started
-            print_size = len(notices.archived_bytes(session, batch.print_sha256))
-            manifest_size = len(notices.archived_bytes(session, batch.manifest_sha256))
+            print_size = len(notices.archived_bytes(session=session, sha256=batch.print_sha256))
+            manifest_size = len(
+                notices.archived_bytes(session=session, sha256=batch.manifest_sha256)
+            )
             sizes = [n.page_count for n in found]
             fast_rate = args.n / total
             print(

@@ -147,11 +147,22 @@ def test_the_running_balances_are_computed_from_the_journal_already_booked(
         engine = make_engine(url)
         with Session(engine) as session:
             district_id = session.execute(text("SELECT id FROM district")).scalar_one()
-            assert ledger.verify(session, district_id) == (6, [])
-            assert ledger.balance(session, district_id, "bank") == Decimal("15.00")
-            assert ledger.entries_count(session, district_id) == 3  # counted per day too
-            assert ledger.entries_count(session, district_id, since=date(2026, 7, 2)) == 1
-            assert ledger.day_sums(session, district_id, until=date(2026, 7, 1)) == {
+            assert ledger.verify(session=session, district_id=district_id) == (6, [])
+            assert ledger.balance(
+                session=session, district_id=district_id, account="bank"
+            ) == Decimal("15.00")
+            assert (
+                ledger.entries_count(session=session, district_id=district_id) == 3
+            )  # counted per day too
+            assert (
+                ledger.entries_count(
+                    session=session, district_id=district_id, since=date(2026, 7, 2)
+                )
+                == 1
+            )
+            assert ledger.day_sums(
+                session=session, district_id=district_id, until=date(2026, 7, 1)
+            ) == {
                 "bank": Decimal("10.00"),
                 "owner_credit": Decimal("-10.00"),
             }

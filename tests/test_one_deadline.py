@@ -85,7 +85,7 @@ def _approved_with_receipt(session: Session, people: People) -> tuple[Petition, 
         session=session, actor=ACTOR, petition=petition, on=RECEIVED, today=DAY
     )
     session.commit()
-    ordinance = svc.ordinance_of(session, petition)
+    ordinance = svc.ordinance_of(session=session, petition=petition)
     assert ordinance is not None
     return petition, ordinance
 
@@ -178,7 +178,9 @@ def test_one_deadline_has_one_answer_everywhere(
         district_id=people.district.id or 0,
         fiscal_year=billing.ordinance_term(ordinance)[0].label,
     )
-    notice_deadline, why_not = notices.notice_deadline(session, ordinance, first_run)
+    notice_deadline, why_not = notices.notice_deadline(
+        session=session, ordinance=ordinance, run=first_run
+    )
     assert notice_deadline is not None, why_not
     answers = {
         "calculator": _calculator(app, "ordinance_received_by_association", "initial_notice_due"),
@@ -191,9 +193,11 @@ def test_one_deadline_has_one_answer_everywhere(
 
     # § 6653(2): the mayor's 30 days — the clerks' digest carries the legislature's and the
     # mayor's clocks (the association's is not theirs), so it is checked on this one.
-    mayor = svc.running_clock(with_mayor, svc.ordinance_of(session, with_mayor), today=DAY)
+    mayor = svc.running_clock(
+        with_mayor, svc.ordinance_of(session=session, petition=with_mayor), today=DAY
+    )
     assert mayor is not None and mayor.kind == "mayor"
-    rows = svc.due_soon(svc.dashboard(session, today=DAY))
+    rows = svc.due_soon(svc.dashboard(session=session, today=DAY))
     _subject, digest = jobs.compose_digest("San Juan", rows, DAY, "https://tid.example.pr")
     in_digest = {
         date.fromisoformat(day)

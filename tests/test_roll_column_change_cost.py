@@ -84,7 +84,9 @@ def test_the_roll_import_reads_a_new_column_by_its_spanish_or_english_header() -
 @pytest.mark.usefixtures("a_new_column")
 def test_the_formula_reads_and_explains_a_new_column(session: Session, people: People) -> None:
     assert "parking_spaces" in formula_columns()
-    names = roll.attribute_names(session, people.district.id or 0, "2026-27")
+    names = roll.attribute_names(
+        session=session, district_id=people.district.id or 0, fiscal_year="2026-27"
+    )
     assert "parking_spaces" in names
     assert label_of("parking_spaces") == "parking spaces"
 

@@ -196,7 +196,7 @@ def test_a_job_that_breaks_midway_rolls_back_and_can_run_again(
 
     # Queued again (as the worker does for a job whose worker died): the same result.
     monkeypatch.setattr(notice_pdf, "_merge", real_merge)
-    assert tasks.job_service.requeue(session, job)
+    assert tasks.job_service.requeue(session=session, job=job)
     tasks.enqueue(app, job.id or 0)
     assert tasks.run_pending(app) == 1
     session.expire_all()
@@ -386,7 +386,7 @@ def test_the_sweep_sends_again_the_jobs_of_dead_workers_and_lost_messages(
 
     def make(day: str) -> Job:
         job, _ = job_service.start(
-            session,
+            session=session,
             token=job_service.new_token(),
             kind=tasks.YEARLY_NOTICES,
             actor=audit.SYSTEM,

@@ -87,7 +87,7 @@ def test_kill_9_mid_run_leaves_no_orphans_and_the_job_runs_again(
     billed = make_run(session, people.district, ordinance, owners=owners)
     session.commit()
     job, _created = job_service.start(
-        session,
+        session=session,
         token=job_service.new_token(),
         kind=tasks.NOTICES_CREATE,
         actor=audit.Actor(people.association.email, people.association.id),

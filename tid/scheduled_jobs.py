@@ -177,7 +177,7 @@ def run_daily_digest(
     flagged_count = 0
     try:
         with Session(engine, expire_on_commit=False) as session:
-            rows = svc.due_soon(svc.dashboard(session, today=day))
+            rows = svc.due_soon(svc.dashboard(session=session, today=day))
             flagged_count = len(rows)
             grouped: dict[int, list[svc.DashboardRow]] = defaultdict(list)
             for row in rows:
@@ -195,10 +195,10 @@ def run_daily_digest(
                 sent.append({"municipality": name, "to": to, "petitions": petitions_sent})
                 recipients += to
                 audit.record(
-                    session,
-                    audit.SYSTEM,
-                    "digest.send",
-                    ("job_run", run_id),
+                    session=session,
+                    actor=audit.SYSTEM,
+                    action="digest.send",
+                    entity=("job_run", run_id),
                     after={
                         "day": day.isoformat(),
                         "municipality": name,
@@ -293,17 +293,17 @@ def run_archive_verify(
         return ArchiveCheckResult(day=day, claimed=False)
     try:
         with Session(engine, expire_on_commit=False) as session:
-            report = archive.verify(session)
+            report = archive.verify(session=session)
             to = _admins(session)
             if to:
                 subject, body = compose_archive_message(report, day)
                 mail.send(settings, to, subject, body)
             bad = [m.sha256 for m in report.mismatches]
             audit.record(
-                session,
-                audit.SYSTEM,
-                "archive.verify",
-                ("job_run", run_id),
+                session=session,
+                actor=audit.SYSTEM,
+                action="archive.verify",
+                entity=("job_run", run_id),
                 after={"day": day.isoformat(), "checked": report.checked, "mismatches": bad},
             )
             session.commit()
@@ -345,7 +345,7 @@ def run_yearly_notices(
             )
             session.flush()
             ids = [b.id or 0 for b in made]
-            portal.prune_attempts(session, before=utcnow() - timedelta(days=1))
+            portal.prune_attempts(session=session, before=utcnow() - timedelta(days=1))
     except Exception as exc:  # recorded on the claim, then raised for the worker's log
         _finish(engine, run_id, "failed", {"error": str(exc)[:500]})
         raise

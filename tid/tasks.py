@@ -300,7 +300,9 @@ def _account_pdf(ctx: Context) -> Outcome:
         except ValueError:
             raise InputError("booked_by", N_("Write a date like 2026-03-02.")) from None
     document = documents.make(ctx.session, name, reader=reader(ctx.locale), **params)
-    sha = notices.archive(ctx.session, document.data, document.media_type)
+    sha = notices.archive(
+        session=ctx.session, content=document.data, media_type=document.media_type
+    )
     done = N_("The PDF is ready.") if document.is_pdf else N_("The file is ready.")
     return Outcome(ctx.url("jobs.document", job_id=ctx.job_id), done, sha)
 
@@ -327,7 +329,7 @@ def schedule(app: Flask, kind: str, day: date) -> bool:
     engine: Engine = app.extensions["tid.engine"]
     with Session(engine, expire_on_commit=False) as session:
         job, created = job_service.start(
-            session,
+            session=session,
             token=f"{kind}:{day.isoformat()}",
             kind=kind,
             actor=audit.SYSTEM,
@@ -395,8 +397,8 @@ def execute(app: Flask, job_id: int, worker: str) -> str:
                 raise InputError("kind", N_("This kind of job is not known."))
             outcome = run(ctx)
             job_service.finish(
-                session,
-                job_id,
+                session=session,
+                job_id=job_id,
                 result_url=outcome.url,
                 result_label=outcome.label,
                 result_sha256=outcome.sha256,
@@ -494,14 +496,14 @@ def sweep(app: Flask) -> int:
         # A job still queued long after it was started while the queue is empty lost its
         # message (a worker died between taking it and claiming it): send it again. A
         # duplicate message is harmless: only one claim of a queued job succeeds.
-        lost = job_service.waiting_since(session, utcnow() - job_service.LOST_AFTER)
+        lost = job_service.waiting_since(session=session, before=utcnow() - job_service.LOST_AFTER)
         if lost and not q.huey.storage.queue_size():
             for job_id in lost:
                 log.warning("job %s: queued but not in the queue; sent again", job_id)
                 q.enqueue(job_id)
                 again += 1
-        for job in job_service.orphaned(session, q.worker):
-            if job_service.requeue(session, job):
+        for job in job_service.orphaned(session=session, me=q.worker):
+            if job_service.requeue(session=session, job=job):
                 log.warning("job %s: its worker %s is gone; queued again", job.id, job.worker)
                 q.enqueue(job.id or 0)
                 again += 1

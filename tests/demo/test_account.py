@@ -25,13 +25,13 @@ def test_the_account_demo_loads_once(app: Flask, session: Session) -> None:
     assert path == Path(app.instance_path) / "demo" / "deposits-condado-2025-09.csv"
     assert path.read_text().startswith("fecha,monto,referencia")
     entries = session.exec(select(func.count()).select_from(JournalEntry)).one()
-    figures = ledger.cap_figures(session, d, FiscalYear(2025))
+    figures = ledger.cap_figures(session=session, district_id=d, fy=FiscalYear(2025))
     assert figures.revenue > 0 and 0 < figures.admin <= figures.rate * figures.revenue
-    late = liens.delinquency(session, d, date(2025, 12, 1))
+    late = liens.delinquency(session=session, district_id=d, today=date(2025, 12, 1))
     assert len(late) == 2
     assert session.exec(select(User).where(User.email == ACCOUNT_USER)).one().district_id == d
     assert len(session.exec(select(PropertyLien)).all()) == 3
-    check = audit_statement.bank_checks(session, d)[0]
+    check = audit_statement.bank_checks(session=session, district_id=d)[0]
     assert check.difference == -35  # the bank's fee, not booked: reported − booked
     load_demo(session=session, config=config)
     assert session.exec(select(func.count()).select_from(JournalEntry)).one() == entries

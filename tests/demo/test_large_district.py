@@ -27,13 +27,13 @@ def test_the_generated_district_is_the_journal_the_services_would_write(
     d = made.district_id
     entries = session.exec(select(JournalEntry).where(JournalEntry.district_id == d)).all()
     assert len(entries) == made.entries
-    lines, differences = ledger.verify(session, d)
+    lines, differences = ledger.verify(session=session, district_id=d)
     assert differences == [] and lines == made.lines
     result = runner.invoke(args=["account", "verify", "--district", str(d)])
     assert result.exit_code == 0, result.output
     # Every bill is booked: the next posting books nothing.
-    assert ledger.sync_bills(session, actor=ACTOR, district_id=d) == 0
-    assert ledger.unbooked_owed(session, d) == {}
+    assert ledger.sync_bills(session=session, actor=ACTOR, district_id=d) == 0
+    assert ledger.unbooked_owed(session=session, district_id=d) == {}
     # A generated payment posted again through the service is recognised (the same key),
     # with the same lines the service would have written.
     entry = next(e for e in entries if e.kind == "payment")
@@ -68,7 +68,7 @@ def test_the_generated_district_is_the_journal_the_services_would_write(
     assert again.amount == bank and again.applied[0].applied == -receivable
     # The administrative cap holds in every fiscal year.
     for year in (2023, 2024, 2025):
-        figures = ledger.cap_figures(session, d, FiscalYear(year))
+        figures = ledger.cap_figures(session=session, district_id=d, fy=FiscalYear(year))
         assert figures.revenue > 0 and figures.admin <= figures.cap
     spent = session.exec(
         select(func.count()).select_from(Expenditure).where(Expenditure.district_id == d)
@@ -82,7 +82,7 @@ def test_the_generated_district_is_the_journal_the_services_would_write(
         ).one()
     )
     # A delinquent bill paid through the service: the balances follow.
-    late = liens.delinquency(session, d, TODAY)
+    late = liens.delinquency(session=session, district_id=d, today=TODAY)
     assert late, "the generator leaves some bills unpaid"
     first = late[0]
     paid = payments.record_payment(
@@ -97,11 +97,11 @@ def test_the_generated_district_is_the_journal_the_services_would_write(
     )
     session.commit()
     assert paid.booked and paid.applied[0].outstanding_after == 0
-    page = liens.delinquency_page(session, d, TODAY, per_page=5)
+    page = liens.delinquency_page(session=session, district_id=d, today=TODAY, per_page=5)
     assert page.total == len(late) - 1
     assert page.owed == sum((r.outstanding for r in late[1:]), Decimal("0.00"))
     assert [r.bill.id for r in page.rows] == [r.bill.id for r in late[1:6]]
-    assert ledger.verify(session, d)[1] == []
+    assert ledger.verify(session=session, district_id=d)[1] == []
     # Made once: a second call changes nothing.
     bills = session.exec(select(func.count()).select_from(Bill)).one()
     second = make_large_district(session, properties=40, years=3, user_email=None)

@@ -112,8 +112,11 @@ def _documents_of_record(
     text = pdf_text((out / "s.pdf").read_bytes())
     assert text == pdf_text(web.get(f"/account/{district}/statement.pdf?fy=2026-27").data)
     fy = FiscalYear(2026)
-    figures = audit_statement.statement(session, district_id, fy)
-    owed = sum(r.outstanding for r in audit_statement.aging(session, district_id, fy.end))
+    figures = audit_statement.statement(session=session, district_id=district_id, fy=fy)
+    owed = sum(
+        r.outstanding
+        for r in audit_statement.aging(session=session, district_id=district_id, as_of=fy.end)
+    )
     assert figures.opening_balance > 0 and owed > 0  # the year before's, carried forward
     for amount in (figures.opening_balance, figures.closing_balance, owed):
         assert f"${amount:,.2f}" in text

@@ -163,7 +163,7 @@ def issue_notices(
         **{**SENDER, **kwargs},  # type: ignore[arg-type]
     )
     session.commit()
-    return batch, notices.batch_notices(session, batch.id or 0)
+    return batch, notices.batch_notices(session=session, batch_id=batch.id or 0)
 
 
 def mail_all(session: Session, batch: NoticeBatch, found: list[Notice], seed: int = 100) -> None:

@@ -51,7 +51,7 @@ def _corrupt_one_byte(session: Session, sha256: str) -> None:
 
 def test_an_intact_archive_verifies(session: Session, people: People) -> None:
     found = _issue(session, people)
-    report = archive.verify(session)
+    report = archive.verify(session=session)
     # Two notices and the print file.
     assert report.ok and report.checked == 3 and report.total_bytes > 0
     assert "every one matches" in report.summary_en()
@@ -66,7 +66,7 @@ def test_one_corrupted_byte_is_reported_with_the_notice_it_belongs_to(
     found = _issue(session, people)
     target = found[1]
     _corrupt_one_byte(session, target.pdf_sha256)
-    report = archive.verify(session)
+    report = archive.verify(session=session)
     assert report.checked == 3
     assert [m.sha256 for m in report.mismatches] == [target.pdf_sha256]
     mismatch = report.mismatches[0]
@@ -82,7 +82,7 @@ def test_one_corrupted_byte_is_reported_with_the_notice_it_belongs_to(
 
     # Nothing hands out the corrupted bytes as if they were the notice.
     with pytest.raises(RuntimeError, match=target.pdf_sha256):
-        notices.notice_pdf_bytes(session, target)
+        notices.notice_pdf_bytes(session=session, notice=target)
 
 
 def test_the_command_says_so_when_all_is_well(app: Flask, session: Session, people: People) -> None:

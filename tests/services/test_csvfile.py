@@ -95,7 +95,9 @@ def test_the_banks_file_from_a_spanish_spreadsheet_is_read(session: Session) -> 
     )
     session.commit()
     assert (result.booked, result.total_booked) == (1, Decimal("1000.00"))
-    assert ledger.balance(session, s.district_id, BANK) == Decimal("1000.00")
+    assert ledger.balance(session=session, district_id=s.district_id, account=BANK) == Decimal(
+        "1000.00"
+    )
     with pytest.raises(InputError) as large:
         payments.parse_deposits(b"x" * (payments.MAX_DEPOSIT_BYTES + 1), today=TODAY)
     assert large.value.field == "file"

@@ -37,8 +37,8 @@ def test_program_spending_needs_an_authorized_purpose(session: Session) -> None:
     )
     done = spend(session, s, "900.00", "p5", purpose_id=purpose_id)  # no cap on program spending
     assert done.booked
-    assert ledger.balance(session, s.district_id, ledger.purpose_account(purpose_id)) == Decimal(
-        "900.00"
-    )
+    assert ledger.balance(
+        session=session, district_id=s.district_id, account=ledger.purpose_account(purpose_id)
+    ) == Decimal("900.00")
     with pytest.raises(InputError, match="more than zero"):
         spend(session, s, "0", "p6", purpose_id=purpose_id)

@@ -31,7 +31,7 @@ def _book(session: Session, people: People) -> None:
     with its archived PDFs."""
     s = Scaffold(session, people.district)
     bills = [s.bill(s.property(owner=f"Dueño {i}"), f"{100 * (i + 1)}.00") for i in range(3)]
-    ledger.sync_bills(session, actor=ACTOR, district_id=s.district_id)
+    ledger.sync_bills(session=session, actor=ACTOR, district_id=s.district_id)
     for i, bill in enumerate(bills):
         payments.record_payment(
             session=session,
@@ -59,7 +59,7 @@ def _book(session: Session, people: People) -> None:
         purpose_id=purpose.id,
     )
     ledger.reverse_entry(
-        session,
+        session=session,
         actor=ACTOR,
         entry_id=spent.expenditure.entry_id,
         on=date(2025, 8, 21),
@@ -138,9 +138,9 @@ def test_a_restored_backup_has_the_same_journal_balances_and_notices(
                 assert copied[sha] == content  # byte for byte
             fy = FiscalYear(2025)
             d = people.district.id or 0
-            assert audit_statement.statement(copy, d, fy) == audit_statement.statement(
-                session, d, fy
-            )
+            assert audit_statement.statement(
+                session=copy, district_id=d, fy=fy
+            ) == audit_statement.statement(session=session, district_id=d, fy=fy)
         again = other.test_cli_runner().invoke(args=["account", "verify"])
         assert again.exit_code == 0 and json.loads(again.output) == json.loads(verified.output)
         # A database with data is replaced only when asked.
@@ -167,7 +167,7 @@ def test_a_locked_year_takes_no_backdated_entry_and_corrections_go_to_the_open_y
 ) -> None:
     s = Scaffold(session, people.district)
     bill = s.bill(s.property(), "1000.00")
-    ledger.sync_bills(session, actor=ACTOR, district_id=s.district_id)
+    ledger.sync_bills(session=session, actor=ACTOR, district_id=s.district_id)
     paid = payments.record_payment(
         session=session,
         actor=ACTOR,
@@ -192,7 +192,7 @@ def test_a_locked_year_takes_no_backdated_entry_and_corrections_go_to_the_open_y
         session=session, actor=ACTOR, district_id=s.district_id, fy=fy, today=today
     )
     session.commit()
-    issued = audit_statement.statement(session, s.district_id, fy)
+    issued = audit_statement.statement(session=session, district_id=s.district_id, fy=fy)
     with pytest.raises(InputError) as refused:
         payments.record_payment(
             session=session,
@@ -208,7 +208,7 @@ def test_a_locked_year_takes_no_backdated_entry_and_corrections_go_to_the_open_y
     session.rollback()
     with pytest.raises(InputError):
         ledger.reverse_entry(
-            session,
+            session=session,
             actor=ACTOR,
             entry_id=paid.entry_id,
             on=date(2026, 6, 1),
@@ -218,11 +218,16 @@ def test_a_locked_year_takes_no_backdated_entry_and_corrections_go_to_the_open_y
     session.rollback()
     # The correction: a reversal dated in the open year, naming the entry it reverses.
     fix = ledger.reverse_entry(
-        session, actor=ACTOR, entry_id=paid.entry_id, on=today, reason="wrong bill", today=today
+        session=session,
+        actor=ACTOR,
+        entry_id=paid.entry_id,
+        on=today,
+        reason="wrong bill",
+        today=today,
     )
     session.commit()
     assert fix.entry.reverses_id == paid.entry_id and f"entry {paid.entry_id}" in fix.entry.memo
-    assert audit_statement.statement(session, s.district_id, fy) == issued
+    assert audit_statement.statement(session=session, district_id=s.district_id, fy=fy) == issued
     assert year_locks.unlock_year(session=session, actor=ACTOR, district_id=s.district_id, fy=fy)
     session.commit()
     payments.record_payment(
@@ -236,7 +241,7 @@ def test_a_locked_year_takes_no_backdated_entry_and_corrections_go_to_the_open_y
         notice_number=str(bill.id),
     )
     session.commit()
-    assert audit_statement.statement(session, s.district_id, fy) != issued
+    assert audit_statement.statement(session=session, district_id=s.district_id, fy=fy) != issued
 
 
 def test_uploads_go_once_imported_or_after_the_retention_period(tmp_path: Path) -> None:

@@ -29,7 +29,7 @@ def test_delinquent_bill_with_surcharge_and_interest(session: Session) -> None:
         surcharge_rate="0.10",
         annual_interest_rate="0.0365",
     )
-    rows = liens.delinquency(session, s.district_id, TODAY)
+    rows = liens.delinquency(session=session, district_id=s.district_id, today=TODAY)
     assert [r.bill.id for r in rows] == [bill.id]
     row = rows[0]
     # 1,000.00 − 400.00 = 600.00 unpaid, 90 days late.
@@ -54,13 +54,18 @@ def test_delinquent_bill_with_surcharge_and_interest(session: Session) -> None:
             )
         )
     session.flush()
-    assert liens.delinquency(session, s.district_id, TODAY)[0].owner_names == "New Owner"
-    assert liens.owners_of(session, [late.id or 0, paid.id or 0, 999_999]) == {
+    assert (
+        liens.delinquency(session=session, district_id=s.district_id, today=TODAY)[0].owner_names
+        == "New Owner"
+    )
+    assert liens.owners_of(session=session, property_ids=[late.id or 0, paid.id or 0, 999_999]) == {
         late.id: "New Owner",
         paid.id: "Ana Pérez",
     }
     # Before the due date nothing is delinquent.
-    assert liens.delinquency(session, s.district_id, date(2025, 9, 30)) == []
+    assert (
+        liens.delinquency(session=session, district_id=s.district_id, today=date(2025, 9, 30)) == []
+    )
     with pytest.raises(InputError) as caught:
         liens.set_late_terms(
             session=session,
@@ -110,7 +115,9 @@ def test_lien_priority_and_sale_distribution(session: Session) -> None:
     # 200.00, oldest first; then the impost 600.00 (1,000.00 − 400.00); that is 5,800.00, so
     # 200.00 are left for the 2015 mortgage (3,000.00: 2,800.00 unpaid); the surcharge 60.00
     # (unsecured) and the owner get nothing.
-    view = liens.lien_priority(session, prop, TODAY, sale_proceeds=Decimal("6000.00"))
+    view = liens.lien_priority(
+        session=session, prop=prop, today=TODAY, sale_proceeds=Decimal("6000.00")
+    )
     order = [(line.id, line.part) for line in view.result.ranking]
     assert order == [
         (f"lien-{mortgage_old.id}", "secured"),
@@ -154,7 +161,9 @@ def test_same_day_liens_rank_in_the_order_they_were_recorded(session: Session) -
         )  # type: ignore[arg-type]
         for n in range(12)
     ]
-    view = liens.lien_priority(session, prop, TODAY, sale_proceeds=Decimal("15.00"))
+    view = liens.lien_priority(
+        session=session, prop=prop, today=TODAY, sale_proceeds=Decimal("15.00")
+    )
     expected = [f"lien-{lien.id}" for lien in recorded]
     assert expected != sorted(expected)  # the ids' text would order them otherwise
     assert [line.id for line in view.result.ranking] == expected
@@ -172,13 +181,16 @@ def test_the_delinquency_pages_list_the_owed_bills_oldest_due_first(session: Ses
     bills.append(s.bill(s.property(), "50.00", due=date(2026, 1, 31)))  # not due yet
     pay_bill(session, s, "100.00", date(2025, 8, 1), "paid", bills[2].id)  # paid in full
     pay_bill(session, s, "30.00", date(2025, 8, 1), "part", bills[4].id)
-    every = liens.delinquency(session, s.district_id, TODAY)
+    every = liens.delinquency(session=session, district_id=s.district_id, today=TODAY)
     expected = sorted(
         (b for i, b in enumerate(bills[:7]) if i != 2), key=lambda b: (b.due_date, b.id)
     )
     assert [r.bill.id for r in every] == [b.id for b in expected]
     pages = [
-        liens.delinquency_page(session, s.district_id, TODAY, page=n, per_page=4) for n in (1, 2)
+        liens.delinquency_page(
+            session=session, district_id=s.district_id, today=TODAY, page=n, per_page=4
+        )
+        for n in (1, 2)
     ]
     assert [r.bill.id for p in pages for r in p.rows] == [b.id for b in expected]
     assert (pages[0].total, pages[0].pages, pages[1].page) == (6, 2, 2)

@@ -34,22 +34,37 @@ def test_roll_and_bills_pages(session: Session, people: People) -> None:
     import_roll(session, people, ROLL)
     result = run(session, people)
 
-    second = roll.roll_page(session, district, FY, page=2, per_page=2)
+    second = roll.roll_page(
+        session=session, district_id=district, fiscal_year=FY, page=2, per_page=2
+    )
     assert [p.cadastral_number for p, _ in second.rows] == ["040-010-001-03", "040-010-001-04"]
     assert (second.total, second.page, second.pages) == (5, 2, 3)
 
     # Search is plain text: "%" and "_" are not wildcards, case does not matter.
     assert [
-        y.owner_names for _, y in roll.roll_page(session, district, FY, search="100%").rows
+        y.owner_names
+        for _, y in roll.roll_page(
+            session=session, district_id=district, fiscal_year=FY, search="100%"
+        ).rows
     ] == ["María Ortiz 100%"]
-    assert [y.owner_names for _, y in roll.roll_page(session, district, FY, search="a_r").rows] == [
-        "Ana_Rivera"
-    ]
+    assert [
+        y.owner_names
+        for _, y in roll.roll_page(
+            session=session, district_id=district, fiscal_year=FY, search="a_r"
+        ).rows
+    ] == ["Ana_Rivera"]
     # As a pattern "a%z" would match "María Ortiz 100%"; as text it matches nobody.
-    assert roll.roll_page(session, district, FY, search="a%z").rows == []
-    by_number = roll.roll_page(session, district, FY, search="001-05")
+    assert (
+        roll.roll_page(session=session, district_id=district, fiscal_year=FY, search="a%z").rows
+        == []
+    )
+    by_number = roll.roll_page(
+        session=session, district_id=district, fiscal_year=FY, search="001-05"
+    )
     assert [p.cadastral_number for p, _ in by_number.rows] == ["040-010-001-05"]
 
-    bills = billing.bills_page(session, result.run.id or 0, search="rivera", per_page=1)
+    bills = billing.bills_page(
+        session=session, run_id=result.run.id or 0, search="rivera", per_page=1
+    )
     assert bills.total == 2 and bills.pages == 2
     assert [line.cadastral_number for line in bills.lines] == ["040-010-001-01"]

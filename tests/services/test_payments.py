@@ -33,11 +33,11 @@ def test_partial_payment_then_overpayment_held_as_credit(session: Session) -> No
     assert second.applied[0].applied == Decimal("150.00")
     assert second.credit == Decimal("50.00")
     d = s.district_id
-    assert ledger.balance(session, d, BANK) == Decimal("300.00")
-    assert ledger.balance(session, d, RECEIVABLE, bill_id=bill.id) == 0
-    assert ledger.balance(session, d, REVENUE) == Decimal("-250.00")
-    assert ledger.balance(session, d, OWNER_CREDIT) == Decimal("-50.00")
-    assert ledger.balance(session, d, ASSESSED) == 0
+    assert ledger.balance(session=session, district_id=d, account=BANK) == Decimal("300.00")
+    assert ledger.balance(session=session, district_id=d, account=RECEIVABLE, bill_id=bill.id) == 0
+    assert ledger.balance(session=session, district_id=d, account=REVENUE) == Decimal("-250.00")
+    assert ledger.balance(session=session, district_id=d, account=OWNER_CREDIT) == Decimal("-50.00")
+    assert ledger.balance(session=session, district_id=d, account=ASSESSED) == 0
     entries_balance(session)
 
 
@@ -47,7 +47,9 @@ def test_the_same_payment_twice_is_booked_once(session: Session) -> None:
     a = pay(session, s, "80.00", "form:abc", notice_number=str(bill.id))
     b = pay(session, s, "80.00", "form:abc", notice_number=str(bill.id))
     assert a.booked and not b.booked and a.entry_id == b.entry_id
-    assert ledger.balance(session, s.district_id, BANK) == Decimal("80.00")
+    assert ledger.balance(session=session, district_id=s.district_id, account=BANK) == Decimal(
+        "80.00"
+    )
 
 
 @pytest.mark.parametrize(
@@ -84,7 +86,7 @@ def test_bad_payments_are_refused_with_their_field(
             **target,
         )
     assert caught.value.field == field
-    assert ledger.entry_by_key(session, "k") is None
+    assert ledger.entry_by_key(session=session, key="k") is None
 
 
 def test_import_is_all_or_nothing_and_rerun_books_nothing_twice(session: Session) -> None:
@@ -103,12 +105,16 @@ def test_import_is_all_or_nothing_and_rerun_books_nothing_twice(session: Session
     session.commit()
     # 100.00 + 1,000.00 = 1,100.00 into the bank; 1,000.00 − 300.00 = 700.00 held as credit.
     assert (result.booked, result.already_booked, result.total_booked) == (2, 0, Decimal("1100.00"))
-    assert ledger.balance(session, s.district_id, OWNER_CREDIT) == Decimal("-700.00")
+    assert ledger.balance(
+        session=session, district_id=s.district_id, account=OWNER_CREDIT
+    ) == Decimal("-700.00")
     again = payments.import_deposits(
         session=session, actor=ACTOR, district_id=s.district_id, data=good, today=TODAY
     )
     assert (again.booked, again.already_booked) == (0, 2)
-    assert ledger.balance(session, s.district_id, BANK) == Decimal("1100.00")
+    assert ledger.balance(session=session, district_id=s.district_id, account=BANK) == Decimal(
+        "1100.00"
+    )
     bad = (
         b"date,amount,reference,cadastral_number\n"
         b"2025-08-03,50.00,DEP-3,111-111-111-11\n"
@@ -131,7 +137,9 @@ def test_import_is_all_or_nothing_and_rerun_books_nothing_twice(session: Session
     assert caught.value.findings[0].row == 2
     assert caught.value.findings[0].field == "rows[2].cadastral_number"
     session.rollback()
-    assert ledger.balance(session, s.district_id, BANK) == Decimal("1100.00")
+    assert ledger.balance(session=session, district_id=s.district_id, account=BANK) == Decimal(
+        "1100.00"
+    )
 
 
 def test_the_command_line_imports_deposits_once(
@@ -176,7 +184,9 @@ def test_the_owner_credit_pays_a_later_bill(session: Session) -> None:
     session.flush()
     second = s.bill(prop, "80.00", due=date(2026, 9, 30), run=run2)
     d = s.district_id
-    assert payments.credit_by_bill(session, d, prop.id or 0) == {first.id: Decimal("50.00")}
+    assert payments.credit_by_bill(session=session, district_id=d, property_id=prop.id or 0) == {
+        first.id: Decimal("50.00")
+    }
     later = date(2026, 8, 1)
     result = payments.apply_credit(
         session=session,
@@ -189,10 +199,14 @@ def test_the_owner_credit_pays_a_later_bill(session: Session) -> None:
     )
     # 80.00 owed − 50.00 credit = 30.00 still owed; the 50.00 is FY2026-27 revenue now.
     assert result.booked and result.amount == Decimal("50.00")
-    assert ledger.owed_by_bill(session, d)[second.id or 0] == Decimal("30.00")
-    assert ledger.balance(session, d, OWNER_CREDIT) == 0
-    assert ledger.balance(session, d, REVENUE, since=date(2026, 7, 1)) == Decimal("-50.00")
-    assert ledger.balance(session, d, BANK) == Decimal("150.00")  # no money moved
+    assert ledger.owed_by_bill(session=session, district_id=d)[second.id or 0] == Decimal("30.00")
+    assert ledger.balance(session=session, district_id=d, account=OWNER_CREDIT) == 0
+    assert ledger.balance(
+        session=session, district_id=d, account=REVENUE, since=date(2026, 7, 1)
+    ) == Decimal("-50.00")
+    assert ledger.balance(session=session, district_id=d, account=BANK) == Decimal(
+        "150.00"
+    )  # no money moved
     with pytest.raises(InputError, match="No credit"):
         payments.apply_credit(
             session=session,

@@ -176,7 +176,7 @@ class AccountMachine(RuleBasedStateMachine):
     @rule(target=bills, amount=BILL_AMOUNTS)
     def add_bill(self, amount: Decimal) -> int:
         bill = self.s.bill(self.s.property(), str(amount))
-        ledger.sync_bills(self.db, actor=ACTOR, district_id=self.d)
+        ledger.sync_bills(session=self.db, actor=ACTOR, district_id=self.d)
         self.db.commit()
         self.owed[bill.id or 0] = amount
         prop_id = bill.property_id
@@ -213,7 +213,7 @@ class AccountMachine(RuleBasedStateMachine):
         prop = self.db.get(Property, prop_id)
         assert prop is not None
         new = self.s.bill(prop, str(amount), due=date(2026, 9, 30), run=self.run2)
-        ledger.sync_bills(self.db, actor=ACTOR, district_id=self.d)
+        ledger.sync_bills(session=self.db, actor=ACTOR, district_id=self.d)
         self.db.commit()
         new_id = new.id or 0
         self.owed[new_id] = amount
@@ -404,7 +404,12 @@ class AccountMachine(RuleBasedStateMachine):
         taken = sum(effect.applied.values(), Decimal(0))
         try:
             ledger.reverse_entry(
-                self.db, actor=ACTOR, entry_id=effect.entry_id, on=on, reason="test", today=TODAY
+                session=self.db,
+                actor=ACTOR,
+                entry_id=effect.entry_id,
+                on=on,
+                reason="test",
+                today=TODAY,
             )
         except CapExceededError:
             self.db.rollback()
@@ -442,25 +447,25 @@ class AccountMachine(RuleBasedStateMachine):
     @invariant()
     def balances_match_the_model(self) -> None:
         db, d = self.db, self.d
-        accounts = ledger.balances(db, d)
+        accounts = ledger.balances(session=db, district_id=d)
         assert accounts.get(BANK, Decimal(0)) == self.bank
         some = (BANK, OWNER_CREDIT)  # the dashboard's: those accounts' days only
-        assert ledger.balances(db, d, accounts=some) == {
+        assert ledger.balances(session=db, district_id=d, accounts=some) == {
             a: v for a, v in accounts.items() if a in some
         }
         assert -accounts.get(OWNER_CREDIT, Decimal(0)) == self.credit
-        held = ledger.bill_balances(db, d, OWNER_CREDIT)
+        held = ledger.bill_balances(session=db, district_id=d, account=OWNER_CREDIT)
         assert {b: -v for b, v in held.items() if v} == {
             b: v for b, v in self.credit_of.items() if v
         }
-        owed = ledger.bill_balances(db, d)
+        owed = ledger.bill_balances(session=db, district_id=d)
         assert {b: owed.get(b, Decimal(0)) for b in self.owed} == self.owed
         for fy in FYS:
-            figures = ledger.cap_figures(db, d, fy)
+            figures = ledger.cap_figures(session=db, district_id=d, fy=fy)
             assert figures.revenue == self.revenue[fy]
             assert figures.admin == self.admin[fy]
             # The dashboard's: from the year's months, the same figures.
-            last = audit_statement.months(db, d, fy)[-1]
+            last = audit_statement.months(session=db, district_id=d, fy=fy)[-1]
             by_month = ledger.cap_figures_of(
                 fy, revenue=last.revenue_to_date, admin=last.admin_to_date
             )
@@ -477,7 +482,7 @@ class AccountMachine(RuleBasedStateMachine):
     @invariant()
     def the_running_balances_agree_with_the_journal(self) -> None:
         """``tid account verify``: every running balance recomputed from the journal."""
-        lines, differences = ledger.verify(self.db)
+        lines, differences = ledger.verify(session=self.db)
         assert differences == []
         assert lines == self.db.exec(select(func.count()).select_from(JournalLine)).one()
 

@@ -383,7 +383,9 @@ def test_the_page_shows_the_first_rows_and_offers_no_pdf_past_its_bound(
 
 def _hold(app: Flask, client: str, seconds: int = 60) -> heavy_work.Place:
     with app.app_context(), Session(engine()) as db:
-        return heavy_work.begin(db, client, most=100, hold=timedelta(seconds=seconds))
+        return heavy_work.begin(
+            session=db, client=client, most=100, hold=timedelta(seconds=seconds)
+        )
 
 
 def test_one_computation_at_a_time_per_client_and_a_bounded_number_in_all(
@@ -419,8 +421,8 @@ def test_one_computation_at_a_time_per_client_and_a_bounded_number_in_all(
     assert clerk.post("/api/v1/calc/room-tax", json=document).status_code == 200
     # Places given back: the others go on, and nothing was left behind by the refusals.
     with first.app_context(), Session(engine()) as db:
-        heavy_work.end(db, held)
-        heavy_work.end(db, neighbour)
+        heavy_work.end(session=db, place=held)
+        heavy_work.end(session=db, place=neighbour)
     ok = second.test_client().post("/api/v1/calc/room-tax", json=document, environ_base=other)
     assert ok.status_code == 200
     with first.app_context(), Session(engine()) as db:
@@ -431,8 +433,8 @@ def test_a_place_left_by_a_worker_that_died_expires(database_url: str, tmp_path:
     app = make_test_app(database_url, tmp_path / "w", CALC_CONCURRENCY=1)
     with app.app_context(), Session(engine()) as db:
         heavy_work.begin(
-            db,
-            "127.0.0.1",
+            session=db,
+            client="127.0.0.1",
             most=1,
             hold=timedelta(seconds=1),
             now=datetime(2020, 1, 1, tzinfo=UTC),
@@ -452,7 +454,9 @@ def test_places_taken_at_the_same_moment_never_exceed_the_bound(
         with app.app_context(), Session(engine()) as db:
             barrier.wait()
             try:
-                heavy_work.begin(db, f"203.0.113.{n}", most=2, hold=timedelta(seconds=60))
+                heavy_work.begin(
+                    session=db, client=f"203.0.113.{n}", most=2, hold=timedelta(seconds=60)
+                )
                 taken.append(str(n))
             except heavy_work.NoPlaceError:
                 pass
@@ -472,10 +476,10 @@ def test_places_taken_at_the_same_moment_never_exceed_the_bound(
         db.commit()
         # One after the other: exactly the bound is let through.
         hold = timedelta(seconds=60)
-        heavy_work.begin(db, "203.0.113.100", most=2, hold=hold)
-        heavy_work.begin(db, "203.0.113.101", most=2, hold=hold)
+        heavy_work.begin(session=db, client="203.0.113.100", most=2, hold=hold)
+        heavy_work.begin(session=db, client="203.0.113.101", most=2, hold=hold)
         with pytest.raises(heavy_work.NoPlaceError) as refused:
-            heavy_work.begin(db, "203.0.113.102", most=2, hold=hold)
+            heavy_work.begin(session=db, client="203.0.113.102", most=2, hold=hold)
         assert refused.value.busy_client is False
         assert len(db.exec(select(HeavyWork)).all()) == 2
 

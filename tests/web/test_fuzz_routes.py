@@ -181,7 +181,7 @@ def _seed(session: Session, people: People) -> None:
     s = Scaffold(session, people.district)
     prop = s.property("123-456-789-01", owner='=HYPERLINK("http://x")')
     bill = s.bill(prop, "1000.00")
-    ledger.sync_bills(session, actor=ACTOR, district_id=s.district_id)
+    ledger.sync_bills(session=session, actor=ACTOR, district_id=s.district_id)
     payments.record_payment(
         session=session,
         actor=ACTOR,

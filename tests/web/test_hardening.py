@@ -33,7 +33,7 @@ INJECTION = "-2+3+cmd|' /C calc'!A0"
 def _district_with_bill(session: Session, people: People, owner: str = "Ana") -> tuple[int, int]:
     s = Scaffold(session, people.district)
     bill = s.bill(s.property("123-456-789-01", owner=owner), "1000.00")
-    ledger.sync_bills(session, actor=ACTOR, district_id=s.district_id)
+    ledger.sync_bills(session=session, actor=ACTOR, district_id=s.district_id)
     session.commit()
     return s.district_id, bill.id or 0
 
@@ -119,7 +119,10 @@ def test_a_hundred_largest_payments_add_up_exactly_on_every_page(
             notice_number=str(bill),
         )
     session.commit()
-    assert ledger.balance(session, d, ledger.BANK) == MAX_ACCOUNT_AMOUNT * 100
+    assert (
+        ledger.balance(session=session, district_id=d, account=ledger.BANK)
+        == MAX_ACCOUNT_AMOUNT * 100
+    )
     login(client, people.auditor)
     for url in (
         f"/account/{d}?fy=2025-26",
@@ -132,7 +135,7 @@ def test_a_hundred_largest_payments_add_up_exactly_on_every_page(
         assert client.get(url).status_code == 200, url
     with pytest.raises(InputError):
         ledger.post_entry(
-            session,
+            session=session,
             actor=ACTOR,
             district_id=d,
             entry_date=date(2025, 8, 1),
@@ -329,7 +332,7 @@ def test_a_huge_cell_in_the_article_number_file_names_its_row(
         **SENDER,
     )
     session.commit()
-    (first, *_rest) = notices.batch_notices(session, batch.id or 0)
+    (first, *_rest) = notices.batch_notices(session=session, batch_id=batch.id or 0)
     data = f"notice,article\n{first.number},{'9' * 140_000}\n".encode()
     with pytest.raises(FindingsError) as found:
         notices.import_article_numbers(

@@ -62,7 +62,7 @@ def test_association_prepares_mails_and_remails_notices(
     batch = session.get(NoticeBatch, int(link.rstrip("/").split("/")[-1]))
     assert batch is not None and batch.notice_count == 2
     assert token in finished
-    found = notices.batch_notices(session, batch.id or 0)
+    found = notices.batch_notices(session=session, batch_id=batch.id or 0)
 
     printed = client.get(f"/notices/batches/{batch.id}/print.pdf")
     assert printed.status_code == 200 and found[0].number in pdf_text(printed.data)
@@ -130,7 +130,7 @@ def test_other_districts_notices_are_forbidden(
         **SENDER,
     )
     session.commit()
-    notice = notices.batch_notices(session, batch.id or 0)[0]
+    notice = notices.batch_notices(session=session, batch_id=batch.id or 0)[0]
     client = _client(database_url, tmp_path, "2026-01-20")
     login(client, people.other_association)
     for url in (
@@ -164,7 +164,7 @@ def test_the_run_page_sets_postage_before_the_manifest_and_filters_by_delivery(
         workers=1,
         **SENDER,
     )
-    found = notices.batch_notices(session, batch.id or 0)
+    found = notices.batch_notices(session=session, batch_id=batch.id or 0)
     for i, notice in enumerate(found):
         notices.set_article_number(
             session=session,
@@ -249,7 +249,7 @@ def test_a_refused_upload_or_article_number_says_why_and_saves_nothing(
         **SENDER,
     )
     session.commit()
-    notice = notices.batch_notices(session, batch.id or 0)[0]
+    notice = notices.batch_notices(session=session, batch_id=batch.id or 0)[0]
     client = _client(database_url, tmp_path, "2026-01-20")
     login(client, people.association)
     page = f"/notices/batches/{batch.id}"

@@ -223,7 +223,7 @@ def test_walking_a_petition_to_publication_through_the_pages(app: Flask, people:
     with _engine_session(app) as session:
         petition = session.exec(select(Petition)).one()
         assert petition.state == "published"
-        actions = [e.action for e in svc.history(session, petition)]
+        actions = [e.action for e in svc.history(session=session, petition=petition)]
     assert actions[-3:] == [
         "petition.publish",
         "ordinance.crim_copy",

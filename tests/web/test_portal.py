@@ -42,7 +42,7 @@ def _mailed(session: Session, people: People, owners: list[str]) -> Mailed:
     mail_all(session, batch, found, seed=50)
     codes = []
     for notice in found:
-        text = pdf_text(notices.notice_pdf_bytes(session, notice))
+        text = pdf_text(notices.notice_pdf_bytes(session=session, notice=notice))
         match = re.search(r"[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}", text)
         assert match
         codes.append(match.group(0))
@@ -162,7 +162,7 @@ def test_a_later_owner_does_not_see_the_earlier_owners_notices(
         workers=1,
         **SENDER,
     )
-    (new,) = notices.batch_notices(session, batch.id or 0)
+    (new,) = notices.batch_notices(session=session, batch_id=batch.id or 0)
     notices.set_article_number(
         session=session, actor=ACTOR, notice_id=new.id or 0, article_number=article(77)
     )
@@ -177,7 +177,8 @@ def test_a_later_owner_does_not_see_the_earlier_owners_notices(
     )
     session.commit()
     code = re.search(
-        r"[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}", pdf_text(notices.notice_pdf_bytes(session, new))
+        r"[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}",
+        pdf_text(notices.notice_pdf_bytes(session=session, notice=new)),
     )
     assert code
     assert _look_up(client, new.number, code.group(0)).status_code == 302  # type: ignore[attr-defined]
@@ -194,7 +195,7 @@ def test_the_portal_shows_payments_and_the_balance_from_the_special_account(
     from tid.services import ledger, payments
 
     mine = mailed.notices[0]
-    ledger.sync_bills(session, actor=ACTOR, district_id=people.district.id or 0)
+    ledger.sync_bills(session=session, actor=ACTOR, district_id=people.district.id or 0)
     # The payment quotes the notice number printed on the notice, the owner's one reference.
     payments.record_payment(
         session=session,

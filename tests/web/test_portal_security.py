@@ -195,12 +195,12 @@ def test_old_throttles_and_ended_portal_sessions_are_pruned(
     client.post("/portal/leave")
     assert session.exec(select(func.count()).select_from(Throttle)).one() > 0
     # Nothing recent is forgotten …
-    portal.prune_attempts(session, before=utcnow() - timedelta(days=1))
+    portal.prune_attempts(session=session, before=utcnow() - timedelta(days=1))
     session.commit()
     assert session.exec(select(func.count()).select_from(PortalSession)).one() == 1
     assert session.exec(select(func.count()).select_from(Throttle)).one() > 0
     # … and a day later everything that ended is.
-    portal.prune_attempts(session, before=utcnow() + timedelta(seconds=1))
+    portal.prune_attempts(session=session, before=utcnow() + timedelta(seconds=1))
     session.commit()
     assert session.exec(select(func.count()).select_from(PortalSession)).one() == 0
     assert session.exec(select(func.count()).select_from(Throttle)).one() == 0

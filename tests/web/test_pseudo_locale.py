@@ -545,7 +545,7 @@ def test_every_page_pdf_and_csv_speaks_only_from_the_catalogs(pseudo_app: Flask)
         batch_id = batch.id
         batch.manifest_sha256 = ""  # in this session only: the draft, not the record
         with app.test_request_context("/"), force_locale(PSEUDO):
-            draft = notice_service.manifest_pdf(session, batch)
+            draft = notice_service.manifest_pdf(session=session, batch=batch)
         session.rollback()
     walk.check(
         "notices.batch_manifest",

@@ -405,7 +405,7 @@ def test_a_reset_link_lets_a_locked_person_in_and_ends_the_lock(
 ) -> None:
     mine = _known_device(app, people.clerk)
     _lock_the_device(mine, people.clerk.email, clock)
-    found = passwords.request_reset(session, email=people.clerk.email)
+    found = passwords.request_reset(session=session, email=people.clerk.email)
     session.commit()
     assert found is not None
     new = "un faro en la bahía de noche"

@@ -73,13 +73,13 @@ def account_verify(district: str) -> None:
 
     session = get_session()
     district_id = district_id_of(district) if district else None
-    lines, differences = ledger.verify(session, district_id)
+    lines, differences = ledger.verify(session=session, district_id=district_id)
     for d in differences:
         click.echo(
             f"district {d.district_id}: {d.what} {d.key}: stored {d.stored}, journal {d.journal}",
             err=True,
         )
-    report = verify(session, district_id)
+    report = verify(session=session, district_id=district_id)
     agrees = not differences and bool(report["ok"])
     click.echo(
         json.dumps(

@@ -19,7 +19,7 @@ def archive_verify() -> None:
     from tid.db import get_session
     from tid.services import archive
 
-    report = archive.verify(get_session())
+    report = archive.verify(session=get_session())
     click.echo(report.summary_en())
     if not report.ok:
         raise SystemExit(1)

@@ -85,7 +85,7 @@ def users_unlock(email: str) -> None:
     from tid.services import audit, sign_in
 
     session = get_session()
-    lifted = sign_in.unlock(session, actor=audit.Actor("command line"), email=email)
+    lifted = sign_in.unlock(session=session, actor=audit.Actor("command line"), email=email)
     session.commit()
     click.echo(f"Lifted the lock-out of {email}." if lifted else f"{email} was not locked.")
 
@@ -107,6 +107,6 @@ def users_reset_two_factor(email: str) -> None:
     if user is None:
         fail(InputError("email", f"No account with the email {email!r}."))
         return
-    two_factor.disable(session, actor=audit.Actor("command line"), user=user)
+    two_factor.disable(session=session, actor=audit.Actor("command line"), user=user)
     session.commit()
     click.echo(f"Two-factor sign-in of {user.email} is off.")

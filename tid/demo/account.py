@@ -141,7 +141,7 @@ def load_account(session: Session, config: Mapping[str, Any]) -> None:
     _program_spending(session, district_id, purposes)
     _administrative_spending(session, district_id, headroom)
     _bank_balance(session, district_id)
-    if liens.late_terms(session, district_id) is None:
+    if liens.late_terms(session=session, district_id=district_id) is None:
         liens.set_late_terms(
             session=session,
             actor=DEMO_ACTOR,
@@ -155,7 +155,9 @@ def load_account(session: Session, config: Mapping[str, Any]) -> None:
 
 def ledger_cap(session: Session, district_id: int) -> Decimal:
     """The administrative headroom of the demo's fiscal year (after its deposits)."""
-    return ledger.cap_figures(session, district_id, parse_fiscal_year(ACCOUNT_FY)).headroom
+    return ledger.cap_figures(
+        session=session, district_id=district_id, fy=parse_fiscal_year(ACCOUNT_FY)
+    ).headroom
 
 
 def _condado(session: Session, municipality: Municipality) -> District:
@@ -171,7 +173,11 @@ def _condado(session: Session, municipality: Municipality) -> District:
             ),
         )
         audit.record(
-            session, DEMO_ACTOR, "district.create", district, after=audit.snapshot(district)
+            session=session,
+            actor=DEMO_ACTOR,
+            action="district.create",
+            entity=district,
+            after=audit.snapshot(district),
         )
     return district
 
@@ -220,13 +226,20 @@ def _approved_ordinance(session: Session, municipality: Municipality, district: 
         received_by_association_on=date(2024, 12, 10),
     )
     audit.record(
-        session, DEMO_ACTOR, "ordinance.create", ordinance, after=audit.snapshot(ordinance)
+        session=session,
+        actor=DEMO_ACTOR,
+        action="ordinance.create",
+        entity=ordinance,
+        after=audit.snapshot(ordinance),
     )
 
 
 def _billed_roll(session: Session, district_id: int) -> None:
     """The 40-property roll of FY 2025-26, imported and billed on 2025-07-15."""
-    if billing.active_run(session, district_id, ACCOUNT_FY) is not None:
+    if (
+        billing.active_run(session=session, district_id=district_id, fiscal_year=ACCOUNT_FY)
+        is not None
+    ):
         return
     roll.import_roll(
         session=session,
@@ -249,7 +262,7 @@ def _billed_roll(session: Session, district_id: int) -> None:
 
 def _purposes(session: Session, district_id: int) -> dict[str, AuthorizedPurpose]:
     """The purposes the ordinance authorizes, by name."""
-    purposes = {p.name: p for p in expenditures.purposes(session, district_id)}
+    purposes = {p.name: p for p in expenditures.purposes(session=session, district_id=district_id)}
     for name, article in PURPOSES:
         if name not in purposes:
             purposes[name] = expenditures.add_purpose(
@@ -329,9 +342,11 @@ def _administrative_spending(session: Session, district_id: int, headroom: Decim
 def _bank_balance(session: Session, district_id: int) -> None:
     """The bank's balance at the end of September: the books less the bank's monthly fee,
     not yet booked (a difference to reconcile)."""
-    if audit_statement.bank_checks(session, district_id):
+    if audit_statement.bank_checks(session=session, district_id=district_id):
         return
-    booked = ledger.balance(session, district_id, ledger.BANK, until=date(2025, 9, 30))
+    booked = ledger.balance(
+        session=session, district_id=district_id, account=ledger.BANK, until=date(2025, 9, 30)
+    )
     audit_statement.record_bank_balance(
         session=session,
         actor=DEMO_ACTOR,
@@ -346,7 +361,7 @@ def _bank_balance(session: Session, district_id: int) -> None:
 def _delinquent_liens(session: Session, delinquent: Bill) -> None:
     """The unpaid property's mortgage, CRIM lien and judgment lien, to rank with the
     impost's."""
-    if liens.recorded_liens(session, delinquent.property_id):
+    if liens.recorded_liens(session=session, property_id=delinquent.property_id):
         return
     for kind, holder, on, owed, ref in DELINQUENT_LIENS:
         liens.add_lien(

@@ -26,10 +26,10 @@ def municipality_and_district(session: Session) -> tuple[Municipality, District]
         session.add(municipality)
         session.flush()
         audit.record(
-            session,
-            DEMO_ACTOR,
-            "municipality.create",
-            municipality,
+            session=session,
+            actor=DEMO_ACTOR,
+            action="municipality.create",
+            entity=municipality,
             after=audit.snapshot(municipality),
         )
     district = session.exec(select(District).where(District.name == DEMO_DISTRICT)).first()
@@ -42,7 +42,11 @@ def municipality_and_district(session: Session) -> tuple[Municipality, District]
         session.add(district)
         session.flush()
         audit.record(
-            session, DEMO_ACTOR, "district.create", district, after=audit.snapshot(district)
+            session=session,
+            actor=DEMO_ACTOR,
+            action="district.create",
+            entity=district,
+            after=audit.snapshot(district),
         )
     return municipality, district
 

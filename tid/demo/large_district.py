@@ -129,7 +129,9 @@ def make_large_district(
     existing = session.exec(select(District).where(District.name == name)).first()
     if existing is not None:
         return _summary(session, existing.id or 0, created=False, started=started)
-    ledger.lock_district(session, 0)  # SQLite: the write lock, before any id is chosen
+    ledger.lock_district(
+        session=session, district_id=0
+    )  # SQLite: the write lock, before any id is chosen
     rng = random.Random(seed)
     now = utcnow()
     first_fy = FiscalYear(last_fiscal_year.start_year - years + 1)
@@ -168,10 +170,10 @@ def make_large_district(
     _write_journal(session, d, journal, now)
     _write_running_balances(session, d, journal)
     audit.record(
-        session,
-        ACTOR,
-        "district.generate",
-        district,
+        session=session,
+        actor=ACTOR,
+        action="district.generate",
+        entity=district,
         after={
             "properties": properties,
             "fiscal_years": [first_fy.label, last_fiscal_year.label],

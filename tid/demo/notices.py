@@ -31,7 +31,7 @@ def load_notices(session: Session, config: Mapping[str, Any]) -> None:
     district = session.exec(select(District).where(District.name == ACCOUNT_DISTRICT)).first()
     if district is None:
         return
-    run = billing.active_run(session, district.id or 0, ACCOUNT_FY)
+    run = billing.active_run(session=session, district_id=district.id or 0, fiscal_year=ACCOUNT_FY)
     if run is None:
         return
     if session.exec(select(NoticeBatch).where(NoticeBatch.district_id == district.id)).first():
@@ -51,7 +51,7 @@ def load_notices(session: Session, config: Mapping[str, Any]) -> None:
         secret=portal_code_secret(config),
         workers=1,
     )
-    found = notices.batch_notices(session, batch.id or 0)
+    found = notices.batch_notices(session=session, batch_id=batch.id or 0)
     _mail(session, batch.id or 0, found)
     session.commit()
     _write_portal_sample(session, found[0], config)

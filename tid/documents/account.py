@@ -22,7 +22,9 @@ STATEMENT_PARTS = ("statement", "aging", "journal")
 
 
 def _year(session: Session, district: District, year: FiscalYear | None) -> FiscalYear:
-    return year or account_reads.default_fiscal_year(session, district.id or 0, today())
+    return year or account_reads.default_fiscal_year(
+        session=session, district_id=district.id or 0, today=today()
+    )
 
 
 def delinquency_pdf(session: Session, *, district: int, locale: str) -> Document:
@@ -33,7 +35,7 @@ def delinquency_pdf(session: Session, *, district: int, locale: str) -> Document
         pdf = render_pdf(
             "pdf/delinquency.html",
             district=shown,
-            rows=liens.delinquency(session, district, on),
+            rows=liens.delinquency(session=session, district_id=district, today=on),
             today=on,
         )
     return Document(pdf, PDF, f"delinquency-{district}-{on.isoformat()}.pdf")
@@ -44,7 +46,9 @@ def delinquency_csv(session: Session, *, district: int, locale: str) -> Document
     district_of(session, district)
     on = today()
     with in_language(locale):
-        text = audit_statement.delinquency_csv(liens.delinquency(session, district, on))
+        text = audit_statement.delinquency_csv(
+            liens.delinquency(session=session, district_id=district, today=on)
+        )
     return Document(text.encode("utf-8"), CSV, f"delinquency-{district}-{on.isoformat()}.csv")
 
 
@@ -62,7 +66,7 @@ def statement_pdf(
     fy = _year(session, shown, year)
     with in_language(locale):
         context = account_reads.statement_context(
-            session, shown, fy, booked_by=booked_by, today=today()
+            session=session, district=shown, fy=fy, booked_by=booked_by, today=today()
         )
         pdf = render_pdf("pdf/statement.html", **context)
     return Document(pdf, PDF, f"statement-{district}-FY{fy.label}.pdf")
@@ -92,27 +96,44 @@ def statement_part_csv(
 def _part_csv(session: Session, district_id: int, fy: FiscalYear, part: str, cut: Any) -> str:
     if part == "aging":
         return audit_statement.aging_csv(
-            audit_statement.aging(session, district_id, fy.end, booked_before=cut), fy.end
+            audit_statement.aging(
+                session=session, district_id=district_id, as_of=fy.end, booked_before=cut
+            ),
+            fy.end,
         )
     if part == "journal":
-        purposes = {p.id: p.name for p in expenditures.purposes(session, district_id) if p.id}
+        purposes = {
+            p.id: p.name
+            for p in expenditures.purposes(session=session, district_id=district_id)
+            if p.id
+        }
         return audit_statement.journal_csv(
-            ledger.journal(session, district_id, since=fy.start, until=fy.end, booked_before=cut),
+            ledger.journal(
+                session=session,
+                district_id=district_id,
+                since=fy.start,
+                until=fy.end,
+                booked_before=cut,
+            ),
             purposes,
         )
     return audit_statement.statement_csv(
-        audit_statement.statement(session, district_id, fy, booked_before=cut)
+        audit_statement.statement(
+            session=session, district_id=district_id, fy=fy, booked_before=cut
+        )
     )
 
 
 def lien_certificate(session: Session, *, district: int, property: int, locale: str) -> Document:
     """A property's liens in the order the law ranks them, with the reason for each rank."""
     shown = district_of(session, district)
-    prop = account_reads.district_property(session, district, property)
+    prop = account_reads.district_property(
+        session=session, district_id=district, property_id=property
+    )
     if prop is None:
         raise InputError("property", NO_PROPERTY)
     on = today()
-    view = liens.lien_priority(session, prop, on)
+    view = liens.lien_priority(session=session, prop=prop, today=on)
     with in_language(locale):
         pdf = render_pdf("pdf/lien_certificate.html", **liens_context(session, shown, view, on))
     return Document(pdf, PDF, f"lien-certificate-{prop.cadastral_number}.pdf")
@@ -126,7 +147,7 @@ def liens_context(
     return {
         "district": district,
         "prop": view.prop,
-        "owners": liens.owner_names(session, view.prop.id or 0),
+        "owners": liens.owner_names(session=session, property_id=view.prop.id or 0),
         "view": view,
         "today": on,
         "reasons": lien_reasons(view),

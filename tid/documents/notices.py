@@ -40,7 +40,7 @@ def print_file(
     run = batch_of(session, batch, district)
     if not run.print_sha256:
         raise InputError("batch", NOT_READY)
-    data = notice_service.archived_bytes(session, run.print_sha256)
+    data = notice_service.archived_bytes(session=session, sha256=run.print_sha256)
     return Document(data, PDF, f"avisos-{run.id}.pdf")
 
 
@@ -50,7 +50,9 @@ def notice_pdf(
     """One notice exactly as mailed (as archived; both languages)."""
     found = notice_of(session, notice, district)
     return Document(
-        notice_service.notice_pdf_bytes(session, found), PDF, f"aviso-{found.number}.pdf"
+        notice_service.notice_pdf_bytes(session=session, notice=found),
+        PDF,
+        f"aviso-{found.number}.pdf",
     )
 
 
@@ -59,4 +61,6 @@ def manifest_pdf(
 ) -> Document:
     """The run's PS Form 3877 (the form is the Postal Service's, in English)."""
     run = batch_of(session, batch, district)
-    return Document(notice_service.manifest_pdf(session, run), PDF, f"ps3877-{run.id}.pdf")
+    return Document(
+        notice_service.manifest_pdf(session=session, batch=run), PDF, f"ps3877-{run.id}.pdf"
+    )

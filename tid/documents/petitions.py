@@ -41,10 +41,10 @@ def deadlines_pdf(
                 states=", ".join(STATES),
             ),
         )
-    names = dict(svc.municipality_names(session, scope))
+    names = dict(svc.municipality_names(session=session, scope=scope))
     on = reader.today
     rows = svc.visible_dashboard(
-        session, today=on, scope=scope, municipality=municipality, state=state
+        session=session, today=on, scope=scope, municipality=municipality, state=state
     )
     filters = {"municipality": str(municipality or ""), "state": state or ""}
     pdf = reader.pdf(

@@ -96,7 +96,7 @@ def visible_municipalities(person: Person) -> list[int] | None:
     return []
 
 
-def visible_district_ids(session: Session, person: Person) -> set[int] | None:
+def visible_district_ids(*, session: Session, person: Person) -> set[int] | None:
     """The districts ``person`` may see (None: all of them)."""
     if sees_all(person):
         return None

@@ -19,7 +19,7 @@ from tid.models import JournalEntry, JournalLine
 from tid.rules.money import money_str
 
 
-def verify(session: Session, district_id: int | None = None) -> dict[str, Any]:
+def verify(*, session: Session, district_id: int | None = None) -> dict[str, Any]:
     stmt = (
         sa_select(
             col(JournalEntry.district_id),

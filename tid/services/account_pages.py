@@ -63,21 +63,23 @@ class Dashboard:
 
 def dashboard(*, session: Session, district_id: int, fy: FiscalYear) -> Dashboard:
     """The dashboard of ``fy``: the year's totals are its last month's to date."""
-    months = audit_statement.months(session, district_id, fy)
+    months = audit_statement.months(session=session, district_id=district_id, fy=fy)
     figures = ledger.cap_figures_of(
         fy, revenue=months[-1].revenue_to_date, admin=months[-1].admin_to_date
     )
     balances = ledger.balances(
-        session, district_id, accounts=(ledger.BANK, ledger.RECEIVABLE, ledger.OWNER_CREDIT)
+        session=session,
+        district_id=district_id,
+        accounts=(ledger.BANK, ledger.RECEIVABLE, ledger.OWNER_CREDIT),
     )
-    unbooked = sum(ledger.unbooked_owed(session, district_id).values(), ZERO)
+    unbooked = sum(ledger.unbooked_owed(session=session, district_id=district_id).values(), ZERO)
     return Dashboard(
         months=months,
         figures=figures,
         bank=balances.get(ledger.BANK, ZERO),
         receivable=balances.get(ledger.RECEIVABLE, ZERO) + unbooked,
         owner_credit=-balances.get(ledger.OWNER_CREDIT, ZERO),
-        checks=list(audit_statement.bank_checks(session, district_id, limit=1)),
+        checks=list(audit_statement.bank_checks(session=session, district_id=district_id, limit=1)),
     )
 
 
@@ -105,12 +107,14 @@ class ExpendituresYear:
 
 
 def expenditures_year(*, session: Session, district_id: int, fy: FiscalYear) -> ExpendituresYear:
-    purposes = list(expenditures.purposes(session, district_id))
-    spent = expenditures.expenditures(session, district_id, since=fy.start, until=fy.end)
+    purposes = list(expenditures.purposes(session=session, district_id=district_id))
+    spent = expenditures.expenditures(
+        session=session, district_id=district_id, since=fy.start, until=fy.end
+    )
     return ExpendituresYear(
         purposes=purposes,
         names={p.id: p.name for p in purposes},
-        figures=ledger.cap_figures(session, district_id, fy),
+        figures=ledger.cap_figures(session=session, district_id=district_id, fy=fy),
         rows=list(reversed(spent)),
     )
 
@@ -133,8 +137,10 @@ def property_liens(
     today: date,
     sale_proceeds: Decimal | None,
 ) -> PropertyLiens:
-    view = liens.lien_priority(session, prop, today, sale_proceeds=sale_proceeds)
-    held = payments.credit_by_bill(session, district_id, prop.id or 0)
+    view = liens.lien_priority(session=session, prop=prop, today=today, sale_proceeds=sale_proceeds)
+    held = payments.credit_by_bill(
+        session=session, district_id=district_id, property_id=prop.id or 0
+    )
     return PropertyLiens(
         view=view,
         paid={(p.id, p.part): p for p in view.result.distribution or ()},
@@ -154,11 +160,11 @@ def statement_page(
     """The yearly statement's page (account_reads.statement_page_context), the year's lock,
     and whether ``person`` may lock years."""
     context = account_reads.statement_page_context(
-        session, district, fy, booked_by=booked_by, today=today
+        session=session, district=district, fy=fy, booked_by=booked_by, today=today
     )
     return {
         **context,
-        "lock": year_locks.lock_of(session, district.id or 0, fy),
+        "lock": year_locks.lock_of(session=session, district_id=district.id or 0, fy=fy),
         "may_lock": policy.may_lock_years(person),
     }
 
@@ -176,12 +182,18 @@ def document_rows(
     from the indexed counts and the entries' count per day, not the rows; the statement's
     documents count those of ``fy``."""
     if name in ("delinquency.pdf", "delinquency.csv"):
-        return liens.delinquency_page(session, district_id, today, per_page=1).total
+        return liens.delinquency_page(
+            session=session, district_id=district_id, today=today, per_page=1
+        ).total
     if fy is None:
         raise ValueError(f"{name}: its rows are those of a fiscal year")
     aging = journal = 0
     if name in ("statement.pdf", "aging.csv"):
-        aging = audit_statement.aging_page(session, district_id, fy.end, limit=0).count
+        aging = audit_statement.aging_page(
+            session=session, district_id=district_id, as_of=fy.end, limit=0
+        ).count
     if name in ("statement.pdf", "journal.csv"):
-        journal = ledger.entries_count(session, district_id, since=fy.start, until=fy.end)
+        journal = ledger.entries_count(
+            session=session, district_id=district_id, since=fy.start, until=fy.end
+        )
     return statement_rows(aging, journal)[name]

@@ -15,7 +15,7 @@ from tid.rules.periods import FiscalYear, fiscal_year_of
 from tid.services import audit_statement, ledger
 
 
-def default_fiscal_year(session: Session, district_id: int, today: date) -> FiscalYear:
+def default_fiscal_year(*, session: Session, district_id: int, today: date) -> FiscalYear:
     """Today's fiscal year, or the last one the district booked anything in when that is
     earlier (a page of empty months helps nobody)."""
     current = fiscal_year_of(today)
@@ -38,10 +38,10 @@ def booked_cut(booked_by: date | None) -> datetime | None:
 
 
 def statement_context(
+    *,
     session: Session,
     district: District,
     fy: FiscalYear,
-    *,
     booked_by: date | None,
     today: date,
 ) -> dict[str, Any]:
@@ -49,8 +49,12 @@ def statement_context(
     its figures, the receivables bill by bill and the year's journal."""
     district_id = district.id or 0
     cut = booked_cut(booked_by)
-    rows = ledger.journal(session, district_id, since=fy.start, until=fy.end, booked_before=cut)
-    every = audit_statement.aging(session, district_id, fy.end, booked_before=cut)
+    rows = ledger.journal(
+        session=session, district_id=district_id, since=fy.start, until=fy.end, booked_before=cut
+    )
+    every = audit_statement.aging(
+        session=session, district_id=district_id, as_of=fy.end, booked_before=cut
+    )
     return {
         **_statement_figures(session, district, fy, booked_by=booked_by, cut=cut, today=today),
         "aging": every,
@@ -62,10 +66,10 @@ def statement_context(
 
 
 def statement_page_context(
+    *,
     session: Session,
     district: District,
     fy: FiscalYear,
-    *,
     booked_by: date | None,
     today: date,
 ) -> dict[str, Any]:
@@ -76,16 +80,22 @@ def statement_page_context(
     district_id = district.id or 0
     cut = booked_cut(booked_by)
     if cut is None:  # the index of owed bills
-        aged = audit_statement.aging_page(session, district_id, fy.end, limit=0)
+        aged = audit_statement.aging_page(
+            session=session, district_id=district_id, as_of=fy.end, limit=0
+        )
         count, totals = aged.count, aged.totals
     else:  # as the journal stood then
-        every = audit_statement.aging(session, district_id, fy.end, booked_before=cut)
+        every = audit_statement.aging(
+            session=session, district_id=district_id, as_of=fy.end, booked_before=cut
+        )
         count, totals = len(every), audit_statement.aging_totals(every)
     return {
         **_statement_figures(session, district, fy, booked_by=booked_by, cut=cut, today=today),
         "aging_count": count,
         "aging_totals": totals,
-        "entries_count": ledger.entries_count(session, district_id, since=fy.start, until=fy.end),
+        "entries_count": ledger.entries_count(
+            session=session, district_id=district_id, since=fy.start, until=fy.end
+        ),
     }
 
 
@@ -100,24 +110,26 @@ def _statement_figures(
 ) -> dict[str, Any]:
     """What the statement's page and its PDF both show: the year's figures and bank checks."""
     district_id = district.id or 0
-    checks = audit_statement.bank_checks(session, district_id)
+    checks = audit_statement.bank_checks(session=session, district_id=district_id)
     return {
         "district": district,
         "fy": fy,
         "booked_by": booked_by,
-        "st": audit_statement.statement(session, district_id, fy, booked_before=cut),
+        "st": audit_statement.statement(
+            session=session, district_id=district_id, fy=fy, booked_before=cut
+        ),
         "checks": [c for c in checks if fy.contains(c.as_of)],
         "today": today,
     }
 
 
-def district_property(session: Session, district_id: int, property_id: int) -> Property | None:
+def district_property(*, session: Session, district_id: int, property_id: int) -> Property | None:
     """The property ``property_id`` when it is one of the district's."""
     prop = session.get(Property, property_id)
     return prop if prop is not None and prop.district_id == district_id else None
 
 
-def property_by_cadastral(session: Session, district_id: int, cadastral: str) -> Property | None:
+def property_by_cadastral(*, session: Session, district_id: int, cadastral: str) -> Property | None:
     """The district's property with this cadastral number."""
     return session.exec(
         select(Property).where(

@@ -90,7 +90,7 @@ def _used_by(session: Session, sha256: str) -> tuple[str, ...]:
     return tuple(uses)
 
 
-def verify(session: Session) -> VerifyReport:
+def verify(*, session: Session) -> VerifyReport:
     """Re-hash every archived document; report those whose bytes no longer match."""
     keys = list(
         session.exec(select(ArchivedDocument.sha256).order_by(col(ArchivedDocument.sha256)))

@@ -51,11 +51,11 @@ _EVENTS = AuditEvent.__table__  # type: ignore[attr-defined]
 
 
 def record(
+    *,
     session: Session,
     actor: Actor,
     action: str,
     entity: SQLModel | tuple[str, Any],
-    *,
     before: dict[str, Any] | None = None,
     after: dict[str, Any] | None = None,
 ) -> None:
@@ -85,7 +85,7 @@ def _json(values: dict[str, Any] | None) -> str | None:
     return json.dumps(values, sort_keys=True, default=str) if values is not None else None
 
 
-def history(session: Session, entity_type: str, entity_id: object) -> list[AuditEvent]:
+def history(*, session: Session, entity_type: str, entity_id: object) -> list[AuditEvent]:
     """The events of one record, oldest first."""
     stmt = (
         select(AuditEvent)
@@ -126,4 +126,4 @@ def _change(event: AuditEvent) -> Change:
 
 def trail(*, session: Session, entity_type: str, entity_id: object) -> list[Change]:
     """A record's history with what each event changed."""
-    return changes(history(session, entity_type, entity_id))
+    return changes(history(session=session, entity_type=entity_type, entity_id=entity_id))

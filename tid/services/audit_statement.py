@@ -75,10 +75,10 @@ class Statement:
 
 
 def statement(
+    *,
     session: Session,
     district_id: int,
     fy: FiscalYear,
-    *,
     booked_before: datetime | None = None,
 ) -> Statement:
     """The statement of the special account for ``fy`` (booking dates July 1 – June 30), as
@@ -86,13 +86,25 @@ def statement(
     entries booked later, even dated inside the year, are left out)."""
     cut = booked_before
     opening = ledger.balance(
-        session, district_id, BANK, until=date(fy.start_year, 6, 30), booked_before=cut
+        session=session,
+        district_id=district_id,
+        account=BANK,
+        until=date(fy.start_year, 6, 30),
+        booked_before=cut,
     )
     sums: dict[str, Decimal] = {}
     if cut is None:  # the running balances of the year's days
-        sums = ledger.day_sums(session, district_id, since=fy.start, until=fy.end)
+        sums = ledger.day_sums(
+            session=session, district_id=district_id, since=fy.start, until=fy.end
+        )
     else:  # as the journal stood then: the year's entries booked before the cut
-        year = ledger.journal(session, district_id, since=fy.start, until=fy.end, booked_before=cut)
+        year = ledger.journal(
+            session=session,
+            district_id=district_id,
+            since=fy.start,
+            until=fy.end,
+            booked_before=cut,
+        )
         for row in year:
             for line in row.lines:
                 sums[line.account] = sums.get(line.account, ZERO) + line.amount
@@ -170,11 +182,13 @@ class AgingRow:
 
 
 def aging(
-    session: Session, district_id: int, as_of: date, *, booked_before: datetime | None = None
+    *, session: Session, district_id: int, as_of: date, booked_before: datetime | None = None
 ) -> list[AgingRow]:
     """Every bill with something owed at ``as_of`` (from the journal up to that date), with
     how many days past its due date it was then."""
-    owed = ledger.owed_by_bill(session, district_id, until=as_of, booked_before=booked_before)
+    owed = ledger.owed_by_bill(
+        session=session, district_id=district_id, until=as_of, booked_before=booked_before
+    )
     owed = {bill_id: amount for bill_id, amount in owed.items() if amount != 0}
     found: list[tuple[AgedBill, str]] = []
     ids = sorted(owed)
@@ -231,7 +245,7 @@ _OWED_BY_DUE = sa_select(col(OwedDay.due_date), col(OwedDay.bills), col(OwedDay.
 )
 
 
-def aging_page(session: Session, district_id: int, as_of: date, *, limit: int) -> AgingPage:
+def aging_page(*, session: Session, district_id: int, as_of: date, limit: int) -> AgingPage:
     """The aging at ``as_of`` for a page: its first ``limit`` rows, its count and its totals
     per bucket. When nothing is booked after ``as_of`` (the current year's statement) the
     count and the totals are read from the bills owed per due date (``owed_day``) and the
@@ -240,8 +254,12 @@ def aging_page(session: Session, district_id: int, as_of: date, *, limit: int) -
     later, negative, maybe_unbooked = session.execute(
         _FROM_THE_JOURNAL_IF, {"district_id": district_id, "as_of": as_of}
     ).one()
-    if later or negative or (maybe_unbooked and ledger.unbooked_owed(session, district_id)):
-        rows = aging(session, district_id, as_of)
+    if (
+        later
+        or negative
+        or (maybe_unbooked and ledger.unbooked_owed(session=session, district_id=district_id))
+    ):
+        rows = aging(session=session, district_id=district_id, as_of=as_of)
         return AgingPage(rows[:limit], len(rows), aging_totals(rows))
     owed: list[Any] = [
         col(BillLedger.district_id) == district_id,
@@ -330,7 +348,13 @@ def record_bank_balance(
     )
     session.add(row)
     session.flush()
-    audit.record(session, actor, "bank_balance.create", row, after=audit.snapshot(row))
+    audit.record(
+        session=session,
+        actor=actor,
+        action="bank_balance.create",
+        entity=row,
+        after=audit.snapshot(row),
+    )
     return row
 
 
@@ -346,7 +370,7 @@ class BankCheck:
         return self.difference == 0
 
 
-def bank_checks(session: Session, district_id: int, *, limit: int | None = None) -> list[BankCheck]:
+def bank_checks(*, session: Session, district_id: int, limit: int | None = None) -> list[BankCheck]:
     """The bank's reported balances against the journal's, the latest first (``limit``)."""
     rows = session.exec(
         select(BankBalance)
@@ -356,7 +380,9 @@ def bank_checks(session: Session, district_id: int, *, limit: int | None = None)
     )
     result = []
     for row in rows:
-        booked = ledger.balance(session, district_id, BANK, until=row.as_of)
+        booked = ledger.balance(
+            session=session, district_id=district_id, account=BANK, until=row.as_of
+        )
         result.append(BankCheck(row.as_of, row.balance, booked, row.balance - booked))
     return result
 
@@ -379,10 +405,10 @@ class Month:
         return f"{self.year:04d}-{self.month:02d}"
 
 
-def months(session: Session, district_id: int, fy: FiscalYear) -> list[Month]:
+def months(*, session: Session, district_id: int, fy: FiscalYear) -> list[Month]:
     """Revenue, program and administrative spending by month of the FY, with running totals."""
     totals: dict[tuple[int, int], dict[str, Decimal]] = {ym: {} for ym in fy.months()}
-    sums = ledger.month_sums(session, district_id, since=fy.start, until=fy.end)
+    sums = ledger.month_sums(session=session, district_id=district_id, since=fy.start, until=fy.end)
     for account, year, month, amount in sums:
         bucket = totals[(year, month)]
         key = (

@@ -49,8 +49,8 @@ def clean_token(value: str | None) -> str:
 
 
 def start(
-    session: Session,
     *,
+    session: Session,
     token: str,
     kind: str,
     actor: audit.Actor,
@@ -81,7 +81,13 @@ def start(
         session.rollback()
         existing = session.exec(select(Job).where(Job.token == token)).one()
         return existing, False
-    audit.record(session, actor, "job.start", ("job", job.id), after={"kind": kind})
+    audit.record(
+        session=session,
+        actor=actor,
+        action="job.start",
+        entity=("job", job.id),
+        after={"kind": kind},
+    )
     session.commit()
     return job, True
 
@@ -132,9 +138,9 @@ def progress(engine: Engine, job_id: int, done: int, total: int) -> None:
 
 
 def finish(
+    *,
     session: Session,
     job_id: int,
-    *,
     result_url: str = "",
     result_label: str = "",
     result_sha256: str = "",
@@ -168,7 +174,7 @@ def fail(engine: Engine, job_id: int, message: str, params: Mapping[str, Any]) -
         session.commit()
 
 
-def requeue(session: Session, job: Job) -> bool:
+def requeue(*, session: Session, job: Job) -> bool:
     """Put a failed job (or one whose worker died) back in the queue: True if it was."""
     result = session.execute(
         update(Job)
@@ -201,7 +207,7 @@ def beat(engine: Engine, worker: str) -> None:
         session.commit()
 
 
-def last_heartbeat(session: Session) -> Any:
+def last_heartbeat(*, session: Session) -> Any:
     """When a worker last said it was alive (None: never)."""
     row = session.exec(
         select(WorkerHeartbeat).order_by(col(WorkerHeartbeat.seen_at).desc())
@@ -219,7 +225,7 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
-def orphaned(session: Session, me: str) -> list[Job]:
+def orphaned(*, session: Session, me: str) -> list[Job]:
     """Running jobs whose worker is gone: on this host a process that no longer exists (or
     this very pid under another tag: a restarted container), elsewhere a worker whose
     heartbeat is older than ``STALE_AFTER``."""
@@ -243,7 +249,7 @@ def orphaned(session: Session, me: str) -> list[Job]:
     return found
 
 
-def waiting_since(session: Session, before: datetime) -> list[int]:
+def waiting_since(*, session: Session, before: datetime) -> list[int]:
     """Jobs queued before ``before`` that no worker has taken."""
     stmt = select(Job.id).where(Job.state == JobState.QUEUED.value, col(Job.created_at) < before)
     return [int(i) for i in session.exec(stmt) if i is not None]
@@ -257,7 +263,7 @@ class Scope:
     user_id: int
 
 
-def visible(session: Session, scope: Scope, limit: int = 100) -> list[Job]:
+def visible(*, session: Session, scope: Scope, limit: int = 100) -> list[Job]:
     stmt = select(Job).order_by(col(Job.id).desc()).limit(limit)
     if scope.district_ids is not None:
         stmt = stmt.where(
@@ -266,7 +272,7 @@ def visible(session: Session, scope: Scope, limit: int = 100) -> list[Job]:
     return list(session.exec(stmt))
 
 
-def latest_of(session: Session, targets: Sequence[str], kind: str) -> dict[str, Job]:
+def latest_of(*, session: Session, targets: Sequence[str], kind: str) -> dict[str, Job]:
     """The most recent job of ``kind`` on each of ``targets`` that has one (a page with
     several documents to prepare asks once)."""
     latest = (
@@ -277,7 +283,7 @@ def latest_of(session: Session, targets: Sequence[str], kind: str) -> dict[str, 
     return {job.target: job for job in session.exec(select(Job).where(col(Job.id).in_(latest)))}
 
 
-def latest_for(session: Session, target: str, kind: str) -> Job | None:
+def latest_for(*, session: Session, target: str, kind: str) -> Job | None:
     """The most recent job of ``kind`` on ``target`` (to show on the page that starts it)."""
     return session.exec(
         select(Job)

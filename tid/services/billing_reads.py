@@ -79,7 +79,9 @@ def run_lineage(*, session: Session, district_id: int, run_id: int) -> RunLineag
             select(BillingRun).where(BillingRun.supersedes_id == found.id)
         ).first(),
         roll_imports=[
-            i for i in roll.imports(session, district_id) if i.fiscal_year == found.fiscal_year
+            i
+            for i in roll.imports(session=session, district_id=district_id)
+            if i.fiscal_year == found.fiscal_year
         ],
     )
 
@@ -99,7 +101,7 @@ def district_rows(*, session: Session, person: policy.Person) -> list[DistrictRo
     """The districts ``person`` may see, by municipality and name."""
     rows = []
     for district, municipality in places.visible_districts(session=session, person=person):
-        years = roll.fiscal_years(session, district.id or 0)
+        years = roll.fiscal_years(session=session, district_id=district.id or 0)
         rows.append(
             DistrictRow(
                 district=district,

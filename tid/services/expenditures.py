@@ -49,7 +49,13 @@ def add_purpose(
     )
     session.add(purpose)
     session.flush()
-    audit.record(session, actor, "purpose.create", purpose, after=audit.snapshot(purpose))
+    audit.record(
+        session=session,
+        actor=actor,
+        action="purpose.create",
+        entity=purpose,
+        after=audit.snapshot(purpose),
+    )
     return purpose
 
 
@@ -63,13 +69,18 @@ def set_purpose_active(
     purpose.active = active
     session.add(purpose)
     audit.record(
-        session, actor, "purpose.update", purpose, before=before, after=audit.snapshot(purpose)
+        session=session,
+        actor=actor,
+        action="purpose.update",
+        entity=purpose,
+        before=before,
+        after=audit.snapshot(purpose),
     )
     return purpose
 
 
 def purposes(
-    session: Session, district_id: int, *, active_only: bool = False
+    *, session: Session, district_id: int, active_only: bool = False
 ) -> list[AuthorizedPurpose]:
     stmt = select(AuthorizedPurpose).where(AuthorizedPurpose.district_id == district_id)
     if active_only:
@@ -194,20 +205,22 @@ def record_expenditure(
         assert purpose_id is not None
         purpose = session.get(AuthorizedPurpose, purpose_id)
         account = ledger.purpose_account(purpose_id)
-    ledger.lock_district(session, district_id)
+    ledger.lock_district(session=session, district_id=district_id)
     fy = fiscal_year_of(spent_on)
-    existing = ledger.entry_by_key(session, key)
+    existing = ledger.entry_by_key(session=session, key=key)
     if existing is not None:
         found = session.exec(select(Expenditure).where(Expenditure.entry_id == existing.id)).one()
-        return ExpenditureResult(found, False, ledger.cap_figures(session, district_id, fy))
+        return ExpenditureResult(
+            found, False, ledger.cap_figures(session=session, district_id=district_id, fy=fy)
+        )
     if administrative:
-        figures = ledger.cap_figures(session, district_id, fy)
+        figures = ledger.cap_figures(session=session, district_id=district_id, fy=fy)
         decision = ledger.check_cap(figures, more_admin=amount)
         if not decision.allowed:
             msgid, params = cap_message(figures)
             raise CapExceededError("amount", msgid % params if params else msgid, figures, decision)
     posted = ledger.post_entry(
-        session,
+        session=session,
         actor=actor,
         district_id=district_id,
         entry_date=spent_on,
@@ -225,7 +238,9 @@ def record_expenditure(
         found = session.exec(
             select(Expenditure).where(Expenditure.entry_id == posted.entry.id)
         ).one()
-        return ExpenditureResult(found, False, ledger.cap_figures(session, district_id, fy))
+        return ExpenditureResult(
+            found, False, ledger.cap_figures(session=session, district_id=district_id, fy=fy)
+        )
     expenditure = Expenditure(
         district_id=district_id,
         entry_id=posted.entry.id or 0,
@@ -240,13 +255,19 @@ def record_expenditure(
     session.add(expenditure)
     session.flush()
     audit.record(
-        session, actor, "expenditure.create", expenditure, after=audit.snapshot(expenditure)
+        session=session,
+        actor=actor,
+        action="expenditure.create",
+        entity=expenditure,
+        after=audit.snapshot(expenditure),
     )
-    return ExpenditureResult(expenditure, True, ledger.cap_figures(session, district_id, fy))
+    return ExpenditureResult(
+        expenditure, True, ledger.cap_figures(session=session, district_id=district_id, fy=fy)
+    )
 
 
 def expenditures(
-    session: Session, district_id: int, *, since: date | None = None, until: date | None = None
+    *, session: Session, district_id: int, since: date | None = None, until: date | None = None
 ) -> list[Expenditure]:
     stmt = select(Expenditure).where(Expenditure.district_id == district_id)
     if since is not None:
@@ -256,7 +277,7 @@ def expenditures(
     return list(session.exec(stmt.order_by(col(Expenditure.spent_on), col(Expenditure.id))))
 
 
-def account_purpose_names(session: Session, accounts: Iterable[str]) -> dict[int, str]:
+def account_purpose_names(*, session: Session, accounts: Iterable[str]) -> dict[int, str]:
     """The names of the authorized purposes among the journal's ``accounts`` (their expense
     accounts, ``expense:purpose:<id>``), by id: what a page of journal entries labels them by."""
     wanted = {

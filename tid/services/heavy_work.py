@@ -42,7 +42,7 @@ class NoPlaceError(Exception):
 
 
 def begin(
-    session: Session, client: str, *, most: int, hold: timedelta, now: datetime | None = None
+    *, session: Session, client: str, most: int, hold: timedelta, now: datetime | None = None
 ) -> Place:
     """Take a place for ``client``'s work, held at most ``hold``; :class:`NoPlaceError` if the
     client already has one or ``most`` are taken. Commits."""
@@ -62,12 +62,12 @@ def begin(
     ).one()
     place = Place(client, token)
     if int(under_way) > most:
-        end(session, place)
+        end(session=session, place=place)
         raise NoPlaceError(busy_client=False)
     return place
 
 
-def end(session: Session, place: Place) -> None:
+def end(*, session: Session, place: Place) -> None:
     """Give the place back (once its work is done, whatever its outcome). Commits."""
     session.execute(
         delete(HeavyWork).where(

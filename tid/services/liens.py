@@ -99,12 +99,17 @@ def set_late_terms(
     session.add(terms)
     session.flush()
     audit.record(
-        session, actor, "late_terms.set", terms, before=before, after=audit.snapshot(terms)
+        session=session,
+        actor=actor,
+        action="late_terms.set",
+        entity=terms,
+        before=before,
+        after=audit.snapshot(terms),
     )
     return terms
 
 
-def late_terms(session: Session, district_id: int) -> LateChargeTerms | None:
+def late_terms(*, session: Session, district_id: int) -> LateChargeTerms | None:
     return session.exec(
         select(LateChargeTerms).where(LateChargeTerms.district_id == district_id)
     ).first()
@@ -154,7 +159,7 @@ class DelinquentBill:
     charges: LateCharges
 
 
-def owner_names(session: Session, property_id: int) -> str:
+def owner_names(*, session: Session, property_id: int) -> str:
     year = session.exec(
         select(PropertyYear)
         .where(PropertyYear.property_id == property_id)
@@ -163,7 +168,7 @@ def owner_names(session: Session, property_id: int) -> str:
     return year.owner_names if year else ""
 
 
-def owners_of(session: Session, property_ids: Sequence[int]) -> dict[int, str]:
+def owners_of(*, session: Session, property_ids: Sequence[int]) -> dict[int, str]:
     """The owners' names of each property, from its latest roll year."""
     names: dict[int, str] = {}
     ids = sorted(set(property_ids))
@@ -242,7 +247,7 @@ def _rows(
     found: Sequence[tuple[AgedBill, PropertyRead, Decimal]],
     terms: LateChargeTerms | None,
 ) -> list[DelinquentBill]:
-    owners = owners_of(session, [prop.id for _bill, prop, _owed in found])
+    owners = owners_of(session=session, property_ids=[prop.id for _bill, prop, _owed in found])
     return [
         DelinquentBill(
             bill,
@@ -255,13 +260,13 @@ def _rows(
     ]
 
 
-def delinquency(session: Session, district_id: int, today: date) -> list[DelinquentBill]:
+def delinquency(*, session: Session, district_id: int, today: date) -> list[DelinquentBill]:
     """Every active bill past its due date with something still owed, oldest due first."""
     found = [
         (*_shown(row), row[6])
         for row in session.execute(_delinquent(district_id, today).order_by(*_ORDER))
     ]
-    pending = ledger.unbooked_owed(session, district_id)
+    pending = ledger.unbooked_owed(session=session, district_id=district_id)
     if pending:  # bills not booked yet (only for a moment): owed in full
         stmt = (
             sa_select(*_SHOWN)
@@ -272,19 +277,19 @@ def delinquency(session: Session, district_id: int, today: date) -> list[Delinqu
             bill, prop = _shown(row)
             found.append((bill, prop, pending[bill.id]))
         found.sort(key=lambda r: (r[0].due_date, r[0].id))
-    return _rows(session, today, found, late_terms(session, district_id))
+    return _rows(session, today, found, late_terms(session=session, district_id=district_id))
 
 
 def delinquency_page(
-    session: Session, district_id: int, today: date, *, page: int = 1, per_page: int = PER_PAGE
+    *, session: Session, district_id: int, today: date, page: int = 1, per_page: int = PER_PAGE
 ) -> DelinquencyPage:
     """One page of :func:`delinquency`: only the page's bills are read."""
-    if ledger.unbooked_owed(session, district_id):
-        every = delinquency(session, district_id, today)
+    if ledger.unbooked_owed(session=session, district_id=district_id):
+        every = delinquency(session=session, district_id=district_id, today=today)
         info = page_info(len(every), page, per_page)
         owed = sum((r.outstanding for r in every), ZERO)
         rows = every[info.offset : info.offset + per_page]
-        terms = late_terms(session, district_id)
+        terms = late_terms(session=session, district_id=district_id)
         return DelinquencyPage(rows, info.total, owed, info.page, info.pages, per_page, terms)
     # The count and the total from the bills owed per due date (a bill with something owed
     # is active: a superseded bill's balance moved to its successor when it was booked).
@@ -297,7 +302,7 @@ def delinquency_page(
     page_of = _delinquent(district_id, today).order_by(*_ORDER).offset(info.offset)
     found = [(*_shown(row), row[6]) for row in session.execute(page_of.limit(per_page))]
     owed = ledger.cents(owed_total)
-    terms = late_terms(session, district_id)
+    terms = late_terms(session=session, district_id=district_id)
     rows = _rows(session, today, found, terms)
     return DelinquencyPage(rows, info.total, owed, info.page, info.pages, per_page, terms)
 
@@ -355,11 +360,13 @@ def add_lien(
     )
     session.add(lien)
     session.flush()
-    audit.record(session, actor, "lien.create", lien, after=audit.snapshot(lien))
+    audit.record(
+        session=session, actor=actor, action="lien.create", entity=lien, after=audit.snapshot(lien)
+    )
     return lien
 
 
-def recorded_liens(session: Session, property_id: int) -> list[PropertyLien]:
+def recorded_liens(*, session: Session, property_id: int) -> list[PropertyLien]:
     return list(
         session.exec(
             select(PropertyLien)
@@ -379,8 +386,8 @@ class ImpostLien:
     bills: tuple[tuple[Bill, Decimal, LateCharges], ...]
 
 
-def impost_lien(session: Session, prop: Property, today: date) -> ImpostLien:
-    terms = late_terms(session, prop.district_id)
+def impost_lien(*, session: Session, prop: Property, today: date) -> ImpostLien:
+    terms = late_terms(session=session, district_id=prop.district_id)
     stmt = (
         select(Bill, BillingRun)
         .join(BillingRun, col(BillingRun.id) == col(Bill.billing_run_id))
@@ -389,7 +396,9 @@ def impost_lien(session: Session, prop: Property, today: date) -> ImpostLien:
     )
     pairs = list(session.exec(stmt))
     owed = ledger.owed_by_bill(
-        session, prop.district_id, bill_ids=[bill.id or 0 for bill, _run in pairs]
+        session=session,
+        district_id=prop.district_id,
+        bill_ids=[bill.id or 0 for bill, _run in pairs],
     )
     bills = []
     first: date | None = None
@@ -423,12 +432,15 @@ class LienPriority:
 
 
 def lien_priority(
-    session: Session, prop: Property, today: date, *, sale_proceeds: Decimal | None = None
+    *, session: Session, prop: Property, today: date, sale_proceeds: Decimal | None = None
 ) -> LienPriority:
     """21 LPRA § 6653(8): the liens on a property ranked around the impost lien, each with
     its reason, and (given a sale price) what each is paid, rank by rank."""
-    impost = impost_lien(session, prop, today)
-    recorded = {f"lien-{lien.id}": lien for lien in recorded_liens(session, prop.id or 0)}
+    impost = impost_lien(session=session, prop=prop, today=today)
+    recorded = {
+        f"lien-{lien.id}": lien
+        for lien in recorded_liens(session=session, property_id=prop.id or 0)
+    }
     items = [
         lien_rules.Lien(key, lien.kind, lien.constituted_on, lien.amount)
         for key, lien in recorded.items()

@@ -53,7 +53,7 @@ def check_new_password(password: str, *, email: str = "", field: str = "password
 
 
 def set_password(
-    session: Session, *, user: User, password: str, actor: audit.Actor, action: str
+    *, session: Session, user: User, password: str, actor: audit.Actor, action: str
 ) -> None:
     """Store a new password (the caller checked it) and end every other login."""
     from tid.services.users import hash_password
@@ -61,11 +61,11 @@ def set_password(
     user.password_hash = hash_password(password)
     user.password_changed_at = utcnow()
     session.add(user)
-    audit.record(session, actor, action, user)
+    audit.record(session=session, actor=actor, action=action, entity=user)
 
 
 def change_own(
-    session: Session, *, user: User, current: str, new: str, confirm: str, keep_token: str
+    *, session: Session, user: User, current: str, new: str, confirm: str, keep_token: str
 ) -> None:
     """A user changes their own password: the current one first; every other login of
     theirs ends (this one stays), and so does every reset link asked for before."""
@@ -79,17 +79,17 @@ def change_own(
     if verify_password(user, new):
         raise InputError("new", N_("Choose a password different from the current one."))
     set_password(
-        session,
+        session=session,
         user=user,
         password=new,
         actor=audit.Actor(user.email, user.id),
         action="user.password_change",
     )
-    end_logins(session, user_id=user.id or 0, keep_token=keep_token)
-    spend_reset_links(session, user_id=user.id or 0)
+    end_logins(session=session, user_id=user.id or 0, keep_token=keep_token)
+    spend_reset_links(session=session, user_id=user.id or 0)
 
 
-def end_logins(session: Session, *, user_id: int, keep_token: str = "") -> int:
+def end_logins(*, session: Session, user_id: int, keep_token: str = "") -> int:
     """Revoke every live login of the user (except ``keep_token``); how many ended."""
     stmt = (
         update(LoginSession)
@@ -104,7 +104,7 @@ def end_logins(session: Session, *, user_id: int, keep_token: str = "") -> int:
     return int(result.rowcount or 0)
 
 
-def spend_reset_links(session: Session, *, user_id: int, now: datetime | None = None) -> None:
+def spend_reset_links(*, session: Session, user_id: int, now: datetime | None = None) -> None:
     """Every open reset link of the account stops working (its password just changed)."""
     session.exec(
         update(PasswordReset)
@@ -118,7 +118,7 @@ def _token_hash(token: str) -> str:
 
 
 def request_reset(
-    session: Session, *, email: str, lifetime: timedelta = RESET_LIFETIME
+    *, session: Session, email: str, lifetime: timedelta = RESET_LIFETIME
 ) -> tuple[User, str] | None:
     """A reset link's token for the active account with this email (None when there is
     none: the caller answers the same either way)."""
@@ -132,11 +132,16 @@ def request_reset(
         return None
     now = utcnow()
     session.add(PasswordReset(user_id=user.id or 0, token_hash=digest, expires_at=now + lifetime))
-    audit.record(session, audit.Actor(email, user.id), "user.password_reset_request", user)
+    audit.record(
+        session=session,
+        actor=audit.Actor(email, user.id),
+        action="user.password_reset_request",
+        entity=user,
+    )
     return user, token
 
 
-def reset_user(session: Session, token: str, *, now: datetime | None = None) -> User | None:
+def reset_user(*, session: Session, token: str, now: datetime | None = None) -> User | None:
     """The account a live, unused reset token is for (None otherwise); does not use it."""
     if not token or len(token) > 100:
         return None
@@ -151,12 +156,12 @@ def reset_user(session: Session, token: str, *, now: datetime | None = None) -> 
 
 
 def reset_with_token(
-    session: Session, *, token: str, new: str, confirm: str, now: datetime | None = None
+    *, session: Session, token: str, new: str, confirm: str, now: datetime | None = None
 ) -> User:
     """Use a reset link once: set the new password, end every login, and spend every
     other open link of the account."""
     now = now or utcnow()
-    user = reset_user(session, token, now=now)
+    user = reset_user(session=session, token=token, now=now)
     if user is None:
         raise InputError("token", N_("This link has expired or was already used."))
     check_new_password(new, email=user.email)
@@ -174,19 +179,19 @@ def reset_with_token(
     )
     if not spent.rowcount:
         raise InputError("token", N_("This link has expired or was already used."))
-    spend_reset_links(session, user_id=user.id or 0, now=now)
+    spend_reset_links(session=session, user_id=user.id or 0, now=now)
     set_password(
-        session,
+        session=session,
         user=user,
         password=new,
         actor=audit.Actor(user.email, user.id),
         action="user.password_reset",
     )
-    end_logins(session, user_id=user.id or 0)
+    end_logins(session=session, user_id=user.id or 0)
     return user
 
 
-def force_reset(session: Session, *, actor: audit.Actor, user_id: int) -> User:
+def force_reset(*, session: Session, actor: audit.Actor, user_id: int) -> User:
     """An administrator forces a new password: the current one stops working at once,
     every login ends; the person sets a new one through a reset link."""
     user = session.get(User, user_id)
@@ -197,6 +202,6 @@ def force_reset(session: Session, *, actor: audit.Actor, user_id: int) -> User:
     if not user.password_hash.startswith(UNUSABLE_PREFIX):
         user.password_hash = UNUSABLE_PREFIX + user.password_hash
     session.add(user)
-    end_logins(session, user_id=user_id)
-    audit.record(session, actor, "user.password_force_reset", user)
+    end_logins(session=session, user_id=user_id)
+    audit.record(session=session, actor=actor, action="user.password_force_reset", entity=user)
     return user

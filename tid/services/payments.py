@@ -210,18 +210,19 @@ def record_payment(
         raise InputError(problems[0].field, problems[0].message)
     if problems:
         raise FindingsError(problems)
-    ledger.lock_district(session, district_id)
-    existing = ledger.entry_by_key(session, key)
+    ledger.lock_district(session=session, district_id=district_id)
+    existing = ledger.entry_by_key(session=session, key=key)
     if existing is not None:
         return _result(session, existing, booked=False)
-    ledger.sync_bills(session, actor=actor, district_id=district_id)
+    ledger.sync_bills(session=session, actor=actor, district_id=district_id)
     bills, credit_bill = _bills_to_pay(
         session, district_id, notice_number, cadastral_number, field_prefix
     )
-    outstanding = ledger.bill_balances(session, district_id, bill_ids=[b.id or 0 for b in bills])
+    outstanding = ledger.bill_balances(
+        session=session, district_id=district_id, bill_ids=[b.id or 0 for b in bills]
+    )
     spread = allocate(amount, _owed_in_order(bills, outstanding))
-    left = spread.left
-    lines = [Line(BANK, amount), *_collected(spread)]
+    left, lines = spread.left, [Line(BANK, amount), *_collected(spread)]
     if left > 0:
         lines.append(Line(OWNER_CREDIT, -left, credit_bill.id))
     memo = (
@@ -230,7 +231,7 @@ def record_payment(
         else ledger.memo("payment", amount=money_str(amount))
     )
     posted = ledger.post_entry(
-        session,
+        session=session,
         actor=actor,
         district_id=district_id,
         entry_date=paid_on,
@@ -271,10 +272,10 @@ def _result(
 
     assert isinstance(entry, JournalEntry)
     if lines is None:
-        lines = ledger.entry_lines(session, entry.id or 0)
+        lines = ledger.entry_lines(session=session, entry_id=entry.id or 0)
     outstanding = ledger.bill_balances(
-        session,
-        entry.district_id,
+        session=session,
+        district_id=entry.district_id,
         bill_ids=sorted({line.bill_id for line in lines if line.bill_id is not None}),
     )
     applied = tuple(
@@ -448,10 +449,10 @@ def import_deposits(
     if findings:
         raise FindingsError(findings)
     audit.record(
-        session,
-        actor,
-        "payments.import",
-        ("district", district_id),
+        session=session,
+        actor=actor,
+        action="payments.import",
+        entity=("district", district_id),
         after={
             "rows": result.rows,
             "booked": result.booked,
@@ -465,12 +466,14 @@ def import_deposits(
 # --------------------------------------------------------------------------- owner credit
 
 
-def credit_by_bill(session: Session, district_id: int, property_id: int) -> dict[int, Decimal]:
+def credit_by_bill(*, session: Session, district_id: int, property_id: int) -> dict[int, Decimal]:
     """The owner's credit held per bill of the property (overpayments not yet applied)."""
     bill_ids = [
         b for b in session.exec(select(Bill.id).where(Bill.property_id == property_id)) if b
     ]
-    held = ledger.bill_balances(session, district_id, OWNER_CREDIT, bill_ids=bill_ids)
+    held = ledger.bill_balances(
+        session=session, district_id=district_id, account=OWNER_CREDIT, bill_ids=bill_ids
+    )
     return {b: -amount for b, amount in held.items() if amount < 0}
 
 
@@ -491,12 +494,12 @@ def apply_credit(
     prop = session.get(Property, property_id)
     if prop is None or prop.district_id != district_id:
         raise InputError("property", N_("There is no such property."))
-    ledger.lock_district(session, district_id)
-    existing = ledger.entry_by_key(session, key)
+    ledger.lock_district(session=session, district_id=district_id)
+    existing = ledger.entry_by_key(session=session, key=key)
     if existing is not None:
         return _result(session, existing, booked=False)
-    ledger.sync_bills(session, actor=actor, district_id=district_id)
-    credits = credit_by_bill(session, district_id, property_id)
+    ledger.sync_bills(session=session, actor=actor, district_id=district_id)
+    credits = credit_by_bill(session=session, district_id=district_id, property_id=property_id)
     available = sum(credits.values(), ZERO)
     if available <= 0:
         raise InputError("property", N_("No credit is held for this owner."))
@@ -507,7 +510,9 @@ def apply_credit(
             .order_by(col(Bill.due_date), col(Bill.id))
         )
     )
-    owed = ledger.bill_balances(session, district_id, bill_ids=[b.id or 0 for b in bills])
+    owed = ledger.bill_balances(
+        session=session, district_id=district_id, bill_ids=[b.id or 0 for b in bills]
+    )
     spread = allocate(available, _owed_in_order(bills, owed))
     lines = _collected(spread)
     used = spread.used
@@ -517,7 +522,7 @@ def apply_credit(
     for bill_id, take in allocate(used, sorted(credits.items())).taken:
         lines.append(Line(OWNER_CREDIT, take, bill_id))
     posted = ledger.post_entry(
-        session,
+        session=session,
         actor=actor,
         district_id=district_id,
         entry_date=on,

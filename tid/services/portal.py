@@ -119,8 +119,8 @@ def _policies(
 
 
 def reserve_look_up(
-    session: Session,
     *,
+    session: Session,
     client: str,
     now: datetime | None = None,
     max_failures: int = MAX_FAILURES,
@@ -132,12 +132,12 @@ def reserve_look_up(
     rules = _policies(session, client=client, now=now, max_failures=max_failures, window=window)
     # An address that has not failed is judged by its own allowance alone: its neighbours'
     # failures never refuse its right code (only its own failures are slowed down).
-    return throttle.reserve(session, rules, now=now, fresh_key=rules[0][0])
+    return throttle.reserve(session=session, rules=rules, now=now, fresh_key=rules[0][0])
 
 
 def tries_left(
-    session: Session,
     *,
+    session: Session,
     client: str,
     now: datetime | None = None,
     max_failures: int = MAX_FAILURES,
@@ -146,11 +146,11 @@ def tries_left(
     """How many more wrong look-ups this client may make before it must wait."""
     now = now or utcnow()
     rules = _policies(session, client=client, now=now, max_failures=max_failures, window=window)
-    return throttle.tries_left(session, rules, now=now)
+    return throttle.tries_left(session=session, rules=rules, now=now)
 
 
 def record_failure(
-    session: Session, *, client: str, notice_number: str, now: datetime | None = None
+    *, session: Session, client: str, notice_number: str, now: datetime | None = None
 ) -> None:
     """Log one failed look-up (the global slow-down counts these; the caller commits)."""
     session.add(
@@ -162,7 +162,7 @@ def record_failure(
     )
 
 
-def prune_attempts(session: Session, *, before: datetime) -> None:
+def prune_attempts(*, session: Session, before: datetime) -> None:
     """Forget failed look-ups older than ``before`` (a daily job may call this), the
     portal sessions that ended before it, the idle throttles of sign-in and the portal, and
     the browsers that have not signed in for a year."""
@@ -173,8 +173,8 @@ def prune_attempts(session: Session, *, before: datetime) -> None:
             | (col(PortalSession.created_at) < before - SESSION_LIFETIME)
         )
     )
-    throttle.prune(session, before=before)
-    sign_in.forget_devices(session, unused_since=before - sign_in.DEVICE_LIFETIME)
+    throttle.prune(session=session, before=before)
+    sign_in.forget_devices(session=session, unused_since=before - sign_in.DEVICE_LIFETIME)
 
 
 # --------------------------------------------------------------------------- sessions
@@ -184,7 +184,7 @@ def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def open_session(session: Session, notice_ids: Collection[int], *, token: str = "") -> str:
+def open_session(*, session: Session, notice_ids: Collection[int], token: str = "") -> str:
     """Remember on the server what a look-up opened; the cookie keeps only the token. A
     live session's token (a second look-up in the same visit) keeps its notices too."""
     now = utcnow()
@@ -230,7 +230,7 @@ def _live(
 
 
 def session_notices(
-    session: Session, token: str, *, idle: timedelta = SESSION_IDLE, now: datetime | None = None
+    *, session: Session, token: str, idle: timedelta = SESSION_IDLE, now: datetime | None = None
 ) -> set[int]:
     """The notices a live portal session opened (empty: none, expired or left)."""
     now = now or utcnow()
@@ -244,7 +244,7 @@ def session_notices(
     return set(_ids(row))
 
 
-def close_session(session: Session, token: str) -> None:
+def close_session(*, session: Session, token: str) -> None:
     """Leaving: the token stops opening anything, even from a copy of the cookie."""
     if not token or len(token) > 100:
         return
@@ -259,7 +259,7 @@ def close_session(session: Session, token: str) -> None:
 # --------------------------------------------------------------------------- look-up
 
 
-def look_up(session: Session, *, number: str, code: str, secret: str) -> Notice | None:
+def look_up(*, session: Session, number: str, code: str, secret: str) -> Notice | None:
     """The mailed notice with this number if ``code`` is its access code; otherwise None,
     with no hint whether the number exists (same work either way)."""
     normalized = notice_service.normalize_notice_number(number)
@@ -280,7 +280,7 @@ def _owner_key(name: str) -> str:
     return " ".join(name.casefold().split())
 
 
-def notices_opened_by(session: Session, notice: Notice) -> list[Notice]:
+def notices_opened_by(*, session: Session, notice: Notice) -> list[Notice]:
     """The mailed notices one successful look-up opens: same property, same owner."""
     candidates = session.exec(
         select(Notice)
@@ -312,7 +312,7 @@ class BillBalance:
     from_ledger: bool  # False: the bill is not yet in the special account's journal
 
 
-def balance_for_bill(session: Session, bill: Bill) -> BillBalance:
+def balance_for_bill(*, session: Session, bill: Bill) -> BillBalance:
     """The bill's balance from the special account's journal (receivable lines of the bill):
     payments are the receivable credits of payment entries (reversals show as negative)."""
     from tid.services import ledger
@@ -368,7 +368,7 @@ def _contact(session: Session, batch: NoticeBatch) -> Contact:
     )
 
 
-def contacts(session: Session) -> list[Contact]:
+def contacts(*, session: Session) -> list[Contact]:
     """Whom to ask about a lost code: each district's association as its latest mailed run
     names it (the name and address on the envelope), by municipality and district."""
     latest = (
@@ -382,7 +382,7 @@ def contacts(session: Session) -> list[Contact]:
     return sorted(result, key=lambda c: (c.municipality, c.district))
 
 
-def portal_view(session: Session, notice_ids: Collection[int]) -> list[PortalNotice]:
+def portal_view(*, session: Session, notice_ids: Collection[int]) -> list[PortalNotice]:
     """The notices the owner is authorized to see, newest first, with their bills."""
     if not notice_ids:
         return []
@@ -393,7 +393,7 @@ def portal_view(session: Session, notice_ids: Collection[int]) -> list[PortalNot
             .order_by(col(Notice.issued_on).desc(), col(Notice.id).desc())
         )
     )
-    status = notice_service.latest_delivery(session, [n.id or 0 for n in found])
+    status = notice_service.latest_delivery(session=session, notice_ids=[n.id or 0 for n in found])
     result = []
     for notice in found:
         bill = session.get(Bill, notice.bill_id)
@@ -408,7 +408,7 @@ def portal_view(session: Session, notice_ids: Collection[int]) -> list[PortalNot
                 notice=notice,
                 bill=bill,
                 explanation=bill.explanation,
-                balance=balance_for_bill(session, bill),
+                balance=balance_for_bill(session=session, bill=bill),
                 delivery=event.status if event else "",
                 cadastral_number=prop.cadastral_number if prop else "",
                 property_address=year.physical_address if year else "",
@@ -419,7 +419,7 @@ def portal_view(session: Session, notice_ids: Collection[int]) -> list[PortalNot
     return result
 
 
-def notice_by_public_id(session: Session, public_id: str) -> Notice | None:
+def notice_by_public_id(*, session: Session, public_id: str) -> Notice | None:
     if not public_id or len(public_id) > 32:
         return None
     return session.exec(select(Notice).where(Notice.public_id == public_id)).first()

@@ -28,7 +28,7 @@ class Decision:
     retry_after: int  # seconds until the next minute begins
 
 
-def hit(session: Session, key: str, *, limit: int, now: datetime | None = None) -> Decision:
+def hit(*, session: Session, key: str, limit: int, now: datetime | None = None) -> Decision:
     """Count one request of ``key`` (e.g. ``calc:203.0.113.9``) and say whether it is within
     ``limit`` requests a minute. The caller commits."""
     moment = int((now or utcnow()).timestamp())

@@ -94,7 +94,7 @@ def _digest(device_id: str) -> str:
     return hashlib.sha256(device_id.encode()).hexdigest()
 
 
-def known_device(session: Session, *, ids: Sequence[str], email: str) -> KnownDevice | None:
+def known_device(*, session: Session, ids: Sequence[str], email: str) -> KnownDevice | None:
     """The device of the account with this email among a browser's device ids (None: the
     browser has not signed in to it, or the email has no account)."""
     if not ids:
@@ -110,7 +110,7 @@ def known_device(session: Session, *, ids: Sequence[str], email: str) -> KnownDe
     return found
 
 
-def remember(session: Session, *, user: User, ids: Sequence[str]) -> list[str]:
+def remember(*, session: Session, user: User, ids: Sequence[str]) -> list[str]:
     """The browser signed in to ``user``'s account: its device ids afterwards (an id of
     this account first: the one it had, or a new one recorded now)."""
     now = utcnow()
@@ -131,16 +131,16 @@ def remember(session: Session, *, user: User, ids: Sequence[str]) -> list[str]:
     return [kept, *others][:DEVICES_PER_BROWSER]
 
 
-def clear(session: Session, *, user: User) -> None:
+def clear(*, session: Session, user: User) -> None:
     """The person proved who they are another way (a reset link): the account's delay and
     the locks of its devices end."""
     keys = [account_key(user.email)]
     devices = session.exec(select(KnownDevice).where(KnownDevice.user_id == user.id))
     keys += [device_key(d, user.email) for d in devices]
-    throttle.forgive(session, keys)
+    throttle.forgive(session=session, keys=keys)
 
 
-def unlock(session: Session, *, actor: audit.Actor, email: str) -> bool:
+def unlock(*, session: Session, actor: audit.Actor, email: str) -> bool:
     """Lift the delays and lock-outs of the account with this email (as typed) and of its
     devices (an administrator, or the command line); whether any was in force."""
     keys = [account_key(email)]
@@ -148,15 +148,15 @@ def unlock(session: Session, *, actor: audit.Actor, email: str) -> bool:
     if user is not None:
         devices = session.exec(select(KnownDevice).where(KnownDevice.user_id == user.id))
         keys += [device_key(d, user.email) for d in devices]
-    waiting = {row.key for row in throttle.active(session, prefix="login-")}
+    waiting = {row.key for row in throttle.active(session=session, prefix="login-")}
     lifted = False
     for key in keys:
         if key in waiting:
-            lifted = throttle.lift(session, actor=actor, key=key) or lifted
+            lifted = throttle.lift(session=session, actor=actor, key=key) or lifted
     return lifted
 
 
-def forget_devices(session: Session, *, unused_since: datetime) -> None:
+def forget_devices(*, session: Session, unused_since: datetime) -> None:
     """Forget devices that have not signed in since ``unused_since``."""
     session.exec(delete(KnownDevice).where(col(KnownDevice.last_used_at) < unused_since))
 
@@ -195,7 +195,7 @@ def _lockout(row: Throttle) -> Lockout:
 
 def lockouts(*, session: Session) -> list[Lockout]:
     """The sign-in lock-outs and delays in force now, latest first."""
-    return [_lockout(row) for row in throttle.active(session, prefix="login-")]
+    return [_lockout(row) for row in throttle.active(session=session, prefix="login-")]
 
 
 def lift_lockout(*, session: Session, actor: audit.Actor, throttle_id: int) -> bool:
@@ -203,5 +203,5 @@ def lift_lockout(*, session: Session, actor: audit.Actor, throttle_id: int) -> b
     row = session.get(Throttle, throttle_id)
     if row is None:
         return False
-    throttle.lift(session, actor=actor, key=row.key)
+    throttle.lift(session=session, actor=actor, key=row.key)
     return True

@@ -107,9 +107,9 @@ def _normalize(row: Throttle, policy: Policy, now: datetime) -> None:
 
 
 def reserve(
+    *,
     session: Session,
     rules: Sequence[tuple[str, Policy]],
-    *,
     now: datetime | None = None,
     fresh_key: str | None = None,
 ) -> Reservation | Refused:
@@ -147,7 +147,7 @@ def reserve(
     return Reservation(policies, now)
 
 
-def release(session: Session, reservation: Reservation, *, clear: Collection[str] = ()) -> None:
+def release(*, session: Session, reservation: Reservation, clear: Collection[str] = ()) -> None:
     """The attempt succeeded: keys in ``clear`` start afresh; the others get the reserved
     failure back (their wait is recomputed from the failures before it)."""
     now = utcnow()
@@ -167,15 +167,15 @@ def release(session: Session, reservation: Reservation, *, clear: Collection[str
 
 
 def record(
-    session: Session, rules: Sequence[tuple[str, Policy]], *, now: datetime | None = None
+    *, session: Session, rules: Sequence[tuple[str, Policy]], now: datetime | None = None
 ) -> None:
     """Count one failure under each key without checking (e.g. a request that always
     counts, like asking for a password reset)."""
-    result = reserve(session, rules, now=now)
+    result = reserve(session=session, rules=rules, now=now)
     del result
 
 
-def active(session: Session, *, prefix: str = "", now: datetime | None = None) -> list[Throttle]:
+def active(*, session: Session, prefix: str = "", now: datetime | None = None) -> list[Throttle]:
     """Keys that must wait now (lock-outs and delays), latest first."""
     now = now or utcnow()
     stmt = select(Throttle).where(col(Throttle.blocked_until) > now)
@@ -185,13 +185,13 @@ def active(session: Session, *, prefix: str = "", now: datetime | None = None) -
 
 
 def tries_left(
-    session: Session, rules: Sequence[tuple[str, Policy]], *, now: datetime | None = None
+    *, session: Session, rules: Sequence[tuple[str, Policy]], now: datetime | None = None
 ) -> int:
     """How many more failures the keys allow before a lock-out (0: the next try waits)."""
     now = now or utcnow()
     left = []
     for key, policy in rules:
-        row = state(session, key)
+        row = state(session=session, key=key)
         if row is None:
             left.append(policy.lockout_after)
         elif row.blocked_until is not None and row.blocked_until > now:
@@ -203,11 +203,11 @@ def tries_left(
     return min(left) if left else 0
 
 
-def state(session: Session, key: str) -> Throttle | None:
+def state(*, session: Session, key: str) -> Throttle | None:
     return session.exec(select(Throttle).where(Throttle.key == key)).first()
 
 
-def prune(session: Session, *, before: datetime) -> None:
+def prune(*, session: Session, before: datetime) -> None:
     """Forget keys with no failure since ``before`` and no wait in force."""
     session.exec(
         delete(Throttle).where(
@@ -217,7 +217,7 @@ def prune(session: Session, *, before: datetime) -> None:
     )
 
 
-def forgive(session: Session, keys: Collection[str]) -> None:
+def forgive(*, session: Session, keys: Collection[str]) -> None:
     """These keys start afresh (the person proved who they are another way)."""
     now = utcnow()
     for row in session.exec(select(Throttle).where(col(Throttle.key).in_(list(keys)))):
@@ -227,7 +227,7 @@ def forgive(session: Session, keys: Collection[str]) -> None:
         session.add(row)
 
 
-def lift(session: Session, *, actor: audit.Actor, key: str) -> bool:
+def lift(*, session: Session, actor: audit.Actor, key: str) -> bool:
     """An administrator lifts a lock-out (or a delay): the key starts afresh."""
     row = session.exec(select(Throttle).where(Throttle.key == key)).first()
     if row is None:
@@ -238,6 +238,11 @@ def lift(session: Session, *, actor: audit.Actor, key: str) -> bool:
     row.window_start = utcnow()
     session.add(row)
     audit.record(
-        session, actor, "throttle.lift", ("throttle", row.id), before=before, after={"key": key}
+        session=session,
+        actor=actor,
+        action="throttle.lift",
+        entity=("throttle", row.id),
+        before=before,
+        after={"key": key},
     )
     return True

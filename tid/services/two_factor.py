@@ -63,7 +63,7 @@ def _matching_step(secret: str, code: str, now: datetime) -> int | None:
     return None
 
 
-def verify(session: Session, user: User, code: str, *, now: datetime | None = None) -> bool:
+def verify(*, session: Session, user: User, code: str, now: datetime | None = None) -> bool:
     """Accept a code from the user's app once (a replayed code is refused)."""
     if not is_enabled(user) or user.totp_secret is None:
         return False
@@ -92,7 +92,7 @@ def _recovery_hash(code: str) -> str:
     return hashlib.sha256(normalize_recovery_code(code).encode()).hexdigest()
 
 
-def use_recovery_code(session: Session, user: User, code: str) -> bool:
+def use_recovery_code(*, session: Session, user: User, code: str) -> bool:
     """Spend one recovery code (each works once)."""
     normalized = normalize_recovery_code(code)
     if len(normalized) != 10:
@@ -107,12 +107,17 @@ def use_recovery_code(session: Session, user: User, code: str) -> bool:
         .values(used_at=utcnow())
     )
     if spent.rowcount:
-        audit.record(session, audit.Actor(user.email, user.id), "user.recovery_code_used", user)
+        audit.record(
+            session=session,
+            actor=audit.Actor(user.email, user.id),
+            action="user.recovery_code_used",
+            entity=user,
+        )
         return True
     return False
 
 
-def recovery_codes_left(session: Session, user_id: int) -> int:
+def recovery_codes_left(*, session: Session, user_id: int) -> int:
     return len(
         session.exec(
             select(RecoveryCode.id).where(
@@ -123,7 +128,7 @@ def recovery_codes_left(session: Session, user_id: int) -> int:
     )
 
 
-def new_recovery_codes(session: Session, user: User) -> list[str]:
+def new_recovery_codes(*, session: Session, user: User) -> list[str]:
     """Ten fresh recovery codes (the old ones stop working); shown to the user once."""
     for old in session.exec(select(RecoveryCode).where(RecoveryCode.user_id == user.id)):
         session.delete(old)
@@ -136,7 +141,7 @@ def new_recovery_codes(session: Session, user: User) -> list[str]:
     return codes
 
 
-def enable(session: Session, user: User, secret: str, code: str) -> list[str] | None:
+def enable(*, session: Session, user: User, secret: str, code: str) -> list[str] | None:
     """Finish enrolment: the code from the app proves it holds ``secret``. Returns the
     recovery codes, or None if the code is wrong."""
     now = utcnow()
@@ -147,11 +152,16 @@ def enable(session: Session, user: User, secret: str, code: str) -> list[str] | 
     user.totp_enabled_at = now
     user.totp_last_step = step
     session.add(user)
-    audit.record(session, audit.Actor(user.email, user.id), "user.two_factor_on", user)
-    return new_recovery_codes(session, user)
+    audit.record(
+        session=session,
+        actor=audit.Actor(user.email, user.id),
+        action="user.two_factor_on",
+        entity=user,
+    )
+    return new_recovery_codes(session=session, user=user)
 
 
-def disable(session: Session, *, actor: audit.Actor, user: User) -> None:
+def disable(*, session: Session, actor: audit.Actor, user: User) -> None:
     """Turn two-factor sign-in off (the person, or an administrator for a lost phone)."""
     user.totp_secret = None
     user.totp_enabled_at = None
@@ -159,7 +169,7 @@ def disable(session: Session, *, actor: audit.Actor, user: User) -> None:
     session.add(user)
     for old in session.exec(select(RecoveryCode).where(RecoveryCode.user_id == user.id)):
         session.delete(old)
-    audit.record(session, actor, "user.two_factor_off", user)
+    audit.record(session=session, actor=actor, action="user.two_factor_off", entity=user)
 
 
 def begin_enrolment(*, session: Session, user: User) -> str:

@@ -86,7 +86,9 @@ def create_user(
     )
     session.add(user)
     session.flush()
-    audit.record(session, actor, "user.create", user, after=audit.snapshot(user))
+    audit.record(
+        session=session, actor=actor, action="user.create", entity=user, after=audit.snapshot(user)
+    )
     return user
 
 
@@ -160,7 +162,12 @@ def open_login(
         user_agent=user_agent[:200],
     )
     session.add(login)
-    audit.record(session, audit.Actor(user.email, user.id), "user.login", ("user_account", user.id))
+    audit.record(
+        session=session,
+        actor=audit.Actor(user.email, user.id),
+        action="user.login",
+        entity=("user_account", user.id),
+    )
     return login
 
 
@@ -172,7 +179,12 @@ def close_login(*, session: Session, token: str) -> None:
         session.add(login)
         user = session.get(User, login.user_id)
         actor = audit.Actor(user.email if user else "?", login.user_id)
-        audit.record(session, actor, "user.logout", ("user_account", login.user_id))
+        audit.record(
+            session=session,
+            actor=actor,
+            action="user.logout",
+            entity=("user_account", login.user_id),
+        )
 
 
 IDLE_TIMEOUT = timedelta(minutes=30)
@@ -270,10 +282,10 @@ def set_active(*, session: Session, actor: audit.Actor, user_id: int, active: bo
             login.revoked_at = utcnow()
             session.add(login)
     audit.record(
-        session,
-        actor,
-        "user.activate" if active else "user.deactivate",
-        user,
+        session=session,
+        actor=actor,
+        action="user.activate" if active else "user.deactivate",
+        entity=user,
         before=before,
         after=audit.snapshot(user),
     )

@@ -27,7 +27,7 @@ LOCKED = N_(
 )
 
 
-def lock_of(session: Session, district_id: int, fy: FiscalYear) -> FiscalYearLock | None:
+def lock_of(*, session: Session, district_id: int, fy: FiscalYear) -> FiscalYearLock | None:
     stmt = select(FiscalYearLock).where(
         FiscalYearLock.district_id == district_id, FiscalYearLock.fiscal_year == fy.label
     )
@@ -46,7 +46,9 @@ _IS_LOCKED = (
 )
 
 
-def ensure_open(session: Session, district_id: int, entry_date: date, field: str = "date") -> None:
+def ensure_open(
+    *, session: Session, district_id: int, entry_date: date, field: str = "date"
+) -> None:
     """Refuse a booking dated in a locked fiscal year."""
     params = {"district_id": district_id, "fiscal_year": fiscal_year_of(entry_date).label}
     if session.execute(_IS_LOCKED, params).first() is not None:
@@ -65,7 +67,7 @@ def lock_year(
     """Lock a closed fiscal year (one that has ended); locking it again changes nothing."""
     if fy.end >= today:
         raise InputError("fy", N_("Only a fiscal year that has ended can be locked."))
-    existing = lock_of(session, district_id, fy)
+    existing = lock_of(session=session, district_id=district_id, fy=fy)
     if existing is not None:
         return existing
     lock = FiscalYearLock(
@@ -73,16 +75,28 @@ def lock_year(
     )
     session.add(lock)
     session.flush()
-    audit.record(session, actor, "account.year_locked", lock, after=audit.snapshot(lock))
+    audit.record(
+        session=session,
+        actor=actor,
+        action="account.year_locked",
+        entity=lock,
+        after=audit.snapshot(lock),
+    )
     return lock
 
 
 def unlock_year(*, session: Session, actor: audit.Actor, district_id: int, fy: FiscalYear) -> bool:
     """Lift a lock (recorded in the audit trail); False when the year was not locked."""
-    lock = lock_of(session, district_id, fy)
+    lock = lock_of(session=session, district_id=district_id, fy=fy)
     if lock is None:
         return False
-    audit.record(session, actor, "account.year_unlocked", lock, before=audit.snapshot(lock))
+    audit.record(
+        session=session,
+        actor=actor,
+        action="account.year_unlocked",
+        entity=lock,
+        before=audit.snapshot(lock),
+    )
     session.delete(lock)
     session.flush()
     return True

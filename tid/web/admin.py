@@ -106,11 +106,13 @@ def users_force_reset(user_id: int) -> Any:
 
     db = get_session()
     form = Form()
-    user = form.write(lambda: passwords.force_reset(db, actor=me().actor, user_id=user_id))
+    user = form.write(lambda: passwords.force_reset(session=db, actor=me().actor, user_id=user_id))
     if user is None:
         return form.refusal(url_for("admin.users_list"))
     minutes = int(current_app.config.get("PASSWORD_RESET_MINUTES") or 60)
-    found = passwords.request_reset(db, email=user.email, lifetime=timedelta(minutes=minutes))
+    found = passwords.request_reset(
+        session=db, email=user.email, lifetime=timedelta(minutes=minutes)
+    )
     db.commit()
     if found is not None:
         send_reset_mail(*found, forced=True)
@@ -131,7 +133,7 @@ def users_two_factor_off(user_id: int) -> Any:
     user = users.account(session=db, user_id=user_id)
     if user is None:
         abort(404)
-    two_factor.disable(db, actor=me().actor, user=user)
+    two_factor.disable(session=db, actor=me().actor, user=user)
     db.commit()
     flash(_("Two-factor sign-in of %(email)s was reset.") % {"email": user.email})
     return redirect(url_for("admin.users_list"))

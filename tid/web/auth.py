@@ -102,14 +102,14 @@ def _login_rules(email: str) -> list[tuple[str, throttle.Policy]]:
         after=max(1, int(config.get("LOGIN_LOCKOUT_AFTER") or 10)),
         lockout=timedelta(minutes=max(1, int(config.get("LOGIN_LOCKOUT_MINUTES") or 30))),
     )
-    device = sign_in.known_device(get_session(), ids=_device_ids(), email=email)
+    device = sign_in.known_device(session=get_session(), ids=_device_ids(), email=email)
     return sign_in.rules(email=email, address=_client(), device=device, limits=limits)
 
 
 def _remember_device(user: User) -> None:
     """This browser signed in to the account: it becomes (or stays) a known device."""
     db = get_session()
-    ids = sign_in.remember(db, user=user, ids=_device_ids())
+    ids = sign_in.remember(session=db, user=user, ids=_device_ids())
     db.commit()
     value = _device_signer().dumps(ids)
     secure = bool(current_app.config.get("SESSION_COOKIE_SECURE")) or request.is_secure
@@ -202,7 +202,7 @@ def login() -> Any:
         db = get_session()
         email = str(form.email.data or "")[:254]
         rules = _login_rules(email)
-        reservation = throttle.reserve(db, rules)
+        reservation = throttle.reserve(session=db, rules=rules)
         db.commit()
         if isinstance(reservation, throttle.Refused):
             return _refusal(reservation, "auth/login.html", form=form)
@@ -213,11 +213,11 @@ def login() -> Any:
         elif _owes_second_factor(user):
             # The password was right: the address gets its attempt back, the account's
             # stays counted until the second factor is given.
-            throttle.release(db, throttle.Reservation(dict(rules[1:])))
+            throttle.release(session=db, reservation=throttle.Reservation(dict(rules[1:])))
             db.commit()
             return _ask_second_factor(user)
         else:
-            throttle.release(db, reservation, clear=[rules[0][0]])
+            throttle.release(session=db, reservation=reservation, clear=[rules[0][0]])
             return _finish_login(user)
     return render_template("auth/login.html", form=form, error=error), (401 if error else 200)
 
@@ -254,18 +254,20 @@ def second_factor() -> Any:
         return render_template("auth/second_factor.html", error=None)
     db = get_session()
     rules = _login_rules(user.email)
-    reservation = throttle.reserve(db, rules)
+    reservation = throttle.reserve(session=db, rules=rules)
     db.commit()
     if isinstance(reservation, throttle.Refused):
         return _refusal(reservation, "auth/second_factor.html")
     code = request.form.get("code", "")[:40]
-    ok = two_factor.verify(db, user, code) or two_factor.use_recovery_code(db, user, code)
+    ok = two_factor.verify(session=db, user=user, code=code) or two_factor.use_recovery_code(
+        session=db, user=user, code=code
+    )
     if not ok:
         db.commit()
         page = render_template("auth/second_factor.html", error=_("That code is not right."))
         return page, 401
-    throttle.release(db, reservation, clear=[rules[0][0]])
-    left = two_factor.recovery_codes_left(db, user.id or 0)
+    throttle.release(session=db, reservation=reservation, clear=[rules[0][0]])
+    left = two_factor.recovery_codes_left(session=db, user_id=user.id or 0)
     response = _finish_login(user)
     if left < 3:
         flash(_("Only %(count)s recovery codes are left: make new ones.") % {"count": left})
@@ -285,7 +287,9 @@ def enrol() -> Any:
     result = _enrol_step(user, "auth/enrol.html")
     if isinstance(result, list):
         account = _login_rules(user.email)[0]
-        throttle.release(db, throttle.Reservation(dict([account])), clear=[account[0]])
+        throttle.release(
+            session=db, reservation=throttle.Reservation(dict([account])), clear=[account[0]]
+        )
         _finish_login(user)
         return render_template("auth/recovery_codes.html", codes=result, next=url_for("main.home"))
     return result
@@ -298,7 +302,7 @@ def _enrol_step(user: User, template: str) -> Any:
     if request.method == "POST":
         code = request.form.get("code", "")[:40]
         if user.totp_secret:
-            codes = two_factor.enable(db, user, user.totp_secret, code)
+            codes = two_factor.enable(session=db, user=user, secret=user.totp_secret, code=code)
             if codes is not None:
                 db.commit()
                 return codes
@@ -392,12 +396,12 @@ def forgot() -> Any:
         return render_template("auth/forgot.html", error=None, sent=False)
     db = get_session()
     email = request.form.get("email", "")[:254]
-    refused = throttle.reserve(db, _reset_rules(email))
+    refused = throttle.reserve(session=db, rules=_reset_rules(email))
     db.commit()
     if isinstance(refused, throttle.Refused):
         return _refusal(refused, "auth/forgot.html", sent=False)
     minutes = int(current_app.config.get("PASSWORD_RESET_MINUTES") or 60)
-    found = passwords.request_reset(db, email=email, lifetime=timedelta(minutes=minutes))
+    found = passwords.request_reset(session=db, email=email, lifetime=timedelta(minutes=minutes))
     db.commit()
     if found is not None:
         send_reset_mail(*found)
@@ -412,13 +416,13 @@ def reset() -> Any:
     if request.method == "GET":
         return render_template("auth/reset.html", expired=False, errors={}, token="")
     token = request.form.get("token", "").strip()[:100]
-    user = passwords.reset_user(db, token)
+    user = passwords.reset_user(session=db, token=token)
     if user is None:
         return render_template("auth/reset.html", expired=True, errors={}, token=""), 404
     form = Form()
     form.write(
         lambda: passwords.reset_with_token(
-            db,
+            session=db,
             token=token,
             new=request.form.get("password", ""),
             confirm=request.form.get("confirm", ""),
@@ -427,7 +431,7 @@ def reset() -> Any:
     if not form.errors:
         # The link proved who this is: the account's delays and locks end, and the
         # person is in (after their second factor, if they have one).
-        sign_in.clear(db, user=user)
+        sign_in.clear(session=db, user=user)
         db.commit()
         session.clear()
         if _owes_second_factor(user):
@@ -480,7 +484,7 @@ def _profile_page(errors: dict[str, str], status: int = 200) -> Any:
         current=me().token,
         two_factor_on=two_factor.is_enabled(user),
         two_factor_required=two_factor.is_required(user, roles),
-        recovery_left=two_factor.recovery_codes_left(db, user.id or 0),
+        recovery_left=two_factor.recovery_codes_left(session=db, user_id=user.id or 0),
         idle_minutes=int(idle.total_seconds() // 60),
         lifetime_hours=int(lifetime.total_seconds() // 3600),
         errors=errors,
@@ -498,13 +502,13 @@ def _confirmed(user: User, form: str) -> Any:
         return _profile_page({form: message}, 422)
     db = get_session()
     rules = _login_rules(user.email)
-    reservation = throttle.reserve(db, rules)
+    reservation = throttle.reserve(session=db, rules=rules)
     db.commit()
     if isinstance(reservation, throttle.Refused):
         page, _status = _profile_page({form: _refusal_message(reservation)})
         return page, 429, {"Retry-After": str(reservation.seconds())}
-    if users.verify_password(user, answer) or two_factor.verify(db, user, answer):
-        throttle.release(db, reservation, clear=[rules[0][0]])
+    if users.verify_password(user, answer) or two_factor.verify(session=db, user=user, code=answer):
+        throttle.release(session=db, reservation=reservation, clear=[rules[0][0]])
         db.commit()
         return None
     db.commit()
@@ -520,14 +524,14 @@ def change_password() -> Any:
         db = get_session()
         # Guessing the current password from an open session is throttled like signing in.
         rules = _login_rules(me().email)
-        reservation = throttle.reserve(db, rules)
+        reservation = throttle.reserve(session=db, rules=rules)
         db.commit()
         if isinstance(reservation, throttle.Refused):
             return _refusal(reservation, "auth/password.html", errors={})
         form = Form()
         form.write(
             lambda: passwords.change_own(
-                db,
+                session=db,
                 user=_me_user(),
                 current=request.form.get("current", ""),
                 new=request.form.get("new", ""),
@@ -536,9 +540,9 @@ def change_password() -> Any:
             )
         )
         if form.refused is None:
-            throttle.release(db, reservation, clear=[rules[0][0]])
+            throttle.release(session=db, reservation=reservation, clear=[rules[0][0]])
         elif form.refused.field != "current":  # only a wrong password counts as a try
-            throttle.release(db, reservation)
+            throttle.release(session=db, reservation=reservation)
             db.commit()
         done = form.saved(
             _("Password changed. Your other sessions have ended."), url_for("auth.profile")
@@ -575,7 +579,7 @@ def recovery_codes() -> Any:
     refused = _confirmed(user, "codes")
     if refused is not None:
         return refused
-    codes = two_factor.new_recovery_codes(db, user)
+    codes = two_factor.new_recovery_codes(session=db, user=user)
     db.commit()
     return render_template("auth/recovery_codes.html", codes=codes, next=url_for("auth.profile"))
 
@@ -592,7 +596,7 @@ def two_factor_off() -> Any:
         refused = _confirmed(user, "off")
         if refused is not None:
             return refused
-        two_factor.disable(db, actor=me().actor, user=user)
+        two_factor.disable(session=db, actor=me().actor, user=user)
         db.commit()
         flash(_("Two-factor sign-in is off."))
     return redirect(url_for("auth.profile"))
@@ -612,7 +616,7 @@ def end_session(login_id: int) -> Any:
 def end_all_sessions() -> Any:
     """Sign out everywhere, this browser included."""
     db = get_session()
-    passwords.end_logins(db, user_id=me().id)
+    passwords.end_logins(session=db, user_id=me().id)
     db.commit()
     logout_user()
     session.clear()

@@ -112,7 +112,7 @@ def check_rate() -> None:
     if limit <= 0 or current_user.is_authenticated:
         return
     db = get_session()
-    decision = request_rate.hit(db, f"calc:{_client()}", limit=limit)
+    decision = request_rate.hit(session=db, key=f"calc:{_client()}", limit=limit)
     db.commit()
     if not decision.allowed:
         raise CalculationRateLimited(
@@ -131,7 +131,7 @@ def _take_place() -> heavy_work.Place:
     hold = timedelta(seconds=_seconds()) + _PLACE_GRACE
     with Session(engine()) as db:
         try:
-            return heavy_work.begin(db, _client(), most=concurrency(), hold=hold)
+            return heavy_work.begin(session=db, client=_client(), most=concurrency(), hold=hold)
         except heavy_work.NoPlaceError as refused:
             if refused.busy_client:
                 raise CalculationRateLimited(
@@ -154,7 +154,7 @@ def _take_place() -> heavy_work.Place:
 
 def _give_back(place: heavy_work.Place) -> None:
     with Session(engine()) as db:
-        heavy_work.end(db, place)
+        heavy_work.end(session=db, place=place)
 
 
 @contextmanager

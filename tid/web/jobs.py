@@ -47,7 +47,9 @@ QUEUE_DOWN = N_("The task queue cannot be reached; nothing was done. Try again i
 
 def _scope() -> job_service.Scope:
     user = me()
-    return job_service.Scope(policy.visible_district_ids(get_session(), user), user.id)
+    return job_service.Scope(
+        policy.visible_district_ids(session=get_session(), person=user), user.id
+    )
 
 
 def may_see(job: Job) -> bool:
@@ -121,7 +123,7 @@ def start(
 
     db = get_session()
     job, created = job_service.start(
-        db,
+        session=db,
         token=job_service.clean_token(request.form.get("job_token")),
         kind=kind,
         actor=me().actor,
@@ -153,7 +155,7 @@ def shown(target: str, kind: str) -> Job | None:
     if (target, kind) in looked_up:
         job = looked_up[(target, kind)]
     else:
-        job = job_service.latest_for(db, target, kind)
+        job = job_service.latest_for(session=db, target=target, kind=kind)
     if job is not None and job.state not in job_service.FINISHED and may_see(job):
         return job
     return None
@@ -206,7 +208,7 @@ def document(job_id: int) -> Any:
         abort(404)
     which = str(job_service.params_of(job).get("which") or "document")
     db = get_session()
-    data = notices.archived_bytes(db, job.result_sha256)
+    data = notices.archived_bytes(session=db, sha256=job.result_sha256)
     stored = db.get(ArchivedDocument, job.result_sha256)
     media = stored.media_type if stored is not None else "application/pdf"
     name = which if which.endswith(".csv") else f"{which}.pdf"
@@ -221,7 +223,7 @@ def document(job_id: int) -> Any:
 @bp.route("/jobs")
 @require(*STAFF)
 def index() -> Any:
-    found = job_service.visible(get_session(), _scope())
+    found = job_service.visible(session=get_session(), scope=_scope())
     return render_template(
         "jobs/index.html",
         jobs=found,
@@ -288,7 +290,7 @@ def readyz() -> Any:
                 checks["migrations"] = _at_head(session)
             except Exception:
                 session.rollback()
-            seen = job_service.last_heartbeat(session)
+            seen = job_service.last_heartbeat(session=session)
             checks["worker"] = seen is not None and utcnow() - seen <= timedelta(minutes=1)
     except Exception:
         current_app.logger.warning("readyz: database check failed", exc_info=True)

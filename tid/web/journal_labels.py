@@ -19,5 +19,5 @@ bp = Blueprint("journal_labels", __name__)
 def journal_row_labels(rows: Any) -> dict[str, dict[str, str]]:
     """``{"accounts": {…}, "kinds": {…}}``: the labels of ``rows``' accounts and kinds."""
     accounts = {line.account for row in rows for line in row.lines}
-    purposes = expenditures.account_purpose_names(get_session(), accounts)
+    purposes = expenditures.account_purpose_names(session=get_session(), accounts=accounts)
     return i18n.journal_row_labels(rows, purposes)

@@ -39,7 +39,7 @@ WRITERS = policy.DISTRICT_WRITERS
 
 def _district_ids() -> set[int] | None:
     """The districts the user may see (None: all)."""
-    return policy.visible_district_ids(get_session(), me())
+    return policy.visible_district_ids(session=get_session(), person=me())
 
 
 def _batch(batch_id: int) -> NoticeBatch:
@@ -100,8 +100,8 @@ _STATUS_MSGIDS = (
 def dashboard() -> Any:
     db = get_session()
     ids = _district_ids()
-    rows = notice_service.dashboard(db, district_ids=ids, today=today())
-    batches = notice_service.batches(db, ids)[:50]
+    rows = notice_service.dashboard(session=db, district_ids=ids, today=today())
+    batches = notice_service.batches(session=db, district_ids=ids)[:50]
     # Runs are numbered per district: name the district when the list has several.
     district_ids = {b.district_id for b in batches}
     names = (

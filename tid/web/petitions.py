@@ -103,7 +103,7 @@ def _clock_explanation(clock: svc.Clock) -> str:
 
 
 def _municipality_options() -> list[tuple[int, str]]:
-    return svc.municipality_names(get_session(), _scope())
+    return svc.municipality_names(session=get_session(), scope=_scope())
 
 
 def _state_options() -> list[tuple[str, str]]:
@@ -127,7 +127,7 @@ def _filters() -> dict[str, str]:
 def _dashboard_rows() -> tuple[list[svc.DashboardRow], dict[str, str]]:
     filters = _filters()
     rows = svc.visible_dashboard(
-        get_session(),
+        session=get_session(),
         today=today(),
         scope=_scope(),
         municipality=parse_id(filters["municipality"]),
@@ -219,12 +219,12 @@ def _publication_window(petition: Petition) -> Any:
 
 def _render_petition(petition: Petition, *, status: int = 200) -> Any:
     session = get_session()
-    ordinance = svc.ordinance_of(session, petition)
-    findings = svc.findings_of(session, petition)
+    ordinance = svc.ordinance_of(session=session, petition=petition)
+    findings = svc.findings_of(session=session, petition=petition)
     municipality = places.municipality(session=session, municipality_id=petition.municipality_id)
     clocks = svc.clocks(petition, ordinance, today=today())
     running = svc.running_clock(petition, ordinance, today=today())
-    rows = audit.changes(svc.history(session, petition))
+    rows = audit.changes(svc.history(session=session, petition=petition))
     window = _publication_window(petition)
     return render_template(
         "petitions/show.html",
@@ -234,7 +234,7 @@ def _render_petition(petition: Petition, *, status: int = 200) -> Any:
         ordinance=ordinance,
         findings=findings,
         factors=svc.FACTORS,
-        unfavourable=svc.unfavourable_factors(session, petition),
+        unfavourable=svc.unfavourable_factors(session=session, petition=petition),
         clocks=clocks,
         running=running,
         window=window,
@@ -259,7 +259,7 @@ def _step_open(petition: Petition, action: str) -> bool:
     if action in ("crim", "association"):
         return (
             petition.state in (PetitionState.APPROVED, PetitionState.PUBLISHED)
-            and svc.ordinance_of(get_session(), petition) is not None
+            and svc.ordinance_of(session=get_session(), petition=petition) is not None
         )
     allowed, _target = svc.TRANSITIONS[action]
     return petition.state in allowed
@@ -277,7 +277,7 @@ def _render_step(
     form comes back (its error summary first on the page) and what a reload of its address
     shows (the address answers GET too, never 405)."""
     session = get_session()
-    ordinance = svc.ordinance_of(session, petition)
+    ordinance = svc.ordinance_of(session=session, petition=petition)
     window = _publication_window(petition)
     return render_template(
         "petitions/step.html",
@@ -353,14 +353,14 @@ def ordinance(petition_id: int) -> Any:
             return done
         petition = _petition_or_404(petition_id)
         errors = form.errors
-    findings = svc.findings_of(session, petition)
+    findings = svc.findings_of(session=session, petition=petition)
     return render_template(
         "petitions/ordinance.html",
         petition=petition,
         values=values,
         errors=errors,
         missing=[letter for letter in svc.FACTORS if letter not in findings],
-        unfavourable=svc.unfavourable_factors(session, petition),
+        unfavourable=svc.unfavourable_factors(session=session, petition=petition),
         today=today(),
     ), (422 if errors else 200)
 
@@ -457,7 +457,7 @@ def correct(petition_id: int) -> Any:
     return render_template(
         "petitions/correct.html",
         petition=petition,
-        correctable=_correctable(petition, svc.ordinance_of(session, petition)),
+        correctable=_correctable(petition, svc.ordinance_of(session=session, petition=petition)),
         errors=errors,
         values=values,
     ), (422 if errors else 200)
@@ -472,7 +472,7 @@ def calendar_settings() -> Any:
     session = get_session()
     return render_template(
         "petitions/calendar.html",
-        has_token=svc.has_calendar_token(session, me().id),
+        has_token=svc.has_calendar_token(session=session, user_id=me().id),
         feed_url=None,
     )
 
@@ -516,7 +516,7 @@ def calendar_feed(token: str) -> Any:
     """The deadlines as iCalendar, for a calendar program that cannot log in: the secret in
     the URL stands for the user (see ``tid.services.petitions``)."""
     session = get_session()
-    user = svc.user_for_calendar_token(session, token)
+    user = svc.user_for_calendar_token(session=session, token=token)
     if user is None:
         abort(404)
     body = svc.user_calendar(session=session, user=user, today=today(), stamp=utcnow())

@@ -59,7 +59,9 @@ def _token() -> str:
 
 def _authorized() -> set[int]:
     minutes = int(current_app.config.get("PORTAL_SESSION_MINUTES") or 20)
-    return portal.session_notices(get_session(), _token(), idle=timedelta(minutes=minutes))
+    return portal.session_notices(
+        session=get_session(), token=_token(), idle=timedelta(minutes=minutes)
+    )
 
 
 def _limits() -> tuple[int, timedelta]:
@@ -75,7 +77,7 @@ def _index_page(values: dict[str, str], error: str | None) -> str:
         "portal/index.html",
         values=values,
         error=error,
-        contacts=portal.contacts(get_session()),
+        contacts=portal.contacts(session=get_session()),
         max_failures=max_failures,
         window_minutes=max(1, int(window.total_seconds() // 60)),
         opened=bool(_authorized()),
@@ -95,7 +97,7 @@ def index() -> Any:
     client = (request.remote_addr or "unknown")[:64]
     max_failures, window = _limits()
     reservation = portal.reserve_look_up(
-        db, client=client, max_failures=max_failures, window=window
+        session=db, client=client, max_failures=max_failures, window=window
     )
     db.commit()
     if isinstance(reservation, throttle.Refused):
@@ -104,12 +106,14 @@ def index() -> Any:
         }
         response = _index_page(values, message)
         return response, 429, {"Retry-After": str(reservation.seconds())}
-    notice = portal.look_up(db, number=number, code=code, secret=code_secret())
+    notice = portal.look_up(session=db, number=number, code=code, secret=code_secret())
     if notice is None:
-        portal.record_failure(db, client=client, notice_number=number)
+        portal.record_failure(session=db, client=client, notice_number=number)
         db.commit()
         message = _("We could not find a notice with this number and access code.")
-        left = portal.tries_left(db, client=client, max_failures=max_failures, window=window)
+        left = portal.tries_left(
+            session=db, client=client, max_failures=max_failures, window=window
+        )
         minutes = max(1, int(window.total_seconds() // 60))
         if left > 0:
             message += " " + ngettext(
@@ -124,9 +128,9 @@ def index() -> Any:
                 minutes=minutes,
             )
         return _index_page(values, message), 422
-    throttle.release(db, reservation)
-    opened = [n.id for n in portal.notices_opened_by(db, notice) if n.id is not None]
-    session[SESSION_KEY] = portal.open_session(db, opened, token=_token())
+    throttle.release(session=db, reservation=reservation)
+    opened = [n.id for n in portal.notices_opened_by(session=db, notice=notice) if n.id is not None]
+    session[SESSION_KEY] = portal.open_session(session=db, notice_ids=opened, token=_token())
     db.commit()
     return redirect(url_for("portal.notices"))
 
@@ -137,7 +141,7 @@ def notices() -> Any:
     ids = _authorized()
     if not ids:
         return redirect(url_for("portal.index"))
-    view = portal.portal_view(get_session(), ids)
+    view = portal.portal_view(session=get_session(), notice_ids=ids)
     return render_template("portal/notices.html", items=view, values={"number": ""})
 
 
@@ -145,14 +149,14 @@ def notices() -> Any:
 @public
 def download(public_id: str) -> Any:
     db = get_session()
-    notice = portal.notice_by_public_id(db, public_id)
+    notice = portal.notice_by_public_id(session=db, public_id=public_id)
     # Unknown and not yours look the same.
     if notice is None or notice.id not in _authorized() or notice.mailed_on is None:
         abort(404)
     # The owner's own notice: not a computation (no rate limit), but a PDF that may be drawn
     # anew, so it takes one of the places of anonymous heavy work and the time budget.
     with calc_guard.bounded(counted=False):
-        data = notice_service.notice_pdf_bytes(db, notice)
+        data = notice_service.notice_pdf_bytes(session=db, notice=notice)
     return Response(
         data,
         mimetype="application/pdf",
@@ -168,7 +172,7 @@ def download(public_id: str) -> Any:
 @public
 def leave() -> Any:
     db = get_session()
-    portal.close_session(db, _token())
+    portal.close_session(session=db, token=_token())
     db.commit()
     session.pop(SESSION_KEY, None)
     return redirect(url_for("portal.index"))

@@ -155,9 +155,9 @@ def district(district_id: int) -> Any:
     return render_template(
         "roll/district.html",
         district=place,
-        years=roll.fiscal_years(db, district_id),
-        imports=roll.imports(db, district_id)[:20],
-        runs=billing.runs(db, district_id),
+        years=roll.fiscal_years(session=db, district_id=district_id),
+        imports=roll.imports(session=db, district_id=district_id)[:20],
+        runs=billing.runs(session=db, district_id=district_id),
         ordinances=billing_reads.ordinances(session=db, district_id=district_id),
         may_write=may_write_district(place),
     )
@@ -174,7 +174,13 @@ def properties(district_id: int, fiscal_year: str) -> Any:
     search = request.args.get("q", "")[:100]
     page = request.args.get("page", "1")
     page_number = parse_page(page)
-    result = roll.roll_page(get_session(), district_id, fy, search=search, page=page_number)
+    result = roll.roll_page(
+        session=get_session(),
+        district_id=district_id,
+        fiscal_year=fy,
+        search=search,
+        page=page_number,
+    )
     return render_template(
         "roll/properties.html",
         district=place,
@@ -195,13 +201,13 @@ def property_detail(district_id: int, property_id: int) -> Any:
     parcel = roll.parcel(session=db, district_id=district_id, property_id=property_id)
     if parcel is None:
         abort(404)
-    history = roll.property_history(db, property_id)
+    history = roll.property_history(session=db, property_id=property_id)
     return render_template(
         "roll/property.html",
         district=place,
         parcel=parcel,
         history=[(y, roll.decimal_attributes(y.attributes)) for y in history],
-        bills=billing.bills_of_property(db, property_id),
+        bills=billing.bills_of_property(session=db, property_id=property_id),
     )
 
 
@@ -431,7 +437,7 @@ def billing_new(district_id: int) -> Any:
     place = visible_district(district_id)
     deny_unless(may_write_district(place))
     db = get_session()
-    years = roll.fiscal_years(db, district_id)
+    years = roll.fiscal_years(session=db, district_id=district_id)
     default_fy = years[0][0] if years else _current_fy()
     fields = ("fiscal_year", "due_date", "parameters", "reason")
     values = {name: request.form.get(name, "") for name in fields}
@@ -440,7 +446,9 @@ def billing_new(district_id: int) -> Any:
     errors: dict[str, str] = {}
     ordinance: Ordinance | None = None
     try:
-        ordinance = billing.ordinance_for(db, district_id, values["fiscal_year"] or default_fy)
+        ordinance = billing.ordinance_for(
+            session=db, district_id=district_id, fiscal_year=values["fiscal_year"] or default_fy
+        )
     except InputError:
         ordinance = None
     target = f"billing:{district_id}"
@@ -457,7 +465,9 @@ def billing_new(district_id: int) -> Any:
         )
         fy = form.read(lambda: parse_fiscal_year(values["fiscal_year"], "fiscal_year").label)
         checked = (
-            form.read(lambda: billing.ordinance_for(db, district_id, fy))
+            form.read(
+                lambda: billing.ordinance_for(session=db, district_id=district_id, fiscal_year=fy)
+            )
             if fy is not None
             else None
         )
@@ -515,7 +525,10 @@ def billing_run(district_id: int, run_id: int) -> Any:
     run = lineage.run
     search = request.args.get("q", "")[:100]
     bills = billing.bills_page(
-        db, run.id or 0, search=search, page=parse_page(request.args.get("page", "1"))
+        session=db,
+        run_id=run.id or 0,
+        search=search,
+        page=parse_page(request.args.get("page", "1")),
     )
     return render_template(
         "billing/run.html",
@@ -527,7 +540,7 @@ def billing_run(district_id: int, run_id: int) -> Any:
         warnings=lineage.warnings,
         previous=lineage.previous,
         superseded_by=lineage.superseded_by,
-        corrections=billing.corrected_notices_needed(db, run),
+        corrections=billing.corrected_notices_needed(session=db, run=run),
         bills=bills,
         search=search,
         pager=paging.pager(

@@ -50,7 +50,7 @@ def look_up_latest_jobs(targets: Sequence[str], kind: str) -> None:
     from tid.db import get_session
     from tid.services import background_jobs as jobs
 
-    found = jobs.latest_of(get_session(), targets, kind) if targets else {}
+    found = jobs.latest_of(session=get_session(), targets=targets, kind=kind) if targets else {}
     latest_jobs_looked_up().update({(target, kind): found.get(target) for target in targets})
 
 

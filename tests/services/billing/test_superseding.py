@@ -54,7 +54,7 @@ def test_a_corrected_formula_supersedes_with_an_audit_trail(
     assert count(session, Bill) == 6
     # The due date of the active run is kept when none is given.
     assert second.run.due_date == billed.run.due_date
-    needing = billing.corrected_notices_needed(session, second.run)
+    needing = billing.corrected_notices_needed(session=session, run=second.run)
     assert [line.bill.id for line in needing] == [mailed_id]
     assert needing[0].replacement is not None
     actions = [

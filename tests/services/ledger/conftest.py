@@ -33,7 +33,7 @@ def pay(
 
 def entries_balance(session: Session) -> None:
     for entry in session.exec(select(JournalEntry)):
-        lines = ledger.entry_lines(session, entry.id or 0)
+        lines = ledger.entry_lines(session=session, entry_id=entry.id or 0)
         assert lines and sum(line.amount for line in lines) == 0
 
 

@@ -37,18 +37,26 @@ def test_the_balances_as_they_stood_at_a_date_or_a_moment_come_from_the_journal(
     session.commit()
     late_entry = session.get(JournalEntry, late.entry_id)
     assert late_entry is not None
-    assert ledger.owed_by_bill(session, d) == {bill.id: Decimal("35.00")}
-    assert ledger.owed_by_bill(session, d, until=date(2025, 8, 31)) == {bill.id: Decimal("60.00")}
-    assert ledger.owed_by_bill(session, d, until=date(2025, 7, 1)) == {bill.id: Decimal("100.00")}
-    # As the journal stood before the second payment was booked.
-    assert ledger.owed_by_bill(session, d, booked_before=late_entry.created_at) == {
+    assert ledger.owed_by_bill(session=session, district_id=d) == {bill.id: Decimal("35.00")}
+    assert ledger.owed_by_bill(session=session, district_id=d, until=date(2025, 8, 31)) == {
         bill.id: Decimal("60.00")
     }
-    assert ledger.balance(session, d, BANK, booked_before=late_entry.created_at) == Decimal("40.00")
-    assert ledger.balance(session, d, BANK, until=date(2025, 8, 31)) == Decimal("40.00")
+    assert ledger.owed_by_bill(session=session, district_id=d, until=date(2025, 7, 1)) == {
+        bill.id: Decimal("100.00")
+    }
+    # As the journal stood before the second payment was booked.
+    assert ledger.owed_by_bill(
+        session=session, district_id=d, booked_before=late_entry.created_at
+    ) == {bill.id: Decimal("60.00")}
+    assert ledger.balance(
+        session=session, district_id=d, account=BANK, booked_before=late_entry.created_at
+    ) == Decimal("40.00")
+    assert ledger.balance(
+        session=session, district_id=d, account=BANK, until=date(2025, 8, 31)
+    ) == Decimal("40.00")
     # Before the bill itself was booked: the active bill is owed in full all the same.
     first = session.exec(select(JournalEntry).where(JournalEntry.kind == "bill")).one()
-    assert ledger.owed_by_bill(session, d, booked_before=first.created_at) == {
+    assert ledger.owed_by_bill(session=session, district_id=d, booked_before=first.created_at) == {
         bill.id: Decimal("100.00")
     }
     assert cut.created_at <= late_entry.created_at
@@ -59,15 +67,19 @@ def test_a_bill_not_yet_booked_is_owed_in_full_until_booked(session: Session) ->
     (a billing run's moment), then their running balances say it."""
     s = Scaffold(session)
     first = s.bill(s.property(), "10.00")
-    assert ledger.unbooked_owed(session, s.district_id) == {first.id: Decimal("10.00")}
-    ledger.sync_bills(session, actor=ACTOR, district_id=s.district_id)
+    assert ledger.unbooked_owed(session=session, district_id=s.district_id) == {
+        first.id: Decimal("10.00")
+    }
+    ledger.sync_bills(session=session, actor=ACTOR, district_id=s.district_id)
     later = s.bill(s.property(), "25.00")  # made after the mark
     session.commit()
-    assert ledger.unbooked_owed(session, s.district_id) == {later.id: Decimal("25.00")}
-    ledger.sync_bills(session, actor=ACTOR, district_id=s.district_id)
+    assert ledger.unbooked_owed(session=session, district_id=s.district_id) == {
+        later.id: Decimal("25.00")
+    }
+    ledger.sync_bills(session=session, actor=ACTOR, district_id=s.district_id)
     session.commit()
-    assert ledger.unbooked_owed(session, s.district_id) == {}
-    assert ledger.bill_balances(session, s.district_id) == {
+    assert ledger.unbooked_owed(session=session, district_id=s.district_id) == {}
+    assert ledger.bill_balances(session=session, district_id=s.district_id) == {
         first.id: Decimal("10.00"),
         later.id: Decimal("25.00"),
     }

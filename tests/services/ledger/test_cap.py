@@ -35,8 +35,12 @@ def test_admin_up_to_the_cap_then_refused_with_the_figures(session: Session) -> 
     assert not caught.value.decision.allowed
     exactly = spend(session, s, "20.00", "a3", administrative=True)  # 50.00 = cap: allowed
     assert exactly.figures.headroom == 0
-    assert ledger.balance(session, s.district_id, ADMIN_EXPENSE) == Decimal("50.00")
-    assert ledger.balance(session, s.district_id, BANK) == Decimal("950.00")
+    assert ledger.balance(
+        session=session, district_id=s.district_id, account=ADMIN_EXPENSE
+    ) == Decimal("50.00")
+    assert ledger.balance(session=session, district_id=s.district_id, account=BANK) == Decimal(
+        "950.00"
+    )
 
 
 def test_parallel_admin_expenditures_cannot_together_break_the_cap(app: Flask) -> None:
@@ -76,7 +80,9 @@ def test_parallel_admin_expenditures_cannot_together_break_the_cap(app: Flask) -
     # 3 × 15.00 = 45.00 ≤ 50.00; a fourth would make 60.00.
     assert sorted(outcomes) == ["booked"] * 3 + ["refused"] * 5
     with Session(engine) as db:
-        assert ledger.balance(db, district_id, ADMIN_EXPENSE) == Decimal("45.00")
+        assert ledger.balance(
+            session=db, district_id=district_id, account=ADMIN_EXPENSE
+        ) == Decimal("45.00")
 
 
 def test_a_refund_of_last_years_admin_spending_makes_no_room_this_year(session: Session) -> None:
@@ -84,7 +90,7 @@ def test_a_refund_of_last_years_admin_spending_makes_no_room_this_year(session: 
     spent = spend(session, s, "40.00", "a1", administrative=True)
     later = date(2026, 8, 1)  # FY2026-27
     ledger.reverse_entry(
-        session,
+        session=session,
         actor=ACTOR,
         entry_id=spent.expenditure.entry_id,
         on=later,
@@ -103,7 +109,7 @@ def test_a_refund_of_last_years_admin_spending_makes_no_room_this_year(session: 
         notice_number=str(bill.id),
     )
     # FY2026-27: revenue 200.00, cap 10.00; administrative −40.00 (the refund) counts as 0.
-    figures = ledger.cap_figures(session, s.district_id, FiscalYear(2026))
+    figures = ledger.cap_figures(session=session, district_id=s.district_id, fy=FiscalYear(2026))
     assert figures.admin == Decimal("-40.00") and figures.headroom == Decimal("10.00")
     with pytest.raises(CapExceededError):
         expenditures.record_expenditure(

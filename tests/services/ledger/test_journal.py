@@ -19,23 +19,31 @@ def test_the_journal_a_page_at_a_time_is_the_journal(session: Session) -> None:
         pay(session, s, f"{i + 1}.00", f"page-{i}", notice_number=str(bill.id))
     session.commit()
     d = s.district_id
-    whole = [r.entry.id for r in ledger.journal(session, d)]
+    whole = [r.entry.id for r in ledger.journal(session=session, district_id=d)]
     assert len(whole) == 8  # the bill and seven payments
-    pages = [ledger.journal_page(session, d, page=n, per_page=3) for n in (1, 2, 3, 4)]
+    pages = [
+        ledger.journal_page(session=session, district_id=d, page=n, per_page=3)
+        for n in (1, 2, 3, 4)
+    ]
     assert [p.page for p in pages] == [1, 2, 3, 3]  # past the last: the last
     assert all(p.total == 8 and p.pages == 3 for p in pages)
     assert [r.entry.id for p in pages[:3] for r in p.rows] == whole
     assert [len(r.lines) for r in pages[0].rows] == [2, 4, 4]
     backwards = [
-        ledger.journal_page(session, d, page=n, per_page=3, newest_first=True) for n in (1, 2, 3)
+        ledger.journal_page(session=session, district_id=d, page=n, per_page=3, newest_first=True)
+        for n in (1, 2, 3)
     ]
     assert [r.entry.id for p in backwards for r in p.rows] == list(reversed(whole))
-    newest = ledger.journal_page(session, d, kinds=("payment",), newest_first=True, counted=False)
+    newest = ledger.journal_page(
+        session=session, district_id=d, kinds=("payment",), newest_first=True, counted=False
+    )
     assert [r.entry.id for r in newest.rows] == list(reversed(whole[1:]))
     first = pages[1].rows[0].entry.id or 0
-    ledger.reverse_entry(session, actor=ACTOR, entry_id=first, on=TODAY, reason="test", today=TODAY)
+    ledger.reverse_entry(
+        session=session, actor=ACTOR, entry_id=first, on=TODAY, reason="test", today=TODAY
+    )
     session.commit()
-    again = ledger.journal_page(session, d, page=2, per_page=3)
+    again = ledger.journal_page(session=session, district_id=d, page=2, per_page=3)
     assert again.rows[0].reversed_by is not None and again.total == 9
 
 
@@ -43,13 +51,19 @@ def test_the_entries_are_counted_from_their_count_per_day(session: Session) -> N
     """``entries_count`` counts a period's entries (of some kinds) from ``journal_day``."""
     s = Scaffold(session)
     bills = [s.bill(s.property(), "10.00") for _ in range(5)]
-    ledger.sync_bills(session, actor=ACTOR, district_id=s.district_id)  # booked: 5 entries
+    ledger.sync_bills(session=session, actor=ACTOR, district_id=s.district_id)  # booked: 5 entries
     for n, bill in enumerate(bills[:2]):  # and 2 payments on one day
         pay(session, s, "4.00", f"count-{n}", notice_number=str(bill.id))
     session.commit()
-    whole = ledger.entries_count(session, s.district_id)
-    assert whole == len(ledger.journal(session, s.district_id)) == 7
-    assert ledger.entries_count(session, s.district_id, kinds=["bill"]) == 5
-    assert ledger.entries_count(session, s.district_id, kinds=["payment"]) == 2
-    assert ledger.entries_count(session, s.district_id, since=date(2025, 8, 1)) == 2
-    assert ledger.entries_count(session, s.district_id, since=date(2030, 1, 1)) == 0
+    whole = ledger.entries_count(session=session, district_id=s.district_id)
+    assert whole == len(ledger.journal(session=session, district_id=s.district_id)) == 7
+    assert ledger.entries_count(session=session, district_id=s.district_id, kinds=["bill"]) == 5
+    assert ledger.entries_count(session=session, district_id=s.district_id, kinds=["payment"]) == 2
+    assert (
+        ledger.entries_count(session=session, district_id=s.district_id, since=date(2025, 8, 1))
+        == 2
+    )
+    assert (
+        ledger.entries_count(session=session, district_id=s.district_id, since=date(2030, 1, 1))
+        == 0
+    )

@@ -53,7 +53,7 @@ def test_an_unbalanced_entry_is_refused(session: Session) -> None:
     s = Scaffold(session)
     with pytest.raises(ValueError, match="balance"):
         ledger.post_entry(
-            session,
+            session=session,
             actor=ACTOR,
             district_id=s.district_id,
             entry_date=TODAY,
@@ -62,7 +62,7 @@ def test_an_unbalanced_entry_is_refused(session: Session) -> None:
             key="x",
             lines=[ledger.Line(BANK, Decimal("1.00")), ledger.Line(REVENUE, Decimal("-0.99"))],
         )
-    assert ledger.entry_by_key(session, "x") is None
+    assert ledger.entry_by_key(session=session, key="x") is None
 
 
 def test_the_trigger_sql_for_the_migration_recreates_the_guard(session: Session) -> None:
@@ -91,25 +91,27 @@ def test_a_key_booked_by_another_writer_between_check_and_insert_is_not_booked_t
     s = Scaffold(session)
     lines = [ledger.Line(BANK, Decimal("5.00")), ledger.Line(OWNER_CREDIT, Decimal("-5.00"))]
     common = dict(actor=ACTOR, district_id=s.district_id, entry_date=TODAY, kind="payment", memo="")
-    first = ledger.post_entry(session, key="dup", lines=lines, **common)  # type: ignore[arg-type]
+    first = ledger.post_entry(session=session, key="dup", lines=lines, **common)  # type: ignore[arg-type]
     session.commit()
     # The other writer committed after our look-up: the look-up misses once, the insert hits
     # the unique key, and the entry already booked is returned.
     real = ledger.entry_by_key
     misses = [True]
 
-    def lookup(db: Session, key: str) -> JournalEntry | None:
+    def lookup(*, session: Session, key: str) -> JournalEntry | None:
         if misses:
             misses.pop()
             return None
-        return real(db, key)
+        return real(session=session, key=key)
 
     monkeypatch.setattr(ledger.posting, "entry_by_key", lookup)
-    again = ledger.post_entry(session, key="dup", lines=lines, **common)  # type: ignore[arg-type]
+    again = ledger.post_entry(session=session, key="dup", lines=lines, **common)  # type: ignore[arg-type]
     assert not misses  # the look-up did miss
     assert not again.booked and again.entry.id == first.entry.id
     session.commit()  # the session is still usable
-    assert ledger.balance(session, s.district_id, BANK) == Decimal("5.00")
+    assert ledger.balance(session=session, district_id=s.district_id, account=BANK) == Decimal(
+        "5.00"
+    )
 
 
 def test_the_same_payment_posted_concurrently_is_booked_once(app: Flask) -> None:
@@ -150,4 +152,6 @@ def test_the_same_payment_posted_concurrently_is_booked_once(app: Flask) -> None
         t.join()
     assert sorted(booked) == [False] * 5 + [True]
     with Session(engine) as db:
-        assert ledger.balance(db, district_id, BANK) == Decimal("100.00")
+        assert ledger.balance(session=db, district_id=district_id, account=BANK) == Decimal(
+            "100.00"
+        )

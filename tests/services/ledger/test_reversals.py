@@ -29,7 +29,7 @@ def test_reversal_is_a_new_entry_and_restores_the_balances(session: Session) -> 
     bill = s.bill(s.property(), "80.00")
     paid = pay(session, s, "100.00", "k", notice_number=str(bill.id))
     rev = ledger.reverse_entry(
-        session,
+        session=session,
         actor=ACTOR,
         entry_id=paid.entry_id,
         on=date(2025, 8, 5),
@@ -38,12 +38,14 @@ def test_reversal_is_a_new_entry_and_restores_the_balances(session: Session) -> 
     )
     assert rev.booked and rev.entry.reverses_id == paid.entry_id
     d = s.district_id
-    assert ledger.balance(session, d, BANK) == 0
-    assert ledger.balance(session, d, RECEIVABLE, bill_id=bill.id) == Decimal("80.00")
-    assert ledger.balance(session, d, OWNER_CREDIT) == 0
+    assert ledger.balance(session=session, district_id=d, account=BANK) == 0
+    assert ledger.balance(
+        session=session, district_id=d, account=RECEIVABLE, bill_id=bill.id
+    ) == Decimal("80.00")
+    assert ledger.balance(session=session, district_id=d, account=OWNER_CREDIT) == 0
     with pytest.raises(InputError, match="already been reversed"):
         ledger.reverse_entry(
-            session,
+            session=session,
             actor=ACTOR,
             entry_id=paid.entry_id,
             on=date(2025, 8, 5),
@@ -52,7 +54,7 @@ def test_reversal_is_a_new_entry_and_restores_the_balances(session: Session) -> 
         )
     with pytest.raises(InputError, match="itself be reversed"):
         ledger.reverse_entry(
-            session,
+            session=session,
             actor=ACTOR,
             entry_id=rev.entry.id or 0,
             on=date(2025, 8, 5),
@@ -65,22 +67,27 @@ def test_reversal_is_a_new_entry_and_restores_the_balances(session: Session) -> 
 def test_reversing_revenue_that_would_break_the_cap_is_refused(session: Session) -> None:
     s, _ = funded(session)
     spend(session, s, "10.00", "a1", administrative=True)
-    pay = ledger.entry_by_key(session, "pay")
+    pay = ledger.entry_by_key(session=session, key="pay")
     assert pay is not None
     # Without the 1,000.00 the cap would be 0.00 against 10.00 spent.
     with pytest.raises(CapExceededError, match="Reverse administrative"):
         ledger.reverse_entry(
-            session, actor=ACTOR, entry_id=pay.id or 0, on=TODAY, reason="bounced", today=TODAY
+            session=session,
+            actor=ACTOR,
+            entry_id=pay.id or 0,
+            on=TODAY,
+            reason="bounced",
+            today=TODAY,
         )
-    admin = ledger.entry_by_key(session, "a1")
+    admin = ledger.entry_by_key(session=session, key="a1")
     assert admin is not None
     ledger.reverse_entry(
-        session, actor=ACTOR, entry_id=admin.id or 0, on=TODAY, reason="void", today=TODAY
+        session=session, actor=ACTOR, entry_id=admin.id or 0, on=TODAY, reason="void", today=TODAY
     )
     ledger.reverse_entry(
-        session, actor=ACTOR, entry_id=pay.id or 0, on=TODAY, reason="bounced", today=TODAY
+        session=session, actor=ACTOR, entry_id=pay.id or 0, on=TODAY, reason="bounced", today=TODAY
     )
-    assert ledger.balance(session, s.district_id, BANK) == 0
+    assert ledger.balance(session=session, district_id=s.district_id, account=BANK) == 0
 
 
 def _refused(session: Session, entry_id: int) -> bool:
@@ -88,7 +95,7 @@ def _refused(session: Session, entry_id: int) -> bool:
     savepoint = session.begin_nested()
     try:
         ledger.reverse_entry(
-            session, actor=ACTOR, entry_id=entry_id, on=TODAY, reason="test", today=TODAY
+            session=session, actor=ACTOR, entry_id=entry_id, on=TODAY, reason="test", today=TODAY
         )
     except InputError as exc:
         assert exc.field == "entry", exc.message
@@ -120,7 +127,7 @@ def test_the_journal_page_offers_to_reverse_exactly_what_the_ledger_reverses(
     old.status, old.superseded_by_id = BillStatus.SUPERSEDED.value, new.id
     session.add(old)
     session.flush()
-    ledger.sync_bills(session, actor=ACTOR, district_id=s.district_id)  # bills, superseded
+    ledger.sync_bills(session=session, actor=ACTOR, district_id=s.district_id)  # bills, superseded
     payments.apply_credit(  # the 20.00 paid over the new bill, applied to the later one
         session=session,
         actor=ACTOR,
@@ -136,13 +143,18 @@ def test_the_journal_page_offers_to_reverse_exactly_what_the_ledger_reverses(
     spend(session, s, "10.00", "e1", purpose_id=purpose.id)  # an expenditure
     undone = pay(session, s, "5.00", "k2", notice_number=str(later.id))
     ledger.reverse_entry(  # a reversal, and an entry reversed
-        session, actor=ACTOR, entry_id=undone.entry_id, on=TODAY, reason="cheque", today=TODAY
+        session=session,
+        actor=ACTOR,
+        entry_id=undone.entry_id,
+        on=TODAY,
+        reason="cheque",
+        today=TODAY,
     )
     session.commit()
     login(client, people.association)
     page = client.get(f"/account/{s.district_id}/journal?fy=2025-26").get_data(as_text=True)
     offered = {int(i) for i in re.findall(r"/entries/(\d+)/reverse\"", page)}
-    rows = ledger.journal(session, s.district_id)
+    rows = ledger.journal(session=session, district_id=s.district_id)
     assert {row.entry.kind for row in rows} == set(ledger.ENTRY_KINDS)  # every kind is here
     assert all(f">{row.entry.id}</td>" in page for row in rows)  # and shown on the page
     reversed_by_ledger = {row.entry.id for row in rows if not _refused(session, row.entry.id)}

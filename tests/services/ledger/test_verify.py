@@ -35,11 +35,18 @@ def test_verify_recomputes_the_running_balances_and_reports_a_difference(
         True,
     )
     # The running balances read by the pages are the journal's.
-    assert ledger.balance(session, s.district_id, BANK) == Decimal("100.00")
-    assert ledger.bill_balances(session, s.district_id, OWNER_CREDIT) == {
-        bill.id: Decimal("-20.00")
-    }
-    assert ledger.balance(session, s.district_id, RECEIVABLE, bill_id=bill.id) == 0
+    assert ledger.balance(session=session, district_id=s.district_id, account=BANK) == Decimal(
+        "100.00"
+    )
+    assert ledger.bill_balances(
+        session=session, district_id=s.district_id, account=OWNER_CREDIT
+    ) == {bill.id: Decimal("-20.00")}
+    assert (
+        ledger.balance(
+            session=session, district_id=s.district_id, account=RECEIVABLE, bill_id=bill.id
+        )
+        == 0
+    )
     # A running balance that drifted from the journal is reported, and the command fails.
     session.execute(text("UPDATE ledger_day SET amount = amount + 1 WHERE account = 'bank'"))
     session.execute(text("UPDATE bill_ledger SET receivable = receivable - 5"))
@@ -48,7 +55,7 @@ def test_verify_recomputes_the_running_balances_and_reports_a_difference(
         text("INSERT INTO owed_day VALUES (:d, '2024-09-30', 1, 700)"), {"d": s.district_id}
     )
     session.commit()
-    lines, differences = ledger.verify(session, s.district_id)
+    lines, differences = ledger.verify(session=session, district_id=s.district_id)
     assert lines == 11
     assert sorted((d.what, d.key.split()[0]) for d in differences) == [
         ("bill", str(bill.id)),
@@ -66,5 +73,5 @@ def test_verify_recomputes_the_running_balances_and_reports_a_difference(
     assert session.exec(select(BillLedger.due_date)).all() == [bill.due_date]
     session.execute(text("UPDATE bill_ledger SET due_date = '2030-01-01'"))
     session.commit()
-    _, differences = ledger.verify(session, s.district_id)
+    _, differences = ledger.verify(session=session, district_id=s.district_id)
     assert f"{bill.id} due date" in [d.key for d in differences if d.what == "bill"]

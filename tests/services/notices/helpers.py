@@ -67,4 +67,4 @@ def sample_content(i: int) -> notice_pdf.NoticeContent:
 
 
 def audit_history(session: Session, batch: NoticeBatch) -> list[AuditEvent]:
-    return audit.history(session, "notice_batch", batch.id)
+    return audit.history(session=session, entity_type="notice_batch", entity_id=batch.id)

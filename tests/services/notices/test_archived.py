@@ -10,16 +10,16 @@ from tid.services import notices
 
 
 def test_archive_is_content_addressed(session: Session) -> None:
-    digest = notices.archive(session, b"%PDF-1.7 test")
-    assert notices.archive(session, b"%PDF-1.7 test") == digest
+    digest = notices.archive(session=session, content=b"%PDF-1.7 test")
+    assert notices.archive(session=session, content=b"%PDF-1.7 test") == digest
     session.commit()
     rows = session.exec(select(ArchivedDocument).where(ArchivedDocument.sha256 == digest)).all()
     assert len(rows) == 1
-    assert notices.archived_bytes(session, digest) == b"%PDF-1.7 test"
+    assert notices.archived_bytes(session=session, sha256=digest) == b"%PDF-1.7 test"
 
 
 def test_an_archived_document_cannot_be_rewritten(session: Session) -> None:
-    digest = notices.archive(session, b"%PDF-1.7 one")
+    digest = notices.archive(session=session, content=b"%PDF-1.7 one")
     session.commit()
     document = session.get(ArchivedDocument, digest)
     assert document is not None

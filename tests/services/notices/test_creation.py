@@ -26,7 +26,7 @@ def test_each_owner_gets_a_bilingual_notice_with_the_lien_and_an_archived_pdf(
     assert batch.notice_count == 2 and len(found) == 2
     assert batch.kind == "initial"  # FY 2025-26 is the ordinance's first year
     for notice in found:
-        data = notices.notice_pdf_bytes(session, notice)
+        data = notices.notice_pdf_bytes(session=session, notice=notice)
         assert hashlib.sha256(data).hexdigest() == notice.pdf_sha256
         assert pdf_pages(data) == notice.page_count == 2  # Spanish page, English page
         text = pdf_text(data)
@@ -50,9 +50,9 @@ def test_each_owner_gets_a_bilingual_notice_with_the_lien_and_an_archived_pdf(
         code = code_in(text)
         assert code not in notice.access_code_hash
         assert notice.access_code_hash == notices.access_code_hash(SECRET, notice.number, code)
-    texts = [pdf_text(notices.notice_pdf_bytes(session, n)) for n in found]
+    texts = [pdf_text(notices.notice_pdf_bytes(session=session, notice=n)) for n in found]
     assert found[1].number not in texts[0] and found[0].number not in texts[1]
-    merged = notices.archived_bytes(session, batch.print_sha256)
+    merged = notices.archived_bytes(session=session, sha256=batch.print_sha256)
     assert pdf_pages(merged) == 4 == batch.page_count
     # Every bill notified: a second run finds nothing to do.
     with pytest.raises(InputError) as err:
@@ -75,7 +75,7 @@ def test_balance_for_bill_without_journal_is_the_billed_amount(
     _, found = make_batch(session, people)
     bill = session.get(Bill, found[0].bill_id)
     assert bill is not None
-    balance = portal.balance_for_bill(session, bill)
+    balance = portal.balance_for_bill(session=session, bill=bill)
     assert (balance.billed, balance.paid, balance.balance) == (
         Decimal("1234.56"),
         Decimal("0.00"),

@@ -49,7 +49,7 @@ def test_postage_and_fees_set_before_printing_are_on_the_draft_manifest_with_tot
     notices.set_batch_fees(session=session, actor=ACTOR, batch_id=batch.id or 0, fees=fees)
     session.commit()
     assert fees.per_piece == Decimal("10.48") and fees.total(3) == Decimal("31.44")
-    text = pdf_text(notices.manifest_pdf(session, batch))
+    text = pdf_text(notices.manifest_pdf(session=session, batch=batch))
     # Per piece $0.78 + $5.30 + $4.40 = $10.48; three pieces: $2.34, $15.90, $13.20, $31.44.
     assert text.count("$10.48") == 3
     assert re.search(r"Total general \(3 piezas\) \$2\.34 \$15\.90 \$13\.20 \$31\.44 3$", text)
@@ -66,7 +66,7 @@ def test_postage_and_fees_set_before_printing_are_on_the_draft_manifest_with_tot
         today=date(2026, 1, 22),
     )
     session.commit()
-    archived = pdf_text(notices.archived_bytes(session, batch.manifest_sha256))
+    archived = pdf_text(notices.archived_bytes(session=session, sha256=batch.manifest_sha256))
     assert "$31.44" in archived and "2026-01-22" in archived
     # Once mailed, the fees cannot change.
     with pytest.raises(InputError):
@@ -93,5 +93,8 @@ def test_bad_postage_and_fees_are_named_field_by_field() -> None:
 def test_runs_are_numbered_from_one_in_each_district(session: Session, people: People) -> None:
     first, _found = make_batch(session, people)
     assert first.number == 1 and notices.batch_label(first) == "1"
-    assert notices.next_batch_number(session, people.district.id or 0) == 2
-    assert notices.next_batch_number(session, (people.district.id or 0) + 1000) == 1
+    assert notices.next_batch_number(session=session, district_id=people.district.id or 0) == 2
+    assert (
+        notices.next_batch_number(session=session, district_id=(people.district.id or 0) + 1000)
+        == 1
+    )

@@ -61,7 +61,7 @@ def test_mailing_freezes_notices_and_archives_the_ps3877_manifest(
     )
     session.commit()
     assert all(session.get(Bill, n.bill_id).mailed_at is not None for n in found)  # type: ignore[union-attr]
-    manifest = notices.archived_bytes(session, batch.manifest_sha256)
+    manifest = notices.archived_bytes(session=session, sha256=batch.manifest_sha256)
     text = pdf_text(manifest)
     assert "PS Form 3877" in text and "Asociación del Viejo San Juan, Inc." in text
     grouped = [" ".join(article(900 - i)[j : j + 4] for j in range(0, 22, 4)) for i in range(3)]

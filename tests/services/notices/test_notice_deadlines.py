@@ -32,18 +32,18 @@ def test_dashboard_counts_owners_not_notified_and_marks_overdue(
     session.commit()
     # Received 2026-01-05 + 30 days = 2026-02-04, a Wednesday: the deadline.
     (row,) = notices.dashboard(
-        session, district_ids={people.district.id or 0}, today=date(2026, 1, 20)
+        session=session, district_ids={people.district.id or 0}, today=date(2026, 1, 20)
     )
     assert row.kind == "initial" and row.bills == 3 and row.not_notified == 3
     assert row.deadline is not None and row.deadline.date == date(2026, 2, 4)
     assert row.days_left == 15 and not row.overdue
     (late,) = notices.dashboard(
-        session, district_ids={people.district.id or 0}, today=date(2026, 2, 6)
+        session=session, district_ids={people.district.id or 0}, today=date(2026, 2, 6)
     )
     assert late.days_left == -2 and late.overdue
     assert (
         notices.dashboard(
-            session, district_ids={people.other_district.id or 0}, today=date(2026, 2, 6)
+            session=session, district_ids={people.other_district.id or 0}, today=date(2026, 2, 6)
         )
         == []
     )
@@ -71,7 +71,7 @@ def test_yearly_notices_are_scheduled_one_year_after_the_last_mailing(
     # Mailed 2026-01-22; one year later is 2027-01-22, a Friday: the yearly deadline.
     (row,) = [
         r
-        for r in notices.dashboard(session, district_ids=None, today=date(2026, 12, 1))
+        for r in notices.dashboard(session=session, district_ids=None, today=date(2026, 12, 1))
         if r.run.id == second.run.id
     ]
     assert row.kind == "yearly" and row.deadline is not None

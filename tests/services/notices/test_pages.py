@@ -16,7 +16,7 @@ def test_the_run_page_filters_by_delivery_status_and_counts_each(
     session: Session, people: People
 ) -> None:
     batch, found = make_batch(session, people, owners=["Ana", "Beto", "Carla", "Dora", "Eva"])
-    listing = notices.batch_page(session, batch.id or 0)
+    listing = notices.batch_page(session=session, batch_id=batch.id or 0)
     assert listing.counts[notices.NOT_MAILED] == 5 and len(listing.notices) == 5
     mail_all(session, batch, found)
     for notice, status in zip(
@@ -40,7 +40,7 @@ def test_the_run_page_filters_by_delivery_status_and_counts_each(
         today=date(2026, 1, 28),
     )
     session.commit()
-    listing = notices.batch_page(session, batch.id or 0)
+    listing = notices.batch_page(session=session, batch_id=batch.id or 0)
     assert listing.counts == {
         "not_mailed": 0,
         "awaiting": 1,
@@ -50,19 +50,26 @@ def test_the_run_page_filters_by_delivery_status_and_counts_each(
         "refused": 2,
         "undeliverable": 0,
     }
-    returned = notices.batch_page(session, batch.id or 0, status="returned")
+    returned = notices.batch_page(session=session, batch_id=batch.id or 0, status="returned")
     assert [n.number for n in returned.notices] == [n.number for n in found[1:4]]
-    delivered = notices.batch_page(session, batch.id or 0, status="delivered")
+    delivered = notices.batch_page(session=session, batch_id=batch.id or 0, status="delivered")
     assert [n.id for n in delivered.notices] == [found[0].id]
-    awaiting = notices.batch_page(session, batch.id or 0, status="awaiting")
+    awaiting = notices.batch_page(session=session, batch_id=batch.id or 0, status="awaiting")
     assert [n.id for n in awaiting.notices] == [found[4].id]
     # Pages of two: the returned three on two pages, in number order, nothing lost.
-    one = notices.batch_page(session, batch.id or 0, status="returned", page=1, per_page=2)
-    two = notices.batch_page(session, batch.id or 0, status="returned", page=2, per_page=2)
+    one = notices.batch_page(
+        session=session, batch_id=batch.id or 0, status="returned", page=1, per_page=2
+    )
+    two = notices.batch_page(
+        session=session, batch_id=batch.id or 0, status="returned", page=2, per_page=2
+    )
     assert (one.info.pages, len(one.notices), len(two.notices)) == (2, 2, 1)
     assert [n.id for n in one.notices + two.notices] == [n.id for n in returned.notices]
     # An unknown filter shows everything.
-    assert len(notices.batch_page(session, batch.id or 0, status="bogus").notices) == 5
+    assert (
+        len(notices.batch_page(session=session, batch_id=batch.id or 0, status="bogus").notices)
+        == 5
+    )
 
 
 def test_the_run_view_says_which_returned_notices_may_be_mailed_again(

@@ -66,11 +66,11 @@ def test_returned_notice_is_mailed_again_with_a_new_number(
         workers=1,
     )
     session.commit()
-    (new,) = notices.batch_notices(session, remailing.id or 0)
+    (new,) = notices.batch_notices(session=session, batch_id=remailing.id or 0)
     assert new.remailing_of_id == second.id and new.bill_id == second.bill_id
     assert new.number != second.number and new.kind == "remailing"
     assert new.mailing_address == "Apartado 55\nPonce PR 00731"
-    text = pdf_text(notices.notice_pdf_bytes(session, new))
+    text = pdf_text(notices.notice_pdf_bytes(session=session, notice=new))
     assert second.number in text and "Apartado 55" in text
     with pytest.raises(InputError, match="already"):
         notices.remail_notices(

@@ -47,9 +47,9 @@ def test_a_run_in_slices_prints_and_archives_every_notice_in_order(
     )
     session.commit()
     assert seen[-1] == (5, 5) and [d for d, _t in seen] == sorted(d for d, _t in seen)
-    found = notices.batch_notices(session, batch.id or 0)
+    found = notices.batch_notices(session=session, batch_id=batch.id or 0)
     assert len(found) == 5 and batch.page_count == 10
-    printed = notices.archived_bytes(session, batch.print_sha256)
+    printed = notices.archived_bytes(session=session, sha256=batch.print_sha256)
     assert pdf_pages(printed) == 10
     assert_archival(printed, lang="es")  # the slices joined into one document of record
     text = pdf_text(printed)

@@ -17,18 +17,18 @@ def test_calendar_tokens_are_hashed_revocable_and_replaced(
 ) -> None:
     first = svc.issue_calendar_token(session=session, actor=ACTOR, user=people.clerk)
     session.commit()
-    assert svc.user_for_calendar_token(session, first) == people.clerk
+    assert svc.user_for_calendar_token(session=session, token=first) == people.clerk
     second = svc.issue_calendar_token(session=session, actor=ACTOR, user=people.clerk)
     session.commit()
     assert first != second
-    assert svc.user_for_calendar_token(session, first) is None
-    assert svc.user_for_calendar_token(session, second) == people.clerk
+    assert svc.user_for_calendar_token(session=session, token=first) is None
+    assert svc.user_for_calendar_token(session=session, token=second) == people.clerk
     stored = [e.action for e in audit_events(session) if e.action.startswith("calendar_token")]
     assert stored == ["calendar_token.issue", "calendar_token.issue"]
     assert second not in json.dumps([e.after for e in audit_events(session)])
     assert svc.revoke_calendar_tokens(session=session, actor=ACTOR, user=people.clerk) == 1
     session.commit()
-    assert svc.user_for_calendar_token(session, second) is None
+    assert svc.user_for_calendar_token(session=session, token=second) is None
 
 
 def test_ical_lines_are_crlf_and_folded_at_75_octets() -> None:

@@ -135,7 +135,9 @@ def test_correcting_the_approval_moves_the_publication_week_and_its_flag(
     petition = approved_petition(session, people)
     approved = petition.approved_on
     assert approved is not None
-    window = svc.clocks(petition, svc.ordinance_of(session, petition), today=TODAY)[-1]
+    window = svc.clocks(
+        petition, svc.ordinance_of(session=session, petition=petition), today=TODAY
+    )[-1]
     svc.publish(
         session=session,
         actor=ACTOR,
@@ -159,7 +161,7 @@ def test_correcting_the_approval_moves_the_publication_week_and_its_flag(
         today=window.due,
     )
     session.commit()
-    ordinance = svc.ordinance_of(session, petition)
+    ordinance = svc.ordinance_of(session=session, petition=petition)
     assert ordinance is not None and ordinance.approved_on == petition.approved_on
     assert petition.published_outside_window
     publication = next(

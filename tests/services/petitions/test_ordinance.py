@@ -102,7 +102,7 @@ def test_an_unfavourable_finding_is_allowed_but_flagged(session: Session, people
     find_all(session, petition, unfavourable="d")
     svc.issue_ordinance(session=session, actor=ACTOR, petition=petition, today=TODAY, **ORDINANCE)
     session.commit()
-    assert svc.unfavourable_factors(session, petition) == ["d"]
+    assert svc.unfavourable_factors(session=session, petition=petition) == ["d"]
     issue = next(e for e in audit_events(session) if e.action == "ordinance.issue")
     assert json.loads(issue.after or "{}")["unfavourable_findings"] == "d"
 
@@ -152,7 +152,7 @@ def test_the_whole_lifecycle_to_publication(session: Session, people: People) ->
     assert kinds["notice"].due == date(2026, 4, 27)
     assert kinds["mayor"].met is True and kinds["publication"].met is True
     assert svc.running_clock(petition, ordinance, today=today) is None
-    actions = [e.action for e in svc.history(session, petition)]
+    actions = [e.action for e in svc.history(session=session, petition=petition)]
     assert actions == [
         "petition.record",
         "petition.study",
@@ -275,7 +275,7 @@ def test_a_denial_needs_the_findings_and_closes_the_petition(
         today=TODAY,
     )
     assert petition.state == "denied" and petition.denied_on == date(2026, 3, 6)
-    assert svc.dashboard(session, today=TODAY) == []
+    assert svc.dashboard(session=session, today=TODAY) == []
 
 
 def test_crim_copy_waits_for_the_mayors_approval(session: Session, people: People) -> None:

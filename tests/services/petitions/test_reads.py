@@ -37,12 +37,14 @@ def test_the_dashboard_sorts_by_urgency_and_scopes_by_municipality(
         today=today,
     )
     session.commit()
-    rows = svc.dashboard(session, today=today)
+    rows = svc.dashboard(session=session, today=today)
     assert [r.petition.id for r in rows] == [late.id, ponce.id, fresh.id]
     assert [r.clock.days_left for r in rows if r.clock] == [-2, 5, 76]
     assert rows[0].clock is not None and rows[0].clock.overdue
     assert rows[1].clock is not None and rows[1].clock.soon
     assert [r.petition.id for r in svc.due_soon(rows)] == [late.id, ponce.id]
-    mine = svc.dashboard(session, today=today, municipality_ids=[people.municipality.id or 0])
+    mine = svc.dashboard(
+        session=session, today=today, municipality_ids=[people.municipality.id or 0]
+    )
     assert {r.petition.id for r in mine} == {late.id, fresh.id}
-    assert svc.dashboard(session, today=today, state="under_study") == []
+    assert svc.dashboard(session=session, today=today, state="under_study") == []

@@ -132,12 +132,15 @@ def test_a_new_year_keeps_the_history(session: Session, people: People) -> None:
     parcel = session.exec(
         select(Property).where(Property.cadastral_number == "040-010-001-01")
     ).one()
-    history = roll.property_history(session, parcel.id or 0)
+    history = roll.property_history(session=session, property_id=parcel.id or 0)
     assert [(y.fiscal_year, y.owner_names, y.assessed_value) for y in history] == [
         ("2027-28", "Carmen Santiago Reyes", Decimal("33000.00")),
         ("2026-27", "José Rivera Colón", Decimal("31500.00")),
     ]
-    assert roll.fiscal_years(session, people.district.id or 0) == [("2027-28", 3), ("2026-27", 3)]
+    assert roll.fiscal_years(session=session, district_id=people.district.id or 0) == [
+        ("2027-28", 3),
+        ("2026-27", 3),
+    ]
 
 
 def test_a_new_year_with_a_new_physical_address_updates_the_property(
@@ -192,7 +195,9 @@ def test_a_corrected_file_for_the_same_year_is_audited(session: Session, people:
     assert session.exec(
         select(AuditEvent).where(AuditEvent.action == "property_year.leave_roll")
     ).one()
-    assert roll.fiscal_years(session, people.district.id or 0) == [("2026-27", 2)]
+    assert roll.fiscal_years(session=session, district_id=people.district.id or 0) == [
+        ("2026-27", 2)
+    ]
 
 
 def test_the_command_line_import(runner: FlaskCliRunner, people: People, tmp_path: Path) -> None:

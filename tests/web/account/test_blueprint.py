@@ -49,4 +49,4 @@ def test_auditor_reads_everything_and_writes_nothing(
     for path, data in writes:
         assert client.post(path, data=data).status_code == 403, path
     session.expire_all()
-    assert ledger.balance(session, d, ledger.BANK) == Decimal("100.00")
+    assert ledger.balance(session=session, district_id=d, account=ledger.BANK) == Decimal("100.00")

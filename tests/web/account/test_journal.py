@@ -36,7 +36,7 @@ def test_reversal_from_the_page_and_no_redirect_elsewhere(
     assert response.status_code == 302
     assert response.location.endswith(f"/account/{s.district_id}/journal")
     session.expire_all()
-    assert ledger.balance(session, s.district_id, ledger.BANK) == 0
+    assert ledger.balance(session=session, district_id=s.district_id, account=ledger.BANK) == 0
     twice = client.post(url, data={"reason": "otra vez"}, follow_redirects=True)
     assert "Este asiento ya fue revertido." in twice.get_data(as_text=True)
 
@@ -49,7 +49,7 @@ def test_the_journal_pages_fifty_entries_with_first_and_last_page_links(
     s = Scaffold(session, people.district)
     for _ in range(120):
         s.bill(s.property(), "10.00")
-    ledger.sync_bills(session, actor=ACTOR, district_id=s.district_id)
+    ledger.sync_bills(session=session, actor=ACTOR, district_id=s.district_id)
     session.commit()
     login(client, people.association)
     d = s.district_id

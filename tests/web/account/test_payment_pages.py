@@ -31,7 +31,7 @@ def test_association_pays_by_form_once_and_sees_only_its_district(
     again = client.post(f"/account/{d}/payments", data=form, follow_redirects=True)  # double click
     assert "ya estaba registrado" in again.get_data(as_text=True)
     session.expire_all()
-    assert ledger.balance(session, d, ledger.BANK) == Decimal("400.00")
+    assert ledger.balance(session=session, district_id=d, account=ledger.BANK) == Decimal("400.00")
     bad = client.post(f"/account/{d}/payments", data={**form, "amount": "0", "token": "t2"})
     assert bad.status_code == 422
     page = bad.get_data(as_text=True)
@@ -64,7 +64,7 @@ def test_import_with_bad_rows_books_nothing_and_names_the_rows(
     assert response.status_code == 422
     assert "Fila 3" in response.get_data(as_text=True)
     session.expire_all()
-    assert ledger.balance(session, s.district_id, ledger.BANK) == 0
+    assert ledger.balance(session=session, district_id=s.district_id, account=ledger.BANK) == 0
     good = body.decode().splitlines()[:2]
     response = client.post(
         f"/account/{s.district_id}/payments/import",
@@ -73,4 +73,6 @@ def test_import_with_bad_rows_books_nothing_and_names_the_rows(
     )
     assert response.status_code == 302
     session.expire_all()
-    assert ledger.balance(session, s.district_id, ledger.BANK) == Decimal("100.00")
+    assert ledger.balance(
+        session=session, district_id=s.district_id, account=ledger.BANK
+    ) == Decimal("100.00")

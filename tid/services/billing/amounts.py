@@ -181,7 +181,7 @@ def _read_the_roll(
         raise InputError(
             "fiscal_year", N_("There is no roll for this fiscal year: import the roll first.")
         )
-    names = attribute_names(session, district_id, fy)
+    names = attribute_names(session=session, district_id=district_id, fiscal_year=fy)
     formula = compile_formula(
         ordinance.formula,
         parameters=[*params, ORDINANCE_AMOUNT_PARAMETER],

@@ -15,7 +15,7 @@ from tid.rules.money import money_str
 from tid.services.paging import PER_PAGE, PageInfo, cadastral_or_owner, page_info
 
 
-def runs(session: Session, district_id: int) -> list[BillingRun]:
+def runs(*, session: Session, district_id: int) -> list[BillingRun]:
     """Every billing run of the district, newest year and version first."""
     return list(
         session.exec(
@@ -40,7 +40,7 @@ class BillPage(PageInfo):
 
 
 def bills_page(
-    session: Session, run_id: int, *, search: str = "", page: int = 1, per_page: int = PER_PAGE
+    *, session: Session, run_id: int, search: str = "", page: int = 1, per_page: int = PER_PAGE
 ) -> BillPage:
     """One page of a run's bills by cadastral number, optionally searched (plain text)."""
     where: list[Any] = [Bill.billing_run_id == run_id]
@@ -77,7 +77,7 @@ def bills_page(
     return BillPage(lines=lines, **info.position())
 
 
-def corrected_notices_needed(session: Session, run: BillingRun) -> list[BillLine]:
+def corrected_notices_needed(*, session: Session, run: BillingRun) -> list[BillLine]:
     """The bills of the run this one superseded that were already mailed: their owners
     need a corrected notice (with the replacing bill, if the property is still billed)."""
     if run.supersedes_id is None:
@@ -103,7 +103,7 @@ def corrected_notices_needed(session: Session, run: BillingRun) -> list[BillLine
     ]
 
 
-def bills_of_property(session: Session, property_id: int) -> list[tuple[Bill, BillingRun]]:
+def bills_of_property(*, session: Session, property_id: int) -> list[tuple[Bill, BillingRun]]:
     """Every bill of one property with its run, newest year and version first."""
     return list(
         session.exec(

@@ -27,11 +27,11 @@ def mark_mailed(*, session: Session, actor: audit.Actor, bill_ids: list[int], at
     )
     count = int(cast(CursorResult[Any], changed).rowcount or 0)
     audit.record(
-        session,
-        actor,
-        "bill.mailed",
+        session=session,
+        actor=actor,
+        action="bill.mailed",
         # The entity id column holds 60 characters: the range of the bills; their ids after.
-        ("bill", f"{min(bill_ids)}-{max(bill_ids)}"),
+        entity=("bill", f"{min(bill_ids)}-{max(bill_ids)}"),
         after={
             "bills": len(bill_ids),
             "marked": count,

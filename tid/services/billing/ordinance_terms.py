@@ -21,7 +21,7 @@ def ordinance_term(ordinance: Ordinance) -> tuple[periods.FiscalYear, periods.Fi
 
 
 def ordinance_for(
-    session: Session, district_id: int, fiscal_year: str, ordinance_id: int | None = None
+    *, session: Session, district_id: int, fiscal_year: str, ordinance_id: int | None = None
 ) -> Ordinance:
     """The district's approved ordinance whose term includes the fiscal year (the latest
     approved one when several do); ``InputError`` when there is none."""

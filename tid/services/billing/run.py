@@ -42,7 +42,7 @@ class BillingResult:
     warnings: tuple[str, ...]
 
 
-def active_run(session: Session, district_id: int, fiscal_year: str) -> BillingRun | None:
+def active_run(*, session: Session, district_id: int, fiscal_year: str) -> BillingRun | None:
     return session.exec(
         sm_select(BillingRun).where(
             BillingRun.district_id == district_id,
@@ -151,12 +151,12 @@ def _book_the_run(
     if current is not None:
         superseded_bills, mailed = _supersede_bills(session, current.id or 0, run.id or 0)
     # The special account's receivables: the run's bills are booked with it (in bulk).
-    ledger.sync_bills(session, actor=actor, district_id=run.district_id)
+    ledger.sync_bills(session=session, actor=actor, district_id=run.district_id)
     audit.record(
-        session,
-        actor,
-        "billing_run.run",
-        run,
+        session=session,
+        actor=actor,
+        action="billing_run.run",
+        entity=run,
         after={
             **(audit.snapshot(run) or {}),
             "superseded_bills": superseded_bills,
@@ -197,14 +197,16 @@ def run_billing(
     if session.get(District, district_id) is None:
         raise InputError("district", N_("There is no such district."))
     # The district's postings wait for the run: the journal books its bills in order.
-    ledger.lock_district(session, district_id)
+    ledger.lock_district(session=session, district_id=district_id)
     fy = periods.parse_fiscal_year(fiscal_year).label
-    ordinance = ordinance_for(session, district_id, fy, ordinance_id)
+    ordinance = ordinance_for(
+        session=session, district_id=district_id, fiscal_year=fy, ordinance_id=ordinance_id
+    )
     params = parse_parameters(parameters)
     reason = " ".join(reason.split())[:1000]
     formula, properties, ids = _read_the_roll(session, district_id, fy, ordinance, params)
     computed = _compute(formula, properties, ids, params)
-    current = active_run(session, district_id, fy)
+    current = active_run(session=session, district_id=district_id, fiscal_year=fy)
     if (
         current is not None
         and current.fingerprint == computed.fingerprint

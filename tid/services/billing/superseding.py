@@ -25,10 +25,10 @@ def _supersede_run(
     session.add(current)
     session.flush()
     audit.record(
-        session,
-        actor,
-        "billing_run.supersede",
-        current,
+        session=session,
+        actor=actor,
+        action="billing_run.supersede",
+        entity=current,
         before=before,
         after=audit.snapshot(current),
     )

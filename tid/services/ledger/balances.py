@@ -79,6 +79,7 @@ def cents(value: object) -> Decimal:
 
 
 def day_sums_of(
+    *,
     session: Session,
     district_id: int,
     accounts: Sequence[str] | None,
@@ -102,14 +103,16 @@ def day_sums_of(
 
 
 def day_sums(
-    session: Session, district_id: int, *, since: date | None = None, until: date | None = None
+    *, session: Session, district_id: int, since: date | None = None, until: date | None = None
 ) -> dict[str, Decimal]:
     """Every account's lines booked between two dates (inclusive), summed."""
-    return day_sums_of(session, district_id, None, since, until)
+    return day_sums_of(
+        session=session, district_id=district_id, accounts=None, since=since, until=until
+    )
 
 
 def month_sums(
-    session: Session, district_id: int, *, since: date, until: date
+    *, session: Session, district_id: int, since: date, until: date
 ) -> list[tuple[str, int, int, Decimal]]:
     """Each account's lines booked in each month between two dates (inclusive), summed:
     ``(account, year, month, amount)``."""
@@ -125,10 +128,10 @@ def month_sums(
 
 
 def balance(
+    *,
     session: Session,
     district_id: int,
     account: str,
-    *,
     bill_id: int | None = None,
     since: date | None = None,
     until: date | None = None,
@@ -151,7 +154,9 @@ def balance(
             until=until,
             booked_before=booked_before,
         )
-    total = day_sums_of(session, district_id, [account], since, until).get(account, ZERO)
+    total = day_sums_of(
+        session=session, district_id=district_id, accounts=[account], since=since, until=until
+    ).get(account, ZERO)
     if booked_before is not None:  # less what was booked from then on
         total -= _sum(
             session,
@@ -165,17 +170,19 @@ def balance(
 
 
 def balances(
+    *,
     session: Session,
     district_id: int,
-    *,
     until: date | None = None,
     accounts: Sequence[str] | None = None,
 ) -> dict[str, Decimal]:
     """Every account's balance (debit positive), bills' receivables summed; of ``accounts``
     only, if given (their days alone are read)."""
     if accounts is not None:
-        return day_sums_of(session, district_id, accounts, None, until)
-    return day_sums(session, district_id, until=until)
+        return day_sums_of(
+            session=session, district_id=district_id, accounts=accounts, since=None, until=until
+        )
+    return day_sums(session=session, district_id=district_id, until=until)
 
 
 _BALANCES_OF_BILLS = {
@@ -188,10 +195,10 @@ _BALANCES_OF_BILLS = {
 
 
 def bill_balances(
+    *,
     session: Session,
     district_id: int,
     account: str = RECEIVABLE,
-    *,
     until: date | None = None,
     booked_before: datetime | None = None,
     bill_ids: Sequence[int] | None = None,
@@ -272,7 +279,7 @@ def _past_the_mark(district_id: Any) -> Any:
     return col(Bill.id) > func.coalesce(mark.scalar_subquery(), 0)
 
 
-def keys_booked(session: Session, keys: Sequence[str]) -> dict[str, datetime]:
+def keys_booked(*, session: Session, keys: Sequence[str]) -> dict[str, datetime]:
     """Which of ``keys`` are in the journal, with when each was booked."""
     found: dict[str, datetime] = {}
     for start in range(0, len(keys), 500):
@@ -284,9 +291,9 @@ def keys_booked(session: Session, keys: Sequence[str]) -> dict[str, datetime]:
 
 
 def owed_by_bill(
+    *,
     session: Session,
     district_id: int,
-    *,
     until: date | None = None,
     booked_before: datetime | None = None,
     bill_ids: Sequence[int] | None = None,
@@ -295,10 +302,18 @@ def owed_by_bill(
     receivable, plus the full amount of an active bill that the journal has not booked yet
     (it is booked with the next posting)."""
     owed = bill_balances(
-        session, district_id, until=until, booked_before=booked_before, bill_ids=bill_ids
+        session=session,
+        district_id=district_id,
+        until=until,
+        booked_before=booked_before,
+        bill_ids=bill_ids,
     )
     for bill_id, amount in unbooked_owed(
-        session, district_id, until=until, booked_before=booked_before, bill_ids=bill_ids
+        session=session,
+        district_id=district_id,
+        until=until,
+        booked_before=booked_before,
+        bill_ids=bill_ids,
     ).items():
         owed[bill_id] = owed.get(bill_id, ZERO) + amount
     return owed
@@ -319,9 +334,9 @@ def maybe_unbooked(district_id: Any) -> Any:
 
 
 def unbooked_owed(
+    *,
     session: Session,
     district_id: int,
-    *,
     until: date | None = None,
     booked_before: datetime | None = None,
     bill_ids: Sequence[int] | None = None,
@@ -356,7 +371,7 @@ def unbooked_owed(
     if bill_ids is not None:
         stmt = stmt.where(col(Bill.id).in_(list(bill_ids)))
     pending = [row for row in session.exec(stmt) if row[1] > 0]
-    booked = keys_booked(session, [f"bill:{row[0]}" for row in pending])
+    booked = keys_booked(session=session, keys=[f"bill:{row[0]}" for row in pending])
     for bill_id, amount, created_at, run_on in pending:
         when = booked.get(f"bill:{bill_id}")
         if when is not None and (booked_before is None or when < booked_before):

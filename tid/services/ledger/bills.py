@@ -52,11 +52,11 @@ _NEW_BILLS = (
 )
 
 
-def sync_bills(session: Session, *, actor: audit.Actor, district_id: int) -> int:
+def sync_bills(*, session: Session, actor: audit.Actor, district_id: int) -> int:
     """Book every active bill of the district not yet in the journal, and move what was paid
     on a superseded bill to the bill that replaced it. Only the bills made since the last
     time are looked at (``ledger_state``). Returns how many entries were made."""
-    lock_district(session, district_id)
+    lock_district(session=session, district_id=district_id)
     new = session.execute(_NEW_BILLS, {"district_id": district_id}).all()
     if not new:  # the usual case: one indexed look that finds nothing
         return 0
@@ -75,7 +75,7 @@ def sync_bills(session: Session, *, actor: audit.Actor, district_id: int) -> int
     ).all()
     keys = [f"bill:{row[0]}" for row in new]
     keys += [k for row in old for k in (f"bill:{row[0]}", f"supersede:{row[0]}")]
-    booked = set(keys_booked(session, keys))
+    booked = set(keys_booked(session=session, keys=keys))
     bills: list[Pending] = []
     for bill_id, amount, status, superseded_by, fiscal_year, run_on in new:
         if f"bill:{bill_id}" in booked or amount <= 0:
@@ -92,11 +92,13 @@ def sync_bills(session: Session, *, actor: audit.Actor, district_id: int) -> int
             )
         )
         booked.add(f"bill:{bill_id}")
-    post_many(session, actor=actor, district_id=district_id, entries=bills)
+    post_many(session=session, actor=actor, district_id=district_id, entries=bills)
     moving = [
         row for row in old if f"bill:{row[0]}" in booked and f"supersede:{row[0]}" not in booked
     ]
-    outstanding = bill_balances(session, district_id, bill_ids=[row[0] or 0 for row in moving])
+    outstanding = bill_balances(
+        session=session, district_id=district_id, bill_ids=[row[0] or 0 for row in moving]
+    )
     successors = {row[0]: (row[1], row[5]) for row in new}
     moves: list[Pending] = []
     for old_id, old_amount, new_id, old_run_on in moving:
@@ -124,9 +126,8 @@ def sync_bills(session: Session, *, actor: audit.Actor, district_id: int) -> int
                     tuple(lines),
                 )
             )
-    post_many(session, actor=actor, district_id=district_id, entries=moves)
-    if state is None:
-        state = LedgerState(district_id=district_id)
+    post_many(session=session, actor=actor, district_id=district_id, entries=moves)
+    state = state if state is not None else LedgerState(district_id=district_id)
     state.bills_through = max(int(row[0] or 0) for row in new)
     session.add(state)
     session.flush()

@@ -65,9 +65,15 @@ class CapFigures:
         return self.measure.ratio_percent
 
 
-def cap_figures(session: Session, district_id: int, fy: FiscalYear) -> CapFigures:
+def cap_figures(*, session: Session, district_id: int, fy: FiscalYear) -> CapFigures:
     """21 LPRA § 6653(6): the figures of the administrative cap of one FY, to this moment."""
-    sums = day_sums_of(session, district_id, (REVENUE, ADMIN_EXPENSE), fy.start, fy.end)
+    sums = day_sums_of(
+        session=session,
+        district_id=district_id,
+        accounts=(REVENUE, ADMIN_EXPENSE),
+        since=fy.start,
+        until=fy.end,
+    )
     return cap_figures_of(
         fy,
         revenue=-sums.get(REVENUE, ZERO.quantize(CENT)),

@@ -90,9 +90,9 @@ class JournalRow:
 
 
 def journal(
+    *,
     session: Session,
     district_id: int,
-    *,
     since: date | None = None,
     until: date | None = None,
     booked_before: datetime | None = None,
@@ -171,9 +171,9 @@ class JournalPage:
 
 
 def entries_count(
+    *,
     session: Session,
     district_id: int,
-    *,
     since: date | None = None,
     until: date | None = None,
     kinds: Sequence[str] | None = None,
@@ -191,9 +191,9 @@ def entries_count(
 
 
 def journal_page(
+    *,
     session: Session,
     district_id: int,
-    *,
     since: date | None = None,
     until: date | None = None,
     kinds: Sequence[str] | None = None,
@@ -207,7 +207,9 @@ def journal_page(
     first page only, without the count of all (total and pages are then those of the page)."""
     base = _entries(district_id, since=since, until=until, kinds=kinds)
     if counted:
-        total = entries_count(session, district_id, since=since, until=until, kinds=kinds)
+        total = entries_count(
+            session=session, district_id=district_id, since=since, until=until, kinds=kinds
+        )
         pages = max(1, -(-total // per_page))
         page = min(max(1, page), pages)
     else:

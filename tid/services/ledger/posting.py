@@ -40,7 +40,7 @@ class Posted:
     booked: bool
 
 
-def lock_district(session: Session, district_id: int) -> None:
+def lock_district(*, session: Session, district_id: int) -> None:
     """Serialize the postings of one district until the transaction ends.
 
     PostgreSQL: ``pg_advisory_xact_lock``. SQLite: ``BEGIN IMMEDIATE`` (the write lock is
@@ -88,8 +88,8 @@ def _line_rows(entry_id: int, lines: Sequence[Line]) -> list[dict[str, object]]:
 
 
 def post_entry(
-    session: Session,
     *,
+    session: Session,
     actor: audit.Actor,
     district_id: int,
     entry_date: date,
@@ -105,10 +105,12 @@ def post_entry(
     ``looked_up``: the caller holds the district's lock (:func:`lock_district`) and has just
     found the key unbooked; a key names its district, so no other writer can book it now."""
     _check_lines(lines)
-    year_locks.ensure_open(session, district_id, entry_date)
-    existing = None if looked_up else entry_by_key(session, key)
+    year_locks.ensure_open(session=session, district_id=district_id, entry_date=entry_date)
+    existing = None if looked_up else entry_by_key(session=session, key=key)
     if existing is not None:
-        return Posted(existing, entry_lines(session, existing.id or 0), booked=False)
+        return Posted(
+            existing, entry_lines(session=session, entry_id=existing.id or 0), booked=False
+        )
     entry = JournalEntry(
         district_id=district_id,
         entry_date=entry_date,
@@ -130,22 +132,26 @@ def post_entry(
                 {c: getattr(entry, c) for c in ENTRY_COLUMNS},
             ).scalar_one()
             session.execute(insert(LINES), _line_rows(entry.id, lines))
-            add_to_balances(session, district_id, [(entry_date, kind, lines)])
+            add_to_balances(
+                session=session, district_id=district_id, postings=[(entry_date, kind, lines)]
+            )
     except IntegrityError:
         # The savepoint's rollback has already taken the new rows out of the session.
-        existing = entry_by_key(session, key)
+        existing = entry_by_key(session=session, key=key)
         if existing is None and reverses_id is not None:
             existing = session.exec(
                 select(JournalEntry).where(JournalEntry.reverses_id == reverses_id)
             ).first()
         if existing is None:
             raise
-        return Posted(existing, entry_lines(session, existing.id or 0), booked=False)
+        return Posted(
+            existing, entry_lines(session=session, entry_id=existing.id or 0), booked=False
+        )
     audit.record(
-        session,
-        actor,
-        f"journal.{kind}",
-        entry,
+        session=session,
+        actor=actor,
+        action=f"journal.{kind}",
+        entity=entry,
         after={
             **(audit.snapshot(entry) or {}),
             "lines": [
@@ -160,11 +166,11 @@ def post_entry(
 _ENTRY_BY_KEY = select(JournalEntry).where(JournalEntry.idempotency_key == bindparam("key"))
 
 
-def entry_by_key(session: Session, key: str) -> JournalEntry | None:
+def entry_by_key(*, session: Session, key: str) -> JournalEntry | None:
     return session.exec(_ENTRY_BY_KEY, params={"key": key}).first()
 
 
-def entry_lines(session: Session, entry_id: int) -> tuple[JournalLine, ...]:
+def entry_lines(*, session: Session, entry_id: int) -> tuple[JournalLine, ...]:
     stmt = select(JournalLine).where(JournalLine.entry_id == entry_id).order_by(col(JournalLine.id))
     return tuple(session.exec(stmt))
 
@@ -181,7 +187,7 @@ class Pending:
 
 
 def post_many(
-    session: Session, *, actor: audit.Actor, district_id: int, entries: Sequence[Pending]
+    *, session: Session, actor: audit.Actor, district_id: int, entries: Sequence[Pending]
 ) -> list[int]:
     """Append many balanced entries at once (a billing run's bills): the same rows as
     :func:`post_entry` one by one, with one audit event for the lot. The caller holds the
@@ -192,7 +198,7 @@ def post_many(
         _check_lines(pending.lines)
     # The same guards as post_entry: nothing is booked on a date of a locked fiscal year.
     for entry_date in sorted({p.entry_date for p in entries}):
-        year_locks.ensure_open(session, district_id, entry_date)
+        year_locks.ensure_open(session=session, district_id=district_id, entry_date=entry_date)
     now = utcnow()
     ids: dict[str, int] = {}
     for start in range(0, len(entries), 2000):
@@ -218,14 +224,18 @@ def post_many(
     lines = [row for p in entries for row in _line_rows(ids[p.key], p.lines)]
     for start in range(0, len(lines), 5000):
         session.execute(insert(LINES), lines[start : start + 5000])
-    add_to_balances(session, district_id, [(p.entry_date, p.kind, p.lines) for p in entries])
+    add_to_balances(
+        session=session,
+        district_id=district_id,
+        postings=[(p.entry_date, p.kind, p.lines) for p in entries],
+    )
     made = [ids[p.key] for p in entries]
     kinds = sorted({p.kind for p in entries})
     audit.record(
-        session,
-        actor,
-        "journal.bulk",
-        ("district", district_id),
+        session=session,
+        actor=actor,
+        action="journal.bulk",
+        entity=("district", district_id),
         after={
             "kinds": kinds,
             "entries": len(made),

@@ -47,8 +47,8 @@ def reversible(entry: Reversible) -> bool:
 
 
 def reverse_entry(
-    session: Session,
     *,
+    session: Session,
     actor: audit.Actor,
     entry_id: int,
     on: date,
@@ -72,15 +72,15 @@ def reverse_entry(
         raise InputError("date", N_("The date cannot be in the future."))
     if on < entry.entry_date:
         raise InputError("date", N_("A reversal cannot be dated before the entry it reverses."))
-    lock_district(session, entry.district_id)
+    lock_district(session=session, district_id=entry.district_id)
     already = session.exec(select(JournalEntry).where(JournalEntry.reverses_id == entry_id)).first()
     if already is not None:
         raise InputError("entry", N_("This entry has already been reversed."))
-    lines = entry_lines(session, entry_id)
+    lines = entry_lines(session=session, entry_id=entry_id)
     revenue_change = sum((line.amount for line in lines if line.account == REVENUE), ZERO)
     if revenue_change < 0:  # the entry brought in revenue: its reversal takes it out
         fy = fiscal_year_of(on)
-        figures = cap_figures(session, entry.district_id, fy)
+        figures = cap_figures(session=session, district_id=entry.district_id, fy=fy)
         decision = check_cap(figures, less_revenue=-revenue_change)
         if not decision.allowed:
             raise CapExceededError(
@@ -94,7 +94,7 @@ def reverse_entry(
                 decision,
             )
     return post_entry(
-        session,
+        session=session,
         actor=actor,
         district_id=entry.district_id,
         entry_date=on,

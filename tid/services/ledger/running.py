@@ -96,7 +96,7 @@ def _upsert_add(
 
 
 def add_to_balances(
-    session: Session, district_id: int, postings: Sequence[tuple[date, str, Sequence[Line]]]
+    *, session: Session, district_id: int, postings: Sequence[tuple[date, str, Sequence[Line]]]
 ) -> None:
     """Add entries (each with its booking date and kind) to the count of entries per day and
     kind, and their lines to the running balances."""

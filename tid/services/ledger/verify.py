@@ -183,7 +183,7 @@ def _bill_differences(
     return differences
 
 
-def verify(session: Session, district_id: int | None = None) -> tuple[int, list[Difference]]:
+def verify(*, session: Session, district_id: int | None = None) -> tuple[int, list[Difference]]:
     """Recompute every running balance from the journal and compare: returns how many
     journal lines were read and every difference found (none: the balances agree)."""
 

@@ -11,7 +11,7 @@ from sqlmodel import Session
 from tid.models import ArchivedDocument, Notice
 
 
-def archive(session: Session, content: bytes, media_type: str = "application/pdf") -> str:
+def archive(*, session: Session, content: bytes, media_type: str = "application/pdf") -> str:
     """Store ``content`` once under its SHA-256 and return the hash (idempotent)."""
     digest = hashlib.sha256(content).hexdigest()
     if session.get(ArchivedDocument, digest) is None:
@@ -23,7 +23,7 @@ def archive(session: Session, content: bytes, media_type: str = "application/pdf
     return digest
 
 
-def archived_bytes(session: Session, sha256: str) -> bytes:
+def archived_bytes(*, session: Session, sha256: str) -> bytes:
     """The archived document with this hash, checked against it."""
     document = session.get(ArchivedDocument, sha256)
     if document is None:
@@ -34,6 +34,6 @@ def archived_bytes(session: Session, sha256: str) -> bytes:
     return content
 
 
-def notice_pdf_bytes(session: Session, notice: Notice) -> bytes:
+def notice_pdf_bytes(*, session: Session, notice: Notice) -> bytes:
     """Exactly the bytes archived for this notice (what was mailed)."""
-    return archived_bytes(session, notice.pdf_sha256)
+    return archived_bytes(session=session, sha256=notice.pdf_sha256)

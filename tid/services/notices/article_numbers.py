@@ -38,10 +38,10 @@ def set_article_number(
     session.add(notice)
     session.flush()
     audit.record(
-        session,
-        actor,
-        "notice.article_number",
-        notice,
+        session=session,
+        actor=actor,
+        action="notice.article_number",
+        entity=notice,
         before=before,
         after=audit.snapshot(notice, exclude=("access_code_hash",)),
     )
@@ -81,10 +81,10 @@ def import_article_numbers(
         raise FindingsError(findings)
     changed = _assign(session, plan)
     audit.record(
-        session,
-        actor,
-        "notice_batch.article_numbers",
-        batch,
+        session=session,
+        actor=actor,
+        action="notice_batch.article_numbers",
+        entity=batch,
         after={"rows": len(plan), "changed": changed},
     )
     return ImportResult(rows=len(plan), changed=changed, unchanged=len(plan) - changed)

@@ -59,7 +59,7 @@ class BatchContext:
     lien_effective_on: date
 
 
-def batch_context(session: Session, run: BillingRun) -> BatchContext:
+def batch_context(*, session: Session, run: BillingRun) -> BatchContext:
     district = session.get(District, run.district_id)
     ordinance = session.get(Ordinance, run.ordinance_id)
     if district is None or ordinance is None:

@@ -35,7 +35,7 @@ from tid.services.notices.rendering import next_notice_numbers, store_batch
 
 
 def bills_to_notify(
-    session: Session, run: BillingRun, bill_ids: Collection[int] | None
+    *, session: Session, run: BillingRun, bill_ids: Collection[int] | None
 ) -> list[BillForNotice]:
     """The run's active bills that have no notice yet (re-mailings go by their own path)."""
     stmt = (
@@ -61,7 +61,7 @@ def _to_notify(run: BillingRun, bill_ids: Collection[int] | None) -> list[Any]:
 
 
 def bills_to_notify_count(
-    session: Session, run: BillingRun, bill_ids: Collection[int] | None = None
+    *, session: Session, run: BillingRun, bill_ids: Collection[int] | None = None
 ) -> int:
     """How many of the run's active bills have no notice yet."""
     stmt = select(func.count()).select_from(Bill).where(*_to_notify(run, bill_ids))
@@ -116,9 +116,9 @@ def create_batch(
         bill_ids=bill_ids,
     )
     english = (how_to_pay_en or "").strip()
-    ctx = batch_context(session, run)
+    ctx = batch_context(session=session, run=run)
     kind = kind_for_run(ctx.ordinance, run)
-    numbers = next_notice_numbers(session, issued_on.year, len(items))
+    numbers = next_notice_numbers(session=session, year=issued_on.year, count=len(items))
     codes = [new_access_code() for _ in items]
     sender_lines = text_lines(sender_address)
     contents = [
@@ -138,8 +138,8 @@ def create_batch(
         for item, number, code in zip(items, numbers, codes, strict=True)
     ]
     return store_batch(
-        session,
-        actor,
+        session=session,
+        actor=actor,
         ctx=ctx,
         kind=kind,
         issued_on=issued_on,
@@ -180,10 +180,10 @@ def check_batch(
         )
     _validate_sender(sender_name, sender_address, how_to_pay, how_to_pay_en)
     if not load:
-        if not bills_to_notify_count(session, run, bill_ids):
+        if not bills_to_notify_count(session=session, run=run, bill_ids=bill_ids):
             raise InputError("billing_run", N_("Every bill of this run already has a notice."))
         return run, []
-    items = bills_to_notify(session, run, bill_ids)
+    items = bills_to_notify(session=session, run=run, bill_ids=bill_ids)
     if not items:
         raise InputError("billing_run", N_("Every bill of this run already has a notice."))
     return run, items

@@ -103,7 +103,13 @@ def _record_delivery(
     )
     session.add(event)
     session.flush()
-    audit.record(session, actor, "notice.delivery", event, after=audit.snapshot(event))
+    audit.record(
+        session=session,
+        actor=actor,
+        action="notice.delivery",
+        entity=event,
+        after=audit.snapshot(event),
+    )
     return event
 
 
@@ -188,7 +194,7 @@ def import_deliveries(
     )
 
 
-def latest_delivery(session: Session, notice_ids: Collection[int]) -> dict[int, DeliveryEvent]:
+def latest_delivery(*, session: Session, notice_ids: Collection[int]) -> dict[int, DeliveryEvent]:
     """The latest delivery report of each notice (by date, then by when recorded)."""
     if not notice_ids:
         return {}

@@ -140,6 +140,11 @@ def set_batch_fees(
     session.add(batch)
     session.flush()
     audit.record(
-        session, actor, "notice_batch.fees", batch, before=before, after=audit.snapshot(batch)
+        session=session,
+        actor=actor,
+        action="notice_batch.fees",
+        entity=batch,
+        before=before,
+        after=audit.snapshot(batch),
     )
     return batch

@@ -18,7 +18,7 @@ from tid.services.notices.contents import text_lines
 from tid.services.notices.fees import batch_fees, piece_amount
 
 
-def manifest_rows(session: Session, batch_id: int) -> list[manifest_render.ManifestRow]:
+def manifest_rows(*, session: Session, batch_id: int) -> list[manifest_render.ManifestRow]:
     notices = session.exec(
         select(Notice)
         .where(Notice.batch_id == batch_id, col(Notice.article_number).is_not(None))
@@ -36,19 +36,19 @@ def manifest_rows(session: Session, batch_id: int) -> list[manifest_render.Manif
 
 
 def manifest_pdf(
+    *,
     session: Session,
     batch: NoticeBatch,
-    *,
     postage: Decimal | None = None,
     fee: Decimal | None = None,
 ) -> bytes:
     """The PS Form 3877 manifest of a batch: the archived one once mailed, else a draft
     with the run's postage and fees (set before it is printed)."""
     if batch.manifest_sha256:
-        return archived_bytes(session, batch.manifest_sha256)
+        return archived_bytes(session=session, sha256=batch.manifest_sha256)
     fees = batch_fees(batch)
     return manifest_render.render_manifest(
-        manifest_rows(session, batch.id or 0),
+        manifest_rows(session=session, batch_id=batch.id or 0),
         sender_name=batch.sender_name,
         sender_lines=text_lines(batch.sender_address),
         mailed_on=batch.mailed_on,
@@ -106,7 +106,7 @@ def mail_batch(
     batch.certified_fee = fee_amount
     batch.return_receipt_fee = fees.return_receipt_fee
     manifest = manifest_render.render_manifest(
-        manifest_rows(session, batch_id),
+        manifest_rows(session=session, batch_id=batch_id),
         sender_name=batch.sender_name,
         sender_lines=text_lines(batch.sender_address),
         mailed_on=mailed_on,
@@ -115,7 +115,7 @@ def mail_batch(
         return_receipt_fee=fees.return_receipt_fee,
         batch_label=batch_label(batch),
     )
-    batch.manifest_sha256 = archive(session, manifest)
+    batch.manifest_sha256 = archive(session=session, content=manifest)
     session.add(batch)
     for notice in notices:
         notice.mailed_on = mailed_on
@@ -130,6 +130,11 @@ def mail_batch(
         at=datetime.combine(mailed_on, datetime.min.time(), tzinfo=UTC),
     )
     audit.record(
-        session, actor, "notice_batch.mail", batch, before=before, after=audit.snapshot(batch)
+        session=session,
+        actor=actor,
+        action="notice_batch.mail",
+        entity=batch,
+        before=before,
+        after=audit.snapshot(batch),
     )
     return batch

@@ -71,7 +71,7 @@ def _previous_mailing(session: Session, run: BillingRun) -> date | None:
 
 
 def notice_deadline(
-    session: Session, ordinance: Ordinance, run: BillingRun
+    *, session: Session, ordinance: Ordinance, run: BillingRun
 ) -> tuple[calendar.Deadline | None, str]:
     """The certified-mail deadline of a run's notices (§ 6653(5), RULES.md § 1.1): 30 days
     after the association received the ordinance for its first fiscal year; for a later
@@ -89,7 +89,7 @@ def notice_deadline(
 
 
 def dashboard(
-    session: Session, *, district_ids: Collection[int] | None, today: date
+    *, session: Session, district_ids: Collection[int] | None, today: date
 ) -> list[DashboardRow]:
     """Every active billing run (of the districts given; None: all) with its owners not yet
     notified, the deadline and the days left (negative: overdue)."""
@@ -123,7 +123,7 @@ def dashboard(
         )
         notified = int(counts.get(True, 0))
         rendered = int(counts.get(False, 0))
-        deadline, note = notice_deadline(session, ordinance, run)
+        deadline, note = notice_deadline(session=session, ordinance=ordinance, run=run)
         rows.append(
             DashboardRow(
                 district=district,
@@ -156,12 +156,12 @@ def schedule_yearly_notices(
     none, with the sender and payment text of the district's latest run. Mailing stays a
     person's act (article numbers, the post office). The caller commits."""
     made = []
-    for row in dashboard(session, district_ids=None, today=today):
+    for row in dashboard(session=session, district_ids=None, today=today):
         if row.kind != NoticeKind.YEARLY.value or row.deadline is None:
             continue
         if row.deadline.date - timedelta(days=lead_days) > today:
             continue
-        if not bills_to_notify(session, row.run, None):
+        if not bills_to_notify(session=session, run=row.run, bill_ids=None):
             continue
         previous = session.exec(
             select(NoticeBatch)

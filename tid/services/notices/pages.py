@@ -16,7 +16,7 @@ from tid.services.notices.deliveries import RETURNED, latest_delivery
 from tid.services.paging import PER_PAGE
 
 
-def batches(session: Session, district_ids: Collection[int] | None) -> list[NoticeBatch]:
+def batches(*, session: Session, district_ids: Collection[int] | None) -> list[NoticeBatch]:
     stmt = select(NoticeBatch).order_by(col(NoticeBatch.created_at).desc())
     if district_ids is not None:
         stmt = stmt.where(col(NoticeBatch.district_id).in_(list(district_ids)))
@@ -67,7 +67,7 @@ class BatchPage:
 
 
 def batch_page(
-    session: Session, batch_id: int, *, status: str = "", page: int = 1, per_page: int = 0
+    *, session: Session, batch_id: int, status: str = "", page: int = 1, per_page: int = 0
 ) -> BatchPage:
     """The run's notices (by number) with the delivery ``status`` asked for, one page."""
     from tid.services.paging import page_info
@@ -103,7 +103,7 @@ def batch_page(
     return BatchPage(notices=rows, counts=counts, info=info, status=wanted)
 
 
-def batch_notices(session: Session, batch_id: int) -> list[Notice]:
+def batch_notices(*, session: Session, batch_id: int) -> list[Notice]:
     return list(
         session.exec(select(Notice).where(Notice.batch_id == batch_id).order_by(col(Notice.number)))
     )
@@ -148,7 +148,7 @@ class BatchView:
 
 
 def batch_view(*, session: Session, batch_id: int, status: str, page: int) -> BatchView:
-    listing = batch_page(session, batch_id, status=status, page=page)
+    listing = batch_page(session=session, batch_id=batch_id, status=status, page=page)
     found = listing.notices
     replaced = {
         n.remailing_of_id
@@ -161,7 +161,7 @@ def batch_view(*, session: Session, batch_id: int, status: str, page: int) -> Ba
         .select_from(Notice)
         .where(Notice.batch_id == batch_id, col(Notice.article_number).is_not(None))
     ).one()
-    delivery = latest_delivery(session, [n.id or 0 for n in found])
+    delivery = latest_delivery(session=session, notice_ids=[n.id or 0 for n in found])
     remailable = {
         n.id
         for n in found

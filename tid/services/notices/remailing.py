@@ -60,9 +60,9 @@ def remail_notices(
     run = session.get(BillingRun, run_id)
     if first_batch is None or run is None:  # pragma: no cover - foreign keys guarantee them
         raise InputError("notices", N_("There is no such notice."))
-    ctx = batch_context(session, run)
+    ctx = batch_context(session=session, run=run)
     items = [_active_bill(session, notice) for notice in found]
-    numbers = next_notice_numbers(session, issued_on.year, len(items))
+    numbers = next_notice_numbers(session=session, year=issued_on.year, count=len(items))
     codes = [new_access_code() for _ in items]
     sender_lines = text_lines(first_batch.sender_address)
     contents = [
@@ -85,8 +85,8 @@ def remail_notices(
         for item, number, code, original in zip(items, numbers, codes, found, strict=True)
     ]
     return store_batch(
-        session,
-        actor,
+        session=session,
+        actor=actor,
         ctx=ctx,
         kind=NoticeKind.REMAILING.value,
         issued_on=issued_on,
@@ -120,7 +120,7 @@ def _returned(session: Session, notice_ids: Sequence[int]) -> tuple[list[Notice]
 
 def _check_not_sent_again(session: Session, found: Sequence[Notice]) -> None:
     """Each notice was reported returned and has not been sent again yet."""
-    status = latest_delivery(session, [n.id or 0 for n in found])
+    status = latest_delivery(session=session, notice_ids=[n.id or 0 for n in found])
     for notice in found:
         event = status.get(notice.id or 0)
         if event is None or event.status not in RETURNED:

@@ -30,7 +30,7 @@ from tid.services.notices.contents import BatchContext, BillForNotice, text_line
 from tid.services.notices.fees import MailingFees, default_fees
 
 
-def next_notice_numbers(session: Session, year: int, count: int) -> list[str]:
+def next_notice_numbers(*, session: Session, year: int, count: int) -> list[str]:
     prefix = f"{year}-"
     latest = session.exec(
         select(func.max(Notice.number)).where(col(Notice.number).like(f"{prefix}%"))
@@ -116,9 +116,9 @@ def _flush_documents(session: Session, pending: list[ArchivedDocument]) -> None:
 
 
 def store_batch(
+    *,
     session: Session,
     actor: audit.Actor,
-    *,
     ctx: BatchContext,
     kind: str,
     issued_on: date,
@@ -144,7 +144,7 @@ def store_batch(
         fees = fees or default_fees(issued_on)
         batch = NoticeBatch(
             district_id=ctx.district.id or 0,
-            number=next_batch_number(session, ctx.district.id or 0),
+            number=next_batch_number(session=session, district_id=ctx.district.id or 0),
             billing_run_id=ctx.run.id or 0,
             kind=kind,
             postage=fees.postage,
@@ -157,7 +157,7 @@ def store_batch(
             how_to_pay_en=how_to_pay_en.strip(),
             notice_count=len(contents),
             page_count=merged_pages,
-            print_sha256=archive(session, merged),
+            print_sha256=archive(session=session, content=merged),
             actor=actor.label,
             user_id=actor.user_id,
         )
@@ -251,10 +251,10 @@ def _save_notices(
             "batch", N_("Another notice run was saved at the same time; try again.")
         ) from None
     audit.record(
-        session,
-        actor,
-        "notice_batch.create",
-        batch,
+        session=session,
+        actor=actor,
+        action="notice_batch.create",
+        entity=batch,
         after={
             **(audit.snapshot(batch) or {}),
             "notices": [n.number for n in notices[:50]],
@@ -262,7 +262,7 @@ def _save_notices(
     )
 
 
-def next_batch_number(session: Session, district_id: int) -> int:
+def next_batch_number(*, session: Session, district_id: int) -> int:
     """The next run number of a district: 1, 2, … (a concurrent run that takes the same
     number fails on the unique constraint and is refused as "try again")."""
     latest = session.exec(

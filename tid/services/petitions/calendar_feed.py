@@ -35,7 +35,12 @@ def issue_calendar_token(*, session: Session, actor: audit.Actor, user: User) ->
     row = CalendarToken(user_id=user.id or 0, token_hash=_token_hash(token))
     session.add(row)
     session.flush()
-    audit.record(session, actor, "calendar_token.issue", ("user_account", user.id))
+    audit.record(
+        session=session,
+        actor=actor,
+        action="calendar_token.issue",
+        entity=("user_account", user.id),
+    )
     return token
 
 
@@ -55,11 +60,16 @@ def revoke_calendar_tokens(
         row.revoked_at = utcnow()
         session.add(row)
     if record and live:
-        audit.record(session, actor, "calendar_token.revoke", ("user_account", user.id))
+        audit.record(
+            session=session,
+            actor=actor,
+            action="calendar_token.revoke",
+            entity=("user_account", user.id),
+        )
     return len(live)
 
 
-def has_calendar_token(session: Session, user_id: int) -> bool:
+def has_calendar_token(*, session: Session, user_id: int) -> bool:
     return (
         session.exec(
             select(CalendarToken).where(
@@ -71,7 +81,7 @@ def has_calendar_token(session: Session, user_id: int) -> bool:
     )
 
 
-def user_for_calendar_token(session: Session, token: str) -> User | None:
+def user_for_calendar_token(*, session: Session, token: str) -> User | None:
     """The active user whose live calendar secret is ``token``, or None."""
     if not token or len(token) > 100:
         return None
@@ -185,8 +195,10 @@ def user_calendar(*, session: Session, user: User, today: date, stamp: datetime)
     may see, in the user's language."""
     lang = "en" if user.locale == "en" else "es"
     events = []
-    for row in dashboard(session, today=today, municipality_ids=visible_municipalities(user)):
-        ordinance = ordinance_of(session, row.petition)
+    for row in dashboard(
+        session=session, today=today, municipality_ids=visible_municipalities(user)
+    ):
+        ordinance = ordinance_of(session=session, petition=row.petition)
         for clock in clocks(row.petition, ordinance, today=today):
             if clock.running:
                 events.append(feed_event(row, clock, lang=lang))

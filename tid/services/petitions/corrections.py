@@ -97,7 +97,7 @@ def correct_petition(
     """Correct one recorded date or text of a petition (or of its ordinance), with a reason.
     Every field's error is reported at once; the dates must stay in the order of the
     lifecycle; the publication-week flag is recomputed from the corrected dates."""
-    ordinance = ordinance_of(session, petition)
+    ordinance = ordinance_of(session=session, petition=petition)
     name = field_name if isinstance(field_name, str) else ""
     check = Collector()
     known = name in correctable_fields(petition, ordinance)
@@ -155,10 +155,10 @@ def correct_petition(
         for k in changed
     }
     audit.record(
-        session,
-        actor,
-        "petition.correct",
-        petition,
+        session=session,
+        actor=actor,
+        action="petition.correct",
+        entity=petition,
         before=was,
         after={**changed, "reason": why},
     )
@@ -204,7 +204,8 @@ def _check_date_order(
     received = dates.get("received_on")
     if changed == "received_on" and received is not None:
         earliest = min(
-            (f.recorded_on for f in findings_of(session, petition).values()), default=None
+            (f.recorded_on for f in findings_of(session=session, petition=petition).values()),
+            default=None,
         )
         if earliest is not None and earliest < received:
             raise PetitionError(

@@ -30,7 +30,7 @@ from tid.services.petitions.states import STATE_LABELS, S, require_state, transi
 from tid.services.petitions.study import require_all_findings, unfavourable_factors
 
 
-def ordinance_of(session: Session, petition: Petition) -> Ordinance | None:
+def ordinance_of(*, session: Session, petition: Petition) -> Ordinance | None:
     return session.exec(select(Ordinance).where(Ordinance.petition_id == petition.id)).first()
 
 
@@ -49,10 +49,10 @@ def _district_for(
             district.association_name = association
             session.add(district)
             audit.record(
-                session,
-                actor,
-                "district.update",
-                district,
+                session=session,
+                actor=actor,
+                action="district.update",
+                entity=district,
                 before=before,
                 after=audit.snapshot(district),
             )
@@ -62,7 +62,13 @@ def _district_for(
     )
     session.add(district)
     session.flush()
-    audit.record(session, actor, "district.create", district, after=audit.snapshot(district))
+    audit.record(
+        session=session,
+        actor=actor,
+        action="district.create",
+        entity=district,
+        after=audit.snapshot(district),
+    )
     return district
 
 
@@ -90,7 +96,7 @@ def issue_ordinance(
     require_state(petition, "issue")
     start = petition.study_started_on or petition.received_on
     check = Collector()
-    check(lambda: require_all_findings(session, petition), dict[str, Finding]())
+    check(lambda: require_all_findings(session=session, petition=petition), dict[str, Finding]())
     number_text = check(lambda: name_field(number, "number", required=False, limit=MAX_NUMBER), "")
     name = check(lambda: name_field(district_name, "district_name"), "")
     amount = check(lambda: parse_expected_amount(expected_amount), Decimal(0))
@@ -124,8 +130,10 @@ def issue_ordinance(
     session.add(ordinance)
     session.flush()
     after = _flagged_snapshot(session, petition, ordinance)
-    audit.record(session, actor, "ordinance.issue", ordinance, after=after)
-    transition(session, actor, petition, "issue", {})
+    audit.record(
+        session=session, actor=actor, action="ordinance.issue", entity=ordinance, after=after
+    )
+    transition(session=session, actor=actor, petition=petition, action="issue", changes={})
     return ordinance
 
 
@@ -142,7 +150,7 @@ def deny(
     denied). The determination rests on the five factors, so all five must be recorded."""
     require_state(petition, "deny")
     check = Collector()
-    check(lambda: require_all_findings(session, petition), dict[str, Finding]())
+    check(lambda: require_all_findings(session=session, petition=petition), dict[str, Finding]())
     return _decide(
         session=session,
         actor=actor,
@@ -171,11 +179,17 @@ def send_to_mayor(
         after=ordinance.issued_on,
         after_msgid=N_("%(day)s is before the ordinance was issued (%(after)s)."),
     )
-    return transition(session, actor, petition, "to_mayor", {"sent_to_mayor_on": day})
+    return transition(
+        session=session,
+        actor=actor,
+        petition=petition,
+        action="to_mayor",
+        changes={"sent_to_mayor_on": day},
+    )
 
 
 def _ordinance_or_error(session: Session, petition: Petition) -> Ordinance:
-    ordinance = ordinance_of(session, petition)
+    ordinance = ordinance_of(session=session, petition=petition)
     if ordinance is None:
         raise PetitionError("state", N_("This petition has no ordinance yet."))
     return ordinance
@@ -202,8 +216,21 @@ def mayor_approves(
     ordinance.updated_at = utcnow()
     session.add(ordinance)
     after = _flagged_snapshot(session, petition, ordinance)
-    audit.record(session, actor, "ordinance.approve", ordinance, before=before, after=after)
-    return transition(session, actor, petition, "approve", {"approved_on": day})
+    audit.record(
+        session=session,
+        actor=actor,
+        action="ordinance.approve",
+        entity=ordinance,
+        before=before,
+        after=after,
+    )
+    return transition(
+        session=session,
+        actor=actor,
+        petition=petition,
+        action="approve",
+        changes={"approved_on": day},
+    )
 
 
 def mayor_vetoes(
@@ -257,14 +284,16 @@ def _decide(
     text = check(lambda: long_text(notes, "notes", required=False), "")
     check.raise_any()
     values = {_DECIDED_ON[action]: day, "decision_notes": text}
-    return transition(session, actor, petition, action, values)
+    return transition(
+        session=session, actor=actor, petition=petition, action=action, changes=values
+    )
 
 
 def _flagged_snapshot(session: Session, petition: Petition, ordinance: Ordinance) -> dict[str, Any]:
     """The ordinance as the audit trail keeps it, with the unfavourable findings it was issued
     or approved over (§ 6653(1): the legislature may still conclude to issue it)."""
     after = audit.snapshot(ordinance) or {}
-    unfavourable = unfavourable_factors(session, petition)
+    unfavourable = unfavourable_factors(session=session, petition=petition)
     if unfavourable:
         after["unfavourable_findings"] = ", ".join(unfavourable)
     return after
@@ -325,11 +354,11 @@ def publish(
     check.raise_any()
     assert day is not None
     return transition(
-        session,
-        actor,
-        petition,
-        "publish",
-        {"published_on": day, "newspaper": paper, "published_outside_window": outside},
+        session=session,
+        actor=actor,
+        petition=petition,
+        action="publish",
+        changes={"published_on": day, "newspaper": paper, "published_outside_window": outside},
     )
 
 
@@ -365,7 +394,14 @@ def _ordinance_date(
     ordinance.updated_at = utcnow()
     session.add(ordinance)
     session.flush()
-    audit.record(session, actor, action, ordinance, before=before, after=audit.snapshot(ordinance))
+    audit.record(
+        session=session,
+        actor=actor,
+        action=action,
+        entity=ordinance,
+        before=before,
+        after=audit.snapshot(ordinance),
+    )
     return ordinance
 
 

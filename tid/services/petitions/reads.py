@@ -27,8 +27,8 @@ class DashboardRow:
 
 
 def dashboard(
-    session: Session,
     *,
+    session: Session,
     today: date,
     municipality_ids: Iterable[int] | None = None,
     state: str | None = None,
@@ -65,7 +65,7 @@ def dashboard(
                 petition=petition,
                 municipality=municipality.name,
                 clock=clock,
-                unfavourable=tuple(unfavourable_factors(session, petition)),
+                unfavourable=tuple(unfavourable_factors(session=session, petition=petition)),
             )
         )
     rows.sort(
@@ -75,8 +75,8 @@ def dashboard(
 
 
 def visible_dashboard(
-    session: Session,
     *,
+    session: Session,
     today: date,
     scope: Iterable[int] | None,
     municipality: int | None = None,
@@ -87,10 +87,10 @@ def visible_dashboard(
     ids = None if scope is None else list(scope)
     if municipality is not None:
         ids = [municipality] if ids is None or municipality in ids else []
-    return dashboard(session, today=today, municipality_ids=ids, state=state or None)
+    return dashboard(session=session, today=today, municipality_ids=ids, state=state or None)
 
 
-def municipality_names(session: Session, scope: Iterable[int] | None) -> list[tuple[int, str]]:
+def municipality_names(*, session: Session, scope: Iterable[int] | None) -> list[tuple[int, str]]:
     """(id, name) of the municipalities in ``scope`` (None: every one), by name."""
     stmt = select(Municipality).order_by(col(Municipality.name))
     if scope is not None:
@@ -103,16 +103,18 @@ def due_soon(rows: Iterable[DashboardRow], within: int = SOON_DAYS) -> list[Dash
     return [r for r in rows if r.clock is not None and r.clock.days_left <= within]
 
 
-def history(session: Session, petition: Petition) -> list[AuditEvent]:
+def history(*, session: Session, petition: Petition) -> list[AuditEvent]:
     """The audit events of the petition, its findings and its ordinance, oldest first."""
     keys: list[tuple[str, str]] = [("petition", str(petition.id))]
-    keys += [("finding", str(f.id)) for f in findings_of(session, petition).values()]
-    ordinance = ordinance_of(session, petition)
+    keys += [
+        ("finding", str(f.id)) for f in findings_of(session=session, petition=petition).values()
+    ]
+    ordinance = ordinance_of(session=session, petition=petition)
     if ordinance is not None:
         keys.append(("ordinance", str(ordinance.id)))
     events: list[AuditEvent] = []
     for entity_type, entity_id in keys:
-        events += audit.history(session, entity_type, entity_id)
+        events += audit.history(session=session, entity_type=entity_type, entity_id=entity_id)
     events.sort(key=lambda e: (e.at, e.id or 0))
     return events
 

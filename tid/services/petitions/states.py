@@ -94,6 +94,7 @@ def require_state(petition: Petition, action: str) -> None:
 
 
 def transition(
+    *,
     session: Session,
     actor: audit.Actor,
     petition: Petition,
@@ -108,10 +109,10 @@ def transition(
     session.add(petition)
     session.flush()
     audit.record(
-        session,
-        actor,
-        f"petition.{action}",
-        petition,
+        session=session,
+        actor=actor,
+        action=f"petition.{action}",
+        entity=petition,
         before=before,
         after=audit.snapshot(petition),
     )

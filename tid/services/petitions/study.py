@@ -57,7 +57,13 @@ def record_petition(
     )
     session.add(petition)
     session.flush()
-    audit.record(session, actor, "petition.record", petition, after=audit.snapshot(petition))
+    audit.record(
+        session=session,
+        actor=actor,
+        action="petition.record",
+        entity=petition,
+        after=audit.snapshot(petition),
+    )
     return petition
 
 
@@ -73,10 +79,16 @@ def start_study(
         after=petition.received_on,
         after_msgid=N_("%(day)s is before the petition was received (%(after)s)."),
     )
-    return transition(session, actor, petition, "study", {"study_started_on": day})
+    return transition(
+        session=session,
+        actor=actor,
+        petition=petition,
+        action="study",
+        changes={"study_started_on": day},
+    )
 
 
-def findings_of(session: Session, petition: Petition) -> dict[str, Finding]:
+def findings_of(*, session: Session, petition: Petition) -> dict[str, Finding]:
     """The recorded findings of a petition, by factor letter."""
     rows = session.exec(select(Finding).where(Finding.petition_id == petition.id))
     return {f.factor: f for f in rows}
@@ -128,7 +140,7 @@ def record_finding(
         today,
     )
     check.raise_any()
-    existing = findings_of(session, petition).get(letter)
+    existing = findings_of(session=session, petition=petition).get(letter)
     before = audit.snapshot(existing)
     finding = existing or Finding(
         petition_id=petition.id or 0,
@@ -144,18 +156,18 @@ def record_finding(
     session.add(finding)
     session.flush()
     audit.record(
-        session,
-        actor,
-        "finding.update" if existing else "finding.record",
-        finding,
+        session=session,
+        actor=actor,
+        action="finding.update" if existing else "finding.record",
+        entity=finding,
         before=before,
         after=audit.snapshot(finding),
     )
     return finding
 
 
-def require_all_findings(session: Session, petition: Petition) -> dict[str, Finding]:
-    found = findings_of(session, petition)
+def require_all_findings(*, session: Session, petition: Petition) -> dict[str, Finding]:
+    found = findings_of(session=session, petition=petition)
     missing = [f"({letter})" for letter in FACTORS if letter not in found]
     if missing:
         raise PetitionError(
@@ -166,6 +178,10 @@ def require_all_findings(session: Session, petition: Petition) -> dict[str, Find
     return found
 
 
-def unfavourable_factors(session: Session, petition: Petition) -> list[str]:
+def unfavourable_factors(*, session: Session, petition: Petition) -> list[str]:
     """The factors found unfavorable (an ordinance issued over them is flagged)."""
-    return sorted(f.factor for f in findings_of(session, petition).values() if not f.favourable)
+    return sorted(
+        f.factor
+        for f in findings_of(session=session, petition=petition).values()
+        if not f.favourable
+    )

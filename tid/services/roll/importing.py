@@ -226,7 +226,13 @@ def import_roll(
     roll_import.removed = removed
     session.add(roll_import)
     session.flush()
-    audit.record(session, actor, "roll.import", roll_import, after=audit.snapshot(roll_import))
+    audit.record(
+        session=session,
+        actor=actor,
+        action="roll.import",
+        entity=roll_import,
+        after=audit.snapshot(roll_import),
+    )
     return RollImportResult(roll_import, False, len(inserts), changed, removed, len(new_properties))
 
 
@@ -309,10 +315,10 @@ def _year_rows(
         session.add(year)
         changed += 1
         audit.record(
-            session,
-            actor,
-            "property_year.correct",
-            year,
+            session=session,
+            actor=actor,
+            action="property_year.correct",
+            entity=year,
             before=before,
             after=audit.snapshot(year),
         )
@@ -339,10 +345,10 @@ def _leave_roll(
             session.add(year)
             removed += 1
             audit.record(
-                session,
-                actor,
-                "property_year.leave_roll",
-                year,
+                session=session,
+                actor=actor,
+                action="property_year.leave_roll",
+                entity=year,
                 before=before,
                 after=audit.snapshot(year),
             )

@@ -17,7 +17,7 @@ from tid.rules.vocab.roll_columns import formula_columns
 from tid.services.paging import PER_PAGE, PageInfo, cadastral_or_owner, page_info
 
 
-def fiscal_years(session: Session, district_id: int) -> list[tuple[str, int]]:
+def fiscal_years(*, session: Session, district_id: int) -> list[tuple[str, int]]:
     """The fiscal years with a roll, newest first, with the number of properties in each."""
     stmt = (
         select(PropertyYear.fiscal_year, func.count())
@@ -28,7 +28,7 @@ def fiscal_years(session: Session, district_id: int) -> list[tuple[str, int]]:
     return [(fy, int(n)) for fy, n in session.exec(stmt)]
 
 
-def imports(session: Session, district_id: int) -> list[RollImport]:
+def imports(*, session: Session, district_id: int) -> list[RollImport]:
     stmt = (
         select(RollImport)
         .where(RollImport.district_id == district_id)
@@ -43,10 +43,10 @@ class RollPage(PageInfo):
 
 
 def roll_page(
+    *,
     session: Session,
     district_id: int,
     fiscal_year: str,
-    *,
     search: str = "",
     page: int = 1,
     per_page: int = PER_PAGE,
@@ -82,7 +82,7 @@ def roll_page(
     return RollPage(rows=list(session.exec(stmt).all()), **info.position())
 
 
-def property_history(session: Session, property_id: int) -> list[PropertyYear]:
+def property_history(*, session: Session, property_id: int) -> list[PropertyYear]:
     """Every fiscal year's roll row of one property, newest first."""
     stmt = (
         select(PropertyYear)
@@ -92,7 +92,7 @@ def property_history(session: Session, property_id: int) -> list[PropertyYear]:
     return list(session.exec(stmt))
 
 
-def attribute_names(session: Session, district_id: int, fiscal_year: str) -> list[str]:
+def attribute_names(*, session: Session, district_id: int, fiscal_year: str) -> list[str]:
     """The attributes a formula may use on this roll: the standard ones and the extras."""
     names = set(formula_columns())
     stmt = (

@@ -49,7 +49,7 @@ def bank(district_id: int) -> Any:
     return render_template(
         "account/bank.html",
         district=district,
-        checks=audit_statement.bank_checks(db, district_id),
+        checks=audit_statement.bank_checks(session=db, district_id=district_id),
         values=values,
         errors=errors,
         may_write=may_write_district(district),

@@ -36,7 +36,9 @@ def delinquency(district_id: int) -> Any:
     errors: dict[str, str] = {}
     wanted = request.args.get("cadastral", "").strip()[:30]
     if wanted:
-        found = account_reads.property_by_cadastral(db, district_id, wanted)
+        found = account_reads.property_by_cadastral(
+            session=db, district_id=district_id, cadastral=wanted
+        )
         if found is not None:
             return redirect(
                 url_for("account.property_liens", district_id=district_id, property_id=found.id)
@@ -44,7 +46,7 @@ def delinquency(district_id: int) -> Any:
         errors["cadastral"] = _("There is no property with this cadastral number here.")
     if request.method == "POST":
         writer(district)
-        values = _terms_values(liens.late_terms(db, district_id))
+        values = _terms_values(liens.late_terms(session=db, district_id=district_id))
         form = Form()
         form.write(
             lambda: liens.set_late_terms(
@@ -57,7 +59,9 @@ def delinquency(district_id: int) -> Any:
         if done:
             return done
         errors.update(form.errors)
-    result = liens.delinquency_page(db, district_id, today(), page=page_number())
+    result = liens.delinquency_page(
+        session=db, district_id=district_id, today=today(), page=page_number()
+    )
     if request.method != "POST":  # the terms the page's charges were figured with
         values = _terms_values(result.terms)
     return render_template(

@@ -44,7 +44,9 @@ def fiscal_year(district_id: int) -> FiscalYear:
             return parse_fiscal_year(raw)
         except InputError:
             abort(404)
-    return account_reads.default_fiscal_year(get_session(), district_id, today())
+    return account_reads.default_fiscal_year(
+        session=get_session(), district_id=district_id, today=today()
+    )
 
 
 def page_number() -> int:
@@ -106,7 +108,9 @@ def keep_token(values: dict[str, str]) -> None:
 
 def district_property(district: District, property_id: int) -> Property:
     """The district's property in the URL (404 if it is not one of the district's)."""
-    prop = account_reads.district_property(get_session(), district.id or 0, property_id)
+    prop = account_reads.district_property(
+        session=get_session(), district_id=district.id or 0, property_id=property_id
+    )
     if prop is None:
         abort(404)
     return prop

@@ -30,7 +30,11 @@ def journal(district_id: int) -> Any:
     district = visible_district(district_id)
     fy = fiscal_year(district_id)
     page = ledger.journal_page(
-        get_session(), district_id, since=fy.start, until=fy.end, page=page_number()
+        session=get_session(),
+        district_id=district_id,
+        since=fy.start,
+        until=fy.end,
+        page=page_number(),
     )
     return render_template(
         "account/journal.html",
@@ -67,7 +71,7 @@ def reverse(district_id: int, entry_id: int) -> Any:
         _done, refused = within_cap(
             form,
             lambda: ledger.reverse_entry(
-                db,
+                session=db,
                 actor=me().actor,
                 entry_id=entry_id,
                 on=on,

@@ -109,8 +109,8 @@ def payments_page(district_id: int) -> Any:
         values["date"] = today().isoformat()
     fy = fiscal_year(district_id)
     rows = ledger.journal_page(
-        get_session(),
-        district_id,
+        session=get_session(),
+        district_id=district_id,
         since=fy.start,
         until=fy.end,
         kinds=("payment", "reversal"),

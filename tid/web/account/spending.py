@@ -187,7 +187,7 @@ def purposes(district_id: int) -> Any:
     return render_template(
         "account/purposes.html",
         district=district,
-        purposes=expenditures.purposes(db, district_id),
+        purposes=expenditures.purposes(session=db, district_id=district_id),
         values=values,
         errors=errors,
         may_write=may_write_district(district),
