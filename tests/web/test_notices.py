@@ -13,7 +13,7 @@ from sqlmodel import Session, select
 
 from tests.conftest import People, login, make_test_app
 from tests.pdf_checks import assert_archival, pdf_text
-from tests.services.notice_support import SENDER, article, make_ordinance, make_run
+from tests.services.notice_support import SENDER, article, issue_notices, make_ordinance, make_run
 from tid import tasks
 from tid.models import Notice, NoticeBatch
 from tid.services import audit, notices
@@ -119,18 +119,7 @@ def test_other_districts_notices_are_forbidden(
 ) -> None:
     ordinance = make_ordinance(session, people.district)
     billed = make_run(session, people.district, ordinance)
-    batch = notices.create_batch(
-        session=session,
-        actor=audit.SYSTEM,
-        billing_run_id=billed.run.id or 0,
-        issued_on=date(2026, 1, 20),
-        portal_base_url="http://127.0.0.1",
-        secret="test-secret-key",
-        workers=1,
-        **SENDER,
-    )
-    session.commit()
-    notice = notices.batch_notices(session=session, batch_id=batch.id or 0)[0]
+    batch, (notice, *_rest) = issue_notices(session, billed)
     client = _client(database_url, tmp_path, "2026-01-20")
     login(client, people.other_association)
     for url in (
@@ -238,18 +227,7 @@ def test_a_refused_upload_or_article_number_says_why_and_saves_nothing(
 ) -> None:
     ordinance = make_ordinance(session, people.district)
     billed = make_run(session, people.district, ordinance)
-    batch = notices.create_batch(
-        session=session,
-        actor=audit.SYSTEM,
-        billing_run_id=billed.run.id or 0,
-        issued_on=date(2026, 1, 20),
-        portal_base_url="http://127.0.0.1",
-        secret="test-secret-key",
-        workers=1,
-        **SENDER,
-    )
-    session.commit()
-    notice = notices.batch_notices(session=session, batch_id=batch.id or 0)[0]
+    batch, (notice, *_rest) = issue_notices(session, billed)
     client = _client(database_url, tmp_path, "2026-01-20")
     login(client, people.association)
     page = f"/notices/batches/{batch.id}"
