@@ -3,19 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import date
 from typing import Any
 
-from flask import Response, current_app, g, url_for
+from flask import Response, g, url_for
 
-from tid import clock
+from tid.app_reader import today as today
 from tid.documents.base import Document
 from tid.models import Job
-
-
-def today() -> date:
-    """Today in Puerto Rico, or the fixed ``TODAY`` of the configuration (tests, demos)."""
-    return clock.today(current_app.config)
 
 
 def send(document: Document, *, inline: bool = False) -> Response:
