@@ -1,0 +1,86 @@
+"""The one declaration of what is public (21 LPRA § 6653(3), (6), (7)): for each kind of record,
+the fields a page, feed, API answer or file without a login may show. Anything not named here
+stays behind the login — an owner's name, a natural person's mailing address, notice numbers,
+access codes, one property's payments, users, sessions and the audit trail.
+
+A public reader builds its rows with :func:`public_view`, which keeps only the declared fields
+and fails loudly on a field that is declared but missing (a renamed column must not silently
+vanish from the public page) — never by picking attributes of a model by hand."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+# kind -> the fields of that kind of record that are public.
+PUBLIC_FIELDS: dict[str, frozenset[str]] = {
+    "municipality": frozenset({"id", "name"}),
+    "district": frozenset({"id", "municipality_id", "name", "association_name"}),
+    "ordinance": frozenset(
+        {
+            "id",
+            "municipality_id",
+            "district_id",
+            "petition_id",
+            "number",
+            "district_name",
+            "expected_amount",
+            "term_years",
+            "formula",
+            "association_name",
+            "issued_on",
+            "approved_on",
+            "crim_copy_sent_on",
+        }
+    ),
+    "petition": frozenset(
+        {
+            "id",
+            "municipality_id",
+            "district_name",
+            "petitioner",
+            "received_on",
+            "state",
+            "study_started_on",
+            "denied_on",
+            "sent_to_mayor_on",
+            "approved_on",
+            "vetoed_on",
+            "published_on",
+            "newspaper",
+            "published_outside_window",
+        }
+    ),
+    "finding": frozenset({"petition_id", "factor", "favourable", "grounds", "recorded_on"}),
+}
+
+# Never public, whatever a declaration above says: the test of this module holds every kind to it.
+NEVER_PUBLIC: frozenset[str] = frozenset(
+    {
+        "owner_name",
+        "owner",
+        "mailing_address",
+        "address",
+        "email",
+        "notice_number",
+        "access_code",
+        "access_code_hash",
+        "password_hash",
+        "totp_secret",
+    }
+)
+
+
+class UndeclaredKindError(KeyError):
+    """A public reader asked for a kind of record nobody declared public."""
+
+
+def public_view(kind: str, record: object | Mapping[str, Any]) -> dict[str, Any]:
+    """The public fields of ``record`` (a model or a mapping), as a dict."""
+    try:
+        fields = PUBLIC_FIELDS[kind]
+    except KeyError:
+        raise UndeclaredKindError(kind) from None
+    if isinstance(record, Mapping):
+        return {name: record[name] for name in sorted(fields)}
+    return {name: getattr(record, name) for name in sorted(fields)}
