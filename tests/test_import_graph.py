@@ -291,17 +291,7 @@ LAYERS = (
             "tid.render.account_charts": "moving: its callers pass the figures' words in",
         },
     ),
-    Layer(
-        "drawing takes values, never a service",
-        ("tid.render",),
-        ("tid.services",),
-        {
-            "tid.render.account_charts": (
-                "moving: the month it draws (tid.services.audit_statement.Month) becomes "
-                "plain data or a type of tid.rules"
-            )
-        },
-    ),
+    Layer("drawing takes values, never a service", ("tid.render",), ("tid.services",)),
     Layer("the command line stands beside the web, not on it", ("tid.cli",), ("tid.web",)),
     Layer(
         "the configuration is read before any service exists",

@@ -11,7 +11,7 @@ from decimal import ROUND_CEILING, Decimal
 from tid.i18n import money
 from tid.render.charts import nice_step
 from tid.rules import admin_cap
-from tid.services.audit_statement import Month
+from tid.rules.account_months import Month
 
 ONE = Decimal("0.1")
 COLORS = {"revenue": "#0072B2", "program": "#009E73", "admin": "#E69F00", "cap": "#a4161a"}

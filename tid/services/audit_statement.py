@@ -31,6 +31,7 @@ from tid.models import (
     Property,
 )
 from tid.rules import admin_cap
+from tid.rules.account_months import Month
 from tid.rules.errors import N_, InputError
 from tid.rules.messages import Message, render
 from tid.rules.money import ZERO, money_str
@@ -388,21 +389,6 @@ def bank_checks(*, session: Session, district_id: int, limit: int | None = None)
 
 
 # --------------------------------------------------------------------------- monthly series
-
-
-@dataclass(frozen=True)
-class Month:
-    year: int
-    month: int
-    revenue: Decimal
-    program: Decimal
-    admin: Decimal
-    revenue_to_date: Decimal
-    admin_to_date: Decimal
-
-    @property
-    def label(self) -> str:
-        return f"{self.year:04d}-{self.month:02d}"
 
 
 def months(*, session: Session, district_id: int, fy: FiscalYear) -> list[Month]:
