@@ -20,6 +20,7 @@ from tid.models import (
     Municipality,
     Property,
 )
+from tid.rules.account_months import Month
 from tid.rules.periods import FiscalYear
 from tid.services import access as policy
 from tid.services import (
@@ -53,7 +54,7 @@ class Dashboard:
     holds, what owners owe (booked bills and bills not yet booked), the owners' credit, and
     the latest bank check."""
 
-    months: list[audit_statement.Month]
+    months: list[Month]
     figures: ledger.CapFigures
     bank: Decimal
     receivable: Decimal
