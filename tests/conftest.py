@@ -27,6 +27,7 @@ from sqlmodel import Session, SQLModel
 import tid.models  # noqa: F401  (every table)
 from tests.pg import ThrowawayPostgres
 from tests.redis_server import ThrowawayRedis
+from tests.smtp_support import smtp  # noqa: F401  (a real SMTP server on loopback, for every test)
 from tid import create_app
 from tid.db import make_engine
 from tid.models import District, Municipality, User

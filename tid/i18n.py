@@ -76,7 +76,7 @@ def money(amount: Decimal | int | None) -> str:
 
 
 # The locales that write dollars as ``-$1,234.50``: Babel's currency format for them, written
-# directly (a long page prints hundreds of amounts; tests/test_i18n_formats.py checks that
+# directly (a long page prints hundreds of amounts; tests/test_i18n.py checks that
 # both give the same text for any amount).
 _DOLLAR_LOCALES = frozenset({"es_PR", "en_US"})
 _ONLY_DOLLAR_LOCALES = set(_FORMAT_LOCALE.values()) <= _DOLLAR_LOCALES

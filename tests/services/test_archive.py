@@ -18,7 +18,8 @@ from tests.services.notice_support import (
     make_ordinance,
     make_run,
 )
-from tests.test_jobs import Inbox, _body, smtp  # noqa: F401  (the SMTP fixture)
+from tests.smtp_support import Inbox
+from tests.smtp_support import body_of as _body
 from tid import scheduled_jobs as jobs
 from tid import scheduler as tid_scheduler
 from tid.models import ArchivedDocument, AuditEvent, JobRun, Notice
@@ -96,7 +97,7 @@ def test_the_weekly_job_mails_the_result_to_the_administrators_once(
     app: Flask,
     session: Session,
     people: People,
-    smtp: tuple[Inbox, int],  # noqa: F811
+    smtp: tuple[Inbox, int],
 ) -> None:
     inbox, port = smtp
     app.config.update(SMTP_HOST="127.0.0.1", SMTP_PORT=port, MAIL_FROM="tid@example.pr")

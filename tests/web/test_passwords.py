@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
 from tests.conftest import PASSWORD, People, login
-from tests.test_jobs import Inbox, smtp  # noqa: F401  (the fixture)
+from tests.smtp_support import Inbox, smtp  # noqa: F401  (the fixture)
 from tid.models import AuditEvent, PasswordReset, User
 from tid.rules.errors import InputError
 from tid.services import audit, passwords, users

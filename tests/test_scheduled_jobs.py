@@ -4,20 +4,15 @@ the same day sends nothing; the scheduler wiring and the command."""
 from __future__ import annotations
 
 import email
-import socket
-import threading
 import time
-from collections.abc import Iterator
 from datetime import date
-from email.message import Message
-from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 from flask import Flask
 from sqlmodel import Session, select
 
 from tests.conftest import People
+from tests.smtp_support import Inbox, body_of, free_port
 from tid import mail
 from tid import scheduled_jobs as jobs
 from tid import scheduler as tid_scheduler
@@ -27,40 +22,6 @@ from tid.services import petitions as svc
 
 ACTOR = audit.Actor("tests")
 DAY = date(2026, 5, 28)
-
-
-class Inbox:
-    """An aiosmtpd handler that keeps every message it receives."""
-
-    def __init__(self) -> None:
-        self.messages: list[tuple[list[str], Message]] = []
-        self.lock = threading.Lock()
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
-        with self.lock:
-            self.messages.append(
-                (list(envelope.rcpt_tos), email.message_from_bytes(envelope.content))
-            )
-        return "250 Message accepted for delivery"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-@pytest.fixture
-def smtp() -> Iterator[tuple[Inbox, int]]:
-    inbox = Inbox()
-    port = _free_port()
-    controller = Controller(inbox, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
-        yield inbox, port
-    finally:
-        controller.stop()
 
 
 def _configure(app: Flask, port: int) -> None:
@@ -96,12 +57,6 @@ def _seed(session: Session, people: People) -> None:
     session.commit()
 
 
-def _body(message: Message) -> str:
-    payload = message.get_payload(decode=True)
-    assert isinstance(payload, bytes)
-    return payload.decode(message.get_content_charset() or "utf-8")
-
-
 def test_the_digest_goes_to_each_municipalitys_clerks_once(
     app: Flask, session: Session, people: People, smtp: tuple[Inbox, int]
 ) -> None:
@@ -118,7 +73,7 @@ def test_the_digest_goes_to_each_municipalitys_clerks_once(
     assert "San Juan" in str(
         email.header.make_header(email.header.decode_header(san_juan["Subject"]))
     )
-    body = _body(san_juan)
+    body = body_of(san_juan)
     # Spanish first, then English; the overdue one before the one due soon; not DMT Lejos.
     spanish = body.index("Vence la ordenanza el 2026-04-02, VENCIDO hace 56 días")
     soon = body.index("Vence la ordenanza el 2026-06-03, quedan 6 días")
@@ -127,7 +82,7 @@ def test_the_digest_goes_to_each_municipalitys_clerks_once(
     assert "Ordinance due 2026-06-03, 6 days left" in body
     assert "DMT Lejos" not in body and "DMT Ponce" not in body
     assert "https://tid.example.pr/petitions/" in body
-    ponce = _body(by_recipient[("clerk@ponce.example.pr",)])
+    ponce = body_of(by_recipient[("clerk@ponce.example.pr",)])
     assert "2026-05-30, sábado" in ponce and "se traslada al 2026-06-01" in ponce
     assert "DMT Tarde" not in ponce
 
@@ -166,7 +121,7 @@ def test_the_sweep_takes_an_engine_too(
 def test_a_failed_send_is_recorded_and_not_repeated(
     app: Flask, session: Session, people: People
 ) -> None:
-    _configure(app, _free_port())  # nobody listens there
+    _configure(app, free_port())  # nobody listens there
     _seed(session, people)
     with pytest.raises(OSError):
         jobs.run_daily_digest(app, DAY)
