@@ -1,0 +1,130 @@
+"""The tests mirror ``tid/``: a module with logic (:data:`LOGIC` statements or more in its
+functions) has its test module at the mirrored path — ``tid/services/roll/columns.py`` →
+``tests/services/roll/test_columns.py`` — so the tests of a module are found where its name
+says.
+
+The modules still tested through another module are listed below, each with the test module
+that covers it and a word that must stand in that module (an import of it, the command it
+runs, the address of its pages): the list only shrinks — a listed module that now has its
+mirror fails, as does one whose covering test no longer names it."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LOGIC = 20
+
+# module (under tid/) -> (the test module that covers it, a word it must contain)
+TESTED_THROUGH: dict[str, tuple[str, str]] = {
+    "cli/account.py": ("tests/services/test_payments.py", 'args=["account"'),
+    "cli/demo.py": ("tests/demo/test_load.py", 'args=["demo"'),
+    "cli/documents.py": ("tests/demo/test_load.py", 'args=["document"'),
+    "cli/processes.py": ("tests/test_worker_process.py", '"worker"'),
+    "cli/roll.py": ("tests/services/roll/test_importing.py", 'args=["roll"'),
+    "cli/users.py": ("tests/web/test_sign_in.py", 'args=["users"'),
+    "config.py": ("tests/web/test_two_factor.py", "from tid import config"),
+    "db.py": ("tests/test_migrations.py", "tid.db"),
+    "demo/bulk.py": ("tests/demo/test_large_district.py", "large_district"),
+    "demo/notices.py": ("tests/demo/test_load.py", 'args=["demo"'),
+    "demo/petitions.py": ("tests/demo/test_load.py", 'args=["demo"'),
+    "demo/roll.py": ("tests/services/roll/test_importing.py", "tid.demo"),
+    "documents/account.py": ("tests/web/account/test_downloads.py", "/statement"),
+    "mail.py": ("tests/test_scheduled_jobs.py", "from tid import mail"),
+    "models/column_types.py": ("tests/test_migrations.py", "tid.models"),
+    "queue.py": ("tests/test_tasks.py", "tid.queue"),
+    "render/account_charts.py": ("tests/web/account/test_blueprint.py", "/account"),
+    "render/fonts.py": ("tests/render/test_concat.py", "fonts"),
+    "render/layers.py": ("tests/render/test_notice_archival.py", "layers"),
+    "render/manifest.py": ("tests/services/notices/test_mailing.py", "manifest"),
+    "render/notice.py": ("tests/render/test_notice_pages.py", "tid.render"),
+    "render/pdf.py": ("tests/web/test_calc.py", "tid.render"),
+    "render/pdfa.py": ("tests/render/test_notice_archival.py", "pdfa"),
+    "render/qr.py": ("tests/web/test_portal.py", "qr"),
+    "rules/calculators/inputs.py": ("tests/web/test_calc.py", "inputs"),
+    "rules/imposts/tree.py": ("tests/web/test_calc_bounds.py", "tree"),
+    "rules/messages.py": ("tests/rules/test_vocab.py", "tid.rules.messages"),
+    "rules/periods.py": ("tests/demo/test_account.py", "tid.rules.periods"),
+    "rules/vocab/terms.py": ("tests/rules/test_vocab.py", "tid.rules.vocab"),
+    "scheduler.py": ("tests/test_scheduled_jobs.py", "scheduler"),
+    "services/account_reads.py": ("tests/web/account/test_blueprint.py", "/account"),
+    "services/audit.py": ("tests/test_production.py", "tid.services"),
+    "services/background_jobs.py": ("tests/test_tasks.py", "background_jobs"),
+    "services/backup.py": ("tests/web/test_hardening.py", "backup"),
+    "services/billing/bill_pages.py": ("tests/web/test_roll_billing.py", "/roll"),
+    "services/heavy_work.py": ("tests/web/test_calc_bounds.py", "heavy_work"),
+    "services/ledger/accounts.py": ("tests/services/ledger/test_posting.py", "ledger"),
+    "services/ledger/running.py": ("tests/services/ledger/test_balances.py", "running"),
+    "services/notices/contents.py": ("tests/services/notices/test_rendering.py", "contents"),
+    "services/notices/deliveries.py": ("tests/services/notices/test_pages.py", "deliver"),
+    "services/passwords.py": ("tests/web/test_passwords.py", "passwords"),
+    "services/petitions/deadlines.py": ("tests/web/test_petitions.py", "deadline"),
+    "services/petitions/parsing.py": ("tests/services/petitions/test_ordinance.py", "petitions"),
+    "services/portal.py": ("tests/web/test_portal_security.py", "portal"),
+    "services/roll/read_back.py": ("tests/services/roll/test_importing.py", "roll"),
+    "services/sign_in.py": ("tests/web/test_sign_in.py", "sign_in"),
+    "services/throttle.py": ("tests/web/test_sign_in.py", "throttle"),
+    "services/two_factor.py": ("tests/web/test_two_factor.py", "two_factor"),
+    "services/users.py": ("tests/web/test_passwords.py", "users"),
+    "services/year_locks.py": ("tests/services/test_keeping_data.py", "year_locks"),
+    "web/account/delinquency.py": ("tests/web/account/test_property_liens.py", "/delinquency"),
+    "web/account/fields.py": ("tests/web/account/test_payment_pages.py", "/account"),
+    "web/account/statement.py": ("tests/web/account/test_downloads.py", "/statement"),
+    "web/calc_guard.py": ("tests/web/test_calc_bounds.py", "calc_guard"),
+    "web/errors.py": ("tests/web/test_fuzz_routes.py", "500"),
+    "web/jobs.py": ("tests/test_tasks.py", "/jobs/"),
+    "web/roll.py": ("tests/web/test_roll_billing.py", "/roll"),
+}
+
+
+def _statements_in_functions(path: Path) -> int:
+    count = 0
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                body = body[1:]  # the docstring
+            count += sum(
+                1
+                for s in ast.walk(ast.Module(body=body, type_ignores=[]))
+                if isinstance(s, ast.stmt)
+            )
+    return count
+
+
+def _mirror(module: Path) -> Path:
+    relative = module.relative_to(ROOT / "tid")
+    return ROOT / "tests" / relative.parent / f"test_{relative.name}"
+
+
+def _modules_with_logic() -> list[Path]:
+    return [
+        path
+        for path in sorted((ROOT / "tid").rglob("*.py"))
+        if path.name not in ("__init__.py", "__main__.py")
+        and _statements_in_functions(path) >= LOGIC
+    ]
+
+
+def test_every_module_with_logic_has_its_mirrored_test_or_names_the_test_that_covers_it() -> None:
+    unmirrored = {
+        str(p.relative_to(ROOT / "tid")) for p in _modules_with_logic() if not _mirror(p).exists()
+    }
+    assert sorted(unmirrored - TESTED_THROUGH.keys()) == []
+    assert sorted(TESTED_THROUGH.keys() - unmirrored) == [], "mirrored now: remove from the list"
+
+
+def test_each_covering_test_still_names_what_it_covers() -> None:
+    for module, (test, word) in TESTED_THROUGH.items():
+        path = ROOT / test
+        assert path.is_file(), (module, test)
+        assert word in path.read_text(encoding="utf-8"), (module, test, word)
+
+
+def test_the_count_of_statements_sees_functions_and_skips_docstrings(tmp_path: Path) -> None:
+    source = tmp_path / "m.py"
+    source.write_text(
+        'X = 1\n\ndef f():\n    """Doc."""\n    if X:\n        return 1\n    return 2\n'
+    )
+    assert _statements_in_functions(source) == 3
