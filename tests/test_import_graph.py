@@ -285,7 +285,6 @@ LAYERS = (
         ("tid.documents", "tid.render"),
         (*WEB_LIBRARIES, *ON_FLASK),
         {
-            "tid.documents.account": MOVING,
             "tid.documents.calc_text": MOVING,
             "tid.documents.calc_reports": MOVING,
             "tid.render.account_charts": "moving: its callers pass the figures' words in",

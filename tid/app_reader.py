@@ -2,9 +2,9 @@
 that the pages, the jobs and the command line pass to the documents, made from the app's
 configuration (its ``TODAY``), Flask-Babel (the language) and Flask's templates.
 
-``today``, ``in_language`` and ``render_pdf`` serve the documents that still read the app
-themselves (tid/documents/account.py, tid/documents/calculators.py, tid/documents/calc_text.py)
-until they take a reader too. Call all of these inside an app context."""
+``today``, ``in_language`` and ``render_pdf`` serve the pages and the calculators' documents
+(tid/documents/calc_reports.py, tid/documents/calc_text.py) that still read the app
+themselves. Call all of these inside an app context."""
 
 from __future__ import annotations
 
@@ -45,7 +45,9 @@ def reader(locale: str) -> Reader:
         with force_locale(locale):
             return render_template(template_name, **context)
 
-    return base.Reader(locale=locale, today=today(), render=render)
+    return base.Reader(
+        locale=locale, today=today(), render=render, speaking=lambda: force_locale(locale)
+    )
 
 
 def render_pdf(template_name: str, /, **context: Any) -> bytes:

@@ -6,9 +6,9 @@ registry below that names them. The web's downloads, the background jobs and
 
 Each function writes for its :class:`~tid.documents.base.Reader` (their language, today, the
 templates), which the caller makes; bad parameters are
-:class:`~tid.rules.errors.InputError` naming the parameter. The account's and the
-calculators' documents still take the reader's language (``locale``) and read the app
-themselves: :func:`_by_locale` hands it to them."""
+:class:`~tid.rules.errors.InputError` naming the parameter. The calculators' documents still
+take the reader's language (``locale``) and read the app themselves: :func:`_by_locale` hands
+it to them."""
 
 from __future__ import annotations
 
@@ -76,21 +76,21 @@ KINDS: dict[str, Kind] = {
                 "The delinquency list: each bill owed past its due date, with its surcharge "
                 "and interest"
             ),
-            _by_locale(account.delinquency_pdf),
+            account.delinquency_pdf,
             PDF,
             ("district",),
         ),
         Kind(
             "delinquency.csv",
             N_("The delinquency list as a spreadsheet"),
-            _by_locale(account.delinquency_csv),
+            account.delinquency_csv,
             CSV,
             ("district",),
         ),
         Kind(
             "statement.pdf",
             N_("The yearly statement of the special account, for audit"),
-            _by_locale(account.statement_pdf),
+            account.statement_pdf,
             PDF,
             ("district",),
             _YEAR,
@@ -98,7 +98,7 @@ KINDS: dict[str, Kind] = {
         Kind(
             "statement.csv",
             N_("The yearly statement's lines as a spreadsheet"),
-            _by_locale(account.statement_part_csv),
+            account.statement_part_csv,
             CSV,
             ("district",),
             _YEAR,
@@ -107,7 +107,7 @@ KINDS: dict[str, Kind] = {
         Kind(
             "aging.csv",
             N_("The receivables at the fiscal year's end by age, as a spreadsheet"),
-            _by_locale(account.statement_part_csv),
+            account.statement_part_csv,
             CSV,
             ("district",),
             _YEAR,
@@ -116,7 +116,7 @@ KINDS: dict[str, Kind] = {
         Kind(
             "journal.csv",
             N_("The journal of the fiscal year as a spreadsheet"),
-            _by_locale(account.statement_part_csv),
+            account.statement_part_csv,
             CSV,
             ("district",),
             _YEAR,
@@ -125,7 +125,7 @@ KINDS: dict[str, Kind] = {
         Kind(
             "lien-certificate.pdf",
             N_("A property's liens in the order the law ranks them"),
-            _by_locale(account.lien_certificate),
+            account.lien_certificate,
             PDF,
             ("district", "property"),
         ),

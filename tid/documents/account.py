@@ -9,8 +9,7 @@ from typing import Any
 
 from sqlmodel import Session
 
-from tid.app_reader import in_language, render_pdf, today
-from tid.documents.base import CSV, PDF, Document, district_of
+from tid.documents.base import CSV, PDF, Document, Reader, district_of
 from tid.models import District
 from tid.rules.errors import N_, InputError
 from tid.rules.messages import render
@@ -21,31 +20,32 @@ NO_PROPERTY = N_("There is no such property in this district.")
 STATEMENT_PARTS = ("statement", "aging", "journal")
 
 
-def _year(session: Session, district: District, year: FiscalYear | None) -> FiscalYear:
+def _year(
+    session: Session, district: District, year: FiscalYear | None, reader: Reader
+) -> FiscalYear:
     return year or account_reads.default_fiscal_year(
-        session=session, district_id=district.id or 0, today=today()
+        session=session, district_id=district.id or 0, today=reader.today
     )
 
 
-def delinquency_pdf(session: Session, *, district: int, locale: str) -> Document:
+def delinquency_pdf(session: Session, *, district: int, reader: Reader) -> Document:
     """Every bill owed past its due date, with its surcharge and interest (PDF)."""
     shown = district_of(session, district)
-    on = today()
-    with in_language(locale):
-        pdf = render_pdf(
-            "pdf/delinquency.html",
-            district=shown,
-            rows=liens.delinquency(session=session, district_id=district, today=on),
-            today=on,
-        )
+    on = reader.today
+    pdf = reader.pdf(
+        "pdf/delinquency.html",
+        district=shown,
+        rows=liens.delinquency(session=session, district_id=district, today=on),
+        today=on,
+    )
     return Document(pdf, PDF, f"delinquency-{district}-{on.isoformat()}.pdf")
 
 
-def delinquency_csv(session: Session, *, district: int, locale: str) -> Document:
+def delinquency_csv(session: Session, *, district: int, reader: Reader) -> Document:
     """The delinquency list as CSV."""
     district_of(session, district)
-    on = today()
-    with in_language(locale):
+    on = reader.today
+    with reader.speaking():
         text = audit_statement.delinquency_csv(
             liens.delinquency(session=session, district_id=district, today=on)
         )
@@ -56,19 +56,19 @@ def statement_pdf(
     session: Session,
     *,
     district: int,
-    locale: str,
+    reader: Reader,
     year: FiscalYear | None = None,
     booked_by: date | None = None,
 ) -> Document:
     """The yearly statement for audit (PDF): every receivable and journal entry of the year,
     as the journal stood at the end of ``booked_by`` when given."""
     shown = district_of(session, district)
-    fy = _year(session, shown, year)
-    with in_language(locale):
+    fy = _year(session, shown, year, reader)
+    with reader.speaking():
         context = account_reads.statement_context(
-            session=session, district=shown, fy=fy, booked_by=booked_by, today=today()
+            session=session, district=shown, fy=fy, booked_by=booked_by, today=reader.today
         )
-        pdf = render_pdf("pdf/statement.html", **context)
+    pdf = reader.pdf("pdf/statement.html", **context)
     return Document(pdf, PDF, f"statement-{district}-FY{fy.label}.pdf")
 
 
@@ -77,7 +77,7 @@ def statement_part_csv(
     *,
     district: int,
     part: str,
-    locale: str,
+    reader: Reader,
     year: FiscalYear | None = None,
     booked_by: date | None = None,
 ) -> Document:
@@ -86,9 +86,9 @@ def statement_part_csv(
     if part not in STATEMENT_PARTS:
         raise InputError("part", N_("There is no such document."))
     shown = district_of(session, district)
-    fy = _year(session, shown, year)
+    fy = _year(session, shown, year, reader)
     cut = account_reads.booked_cut(booked_by)
-    with in_language(locale):
+    with reader.speaking():
         text = _part_csv(session, district, fy, part, cut)
     return Document(text.encode("utf-8"), CSV, f"{part}-{district}-FY{fy.label}.csv")
 
@@ -124,7 +124,7 @@ def _part_csv(session: Session, district_id: int, fy: FiscalYear, part: str, cut
     )
 
 
-def lien_certificate(session: Session, *, district: int, property: int, locale: str) -> Document:
+def lien_certificate(session: Session, *, district: int, property: int, reader: Reader) -> Document:
     """A property's liens in the order the law ranks them, with the reason for each rank."""
     shown = district_of(session, district)
     prop = account_reads.district_property(
@@ -132,10 +132,11 @@ def lien_certificate(session: Session, *, district: int, property: int, locale: 
     )
     if prop is None:
         raise InputError("property", NO_PROPERTY)
-    on = today()
+    on = reader.today
     view = liens.lien_priority(session=session, prop=prop, today=on)
-    with in_language(locale):
-        pdf = render_pdf("pdf/lien_certificate.html", **liens_context(session, shown, view, on))
+    with reader.speaking():
+        context = liens_context(session, shown, view, on)
+    pdf = reader.pdf("pdf/lien_certificate.html", **context)
     return Document(pdf, PDF, f"lien-certificate-{prop.cadastral_number}.pdf")
 
 

@@ -6,6 +6,7 @@ job or the command line makes the reader (:func:`tid.app_reader.reader` inside t
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -39,12 +40,15 @@ class Document:
 @dataclass(frozen=True)
 class Reader:
     """Whom a document is written for: their language (``es`` or ``en``), today's date in
-    Puerto Rico (or the configuration's fixed day), and ``render``, which renders a template
-    of ``templates/`` with its values in that language (markup)."""
+    Puerto Rico (or the configuration's fixed day), ``render``, which renders a template
+    of ``templates/`` with its values in that language (markup), and ``speaking``, a block in
+    which the services' own words (a spreadsheet's columns, a message rendered without a
+    language) come out in that language."""
 
     locale: str
     today: date
     render: Callable[..., str]
+    speaking: Callable[[], AbstractContextManager[object]] = nullcontext
 
     def say(self, msgid: str) -> str:
         """A msgid (``N_("…")``) in the reader's language."""
