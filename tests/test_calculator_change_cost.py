@@ -24,6 +24,7 @@ from click.testing import CliRunner
 from flask.testing import FlaskClient
 
 from tests.pdf_checks import pdf_text
+from tid.app_reader import reader
 from tid.cli.calc import calc_command
 from tid.documents import calc_reports
 from tid.rules import calculators
@@ -123,7 +124,7 @@ def test_the_command_line_takes_a_new_calculator(doubling: ModuleType, tmp_path:
 def test_the_pdf_report_takes_a_new_calculator(doubling: ModuleType, client: FlaskClient) -> None:
     with client.application.test_request_context():
         report = calc_reports.report_pdf(
-            None, calculator="doubling", input={"amount": "21.50"}, locale="en"
+            None, calculator="doubling", input={"amount": "21.50"}, reader=reader("en")
         )
     text = pdf_text(report.data)
     assert "Twice the amount" in text

@@ -286,7 +286,6 @@ LAYERS = (
         (*WEB_LIBRARIES, *ON_FLASK),
         {
             "tid.documents.calc_text": MOVING,
-            "tid.documents.calc_reports": MOVING,
             "tid.render.account_charts": "moving: its callers pass the figures' words in",
         },
     ),

@@ -23,7 +23,7 @@ from sqlmodel import Session, select
 from tests.calc_documents import DOCUMENTS
 from tests.conftest import PASSWORD, People, examples, make_test_app
 from tid.db import engine
-from tid.documents import calc_reports
+from tid.documents import base as documents_base
 from tid.models import HeavyWork
 from tid.rules import calculators, limits
 from tid.rules.imposts.compiler import Compiler
@@ -328,7 +328,7 @@ def test_work_without_checkpoints_is_stopped_by_the_timer_at_the_deadline(
             raise
         return b"%PDF never"
 
-    monkeypatch.setattr(calc_reports, "render_pdf", endless_layout)
+    monkeypatch.setattr(documents_base, "render_pdf", endless_layout)  # the layout
     app = make_test_app(database_url, tmp_path / "timer", CALC_TIME_LIMIT=0.2)
     client = app.test_client()
     response = client.post(
@@ -348,7 +348,7 @@ def test_a_pdf_of_more_rows_than_a_person_reads_is_refused_saying_where_to_get_i
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rendered: list[int] = []
-    monkeypatch.setattr(calc_reports, "render_pdf", lambda *a, **k: rendered.append(1) or b"")
+    monkeypatch.setattr(documents_base, "render_pdf", lambda *a, **k: rendered.append(1) or b"")
     document = _impost(calc_guard.PDF_ROWS + 1)
     response = client.post("/calc/impost/pdf?lang=en", data={"document": json.dumps(document)})
     assert response.status_code == 422

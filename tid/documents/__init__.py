@@ -6,9 +6,7 @@ registry below that names them. The web's downloads, the background jobs and
 
 Each function writes for its :class:`~tid.documents.base.Reader` (their language, today, the
 templates), which the caller makes; bad parameters are
-:class:`~tid.rules.errors.InputError` naming the parameter. The calculators' documents still
-take the reader's language (``locale``) and read the app themselves: :func:`_by_locale` hands
-it to them."""
+:class:`~tid.rules.errors.InputError` naming the parameter."""
 
 from __future__ import annotations
 
@@ -55,15 +53,6 @@ class Kind:
     needs: tuple[str, ...] = ()
     optional: tuple[str, ...] = ()
     fixed: Mapping[str, Any] = field(default_factory=dict)
-
-
-def _by_locale(make: Callable[..., Document]) -> Callable[..., Document]:
-    """A document made from the reader's language alone (``locale``), taking a reader."""
-
-    def made(session: Session | None, *, reader: Reader, **params: Any) -> Document:
-        return make(session, locale=reader.locale, **params)
-
-    return made
 
 
 _YEAR = ("year", "booked_by")
@@ -140,14 +129,14 @@ KINDS: dict[str, Kind] = {
         Kind(
             "calculator.pdf",
             N_("A calculator's result with its input, steps and citations"),
-            _by_locale(calc_reports.report_pdf),
+            calc_reports.report_pdf,
             PDF,
             ("calculator", "input"),
         ),
         Kind(
             "calculator.csv",
             N_("A calculator's result as a spreadsheet"),
-            _by_locale(calc_reports.result_csv),
+            calc_reports.result_csv,
             CSV,
             ("calculator", "input"),
         ),

@@ -8,9 +8,8 @@ from typing import Any
 
 from sqlmodel import Session
 
-from tid.app_reader import in_language, render_pdf
 from tid.documents import calc_text
-from tid.documents.base import CSV, PDF, Document
+from tid.documents.base import CSV, PDF, Document, Reader
 from tid.rules import calculators
 from tid.rules.calculators.inputs import FormSpec
 from tid.rules.errors import N_, InputError
@@ -38,19 +37,19 @@ def report_pdf(
     *,
     calculator: str,
     input: Mapping[str, Any],
-    locale: str,
+    reader: Reader,
     result: Mapping[str, Any] | None = None,
 ) -> Document:
     """The result of ``calculator`` on the document ``input`` as a PDF report (``result``:
     already computed from it)."""
     spec, result = _computed(calculator, input, result)
-    with in_language(locale):
+    with reader.speaking():
         context = {
             **calc_text.template_helpers(),
             **calc_text.result_context(spec, input, result),
             "pdf": True,
         }
-        pdf = render_pdf("pdf/calc_report.html", **context)
+    pdf = reader.pdf("pdf/calc_report.html", **context)
     return Document(pdf, PDF, f"{calculator}.pdf")
 
 
@@ -59,12 +58,12 @@ def result_csv(
     *,
     calculator: str,
     input: Mapping[str, Any],
-    locale: str,
+    reader: Reader,
     result: Mapping[str, Any] | None = None,
 ) -> Document:
     """The result of ``calculator`` on ``input`` as CSV, its columns and codes named in the
     reader's language (a byte-order mark first, so spreadsheets read it as UTF-8)."""
     _, result = _computed(calculator, input, result)
-    with in_language(locale):
+    with reader.speaking():
         text = "\ufeff" + calc_text.result_csv(result)
     return Document(text.encode("utf-8"), CSV, f"{calculator}.csv")

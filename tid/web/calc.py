@@ -24,6 +24,7 @@ from flask_babel import gettext as _
 from werkzeug.datastructures import FileStorage
 
 from tid import i18n
+from tid.app_reader import reader
 from tid.documents import calc_reports, calc_tables, calc_text
 from tid.rules import calculators
 from tid.rules.calculators import inputs
@@ -558,7 +559,13 @@ def _download(calculator: str, kind: str) -> Any:
         if kind == "pdf":
             calc_guard.refuse_long_pdf(calc_tables.rows_in(document, result), calculator)
         return send(
-            make(None, calculator=calculator, input=document, locale=i18n.language(), result=result)
+            make(
+                None,
+                calculator=calculator,
+                input=document,
+                reader=reader(i18n.language()),
+                result=result,
+            )
         )
 
 
