@@ -250,7 +250,6 @@ class Layer:
 
 
 WEB_LIBRARIES = ("flask", "flask_babel", "flask_login", "flask_wtf", "werkzeug")
-MOVING = "moving: its callers pass today, the language and the reader in"
 # The modules that stand on Flask: the documents and drawings import none of them either.
 ON_FLASK = (
     "tid.web",
@@ -284,10 +283,7 @@ LAYERS = (
         "the reader in",
         ("tid.documents", "tid.render"),
         (*WEB_LIBRARIES, *ON_FLASK),
-        {
-            "tid.documents.calc_text": MOVING,
-            "tid.render.account_charts": "moving: its callers pass the figures' words in",
-        },
+        {},
     ),
     Layer("drawing takes values, never a service", ("tid.render",), ("tid.services",)),
     Layer("the command line stands beside the web, not on it", ("tid.cli",), ("tid.web",)),

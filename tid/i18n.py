@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
 
 from babel import Locale
-from babel.dates import format_date, format_datetime
-from babel.numbers import format_currency, format_decimal, format_percent
+from babel.dates import format_datetime
 from flask import Flask, current_app, has_request_context, request, session
 from flask.globals import _cv_app
 from flask_babel import Babel, get_locale, get_translations
@@ -21,12 +19,11 @@ from markupsafe import Markup
 
 from tid import clock
 from tid.clock import PUERTO_RICO
+from tid.render import formats
+from tid.render.formats import usd as usd
 from tid.rules.periods import FiscalYear, fiscal_year_of
 
 babel = Babel()
-
-# The territory whose formats we use for each language: Puerto Rico writes $1,234.50.
-_FORMAT_LOCALE = {"es": "es_PR", "en": "en_US"}
 
 
 def select_locale() -> str:
@@ -63,43 +60,22 @@ def language() -> str:
 
 
 def format_locale() -> str:
-    return _FORMAT_LOCALE.get(language(), "es_PR")
+    return formats.format_locale(language())
 
 
 def money(amount: Decimal | int | None) -> str:
     """``$1,234.50`` (negative amounts with a minus sign)."""
-    if amount is None:
-        return "—"
-    if _ONLY_DOLLAR_LOCALES:
-        return usd(Decimal(amount))
-    return str(format_currency(Decimal(amount), "USD", locale=format_locale()))
-
-
-# The locales that write dollars as ``-$1,234.50``: Babel's currency format for them, written
-# directly (a long page prints hundreds of amounts; tests/test_i18n.py checks that
-# both give the same text for any amount).
-_DOLLAR_LOCALES = frozenset({"es_PR", "en_US"})
-_ONLY_DOLLAR_LOCALES = set(_FORMAT_LOCALE.values()) <= _DOLLAR_LOCALES
-
-
-def usd(amount: Decimal) -> str:
-    """``amount`` in dollars and cents, rounded half to even as Babel does: ``-$1,234.50``."""
-    text = f"{amount:,.2f}"
-    return f"-${text[1:]}" if text.startswith("-") else f"${text}"
+    return formats.money(amount, language())
 
 
 def number(value: Decimal | int | None) -> str:
-    if value is None:
-        return "—"
-    return str(format_decimal(value, locale=format_locale()))
+    return formats.number(value, language())
 
 
 def rate(value: Decimal | None) -> str:
     """A rate (a fraction: ``0.065``) as a percentage in the reader's language: ``6.5%``;
     the rates of the law are printed from their parameter, never written in text."""
-    if value is None:
-        return "—"
-    return str(format_percent(value, "#,##0.###%", locale=format_locale()))
+    return formats.percent(value, language())
 
 
 def admin_cap_rate(fiscal_year: FiscalYear | None = None) -> Decimal:
@@ -113,17 +89,7 @@ def admin_cap_rate(fiscal_year: FiscalYear | None = None) -> Decimal:
 
 def day(value: date | None, style: str = "medium") -> str:
     """A date in the reader's language: ``2 mar 2026`` / ``Mar 2, 2026``."""
-    if value is None:
-        return "—"
-    if style == "medium":
-        style = "d MMM y" if language() == "es" else "MMM d, y"
-    return _date_text(value, style, format_locale())
-
-
-@functools.lru_cache(maxsize=4096)
-def _date_text(value: date, pattern: str, locale: str) -> str:
-    """A date formatted by Babel, remembered: a journal page shows the same few days often."""
-    return str(format_date(value, pattern, locale=locale))
+    return formats.day(value, language(), style)
 
 
 def moment(value: datetime | None) -> str:
@@ -222,6 +188,7 @@ def init_app(app: Flask) -> None:
     from tid.rules import messages
 
     messages.set_translations_provider(request_translations)
+    messages.set_field_labels(_field_label_in_request)
     babel.init_app(
         app,
         locale_selector=select_locale,
@@ -263,6 +230,14 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["audit_field"] = audit_words.field_label
     app.jinja_env.globals["audit_entity"] = audit_words.entity_label
     app.jinja_env.globals["audit_shown"] = audit_words.shown_value
+
+
+def _field_label_in_request(path: str) -> str:
+    """A calculator's field as a page names it (``Collected (row 3)``); outside a request (a
+    job, the command line) the path of the document itself."""
+    from tid.documents import calc_text
+
+    return calc_text.field_label(path) if has_request_context() else path
 
 
 def journal_row_labels(rows: Any, purposes: Mapping[int, str]) -> dict[str, dict[str, str]]:

@@ -46,7 +46,7 @@ def report_pdf(
     with reader.speaking():
         context = {
             **calc_text.template_helpers(),
-            **calc_text.result_context(spec, input, result),
+            **calc_text.result_context(spec, input, result, today=reader.today),
             "pdf": True,
         }
     pdf = reader.pdf("pdf/calc_report.html", **context)

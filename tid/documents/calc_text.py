@@ -5,26 +5,30 @@ its page and report."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from babel.numbers import format_currency, format_percent
-from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
-from tid import i18n
-from tid.app_reader import today
 from tid.documents import calc_tables
-from tid.render import charts
+from tid.render import charts, formats
 from tid.rules import calculators, readings
 from tid.rules.calculators.inputs import N_, FormSpec
 from tid.rules.calculators.kit import SignedChart, StackedChart
-from tid.rules.messages import Message, render, set_field_labels
+from tid.rules.messages import Message, current_language, render, translate
 from tid.rules.params import CODE_LABELS
 from tid.rules.vocab import EXEMPTIONS, LIEN_KINDS, LODGING_TYPES
+
+
+def _(msgid: str, **params: Any) -> str:
+    """A msgid of the catalogs in the reader's language, filled with ``params``."""
+    return render(Message(msgid, **params))
+
 
 # The leaf labels of dotted columns get their group's name in front, except these groups.
 _PLAIN_GROUPS = {"allocations", "collections"}
@@ -56,10 +60,9 @@ _INDEX = re.compile(r"\[(\d+)\]")
 
 def field_label(path: str) -> str:
     """A field's path (``months[2].collected``) as a reader names it: the field's label, and
-    the row of its table (``Collected (row 3)``). Outside a request, the path itself."""
-    from flask import has_request_context
-
-    if not has_request_context() or not path:
+    the row of its table (``Collected (row 3)``). The pages name the fields so
+    (tid/i18n.py); the command line keeps the paths of the document it was given."""
+    if not path:
         return path
     rows = [int(n) + 1 for n in _INDEX.findall(path)]
     leaf = _INDEX.sub("", path).rsplit(".", 1)[-1]
@@ -69,16 +72,13 @@ def field_label(path: str) -> str:
     return shown
 
 
-set_field_labels(field_label)
-
-
 def percent(value: Decimal) -> str:
     """A rate or ratio as a percentage, to 4 decimals or as many as the figure has (a ratio
     shown beside a verdict keeps the digits that decide it: 0.49999999 is 49.999999%)."""
     exponent = value.as_tuple().exponent
     places = max(4, -exponent - 2) if isinstance(exponent, int) else 4
     pattern = "#,##0." + "#" * places + "%"
-    return str(format_percent(value, pattern, locale=i18n.format_locale()))
+    return formats.percent(value, current_language(), pattern)
 
 
 def show(key: str, value: object) -> str:
@@ -89,17 +89,15 @@ def show(key: str, value: object) -> str:
     if value is None:
         return "—"
     if kind == "money":
-        return i18n.money(Decimal(str(value)))
+        return formats.money(Decimal(str(value)), current_language())
     if kind == "rate":
         return percent(Decimal(str(value)))
     if kind == "date":
-        from datetime import date
-
-        return i18n.day(date.fromisoformat(str(value)))
+        return formats.day(date.fromisoformat(str(value)), current_language())
     if kind == "number" and isinstance(value, int):
-        return i18n.number(value)
+        return formats.number(value, current_language())
     if kind == "quantity":
-        return i18n.number(Decimal(str(value)))
+        return formats.number(Decimal(str(value)), current_language())
     if isinstance(value, Message):
         return render(value)
     text = str(value)
@@ -134,11 +132,9 @@ def show_parameter(unit: str, text: str) -> str:
         if unit in ("rate", "ratio"):
             return percent(Decimal(text))
         if unit == "usd":
-            return i18n.money(Decimal(text))
+            return formats.money(Decimal(text), current_language())
         if unit == "date":
-            from datetime import date
-
-            return i18n.day(date.fromisoformat(text))
+            return formats.day(date.fromisoformat(text), current_language())
     except (ArithmeticError, ValueError):
         return text
     return text
@@ -169,17 +165,15 @@ def fiscal_month(number: int) -> str:
 def translated(msgid: str) -> str:
     """A msgid kept as data (a parameter's description, a citation) in the reader's language:
     the catalog's text as it is, without the ``%`` formatting of the templates' ``_()``."""
-    from flask_babel import gettext
-
     from tid.rules.params import catalog_id
 
     if not msgid:
         return ""
     if "%" in msgid:  # a text of the parameter files: its % is %% in the catalogs
-        found = str(gettext(catalog_id(msgid)))
+        found = translate(catalog_id(msgid))
         if found != catalog_id(msgid):
             return found.replace("%%", "%")
-    return str(gettext(msgid))
+    return translate(msgid)
 
 
 def _cite_law(citation: str) -> str:
@@ -231,11 +225,14 @@ def cite(citation: str) -> str:
     return "; ".join(shown)
 
 
-def linked_readings(text: str) -> Markup:
-    """``text`` (already in the reader's language) as HTML, each reading of the project it
-    names a link to the reading on the published page (``/readings#<slug>``)."""
-    from flask import url_for
+def readings_page(slug: str) -> str:
+    """The address of a reading on the published page."""
+    return f"/readings#{slug}"
 
+
+def linked_readings(text: str, link_to: Callable[[str], str] = readings_page) -> Markup:
+    """``text`` (already in the reader's language) as HTML, each reading of the project it
+    names a link to the reading on the published page (``link_to(slug)``)."""
     shown = escape(text)
     prefix = str(_(readings.LABEL, title=""))
     if prefix not in text:
@@ -245,15 +242,15 @@ def linked_readings(text: str) -> Markup:
 
     def link(match: re.Match[str]) -> str:
         label = Markup(match.group(0))  # escaped already
-        href = url_for("readings.index", _anchor=labels[label].slug)
+        href = link_to(labels[label].slug)
         return str(Markup('<a href="%s" class="reading">%s</a>') % (href, label))
 
     return Markup(found.sub(link, str(shown)))
 
 
-def cited(citation: str) -> Markup:
+def cited(citation: str, link_to: Callable[[str], str] = readings_page) -> Markup:
     """A citation for a page: :func:`cite`, its readings linked to the published page."""
-    return linked_readings(cite(citation))
+    return linked_readings(cite(citation), link_to)
 
 
 def result_readings(result: Mapping[str, Any]) -> list[readings.Reading]:
@@ -290,7 +287,7 @@ def step_value(step: Mapping[str, Any]) -> str:
     value = step.get("value")
     if isinstance(value, str) and value in CODE_LABELS:
         return translated(CODE_LABELS[value])
-    return i18n.localized(value) if isinstance(value, str) else str(value)
+    return render(value) if isinstance(value, str) else str(value)
 
 
 def csv_text(column: str, value: object) -> object:
@@ -329,8 +326,9 @@ def is_number(key: str, value: object) -> bool:
     return calc_tables.kind_of(key, value) in ("money", "rate", "number", "quantity")
 
 
-def template_helpers() -> dict[str, Any]:
-    """What the calculators' templates call (their pages and the PDF report)."""
+def template_helpers(link_to: Callable[[str], str] = readings_page) -> dict[str, Any]:
+    """What the calculators' templates call (their pages and the PDF report); ``link_to``
+    gives a reading's address."""
     return {
         "label": label,
         "show": show,
@@ -340,8 +338,8 @@ def template_helpers() -> dict[str, Any]:
         "unit_label": unit_label,
         "translated": translated,
         "cite": cite,
-        "cited": cited,
-        "linked_readings": linked_readings,
+        "cited": functools.partial(cited, link_to=link_to),
+        "linked_readings": functools.partial(linked_readings, link_to=link_to),
         "reading_label": reading_label,
         "parameter_label": parameter_label,
         "step_value": step_value,
@@ -353,9 +351,7 @@ def template_helpers() -> dict[str, Any]:
 
 
 def _money_ticks(amount: Decimal) -> str:
-    return str(
-        format_currency(amount, "USD", "¤#,##0", currency_digits=False, locale=i18n.format_locale())
-    )
+    return formats.whole_dollars(amount, current_language())
 
 
 def build_chart(spec: FormSpec, result: Mapping[str, Any]) -> charts.Chart | None:
@@ -371,7 +367,7 @@ def build_chart(spec: FormSpec, result: Mapping[str, Any]) -> charts.Chart | Non
             categories=list(data.categories),
             series=[(k, label(k)) for k in data.series],
             values=data.values,
-            fmt=lambda a: i18n.money(a),
+            fmt=lambda a: formats.money(a, current_language()),
             tick_fmt=_money_ticks,
             total_label=_(data.total_label),
         )
@@ -381,7 +377,7 @@ def build_chart(spec: FormSpec, result: Mapping[str, Any]) -> charts.Chart | Non
             title=_(data.title),
             description=_(data.description),
             items=list(data.items),
-            fmt=lambda a: i18n.money(a),
+            fmt=lambda a: formats.money(a, current_language()),
             tick_fmt=_money_ticks,
             value_label=_(data.value_label),
         )
@@ -393,8 +389,8 @@ def localized(value: Any) -> Any:
     if isinstance(value, Mapping):
         out = {k: localized(v) for k, v in value.items()}
         if isinstance(value.get("explanation"), Message):
-            out["explanation"] = i18n.localized(value["explanation"])
-        elif i18n.language() == "es" and "explanation_es" in value:
+            out["explanation"] = render(value["explanation"])
+        elif current_language() == "es" and "explanation_es" in value:
             out["explanation"] = value["explanation_es"]
         return out
     if isinstance(value, list):
@@ -404,7 +400,7 @@ def localized(value: Any) -> Any:
 
 def shown_warnings(result: Mapping[str, Any]) -> list[str]:
     """The result's warnings in the reader's language (each rendered from its message)."""
-    return [i18n.localized(w) for w in result.get("warnings") or []]
+    return [render(w) for w in result.get("warnings") or []]
 
 
 def result_context(
@@ -412,9 +408,11 @@ def result_context(
     document: Mapping[str, Any],
     result: Mapping[str, Any],
     *,
+    today: date,
     most_rows: int | None = None,
 ) -> dict[str, Any]:
-    """What the result page and the PDF show; ``most_rows``: each table's first rows only."""
+    """What the result page and the PDF show, dated ``today``; ``most_rows``: each table's
+    first rows only."""
     shown = localized(result)
     return {
         "spec": spec,
@@ -430,6 +428,6 @@ def result_context(
         "citations": calculators.citations(result),
         "readings": result_readings(result),
         "chart": build_chart(spec, result),
-        "today": today(),
+        "today": today,
         "pdf": False,
     }

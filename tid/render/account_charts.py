@@ -8,10 +8,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, Decimal
 
-from tid.i18n import money
+from tid.render import formats
 from tid.render.charts import nice_step
 from tid.rules import admin_cap
 from tid.rules.account_months import Month
+from tid.rules.messages import current_language
 
 ONE = Decimal("0.1")
 COLORS = {"revenue": "#0072B2", "program": "#009E73", "admin": "#E69F00", "cap": "#a4161a"}
@@ -70,6 +71,10 @@ def _grid(
     return shapes
 
 
+def _money(amount: Decimal) -> str:
+    return formats.money(amount, current_language())
+
+
 def money_bars(months: Sequence[Month], *, title: str) -> SvgChart:
     """Three bars per month: revenue collected, program and administrative spending."""
     left, top, bottom, width, height = 70, 10, 40, 640, 220
@@ -83,7 +88,7 @@ def money_bars(months: Sequence[Month], *, title: str) -> SvgChart:
     def y_of(value: Decimal) -> Decimal:
         return Decimal(top) + plot_h - plot_h * value / scale_max
 
-    shapes = _grid(left, width, step, scale_max, y_of, money)
+    shapes = _grid(left, width, step, scale_max, y_of, _money)
     for i, m in enumerate(months):
         x0 = Decimal(left) + slot * i + bar_w / 2
         for j, (key, value) in enumerate(
@@ -102,7 +107,7 @@ def money_bars(months: Sequence[Month], *, title: str) -> SvgChart:
                         "height": _n(h),
                         "fill": COLORS[key],
                     },
-                    f"{m.label}: {money(value)}",
+                    f"{m.label}: {_money(value)}",
                 )
             )
         shapes.append(

@@ -140,6 +140,18 @@ def _translations(lang: str | None) -> tuple[NullTranslations, str | None]:
     return _catalog(lang), lang
 
 
+def translate(msgid: str) -> str:
+    """A msgid in the reader's language, as the catalog has it (no ``%`` formatting)."""
+    translations, _lang = _translations(None)
+    return str(translations.gettext(msgid))
+
+
+def current_language() -> str:
+    """The reader's language: the request's (or the one a block forces) inside the app,
+    Spanish outside it."""
+    return _translations(None)[1] or "es"
+
+
 def render(text: str, lang: str | None = None) -> str:
     """``text`` in ``lang`` (the reader's language inside a request when ``lang`` is None;
     Spanish outside one). A plain ``str`` is data and is returned as it is."""

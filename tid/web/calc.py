@@ -32,9 +32,9 @@ from tid.rules.calculators.inputs import N_, FormSpec, Group, Table
 from tid.rules.calculators.inputs import Field as Input
 from tid.rules.errors import FindingsError, InputError
 from tid.rules.messages import Message, render
-from tid.web import calc_csv, calc_guard, nav
+from tid.web import calc_csv, calc_guard, nav, readings
 from tid.web.access import public
-from tid.web.util import send
+from tid.web.util import send, today
 
 bp = Blueprint("calc", __name__, url_prefix="/calc")
 
@@ -51,7 +51,7 @@ nav.add(
 
 @bp.context_processor
 def _helpers() -> dict[str, Any]:
-    return calc_text.template_helpers()
+    return calc_text.template_helpers(readings.reading_address)
 
 
 # --------------------------------------------------------------------------------------
@@ -526,7 +526,9 @@ def _compute_form(spec: FormSpec) -> Any:
         else:
             place_error(spec, state, exc)
         return _form_page(spec, state, 422)
-    context = calc_text.result_context(spec, document, result, most_rows=calc_guard.PAGE_ROWS)
+    context = calc_text.result_context(
+        spec, document, result, today=today(), most_rows=calc_guard.PAGE_ROWS
+    )
     rows = calc_tables.rows_in(document, result)
     return render_template(
         "calc/result.html", **context, pdf_rows=rows, pdf_most=calc_guard.PDF_ROWS

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, render_template
+from flask import Blueprint, render_template, url_for
 from markupsafe import Markup
 
 from tid.documents import calc_text
@@ -31,13 +31,18 @@ nav.add(
 @bp.app_template_filter("cited")
 def cited(citation: str) -> Markup:
     """A citation for a page, in the reader's language, its readings linked here."""
-    return calc_text.cited(citation)
+    return calc_text.cited(citation, reading_address)
 
 
 @bp.app_template_filter("linked_readings")
 def linked_readings(text: str) -> Markup:
     """Text in the reader's language (a warning) with the readings it names linked here."""
-    return calc_text.linked_readings(text)
+    return calc_text.linked_readings(text, reading_address)
+
+
+def reading_address(slug: str) -> str:
+    """A reading's address on this site."""
+    return url_for("readings.index", _anchor=slug)
 
 
 @bp.route("/readings")

@@ -1,0 +1,76 @@
+"""Numbers, amounts, rates and dates written in a reader's language (``es`` or ``en``), with
+Puerto Rico's formats: ``$1,234.50``, ``2 mar 2026`` / ``Mar 2, 2026``. Plain functions of a
+value and a language; the pages' filters (tid/i18n.py) call them with the request's language,
+a document with its reader's."""
+
+from __future__ import annotations
+
+import functools
+from datetime import date
+from decimal import Decimal
+
+from babel.dates import format_date
+from babel.numbers import format_currency, format_decimal, format_percent
+
+# The territory whose formats we use for each language: Puerto Rico writes $1,234.50.
+FORMAT_LOCALE = {"es": "es_PR", "en": "en_US"}
+
+# The locales that write dollars as ``-$1,234.50``: Babel's currency format for them, written
+# directly (a long page prints hundreds of amounts; tests/test_i18n.py checks that both give
+# the same text for any amount).
+_DOLLAR_LOCALES = frozenset({"es_PR", "en_US"})
+_ONLY_DOLLAR_LOCALES = set(FORMAT_LOCALE.values()) <= _DOLLAR_LOCALES
+
+
+def format_locale(lang: str) -> str:
+    return FORMAT_LOCALE.get(lang, "es_PR")
+
+
+def usd(amount: Decimal) -> str:
+    """``amount`` in dollars and cents, rounded half to even as Babel does: ``-$1,234.50``."""
+    text = f"{amount:,.2f}"
+    return f"-${text[1:]}" if text.startswith("-") else f"${text}"
+
+
+def money(amount: Decimal | int | None, lang: str) -> str:
+    """``$1,234.50`` (negative amounts with a minus sign)."""
+    if amount is None:
+        return "—"
+    if _ONLY_DOLLAR_LOCALES:
+        return usd(Decimal(amount))
+    return str(format_currency(Decimal(amount), "USD", locale=format_locale(lang)))
+
+
+def whole_dollars(amount: Decimal, lang: str) -> str:
+    """``$1,235``: an axis's or a chart's round amount."""
+    return str(
+        format_currency(amount, "USD", "¤#,##0", currency_digits=False, locale=format_locale(lang))
+    )
+
+
+def number(value: Decimal | int | None, lang: str) -> str:
+    if value is None:
+        return "—"
+    return str(format_decimal(value, locale=format_locale(lang)))
+
+
+def percent(value: Decimal | None, lang: str, pattern: str = "#,##0.###%") -> str:
+    """A fraction (``0.065``) as a percentage: ``6.5%``."""
+    if value is None:
+        return "—"
+    return str(format_percent(value, pattern, locale=format_locale(lang)))
+
+
+def day(value: date | None, lang: str, style: str = "medium") -> str:
+    """A date: ``2 mar 2026`` / ``Mar 2, 2026`` (``medium``), or a Babel pattern."""
+    if value is None:
+        return "—"
+    if style == "medium":
+        style = "d MMM y" if lang == "es" else "MMM d, y"
+    return date_text(value, style, format_locale(lang))
+
+
+@functools.lru_cache(maxsize=4096)
+def date_text(value: date, pattern: str, locale: str) -> str:
+    """A date formatted by Babel, remembered: a journal page shows the same few days often."""
+    return str(format_date(value, pattern, locale=locale))
