@@ -341,12 +341,7 @@ def test_the_layer_rules_see_imports_under_type_checking(tmp_path: Path) -> None
 SHARED_NAMES: dict[str, tuple[frozenset[str], str]] = {
     name: (frozenset(packages), reason)
     for name, packages, reason in (
-        (
-            "access",
-            ("tid.services", "tid.web", "tid.services.notices"),
-            "the access policy and the web's checks of it; moving: the notices' one holds "
-            "the notice's access code and portal link, to be named for them",
-        ),
+        ("access", ("tid.services", "tid.web"), "the access policy and the web's checks of it"),
         ("account", ("tid.cli", "tid.demo", "tid.documents"), "the special account"),
         ("archive", ("tid.services", "tid.cli"), "the archive of documents"),
         ("base", ("tid.demo", "tid.documents"), "what the package's modules share"),
@@ -356,12 +351,6 @@ SHARED_NAMES: dict[str, tuple[frozenset[str], str]] = {
             "errors",
             ("tid.rules", "tid.web", "tid.cli", "tid.services.petitions"),
             "each layer's refusals: the rules' InputError, the web's pages, the command's exit",
-        ),
-        (
-            "files",
-            ("tid", "tid.services.notices"),
-            "moving: tid.files writes the app's private files; the notices' one reads the "
-            "clerks' uploaded CSV files, to be named for them",
         ),
         (
             "deadlines",

@@ -25,7 +25,7 @@ the package imports from the submodule that holds each.
 
 from __future__ import annotations
 
-from tid.services.notices.access import (
+from tid.services.notices.access_codes import (
     ACCESS_ALPHABET,
     ACCESS_LENGTH,
     access_code_hash,

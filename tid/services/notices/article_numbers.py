@@ -14,8 +14,8 @@ from tid.models import Notice, NoticeBatch
 from tid.rules.certified_mail import parse_article_number
 from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.services import audit
-from tid.services.notices.access import normalize_notice_number
-from tid.services.notices.files import csv_rows, is_header
+from tid.services.notices.access_codes import normalize_notice_number
+from tid.services.notices.uploaded_csv import csv_rows, is_header
 
 
 def _editable(notice: Notice, field: str) -> None:

@@ -14,7 +14,7 @@ from tid.models import Bill, BillingRun, District, Municipality, NoticeKind, Ord
 from tid.render import notice as notice_pdf
 from tid.rules import params, periods
 from tid.rules.errors import N_, InputError
-from tid.services.notices.access import portal_url
+from tid.services.notices.access_codes import portal_url
 
 
 @dataclass(frozen=True)

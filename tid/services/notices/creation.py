@@ -23,7 +23,7 @@ from tid.models import (
 )
 from tid.rules.errors import N_, InputError
 from tid.services import audit
-from tid.services.notices.access import new_access_code
+from tid.services.notices.access_codes import new_access_code
 from tid.services.notices.contents import (
     BillForNotice,
     batch_context,

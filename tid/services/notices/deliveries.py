@@ -14,8 +14,8 @@ from tid.models import DeliveryEvent, DeliveryStatus, Notice
 from tid.rules import periods
 from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.services import audit
-from tid.services.notices.access import normalize_notice_number
-from tid.services.notices.files import csv_rows, is_header
+from tid.services.notices.access_codes import normalize_notice_number
+from tid.services.notices.uploaded_csv import csv_rows, is_header
 
 RETURNED = frozenset(
     {

@@ -21,7 +21,7 @@ from tid.models import (
 )
 from tid.rules.errors import N_, InputError
 from tid.services import audit
-from tid.services.notices.access import new_access_code
+from tid.services.notices.access_codes import new_access_code
 from tid.services.notices.contents import BillForNotice, batch_context, notice_content, text_lines
 from tid.services.notices.deliveries import RETURNED, latest_delivery
 from tid.services.notices.fees import MailingFees, default_fees, default_receipt_fee
