@@ -5,8 +5,11 @@ finding. A failing page is photographed (in ``failures/`` of the screenshots' fo
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
+import shutil
+import sqlite3
 import tempfile
 import threading
 from collections.abc import Iterator
@@ -68,19 +71,14 @@ class Site:
     portal: tuple[str, str]
 
 
-def serve_demo() -> Iterator[Site]:
-    """Migrate a fresh SQLite database, load the demo, serve it with a worker thread.
-    Passwords are hashed with cheap argon2 parameters, as in the other tests (tests/conftest.py):
-    the browser tests check the pages, not the work factor."""
-    folder = Path(tempfile.mkdtemp(prefix="tid-browser-"))
-    hasher = users._hasher
-    users._hasher = PasswordHasher(time_cost=1, memory_cost=256, parallelism=1)
-    url = f"sqlite:///{folder / 'tid.sqlite'}"
-    migrate.upgrade(url)
-    app = create_app(
+SECRET = "browser-test-secret"
+
+
+def _app(folder: Path) -> Flask:
+    return create_app(
         {
-            "DATABASE_URL": url,
-            "SECRET_KEY": "browser-test-secret",
+            "DATABASE_URL": f"sqlite:///{folder / 'tid.sqlite'}",
+            "SECRET_KEY": SECRET,
             "INSTANCE_PATH": str(folder / "instance"),
             "SCHEDULER_IN_PROCESS": False,
             "TWO_FACTOR_ROLES": "",
@@ -89,8 +87,44 @@ def serve_demo() -> Iterator[Site]:
             "SEND_FILE_MAX_AGE_DEFAULT": 3600,
         }
     )
-    with app.app_context():
-        load_demo(session=get_session(), config=app.config)
+
+
+def _demo_once() -> Path:
+    """The demo migrated and loaded once for the whole run: the first browser module of any
+    worker loads it under a lock, and every module serves a copy of it, so each starts from
+    the same demo and none sees another's changes."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or f"solo-{os.getpid()}"
+    root = Path(tempfile.gettempdir()) / f"tid-browser-demo-{run}"
+    root.mkdir(exist_ok=True)
+    loaded = root / "demo"
+    with (root / "lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if not (root / "ready").exists():
+                shutil.rmtree(loaded, ignore_errors=True)
+                loaded.mkdir()
+                migrate.upgrade(f"sqlite:///{loaded / 'tid.sqlite'}")
+                app = _app(loaded)
+                with app.app_context():
+                    load_demo(session=get_session(), config=app.config)
+                app.extensions["tid.engine"].dispose()
+                with sqlite3.connect(loaded / "tid.sqlite") as db:  # the whole file, no WAL
+                    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                (root / "ready").touch()
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    return loaded
+
+
+def serve_demo() -> Iterator[Site]:
+    """A copy of the demo (:func:`_demo_once`), served with a worker thread. Passwords are
+    hashed with cheap argon2 parameters, as in the other tests (tests/conftest.py): the
+    browser tests check the pages, not the work factor."""
+    folder = Path(tempfile.mkdtemp(prefix="tid-browser-"))
+    hasher = users._hasher
+    users._hasher = PasswordHasher(time_cost=1, memory_cost=256, parallelism=1)
+    shutil.copytree(_demo_once(), folder, dirs_exist_ok=True)
+    app = _app(folder)
     sample = portal_sample(app.instance_path)
     assert sample is not None, "the demo wrote no portal sample"
     server: BaseWSGIServer = make_server("127.0.0.1", 0, app, threaded=True)
