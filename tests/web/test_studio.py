@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
 from tests.conftest import People, login
 from tests.services.billing.helpers import FORMULA, import_roll, make_ordinance
+from tid import tasks
 from tid.demo.roll import roll_csv
 from tid.models import ArchivedDocument, FormulaStudy
+from tid.services.studio import trials
 
 FY = "2026-27"
 
@@ -114,3 +117,26 @@ def test_another_municipality_is_refused(
     assert client.get(f"/petitions/{ordinance.petition_id}/studio").status_code == 403
     login(client, people.association)
     assert client.get(f"/petitions/{ordinance.petition_id}/studio").status_code == 403
+
+
+def test_a_large_roll_is_studied_in_the_background(
+    client: FlaskClient, people: People, session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the size a request answers in time, the clerk's study is a job: its page shows
+    the progress, and its result is the saved study; a reader who cannot save is told so."""
+    monkeypatch.setattr(trials, "IN_REQUEST_PROPERTIES", 2)
+    import_roll(session, people)
+    ordinance = make_ordinance(session, people)
+    login(client, people.auditor)
+    url = f"/petitions/{ordinance.petition_id}/studio"
+    refused = client.post(url, data=_form(people, action="try"))
+    assert refused.status_code == 422 and 'id="e-source"' in refused.get_data(as_text=True)
+    login(client, people.clerk)
+    started = client.post(url, data=_form(people, action="try", title="Estudio grande"))
+    assert started.status_code == 302 and "/jobs/" in started.location
+    assert session.exec(select(FormulaStudy)).first() is None
+    assert tasks.run_pending(client.application) == 1
+    study = session.exec(select(FormulaStudy)).one()
+    assert study.title == "Estudio grande" and study.property_count == 3
+    done = client.get(started.location).get_data(as_text=True)
+    assert f"/petitions/studies/{study.id}" in done

@@ -35,6 +35,11 @@ def _short(value: Decimal) -> str:
     return usd(value)[:-3]
 
 
+def share(part: int, whole: int) -> Decimal:
+    """A part of a total as a fraction to a tenth of a percent (a rate the pages print)."""
+    return (Decimal(part) / Decimal(whole)).quantize(Decimal("0.001")) if whole else Decimal(0)
+
+
 def class_label(code: str, say: Say) -> str:
     return code or say(N_("(no class)"))
 
@@ -160,6 +165,7 @@ def report_pdf(
         charts=study_charts(outcome, say),
         today=reader.today,
         class_label=lambda code: class_label(code, say),
+        share=share,
         band_label=band_label,
         cents=_cents,
         explanation=lambda i, position: render(

@@ -9,9 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, abort, current_app, render_template, request, url_for
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
+from tid import tasks
 from tid.app_reader import reader
 from tid.config import upload_retention
 from tid.db import get_session
@@ -25,6 +26,7 @@ from tid.services import access as policy
 from tid.services import petitions as petition_service
 from tid.services import places, studio
 from tid.services import roll as roll_files
+from tid.web import jobs
 from tid.web.access import deny_unless, me, require
 from tid.web.forms import Form
 from tid.web.util import send
@@ -70,14 +72,19 @@ def _defaults(petition: Petition, options: list[tuple[str, str]]) -> dict[str, s
     session = get_session()
     values = {"source": options[0][0] if options else studio.FILE, "baseline": studio.IN_FORCE}
     ordinance = petition_service.ordinance_of(session=session, petition=petition)
-    place = values["source"].partition(":")
-    if ordinance is None and place[1]:
-        found = studio.in_force(session=session, district_id=int(place[0]), fiscal_year=place[2])
+    if ordinance is not None:
+        values["v1_name"] = _("The petition's formula")
+    else:  # the formula in force on that roll, as a starting point
+        district, _sep, fy = values["source"].partition(":")
+        found = (
+            studio.in_force(session=session, district_id=int(district), fiscal_year=fy)
+            if fy
+            else None
+        )
         ordinance = found[1] if found else None
     if ordinance is not None:
         values["expected_amount"] = f"{ordinance.expected_amount:,.2f}"
         values["v1_formula"] = ordinance.formula
-        values["v1_name"] = _("The petition's formula")
     return values
 
 
@@ -144,6 +151,7 @@ def _helpers(outcome: studio.Outcome | None) -> dict[str, Any]:
     return {
         "cents": lambda value: money(from_cents(value)),
         "class_label": lambda code: study_documents.class_label(code, say),
+        "share": study_documents.share,
         "band_label": study_documents.band_label,
         "explanation": explanation,
     }
@@ -167,6 +175,13 @@ def studio_page(petition_id: int) -> Any:
     asked = form.read(lambda: studio.read_study(values))
     outcome = None
     if asked is not None and not errors:
+        large = form.read(
+            lambda: studio.too_large(
+                session=get_session(), study=asked, uploads=_uploads(), user_id=me().id
+            )
+        )
+        if large:
+            return _in_the_background(petition, values)
         outcome = form.read(
             lambda: studio.try_study(
                 session=get_session(), study=asked, uploads=_uploads(), user_id=me().id
@@ -176,6 +191,34 @@ def studio_page(petition_id: int) -> Any:
     if outcome is not None and not errors and request.form.get("action") == "save":
         return _save(petition, outcome)
     return _page(petition, values, errors=errors, outcome=outcome, status=422 if errors else 200)
+
+
+def _in_the_background(petition: Petition, values: dict[str, str]) -> Any:
+    """A study too large for the request: a clerk's is tried and saved by a job (its page
+    shows the progress, then links to the study); others are told so at the roll."""
+    if me().role not in WRITERS:
+        return _page(
+            petition,
+            values,
+            errors={
+                "source": _(
+                    "This roll is too large to try here: a clerk can save the study, "
+                    "which is then tried in the background."
+                )
+            },
+            status=422,
+        )
+    job = jobs.start(
+        tasks.STUDIO_SAVE,
+        params={
+            "petition_id": petition.id,
+            "values": values,
+            "title": values.get("title") or _("Formula study"),
+        },
+        district_id=None,
+        target=f"studio:{petition.id}",
+    )
+    return redirect(url_for("jobs.show", job_id=job.id))
 
 
 def _save(petition: Petition, outcome: studio.Outcome) -> Any:

@@ -81,6 +81,11 @@ def test_two_variants_say_who_pays_more_and_why(session: Session, people: People
     meet = outcome.meets[index]
     assert meet is not None and meet.factor == Decimal("0.918485")
     assert abs(meet.total - 600000) <= 3
+    scaled = studio.Variant("scaled", meet.formula, {})
+    assert (
+        studio.evaluate_variant(scaled, outcome.roll, Decimal("6000.00"), "v9").total  # type: ignore[arg-type]
+        == meet.total
+    )
 
 
 def test_a_roll_file_gives_what_its_import_would(session: Session, people: People) -> None:

@@ -49,6 +49,7 @@ from tid.services.studio.trials import (
     in_force,
     read_study,
     roll_choices,
+    too_large,
     try_study,
 )
 
@@ -84,5 +85,6 @@ __all__ = [
     "studies_of",
     "study_input",
     "summarize",
+    "too_large",
     "try_study",
 ]

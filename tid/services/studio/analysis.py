@@ -12,13 +12,16 @@ and every split below is of integer cents, so that it adds up to its total exact
 from __future__ import annotations
 
 import heapq
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, localcontext
+from functools import cached_property
 from typing import Any
 
 from tid.rules.errors import InputError
 from tid.rules.imposts import Value, compile_formula, evaluate
+from tid.rules.imposts.compiler import CONTEXT
 from tid.rules.imposts.evaluation import ImpostResult
 from tid.rules.money import ZERO, from_cents, to_cents
 
@@ -50,6 +53,16 @@ class StudyRoll:
     assessed: Sequence[Decimal]
     attributes: Sequence[str]  # the names a formula may use on this roll
     owners: Mapping[str, str]  # cadastral number -> owners (a file's; a roll's are read later)
+
+    @cached_property
+    def bands(self) -> list[str]:
+        """Each property's assessed-value band (worked out once for every variant)."""
+        keys = [band_key(i) for i in range(len(BANDS))]
+        return [keys[band_of(v)] for v in self.assessed]
+
+    @cached_property
+    def ids(self) -> list[str]:
+        return [str(p["id"]) for p in self.properties]
 
 
 @dataclass(frozen=True)
@@ -174,12 +187,8 @@ def evaluate_variant(variant: Variant, roll: StudyRoll, expected: Decimal, field
 
 
 def band_of(value: Decimal) -> int:
-    """The index of the assessed-value band of ``value``."""
-    index = 0
-    for i, low in enumerate(BANDS):
-        if value >= low:
-            index = i
-    return index
+    """The index of the assessed-value band of ``value`` (a negative value: the first)."""
+    return max(bisect_right(BANDS, value) - 1, 0)
 
 
 def band_key(index: int) -> str:
@@ -220,9 +229,9 @@ def summarize(evaluated: Evaluated, roll: StudyRoll, expected: Decimal) -> Summa
     cents = evaluated.cents
     classes = [c or "" for c in roll.classes]
     class_order = sorted(set(classes))
-    bands = [band_key(band_of(v)) for v in roll.assessed]
+    bands = roll.bands
     band_order = [band_key(i) for i in range(len(BANDS))]
-    ids = [str(p["id"]) for p in roll.properties]
+    ids = roll.ids
     top = heapq.nlargest(SHOWN, range(len(cents)), key=lambda i: (cents[i], ids[i]))
     expected_cents = to_cents(expected)
     return Summary(
@@ -242,10 +251,31 @@ def summarize(evaluated: Evaluated, roll: StudyRoll, expected: Decimal) -> Summa
     )
 
 
+@dataclass(frozen=True)
+class Row:
+    """A part of the roll with what it pays under each variant, side by side."""
+
+    key: str
+    count: int
+    totals: tuple[int, ...]  # cents, in the variants' order
+
+
+def side_by_side(summaries: Sequence[Summary], *, by: str) -> tuple[Row, ...]:
+    """The split ``by`` "class" or "band" of every variant in one table (the same roll, so
+    the same parts and counts): a row per part, in the first variant's order."""
+    if not summaries:
+        return ()
+    parts = [{s.key: s for s in getattr(v, f"by_{by}")} for v in summaries]
+    return tuple(
+        Row(key, first.count, tuple(p[key].total if key in p else 0 for p in parts))
+        for key, first in parts[0].items()
+    )
+
+
 def compare(base: Evaluated, variant: Evaluated, roll: StudyRoll) -> Comparison:
     """``variant`` against ``base`` property by property (the same roll, the same order)."""
     more = less = raised = lowered = 0
-    ids = [str(p["id"]) for p in roll.properties]
+    ids = roll.ids
     changed: list[int] = []
     classes = [c or "" for c in roll.classes]
     before_by: dict[str, int] = {}
@@ -286,6 +316,17 @@ def compare(base: Evaluated, variant: Evaluated, roll: StudyRoll) -> Comparison:
         largest_cuts=tuple(change(i) for i in cuts),
         by_class=tuple((k, before_by[k], after_by[k]) for k in sorted(before_by)),
     )
+
+
+def scaled_total(evaluated: Evaluated, factor: Decimal) -> int:
+    """What ``factor * (formula)`` gives in all, in cents: each property's unrounded value
+    scaled and rounded half-up, as the scaled formula's evaluation would round it."""
+    cents = Decimal("0.01")
+    with localcontext(CONTEXT):
+        return sum(
+            to_cents((factor * line.exact).quantize(cents, rounding=ROUND_HALF_UP))
+            for line in evaluated.result.properties
+        )
 
 
 def explanation(evaluated: Evaluated, position: int) -> str:

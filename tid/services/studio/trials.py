@@ -5,7 +5,7 @@ the roll, and the figures of each (:mod:`.analysis`). Nothing is written."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -24,11 +24,14 @@ from tid.services.billing.parameters import parse_parameters
 from tid.services.studio.analysis import (
     Comparison,
     Evaluated,
+    Row,
     StudyRoll,
     Summary,
     Variant,
     compare,
     evaluate_variant,
+    scaled_total,
+    side_by_side,
     summarize,
 )
 from tid.services.studio.sources import district_roll, file_roll, roll_owners
@@ -83,6 +86,14 @@ class Outcome:
     comparisons: tuple[tuple[int, Comparison], ...]  # (variant index, its comparison)
     owners: Mapping[str, str] = field(default_factory=dict)
     roll: StudyRoll | None = None
+
+    @property
+    def by_class(self) -> tuple[Row, ...]:
+        return side_by_side(self.summaries, by="class")
+
+    @property
+    def by_band(self) -> tuple[Row, ...]:
+        return side_by_side(self.summaries, by="band")
 
 
 def _district_and_year(value: str) -> tuple[int, str] | None:
@@ -208,19 +219,12 @@ def _names(text: str) -> list[str]:
         return []
 
 
-def _meet(
-    evaluated: Evaluated, roll: StudyRoll, expected: Decimal, summary: Summary
-) -> Meet | None:
+def _meet(evaluated: Evaluated, summary: Summary) -> Meet | None:
     """The variant scaled to meet the expected amount, and what the scaled one gives."""
     if summary.factor is None or summary.apportioned or summary.difference == 0:
         return None
     scaled = f"{summary.factor} * ({evaluated.variant.formula})"
-    variant = Variant(evaluated.variant.name, scaled, evaluated.variant.parameters)
-    try:
-        again = evaluate_variant(variant, roll, expected, "scaled")
-    except InputError:
-        return None
-    return Meet(summary.factor, scaled, again.total)
+    return Meet(summary.factor, scaled, scaled_total(evaluated, summary.factor))
 
 
 def try_study(
@@ -230,11 +234,16 @@ def try_study(
     uploads: Path | None = None,
     user_id: int | None = None,
     data: bytes = b"",
+    progress: Callable[[int, int], None] | None = None,
 ) -> Outcome:
-    """Every variant of the study on its roll, each against the formula compared with."""
+    """Every variant of the study on its roll, each against the formula compared with;
+    ``progress(done, total)`` is told after the roll is read and after each variant."""
+    steps = len(study.variants) + 3
     roll, label = _roll_of(
         session=session, study=study, uploads=uploads, user_id=user_id, data=data
     )
+    if progress is not None:
+        progress(1, steps)
     variants = list(study.variants)
     fields = [f"v{v.number or i}" for i, v in enumerate(variants, start=1)]
     base_index: int | None = int(study.baseline) - 1 if study.baseline != IN_FORCE else None
@@ -249,15 +258,17 @@ def try_study(
         base_index = 0
     evaluated: list[Evaluated] = []
     problems: list[Finding] = []
-    for variant, name in zip(variants, fields, strict=True):
+    for done, (variant, name) in enumerate(zip(variants, fields, strict=True), start=2):
         try:
             evaluated.append(evaluate_variant(variant, roll, study.expected, name))
         except InputError as exc:
             problems.append(Finding(exc.field, exc.message))
+        if progress is not None:
+            progress(min(done, steps - 1), steps)
     if problems:
         raise FindingsError(problems)
     summaries = [summarize(e, roll, study.expected) for e in evaluated]
-    meets = [_meet(e, roll, study.expected, s) for e, s in zip(evaluated, summaries, strict=True)]
+    meets = [_meet(e, s) for e, s in zip(evaluated, summaries, strict=True)]
     comparisons = tuple(
         (i, compare(evaluated[base_index], e, roll))
         for i, e in enumerate(evaluated)
@@ -295,6 +306,27 @@ def _owners(
     return roll_owners(
         session=session, district_id=place[0], fiscal_year=place[1], cadastral=sorted(shown)
     )
+
+
+# A study larger than this is tried in the background (a job with its progress), not in
+# the request: a roll of more properties, or a roll file of more bytes (some 1,500 rows,
+# as the roll's own check: reading and checking a file costs more than evaluating it).
+IN_REQUEST_PROPERTIES = 20_000
+IN_REQUEST_BYTES = 256 * 1024
+
+
+def too_large(
+    *, session: Session, study: StudyInput, uploads: Path | None, user_id: int | None
+) -> bool:
+    """Whether the study is work for the background: its roll's size."""
+    place = study.district()
+    if place is None:
+        if uploads is None or not study.file_token:
+            return False
+        data, _meta = roll_files.load_upload(uploads, study.file_token, user_id=user_id)
+        return len(data) > IN_REQUEST_BYTES
+    counts = dict(roll_files.fiscal_years(session=session, district_id=place[0]))
+    return counts.get(place[1], 0) > IN_REQUEST_PROPERTIES
 
 
 def roll_choices(
