@@ -12,8 +12,16 @@ from hypothesis import strategies as st
 from sqlmodel import Session
 
 from tests.conftest import People, examples
-from tests.services.billing.helpers import FORMULA, amounts, import_roll, make_ordinance, run
+from tests.services.billing.helpers import (
+    ACTOR,
+    FORMULA,
+    amounts,
+    import_roll,
+    make_ordinance,
+    run,
+)
 from tid.demo.roll import roll_csv
+from tid.models import Petition
 from tid.rules.errors import FindingsError
 from tid.services import studio
 
@@ -181,3 +189,31 @@ def test_every_split_adds_up_to_its_total(rows: list[tuple[Decimal, str]], budge
     assert sum(after - before for _k, before, after in comparison.by_class) == comparison.net
     same = studio.compare(base, base, roll)
     assert (same.more, same.less, same.raised, same.lowered) == (0, 0, 0, 0)
+
+
+def test_a_saved_study_reopens_beside_the_ordinance_voted(session: Session, people: People) -> None:
+    import_roll(session, people)
+    ordinance = make_ordinance(session, people)
+    petition = session.get(Petition, ordinance.petition_id)
+    assert petition is not None
+    asked = _study(people, "0.015 * assessed_value", FORMULA, baseline="1")
+    outcome = studio.try_study(session=session, study=asked)
+    saved = studio.save_study(
+        session=session,
+        actor=ACTOR,
+        petition=petition,
+        outcome=outcome,
+        report=b"%PDF-1.7 a report",
+        title="Estudio",
+    )
+    session.commit()
+    assert studio.studies_of(session=session, petition_id=petition.id or 0) == [saved]
+    assert studio.report_bytes(session=session, study=saved) == b"%PDF-1.7 a report"
+    again = studio.reopen(session=session, study=saved, voted=None)
+    assert [e.total for e in again.evaluated] == [e.total for e in outcome.evaluated]
+    against = studio.reopen(session=session, study=saved, voted=ordinance)
+    assert against.base_index == 0 and against.summaries[0].total == 576875
+    by_name = {c.variant: c for _i, c in against.comparisons}
+    same = by_name["Variant 2"]  # the voted formula, tried before the vote
+    assert (same.more, same.less) == (0, 0)
+    assert studio.form_values(saved)["v1_formula"] == "0.015 * assessed_value"
