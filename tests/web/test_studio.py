@@ -69,6 +69,15 @@ def test_a_clerk_studies_two_variants_and_saves_the_study(
     assert "040-010-001-02,hotel,400000.00,5300.00,5300.00,6000.00" in text
     petition_page = client.get(f"/petitions/{petition_id}").get_data(as_text=True)
     assert f"/petitions/studies/{study.id}/report.pdf" in petition_page
+    # ``tid document`` gives the same amounts, and the report made again from the roll.
+    runner = client.application.test_cli_runner()
+    cli = runner.invoke(
+        args=["document", "formula-study.csv", "--study", str(study.id), "--lang", "es"]
+    )
+    assert cli.exit_code == 0, cli.output
+    assert cli.output.lstrip("\ufeff").splitlines() == text.lstrip("\ufeff").splitlines()
+    missing = runner.invoke(args=["document", "formula-study.csv", "--study", "999"])
+    assert missing.exit_code != 0 and "No existe ese estudio." in missing.output
 
 
 def test_a_bad_formula_comes_back_at_its_field(

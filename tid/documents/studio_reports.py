@@ -154,7 +154,7 @@ def report_pdf(
     the largest payers, and who pays more or less against the formula compared with."""
 
     def say(text: str) -> str:
-        return render(text if isinstance(text, Message) else Message(text), reader.locale)
+        return _said(text, reader.locale)
 
     return reader.pdf(
         "pdf/formula_study.html",
@@ -194,4 +194,5 @@ def study_csv(session: Session, *, reader: Reader, study: int) -> Document:
     if row is None:
         raise InputError("study", NO_STUDY)
     outcome = studio.reopen(session=session, study=row, voted=None)
-    return Document(amounts_csv(outcome, reader.say), CSV, f"formula-study-{row.id}-amounts.csv")
+    data = amounts_csv(outcome, lambda text: _said(text, reader.locale))
+    return Document(data, CSV, f"formula-study-{row.id}-amounts.csv")
