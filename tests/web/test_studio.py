@@ -51,6 +51,9 @@ def test_a_clerk_studies_two_variants_and_saves_the_study(
     assert "Hotel El Convento Inc" in shown  # owners shown to the signed-in clerk
     assert "040-010-001-02" in shown and "<svg" in shown
     assert session.exec(select(FormulaStudy)).first() is None  # a try writes nothing
+    as_csv = client.post(f"/petitions/{petition_id}/studio", data=_form(people, action="csv"))
+    assert as_csv.mimetype == "text/csv"
+    assert "040-010-001-02,hotel,400000.00,5300.00,5300.00,6000.00" in as_csv.get_data(as_text=True)
     saved = client.post(
         f"/petitions/{petition_id}/studio",
         data=_form(people, action="save", title="Estudio de marzo"),

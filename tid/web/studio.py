@@ -190,6 +190,9 @@ def studio_page(petition_id: int) -> Any:
     errors.update(form.errors)
     if outcome is not None and not errors and request.form.get("action") == "save":
         return _save(petition, outcome)
+    if outcome is not None and not errors and request.form.get("action") == "csv":
+        data = study_documents.amounts_csv(outcome, say)
+        return send(Document(data, CSV, f"formula-study-petition-{petition.id}-amounts.csv"))
     return _page(petition, values, errors=errors, outcome=outcome, status=422 if errors else 200)
 
 
