@@ -64,6 +64,8 @@ def test_a_clerk_studies_two_variants_and_saves_the_study(
     assert session.get(ArchivedDocument, study.report_sha256) is not None
     reopened = client.get(saved.location).get_data(as_text=True)
     assert "Estudio de marzo" in reopened and "$6,532.50" in reopened
+    # The petition's ordinance, as voted, is set beside every variant tried.
+    assert "Frente a la ordenanza aprobada" in reopened and "$5,768.75" in reopened
     report = client.get(f"/petitions/studies/{study.id}/report.pdf")
     assert report.status_code == 200 and report.data.startswith(b"%PDF")
     amounts = client.get(f"/petitions/studies/{study.id}/amounts.csv")

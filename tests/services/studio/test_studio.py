@@ -4,7 +4,10 @@ split adds up to its total, and a bad formula is refused at its field."""
 
 from __future__ import annotations
 
+import hashlib
+from datetime import date
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from hypothesis import assume, given, settings
@@ -20,10 +23,13 @@ from tests.services.billing.helpers import (
     make_ordinance,
     run,
 )
+from tests.services.test_archive import _corrupt_one_byte
+from tid.demo import records
 from tid.demo.roll import roll_csv
 from tid.models import Petition
 from tid.rules.errors import FindingsError
-from tid.services import studio
+from tid.services import archive, studio
+from tid.services import roll as roll_files
 
 FY = "2026-27"
 
@@ -217,3 +223,53 @@ def test_a_saved_study_reopens_beside_the_ordinance_voted(session: Session, peop
     same = by_name["Variant 2"]  # the voted formula, tried before the vote
     assert (same.more, same.less) == (0, 0)
     assert studio.form_values(saved)["v1_formula"] == "0.015 * assessed_value"
+
+
+def test_a_studys_report_and_roll_file_are_documents_of_record(
+    session: Session, people: People, tmp_path: Path
+) -> None:
+    """The uploaded file a study was tried on and its report are archived by their SHA-256:
+    the archive's check names the study when a byte of either changes."""
+    data = roll_csv(12, seed=5)
+    clerk = people.clerk.id
+    token = roll_files.store_upload(
+        tmp_path, data, meta={"file_name": "crim.csv", "user_id": clerk}
+    )
+    asked = studio.StudyInput(
+        source=studio.FILE,
+        expected=Decimal("1000.00"),
+        variants=(studio.Variant("a", FORMULA, {}),),
+        baseline="1",
+        file_token=token,
+        file_name="crim.csv",
+    )
+    outcome = studio.try_study(session=session, study=asked, uploads=tmp_path, user_id=clerk)
+    petition = records.add(
+        session,
+        Petition(
+            municipality_id=people.municipality.id or 0,
+            district_name="Condado",
+            petitioner="Alcalde",
+            received_on=date(2026, 3, 2),
+        ),
+    )
+    saved = studio.save_study(
+        session=session,
+        actor=ACTOR,
+        petition=petition,
+        outcome=outcome,
+        report=b"%PDF-1.7 the study's report",
+        title="Estudio",
+        uploads=tmp_path,
+        user_id=clerk,
+    )
+    session.commit()
+    assert saved.file_sha256 == hashlib.sha256(data).hexdigest()
+    assert archive.verify(session=session).ok
+    again = studio.reopen(session=session, study=saved, voted=None)  # from the archive
+    assert again.evaluated[0].cents == outcome.evaluated[0].cents
+    _corrupt_one_byte(session, saved.report_sha256)
+    report = archive.verify(session=session)
+    assert [m.used_by for m in report.mismatches] == [(f"report of formula study {saved.id}",)]
+    with pytest.raises(RuntimeError):
+        studio.report_bytes(session=session, study=saved)
