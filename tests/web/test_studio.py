@@ -11,6 +11,7 @@ from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
 from tests.conftest import People, login
+from tests.pdf_checks import assert_archival, pdf_text
 from tests.services.billing.helpers import FORMULA, import_roll, make_ordinance
 from tid import tasks
 from tid.demo.roll import roll_csv
@@ -67,7 +68,9 @@ def test_a_clerk_studies_two_variants_and_saves_the_study(
     # The petition's ordinance, as voted, is set beside every variant tried.
     assert "Frente a la ordenanza aprobada" in reopened and "$5,768.75" in reopened
     report = client.get(f"/petitions/studies/{study.id}/report.pdf")
-    assert report.status_code == 200 and report.data.startswith(b"%PDF")
+    assert report.status_code == 200
+    archived = assert_archival(report.data, lang="es", tagged=True)
+    assert "Estudio de marzo" in pdf_text(report.data) and len(archived.pages) >= 2
     amounts = client.get(f"/petitions/studies/{study.id}/amounts.csv")
     text = amounts.get_data(as_text=True)
     assert text.splitlines()[0].startswith("\ufeffNúmero de catastro")
