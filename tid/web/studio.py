@@ -130,6 +130,7 @@ def _page(
         outcome=outcome,
         charts=study_documents.study_charts(outcome, say) if outcome else [],
         roll_options=options,
+        names=studio.formula_names(session=get_session(), source=values.get("source", "")),
         can_write=me().role in WRITERS,
         max_variants=studio.MAX_VARIANTS,
         baseline_options=[

@@ -17,11 +17,14 @@ from tid.rules import periods
 from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.messages import Message
 from tid.rules.money import parse_money
+from tid.rules.vocab import formula_name_label
+from tid.rules.vocab.roll_columns import formula_columns
 from tid.services import roll as roll_files
 from tid.services.billing import active_run
 from tid.services.billing.ordinance_terms import ordinance_for
 from tid.services.billing.parameters import parse_parameters
 from tid.services.studio.analysis import (
+    EXPECTED,
     Comparison,
     Evaluated,
     Row,
@@ -327,6 +330,20 @@ def too_large(
         return len(data) > IN_REQUEST_BYTES
     counts = dict(roll_files.fiscal_years(session=session, district_id=place[0]))
     return counts.get(place[1], 0) > IN_REQUEST_PROPERTIES
+
+
+def formula_names(*, session: Session, source: str) -> list[tuple[str, str]]:
+    """The names a formula may use on the roll ``source`` (a district's roll of a year, or
+    a file: its standard columns), each with what it is, and the expected amount."""
+    place = _district_and_year(source)
+    if place is None:
+        names = list(formula_columns())
+    else:
+        names = roll_files.attribute_names(
+            session=session, district_id=place[0], fiscal_year=place[1]
+        )
+    named = [(name, formula_name_label(name) or "") for name in names]
+    return [*named, (EXPECTED, Message("the amount the ordinance expects (the form's)"))]
 
 
 def roll_choices(
