@@ -44,6 +44,7 @@ BILLING_RUN = "billing.run"
 ROLL_COMMIT = "roll.commit"
 ROLL_CHECK = "roll.check"
 ACCOUNT_PDF = "account.pdf"
+STUDIO_SAVE = "studio.save"
 DAILY_DIGEST = "scheduler.daily_digest"
 YEARLY_NOTICES = "scheduler.yearly_notices"
 
@@ -56,6 +57,7 @@ KIND_LABELS = {
     ROLL_COMMIT: N_("Import the roll"),
     ROLL_CHECK: N_("Check the roll file"),
     ACCOUNT_PDF: N_("Prepare a document of the account"),
+    STUDIO_SAVE: N_("Try formulas on a roll and save the study"),
     DAILY_DIGEST: N_("Daily deadline digest"),
     YEARLY_NOTICES: N_("Yearly notices"),
 }
@@ -305,6 +307,48 @@ def _account_pdf(ctx: Context) -> Outcome:
     )
     done = N_("The PDF is ready.") if document.is_pdf else N_("The file is ready.")
     return Outcome(ctx.url("jobs.document", job_id=ctx.job_id), done, sha)
+
+
+@handler(STUDIO_SAVE)
+def _studio_save(ctx: Context) -> Outcome:
+    """A formula study too large for a request: every variant tried on its roll, the study
+    report made in the language of who asked, the study saved with the petition."""
+    from tid.app_reader import reader
+    from tid.documents import studio_reports
+    from tid.models import Petition
+    from tid.services import studio
+
+    p = ctx.params
+    petition = ctx.session.get(Petition, int(p["petition_id"]))
+    if petition is None:
+        raise InputError("petition", N_("There is no such petition."))
+    folder = Path(ctx.app.instance_path) / "uploads" / "studies"
+    asked = studio.read_study({str(k): str(v) for k, v in dict(p["values"]).items()})
+    outcome = studio.try_study(
+        session=ctx.session,
+        study=asked,
+        uploads=folder,
+        user_id=ctx.actor.user_id,
+        progress=ctx.report,
+    )
+    title = str(p["title"])
+    report = studio_reports.report_pdf(
+        outcome, reader=reader(ctx.locale), petition=petition, title=title
+    )
+    saved = studio.save_study(
+        session=ctx.session,
+        actor=ctx.actor,
+        petition=petition,
+        outcome=outcome,
+        report=report,
+        title=title,
+        uploads=folder,
+        user_id=ctx.actor.user_id,
+    )
+    return Outcome(
+        ctx.url("studio.show", study_id=saved.id),
+        N_("Study saved with the petition; its report is archived."),
+    )
 
 
 @handler(DAILY_DIGEST)

@@ -99,7 +99,7 @@ DATA_COLUMNS = {
     "finding": ("grounds",),
     "fiscal_year_lock": ("note", "actor"),
     "late_charge_terms": ("ordinance_reference",),
-    "ordinance": ("number", "district_name", "association_name"),
+    "ordinance": ("number", "district_name", "association_name", "formula"),
     "property": ("cadastral_number", "physical_address"),
     "user_account": ("email", "name"),
     "property_lien": ("holder", "reference", "actor"),
@@ -122,6 +122,7 @@ DATA_COLUMNS = {
     "loginsession": ("address", "user_agent"),
     "journal_entry": ("actor",),
     "billing_run": ("actor",),
+    "formula_study": ("title", "variants", "actor"),
 }
 # Proper names no table holds: the languages on the switch, the product and file formats.
 NAMES = {"English", "Español", "tid", "PDF", "CSV", "JSON", "iCal", "LPRA", "SHA", "QR"}
@@ -401,6 +402,9 @@ NOT_WALKED = {
     "auth.reset": "needs an emailed secret",
     "petitions.calendar_feed": "needs a calendar secret (an iCal feed)",
     "roll.preview": "walked after an upload of the demo's roll, below",
+    "studio.show": "walked after the clerk saves a formula study, below",
+    "studio.report": "walked after the clerk saves a formula study, below",
+    "studio.amounts": "walked after the clerk saves a formula study, below",
     "notices.batch_print": "the notices of notices.notice_pdf, bound for the printer",
     "portal.notices": "walked as the owner, below",
     "portal.download": "walked as the owner, below",
@@ -524,6 +528,35 @@ def test_the_pseudo_catalog_marks_every_message(tmp_path: Path) -> None:
     assert other_language_words(["Código de acceso: THE2-WHY3-HAVE", "Access code"], set()) == set()
 
 
+def _walk_the_studio(app: Flask, walk: Walk, values: dict[str, str]) -> None:
+    """The formula studio: the clerk tries two formulas on the Condado's roll (the result
+    page), saves the study, and reads it, its archived report and its CSV."""
+    clerk = _client(app, ROLES["clerk"])
+    form = {
+        "source": f"{values['district_id']}:{values['fiscal_year']}",
+        "expected_amount": "500,000.00",
+        "baseline": "in_force",
+        "v1_name": "Uno",
+        "v1_formula": "0.01 * assessed_value",
+        "v2_name": "Dos",
+        "v2_formula": "max(50.00, 0.008 * assessed_value)",
+        "title": "Estudio",
+    }
+    walk.words |= set(_WORD.findall(json.dumps(form)))
+    # the apportioning formula the pages suggest, set as code (a PDF's text has no code)
+    walk.words |= {"sum"}
+    url = f"/petitions/{values['petition_id']}/studio"
+    walk.check("studio.studio_page", clerk.post(url, data={**form, "action": "try"}), url)
+    saved = clerk.post(url, data={**form, "action": "save"})
+    assert saved.status_code == 302, saved.get_data(as_text=True)[:400]
+    for endpoint, path in (
+        ("studio.show", saved.location),
+        ("studio.report", f"{saved.location}/report.pdf"),
+        ("studio.amounts", f"{saved.location}/amounts.csv"),
+    ):
+        walk.check(endpoint, clerk.get(path), path)
+
+
 def test_every_page_pdf_and_csv_speaks_only_from_the_catalogs(pseudo_app: Flask) -> None:
     app = pseudo_app
     with Session(app.extensions["tid.engine"]) as session:
@@ -581,6 +614,7 @@ def test_every_page_pdf_and_csv_speaks_only_from_the_catalogs(pseudo_app: Flask)
     )
     assert uploaded.status_code == 302, uploaded.get_data(as_text=True)[:400]
     walk.check("roll.preview", association.get(uploaded.location), uploaded.location)
+    _walk_the_studio(app, walk, samples["clerk"])
     # the owner in the portal: their notices and the PDF as mailed
     owner = _client(app, None)
     number, code = app.config["DEMO_NOTICE"]

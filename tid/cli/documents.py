@@ -24,6 +24,7 @@ _DOCUMENT_OPTIONS = (
     "notice",
     "calculator",
     "input",
+    "study",
 )
 
 
@@ -76,7 +77,7 @@ def _document_parameter(name: str, text: str) -> Any:
             return date.fromisoformat(text)
         except ValueError:
             raise _DocumentError(name, N_("Write a date like 2026-03-02.")) from None
-    if name in ("district", "municipality", "property", "batch"):
+    if name in ("district", "municipality", "property", "batch", "study"):
         number = parse_id(text)
         if number is None and name in ("district", "municipality"):
             number = _id_by_name(name, text)
@@ -173,6 +174,7 @@ def _write_document(data: bytes, out: str) -> None:
 @click.option("--notice", help="Notice number.")
 @click.option("--calculator", help="Calculator name (as tid calc names it).")
 @click.option("--input", "input_", help="The calculator's JSON document (a file, - for stdin).")
+@click.option("--study", help="A petition's formula study (its number).")
 @click.option("--lang", help="es or en (default: the environment's language, else es).")
 @click.option("--out", help="The file to write (- for standard output; a CSV's default).")
 @with_appcontext

@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlmodel import Session
 
-from tid.documents import account, calc_reports, notices, petitions
+from tid.documents import account, calc_reports, notices, petitions, studio_reports
 from tid.documents.base import CSV, PDF, Document, Reader
 from tid.rules.errors import N_, InputError
 from tid.rules.messages import Message
@@ -38,6 +38,7 @@ PARAMETERS: dict[str, str] = {
     "notice": N_("the notice (its number, like 2026-000008)"),
     "calculator": N_("the calculator (its name, as tid calc names it)"),
     "input": N_("the calculator's JSON document (a file)"),
+    "study": N_("the petition's formula study (its number)"),
 }
 
 
@@ -125,6 +126,20 @@ KINDS: dict[str, Kind] = {
             PDF,
             (),
             ("municipality", "state"),
+        ),
+        Kind(
+            "formula-study.pdf",
+            N_("A petition's formula study: the variants tried on a roll, side by side"),
+            studio_reports.study_report,
+            PDF,
+            ("study",),
+        ),
+        Kind(
+            "formula-study.csv",
+            N_("A formula study's amounts, every property under each variant"),
+            studio_reports.study_csv,
+            CSV,
+            ("study",),
         ),
         Kind(
             "calculator.pdf",

@@ -43,6 +43,7 @@ from tid.models.bills_and_notices import (
     NoticeBatch,
     NoticeKind,
 )
+from tid.models.formula_studies import FormulaStudy
 from tid.models.jobs_audit_and_documents import (
     ArchivedDocument,
     AuditEvent,
@@ -94,6 +95,7 @@ __all__ = [
     "Expenditure",
     "Finding",
     "FiscalYearLock",
+    "FormulaStudy",
     "HeavyWork",
     "Job",
     "JobRun",

@@ -1,4 +1,5 @@
-"""The archive checks itself: every archived document (notices, print files, manifests) is
+"""The archive checks itself: every archived document (notices, print files, manifests, the
+reports of formula studies and the roll files they were tried on) is
 read back and hashed again, and any whose bytes no longer match the SHA-256 it is stored
 under is reported with what it is (a notice, a batch's print file or manifest).
 
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 
 from sqlmodel import Session, col, or_, select
 
-from tid.models import ArchivedDocument, Notice, NoticeBatch
+from tid.models import ArchivedDocument, FormulaStudy, Notice, NoticeBatch
 
 READ_AT_ONCE = 50  # documents per round trip
 
@@ -87,6 +88,16 @@ def _used_by(session: Session, sha256: str) -> tuple[str, ...]:
             uses.append(f"print file of batch {batch.id}")
         if batch.manifest_sha256 == sha256:
             uses.append(f"PS 3877 manifest of batch {batch.id}")
+    studies = session.exec(
+        select(FormulaStudy).where(
+            or_(FormulaStudy.report_sha256 == sha256, FormulaStudy.file_sha256 == sha256)
+        )
+    )
+    for study in studies:
+        if study.report_sha256 == sha256:
+            uses.append(f"report of formula study {study.id}")
+        if study.file_sha256 == sha256:
+            uses.append(f"roll file of formula study {study.id}")
     return tuple(uses)
 
 
