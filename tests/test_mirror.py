@@ -31,6 +31,7 @@ TESTED_THROUGH: dict[str, tuple[str, str]] = {
     "demo/petitions.py": ("tests/demo/test_load.py", 'args=["demo"'),
     "demo/roll.py": ("tests/services/roll/test_importing.py", "tid.demo"),
     "documents/account.py": ("tests/web/account/test_downloads.py", "/statement"),
+    "documents/studio_reports.py": ("tests/web/test_studio.py", "/report.pdf"),
     "mail.py": ("tests/test_scheduled_jobs.py", "from tid import mail"),
     "models/column_types.py": ("tests/test_migrations.py", "tid.models"),
     "queue.py": ("tests/test_tasks.py", "tid.queue"),
