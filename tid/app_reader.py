@@ -45,7 +45,8 @@ def reader(locale: str) -> Reader:
         with force_locale(locale):
             return render_template(template_name, **context)
 
-    return base.Reader(locale=locale, today=today(), render=render)
+    base_url = str(current_app.config.get("BASE_URL") or "").rstrip("/")
+    return base.Reader(locale=locale, today=today(), render=render, base_url=base_url)
 
 
 def render_pdf(template_name: str, /, **context: Any) -> bytes:

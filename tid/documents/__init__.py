@@ -18,7 +18,7 @@ from typing import Any
 
 from sqlmodel import Session
 
-from tid.documents import account, calc_reports, notices, petitions
+from tid.documents import account, calc_reports, closing, notices, petitions
 from tid.documents.base import CSV, PDF, Document, Reader
 from tid.rules.errors import N_, InputError
 from tid.rules.messages import Message
@@ -40,6 +40,8 @@ PARAMETERS: dict[str, str] = {
     "notice": N_("the notice (its number, like 2026-000008)"),
     "calculator": N_("the calculator (its name, as tid calc names it)"),
     "input": N_("the calculator's JSON document (a file)"),
+    "through": N_("the day a payoff quote is good through (YYYY-MM-DD; by default 30 days on)"),
+    "issued_by": N_("who issues the document (their name, as printed on it)"),
 }
 
 
@@ -128,6 +130,17 @@ KINDS: dict[str, Kind] = {
             _by_locale(account.lien_certificate),
             PDF,
             ("district", "property"),
+        ),
+        Kind(
+            "payoff.pdf",
+            N_(
+                "A payoff quote: what a property owes through a day, with what each day after "
+                "adds (issued, archived and verifiable)"
+            ),
+            closing.payoff_pdf,
+            PDF,
+            ("district", "property"),
+            ("through", "issued_by"),
         ),
         Kind(
             "deadlines.pdf",

@@ -45,6 +45,7 @@ class Reader:
     locale: str
     today: date
     render: Callable[..., str]
+    base_url: str = ""  # where the app is served: a document's QR code and links point there
 
     def say(self, msgid: str) -> str:
         """A msgid (``N_("…")``) in the reader's language."""

@@ -43,6 +43,7 @@ from tid.models.bills_and_notices import (
     NoticeBatch,
     NoticeKind,
 )
+from tid.models.closings_and_releases import IssuedDocument
 from tid.models.jobs_audit_and_documents import (
     ArchivedDocument,
     AuditEvent,
@@ -95,6 +96,7 @@ __all__ = [
     "Finding",
     "FiscalYearLock",
     "HeavyWork",
+    "IssuedDocument",
     "Job",
     "JobRun",
     "JobState",
