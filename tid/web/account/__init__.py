@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from tid.web.account import (  # noqa: F401 - each registers its routes on the blueprint
     bank,
+    closing_pages,
     dashboard,
     delinquency,
     journal,

@@ -1,0 +1,74 @@
+"""The association's closing pages: a payoff quote issued good through a day, read back as
+its archived PDF, and settled by a payment booked in one entry."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from datetime import date, timedelta
+
+from flask.testing import FlaskClient
+from pypdf import PdfReader
+from sqlmodel import Session, select
+
+from tests.conftest import People, login
+from tests.pdf_checks import assert_archival
+from tests.services.ledger_support import ACTOR
+from tests.web.account.support import setup_account
+from tid.models import IssuedDocument, JournalEntry, Property
+from tid.services import liens
+
+
+def test_a_quote_issued_read_back_and_settled(
+    client: FlaskClient, session: Session, people: People
+) -> None:
+    s, _bill_id = setup_account(session, people)
+    liens.set_late_terms(
+        session=session,
+        actor=ACTOR,
+        district_id=s.district_id,
+        surcharge_rate="0.10",
+        annual_interest_rate="0",
+    )
+    session.commit()
+    prop = session.exec(select(Property).where(Property.district_id == s.district_id)).one()
+    d = s.district_id
+    login(client, people.association)
+    page = client.get(f"/account/{d}/properties/{prop.id}/payoff")
+    default = (date.today() + timedelta(days=30)).isoformat()
+    assert page.status_code == 200 and f'value="{default}"' in page.get_data(as_text=True)
+    refused = client.post(f"/account/{d}/properties/{prop.id}/payoff", data={"good_through": "x"})
+    assert refused.status_code == 422 and "Escriba una fecha" in refused.get_data(as_text=True)
+    through = (date.today() + timedelta(days=10)).isoformat()
+    issued = client.post(
+        f"/account/{d}/properties/{prop.id}/payoff", data={"good_through": through}
+    )
+    assert issued.status_code == 302
+    quote = session.exec(select(IssuedDocument)).one()
+    assert issued.headers["Location"].endswith(f"/account/{d}/issued/{quote.reference}")
+    # 1,000.00 + the 10% surcharge.
+    assert str(quote.total) == "1100.00" and quote.good_through == date.fromisoformat(through)
+    shown = " ".join(client.get(issued.headers["Location"]).get_data(as_text=True).split())
+    assert "$1,100.00" in shown and "Cotización de saldo" in shown and "123-456-789-01" in shown
+    pdf = client.get(f"/account/{d}/issued/{quote.reference}.pdf").data
+    assert hashlib.sha256(pdf).hexdigest() == quote.sha256
+    assert_archival(pdf, lang="es", tagged=True)
+    text = " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages).split())
+    assert quote.reference in text and "/verificar/" in text and "$1,100.00" in text
+    before = len(session.exec(select(JournalEntry)).all())
+    short = client.post(
+        f"/account/{d}/issued/{quote.reference}",
+        data={"paid_on": date.today().isoformat(), "amount": "1000.00", "token": "t1"},
+        follow_redirects=True,
+    )
+    assert "$100.00" in short.get_data(as_text=True)
+    client.post(
+        f"/account/{d}/issued/{quote.reference}",
+        data={"paid_on": date.today().isoformat(), "amount": "100.00", "token": "t2"},
+    )
+    session.expire_all()
+    entries = session.exec(select(JournalEntry)).all()
+    assert len([e for e in entries if e.kind == "payment"]) == 2 and len(entries) >= before + 2
+    assert session.exec(select(IssuedDocument)).one().settled_on == date.today()
+    login(client, people.other_association)
+    assert client.get(f"/account/{d}/issued/{quote.reference}").status_code in (403, 404)
