@@ -95,6 +95,9 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "account.property_payoff": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
     "account.issued_document": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
     "account.issued_pdf": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
+    # Anyone checks a document issued about a property by its code (no owner on it).
+    "verification.index": PUBLIC,
+    "verification.document": PUBLIC,
     "account.apply_credit": frozenset({ADMIN, ASSOCIATION}),
     "account.statement": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
     "account.statement_csv": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),

@@ -126,10 +126,14 @@ KINDS: dict[str, Kind] = {
         ),
         Kind(
             "lien-certificate.pdf",
-            N_("A property's liens in the order the law ranks them"),
-            _by_locale(account.lien_certificate),
+            N_(
+                "A property's liens in the order the law ranks them (issued, archived and "
+                "verifiable)"
+            ),
+            closing.lien_certificate,
             PDF,
             ("district", "property"),
+            ("issued_by",),
         ),
         Kind(
             "payoff.pdf",

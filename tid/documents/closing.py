@@ -16,9 +16,11 @@ from tid.documents.base import PDF, Document, Reader, district_of
 from tid.models import IssuedDocument, Property
 from tid.render.qr import qr_svg_data_uri
 from tid.rules.errors import N_, InputError
-from tid.services import audit, issued, payoffs
+from tid.rules.messages import render
+from tid.services import account_reads, audit, issued, liens, payoffs
 from tid.services.notices.archived import archived_bytes
 
+NO_PROPERTY = N_("There is no such property in this district.")
 NO_ISSUED = N_("There is no document with this reference in this district.")
 COMMAND_LINE = "command line"
 
@@ -90,19 +92,69 @@ def payoff_pdf(
     """Issue a payoff quote of the property good through ``through`` (by default 30 days
     from today): recorded, its PDF archived, and the PDF returned."""
     shown = district_of(session, district)
-    quote = payoffs.issue_quote(
-        session=session,
-        actor=_actor(actor, issued_by),
-        district_id=district,
-        property_id=property,
-        today=reader.today,
-        good_through=through,
-    )
+    try:
+        quote = payoffs.issue_quote(
+            session=session,
+            actor=_actor(actor, issued_by),
+            district_id=district,
+            property_id=property,
+            today=reader.today,
+            good_through=through,
+        )
+    except InputError as exc:  # the day is the document's parameter ``through``
+        if exc.field == "good_through":
+            raise InputError("through", exc.message) from None
+        raise
     prop = session.get(Property, property)
     assert prop is not None  # issue_quote checked it
     pdf = reader.pdf("pdf/payoff.html", district=shown, **context(reader, quote, prop))
     issued.attach_pdf(session=session, document=quote, pdf=pdf)
     return Document(pdf, PDF, f"{quote.reference}.pdf")
+
+
+def lien_certificate(
+    session: Session,
+    *,
+    district: int,
+    property: int,
+    reader: Reader,
+    issued_by: str | None = None,
+    actor: audit.Actor | None = None,
+) -> Document:
+    """Issue the certificate of the impost lien of a property: its liens in the order the
+    law ranks them, what the impost lien secures today and what it does not, who issues it,
+    the day it is valid through and what each day after adds; recorded, archived and
+    verifiable by its code."""
+    shown = district_of(session, district)
+    prop = account_reads.district_property(
+        session=session, district_id=district, property_id=property
+    )
+    if prop is None:
+        raise InputError("property", NO_PROPERTY)
+    on = reader.today
+    view = liens.lien_priority(session=session, prop=prop, today=on)
+    certificate = issued.issue(
+        session=session,
+        actor=_actor(actor, issued_by),
+        kind=issued.LIEN_CERTIFICATE,
+        district_id=district,
+        property_id=property,
+        issued_on=on,
+        good_through=payoffs.default_good_through(on),
+        figures=payoffs.figures(session=session, prop=prop, through=on),
+    )
+    pdf = reader.pdf(
+        "pdf/lien_certificate.html",
+        district=shown,
+        owners=liens.owner_names(session=session, property_id=property),
+        view=view,
+        reasons={
+            (line.id, line.part): render(line.reason, reader.locale) for line in view.result.ranking
+        },
+        **context(reader, certificate, prop),
+    )
+    issued.attach_pdf(session=session, document=certificate, pdf=pdf)
+    return Document(pdf, PDF, f"{certificate.reference}.pdf")
 
 
 def issued_pdf(session: Session, *, district: int, reference: str) -> Document:

@@ -19,6 +19,7 @@ BLUEPRINT_MODULES = [
     "tid.web.account",
     "tid.web.notices",
     "tid.web.portal",
+    "tid.web.verification_pages",
     "tid.web.jobs",
     "tid.web.journal_labels",
 ]

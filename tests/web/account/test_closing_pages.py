@@ -6,8 +6,9 @@ from __future__ import annotations
 import hashlib
 import io
 from datetime import date, timedelta
+from pathlib import Path
 
-from flask.testing import FlaskClient
+from flask.testing import FlaskClient, FlaskCliRunner
 from pypdf import PdfReader
 from sqlmodel import Session, select
 
@@ -39,6 +40,11 @@ def test_a_quote_issued_read_back_and_settled(
     assert page.status_code == 200 and f'value="{default}"' in page.get_data(as_text=True)
     refused = client.post(f"/account/{d}/properties/{prop.id}/payoff", data={"good_through": "x"})
     assert refused.status_code == 422 and "Escriba una fecha" in refused.get_data(as_text=True)
+    past = client.post(
+        f"/account/{d}/properties/{prop.id}/payoff", data={"good_through": "2020-01-01"}
+    )
+    said = past.get_data(as_text=True)
+    assert past.status_code == 422 and 'id="e-good_through"' in said
     through = (date.today() + timedelta(days=10)).isoformat()
     issued = client.post(
         f"/account/{d}/properties/{prop.id}/payoff", data={"good_through": through}
@@ -72,3 +78,29 @@ def test_a_quote_issued_read_back_and_settled(
     assert session.exec(select(IssuedDocument)).one().settled_on == date.today()
     login(client, people.other_association)
     assert client.get(f"/account/{d}/issued/{quote.reference}").status_code in (403, 404)
+
+
+def test_the_command_line_issues_a_quote_as_the_page_does(
+    runner: FlaskCliRunner, session: Session, people: People, tmp_path: Path
+) -> None:
+    s, _bill_id = setup_account(session, people)
+    prop = session.exec(select(Property).where(Property.district_id == s.district_id)).one()
+    out = tmp_path / "payoff.pdf"
+    through = (date.today() + timedelta(days=5)).isoformat()
+    args = ["document", "payoff.pdf", "--district", str(s.district_id), "--property"]
+    done = runner.invoke(
+        args=[*args, str(prop.id), "--through", through, "--lang", "en", "--out", str(out)]
+    )
+    assert done.exit_code == 0, done.output
+    quote = session.exec(select(IssuedDocument)).one()
+    assert hashlib.sha256(out.read_bytes()).hexdigest() == quote.sha256
+    assert quote.issued_by == "command line" and str(quote.good_through) == through
+    text = " ".join(PdfReader(io.BytesIO(out.read_bytes())).pages[0].extract_text().split())
+    assert "Payoff quote" in text and "$1,000.00" in text
+    bad = runner.invoke(args=[*args, str(prop.id), "--through", "soon", "--out", str(out)])
+    assert bad.exit_code == 2 and "--through" in bad.output and "Traceback" not in bad.output
+    past = runner.invoke(
+        args=[*args, str(prop.id), "--through", "2020-01-01", "--lang", "en", "--out", str(out)]
+    )
+    assert past.exit_code == 2
+    assert "Error: --through: A quote is good through today or a later day." in past.output

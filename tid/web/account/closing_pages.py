@@ -49,7 +49,7 @@ def property_payoff(district_id: int, property_id: int) -> Any:
     values = {"good_through": request.form.get("good_through", default)}
     if request.method == "POST":
         writer(district)
-        form = Form()
+        form = Form({"through": "good_through"})
         through = form.read(lambda: date_field(values, "good_through"))
         quote = None
         if through is not None:
@@ -89,6 +89,26 @@ def _issue(district: District, property_id: int, through: date) -> str:
         actor=me().actor,
     )
     return made.filename.removesuffix(".pdf")
+
+
+def issue_certificate(district: District, property_id: int) -> Any:
+    """The certificate of the impost lien issued (recorded and archived), then its page."""
+    form = Form()
+    made = form.write(
+        lambda: closing.lien_certificate(
+            get_session(),
+            district=district.id or 0,
+            property=property_id,
+            reader=reader(language()),
+            issued_by=_issuer(),
+            actor=me().actor,
+        )
+    )
+    reference = made.filename.removesuffix(".pdf") if made else ""
+    target = url_for("account.issued_document", district_id=district.id, reference=reference)
+    if made is None:
+        target = url_for("account.property_liens", district_id=district.id, property_id=property_id)
+    return form.flashed(_("Lien certificate issued."), target)
 
 
 _PAYMENT_FIELDS = ("paid_on", "amount", "token")
