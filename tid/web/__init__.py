@@ -20,6 +20,7 @@ BLUEPRINT_MODULES = [
     "tid.web.notices",
     "tid.web.portal",
     "tid.web.verification_pages",
+    "tid.web.closing_api",
     "tid.web.jobs",
     "tid.web.journal_labels",
 ]

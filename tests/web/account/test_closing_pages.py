@@ -18,6 +18,7 @@ from tests.services.ledger_support import ACTOR
 from tests.web.account.support import setup_account
 from tid.models import IssuedDocument, JournalEntry, Property
 from tid.services import liens
+from tid.services.issued import shown_code as issued_code
 
 
 def test_a_quote_issued_read_back_and_settled(
@@ -104,3 +105,29 @@ def test_the_command_line_issues_a_quote_as_the_page_does(
     )
     assert past.exit_code == 2
     assert "Error: --through: A quote is good through today or a later day." in past.output
+
+
+def test_the_api_gives_a_quote_to_signed_in_users(
+    client: FlaskClient, session: Session, people: People
+) -> None:
+    s, _bill_id = setup_account(session, people)
+    prop = session.exec(select(Property).where(Property.district_id == s.district_id)).one()
+    url = f"/api/v1/account/{s.district_id}/properties/{prop.id}/payoff"
+    assert client.get(url).status_code == 401
+    login(client, people.auditor)
+    through = (date.today() + timedelta(days=7)).isoformat()
+    answer = client.get(f"{url}?through={through}").get_json()
+    assert answer["through"] == through and answer["total"] == "1000.00"
+    assert answer["lines"][0]["fiscal_year"] == "2025-26" and "owner" not in str(answer)
+    bad = client.get(f"{url}?through=2020-01-01")
+    assert bad.status_code == 422 and bad.get_json()["field"] == "through"
+    login(client, people.association)
+    client.post(
+        f"/account/{s.district_id}/properties/{prop.id}/payoff", data={"good_through": through}
+    )
+    quote = session.exec(select(IssuedDocument)).one()
+    read = client.get(f"/api/v1/account/{s.district_id}/issued/{quote.reference}").get_json()
+    assert read["state"] == "valid" and read["remaining"] == "1000.00"
+    assert read["verify_url"].endswith(issued_code(quote.code))
+    login(client, people.other_association)
+    assert client.get(url).status_code == 403
