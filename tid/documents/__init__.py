@@ -147,6 +147,17 @@ KINDS: dict[str, Kind] = {
             ("through", "issued_by"),
         ),
         Kind(
+            "release.pdf",
+            N_(
+                "The release of a property's impost lien, once nothing it secures is owed "
+                "(issued, archived and verifiable)"
+            ),
+            closing.release_pdf,
+            PDF,
+            ("district", "property"),
+            ("issued_by",),
+        ),
+        Kind(
             "deadlines.pdf",
             N_("The open petitions and their deadlines"),
             petitions.deadlines_report,

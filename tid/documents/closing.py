@@ -17,7 +17,7 @@ from tid.models import IssuedDocument, Property
 from tid.render.qr import qr_svg_data_uri
 from tid.rules.errors import N_, InputError
 from tid.rules.messages import render
-from tid.services import account_reads, audit, issued, liens, payoffs
+from tid.services import account_reads, audit, issued, liens, payoffs, releases
 from tid.services.notices.archived import archived_bytes
 
 NO_PROPERTY = N_("There is no such property in this district.")
@@ -155,6 +155,38 @@ def lien_certificate(
     )
     issued.attach_pdf(session=session, document=certificate, pdf=pdf)
     return Document(pdf, PDF, f"{certificate.reference}.pdf")
+
+
+def release_pdf(
+    session: Session,
+    *,
+    district: int,
+    property: int,
+    reader: Reader,
+    issued_by: str | None = None,
+    actor: audit.Actor | None = None,
+) -> Document:
+    """Issue the release of a property's impost lien (refused while it secures anything):
+    recorded, archived and verifiable by its code."""
+    shown = district_of(session, district)
+    release = releases.issue_release(
+        session=session,
+        actor=_actor(actor, issued_by),
+        district_id=district,
+        property_id=property,
+        today=reader.today,
+    )
+    prop = session.get(Property, property)
+    assert prop is not None  # issue_release checked it
+    pdf = reader.pdf(
+        "pdf/release.html",
+        district=shown,
+        owners=liens.owner_names(session=session, property_id=property),
+        years=releases.released_years(session=session, property_id=property),
+        **context(reader, release, prop),
+    )
+    issued.attach_pdf(session=session, document=release, pdf=pdf)
+    return Document(pdf, PDF, f"{release.reference}.pdf")
 
 
 def issued_pdf(session: Session, *, district: int, reference: str) -> Document:

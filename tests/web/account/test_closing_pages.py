@@ -131,3 +131,33 @@ def test_the_api_gives_a_quote_to_signed_in_users(
     assert read["verify_url"].endswith(issued_code(quote.code))
     login(client, people.other_association)
     assert client.get(url).status_code == 403
+
+
+def test_a_release_is_refused_while_the_lien_secures_anything(
+    client: FlaskClient, session: Session, people: People
+) -> None:
+    s, _bill_id = setup_account(session, people)
+    prop = session.exec(select(Property).where(Property.district_id == s.district_id)).one()
+    d = s.district_id
+    login(client, people.association)
+    refused = client.post(f"/account/{d}/properties/{prop.id}/release", follow_redirects=True)
+    said = " ".join(refused.get_data(as_text=True).split())
+    assert "1000.00" in said and "No hay cancelación" in said
+    assert session.exec(select(IssuedDocument)).all() == []
+    through = date.today().isoformat()
+    client.post(f"/account/{d}/properties/{prop.id}/payoff", data={"good_through": through})
+    quote = session.exec(select(IssuedDocument)).one()
+    client.post(
+        f"/account/{d}/issued/{quote.reference}",
+        data={"paid_on": through, "amount": "1000.00", "token": "t"},
+    )
+    done = client.post(f"/account/{d}/properties/{prop.id}/release")
+    assert done.status_code == 302
+    session.expire_all()
+    release = session.exec(select(IssuedDocument).where(IssuedDocument.kind == "release")).one()
+    pdf = client.get(f"/account/{d}/issued/{release.reference}.pdf").data
+    assert_archival(pdf, lang="es", tagged=True)
+    text = " ".join(PdfReader(io.BytesIO(pdf)).pages[0].extract_text().split())
+    assert "2025-26" in text and "123-456-789-01" in text and release.reference in text
+    verified = client.get(f"/verificar/{release.code}").get_data(as_text=True)
+    assert release.reference in verified and "Marta" not in verified

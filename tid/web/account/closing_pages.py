@@ -18,9 +18,9 @@ from tid.i18n import language, money
 from tid.models import District, IssuedDocument
 from tid.rules.errors import InputError
 from tid.rules.money import ZERO
-from tid.services import issued, payoffs
+from tid.services import issued, liens, payoffs
 from tid.web.access import may_write_district, me, require, visible_district
-from tid.web.account.blueprint import READERS, bp
+from tid.web.account.blueprint import READERS, WRITERS, bp
 from tid.web.account.fields import (
     date_field,
     district_property,
@@ -72,6 +72,7 @@ def property_payoff(district_id: int, property_id: int) -> Any:
         values=values,
         errors=errors,
         documents=issued.of_property(session=db, property_id=property_id),
+        lien=liens.impost_lien(session=db, prop=prop, today=today()),
         today=today(),
         may_write=may_write_district(district),
     ), (422 if errors else 200)
@@ -91,11 +92,12 @@ def _issue(district: District, property_id: int, through: date) -> str:
     return made.filename.removesuffix(".pdf")
 
 
-def issue_certificate(district: District, property_id: int) -> Any:
-    """The certificate of the impost lien issued (recorded and archived), then its page."""
+def _issued(district: District, property_id: int, make: Any, said: str, back: str) -> Any:
+    """A document issued by ``make`` (recorded and archived), then its page; refused, back
+    to ``back`` saying why."""
     form = Form()
     made = form.write(
-        lambda: closing.lien_certificate(
+        lambda: make(
             get_session(),
             district=district.id or 0,
             property=property_id,
@@ -104,11 +106,29 @@ def issue_certificate(district: District, property_id: int) -> Any:
             actor=me().actor,
         )
     )
-    reference = made.filename.removesuffix(".pdf") if made else ""
-    target = url_for("account.issued_document", district_id=district.id, reference=reference)
     if made is None:
-        target = url_for("account.property_liens", district_id=district.id, property_id=property_id)
-    return form.flashed(_("Lien certificate issued."), target)
+        target = url_for(back, district_id=district.id, property_id=property_id)
+    else:
+        reference = made.filename.removesuffix(".pdf")
+        target = url_for("account.issued_document", district_id=district.id, reference=reference)
+    return form.flashed(said, target)
+
+
+def issue_certificate(district: District, property_id: int) -> Any:
+    """The certificate of the impost lien issued, then its page."""
+    said = _("Lien certificate issued.")
+    return _issued(district, property_id, closing.lien_certificate, said, "account.property_liens")
+
+
+@bp.route("/<int:district_id>/properties/<int:property_id>/release", methods=["POST"])
+@require(*WRITERS)
+def issue_release(district_id: int, property_id: int) -> Any:
+    """The release of the impost lien issued (refused while it secures anything)."""
+    district = visible_district(district_id)
+    writer(district)
+    district_property(district, property_id)
+    said = _("Release of the impost lien issued.")
+    return _issued(district, property_id, closing.release_pdf, said, "account.property_payoff")
 
 
 _PAYMENT_FIELDS = ("paid_on", "amount", "token")
