@@ -30,6 +30,8 @@ AUDIT_ACTIONS: Vocabulary[Term] = Vocabulary(
         Term("journal.bulk", N_("Entries booked")),
         Term("late_terms.set", N_("Late-payment terms set")),
         Term("lien.create", N_("Lien recorded")),
+        Term("lien.correct", N_("Lien corrected")),
+        Term("lien.cancel", N_("Lien cancelled")),
         Term("payoff.issue", N_("Payoff quote issued")),
         Term("payoff.payment", N_("Payment against a payoff quote")),
         Term("lien_certificate.issue", N_("Lien certificate issued")),
@@ -204,5 +206,7 @@ AUDIT_FIELDS: Vocabulary[Term] = Vocabulary(
         Term("settled_entry_id", N_("Settled by entry")),
         Term("settled_on", N_("Settled on")),
         Term("sha256", N_("SHA-256")),
+        Term("cancelled_on", N_("Cancelled on")),
+        Term("cancel_reason", N_("Why it was cancelled")),
     ),
 )

@@ -20,6 +20,7 @@ from tid.web.account import (  # noqa: F401 - each registers its routes on the b
     dashboard,
     delinquency,
     journal,
+    lien_records,
     payment_pages,
     property_liens,
     spending,

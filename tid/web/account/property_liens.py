@@ -111,6 +111,7 @@ def property_liens(district_id: int, property_id: int) -> Any:
         errors=errors,
         kinds=[(k, str(_(LIEN_KINDS[k].label))) for k in recorded_kinds()],
         credit=found.credit,
+        cancelled=liens.recorded_liens(session=db, property_id=property_id, cancelled=True),
         token=secrets.token_urlsafe(16),
         may_write=may_write_district(district),
     ), (422 if errors else 200)
