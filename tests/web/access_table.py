@@ -97,6 +97,7 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "account.issued_pdf": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
     "account.issue_release": frozenset({ADMIN, ASSOCIATION}),
     "account.lien_record": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
+    "account.property_owners": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
     "closing_api.payoff": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
     "closing_api.issued_document": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
     # Anyone checks a document issued about a property by its code (no owner on it).

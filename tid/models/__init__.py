@@ -43,7 +43,7 @@ from tid.models.bills_and_notices import (
     NoticeBatch,
     NoticeKind,
 )
-from tid.models.closings_and_releases import IssuedDocument
+from tid.models.closings_and_releases import IssuedDocument, OwnershipTransfer
 from tid.models.jobs_audit_and_documents import (
     ArchivedDocument,
     AuditEvent,
@@ -115,6 +115,7 @@ __all__ = [
     "NoticeKind",
     "Ordinance",
     "OwedDay",
+    "OwnershipTransfer",
     "PasswordReset",
     "Petition",
     "PetitionState",

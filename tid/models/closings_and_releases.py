@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from decimal import Decimal
 
-from sqlalchemy import Column, String, Text
+from sqlalchemy import Column, String, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from tid.clock import utcnow
@@ -47,4 +47,29 @@ class IssuedDocument(SQLModel, table=True):
     charges_paid: Decimal = Field(default=Decimal("0"), sa_type=Money, nullable=False)
     settled_entry_id: int | None = Field(default=None, foreign_key="journal_entry.id")
     settled_on: date | None = None
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class OwnershipTransfer(SQLModel, table=True):
+    """A property's change of owner: recorded by the association (the day of the deed, the
+    new owner and their mailing address, a note of the deed or of the CRIM's change) or found
+    by a roll import that names a new owner for the same cadastral number (``roll_import_id``).
+    The debt stays with the property (its lien); the roll line the next notice is addressed
+    from takes the new owner, and this record keeps the one before."""
+
+    __tablename__ = "ownership_transfer"
+    __table_args__ = (UniqueConstraint("property_id", "roll_import_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    district_id: int = Field(foreign_key="district.id", index=True)
+    property_id: int = Field(foreign_key="property.id", index=True)
+    transferred_on: date
+    previous_owner_names: str = Field(default="", max_length=500)
+    previous_mailing_address: str = Field(default="", max_length=800)  # lines joined by "\n"
+    new_owner_names: str = Field(max_length=500)
+    new_mailing_address: str = Field(default="", max_length=800)
+    note: str = Field(default="", max_length=500)  # the deed, or the CRIM's change
+    source: str = Field(default="recorded", max_length=20)  # recorded | roll
+    roll_import_id: int | None = Field(default=None, foreign_key="roll_import.id")
+    actor: str = Field(max_length=254)
     created_at: datetime = Field(default_factory=utcnow)

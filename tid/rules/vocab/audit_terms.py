@@ -31,6 +31,8 @@ AUDIT_ACTIONS: Vocabulary[Term] = Vocabulary(
         Term("late_terms.set", N_("Late-payment terms set")),
         Term("lien.create", N_("Lien recorded")),
         Term("lien.correct", N_("Lien corrected")),
+        Term("transfer.record", N_("Change of owner recorded")),
+        Term("property_year.transfer", N_("Roll line passed to the new owner")),
         Term("lien.cancel", N_("Lien cancelled")),
         Term("payoff.issue", N_("Payoff quote issued")),
         Term("payoff.payment", N_("Payment against a payoff quote")),
@@ -98,6 +100,7 @@ AUDIT_RECORDS: Vocabulary[Term] = Vocabulary(
         Term("property_year", N_("Roll line")),
         Term("bill", N_("Bill")),
         Term("issued_document", N_("Issued document")),
+        Term("ownership_transfer", N_("Change of owner")),
     ),
 )
 
@@ -208,5 +211,11 @@ AUDIT_FIELDS: Vocabulary[Term] = Vocabulary(
         Term("sha256", N_("SHA-256")),
         Term("cancelled_on", N_("Cancelled on")),
         Term("cancel_reason", N_("Why it was cancelled")),
+        Term("transferred_on", N_("Transferred on")),
+        Term("previous_owner_names", N_("Owner before")),
+        Term("previous_mailing_address", N_("Mailing address before")),
+        Term("new_owner_names", N_("New owner")),
+        Term("new_mailing_address", N_("New mailing address")),
+        Term("roll_import_id", N_("Roll import")),
     ),
 )

@@ -21,6 +21,7 @@ from tid.web.account import (  # noqa: F401 - each registers its routes on the b
     delinquency,
     journal,
     lien_records,
+    owner_pages,
     payment_pages,
     property_liens,
     spending,
