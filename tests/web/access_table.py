@@ -103,6 +103,9 @@ ACCESS: dict[str, str | frozenset[str]] = {
     # Anyone checks a document issued about a property by its code (no owner on it).
     "verification.index": PUBLIC,
     "verification.document": PUBLIC,
+    # The owner's account of a property their codes opened (the portal's session says which).
+    "owner_account.account": PUBLIC,
+    "owner_account.document": PUBLIC,
     "account.apply_credit": frozenset({ADMIN, ASSOCIATION}),
     "account.statement": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
     "account.statement_csv": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),

@@ -21,6 +21,7 @@ BLUEPRINT_MODULES = [
     "tid.web.portal",
     "tid.web.verification_pages",
     "tid.web.closing_api",
+    "tid.web.portal_account",
     "tid.web.jobs",
     "tid.web.journal_labels",
 ]
