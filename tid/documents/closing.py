@@ -100,6 +100,7 @@ def payoff_pdf(
             property_id=property,
             today=reader.today,
             good_through=through,
+            issued_by=issued_by or "",
         )
     except InputError as exc:  # the day is the document's parameter ``through``
         if exc.field == "good_through":
@@ -142,6 +143,7 @@ def lien_certificate(
         issued_on=on,
         good_through=payoffs.default_good_through(on),
         figures=payoffs.figures(session=session, prop=prop, through=on),
+        issued_by=issued_by or "",
     )
     pdf = reader.pdf(
         "pdf/lien_certificate.html",
@@ -175,6 +177,7 @@ def release_pdf(
         district_id=district,
         property_id=property,
         today=reader.today,
+        issued_by=issued_by or "",
     )
     prop = session.get(Property, property)
     assert prop is not None  # issue_release checked it

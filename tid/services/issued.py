@@ -90,8 +90,10 @@ def issue(
     issued_on: date,
     good_through: date | None,
     figures: Figures,
+    issued_by: str = "",
 ) -> IssuedDocument:
-    """Record a document about to be issued (its PDF follows: :func:`attach_pdf`)."""
+    """Record a document about to be issued (its PDF follows: :func:`attach_pdf`), in the
+    name of ``issued_by`` (a person's name; by default the actor's label)."""
     prop = session.get(Property, property_id)
     district = session.get(District, district_id)
     if prop is None or district is None or prop.district_id != district_id:
@@ -105,7 +107,7 @@ def issue(
         cadastral_number=prop.cadastral_number,
         issued_on=issued_on,
         good_through=good_through,
-        issued_by=actor.label[:254],
+        issued_by=(issued_by.strip() or actor.label)[:254],
         association=(district.association_name or district.name)[:200],
         secured=figures.secured,
         charges=figures.charges,

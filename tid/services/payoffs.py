@@ -85,6 +85,7 @@ def issue_quote(
     property_id: int,
     today: date,
     good_through: date | None = None,
+    issued_by: str = "",
 ) -> IssuedDocument:
     """Record a payoff quote of the property good through ``good_through`` (by default 30
     days from today); its PDF is made and archived by the document (tid/documents/closing.py)."""
@@ -104,6 +105,7 @@ def issue_quote(
         issued_on=today,
         good_through=through,
         figures=figures(session=session, prop=prop, through=through),
+        issued_by=issued_by,
     )
 
 

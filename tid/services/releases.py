@@ -28,7 +28,13 @@ def released_years(*, session: Session, property_id: int) -> list[str]:
 
 
 def issue_release(
-    *, session: Session, actor: audit.Actor, district_id: int, property_id: int, today: date
+    *,
+    session: Session,
+    actor: audit.Actor,
+    district_id: int,
+    property_id: int,
+    today: date,
+    issued_by: str = "",
 ) -> IssuedDocument:
     """Record the release of the property's impost lien (its PDF follows); refused while
     the lien secures anything."""
@@ -54,4 +60,5 @@ def issue_release(
         issued_on=today,
         good_through=None,
         figures=issued.Figures(),
+        issued_by=issued_by,
     )
