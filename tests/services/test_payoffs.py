@@ -48,6 +48,19 @@ def _second_run(session: Session, s: Scaffold, due: date) -> BillingRun:
     )
 
 
+def _nth_run(session: Session, s: Scaffold, n: int) -> BillingRun:
+    """The ``n``-th billing run after the scaffold's (a property has one bill per run)."""
+    return records.billing_run(
+        session,
+        s.ordinance,
+        fiscal_year=f"{2025 + n}-{26 + n}",
+        run_on=date(2025, 7, 1),
+        due_date=DUE,
+        fingerprint=str(n) * 64,
+        actor="tests",
+    )
+
+
 def _quote(session: Session, s: Scaffold, prop_id: int, through: date) -> issued.IssuedDocument:
     return payoffs.issue_quote(
         session=session,
@@ -203,3 +216,58 @@ def test_a_verification_code_carries_80_bits_and_is_never_repeated() -> None:
         assert len({c[position] for c in codes}) == 32
     shown = issued.shown_code(codes[0])
     assert shown.count("-") == 3 and issued.read_code(shown.lower()) == codes[0]
+
+
+@given(
+    amounts=st.lists(st.integers(min_value=1, max_value=500_000), min_size=1, max_size=3),
+    paid=st.lists(st.integers(min_value=1, max_value=800_000), min_size=1, max_size=3),
+    surcharge=st.sampled_from(["0", "0.10", "0.125"]),
+    interest=st.sampled_from(["0", "0.0365", "0.1875"]),
+)
+def test_payments_against_a_quote_split_to_the_cent(
+    app: Flask, amounts: list[int], paid: list[int], surcharge: str, interest: str
+) -> None:
+    """However a quote is paid (in one payment or several, short or over), each payment is
+    one balanced entry whose parts — impost per bill, late charges, credit — add up to it to
+    the cent, never take more than the quote said, and settle it once they reach its total."""
+    with Session(app.extensions["tid.engine"], expire_on_commit=False) as session:
+        s = Scaffold(session)
+        _terms(session, s, surcharge, interest)
+        prop = s.property()
+        for i, cents in enumerate(amounts):
+            run = s.run if i == 0 else _nth_run(session, s, i)
+            s.bill(prop, str(Decimal(cents) / 100), run=run)
+        quote = _quote(session, s, prop.id or 0, date(2025, 12, 29))
+        brought = ZERO
+        for n, cents in enumerate(paid):
+            if quote.settled_on is not None:
+                break
+            amount = Decimal(cents) / 100
+            done = payoffs.pay_quote(
+                session=session,
+                actor=ACTOR,
+                district_id=s.district_id,
+                reference=quote.reference,
+                paid_on=date(2025, 11, 1),
+                amount=amount,
+                today=date(2025, 11, 1),
+                key=f"k{n}",
+            )
+            brought += amount
+            lines = session.exec(
+                select(JournalLine).where(JournalLine.entry_id == done.entry_id)
+            ).all()
+            assert sum((x.amount for x in lines), ZERO) == 0
+            by = Counter[str]()
+            for x in lines:
+                by[x.account] += x.amount  # type: ignore[assignment]
+            assert by["bank"] == amount
+            assert -by["receivable"] - by["late_charges"] - by["owner_credit"] == amount
+            assert done.remaining == max(ZERO, quote.total - brought)
+            assert done.settled == (brought >= quote.total)
+        assert quote.charges_paid <= quote.charges
+        owed_after = sum(
+            ledger.owed_by_bill(session=session, district_id=s.district_id).values(), ZERO
+        )
+        assert owed_after == max(ZERO, quote.secured - brought)
+        session.rollback()

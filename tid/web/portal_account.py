@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from flask import Blueprint, abort, current_app, render_template, session
+from flask import Blueprint, abort, current_app, render_template, request, session
 from flask_babel import gettext as _
 
 from tid.app_reader import reader
@@ -17,7 +17,7 @@ from tid.db import get_session
 from tid.documents import closing
 from tid.i18n import language
 from tid.models import Notice
-from tid.services import audit, ledger, owner_account, portal
+from tid.services import audit, ledger, owner_account, portal, request_rate
 from tid.web import calc_guard
 from tid.web.access import public
 from tid.web.portal import SESSION_KEY
@@ -26,6 +26,7 @@ from tid.web.util import send, today
 bp = Blueprint("owner_account", __name__, url_prefix="/portal/account")
 
 PORTAL = audit.Actor("owner's portal")
+DOCUMENTS_PER_MINUTE = 6  # documents one client issues through the portal a minute
 
 
 def _opened(public_id: str) -> Notice:
@@ -69,6 +70,14 @@ def document(public_id: str, which: str) -> Any:
     make = {"payoff": closing.payoff_pdf, "lien-certificate": closing.lien_certificate}.get(which)
     if make is None:
         abort(404)
+    client = (request.remote_addr or "unknown")[:64]
+    limit = int(current_app.config.get("PORTAL_DOCUMENTS_PER_MINUTE", DOCUMENTS_PER_MINUTE))
+    decision = request_rate.hit(
+        session=get_session(), key=f"portal-documents:{client}", limit=limit
+    )
+    get_session().commit()
+    if not decision.allowed:
+        abort(429)
     with calc_guard.bounded(counted=False):
         made = make(
             get_session(),
