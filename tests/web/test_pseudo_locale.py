@@ -411,7 +411,7 @@ NOT_WALKED = {
     "api.parameters": "JSON for scripts (CALCULATORS.md)",
     "jobs.healthz": "JSON for load balancers",
     "jobs.readyz": "JSON for load balancers",
-    "verification.document": "needs a document's verification code (tests/web/test_verification_pages.py)",
+    "verification.document": "needs a verification code (tests/web/test_verification_pages.py)",
     "account.issued_document": "needs a document issued (tests/web/account/test_closing_pages.py)",
     "account.issued_pdf": "needs a document issued (tests/web/account/test_closing_pages.py)",
     "account.lien_certificate": "GET goes to the documents issued (account.property_payoff)",
