@@ -45,8 +45,13 @@ def reader(locale: str) -> Reader:
         with force_locale(locale):
             return render_template(template_name, **context)
 
+    base_url = str(current_app.config.get("BASE_URL") or "").rstrip("/")
     return base.Reader(
-        locale=locale, today=today(), render=render, speaking=lambda: force_locale(locale)
+        locale=locale,
+        today=today(),
+        render=render,
+        speaking=lambda: force_locale(locale),
+        base_url=base_url,
     )
 
 

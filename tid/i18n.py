@@ -219,6 +219,9 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["admin_cap_rate"] = admin_cap_rate
     app.jinja_env.globals["language"] = language
     app.jinja_env.globals["ranked_line_label"] = ranked_line_label
+    from tid.rules.vocab.closing_terms import issued_kind_label
+
+    app.jinja_env.globals["issued_kind_label"] = issued_kind_label
     from tid.services import access
 
     app.jinja_env.globals["access"] = access  # the one access policy, for the templates

@@ -415,6 +415,14 @@ NOT_WALKED = {
     "api.parameters": "JSON for scripts (CALCULATORS.md)",
     "jobs.healthz": "JSON for load balancers",
     "jobs.readyz": "JSON for load balancers",
+    "verification.document": "needs a verification code (tests/web/test_verification_pages.py)",
+    "account.issued_document": "needs a document issued (tests/web/account/test_closing_pages.py)",
+    "account.issued_pdf": "needs a document issued (tests/web/account/test_closing_pages.py)",
+    "account.lien_certificate": "GET goes to the documents issued (account.property_payoff)",
+    "account.lien_record": "needs a lien's id (tests/web/account/test_lien_records.py)",
+    "owner_account.account": "needs a notice the owner opened (tests/web/test_owner_account.py)",
+    "closing_api.payoff": "JSON for scripts",
+    "closing_api.issued_document": "JSON for scripts",
 }
 
 

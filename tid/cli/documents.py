@@ -25,6 +25,8 @@ _DOCUMENT_OPTIONS = (
     "calculator",
     "input",
     "study",
+    "through",
+    "issued_by",
 )
 
 
@@ -72,7 +74,7 @@ def _document_parameter(name: str, text: str) -> Any:
             return parse_fiscal_year(text, "year")
         except InputError:
             raise _DocumentError(name, N_("Write a fiscal year like 2024-25.")) from None
-    if name == "booked_by":
+    if name in ("booked_by", "through"):
         try:
             return date.fromisoformat(text)
         except ValueError:
@@ -175,6 +177,8 @@ def _write_document(data: bytes, out: str) -> None:
 @click.option("--calculator", help="Calculator name (as tid calc names it).")
 @click.option("--input", "input_", help="The calculator's JSON document (a file, - for stdin).")
 @click.option("--study", help="A petition's formula study (its number).")
+@click.option("--through", help="The day a payoff quote is good through (YYYY-MM-DD).")
+@click.option("--issued-by", "issued_by", help="Who issues the document (a name).")
 @click.option("--lang", help="es or en (default: the environment's language, else es).")
 @click.option("--out", help="The file to write (- for standard output; a CSV's default).")
 @with_appcontext
@@ -202,6 +206,7 @@ def document_command(name: str, lang: str | None, out: str | None, **options: st
     try:
         params = {k: _document_parameter(k, v) for k, v in given.items()}
         document = documents.make(get_session(), name, reader=reader(lang), **params)
+        get_session().commit()  # a document issued (a payoff quote) is recorded
     except _DocumentError as exc:
         _document_fail(lang, _option(exc.option), exc.message)
         return

@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlmodel import Session
 
-from tid.documents import account, calc_reports, notices, petitions, studio_reports
+from tid.documents import account, calc_reports, closing, notices, petitions, studio_reports
 from tid.documents.base import CSV, PDF, Document, Reader
 from tid.rules.errors import N_, InputError
 from tid.rules.messages import Message
@@ -39,6 +39,8 @@ PARAMETERS: dict[str, str] = {
     "calculator": N_("the calculator (its name, as tid calc names it)"),
     "input": N_("the calculator's JSON document (a file)"),
     "study": N_("the petition's formula study (its number)"),
+    "through": N_("the day a payoff quote is good through (YYYY-MM-DD; by default 30 days on)"),
+    "issued_by": N_("who issues the document (their name, as printed on it)"),
 }
 
 
@@ -114,10 +116,36 @@ KINDS: dict[str, Kind] = {
         ),
         Kind(
             "lien-certificate.pdf",
-            N_("A property's liens in the order the law ranks them"),
-            account.lien_certificate,
+            N_(
+                "A property's liens in the order the law ranks them (issued, archived and "
+                "verifiable)"
+            ),
+            closing.lien_certificate,
             PDF,
             ("district", "property"),
+            ("issued_by",),
+        ),
+        Kind(
+            "payoff.pdf",
+            N_(
+                "A payoff quote: what a property owes through a day, with what each day after "
+                "adds (issued, archived and verifiable)"
+            ),
+            closing.payoff_pdf,
+            PDF,
+            ("district", "property"),
+            ("through", "issued_by"),
+        ),
+        Kind(
+            "release.pdf",
+            N_(
+                "The release of a property's impost lien, once nothing it secures is owed "
+                "(issued, archived and verifiable)"
+            ),
+            closing.release_pdf,
+            PDF,
+            ("district", "property"),
+            ("issued_by",),
         ),
         Kind(
             "deadlines.pdf",

@@ -1,6 +1,6 @@
 """The special account's documents of record: the delinquency list (PDF, CSV), the yearly
-statement (PDF) and its parts as CSV (the statement's lines, the aging, the journal), and a
-property's lien certificate (PDF)."""
+statement (PDF) and its parts as CSV (the statement's lines, the aging, the journal), and what
+a property's liens page and its certificate (tid/documents/closing.py) show."""
 
 from __future__ import annotations
 
@@ -122,22 +122,6 @@ def _part_csv(session: Session, district_id: int, fy: FiscalYear, part: str, cut
             session=session, district_id=district_id, fy=fy, booked_before=cut
         )
     )
-
-
-def lien_certificate(session: Session, *, district: int, property: int, reader: Reader) -> Document:
-    """A property's liens in the order the law ranks them, with the reason for each rank."""
-    shown = district_of(session, district)
-    prop = account_reads.district_property(
-        session=session, district_id=district, property_id=property
-    )
-    if prop is None:
-        raise InputError("property", NO_PROPERTY)
-    on = reader.today
-    view = liens.lien_priority(session=session, prop=prop, today=on)
-    with reader.speaking():
-        context = liens_context(session, shown, view, on)
-    pdf = reader.pdf("pdf/lien_certificate.html", **context)
-    return Document(pdf, PDF, f"lien-certificate-{prop.cadastral_number}.pdf")
 
 
 def liens_context(

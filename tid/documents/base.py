@@ -49,6 +49,7 @@ class Reader:
     today: date
     render: Callable[..., str]
     speaking: Callable[[], AbstractContextManager[object]] = nullcontext
+    base_url: str = ""  # where the app is served: a document's QR code and links point there
 
     def say(self, msgid: str) -> str:
         """A msgid (``N_("…")``) in the reader's language."""

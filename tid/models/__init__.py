@@ -43,6 +43,7 @@ from tid.models.bills_and_notices import (
     NoticeBatch,
     NoticeKind,
 )
+from tid.models.closings_and_releases import IssuedDocument, OwnershipTransfer
 from tid.models.formula_studies import FormulaStudy
 from tid.models.jobs_audit_and_documents import (
     ArchivedDocument,
@@ -97,6 +98,7 @@ __all__ = [
     "FiscalYearLock",
     "FormulaStudy",
     "HeavyWork",
+    "IssuedDocument",
     "Job",
     "JobRun",
     "JobState",
@@ -115,6 +117,7 @@ __all__ = [
     "NoticeKind",
     "Ordinance",
     "OwedDay",
+    "OwnershipTransfer",
     "PasswordReset",
     "Petition",
     "PetitionState",

@@ -294,6 +294,11 @@ class PropertyLien(SQLModel, table=True):
     reference: str = Field(default="", max_length=200)  # registry entry, case number
     actor: str = Field(max_length=254)
     created_at: datetime = Field(default_factory=utcnow)
+    # A lien cancelled in the registry (paid off, released by its holder) is kept, with the
+    # day and the reason, and no longer ranked; a correction leaves its trail in the audit.
+    status: str = Field(default="recorded", max_length=20)  # recorded | cancelled
+    cancelled_on: date | None = None
+    cancel_reason: str = Field(default="", max_length=500)
 
 
 class FiscalYearLock(SQLModel, table=True):

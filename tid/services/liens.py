@@ -366,11 +366,16 @@ def add_lien(
     return lien
 
 
-def recorded_liens(*, session: Session, property_id: int) -> list[PropertyLien]:
+def recorded_liens(
+    *, session: Session, property_id: int, cancelled: bool = False
+) -> list[PropertyLien]:
+    """The liens recorded on a property and in force (``cancelled``: those cancelled)."""
+    status = col(PropertyLien.status)
+    which = status == "cancelled" if cancelled else status != "cancelled"
     return list(
         session.exec(
             select(PropertyLien)
-            .where(PropertyLien.property_id == property_id)
+            .where(PropertyLien.property_id == property_id, which)
             .order_by(col(PropertyLien.constituted_on), col(PropertyLien.id))
         )
     )

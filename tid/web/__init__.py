@@ -20,6 +20,9 @@ BLUEPRINT_MODULES = [
     "tid.web.account",
     "tid.web.notices",
     "tid.web.portal",
+    "tid.web.verification_pages",
+    "tid.web.closing_api",
+    "tid.web.portal_account",
     "tid.web.jobs",
     "tid.web.journal_labels",
 ]

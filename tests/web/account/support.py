@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
+from flask.testing import FlaskClient
 from sqlmodel import Session
 
 from tests.conftest import People
@@ -39,3 +40,12 @@ def paid_account(session: Session, people: People, amount: str) -> tuple[Scaffol
     )
     session.commit()
     return s, bill_id
+
+
+def issue_certificate(client: FlaskClient, district_id: int, property_id: int) -> bytes:
+    """The association issues the property's lien certificate: its PDF as archived."""
+    issued = client.post(f"/account/{district_id}/properties/{property_id}/lien-certificate.pdf")
+    assert issued.status_code == 302, issued.get_data(as_text=True)[:500]
+    pdf = client.get(issued.headers["Location"] + ".pdf")
+    assert pdf.status_code == 200 and pdf.mimetype == "application/pdf"
+    return pdf.data

@@ -14,7 +14,7 @@ from sqlmodel import Session, select
 from tests.conftest import People, login
 from tests.pdf_checks import assert_archival
 from tests.services.ledger_support import ACTOR
-from tests.web.account.support import setup_account
+from tests.web.account.support import issue_certificate, setup_account
 from tid.models import Property
 from tid.services import liens, payments
 
@@ -81,9 +81,13 @@ def test_statement_lien_certificate_and_delinquency_documents(
     assert "The statute orders liens only" not in page
     # The page gives the rule's reasons, as the certificate does.
     assert "Intereses, recargos y cargos sobre la imposición: los adeuda el dueño" in page
-    cert = client.get(f"/account/{d}/properties/{prop.id}/lien-certificate.pdf")
-    text = _text(cert.data)
-    assert_archival(cert.data, lang="es", tagged=True)
+    # The auditor reads the certificates issued; the association issues one.
+    assert client.post(f"/account/{d}/properties/{prop.id}/lien-certificate.pdf").status_code == 403
+    login(client, people.association)
+    cert = issue_certificate(client, d, prop.id or 0)
+    login(client, people.auditor)
+    text = _text(cert)
+    assert_archival(cert, lang="es", tagged=True)
     # 1,000.00 − 400.00 = 600.00 secured; the 2001 mortgage ranks first, the impost second.
     assert "600.00" in text and "Rango del gravamen de la imposición" in text
     assert "Rango del gravamen de la imposición 2" in " ".join(text.split())

@@ -47,6 +47,7 @@ ACCOUNTS: Vocabulary[Term] = Vocabulary(
         Term("impost_assessed", N_("Impost assessed")),
         Term("impost_revenue", N_("Impost revenue")),
         Term("owner_credit", N_("Owner credit held")),
+        Term("late_charges", N_("Late charges collected")),
         Term("expense:admin", N_("Administrative expenses")),
     ),
 )

@@ -18,6 +18,7 @@ RECEIVABLE = "receivable"
 ASSESSED = "impost_assessed"
 REVENUE = "impost_revenue"
 OWNER_CREDIT = "owner_credit"
+LATE_CHARGES = "late_charges"  # surcharges and interest a payoff quote collected
 ADMIN_EXPENSE = "expense:admin"
 PURPOSE_PREFIX = "expense:purpose:"
 
@@ -40,7 +41,11 @@ ENTRY_KINDS = ENTRY_KIND_TERMS.msgids()
 MEMOS = {
     "bill": (N_("Impost FY %(fiscal_year)s, bill %(bill)s"),),
     "bill_superseded": (N_("Bill %(old)s superseded by bill %(new)s"),),
-    "payment": (N_("Payment %(amount)s, ref. %(reference)s"), N_("Payment %(amount)s")),
+    "payment": (
+        N_("Payment %(amount)s, ref. %(reference)s"),
+        N_("Payment %(amount)s"),
+        N_("Payment %(amount)s, payoff quote %(quote)s"),
+    ),
     "credit_applied": (N_("Owner's credit %(amount)s applied, %(cadastral_number)s"),),
     "expenditure": (
         N_("%(payee)s: %(amount)s (administrative)"),

@@ -52,6 +52,29 @@ PUBLIC_FIELDS: dict[str, frozenset[str]] = {
         }
     ),
     "finding": frozenset({"petition_id", "factor", "favourable", "grounds", "recorded_on"}),
+    # A document issued about a property (a payoff quote, a lien certificate, a release), as
+    # the verification page (/verificar/<code>) says it again to whoever holds its code: who
+    # issued it and when, the cadastral number and the amounts — never the owner.
+    "issued_document": frozenset(
+        {
+            "kind",
+            "reference",
+            "cadastral_number",
+            "issued_on",
+            "good_through",
+            "issued_by",
+            "association",
+            "secured",
+            "charges",
+            "total",
+            "per_day",
+            "paid",
+            "settled_on",
+        }
+    ),
+    "issued_document_line": frozenset(
+        {"fiscal_year", "due_date", "days_late", "impost", "surcharge", "interest"}
+    ),
 }
 
 # Never public, whatever a declaration above says: the test of this module holds every kind to it.

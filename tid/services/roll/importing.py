@@ -25,7 +25,7 @@ from tid.models import District, Property, PropertyYear, RollImport
 from tid.rules.errors import N_, FindingsError, InputError
 from tid.rules.periods import parse_fiscal_year
 from tid.rules.vocab.roll_columns import year_columns
-from tid.services import audit
+from tid.services import audit, transfers
 from tid.services.roll.file_reading import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_ROWS,
@@ -226,6 +226,7 @@ def import_roll(
     roll_import.removed = removed
     session.add(roll_import)
     session.flush()
+    transfers.detect_from_roll(session=session, actor=actor, roll_import=roll_import)
     audit.record(
         session=session,
         actor=actor,

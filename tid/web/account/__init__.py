@@ -16,9 +16,12 @@ from __future__ import annotations
 
 from tid.web.account import (  # noqa: F401 - each registers its routes on the blueprint
     bank,
+    closing_pages,
     dashboard,
     delinquency,
     journal,
+    lien_records,
+    owner_pages,
     payment_pages,
     property_liens,
     spending,

@@ -7,7 +7,7 @@ import secrets
 from decimal import Decimal
 from typing import Any
 
-from flask import render_template, request, url_for
+from flask import redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from tid.db import get_session
@@ -17,8 +17,8 @@ from tid.rules.errors import N_, InputError
 from tid.rules.vocab import LIEN_KINDS, recorded_kinds
 from tid.services import account_pages, liens, payments
 from tid.web.access import may_write_district, me, require, visible_district
+from tid.web.account import closing_pages
 from tid.web.account.blueprint import READERS, WRITERS, bp
-from tid.web.account.downloads import download
 from tid.web.account.fields import (
     date_field,
     district_property,
@@ -111,6 +111,7 @@ def property_liens(district_id: int, property_id: int) -> Any:
         errors=errors,
         kinds=[(k, str(_(LIEN_KINDS[k].label))) for k in recorded_kinds()],
         credit=found.credit,
+        cancelled=liens.recorded_liens(session=db, property_id=property_id, cancelled=True),
         token=secrets.token_urlsafe(16),
         may_write=may_write_district(district),
     ), (422 if errors else 200)
@@ -144,9 +145,17 @@ def apply_credit(district_id: int, property_id: int) -> Any:
     )
 
 
-@bp.route("/<int:district_id>/properties/<int:property_id>/lien-certificate.pdf")
+@bp.route(
+    "/<int:district_id>/properties/<int:property_id>/lien-certificate.pdf", methods=["GET", "POST"]
+)
 @require(*READERS)
 def lien_certificate(district_id: int, property_id: int) -> Any:
+    """POST: the association issues a certificate (recorded, archived, verifiable) and goes
+    to it; GET: the documents issued about the property, the certificates among them."""
     district = visible_district(district_id)
     district_property(district, property_id)
-    return download(district, "lien-certificate.pdf", property=property_id)
+    target = url_for("account.property_payoff", district_id=district_id, property_id=property_id)
+    if request.method == "GET":
+        return redirect(target)
+    writer(district)
+    return closing_pages.issue_certificate(district, property_id)

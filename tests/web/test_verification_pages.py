@@ -1,0 +1,84 @@
+"""/verificar: anyone checks a document issued about a property by its code — what it said,
+never the owner — and a copy of its PDF byte for byte; the page is rate-limited."""
+
+from __future__ import annotations
+
+import io
+from datetime import date, timedelta
+from pathlib import Path
+
+from flask import Flask
+from sqlmodel import Session, select
+
+from tests.conftest import People, make_test_app
+from tests.web.account.support import setup_account
+from tid.app_reader import reader
+from tid.documents import closing
+from tid.models import IssuedDocument, Property
+from tid.services import issued
+
+
+def _quote(app: Flask, session: Session, people: People) -> tuple[IssuedDocument, bytes]:
+    s, _bill = setup_account(session, people)
+    prop = session.exec(select(Property).where(Property.district_id == s.district_id)).one()
+    with app.app_context():
+        made = closing.payoff_pdf(
+            session,
+            district=s.district_id,
+            property=prop.id or 0,
+            reader=reader("es"),
+            through=date.today() + timedelta(days=3),
+            issued_by="Carmen Treasurer",
+        )
+    session.commit()
+    return session.exec(select(IssuedDocument)).one(), made.data
+
+
+def test_a_quote_verified_by_its_code_and_its_pdf(
+    app: Flask, session: Session, people: People
+) -> None:
+    quote, pdf = _quote(app, session, people)
+    client = app.test_client()
+    code = issued.shown_code(quote.code)
+    page = client.get(f"/verificar/{code.lower()}")
+    said = " ".join(page.get_data(as_text=True).split())
+    assert page.status_code == 200
+    assert "Documento auténtico" in said and quote.reference in said
+    assert "123-456-789-01" in said and "$1,000.00" in said and "Carmen Treasurer" in said
+    assert "Ríos" not in said and "Marta" not in said  # never the owner
+    assert "Vigente" in said
+    # The code typed in the form goes to its page.
+    typed = client.post("/verificar", data={"code": f" {quote.code.lower()} "})
+    assert typed.status_code == 302 and typed.headers["Location"].endswith(f"/verificar/{code}")
+    same = client.post(f"/verificar/{code}", data={"pdf": (io.BytesIO(pdf), "quote.pdf")}).get_data(
+        as_text=True
+    )
+    assert "byte a byte" in same and "NO coincide" not in same
+    changed = bytearray(pdf)
+    changed[len(changed) // 2] ^= 0x01  # one byte
+    other = client.post(
+        f"/verificar/{code}", data={"pdf": (io.BytesIO(bytes(changed)), "quote.pdf")}
+    ).get_data(as_text=True)
+    assert "NO coincide" in other
+    assert client.get("/verificar/AAAA-AAAA-AAAA-AAAA").status_code == 404
+
+
+def test_the_verification_page_is_rate_limited(
+    database_url: str, tmp_path: Path, session: Session, people: People
+) -> None:
+    app = make_test_app(database_url, tmp_path, VERIFY_RATE_LIMIT=5, VERIFY_MAX_FAILURES=2)
+    quote, _pdf = _quote(app, session, people)
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = "198.51.100.7"
+    # Wrong codes: two, then the client waits, even with the right one.
+    assert client.get("/verificar/AAAA-AAAA-AAAA-AAAB").status_code == 404
+    assert client.get("/verificar/AAAA-AAAA-AAAA-AAAC").status_code == 404
+    locked = client.get(f"/verificar/{quote.code}")
+    assert locked.status_code == 429 and int(locked.headers["Retry-After"]) > 0
+    # Another client is not held back by the first one's failures, but by its own requests a
+    # minute: the fifth is the last one answered.
+    other = app.test_client()
+    other.environ_base["REMOTE_ADDR"] = "203.0.113.9"
+    answers = [other.get(f"/verificar/{quote.code}").status_code for _ in range(6)]
+    assert answers == [200] * 5 + [429]
+    app.extensions["tid.engine"].dispose()
