@@ -45,6 +45,13 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "api.calculators_list": PUBLIC,
     "api.calculate": PUBLIC,
     "api.parameters": PUBLIC,
+    "api.reform": PUBLIC,
+    # Reforms: a saved one is public policy text at its address; writing one needs a login.
+    "reforms.index": PUBLIC,
+    "reforms.new": EVERY_ROLE,
+    "reforms.show": PUBLIC,
+    "reforms.note": PUBLIC,
+    "reforms.fund": PUBLIC,
     "petitions.dashboard": frozenset({ADMIN, CLERK, AUDITOR}),
     "petitions.deadlines_pdf": frozenset({ADMIN, CLERK, AUDITOR}),
     "petitions.new": frozenset({ADMIN, CLERK}),

@@ -24,6 +24,7 @@ _DOCUMENT_OPTIONS = (
     "notice",
     "calculator",
     "input",
+    "reform",
 )
 
 
@@ -173,6 +174,7 @@ def _write_document(data: bytes, out: str) -> None:
 @click.option("--notice", help="Notice number.")
 @click.option("--calculator", help="Calculator name (as tid calc names it).")
 @click.option("--input", "input_", help="The calculator's JSON document (a file, - for stdin).")
+@click.option("--reform", help="A saved reform's id.")
 @click.option("--lang", help="es or en (default: the environment's language, else es).")
 @click.option("--out", help="The file to write (- for standard output; a CSV's default).")
 @with_appcontext

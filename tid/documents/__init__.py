@@ -18,7 +18,7 @@ from typing import Any
 
 from sqlmodel import Session
 
-from tid.documents import account, calc_reports, notices, petitions
+from tid.documents import account, calc_reports, notices, petitions, reform_note
 from tid.documents.base import CSV, PDF, Document, Reader
 from tid.rules.errors import N_, InputError
 from tid.rules.messages import Message
@@ -40,6 +40,7 @@ PARAMETERS: dict[str, str] = {
     "notice": N_("the notice (its number, like 2026-000008)"),
     "calculator": N_("the calculator (its name, as tid calc names it)"),
     "input": N_("the calculator's JSON document (a file)"),
+    "reform": N_("the saved reform (its id, as its address ends)"),
 }
 
 
@@ -150,6 +151,13 @@ KINDS: dict[str, Kind] = {
             _by_locale(calc_reports.result_csv),
             CSV,
             ("calculator", "input"),
+        ),
+        Kind(
+            "reform-note.pdf",
+            N_("A reform's note: what it changes, from when, the totals, then the details"),
+            reform_note.reform_note_pdf,
+            PDF,
+            ("reform",),
         ),
         Kind(
             "notices.pdf",

@@ -27,13 +27,14 @@ from typing import Any
 
 from tid.rules import params
 from tid.rules.errors import InputError
-from tid.rules.messages import Message
+from tid.rules.messages import N_, Message
 from tid.rules.periods import FiscalYear, parse_fiscal_year
 
 # How many reforms may stand on one another, and how many changes one may hold.
 MAX_DEPTH = 8
 MAX_CHANGES = 200
 MAX_TEXT = 4000
+MAX_TITLE = 200
 _KEYS = frozenset({"title", "description", "base", "changes", "id"})
 _CHANGE_KEYS = frozenset({"parameter", "from", "value"})
 
@@ -49,7 +50,7 @@ SHARE_GROUPS: tuple[tuple[tuple[str, ...], bool, str], ...] = (
             "distribution.irc1994.pool_bond_fund_share",
         ),
         True,
-        "the 5/6 of the first 6 points (IRC 1994 § 2051 ¶ (5))",
+        N_("the 5/6 of the first 6 points (IRC 1994 § 2051 ¶ (5))"),
     ),
     (
         (
@@ -58,7 +59,7 @@ SHARE_GROUPS: tuple[tuple[tuple[str, ...], bool, str], ...] = (
             "distribution.act272.convention_bureau_share",
         ),
         False,
-        "the month's total tax (Act 272-2003 § 31(B))",
+        N_("the month's total tax (Act 272-2003 § 31(B))"),
     ),
 )
 
@@ -128,14 +129,14 @@ def _text(doc: Mapping[str, Any], key: str, field: str, *, required: bool) -> st
     value = doc.get(key)
     if value is None or (isinstance(value, str) and not value.strip()):
         if required:
-            raise _error(f"{field}.{key}", "%(field)s: give the reform a title", field=field)
+            raise _error(f"{field}.{key}", N_("Give the reform a title."), field=field)
         return ""
     if not isinstance(value, str):
-        raise _error(f"{field}.{key}", "%(field)s.%(key)s: write it as text", field=field, key=key)
+        raise _error(f"{field}.{key}", N_("Write the %(key)s as text."), field=field, key=key)
     if len(value) > MAX_TEXT:
         raise _error(
             f"{field}.{key}",
-            "%(field)s.%(key)s: at most %(n)s characters",
+            N_("The %(key)s has at most %(n)s characters."),
             field=field,
             key=key,
             n=MAX_TEXT,
@@ -155,37 +156,38 @@ def parse_reform(
     if isinstance(doc, str):
         ident = doc.strip()
         if ident in seen:
-            raise _error(
-                field, "%(field)s: the reform %(id)s starts from itself", field=field, id=ident
-            )
+            raise _error(field, N_("The reform %(id)s starts from itself."), field=field, id=ident)
         found = resolve(ident) if resolve is not None and ident else None
         if found is None:
-            raise _error(field, "%(field)s: there is no saved reform %(id)s", field=field, id=ident)
+            raise _error(field, N_("There is no saved reform %(id)s."), field=field, id=ident)
         doc, seen = found, (*seen, ident)
     if not isinstance(doc, Mapping):
-        raise _error(field, "%(field)s: a reform is an object with its changes", field=field)
+        raise _error(field, N_("A reform is an object with its title and changes."), field=field)
     if len(seen) > MAX_DEPTH:
         raise _error(
             field,
-            "%(field)s: at most %(n)s reforms may stand on one another",
+            N_("At most %(n)s reforms may stand on one another."),
             field=field,
             n=MAX_DEPTH,
         )
     unknown = sorted(set(doc) - _KEYS)
     if unknown:
         raise _error(
-            f"{field}.{unknown[0]}", "%(field)s: unknown field %(key)s", field=field, key=unknown[0]
+            f"{field}.{unknown[0]}",
+            N_("A reform has no field %(key)s."),
+            field=field,
+            key=unknown[0],
         )
     base = None
     if doc.get("base") not in (None, ""):
         base = parse_reform(doc["base"], field=f"{field}.base", resolve=resolve, seen=seen)
     raw = doc.get("changes")
     if not isinstance(raw, list) or not raw:
-        raise _error(f"{field}.changes", "%(field)s.changes: give at least one change", field=field)
+        raise _error(f"{field}.changes", N_("Give at least one change."), field=field)
     if len(raw) > MAX_CHANGES:
         raise _error(
             f"{field}.changes",
-            "%(field)s.changes: at most %(n)s changes",
+            N_("A reform holds at most %(n)s changes."),
             field=field,
             n=MAX_CHANGES,
         )
@@ -196,14 +198,17 @@ def parse_reform(
         if key in seen_keys:
             raise _error(
                 f"{field}.changes[{i}]",
-                "%(where)s: %(name)s is changed twice from %(day)s",
+                N_("%(name)s is changed twice from %(day)s."),
                 where=f"{field}.changes[{i}]",
                 name=change.parameter,
                 day=change.start.isoformat(),
             )
         seen_keys[key] = i
+    title = _text(doc, "title", field, required=True)
+    if len(title) > MAX_TITLE:
+        raise _error(f"{field}.title", N_("The title has at most %(n)s characters."), n=MAX_TITLE)
     reform = Reform(
-        _text(doc, "title", field, required=True),
+        title,
         _text(doc, "description", field, required=False),
         changes,
         base,
@@ -216,17 +221,18 @@ def parse_reform(
 def parse_change(raw: object, where: str) -> Change:
     """One change ``{parameter, from, value}``, checked against the parameter's history."""
     if not isinstance(raw, Mapping):
-        raise _error(
-            where, "%(where)s: each change is an object {parameter, from, value}", where=where
-        )
+        raise _error(where, N_("Each change is an object {parameter, from, value}."), where=where)
     unknown = sorted(set(raw) - _CHANGE_KEYS)
     if unknown:
         raise _error(
-            f"{where}.{unknown[0]}", "%(where)s: unknown field %(key)s", where=where, key=unknown[0]
+            f"{where}.{unknown[0]}",
+            N_("A change has no field %(key)s."),
+            where=where,
+            key=unknown[0],
         )
     name = raw.get("parameter")
     if not isinstance(name, str) or not name.strip():
-        raise _error(f"{where}.parameter", "%(where)s.parameter: name the parameter", where=where)
+        raise _error(f"{where}.parameter", N_("Name the parameter."), where=where)
     name = name.strip()
     try:
         parameter = params.history(name)
@@ -235,18 +241,20 @@ def parse_change(raw: object, where: str) -> Change:
         if close:
             raise _error(
                 f"{where}.parameter",
-                "%(name)s is not a parameter; did you mean %(close)s?",
+                N_("%(name)s is not a parameter; did you mean %(close)s?"),
                 name=name,
                 close=close[0],
             ) from None
-        raise _error(f"{where}.parameter", "%(name)s is not a parameter", name=name) from None
+        raise _error(f"{where}.parameter", N_("%(name)s is not a parameter"), name=name) from None
     start = _day(raw.get("from"), f"{where}.from", name)
     first, last = parameter.values[0], parameter.values[-1]
     if start < first.start:
         raise _error(
             f"{where}.from",
-            "%(name)s: %(day)s is before the parameter exists (its first value is in force "
-            "from %(first)s, %(citation)s)",
+            N_(
+                "%(name)s: %(day)s is before the parameter exists (its first value is in force "
+                "from %(first)s, %(citation)s)"
+            ),
             name=name,
             day=start.isoformat(),
             first=first.start.isoformat(),
@@ -255,7 +263,7 @@ def parse_change(raw: object, where: str) -> Change:
     if last.end is not None and start > last.end:
         raise _error(
             f"{where}.from",
-            "%(name)s: %(day)s is after the parameter's last day in the law (%(end)s)",
+            N_("%(name)s: %(day)s is after the parameter's last day in the law (%(end)s)"),
             name=name,
             day=start.isoformat(),
             end=last.end.isoformat(),
@@ -272,23 +280,23 @@ def _day(raw: object, field: str, name: str) -> date:
             return date.fromisoformat(raw.strip())
         except ValueError:
             pass
-    raise _error(field, "%(name)s: give the day it takes effect as 2025-07-01", name=name)
+    raise _error(field, N_("%(name)s: give the day it takes effect as 2025-07-01"), name=name)
 
 
 def _unit_error(field: str, name: str, unit: str, example: str) -> InputError:
     return _error(
         field,
-        "%(name)s: the value is a %(unit)s, written like %(example)s",
+        N_("%(name)s: the value is a %(unit)s, written like %(example)s"),
         name=name,
-        unit=params.UNIT_LABELS.get(unit, unit),
+        unit=Message(params.UNIT_LABELS.get(unit, unit)),
         example=example,
     )
 
 
-def _range_error(field: str, name: str, text: str, allowed: str) -> InputError:
+def _range_error(field: str, name: str, text: str, allowed: Message | str) -> InputError:
     return _error(
         field,
-        "%(name)s: %(value)s is out of range (%(allowed)s)",
+        N_("%(name)s: %(value)s is out of range (%(allowed)s)"),
         name=name,
         value=text,
         allowed=allowed,
@@ -307,15 +315,18 @@ def parse_value(raw: object, field: str, parameter: params.Parameter) -> tuple[p
         except InvalidOperation:
             raise _unit_error(field, name, unit, '"0.09"') from None
         if not number.is_finite() or number < 0:
-            raise _range_error(field, name, str(raw), "0 or more")
+            raise _range_error(field, name, str(raw), Message("0 or more"))
         if unit in ("rate", "ratio") and number > 1:
-            raise _range_error(field, name, str(raw), "from 0 to 1: 0.25 is 25 %")
+            raise _range_error(field, name, str(raw), Message("from 0 to 1, 0.25 being a quarter"))
         if kind == "money" and number != number.quantize(Decimal("0.01")):
             raise _error(
-                field, "%(name)s: %(value)s has more than two decimals", name=name, value=str(raw)
+                field,
+                N_("%(name)s: %(value)s has more than two decimals"),
+                name=name,
+                value=str(raw),
             )
         if number >= Decimal(10) ** 13:
-            raise _range_error(field, name, str(raw), "less than 10 000 000 000 000")
+            raise _range_error(field, name, str(raw), Message("less than 10,000,000,000,000"))
         return number, str(raw).strip()
     if kind == "fraction":
         text = str(raw).strip() if isinstance(raw, str) else ""
@@ -324,7 +335,7 @@ def parse_value(raw: object, field: str, parameter: params.Parameter) -> tuple[p
             raise _unit_error(field, name, unit, '"5/6"')
         value = Fraction(int(parts[0]), int(parts[1]))
         if value > 1:
-            raise _range_error(field, name, text, "from 0 to 1")
+            raise _range_error(field, name, text, Message("from 0 to 1"))
         return value, f"{int(parts[0])}/{int(parts[1])}"
     if kind == "integer":
         number_value = _integer(raw, field, name, unit)
@@ -346,7 +357,10 @@ def parse_value(raw: object, field: str, parameter: params.Parameter) -> tuple[p
         choices = list(dict.fromkeys(str(v.value) for v in parameter.values))
         if not isinstance(raw, str) or raw.strip() not in choices:
             raise _error(
-                field, "%(name)s: choose one of %(choices)s", name=name, choices=", ".join(choices)
+                field,
+                N_("%(name)s: choose one of %(choices)s"),
+                name=name,
+                choices=", ".join(choices),
             )
         return raw.strip(), raw.strip()
     if isinstance(raw, bool):
@@ -382,13 +396,15 @@ def check_shares(reform: Reform, field: str) -> None:
                     name = next(n for n in names if n in changed)
                     raise _error(
                         field,
-                        "%(name)s: from %(day)s the shares of %(whole)s add up to %(total)s, "
-                        "not %(expected)s (%(names)s)",
+                        N_(
+                            "%(name)s: from %(day)s the shares of %(whole)s add up to %(total)s, "
+                            "not %(expected)s (%(names)s)"
+                        ),
                         name=name,
                         day=day.isoformat(),
-                        whole=whole,
+                        whole=Message(whole),
                         total=_fraction_text(total),
-                        expected="1" if exact else "at most 1",
+                        expected="1" if exact else Message("at most 1"),
                         names=", ".join(names),
                     )
 

@@ -13,6 +13,7 @@ from sqlmodel import Session, col, select
 
 from tid.models import SavedReform
 from tid.rules.errors import InputError
+from tid.rules.messages import Message
 from tid.rules.reform import Reform, Resolver, parse_reform
 
 # The public id: 12 characters of a URL-safe random token (72 bits), not guessable.
@@ -69,10 +70,10 @@ def save_reform(*, session: Session, document: Mapping[str, Any]) -> SavedReform
     reform = check_reform(session=session, document=document)
     base = reform.base
     if base is not None and base.ident is None:
-        raise InputError("reform.base", "reform.base: start from a saved reform, by its id")
+        raise InputError("reform.base", Message("Start from a saved reform, by its id."))
     saved = SavedReform(
         public_id=secrets.token_urlsafe(_ID_BYTES),
-        title=reform.title[:200],
+        title=reform.title,
         description=reform.description,
         base_public_id=base.ident if base is not None else None,
         changes=json.dumps([c.as_json() for c in reform.changes], ensure_ascii=False),

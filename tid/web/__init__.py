@@ -13,6 +13,7 @@ BLUEPRINT_MODULES = [
     "tid.web.petitions",
     "tid.web.admin",
     "tid.web.calc",
+    "tid.web.reform_pages",
     "tid.web.readings",
     "tid.web.api",
     "tid.web.roll",
