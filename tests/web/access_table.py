@@ -143,4 +143,5 @@ SAMPLE_VALUES: dict[str, str] = {
     "token": "not-a-token",
     "fiscal_year": "2026-27",
     "which": "statement",
+    "reform_id": "not-a-reform",
 }

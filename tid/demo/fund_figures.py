@@ -1,13 +1,18 @@
 """The Equalization Fund's inputs for Puerto Rico's 78 municipalities: invented figures, of a
 plausible size, for trying a reform of the fund when no real figures are at hand. Every page
-and file that shows them says they are invented."""
+and file that shows them says they are invented. And the demo's saved reform of the fund."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
+from sqlmodel import Session, col, select
+
+from tid.models import SavedReform
 from tid.rules.money import allocate, money_str
+from tid.services import reform_library
 
 MUNICIPALITIES = (
     "Adjuntas", "Aguada", "Aguadilla", "Aguas Buenas", "Aibonito", "Añasco", "Arecibo",
@@ -65,3 +70,30 @@ def document() -> dict[str, Any]:
         "excluded_revenues": money_str(EXCLUDED_REVENUES),
         "municipalities": rows,
     }
+
+
+DEMO_REFORM: dict[str, Any] = {
+    "title": "Lotería al 40 % y garantía desde el 45 %",
+    "description": (
+        "Propuesta de ejemplo: el Fondo de Equiparación recibe el 40 % del ingreso neto de la "
+        "Lotería Adicional (hoy el 35 %), y la garantía protege a los municipios cuya "
+        "asignación del AF2007-08 fue al menos el 45 % de sus ingresos (hoy el 50 %)."
+    ),
+    "changes": [
+        {"parameter": "equalization.lottery_share_rate", "from": "2025-07-01", "value": "0.40"},
+        {
+            "parameter": "equalization.hold_harmless.threshold",
+            "from": "2025-07-01",
+            "value": "0.45",
+        },
+    ],
+}
+
+
+def load_reform(session: Session, config: Mapping[str, Any]) -> None:
+    """A saved reform of the Equalization Fund (once: a second run finds it)."""
+    found = session.exec(
+        select(SavedReform).where(col(SavedReform.title) == DEMO_REFORM["title"])
+    ).first()
+    if found is None:
+        reform_library.save_reform(session=session, document=DEMO_REFORM)

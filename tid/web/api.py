@@ -113,15 +113,15 @@ def _run(calculator: str, document: object) -> dict[str, Any]:
     return calculators.run(calculator, document)
 
 
-@bp.route("/reforms/<public_id>")
+@bp.route("/reforms/<reform_id>")
 @public
-def reform(public_id: str) -> Any:
+def reform(reform_id: str) -> Any:
     """A saved reform as a document (public policy text: no one's data)."""
     from tid.services import reform_library
 
-    found = reform_library.saved_reform(session=get_session(), public_id=public_id)
+    found = reform_library.saved_reform(session=get_session(), public_id=reform_id)
     if found is None:
-        return _error(f"There is no saved reform {public_id!r}.", "reform", 404)
+        return _error(f"There is no saved reform {reform_id!r}.", "reform", 404)
     return _json(reform_library.document_of(found))
 
 

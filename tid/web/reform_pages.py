@@ -50,9 +50,9 @@ def _helpers() -> dict[str, Any]:
     return calc_text.template_helpers()
 
 
-def _reform_or_404(public_id: str) -> Reform:
+def _reform_or_404(reform_id: str) -> Reform:
     try:
-        found = reform_library.open_reform(session=get_session(), public_id=public_id)
+        found = reform_library.open_reform(session=get_session(), public_id=reform_id)
     except InputError:
         found = None
     if found is None:
@@ -72,11 +72,23 @@ def index() -> Any:
     return render_template("reforms/index.html", recent=recent)
 
 
-def _parameter_options() -> list[tuple[str, str]]:
-    return [
-        (p["name"], f"{p['name']} — {i18n.localized(params.catalog_id(p['description']))}")
-        for p in params.all_parameters()
-    ]
+# The parameter files' areas, as the editor groups the parameters.
+AREAS = {
+    "room_tax": N_("Room occupancy tax"),
+    "distribution": N_("Room tax distribution"),
+    "excise": N_("Excise allocations"),
+    "equalization": N_("Municipal Equalization Fund"),
+    "district": N_("Districts"),
+}
+
+
+def _parameter_options() -> list[tuple[str, list[tuple[str, str]]]]:
+    """Every parameter by area: (the area's label, [(name, description)])."""
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for p in params.all_parameters():
+        area = p["name"].split(".", 1)[0]
+        groups.setdefault(area, []).append((p["name"], calc_text.translated(p["description"])))
+    return [(_(AREAS.get(area, area)), options) for area, options in groups.items()]
 
 
 def _read_editor(form: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, str], list[int]]:
@@ -148,7 +160,7 @@ def new() -> Any:
             )
             if saved is not None and not form.errors:
                 flash(_("The reform is saved. Anyone with its address can open it."))
-                return redirect(url_for("reforms.show", public_id=saved.public_id))
+                return redirect(url_for("reforms.show", reform_id=saved.public_id))
             if form.refused is not None:
                 form.errors = {
                     _editor_field(form.refused.field, origin): i18n.say(form.refused.message)
@@ -166,23 +178,23 @@ def new() -> Any:
 # A saved reform: its page, its note, its API document
 
 
-@bp.route("/<public_id>")
+@bp.route("/<reform_id>")
 @public
-def show(public_id: str) -> Any:
+def show(reform_id: str) -> Any:
     """A saved reform: what it changes, from when, and where to try it (public)."""
-    reform = _reform_or_404(public_id)
+    reform = _reform_or_404(reform_id)
     return render_template("reforms/show.html", **reform_note.page_context(reform))
 
 
-@bp.route("/<public_id>/note.pdf")
+@bp.route("/<reform_id>/note.pdf")
 @public
-def note(public_id: str) -> Any:
+def note(reform_id: str) -> Any:
     """The reform note (PDF/A): the whole reform first, then the details (public)."""
-    _reform_or_404(public_id)
+    _reform_or_404(reform_id)
     with calc_guard.bounded():
         return send(
             reform_note.reform_note_pdf(
-                get_session(), reader=reader(i18n.language()), reform=public_id
+                get_session(), reader=reader(i18n.language()), reform=reform_id
             )
         )
 
@@ -191,7 +203,7 @@ def note(public_id: str) -> Any:
 # The Equalization Fund municipality by municipality
 
 
-def _fund_document(public_id: str) -> tuple[dict[str, Any], dict[str, str], bool]:
+def _fund_document(reform_id: str) -> tuple[dict[str, Any], dict[str, str], bool]:
     """The fund's inputs: posted (a form with a CSV of the municipalities, or the document
     of a page being sorted or downloaded), or the invented example figures."""
     if request.method != "POST":
@@ -216,14 +228,14 @@ def _fund_document(public_id: str) -> tuple[dict[str, Any], dict[str, str], bool
     return document, dict(state.errors), False
 
 
-@bp.route("/<public_id>/fund", methods=["GET", "POST"])
+@bp.route("/<reform_id>/fund", methods=["GET", "POST"])
 @public
-def fund(public_id: str) -> Any:
+def fund(reform_id: str) -> Any:
     """Every municipality's share of the Equalization Fund under the law and under the
     reform, side by side; sortable, with the winners and losers counted (public)."""
-    reform = _reform_or_404(public_id)
+    reform = _reform_or_404(reform_id)
     with calc_guard.bounded():
-        document, errors, example = _fund_document(public_id)
+        document, errors, example = _fund_document(reform_id)
         context = _fund_context(reform, document, errors, example)
         kind = request.values.get("format", "")
         if kind in ("csv", "pdf") and context.get("comparison") is not None:
