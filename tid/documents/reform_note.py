@@ -17,7 +17,7 @@ from tid.demo import fund_figures
 from tid.documents import calc_text
 from tid.documents.base import CSV, PDF, Document, Reader
 from tid.render import charts
-from tid.rules import calculators, fund_compare, reform_compare
+from tid.rules import calculators, fund_compare
 from tid.rules.errors import N_, InputError
 from tid.rules.reform import Reform, describe
 from tid.services import reform_library
@@ -82,11 +82,11 @@ def reference_id(text: str) -> str:
 
 
 def fund_comparison(
-    reform: Reform, document: Mapping[str, Any]
+    reform: Reform, document: Mapping[str, Any], scale: bool = True
 ) -> tuple[dict[str, Any], fund_compare.Comparison | None]:
-    """The fund under the law and the reform for ``document``, and its municipalities."""
-    compared = reform_compare.compare("equalization", document, reform)
-    return compared, fund_compare.municipalities(compared["under_law"], compared["under_reform"])
+    """The fund under the law and the reform for ``document``, and its municipalities (the
+    bases moved with the General Fund share when ``scale``)."""
+    return fund_compare.compare_fund(document, reform, scale=scale)
 
 
 def reform_note_pdf(session: Session | None, *, reader: Reader, reform: str | Reform) -> Document:
@@ -122,10 +122,11 @@ def fund_csv(
     reform: str | Reform,
     document: Mapping[str, Any],
     example: bool = False,
+    scale: bool = True,
 ) -> Document:
     """Every municipality under the law and the reform, as a spreadsheet."""
     opened = _open(session, reform)
-    _compared, comparison = fund_comparison(opened, document)
+    _compared, comparison = fund_comparison(opened, document, scale)
     say = reader.say
     header = [
         say(N_("Municipality")),
@@ -166,10 +167,11 @@ def fund_pdf(
     reform: str | Reform,
     document: Mapping[str, Any],
     example: bool = False,
+    scale: bool = True,
 ) -> Document:
     """Every municipality under the law and the reform, as a PDF/A."""
     opened = _open(session, reform)
-    compared, comparison = fund_comparison(opened, document)
+    compared, comparison = fund_comparison(opened, document, scale)
     pdf = reader.pdf(
         "pdf/reform_fund.html",
         **calc_text.template_helpers(),
@@ -181,6 +183,7 @@ def fund_pdf(
         comparison=comparison,
         rows=comparison.sorted("difference", True) if comparison else [],
         example=example,
+        scale=scale,
         today=reader.today,
         generated_at=utcnow(),
     )

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from tid.rules import reform_compare
 from tid.rules.messages import N_
-from tid.rules.money import ZERO
+from tid.rules.money import ZERO, allocate, money_str
+from tid.rules.reform import Reform
 
 SORTS = ("name", "law", "reform", "difference", "percent")
 # Lines of a result's totals that are no recipient's.
@@ -152,3 +154,47 @@ def _is_amount(value: object) -> bool:
 def side_by_side(law: Mapping[str, Any], reform: Mapping[str, Any]) -> Comparison | None:
     """The side-by-side view a result has: its municipalities, or its recipients' totals."""
     return municipalities(law, reform) or recipients(law, reform)
+
+
+def scaled_bases(
+    document: Mapping[str, Any], law_share: Decimal, reform_share: Decimal
+) -> dict[str, Any]:
+    """The document with every municipality's base moved pro rata with the General Fund
+    share (law's → reform's), split to the cent by largest remainder so the bases keep their
+    sum exactly in step. The text gives no formula for the bases (§ 5817 is not in it): this
+    is the comparison's stated assumption, offered beside the bases as given."""
+    rows = document.get("municipalities")
+    if not isinstance(rows, list) or not rows or not law_share or law_share == reform_share:
+        return dict(document)
+    bases = [Decimal(str(r.get("base"))) for r in rows]
+    total = sum(bases, ZERO)
+    if not total:
+        return dict(document)
+    new_total = (total * reform_share / law_share).quantize(Decimal("0.01"), ROUND_HALF_UP)
+    moved = allocate(new_total, bases)
+    return {
+        **document,
+        "municipalities": [
+            {**row, "base": money_str(base)} for row, base in zip(rows, moved, strict=True)
+        ],
+    }
+
+
+def compare_fund(
+    document: Mapping[str, Any], reform: Reform, *, scale: bool
+) -> tuple[dict[str, Any], Comparison | None]:
+    """The Equalization Fund under the law and the reform (the bases as given, or moved with
+    the General Fund share when ``scale``), and its municipalities side by side."""
+    compared = reform_compare.compare("equalization", document, reform)
+    if scale:
+        law_share = Decimal(compared["under_law"]["gf_share"])
+        reform_share = Decimal(compared["under_reform"]["gf_share"])
+        moved = scaled_bases(document, law_share, reform_share)
+        if moved != document:
+            reformed = reform_compare.run_under("equalization", moved, reform)
+            compared = {
+                **compared,
+                "under_reform": reformed,
+                "differences": reform_compare.differences(compared["under_law"], reformed),
+            }
+    return compared, municipalities(compared["under_law"], compared["under_reform"])

@@ -512,7 +512,7 @@ def param_or_none(name: str, on: date) -> ParamValue | None:
     """The value of parameter ``name`` in force on ``on``, or None when none is.
 
     Under an overlay (:func:`overlaid`), its value from its date on replaces the law's on
-    every day the law has one."""
+    every day the law has one (and a different one)."""
     starts, parameter = _index(name)
     i = bisect_right(starts, on) - 1
     if i < 0:
@@ -523,7 +523,9 @@ def param_or_none(name: str, on: date) -> ParamValue | None:
     overlay = _OVERLAY.get()
     if overlay is not None:
         changed = overlay.on(name, on)
-        if changed is not None:
+        law = _installation[name][0] if name in _installation else v.value
+        # A change to the value the law already has changes nothing: the law stands.
+        if changed is not None and changed.value != law:
             return ParamValue(
                 name, changed.value, v.unit, changed.citation, changed.start, v.end, True
             )

@@ -18,7 +18,7 @@ from tid.db import get_session
 from tid.demo import fund_figures
 from tid.documents import calc_reports, calc_text, reform_note
 from tid.render import charts
-from tid.rules import calculators, fund_compare, params, reform_compare
+from tid.rules import calculators, fund_compare, params
 from tid.rules.calculators.inputs import N_
 from tid.rules.errors import InputError
 from tid.rules.reform import Reform
@@ -247,6 +247,7 @@ def fund(reform_id: str) -> Any:
                     reform=reform,
                     document=document,
                     example=example,
+                    scale=context["scale"],
                 )
             )
         status = 422 if context["errors"] else 200
@@ -258,6 +259,7 @@ def _fund_context(
 ) -> dict[str, Any]:
     sort, _dash, order = (request.values.get("by") or "difference-desc").partition("-")
     descending = order != "asc"
+    scale = (request.values.get("rescale") or request.values.get("scale", "1")) != "0"
     context: dict[str, Any] = {
         **reform_note.page_context(reform),
         "document": document,
@@ -267,16 +269,16 @@ def _fund_context(
         "sort": sort,
         "descending": descending,
         "comparison": None,
+        "scale": scale,
         "values": {k: v for k, v in request.form.items() if k not in ("csrf_token", "document")},
     }
     if errors:
         return context
     try:
-        compared = reform_compare.compare("equalization", document, reform)
+        compared, comparison = reform_note.fund_comparison(reform, document, scale)
     except InputError as exc:
         context["errors"] = {"municipalities_csv": i18n.say(exc.message)}
         return context
-    comparison = fund_compare.municipalities(compared["under_law"], compared["under_reform"])
     context.update(
         compared=compared,
         lines_by_field={d["field"]: d for d in compared["differences"]},
