@@ -23,6 +23,14 @@ from tid.rules.reform import Reform, describe
 from tid.services import reform_library
 
 NO_REFORM = N_("There is no saved reform with this id.")
+# The calculators that read each parameter file's parameters.
+AREA_CALCULATORS: dict[str, tuple[str, ...]] = {
+    "room_tax": ("room-tax",),
+    "distribution": ("room-tax-distribution",),
+    "excise": ("excise-allocation",),
+    "equalization": ("equalization",),
+    "district": ("deadlines", "liens", "impost"),
+}
 _ID = re.compile(r"([A-Za-z0-9_-]{6,24})/?$")
 
 
@@ -58,8 +66,17 @@ def _open(session: Session | None, reform: str | Reform) -> Reform:
 
 
 def page_context(reform: Reform) -> dict[str, Any]:
-    """What a page about a reform shows of it: its changes, from when, where to try it."""
+    """What a page about a reform shows of it: its changes, from when, where to try it (the
+    calculators whose parameters it changes first)."""
     lines = describe(reform)
+    touched = {
+        name for line in lines for name in AREA_CALCULATORS.get(line.parameter.split(".")[0], ())
+    }
+    every = [
+        (name, c.form.title)
+        for name, c in calculators.CALCULATORS.items()
+        if calculators.available(name)
+    ]
     return {
         "reform": reform,
         "lines": lines,
@@ -67,11 +84,8 @@ def page_context(reform: Reform) -> dict[str, Any]:
         "parameters": sorted({line.parameter for line in lines}),
         "titles": fund_compare.TITLES,
         "touches_fund": any(line.parameter.startswith("equalization.") for line in lines),
-        "calculators": [
-            (name, c.form.title)
-            for name, c in calculators.CALCULATORS.items()
-            if calculators.available(name)
-        ],
+        "calculators": [(n, t) for n, t in every if n in touched],
+        "other_calculators": [(n, t) for n, t in every if n not in touched],
     }
 
 
@@ -98,8 +112,6 @@ def reform_note_pdf(session: Session | None, *, reader: Reader, reform: str | Re
     if any(line.parameter.startswith("equalization.") for line in lines):
         compared, comparison = fund_comparison(opened, fund_figures.document())
         fund = {"compared": compared, "comparison": comparison}
-    if fund is not None and fund["comparison"] is not None:
-        fund["chart"] = difference_chart(fund["comparison"], "note", reader.say)
     pdf = reader.pdf(
         "pdf/reform_note.html",
         **calc_text.template_helpers(),
@@ -176,7 +188,6 @@ def fund_pdf(
         "pdf/reform_fund.html",
         **calc_text.template_helpers(),
         titles=fund_compare.TITLES,
-        chart=difference_chart(comparison, "fund", reader.say) if comparison else None,
         reform=opened,
         lines=describe(opened),
         compared=compared,
