@@ -52,6 +52,7 @@ def test_the_lottery_share_changes_and_the_trace_says_whose_value() -> None:
     line = next(d for d in out["differences"] if d["field"] == "lottery_share")
     assert line == {
         "field": "lottery_share",
+        "row": "",
         "law": "35000000.00",
         "reform": "40000000.00",
         "difference": "5000000.00",

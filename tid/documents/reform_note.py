@@ -41,7 +41,10 @@ def _usd(amount: Decimal) -> str:
 
 
 def difference_chart(
-    comparison: fund_compare.Comparison, name: str, say: Callable[[str], str]
+    comparison: fund_compare.Comparison,
+    name: str,
+    say: Callable[[str], str],
+    names: Callable[[str], str] = str,
 ) -> charts.Chart:
     """The differences, one bar each, largest gain first (right: more under the reform)."""
     return charts.signed_bars(
@@ -50,7 +53,7 @@ def difference_chart(
         description=say(
             N_("Bars right of zero: more under the reform than under the law; left of zero: less.")
         ),
-        items=[(r.name, r.difference) for r in comparison.sorted("difference", True)],
+        items=[(names(r.name), r.difference) for r in comparison.sorted("difference", True)],
         fmt=_usd,
         value_label=say(N_("Difference")),
     )

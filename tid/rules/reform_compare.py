@@ -88,47 +88,49 @@ def reform_summary(reform: Reform) -> dict[str, Any]:
     }
 
 
-def _leaves(value: Any, path: str, label: str) -> Iterator[tuple[str, str, Any]]:
+def _leaves(value: Any, path: str, rows: tuple[str, ...]) -> Iterator[tuple[str, str, Any]]:
+    """Each leaf of a result: its path, the rows it sits in (a month, a municipality's
+    name; else the row's number) and its value."""
     if isinstance(value, Mapping):
         for key, item in value.items():
             if path == "" and key in _SKIPPED:
                 continue
-            yield from _leaves(
-                item, f"{path}.{key}" if path else str(key), f"{label} {key}".strip()
-            )
+            yield from _leaves(item, f"{path}.{key}" if path else str(key), rows)
     elif isinstance(value, list):
         for i, item in enumerate(value):
             tag = next(
                 (str(item[k]) for k in _ROW_KEYS if isinstance(item, Mapping) and k in item),
                 str(i + 1),
             )
-            yield from _leaves(item, f"{path}[{i}]", f"{label} {tag}".strip())
+            yield from _leaves(item, f"{path}[{i}]", (*rows, tag))
     else:
-        yield path, label, value
+        yield path, " · ".join(rows), value
 
 
 def differences(law: Mapping[str, Any], reformed: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Every line of the two results (amounts, rates, flags) with the reform's difference:
-    ``{field, law, reform, difference, changed}`` (``difference`` for numbers only)."""
-    law_lines = {path: (label, value) for path, label, value in _leaves(law, "", "")}
+    ``{field, row, law, reform, difference, changed}`` (``row``: the month or the name of
+    the row the line is in; ``difference`` for numbers only)."""
+    law_lines = {path: (row, value) for path, row, value in _leaves(law, "", ())}
     lines: list[dict[str, Any]] = []
     seen: set[str] = set()
-    for path, _label, value in _leaves(reformed, "", ""):
+    for path, row, value in _leaves(reformed, "", ()):
         seen.add(path)
-        before = law_lines.get(path, (None, None))[1]
-        lines.append(_line(path, before, value))
-    for path, (_label, value) in law_lines.items():
+        before = law_lines.get(path, (row, None))[1]
+        lines.append(_line(path, row, before, value))
+    for path, (row, value) in law_lines.items():
         if path not in seen:
-            lines.append(_line(path, value, None))
+            lines.append(_line(path, row, value, None))
     return lines
 
 
-def _line(path: str, before: Any, after: Any) -> dict[str, Any]:
+def _line(path: str, row: str, before: Any, after: Any) -> dict[str, Any]:
     difference = None
     if _is_number(before) and _is_number(after):
         difference = str(Decimal(str(after)) - Decimal(str(before)))
     return {
         "field": path,
+        "row": row,
         "law": before,
         "reform": after,
         "difference": difference,

@@ -564,7 +564,14 @@ def _compared_page(spec: FormSpec, document: Mapping[str, Any], reference: str) 
         changed=[d for d in compared["differences"] if d["changed"]],
         comparison=comparison,
         rows=comparison.sorted("difference", True) if comparison else [],
-        chart=reform_note.difference_chart(comparison, spec.name, i18n.say) if comparison else None,
+        chart=reform_note.difference_chart(
+            comparison,
+            spec.name,
+            i18n.say,
+            calc_text.label if comparison.kind == "recipients" else str,
+        )
+        if comparison
+        else None,
         document_json=json.dumps(document, ensure_ascii=False, separators=(",", ":")),
         warnings=calc_text.shown_warnings(compared["under_reform"]),
         **reform_note.page_context(found),
