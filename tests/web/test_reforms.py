@@ -260,3 +260,66 @@ def test_the_fund_from_a_csv_names_the_bad_row(client: FlaskClient, people: Peop
     )
     assert response.status_code == 200, _text(response)[:3000]
     assert "inventad" not in _text(response).lower()
+
+
+def test_the_room_tax_and_excise_recipients_side_by_side(
+    client: FlaskClient, people: People
+) -> None:
+    login(client, people.clerk)
+    public_id = _save(
+        client,
+        title="Bureau 12 %, General Fund 2 %, Bus Authority 1,000,000.00 a month",
+        **{
+            "change-0-parameter": "distribution.act272.general_fund_share",
+            "change-0-value": "0.02",
+            "change-2-parameter": "distribution.act272.convention_bureau_share",
+            "change-2-value": "0.12",
+            "change-3-parameter": "excise.cigarette.mba.monthly_cap",
+            "change-3-from": "2024-07-01",
+            "change-3-value": "1000000.00",
+        },
+    )
+    anonymous = client.application.test_client()
+    for name, recipient in (
+        ("room-tax-distribution", "Negociado de Convenciones"),
+        ("excise-allocation", "Autoridad Metropolitana de Autobuses"),
+    ):
+        page = anonymous.post(f"/calc/{name}", data={**FORM_DATA[name], "reform": public_id})
+        assert page.status_code == 200, _text(page)[:2000]
+        text = _text(page)
+        table = page.get_data(as_text=True).split('id="side-by-side"', 1)[1]
+        assert recipient in html.unescape(table)
+        assert "Reciben más 1" in text and "Reciben menos 1" in text, text[:3000]
+    # An unknown reform is refused next to its field, the rest of the form kept.
+    page = anonymous.post(
+        "/calc/excise-allocation", data={**FORM_DATA["excise-allocation"], "reform": "nope-nope"}
+    )
+    assert page.status_code == 422
+    assert 'id="e-reform"' in page.get_data(as_text=True)
+
+
+def test_the_reform_note_from_the_command_line(
+    runner: Any, client: FlaskClient, people: People, tmp_path: Path
+) -> None:
+    login(client, people.clerk)
+    public_id = _save(client)
+    out = tmp_path / "note.pdf"
+    result = runner.invoke(
+        args=[
+            "document",
+            "reform-note.pdf",
+            "--reform",
+            public_id,
+            "--out",
+            str(out),
+            "--lang",
+            "en",
+        ]
+    )
+    assert result.exit_code == 0, result.output
+    text = " ".join(p.extract_text() for p in pypdf.PdfReader(str(out)).pages)
+    assert "The reform in brief" in re.sub(r"\s+", " ", text)
+    missing = runner.invoke(
+        args=["document", "reform-note.pdf", "--reform", "nope", "--out", str(out)]
+    )
+    assert missing.exit_code != 0
