@@ -128,6 +128,22 @@ def test_a_saved_reform_is_public_and_names_no_one(
     for private in (people.clerk.email, people.clerk.name):
         assert private not in page.get_data(as_text=True)
     assert anonymous.get("/reforms/not-a-reform-id").status_code == 404
+    # The address opens it; the list of saved reforms is not published.
+    assert public_id not in anonymous.get("/reforms/").get_data(as_text=True)
+    assert public_id in client.get("/reforms/").get_data(as_text=True)
+    bad = anonymous.post(
+        "/api/v1/calc/equalization",
+        json={
+            **DOCUMENTS["equalization"],
+            "reform": {
+                "title": "x",
+                "changes": [{"parameter": LOTTERY, "from": "2024-07-01", "value": "2"}],
+            },
+        },
+    )
+    assert bad.status_code == 422
+    assert bad.get_json()["field"] == "reform.changes[0].value"
+    assert LOTTERY in bad.get_json()["error"]
     assert anonymous.get("/reforms/new").status_code == 302  # writing one needs a login
     as_json = anonymous.get(f"/api/v1/reforms/{public_id}").get_json()
     assert as_json["changes"][0] == {"parameter": LOTTERY, "from": "2024-07-01", "value": "0.40"}

@@ -11,6 +11,7 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_login import current_user
 
 from tid import i18n
 from tid.app_reader import reader
@@ -67,8 +68,13 @@ def _reform_or_404(reform_id: str) -> Reform:
 @bp.route("/")
 @public
 def index() -> Any:
-    """What a reform is, and the reforms saved last (public)."""
-    recent = reform_library.recent_reforms(session=get_session())
+    """What a reform is (public), and to those signed in the reforms saved last: a saved
+    reform opens to anyone with its address, but the list of them is not published."""
+    recent = (
+        reform_library.recent_reforms(session=get_session())
+        if current_user.is_authenticated
+        else []
+    )
     return render_template("reforms/index.html", recent=recent)
 
 
