@@ -52,6 +52,7 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "reforms.show": PUBLIC,
     "reforms.note": PUBLIC,
     "reforms.fund": PUBLIC,
+    "reforms.compared_download": PUBLIC,
     "petitions.dashboard": frozenset({ADMIN, CLERK, AUDITOR}),
     "petitions.deadlines_pdf": frozenset({ADMIN, CLERK, AUDITOR}),
     "petitions.new": frozenset({ADMIN, CLERK}),

@@ -306,6 +306,16 @@ def test_the_room_tax_and_excise_recipients_side_by_side(
         table = page.get_data(as_text=True).split('id="side-by-side"', 1)[1]
         assert recipient in html.unescape(table)
         assert "Reciben más 1" in text and "Reciben menos 1" in text, text[:3000]
+        # …as CSV (every line, the law's, the reform's, the difference) and PDF.
+        body = {"document": json.dumps(DOCUMENTS[name])}
+        csv_file = anonymous.post(f"/reforms/{public_id}/calc/{name}/csv", data=body)
+        assert csv_file.mimetype == "text/csv"
+        assert "totals.convention_bureau" in csv_file.get_data(as_text=True) or (
+            "totals.mba" in csv_file.get_data(as_text=True)
+        )
+        pdf = anonymous.post(f"/reforms/{public_id}/calc/{name}/pdf", data=body)
+        assert pdf.mimetype == "application/pdf"
+        assert_archival(pdf.data, lang="es")
     # An unknown reform is refused next to its field, the rest of the form kept.
     page = anonymous.post(
         "/calc/excise-allocation", data={**FORM_DATA["excise-allocation"], "reform": "nope-nope"}

@@ -17,7 +17,7 @@ from tid.demo import fund_figures
 from tid.documents import calc_text
 from tid.documents.base import CSV, PDF, Document, Reader
 from tid.render import charts
-from tid.rules import calculators, fund_compare
+from tid.rules import calculators, fund_compare, reform_compare
 from tid.rules.errors import N_, InputError
 from tid.rules.reform import Reform, describe
 from tid.services import reform_library
@@ -203,3 +203,77 @@ def fund_pdf(
     )
     name = opened.ident or "reform"
     return Document(pdf, PDF, f"fund-{name}.pdf")
+
+
+def _compared(
+    reform: Reform, calculator: str, document: Mapping[str, Any]
+) -> tuple[dict[str, Any], fund_compare.Comparison | None]:
+    compared = reform_compare.compare(calculator, document, reform)
+    return compared, fund_compare.side_by_side(compared["under_law"], compared["under_reform"])
+
+
+def compared_csv(
+    session: Session | None,
+    *,
+    reader: Reader,
+    reform: str | Reform,
+    calculator: str,
+    document: Mapping[str, Any],
+) -> Document:
+    """A calculator's result under the law and the reform, line by line, as a spreadsheet:
+    every line of the result, the law's value, the reform's and the difference."""
+    opened = _open(session, reform)
+    compared, _comparison = _compared(opened, calculator, document)
+    say = reader.say
+    header = [
+        say(N_("Line")),
+        say(N_("Row")),
+        say(N_("Field")),
+        say(N_("Under the law")),
+        say(N_("Under the reform")),
+        say(N_("Difference")),
+    ]
+    rows = [
+        (
+            calc_text.label(line["field"].rsplit(".", 1)[-1].split("[")[0]),
+            line["row"],
+            line["field"],
+            line["law"],
+            line["reform"],
+            line["difference"],
+        )
+        for line in compared["differences"]
+    ]
+    text = csv_safe.write(header, rows, numbers=header[3:], lineterminator="\r\n")
+    name = opened.ident or "reform"
+    return Document(("\ufeff" + text).encode("utf-8"), CSV, f"{calculator}-{name}.csv")
+
+
+def compared_pdf(
+    session: Session | None,
+    *,
+    reader: Reader,
+    reform: str | Reform,
+    calculator: str,
+    document: Mapping[str, Any],
+) -> Document:
+    """A calculator's result under the law and the reform (PDF/A): the recipients side by
+    side, every line that changes, then the reform."""
+    opened = _open(session, reform)
+    compared, comparison = _compared(opened, calculator, document)
+    pdf = reader.pdf(
+        "pdf/reform_compared.html",
+        **calc_text.template_helpers(),
+        titles=fund_compare.TITLES,
+        spec=calculators.CALCULATORS[calculator].form,
+        reform=opened,
+        lines=describe(opened),
+        compared=compared,
+        comparison=comparison,
+        rows=comparison.sorted("difference", True) if comparison else [],
+        changed=[d for d in compared["differences"] if d["changed"]],
+        today=reader.today,
+        generated_at=utcnow(),
+    )
+    name = opened.ident or "reform"
+    return Document(pdf, PDF, f"{calculator}-{name}.pdf")

@@ -299,3 +299,30 @@ def _fund_context(
 def difference_chart(comparison: fund_compare.Comparison, name: str) -> charts.Chart:
     """The differences, one bar each, in the reader's language."""
     return reform_note.difference_chart(comparison, name, i18n.say)
+
+
+@bp.route("/<reform_id>/calc/<calculator>/<kind>", methods=["POST"])
+@public
+def compared_download(reform_id: str, calculator: str, kind: str) -> Any:
+    """A calculator's result under the law and the reform, as CSV or PDF, computed again
+    from the posted document (public, nothing stored)."""
+    reform = _reform_or_404(reform_id)
+    if kind not in ("csv", "pdf") or not calculators.available(calculator):
+        abort(404)
+    make = reform_note.compared_csv if kind == "csv" else reform_note.compared_pdf
+    with calc_guard.bounded():
+        try:
+            document = calculators.load_json(request.form.get("document") or "")
+        except InputError:
+            abort(400)
+        if not isinstance(document, dict):
+            abort(400)
+        return send(
+            make(
+                None,
+                reader=reader(i18n.language()),
+                reform=reform,
+                calculator=calculator,
+                document=document,
+            )
+        )
