@@ -15,6 +15,7 @@ from tid.models import SavedReform
 from tid.rules.errors import InputError
 from tid.rules.messages import Message
 from tid.rules.reform import Reform, Resolver, parse_reform
+from tid.services.public.declared import public_view
 
 # The public id: 12 random characters of 31 (59 bits: not guessable), no look-alikes.
 _ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
@@ -24,14 +25,15 @@ _RECENT = 20
 
 def document_of(saved: SavedReform) -> dict[str, Any]:
     """A saved reform as the document the rules read (its base by its id)."""
+    shown = public_view("saved_reform", saved)
     doc: dict[str, Any] = {
-        "id": saved.public_id,
-        "title": saved.title,
-        "description": saved.description,
-        "changes": json.loads(saved.changes),
+        "id": shown["public_id"],
+        "title": shown["title"],
+        "description": shown["description"],
+        "changes": json.loads(shown["changes"]),
     }
-    if saved.base_public_id:
-        doc["base"] = saved.base_public_id
+    if shown["base_public_id"]:
+        doc["base"] = shown["base_public_id"]
     return doc
 
 
