@@ -45,6 +45,14 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "api.calculators_list": PUBLIC,
     "api.calculate": PUBLIC,
     "api.parameters": PUBLIC,
+    "api.reform": PUBLIC,
+    # Reforms: a saved one is public policy text at its address; writing one needs a login.
+    "reforms.index": PUBLIC,
+    "reforms.new": EVERY_ROLE,
+    "reforms.show": PUBLIC,
+    "reforms.note": PUBLIC,
+    "reforms.fund": PUBLIC,
+    "reforms.compared_download": PUBLIC,
     "petitions.dashboard": frozenset({ADMIN, CLERK, AUDITOR}),
     "petitions.deadlines_pdf": frozenset({ADMIN, CLERK, AUDITOR}),
     "petitions.new": frozenset({ADMIN, CLERK}),
@@ -155,4 +163,5 @@ SAMPLE_VALUES: dict[str, str] = {
     "token": "not-a-token",
     "fiscal_year": "2026-27",
     "which": "statement",
+    "reform_id": "not-a-reform",
 }

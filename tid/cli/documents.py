@@ -27,6 +27,7 @@ _DOCUMENT_OPTIONS = (
     "study",
     "through",
     "issued_by",
+    "reform",
 )
 
 
@@ -179,6 +180,7 @@ def _write_document(data: bytes, out: str) -> None:
 @click.option("--study", help="A petition's formula study (its number).")
 @click.option("--through", help="The day a payoff quote is good through (YYYY-MM-DD).")
 @click.option("--issued-by", "issued_by", help="Who issues the document (a name).")
+@click.option("--reform", help="A saved reform's id.")
 @click.option("--lang", help="es or en (default: the environment's language, else es).")
 @click.option("--out", help="The file to write (- for standard output; a CSV's default).")
 @with_appcontext

@@ -16,7 +16,15 @@ from typing import Any
 
 from sqlmodel import Session
 
-from tid.documents import account, calc_reports, closing, notices, petitions, studio_reports
+from tid.documents import (
+    account,
+    calc_reports,
+    closing,
+    notices,
+    petitions,
+    reform_note,
+    studio_reports,
+)
 from tid.documents.base import CSV, PDF, Document, Reader
 from tid.rules.errors import N_, InputError
 from tid.rules.messages import Message
@@ -41,6 +49,7 @@ PARAMETERS: dict[str, str] = {
     "study": N_("the petition's formula study (its number)"),
     "through": N_("the day a payoff quote is good through (YYYY-MM-DD; by default 30 days on)"),
     "issued_by": N_("who issues the document (their name, as printed on it)"),
+    "reform": N_("the saved reform (its id, as its address ends)"),
 }
 
 
@@ -182,6 +191,13 @@ KINDS: dict[str, Kind] = {
             calc_reports.result_csv,
             CSV,
             ("calculator", "input"),
+        ),
+        Kind(
+            "reform-note.pdf",
+            N_("A reform's note: what it changes, from when, the totals, then the details"),
+            reform_note.reform_note_pdf,
+            PDF,
+            ("reform",),
         ),
         Kind(
             "notices.pdf",

@@ -64,6 +64,7 @@ from tid.models.petitions_and_ordinances import (
     PetitionState,
 )
 from tid.models.places_and_users import District, Municipality, Role, User
+from tid.models.reforms import SavedReform
 from tid.models.roll_and_properties import Property, PropertyYear, RollImport
 from tid.models.sign_in_and_limits import (
     HeavyWork,
@@ -134,6 +135,7 @@ __all__ = [
     "RequestCount",
     "Role",
     "RollImport",
+    "SavedReform",
     "Throttle",
     "User",
     "WorkerHeartbeat",

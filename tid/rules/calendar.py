@@ -144,8 +144,14 @@ def general_election_day(year: int) -> date | None:
     return day
 
 
-@functools.lru_cache(maxsize=4096)
 def holiday_name(day: date) -> str | None:
+    """The name of Puerto Rico's legal holiday on ``day`` (English), or ``None``, under the
+    overlay of the parameters in force, if any (:func:`tid.rules.params.overlaid`)."""
+    return _holiday_name(day, params.active_overlay())
+
+
+@functools.lru_cache(maxsize=4096)
+def _holiday_name(day: date, overlay: params.Overlay | None) -> str | None:
     """The name of Puerto Rico's legal holiday on ``day`` (English), or ``None``.
 
     The `holidays` package's days, with two dated settings (RULES.md § 1.1): its *observed*
@@ -161,7 +167,7 @@ def holiday_name(day: date) -> str | None:
     return "; ".join(names) or None
 
 
-params.on_reload(holiday_name.cache_clear)
+params.on_reload(_holiday_name.cache_clear)
 
 
 def added_by_setting(name: str | None) -> list[str]:

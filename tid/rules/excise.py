@@ -19,14 +19,22 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from functools import cache, cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from tid.rules import readings
 from tid.rules.errors import InputError
 from tid.rules.messages import N_, Message, render_all
 from tid.rules.money import from_cents, money_str
-from tid.rules.params import ParamValue, history, on_reload, param, param_or_none
+from tid.rules.params import (
+    Overlay,
+    ParamValue,
+    active_overlay,
+    history,
+    on_reload,
+    param,
+    param_or_none,
+)
 from tid.rules.periods import (
     FiscalYear,
     fiscal_month,
@@ -195,8 +203,14 @@ def _d(cents: int) -> str:
     return f"${from_cents(cents):,.2f}"
 
 
-@cache
 def excise_plan(fy: FiscalYear) -> ExcisePlan:
+    """The parameters of 13 LPRA § 31751(a) for ``fy`` (under the overlay in force, if any:
+    :func:`tid.rules.params.overlaid`)."""
+    return _excise_plan(fy, active_overlay())
+
+
+@lru_cache(maxsize=64)
+def _excise_plan(fy: FiscalYear, overlay: Overlay | None) -> ExcisePlan:
     """The parameters of 13 LPRA § 31751(a) for ``fy``: the 4¢ and the cigarette waterfall.
 
     A recipient whose caps are not in force on the first day of the FY (PRITA before
@@ -372,7 +386,7 @@ def _reachable(fy: FiscalYear, r: Recipient, warnings: list[str], steps: list[Tr
     return most
 
 
-on_reload(excise_plan.cache_clear)
+on_reload(_excise_plan.cache_clear)
 
 
 SHORTFALL_WARNING = Message(

@@ -31,6 +31,8 @@ import re
 import tomllib
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
@@ -163,6 +165,8 @@ class ParamValue:
     citation: str
     start: date
     end: date | None
+    # True when the value is a reform's (an :class:`Overlay`), not the law's.
+    reformed: bool = False
 
     @property
     def decimal(self) -> Decimal:
@@ -443,8 +447,72 @@ class NotInForceError(LookupError):
         self.first = first.start
 
 
+# ---------------------------------------------------------------------------------------
+# Overlays: the values of a reform, read in place of the law's within a context
+
+
+@dataclass(frozen=True, slots=True)
+class OverlayValue:
+    """A value a reform gives a parameter from ``start`` on (wherever the law has one)."""
+
+    start: date
+    value: Value
+    text: str
+    citation: str
+
+
+@dataclass(frozen=True, slots=True)
+class Overlay:
+    """Values read in place of the law's: parameter name -> its values, oldest first.
+
+    Hashable, so that a cache of values read from the parameters can key on it."""
+
+    values: tuple[tuple[str, tuple[OverlayValue, ...]], ...]
+
+    def on(self, name: str, day: date) -> OverlayValue | None:
+        for key, found in self.values:
+            if key == name:
+                hit = None
+                for value in found:
+                    if value.start <= day:
+                        hit = value
+                return hit
+        return None
+
+    @property
+    def names(self) -> frozenset[str]:
+        return frozenset(key for key, _values in self.values)
+
+    @property
+    def citations(self) -> frozenset[str]:
+        return frozenset(v.citation for _key, found in self.values for v in found)
+
+
+# The overlay in force in this context (a thread, a request): each has its own.
+_OVERLAY: ContextVar[Overlay | None] = ContextVar("tid_params_overlay", default=None)
+
+
+@contextmanager
+def overlaid(overlay: Overlay | None) -> Iterator[None]:
+    """Within the block, every lookup of this context reads ``overlay``'s values in place of
+    the law's (other threads and contexts keep the law)."""
+    token = _OVERLAY.set(overlay)
+    try:
+        yield
+    finally:
+        _OVERLAY.reset(token)
+
+
+def active_overlay() -> Overlay | None:
+    """The overlay in force in this context (None: the law)."""
+    return _OVERLAY.get()
+
+
 def param_or_none(name: str, on: date) -> ParamValue | None:
-    """The value of parameter ``name`` in force on ``on``, or None when none is."""
+    """The value of parameter ``name`` in force on ``on``, or None when none is.
+
+    Under an overlay (:func:`overlaid`), its value from its date on replaces the law's on
+    every day the law has one (and a different one)."""
     starts, parameter = _index(name)
     i = bisect_right(starts, on) - 1
     if i < 0:
@@ -452,6 +520,15 @@ def param_or_none(name: str, on: date) -> ParamValue | None:
     v = parameter.values[i]
     if v.end is not None and on > v.end:
         return None
+    overlay = _OVERLAY.get()
+    if overlay is not None:
+        changed = overlay.on(name, on)
+        law = _installation[name][0] if name in _installation else v.value
+        # A change to the value the law already has changes nothing: the law stands.
+        if changed is not None and changed.value != law:
+            return ParamValue(
+                name, changed.value, v.unit, changed.citation, changed.start, v.end, True
+            )
     if name in _installation:
         value, setting = _installation[name]
         citation = f"{v.citation}; set for this installation ({setting})"

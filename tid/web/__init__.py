@@ -14,6 +14,7 @@ BLUEPRINT_MODULES = [
     "tid.web.studio",
     "tid.web.admin",
     "tid.web.calc",
+    "tid.web.reform_pages",
     "tid.web.readings",
     "tid.web.api",
     "tid.web.roll",

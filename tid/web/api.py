@@ -13,6 +13,9 @@ CSRF protection (a token would only stop programs from calling them).
   has a computation under way, 503 with ``Retry-After`` when every place for anonymous
   computations is taken or the request ran past its time budget (:mod:`tid.web.calc_guard`).
 - ``GET /api/v1/parameters``: every dated parameter with its history and citations.
+- ``GET /api/v1/reforms/<id>``: a saved reform (public policy text) as the document a
+  request may carry beside its own (``"reform": {…}`` or the saved reform's id): the
+  result is then both, the law's and the reform's, and their difference line by line.
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ from typing import Any
 from flask import Blueprint, current_app, request, url_for
 from flask.blueprints import BlueprintSetupState
 
-from tid.rules import calculators
+from tid.db import get_session
+from tid.rules import calculators, reform_compare
 from tid.rules.errors import InputError
 from tid.rules.limits import MAX_DOCUMENT_BYTES
 from tid.web import calc_guard
@@ -91,12 +95,34 @@ def calculate(calculator: str) -> Any:
             return _error(f"The document is too large (at most {limit:,} bytes).", "", 413)
         try:
             document = calculators.load_json(body.decode("utf-8-sig"))
-            result = calculators.run(calculator, document)
+            result = _run(calculator, document)
         except UnicodeDecodeError:
             return _error("The body is not UTF-8 text.", "", 422)
         except InputError as exc:
             return _json(exc.as_json(), 422)
         return _json(result)
+
+
+def _run(calculator: str, document: object) -> dict[str, Any]:
+    """The law's result, or with a reform beside the document both and the difference."""
+    if isinstance(document, dict) and "reform" in document:
+        from tid.services import reform_library
+
+        resolve = reform_library.resolver(session=get_session())
+        return reform_compare.run_request(calculator, document, resolve=resolve)
+    return calculators.run(calculator, document)
+
+
+@bp.route("/reforms/<reform_id>")
+@public
+def reform(reform_id: str) -> Any:
+    """A saved reform as a document (public policy text: no one's data)."""
+    from tid.services import reform_library
+
+    found = reform_library.saved_reform(session=get_session(), public_id=reform_id)
+    if found is None:
+        return _error(f"There is no saved reform {reform_id!r}.", "reform", 404)
+    return _json(reform_library.document_of(found))
 
 
 @bp.route("/parameters")

@@ -462,7 +462,9 @@ def form(calculator: str) -> Any:
     """A calculator's form; its result once posted (public, nothing stored)."""
     spec = _spec(calculator)
     if request.method == "GET":
-        return _form_page(spec, form_from_document(spec, {}))
+        state = form_from_document(spec, {})
+        state.values["reform"] = (request.args.get("reform") or "").strip()[:300]
+        return _form_page(spec, state)
     if request.form.get("edit"):
         document = _posted_document()
         return _form_page(spec, form_from_document(spec, document))
@@ -511,12 +513,19 @@ def _compute_form(spec: FormSpec) -> Any:
         state.names.add("document_json")
     else:
         document, state = read_form(spec, request.form, request.files)
+    reform = _text(request.form, "reform")[:300]
+    state.values["reform"] = reform
+    state.names.add("reform")
     if state.errors:
         return _form_page(spec, state, 422)
     try:
+        if reform:
+            return _compared_page(spec, document, reform)
         result = calculators.run(spec.name, document)
     except InputError as exc:
-        if pasted is not None:
+        if exc.field == "reform" or exc.field.startswith("reform."):
+            state.error("reform", render(exc.message))
+        elif pasted is not None:
             state.error(
                 "document_json",
                 render(exc.message)
@@ -532,6 +541,43 @@ def _compute_form(spec: FormSpec) -> Any:
     rows = calc_tables.rows_in(document, result)
     return render_template(
         "calc/result.html", **context, pdf_rows=rows, pdf_most=calc_guard.PDF_ROWS
+    )
+
+
+def _compared_page(spec: FormSpec, document: Mapping[str, Any], reference: str) -> Any:
+    """The result under the law and under the saved reform ``reference`` (its id or its
+    address), side by side, and the difference line by line (an unknown reform is an
+    InputError naming ``reform``)."""
+    from tid.db import get_session
+    from tid.documents import reform_note
+    from tid.rules import fund_compare, reform_compare
+    from tid.services import reform_library
+
+    found = reform_library.open_reform(
+        session=get_session(), public_id=reform_note.reference_id(reference)
+    )
+    if found is None:
+        raise InputError("reform", _("There is no saved reform at this address."))
+    compared = reform_compare.compare(spec.name, document, found)
+    comparison = fund_compare.side_by_side(compared["under_law"], compared["under_reform"])
+    return render_template(
+        "reforms/compared.html",
+        spec=spec,
+        compared=compared,
+        changed=[d for d in compared["differences"] if d["changed"]],
+        comparison=comparison,
+        rows=comparison.sorted("difference", True) if comparison else [],
+        chart=reform_note.difference_chart(
+            comparison,
+            spec.name,
+            i18n.say,
+            calc_text.label if comparison.kind == "recipients" else str,
+        )
+        if comparison
+        else None,
+        document_json=json.dumps(document, ensure_ascii=False, separators=(",", ":")),
+        warnings=calc_text.shown_warnings(compared["under_reform"]),
+        **reform_note.page_context(found),
     )
 
 

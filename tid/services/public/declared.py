@@ -75,6 +75,10 @@ PUBLIC_FIELDS: dict[str, frozenset[str]] = {
     "issued_document_line": frozenset(
         {"fiscal_year", "due_date", "days_late", "impost", "surcharge", "interest"}
     ),
+    # A saved reform is public policy text at its address; nothing of who saved it is kept.
+    "saved_reform": frozenset(
+        {"public_id", "title", "description", "base_public_id", "changes", "created_at"}
+    ),
 }
 
 # Never public, whatever a declaration above says: the test of this module holds every kind to it.
