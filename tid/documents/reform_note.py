@@ -23,14 +23,6 @@ from tid.rules.reform import Reform, describe
 from tid.services import reform_library
 
 NO_REFORM = N_("There is no saved reform with this id.")
-# The calculators that read each parameter file's parameters.
-AREA_CALCULATORS: dict[str, tuple[str, ...]] = {
-    "room_tax": ("room-tax",),
-    "distribution": ("room-tax-distribution",),
-    "excise": ("excise-allocation",),
-    "equalization": ("equalization",),
-    "district": ("deadlines", "liens", "impost"),
-}
 _ID = re.compile(r"([A-Za-z0-9_-]{6,24})/?$")
 
 
@@ -72,9 +64,7 @@ def page_context(reform: Reform) -> dict[str, Any]:
     """What a page about a reform shows of it: its changes, from when, where to try it (the
     calculators whose parameters it changes first)."""
     lines = describe(reform)
-    touched = {
-        name for line in lines for name in AREA_CALCULATORS.get(line.parameter.split(".")[0], ())
-    }
+    touched = {name for line in lines for name in calculators.reading(line.parameter.split(".")[0])}
     every = [
         (name, c.form.title)
         for name, c in calculators.CALCULATORS.items()

@@ -127,6 +127,11 @@ def available(name: str) -> bool:
     return True
 
 
+def reading(area: str) -> tuple[str, ...]:
+    """The calculators whose rules read the parameters of ``tid/rules/params/<area>.toml``."""
+    return tuple(name for name, c in CALCULATORS.items() if area in c.reads)
+
+
 _LABELS: dict[tuple[int, ...], dict[str, str]] = {}
 
 

@@ -55,4 +55,5 @@ CALCULATOR = Calculator(
     rule="tid.rules.calendar:deadlines_document",
     form=FORM,
     labels=LABELS,
+    reads=("district",),
 )

@@ -110,4 +110,5 @@ CALCULATOR = Calculator(
     form=FORM,
     labels=LABELS,
     chart=adjustments,
+    reads=("equalization",),
 )

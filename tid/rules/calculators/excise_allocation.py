@@ -70,4 +70,5 @@ CALCULATOR = Calculator(
     form=FORM,
     labels=LABELS,
     chart=months_by_recipient,
+    reads=("excise",),
 )

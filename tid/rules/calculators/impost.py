@@ -62,4 +62,5 @@ CALCULATOR = Calculator(
     rule="tid.rules.imposts:impost_document",
     form=FORM,
     labels=LABELS,
+    reads=("district",),
 )

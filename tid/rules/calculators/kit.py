@@ -49,7 +49,9 @@ class Calculator:
     ``rule`` is ``"module:function"``, the rule's entry point ``document -> result document``
     (CALCULATORS.md), imported on first use; ``labels`` names (as msgids) the fields of its
     documents, in and out, that the shared labels do not; ``chart`` draws a result's chart's
-    data (None: the result has none).
+    data (None: the result has none); ``reads`` names the parameter files
+    (``tid/rules/params/<area>.toml``) whose parameters its rule reads, so that a reform of
+    one of them points to it.
     """
 
     name: str
@@ -57,6 +59,7 @@ class Calculator:
     form: FormSpec
     labels: Mapping[str, str] = field(default_factory=dict)
     chart: Chart | None = None
+    reads: tuple[str, ...] = ()
 
 
 def months_by_recipient(result: Mapping[str, Any]) -> StackedChart | None:

@@ -81,4 +81,5 @@ CALCULATOR = Calculator(
     rule="tid.rules.liens:liens_document",
     form=FORM,
     labels=LABELS,
+    reads=("district",),
 )

@@ -79,4 +79,5 @@ CALCULATOR = Calculator(
     rule="tid.rules.room_tax:room_tax_document",
     form=FORM,
     labels=LABELS,
+    reads=("room_tax",),
 )

@@ -135,4 +135,5 @@ CALCULATOR = Calculator(
     form=FORM,
     labels=LABELS,
     chart=months_by_recipient,
+    reads=("distribution",),
 )
