@@ -367,8 +367,17 @@ def batch_mail(batch_id: int) -> Any:
     else:
         form = Form()
         mailed_on = form.read(lambda: parse_date(values["mailed_on"], "mailed_on"))
+        if mailed_on is not None:
+            # The date against today and the notices' date, and the article numbers: all
+            # known now, so refused here, beside the field, rather than by the job.
+            day = mailed_on
+            form.read(
+                lambda: notice_service.check_mailing(
+                    session=get_session(), batch_id=batch.id or 0, mailed_on=day, today=today()
+                )
+            )
         errors = form.errors
-        if mailed_on is not None and batch.mailed_on is None:
+        if not errors and mailed_on is not None and batch.mailed_on is None:
             # The manifest of thousands of articles is rendered by a worker (tid/tasks.py).
             job = jobs.start(
                 tasks.NOTICES_MAIL,

@@ -9,6 +9,7 @@ the auditor (every district) and the municipality's clerk (its districts) read o
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -431,6 +432,46 @@ def commit(district_id: int, token: str) -> Any:
 # --------------------------------------------------------------------------- billing
 
 
+def _billing_checks(
+    form: Form, district_id: int, values: dict[str, str]
+) -> tuple[str | None, date | None]:
+    """The billing form's fields checked into ``form``, each error beside its field: the
+    year's roll and ordinance, the formula against the roll's columns and the parameters
+    given, and the due date — all known now, so refused here rather than by the job."""
+    db = get_session()
+    due = form.read(
+        lambda: parse_date(values["due_date"], "due_date") if values["due_date"] else None
+    )
+    fy = form.read(lambda: parse_fiscal_year(values["fiscal_year"], "fiscal_year").label)
+    given = form.read(lambda: billing.parse_parameters(values["parameters"]))
+    checked = (
+        form.read(
+            lambda: billing.check_run(
+                session=db,
+                district_id=district_id,
+                fiscal_year=fy,
+                parameters=values["parameters"] if given is not None else None,
+                formula=given is not None,
+            )
+        )
+        if fy is not None
+        else None
+    )
+    if (
+        due is not None
+        and checked is not None
+        and due < billing.earliest_due_date(today(), checked).date
+    ):
+        form.errors.setdefault(
+            "due_date",
+            _(
+                "The due date is too early: it must leave the 30 days of the "
+                "certified-mail notice (21 LPRA § 6653(5))."
+            ),
+        )
+    return fy, due
+
+
 @bp.route("/<int:district_id>/billing/new", methods=["GET", "POST"])
 @require(*WRITERS)
 def billing_new(district_id: int) -> Any:
@@ -460,30 +501,7 @@ def billing_new(district_id: int) -> Any:
             return {field if field in fields else "formula": _error_text(exc)}
 
         form = Form(words=beside)
-        due = form.read(
-            lambda: parse_date(values["due_date"], "due_date") if values["due_date"] else None
-        )
-        fy = form.read(lambda: parse_fiscal_year(values["fiscal_year"], "fiscal_year").label)
-        checked = (
-            form.read(
-                lambda: billing.ordinance_for(session=db, district_id=district_id, fiscal_year=fy)
-            )
-            if fy is not None
-            else None
-        )
-        form.read(lambda: billing.parse_parameters(values["parameters"]))
-        if (
-            due is not None
-            and checked is not None
-            and due < billing.earliest_due_date(today(), checked).date
-        ):
-            form.errors.setdefault(
-                "due_date",
-                _(
-                    "The due date is too early: it must leave the 30 days of the "
-                    "certified-mail notice (21 LPRA § 6653(5))."
-                ),
-            )
+        fy, due = _billing_checks(form, district_id, values)
         errors = form.errors
         if not errors:
             job = jobs.start(
@@ -547,5 +565,8 @@ def billing_run(district_id: int, run_id: int) -> Any:
             bills, "roll.billing_run", district_id=district_id, run_id=run.id, q=search
         ),
         may_correct=may_write_district(place) and lineage.correctable,
+        stale=run.status == "active"
+        and lineage.ordinance is not None
+        and billing.applies_other_terms(run, lineage.ordinance),
         imports_of_year=lineage.roll_imports,
     )

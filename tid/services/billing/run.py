@@ -19,7 +19,15 @@ from tid.models import BillingRun, BillingRunStatus, BillStatus, District, Ordin
 from tid.rules import periods
 from tid.rules.errors import N_, InputError
 from tid.services import audit, ledger
-from tid.services.billing.amounts import _compute, _Computed, _explanations, _read_the_roll
+from tid.services.billing.amounts import (
+    NO_ROLL,
+    _checked_formula,
+    _compute,
+    _Computed,
+    _explanations,
+    _has_roll,
+    _read_the_roll,
+)
 from tid.services.billing.bulk_tables import _BILL_ROWS
 from tid.services.billing.due_dates import _due_date
 from tid.services.billing.ordinance_terms import ordinance_for
@@ -175,6 +183,27 @@ def _book_the_run(
         difference=total - expected,
         warnings=tuple(computed.result.warnings),
     )
+
+
+def check_run(
+    *,
+    session: Session,
+    district_id: int,
+    fiscal_year: str,
+    parameters: Mapping[str, Any] | str | None = None,
+    formula: bool = True,
+) -> Ordinance:
+    """What can be known before a run starts, each refusal naming its field: the fiscal
+    year has an ordinance in force and a roll, the parameters are written well and (unless
+    ``formula`` is False, when they are not) the formula uses each of them and reads only
+    the roll's columns. The year's ordinance."""
+    fy = periods.parse_fiscal_year(fiscal_year).label
+    ordinance = ordinance_for(session=session, district_id=district_id, fiscal_year=fy)
+    if formula:
+        _checked_formula(session, district_id, fy, ordinance, parse_parameters(parameters))
+    elif not _has_roll(session, district_id, fy):
+        raise InputError("fiscal_year", NO_ROLL)
+    return ordinance
 
 
 def run_billing(
