@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import re
 from datetime import date
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +21,10 @@ from tests.conftest import People, login, make_test_app
 from tests.services.billing.helpers import import_roll
 from tests.services.billing.helpers import make_ordinance as billing_ordinance
 from tests.services.notice_support import issue_notices, make_ordinance, make_run
+from tests.web.account.support import setup_account
 from tid import tasks
 from tid.models import AuditEvent, BillingRun, Job, Ordinance
+from tid.services import ledger
 
 
 def _text(response: Any) -> str:
@@ -197,3 +200,37 @@ def test_a_recorded_formula_is_corrected_and_the_billed_years_named(
     client.post("/logout")
     login(client, people.clerk)
     assert "términos de la ordenanza corregidos" not in _text(client.get(petition_url))
+
+
+def test_a_payment_like_one_booked_asks_for_confirmation_naming_the_earlier_one(
+    client: FlaskClient, session: Session, people: People
+) -> None:
+    s, bill_id = setup_account(session, people)
+    login(client, people.association)
+    url = f"/account/{s.district_id}/payments"
+    form = {
+        "date": "2025-08-01",
+        "amount": "100.00",
+        "reference": "BPPR-77",
+        "notice_number": str(bill_id),
+        "token": "t1",
+    }
+    assert client.post(url, data=form).status_code == 302
+    repeat = client.post(url, data={**form, "token": "t2"})
+    assert repeat.status_code == 422
+    said = _text(repeat)
+    assert 'id="e-confirm_repeat"' in repeat.get_data(as_text=True)
+    assert "un pago de $100.00 del 1 ago 2025 con la referencia bancaria BPPR-77" in said
+    session.expire_all()
+    assert ledger.balance(session=session, district_id=s.district_id, account=ledger.BANK) == (
+        Decimal("100.00")
+    )
+    confirmed = client.post(url, data={**form, "token": "t2", "confirm_repeat": "yes"})
+    assert confirmed.status_code == 302
+    session.expire_all()
+    assert ledger.balance(session=session, district_id=s.district_id, account=ledger.BANK) == (
+        Decimal("200.00")
+    )
+    # Another reference is another deposit: booked without a question.
+    other = client.post(url, data={**form, "token": "t3", "reference": "BPPR-78"})
+    assert other.status_code == 302
