@@ -22,6 +22,7 @@ from tests.services.billing.helpers import import_roll
 from tests.services.billing.helpers import make_ordinance as billing_ordinance
 from tests.services.notice_support import issue_notices, make_ordinance, make_run
 from tests.web.account.support import setup_account
+from tests.web.test_portal import _look_up, _mailed
 from tid import tasks
 from tid.models import AuditEvent, BillingRun, Job, Ordinance
 from tid.services import ledger
@@ -234,3 +235,22 @@ def test_a_payment_like_one_booked_asks_for_confirmation_naming_the_earlier_one(
     # Another reference is another deposit: booked without a question.
     other = client.post(url, data={**form, "token": "t3", "reference": "BPPR-78"})
     assert other.status_code == 302
+
+
+def test_the_portals_empty_form_asks_for_the_number_and_code_and_spends_no_try(
+    client: FlaskClient, session: Session, people: People
+) -> None:
+    mailed = _mailed(session, people, ["María Rodríguez"])
+    ip = "203.0.113.9"
+    for _ in range(8):  # more than the tries allowed: none is spent
+        empty = _look_up(client, "", "", ip=ip)
+        assert empty.status_code == 422  # type: ignore[attr-defined]
+    body = empty.get_data(as_text=True)  # type: ignore[attr-defined]
+    assert 'id="e-number"' in body and 'id="e-code"' in body
+    assert "Escriba el número de aviso" in _text(empty) and "Le qued" not in _text(empty)
+    no_code = _look_up(client, mailed.notices[0].number, " ", ip=ip)
+    assert 'id="e-code"' in no_code.get_data(as_text=True)  # type: ignore[attr-defined]
+    wrong = _look_up(client, mailed.notices[0].number, "AAAA-BBBB-CCCC", ip=ip)
+    assert "Le quedan 4 intentos" in _text(wrong)
+    opened = _look_up(client, mailed.notices[0].number, mailed.codes[0], ip=ip)
+    assert opened.status_code == 302  # type: ignore[attr-defined]
