@@ -7,6 +7,7 @@ billed by the earlier one named."""
 from __future__ import annotations
 
 import html
+import io
 import re
 from datetime import date
 from decimal import Decimal
@@ -20,7 +21,7 @@ from sqlmodel import Session, func, select
 from tests.conftest import People, login, make_test_app
 from tests.services.billing.helpers import import_roll
 from tests.services.billing.helpers import make_ordinance as billing_ordinance
-from tests.services.notice_support import issue_notices, make_ordinance, make_run
+from tests.services.notice_support import article, issue_notices, make_ordinance, make_run
 from tests.web.account.support import setup_account
 from tests.web.test_portal import _look_up, _mailed
 from tid import tasks
@@ -254,3 +255,47 @@ def test_the_portals_empty_form_asks_for_the_number_and_code_and_spends_no_try(
     assert "Le quedan 4 intentos" in _text(wrong)
     opened = _look_up(client, mailed.notices[0].number, mailed.codes[0], ip=ip)
     assert opened.status_code == 302  # type: ignore[attr-defined]
+
+
+def test_a_refused_file_lists_its_errors_row_by_row_beside_its_form(
+    database_url: str, tmp_path: Path, session: Session, people: People
+) -> None:
+    ordinance = make_ordinance(session, people.district)
+    billed = make_run(session, people.district, ordinance, owners=["Ana", "Beto", "Carla"])
+    batch, found = issue_notices(session, billed)
+    client = make_test_app(database_url, tmp_path, TODAY="2026-01-25").test_client()
+    login(client, people.association)
+    rows = (
+        f"{found[0].number},{article(401)}\n"
+        f"{found[1].number},12\n"
+        f"2026-999999,{article(402)}\n"
+        f"{found[2].number},{article(401)}\n"
+    )
+    refused = client.post(
+        f"/notices/batches/{batch.id}/articles",
+        data={"file": (io.BytesIO(rows.encode()), "articles.csv")},
+        content_type="multipart/form-data",
+    )
+    assert refused.status_code == 422
+    body = refused.get_data(as_text=True)
+    assert ".;" not in body
+    table = body.split('id="e-articles"')[1].split("</table>")[0]
+    cells = [_text_of(row) for row in table.split("<tr>")[2:]]
+    assert cells[0].startswith(f"2 {found[1].number}")
+    assert cells[1].startswith("3 2026-999999") and "No es un aviso de esta tanda" in cells[1]
+    assert len(cells) == 3 and cells[2].startswith(f"4 {found[2].number}")
+    session.expire_all()
+    assert all(n.article_number is None for n in found)  # nothing recorded
+    report = "9400999999999999999999,delivered,2026-01-20\n"
+    deliveries = client.post(
+        "/notices/deliveries",
+        data={"file": (io.BytesIO(report.encode()), "deliveries.csv")},
+        content_type="multipart/form-data",
+    )
+    assert deliveries.status_code == 422
+    shown = deliveries.get_data(as_text=True).split('id="e-deliveries"')[1]
+    assert "9400999999999999999999" in shown.split("</table>")[0]
+
+
+def _text_of(fragment: str) -> str:
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", fragment))).strip()
