@@ -176,6 +176,7 @@ def batch_new(run_id: int) -> Any:
                 },
                 district_id=district.id,
                 target=target,
+                total=run.property_count,
             )
             return redirect(url_for("notices.batch_new", run_id=run_id, job=job.id))
     return render_template(

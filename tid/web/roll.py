@@ -348,7 +348,7 @@ def preview(district_id: int, token: str) -> Any:
         # a moment before the job is marked done, so a page that refreshes in between finds
         # no file. The page shows the job (its progress, then its outcome and the link to
         # the year's roll), never "not found".
-        meta = {"file_name": "", "fiscal_year": ""}
+        meta = jobs.named_upload(job)
         return render_template(
             "roll/preview.html",
             district=place,
@@ -417,12 +417,18 @@ def commit(district_id: int, token: str) -> Any:
         # Imported already (its file was then deleted) or kept past the retention period.
         flash(_("This upload was imported or has expired; upload the file again."), "warning")
         return redirect(url_for("roll.district", district_id=district_id))
-    _stored(district_id, token)
+    _data, meta = _stored(district_id, token)
     # A roll of 20,000 properties takes longer than a request should: a worker imports it
-    # (tid/tasks.py), all or nothing, and this page shows how it goes.
+    # (tid/tasks.py), all or nothing, and this page shows how it goes. The job keeps the
+    # file's name and year: its page names them once the upload is gone.
     job = jobs.start(
         tasks.ROLL_COMMIT,
-        params={"district_id": district_id, "token": token},
+        params={
+            "district_id": district_id,
+            "token": token,
+            "file_name": str(meta.get("file_name", "")),
+            "fiscal_year": str(meta.get("fiscal_year", "")),
+        },
         district_id=district_id,
         target=f"roll:{district_id}:{token[:16]}",
     )

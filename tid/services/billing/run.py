@@ -4,7 +4,7 @@ write the bills and book them in the journal, in one transaction."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -217,12 +217,13 @@ def run_billing(
     parameters: Mapping[str, Any] | str | None = None,
     ordinance_id: int | None = None,
     reason: str = "",
+    progress: Callable[[int, int], None] | None = None,
 ) -> BillingResult:
     """Bill every property of the district's roll for the fiscal year by the ordinance's
     formula (§ 6653(3)(d)); supersede the year's active run when the bills differ. One
     transaction: read the roll, compute, compare with the active run, supersede it, write the
     bills, book them in the journal. The caller commits; on ``InputError`` nothing has been
-    written."""
+    written. ``progress(done, total)`` hears how many properties the run bills."""
     if session.get(District, district_id) is None:
         raise InputError("district", N_("There is no such district."))
     # The district's postings wait for the run: the journal books its bills in order.
@@ -234,6 +235,8 @@ def run_billing(
     params = parse_parameters(parameters)
     reason = " ".join(reason.split())[:1000]
     formula, properties, ids = _read_the_roll(session, district_id, fy, ordinance, params)
+    if progress is not None:  # the count, as soon as it is known
+        progress(0, len(properties))
     computed = _compute(formula, properties, ids, params)
     current = active_run(session=session, district_id=district_id, fiscal_year=fy)
     if (
