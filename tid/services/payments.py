@@ -218,7 +218,7 @@ def earlier_payment(
     reference = reference.strip()
     if not reference:
         return None
-    memo = str(ledger.memo("payment", amount=money_str(amount), reference=reference))
+    memo = str(_memo(amount, reference))
     entry = session.exec(
         select(JournalEntry)
         .where(
@@ -246,6 +246,36 @@ def earlier_payment(
     )
 
 
+def _refuse_a_repeat(
+    session: Session, district_id: int, paid_on: date, amount: Decimal, reference: str
+) -> None:
+    """A payment like one already booked (same reference, amount and date), refused."""
+    earlier = earlier_payment(
+        session=session,
+        district_id=district_id,
+        paid_on=paid_on,
+        amount=amount,
+        reference=reference,
+    )
+    if earlier is not None:
+        raise RepeatedPaymentError(earlier)
+
+
+def _memo(amount: Decimal, reference: str) -> str:
+    """A payment's memo: its amount, and its bank reference when it has one."""
+    if reference.strip():
+        return ledger.memo("payment", amount=money_str(amount), reference=reference.strip())
+    return ledger.memo("payment", amount=money_str(amount))
+
+
+def _refuse_problems(problems: list[Finding]) -> None:
+    """A payment's problems, refused: one as itself, several together."""
+    if len(problems) == 1:
+        raise InputError(problems[0].field, problems[0].message)
+    if problems:
+        raise FindingsError(problems)
+
+
 def record_payment(
     *,
     session: Session,
@@ -265,35 +295,22 @@ def record_payment(
     ``repeat_confirmed``, a payment with the bank reference, amount and date of one already
     booked is refused (:class:`RepeatedPaymentError`, naming the earlier one)."""
 
-    def f(name: str) -> str:
-        return f"{field_prefix}{name}"
-
-    problems = payment_problems(
-        paid_on=paid_on,
-        amount=amount,
-        today=today,
-        notice_number=notice_number,
-        cadastral_number=cadastral_number,
-        field_prefix=field_prefix,
+    _refuse_problems(
+        payment_problems(
+            paid_on=paid_on,
+            amount=amount,
+            today=today,
+            notice_number=notice_number,
+            cadastral_number=cadastral_number,
+            field_prefix=field_prefix,
+        )
     )
-    if len(problems) == 1:
-        raise InputError(problems[0].field, problems[0].message)
-    if problems:
-        raise FindingsError(problems)
     ledger.lock_district(session=session, district_id=district_id)
     existing = ledger.entry_by_key(session=session, key=key)
     if existing is not None:
         return _result(session, existing, booked=False)
     if not repeat_confirmed:
-        earlier = earlier_payment(
-            session=session,
-            district_id=district_id,
-            paid_on=paid_on,
-            amount=amount,
-            reference=reference,
-        )
-        if earlier is not None:
-            raise RepeatedPaymentError(earlier)
+        _refuse_a_repeat(session, district_id, paid_on, amount, reference)
     ledger.sync_bills(session=session, actor=actor, district_id=district_id)
     bills, credit_bill = _bills_to_pay(
         session, district_id, notice_number, cadastral_number, field_prefix
@@ -305,11 +322,7 @@ def record_payment(
     left, lines = spread.left, [Line(BANK, amount), *_collected(spread)]
     if left > 0:
         lines.append(Line(OWNER_CREDIT, -left, credit_bill.id))
-    memo = (
-        ledger.memo("payment", amount=money_str(amount), reference=reference.strip())
-        if reference
-        else ledger.memo("payment", amount=money_str(amount))
-    )
+    memo = _memo(amount, reference)
     posted = ledger.post_entry(
         session=session,
         actor=actor,

@@ -466,7 +466,7 @@ def correct(petition_id: int) -> Any:
         )
         done = form.saved(
             _(
-                "Correction saved. The fiscal years billed with the earlier terms are billed "
+                "Correction saved. The fiscal years billed with the earlier terms, to bill "
                 "again to apply it: %(years)s.",
                 years=", ".join(run.fiscal_year for run in rebill),
             )

@@ -36,6 +36,7 @@ from tid.rules.periods import fiscal_year_of, parse_date, parse_fiscal_year
 from tid.rules.vocab.roll_columns import MONEY, QUANTITY, RollColumn
 from tid.services import access as policy
 from tid.services import billing, billing_reads, roll
+from tid.services.petitions import parameters_text
 from tid.web import jobs, nav, paging
 from tid.web.access import deny_unless, may_write_district, me, require, visible_district
 from tid.web.forms import Form
@@ -531,6 +532,7 @@ def billing_new(district_id: int) -> Any:
         errors=errors,
         years=years,
         ordinance=ordinance,
+        ordinance_parameters=parameters_text(ordinance.parameters) if ordinance else "",
         default_due=billing.default_due_date(today(), ordinance) if ordinance else None,
         earliest_due=billing.earliest_due_date(today(), ordinance) if ordinance else None,
         default_days=billing.DEFAULT_DUE_DAYS,
