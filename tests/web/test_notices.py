@@ -62,7 +62,7 @@ def test_association_prepares_mails_and_remails_notices(
     batch = session.get(NoticeBatch, int(link.rstrip("/").split("/")[-1]))
     assert batch is not None and batch.notice_count == 2
     # Done: the page shows the result, not the form again (a link offers another run).
-    assert token not in finished and "Preparar avisos de nuevo" in finished
+    assert token not in finished and "Avisos por correo certificado" in finished
     found = notices.batch_notices(session=session, batch_id=batch.id or 0)
 
     printed = client.get(f"/notices/batches/{batch.id}/print.pdf")
