@@ -191,6 +191,7 @@ def _billing_run(ctx: Context) -> Outcome:
         due_date=_day(p["due_date"]) if p.get("due_date") else None,
         parameters=str(p.get("parameters", "")),
         reason=str(p.get("reason", "")),
+        progress=ctx.report,
     )
     ctx.session.flush()
     label = (

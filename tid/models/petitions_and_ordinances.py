@@ -83,6 +83,10 @@ class Ordinance(SQLModel, table=True):
     expected_amount: Decimal = money_column()  # § 6653(3)(b)
     term_years: int  # § 6653(3)(c)
     formula: str = Field(sa_column=Column(Text, nullable=False))  # § 6653(3)(d), as text
+    # The formula's named parameters and their values, as JSON ({"budget": "250000.00"}).
+    parameters: str = Field(
+        default="{}", sa_column=Column(Text, nullable=False, server_default="{}")
+    )
     association_name: str = Field(max_length=200)  # § 6653(4)
     issued_on: date
     approved_on: date | None = None  # by the mayor, § 6653(2)

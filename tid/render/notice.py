@@ -50,7 +50,7 @@ import os
 import re
 import textwrap
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -83,6 +83,7 @@ from tid.rules.messages import N_, gettext_of
 
 DEFAULT_CHUNK = 200  # notices per WeasyPrint layout: ~2 pages each, bounded memory
 POOL_FROM = 50  # notices from which the pool's start pays for itself
+PROGRESS_STEPS = 4  # chunks a pooled worker renders at least: the count moves four times
 
 # Every word of the notice is a catalog message (tid/translations), printed on the Spanish
 # page from the Spanish catalog and on the English page from the English one, whatever the
@@ -658,7 +659,8 @@ def render_notices(
     # Even chunks, so both workers finish together.
     n_chunks = max(1, -(-len(contents) // chunk_size))
     if workers > 1:
-        n_chunks = max(n_chunks, workers)
+        # A few chunks a worker, so that the count moves while they render.
+        n_chunks = max(n_chunks, workers * PROGRESS_STEPS)
         n_chunks = -(-n_chunks // workers) * workers  # a multiple of the workers
     n_chunks = min(n_chunks, len(contents))
     size, extra = divmod(len(contents), n_chunks)
@@ -685,8 +687,14 @@ def render_notices(
             initializer=die_with_parent,
             initargs=(os.getpid(),),
         ) as pool:
-            for result in pool.map(render_chunk, chunks):
-                _done(result)
+            # Each chunk counted as soon as it is rendered, whichever finishes first.
+            futures = {pool.submit(render_chunk, chunk): i for i, chunk in enumerate(chunks)}
+            ordered: dict[int, tuple[list[bytes], bytes, int]] = {}
+            for future in as_completed(futures):
+                ordered[futures[future]] = future.result()
+                if progress is not None:
+                    progress(sum(len(s) for s, _m, _p in ordered.values()), len(contents))
+            results = [ordered[i] for i in range(len(chunks))]
     else:
         for chunk in chunks:
             _done(render_chunk(chunk))

@@ -15,10 +15,21 @@ subset, sRGB output intent, XMP metadata) and tagged for screen readers (PDF/UA-
 in the XMP metadata next to the PDF/A identification), with the document's language from
 ``<html lang>``, its title from ``<title>`` and its author from ``<meta name="author">`` (the
 association or the municipality; :data:`DEFAULT_AUTHOR` when a template names none).
+
+Laying out a long document costs seconds (a yearly statement of a few hundred rows: about a
+second on an idle machine, several on a busy one) while its HTML takes milliseconds: a
+document whose HTML is the one already rendered in this process is given the same bytes
+again (:class:`_Kept`, bounded by :data:`KEPT_BYTES`). The HTML is the whole of what the PDF
+shows — its figures, its language, its day — so a changed journal or another day is another
+HTML and a new PDF; the static files it reads change only with a new release, that is a new
+process.
 """
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -62,13 +73,66 @@ _PDFUA_XMP = (
 )
 
 
+KEPT_BYTES = 32 * 1024 * 1024  # the PDFs kept in a process, at most
+
+
+class _Kept:
+    """The latest PDFs made in this process, by the SHA-256 of their HTML and base URL; the
+    least recently used go first once they hold more than ``limit`` bytes."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.size = 0
+        self.pdfs: OrderedDict[str, bytes] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: str) -> bytes | None:
+        with self.lock:
+            pdf = self.pdfs.get(key)
+            if pdf is not None:
+                self.pdfs.move_to_end(key)
+            return pdf
+
+    def put(self, key: str, pdf: bytes) -> None:
+        if len(pdf) > self.limit // 4:  # a very large one would push out all the others
+            return
+        with self.lock:
+            if key in self.pdfs:
+                return
+            self.pdfs[key] = pdf
+            self.size += len(pdf)
+            while self.size > self.limit:
+                _old, dropped = self.pdfs.popitem(last=False)
+                self.size -= len(dropped)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.pdfs.clear()
+            self.size = 0
+
+
+_kept = _Kept(KEPT_BYTES)
+
+
 def html_to_pdf(html: str, *, base_url: str | None = None) -> bytes:
     """PDF/A-2a bytes of an HTML document (tagged, PDF/UA-1 declared); relative URLs
     resolve against ``base_url``. The language (``<html lang>``), title and author default
-    to :data:`DEFAULT_LANG`, "tid" and :data:`DEFAULT_AUTHOR`."""
+    to :data:`DEFAULT_LANG`, "tid" and :data:`DEFAULT_AUTHOR`. The same HTML made again in
+    this process is given the bytes made before."""
+    base = base_url or static_base_url()
+    key = hashlib.sha256(f"{base}\x00{html}".encode()).hexdigest()
+    kept = _kept.get(key)
+    if kept is not None:
+        return kept
+    pdf = _made(html, base)
+    _kept.put(key, pdf)
+    return pdf
+
+
+def _made(html: str, base: str) -> bytes:
+    """The PDF of ``html`` laid out by WeasyPrint."""
     import weasyprint  # imported on use: loading pango is slow and the web rarely needs it
 
-    base = base_url or static_base_url()
     root = Path(unquote(urlparse(base).path)).resolve()
     document = weasyprint.HTML(string=html, base_url=base, url_fetcher=_fetcher_for(root)).render(
         pdf_tags=True

@@ -58,9 +58,11 @@ def start(
     district_id: int | None,
     target: str = "",
     locale: str = "es",
+    total: int = 0,
 ) -> tuple[Job, bool]:
     """The job of this form's ``token``: the one it already started, or a new queued one
-    (committed). Returns (job, created); enqueue it only when created."""
+    (committed). Returns (job, created); enqueue it only when created. ``total``: how many
+    things it will do, when the form knows (its page counts them from the first second)."""
     found = session.exec(select(Job).where(Job.token == token)).first()
     if found is not None:
         return found, False
@@ -73,6 +75,7 @@ def start(
         actor=actor.label,
         locale=locale if locale in ("es", "en") else "es",
         params=json.dumps(dict(params), sort_keys=True, default=str),
+        total=max(0, total),
     )
     session.add(job)
     try:
@@ -291,3 +294,42 @@ def latest_for(*, session: Session, target: str, kind: str) -> Job | None:
         .order_by(col(Job.id).desc())
         .limit(1)
     ).first()
+
+
+def seconds_per_item(*, session: Session, kind: str) -> float | None:
+    """How long one thing (a notice, a property…) took in the latest finished job of
+    ``kind`` that counted them: what a new job's time left is told by before it has done
+    any. None without such a job."""
+    job = session.exec(
+        select(Job)
+        .where(
+            Job.kind == kind,
+            Job.state == JobState.DONE.value,
+            col(Job.total) > 0,
+            col(Job.started_at).is_not(None),
+            col(Job.finished_at).is_not(None),
+        )
+        .order_by(col(Job.id).desc())
+        .limit(1)
+    ).first()
+    if job is None or job.started_at is None or job.finished_at is None:
+        return None
+    taken = job.finished_at.replace(tzinfo=None) - job.started_at.replace(tzinfo=None)
+    return max(0.0, taken.total_seconds()) / job.total
+
+
+def seconds_left(job: Job, *, now: datetime, per_item: float | None) -> float | None:
+    """The time a running job still needs, by its own pace once it has done something, by
+    ``per_item`` (an earlier job's pace) before; None when neither is known."""
+    if not job.total or job.done >= job.total:
+        return None
+    left = job.total - job.done
+    if job.done > 0 and job.started_at is not None:
+        started = job.started_at
+        if (started.tzinfo is None) != (now.tzinfo is None):
+            started, now = started.replace(tzinfo=None), now.replace(tzinfo=None)
+        elapsed = max(0.0, (now - started).total_seconds())
+        return elapsed / job.done * left
+    if per_item is None:
+        return None
+    return per_item * left

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 
 from sqlmodel import Session, col, select
@@ -179,6 +179,103 @@ def _collected(spread: Allocation) -> list[Line]:
     return lines
 
 
+@dataclass(frozen=True)
+class EarlierPayment:
+    """A payment already booked with the same bank reference, amount and date, as people
+    know it: its date, amount and reference, what it paid (the notices, or the properties'
+    cadastral numbers) and who booked it when."""
+
+    entry_date: date
+    amount: Decimal
+    reference: str
+    paid: tuple[str, ...]
+    booked_by: str
+    booked_at: datetime
+
+
+class RepeatedPaymentError(InputError):
+    """A payment like one already booked (same reference, amount and date): booked only
+    when the person confirms it is another one."""
+
+    def __init__(self, earlier: EarlierPayment) -> None:
+        super().__init__(
+            "confirm_repeat",
+            N_(
+                "A payment with the same bank reference, amount and date is already booked. "
+                "Confirm that this is another payment to book it too."
+            ),
+        )
+        self.earlier = earlier
+
+
+def earlier_payment(
+    *, session: Session, district_id: int, paid_on: date, amount: Decimal, reference: str
+) -> EarlierPayment | None:
+    """The payment already booked in the district with this bank reference, amount and date
+    (entered by hand or imported), if any; none without a reference."""
+    from tid.models import JournalEntry
+
+    reference = reference.strip()
+    if not reference:
+        return None
+    memo = str(_memo(amount, reference))
+    entry = session.exec(
+        select(JournalEntry)
+        .where(
+            JournalEntry.district_id == district_id,
+            JournalEntry.kind == "payment",
+            JournalEntry.entry_date == paid_on,
+            JournalEntry.memo == memo,
+        )
+        .order_by(col(JournalEntry.id))
+        .limit(1)
+    ).first()
+    if entry is None:
+        return None
+    paid = session.exec(
+        select(Notice.number, Property.cadastral_number)
+        .select_from(JournalLine)
+        .join(Bill, col(Bill.id) == col(JournalLine.bill_id))
+        .join(Property, col(Property.id) == col(Bill.property_id))
+        .outerjoin(Notice, col(Notice.bill_id) == col(Bill.id))
+        .where(JournalLine.entry_id == entry.id, JournalLine.account == RECEIVABLE)
+    ).all()
+    named = sorted({number or cadastral for number, cadastral in paid})
+    return EarlierPayment(
+        entry.entry_date, amount, reference, tuple(named), entry.actor, entry.created_at
+    )
+
+
+def _refuse_a_repeat(
+    session: Session, district_id: int, paid_on: date, amount: Decimal, reference: str
+) -> None:
+    """A payment like one already booked (same reference, amount and date), refused."""
+    earlier = earlier_payment(
+        session=session,
+        district_id=district_id,
+        paid_on=paid_on,
+        amount=amount,
+        reference=reference,
+    )
+    if earlier is not None:
+        raise RepeatedPaymentError(earlier)
+
+
+def _memo(amount: Decimal, reference: str) -> str:
+    """A payment's memo: its amount, and its bank reference when it has one."""
+    if reference.strip():
+        return ledger.memo("payment", amount=money_str(amount), reference=reference.strip())
+    return ledger.memo("payment", amount=money_str(amount))
+
+
+def _refuse_problems(problems: list[Finding]) -> None:
+    """A payment's problems, refused: one as itself, several together."""
+    if len(problems) == 1:
+        raise InputError(problems[0].field, problems[0].message)
+    if problems:
+        raise FindingsError(problems)
+
+
 def record_payment(
     *,
     session: Session,
@@ -192,28 +289,28 @@ def record_payment(
     notice_number: str = "",
     cadastral_number: str = "",
     field_prefix: str = "",
+    repeat_confirmed: bool = True,
 ) -> PaymentResult:
-    """Book one payment (once per ``key``) against a notice or a property's bills."""
+    """Book one payment (once per ``key``) against a notice or a property's bills. Unless
+    ``repeat_confirmed``, a payment with the bank reference, amount and date of one already
+    booked is refused (:class:`RepeatedPaymentError`, naming the earlier one)."""
 
-    def f(name: str) -> str:
-        return f"{field_prefix}{name}"
-
-    problems = payment_problems(
-        paid_on=paid_on,
-        amount=amount,
-        today=today,
-        notice_number=notice_number,
-        cadastral_number=cadastral_number,
-        field_prefix=field_prefix,
+    _refuse_problems(
+        payment_problems(
+            paid_on=paid_on,
+            amount=amount,
+            today=today,
+            notice_number=notice_number,
+            cadastral_number=cadastral_number,
+            field_prefix=field_prefix,
+        )
     )
-    if len(problems) == 1:
-        raise InputError(problems[0].field, problems[0].message)
-    if problems:
-        raise FindingsError(problems)
     ledger.lock_district(session=session, district_id=district_id)
     existing = ledger.entry_by_key(session=session, key=key)
     if existing is not None:
         return _result(session, existing, booked=False)
+    if not repeat_confirmed:
+        _refuse_a_repeat(session, district_id, paid_on, amount, reference)
     ledger.sync_bills(session=session, actor=actor, district_id=district_id)
     bills, credit_bill = _bills_to_pay(
         session, district_id, notice_number, cadastral_number, field_prefix
@@ -225,11 +322,7 @@ def record_payment(
     left, lines = spread.left, [Line(BANK, amount), *_collected(spread)]
     if left > 0:
         lines.append(Line(OWNER_CREDIT, -left, credit_bill.id))
-    memo = (
-        ledger.memo("payment", amount=money_str(amount), reference=reference.strip())
-        if reference
-        else ledger.memo("payment", amount=money_str(amount))
-    )
+    memo = _memo(amount, reference)
     posted = ledger.post_entry(
         session=session,
         actor=actor,

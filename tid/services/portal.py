@@ -42,6 +42,7 @@ from tid.models import (
     Property,
     PropertyYear,
 )
+from tid.rules.errors import N_, Finding
 from tid.services import notices as notice_service
 from tid.services import sign_in, throttle
 
@@ -257,6 +258,17 @@ def close_session(*, session: Session, token: str) -> None:
 
 
 # --------------------------------------------------------------------------- look-up
+
+
+def look_up_problems(*, number: str, code: str) -> list[Finding]:
+    """What the look-up form lacks, field by field: a form without the number or the code
+    cannot match a notice, so it is refused before it spends one of the tries."""
+    problems = []
+    if not number.strip():
+        problems.append(Finding("number", N_("Write the notice number printed on the notice.")))
+    if not code.strip():
+        problems.append(Finding("code", N_("Write the access code printed on the notice.")))
+    return problems
 
 
 def look_up(*, session: Session, number: str, code: str, secret: str) -> Notice | None:

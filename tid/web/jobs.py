@@ -4,10 +4,12 @@ follow its result; and the health endpoints a load balancer or an orchestrator a
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
+from babel.dates import format_timedelta
 from flask import (
     Blueprint,
     Response,
@@ -19,6 +21,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import format_number, ngettext
 from flask_babel import gettext as _
 from sqlalchemy import text
 from sqlmodel import Session
@@ -83,14 +86,60 @@ def error_text(job: Job) -> str:
     return text_
 
 
+def count_text(job: Job) -> str:
+    """How far the job is, in words ("250 of 500 notices"); empty when it counts nothing."""
+    if not job.total:
+        return ""
+    done = format_number(min(job.done, job.total))
+    if job.kind in ("notices.create", "notices.remail"):
+        return str(
+            ngettext(
+                "%(done)s of %(num)s notice", "%(done)s of %(num)s notices", job.total, done=done
+            )
+        )
+    if job.kind == "billing.run":
+        return str(
+            ngettext(
+                "%(done)s of %(num)s property",
+                "%(done)s of %(num)s properties",
+                job.total,
+                done=done,
+            )
+        )
+    return str(_("%(done)s of %(total)s", done=done, total=format_number(job.total)))
+
+
+def time_left_text(seconds: float | None) -> str:
+    """The time left in words ("about 12 s"), rounded up; empty when it is not known."""
+    if seconds is None:
+        return ""
+    rounded = max(1, math.ceil(seconds))
+    return str(
+        _(
+            "about %(time)s left",
+            time=format_timedelta(
+                timedelta(seconds=rounded),
+                granularity="second",
+                format="short",
+                threshold=1.5,
+                locale=language(),
+            ),
+        )
+    )
+
+
 def state_text(job: Job) -> str:
     if job.state == JobState.QUEUED.value:
-        return str(_("Waiting for a worker…"))
+        counted = count_text(job)
+        waiting = str(_("Waiting for a worker…"))
+        return f"{counted} · {waiting}" if counted else waiting
     if job.state == JobState.RUNNING.value:
         if job.total and job.done >= job.total:
             return str(_("Saving…"))
         if job.total:
-            return str(_("%(done)d of %(total)d", done=job.done, total=job.total))
+            per_item = job_service.seconds_per_item(session=get_session(), kind=job.kind)
+            left = time_left_text(job_service.seconds_left(job, now=utcnow(), per_item=per_item))
+            return " · ".join(part for part in (count_text(job), left) if part)
         return str(_("Working…"))
     if job.state == JobState.DONE.value:
         return str(_("Done."))
@@ -117,8 +166,10 @@ def start(
     params: Mapping[str, Any],
     district_id: int | None,
     target: str,
+    total: int = 0,
 ) -> Job:
-    """Start the job of the submitted form (its ``job_token``), or find the one it started."""
+    """Start the job of the submitted form (its ``job_token``), or find the one it started;
+    ``total``: how many things it will do, when the form knows."""
     from tid import tasks
 
     db = get_session()
@@ -131,6 +182,7 @@ def start(
         district_id=district_id,
         target=target,
         locale=language(),
+        total=total,
     )
     if created:
         try:
@@ -140,6 +192,15 @@ def start(
             job_service.fail(current_app.extensions["tid.engine"], job.id or 0, QUEUE_DOWN, {})
             db.refresh(job)
     return job
+
+
+def named_upload(job: Job) -> dict[str, str]:
+    """The file name and fiscal year a job's upload had (kept in its parameters)."""
+    params = job_service.params_of(job)
+    return {
+        "file_name": str(params.get("file_name") or ""),
+        "fiscal_year": str(params.get("fiscal_year") or ""),
+    }
 
 
 def shown(target: str, kind: str) -> Job | None:

@@ -17,7 +17,7 @@ from tid.documents.base import Document
 from tid.i18n import language, say
 from tid.ids import parse_page
 from tid.models import Notice, NoticeBatch
-from tid.rules.errors import N_, FindingsError, InputError
+from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.periods import parse_date
 from tid.services import access as policy
 from tid.services import billing_reads, places
@@ -98,6 +98,11 @@ _STATUS_MSGIDS = (
 @bp.route("")
 @require(*STAFF)
 def dashboard() -> Any:
+    return _render_dashboard([])
+
+
+def _render_dashboard(file_errors: list[dict[str, Any]]) -> Any:
+    """The notices' page; ``file_errors``: a refused delivery file's errors, row by row."""
     db = get_session()
     ids = _district_ids()
     rows = notice_service.dashboard(session=db, district_ids=ids, today=today())
@@ -116,7 +121,8 @@ def dashboard() -> Any:
         district_names=names,
         can_write=me().role in WRITERS,
         today=today(),
-    )
+        file_errors=file_errors,
+    ), (422 if file_errors else 200)
 
 
 @bp.route("/runs/<int:run_id>/new", methods=["GET", "POST"])
@@ -170,6 +176,7 @@ def batch_new(run_id: int) -> Any:
                 },
                 district_id=district.id,
                 target=target,
+                total=run.property_count,
             )
             return redirect(url_for("notices.batch_new", run_id=run_id, job=job.id))
     return render_template(
@@ -199,6 +206,7 @@ def _render_batch(
     *,
     fee_errors: dict[str, str] | None = None,
     fee_values: dict[str, str] | None = None,
+    file_errors: list[dict[str, Any]] | None = None,
 ) -> Any:
     db = get_session()
     batch_id = batch.id or 0
@@ -241,7 +249,8 @@ def _render_batch(
         fee_values=fee_values,
         job=jobs.shown(f"batch:{batch_id}", tasks.NOTICES_MAIL)
         or jobs.shown(f"batch:{batch_id}", tasks.NOTICES_REMAIL),
-    ), (422 if fee_errors else 200)
+        file_errors=file_errors or [],
+    ), (422 if fee_errors or file_errors else 200)
 
 
 @bp.route("/batches/<int:batch_id>")
@@ -312,22 +321,41 @@ def batch_manifest(batch_id: int) -> Any:
     )
 
 
-@bp.route("/batches/<int:batch_id>/articles", methods=["POST"])
+@bp.route("/batches/<int:batch_id>/articles", methods=["GET", "POST"])
 @require(*WRITERS)
 def batch_articles(batch_id: int) -> Any:
+    """Article numbers from a file: recorded whole, or its errors listed row by row beside
+    the form (nothing recorded)."""
     db = get_session()
     batch = _batch(batch_id)
+    if request.method == "GET":  # a reload of a refused file: the run's page
+        return redirect(url_for("notices.batch_view", batch_id=batch_id))
     form = Form()
     result = form.write(
         lambda: notice_service.import_article_numbers(
             session=db, actor=me().actor, batch_id=batch.id or 0, data=_csv_upload()
         )
     )
+    if form.refused is not None:
+        return _render_batch(batch, file_errors=file_rows(form.refused))
     return form.flashed(
         _("Article numbers recorded: %(n)d.", n=result.changed) if result else "",
         url_for("notices.batch_view", batch_id=batch_id),
         explain=_error,
     )
+
+
+def file_rows(exc: InputError) -> list[dict[str, Any]]:
+    """A refused file's errors, one a row: the row, the number it gives, what is wrong."""
+    findings = exc.findings if isinstance(exc, FindingsError) else [Finding(exc.field, exc.message)]
+    return [
+        {
+            "row": f.row,
+            "number": f.extra.get("number", "") if f.extra else "",
+            "message": say(f.message),
+        }
+        for f in findings
+    ]
 
 
 @bp.route("/<int:notice_id>/article", methods=["POST"])
@@ -367,8 +395,17 @@ def batch_mail(batch_id: int) -> Any:
     else:
         form = Form()
         mailed_on = form.read(lambda: parse_date(values["mailed_on"], "mailed_on"))
+        if mailed_on is not None:
+            # The date against today and the notices' date, and the article numbers: all
+            # known now, so refused here, beside the field, rather than by the job.
+            day = mailed_on
+            form.read(
+                lambda: notice_service.check_mailing(
+                    session=get_session(), batch_id=batch.id or 0, mailed_on=day, today=today()
+                )
+            )
         errors = form.errors
-        if mailed_on is not None and batch.mailed_on is None:
+        if not errors and mailed_on is not None and batch.mailed_on is None:
             # The manifest of thousands of articles is rendered by a worker (tid/tasks.py).
             job = jobs.start(
                 tasks.NOTICES_MAIL,
@@ -395,9 +432,13 @@ def batch_mail(batch_id: int) -> Any:
     ), (422 if errors else 200)
 
 
-@bp.route("/deliveries", methods=["POST"])
+@bp.route("/deliveries", methods=["GET", "POST"])
 @require(*WRITERS)
 def deliveries() -> Any:
+    """Delivery reports from a file: recorded whole, or its errors listed row by row beside
+    the form on the notices' page (nothing recorded)."""
+    if request.method == "GET":  # a reload of a refused file: the notices' page
+        return redirect(url_for("notices.dashboard"))
     db = get_session()
     form = Form()
     result = form.write(
@@ -409,6 +450,8 @@ def deliveries() -> Any:
             district_ids=_district_ids(),
         )
     )
+    if form.refused is not None:
+        return _render_dashboard(file_rows(form.refused))
     return form.flashed(
         _(
             "Delivery reports recorded: %(n)d; returned notices to re-mail: %(r)d.",

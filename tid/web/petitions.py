@@ -27,11 +27,12 @@ from tid.i18n import day, language, localized, say
 from tid.ids import parse_id
 from tid.models import Petition, PetitionState
 from tid.rules.errors import N_, InputError
+from tid.rules.messages import Message
 from tid.services import access as policy
 from tid.services import audit, places, users
 from tid.services import petitions as svc
 from tid.web import nav
-from tid.web.access import deny_unless, me, public, require
+from tid.web.access import deny_unless, may_write_district, me, public, require
 from tid.web.forms import Form
 from tid.web.util import send, today
 
@@ -61,8 +62,12 @@ def _scope() -> list[int] | None:
 def _translate(exc: InputError) -> str:
     """An error in the user's language (the parameters that are msgids too)."""
     if isinstance(exc, svc.PetitionError):
+        if isinstance(exc.msgid, Message):
+            return say(exc.msgid)
         params = {
-            k: day(v) if isinstance(v, date) else (_(v) if isinstance(v, str) else v)
+            k: day(v)
+            if isinstance(v, date)
+            else (say(v) if isinstance(v, Message) else _(v) if isinstance(v, str) else v)
             for k, v in exc.params.items()
         }
         return str(_(exc.msgid, **params) if params else _(exc.msgid))
@@ -217,6 +222,12 @@ def _publication_window(petition: Petition) -> Any:
     return publication_window(petition.approved_on) if petition.approved_on else None
 
 
+def _may_bill(district_id: int) -> bool:
+    """Whether the reader may run the district's billing (its association, an admin)."""
+    place = places.district(session=get_session(), district_id=district_id)
+    return place is not None and may_write_district(place)
+
+
 def _render_petition(petition: Petition, *, status: int = 200) -> Any:
     session = get_session()
     ordinance = svc.ordinance_of(session=session, petition=petition)
@@ -243,6 +254,9 @@ def _render_petition(petition: Petition, *, status: int = 200) -> Any:
         can_write=me().role in WRITERS,
         S=PetitionState,
         correctable=_correctable(petition, ordinance),
+        rebill=svc.runs_to_rebill(session=session, ordinance=ordinance),
+        may_bill=ordinance is not None and _may_bill(ordinance.district_id),
+        ordinance_parameters=svc.parameters_text(ordinance.parameters) if ordinance else "",
     ), status
 
 
@@ -325,6 +339,7 @@ _ORDINANCE_FIELDS = (
     "expected_amount",
     "term_years",
     "formula",
+    "parameters",
     "association_name",
     "issued_on",
 )
@@ -446,9 +461,20 @@ def correct(petition_id: int) -> Any:
                 today=today(),
             )
         )
+        rebill = svc.runs_to_rebill(
+            session=session, ordinance=svc.ordinance_of(session=session, petition=petition)
+        )
         done = form.saved(
-            _("Correction saved; the deadlines follow the corrected dates."),
-            url_for("petitions.show", petition_id=petition_id, _anchor="history"),
+            _(
+                "Correction saved. The fiscal years billed with the earlier terms, to bill "
+                "again to apply it: %(years)s.",
+                years=", ".join(run.fiscal_year for run in rebill),
+            )
+            if rebill
+            else _("Correction saved; the deadlines follow the corrected dates."),
+            url_for(
+                "petitions.show", petition_id=petition_id, _anchor="rebill" if rebill else "history"
+            ),
         )
         if done:
             return done

@@ -35,6 +35,7 @@ from tid.services import notices as notice_service
 from tid.services import portal, throttle
 from tid.web import calc_guard, nav
 from tid.web.access import public
+from tid.web.forms import Form
 
 bp = Blueprint("portal", __name__, url_prefix="/portal")
 nav.add(
@@ -70,13 +71,16 @@ def _limits() -> tuple[int, timedelta]:
     return failures, timedelta(minutes=minutes)
 
 
-def _index_page(values: dict[str, str], error: str | None) -> str:
+def _index_page(
+    values: dict[str, str], error: str | None, errors: dict[str, str] | None = None
+) -> str:
     """The look-up form, with whom to ask about a lost code."""
     max_failures, window = _limits()
     return render_template(
         "portal/index.html",
         values=values,
         error=error,
+        errors=errors or {},
         contacts=portal.contacts(session=get_session()),
         max_failures=max_failures,
         window_minutes=max(1, int(window.total_seconds() // 60)),
@@ -94,6 +98,11 @@ def index() -> Any:
     number = request.form.get("number", "")[:40]
     code = request.form.get("code", "")[:40]
     values["number"] = number.strip()
+    # An empty field is said beside it and spends no try: it could match no notice.
+    form = Form()
+    form.add(portal.look_up_problems(number=number, code=code))
+    if form.errors:
+        return _index_page(values, None, form.errors), 422
     client = (request.remote_addr or "unknown")[:64]
     max_failures, window = _limits()
     reservation = portal.reserve_look_up(

@@ -9,6 +9,7 @@ the auditor (every district) and the municipality's clerk (its districts) read o
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,7 @@ from tid.rules.periods import fiscal_year_of, parse_date, parse_fiscal_year
 from tid.rules.vocab.roll_columns import MONEY, QUANTITY, RollColumn
 from tid.services import access as policy
 from tid.services import billing, billing_reads, roll
+from tid.services.petitions import parameters_text
 from tid.web import jobs, nav, paging
 from tid.web.access import deny_unless, may_write_district, me, require, visible_district
 from tid.web.forms import Form
@@ -347,7 +349,7 @@ def preview(district_id: int, token: str) -> Any:
         # a moment before the job is marked done, so a page that refreshes in between finds
         # no file. The page shows the job (its progress, then its outcome and the link to
         # the year's roll), never "not found".
-        meta = {"file_name": "", "fiscal_year": ""}
+        meta = jobs.named_upload(job)
         return render_template(
             "roll/preview.html",
             district=place,
@@ -416,12 +418,18 @@ def commit(district_id: int, token: str) -> Any:
         # Imported already (its file was then deleted) or kept past the retention period.
         flash(_("This upload was imported or has expired; upload the file again."), "warning")
         return redirect(url_for("roll.district", district_id=district_id))
-    _stored(district_id, token)
+    _data, meta = _stored(district_id, token)
     # A roll of 20,000 properties takes longer than a request should: a worker imports it
-    # (tid/tasks.py), all or nothing, and this page shows how it goes.
+    # (tid/tasks.py), all or nothing, and this page shows how it goes. The job keeps the
+    # file's name and year: its page names them once the upload is gone.
     job = jobs.start(
         tasks.ROLL_COMMIT,
-        params={"district_id": district_id, "token": token},
+        params={
+            "district_id": district_id,
+            "token": token,
+            "file_name": str(meta.get("file_name", "")),
+            "fiscal_year": str(meta.get("fiscal_year", "")),
+        },
         district_id=district_id,
         target=f"roll:{district_id}:{token[:16]}",
     )
@@ -429,6 +437,46 @@ def commit(district_id: int, token: str) -> Any:
 
 
 # --------------------------------------------------------------------------- billing
+
+
+def _billing_checks(
+    form: Form, district_id: int, values: dict[str, str]
+) -> tuple[str | None, date | None]:
+    """The billing form's fields checked into ``form``, each error beside its field: the
+    year's roll and ordinance, the formula against the roll's columns and the parameters
+    given, and the due date — all known now, so refused here rather than by the job."""
+    db = get_session()
+    due = form.read(
+        lambda: parse_date(values["due_date"], "due_date") if values["due_date"] else None
+    )
+    fy = form.read(lambda: parse_fiscal_year(values["fiscal_year"], "fiscal_year").label)
+    given = form.read(lambda: billing.parse_parameters(values["parameters"]))
+    checked = (
+        form.read(
+            lambda: billing.check_run(
+                session=db,
+                district_id=district_id,
+                fiscal_year=fy,
+                parameters=values["parameters"] if given is not None else None,
+                formula=given is not None,
+            )
+        )
+        if fy is not None
+        else None
+    )
+    if (
+        due is not None
+        and checked is not None
+        and due < billing.earliest_due_date(today(), checked).date
+    ):
+        form.errors.setdefault(
+            "due_date",
+            _(
+                "The due date is too early: it must leave the 30 days of the "
+                "certified-mail notice (21 LPRA § 6653(5))."
+            ),
+        )
+    return fy, due
 
 
 @bp.route("/<int:district_id>/billing/new", methods=["GET", "POST"])
@@ -460,30 +508,7 @@ def billing_new(district_id: int) -> Any:
             return {field if field in fields else "formula": _error_text(exc)}
 
         form = Form(words=beside)
-        due = form.read(
-            lambda: parse_date(values["due_date"], "due_date") if values["due_date"] else None
-        )
-        fy = form.read(lambda: parse_fiscal_year(values["fiscal_year"], "fiscal_year").label)
-        checked = (
-            form.read(
-                lambda: billing.ordinance_for(session=db, district_id=district_id, fiscal_year=fy)
-            )
-            if fy is not None
-            else None
-        )
-        form.read(lambda: billing.parse_parameters(values["parameters"]))
-        if (
-            due is not None
-            and checked is not None
-            and due < billing.earliest_due_date(today(), checked).date
-        ):
-            form.errors.setdefault(
-                "due_date",
-                _(
-                    "The due date is too early: it must leave the 30 days of the "
-                    "certified-mail notice (21 LPRA § 6653(5))."
-                ),
-            )
+        fy, due = _billing_checks(form, district_id, values)
         errors = form.errors
         if not errors:
             job = jobs.start(
@@ -507,6 +532,7 @@ def billing_new(district_id: int) -> Any:
         errors=errors,
         years=years,
         ordinance=ordinance,
+        ordinance_parameters=parameters_text(ordinance.parameters) if ordinance else "",
         default_due=billing.default_due_date(today(), ordinance) if ordinance else None,
         earliest_due=billing.earliest_due_date(today(), ordinance) if ordinance else None,
         default_days=billing.DEFAULT_DUE_DAYS,
@@ -547,5 +573,8 @@ def billing_run(district_id: int, run_id: int) -> Any:
             bills, "roll.billing_run", district_id=district_id, run_id=run.id, q=search
         ),
         may_correct=may_write_district(place) and lineage.correctable,
+        stale=run.status == "active"
+        and lineage.ordinance is not None
+        and billing.applies_other_terms(run, lineage.ordinance),
         imports_of_year=lineage.roll_imports,
     )

@@ -13,9 +13,14 @@ from tid.render import notice as notice_pdf
 
 def test_the_pool_renders_chunks_and_splits_each_notice_at_its_own_pages() -> None:
     contents = [sample_content(i) for i in range(5)]
-    # 2 workers, chunks of 2: three layouts (2+2+1 → four even chunks of the two workers)
-    result = notice_pdf.render_notices(contents, workers=2, chunk_size=2)
-    assert sum(result.chunk_sizes) == 5 and len(result.chunk_sizes) == 4
+    # 2 workers: at least four chunks each so that the count moves while they render, but
+    # never more chunks than notices (five of one); each counted as it is rendered.
+    counted: list[tuple[int, int]] = []
+    result = notice_pdf.render_notices(
+        contents, workers=2, chunk_size=2, progress=lambda d, t: counted.append((d, t))
+    )
+    assert sum(result.chunk_sizes) == 5 and len(result.chunk_sizes) == 5
+    assert [d for d, _t in counted] == [1, 2, 3, 4, 5] and {t for _d, t in counted} == {5}
     assert len(result.notices) == 5
     for i, rendered in enumerate(result.notices):
         text = pdf_text(rendered.pdf)

@@ -30,6 +30,7 @@ from tid.rules.imposts.compiler import Value
 from tid.rules.imposts.document import impost_document
 from tid.rules.imposts.evaluation import PropertyImpost, evaluate
 from tid.rules.imposts.language import MAX_DEPTH, MAX_FORMULA_LENGTH, compile_formula
+from tid.rules.imposts.ordinance_names import check_formula_names
 from tid.rules.imposts.tree import NUM, Node
 
 __all__ = [
@@ -40,6 +41,7 @@ __all__ = [
     "PropertyImpost",
     "Value",
     "apportioned_attribute",
+    "check_formula_names",
     "compile_formula",
     "evaluate",
     "impost_document",

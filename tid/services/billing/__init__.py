@@ -54,7 +54,8 @@ from tid.services.billing.due_dates import DEFAULT_DUE_DAYS, default_due_date, e
 from tid.services.billing.mailed_bills import mark_mailed
 from tid.services.billing.ordinance_terms import ordinance_for, ordinance_term
 from tid.services.billing.parameters import MAX_PARAMETERS, parameters_json, parse_parameters
-from tid.services.billing.run import BillingResult, active_run, run_billing
+from tid.services.billing.run import BillingResult, active_run, check_run, run_billing
+from tid.services.billing.superseding import active_runs_of, applies_other_terms
 
 __all__ = [
     "CITATION_EXPECTED",
@@ -68,8 +69,11 @@ __all__ = [
     "BillingResult",
     "_plain_table",
     "active_run",
+    "active_runs_of",
+    "applies_other_terms",
     "bills_of_property",
     "bills_page",
+    "check_run",
     "corrected_notices_needed",
     "default_due_date",
     "earliest_due_date",

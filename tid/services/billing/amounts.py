@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from tid.rules.imposts.evaluation import ImpostResult
     from tid.rules.imposts.tree import Formula
 from tid.services.billing.bulk_tables import _YEAR_ROWS
-from tid.services.billing.parameters import parameters_json
+from tid.services.billing.parameters import parameters_json, parse_parameters
 
 CITATION_FORMULA = "21 LPRA § 6653(3)(d)"
 CITATION_EXPECTED = "21 LPRA § 6653(3)(b)"
@@ -162,25 +162,38 @@ class _Computed:
     fingerprint: str
 
 
-def _read_the_roll(
+NO_ROLL = N_("There is no roll for this fiscal year: import the roll first.")
+
+
+def _has_roll(session: Session, district_id: int, fy: str) -> bool:
+    """Whether the district has a roll for the fiscal year."""
+    return (
+        session.execute(
+            select(_YEAR_ROWS.c.id)
+            .where(
+                _YEAR_ROWS.c.district_id == district_id,
+                _YEAR_ROWS.c.fiscal_year == fy,
+                _YEAR_ROWS.c.in_roll.is_(True),
+            )
+            .limit(1)
+        ).first()
+        is not None
+    )
+
+
+def _checked_formula(
     session: Session, district_id: int, fy: str, ordinance: Ordinance, params: dict[str, Value]
-) -> tuple[Formula, list[dict[str, Any]], list[tuple[int, int]]]:
-    """The ordinance's formula compiled against the year's roll (§ 6653(3)(d)), and the roll's
-    properties as it reads them; ``params`` gains the ordinance's expected amount when the
+) -> Formula:
+    """The ordinance's formula compiled against the year's roll (§ 6653(3)(d)): refused,
+    naming the field, when the year has no roll, the formula reads a column the roll lacks or
+    a parameter is given that the formula does not use. ``params`` gains the ordinance's
+    parameters (where the run gives none of that name) and its expected amount when the
     formula uses it."""
-    in_roll = session.execute(
-        select(_YEAR_ROWS.c.id)
-        .where(
-            _YEAR_ROWS.c.district_id == district_id,
-            _YEAR_ROWS.c.fiscal_year == fy,
-            _YEAR_ROWS.c.in_roll.is_(True),
-        )
-        .limit(1)
-    ).first()
-    if in_roll is None:
-        raise InputError(
-            "fiscal_year", N_("There is no roll for this fiscal year: import the roll first.")
-        )
+    if not _has_roll(session, district_id, fy):
+        raise InputError("fiscal_year", NO_ROLL)
+    # The ordinance's own parameters, unless the run gives another value.
+    for name, value in parse_parameters(json.loads(ordinance.parameters or "{}")).items():
+        params.setdefault(name, value)
     names = attribute_names(session=session, district_id=district_id, fiscal_year=fy)
     formula = compile_formula(
         ordinance.formula,
@@ -194,7 +207,19 @@ def _read_the_roll(
         params[ORDINANCE_AMOUNT_PARAMETER] = ordinance.expected_amount
     unused = sorted(set(params) - set(formula.parameters))
     if unused:
-        raise InputError(f"parameters.{unused[0]}", N_("The formula does not use this parameter."))
+        raise InputError(
+            f"parameters.{unused[0]}",
+            Message("The formula does not use the parameter %(name)s.", name=unused[0]),
+        )
+    return formula
+
+
+def _read_the_roll(
+    session: Session, district_id: int, fy: str, ordinance: Ordinance, params: dict[str, Value]
+) -> tuple[Formula, list[dict[str, Any]], list[tuple[int, int]]]:
+    """The checked formula (:func:`_checked_formula`) and the roll's properties as it reads
+    them."""
+    formula = _checked_formula(session, district_id, fy, ordinance, params)
     properties, ids = _roll_properties(session, district_id, fy, formula.attributes)
     return formula, properties, ids
 

@@ -4,7 +4,7 @@ write the bills and book them in the journal, in one transaction."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -19,7 +19,15 @@ from tid.models import BillingRun, BillingRunStatus, BillStatus, District, Ordin
 from tid.rules import periods
 from tid.rules.errors import N_, InputError
 from tid.services import audit, ledger
-from tid.services.billing.amounts import _compute, _Computed, _explanations, _read_the_roll
+from tid.services.billing.amounts import (
+    NO_ROLL,
+    _checked_formula,
+    _compute,
+    _Computed,
+    _explanations,
+    _has_roll,
+    _read_the_roll,
+)
 from tid.services.billing.bulk_tables import _BILL_ROWS
 from tid.services.billing.due_dates import _due_date
 from tid.services.billing.ordinance_terms import ordinance_for
@@ -177,6 +185,27 @@ def _book_the_run(
     )
 
 
+def check_run(
+    *,
+    session: Session,
+    district_id: int,
+    fiscal_year: str,
+    parameters: Mapping[str, Any] | str | None = None,
+    formula: bool = True,
+) -> Ordinance:
+    """What can be known before a run starts, each refusal naming its field: the fiscal
+    year has an ordinance in force and a roll, the parameters are written well and (unless
+    ``formula`` is False, when they are not) the formula uses each of them and reads only
+    the roll's columns. The year's ordinance."""
+    fy = periods.parse_fiscal_year(fiscal_year).label
+    ordinance = ordinance_for(session=session, district_id=district_id, fiscal_year=fy)
+    if formula:
+        _checked_formula(session, district_id, fy, ordinance, parse_parameters(parameters))
+    elif not _has_roll(session, district_id, fy):
+        raise InputError("fiscal_year", NO_ROLL)
+    return ordinance
+
+
 def run_billing(
     *,
     session: Session,
@@ -188,12 +217,13 @@ def run_billing(
     parameters: Mapping[str, Any] | str | None = None,
     ordinance_id: int | None = None,
     reason: str = "",
+    progress: Callable[[int, int], None] | None = None,
 ) -> BillingResult:
     """Bill every property of the district's roll for the fiscal year by the ordinance's
     formula (§ 6653(3)(d)); supersede the year's active run when the bills differ. One
     transaction: read the roll, compute, compare with the active run, supersede it, write the
     bills, book them in the journal. The caller commits; on ``InputError`` nothing has been
-    written."""
+    written. ``progress(done, total)`` hears how many properties the run bills."""
     if session.get(District, district_id) is None:
         raise InputError("district", N_("There is no such district."))
     # The district's postings wait for the run: the journal books its bills in order.
@@ -205,6 +235,8 @@ def run_billing(
     params = parse_parameters(parameters)
     reason = " ".join(reason.split())[:1000]
     formula, properties, ids = _read_the_roll(session, district_id, fy, ordinance, params)
+    if progress is not None:  # the count, as soon as it is known
+        progress(0, len(properties))
     computed = _compute(formula, properties, ids, params)
     current = active_run(session=session, district_id=district_id, fiscal_year=fy)
     if (

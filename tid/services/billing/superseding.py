@@ -3,6 +3,7 @@ superseded, each old bill pointing to the bill that replaced it; nothing is dele
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any, cast
 
@@ -11,7 +12,7 @@ from sqlalchemy.engine import CursorResult
 from sqlalchemy.orm import aliased
 from sqlmodel import Session
 
-from tid.models import Bill, BillingRun, BillingRunStatus, BillStatus
+from tid.models import Bill, BillingRun, BillingRunStatus, BillStatus, Ordinance
 from tid.services import audit
 
 
@@ -58,3 +59,28 @@ def _supersede_bills(session: Session, old_run_id: int, new_run_id: int) -> tupl
         execution_options={"synchronize_session": False},
     )
     return int(cast(CursorResult[Any], changed).rowcount or 0), mailed
+
+
+def active_runs_of(*, session: Session, ordinance_id: int) -> list[BillingRun]:
+    """The active runs (one per fiscal year) made by the ordinance, the latest year first."""
+    return list(
+        session.scalars(
+            select(BillingRun)
+            .where(
+                BillingRun.ordinance_id == ordinance_id,  # type: ignore[arg-type]
+                BillingRun.status == BillingRunStatus.ACTIVE.value,  # type: ignore[arg-type]
+            )
+            .order_by(BillingRun.fiscal_year.desc())  # type: ignore[attr-defined]
+        )
+    )
+
+
+def applies_other_terms(run: BillingRun, ordinance: Ordinance) -> bool:
+    """Whether ``run`` applied other terms than the ordinance now has: another formula,
+    another value of one of the ordinance's parameters, or another expected amount. A
+    superseding run (the same year billed again) applies the corrected ones."""
+    if run.formula != ordinance.formula or run.expected_amount != ordinance.expected_amount:
+        return True
+    used = json.loads(run.parameters or "{}")
+    own = json.loads(ordinance.parameters or "{}")
+    return any(used.get(name) != value for name, value in own.items())

@@ -50,7 +50,7 @@ from tid.services.notices.fees import (
     parse_fees,
     set_batch_fees,
 )
-from tid.services.notices.mailing import batch_label, mail_batch, manifest_pdf
+from tid.services.notices.mailing import batch_label, check_mailing, mail_batch, manifest_pdf
 from tid.services.notices.notice_deadlines import (
     dashboard,
     notice_deadline,
@@ -91,6 +91,7 @@ __all__ = [
     "batch_view",
     "batches",
     "check_batch",
+    "check_mailing",
     "create_batch",
     "dashboard",
     "default_fees",

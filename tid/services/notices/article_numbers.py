@@ -12,10 +12,10 @@ from sqlmodel import Session, col, select
 
 from tid.models import Notice, NoticeBatch
 from tid.rules.certified_mail import parse_article_number
-from tid.rules.errors import N_, Finding, FindingsError, InputError
+from tid.rules.errors import N_, Finding, InputError
 from tid.services import audit
 from tid.services.notices.access_codes import normalize_notice_number
-from tid.services.notices.uploaded_csv import csv_rows, is_header
+from tid.services.notices.uploaded_csv import csv_rows, is_header, row_findings
 
 
 def _editable(notice: Notice, field: str) -> None:
@@ -78,7 +78,7 @@ def import_article_numbers(
         findings.append(Finding("file", N_("The file has no rows."), None))
     findings.extend(_used_elsewhere(session, plan, in_file))
     if findings:
-        raise FindingsError(findings)
+        raise row_findings(findings, rows)
     changed = _assign(session, plan)
     audit.record(
         session=session,

@@ -12,10 +12,10 @@ from sqlmodel import Session, col, select
 
 from tid.models import DeliveryEvent, DeliveryStatus, Notice
 from tid.rules import periods
-from tid.rules.errors import N_, Finding, FindingsError, InputError
+from tid.rules.errors import N_, Finding, InputError
 from tid.services import audit
 from tid.services.notices.access_codes import normalize_notice_number
-from tid.services.notices.uploaded_csv import csv_rows, is_header
+from tid.services.notices.uploaded_csv import csv_rows, is_header, row_findings
 
 RETURNED = frozenset(
     {
@@ -178,7 +178,7 @@ def import_deliveries(
     if not rows:
         findings.append(Finding("file", N_("The file has no rows."), None))
     if findings:
-        raise FindingsError(findings)
+        raise row_findings(findings, rows)
     recorded = 0
     returned: list[str] = []
     for notice, status, occurred, _line in plan:

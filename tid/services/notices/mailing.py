@@ -64,6 +64,31 @@ def batch_label(batch: NoticeBatch) -> str:
     return str(batch.number or batch.id)
 
 
+def check_mailing(*, session: Session, batch_id: int, mailed_on: date, today: date) -> NoticeBatch:
+    """What can be known before a run is mailed, each refusal naming its field: the run is
+    not mailed yet, the mailing date is neither in the future nor before the notices' date,
+    and every notice has its article number."""
+    batch = session.get(NoticeBatch, batch_id)
+    if batch is None:
+        raise InputError("batch", N_("There is no such notice run."))
+    if batch.mailed_on is not None:
+        raise InputError("mailed_on", N_("This notice run was already mailed."))
+    if mailed_on > today:
+        raise InputError("mailed_on", N_("The mailing date cannot be in the future."))
+    if mailed_on < batch.issued_on:
+        raise InputError("mailed_on", N_("The mailing date cannot be before the notices' date."))
+    missing = session.exec(
+        select(Notice.id)
+        .where(Notice.batch_id == batch_id, col(Notice.article_number).is_(None))
+        .limit(1)
+    ).first()
+    if missing is not None:
+        raise InputError(
+            "article_numbers", N_("Every notice needs its article number before mailing.")
+        )
+    return batch
+
+
 def mail_batch(
     *,
     session: Session,
@@ -78,15 +103,7 @@ def mail_batch(
     have its article number. The postage and fees are the run's (set on its page before the
     manifest was printed) unless given here. Archives the manifest; from now on the notices
     are frozen."""
-    batch = session.get(NoticeBatch, batch_id)
-    if batch is None:
-        raise InputError("batch", N_("There is no such notice run."))
-    if batch.mailed_on is not None:
-        raise InputError("mailed_on", N_("This notice run was already mailed."))
-    if mailed_on > today:
-        raise InputError("mailed_on", N_("The mailing date cannot be in the future."))
-    if mailed_on < batch.issued_on:
-        raise InputError("mailed_on", N_("The mailing date cannot be before the notices' date."))
+    batch = check_mailing(session=session, batch_id=batch_id, mailed_on=mailed_on, today=today)
     fees = batch_fees(batch)
     postage_amount = piece_amount(postage, "postage") if postage not in (None, "") else fees.postage
     fee_amount = (
@@ -95,11 +112,6 @@ def mail_batch(
         else fees.certified_fee
     )
     notices = list(session.exec(select(Notice).where(Notice.batch_id == batch_id)))
-    missing = [n.number for n in notices if not n.article_number]
-    if missing:
-        raise InputError(
-            "article_numbers", N_("Every notice needs its article number before mailing.")
-        )
     before = audit.snapshot(batch)
     batch.mailed_on = mailed_on
     batch.postage = postage_amount

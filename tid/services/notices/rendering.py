@@ -70,6 +70,8 @@ def _render_to_disk(
     """Render ``contents`` slice by slice, each notice's PDF written to ``folder``; returns
     them (in order), the merged print file and its page count."""
     total = len(contents)
+    if progress is not None:  # the count, before the first notice is rendered
+        progress(0, total)
     spilled: list[_Spilled] = []
     parts: list[Path] = []
     pages = 0

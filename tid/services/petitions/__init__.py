@@ -41,6 +41,7 @@ from tid.services.petitions.corrections import (
     correct_petition,
     correctable_fields,
     recorded_value,
+    runs_to_rebill,
 )
 from tid.services.petitions.deadlines import CLOCK_LABELS, SOON_DAYS, Clock, clocks, running_clock
 from tid.services.petitions.errors import PetitionError, PetitionFieldsError
@@ -55,6 +56,7 @@ from tid.services.petitions.ordinance import (
     record_crim_copy,
     send_to_mayor,
 )
+from tid.services.petitions.parsing import parameters_text
 from tid.services.petitions.reads import (
     DashboardRow,
     dashboard,
@@ -102,6 +104,7 @@ __all__ = [
     "mayor_vetoes",
     "municipality_names",
     "ordinance_of",
+    "parameters_text",
     "petition",
     "publish",
     "record_association_receipt",
@@ -111,6 +114,7 @@ __all__ = [
     "recorded_value",
     "revoke_calendar_tokens",
     "running_clock",
+    "runs_to_rebill",
     "send_to_mayor",
     "start_study",
     "state_tone",

@@ -1,6 +1,13 @@
 """Corrections. A clerk corrects a recorded date or text (a typo, a date misread from the
 stamp) with a reason; the audit trail keeps the value before and after, and the clocks —
 computed from the recorded dates (tid/rules/calendar.py) — follow the corrected dates at once.
+
+The ordinance's terms are corrected the same way: its formula and parameters (checked as
+when it was recorded: every name a column of the roll or a parameter, every parameter
+used), the expected amount and the term. A fiscal year billed by the ordinance before is
+not rebilled by the correction: its run keeps what it applied, and the association bills
+again (a superseding run, tid/services/billing/superseding.py) — :func:`runs_to_rebill`
+names those runs.
 """
 
 from __future__ import annotations
@@ -11,13 +18,24 @@ from typing import Any
 from sqlmodel import Session
 
 from tid.clock import utcnow
-from tid.models import Ordinance, Petition
+from tid.models import BillingRun, Ordinance, Petition
 from tid.rules import calendar
 from tid.rules.errors import N_
-from tid.services import audit
+from tid.services import audit, billing, roll
+from tid.services.billing.parameters import parameters_json
 from tid.services.petitions.errors import Collector, PetitionError
 from tid.services.petitions.ordinance import ordinance_of
-from tid.services.petitions.parsing import date_field, long_text, name_field
+from tid.services.petitions.parsing import (
+    date_field,
+    formula_field,
+    formula_names,
+    long_text,
+    name_field,
+    parameters_field,
+    parameters_text,
+    parse_expected_amount,
+    parse_term_years,
+)
 from tid.services.petitions.states import touch
 from tid.services.petitions.study import findings_of
 
@@ -42,7 +60,14 @@ CORRECTABLE: dict[str, tuple[str, str, str]] = {
         N_("Date the association received the ordinance"),
         "date",
     ),
+    "formula": ("ordinance", N_("Formula for the yearly amount of each property"), "formula"),
+    "parameters": ("ordinance", N_("Parameters of the formula"), "parameters"),
+    "expected_amount": ("ordinance", N_("Amount expected to be collected ($)"), "amount"),
+    "term_years": ("ordinance", N_("Term (years)"), "term"),
 }
+# The ordinance's terms a billing run applies: correcting one after billing asks for a
+# superseding run.
+BILLED_TERMS = frozenset({"formula", "parameters", "expected_amount"})
 # Each date comes on or after the ones before it (what the transitions check one by one).
 _DATE_ORDER: tuple[tuple[str, str], ...] = (
     ("received_on", "study_started_on"),
@@ -81,6 +106,8 @@ def recorded_value(petition: Petition, ordinance: Ordinance | None, field_name: 
     value = getattr(record, field_name) if record is not None else None
     if isinstance(value, date):
         return value.isoformat()
+    if field_name == "parameters":
+        return parameters_text(str(value or "{}"))
     return "" if value is None else str(value)
 
 
@@ -104,13 +131,7 @@ def correct_petition(
     if not known:
         check.errors.append(PetitionError("field", N_("Choose a recorded entry to correct.")))
     owner, _label, kind = CORRECTABLE.get(name, ("petition", "", ""))
-    new: Any = None
-    if kind == "date":
-        new = check(lambda: date_field(value, "value", today=today), None)
-    elif kind == "name":
-        new = check(lambda: name_field(value, "value"), "")
-    elif kind == "text":
-        new = check(lambda: long_text(value, "value", required=False), "")
+    new: Any = check(lambda: _new_value(session, ordinance, kind, value, today), None)
     why = check(lambda: long_text(reason, "reason", required=True), "")
     check.raise_any()
     record: Any = petition if owner == "petition" else ordinance
@@ -163,6 +184,58 @@ def correct_petition(
         after={**changed, "reason": why},
     )
     return petition
+
+
+def _new_value(
+    session: Session, ordinance: Ordinance | None, kind: str, value: object, today: date
+) -> Any:
+    """The corrected value of a field of ``kind``, checked as when it was recorded (its
+    error on the form's ``value``)."""
+    try:
+        if kind == "date":
+            return date_field(value, "value", today=today)
+        if kind == "name":
+            return name_field(value, "value")
+        if kind == "text":
+            return long_text(value, "value", required=False)
+        if kind == "amount":
+            return parse_expected_amount(value, "value")
+        if kind == "term":
+            return parse_term_years(value, "value")
+        if kind in ("formula", "parameters") and ordinance is not None:
+            return _formula_terms(session, ordinance, kind, value)
+    except PetitionError as exc:
+        if exc.field == "value":
+            raise
+        raise PetitionError("value", exc.msgid, **exc.params) from None
+    return None
+
+
+def _formula_terms(session: Session, ordinance: Ordinance, kind: str, value: object) -> str:
+    """A corrected formula (or parameters, as JSON) that names only the roll's columns and
+    the ordinance's parameters, and uses every parameter."""
+    if kind == "formula":
+        formula = formula_field(value)
+        params = parameters_field(parameters_text(ordinance.parameters))
+    else:
+        formula = ordinance.formula
+        params = parameters_field(value)
+    columns = roll.district_attribute_names(session=session, district_id=ordinance.district_id)
+    formula_names(formula, params, columns=columns)
+    return formula if kind == "formula" else parameters_json(params)
+
+
+def runs_to_rebill(*, session: Session, ordinance: Ordinance | None) -> list[BillingRun]:
+    """The active billing runs made by ``ordinance`` with other terms than it now has (a
+    formula, parameters or expected amount corrected since): each fiscal year the
+    association bills again to apply the correction (a superseding run)."""
+    if ordinance is None or ordinance.id is None:
+        return []
+    return [
+        run
+        for run in billing.active_runs_of(session=session, ordinance_id=ordinance.id)
+        if billing.applies_other_terms(run, ordinance)
+    ]
 
 
 def _recorded_dates(

@@ -15,14 +15,18 @@ from tid.clock import utcnow
 from tid.models import District, Finding, Ordinance, Petition
 from tid.rules import calendar
 from tid.rules.errors import N_
-from tid.services import audit
+from tid.rules.imposts import Value
+from tid.services import audit, roll
+from tid.services.billing.parameters import parameters_json
 from tid.services.petitions.errors import Collector, PetitionError
 from tid.services.petitions.parsing import (
     MAX_NUMBER,
     date_field,
     formula_field,
+    formula_names,
     long_text,
     name_field,
+    parameters_field,
     parse_expected_amount,
     parse_term_years,
 )
@@ -72,6 +76,16 @@ def _district_for(
     return district
 
 
+def _existing_district_id(session: Session, petition: Petition, name: str) -> int | None:
+    """The district the ordinance would link to, when it exists already (its rolls name the
+    columns a formula may use)."""
+    return session.exec(
+        select(District.id).where(
+            District.municipality_id == petition.municipality_id, District.name == name
+        )
+    ).first()
+
+
 def issue_ordinance(
     *,
     session: Session,
@@ -85,6 +99,7 @@ def issue_ordinance(
     association_name: object,
     issued_on: object,
     today: date,
+    parameters: object = "",
 ) -> Ordinance:
     """§ 6653(2)–(4): the legislature issues the ordinance (under study → ordinance issued).
 
@@ -92,6 +107,8 @@ def issue_ordinance(
     yearly formula per property (§ 6653(3)), and authorizes the association to collect
     (§ 6653(4)). All five findings of § 6653(1) must be recorded first; issuing over an
     unfavorable one is allowed and flagged. The ordinance creates (or links) the District.
+    The formula names only the roll's columns and the ordinance's parameters, and uses each
+    parameter.
     """
     require_state(petition, "issue")
     start = petition.study_started_on or petition.received_on
@@ -102,7 +119,13 @@ def issue_ordinance(
     amount = check(lambda: parse_expected_amount(expected_amount), Decimal(0))
     years = check(lambda: parse_term_years(term_years), 0)
     formula_text = check(lambda: formula_field(formula), "")
+    params: dict[str, Value] = check(lambda: parameters_field(parameters), {})
     association = check(lambda: name_field(association_name, "association_name"), "")
+    if formula_text and not any(e.field == "parameters" for e in check.errors):
+        columns = roll.district_attribute_names(
+            session=session, district_id=_existing_district_id(session, petition, name)
+        )
+        check(lambda: formula_names(formula_text, params, columns=columns), None)
     issued = check(
         lambda: date_field(
             issued_on,
@@ -124,6 +147,7 @@ def issue_ordinance(
         expected_amount=amount,
         term_years=years,
         formula=formula_text,
+        parameters=parameters_json(params),
         association_name=association,
         issued_on=issued,
     )

@@ -5,14 +5,16 @@ ids and the ordinance's formula (tid/rules/imposts/language.py).
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import date
 from decimal import Decimal
 from typing import Any
 
 from tid.rules.errors import N_, InputError
-from tid.rules.imposts import compile_formula
+from tid.rules.imposts import Value, check_formula_names, compile_formula
 from tid.rules.money import parse_money
+from tid.services.billing.parameters import parse_parameters
 from tid.services.petitions.errors import PetitionError
 
 MAX_NAME = 200
@@ -21,6 +23,7 @@ MAX_TEXT = 5000
 MAX_TERM_YEARS = 99
 # A ceiling far above any district's budget; it keeps amounts inside the cents column.
 MAX_EXPECTED_AMOUNT = Decimal("1000000000000")
+EXPECTED_AMOUNT = "expected_amount"  # the parameter every formula may name (§ 6653(3)(b))
 FIRST_DAY = date(1998, 8, 8)  # Act 207-1998 enacted § 6653
 
 # Control characters cannot be stored (PostgreSQL refuses NUL) and have no place in a record.
@@ -58,8 +61,8 @@ def long_text(value: object, field: str, *, required: bool) -> str:
 def formula_field(value: object) -> str:
     """The ordinance's formula, checked as the billing run will read it (§ 6653(3)(d)): the
     language, its length and its nesting are the same bounds as the public calculator's, so
-    no ordinance can hold a formula that ties up the billing run. Its names are the roll's
-    attributes and the ordinance's parameters, known only when a fiscal year is billed."""
+    no ordinance can hold a formula that ties up the billing run. Its names are checked by
+    :func:`ordinance_formula`."""
     text = long_text(value, "formula", required=True)
     try:
         compile_formula(text)
@@ -68,6 +71,33 @@ def formula_field(value: object) -> str:
             "formula", N_("The formula cannot be used: %(reason)s"), reason=exc.message
         ) from None
     return text
+
+
+def parameters_field(value: object) -> dict[str, Value]:
+    """The ordinance's named parameters, one ``name = value`` a line (like budget = 250000)."""
+    text = value if isinstance(value, str) else ("" if value is None else str(value))
+    try:
+        return parse_parameters(text)
+    except InputError as exc:
+        raise PetitionError("parameters", exc.message) from None
+
+
+def formula_names(text: str, parameters: dict[str, Value], *, columns: list[str]) -> None:
+    """Every name of the formula ``text`` is a column of the roll (``columns``) or one of its
+    ``parameters`` (or the ordinance's expected amount), and every parameter is used."""
+    try:
+        check_formula_names(
+            text, columns=columns, parameters=list(parameters), always=[EXPECTED_AMOUNT]
+        )
+    except InputError as exc:
+        field = "parameters" if exc.field.startswith("parameters") else "formula"
+        raise PetitionError(field, exc.message) from None
+
+
+def parameters_text(parameters_json: str) -> str:
+    """An ordinance's parameters as the form writes them: one ``name = value`` a line."""
+    stored = json.loads(parameters_json or "{}")
+    return "\n".join(f"{name} = {value}" for name, value in sorted(stored.items()))
 
 
 def date_field(

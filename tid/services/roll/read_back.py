@@ -109,6 +109,21 @@ def attribute_names(*, session: Session, district_id: int, fiscal_year: str) -> 
     return sorted(names)
 
 
+def district_attribute_names(*, session: Session, district_id: int | None) -> list[str]:
+    """The attributes a formula may use on any of the district's rolls: the standard ones
+    and the extras of every year imported (the standard ones alone without a district)."""
+    names = set(formula_columns())
+    if district_id is not None:
+        stmt = (
+            select(PropertyYear.attributes)
+            .where(PropertyYear.district_id == district_id, col(PropertyYear.in_roll))
+            .distinct()
+        )
+        for text in session.exec(stmt):
+            names.update(json.loads(text or "{}"))
+    return sorted(names)
+
+
 def decimal_attributes(text: str) -> dict[str, Decimal]:
     return {k: Decimal(v) for k, v in json.loads(text or "{}").items()}
 

@@ -10,7 +10,7 @@ from flask import flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from tid.db import get_session
-from tid.i18n import money, say
+from tid.i18n import day, money, say
 from tid.rules.errors import FindingsError, InputError
 from tid.services import ledger, payments
 from tid.services.paging import FIRST_ROWS
@@ -27,7 +27,39 @@ from tid.web.account.fields import (
 from tid.web.forms import Form
 from tid.web.util import today
 
-_PAYMENT_FIELDS = ("date", "amount", "reference", "notice_number", "cadastral_number", "token")
+_PAYMENT_FIELDS = (
+    "date",
+    "amount",
+    "reference",
+    "notice_number",
+    "cadastral_number",
+    "token",
+    "confirm_repeat",
+)
+
+
+def _words(exc: InputError) -> dict[str, str]:
+    """A refusal beside its field; a repeated payment names the one booked before."""
+    if isinstance(exc, payments.RepeatedPaymentError):
+        earlier = exc.earlier
+        return {
+            exc.field: _(
+                "A payment of %(amount)s dated %(day)s with the bank reference %(reference)s "
+                "is already booked (paying %(paid)s; booked by %(who)s on %(booked)s). If this "
+                "is another payment, confirm it below to book it too.",
+                amount=money(earlier.amount),
+                day=day(earlier.entry_date),
+                reference=earlier.reference,
+                paid=", ".join(earlier.paid) or "—",
+                who=earlier.booked_by,
+                booked=day(earlier.booked_at.date()),
+            )
+        }
+    findings = exc.findings if isinstance(exc, FindingsError) else [exc]
+    words: dict[str, str] = {}
+    for finding in findings:
+        words.setdefault(finding.field, say(finding.message))
+    return words
 
 
 def _said(result: payments.PaymentResult) -> None:
@@ -58,7 +90,7 @@ def _said(result: payments.PaymentResult) -> None:
 
 def _booked(district_id: int, values: dict[str, str]) -> tuple[Form, Any]:
     """The form read field by field, every error at once, then booked or refused whole."""
-    form = Form()
+    form = Form(words=_words)
     amount = form.read(lambda: money_field(values, "amount"))
     paid_on = form.read(lambda: date_field(values, "date"))
     token = form.read(lambda: form_token(values))
@@ -85,6 +117,7 @@ def _booked(district_id: int, values: dict[str, str]) -> tuple[Form, Any]:
             reference=values["reference"],
             notice_number=values["notice_number"],
             cadastral_number=values["cadastral_number"],
+            repeat_confirmed=values["confirm_repeat"] == "yes",
         )
     )
     return form, result
