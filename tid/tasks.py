@@ -46,6 +46,7 @@ ROLL_CHECK = "roll.check"
 ACCOUNT_PDF = "account.pdf"
 DAILY_DIGEST = "scheduler.daily_digest"
 YEARLY_NOTICES = "scheduler.yearly_notices"
+DOCUMENTS_INDEX = "documents.index"
 
 # What each kind of job is called on the jobs page.
 KIND_LABELS = {
@@ -58,6 +59,7 @@ KIND_LABELS = {
     ACCOUNT_PDF: N_("Prepare a document of the account"),
     DAILY_DIGEST: N_("Daily deadline digest"),
     YEARLY_NOTICES: N_("Yearly notices"),
+    DOCUMENTS_INDEX: N_("Read a document for the search"),
 }
 
 
@@ -305,6 +307,21 @@ def _account_pdf(ctx: Context) -> Outcome:
     )
     done = N_("The PDF is ready.") if document.is_pdf else N_("The file is ready.")
     return Outcome(ctx.url("jobs.document", job_id=ctx.job_id), done, sha)
+
+
+@handler(DOCUMENTS_INDEX)
+def _documents_index(ctx: Context) -> Outcome:
+    from tid.config import archive_dir
+    from tid.services.petitions import file_search
+
+    version = file_search.index_version(
+        session=ctx.session,
+        folder=archive_dir(ctx.app.config),
+        version_id=int(ctx.params["version_id"]),
+    )
+    if version is None:
+        return Outcome("", "")
+    return Outcome(ctx.url("petition_files.download", version_id=version.id), N_("Download"))
 
 
 @handler(DAILY_DIGEST)

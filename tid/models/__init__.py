@@ -54,6 +54,13 @@ from tid.models.jobs_audit_and_documents import (
     QueueTask,
     WorkerHeartbeat,
 )
+from tid.models.legislative_file import (
+    CrimTransmittal,
+    DocumentVersion,
+    PetitionDocument,
+    SearchEntry,
+    StoredFile,
+)
 from tid.models.petitions_and_ordinances import (
     CalendarToken,
     Finding,
@@ -88,9 +95,11 @@ __all__ = [
     "BillingRun",
     "BillingRunStatus",
     "CalendarToken",
+    "CrimTransmittal",
     "DeliveryEvent",
     "DeliveryStatus",
     "District",
+    "DocumentVersion",
     "Expenditure",
     "Finding",
     "FiscalYearLock",
@@ -115,6 +124,7 @@ __all__ = [
     "OwedDay",
     "PasswordReset",
     "Petition",
+    "PetitionDocument",
     "PetitionState",
     "PortalAttempt",
     "PortalSession",
@@ -129,6 +139,8 @@ __all__ = [
     "RequestCount",
     "Role",
     "RollImport",
+    "SearchEntry",
+    "StoredFile",
     "Throttle",
     "User",
     "WorkerHeartbeat",

@@ -11,6 +11,7 @@ BLUEPRINT_MODULES = [
     "tid.web.auth",
     "tid.web.main",
     "tid.web.petitions",
+    "tid.web.petition_files",
     "tid.web.admin",
     "tid.web.calc",
     "tid.web.readings",

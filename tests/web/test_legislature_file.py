@@ -1,0 +1,245 @@
+"""A petition's file: documents attached through the page, versions never overwritten,
+every bad file refused at its field with nothing written (no row, no file), downloads that
+never run script, the search over the documents' text, and the proofs the law asks for."""
+
+from __future__ import annotations
+
+import io
+import re
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlmodel import Session, select
+
+from tests import legislature_files as files
+from tests.conftest import People, login
+from tid import tasks
+from tid.config import archive_dir
+from tid.models import DocumentVersion, Petition, PetitionDocument, StoredFile
+from tid.services import audit
+from tid.services import petitions as svc
+
+TODAY = date(2026, 3, 10)
+ACTOR = audit.Actor("tests")
+
+
+def _petition(app: Flask, people: People) -> int:
+    with Session(app.extensions["tid.engine"], expire_on_commit=False) as session:
+        petition = svc.record_petition(
+            session=session,
+            actor=ACTOR,
+            today=TODAY,
+            allowed_municipalities=None,
+            municipality_id=str(people.municipality.id),
+            district_name="DMT de Condado",
+            petitioner="Hon. Alcalde",
+            received_on="2026-03-02",
+            documents="",
+        )
+        session.commit()
+        return petition.id or 0
+
+
+@pytest.fixture
+def clerk(app: Flask, people: People) -> FlaskClient:
+    app.config["TODAY"] = TODAY
+    client = app.test_client()
+    login(client, people.clerk)
+    return client
+
+
+def _attach(client: FlaskClient, petition_id: int, data: bytes, name: str, **form: str) -> Any:
+    fields = {"title": "Informe", "kind": "report", "step": "", "dated_on": "2026-03-05"}
+    fields.update(form)
+    return client.post(
+        f"/petitions/{petition_id}/file",
+        data={**fields, "file": (io.BytesIO(data), name)},
+        content_type="multipart/form-data",
+    )
+
+
+def _counts(app: Flask) -> tuple[int, int, int, int]:
+    folder = archive_dir(app.config)
+    on_disk = len(list(folder.glob("??/*"))) if folder.is_dir() else 0
+    with Session(app.extensions["tid.engine"]) as session:
+        return (
+            len(session.exec(select(PetitionDocument)).all()),
+            len(session.exec(select(DocumentVersion)).all()),
+            len(session.exec(select(StoredFile)).all()),
+            on_disk,
+        )
+
+
+def test_a_document_is_attached_read_and_found(
+    app: Flask, people: People, clerk: FlaskClient
+) -> None:
+    petition_id = _petition(app, people)
+    response = _attach(clerk, petition_id, files.pdf("Información del distrito"), "informe.pdf")
+    assert response.status_code == 302, response.get_data(as_text=True)[:2000]
+    assert _counts(app) == (1, 1, 1, 1)
+    assert tasks.run_pending(app) >= 1
+    page = clerk.get(f"/petitions/{petition_id}/file").get_data(as_text=True)
+    assert "informe.pdf" in page
+    found = clerk.get("/petitions/search?q=informacion").get_data(as_text=True)
+    assert "<mark>Información</mark>" in found
+    assert clerk.get("/petitions/search?q=<script>").status_code == 200
+    with Session(app.extensions["tid.engine"]) as session:
+        version = session.exec(select(DocumentVersion)).one()
+        assert version.text_state == "indexed" and version.pages == 1
+    download = clerk.get(f"/petitions/file/version/{version.id}")
+    assert download.headers["Content-Disposition"].startswith("attachment;")
+    assert download.headers["X-Content-Type-Options"] == "nosniff"
+    view = clerk.get(f"/petitions/file/version/{version.id}?view=1")
+    assert view.headers["Content-Disposition"].startswith("inline;")
+    assert "sandbox" in view.headers["Content-Security-Policy"]
+    assert view.data.startswith(b"%PDF")
+
+
+def test_a_docx_is_found_by_a_word_inside_it(
+    app: Flask, people: People, clerk: FlaskClient
+) -> None:
+    petition_id = _petition(app, people)
+    response = _attach(clerk, petition_id, files.docx("Plano de las aceras"), "plano.docx")
+    assert response.status_code == 302
+    tasks.run_pending(app)
+    found = clerk.get("/petitions/search?q=aceras").get_data(as_text=True)
+    assert "<mark>aceras</mark>" in found
+    other = app.test_client()
+    login(other, people.other_clerk)
+    assert "<mark>" not in other.get("/petitions/search?q=aceras").get_data(as_text=True)
+
+
+BAD = [
+    ("scan.exe", b"MZ\x90\x00" + b"\x00" * 100, "not one the file takes"),
+    ("a.pdf", files.pdf_with_javascript(), "JavaScript"),
+    ("b.pdf", files.pdf_with_launch(), "launch action"),
+    ("c.pdf", files.pdf_with_embedded_file(), "embedded files"),
+    ("d.pdf", files.encrypted_pdf(), "encrypted"),
+    ("e.pdf", files.broken_pdf(), "damaged"),
+    ("../../etc/passwd.pdf", files.pdf(), "folder parts"),
+    ("mal\u202efdp.exe", files.pdf(), "control or invisible"),
+    ("empty.pdf", b"", "empty"),
+    ("page.html", b"<html><script>alert(1)</script></html>", "not one the file takes"),
+]
+
+
+@pytest.mark.parametrize(("name", "data", "said"), BAD, ids=[b[0] for b in BAD])
+def test_a_bad_file_is_refused_at_its_field_and_nothing_is_written(
+    app: Flask, people: People, clerk: FlaskClient, name: str, data: bytes, said: str
+) -> None:
+    petition_id = _petition(app, people)
+    response = _attach(clerk, petition_id, data, name)
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert re.search(r'id="e-file">[^<]*' + re.escape(said), page), page[:3000]
+    assert _counts(app) == (0, 0, 0, 0)
+
+
+def test_a_zip_bomb_in_a_docx_is_refused(app: Flask, people: People, clerk: FlaskClient) -> None:
+    petition_id = _petition(app, people)
+    response = _attach(clerk, petition_id, files.docx_bomb(), "bomba.docx")
+    assert response.status_code == 422
+    assert "unpacks to more than" in response.get_data(as_text=True)
+    assert _counts(app) == (0, 0, 0, 0)
+
+
+def test_an_oversize_file_is_refused_at_its_field(
+    app: Flask, people: People, clerk: FlaskClient
+) -> None:
+    app.config["DOCUMENT_MAX_MB"] = 1
+    petition_id = _petition(app, people)
+    response = _attach(clerk, petition_id, files.pdf() + b" " * 2**21, "big.pdf")
+    assert response.status_code == 422
+    assert "larger than 1 MB" in response.get_data(as_text=True)
+    assert _counts(app) == (0, 0, 0, 0)
+
+
+def test_a_refused_field_beside_a_good_file_leaves_no_file(
+    app: Flask, people: People, clerk: FlaskClient
+) -> None:
+    petition_id = _petition(app, people)
+    response = _attach(clerk, petition_id, files.pdf(), "ok.pdf", kind="nonsense", title="")
+    assert response.status_code == 422
+    assert _counts(app) == (0, 0, 0, 0)
+
+
+def _document_url(app: Flask) -> tuple[str, int]:
+    with Session(app.extensions["tid.engine"]) as session:
+        document = session.exec(select(PetitionDocument)).one()
+        return f"/petitions/{document.petition_id}/file/{document.id}", document.version
+
+
+def test_a_new_version_keeps_the_old_and_a_stale_one_is_refused(
+    app: Flask, people: People, clerk: FlaskClient
+) -> None:
+    petition_id = _petition(app, people)
+    _attach(clerk, petition_id, files.pdf("primera"), "v1.pdf")
+    url, seen = _document_url(app)
+
+    def send(text: str, replaces: int) -> Any:
+        return clerk.post(
+            url,
+            data={
+                "replaces": str(replaces),
+                "reason": "Firmado",
+                "file": (io.BytesIO(files.pdf(text)), "v2.pdf"),
+            },
+            content_type="multipart/form-data",
+        )
+
+    assert send("segunda", seen).status_code == 302
+    stale = send("tercera", seen)  # the other clerk saw version 1 too
+    assert stale.status_code == 422
+    assert "Another clerk replaced this document" in stale.get_data(as_text=True)
+    assert _counts(app) == (1, 2, 2, 2)
+    page = clerk.get(url).get_data(as_text=True)
+    assert "v1.pdf" in page and "v2.pdf" in page and "Firmado" in page
+    withdrawn = clerk.post(url, data={"action": "withdraw", "reason": "Duplicado"})
+    assert withdrawn.status_code == 302
+    assert "Duplicado" in clerk.get(url).get_data(as_text=True)
+    assert _counts(app) == (1, 2, 2, 2)  # withdrawn: still in the history and the archive
+
+
+def test_a_rolled_back_upload_leaves_no_file(app: Flask, people: People) -> None:
+    from tid.services.petitions import attachments
+
+    petition_id = _petition(app, people)
+    folder = archive_dir(app.config)
+    with Session(app.extensions["tid.engine"], expire_on_commit=False) as session:
+        petition = session.get(Petition, petition_id)
+        assert petition is not None
+        attachments.attach(
+            session=session,
+            actor=ACTOR,
+            petition=petition,
+            store=attachments.Store(folder, 2**20),
+            upload=attachments.Upload(files.pdf("interrumpida"), "x.pdf"),
+            title="Interrumpida",
+            kind="other",
+            step="",
+            dated_on="2026-03-05",
+            public=False,
+            today=TODAY,
+        )
+        assert len(list(folder.glob("??/*"))) == 1
+        session.rollback()  # the request died before its commit
+    assert _counts(app) == (0, 0, 0, 0)
+
+
+def test_the_archive_verify_and_backup_carry_the_files(
+    app: Flask, people: People, clerk: FlaskClient, tmp_path: Path
+) -> None:
+    petition_id = _petition(app, people)
+    _attach(clerk, petition_id, files.odt("Carta"), "carta.odt")
+    runner = app.test_cli_runner()
+    result = runner.invoke(args=["archive", "verify"])
+    assert result.exit_code == 0, result.output
+    assert "1 file(s) of the legislature" in result.output
+    stored = next(archive_dir(app.config).glob("??/*"))
+    stored.write_bytes(b"altered")
+    result = runner.invoke(args=["archive", "verify"])
+    assert result.exit_code == 1 and stored.name in result.output
