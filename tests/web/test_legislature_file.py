@@ -243,3 +243,49 @@ def test_the_archive_verify_and_backup_carry_the_files(
     stored.write_bytes(b"altered")
     result = runner.invoke(args=["archive", "verify"])
     assert result.exit_code == 1 and stored.name in result.output
+
+
+def test_a_backup_carries_the_files_and_a_restore_puts_them_back(
+    app: Flask, people: People, clerk: FlaskClient, tmp_path: Path
+) -> None:
+    import shutil
+
+    petition_id = _petition(app, people)
+    _attach(clerk, petition_id, files.docx("Respaldo"), "respaldo.docx")
+    runner = app.test_cli_runner()
+    target = tmp_path / "backup.tar.gz"
+    result = runner.invoke(args=["backup", str(target)])
+    assert result.exit_code == 0, result.output
+    folder = archive_dir(app.config)
+    before = {p.name: p.read_bytes() for p in folder.glob("??/*")}
+    shutil.rmtree(folder)
+    result = runner.invoke(args=["restore", str(target), "--replace"])
+    assert result.exit_code == 0, result.output
+    assert {p.name: p.read_bytes() for p in folder.glob("??/*")} == before
+
+
+def test_only_public_documents_reach_the_public_side(
+    app: Flask, people: People, clerk: FlaskClient
+) -> None:
+    from tid.services.public.public_documents import public_documents
+
+    petition_id = _petition(app, people)
+    _attach(clerk, petition_id, files.pdf("Ordenanza firmada"), "ord.pdf", public="yes")
+    _attach(clerk, petition_id, files.pdf("Carta privada"), "privada.pdf", title="Privada")
+    with Session(app.extensions["tid.engine"]) as session:
+        shown = public_documents(session=session, petition_id=petition_id)
+        versions = {v.filename: v.id for v in session.exec(select(DocumentVersion))}
+    assert [d["title"] for d in shown] == ["Informe"]
+    assert [v["filename"] for v in shown[0]["versions"]] == ["ord.pdf"]
+    assert "created_by" not in shown[0] and "uploaded_by" not in shown[0]["versions"][0]
+    anonymous = app.test_client()
+    assert anonymous.get(f"/petitions/public/file/version/{versions['ord.pdf']}").status_code == 200
+    assert (
+        anonymous.get(f"/petitions/public/file/version/{versions['privada.pdf']}").status_code
+        == 404
+    )
+    assert anonymous.get(f"/petitions/file/version/{versions['privada.pdf']}").status_code in (
+        302,
+        401,
+        403,
+    )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import BigInteger, Column, Index, String, Text, UniqueConstraint
+from sqlalchemy import DDL, BigInteger, Column, Index, String, Text, UniqueConstraint, event
 from sqlalchemy.dialects.postgresql import TSVECTOR
 from sqlmodel import Field, SQLModel
 
@@ -115,3 +115,14 @@ class SearchEntry(SQLModel, table=True):
     words: str | None = Field(
         default=None, sa_column=Column(Text().with_variant(TSVECTOR(), "postgresql"))
     )
+
+
+# The search folds accents with PostgreSQL's unaccent (a contrib extension shipped with the
+# server); the migration creates it too.
+event.listen(
+    SearchEntry.__table__,  # type: ignore[attr-defined]
+    "before_create",
+    DDL("CREATE EXTENSION IF NOT EXISTS unaccent").execute_if(  # type: ignore[no-untyped-call]
+        dialect="postgresql"
+    ),
+)

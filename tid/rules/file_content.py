@@ -251,7 +251,7 @@ def _active_content(reader: object) -> set[str]:
         raise ValueError("too many objects")
     for number, generation in refs:
         try:
-            obj = IndirectObject(number, generation, reader).get_object()  # type: ignore[arg-type]
+            obj = IndirectObject(number, generation, reader).get_object()
         except Exception:
             continue
         _scan(obj, found, 0)

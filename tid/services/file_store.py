@@ -47,7 +47,7 @@ def put(*, session: Session, folder: Path, data: bytes, media_type: str) -> Stor
     path = path_of(folder, digest)
     row = session.get(StoredFile, digest)
     if not (path.exists() and path.stat().st_size == len(data)):
-        _write_whole(path, data)
+        write_whole(path, data)
         session.info.setdefault(_WRITTEN, set()).add((str(folder), digest))
     if row is None:
         row = StoredFile(sha256=digest, size=len(data), media_type=media_type)
@@ -60,7 +60,7 @@ def read(*, folder: Path, sha256: str) -> bytes:
     return path_of(folder, sha256).read_bytes()
 
 
-def _write_whole(path: Path, data: bytes) -> None:
+def write_whole(path: Path, data: bytes) -> None:
     private_folder(path.parent)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.{id(data)}.partial")
     handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)

@@ -24,7 +24,8 @@ from tid.services import background_jobs as jobs
 from tid.services import file_store
 from tid.services.petitions import attachments as files
 from tid.services.petitions import file_search
-from tid.web.access import me, require
+from tid.services.public import public_documents as public_files
+from tid.web.access import me, public, require
 from tid.web.forms import Form
 from tid.web.petitions import READERS, WRITERS, _errors, _petition_or_404
 from tid.web.util import today
@@ -125,7 +126,7 @@ def file(petition_id: int) -> Any:
         )
         if done:
             if document is not None:
-                index_later([v.id for v in _versions_of(document)])
+                index_later([v.id or 0 for v in _versions_of(document)])
             return done
         errors = form.errors
         petition = _petition_or_404(petition_id)
@@ -287,6 +288,16 @@ def thumbnail(version_id: int) -> Any:
     response = Response(png, mimetype="image/png")
     response.headers["X-Content-Type-Options"] = "nosniff"
     return response
+
+
+@bp.route("/public/file/version/<int:version_id>", endpoint="public_download")
+@public
+def public_download(version_id: int) -> Any:
+    """A public document's version, without a login; any other is "not found"."""
+    version = public_files.public_version(session=get_session(), version_id=version_id)
+    if version is None:
+        abort(404)
+    return send_version(version, inline=request.args.get("view") == "1")
 
 
 # --------------------------------------------------------------------------- search

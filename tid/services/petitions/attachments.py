@@ -106,7 +106,7 @@ def _add_version(
         session=session, folder=store.folder, data=upload.data, media_type=kind.media_type
     )
     version = DocumentVersion(
-        document_id=document.id,
+        document_id=document.id or 0,
         number=number,
         sha256=stored.sha256,
         filename=file_content.clean_name(upload.filename),
@@ -181,7 +181,7 @@ def _new_document(
     generated: bool = False,
 ) -> PetitionDocument:
     document = PetitionDocument(
-        petition_id=petition.id,
+        petition_id=petition.id or 0,
         step=step,
         kind=kind,
         title=title,

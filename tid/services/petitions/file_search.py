@@ -284,7 +284,7 @@ def _search_pg(
         "SELECT e.kind, e.ref_id, e.petition_id, e.title, substr(e.body, 1, 200000) "
         "FROM best JOIN search_entry e ON e.id = best.id ORDER BY best.rank DESC, e.id"
     )
-    return [tuple(r) for r in session.execute(query, {"w": words, "n": limit})]  # type: ignore[misc]
+    return [tuple(r) for r in session.execute(query, {"w": words, "n": limit})]
 
 
 def _search_sqlite(
@@ -298,7 +298,7 @@ def _search_sqlite(
         f"WHERE {FTS_TABLE} MATCH :m" + _scope_sql(scope) + f" ORDER BY bm25({FTS_TABLE}, "
         "10.0, 1.0), e.id LIMIT :n"
     )
-    return [tuple(r) for r in session.execute(query, {"m": match, "n": limit})]  # type: ignore[misc]
+    return [tuple(r) for r in session.execute(query, {"m": match, "n": limit})]
 
 
 def passage(title: str, body: str, terms: list[str]) -> Markup:
