@@ -114,16 +114,16 @@ def test_a_docx_is_found_by_a_word_inside_it(
 
 
 BAD = [
-    ("scan.exe", b"MZ\x90\x00" + b"\x00" * 100, "not one the file takes"),
+    ("scan.exe", b"MZ\x90\x00" + b"\x00" * 100, "Este tipo de archivo no se acepta"),
     ("a.pdf", files.pdf_with_javascript(), "JavaScript"),
-    ("b.pdf", files.pdf_with_launch(), "launch action"),
-    ("c.pdf", files.pdf_with_embedded_file(), "embedded files"),
-    ("d.pdf", files.encrypted_pdf(), "encrypted"),
-    ("e.pdf", files.broken_pdf(), "damaged"),
-    ("../../etc/passwd.pdf", files.pdf(), "folder parts"),
-    ("mal\u202efdp.exe", files.pdf(), "control or invisible"),
-    ("empty.pdf", b"", "empty"),
-    ("page.html", b"<html><script>alert(1)</script></html>", "not one the file takes"),
+    ("b.pdf", files.pdf_with_launch(), "una acción de ejecución"),
+    ("c.pdf", files.pdf_with_embedded_file(), "archivos incrustados"),
+    ("d.pdf", files.encrypted_pdf(), "cifrado"),
+    ("e.pdf", files.broken_pdf(), "dañado"),
+    ("../../etc/passwd.pdf", files.pdf(), "incluye carpetas"),
+    ("mal\u202efdp.exe", files.pdf(), "caracteres de control"),
+    ("empty.pdf", b"", "vacío"),
+    ("page.html", b"<html><script>alert(1)</script></html>", "Este tipo de archivo no se acepta"),
 ]
 
 
@@ -143,7 +143,7 @@ def test_a_zip_bomb_in_a_docx_is_refused(app: Flask, people: People, clerk: Flas
     petition_id = _petition(app, people)
     response = _attach(clerk, petition_id, files.docx_bomb(), "bomba.docx")
     assert response.status_code == 422
-    assert "unpacks to more than" in response.get_data(as_text=True)
+    assert "se descomprime a más de" in response.get_data(as_text=True)
     assert _counts(app) == (0, 0, 0, 0)
 
 
@@ -154,7 +154,7 @@ def test_an_oversize_file_is_refused_at_its_field(
     petition_id = _petition(app, people)
     response = _attach(clerk, petition_id, files.pdf() + b" " * 2**21, "big.pdf")
     assert response.status_code == 422
-    assert "larger than 1 MB" in response.get_data(as_text=True)
+    assert "pasa de 1 MB" in response.get_data(as_text=True)
     assert _counts(app) == (0, 0, 0, 0)
 
 
@@ -194,7 +194,7 @@ def test_a_new_version_keeps_the_old_and_a_stale_one_is_refused(
     assert send("segunda", seen).status_code == 302
     stale = send("tercera", seen)  # the other clerk saw version 1 too
     assert stale.status_code == 422
-    assert "Another clerk replaced this document" in stale.get_data(as_text=True)
+    assert "Otra persona reemplazó este documento" in stale.get_data(as_text=True)
     assert _counts(app) == (1, 2, 2, 2)
     page = clerk.get(url).get_data(as_text=True)
     assert "v1.pdf" in page and "v2.pdf" in page and "Firmado" in page
@@ -289,3 +289,107 @@ def test_only_public_documents_reach_the_public_side(
         401,
         403,
     )
+
+
+def _approved(app: Flask, people: People) -> int:
+    """A petition whose ordinance the mayor approved on 2026-04-20."""
+    petition_id = _petition(app, people)
+    day = date(2026, 4, 30)
+    with Session(app.extensions["tid.engine"], expire_on_commit=False) as session:
+        petition = session.get(Petition, petition_id)
+        assert petition is not None
+        common: dict[str, Any] = {"session": session, "actor": ACTOR, "petition": petition}
+        svc.start_study(**common, on="2026-03-03", today=day)
+        for factor in "abcde":
+            svc.record_finding(
+                **common, today=day, factor=factor, favourable="yes", grounds="Sí", on="2026-03-10"
+            )
+        svc.issue_ordinance(
+            **common,
+            today=day,
+            number="Ord. 14",
+            district_name="DMT de Condado",
+            expected_amount="1,250,000.00",
+            term_years="10",
+            formula="max(250.00, 0.0035 * assessed_value)",
+            association_name="Asociación de Condado",
+            issued_on="2026-03-20",
+        )
+        svc.send_to_mayor(**common, on="2026-03-23", today=day)
+        svc.mayor_approves(**common, on="2026-04-20", today=day)
+        session.commit()
+    app.config["TODAY"] = day
+    return petition_id
+
+
+def test_the_publication_asks_for_its_proof_and_says_when_it_is_missing(
+    app: Flask, people: People, clerk: FlaskClient
+) -> None:
+    petition_id = _approved(app, people)
+    url = f"/petitions/{petition_id}"
+    bad = clerk.post(
+        f"{url}/publication",
+        data={
+            "on": "2026-04-24",
+            "newspaper": "El Vocero",
+            "proof": (io.BytesIO(b"MZ\x90\x00"), "x.exe"),
+        },
+        content_type="multipart/form-data",
+    )
+    assert bad.status_code == 422 and 'id="e-publish-proof"' in bad.get_data(as_text=True)
+    with Session(app.extensions["tid.engine"]) as session:
+        assert session.get(Petition, petition_id).published_on is None  # type: ignore[union-attr]
+    done = clerk.post(f"{url}/publication", data={"on": "2026-04-24", "newspaper": "El Vocero"})
+    assert done.status_code == 302
+    assert "no tiene prueba en el expediente" in clerk.get(url).get_data(as_text=True)
+    _attach(clerk, petition_id, files.png(), "pagina.png", kind="publication_proof")
+    assert "no tiene prueba en el expediente" not in clerk.get(url).get_data(as_text=True)
+
+
+def test_the_crim_letter_is_written_sent_and_acknowledged(
+    app: Flask, people: People, clerk: FlaskClient
+) -> None:
+    from pypdf import PdfReader
+
+    petition_id = _approved(app, people)
+    _attach(clerk, petition_id, files.pdf("Ordenanza firmada"), "ord.pdf", kind="ordinance_signed")
+    url = f"/petitions/{petition_id}/crim"
+    page = clerk.get(url).get_data(as_text=True)
+    assert page.count("badge good") == 6  # the required content, the signed ordinance too
+    assert clerk.post(url, data={"action": "letter"}).status_code == 302
+    with Session(app.extensions["tid.engine"]) as session:
+        letter = session.exec(
+            select(PetitionDocument).where(PetitionDocument.kind == "crim_transmittal")
+        ).one()
+        version = session.exec(
+            select(DocumentVersion).where(DocumentVersion.document_id == letter.id)
+        ).one()
+    data = clerk.get(f"/petitions/file/version/{version.id}").data
+    reader = PdfReader(io.BytesIO(data))
+    assert len(reader.pages) == 2  # the letter, then the ordinance as signed
+    assert "San Juan" in str(reader.metadata.get("/Author"))
+    assert "Ordenanza firmada" in reader.pages[1].extract_text()
+    missing = clerk.post(url, data={"action": "sent", "on": "2026-04-27", "sent_by": ""})
+    assert missing.status_code == 422
+    sent = clerk.post(
+        url,
+        data={
+            "action": "sent",
+            "on": "2026-04-27",
+            "sent_by": "certified_mail",
+            "reference": "9407",
+        },
+    )
+    assert sent.status_code == 302
+    ack = clerk.post(
+        url,
+        data={
+            "action": "acknowledgement",
+            "on": "2026-04-29",
+            "file": (io.BytesIO(files.pdf("Recibido")), "acuse.pdf"),
+        },
+        content_type="multipart/form-data",
+    )
+    assert ack.status_code == 302
+    page = clerk.get(url).get_data(as_text=True)
+    assert "2026-04-27" in page and "9407" in page and "2026-04-29" in page

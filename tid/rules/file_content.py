@@ -66,7 +66,7 @@ _ODF = {
     b"application/vnd.oasis.opendocument.spreadsheet": "ods",
 }
 NOT_ACCEPTED = N_(
-    "This file is not one the file takes: send a PDF, a PNG, JPEG or TIFF scan, a DOCX or ODT "
+    "This kind of file is not accepted: send a PDF, a PNG, JPEG or TIFF scan, a DOCX or ODT "
     "document, or an XLSX, ODS or CSV spreadsheet."
 )
 

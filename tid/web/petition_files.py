@@ -11,23 +11,39 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import gettext as _
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from tid.app_reader import reader
 from tid.config import archive_dir, document_max_bytes
 from tid.db import get_session
+from tid.documents import crim_letter
+from tid.i18n import language, say
 from tid.ids import parse_id
 from tid.models import DocumentVersion, Petition, PetitionDocument
-from tid.rules.vocab.document_kinds import DOCUMENT_KINDS, DOCUMENT_STEPS
+from tid.rules.errors import InputError
+from tid.rules.messages import Message
+from tid.rules.vocab.document_kinds import DOCUMENT_KINDS, DOCUMENT_STEPS, SENT_BY
 from tid.services import background_jobs as jobs
-from tid.services import file_store
+from tid.services import file_store, places
+from tid.services import petitions as svc
 from tid.services.petitions import attachments as files
-from tid.services.petitions import file_search
+from tid.services.petitions import file_search, proofs
+from tid.services.petitions.errors import PetitionFieldsError
 from tid.services.public import public_documents as public_files
 from tid.web.access import me, public, require
 from tid.web.forms import Form
-from tid.web.petitions import READERS, WRITERS, _errors, _petition_or_404
+from tid.web.petitions import READERS, WRITERS, _errors, _petition_or_404, _render_step
 from tid.web.util import today
 
 bp = Blueprint("petition_files", __name__, url_prefix="/petitions")
@@ -66,11 +82,11 @@ def _step_options() -> list[tuple[str, str]]:
     return [(t.code, _(t.label)) for t in DOCUMENT_STEPS]
 
 
-def index_later(version_ids: list[int]) -> None:
-    """Read the new versions' text for the search in the background."""
+def index_pending(petition_id: int) -> None:
+    """Read the petition's new versions' text for the search in the background."""
     from tid import tasks
 
-    for version_id in version_ids:
+    for version_id in files.pending_versions(session=get_session(), petition_id=petition_id):
         job, created = jobs.start(
             session=get_session(),
             token=jobs.new_token(),
@@ -79,9 +95,22 @@ def index_later(version_ids: list[int]) -> None:
             params={"version_id": version_id},
             district_id=None,
             target=f"document_version:{version_id}",
+            locale=language(),
         )
         if created and job.id is not None:
             tasks.enqueue(current_app._get_current_object(), job.id)  # type: ignore[attr-defined]
+
+
+def _words(exc: InputError) -> dict[str, str]:
+    """A refusal's errors by field: the file checks' messages, the petition forms' own."""
+    errors = exc.errors if isinstance(exc, PetitionFieldsError) else [exc]
+    words: dict[str, str] = {}
+    for error in errors:
+        if isinstance(error.message, Message):
+            words.setdefault(error.field, say(error.message))
+        else:
+            words.setdefault(error.field, _errors(error).get(error.field, say(error.message)))
+    return words
 
 
 # --------------------------------------------------------------------------- the file
@@ -103,7 +132,7 @@ def file(petition_id: int) -> Any:
         if me().role not in WRITERS:
             abort(403)
         upload, errors = _upload()
-        form = Form(words=_errors)
+        form = Form(words=_words)
         form.errors.update(errors)
         document = form.write(
             lambda: files.attach(
@@ -126,16 +155,11 @@ def file(petition_id: int) -> Any:
         )
         if done:
             if document is not None:
-                index_later([v.id or 0 for v in _versions_of(document)])
+                index_pending(petition_id)
             return done
         errors = form.errors
         petition = _petition_or_404(petition_id)
     return _render_file(petition, values, errors)
-
-
-def _versions_of(document: PetitionDocument) -> list[DocumentVersion]:
-    latest = files.latest_version(session=get_session(), document_id=document.id or 0)
-    return [latest] if latest and latest.id is not None else []
 
 
 def _render_file(petition: Petition, values: dict[str, str], errors: dict[str, str]) -> Any:
@@ -198,7 +222,7 @@ def document(petition_id: int, document_id: int) -> Any:
 def _document_action(
     petition: Petition, doc: PetitionDocument, values: dict[str, str]
 ) -> tuple[Any, dict[str, str]]:
-    form = Form(words=_errors)
+    form = Form(words=_words)
     target = url_for("petition_files.document", petition_id=petition.id, document_id=doc.id)
     session = get_session()
     if values["action"] == "withdraw":
@@ -230,9 +254,140 @@ def _document_action(
         )
     )
     done = form.saved(_("New version saved; the earlier ones are kept."), target)
-    if done is not None and version is not None and version.id is not None:
-        index_later([version.id])
+    if done is not None and version is not None:
+        index_pending(petition.id or 0)
     return done, form.errors
+
+
+# --------------------------------------------------------------------------- the proofs
+
+
+@bp.route("/<int:petition_id>/publication", methods=["GET", "POST"])
+@require(*WRITERS)
+def publication(petition_id: int) -> Any:
+    """§ 6653(7): the publication recorded with the newspaper's page as its proof."""
+    petition = _petition_or_404(petition_id)
+    if request.method == "GET":
+        return redirect(url_for("petitions.step", petition_id=petition_id, action="publish"))
+    values = {k: request.form.get(k, "") for k in ("on", "newspaper", "confirm")}
+    proof, errors = _upload("proof")
+    form = Form(words=_words)
+    form.errors.update(errors)
+    if not errors:
+        form.write(
+            lambda: proofs.record_publication(
+                session=get_session(),
+                actor=me().actor,
+                petition=petition,
+                on=values["on"],
+                newspaper=values["newspaper"],
+                outside_window_confirmed=values["confirm"] == "yes",
+                today=today(),
+                store=store(),
+                proof=proof,
+            )
+        )
+    done = form.saved(_("Saved."), url_for("petitions.show", petition_id=petition_id))
+    if done:
+        index_pending(petition_id)
+        return done
+    return _render_step(
+        _petition_or_404(petition_id), "publish", errors=form.errors, values=values, status=422
+    )
+
+
+@bp.route("/<int:petition_id>/crim", methods=["GET", "POST"])
+@require(*READERS)
+def crim(petition_id: int) -> Any:
+    """§ 6653(4): the transmittal letter to the CRIM, its sending and its acknowledgement;
+    and the ordinance's required content (§ 6653(3))."""
+    petition = _petition_or_404(petition_id)
+    values = {k: request.form.get(k, "") for k in ("action", "on", "sent_by", "reference")}
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        if me().role not in WRITERS:
+            abort(403)
+        form = Form(words=_words)
+        _crim_action(form, petition, values)
+        done = form.saved(_("Saved."), url_for("petition_files.crim", petition_id=petition_id))
+        if done:
+            index_pending(petition_id)
+            return done
+        errors = form.errors
+        petition = _petition_or_404(petition_id)
+    session = get_session()
+    return render_template(
+        "petitions/crim.html",
+        petition=petition,
+        ordinance=svc.ordinance_of(session=session, petition=petition),
+        transmittal=proofs.transmittal_of(session=session, petition_id=petition_id),
+        content=proofs.required_content(session=session, petition=petition),
+        sent_by_options=[(t.code, _(t.label)) for t in SENT_BY],
+        sent_by=SENT_BY,
+        values=values,
+        errors=errors,
+        can_write=me().role in WRITERS,
+        today=today(),
+    ), (422 if errors else 200)
+
+
+def _crim_action(form: Form, petition: Petition, values: dict[str, str]) -> None:
+    session = get_session()
+    if values["action"] == "letter":
+        form.write(lambda: _write_letter(petition))
+    elif values["action"] == "sent":
+        form.write(
+            lambda: proofs.record_crim_sent(
+                session=session,
+                actor=me().actor,
+                petition=petition,
+                on=values["on"],
+                sent_by=values["sent_by"],
+                reference=values["reference"],
+                today=today(),
+            )
+        )
+    else:
+        upload, errors = _upload()
+        form.errors.update(errors)
+        if not errors:
+            form.write(
+                lambda: proofs.record_crim_acknowledgement(
+                    session=session,
+                    actor=me().actor,
+                    petition=petition,
+                    store=store(),
+                    upload=upload,
+                    on=values["on"],
+                    today=today(),
+                )
+            )
+
+
+def _write_letter(petition: Petition) -> Any:
+    session = get_session()
+    ordinance = svc.ordinance_of(session=session, petition=petition)
+    municipality = places.municipality(session=session, municipality_id=petition.municipality_id)
+    if ordinance is None or ordinance.approved_on is None or municipality is None:
+        raise InputError(
+            "letter",
+            Message("The CRIM's copy follows the mayor's approval of the ordinance."),
+        )
+    signed = proofs.signed_ordinance_pdf(
+        session=session, store=store(), petition_id=petition.id or 0
+    )
+    letter = crim_letter.crim_letter(
+        reader=reader(language()), municipality=municipality, ordinance=ordinance, signed=signed
+    )
+    return proofs.record_crim_letter(
+        session=session,
+        actor=me().actor,
+        petition=petition,
+        store=store(),
+        letter=letter.data,
+        filename=letter.filename,
+        today=today(),
+    )
 
 
 # --------------------------------------------------------------------------- downloads

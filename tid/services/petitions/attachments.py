@@ -53,7 +53,7 @@ class Store:
     max_bytes: int
 
 
-def _check_file(upload: Upload | None, store: Store, field: str = "file") -> file_content.FileType:
+def check_upload(upload: Upload | None, store: Store, field: str = "file") -> file_content.FileType:
     if upload is None or (not upload.data and not upload.filename):
         raise InputError(field, Message(N_("Choose a file to upload.")))
     file_content.clean_name(upload.filename, field=field)
@@ -71,7 +71,7 @@ def _check_file(upload: Upload | None, store: Store, field: str = "file") -> fil
 
 def _collect_file(check: Collector, upload: Upload | None, store: Store) -> object:
     try:
-        return _check_file(upload, store)
+        return check_upload(upload, store)
     except InputError as exc:
         check.errors.append(PetitionError(exc.field, exc.message))
         return None
@@ -336,7 +336,7 @@ def attach_generated(
     if petition is None:
         raise InputError("petition_id", Message(N_("There is no such petition.")))
     upload = Upload(pdf, filename or f"{kind}-{dated_on.isoformat()}.pdf")
-    file_kind = _check_file(upload, Store(store.folder, max(store.max_bytes, len(pdf))))
+    file_kind = check_upload(upload, Store(store.folder, max(store.max_bytes, len(pdf))))
     document = _new_document(
         session=session,
         actor=actor,
@@ -436,3 +436,19 @@ def has_current(*, session: Session, petition_id: int, kind: str) -> bool:
 
 def uploaded_at(entry: FileEntry) -> datetime:
     return entry.current.uploaded_at
+
+
+def pending_versions(*, session: Session, petition_id: int) -> list[int]:
+    """The petition's versions whose text the search has not read yet."""
+    return [
+        version_id
+        for version_id in session.exec(
+            select(col(DocumentVersion.id))
+            .join(PetitionDocument, col(PetitionDocument.id) == DocumentVersion.document_id)
+            .where(
+                PetitionDocument.petition_id == petition_id,
+                DocumentVersion.text_state == "pending",
+            )
+        )
+        if version_id is not None
+    ]
