@@ -40,14 +40,17 @@ def path_of(folder: Path, sha256: str) -> Path:
     return folder / sha256[:2] / sha256
 
 
-def put(*, session: Session, folder: Path, data: bytes, media_type: str) -> StoredFile:
+def put(
+    *, session: Session, folder: Path, data: bytes, media_type: str, durable: bool = True
+) -> StoredFile:
     """The file of ``data`` in the archive (written now if new) and its row (added to the
-    session's transaction)."""
+    session's transaction). ``durable=False`` skips the flush to disk (generated bulk data
+    that can be made again, never a record)."""
     digest = sha256_of(data)
     path = path_of(folder, digest)
     row = session.get(StoredFile, digest)
     if not (path.exists() and path.stat().st_size == len(data)):
-        write_whole(path, data)
+        write_whole(path, data, durable=durable)
         session.info.setdefault(_WRITTEN, set()).add((str(folder), digest))
     if row is None:
         row = StoredFile(sha256=digest, size=len(data), media_type=media_type)
@@ -60,7 +63,7 @@ def read(*, folder: Path, sha256: str) -> bytes:
     return path_of(folder, sha256).read_bytes()
 
 
-def write_whole(path: Path, data: bytes) -> None:
+def write_whole(path: Path, data: bytes, *, durable: bool = True) -> None:
     private_folder(path.parent)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.{id(data)}.partial")
     handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
@@ -70,13 +73,16 @@ def write_whole(path: Path, data: bytes) -> None:
         while view:
             written = os.write(handle, view)
             view = view[written:]
-        os.fsync(handle)
+        if durable:
+            os.fsync(handle)
     except BaseException:
         os.close(handle)
         temporary.unlink(missing_ok=True)
         raise
     os.close(handle)
     os.replace(temporary, path)
+    if not durable:
+        return
     directory = os.open(path.parent, os.O_RDONLY)
     try:
         os.fsync(directory)

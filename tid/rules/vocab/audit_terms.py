@@ -145,7 +145,6 @@ AUDIT_FIELDS: Vocabulary[Term] = Vocabulary(
         Term("kind", N_("Kind")),
         Term("document", N_("Document")),
         Term("file", N_("File")),
-        Term("sha256", N_("SHA-256")),
         Term("public", N_("Public")),
         Term("sent_by", N_("Sent by")),
         Term("reference", N_("Reference")),

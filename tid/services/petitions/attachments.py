@@ -51,6 +51,7 @@ class Store:
 
     folder: Path
     max_bytes: int
+    durable: bool = True  # False: generated bulk data only (no flush to disk per file)
 
 
 def check_upload(upload: Upload | None, store: Store, field: str = "file") -> file_content.FileType:
@@ -103,7 +104,11 @@ def _add_version(
     reason: str,
 ) -> DocumentVersion:
     stored = file_store.put(
-        session=session, folder=store.folder, data=upload.data, media_type=kind.media_type
+        session=session,
+        folder=store.folder,
+        data=upload.data,
+        media_type=kind.media_type,
+        durable=store.durable,
     )
     version = DocumentVersion(
         document_id=document.id or 0,
@@ -206,7 +211,7 @@ def _recorded(
 ) -> None:
     after: dict[str, object] = {"document": document.title, "kind": document.kind}
     if version is not None:
-        after.update(version=version.number, file=version.filename, sha256=version.sha256)
+        after.update(version=version.number, file=version.filename)
     after.update(extra)
     audit.record(
         session=session,
