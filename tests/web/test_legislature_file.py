@@ -198,7 +198,9 @@ def test_a_new_version_keeps_the_old_and_a_stale_one_is_refused(
     assert _counts(app) == (1, 2, 2, 2)
     page = clerk.get(url).get_data(as_text=True)
     assert "v1.pdf" in page and "v2.pdf" in page and "Firmado" in page
-    withdrawn = clerk.post(url, data={"action": "withdraw", "reason": "Duplicado"})
+    empty = clerk.post(url, data={"action": "withdraw", "withdraw_reason": ""})
+    assert empty.status_code == 422 and 'id="e-withdraw_reason"' in empty.get_data(as_text=True)
+    withdrawn = clerk.post(url, data={"action": "withdraw", "withdraw_reason": "Duplicado"})
     assert withdrawn.status_code == 302
     assert "Duplicado" in clerk.get(url).get_data(as_text=True)
     assert _counts(app) == (1, 2, 2, 2)  # withdrawn: still in the history and the archive
@@ -393,3 +395,24 @@ def test_the_crim_letter_is_written_sent_and_acknowledged(
     assert ack.status_code == 302
     page = clerk.get(url).get_data(as_text=True)
     assert "2026-04-27" in page and "9407" in page and "2026-04-29" in page
+
+
+def test_an_upload_cut_off_half_way_is_said_at_the_field(
+    app: Flask, people: People, clerk: FlaskClient
+) -> None:
+    petition_id = _petition(app, people)
+    boundary = "tidboundary"
+    body = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nInforme\r\n'
+        f'--{boundary}\r\nContent-Disposition: form-data; name="file"; '
+        'filename="informe.pdf"\r\nContent-Type: application/pdf\r\n\r\n'
+    ).encode() + files.pdf()[:200]
+    response = clerk.post(
+        f"/petitions/{petition_id}/file",
+        data=body,
+        content_type=f"multipart/form-data; boundary={boundary}",
+        environ_overrides={"CONTENT_LENGTH": str(len(body) + 50_000)},
+    )
+    assert response.status_code == 422
+    assert 'id="e-file">La carga se interrumpió' in response.get_data(as_text=True)
+    assert _counts(app) == (0, 0, 0, 0)

@@ -22,7 +22,7 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
-from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
 from tid.app_reader import reader
 from tid.config import archive_dir, document_max_bytes
@@ -55,13 +55,39 @@ def store() -> files.Store:
     return files.Store(archive_dir(current_app.config), document_max_bytes(current_app.config))
 
 
-def _upload(field: str = "file") -> tuple[files.Upload | None, dict[str, str]]:
-    """The uploaded file, or the field's error (a request larger than the limit)."""
+def _sent(field: str) -> dict[str, str]:
+    """Why the request's form could not be read (too large, or cut off half way), as the
+    file field's error; nothing when it was read whole."""
     try:
-        sent = request.files.get(field)
+        request.files.get(field)
     except RequestEntityTooLarge:
         limit = document_max_bytes(current_app.config) // 2**20
-        return None, {field: _("The file is larger than %(limit)s MB.", limit=limit)}
+        return {field: _("The file is larger than %(limit)s MB.", limit=limit)}
+    except BadRequest:
+        return {
+            field: _(
+                "The upload was interrupted before the whole file arrived; nothing was "
+                "saved. Send it again."
+            )
+        }
+    return {}
+
+
+def _form(keys: tuple[str, ...], field: str = "file") -> tuple[dict[str, str], dict[str, str]]:
+    """The form's values and, when the request could not be read whole, the file field's
+    error (the values then empty)."""
+    errors = _sent(field)
+    if errors:
+        return dict.fromkeys(keys, ""), errors
+    return {k: request.form.get(k, "") for k in keys}, {}
+
+
+def _upload(field: str = "file") -> tuple[files.Upload | None, dict[str, str]]:
+    """The uploaded file, or the field's error (a request too large or cut off)."""
+    errors = _sent(field)
+    if errors:
+        return None, errors
+    sent = request.files.get(field)
     if sent is None or not sent.filename:
         return None, {}
     return files.Upload(sent.read(), sent.filename), {}
@@ -123,7 +149,7 @@ _ATTACH_FIELDS = ("title", "kind", "step", "dated_on", "public")
 @require(*READERS)
 def file(petition_id: int) -> Any:
     petition = _petition_or_404(petition_id)
-    values = {k: request.form.get(k, "") for k in _ATTACH_FIELDS}
+    values, _cut = _form(_ATTACH_FIELDS)
     if request.method == "GET":
         values.update(kind=request.args.get("kind", ""), step=request.args.get("step", ""))
         values["dated_on"] = today().isoformat()
@@ -187,7 +213,7 @@ def document(petition_id: int, document_id: int) -> Any:
     """One document: its versions, a new version, withdraw it, make it public or not."""
     petition = _petition_or_404(petition_id)
     doc = _document_or_404(petition, document_id)
-    values = {k: request.form.get(k, "") for k in ("reason", "replaces", "action", "public")}
+    values, _cut = _form(("reason", "withdraw_reason", "replaces", "action", "public"))
     errors: dict[str, str] = {}
     if request.method == "POST":
         if me().role not in WRITERS:
@@ -226,9 +252,10 @@ def _document_action(
     target = url_for("petition_files.document", petition_id=petition.id, document_id=doc.id)
     session = get_session()
     if values["action"] == "withdraw":
+        form = Form(words=_words, rename={"reason": "withdraw_reason"})
         form.write(
             lambda: files.withdraw(
-                session=session, actor=me().actor, document=doc, reason=values["reason"]
+                session=session, actor=me().actor, document=doc, reason=values["withdraw_reason"]
             )
         )
         file_search.forget(session=session, document_id=doc.id or 0)
@@ -269,7 +296,7 @@ def publication(petition_id: int) -> Any:
     petition = _petition_or_404(petition_id)
     if request.method == "GET":
         return redirect(url_for("petitions.step", petition_id=petition_id, action="publish"))
-    values = {k: request.form.get(k, "") for k in ("on", "newspaper", "confirm")}
+    values, _cut = _form(("on", "newspaper", "confirm"), "proof")
     proof, errors = _upload("proof")
     form = Form(words=_words)
     form.errors.update(errors)
@@ -302,7 +329,7 @@ def crim(petition_id: int) -> Any:
     """§ 6653(4): the transmittal letter to the CRIM, its sending and its acknowledgement;
     and the ordinance's required content (§ 6653(3))."""
     petition = _petition_or_404(petition_id)
-    values = {k: request.form.get(k, "") for k in ("action", "on", "sent_by", "reference")}
+    values, _cut = _form(("action", "on", "sent_by", "reference"))
     errors: dict[str, str] = {}
     if request.method == "POST":
         if me().role not in WRITERS:
