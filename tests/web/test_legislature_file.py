@@ -416,3 +416,24 @@ def test_an_upload_cut_off_half_way_is_said_at_the_field(
     assert response.status_code == 422
     assert 'id="e-file">La carga se interrumpió' in response.get_data(as_text=True)
     assert _counts(app) == (0, 0, 0, 0)
+
+
+def test_a_pdf_the_app_made_joins_the_file_and_the_search(app: Flask, people: People) -> None:
+    from tests.legislature_files import pdf
+    from tid.services.petitions import attachments, file_search
+
+    petition_id = _petition(app, people)
+    with Session(app.extensions["tid.engine"], expire_on_commit=False) as session:
+        document = attachments.attach_generated(
+            session=session,
+            actor=ACTOR,
+            petition_id=petition_id,
+            store=attachments.store_for(app.config),
+            pdf=pdf("Estudio de la fórmula"),
+            title="Estudio de la fórmula",
+            dated_on=TODAY,
+        )
+        session.commit()
+        assert document.kind == "study" and document.generated
+        hits = file_search.search(session=session, words="formula", scope=None)
+    assert [h.title for h in hits if h.kind == "document"] == ["Estudio de la fórmula"]

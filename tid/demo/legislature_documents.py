@@ -281,6 +281,7 @@ def add_documents(session: Session, config: Mapping[str, Any], count: int) -> Bu
             kind=rng.choice(("report", "correspondence", "study", "other")),
             dated_on=petition.received_on,
             filename=f"documento-{number:05d}.pdf",
+            index=False,
         )
         version = session.exec(
             select(DocumentVersion).where(DocumentVersion.document_id == document.id)

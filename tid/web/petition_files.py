@@ -52,7 +52,7 @@ INDEX_JOB = "documents.index"
 
 
 def store() -> files.Store:
-    return files.Store(archive_dir(current_app.config), document_max_bytes(current_app.config))
+    return files.store_for(current_app.config)
 
 
 def _sent(field: str) -> dict[str, str]:

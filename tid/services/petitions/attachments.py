@@ -16,15 +16,18 @@ by a background job (tid/services/petitions/file_search.py).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from tid.clock import utcnow
+from tid.config import archive_dir, document_max_bytes
 from tid.models import DocumentVersion, Petition, PetitionDocument
 from tid.rules import file_content
 from tid.rules.errors import InputError
@@ -52,6 +55,11 @@ class Store:
     folder: Path
     max_bytes: int
     durable: bool = True  # False: generated bulk data only (no flush to disk per file)
+
+
+def store_for(config: Mapping[str, Any]) -> Store:
+    """The archive's folder and the size limit of the app's configuration."""
+    return Store(archive_dir(config), document_max_bytes(config))
 
 
 def check_upload(upload: Upload | None, store: Store, field: str = "file") -> file_content.FileType:
@@ -334,9 +342,12 @@ def attach_generated(
     step: str = "",
     public: bool = False,
     filename: str = "",
+    index: bool = True,
 ) -> PetitionDocument:
     """A PDF the app made (a formula study's report, a letter) as a new document of the
-    petition's file, checked like an upload; raises ``InputError`` on field ``file``."""
+    petition's file, checked like an upload and read for the search at once (``index``);
+    raises ``InputError`` on field ``file``. Its store: :func:`store_for` the app's
+    configuration."""
     petition = session.get(Petition, petition_id)
     if petition is None:
         raise InputError("petition_id", Message(N_("There is no such petition.")))
@@ -364,6 +375,10 @@ def attach_generated(
         reason="",
     )
     _recorded(session, actor, document, version, "document.attach")
+    if index and version.id is not None:
+        from tid.services.petitions.file_search import index_version
+
+        index_version(session=session, folder=store.folder, version_id=version.id)
     return document
 
 
