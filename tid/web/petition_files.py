@@ -194,7 +194,7 @@ def _render_file(petition: Petition, values: dict[str, str], errors: dict[str, s
         "petitions/file.html",
         petition=petition,
         entries=files.file_of(session=session, petition_id=petition.id or 0),
-        missing=file_search.missing_proofs(session=session, petition=petition),
+        missing=proofs.missing_proofs(session=session, petition=petition),
         kinds=DOCUMENT_KINDS,
         steps=DOCUMENT_STEPS,
         kind_options=_kind_options(),

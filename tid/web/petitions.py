@@ -30,7 +30,7 @@ from tid.rules.errors import N_, InputError
 from tid.services import access as policy
 from tid.services import audit, places, users
 from tid.services import petitions as svc
-from tid.services.petitions import attachments, file_search
+from tid.services.petitions import attachments, proofs
 from tid.web import nav
 from tid.web.access import deny_unless, me, public, require
 from tid.web.forms import Form
@@ -244,7 +244,7 @@ def _render_petition(petition: Petition, *, status: int = 200) -> Any:
         can_write=me().role in WRITERS,
         S=PetitionState,
         correctable=_correctable(petition, ordinance),
-        missing_proofs=file_search.missing_proofs(session=session, petition=petition),
+        missing_proofs=proofs.missing_proofs(session=session, petition=petition),
         file_count=len(attachments.file_of(session=session, petition_id=petition.id or 0)),
     ), status
 

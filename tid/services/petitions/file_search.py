@@ -4,7 +4,9 @@ words of their titles and of their text, Spanish and English, accents folded
 
 - PostgreSQL: each entry's ``words`` is a ``tsvector`` of the title (weight A) and the text,
   under both the ``spanish`` and the ``english`` configurations of ``unaccent``-ed text, in
-  a GIN index; a query is the OR of its Spanish and English readings, ranked by ``ts_rank``.
+  a GIN index; a query is the OR of its Spanish and English readings, ranked by ``ts_rank``
+  (among the newest :data:`RANK_WINDOW` entries that match, so that a word every document
+  holds costs no more than a rarer one).
 - SQLite: an FTS5 table (``unicode61 remove_diacritics 2``) mirrors the entries, made on
   first use (it is derived from ``search_entry`` and rebuilt from it); each word of a query
   is matched as a prefix, ranked by ``bm25`` with the title counting ten times.
@@ -34,13 +36,14 @@ from tid.models import (
 )
 from tid.render import thumbnails
 from tid.rules import file_content, file_text
-from tid.rules.messages import N_, Message
-from tid.rules.vocab.document_kinds import PUBLICATION_PROOF
 from tid.services import file_store
 
 FTS_TABLE = "search_fts"
 _WORD = re.compile(r"\w+", re.UNICODE)
 PASSAGE = 220  # characters of the matching passage shown
+# PostgreSQL ranks at most this many of the entries that match, the newest: ``ts_rank`` reads
+# each one's whole tsvector, and a word that every document holds would rank them all.
+RANK_WINDOW = 1_000
 
 
 def fold(value: str) -> str:
@@ -279,12 +282,16 @@ def _search_pg(
     query = text(
         "WITH q AS (SELECT websearch_to_tsquery('spanish', unaccent(:w)) || "
         "websearch_to_tsquery('english', unaccent(:w)) AS q), "
-        "best AS (SELECT e.id, ts_rank(e.words, q.q) AS rank FROM search_entry e, q "
-        "WHERE e.words @@ q.q" + _scope_sql(scope) + " ORDER BY rank DESC, e.id LIMIT :n) "
+        "found AS (SELECT e.id, e.words FROM search_entry e, q WHERE e.words @@ q.q"
+        + _scope_sql(scope)
+        + " ORDER BY e.id DESC LIMIT :window), "
+        "best AS (SELECT found.id, ts_rank(found.words, q.q) AS rank FROM found, q "
+        "ORDER BY rank DESC, found.id DESC LIMIT :n) "
         "SELECT e.kind, e.ref_id, e.petition_id, e.title, substr(e.body, 1, 200000) "
-        "FROM best JOIN search_entry e ON e.id = best.id ORDER BY best.rank DESC, e.id"
+        "FROM best JOIN search_entry e ON e.id = best.id ORDER BY best.rank DESC, e.id DESC"
     )
-    return [tuple(r) for r in session.execute(query, {"w": words, "n": limit})]
+    params = {"w": words, "n": limit, "window": RANK_WINDOW}
+    return [tuple(r) for r in session.execute(query, params)]
 
 
 def _search_sqlite(
@@ -328,28 +335,7 @@ def _find(source: str, term: str) -> int:
     return -1
 
 
-# --------------------------------------------------------------------------- the file's state
-
-
-def missing_proofs(*, session: Session, petition: Petition) -> list[str]:
-    """What the law asks the file to hold that it does not (messages): the newspaper's page
-    of a recorded publication (§ 6653(7))."""
-    from tid.services.petitions.attachments import has_current
-
-    missing: list[str] = []
-    if petition.published_on is not None and not has_current(
-        session=session, petition_id=petition.id or 0, kind=PUBLICATION_PROOF
-    ):
-        missing.append(
-            Message(
-                N_(
-                    "The publication of %(day)s has no proof in the file: attach the "
-                    "newspaper's page (21 LPRA § 6653(7))."
-                ),
-                day=petition.published_on.isoformat(),
-            )
-        )
-    return missing
+# --------------------------------------------------------------------------- thumbnails
 
 
 def thumbnail(*, session: Session, folder: Path, version: DocumentVersion) -> bytes | None:

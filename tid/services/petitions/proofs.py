@@ -34,6 +34,7 @@ from tid.services.petitions.attachments import (
     attach,
     attach_generated,
     check_upload,
+    has_current,
     latest_version,
 )
 from tid.services.petitions.errors import Collector, PetitionError, PetitionFieldsError
@@ -105,6 +106,25 @@ def record_publication(
             today=today,
         )
     return petition
+
+
+def missing_proofs(*, session: Session, petition: Petition) -> list[str]:
+    """What the law asks the file to hold that it does not (messages): the newspaper's page
+    of a recorded publication (§ 6653(7))."""
+    missing: list[str] = []
+    if petition.published_on is not None and not has_current(
+        session=session, petition_id=petition.id or 0, kind=PUBLICATION_PROOF
+    ):
+        missing.append(
+            Message(
+                N_(
+                    "The publication of %(day)s has no proof in the file: attach the "
+                    "newspaper's page (21 LPRA § 6653(7))."
+                ),
+                day=petition.published_on.isoformat(),
+            )
+        )
+    return missing
 
 
 # --------------------------------------------------------------------------- the CRIM's copy
