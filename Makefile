@@ -25,6 +25,8 @@ sysdeps:
 	@test -f /usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf \
 	  && test -f /usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf \
 	  || $(MAKE) --no-print-directory apt PKGS="fonts-dejavu-core fonts-droid-fallback"
+	@# The petitions' files draw a PDF's first page with poppler's pdftoppm (thumbnails).
+	@command -v pdftoppm >/dev/null || $(MAKE) --no-print-directory apt PKGS="poppler-utils"
 
 # Every program the app or the tests run, as program:Debian-package. `make test` installs the
 # packages of those missing; tests/test_install_list.py fails when the code or the tests call a

@@ -43,6 +43,8 @@ ENVIRONMENT = {
     "TID_UPLOAD_RETENTION_HOURS": "UPLOAD_RETENTION_HOURS",
     "TID_REDIS_URL": "REDIS_URL",
     "TID_WORKERS": "WORKERS",
+    "TID_ARCHIVE_DIR": "ARCHIVE_DIR",
+    "TID_DOCUMENT_MAX_MB": "DOCUMENT_MAX_MB",
 }
 
 _BOOLEAN_KEYS = {
@@ -67,6 +69,7 @@ _INTEGER_KEYS = {
     "HSTS_MAX_AGE",
     "UPLOAD_RETENTION_HOURS",
     "WORKERS",
+    "DOCUMENT_MAX_MB",
 }
 
 
@@ -121,6 +124,10 @@ def defaults(instance: Path) -> dict[str, Any]:
         "UPLOAD_RETENTION_HOURS": 24,  # an upload not imported is deleted after this
         "REDIS_URL": "",  # the task queue on Redis; empty: on the database (tid/queue.py)
         "WORKERS": 2,  # threads of ``tid worker`` (jobs it runs at once)
+        # The legislature's files: the archive's folder (shared storage when the web and the
+        # workers run on several machines) and the largest file a clerk may attach.
+        "ARCHIVE_DIR": str(instance / "archive"),
+        "DOCUMENT_MAX_MB": 50,
     }
 
 
@@ -147,6 +154,10 @@ def load(instance: Path, overrides: dict[str, Any] | None = None) -> dict[str, A
     if overrides:
         config.update(overrides)
     config["TWO_FACTOR_ROLES"] = parse_roles(config.get("TWO_FACTOR_ROLES"))
+    # A request may carry the largest document and its form besides.
+    config["MAX_CONTENT_LENGTH"] = max(
+        int(config["MAX_CONTENT_LENGTH"]), document_max_bytes(config) + 2**20
+    )
     if not config.get("SECRET_KEY"):
         config["SECRET_KEY"] = _instance_secret(instance)
     return config
@@ -179,6 +190,16 @@ def parse_roles(value: object) -> frozenset[str]:
 def upload_retention(config: Mapping[str, Any]) -> timedelta:
     """How long an uploaded roll file not imported is kept (``UPLOAD_RETENTION_HOURS``)."""
     return timedelta(hours=int(config.get("UPLOAD_RETENTION_HOURS") or 24))
+
+
+def document_max_bytes(config: Mapping[str, Any]) -> int:
+    """The largest file a clerk may attach to a petition's file (``DOCUMENT_MAX_MB``)."""
+    return int(config.get("DOCUMENT_MAX_MB") or 50) * 2**20
+
+
+def archive_dir(config: Mapping[str, Any]) -> Path:
+    """The archive's folder: the documents of the legislature's files, by SHA-256."""
+    return Path(str(config.get("ARCHIVE_DIR") or "instance/archive"))
 
 
 # The settings of the rules: applied to the parameters every computation of the process reads.

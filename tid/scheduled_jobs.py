@@ -284,6 +284,7 @@ def run_archive_verify(
     """The weekly check for ``day``: claim it, re-hash every archived document
     (tid/services/archive.py), record the result on the claim and mail it to the
     administrators (when there are any)."""
+    from tid.config import archive_dir
     from tid.services import archive
 
     engine, config = _engine_and_config(app_or_engine)
@@ -293,7 +294,7 @@ def run_archive_verify(
         return ArchiveCheckResult(day=day, claimed=False)
     try:
         with Session(engine, expire_on_commit=False) as session:
-            report = archive.verify(session=session)
+            report = archive.verify(session=session, folder=archive_dir(config))
             to = _admins(session)
             if to:
                 subject, body = compose_archive_message(report, day)

@@ -47,6 +47,7 @@ ACCOUNT_PDF = "account.pdf"
 STUDIO_SAVE = "studio.save"
 DAILY_DIGEST = "scheduler.daily_digest"
 YEARLY_NOTICES = "scheduler.yearly_notices"
+DOCUMENTS_INDEX = "documents.index"
 
 # What each kind of job is called on the jobs page.
 KIND_LABELS = {
@@ -60,6 +61,7 @@ KIND_LABELS = {
     STUDIO_SAVE: N_("Try formulas on a roll and save the study"),
     DAILY_DIGEST: N_("Daily deadline digest"),
     YEARLY_NOTICES: N_("Yearly notices"),
+    DOCUMENTS_INDEX: N_("Read a document for the search"),
 }
 
 
@@ -350,6 +352,21 @@ def _studio_save(ctx: Context) -> Outcome:
         ctx.url("studio.show", study_id=saved.id),
         N_("Study saved with the petition; its report is archived."),
     )
+
+
+@handler(DOCUMENTS_INDEX)
+def _documents_index(ctx: Context) -> Outcome:
+    from tid.config import archive_dir
+    from tid.services.petitions import file_search
+
+    version = file_search.index_version(
+        session=ctx.session,
+        folder=archive_dir(ctx.app.config),
+        version_id=int(ctx.params["version_id"]),
+    )
+    if version is None:
+        return Outcome("", "")
+    return Outcome(ctx.url("petition_files.download", version_id=version.id), N_("Download"))
 
 
 @handler(DAILY_DIGEST)

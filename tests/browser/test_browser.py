@@ -81,7 +81,16 @@ def checker(module_checker: Checker) -> Iterator[Checker]:
 # --------------------------------------------------------------------------- the crawl
 
 # Not pages: downloads, the API, feeds, sign-out and the language toggle (a POST anyway).
-NOT_PAGES = ("/logout", "/static/", ".pdf", ".csv", ".ics", "/api/", "/calendar/feed")
+NOT_PAGES = (
+    "/logout",
+    "/static/",
+    ".pdf",
+    ".csv",
+    ".ics",
+    "/api/",
+    "/calendar/feed",
+    "/file/version/",  # a petition's documents, downloaded or opened by the browser's viewer
+)
 
 
 def _crawl(

@@ -102,6 +102,14 @@ FORM = (
     "formula",
     "properties-0-id",
     "properties-0-assessed_value",
+    "title",
+    "dated_on",
+    "step",
+    "public",
+    "replaces",
+    "action",
+    "sent_by",
+    "withdraw_reason",
 )
 # Values found to break something once, and their kin.
 HOSTILE = (

@@ -16,10 +16,13 @@ def archive_group() -> None:
 def archive_verify() -> None:
     """Re-hash every archived document and report any whose bytes no longer match the
     SHA-256 it was archived under (exit status 1 if there is one)."""
+    from flask import current_app
+
+    from tid.config import archive_dir
     from tid.db import get_session
     from tid.services import archive
 
-    report = archive.verify(session=get_session())
+    report = archive.verify(session=get_session(), folder=archive_dir(current_app.config))
     click.echo(report.summary_en())
     if not report.ok:
         raise SystemExit(1)

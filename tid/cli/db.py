@@ -34,11 +34,15 @@ def backup_command(file: str) -> None:
     """Write a backup of the database and its archive of documents to FILE (.tar.gz)."""
     from pathlib import Path
 
+    from tid.config import archive_dir
     from tid.services import backup
 
     try:
         summary = backup.backup(
-            current_app.extensions["tid.engine"], current_app.config["DATABASE_URL"], Path(file)
+            current_app.extensions["tid.engine"],
+            current_app.config["DATABASE_URL"],
+            Path(file),
+            archive=archive_dir(current_app.config),
         )
     except backup.BackupError as exc:
         click.echo(json.dumps({"error": str(exc)}), err=True)
@@ -54,6 +58,7 @@ def restore_command(file: str, replace: bool) -> None:
     """Restore the database and its archive of documents from a backup FILE."""
     from pathlib import Path
 
+    from tid.config import archive_dir
     from tid.services import backup
 
     try:
@@ -62,6 +67,7 @@ def restore_command(file: str, replace: bool) -> None:
             current_app.config["DATABASE_URL"],
             Path(file),
             replace=replace,
+            archive=archive_dir(current_app.config),
         )
     except backup.BackupError as exc:
         click.echo(json.dumps({"error": str(exc)}), err=True)

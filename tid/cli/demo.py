@@ -17,8 +17,14 @@ from flask.cli import with_appcontext
 )
 @click.option("--properties", default=20_000, show_default=True, type=click.IntRange(1, 500_000))
 @click.option("--years", default=10, show_default=True, type=click.IntRange(1, 30))
+@click.option(
+    "--documents",
+    default=None,
+    type=click.IntRange(0, 1_000_000),
+    help="Generated documents in the petitions' files (search benchmark); --large: 10,000.",
+)
 @with_appcontext
-def demo_command(large: bool, properties: int, years: int) -> None:
+def demo_command(large: bool, properties: int, years: int, documents: int | None) -> None:
     """Load the demo data (idempotent: an existing demo is left as it is)."""
     from tid.db import get_session
     from tid.demo import DEMO_PASSWORD, load_demo, portal_sample, turn_off_two_factor
@@ -52,6 +58,13 @@ def demo_command(large: bool, properties: int, years: int) -> None:
         click.echo(
             "Two-factor sign-in stays as instance/config.toml sets it (two_factor_roles): "
             "those roles set up an authenticator app at their first sign-in."
+        )
+    if documents or (large and documents is None):
+        from tid.demo.legislature_documents import add_documents
+
+        bulk = add_documents(get_session(), current_app.config, documents or 10_000)
+        click.echo(
+            f"{bulk.documents} documents added to the petitions' files ({bulk.seconds:.1f} s)."
         )
     sample = portal_sample(current_app.instance_path)
     if sample:

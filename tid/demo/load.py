@@ -15,6 +15,7 @@ from tid.demo.account import ACCOUNT_USER, load_account
 from tid.demo.association import load_roll
 from tid.demo.base import DEMO_ACTOR, DEMO_PASSWORD, municipality_and_district
 from tid.demo.fund_figures import load_reform
+from tid.demo.legislature_documents import load_petition_files
 from tid.demo.notices import load_notices
 from tid.demo.petitions import load_petitions
 from tid.models import User
@@ -32,7 +33,14 @@ Loader = Callable[[Session, Mapping[str, Any]], None]
 # The clerk's petitions, the Viejo San Juan association's ordinance and roll file, the
 # Condado treasurer's account, the Condado run's notices (which need its bills), and a saved
 # reform of the Equalization Fund.
-LOADERS: list[Loader] = [load_petitions, load_roll, load_account, load_notices, load_reform]
+LOADERS: list[Loader] = [
+    load_petitions,
+    load_petition_files,
+    load_roll,
+    load_account,
+    load_notices,
+    load_reform,
+]
 
 
 def load_demo(*, session: Session, config: Mapping[str, Any]) -> list[tuple[str, str, str]]:

@@ -56,6 +56,13 @@ from tid.models.jobs_audit_and_documents import (
     QueueTask,
     WorkerHeartbeat,
 )
+from tid.models.legislative_file import (
+    CrimTransmittal,
+    DocumentVersion,
+    PetitionDocument,
+    SearchEntry,
+    StoredFile,
+)
 from tid.models.petitions_and_ordinances import (
     CalendarToken,
     Finding,
@@ -91,9 +98,11 @@ __all__ = [
     "BillingRun",
     "BillingRunStatus",
     "CalendarToken",
+    "CrimTransmittal",
     "DeliveryEvent",
     "DeliveryStatus",
     "District",
+    "DocumentVersion",
     "Expenditure",
     "Finding",
     "FiscalYearLock",
@@ -121,6 +130,7 @@ __all__ = [
     "OwnershipTransfer",
     "PasswordReset",
     "Petition",
+    "PetitionDocument",
     "PetitionState",
     "PortalAttempt",
     "PortalSession",
@@ -136,6 +146,8 @@ __all__ = [
     "Role",
     "RollImport",
     "SavedReform",
+    "SearchEntry",
+    "StoredFile",
     "Throttle",
     "User",
     "WorkerHeartbeat",

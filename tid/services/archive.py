@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from sqlmodel import Session, col, or_, select
 
 from tid.models import ArchivedDocument, FormulaStudy, Notice, NoticeBatch
+from tid.services.file_store import FileProblem, FolderReport, verify_folder
 
 READ_AT_ONCE = 50  # documents per round trip
 
@@ -38,17 +40,26 @@ class VerifyReport:
     checked: int
     total_bytes: int
     mismatches: list[Mismatch] = field(default_factory=list)
+    files: FolderReport | None = None  # the archive's folder (the legislature's files)
 
     @property
     def ok(self) -> bool:
-        return not self.mismatches
+        return not self.mismatches and not (self.files and self.files.problems)
 
     def summary_en(self) -> str:
         head = f"{self.checked} archived document(s), {self.total_bytes:,} bytes, re-hashed: "
-        if self.ok:
-            return head + "every one matches its SHA-256."
-        lines = [head + f"{len(self.mismatches)} do NOT match their SHA-256:"]
-        lines += [_line(m, "used by", "not referenced") for m in self.mismatches]
+        if not self.mismatches:
+            lines = [head + "every one matches its SHA-256."]
+        else:
+            lines = [head + f"{len(self.mismatches)} do NOT match their SHA-256:"]
+            lines += [_line(m, "used by", "not referenced") for m in self.mismatches]
+        if self.files is not None:
+            lines.append(
+                f"{self.files.checked} file(s) of the legislature's files, "
+                f"{self.files.total_bytes:,} bytes, re-hashed: "
+                + ("every one matches its SHA-256." if not self.files.problems else "")
+            )
+            lines += [_file_line(p, _FILE_PROBLEMS_EN) for p in self.files.problems]
         return "\n".join(lines)
 
     def summary_es(self) -> str:
@@ -56,11 +67,35 @@ class VerifyReport:
             f"{self.checked} documento(s) archivado(s), {self.total_bytes:,} bytes, "
             "verificados de nuevo: "
         )
-        if self.ok:
-            return head + "todos coinciden con su SHA-256."
-        lines = [head + f"{len(self.mismatches)} NO coinciden con su SHA-256:"]
-        lines += [_line(m, "usado por", "sin referencias") for m in self.mismatches]
+        if not self.mismatches:
+            lines = [head + "todos coinciden con su SHA-256."]
+        else:
+            lines = [head + f"{len(self.mismatches)} NO coinciden con su SHA-256:"]
+            lines += [_line(m, "usado por", "sin referencias") for m in self.mismatches]
+        if self.files is not None:
+            lines.append(
+                f"{self.files.checked} archivo(s) de los expedientes de la legislatura, "
+                f"{self.files.total_bytes:,} bytes, verificados de nuevo: "
+                + ("todos coinciden con su SHA-256." if not self.files.problems else "")
+            )
+            lines += [_file_line(p, _FILE_PROBLEMS_ES) for p in self.files.problems]
         return "\n".join(lines)
+
+
+_FILE_PROBLEMS_EN = {
+    "missing": "missing from the archive's folder",
+    "altered": "its bytes no longer match (SHA-256 {actual})",
+    "unlisted": "in the folder but listed by no record",
+}
+_FILE_PROBLEMS_ES = {
+    "missing": "falta en la carpeta del archivo",
+    "altered": "sus bytes ya no coinciden (SHA-256 {actual})",
+    "unlisted": "está en la carpeta pero ningún registro lo menciona",
+}
+
+
+def _file_line(problem: FileProblem, words: dict[str, str]) -> str:
+    return f"- {problem.sha256}: " + words[problem.problem].format(actual=problem.actual_sha256)
 
 
 def _line(m: Mismatch, used_by: str, unused: str) -> str:
@@ -101,8 +136,9 @@ def _used_by(session: Session, sha256: str) -> tuple[str, ...]:
     return tuple(uses)
 
 
-def verify(*, session: Session) -> VerifyReport:
-    """Re-hash every archived document; report those whose bytes no longer match."""
+def verify(*, session: Session, folder: Path | None = None) -> VerifyReport:
+    """Re-hash every archived document (and, given the archive's ``folder``, every file of
+    the legislature's files); report those whose bytes no longer match."""
     keys = list(
         session.exec(select(ArchivedDocument.sha256).order_by(col(ArchivedDocument.sha256)))
     )
@@ -127,4 +163,5 @@ def verify(*, session: Session) -> VerifyReport:
         Mismatch(sha256, actual, size, length, _used_by(session, sha256))
         for sha256, actual, size, length in bad
     ]
-    return VerifyReport(checked=checked, total_bytes=total, mismatches=mismatches)
+    files = verify_folder(session=session, folder=folder) if folder is not None else None
+    return VerifyReport(checked=checked, total_bytes=total, mismatches=mismatches, files=files)

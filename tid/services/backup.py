@@ -6,6 +6,8 @@ A backup is one ``.tar.gz`` file holding
   running), or ``database.pgdump`` — ``pg_dump``'s custom format for PostgreSQL;
 - ``documents/<sha256>.<ext>`` — every archived document (the notices as mailed, print
   files, manifests), also kept in the database, here as plain files an auditor can open;
+- ``stored/<sha256>`` — every file of the archive's folder (the legislature's files: a
+  petition's documents and their versions), as the folder keeps them;
 - ``manifest.json`` — what the backup holds, with the SHA-256 of every file.
 
 A restore checks every file against the manifest, replaces the database (SQLite's backup
@@ -38,7 +40,8 @@ from sqlalchemy.engine import URL, Engine, make_url
 from sqlmodel import Session, select
 
 from tid.files import create_private, open_private
-from tid.models import ArchivedDocument
+from tid.models import ArchivedDocument, StoredFile
+from tid.services import file_store
 
 FORMAT = "tid-backup"
 VERSION = 1
@@ -113,8 +116,9 @@ def _revision(engine: Engine) -> str | None:
     return None if value is None else str(value)
 
 
-def backup(engine: Engine, url: str, target: Path) -> Summary:
-    """Write a backup of the database at ``url`` (its ``engine``) to ``target``."""
+def backup(engine: Engine, url: str, target: Path, *, archive: Path | None = None) -> Summary:
+    """Write a backup of the database at ``url`` (its ``engine``) to ``target``, with the
+    files of the archive's folder ``archive``."""
     dialect = _dialect(url)
     with tempfile.TemporaryDirectory(prefix="tid-backup-") as work:
         dump = Path(work) / ("database.sqlite" if dialect == "sqlite" else "database.pgdump")
@@ -141,6 +145,7 @@ def backup(engine: Engine, url: str, target: Path) -> Summary:
                     extension = _EXTENSIONS.get(document.media_type, "bin")
                     _add(tar, f"documents/{document.sha256}.{extension}", document.content, files)
                     documents += 1
+                stored = _add_stored(tar, session, archive, files)
             manifest = {
                 "format": FORMAT,
                 "version": VERSION,
@@ -148,11 +153,48 @@ def backup(engine: Engine, url: str, target: Path) -> Summary:
                 "database": dialect,
                 "revision": _revision(engine),
                 "documents": documents,
+                "stored_files": stored,
                 "files": files,
             }
             _add(tar, "manifest.json", json.dumps(manifest, indent=2).encode(), {})
         partial.replace(target)  # never a half-written backup under the final name
     return Summary(dialect, documents, target.stat().st_size)
+
+
+def _add_stored(
+    tar: tarfile.TarFile, session: Session, archive: Path | None, files: dict[str, str]
+) -> int:
+    """The files of the archive's folder, each checked against its name as it is read."""
+    if archive is None:
+        return 0
+    count = 0
+    for row in session.exec(select(StoredFile).order_by(StoredFile.sha256)):
+        try:
+            data = file_store.read(folder=archive, sha256=row.sha256)
+        except OSError:
+            raise BackupError(f"the archive's folder lacks file {row.sha256}") from None
+        if _sha256(data) != row.sha256:
+            raise BackupError(f"file {row.sha256} of the archive's folder is altered")
+        _add(tar, f"stored/{row.sha256}", data, files)
+        count += 1
+    return count
+
+
+def _restore_stored(engine: Engine, manifest: dict[str, Any], folder: Path, archive: Path) -> int:
+    """Put the backup's files into the archive's folder (whole or not at all) and check that
+    every file the restored database lists is there, byte for byte."""
+    count = 0
+    for name in manifest["files"]:
+        if name.startswith("stored/"):
+            data = (folder / name).read_bytes()
+            file_store.write_whole(file_store.path_of(archive, Path(name).name), data)
+            count += 1
+    with Session(engine) as session:
+        for row in session.exec(select(StoredFile)):
+            path = file_store.path_of(archive, row.sha256)
+            if not path.is_file() or _sha256(path.read_bytes()) != row.sha256:
+                raise BackupError(f"the restored archive's folder lacks file {row.sha256}")
+    return count
 
 
 def _run(command: list[str], env: dict[str, str]) -> None:
@@ -195,9 +237,17 @@ def _has_data(engine: Engine) -> bool:
     return False
 
 
-def restore(engine: Engine, url: str, source: Path, *, replace: bool = False) -> Summary:
-    """Replace the database at ``url`` with the backup ``source``. A database that already
-    holds data is replaced only with ``replace``."""
+def restore(
+    engine: Engine,
+    url: str,
+    source: Path,
+    *,
+    replace: bool = False,
+    archive: Path | None = None,
+) -> Summary:
+    """Replace the database at ``url`` with the backup ``source`` (and put its files into
+    the archive's folder ``archive``). A database that already holds data is replaced only
+    with ``replace``."""
     dialect = _dialect(url)
     with _opened(source) as (manifest, folder):
         if manifest["database"] != dialect:
@@ -236,4 +286,6 @@ def restore(engine: Engine, url: str, source: Path, *, replace: bool = False) ->
                 documents += 1
         if documents != manifest["documents"]:
             raise BackupError("the backup's documents do not match its manifest")
+        if archive is not None:
+            _restore_stored(engine, manifest, folder, archive)
     return Summary(dialect, documents, source.stat().st_size)

@@ -12,6 +12,7 @@ BLUEPRINT_MODULES = [
     "tid.web.main",
     "tid.web.petitions",
     "tid.web.studio",
+    "tid.web.petition_files",
     "tid.web.admin",
     "tid.web.calc",
     "tid.web.reform_pages",

@@ -31,6 +31,7 @@ from tid.rules.messages import Message
 from tid.services import access as policy
 from tid.services import audit, places, users
 from tid.services import petitions as svc
+from tid.services.petitions import attachments, proofs
 from tid.web import nav
 from tid.web.access import deny_unless, may_write_district, me, public, require
 from tid.web.forms import Form
@@ -257,6 +258,8 @@ def _render_petition(petition: Petition, *, status: int = 200) -> Any:
         rebill=svc.runs_to_rebill(session=session, ordinance=ordinance),
         may_bill=ordinance is not None and _may_bill(ordinance.district_id),
         ordinance_parameters=svc.parameters_text(ordinance.parameters) if ordinance else "",
+        missing_proofs=proofs.missing_proofs(session=session, petition=petition),
+        file_count=len(attachments.file_of(session=session, petition_id=petition.id or 0)),
     ), status
 
 

@@ -17,7 +17,10 @@ publication week, the association's 30 days to notify owners) come from
   the publication and the copies sent;
 - :mod:`.corrections`: a recorded date or text corrected with a reason;
 - :mod:`.deadlines`: the clocks of a petition; :mod:`.reads`: reads for the pages;
-- :mod:`.calendar_feed`: the iCal feed of the deadlines and its tokens.
+- :mod:`.calendar_feed`: the iCal feed of the deadlines and its tokens;
+- the legislature's file: :mod:`.attachments` (documents in versions; ``attach_generated``
+  files a PDF the app made), :mod:`.file_search` (the search and its index), :mod:`.proofs`
+  (the publication's proof, the CRIM transmittal, the ordinance's required content).
 
 The names other layers use are re-exported here (``svc.record_petition``); code of the
 package imports from the submodule that holds each.

@@ -79,6 +79,11 @@ PUBLIC_FIELDS: dict[str, frozenset[str]] = {
     "saved_reform": frozenset(
         {"public_id", "title", "description", "base_public_id", "changes", "created_at"}
     ),
+    # A petition's file: only the documents made public (services/public/public_documents.py).
+    "petition_document": frozenset({"id", "petition_id", "step", "kind", "title", "dated_on"}),
+    "document_version": frozenset(
+        {"id", "document_id", "number", "filename", "media_type", "size", "pages", "uploaded_at"}
+    ),
 }
 
 # Never public, whatever a declaration above says: the test of this module holds every kind to it.

@@ -1,0 +1,154 @@
+"""The legislature's file in Chromium: the clerk attaches a document to a petition, replaces
+another with a new version, records the mayor's approval and the publication with the
+newspaper's page, writes and sends the CRIM transmittal, and finds a word inside a PDF and a
+DOCX with the search. On a desktop in English; the key pages again on a phone in Spanish;
+every page checked (language, no sideways scroll, axe-core) and photographed at both widths."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from tests import legislature_files as files
+from tests.browser.harness import (
+    CHROMIUM,
+    CLERK,
+    Checker,
+    Logins,
+    Site,
+    new_page,
+    screenshots_folder,
+    serve_demo,
+    shoot,
+)
+from tid import clock
+from tid.demo.petitions import CONDADO, ISLA_VERDE
+
+pytestmark = pytest.mark.xdist_group("legislature")
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[Site]:
+    yield from serve_demo()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def _found(page: Page, site: Site, words: str) -> None:
+    """The search finds ``words`` once the worker has read the new versions (a state)."""
+    for _ in range(60):
+        page.goto(f"{site.base}/petitions/search?q={words}")
+        if page.locator("ol.search-results mark").count():
+            return
+        page.wait_for_timeout(250)
+    raise AssertionError(f"the search never found {words!r}")
+
+
+def _petition_url(page: Page, site: Site, name: str) -> str:
+    page.goto(site.base + "/petitions/")
+    page.get_by_role("link", name=name).first.click()
+    return page.url
+
+
+def test_the_clerk_keeps_the_legislature_file(
+    site: Site, browser: Browser, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    folder = screenshots_folder(tmp_path_factory.mktemp("screenshots"))
+    checker = Checker(folder)
+    logins = Logins(site, browser)
+    today = clock.today(site.app.config)
+    context, page = new_page(browser, 1280, "en", logins.state(CLERK, "en"))
+    shots: dict[str, str] = {}
+    try:
+        condado = _petition_url(page, site, CONDADO)
+        page.get_by_role("link", name=re.compile("documents in the file")).click()
+        checker.check(page, "file", "en")
+        # A new document: a PDF whose text says a word the search will find.
+        main = page.locator("main")
+        main.get_by_label("File", exact=True).set_input_files(
+            {
+                "name": "presupuesto.pdf",
+                "mimeType": "application/pdf",
+                "buffer": files.pdf("Presupuesto de las mejoras del distrito"),
+            }
+        )
+        main.get_by_label("Title").fill("Presupuesto del distrito")
+        main.get_by_label("Kind of document").select_option("study")
+        main.get_by_role("button", name="Attach the document").click()
+        expect(page.locator("main")).to_contain_text("presupuesto.pdf")
+        shots["file"] = page.url
+        # A new version of the plan (a DOCX), with the reason.
+        page.get_by_role("link", name="Plan de mejoras").click()
+        main.get_by_label("File", exact=True).set_input_files(
+            {
+                "name": "plan-v2.docx",
+                "mimeType": "application/octet-stream",
+                "buffer": files.docx("Plan revisado: farolas solares en la avenida Ashford"),
+            }
+        )
+        main.get_by_label("Why a new version").fill("Revisado por la comisión")
+        main.get_by_role("button", name="Save the new version").click()
+        expect(page.locator("main table.data")).to_contain_text("plan-v2.docx")
+        expect(page.locator("main table.data")).to_contain_text("plan-de-mejoras.docx")
+        checker.check(page, "document", "en")
+        shots["document"] = page.url
+        # Isla Verde: the mayor approves; the publication with the newspaper's page.
+        isla_verde = _petition_url(page, site, ISLA_VERDE)
+        page.locator("#f-approve-on").fill((today - timedelta(days=1)).isoformat())
+        page.get_by_role("button", name="Approved by the mayor").click()
+        page.locator("#f-publish-on").fill(today.isoformat())
+        page.locator("#f-publish-newspaper").fill("El Nuevo Día")
+        page.locator("#f-publish-proof").set_input_files(
+            {"name": "pagina.png", "mimeType": "image/png", "buffer": files.png()}
+        )
+        page.get_by_role("button", name="Published").click()
+        expect(page.locator("main")).to_contain_text("El Nuevo Día")
+        expect(page.locator("main")).not_to_contain_text("has no proof in the file")
+        checker.check(page, "petition", "en")
+        shots["petition"] = isla_verde
+        # The CRIM: the letter, then its sending.
+        page.get_by_role("link", name=re.compile("Copy to the CRIM")).click()
+        page.get_by_role("button", name="Write the letter").click()
+        page.locator("#f-on").fill(today.isoformat())
+        page.locator("#f-sent_by").select_option("certified_mail")
+        page.locator("#f-reference").fill("9407 1111 2222 3333")
+        page.get_by_role("button", name="Record the sending").click()
+        expect(page.locator("main")).to_contain_text("9407 1111 2222 3333")
+        checker.check(page, "crim", "en")
+        shots["crim"] = page.url
+        # The search finds a word inside the PDF and one inside the DOCX's new version.
+        _found(page, site, "presupuesto")
+        expect(page.locator("ol.search-results")).to_contain_text("Presupuesto del distrito")
+        _found(page, site, "farolas")
+        expect(page.locator("ol.search-results")).to_contain_text("Plan de mejoras")
+        checker.check(page, "search", "en")
+        shots["search"] = page.url
+        assert condado
+        for name, url in shots.items():
+            page.goto(url)
+            shoot(page, folder, f"legislature-{name}")
+    finally:
+        context.close()
+    context, page = new_page(browser, 390, "es", logins.state(CLERK, "es"))
+    try:
+        for name, url in shots.items():
+            page.goto(url)
+            checker.check(page, name, "es")
+            shoot(page, folder, f"legislature-{name}")
+    finally:
+        context.close()
+    assert not checker.problems, "\n".join(checker.problems)
+    assert len(list(Path(folder).glob("legislature-*.png"))) == 2 * len(shots)

@@ -1,0 +1,439 @@
+"""A petition's file: documents attached through the page, versions never overwritten,
+every bad file refused at its field with nothing written (no row, no file), downloads that
+never run script, the search over the documents' text, and the proofs the law asks for."""
+
+from __future__ import annotations
+
+import io
+import re
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlmodel import Session, select
+
+from tests import legislature_files as files
+from tests.conftest import People, login
+from tid import tasks
+from tid.config import archive_dir
+from tid.models import DocumentVersion, Petition, PetitionDocument, StoredFile
+from tid.services import audit
+from tid.services import petitions as svc
+
+TODAY = date(2026, 3, 10)
+ACTOR = audit.Actor("tests")
+
+
+def _petition(app: Flask, people: People) -> int:
+    with Session(app.extensions["tid.engine"], expire_on_commit=False) as session:
+        petition = svc.record_petition(
+            session=session,
+            actor=ACTOR,
+            today=TODAY,
+            allowed_municipalities=None,
+            municipality_id=str(people.municipality.id),
+            district_name="DMT de Condado",
+            petitioner="Hon. Alcalde",
+            received_on="2026-03-02",
+            documents="",
+        )
+        session.commit()
+        return petition.id or 0
+
+
+@pytest.fixture
+def clerk(app: Flask, people: People) -> FlaskClient:
+    app.config["TODAY"] = TODAY
+    client = app.test_client()
+    login(client, people.clerk)
+    return client
+
+
+def _attach(client: FlaskClient, petition_id: int, data: bytes, name: str, **form: str) -> Any:
+    fields = {"title": "Informe", "kind": "report", "step": "", "dated_on": "2026-03-05"}
+    fields.update(form)
+    return client.post(
+        f"/petitions/{petition_id}/file",
+        data={**fields, "file": (io.BytesIO(data), name)},
+        content_type="multipart/form-data",
+    )
+
+
+def _counts(app: Flask) -> tuple[int, int, int, int]:
+    folder = archive_dir(app.config)
+    on_disk = len(list(folder.glob("??/*"))) if folder.is_dir() else 0
+    with Session(app.extensions["tid.engine"]) as session:
+        return (
+            len(session.exec(select(PetitionDocument)).all()),
+            len(session.exec(select(DocumentVersion)).all()),
+            len(session.exec(select(StoredFile)).all()),
+            on_disk,
+        )
+
+
+def test_a_document_is_attached_read_and_found(
+    app: Flask, people: People, clerk: FlaskClient
+) -> None:
+    petition_id = _petition(app, people)
+    response = _attach(clerk, petition_id, files.pdf("Información del distrito"), "informe.pdf")
+    assert response.status_code == 302, response.get_data(as_text=True)[:2000]
+    assert _counts(app) == (1, 1, 1, 1)
+    assert tasks.run_pending(app) >= 1
+    page = clerk.get(f"/petitions/{petition_id}/file").get_data(as_text=True)
+    assert "informe.pdf" in page
+    found = clerk.get("/petitions/search?q=informacion").get_data(as_text=True)
+    assert "<mark>Información</mark>" in found
+    assert clerk.get("/petitions/search?q=<script>").status_code == 200
+    with Session(app.extensions["tid.engine"]) as session:
+        version = session.exec(select(DocumentVersion)).one()
+        assert version.text_state == "indexed" and version.pages == 1
+    download = clerk.get(f"/petitions/file/version/{version.id}")
+    assert download.headers["Content-Disposition"].startswith("attachment;")
+    assert download.headers["X-Content-Type-Options"] == "nosniff"
+    view = clerk.get(f"/petitions/file/version/{version.id}?view=1")
+    assert view.headers["Content-Disposition"].startswith("inline;")
+    assert "sandbox" in view.headers["Content-Security-Policy"]
+    assert view.data.startswith(b"%PDF")
+
+
+def test_a_docx_is_found_by_a_word_inside_it(
+    app: Flask, people: People, clerk: FlaskClient
+) -> None:
+    petition_id = _petition(app, people)
+    response = _attach(clerk, petition_id, files.docx("Plano de las aceras"), "plano.docx")
+    assert response.status_code == 302
+    tasks.run_pending(app)
+    found = clerk.get("/petitions/search?q=aceras").get_data(as_text=True)
+    assert "<mark>aceras</mark>" in found
+    other = app.test_client()
+    login(other, people.other_clerk)
+    assert "<mark>" not in other.get("/petitions/search?q=aceras").get_data(as_text=True)
+
+
+BAD = [
+    ("scan.exe", b"MZ\x90\x00" + b"\x00" * 100, "Este tipo de archivo no se acepta"),
+    ("a.pdf", files.pdf_with_javascript(), "JavaScript"),
+    ("b.pdf", files.pdf_with_launch(), "una acción de ejecución"),
+    ("c.pdf", files.pdf_with_embedded_file(), "archivos incrustados"),
+    ("d.pdf", files.encrypted_pdf(), "cifrado"),
+    ("e.pdf", files.broken_pdf(), "dañado"),
+    ("../../etc/passwd.pdf", files.pdf(), "incluye carpetas"),
+    ("mal\u202efdp.exe", files.pdf(), "caracteres de control"),
+    ("empty.pdf", b"", "vacío"),
+    ("page.html", b"<html><script>alert(1)</script></html>", "Este tipo de archivo no se acepta"),
+]
+
+
+@pytest.mark.parametrize(("name", "data", "said"), BAD, ids=[b[0] for b in BAD])
+def test_a_bad_file_is_refused_at_its_field_and_nothing_is_written(
+    app: Flask, people: People, clerk: FlaskClient, name: str, data: bytes, said: str
+) -> None:
+    petition_id = _petition(app, people)
+    response = _attach(clerk, petition_id, data, name)
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert re.search(r'id="e-file">[^<]*' + re.escape(said), page), page[:3000]
+    assert _counts(app) == (0, 0, 0, 0)
+
+
+def test_a_zip_bomb_in_a_docx_is_refused(app: Flask, people: People, clerk: FlaskClient) -> None:
+    petition_id = _petition(app, people)
+    response = _attach(clerk, petition_id, files.docx_bomb(), "bomba.docx")
+    assert response.status_code == 422
+    assert "se descomprime a más de" in response.get_data(as_text=True)
+    assert _counts(app) == (0, 0, 0, 0)
+
+
+def test_an_oversize_file_is_refused_at_its_field(
+    app: Flask, people: People, clerk: FlaskClient
+) -> None:
+    app.config["DOCUMENT_MAX_MB"] = 1
+    petition_id = _petition(app, people)
+    response = _attach(clerk, petition_id, files.pdf() + b" " * 2**21, "big.pdf")
+    assert response.status_code == 422
+    assert "pasa de 1 MB" in response.get_data(as_text=True)
+    assert _counts(app) == (0, 0, 0, 0)
+
+
+def test_a_refused_field_beside_a_good_file_leaves_no_file(
+    app: Flask, people: People, clerk: FlaskClient
+) -> None:
+    petition_id = _petition(app, people)
+    response = _attach(clerk, petition_id, files.pdf(), "ok.pdf", kind="nonsense", title="")
+    assert response.status_code == 422
+    assert _counts(app) == (0, 0, 0, 0)
+
+
+def _document_url(app: Flask) -> tuple[str, int]:
+    with Session(app.extensions["tid.engine"]) as session:
+        document = session.exec(select(PetitionDocument)).one()
+        return f"/petitions/{document.petition_id}/file/{document.id}", document.version
+
+
+def test_a_new_version_keeps_the_old_and_a_stale_one_is_refused(
+    app: Flask, people: People, clerk: FlaskClient
+) -> None:
+    petition_id = _petition(app, people)
+    _attach(clerk, petition_id, files.pdf("primera"), "v1.pdf")
+    url, seen = _document_url(app)
+
+    def send(text: str, replaces: int) -> Any:
+        return clerk.post(
+            url,
+            data={
+                "replaces": str(replaces),
+                "reason": "Firmado",
+                "file": (io.BytesIO(files.pdf(text)), "v2.pdf"),
+            },
+            content_type="multipart/form-data",
+        )
+
+    assert send("segunda", seen).status_code == 302
+    stale = send("tercera", seen)  # the other clerk saw version 1 too
+    assert stale.status_code == 422
+    assert "Otra persona reemplazó este documento" in stale.get_data(as_text=True)
+    assert _counts(app) == (1, 2, 2, 2)
+    page = clerk.get(url).get_data(as_text=True)
+    assert "v1.pdf" in page and "v2.pdf" in page and "Firmado" in page
+    empty = clerk.post(url, data={"action": "withdraw", "withdraw_reason": ""})
+    assert empty.status_code == 422 and 'id="e-withdraw_reason"' in empty.get_data(as_text=True)
+    withdrawn = clerk.post(url, data={"action": "withdraw", "withdraw_reason": "Duplicado"})
+    assert withdrawn.status_code == 302
+    assert "Duplicado" in clerk.get(url).get_data(as_text=True)
+    assert _counts(app) == (1, 2, 2, 2)  # withdrawn: still in the history and the archive
+
+
+def test_a_rolled_back_upload_leaves_no_file(app: Flask, people: People) -> None:
+    from tid.services.petitions import attachments
+
+    petition_id = _petition(app, people)
+    folder = archive_dir(app.config)
+    with Session(app.extensions["tid.engine"], expire_on_commit=False) as session:
+        petition = session.get(Petition, petition_id)
+        assert petition is not None
+        attachments.attach(
+            session=session,
+            actor=ACTOR,
+            petition=petition,
+            store=attachments.Store(folder, 2**20),
+            upload=attachments.Upload(files.pdf("interrumpida"), "x.pdf"),
+            title="Interrumpida",
+            kind="other",
+            step="",
+            dated_on="2026-03-05",
+            public=False,
+            today=TODAY,
+        )
+        assert len(list(folder.glob("??/*"))) == 1
+        session.rollback()  # the request died before its commit
+    assert _counts(app) == (0, 0, 0, 0)
+
+
+def test_the_archive_verify_and_backup_carry_the_files(
+    app: Flask, people: People, clerk: FlaskClient, tmp_path: Path
+) -> None:
+    petition_id = _petition(app, people)
+    _attach(clerk, petition_id, files.odt("Carta"), "carta.odt")
+    runner = app.test_cli_runner()
+    result = runner.invoke(args=["archive", "verify"])
+    assert result.exit_code == 0, result.output
+    assert "1 file(s) of the legislature" in result.output
+    stored = next(archive_dir(app.config).glob("??/*"))
+    stored.write_bytes(b"altered")
+    result = runner.invoke(args=["archive", "verify"])
+    assert result.exit_code == 1 and stored.name in result.output
+
+
+def test_a_backup_carries_the_files_and_a_restore_puts_them_back(
+    app: Flask, people: People, clerk: FlaskClient, tmp_path: Path
+) -> None:
+    import shutil
+
+    petition_id = _petition(app, people)
+    _attach(clerk, petition_id, files.docx("Respaldo"), "respaldo.docx")
+    runner = app.test_cli_runner()
+    target = tmp_path / "backup.tar.gz"
+    result = runner.invoke(args=["backup", str(target)])
+    assert result.exit_code == 0, result.output
+    folder = archive_dir(app.config)
+    before = {p.name: p.read_bytes() for p in folder.glob("??/*")}
+    shutil.rmtree(folder)
+    result = runner.invoke(args=["restore", str(target), "--replace"])
+    assert result.exit_code == 0, result.output
+    assert {p.name: p.read_bytes() for p in folder.glob("??/*")} == before
+
+
+def test_only_public_documents_reach_the_public_side(
+    app: Flask, people: People, clerk: FlaskClient
+) -> None:
+    from tid.services.public.public_documents import public_documents
+
+    petition_id = _petition(app, people)
+    _attach(clerk, petition_id, files.pdf("Ordenanza firmada"), "ord.pdf", public="yes")
+    _attach(clerk, petition_id, files.pdf("Carta privada"), "privada.pdf", title="Privada")
+    with Session(app.extensions["tid.engine"]) as session:
+        shown = public_documents(session=session, petition_id=petition_id)
+        versions = {v.filename: v.id for v in session.exec(select(DocumentVersion))}
+    assert [d["title"] for d in shown] == ["Informe"]
+    assert [v["filename"] for v in shown[0]["versions"]] == ["ord.pdf"]
+    assert "created_by" not in shown[0] and "uploaded_by" not in shown[0]["versions"][0]
+    anonymous = app.test_client()
+    assert anonymous.get(f"/petitions/public/file/version/{versions['ord.pdf']}").status_code == 200
+    assert (
+        anonymous.get(f"/petitions/public/file/version/{versions['privada.pdf']}").status_code
+        == 404
+    )
+    assert anonymous.get(f"/petitions/file/version/{versions['privada.pdf']}").status_code in (
+        302,
+        401,
+        403,
+    )
+
+
+def _approved(app: Flask, people: People) -> int:
+    """A petition whose ordinance the mayor approved on 2026-04-20."""
+    petition_id = _petition(app, people)
+    day = date(2026, 4, 30)
+    with Session(app.extensions["tid.engine"], expire_on_commit=False) as session:
+        petition = session.get(Petition, petition_id)
+        assert petition is not None
+        common: dict[str, Any] = {"session": session, "actor": ACTOR, "petition": petition}
+        svc.start_study(**common, on="2026-03-03", today=day)
+        for factor in "abcde":
+            svc.record_finding(
+                **common, today=day, factor=factor, favourable="yes", grounds="Sí", on="2026-03-10"
+            )
+        svc.issue_ordinance(
+            **common,
+            today=day,
+            number="Ord. 14",
+            district_name="DMT de Condado",
+            expected_amount="1,250,000.00",
+            term_years="10",
+            formula="max(250.00, 0.0035 * assessed_value)",
+            association_name="Asociación de Condado",
+            issued_on="2026-03-20",
+        )
+        svc.send_to_mayor(**common, on="2026-03-23", today=day)
+        svc.mayor_approves(**common, on="2026-04-20", today=day)
+        session.commit()
+    app.config["TODAY"] = day
+    return petition_id
+
+
+def test_the_publication_asks_for_its_proof_and_says_when_it_is_missing(
+    app: Flask, people: People, clerk: FlaskClient
+) -> None:
+    petition_id = _approved(app, people)
+    url = f"/petitions/{petition_id}"
+    bad = clerk.post(
+        f"{url}/publication",
+        data={
+            "on": "2026-04-24",
+            "newspaper": "El Vocero",
+            "proof": (io.BytesIO(b"MZ\x90\x00"), "x.exe"),
+        },
+        content_type="multipart/form-data",
+    )
+    assert bad.status_code == 422 and 'id="e-publish-proof"' in bad.get_data(as_text=True)
+    with Session(app.extensions["tid.engine"]) as session:
+        assert session.get(Petition, petition_id).published_on is None  # type: ignore[union-attr]
+    done = clerk.post(f"{url}/publication", data={"on": "2026-04-24", "newspaper": "El Vocero"})
+    assert done.status_code == 302
+    assert "no tiene prueba en el expediente" in clerk.get(url).get_data(as_text=True)
+    _attach(clerk, petition_id, files.png(), "pagina.png", kind="publication_proof")
+    assert "no tiene prueba en el expediente" not in clerk.get(url).get_data(as_text=True)
+
+
+def test_the_crim_letter_is_written_sent_and_acknowledged(
+    app: Flask, people: People, clerk: FlaskClient
+) -> None:
+    from pypdf import PdfReader
+
+    petition_id = _approved(app, people)
+    _attach(clerk, petition_id, files.pdf("Ordenanza firmada"), "ord.pdf", kind="ordinance_signed")
+    url = f"/petitions/{petition_id}/crim"
+    page = clerk.get(url).get_data(as_text=True)
+    assert page.count("badge good") == 6  # the required content, the signed ordinance too
+    assert clerk.post(url, data={"action": "letter"}).status_code == 302
+    with Session(app.extensions["tid.engine"]) as session:
+        letter = session.exec(
+            select(PetitionDocument).where(PetitionDocument.kind == "crim_transmittal")
+        ).one()
+        version = session.exec(
+            select(DocumentVersion).where(DocumentVersion.document_id == letter.id)
+        ).one()
+    data = clerk.get(f"/petitions/file/version/{version.id}").data
+    reader = PdfReader(io.BytesIO(data))
+    assert len(reader.pages) == 2  # the letter, then the ordinance as signed
+    assert "San Juan" in str(reader.metadata.get("/Author"))
+    assert "Ordenanza firmada" in reader.pages[1].extract_text()
+    missing = clerk.post(url, data={"action": "sent", "on": "2026-04-27", "sent_by": ""})
+    assert missing.status_code == 422
+    sent = clerk.post(
+        url,
+        data={
+            "action": "sent",
+            "on": "2026-04-27",
+            "sent_by": "certified_mail",
+            "reference": "9407",
+        },
+    )
+    assert sent.status_code == 302
+    ack = clerk.post(
+        url,
+        data={
+            "action": "acknowledgement",
+            "on": "2026-04-29",
+            "file": (io.BytesIO(files.pdf("Recibido")), "acuse.pdf"),
+        },
+        content_type="multipart/form-data",
+    )
+    assert ack.status_code == 302
+    page = clerk.get(url).get_data(as_text=True)
+    assert "2026-04-27" in page and "9407" in page and "2026-04-29" in page
+
+
+def test_an_upload_cut_off_half_way_is_said_at_the_field(
+    app: Flask, people: People, clerk: FlaskClient
+) -> None:
+    petition_id = _petition(app, people)
+    boundary = "tidboundary"
+    body = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nInforme\r\n'
+        f'--{boundary}\r\nContent-Disposition: form-data; name="file"; '
+        'filename="informe.pdf"\r\nContent-Type: application/pdf\r\n\r\n'
+    ).encode() + files.pdf()[:200]
+    response = clerk.post(
+        f"/petitions/{petition_id}/file",
+        data=body,
+        content_type=f"multipart/form-data; boundary={boundary}",
+        environ_overrides={"CONTENT_LENGTH": str(len(body) + 50_000)},
+    )
+    assert response.status_code == 422
+    assert 'id="e-file">La carga se interrumpió' in response.get_data(as_text=True)
+    assert _counts(app) == (0, 0, 0, 0)
+
+
+def test_a_pdf_the_app_made_joins_the_file_and_the_search(app: Flask, people: People) -> None:
+    from tests.legislature_files import pdf
+    from tid.services.petitions import attachments, file_search
+
+    petition_id = _petition(app, people)
+    with Session(app.extensions["tid.engine"], expire_on_commit=False) as session:
+        document = attachments.attach_generated(
+            session=session,
+            actor=ACTOR,
+            petition_id=petition_id,
+            store=attachments.store_for(app.config),
+            pdf=pdf("Estudio de la fórmula"),
+            title="Estudio de la fórmula",
+            dated_on=TODAY,
+        )
+        session.commit()
+        assert document.kind == "study" and document.generated
+        hits = file_search.search(session=session, words="formula", scope=None)
+    assert [h.title for h in hits if h.kind == "document"] == ["Estudio de la fórmula"]
