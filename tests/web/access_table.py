@@ -45,6 +45,11 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "api.calculators_list": PUBLIC,
     "api.calculate": PUBLIC,
     "api.parameters": PUBLIC,
+    # Every district in the open: the public register, pages, feeds and open data
+    # (tid/web/public_pages.py), read only through tid/services/public/declared.py.
+    "public.index": PUBLIC,
+    "public.district": PUBLIC,
+    "public.year": PUBLIC,
     "petitions.dashboard": frozenset({ADMIN, CLERK, AUDITOR}),
     "petitions.deadlines_pdf": frozenset({ADMIN, CLERK, AUDITOR}),
     "petitions.new": frozenset({ADMIN, CLERK}),

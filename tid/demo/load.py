@@ -16,6 +16,7 @@ from tid.demo.association import load_roll
 from tid.demo.base import DEMO_ACTOR, DEMO_PASSWORD, municipality_and_district
 from tid.demo.notices import load_notices
 from tid.demo.petitions import load_petitions
+from tid.demo.public import load_public
 from tid.models import User
 from tid.services import users
 
@@ -29,8 +30,9 @@ DEMO_USERS = [
 
 Loader = Callable[[Session, Mapping[str, Any]], None]
 # The clerk's petitions, the Viejo San Juan association's ordinance and roll file, the
-# Condado treasurer's account, the Condado run's notices (which need its bills).
-LOADERS: list[Loader] = [load_petitions, load_roll, load_account, load_notices]
+# Condado treasurer's account, the Condado run's notices (which need its bills), the Condado
+# year published.
+LOADERS: list[Loader] = [load_petitions, load_roll, load_account, load_notices, load_public]
 
 
 def load_demo(*, session: Session, config: Mapping[str, Any]) -> list[tuple[str, str, str]]:

@@ -29,7 +29,7 @@ def add(endpoint: str, label: str, description: str, roles: tuple[str, ...] | No
 
 
 # The order of the areas in the menu: a year's work from petition to account, then tools.
-ORDER = ("petitions", "roll", "notices", "account", "calc", "readings", "portal", "admin")
+ORDER = ("petitions", "roll", "notices", "account", "public", "calc", "readings", "portal", "admin")
 
 
 def _rank(item: NavItem) -> tuple[int, str]:

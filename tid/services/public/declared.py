@@ -52,6 +52,43 @@ PUBLIC_FIELDS: dict[str, frozenset[str]] = {
         }
     ),
     "finding": frozenset({"petition_id", "factor", "favourable", "grounds", "recorded_on"}),
+    # The roll of a year, in all: how many properties and their assessed value together.
+    "roll_year": frozenset({"district_id", "fiscal_year", "properties", "assessed_value"}),
+    # A published fiscal year of a district's special account, as its yearly statement says.
+    "fiscal_year": frozenset(
+        {
+            "district_id",
+            "fiscal_year",
+            "billed",
+            "properties_billed",
+            "collected",
+            "collection_rate",
+            "owed_at_year_end",
+            "delinquent_at_year_end",
+            "opening_balance",
+            "owner_credits",
+            "spent_by_purpose",
+            "program_total",
+            "admin_total",
+            "admin_ratio_percent",
+            "cap_rate",
+            "cap",
+            "closing_balance",
+            "other_movements",
+        }
+    ),
+    # A month of a published fiscal year (the charts).
+    "month": frozenset(
+        {
+            "fiscal_year",
+            "month",
+            "collected",
+            "program",
+            "admin",
+            "collected_to_date",
+            "admin_to_date",
+        }
+    ),
 }
 
 # Never public, whatever a declaration above says: the test of this module holds every kind to it.

@@ -1,0 +1,126 @@
+"""What anyone may see without an account (21 LPRA § 6653(3), (6)): every municipality with
+districts and petitions, each district's page at a permanent address (its ordinance, its
+roll, its money year by year) and each published fiscal year's page. Every value comes from
+:mod:`tid.services.public`, which builds its rows through the one declaration of public
+fields. Without a login, each address may read :data:`DEFAULT_RATE_LIMIT` pages a minute
+(``PUBLIC_RATE_LIMIT``), counted in the database so that the limit holds across workers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, current_app, render_template, request
+from flask_babel import gettext as _
+from flask_login import current_user
+from werkzeug.exceptions import TooManyRequests
+
+from tid.db import get_session
+from tid.i18n import money
+from tid.render.public_charts import grouped_bars
+from tid.rules.errors import N_, InputError
+from tid.rules.periods import FiscalYear, parse_fiscal_year
+from tid.services import request_rate
+from tid.services.public import district_figures
+from tid.web import nav
+from tid.web.access import public
+from tid.web.util import today
+
+bp = Blueprint("public", __name__, url_prefix="/publico")
+
+nav.add(
+    "public.index",
+    N_("Districts in the open"),
+    N_(
+        "Every district's ordinance, its roll and its money year by year, and the petitions "
+        "before each municipal legislature: open to anyone, without an account."
+    ),
+    None,
+)
+
+DEFAULT_RATE_LIMIT = 300
+
+
+class PublicRateLimited(TooManyRequests):
+    """Too many public pages from one address in this minute."""
+
+
+@bp.before_request
+def _rate_limit() -> None:
+    """Count an anonymous request; past the limit, 429 with ``Retry-After``."""
+    limit = int(current_app.config.get("PUBLIC_RATE_LIMIT", DEFAULT_RATE_LIMIT))
+    if limit <= 0 or current_user.is_authenticated:
+        return
+    db = get_session()
+    decision = request_rate.hit(
+        session=db, key=f"public:{request.remote_addr or 'unknown'}", limit=limit
+    )
+    db.commit()
+    if not decision.allowed:
+        raise PublicRateLimited(retry_after=decision.retry_after)
+
+
+def _fiscal_year(value: str) -> FiscalYear:
+    try:
+        return parse_fiscal_year(value)
+    except InputError:
+        abort(404)
+
+
+@bp.route("")
+@public
+def index() -> Any:
+    """Every municipality with districts or petitions, each with its districts."""
+    rows = district_figures.municipalities(session=get_session())
+    return render_template("public/index.html", municipalities=rows)
+
+
+@bp.route("/distritos/<int:district_id>")
+@public
+def district(district_id: int) -> Any:
+    """A district's page: its ordinance, its roll and its published years."""
+    page = district_figures.district_page(
+        session=get_session(), district_id=district_id, today=today()
+    )
+    if page is None:
+        abort(404)
+    chart = grouped_bars(
+        [
+            (y["fiscal_year"], [("billed", y["billed"]), ("revenue", y["collected"])])
+            for y in reversed(page.years)
+        ],
+        chart_id="public-years",
+        title=_("Billed and collected, by fiscal year"),
+        series_titles={"billed": _("Billed"), "revenue": _("Collected")},
+        money=money,
+    )
+    return render_template("public/district.html", page=page, chart=chart)
+
+
+@bp.route("/distritos/<int:district_id>/<fiscal_year>")
+@public
+def year(district_id: int, fiscal_year: str) -> Any:
+    """A published fiscal year of a district: the statement's figures and its months."""
+    fy = _fiscal_year(fiscal_year)
+    page = district_figures.year_page(
+        session=get_session(), district_id=district_id, fy=fy, today=today()
+    )
+    if page is None:
+        abort(404)
+    chart = grouped_bars(
+        [
+            (
+                m["month"][5:],
+                [("revenue", m["collected"]), ("program", m["program"]), ("admin", m["admin"])],
+            )
+            for m in page.months
+        ],
+        chart_id="public-months",
+        title=_("Collected and spent, by month"),
+        series_titles={
+            "revenue": _("Collected"),
+            "program": _("Authorized purposes"),
+            "admin": _("Administrative"),
+        },
+        money=money,
+    )
+    return render_template("public/year.html", page=page, fy=fy, chart=chart)
