@@ -50,6 +50,10 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "public.index": PUBLIC,
     "public.district": PUBLIC,
     "public.year": PUBLIC,
+    "public.municipality": PUBLIC,
+    "public.petition": PUBLIC,
+    "public.feed": PUBLIC,
+    "public.deadlines": PUBLIC,
     "petitions.dashboard": frozenset({ADMIN, CLERK, AUDITOR}),
     "petitions.deadlines_pdf": frozenset({ADMIN, CLERK, AUDITOR}),
     "petitions.new": frozenset({ADMIN, CLERK}),
@@ -141,4 +145,6 @@ SAMPLE_VALUES: dict[str, str] = {
     "token": "not-a-token",
     "fiscal_year": "2026-27",
     "which": "statement",
+    "municipality_id": "1",
+    "petition_id": "1",
 }

@@ -9,18 +9,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, current_app, render_template, request
+from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 from werkzeug.exceptions import TooManyRequests
 
+from tid.clock import utcnow
 from tid.db import get_session
-from tid.i18n import money
+from tid.i18n import language, money
 from tid.render.public_charts import grouped_bars
 from tid.rules.errors import N_, InputError
 from tid.rules.periods import FiscalYear, parse_fiscal_year
 from tid.services import request_rate
-from tid.services.public import district_figures
+from tid.services.public import district_figures, feeds, register
 from tid.web import nav
 from tid.web.access import public
 from tid.web.util import today
@@ -124,3 +125,68 @@ def year(district_id: int, fiscal_year: str) -> Any:
         money=money,
     )
     return render_template("public/year.html", page=page, fy=fy, chart=chart)
+
+
+# The feeds change with a step recorded; a reader polling them every few minutes is enough.
+FEED_CACHE = "public, max-age=300"
+
+
+@bp.route("/municipios/<int:municipality_id>")
+@public
+def municipality(municipality_id: int) -> Any:
+    """The municipality's register of petitions: each petition's steps and deadlines."""
+    session = get_session()
+    found = register.municipality(session=session, municipality_id=municipality_id)
+    if found is None:
+        abort(404)
+    rows = register.petitions(session=session, today=today(), municipality_id=municipality_id)
+    return render_template("public/register.html", municipality=found, petitions=rows)
+
+
+@bp.route("/peticiones/<int:petition_id>")
+@public
+def petition(petition_id: int) -> Any:
+    """A petition of the register: its steps, deadlines, findings and ordinance."""
+    record = register.petition(session=get_session(), petition_id=petition_id, today=today())
+    if record is None:
+        abort(404)
+    return render_template("public/petition.html", record=record)
+
+
+@bp.route("/municipios/<int:municipality_id>/novedades.atom")
+@public
+def feed(municipality_id: int) -> Any:
+    """The municipality's new petitions, steps and ordinances (Atom)."""
+    body = feeds.atom_feed(
+        session=get_session(),
+        municipality_id=municipality_id,
+        today=today(),
+        lang=language(),
+        feed_url=url_for("public.feed", municipality_id=municipality_id, _external=True),
+        page_url=url_for("public.municipality", municipality_id=municipality_id, _external=True),
+        petition_url=lambda pid: url_for("public.petition", petition_id=pid, _external=True),
+    )
+    if body is None:
+        abort(404)
+    response = Response(body, mimetype="application/atom+xml")
+    response.headers["Cache-Control"] = FEED_CACHE
+    return response
+
+
+@bp.route("/municipios/<int:municipality_id>/plazos.ics")
+@public
+def deadlines(municipality_id: int) -> Any:
+    """The statutory deadlines of the municipality's petitions (iCalendar)."""
+    body = feeds.deadlines_calendar(
+        session=get_session(),
+        municipality_id=municipality_id,
+        today=today(),
+        lang=language(),
+        stamp=utcnow(),
+    )
+    if body is None:
+        abort(404)
+    response = Response(body, mimetype="text/calendar")
+    response.headers["Content-Type"] = "text/calendar; charset=utf-8"
+    response.headers["Cache-Control"] = FEED_CACHE
+    return response

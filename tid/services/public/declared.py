@@ -52,6 +52,24 @@ PUBLIC_FIELDS: dict[str, frozenset[str]] = {
         }
     ),
     "finding": frozenset({"petition_id", "factor", "favourable", "grounds", "recorded_on"}),
+    # A step of a petition as recorded, with the deadline it had to meet and whether it did.
+    "petition_step": frozenset(
+        {"petition_id", "step", "label", "on", "due", "on_time", "citation"}
+    ),
+    # A statutory clock of a petition (§ 6653(2), (5)): when it is due, whether it was met.
+    "deadline": frozenset(
+        {
+            "kind",
+            "label",
+            "due",
+            "starts",
+            "running",
+            "met",
+            "explanation",
+            "explanation_es",
+            "citation",
+        }
+    ),
     # The roll of a year, in all: how many properties and their assessed value together.
     "roll_year": frozenset({"district_id", "fiscal_year", "properties", "assessed_value"}),
     # A published fiscal year of a district's special account, as its yearly statement says.
