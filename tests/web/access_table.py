@@ -54,6 +54,7 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "public.petition": PUBLIC,
     "public.feed": PUBLIC,
     "public.deadlines": PUBLIC,
+    "public.owner_estimate": PUBLIC,
     "petitions.dashboard": frozenset({ADMIN, CLERK, AUDITOR}),
     "petitions.deadlines_pdf": frozenset({ADMIN, CLERK, AUDITOR}),
     "petitions.new": frozenset({ADMIN, CLERK}),

@@ -21,9 +21,10 @@ from tid.render.public_charts import grouped_bars
 from tid.rules.errors import N_, InputError
 from tid.rules.periods import FiscalYear, parse_fiscal_year
 from tid.services import request_rate
-from tid.services.public import district_figures, feeds, register
+from tid.services.public import district_figures, estimate, feeds, register
 from tid.web import nav
 from tid.web.access import public
+from tid.web.forms import Form
 from tid.web.util import today
 
 bp = Blueprint("public", __name__, url_prefix="/publico")
@@ -190,3 +191,24 @@ def deadlines(municipality_id: int) -> Any:
     response.headers["Content-Type"] = "text/calendar; charset=utf-8"
     response.headers["Cache-Control"] = FEED_CACHE
     return response
+
+
+@bp.route("/distritos/<int:district_id>/estimado")
+@public
+def owner_estimate(district_id: int) -> Any:
+    """The owner's estimate: the formula's inputs typed in, the impost computed with its
+    explanation as the bill gives it. A GET form: nothing is written or kept."""
+    session = get_session()
+    shape = estimate.estimate_form(session=session, district_id=district_id)
+    if shape is None:
+        abort(404)
+    values = {i.name: request.args.get(i.name, "")[:200] for i in shape.inputs}
+    form = Form()
+    result = None
+    if request.args and not shape.apportioned:
+        result = form.read(
+            lambda: estimate.estimate(session=session, district_id=district_id, values=values)
+        )
+    return render_template(
+        "public/estimate.html", shape=shape, values=values, errors=form.errors, result=result
+    )

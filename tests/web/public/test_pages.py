@@ -60,3 +60,19 @@ def test_the_anonymous_rate_limit_holds_on_the_public_pages(
     assert codes == [200, 200, 200, 429]
     assert client.get("/publico").headers["Retry-After"]
     limited.extensions["tid.engine"].dispose()
+
+
+def test_the_owners_estimate_computes_the_impost_with_its_explanation(
+    client: FlaskClient, demo: District
+) -> None:
+    form = client.get(f"/publico/distritos/{demo.id}/estimado")
+    assert form.status_code == 200 and 'name="assessed_value"' in form.text
+    done = client.get(
+        f"/publico/distritos/{demo.id}/estimado",
+        query_string={"assessed_value": "250,000.00", "use_class": "hotel", "rooms": "40"},
+    )
+    assert "$3,725.00" in done.text and "valor tasado" in done.text
+    bad = client.get(
+        f"/publico/distritos/{demo.id}/estimado", query_string={"assessed_value": "mucho"}
+    )
+    assert bad.status_code == 200 and 'href="#f-assessed_value"' in bad.text

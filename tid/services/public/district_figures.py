@@ -78,7 +78,7 @@ def municipalities(*, session: Session) -> list[dict[str, Any]]:
     return result
 
 
-def _ordinance(session: Session, district_id: int) -> Ordinance | None:
+def ordinance_in_force(*, session: Session, district_id: int) -> Ordinance | None:
     """The district's ordinance in force: the latest approved, else the latest issued."""
     rows = list(
         session.exec(
@@ -275,7 +275,7 @@ def district_page(*, session: Session, district_id: int, today: date) -> Distric
 def _district_page(session: Session, district: District, today: date) -> DistrictPage:
     district_id = district.id or 0
     municipality = session.get(Municipality, district.municipality_id)
-    ordinance = _ordinance(session, district_id)
+    ordinance = ordinance_in_force(session=session, district_id=district_id)
     term_ends = years_left = None
     names: list[dict[str, Any]] = []
     if ordinance is not None:
