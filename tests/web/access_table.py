@@ -55,6 +55,11 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "public.feed": PUBLIC,
     "public.deadlines": PUBLIC,
     "public.owner_estimate": PUBLIC,
+    "public.district_data": PUBLIC,
+    "public.all_data": PUBLIC,
+    "public_api.index": PUBLIC,
+    "public_api.table": PUBLIC,
+    "public_api.openapi": PUBLIC,
     "petitions.dashboard": frozenset({ADMIN, CLERK, AUDITOR}),
     "petitions.deadlines_pdf": frozenset({ADMIN, CLERK, AUDITOR}),
     "petitions.new": frozenset({ADMIN, CLERK}),
@@ -148,4 +153,5 @@ SAMPLE_VALUES: dict[str, str] = {
     "which": "statement",
     "municipality_id": "1",
     "petition_id": "1",
+    "path": "districts",
 }

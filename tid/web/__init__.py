@@ -22,6 +22,7 @@ BLUEPRINT_MODULES = [
     "tid.web.jobs",
     "tid.web.journal_labels",
     "tid.web.public_pages",
+    "tid.web.public_api",
 ]
 
 

@@ -21,7 +21,7 @@ from tid.render.public_charts import grouped_bars
 from tid.rules.errors import N_, InputError
 from tid.rules.periods import FiscalYear, parse_fiscal_year
 from tid.services import request_rate
-from tid.services.public import district_figures, estimate, feeds, register
+from tid.services.public import district_figures, estimate, feeds, open_data, register
 from tid.web import nav
 from tid.web.access import public
 from tid.web.forms import Form
@@ -47,7 +47,7 @@ class PublicRateLimited(TooManyRequests):
 
 
 @bp.before_request
-def _rate_limit() -> None:
+def rate_limit() -> None:
     """Count an anonymous request; past the limit, 429 with ``Retry-After``."""
     limit = int(current_app.config.get("PUBLIC_RATE_LIMIT", DEFAULT_RATE_LIMIT))
     if limit <= 0 or current_user.is_authenticated:
@@ -212,3 +212,31 @@ def owner_estimate(district_id: int) -> Any:
     return render_template(
         "public/estimate.html", shape=shape, values=values, errors=form.errors, result=result
     )
+
+
+DATA_CACHE = "public, max-age=300"
+
+
+@bp.route("/datos/<int:district_id>.zip")
+@public
+def district_data(district_id: int) -> Any:
+    """The district's open data: every table as CSV with its data package."""
+    return _package(district_id)
+
+
+@bp.route("/datos/todo.zip")
+@public
+def all_data() -> Any:
+    """The installation's open data: every district's tables as CSV with the data package."""
+    return _package(None)
+
+
+def _package(district_id: int | None) -> Any:
+    body = open_data.data_package(session=get_session(), today=today(), district_id=district_id)
+    if body is None:
+        abort(404)
+    name = "tid-todo.zip" if district_id is None else f"tid-distrito-{district_id}.zip"
+    response = Response(body, mimetype="application/zip")
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    response.headers["Cache-Control"] = DATA_CACHE
+    return response

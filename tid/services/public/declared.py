@@ -95,6 +95,10 @@ PUBLIC_FIELDS: dict[str, frozenset[str]] = {
             "other_movements",
         }
     ),
+    # A published year's spending on one authorized purpose (or administrative).
+    "expenditure_line": frozenset({"district_id", "fiscal_year", "purpose", "amount"}),
+    # A document of record a district published, as archived.
+    "document": frozenset({"district_id", "fiscal_year", "title", "media_type", "sha256"}),
     # A month of a published fiscal year (the charts).
     "month": frozenset(
         {

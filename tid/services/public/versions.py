@@ -8,7 +8,7 @@ the command line or a background job is seen by all of them at their next reques
 The version moves by itself: whatever a transaction writes to the tables the public figures
 come from — a journal entry (a payment, a bill booked, an expenditure, a reversal), a billing
 run, an expenditure's document, a bank balance, an authorized purpose, a locked year, an
-ordinance, the roll, an archived document — adds one to the version of each district it
+ordinance, the roll — adds one to the version of each district it
 touches, once per transaction, in that transaction (:func:`install`, run when
 :mod:`tid.services` is imported). A publishing choice moves it explicitly (:func:`bump`).
 """
@@ -45,7 +45,6 @@ WATCHED = frozenset(
         "fiscal_year_lock",
         "ordinance",
         "property_year",
-        "archived_document",
         "published_year",
         "district",
     }
