@@ -60,6 +60,9 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "public_api.index": PUBLIC,
     "public_api.table": PUBLIC,
     "public_api.openapi": PUBLIC,
+    # when a district's fiscal years become public: its association, its clerk, the admin
+    "public_publishing.years": frozenset({ADMIN, CLERK, ASSOCIATION}),
+    "public_publishing.choose": frozenset({ADMIN, CLERK, ASSOCIATION}),
     "petitions.dashboard": frozenset({ADMIN, CLERK, AUDITOR}),
     "petitions.deadlines_pdf": frozenset({ADMIN, CLERK, AUDITOR}),
     "petitions.new": frozenset({ADMIN, CLERK}),

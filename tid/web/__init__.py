@@ -23,6 +23,7 @@ BLUEPRINT_MODULES = [
     "tid.web.journal_labels",
     "tid.web.public_pages",
     "tid.web.public_api",
+    "tid.web.public_publishing",
 ]
 
 

@@ -352,3 +352,17 @@ def year_page(
     return versions.kept(
         session=session, district_id=district_id, key=("year", fy.label, today), make=make
     )
+
+
+def years_to_choose(*, session: Session, district_id: int) -> list[publishing.YearChoice]:
+    """Every fiscal year of the district with figures (or a lock, or a choice), newest
+    first, as the public sees it now: what its association or clerk may publish."""
+    chosen = publishing.choices(session=session, district_id=district_id)
+    labels = {fy.label for fy in fiscal_years(session=session, district_id=district_id)}
+    labels |= set(chosen)
+    return [
+        chosen.get(
+            label, publishing.YearChoice(fiscal_year=label, public=False, locked=False, chosen=None)
+        )
+        for label in sorted(labels, reverse=True)
+    ]

@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 from sqlalchemy import event, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
-from sqlalchemy.orm import ORMExecuteState
+from sqlalchemy.orm import ORMExecuteState, SessionTransaction
 from sqlalchemy.orm import Session as OrmSession
 from sqlalchemy.sql.dml import UpdateBase
 from sqlmodel import Session
@@ -186,6 +186,8 @@ def _after_flush(session: OrmSession, _context: object) -> None:
 
 
 def _before_commit(session: OrmSession) -> None:
+    if session.in_nested_transaction():  # a savepoint released: the transaction goes on
+        return
     session.flush()
     pending: set[int] = session.info.pop(_PENDING, set())
     done: set[int] = session.info.setdefault(_DONE, set())
@@ -195,7 +197,11 @@ def _before_commit(session: OrmSession) -> None:
         done.update(fresh)
 
 
-def _forget_transaction(session: OrmSession, *_args: object) -> None:
+def _forget_transaction(session: OrmSession, transaction: SessionTransaction) -> None:
+    """The session's transaction ended (committed or rolled back): start the next afresh. A
+    savepoint's end is not the transaction's."""
+    if transaction.parent is not None:
+        return
     session.info.pop(_PENDING, None)
     session.info.pop(_DONE, None)
 
@@ -207,5 +213,4 @@ def install() -> None:
     event.listen(OrmSession, "do_orm_execute", _on_execute)
     event.listen(OrmSession, "after_flush", _after_flush)
     event.listen(OrmSession, "before_commit", _before_commit)
-    event.listen(OrmSession, "after_commit", _forget_transaction)
-    event.listen(OrmSession, "after_rollback", _forget_transaction)
+    event.listen(OrmSession, "after_transaction_end", _forget_transaction)
