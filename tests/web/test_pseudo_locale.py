@@ -411,6 +411,14 @@ NOT_WALKED = {
     "api.parameters": "JSON for scripts (CALCULATORS.md)",
     "jobs.healthz": "JSON for load balancers",
     "jobs.readyz": "JSON for load balancers",
+    "public.year": "needs a published year of the sample district (tests/web/public)",
+    "public.feed": "Atom for feed readers (its titles are catalog messages)",
+    "public.deadlines": "iCalendar for calendar programs (as petitions.calendar_feed)",
+    "public.district_data": "a ZIP of data files for programs (column names are keys)",
+    "public.all_data": "a ZIP of data files for programs (column names are keys)",
+    "public_api.index": "JSON for scripts (the open data's API)",
+    "public_api.table": "JSON for scripts (the open data's API)",
+    "public_api.openapi": "JSON for scripts (the open data's API)",
 }
 
 

@@ -20,8 +20,7 @@ from tid.i18n import language, money
 from tid.render.public_charts import grouped_bars
 from tid.rules.errors import N_, InputError
 from tid.rules.periods import FiscalYear, parse_fiscal_year
-from tid.services import request_rate
-from tid.services.public import district_figures, estimate, feeds, open_data, register
+from tid.services.public import district_figures, estimate, feeds, open_data, register, visits
 from tid.web import nav
 from tid.web.access import public
 from tid.web.forms import Form
@@ -53,9 +52,7 @@ def rate_limit() -> None:
     if limit <= 0 or current_user.is_authenticated:
         return
     db = get_session()
-    decision = request_rate.hit(
-        session=db, key=f"public:{request.remote_addr or 'unknown'}", limit=limit
-    )
+    decision = visits.count_visit(session=db, address=request.remote_addr or "unknown", limit=limit)
     db.commit()
     if not decision.allowed:
         raise PublicRateLimited(retry_after=decision.retry_after)

@@ -261,15 +261,12 @@ def year_figures(
 
 def district_page(*, session: Session, district_id: int, today: date) -> DistrictPage | None:
     """The district's public page (None: there is no such district), kept per version."""
-    district = session.get(District, district_id)
-    if district is None:
-        return None
-    return versions.kept(
-        session=session,
-        district_id=district_id,
-        key=("page", today),
-        make=lambda: _district_page(session, district, today),
-    )
+
+    def make() -> DistrictPage | None:
+        district = session.get(District, district_id)
+        return None if district is None else _district_page(session, district, today)
+
+    return versions.kept(session=session, district_id=district_id, key=("page", today), make=make)
 
 
 def _district_page(session: Session, district: District, today: date) -> DistrictPage:
@@ -319,13 +316,13 @@ def year_page(
 ) -> YearPage | None:
     """A published year of the district (None: no such district, or the year is not
     public)."""
-    district = session.get(District, district_id)
-    if district is None or not publishing.is_public(
-        session=session, district_id=district_id, fy=fy
-    ):
-        return None
 
-    def make() -> YearPage:
+    def make() -> YearPage | None:
+        district = session.get(District, district_id)
+        if district is None or not publishing.is_public(
+            session=session, district_id=district_id, fy=fy
+        ):
+            return None
         municipality = session.get(Municipality, district.municipality_id)
         months = audit_statement.months(session=session, district_id=district_id, fy=fy)
         return YearPage(

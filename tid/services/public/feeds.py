@@ -81,10 +81,9 @@ def deadlines_calendar(
             district=petition["district_name"],
             municipality=record.municipality,
         )
-        explanation = deadline["explanation_es"] if lang == "es" else deadline["explanation"]
         description = Message(
             "%(explanation)s. %(citation)s.",
-            explanation=explanation,
+            explanation=deadline["explanation"],
             citation=deadline["citation"],
         )
         events.append(

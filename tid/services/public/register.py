@@ -12,12 +12,15 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from sqlalchemy import func
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from tid.models import Finding, Municipality, Ordinance, Petition
 from tid.rules.messages import N_
 from tid.services.petitions import CLOCK_LABELS, Clock, clocks
 from tid.services.petitions.states import FACTORS, STATE_LABELS
+from tid.services.public import versions
 from tid.services.public.declared import public_view
 
 # A petition's steps in lifecycle order: (code, label msgid, the clock whose deadline it meets).
@@ -122,10 +125,40 @@ def _record(
     )
 
 
+def _register_version(session: Session) -> tuple[Any, ...]:
+    """What the register is read from, in one look: how many petitions, ordinances and
+    findings there are and when the last of each changed (every step, correction and
+    finding touches its record)."""
+    row = session.execute(
+        sa_select(
+            *(
+                sa_select(func.count()).select_from(model).scalar_subquery()
+                for model in (Petition, Ordinance, Finding)
+            ),
+            *(
+                sa_select(func.max(model.updated_at)).scalar_subquery()
+                for model in (Petition, Ordinance, Finding)
+            ),
+        )
+    ).one()
+    return tuple(row)
+
+
 def petitions(
     *, session: Session, today: date, municipality_id: int | None = None
 ) -> list[PetitionRecord]:
-    """Every petition (of one municipality, if given), the latest received first."""
+    """Every petition (of one municipality, if given), the latest received first; computed
+    once per change of the register and day, and kept by the worker."""
+    return versions.kept(
+        session=session,
+        district_id=0,
+        key=("register", municipality_id, today),
+        make=lambda: _petitions(session, today, municipality_id),
+        version=_register_version(session),
+    )
+
+
+def _petitions(session: Session, today: date, municipality_id: int | None) -> list[PetitionRecord]:
     stmt = select(Petition, Municipality).join(
         Municipality, col(Municipality.id) == col(Petition.municipality_id)
     )

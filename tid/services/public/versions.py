@@ -104,10 +104,19 @@ def _database(session: Session) -> str:
     return name
 
 
-def kept(*, session: Session, district_id: int, key: tuple[Any, ...], make: Callable[[], T]) -> T:
-    """What ``make`` computes for the district's current version, computed once per version
-    and worker (the least recently used of :data:`_MOST` copies is dropped first)."""
-    version = version_of(session=session, district_id=district_id)
+def kept(
+    *,
+    session: Session,
+    district_id: int,
+    key: tuple[Any, ...],
+    make: Callable[[], T],
+    version: object = None,
+) -> T:
+    """What ``make`` computes for the district's current version (or for ``version``, when
+    the caller knows what its answer depends on), computed once per version and worker (the
+    least recently used of :data:`_MOST` copies is dropped first)."""
+    if version is None:
+        version = version_of(session=session, district_id=district_id)
     full = (_database(session), district_id, version, *key)
     with _LOCK:
         if full in _KEPT:
