@@ -124,8 +124,13 @@ def register_security_headers(app: Flask) -> None:
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("Referrer-Policy", "same-origin")
-        if request.endpoint != "static" and "no-store" not in response.headers.get(
-            "Cache-Control", ""
+        kept = response.headers.get("Cache-Control", "")
+        # The public feeds, files and open data say so themselves ("public, …"): nothing in
+        # them is anyone's own (tid/services/public/declared.py).
+        if (
+            request.endpoint != "static"
+            and "no-store" not in kept
+            and not (kept.startswith("public") and (request.endpoint or "").startswith("public"))
         ):
             response.headers["Cache-Control"] = "no-store"
         max_age = int(app.config.get("HSTS_MAX_AGE") or 0)

@@ -29,6 +29,7 @@ ENVIRONMENT = {
     "TID_SECURE_COOKIES": "SESSION_COOKIE_SECURE",
     "TID_PROXIES": "PROXIES",
     "TID_CALC_RATE_LIMIT": "CALC_RATE_LIMIT",
+    "TID_PUBLIC_RATE_LIMIT": "PUBLIC_RATE_LIMIT",
     "TID_CALC_TIME_LIMIT": "CALC_TIME_LIMIT",
     "TID_CALC_CONCURRENCY": "CALC_CONCURRENCY",
     "TID_WEB_WORKERS": "WEB_WORKERS",
@@ -58,6 +59,7 @@ _INTEGER_KEYS = {
     "SMTP_PORT",
     "PROXIES",
     "CALC_RATE_LIMIT",
+    "PUBLIC_RATE_LIMIT",
     "CALC_CONCURRENCY",
     "WEB_WORKERS",
     "SESSION_IDLE_MINUTES",
@@ -106,6 +108,8 @@ def defaults(instance: Path) -> dict[str, Any]:
         # (0: no limit), and the seconds one request may take (reading, computing and
         # answering its page, CSV or PDF) before it is stopped.
         "CALC_RATE_LIMIT": 60,
+        # public pages, feeds and open data a minute per address without a login (0: off)
+        "PUBLIC_RATE_LIMIT": 300,
         "CALC_TIME_LIMIT": 5.0,
         # Anonymous heavy work (the calculators and their documents, the portal's PDFs) at
         # once across the web workers; None: one fewer than the web workers, so a signed-in

@@ -53,6 +53,24 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "reforms.note": PUBLIC,
     "reforms.fund": PUBLIC,
     "reforms.compared_download": PUBLIC,
+    # Every district in the open: the public register, pages, feeds and open data
+    # (tid/web/public_pages.py), read only through tid/services/public/declared.py.
+    "public.index": PUBLIC,
+    "public.district": PUBLIC,
+    "public.year": PUBLIC,
+    "public.municipality": PUBLIC,
+    "public.petition": PUBLIC,
+    "public.feed": PUBLIC,
+    "public.deadlines": PUBLIC,
+    "public.owner_estimate": PUBLIC,
+    "public.district_data": PUBLIC,
+    "public.all_data": PUBLIC,
+    "public_api.index": PUBLIC,
+    "public_api.table": PUBLIC,
+    "public_api.openapi": PUBLIC,
+    # when a district's fiscal years become public: its association, its clerk, the admin
+    "public_publishing.years": frozenset({ADMIN, CLERK, ASSOCIATION}),
+    "public_publishing.choose": frozenset({ADMIN, CLERK, ASSOCIATION}),
     "petitions.dashboard": frozenset({ADMIN, CLERK, AUDITOR}),
     "petitions.deadlines_pdf": frozenset({ADMIN, CLERK, AUDITOR}),
     "petitions.new": frozenset({ADMIN, CLERK}),
@@ -71,6 +89,16 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "petitions.calendar_revoke": frozenset({ADMIN, CLERK, AUDITOR}),
     # the secret in the URL stands for the user; a wrong one is 404
     "petitions.calendar_feed": PUBLIC,
+    # The legislature's file (tid/web/petition_files.py): the petitions' readers read it and
+    # ask the CRIM letter; its writers record the publication; a public version is public.
+    "petition_files.file": frozenset({ADMIN, CLERK, AUDITOR}),
+    "petition_files.document": frozenset({ADMIN, CLERK, AUDITOR}),
+    "petition_files.download": frozenset({ADMIN, CLERK, AUDITOR}),
+    "petition_files.thumbnail": frozenset({ADMIN, CLERK, AUDITOR}),
+    "petition_files.search": frozenset({ADMIN, CLERK, AUDITOR}),
+    "petition_files.crim": frozenset({ADMIN, CLERK, AUDITOR}),
+    "petition_files.publication": frozenset({ADMIN, CLERK}),
+    "petition_files.public_download": PUBLIC,
     # The property roll and billing (tid/web/roll.py): associations only their district.
     "roll.districts": EVERY_ROLE,
     "roll.district": EVERY_ROLE,
@@ -164,4 +192,7 @@ SAMPLE_VALUES: dict[str, str] = {
     "fiscal_year": "2026-27",
     "which": "statement",
     "reform_id": "not-a-reform",
+    "municipality_id": "1",
+    "petition_id": "1",
+    "path": "districts",
 }

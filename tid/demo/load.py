@@ -18,6 +18,7 @@ from tid.demo.fund_figures import load_reform
 from tid.demo.legislature_documents import load_petition_files
 from tid.demo.notices import load_notices
 from tid.demo.petitions import load_petitions
+from tid.demo.public import load_public
 from tid.models import User
 from tid.services import users
 
@@ -31,8 +32,8 @@ DEMO_USERS = [
 
 Loader = Callable[[Session, Mapping[str, Any]], None]
 # The clerk's petitions, the Viejo San Juan association's ordinance and roll file, the
-# Condado treasurer's account, the Condado run's notices (which need its bills), and a saved
-# reform of the Equalization Fund.
+# Condado treasurer's account, the Condado run's notices (which need its bills), a saved
+# reform of the Equalization Fund, and the Condado year published.
 LOADERS: list[Loader] = [
     load_petitions,
     load_petition_files,
@@ -40,6 +41,7 @@ LOADERS: list[Loader] = [
     load_account,
     load_notices,
     load_reform,
+    load_public,
 ]
 
 

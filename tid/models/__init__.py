@@ -4,9 +4,10 @@ migrations are stable on SQLite and PostgreSQL alike.
 
 One module per area: :mod:`.places_and_users`, :mod:`.sign_in_and_limits`,
 :mod:`.petitions_and_ordinances`, :mod:`.roll_and_properties`, :mod:`.bills_and_notices`,
-:mod:`.account_and_journal` and :mod:`.jobs_audit_and_documents`, on the column types
-and the naming convention of :mod:`.column_types`. Every table is imported here, so that
-``SQLModel.metadata`` (and Alembic's autogenerate, migrations/env.py) sees them all.
+:mod:`.account_and_journal`, :mod:`.jobs_audit_and_documents` and :mod:`.public_records`,
+on the column types and the naming convention of :mod:`.column_types`. Every table is
+imported here, so that ``SQLModel.metadata`` (and Alembic's autogenerate,
+migrations/env.py) sees them all.
 """
 
 from __future__ import annotations
@@ -71,6 +72,7 @@ from tid.models.petitions_and_ordinances import (
     PetitionState,
 )
 from tid.models.places_and_users import District, Municipality, Role, User
+from tid.models.public_records import PublicVersion, PublishedYear
 from tid.models.reforms import SavedReform
 from tid.models.roll_and_properties import Property, PropertyYear, RollImport
 from tid.models.sign_in_and_limits import (
@@ -137,6 +139,8 @@ __all__ = [
     "Property",
     "PropertyLien",
     "PropertyYear",
+    "PublicVersion",
+    "PublishedYear",
     "Quantity",
     "QueueResult",
     "QueueSchedule",

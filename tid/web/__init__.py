@@ -27,6 +27,9 @@ BLUEPRINT_MODULES = [
     "tid.web.portal_account",
     "tid.web.jobs",
     "tid.web.journal_labels",
+    "tid.web.public_pages",
+    "tid.web.public_api",
+    "tid.web.public_publishing",
 ]
 
 

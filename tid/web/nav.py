@@ -34,6 +34,7 @@ ORDER = (
     "roll",
     "notices",
     "account",
+    "public",
     "calc",
     "reforms",
     "readings",

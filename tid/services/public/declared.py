@@ -84,6 +84,65 @@ PUBLIC_FIELDS: dict[str, frozenset[str]] = {
     "document_version": frozenset(
         {"id", "document_id", "number", "filename", "media_type", "size", "pages", "uploaded_at"}
     ),
+    # A step of a petition as recorded, with the deadline it had to meet and whether it did.
+    "petition_step": frozenset(
+        {"petition_id", "step", "label", "on", "due", "on_time", "citation"}
+    ),
+    # A statutory clock of a petition (§ 6653(2), (5)): when it is due, whether it was met.
+    "deadline": frozenset(
+        {
+            "kind",
+            "label",
+            "due",
+            "starts",
+            "running",
+            "met",
+            "explanation",
+            "explanation_es",
+            "citation",
+        }
+    ),
+    # The roll of a year, in all: how many properties and their assessed value together.
+    "roll_year": frozenset({"district_id", "fiscal_year", "properties", "assessed_value"}),
+    # A published fiscal year of a district's special account, as its yearly statement says.
+    "fiscal_year": frozenset(
+        {
+            "district_id",
+            "fiscal_year",
+            "billed",
+            "properties_billed",
+            "collected",
+            "collection_rate",
+            "owed_at_year_end",
+            "delinquent_at_year_end",
+            "opening_balance",
+            "owner_credits",
+            "spent_by_purpose",
+            "program_total",
+            "admin_total",
+            "admin_ratio_percent",
+            "cap_rate",
+            "cap",
+            "closing_balance",
+            "other_movements",
+        }
+    ),
+    # A published year's spending on one authorized purpose (or administrative).
+    "expenditure_line": frozenset({"district_id", "fiscal_year", "purpose", "amount"}),
+    # A document of record a district published, as archived.
+    "document": frozenset({"district_id", "fiscal_year", "title", "media_type", "sha256"}),
+    # A month of a published fiscal year (the charts).
+    "month": frozenset(
+        {
+            "fiscal_year",
+            "month",
+            "collected",
+            "program",
+            "admin",
+            "collected_to_date",
+            "admin_to_date",
+        }
+    ),
 }
 
 # Never public, whatever a declaration above says: the test of this module holds every kind to it.

@@ -1,0 +1,90 @@
+"""The public figures are the yearly statement's: for every district and fiscal year of the
+demo, what the public page, its rows and its files say is what the account's statement, its
+receivables and the billing run say — computed here from those services, not again."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+from flask import Flask
+from sqlmodel import Session, select
+
+from tid.demo import ACCOUNT_DISTRICT, load_demo
+from tid.models import Bill, BillStatus, District
+from tid.rules.money import ZERO
+from tid.services import audit_statement
+from tid.services.audit import Actor
+from tid.services.public import district_figures, publishing
+
+TODAY = date(2026, 12, 3)
+
+
+def _every_year_public(session: Session) -> list[tuple[District, list]]:
+    found = []
+    for district in session.exec(select(District)).all():
+        years = district_figures.fiscal_years(session=session, district_id=district.id or 0)
+        for fy in years:
+            publishing.choose(
+                session=session, actor=Actor("test"), district=district, fy=fy, published=True
+            )
+        found.append((district, years))
+    session.commit()
+    return found
+
+
+def test_every_demo_year_says_what_its_statement_says(app: Flask, session: Session) -> None:
+    load_demo(session=session, config={**app.config, "INSTANCE_PATH": app.instance_path})
+    checked = 0
+    for district, years in _every_year_public(session):
+        d = district.id or 0
+        page = district_figures.district_page(session=session, district_id=d, today=TODAY)
+        assert page is not None
+        shown = {y["fiscal_year"]: y for y in page.years}
+        assert set(shown) == {fy.label for fy in years}
+        for fy in years:
+            st = audit_statement.statement(session=session, district_id=d, fy=fy)
+            aging = audit_statement.aging(session=session, district_id=d, as_of=fy.end)
+            bills = session.exec(
+                select(Bill).where(
+                    Bill.district_id == d,
+                    Bill.fiscal_year == fy.label,
+                    Bill.status == BillStatus.ACTIVE.value,
+                )
+            ).all()
+            figures = shown[fy.label]
+            assert figures["collected"] == st.impost_revenue
+            assert figures["opening_balance"] == st.opening_balance
+            assert figures["closing_balance"] == st.closing_balance
+            assert figures["admin_total"] == st.admin_total
+            assert figures["cap"] == st.cap
+            assert figures["program_total"] == st.program_total
+            assert [(p["purpose"], p["amount"]) for p in figures["spent_by_purpose"]] == [
+                (p.name, p.amount) for p in st.program
+            ]
+            assert figures["owed_at_year_end"] == sum((r.outstanding for r in aging), ZERO)
+            assert figures["delinquent_at_year_end"] == sum(
+                (r.outstanding for r in aging if r.days_past_due > 0), ZERO
+            )
+            assert figures["billed"] == sum((b.amount for b in bills), ZERO)
+            year = district_figures.year_page(session=session, district_id=d, fy=fy, today=TODAY)
+            assert year is not None and year.figures == figures
+            assert sum((Decimal(m["collected"]) for m in year.months), ZERO) == st.impost_revenue
+            checked += 1
+    assert checked >= 1  # the Condado account's year at least
+
+
+def test_a_year_is_public_once_locked_or_chosen(app: Flask, session: Session) -> None:
+    load_demo(session=session, config={**app.config, "INSTANCE_PATH": app.instance_path})
+    condado = session.exec(select(District).where(District.name == ACCOUNT_DISTRICT)).one()
+    d = condado.id or 0
+    fy = district_figures.fiscal_years(session=session, district_id=d)[0]
+    assert publishing.is_public(session=session, district_id=d, fy=fy)  # the demo's choice
+    before = district_figures.district_page(session=session, district_id=d, today=TODAY)
+    assert before is not None and [y["fiscal_year"] for y in before.years] == [fy.label]
+    publishing.choose(session=session, actor=Actor("t"), district=condado, fy=fy, published=False)
+    session.commit()
+    assert district_figures.year_page(session=session, district_id=d, fy=fy, today=TODAY) is None
+    # not the copy kept before the withdrawal
+    page = district_figures.district_page(session=session, district_id=d, today=TODAY)
+    assert page is not None and page.years == [] and page.unpublished == [fy.label]

@@ -1,0 +1,117 @@
+"""The open data: the JSON API pages every table by cursor with no row cap, answers with an
+ETag (304 when unchanged), may be cached and read from any page; its OpenAPI description is
+valid; the bulk downloads are valid Frictionless data packages; and the fiscal figures in
+the API and the files are the yearly statement's."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import zipfile
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from frictionless import validate
+from openapi_spec_validator import validate as validate_openapi
+from sqlmodel import Session, select
+
+from tid.demo import ACCOUNT_DISTRICT, load_demo
+from tid.models import District
+from tid.rules.periods import parse_fiscal_year
+from tid.services import audit_statement
+from tid.services.public import open_data
+
+
+@pytest.fixture
+def demo(app: Flask, session: Session) -> District:
+    load_demo(session=session, config={**app.config, "INSTANCE_PATH": app.instance_path})
+    return session.exec(select(District).where(District.name == ACCOUNT_DISTRICT)).one()
+
+
+def _follow(client: FlaskClient, url: str) -> list[dict[str, object]]:
+    rows: list[dict[str, object]] = []
+    pages = 0
+    while url:
+        answer = client.get(url)
+        assert answer.status_code == 200, url
+        document = answer.get_json()
+        rows += document["data"]
+        url = document["links"]["next"]
+        pages += 1
+        assert pages < 1000
+    return rows
+
+
+def test_the_api_pages_every_table_to_its_last_row(
+    client: FlaskClient, session: Session, demo: District
+) -> None:
+    index = client.get("/api/v1/public").get_json()
+    assert {t["name"] for t in index["tables"]} >= {"municipalities", "petitions", "fiscal-years"}
+    for item in index["tables"]:
+        whole = client.get(item["url"] + "?limit=500").get_json()["data"]
+        one_by_one = _follow(client, item["url"] + "?limit=1")
+        assert one_by_one == whole
+        assert len({r["key"] for r in whole}) == len(whole)
+    petitions = client.get("/api/v1/public/petitions").get_json()["data"]
+    assert petitions and all(p["steps"][0]["step"] == "received" for p in petitions)
+    assert client.get("/api/v1/public/nothing").status_code == 404
+    assert client.get("/api/v1/public/districts?district_id=x").status_code == 404
+
+
+def test_the_api_answers_are_cacheable_and_open_to_every_page(
+    client: FlaskClient, demo: District
+) -> None:
+    first = client.get(f"/api/v1/public/fiscal-years?district_id={demo.id}")
+    assert first.headers["Cache-Control"].startswith("public")
+    assert first.headers["Access-Control-Allow-Origin"] == "*"
+    tag = first.headers["ETag"]
+    again = client.get(
+        f"/api/v1/public/fiscal-years?district_id={demo.id}", headers={"If-None-Match": tag}
+    )
+    assert again.status_code == 304
+
+
+def test_the_openapi_description_is_valid(client: FlaskClient) -> None:
+    document = client.get("/api/v1/openapi.json").get_json()
+    validate_openapi(document)
+    assert "/api/v1/public/fiscal-years" in document["paths"]
+
+
+def test_the_data_packages_are_valid_and_say_the_statement(
+    client: FlaskClient, session: Session, demo: District, tmp_path: Path
+) -> None:
+    for url, folder in (
+        (f"/publico/datos/{demo.id}.zip", "one"),
+        ("/publico/datos/todo.zip", "all"),
+    ):
+        answer = client.get(url)
+        assert answer.status_code == 200 and answer.mimetype == "application/zip"
+        target = tmp_path / folder
+        with zipfile.ZipFile(io.BytesIO(answer.data)) as archive:
+            archive.extractall(target)
+        descriptor = json.loads((target / "datapackage.json").read_text())
+        assert {r["path"] for r in descriptor["resources"]} == {
+            f"{t}.csv" for t in open_data.TABLES
+        }
+        report = validate(str(target / "datapackage.json"))
+        assert report.valid, report.flatten(["rowNumber", "fieldName", "type", "note"])
+    fy = parse_fiscal_year("2025-26")
+    st = audit_statement.statement(session=session, district_id=demo.id or 0, fy=fy)
+    with (tmp_path / "one" / "fiscal_years.csv").open(encoding="utf-8") as handle:
+        (row,) = list(csv.DictReader(handle))
+    assert Decimal(row["collected"]) == st.impost_revenue
+    assert Decimal(row["closing_balance"]) == st.closing_balance
+    assert Decimal(row["admin_total"]) == st.admin_total
+    api = client.get(f"/api/v1/public/fiscal-years?district_id={demo.id}").get_json()["data"]
+    assert Decimal(api[0]["collected"]) == st.impost_revenue
+    assert Decimal(api[0]["opening_balance"]) == st.opening_balance
+    spent = client.get(f"/api/v1/public/expenditures?district_id={demo.id}").get_json()["data"]
+    by_purpose = {r["purpose"]: Decimal(r["amount"]) for r in spent}
+    assert by_purpose == {
+        **{p.name: p.amount for p in st.program},
+        open_data.ADMINISTRATIVE: st.admin_total,
+    }

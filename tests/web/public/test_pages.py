@@ -1,0 +1,78 @@
+"""The public pages without a login: the municipalities, a district's page at its permanent
+address and a published year, in Spanish and English; a year not published is not found;
+the anonymous rate limit holds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlmodel import Session, select
+
+from tests.conftest import make_test_app
+from tid.demo import ACCOUNT_DISTRICT, load_demo
+from tid.i18n import money
+from tid.models import District
+from tid.rules.periods import parse_fiscal_year
+from tid.services import audit_statement
+
+
+@pytest.fixture
+def demo(app: Flask, session: Session) -> District:
+    load_demo(session=session, config={**app.config, "INSTANCE_PATH": app.instance_path})
+    return session.exec(select(District).where(District.name == ACCOUNT_DISTRICT)).one()
+
+
+def test_the_public_pages_show_the_statement_in_both_languages(
+    app: Flask, client: FlaskClient, session: Session, demo: District
+) -> None:
+    index = client.get("/publico")
+    assert index.status_code == 200
+    assert "San Juan" in index.text and f"/publico/distritos/{demo.id}" in index.text
+    page = client.get(f"/publico/distritos/{demo.id}")
+    assert page.status_code == 200
+    assert "Ord. Núm. 21" in page.text and "<svg" in page.text
+    assert "max(75.00, 0.0125 * assessed_value)" in page.text
+    fy = parse_fiscal_year("2025-26")
+    st = audit_statement.statement(session=session, district_id=demo.id or 0, fy=fy)
+    year = client.get(f"/publico/distritos/{demo.id}/2025-26")
+    assert year.status_code == 200
+    with app.test_request_context(headers={"Accept-Language": "es"}):
+        assert money(st.impost_revenue) in year.text
+        assert money(st.closing_balance) in year.text
+    assert "Año fiscal 2025-26" in year.text
+    client.post("/lang/en", data={"next": "/publico"})
+    english = client.get(f"/publico/distritos/{demo.id}/2025-26")
+    assert "Fiscal year 2025-26" in english.text
+    assert client.get(f"/publico/distritos/{demo.id}/2024-25").status_code == 404
+    assert client.get(f"/publico/distritos/{demo.id}/9999-00").status_code == 404
+    assert client.get("/publico/distritos/999999").status_code == 404
+
+
+def test_the_anonymous_rate_limit_holds_on_the_public_pages(
+    database_url: str, tmp_path: Path
+) -> None:
+    limited = make_test_app(database_url, tmp_path, PUBLIC_RATE_LIMIT=3)
+    client = limited.test_client()
+    codes = [client.get("/publico").status_code for _ in range(4)]
+    assert codes == [200, 200, 200, 429]
+    assert client.get("/publico").headers["Retry-After"]
+    limited.extensions["tid.engine"].dispose()
+
+
+def test_the_owners_estimate_computes_the_impost_with_its_explanation(
+    client: FlaskClient, demo: District
+) -> None:
+    form = client.get(f"/publico/distritos/{demo.id}/estimado")
+    assert form.status_code == 200 and 'name="assessed_value"' in form.text
+    done = client.get(
+        f"/publico/distritos/{demo.id}/estimado",
+        query_string={"assessed_value": "250,000.00", "use_class": "hotel", "rooms": "40"},
+    )
+    assert "$3,725.00" in done.text and "valor tasado" in done.text
+    bad = client.get(
+        f"/publico/distritos/{demo.id}/estimado", query_string={"assessed_value": "mucho"}
+    )
+    assert bad.status_code == 200 and 'href="#f-assessed_value"' in bad.text

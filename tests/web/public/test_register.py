@@ -1,0 +1,59 @@
+"""The public register of petitions: each petition's steps with their dates and deadlines,
+whether each came in time, its ordinance; the municipality's Atom feed and its iCalendar of
+deadlines, cacheable by anyone."""
+
+from __future__ import annotations
+
+from xml.etree import ElementTree as ET
+
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlmodel import Session, select
+
+from tid.demo import load_demo
+from tid.models import Municipality, Petition, PetitionState
+
+
+def test_the_register_shows_each_step_and_whether_it_came_in_time(
+    app: Flask, client: FlaskClient, session: Session
+) -> None:
+    load_demo(session=session, config={**app.config, "INSTANCE_PATH": app.instance_path})
+    municipality = session.exec(select(Municipality)).first()
+    assert municipality is not None
+    register = client.get(f"/publico/municipios/{municipality.id}")
+    assert register.status_code == 200
+    published = session.exec(
+        select(Petition).where(Petition.state == PetitionState.PUBLISHED.value)
+    ).first()
+    assert published is not None
+    assert f"/publico/peticiones/{published.id}" in register.text
+    client.post("/lang/en", data={"next": "/publico"})
+    page = client.get(f"/publico/peticiones/{published.id}")
+    assert page.status_code == 200
+    for step in ("Petition received by the legislature", "Ordinance issued", "Ordinance published"):
+        assert step in page.text
+    assert "On time" in page.text and "Yes" in page.text
+    assert client.get("/publico/peticiones/999999").status_code == 404
+    assert client.get("/publico/municipios/999999").status_code == 404
+
+
+def test_the_feeds_are_atom_and_icalendar_and_may_be_cached(
+    app: Flask, client: FlaskClient, session: Session
+) -> None:
+    load_demo(session=session, config={**app.config, "INSTANCE_PATH": app.instance_path})
+    municipality = session.exec(select(Municipality)).first()
+    assert municipality is not None
+    atom = client.get(f"/publico/municipios/{municipality.id}/novedades.atom")
+    assert atom.status_code == 200 and atom.mimetype == "application/atom+xml"
+    assert atom.headers["Cache-Control"].startswith("public")
+    feed = ET.fromstring(atom.data)
+    ns = {"a": "http://www.w3.org/2005/Atom"}
+    entries = feed.findall("a:entry", ns)
+    assert entries and all(e.find("a:id", ns) is not None for e in entries)
+    assert len({e.findtext("a:id", namespaces=ns) for e in entries}) == len(entries)
+    ics = client.get(f"/publico/municipios/{municipality.id}/plazos.ics")
+    assert ics.status_code == 200 and ics.mimetype == "text/calendar"
+    text = ics.text
+    assert text.startswith("BEGIN:VCALENDAR\r\n") and text.endswith("END:VCALENDAR\r\n")
+    assert text.count("BEGIN:VEVENT") >= 3
+    assert client.get("/publico/municipios/999999/novedades.atom").status_code == 404

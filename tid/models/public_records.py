@@ -1,0 +1,38 @@
+"""What the public pages keep of their own: which fiscal years of a district's special account
+an association or the clerk chose to publish (or to withdraw), and a counter per district
+that every change of its public figures moves, so that every web worker knows its cached
+pages of the district are stale."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import BigInteger, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+from tid.clock import utcnow
+
+
+class PublishedYear(SQLModel, table=True):
+    """The choice made for one fiscal year's figures: published (true) or withdrawn (false).
+    Without a row, a year is public once it is locked (its statement issued)."""
+
+    __tablename__ = "published_year"
+    __table_args__ = (UniqueConstraint("district_id", "fiscal_year"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    district_id: int = Field(foreign_key="district.id", index=True)
+    fiscal_year: str = Field(max_length=7)  # "2025-26"
+    published: bool
+    actor: str = Field(max_length=254)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class PublicVersion(SQLModel, table=True):
+    """A district's public version: one more each time a booking, a billing run, a step of
+    its petition, a document or a publishing choice changes what its public pages show."""
+
+    __tablename__ = "public_version"
+
+    district_id: int = Field(foreign_key="district.id", primary_key=True)
+    version: int = Field(default=0, sa_type=BigInteger)

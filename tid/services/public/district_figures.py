@@ -1,0 +1,365 @@
+"""A district in the open (21 LPRA § 6653(3), (6)): its ordinance, its roll's size year by
+year, and each published fiscal year's money — billed, collected, still owed at the year's
+end, spent by purpose, administrative spending against the cap, the bank at the year's end.
+
+Every figure of a year is the yearly statement's own (:func:`account_reads.
+statement_page_context`, the account's statement page and its PDF; the billing run's total
+for what was billed), so the public page, the API and the files say what the association's
+statement says. Rows leave here only through :func:`public_view`."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from tid.models import (
+    BillingRun,
+    BillingRunStatus,
+    District,
+    JournalEntry,
+    Municipality,
+    Ordinance,
+    PropertyYear,
+)
+from tid.rules.imposts import compile_formula
+from tid.rules.money import ZERO
+from tid.rules.periods import FiscalYear, fiscal_year_of, parse_fiscal_year
+from tid.rules.vocab import formula_name_label
+from tid.services import account_reads, audit_statement, roll
+from tid.services.public import publishing, versions
+from tid.services.public.declared import public_view
+
+HUNDRED = Decimal(100)
+NOT_YET_DUE = audit_statement.AGING_BUCKETS[0][1]
+
+
+@dataclass(frozen=True)
+class DistrictPage:
+    """What a district's public page shows: the district, its municipality, its ordinance
+    (with the term's end, the years left and the formula's names in words), the roll by
+    year, and the fiscal years — the published ones with their figures."""
+
+    district: dict[str, Any]
+    municipality: dict[str, Any]
+    ordinance: dict[str, Any] | None
+    term_ends: date | None
+    years_left: int | None
+    formula_names: list[dict[str, Any]]
+    roll_years: list[dict[str, Any]]
+    years: list[dict[str, Any]]  # published, newest first
+    unpublished: list[str]  # fiscal years with figures not (yet) public, newest first
+
+
+def municipalities(*, session: Session) -> list[dict[str, Any]]:
+    """Every municipality with districts or petitions, by name, each with its districts."""
+    from tid.models import Petition
+
+    districts = list(session.exec(select(District).order_by(col(District.name))))
+    with_petitions = {
+        m for m in session.exec(select(col(Petition.municipality_id)).distinct()) if m
+    }
+    by_municipality: dict[int, list[dict[str, Any]]] = {}
+    for district in districts:
+        by_municipality.setdefault(district.municipality_id, []).append(
+            public_view("district", district)
+        )
+    result = []
+    for municipality in session.exec(select(Municipality).order_by(col(Municipality.name))):
+        mid = municipality.id or 0
+        if mid in by_municipality or mid in with_petitions:
+            row = public_view("municipality", municipality)
+            result.append({**row, "districts": by_municipality.get(mid, [])})
+    return result
+
+
+def ordinance_in_force(*, session: Session, district_id: int) -> Ordinance | None:
+    """The district's ordinance in force: the latest approved, else the latest issued."""
+    rows = list(
+        session.exec(
+            select(Ordinance)
+            .where(Ordinance.district_id == district_id)
+            .order_by(col(Ordinance.issued_on).desc(), col(Ordinance.id).desc())
+        )
+    )
+    approved = [o for o in rows if o.approved_on is not None]
+    chosen = approved or rows
+    return chosen[0] if chosen else None
+
+
+def _term(ordinance: Ordinance, today: date) -> tuple[date, int]:
+    """When the term ends (from the mayor's approval, else the issue) and the whole years
+    left of it (0 once ended)."""
+    start = ordinance.approved_on or ordinance.issued_on
+    try:
+        ends = start.replace(year=start.year + ordinance.term_years)
+    except ValueError:  # February 29
+        ends = start.replace(year=start.year + ordinance.term_years, day=28)
+    left = 0
+    while left < ordinance.term_years and _add_years(today, left + 1) <= ends:
+        left += 1
+    return ends, left
+
+
+def _add_years(day: date, years: int) -> date:
+    try:
+        return day.replace(year=day.year + years)
+    except ValueError:
+        return day.replace(year=day.year + years, day=28)
+
+
+def active_run_parameters(*, session: Session, district_id: int) -> dict[str, str]:
+    """The named parameters of the district's latest active billing run (text values)."""
+    run = session.exec(
+        select(BillingRun)
+        .where(
+            BillingRun.district_id == district_id,
+            BillingRun.status == BillingRunStatus.ACTIVE.value,
+        )
+        .order_by(col(BillingRun.fiscal_year).desc(), col(BillingRun.version).desc())
+    ).first()
+    found: dict[str, str] = json.loads(run.parameters or "{}") if run is not None else {}
+    return found
+
+
+def formula_names(ordinance: Ordinance, parameters: dict[str, str]) -> list[dict[str, Any]]:
+    """Each name the formula reads, in words: a column of the roll, or a figure of the
+    ordinance or a parameter with its value."""
+    names = [*parameters, "expected_amount"]
+    try:
+        formula = compile_formula(ordinance.formula, parameters=names)
+    except Exception:  # a formula the billing refuses is shown as written
+        return []
+    values = {**parameters, "expected_amount": str(ordinance.expected_amount)}
+    result = []
+    for name in dict.fromkeys(formula.names):
+        is_parameter = name in formula.parameters
+        result.append(
+            {
+                "name": name,
+                "label": formula_name_label(name) or name.replace("_", " "),
+                "kind": "parameter" if is_parameter else "roll",
+                "value": values.get(name) if is_parameter else None,
+            }
+        )
+    return result
+
+
+def roll_years(*, session: Session, district_id: int) -> list[dict[str, Any]]:
+    """The roll of each fiscal year: how many properties and their assessed value in all."""
+    totals = dict(
+        session.exec(
+            select(PropertyYear.fiscal_year, func.sum(PropertyYear.assessed_value))
+            .where(PropertyYear.district_id == district_id, col(PropertyYear.in_roll))
+            .group_by(col(PropertyYear.fiscal_year))
+        ).all()
+    )
+    return [
+        public_view(
+            "roll_year",
+            {
+                "district_id": district_id,
+                "fiscal_year": label,
+                "properties": count,
+                "assessed_value": _money(totals.get(label)),
+            },
+        )
+        for label, count in roll.fiscal_years(session=session, district_id=district_id)
+    ]
+
+
+def _money(value: object) -> Decimal:
+    """A summed money column (its type reads the cents back as dollars); nothing: zero."""
+    return value if isinstance(value, Decimal) else ZERO
+
+
+def fiscal_years(*, session: Session, district_id: int) -> list[FiscalYear]:
+    """The fiscal years with a billing run or an entry of the special account, newest first."""
+    labels = {
+        label
+        for label in session.exec(
+            select(BillingRun.fiscal_year).where(BillingRun.district_id == district_id).distinct()
+        )
+    }
+    first, last = session.exec(
+        select(func.min(JournalEntry.entry_date), func.max(JournalEntry.entry_date)).where(
+            JournalEntry.district_id == district_id
+        )
+    ).one()
+    years = {parse_fiscal_year(label) for label in labels}
+    if first is not None and last is not None:
+        fy = fiscal_year_of(first)
+        while fy.start <= last:
+            years.add(fy)
+            fy = fiscal_year_of(_next_day(fy.end))
+    return sorted(years, key=lambda y: y.start, reverse=True)
+
+
+def _next_day(day: date) -> date:
+    return date.fromordinal(day.toordinal() + 1)
+
+
+def _billed(session: Session, district_id: int, fy: FiscalYear) -> tuple[Decimal, int]:
+    """The year's active billing run: what it billed and how many properties."""
+    run = session.exec(
+        select(BillingRun)
+        .where(
+            BillingRun.district_id == district_id,
+            BillingRun.fiscal_year == fy.label,
+            BillingRun.status == BillingRunStatus.ACTIVE.value,
+        )
+        .order_by(col(BillingRun.version).desc())
+    ).first()
+    return (run.total, run.property_count) if run is not None else (ZERO, 0)
+
+
+def year_figures(
+    *, session: Session, district: District, fy: FiscalYear, today: date
+) -> dict[str, Any]:
+    """One fiscal year's public figures, from the yearly statement's own reads."""
+    district_id = district.id or 0
+    context = account_reads.statement_page_context(
+        session=session, district=district, fy=fy, booked_by=None, today=today
+    )
+    st: audit_statement.Statement = context["st"]
+    totals: list[tuple[str, Decimal]] = context["aging_totals"]
+    billed, billed_properties = _billed(session, district_id, fy)
+    owed = sum((amount for _label, amount in totals), ZERO)
+    delinquent = sum((amount for label, amount in totals if label != NOT_YET_DUE), ZERO)
+    rate = None if billed == 0 else (st.impost_revenue * HUNDRED / billed).quantize(Decimal("0.1"))
+    return public_view(
+        "fiscal_year",
+        {
+            "district_id": district_id,
+            "fiscal_year": fy.label,
+            "billed": billed,
+            "properties_billed": billed_properties,
+            "collected": st.impost_revenue,
+            "collection_rate": rate,
+            "owed_at_year_end": owed,
+            "delinquent_at_year_end": delinquent,
+            "opening_balance": st.opening_balance,
+            "owner_credits": st.owner_credits,
+            "spent_by_purpose": [
+                {"purpose": line.name, "amount": line.amount} for line in st.program
+            ],
+            "program_total": st.program_total,
+            "admin_total": st.admin_total,
+            "admin_ratio_percent": st.admin_ratio_percent,
+            "cap_rate": st.cap_rate,
+            "cap": st.cap,
+            "closing_balance": st.closing_balance,
+            "other_movements": st.other_movements,
+        },
+    )
+
+
+def district_page(*, session: Session, district_id: int, today: date) -> DistrictPage | None:
+    """The district's public page (None: there is no such district), kept per version."""
+
+    def make() -> DistrictPage | None:
+        district = session.get(District, district_id)
+        return None if district is None else _district_page(session, district, today)
+
+    return versions.kept(session=session, district_id=district_id, key=("page", today), make=make)
+
+
+def _district_page(session: Session, district: District, today: date) -> DistrictPage:
+    district_id = district.id or 0
+    municipality = session.get(Municipality, district.municipality_id)
+    ordinance = ordinance_in_force(session=session, district_id=district_id)
+    term_ends = years_left = None
+    names: list[dict[str, Any]] = []
+    if ordinance is not None:
+        term_ends, years_left = _term(ordinance, today)
+        names = formula_names(
+            ordinance, active_run_parameters(session=session, district_id=district_id)
+        )
+    chosen = publishing.choices(session=session, district_id=district_id)
+    years, unpublished = [], []
+    for fy in fiscal_years(session=session, district_id=district_id):
+        choice = chosen.get(fy.label)
+        if choice is not None and choice.public:
+            years.append(year_figures(session=session, district=district, fy=fy, today=today))
+        else:
+            unpublished.append(fy.label)
+    return DistrictPage(
+        district=public_view("district", district),
+        municipality=public_view("municipality", municipality or {"id": 0, "name": ""}),
+        ordinance=public_view("ordinance", ordinance) if ordinance is not None else None,
+        term_ends=term_ends,
+        years_left=years_left,
+        formula_names=names,
+        roll_years=roll_years(session=session, district_id=district_id),
+        years=years,
+        unpublished=unpublished,
+    )
+
+
+@dataclass(frozen=True)
+class YearPage:
+    """A published fiscal year of a district: its figures and its months (the charts)."""
+
+    district: dict[str, Any]
+    municipality: dict[str, Any]
+    figures: dict[str, Any]
+    months: list[dict[str, Any]]
+
+
+def year_page(
+    *, session: Session, district_id: int, fy: FiscalYear, today: date
+) -> YearPage | None:
+    """A published year of the district (None: no such district, or the year is not
+    public)."""
+
+    def make() -> YearPage | None:
+        district = session.get(District, district_id)
+        if district is None or not publishing.is_public(
+            session=session, district_id=district_id, fy=fy
+        ):
+            return None
+        municipality = session.get(Municipality, district.municipality_id)
+        months = audit_statement.months(session=session, district_id=district_id, fy=fy)
+        return YearPage(
+            district=public_view("district", district),
+            municipality=public_view("municipality", municipality or {"id": 0, "name": ""}),
+            figures=year_figures(session=session, district=district, fy=fy, today=today),
+            months=[
+                public_view(
+                    "month",
+                    {
+                        "fiscal_year": fy.label,
+                        "month": m.label,
+                        "collected": m.revenue,
+                        "program": m.program,
+                        "admin": m.admin,
+                        "collected_to_date": m.revenue_to_date,
+                        "admin_to_date": m.admin_to_date,
+                    },
+                )
+                for m in months
+            ],
+        )
+
+    return versions.kept(
+        session=session, district_id=district_id, key=("year", fy.label, today), make=make
+    )
+
+
+def years_to_choose(*, session: Session, district_id: int) -> list[publishing.YearChoice]:
+    """Every fiscal year of the district with figures (or a lock, or a choice), newest
+    first, as the public sees it now: what its association or clerk may publish."""
+    chosen = publishing.choices(session=session, district_id=district_id)
+    labels = {fy.label for fy in fiscal_years(session=session, district_id=district_id)}
+    labels |= set(chosen)
+    return [
+        chosen.get(
+            label, publishing.YearChoice(fiscal_year=label, public=False, locked=False, chosen=None)
+        )
+        for label in sorted(labels, reverse=True)
+    ]

@@ -1,0 +1,415 @@
+"""The open data (21 LPRA § 6653(3), (6)): the public register and the districts' money as
+tables — one definition per table (its fields, their types and meanings) that the JSON API
+(``/api/v1/public/…``) pages through and the bulk downloads write as CSV files with a
+Frictionless Data Package (``datapackage.json``, a Table Schema per file). Every row is a
+row of the public pages (:mod:`.district_figures`, :mod:`.register`), built through
+:func:`public_view`; the figures are the yearly statement's.
+
+Published documents: :func:`published_documents` is the one list of the documents of record
+a district makes public (an audited statement, a yearly report), fed by the archive; none is
+published yet, so it is empty until a document's kind is declared publishable there."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from tid import csv_safe
+from tid.models import District
+from tid.services.public import district_figures, register
+from tid.services.public.declared import public_view
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    type: str  # a Table Schema type: integer, number, string, date, boolean
+    description: str
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    title: str
+    key: tuple[str, ...]  # the row's stable id (and the cursor's order)
+    fields: tuple[Field, ...]
+
+
+def _f(name: str, kind: str, description: str) -> Field:
+    return Field(name, kind, description)
+
+
+_ID = _f("id", "integer", "The record's stable id.")
+_DISTRICT = _f("district_id", "integer", "The district's id.")
+_FY = _f("fiscal_year", "string", "Fiscal year, July 1 to June 30 (2025-26).")
+
+TABLES: dict[str, Table] = {
+    t.name: t
+    for t in (
+        Table(
+            "municipalities",
+            "Municipalities with districts or petitions",
+            ("id",),
+            (_ID, _f("name", "string", "The municipality's name.")),
+        ),
+        Table(
+            "districts",
+            "Tourism improvement districts",
+            ("id",),
+            (
+                _ID,
+                _f("municipality_id", "integer", "The municipality's id."),
+                _f("name", "string", "The district's name."),
+                _f("association_name", "string", "The association that collects, § 6653(4)."),
+            ),
+        ),
+        Table(
+            "ordinances",
+            "Ordinances that establish the districts, 21 LPRA § 6653(3)",
+            ("id",),
+            (
+                _ID,
+                _f("municipality_id", "integer", "The municipality's id."),
+                _DISTRICT,
+                _f("petition_id", "integer", "The petition it answers."),
+                _f("number", "string", "The legislature's ordinance number."),
+                _f("district_name", "string", "The district's name, § 6653(3)(a)."),
+                _f("expected_amount", "number", "Amount expected to be raised, § 6653(3)(b)."),
+                _f("term_years", "integer", "Term in years, § 6653(3)(c)."),
+                _f("formula", "string", "The impost's formula, § 6653(3)(d)."),
+                _f("association_name", "string", "The association, § 6653(4)."),
+                _f("issued_on", "date", "Issued by the legislature."),
+                _f("approved_on", "date", "Approved by the mayor."),
+                _f("crim_copy_sent_on", "date", "Copy sent to the CRIM."),
+            ),
+        ),
+        Table(
+            "petitions",
+            "Petitions before the municipal legislatures, 21 LPRA § 6653(1)-(2)",
+            ("id",),
+            (
+                _ID,
+                _f("municipality_id", "integer", "The municipality's id."),
+                _f("district_name", "string", "The district petitioned for."),
+                _f("petitioner", "string", "Who petitions (the mayor)."),
+                _f("state", "string", "Where the petition stands."),
+                _f("received_on", "date", "Received by the legislature."),
+                _f("study_started_on", "date", "Study begun."),
+                _f("denied_on", "date", "Denied."),
+                _f("sent_to_mayor_on", "date", "Ordinance sent to the mayor."),
+                _f("approved_on", "date", "Approved by the mayor."),
+                _f("vetoed_on", "date", "Vetoed by the mayor."),
+                _f("published_on", "date", "Ordinance published."),
+                _f("newspaper", "string", "Where it was published."),
+                _f("published_outside_window", "boolean", "Published outside its week."),
+            ),
+        ),
+        Table(
+            "petition_steps",
+            "Each petition's steps as recorded, with their deadlines",
+            ("petition_id", "step"),
+            (
+                _f("petition_id", "integer", "The petition's id."),
+                _f("step", "string", "The step (received, ordinance_issued, published, …)."),
+                _f("on", "date", "When the step was taken, as the clerk recorded it."),
+                _f("due", "date", "The statutory deadline the step had to meet."),
+                _f("on_time", "boolean", "Whether the step came by its deadline."),
+                _f("citation", "string", "The deadline's statute."),
+            ),
+        ),
+        Table(
+            "roll_years",
+            "The roll of each district by fiscal year, in all",
+            ("district_id", "fiscal_year"),
+            (
+                _DISTRICT,
+                _FY,
+                _f("properties", "integer", "Properties on the roll."),
+                _f("assessed_value", "number", "Their assessed value together (dollars)."),
+            ),
+        ),
+        Table(
+            "fiscal_years",
+            "Each published fiscal year of a district's special account, § 6653(6)",
+            ("district_id", "fiscal_year"),
+            (
+                _DISTRICT,
+                _FY,
+                _f("billed", "number", "Billed for the year (the active billing run)."),
+                _f("properties_billed", "integer", "Properties billed."),
+                _f("collected", "number", "Impost revenue collected in the year."),
+                _f("collection_rate", "number", "Collected ÷ billed, in percent."),
+                _f("owed_at_year_end", "number", "Impost still owed at the year's end."),
+                _f("delinquent_at_year_end", "number", "Of it, past due at the year's end."),
+                _f("opening_balance", "number", "Bank at the year's start."),
+                _f("owner_credits", "number", "Overpayments held as owners' credit."),
+                _f("program_total", "number", "Spent on the authorized purposes."),
+                _f("admin_total", "number", "Administrative spending."),
+                _f("admin_ratio_percent", "number", "Administrative ÷ collected, in percent."),
+                _f("cap_rate", "number", "The administrative cap's rate, § 6653(6)."),
+                _f("cap", "number", "The administrative cap in dollars."),
+                _f("closing_balance", "number", "Bank at the year's end."),
+                _f("other_movements", "number", "Any other movement of the bank (0)."),
+            ),
+        ),
+        Table(
+            "expenditures",
+            "Spending of each published fiscal year by authorized purpose",
+            ("district_id", "fiscal_year", "purpose"),
+            (
+                _DISTRICT,
+                _FY,
+                _f("purpose", "string", "The authorized purpose, or administrative."),
+                _f("amount", "number", "Spent in the year (dollars)."),
+            ),
+        ),
+        Table(
+            "documents",
+            "Documents of record a district has published",
+            ("district_id", "sha256"),
+            (
+                _DISTRICT,
+                _FY,
+                _f("title", "string", "What the document is."),
+                _f("media_type", "string", "Its media type."),
+                _f("sha256", "string", "The SHA-256 of its bytes, as archived."),
+            ),
+        ),
+    )
+}
+ADMINISTRATIVE = "administrative"
+
+
+def published_documents(*, session: Session, district_id: int) -> list[dict[str, Any]]:
+    """The documents of record the district has published, as archived (the hook for the
+    archive's documents: none is publishable yet)."""
+    return []
+
+
+def _districts(session: Session, district_id: int | None) -> list[District]:
+    stmt = select(District).order_by(col(District.id))
+    if district_id is not None:
+        stmt = stmt.where(District.id == district_id)
+    return list(session.exec(stmt))
+
+
+def _petition_rows(session: Session, today: date, district_ids: set[int] | None) -> list[Any]:
+    records = register.petitions(session=session, today=today)
+    if district_ids is None:
+        return records
+    return [r for r in records if r.ordinance and r.ordinance["district_id"] in district_ids]
+
+
+def rows(
+    *, session: Session, table: str, today: date, district_id: int | None = None
+) -> list[dict[str, Any]]:
+    """Every row of ``table`` (of one district, if given), in the order of its key."""
+    districts = _districts(session, district_id)
+    ids = {d.id or 0 for d in districts}
+    scope = None if district_id is None else ids
+    pages = [
+        page
+        for d in districts
+        if (
+            page := district_figures.district_page(
+                session=session, district_id=d.id or 0, today=today
+            )
+        )
+    ]
+    found: list[dict[str, Any]]
+    if table == "municipalities":
+        wanted = {d.municipality_id for d in districts}
+        found = [
+            {k: v for k, v in m.items() if k != "districts"}
+            for m in district_figures.municipalities(session=session)
+            if district_id is None or m["id"] in wanted
+        ]
+    elif table == "districts":
+        found = [p.district for p in pages]
+    elif table == "ordinances":
+        found = [p.ordinance for p in pages if p.ordinance]
+    elif table == "petitions":
+        found = [r.petition for r in _petition_rows(session, today, scope)]
+    elif table == "petition_steps":
+        found = [
+            {k: v for k, v in s.items() if k != "label"}
+            for r in _petition_rows(session, today, scope)
+            for s in r.steps
+        ]
+    elif table == "roll_years":
+        found = [r for p in pages for r in p.roll_years]
+    elif table == "fiscal_years":
+        found = [
+            {k: v for k, v in y.items() if k != "spent_by_purpose"} for p in pages for y in p.years
+        ]
+    elif table == "expenditures":
+        found = [row for p in pages for y in p.years for row in _expenditures(y)]
+    elif table == "documents":
+        found = [r for d in ids for r in published_documents(session=session, district_id=d)]
+    else:
+        raise KeyError(table)
+    key = TABLES[table].key
+    return sorted(found, key=lambda r: tuple(str(r[k]).zfill(12) for k in key))
+
+
+def _expenditures(year: dict[str, Any]) -> list[dict[str, Any]]:
+    lines = [(p["purpose"], p["amount"]) for p in year["spent_by_purpose"]]
+    lines.append((ADMINISTRATIVE, year["admin_total"]))
+    return [
+        public_view(
+            "expenditure_line",
+            {
+                "district_id": year["district_id"],
+                "fiscal_year": year["fiscal_year"],
+                "purpose": purpose,
+                "amount": amount,
+            },
+        )
+        for purpose, amount in lines
+    ]
+
+
+def row_key(table: str, row: dict[str, Any]) -> str:
+    """A row's stable id: its key's values joined by ``:``."""
+    return ":".join(str(row[k]) for k in TABLES[table].key)
+
+
+def plain(value: object) -> object:
+    """A value as JSON and CSV write it: money and rates as exact text, dates ISO."""
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, list):
+        return [{k: plain(v) for k, v in item.items()} for item in value]
+    return value
+
+
+# --------------------------------------------------------------------------- bulk downloads
+
+
+def _cell(value: object, kind: str) -> object:
+    if value is None:
+        return ""
+    if kind == "boolean":
+        return "true" if value else "false"
+    return plain(value)
+
+
+def table_csv(table: str, found: Iterable[dict[str, Any]]) -> str:
+    fields = TABLES[table].fields
+    numbers = {f.name for f in fields if f.type in ("integer", "number")}
+    return csv_safe.write(
+        [f.name for f in fields],
+        ([_cell(r.get(f.name), f.type) for f in fields] for r in found),
+        numbers=numbers,
+    )
+
+
+def descriptor(name: str, title: str) -> dict[str, Any]:
+    """The Frictionless Data Package describing the files: one resource per table, each with
+    its Table Schema (fields, types, primary key)."""
+    return {
+        "profile": "tabular-data-package",
+        "name": name,
+        "title": title,
+        "licenses": [{"name": "ODC-PDDL-1.0", "path": "http://opendatacommons.org/licenses/pddl/"}],
+        "resources": [
+            {
+                "name": t.name.replace("_", "-"),
+                "path": f"{t.name}.csv",
+                "title": t.title,
+                "profile": "tabular-data-resource",
+                "format": "csv",
+                "mediatype": "text/csv",
+                "encoding": "utf-8",
+                "schema": {
+                    "fields": [
+                        {"name": f.name, "type": f.type, "description": f.description}
+                        for f in t.fields
+                    ],
+                    "primaryKey": list(t.key),
+                    "missingValues": [""],
+                },
+            }
+            for t in TABLES.values()
+        ],
+    }
+
+
+def data_package(*, session: Session, today: date, district_id: int | None = None) -> bytes | None:
+    """A ZIP of every table as CSV with its ``datapackage.json`` — of one district, or of
+    the whole installation (None: no such district)."""
+    if district_id is not None and session.get(District, district_id) is None:
+        return None
+    name = "tid-all" if district_id is None else f"tid-district-{district_id}"
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for table in TABLES:
+            found = rows(session=session, table=table, today=today, district_id=district_id)
+            archive.writestr(f"{table}.csv", table_csv(table, found))
+        title = "Tourism improvement districts of Puerto Rico: open data"
+        archive.writestr(
+            "datapackage.json", json.dumps(descriptor(name, title), indent=2, ensure_ascii=False)
+        )
+    return out.getvalue()
+
+
+# --------------------------------------------------------------------------- the API's pages
+
+MOST_PER_PAGE = 500
+
+
+def _sortable(key: str) -> tuple[str, ...]:
+    return tuple(part.zfill(12) for part in key.split(":"))
+
+
+@dataclass(frozen=True)
+class Page:
+    rows: list[dict[str, Any]]
+    next_after: str | None  # the cursor of the next page (None: this is the last)
+
+
+def page(
+    *,
+    session: Session,
+    table: str,
+    today: date,
+    district_id: int | None = None,
+    after: str | None = None,
+    limit: int = 100,
+) -> Page:
+    """The rows of ``table`` after the row whose key is ``after``, at most ``limit``; a
+    client that follows the cursors gets every row, however many. Each row carries its
+    ``key``; a petition its steps."""
+    found = rows(session=session, table=table, today=today, district_id=district_id)
+    if after:
+        start = _sortable(after)
+        found = [r for r in found if _sortable(row_key(table, r)) > start]
+    limit = max(1, min(limit, MOST_PER_PAGE))
+    chosen = found[:limit]
+    steps: dict[int, list[dict[str, Any]]] = {}
+    if table == "petitions" and chosen:  # in the order the petition took them
+        for record in register.petitions(session=session, today=today):
+            steps[record.petition["id"]] = [
+                {k: v for k, v in s.items() if k != "label"} for s in record.steps
+            ]
+    out = []
+    for row in chosen:
+        item = {"key": row_key(table, row), **{k: plain(v) for k, v in row.items()}}
+        if table == "petitions":
+            item["steps"] = [
+                {k: plain(v) for k, v in s.items() if k != "petition_id"}
+                for s in steps.get(row["id"], [])
+            ]
+        out.append(item)
+    more = len(found) > limit
+    return Page(out, row_key(table, chosen[-1]) if more and chosen else None)

@@ -1,0 +1,225 @@
+"""Each district's public version, and the pages computed for it kept per worker.
+
+A public page of a district (its figures year by year, a year's statement, its data files)
+is computed once per version of the district and kept in the worker's memory; every worker
+reads the version from the database (one indexed row), so a change made through any worker,
+the command line or a background job is seen by all of them at their next request.
+
+The version moves by itself: whatever a transaction writes to the tables the public figures
+come from — a journal entry (a payment, a bill booked, an expenditure, a reversal), a billing
+run, an expenditure's document, a bank balance, an authorized purpose, a locked year, an
+ordinance, the roll — adds one to the version of each district it
+touches, once per transaction, in that transaction (:func:`install`, run when
+:mod:`tid.services` is imported). A publishing choice moves it explicitly (:func:`bump`).
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar
+
+from sqlalchemy import event, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection
+from sqlalchemy.orm import ORMExecuteState, SessionTransaction
+from sqlalchemy.orm import Session as OrmSession
+from sqlalchemy.sql.dml import UpdateBase
+from sqlmodel import Session
+
+from tid.models import PublicVersion
+
+T = TypeVar("T")
+
+# The tables whose rows carry a district's public figures (each has ``district_id``).
+WATCHED = frozenset(
+    {
+        "journal_entry",
+        "billing_run",
+        "expenditure",
+        "bank_balance",
+        "authorized_purpose",
+        "fiscal_year_lock",
+        "ordinance",
+        "property_year",
+        "published_year",
+        "district",
+    }
+)
+_PENDING = "tid.public.pending"  # session.info: districts touched, not yet bumped
+_DONE = "tid.public.done"  # session.info: districts bumped in this transaction
+
+
+def _upsert(connection: Connection, district_ids: Iterable[int]) -> None:
+    insert = postgresql.insert if connection.dialect.name == "postgresql" else sqlite.insert
+    table = PublicVersion.__table__  # type: ignore[attr-defined]
+    for district_id in sorted(set(district_ids)):
+        statement = (
+            insert(table)
+            .values(district_id=district_id, version=1)
+            .on_conflict_do_update(
+                index_elements=["district_id"], set_={"version": table.c.version + 1}
+            )
+        )
+        connection.execute(statement)
+
+
+def bump(*, session: Session, district_ids: Sequence[int]) -> None:
+    """Move the public version of each district (in the session's transaction)."""
+    done: set[int] = session.info.setdefault(_DONE, set())
+    fresh = [d for d in district_ids if d and d not in done]
+    if fresh:
+        _upsert(session.connection(), fresh)
+        done.update(fresh)
+
+
+def version_of(*, session: Session, district_id: int) -> int:
+    """The district's public version (0 before anything moved it)."""
+    table = PublicVersion.__table__  # type: ignore[attr-defined]
+    found = session.execute(
+        select(table.c.version).where(table.c.district_id == district_id)
+    ).scalar()
+    return int(found) if found is not None else 0
+
+
+# --------------------------------------------------------------------------- the worker's copies
+
+_MOST = 256
+_KEPT: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+_LOCK = threading.Lock()
+# Each database (engine) its own name in the keys: a worker never mixes two databases' copies.
+_DATABASES: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
+
+
+def _database(session: Session) -> str:
+    bind = session.get_bind()
+    engine = getattr(bind, "engine", bind)
+    with _LOCK:
+        name = _DATABASES.get(engine)
+        if name is None:
+            name = _DATABASES[engine] = uuid.uuid4().hex
+    return name
+
+
+def kept(
+    *,
+    session: Session,
+    district_id: int,
+    key: tuple[Any, ...],
+    make: Callable[[], T],
+    version: object = None,
+) -> T:
+    """What ``make`` computes for the district's current version (or for ``version``, when
+    the caller knows what its answer depends on), computed once per version and worker (the
+    least recently used of :data:`_MOST` copies is dropped first)."""
+    if version is None:
+        version = version_of(session=session, district_id=district_id)
+    full = (_database(session), district_id, version, *key)
+    with _LOCK:
+        if full in _KEPT:
+            _KEPT.move_to_end(full)
+            found: T = _KEPT[full]
+            return found
+    value = make()
+    with _LOCK:
+        _KEPT[full] = value
+        while len(_KEPT) > _MOST:
+            _KEPT.popitem(last=False)
+    return value
+
+
+def forget_all() -> None:
+    """Drop every copy (the tests, between databases)."""
+    with _LOCK:
+        _KEPT.clear()
+
+
+# --------------------------------------------------------------------------- the automatic moves
+
+
+def _districts_of(parameters: object) -> set[int] | None:
+    """The districts named by a statement's parameters (None: it does not say)."""
+    rows: Sequence[object]
+    if isinstance(parameters, Mapping):
+        rows = [parameters]
+    elif isinstance(parameters, Sequence) and not isinstance(parameters, str | bytes):
+        rows = parameters
+    else:
+        return None
+    found: set[int] = set()
+    for row in rows:
+        if not isinstance(row, Mapping) or not isinstance(row.get("district_id"), int):
+            return None
+        found.add(int(row["district_id"]))
+    return found
+
+
+def _note(session: OrmSession, district_ids: Iterable[int]) -> None:
+    pending: set[int] = session.info.setdefault(_PENDING, set())
+    pending.update(d for d in district_ids if d)
+
+
+def _on_execute(state: ORMExecuteState) -> None:
+    statement = state.statement
+    if not isinstance(statement, UpdateBase):
+        return
+    table = getattr(statement, "table", None)
+    if getattr(table, "name", None) not in WATCHED:
+        return
+    named = _districts_of(state.parameters)
+    values = getattr(statement, "_values", None) or {}
+    for column, value in values.items():
+        if getattr(column, "name", column) == "district_id":
+            literal = getattr(value, "value", None)
+            if isinstance(literal, int):
+                named = (named or set()) | {literal}
+    if named:
+        _note(state.session, named)
+
+
+def _after_flush(session: OrmSession, _context: object) -> None:
+    touched = [*session.new, *session.dirty, *session.deleted]
+    district_ids = set()
+    for row in touched:
+        table = getattr(type(row), "__tablename__", None)
+        if table not in WATCHED:
+            continue
+        district_id = row.id if table == "district" else getattr(row, "district_id", None)
+        if isinstance(district_id, int):
+            district_ids.add(district_id)
+    if district_ids:
+        _note(session, district_ids)
+
+
+def _before_commit(session: OrmSession) -> None:
+    if session.in_nested_transaction():  # a savepoint released: the transaction goes on
+        return
+    session.flush()
+    pending: set[int] = session.info.pop(_PENDING, set())
+    done: set[int] = session.info.setdefault(_DONE, set())
+    fresh = pending - done
+    if fresh:
+        _upsert(session.connection(), fresh)
+        done.update(fresh)
+
+
+def _forget_transaction(session: OrmSession, transaction: SessionTransaction) -> None:
+    """The session's transaction ended (committed or rolled back): start the next afresh. A
+    savepoint's end is not the transaction's."""
+    if transaction.parent is not None:
+        return
+    session.info.pop(_PENDING, None)
+    session.info.pop(_DONE, None)
+
+
+def install() -> None:
+    """Listen to every session's writes (once per process)."""
+    if event.contains(OrmSession, "do_orm_execute", _on_execute):
+        return
+    event.listen(OrmSession, "do_orm_execute", _on_execute)
+    event.listen(OrmSession, "after_flush", _after_flush)
+    event.listen(OrmSession, "before_commit", _before_commit)
+    event.listen(OrmSession, "after_transaction_end", _forget_transaction)

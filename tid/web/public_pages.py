@@ -1,0 +1,239 @@
+"""What anyone may see without an account (21 LPRA § 6653(3), (6)): every municipality with
+districts and petitions, each district's page at a permanent address (its ordinance, its
+roll, its money year by year) and each published fiscal year's page. Every value comes from
+:mod:`tid.services.public`, which builds its rows through the one declaration of public
+fields. Without a login, each address may read :data:`DEFAULT_RATE_LIMIT` pages a minute
+(``PUBLIC_RATE_LIMIT``), counted in the database so that the limit holds across workers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_login import current_user
+from werkzeug.exceptions import TooManyRequests
+
+from tid.clock import utcnow
+from tid.db import get_session
+from tid.i18n import language, money
+from tid.render.public_charts import grouped_bars
+from tid.rules.errors import N_, InputError
+from tid.rules.periods import FiscalYear, parse_fiscal_year
+from tid.services.public import district_figures, estimate, feeds, open_data, register, visits
+from tid.web import nav
+from tid.web.access import public
+from tid.web.forms import Form
+from tid.web.util import today
+
+bp = Blueprint("public", __name__, url_prefix="/publico")
+
+nav.add(
+    "public.index",
+    N_("Districts in the open"),
+    N_(
+        "Every district's ordinance, its roll and its money year by year, and the petitions "
+        "before each municipal legislature: open to anyone, without an account."
+    ),
+    None,
+)
+
+DEFAULT_RATE_LIMIT = 300
+
+
+class PublicRateLimited(TooManyRequests):
+    """Too many public pages from one address in this minute."""
+
+
+@bp.before_request
+def rate_limit() -> None:
+    """Count an anonymous request; past the limit, 429 with ``Retry-After``."""
+    limit = int(current_app.config.get("PUBLIC_RATE_LIMIT", DEFAULT_RATE_LIMIT))
+    if limit <= 0 or current_user.is_authenticated:
+        return
+    db = get_session()
+    decision = visits.count_visit(session=db, address=request.remote_addr or "unknown", limit=limit)
+    db.commit()
+    if not decision.allowed:
+        raise PublicRateLimited(retry_after=decision.retry_after)
+
+
+def _fiscal_year(value: str) -> FiscalYear:
+    try:
+        return parse_fiscal_year(value)
+    except InputError:
+        abort(404)
+
+
+@bp.route("")
+@public
+def index() -> Any:
+    """Every municipality with districts or petitions, each with its districts."""
+    rows = district_figures.municipalities(session=get_session())
+    return render_template("public/index.html", municipalities=rows)
+
+
+@bp.route("/distritos/<int:district_id>")
+@public
+def district(district_id: int) -> Any:
+    """A district's page: its ordinance, its roll and its published years."""
+    page = district_figures.district_page(
+        session=get_session(), district_id=district_id, today=today()
+    )
+    if page is None:
+        abort(404)
+    chart = grouped_bars(
+        [
+            (y["fiscal_year"], [("billed", y["billed"]), ("revenue", y["collected"])])
+            for y in reversed(page.years)
+        ],
+        chart_id="public-years",
+        title=_("Billed and collected, by fiscal year"),
+        series_titles={"billed": _("Billed"), "revenue": _("Collected")},
+        money=money,
+    )
+    return render_template("public/district.html", page=page, chart=chart)
+
+
+@bp.route("/distritos/<int:district_id>/<fiscal_year>")
+@public
+def year(district_id: int, fiscal_year: str) -> Any:
+    """A published fiscal year of a district: the statement's figures and its months."""
+    fy = _fiscal_year(fiscal_year)
+    page = district_figures.year_page(
+        session=get_session(), district_id=district_id, fy=fy, today=today()
+    )
+    if page is None:
+        abort(404)
+    chart = grouped_bars(
+        [
+            (
+                m["month"][5:],
+                [("revenue", m["collected"]), ("program", m["program"]), ("admin", m["admin"])],
+            )
+            for m in page.months
+        ],
+        chart_id="public-months",
+        title=_("Collected and spent, by month"),
+        series_titles={
+            "revenue": _("Collected"),
+            "program": _("Authorized purposes"),
+            "admin": _("Administrative"),
+        },
+        money=money,
+    )
+    return render_template("public/year.html", page=page, fy=fy, chart=chart)
+
+
+# The feeds change with a step recorded; a reader polling them every few minutes is enough.
+FEED_CACHE = "public, max-age=300"
+
+
+@bp.route("/municipios/<int:municipality_id>")
+@public
+def municipality(municipality_id: int) -> Any:
+    """The municipality's register of petitions: each petition's steps and deadlines."""
+    session = get_session()
+    found = register.municipality(session=session, municipality_id=municipality_id)
+    if found is None:
+        abort(404)
+    rows = register.petitions(session=session, today=today(), municipality_id=municipality_id)
+    return render_template("public/register.html", municipality=found, petitions=rows)
+
+
+@bp.route("/peticiones/<int:petition_id>")
+@public
+def petition(petition_id: int) -> Any:
+    """A petition of the register: its steps, deadlines, findings and ordinance."""
+    record = register.petition(session=get_session(), petition_id=petition_id, today=today())
+    if record is None:
+        abort(404)
+    return render_template("public/petition.html", record=record)
+
+
+@bp.route("/municipios/<int:municipality_id>/novedades.atom")
+@public
+def feed(municipality_id: int) -> Any:
+    """The municipality's new petitions, steps and ordinances (Atom)."""
+    body = feeds.atom_feed(
+        session=get_session(),
+        municipality_id=municipality_id,
+        today=today(),
+        lang=language(),
+        feed_url=url_for("public.feed", municipality_id=municipality_id, _external=True),
+        page_url=url_for("public.municipality", municipality_id=municipality_id, _external=True),
+        petition_url=lambda pid: url_for("public.petition", petition_id=pid, _external=True),
+    )
+    if body is None:
+        abort(404)
+    response = Response(body, mimetype="application/atom+xml")
+    response.headers["Cache-Control"] = FEED_CACHE
+    return response
+
+
+@bp.route("/municipios/<int:municipality_id>/plazos.ics")
+@public
+def deadlines(municipality_id: int) -> Any:
+    """The statutory deadlines of the municipality's petitions (iCalendar)."""
+    body = feeds.deadlines_calendar(
+        session=get_session(),
+        municipality_id=municipality_id,
+        today=today(),
+        lang=language(),
+        stamp=utcnow(),
+    )
+    if body is None:
+        abort(404)
+    response = Response(body, mimetype="text/calendar")
+    response.headers["Content-Type"] = "text/calendar; charset=utf-8"
+    response.headers["Cache-Control"] = FEED_CACHE
+    return response
+
+
+@bp.route("/distritos/<int:district_id>/estimado")
+@public
+def owner_estimate(district_id: int) -> Any:
+    """The owner's estimate: the formula's inputs typed in, the impost computed with its
+    explanation as the bill gives it. A GET form: nothing is written or kept."""
+    session = get_session()
+    shape = estimate.estimate_form(session=session, district_id=district_id)
+    if shape is None:
+        abort(404)
+    values = {i.name: request.args.get(i.name, "")[:200] for i in shape.inputs}
+    form = Form()
+    result = None
+    if request.args and not shape.apportioned:
+        result = form.read(
+            lambda: estimate.estimate(session=session, district_id=district_id, values=values)
+        )
+    return render_template(
+        "public/estimate.html", shape=shape, values=values, errors=form.errors, result=result
+    )
+
+
+DATA_CACHE = "public, max-age=300"
+
+
+@bp.route("/datos/<int:district_id>.zip")
+@public
+def district_data(district_id: int) -> Any:
+    """The district's open data: every table as CSV with its data package."""
+    return _package(district_id)
+
+
+@bp.route("/datos/todo.zip")
+@public
+def all_data() -> Any:
+    """The installation's open data: every district's tables as CSV with the data package."""
+    return _package(None)
+
+
+def _package(district_id: int | None) -> Any:
+    body = open_data.data_package(session=get_session(), today=today(), district_id=district_id)
+    if body is None:
+        abort(404)
+    name = "tid-todo.zip" if district_id is None else f"tid-distrito-{district_id}.zip"
+    response = Response(body, mimetype="application/zip")
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    response.headers["Cache-Control"] = DATA_CACHE
+    return response
