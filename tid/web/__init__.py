@@ -21,6 +21,7 @@ BLUEPRINT_MODULES = [
     "tid.web.portal",
     "tid.web.jobs",
     "tid.web.journal_labels",
+    "tid.web.field_labels",
 ]
 
 
