@@ -1,5 +1,6 @@
 """The demo as each of its people meets it, in Spanish and in English: every link a page
-shows is one its reader may open (no 403, no 404), and every page speaks the reader's
+shows is one its reader may open (no 403, no 404; a citation of a reading names one the
+readings page publishes), and every page speaks the reader's
 language — no word only the other language's messages have, no identifier (``how_to_pay_en``,
 ``print_sha256``), no unformatted amount (``1250000.00``), no ISO date beside the reader's
 dates, no file of the project's (``RULES.md``).
@@ -28,6 +29,7 @@ from sqlmodel import Session
 from tests.conftest import BACKENDS, login, make_test_app
 from tests.web.test_pseudo_locale import _catalog_words, data_words, html_texts
 from tid.demo import DEMO_PASSWORD
+from tid.rules.readings import READINGS
 
 
 @pytest.fixture(params=[b for b in BACKENDS if b == "sqlite"] or BACKENDS[:1])
@@ -140,6 +142,9 @@ def links(page: str, base: str) -> list[str]:
     parser.feed(page)
     found = []
     for href in parser.links:
+        if href.startswith("/readings#"):
+            found.append(href)  # a citation of a reading: its anchor must be published
+            continue
         url = urljoin(base, href)
         parts = urlsplit(url)
         if parts.scheme not in ("", "http") or parts.netloc not in ("", "localhost"):
@@ -188,6 +193,11 @@ class Walk:
         while queue:
             url = queue.pop(0)
             if url in opened:
+                continue
+            if url.startswith("/readings#"):
+                opened.add(url)
+                if url.removeprefix("/readings#") not in READINGS:
+                    self.broken.append(f"{who}: {url} cites no published reading")
                 continue
             opened.add(url)
             kind = shape(url)

@@ -194,7 +194,7 @@ def test_walking_a_petition_to_publication_through_the_pages(app: Flask, people:
     )
     assert response.status_code == 302
     page = _text(client.get(url))
-    assert "determinación desfavorable en el/los factor(es) e" in page
+    assert "determinación desfavorable sobre el factor e" in page  # one factor: the singular
     assert "$1,250,000.00" in page
     assert client.post(url + "/step/to_mayor", data={"on": "2026-03-23"}).status_code == 302
     page = _text(client.get(url))

@@ -24,7 +24,7 @@ from tid.rules.calculators.inputs import N_, FormSpec
 from tid.rules.calculators.kit import SignedChart, StackedChart
 from tid.rules.messages import Message, render, set_field_labels
 from tid.rules.params import CODE_LABELS
-from tid.rules.vocab import EXEMPTIONS, LIEN_KINDS, LODGING_TYPES
+from tid.rules.vocab import AUDIT_FIELDS, EXEMPTIONS, LIEN_KINDS, LODGING_TYPES
 
 # The leaf labels of dotted columns get their group's name in front, except these groups.
 _PLAIN_GROUPS = {"allocations", "collections"}
@@ -48,7 +48,10 @@ def _label_msgid(key: str) -> str | None:
         term = vocabulary.get(key)
         if term is not None:
             return term.label
-    return calculators.labels().get(key)
+    found = calculators.labels().get(key)
+    if found is None and key in AUDIT_FIELDS:  # a record's field (a notice's article number)
+        found = AUDIT_FIELDS[key].label
+    return found
 
 
 _INDEX = re.compile(r"\[(\d+)\]")
