@@ -8,6 +8,7 @@ from flask_babel import force_locale
 
 from tid.rules.errors import InputError
 from tid.rules.messages import render
+from tid.rules.money import parse_money
 from tid.rules.periods import parse_fiscal_year
 
 
@@ -27,3 +28,11 @@ def test_a_bad_fiscal_year_is_said_in_the_readers_language(
     assert str(caught.value.message) == 'fiscal_year: "" is not a fiscal year like "2024-25"'
     with app.test_request_context("/"), force_locale(language):
         assert render(caught.value.message) == expected
+
+
+def test_a_huge_amount_says_it_is_too_large(app: Flask) -> None:
+    with pytest.raises(InputError) as caught:
+        parse_money("99999999999999999999", "amount")
+    with app.test_request_context("/"), force_locale("es"):
+        said = render(caught.value.message)
+    assert "es demasiado grande" in said and "15 dígitos" in said, said
