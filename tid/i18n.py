@@ -233,6 +233,11 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["audit_field"] = audit_words.field_label
     app.jinja_env.globals["audit_entity"] = audit_words.entity_label
     app.jinja_env.globals["audit_shown"] = audit_words.shown_value
+    app.jinja_env.globals["audit_shown_fields"] = audit_words.shown_fields
+    app.jinja_env.globals["audit_actor"] = audit_words.actor_label
+    from tid.services import record_names
+
+    app.jinja_env.globals["batch_name"] = record_names.batch_name
 
 
 def _field_label_in_request(path: str) -> str:
@@ -272,7 +277,7 @@ def bill_explanation(bill: Any) -> str:
     return str(bill.explanation)
 
 
-def journal_memo(kind: str, memo: str) -> str:
+def journal_memo(kind: str, memo: str, bills: Mapping[int, str] | None = None) -> str:
     from tid.services import ledger
 
-    return localized(ledger.memo_message(kind, memo))
+    return localized(ledger.memo_message(kind, memo, bills))

@@ -132,8 +132,8 @@ def compose_digest(
     subject = f"{render(heading, 'es')} / {render(Message('TID petition deadlines'), 'en')}"
     overdue = sum(1 for r in rows if r.clock is not None and r.clock.days_left < 0)
     intro = Message(
-        "Tourism improvement district petitions of %(municipality)s, as of %(day)s: "
-        "%(count)s deadline(s) overdue or due within %(soon)s days (%(overdue)s overdue).",
+        "Tourism improvement district petitions of %(municipality)s, as of %(day)s. Deadlines "
+        "overdue or due within %(soon)s days: %(count)s (overdue: %(overdue)s).",
         municipality=municipality,
         day=day.isoformat(),
         count=len(rows),

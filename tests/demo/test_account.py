@@ -3,6 +3,7 @@ delinquent property with other liens; a second load changes nothing."""
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from pathlib import Path
 
@@ -24,6 +25,9 @@ def test_the_account_demo_loads_once(app: Flask, session: Session) -> None:
     path = demo_deposits_path(config)
     assert path == Path(app.instance_path) / "demo" / "deposits-condado-2025-09.csv"
     assert path.read_text().startswith("fecha,monto,referencia")
+    # a deposit names its bill by the notice's number, as the owner quotes it, never an id
+    quoted = [line.split(",")[4] for line in path.read_text().splitlines()[1:]]
+    assert quoted and all(re.fullmatch(r"\d{4}-\d{6}|", q) for q in quoted), quoted
     entries = session.exec(select(func.count()).select_from(JournalEntry)).one()
     figures = ledger.cap_figures(session=session, district_id=d, fy=FiscalYear(2025))
     assert figures.revenue > 0 and 0 < figures.admin <= figures.rate * figures.revenue

@@ -563,3 +563,22 @@ def test_a_refused_bank_file_is_announced_at_the_top_and_its_address_reloads(
     for path in ("/me/two-factor/recovery-codes", "/petitions/calendar/token"):
         login(client, people.clerk)
         assert client.get(path).status_code == 302, path
+
+
+def test_the_error_summary_names_the_field_of_each_message(app: Flask, people: People) -> None:
+    """Three blank fields are three lines that say which field each is, not the same words
+    three times."""
+    app.config["TODAY"] = TODAY
+    client = app.test_client()
+    login(client, people.clerk)
+    response = client.post(
+        "/petitions/new",
+        data={"district_name": "", "petitioner": "", "received_on": ""},
+    )
+    assert response.status_code == 422
+    lines = list(_links(_summary(response)).values())
+    assert len(lines) >= 3, lines
+    assert len(set(lines)) == len(lines), lines
+    assert "Nombre del distrito propuesto: Este campo es obligatorio." in lines, lines
+    assert all(": " in line for line in lines), lines
+    assert any(line.startswith("Peticionario: ") for line in lines), lines

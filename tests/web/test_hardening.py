@@ -188,7 +188,7 @@ def test_a_huge_csv_cell_is_a_row_error_in_every_file(
         content_type="multipart/form-data",
         follow_redirects=True,
     )
-    assert response.status_code == 200 and "CSV" in response.get_data(as_text=True)
+    assert response.status_code == 422 and "CSV" in response.get_data(as_text=True)
     assert _entries(session) == 1
 
 

@@ -167,7 +167,9 @@ def test_the_run_page_sets_postage_before_the_manifest_and_filters_by_delivery(
     login(client, people.association)
     page = client.get(f"/notices/batches/{batch.id}").get_data(as_text=True)
     # The first run of the district is run #1, and the defaults of the day are filled in.
-    assert "#1 ·" in page and 'value="0.78"' in page and 'value="5.30"' in page
+    assert "Tanda de avisos 1 ·" in page and 'value="0.78"' in page and 'value="5.30"' in page
+    # the prices' source cited in the reader's language
+    assert "lista de precios del Servicio Postal" in page and "price list of" not in page
     bad = client.post(
         f"/notices/batches/{batch.id}/fees",
         data={"postage": "abc", "certified_fee": "", "return_receipt": "1"},

@@ -25,7 +25,7 @@ from tests.services.notice_support import (
     make_ordinance,
     make_run,
 )
-from tid.models import Notice, Property
+from tid.models import Notice, NoticeBatch, Property
 from tid.services import notices
 
 
@@ -228,10 +228,19 @@ def test_the_owner_sees_the_property_how_to_pay_and_whom_to_ask(
     page = client.get("/portal/notices").get_data(as_text=True)
     assert prop.cadastral_number in page and "Calle Fortaleza" in page
     assert "Cómo pagar" in page and "Cheque o giro a nombre de la Asociación" in page
-    assert f"#{mine.bill_id}" in page  # the payment reference
+    # the payment reference is the number the notice says to quote, never a database id
+    assert f"Referencia de pago: {mine.number} (escríbala en su pago)." in page
+    assert f"#{mine.bill_id}" not in page
     # The payments have a heading even when there are none yet.
     assert "Pagos recibidos" in page and "Aún no hay pagos registrados." in page
     assert "<caption>" in page
+    # In English, the run's English "How to pay" (as on the notice's English page).
+    batch = session.get(NoticeBatch, mine.batch_id)
+    assert batch is not None and batch.how_to_pay_en.strip()
+    client.post("/lang/en")
+    page = client.get("/portal/notices").get_data(as_text=True)
+    assert batch.how_to_pay_en.splitlines()[0] in page
+    assert batch.how_to_pay.splitlines()[0] not in page
 
 
 def test_a_wrong_code_says_how_many_tries_are_left(client: FlaskClient, mailed: Mailed) -> None:

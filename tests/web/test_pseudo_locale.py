@@ -185,8 +185,11 @@ class _Visible(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
         self._skip = 0
+        self._glue = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _CODE_TAGS and not self._skip:
+            self._glue = True  # a message's example set as code: its words go on around it
         if tag in _SKIPPED_TAGS or tag in _CODE_TAGS:
             self._skip += 1
         values = dict(attrs)
@@ -202,7 +205,11 @@ class _Visible(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         if not self._skip and data.strip():
-            self.parts.append(data)
+            if self._glue and self.parts:
+                self.parts[-1] += " " + data
+            else:
+                self.parts.append(data)
+            self._glue = False
 
 
 def html_texts(page: str) -> list[str]:

@@ -29,6 +29,7 @@ from tid.models import (
     BillStatus,
     District,
     Municipality,
+    Notice,
     Ordinance,
     PetitionState,
     Property,
@@ -285,10 +286,17 @@ def _deposits_csv(session: Session, district_id: int, bills: list[Bill]) -> byte
         p.id: p.cadastral_number
         for p in session.exec(select(Property).where(Property.district_id == district_id))
     }
+    # the number on each owner's notice, as the owner quotes it on the deposit slip
+    notice_numbers = {
+        n.bill_id: n.number
+        for n in session.exec(select(Notice).where(Notice.district_id == district_id))
+    }
     for i, bill in enumerate(bills[:-2]):
         paid = bill.amount + (Decimal("25.00") if i == 3 else Decimal(0))
         day = date(2025, 9, 1 + (i % 29))
-        writer.writerow([day.isoformat(), str(paid), f"CDO-{9000 + i}", "", bill.id])
+        number = notice_numbers.get(bill.id or 0)
+        cadastral = "" if number else prop_numbers[bill.property_id]
+        writer.writerow([day.isoformat(), str(paid), f"CDO-{9000 + i}", cadastral, number or ""])
     partial = bills[-2]
     writer.writerow(
         [

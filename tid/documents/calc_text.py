@@ -22,7 +22,7 @@ from tid.rules.calculators.inputs import N_, FormSpec
 from tid.rules.calculators.kit import SignedChart, StackedChart
 from tid.rules.messages import Message, current_language, render, translate
 from tid.rules.params import CODE_LABELS
-from tid.rules.vocab import EXEMPTIONS, LIEN_KINDS, LODGING_TYPES
+from tid.rules.vocab import AUDIT_FIELDS, EXEMPTIONS, LIEN_KINDS, LODGING_TYPES
 
 
 def _(msgid: str, **params: Any) -> str:
@@ -52,7 +52,10 @@ def _label_msgid(key: str) -> str | None:
         term = vocabulary.get(key)
         if term is not None:
             return term.label
-    return calculators.labels().get(key)
+    found = calculators.labels().get(key)
+    if found is None and key in AUDIT_FIELDS:  # a record's field (a notice's article number)
+        found = AUDIT_FIELDS[key].label
+    return found
 
 
 _INDEX = re.compile(r"\[(\d+)\]")

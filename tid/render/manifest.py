@@ -268,9 +268,7 @@ def _manifest_items(
             g["top"] + 46,
             (
                 render(
-                    Message(
-                        "Mailing date: %(date)s · batch %(batch)s", date=mailed, batch=batch_label
-                    )
+                    Message("Mailing date: %(date)s · %(batch)s", date=mailed, batch=batch_label)
                 ),
                 render(
                     Message(
@@ -354,7 +352,7 @@ def _render_manifest_flowing(
             words={
                 "purpose": render(MANIFEST_PURPOSE),
                 "mailing_date": render(Message("Mailing date: %(date)s", date=mailed)),
-                "batch": render(Message("batch %(batch)s", batch=batch_label)),
+                "batch": render(batch_label),
                 "page_of": [
                     render(
                         Message("Page %(page)s of %(pages)s", page=p["number"], pages=len(pages))

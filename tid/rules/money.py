@@ -50,7 +50,14 @@ def parse_decimal(value: object, field: str, *, allow_negative: bool = False) ->
         sign, whole, frac = match.groups()
         if len(whole.replace(",", "")) > MAX_WHOLE_DIGITS or len(frac or "") > MAX_FRACTION_DIGITS:
             raise field_error(
-                field, Message('"%(value)s" has more digits than any amount here', value=value)
+                field,
+                Message(
+                    '"%(value)s" is too large (or too precise): an amount here has at most '
+                    "%(digits)s digits before the point and %(places)s after it",
+                    value=value,
+                    digits=MAX_WHOLE_DIGITS,
+                    places=MAX_FRACTION_DIGITS,
+                ),
             )
         try:
             result = Decimal(f"{sign or ''}{whole.replace(',', '')}.{frac or '0'}")

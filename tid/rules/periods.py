@@ -71,29 +71,35 @@ def fiscal_year_of_month(year: int, month: int) -> FiscalYear:
 def parse_fiscal_year(value: object, field: str = "fiscal_year") -> FiscalYear:
     """Parse ``"2024-25"`` (also ``"FY2024-25"`` and ``"2024-2025"``) strictly."""
     if not isinstance(value, str):
-        raise InputError(field, f'{field}: write the fiscal year as text, like "2024-25"')
+        raise field_error(field, Message('write the fiscal year as text, like "2024-25"'))
     match = _FY.match(value.strip())
     if not match:
-        raise InputError(field, f'{field}: "{value}" is not a fiscal year like "2024-25"')
+        raise field_error(
+            field, Message('"%(value)s" is not a fiscal year like "2024-25"', value=value)
+        )
     start = int(match.group(1))
     end_text = match.group(2)
     end = int(end_text) if len(end_text) == 4 else (start + 1) % 100
     if (len(end_text) == 4 and end != start + 1) or (
         len(end_text) == 2 and int(end_text) != (start + 1) % 100
     ):
-        raise InputError(field, f'{field}: "{value}" does not name consecutive years')
+        raise field_error(
+            field, Message('"%(value)s" does not name consecutive years', value=value)
+        )
     if not 1 <= start < date.max.year:  # July 1 of the first year to June 30 of the second
-        raise InputError(field, f'{field}: "{value}" is outside the calendar (0001 to 9999)')
+        raise field_error(
+            field, Message('"%(value)s" is outside the calendar (0001 to 9999)', value=value)
+        )
     return FiscalYear(start)
 
 
 def parse_month(value: object, field: str = "month") -> tuple[int, int]:
     """Parse ``"2026-03"`` into (2026, 3) strictly."""
     if not isinstance(value, str):
-        raise InputError(field, f'{field}: write the month as text, like "2026-03"')
+        raise field_error(field, Message('write the month as text, like "2026-03"'))
     match = _MONTH.match(value.strip())
     if not match or not 1 <= int(match.group(2)) <= 12:
-        raise InputError(field, f'{field}: "{value}" is not a month like "2026-03"')
+        raise field_error(field, Message('"%(value)s" is not a month like "2026-03"', value=value))
     year, month = int(match.group(1)), int(match.group(2))
     if not 1 <= fiscal_year_of_month(year, month).start_year < date.max.year:
         raise InputError(

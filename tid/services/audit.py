@@ -127,3 +127,28 @@ def _change(event: AuditEvent) -> Change:
 def trail(*, session: Session, entity_type: str, entity_id: object) -> list[Change]:
     """A record's history with what each event changed."""
     return changes(history(session=session, entity_type=entity_type, entity_id=entity_id))
+
+
+@dataclass(frozen=True)
+class NamedTrail:
+    """A record's history as its page shows it: the record's name (None: its kind and
+    number), the changes, and the names of the records the changes point at (by field and
+    id)."""
+
+    record: str | None
+    rows: list[Change]
+    names: dict[str, dict[int, str]]
+
+
+def named_trail(*, session: Session, entity_type: str, entity_id: str) -> NamedTrail:
+    from tid.services import record_names
+
+    rows = trail(session=session, entity_type=entity_type, entity_id=entity_id)
+    found = record_names.referenced([v for r in rows for v in (r.before, r.after)])
+    return NamedTrail(
+        record=record_names.record_name(
+            session=session, entity_type=entity_type, entity_id=entity_id
+        ),
+        rows=rows,
+        names=record_names.reference_names(session=session, references=found),
+    )

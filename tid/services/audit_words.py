@@ -6,17 +6,33 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime
+from decimal import Decimal
 from typing import Any
 
 from tid.rules.messages import Message
-from tid.rules.vocab import AUDIT_ACTIONS, AUDIT_FIELDS, AUDIT_RECORDS
+from tid.rules.vocab import (
+    ACCOUNTS,
+    AUDIT_ACTIONS,
+    AUDIT_ACTORS,
+    AUDIT_CODES,
+    AUDIT_FIELDS,
+    AUDIT_HIDDEN_FIELDS,
+    AUDIT_RECORDS,
+    ENTRY_KINDS,
+    LIEN_KINDS,
+)
 
 _DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([+-]\d{2}:\d{2}|Z)?$")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_AMOUNT = re.compile(r"^-?\d+\.\d{2}$")
 
 
 def action_label(action: str) -> str:
-    """An action by its label (a message); an action without one is shown as recorded."""
+    """An action by its label (a message); an entry booked by its kind; an action without
+    one is shown as recorded."""
+    kind = action.removeprefix("journal.")
+    if action not in AUDIT_ACTIONS and kind in ENTRY_KINDS:
+        return Message("Entry booked: %(kind)s", kind=ENTRY_KINDS.label(kind))
     return AUDIT_ACTIONS.label(action)
 
 
@@ -28,13 +44,63 @@ def field_label(name: str) -> str:
     return AUDIT_FIELDS.label(name)
 
 
-def shown_value(name: str, value: Any) -> Any:
-    """A recorded value as a reader reads it: a message (Sí/No, a state's label), a date or a
-    moment (``date``/``datetime``, for the i18n filters), or the data itself."""
+def actor_label(actor: str) -> str:
+    """Who acted: a person's email as recorded; the system's loaders by their label."""
+    return AUDIT_ACTORS.label(actor) if actor in AUDIT_ACTORS else actor
+
+
+def shown_fields(
+    values: dict[str, Any] | None, names: dict[str, dict[int, str]] | None = None
+) -> list[tuple[str, str, Any]]:
+    """The recorded fields a reader reads, each as (field, label, value shown); the ids and
+    keys a reader has no use for left out."""
+    if not values:
+        return []
+    shown = [
+        (name, shown_value(name, value, names))
+        for name, value in values.items()
+        if name not in AUDIT_HIDDEN_FIELDS
+    ]
+    if isinstance(values.get("memo"), str) and isinstance(values.get("kind"), str):
+        from tid.services import ledger
+
+        memo = ledger.memo_message(values["kind"], values["memo"], (names or {}).get("bill_id"))
+        shown = [(n, memo if n == "memo" else v) for n, v in shown]
+    return [(name, field_label(name), value) for name, value in shown]
+
+
+def _code(name: str, value: str) -> str | None:
+    if name == "account" and value in ACCOUNTS:
+        return ACCOUNTS.label(value)
+    if name == "kind":
+        for vocabulary in (ENTRY_KINDS, LIEN_KINDS):
+            if value in vocabulary:
+                return vocabulary.label(value)
+    key = f"{name}:{value}"
+    return AUDIT_CODES.label(key) if key in AUDIT_CODES else None
+
+
+def shown_value(name: str, value: Any, names: dict[str, dict[int, str]] | None = None) -> Any:
+    """A recorded value as a reader reads it: a message (Sí/No, a state's label, a code's),
+    a date or a moment (``date``/``datetime``, for the i18n filters), an amount
+    (``Decimal``, for the money filter), the name of the record an id points at (from
+    ``names``, by field), rows of (label, value) for recorded lines, or the data itself."""
     if value is None or value == "":
         return None
     if isinstance(value, bool):
         return Message("Yes") if value else Message("No")
+    if isinstance(value, int) and names and value in names.get(name, {}):
+        return names[name][value]
+    if name == "actor" and isinstance(value, str):
+        return actor_label(value)
+    if isinstance(value, str) and _AMOUNT.match(value):
+        return Decimal(value)
+    if isinstance(value, str) and _code(name, value) is not None:
+        return _code(name, value)
+    if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        return [shown_fields(v, names) for v in value]
+    if isinstance(value, dict):
+        return [shown_fields(value, names)]
     if isinstance(value, str):
         if _DATETIME.match(value):
             return datetime.fromisoformat(value.replace("Z", "+00:00"))
@@ -46,5 +112,7 @@ def shown_value(name: str, value: Any) -> Any:
             if value in STATE_LABELS:
                 return Message(STATE_LABELS[value])
     if isinstance(value, list):
+        if name == "kinds":
+            return [_code("kind", str(v)) or str(v) for v in value]
         return ", ".join(str(v) for v in value)
     return value

@@ -437,8 +437,8 @@ def parse_deposits(data: bytes, *, today: date) -> list[DepositRow]:
         raise InputError(
             "file",
             N_(
-                "The file needs the columns date, amount, reference, and cadastral_number or "
-                "notice_number."
+                "The file needs the columns date, amount, reference, and notice_number or "
+                "cadastral_number (in Spanish: fecha, monto, referencia, and aviso or catastro)."
             ),
         )
     findings: list[Finding] = []

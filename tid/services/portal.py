@@ -365,7 +365,8 @@ class PortalNotice:
     delivery: str  # the latest delivery status, or ""
     cadastral_number: str = ""
     property_address: str = ""
-    how_to_pay: str = ""  # as printed on the notice (the run's text)
+    how_to_pay: str = ""  # as printed on the notice (the run's text): Spanish
+    how_to_pay_en: str = ""  # the run's English text, printed on the notice's English page
     contact: Contact | None = None
 
 
@@ -425,6 +426,7 @@ def portal_view(*, session: Session, notice_ids: Collection[int]) -> list[Portal
                 cadastral_number=prop.cadastral_number if prop else "",
                 property_address=year.physical_address if year else "",
                 how_to_pay=batch.how_to_pay if batch else "",
+                how_to_pay_en=batch.how_to_pay_en if batch else "",
                 contact=_contact(session, batch) if batch else None,
             )
         )

@@ -30,6 +30,7 @@ BLUEPRINT_MODULES = [
     "tid.web.public_pages",
     "tid.web.public_api",
     "tid.web.public_publishing",
+    "tid.web.field_labels",
 ]
 
 

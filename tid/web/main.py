@@ -26,7 +26,12 @@ def home() -> Any:
 @bp.route("/audit/<entity_type>/<entity_id>")
 @require("admin", "auditor")
 def audit_trail(entity_type: str, entity_id: str) -> Any:
-    rows = audit.trail(session=get_session(), entity_type=entity_type, entity_id=entity_id)
+    shown = audit.named_trail(session=get_session(), entity_type=entity_type, entity_id=entity_id)
     return render_template(
-        "main/audit.html", entity_type=entity_type, entity_id=entity_id, rows=rows
+        "main/audit.html",
+        entity_type=entity_type,
+        entity_id=entity_id,
+        rows=shown.rows,
+        names=shown.names,
+        record=shown.record,
     )

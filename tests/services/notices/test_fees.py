@@ -16,6 +16,7 @@ from tests.pdf_checks import pdf_text
 from tests.services.notice_support import ACTOR, article
 from tests.services.notices.helpers import audit_history, make_batch
 from tid.rules.errors import FindingsError, InputError
+from tid.rules.messages import render
 from tid.services import notices
 
 
@@ -92,7 +93,10 @@ def test_bad_postage_and_fees_are_named_field_by_field() -> None:
 
 def test_runs_are_numbered_from_one_in_each_district(session: Session, people: People) -> None:
     first, _found = make_batch(session, people)
-    assert first.number == 1 and notices.batch_label(first) == "1"
+    assert first.number == 1
+    # one name on its page, its PS Form 3877 and its history, in the reader's language
+    assert notices.batch_label(first) == "Notice run 1"
+    assert render(notices.batch_label(first), "es") == "Tanda de avisos 1"
     assert notices.next_batch_number(session=session, district_id=people.district.id or 0) == 2
     assert (
         notices.next_batch_number(session=session, district_id=(people.district.id or 0) + 1000)

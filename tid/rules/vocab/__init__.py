@@ -13,7 +13,14 @@ explanations read the labels here:
 
 from __future__ import annotations
 
-from tid.rules.vocab.audit_terms import AUDIT_ACTIONS, AUDIT_FIELDS, AUDIT_RECORDS
+from tid.rules.vocab.audit_terms import (
+    AUDIT_ACTIONS,
+    AUDIT_ACTORS,
+    AUDIT_CODES,
+    AUDIT_FIELDS,
+    AUDIT_HIDDEN_FIELDS,
+    AUDIT_RECORDS,
+)
 from tid.rules.vocab.formula_names import FORMULA_FIGURES, formula_name_label
 from tid.rules.vocab.journal_terms import ACCOUNTS, ENTRY_KINDS, EntryKind, reversible_kinds
 from tid.rules.vocab.lien_kinds import IMPOST_KIND, LIEN_KINDS, LienKind, recorded_kinds
@@ -30,7 +37,10 @@ from tid.rules.vocab.terms import Term, Vocabulary
 __all__ = [
     "ACCOUNTS",
     "AUDIT_ACTIONS",
+    "AUDIT_ACTORS",
+    "AUDIT_CODES",
     "AUDIT_FIELDS",
+    "AUDIT_HIDDEN_FIELDS",
     "AUDIT_RECORDS",
     "ENTRY_KINDS",
     "EXEMPTIONS",

@@ -115,6 +115,41 @@ AUDIT_FIELDS: Vocabulary[Term] = Vocabulary(
     "audited fields",
     (
         Term("active", N_("Active")),
+        Term("account", N_("Account")),
+        Term("added", N_("Added")),
+        Term("already_booked", N_("Already booked")),
+        Term("at", N_("When")),
+        Term("bills", N_("Bills")),
+        Term("booked", N_("Booked")),
+        Term("changed", N_("Changed")),
+        Term("debits", N_("Debits")),
+        Term("entries", N_("Entries")),
+        Term("file_name", N_("File")),
+        Term("fingerprint", N_("Fingerprint (SHA-256)")),
+        Term("how_to_pay_en", N_("How to pay (English)")),
+        Term("imported_at", N_("Imported")),
+        Term("kinds", N_("Kinds of entry")),
+        Term("lines", N_("Lines")),
+        Term("mailed_superseded", N_("Superseded bills already mailed")),
+        Term("manifest_sha256", N_("PS Form 3877 fingerprint (SHA-256)")),
+        Term("marked", N_("Marked")),
+        Term("memo", N_("Memo")),
+        Term("notices", N_("Notice numbers")),
+        Term("parameters", N_("Parameters of the formula")),
+        Term("password_changed_at", N_("Password changed")),
+        Term("print_sha256", N_("Print file fingerprint (SHA-256)")),
+        Term("removed", N_("Removed")),
+        Term("return_receipt_fee", N_("Return receipt fee")),
+        Term("reverses_id", N_("Reverses entry")),
+        Term("rows", N_("Rows")),
+        Term("sha256", N_("File fingerprint (SHA-256)")),
+        Term("superseded_at", N_("Superseded")),
+        Term("superseded_bills", N_("Superseded bills")),
+        Term("supersedes_id", N_("Supersedes")),
+        Term("total_booked", N_("Total booked")),
+        Term("totp_enabled_at", N_("Two-factor sign-in turned on")),
+        Term("unfavourable_findings", N_("Unfavourable findings")),
+        Term("warnings", N_("Warnings")),
         Term("actor", N_("Recorded by")),
         Term("administrative", N_("Administrative")),
         Term("amount", N_("Amount")),
@@ -213,13 +248,11 @@ AUDIT_FIELDS: Vocabulary[Term] = Vocabulary(
         Term("charges_paid", N_("Surcharge and interest paid")),
         Term("good_through", N_("Good through")),
         Term("issued_by", N_("Issued by")),
-        Term("lines", N_("Lines")),
         Term("paid", N_("Paid")),
         Term("per_day", N_("Each day after")),
         Term("secured", N_("Impost (secured)")),
         Term("settled_entry_id", N_("Settled by entry")),
         Term("settled_on", N_("Settled on")),
-        Term("sha256", N_("SHA-256")),
         Term("cancelled_on", N_("Cancelled on")),
         Term("cancel_reason", N_("Why it was cancelled")),
         Term("transferred_on", N_("Transferred on")),
@@ -228,5 +261,42 @@ AUDIT_FIELDS: Vocabulary[Term] = Vocabulary(
         Term("new_owner_names", N_("New owner")),
         Term("new_mailing_address", N_("New mailing address")),
         Term("roll_import_id", N_("Roll import")),
+    ),
+)
+
+# Recorded fields a reader has no use for: the record's own id and the user's (the page and
+# the "Who" column say them), keys that make a write happen once, lists of ids.
+AUDIT_HIDDEN_FIELDS = frozenset(
+    {"id", "user_id", "idempotency_key", "totp_last_step", "entry_ids", "bill_ids"}
+)
+
+# Who acted, when it was not a person: what the trail calls them.
+AUDIT_ACTORS: Vocabulary[Term] = Vocabulary(
+    "audit actors",
+    (
+        Term("demo loader", N_("Demo data")),
+        Term("system", N_("The system")),
+    ),
+)
+
+# Codes recorded as values, by field: what each is called.
+AUDIT_CODES: Vocabulary[Term] = Vocabulary(
+    "audited codes",
+    (
+        Term("status:active", N_("Active")),
+        Term("status:superseded", N_("Superseded")),
+        Term("status:delivered", N_("delivered")),
+        Term("status:returned_unclaimed", N_("returned_unclaimed")),
+        Term("status:refused", N_("refused")),
+        Term("status:undeliverable", N_("undeliverable")),
+        Term("kind:initial", N_("initial")),
+        Term("kind:yearly", N_("yearly")),
+        Term("kind:remailing", N_("remailing")),
+        Term("role:admin", N_("admin")),
+        Term("role:clerk", N_("clerk")),
+        Term("role:association", N_("association")),
+        Term("role:auditor", N_("auditor")),
+        Term("locale:es", N_("Español")),
+        Term("locale:en", N_("English")),
     ),
 )

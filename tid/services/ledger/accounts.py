@@ -4,11 +4,13 @@ the line an entry is made of."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from tid.rules.errors import N_
+from tid.rules.imposts.explanations import money_text
 from tid.rules.messages import Message
 from tid.rules.vocab.journal_terms import ACCOUNTS
 from tid.rules.vocab.journal_terms import ENTRY_KINDS as ENTRY_KIND_TERMS
@@ -77,13 +79,23 @@ def memo(kind: str, **params: Any) -> Message:
     raise ValueError(f"no memo of {kind} takes {sorted(params)}")
 
 
-def memo_message(kind: str, text: str) -> str:
-    """A stored memo as a message (shown in the reader's language); a memo no template
-    matches (typed by a user, or older) is data and is shown as written."""
+_BILL_PARAMS = ("bill", "old", "new")
+
+
+def memo_message(kind: str, text: str, bills: Mapping[int, str] | None = None) -> str:
+    """A stored memo as a message (shown in the reader's language), its amounts as money and
+    its bills by their names (``bills``, by id); a memo no template matches (typed by a
+    user, or older) is data and is shown as written."""
     for template, pattern in _MEMO_PATTERNS.get(kind, ()):
         match = pattern.fullmatch(text)
         if match:
-            return Message(template, **match.groupdict())
+            params: dict[str, Any] = match.groupdict()
+            if re.fullmatch(r"-?\d+\.\d{2}", params.get("amount", "")):
+                params["amount"] = money_text(Decimal(params["amount"]))
+            for name in _BILL_PARAMS:
+                if name in params and params[name].isdigit() and bills:
+                    params[name] = bills.get(int(params[name]), params[name])
+            return Message(template, **params)
     return text
 
 

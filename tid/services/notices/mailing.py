@@ -12,7 +12,7 @@ from sqlmodel import Session, col, select
 from tid.models import Notice, NoticeBatch
 from tid.render import manifest as manifest_render
 from tid.rules.errors import N_, InputError
-from tid.services import audit
+from tid.services import audit, record_names
 from tid.services.notices.archived import archive, archived_bytes
 from tid.services.notices.contents import text_lines
 from tid.services.notices.fees import batch_fees, piece_amount
@@ -60,8 +60,8 @@ def manifest_pdf(
 
 
 def batch_label(batch: NoticeBatch) -> str:
-    """The run as people name it: its number in the district ("3")."""
-    return str(batch.number or batch.id)
+    """The run as people name it everywhere ("Notice run 3": its number in the district)."""
+    return record_names.batch_name(batch)
 
 
 def check_mailing(*, session: Session, batch_id: int, mailed_on: date, today: date) -> NoticeBatch:

@@ -10,9 +10,9 @@ from flask import flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from tid.db import get_session
-from tid.i18n import day, money, say
+from tid.i18n import day, localized, money, say
 from tid.rules.errors import FindingsError, InputError
-from tid.services import ledger, payments
+from tid.services import ledger, payments, record_names
 from tid.services.paging import FIRST_ROWS
 from tid.web.access import may_write_district, me, require, visible_district
 from tid.web.account.blueprint import READERS, WRITERS, bp
@@ -69,12 +69,15 @@ def _said(result: payments.PaymentResult) -> None:
         flash(_("This payment was already booked; nothing was added."), "warning")
         return
     flash(_("Payment booked."))
+    names = record_names.bill_names(
+        session=get_session(), bill_ids=[a.bill_id for a in result.applied]
+    )
     for application in result.applied:
         flash(
             _(
                 "%(amount)s applied to bill %(bill)s; %(left)s still owed on it.",
                 amount=money(application.applied),
-                bill=application.bill_id,
+                bill=localized(names.get(application.bill_id, "")),
                 left=money(application.outstanding_after),
             )
         )
