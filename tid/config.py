@@ -30,6 +30,8 @@ ENVIRONMENT = {
     "TID_PROXIES": "PROXIES",
     "TID_CALC_RATE_LIMIT": "CALC_RATE_LIMIT",
     "TID_PUBLIC_RATE_LIMIT": "PUBLIC_RATE_LIMIT",
+    "TID_VERIFY_RATE_LIMIT": "VERIFY_RATE_LIMIT",
+    "TID_VERIFY_MAX_FAILURES": "VERIFY_MAX_FAILURES",
     "TID_CALC_TIME_LIMIT": "CALC_TIME_LIMIT",
     "TID_CALC_CONCURRENCY": "CALC_CONCURRENCY",
     "TID_WEB_WORKERS": "WEB_WORKERS",
@@ -60,6 +62,8 @@ _INTEGER_KEYS = {
     "PROXIES",
     "CALC_RATE_LIMIT",
     "PUBLIC_RATE_LIMIT",
+    "VERIFY_RATE_LIMIT",
+    "VERIFY_MAX_FAILURES",
     "CALC_CONCURRENCY",
     "WEB_WORKERS",
     "SESSION_IDLE_MINUTES",
@@ -110,6 +114,8 @@ def defaults(instance: Path) -> dict[str, Any]:
         "CALC_RATE_LIMIT": 60,
         # public pages, feeds and open data a minute per address without a login (0: off)
         "PUBLIC_RATE_LIMIT": 300,
+        "VERIFY_RATE_LIMIT": 30,
+        "VERIFY_MAX_FAILURES": 10,
         "CALC_TIME_LIMIT": 5.0,
         # Anonymous heavy work (the calculators and their documents, the portal's PDFs) at
         # once across the web workers; None: one fewer than the web workers, so a signed-in
