@@ -108,8 +108,12 @@ def _demo_once() -> Path:
                 with app.app_context():
                     load_demo(session=get_session(), config=app.config)
                 app.extensions["tid.engine"].dispose()
-                with sqlite3.connect(loaded / "tid.sqlite") as db:  # the whole file, no WAL
+                db = sqlite3.connect(loaded / "tid.sqlite")  # one whole file, no WAL beside it
+                try:
                     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                    db.execute("PRAGMA journal_mode=DELETE")
+                finally:
+                    db.close()
                 (root / "ready").touch()
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
@@ -123,7 +127,9 @@ def serve_demo() -> Iterator[Site]:
     folder = Path(tempfile.mkdtemp(prefix="tid-browser-"))
     hasher = users._hasher
     users._hasher = PasswordHasher(time_cost=1, memory_cost=256, parallelism=1)
-    shutil.copytree(_demo_once(), folder, dirs_exist_ok=True)
+    shutil.copytree(
+        _demo_once(), folder, dirs_exist_ok=True, ignore=shutil.ignore_patterns("*-wal", "*-shm")
+    )
     app = _app(folder)
     sample = portal_sample(app.instance_path)
     assert sample is not None, "the demo wrote no portal sample"

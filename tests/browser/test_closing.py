@@ -7,16 +7,14 @@ pages photographed at 390 and 1280 px, in Spanish and English (tests/browser/har
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 from sqlmodel import select
 
 from tests.browser.harness import (
-    CHROMIUM,
     PHONE,
     TREASURER,
     WIDTHS,
@@ -25,7 +23,6 @@ from tests.browser.harness import (
     Site,
     new_page,
     screenshots_folder,
-    serve_demo,
     set_language,
     shoot,
     t,
@@ -37,21 +34,6 @@ from tid.models import District
 from tid.services import liens
 
 pytestmark = pytest.mark.xdist_group("closing")
-
-
-@pytest.fixture(scope="module")
-def site() -> Iterator[Site]:
-    yield from serve_demo()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def _late_property(site: Site) -> tuple[int, int, str]:

@@ -8,15 +8,13 @@ scroll, axe) and photographed at 390 and 1280 px, in Spanish and in English."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.harness import (
     ASSOCIATION,
-    CHROMIUM,
     CLERK,
     TREASURER,
     WIDTHS,
@@ -25,7 +23,6 @@ from tests.browser.harness import (
     Site,
     new_page,
     screenshots_folder,
-    serve_demo,
     shoot,
     t,
 )
@@ -33,21 +30,6 @@ from tests.browser.harness import (
 pytestmark = pytest.mark.xdist_group("finished-forms")
 
 OTHER = {390: 1280, 1280: 390}
-
-
-@pytest.fixture(scope="module")
-def site() -> Iterator[Site]:
-    yield from serve_demo()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 @pytest.fixture(scope="module")

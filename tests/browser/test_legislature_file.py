@@ -7,44 +7,26 @@ every page checked (language, no sideways scroll, axe-core) and photographed at 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from tests import legislature_files as files
 from tests.browser.harness import (
-    CHROMIUM,
     CLERK,
     Checker,
     Logins,
     Site,
     new_page,
     screenshots_folder,
-    serve_demo,
     shoot,
 )
 from tid import clock
 from tid.demo.petitions import CONDADO, ISLA_VERDE
 
 pytestmark = pytest.mark.xdist_group("legislature")
-
-
-@pytest.fixture(scope="module")
-def site() -> Iterator[Site]:
-    yield from serve_demo()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def _found(page: Page, site: Site, words: str) -> None:

@@ -7,20 +7,17 @@ and photographed. Screenshots go to ``TID_SCREENSHOTS`` when set (tests/browser/
 from __future__ import annotations
 
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from frictionless import validate
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.harness import (
-    CHROMIUM,
     Checker,
     Site,
     new_page,
     screenshots_folder,
-    serve_demo,
     set_language,
     shoot,
     t,
@@ -28,21 +25,6 @@ from tests.browser.harness import (
 from tid.demo import ACCOUNT_DISTRICT
 
 pytestmark = pytest.mark.xdist_group("public")
-
-
-@pytest.fixture(scope="module")
-def site() -> Iterator[Site]:
-    yield from serve_demo()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def _journey(page: Page, site: Site, language: str, checker: Checker, shots: Path) -> None:

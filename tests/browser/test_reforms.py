@@ -7,21 +7,18 @@ the reform note. Key pages photographed at 390 px in Spanish and 1280 px in Engl
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, expect, sync_playwright
+from playwright.sync_api import Browser, expect
 
 from tests.browser.harness import (
-    CHROMIUM,
     CLERK,
     Checker,
     Logins,
     Site,
     new_page,
     screenshots_folder,
-    serve_demo,
     shoot,
     t,
 )
@@ -31,21 +28,6 @@ pytestmark = pytest.mark.xdist_group("reforms")
 
 LOTTERY = "equalization.lottery_share_rate"
 THRESHOLD = "equalization.hold_harmless.threshold"
-
-
-@pytest.fixture(scope="module")
-def site() -> Iterator[Site]:
-    yield from serve_demo()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 @pytest.fixture(scope="module")

@@ -8,14 +8,12 @@ or ``TID_SCREENSHOTS`` when set."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, expect, sync_playwright
+from playwright.sync_api import Browser, expect
 
 from tests.browser.harness import (
-    CHROMIUM,
     CLERK,
     DESKTOP,
     PHONE,
@@ -24,7 +22,6 @@ from tests.browser.harness import (
     Site,
     new_page,
     screenshots_folder,
-    serve_demo,
     shoot,
     t,
 )
@@ -34,21 +31,6 @@ pytestmark = pytest.mark.xdist_group("studio")
 
 PROPOSED = "max(100.00, 0.015 * assessed_value)"
 BY_VALUE = "expected_amount * assessed_value / sum(assessed_value)"
-
-
-@pytest.fixture(scope="module")
-def site() -> Iterator[Site]:
-    yield from serve_demo()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def test_a_clerk_studies_two_variants_and_saves_the_report_with_the_petition(

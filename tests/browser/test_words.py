@@ -4,40 +4,22 @@ page), and on a phone a journal entry is one card holding its lines."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser
 
 from tests.browser.harness import (
     AUDITOR,
-    CHROMIUM,
     Site,
     log_in,
     new_page,
     screenshots_folder,
-    serve_demo,
     shoot,
 )
 from tid.demo import ACCOUNT_USER
 
 pytestmark = pytest.mark.xdist_group("words")
-
-
-@pytest.fixture(scope="module")
-def site() -> Iterator[Site]:
-    yield from serve_demo()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def test_a_history_fits_the_page_and_a_journal_entry_is_one_card(
