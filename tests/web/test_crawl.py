@@ -78,7 +78,9 @@ REMAINING: dict[str, set[str]] = {
     "es /calc/?": {"2003-09-08"},
     "es /calc/parameters?": {"1994-10-31"},
     "es /calc/room-tax-distribution?": {"2003-09-08", "2003-09-09"},
+    "es /calc/room-tax-distribution?reform=N": {"2003-09-08", "2003-09-09"},
     "es /calc/room-tax?": {"1234.50"},
+    "es /calc/room-tax?reform=N": {"1234.50"},
     "es /notices?": {"2025-01-09", "2026-01-09"},
     "es /petitions/?": {
         "2026-03-02",
@@ -88,12 +90,15 @@ REMAINING: dict[str, set[str]] = {
         "2026-12-09",
     },
     "es /petitions/N?": {"2026-03-02", "2026-03-09", "2026-05-31", "2026-06-01"},
+    "es /publico/peticiones/N?": {"2026-11-09", "2026-12-09"},
     "es /readings?": {"1994-10-31", "2003-09-08", "2003-09-09"},
     "en /account/N/properties/N/liens?": {"2009-12-16", "2010-01-15"},
     "en /calc/?": {"2003-09-08"},
     "en /calc/parameters?": {"1994-10-31", "2003-09-09", "2009-12-16", "2024-07-14", "2025-07-13"},
     "en /calc/room-tax-distribution?": {"2003-09-08", "2003-09-09"},
+    "en /calc/room-tax-distribution?reform=N": {"2003-09-08", "2003-09-09"},
     "en /calc/room-tax?": {"1234.50"},
+    "en /calc/room-tax?reform=N": {"1234.50"},
     "en /notices?": {"2025-01-09", "2026-01-09"},
     "en /petitions/?": {
         "2026-03-02",
@@ -103,16 +108,24 @@ REMAINING: dict[str, set[str]] = {
         "2026-12-09",
     },
     "en /petitions/N?": {"2026-03-02", "2026-03-09", "2026-05-31", "2026-06-01"},
+    "en /publico/peticiones/N?": {"2026-11-09", "2026-12-09"},
     "en /readings?": {"1994-10-31", "2003-09-08", "2003-09-09"},
+    # the parameters a reform may change, described as on /calc/parameters
+    "en /reforms/new?": {"2003-09-09"},
+    "en /reforms/new?base=N": {"2003-09-09"},
 }
 # the language switch names each language in itself
 LANGUAGE_NAMES = {"English", "Español"}
 
 
+# query names whose value names a record (a saved reform's public id): a number, for the shape
+RECORD_PARAMETERS = {"reform", "base"}
+
+
 def shape(url: str) -> str:
     parts = urlsplit(url)
     query = sorted(
-        (k, "N" if re.fullmatch(r"[\d-]*", v) else v)
+        (k, "N" if re.fullmatch(r"[\d-]*", v) or k in RECORD_PARAMETERS else v)
         for k, v in parse_qsl(parts.query, keep_blank_values=True)
         if k not in ("page", "next")
     )

@@ -21,6 +21,7 @@ from tid.rules.vocab import (
     ENTRY_KINDS,
     LIEN_KINDS,
 )
+from tid.rules.vocab.document_kinds import DOCUMENT_KINDS
 
 _DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([+-]\d{2}:\d{2}|Z)?$")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -73,7 +74,8 @@ def _code(name: str, value: str) -> str | None:
     if name == "account" and value in ACCOUNTS:
         return ACCOUNTS.label(value)
     if name == "kind":
-        for vocabulary in (ENTRY_KINDS, LIEN_KINDS):
+        # a journal entry's kind, a lien's, or a document's in a petition's file
+        for vocabulary in (ENTRY_KINDS, LIEN_KINDS, DOCUMENT_KINDS):
             if value in vocabulary:
                 return vocabulary.label(value)
     key = f"{name}:{value}"

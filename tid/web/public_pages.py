@@ -20,7 +20,15 @@ from tid.i18n import language, money
 from tid.render.public_charts import grouped_bars
 from tid.rules.errors import N_, InputError
 from tid.rules.periods import FiscalYear, parse_fiscal_year
-from tid.services.public import district_figures, estimate, feeds, open_data, register, visits
+from tid.services.public import (
+    district_figures,
+    estimate,
+    feeds,
+    open_data,
+    publishing,
+    register,
+    visits,
+)
 from tid.web import nav
 from tid.web.access import public
 from tid.web.forms import Form
@@ -92,7 +100,11 @@ def district(district_id: int) -> Any:
         series_titles={"billed": _("Billed"), "revenue": _("Collected")},
         money=money,
     )
-    return render_template("public/district.html", page=page, chart=chart)
+    # the link to choosing the public years, for those who choose them
+    chooses = current_user.is_authenticated and publishing.may_publish_district(
+        session=get_session(), person=current_user, district_id=district_id
+    )
+    return render_template("public/district.html", page=page, chart=chart, chooses=chooses)
 
 
 @bp.route("/distritos/<int:district_id>/<fiscal_year>")

@@ -28,6 +28,13 @@ def may_publish(person: Person, district: District) -> bool:
     return person.role == CLERK and person.municipality_id == district.municipality_id
 
 
+def may_publish_district(*, session: Session, person: Person, district_id: int) -> bool:
+    """Whether ``person`` chooses which of the district's years are public (no such district:
+    no)."""
+    district = session.get(District, district_id)
+    return district is not None and may_publish(person, district)
+
+
 @dataclass(frozen=True)
 class YearChoice:
     """A fiscal year as the public sees it: whether it is public, and why."""
