@@ -178,12 +178,16 @@ def screenshots_folder(default: Path) -> Path:
     return folder
 
 
-def shoot(page: Page, folder: Path, name: str) -> Path:
-    """A full-page PNG of the page shown, named after what it is, language and width."""
+def shoot(page: Page, folder: Path, name: str, *, always: bool = False) -> Path:
+    """A full-page PNG of the page shown, named after what it is, language and width: for
+    people to look at, so taken when ``TID_SCREENSHOTS`` names where they go, or ``always``
+    (the page of a problem). The checks of a page do not need it."""
     width = page.viewport_size["width"] if page.viewport_size else 0
     lang = str(page.evaluate("document.documentElement.lang"))
     slug = re.sub(r"[^a-z0-9]+", "-", f"{name}-{lang}-{width}".lower()).strip("-")
     path = folder / f"{slug}.png"
+    if not (always or os.environ.get("TID_SCREENSHOTS")):
+        return path
     # the whole page, up to a few screens (a journal of a year's entries would take seconds)
     height = min(int(page.evaluate("document.documentElement.scrollHeight")), SHOT_HEIGHT)
     page.screenshot(
@@ -255,7 +259,9 @@ class Checker:
                     targets = ", ".join(str(n["target"]) for n in v["nodes"][:3])
                     found.append(f"axe {v['impact']} {v['id']}: {v['help']} ({targets})")
         if found:
-            shot = shoot(page, self.folder / "failures", f"{len(self.problems):03d}-{what}")
+            shot = shoot(
+                page, self.folder / "failures", f"{len(self.problems):03d}-{what}", always=True
+            )
             self.problems += [
                 f"{what} [{lang}, {width} px] {page.url}: {p} → {shot}" for p in found
             ]

@@ -3,9 +3,9 @@ desktop (1280 px) in English, alternating, its key pages photographed at both wi
 language; every page visited speaks its language, does not scroll sideways and has no serious
 axe-core finding (tests/browser/harness.py). The crawl of every page is test_phone_crawl.py.
 
-One demo, one Chromium and one checker for the module; each user signs in once. Screenshots go
-to a ``screenshots`` folder under the module's tmp dir, or to ``TID_SCREENSHOTS`` when set
-(e.g. ``TID_SCREENSHOTS=instance/screenshots``)."""
+One demo, one Chromium and one checker for the module; each user signs in once. With
+``TID_SCREENSHOTS`` set (e.g. ``TID_SCREENSHOTS=instance/screenshots``) the key pages are
+photographed there; a failing page always is, under the module's tmp dir."""
 
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ def _journey(
         try:
             walk(journey)
         except Exception:
-            shot = shoot(page, folder / "failures", f"journey-{name}-stopped")
+            shot = shoot(page, folder / "failures", f"journey-{name}-stopped", always=True)
             print(f"the page where the journey stopped: {shot}")
             raise
     finally:
