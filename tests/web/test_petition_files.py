@@ -291,6 +291,11 @@ def test_only_public_documents_reach_the_public_side(
         401,
         403,
     )
+    # The public register's page of the petition lists the public one, never the other.
+    page = anonymous.get(f"/publico/peticiones/{petition_id}").get_data(as_text=True)
+    assert f"/petitions/public/file/version/{versions['ord.pdf']}" in page
+    assert "Privada" not in page and "privada.pdf" not in page
+    assert f'/petitions/public/file/version/{versions["privada.pdf"]}"' not in page
 
 
 def _approved(app: Flask, people: People) -> int:

@@ -8,7 +8,7 @@ public deadlines for the iCalendar. Rows leave here only through :func:`public_v
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
@@ -18,10 +18,12 @@ from sqlmodel import Session, col, select
 
 from tid.models import Finding, Municipality, Ordinance, Petition
 from tid.rules.messages import N_
+from tid.rules.vocab.document_kinds import DOCUMENT_KINDS
 from tid.services.petitions import CLOCK_LABELS, Clock, clocks
 from tid.services.petitions.states import FACTORS, STATE_LABELS
 from tid.services.public import versions
 from tid.services.public.declared import public_view
+from tid.services.public.public_documents import public_documents
 
 # A petition's steps in lifecycle order: (code, label msgid, the clock whose deadline it meets).
 STEPS: tuple[tuple[str, str, str | None], ...] = (
@@ -49,6 +51,8 @@ class PetitionRecord:
     findings: list[dict[str, Any]]
     ordinance: dict[str, Any] | None
     deadlines: list[dict[str, Any]]  # every clock the petition started
+    # the documents of its file the clerk made public, each with its versions (newest first)
+    documents: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _step_dates(petition: Petition, ordinance: Ordinance | None) -> dict[str, date | None]:
@@ -189,7 +193,11 @@ def petition(*, session: Session, petition_id: int, today: date) -> PetitionReco
     municipality = session.get(Municipality, found.municipality_id)
     ordinance = session.exec(select(Ordinance).where(Ordinance.petition_id == found.id)).first()
     findings = list(session.exec(select(Finding).where(Finding.petition_id == found.id)))
-    return _record(found, municipality.name if municipality else "", ordinance, findings, today)
+    record = _record(found, municipality.name if municipality else "", ordinance, findings, today)
+    shown = public_documents(session=session, petition_id=found.id or 0)
+    for entry in shown:
+        entry["kind_label"] = DOCUMENT_KINDS.label(entry["kind"])
+    return replace(record, documents=shown)
 
 
 def municipality(*, session: Session, municipality_id: int) -> dict[str, Any] | None:
