@@ -316,10 +316,12 @@ def _account_pdf(ctx: Context) -> Outcome:
 def _studio_save(ctx: Context) -> Outcome:
     """A formula study too large for a request: every variant tried on its roll, the study
     report made in the language of who asked, the study saved with the petition."""
+    from tid import clock
     from tid.app_reader import reader
     from tid.documents import studio_reports
     from tid.models import Petition
     from tid.services import studio
+    from tid.services.petitions import attachments
 
     p = ctx.params
     petition = ctx.session.get(Petition, int(p["petition_id"]))
@@ -347,6 +349,7 @@ def _studio_save(ctx: Context) -> Outcome:
         title=title,
         uploads=folder,
         user_id=ctx.actor.user_id,
+        filed=(attachments.store_for(ctx.app.config), clock.today(ctx.app.config)),
     )
     return Outcome(
         ctx.url("studio.show", study_id=saved.id),

@@ -78,6 +78,9 @@ def test_a_clerk_studies_two_variants_and_saves_the_study(
     assert "040-010-001-02,hotel,400000.00,5300.00,5300.00,6000.00" in text
     petition_page = client.get(f"/petitions/{petition_id}").get_data(as_text=True)
     assert f"/petitions/studies/{study.id}/report.pdf" in petition_page
+    # The report is a document of the petition's file too: a study, as archived.
+    filed = client.get(f"/petitions/{petition_id}/file").get_data(as_text=True)
+    assert "Estudio de marzo" in filed and f"estudio-{study.id}.pdf" in filed
     # ``tid document`` gives the same amounts, and the report made again from the roll.
     runner = client.application.test_cli_runner()
     cli = runner.invoke(

@@ -26,10 +26,11 @@ from tid.services import access as policy
 from tid.services import petitions as petition_service
 from tid.services import places, studio
 from tid.services import roll as roll_files
+from tid.services.petitions import attachments
 from tid.web import jobs
 from tid.web.access import deny_unless, me, require
 from tid.web.forms import Form
-from tid.web.util import send
+from tid.web.util import send, today
 
 bp = Blueprint("studio", __name__, url_prefix="/petitions")
 
@@ -242,6 +243,7 @@ def _save(petition: Petition, outcome: studio.Outcome) -> Any:
             title=title,
             uploads=_uploads(),
             user_id=me().id,
+            filed=(attachments.store_for(current_app.config), today()),
         )
     )
     done = form.saved(

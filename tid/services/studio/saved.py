@@ -5,6 +5,7 @@ tried again on the same roll and set beside the ordinance finally voted."""
 from __future__ import annotations
 
 import json
+from datetime import date
 from pathlib import Path
 
 from sqlmodel import Session, col, select
@@ -17,6 +18,7 @@ from tid.services import audit
 from tid.services import roll as roll_files
 from tid.services.billing.parameters import parse_parameters
 from tid.services.notices.archived import archive, archived_bytes
+from tid.services.petitions import attachments
 from tid.services.studio.analysis import Variant
 from tid.services.studio.trials import FILE, Outcome, StudyInput, try_study
 
@@ -61,10 +63,12 @@ def save_study(
     title: str,
     uploads: Path | None = None,
     user_id: int | None = None,
+    filed: tuple[attachments.Store, date] | None = None,
 ) -> FormulaStudy:
     """Keep the study with the petition: its inputs, its totals, the uploaded roll file (in
     the archive) and the study report (archived as a document of record); ``title`` names
-    it when the form gave no title."""
+    it when the form gave no title. With ``filed`` (the file's store and today), the report
+    also joins the petition's file as a document of kind study, found by the search."""
     study = outcome.study
     place = study.district()
     file_sha = ""
@@ -100,6 +104,18 @@ def save_study(
         entity=row,
         after=audit.snapshot(row),
     )
+    if filed is not None:
+        store, today = filed
+        attachments.attach_generated(
+            session=session,
+            actor=actor,
+            petition_id=petition.id or 0,
+            store=store,
+            pdf=report,
+            title=title,
+            dated_on=today,
+            filename=f"estudio-{row.id}.pdf",
+        )
     return row
 
 
