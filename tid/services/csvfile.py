@@ -97,9 +97,16 @@ def open_upload(
     return CsvText(text, encoding, delimiter_of(text.split("\n", 1)[0]))
 
 
+# The longest cell any upload may hold: the csv module's own default limit, held here because
+# that limit is a setting of the whole process that a library may raise.
+MAX_CELL = 131_072
+CELL_TOO_LONG = N_("A cell of this line is too long to be a value of this file.")
+
+
 def numbered_rows(upload: CsvText, *, field: str) -> list[tuple[int, list[str]]]:
     """Every non-blank row with its row number in the file (the first line is row 1), cells
-    stripped; a line that cannot be read as CSV is a finding on ``field`` with its row."""
+    stripped; a line that cannot be read as CSV, or with a cell over :data:`MAX_CELL`
+    characters, is a finding on ``field`` with its row."""
     reader = csv.reader(
         io.StringIO(upload.text, newline=""), delimiter=upload.delimiter, strict=True
     )
@@ -108,6 +115,8 @@ def numbered_rows(upload: CsvText, *, field: str) -> list[tuple[int, list[str]]]
     try:
         for row in reader:
             cells = [c.strip() for c in row]
+            if any(len(c) > MAX_CELL for c in cells):
+                raise FindingsError([Finding(field, CELL_TOO_LONG, start)])
             if any(cells):
                 rows.append((start, cells))
             start = reader.line_num + 1

@@ -276,6 +276,11 @@ def _refuse_problems(problems: list[Finding]) -> None:
         raise FindingsError(problems)
 
 
+# A bank's reference, as its memo and its key keep it (journal_entry.memo holds 200).
+MAX_REFERENCE = 100
+REFERENCE_TOO_LONG = N_("A bank reference has at most 100 characters.")
+
+
 def record_payment(
     *,
     session: Session,
@@ -294,6 +299,8 @@ def record_payment(
     """Book one payment (once per ``key``) against a notice or a property's bills. Unless
     ``repeat_confirmed``, a payment with the bank reference, amount and date of one already
     booked is refused (:class:`RepeatedPaymentError`, naming the earlier one)."""
+    if len(reference.strip()) > MAX_REFERENCE:
+        raise InputError(f"{field_prefix}reference", REFERENCE_TOO_LONG)
 
     _refuse_problems(
         payment_problems(
@@ -474,6 +481,8 @@ def parse_deposits(data: bytes, *, today: date) -> list[DepositRow]:
             problem = ("date", N_("A payment cannot be dated in the future."))
         elif not reference:
             problem = ("reference", N_("Each deposit needs its bank reference."))
+        elif len(reference) > MAX_REFERENCE:
+            problem = ("reference", REFERENCE_TOO_LONG)
         elif not cell("cadastral_number") and not cell("notice_number"):
             problem = ("notice_number", N_("Give the notice number or the cadastral number."))
         elif (reference, paid_on, amount) in seen:
