@@ -209,6 +209,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["_"] = app.jinja_env.globals["gettext"] = template_gettext
     app.jinja_env.globals["ngettext"] = template_ngettext
     app.jinja_env.filters["money"] = money
+    app.jinja_env.filters["code"] = code
     app.jinja_env.filters["number"] = number
     app.jinja_env.filters["day"] = day
     app.jinja_env.filters["moment"] = moment
@@ -238,6 +239,12 @@ def init_app(app: Flask) -> None:
     from tid.services import record_names
 
     app.jinja_env.globals["batch_name"] = record_names.batch_name
+
+
+def code(text: str) -> Markup:
+    """``text`` (escaped) set as code: a name or an example a user types, given to a message
+    of the catalogs as a value."""
+    return Markup("<code>%s</code>") % text
 
 
 def _field_label_in_request(path: str) -> str:

@@ -39,6 +39,9 @@ from tid.rules import file_content, file_text
 from tid.services import file_store
 
 FTS_TABLE = "search_fts"
+# The statements on it, written whole: only bound values change.
+_FTS_DELETE = "DELETE FROM search_fts WHERE rowid = :id"
+_FTS_INSERT = "INSERT INTO search_fts (rowid, title, body) VALUES (:id, :title, :body)"
 _WORD = re.compile(r"\w+", re.UNICODE)
 PASSAGE = 220  # characters of the matching passage shown
 # PostgreSQL ranks at most this many of the entries that match, the newest: ``ts_rank`` reads
@@ -85,9 +88,9 @@ def _store(session: Session, entry: SearchEntry) -> None:
         )
         return
     _ensure_fts(session)
-    session.execute(text(f"DELETE FROM {FTS_TABLE} WHERE rowid = :id"), {"id": entry.id})
+    session.execute(text(_FTS_DELETE), {"id": entry.id})
     session.execute(
-        text(f"INSERT INTO {FTS_TABLE} (rowid, title, body) VALUES (:id, :title, :body)"),
+        text(_FTS_INSERT),
         {"id": entry.id, "title": fold(entry.title), "body": fold(entry.body)},
     )
 
@@ -128,7 +131,7 @@ def forget(*, session: Session, document_id: int) -> None:
         return
     if _dialect(session) == "sqlite":
         _ensure_fts(session)
-        session.execute(text(f"DELETE FROM {FTS_TABLE} WHERE rowid = :id"), {"id": entry.id})
+        session.execute(text(_FTS_DELETE), {"id": entry.id})
     session.execute(delete(SearchEntry).where(col(SearchEntry.id) == entry.id))
 
 
