@@ -23,6 +23,7 @@ from flask.testing import FlaskClient, FlaskCliRunner
 from hypothesis import HealthCheck, settings
 from sqlalchemy import text
 from sqlmodel import Session, SQLModel
+from werkzeug.routing.rules import Rule
 
 import tid.models  # noqa: F401  (every table)
 from tests.pg import ThrowawayPostgres
@@ -55,12 +56,38 @@ PASSWORD = "correct horse battery"
 _counter = itertools.count()
 
 
+_CHEAP_HASHER = PasswordHasher(time_cost=1, memory_cost=256, parallelism=1)
+
+# Werkzeug compiles two URL builders per route for every app (Python source made and
+# compiled), most of an app's making; the tests make an app per test. A builder is a
+# function of its rule's text, parts and defaults alone (the rule itself comes in as its
+# argument), so one compiled per distinct rule serves every app of the test process.
+_compile_builder = Rule._compile_builder
+_BUILDERS: dict[tuple[Any, ...], Any] = {}
+
+
+def _cached_builder(self: Rule, append_unknown: bool = True) -> Any:
+    assert self.map is not None
+    key = (
+        self.rule,
+        self.host if self.map.host_matching else self.subdomain,
+        tuple(self._trace),
+        tuple(sorted((k, repr(v)) for k, v in (self.defaults or {}).items())),
+        append_unknown,
+        self.merge_slashes,
+    )
+    if key not in _BUILDERS:
+        _BUILDERS[key] = _compile_builder(self, append_unknown)
+    return _BUILDERS[key]
+
+
+Rule._compile_builder = _cached_builder  # type: ignore[method-assign]
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
     """Cheap argon2 parameters: the tests check the logic, not the work factor."""
-    monkeypatch.setattr(
-        users, "_hasher", PasswordHasher(time_cost=1, memory_cost=256, parallelism=1)
-    )
+    monkeypatch.setattr(users, "_hasher", _CHEAP_HASHER)
 
 
 @pytest.fixture(scope="session")
@@ -125,19 +152,99 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture
 def database_url(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh database with the schema, on the backend of this run of the test."""
+    """A fresh database with the schema, on the backend of this run of the test; with the
+    demo loaded (its files in the app's instance folder) for a test marked ``demo_data``."""
+    demo: _DemoTemplate | None = None
+    if request.node.get_closest_marker("demo_data") is not None:
+        templates: dict[str, _DemoTemplate] = request.getfixturevalue("demo_templates")
+        demo = templates.get(backend) or templates.setdefault(
+            backend, _DemoTemplate.build(request, backend)
+        )
     if backend == "sqlite":
-        template: Path = request.getfixturevalue("sqlite_template")
         target = tmp_path / "tid.sqlite"
-        shutil.copyfile(template, target)
+        if demo is not None:
+            demo.copy_sqlite(target, tmp_path / "instance")
+        else:
+            shutil.copyfile(request.getfixturevalue("sqlite_template"), target)
         yield f"sqlite:///{target}"
         return
     spares: _SpareDatabases = request.getfixturevalue("pg_spares")
-    name = spares.take()
+    name = demo.copy_postgresql(tmp_path / "instance") if demo is not None else spares.take()
     try:
         yield spares.server.url(name)
     finally:
         spares.drop(name)
+
+
+@dataclass
+class _DemoTemplate:
+    """The demo loaded once per backend and test process (``tid demo``'s records and the
+    files it keeps in the instance folder), copied whole for each test marked ``demo_data``:
+    a copy costs a file copy or PostgreSQL's ``CREATE DATABASE … TEMPLATE``, where loading
+    the demo costs seconds."""
+
+    backend: str
+    url: str
+    instance: Path
+    server: ThrowawayPostgres | None = None
+    name: str = ""
+
+    @classmethod
+    def build(cls, request: pytest.FixtureRequest, backend: str) -> _DemoTemplate:
+        from tid.demo import load_demo
+
+        factory: pytest.TempPathFactory = request.getfixturevalue("tmp_path_factory")
+        root = factory.mktemp(f"demo-{backend}")
+        server: ThrowawayPostgres | None = None
+        name = ""
+        if backend == "sqlite":
+            shutil.copyfile(request.getfixturevalue("sqlite_template"), root / "demo.sqlite")
+            url = f"sqlite:///{root / 'demo.sqlite'}"
+        else:
+            server = request.getfixturevalue("pg_server")
+            name = f"tid_demo_{os.getpid()}"
+            _create_database(server, name, "tid_template")
+            url = server.url(name)
+        application = make_test_app(url, root)
+        hasher, users._hasher = users._hasher, _CHEAP_HASHER
+        try:
+            with Session(application.extensions["tid.engine"], expire_on_commit=False) as db:
+                load_demo(session=db, config=dict(application.config))
+        finally:
+            users._hasher = hasher
+            application.extensions["tid.engine"].dispose()
+        if backend == "sqlite":
+            engine = make_engine(url)
+            with engine.connect() as conn:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+            engine.dispose()
+        return cls(backend, url, root / "instance", server, name)
+
+    def copy_sqlite(self, target: Path, instance: Path) -> None:
+        shutil.copyfile(self.url.removeprefix("sqlite:///"), target)
+        shutil.copytree(self.instance, instance, dirs_exist_ok=True)
+
+    def copy_postgresql(self, instance: Path) -> str:
+        assert self.server is not None
+        copy = f"d_{os.getpid()}_{next(_counter)}"
+        _create_database(self.server, copy, self.name)
+        shutil.copytree(self.instance, instance, dirs_exist_ok=True)
+        return copy
+
+
+def _create_database(server: ThrowawayPostgres, name: str, template: str) -> None:
+    admin = make_engine(server.url(), isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{template}"'))
+    finally:
+        admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def demo_templates() -> dict[str, _DemoTemplate]:
+    """The demo's templates of this test process, one per backend, made when first asked."""
+    return {}
 
 
 class _SpareDatabases:
@@ -327,3 +434,16 @@ def login(
     email = user if isinstance(user, str) else user.email
     response = client.post("/login", data={"email": email, "password": password})
     assert response.status_code == 302, response.get_data(as_text=True)[:500]
+
+
+@pytest.fixture
+def demo_loaded(database_url: str) -> str:
+    """The test's database holds the demo: asking for this fixture (directly or through
+    another) marks the test ``demo_data``, which ``database_url`` reads."""
+    return database_url
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "demo_loaded" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.demo_data)

@@ -267,12 +267,18 @@ class Checker:
             ]
 
 
+# How long a step may wait for the page (a click's answer, a locator, an expectation): far
+# from any page's real time, so a busy machine makes the run slower, never its verdict.
+WAIT_MS = 120_000
+expect.set_options(timeout=WAIT_MS)
+
+
 def new_page(
     browser: Browser, width: int, language: str, state: Any = None
 ) -> tuple[BrowserContext, Page]:
     """A tab at ``width``; ``state``: a signed-in context's cookies (``storage_state``)."""
     context = browser.new_context(viewport=WIDTHS[width], locale=language, storage_state=state)
-    context.set_default_timeout(30_000)
+    context.set_default_timeout(WAIT_MS)
     context.on("dialog", lambda dialog: dialog.accept())  # forms.js's data-confirm: "yes"
     return context, context.new_page()
 

@@ -15,7 +15,7 @@ from sqlmodel import Session, func, select
 from tests.conftest import login
 from tests.pdf_checks import pdf_text
 from tid.demo import DEMO_PASSWORD
-from tid.models import JournalEntry, Notice, Petition, PropertyYear, User
+from tid.models import JournalEntry, Notice, Ordinance, Petition, PropertyLien, PropertyYear, User
 from tid.rules.periods import FiscalYear
 from tid.services import audit_statement
 
@@ -23,7 +23,7 @@ from tid.services import audit_statement
 def _counts(session: Session) -> tuple[int, ...]:
     return tuple(
         session.exec(select(func.count()).select_from(table)).one()
-        for table in (User, Petition, PropertyYear, Notice, JournalEntry)
+        for table in (User, Petition, Ordinance, PropertyYear, Notice, JournalEntry, PropertyLien)
     )
 
 

@@ -120,12 +120,14 @@ LANGUAGE_NAMES = {"English", "Español"}
 
 # query names whose value names a record (a saved reform's public id): a number, for the shape
 RECORD_PARAMETERS = {"reform", "base"}
+# A list's order: the same rows and words in another order, one shape whatever the order.
+ORDER_PARAMETERS = {"by"}
 
 
 def shape(url: str) -> str:
     parts = urlsplit(url)
     query = sorted(
-        (k, "N" if re.fullmatch(r"[\d-]*", v) or k in RECORD_PARAMETERS else v)
+        (k, "N" if re.fullmatch(r"[\d-]*", v) or k in RECORD_PARAMETERS | ORDER_PARAMETERS else v)
         for k, v in parse_qsl(parts.query, keep_blank_values=True)
         if k not in ("page", "next")
     )
@@ -240,10 +242,8 @@ class Walk:
 
 
 @pytest.fixture
-def demo(database_url: str, tmp_path: Path) -> Iterator[Flask]:
-    app = make_test_app(database_url, tmp_path)
-    result = app.test_cli_runner().invoke(args=["demo"])
-    assert result.exit_code == 0, result.output
+def demo(demo_loaded: str, tmp_path: Path) -> Iterator[Flask]:
+    app = make_test_app(demo_loaded, tmp_path)
     yield app
     app.extensions["tid.engine"].dispose()
 

@@ -54,7 +54,7 @@ from tests.calc_documents import DOCUMENTS
 from tests.conftest import BACKENDS, login, make_test_app
 from tests.pdf_checks import page_text
 from tests.web.access_table import ACCESS, PUBLIC, SAMPLE_VALUES
-from tid.demo import DEMO_PASSWORD, fund_figures
+from tid.demo import DEMO_PASSWORD, fund_figures, portal_sample
 from tid.models import (
     BillingRun,
     District,
@@ -531,19 +531,17 @@ def _client(app: Flask, email: str | None) -> FlaskClient:
 
 
 @pytest.fixture
-def pseudo_app(database_url: str, tmp_path: Path) -> Iterator[Flask]:
+def pseudo_app(demo_loaded: str, tmp_path: Path) -> Iterator[Flask]:
     folder = pseudo_translations(tmp_path / "pseudo")
     app = make_test_app(
-        database_url,
+        demo_loaded,
         tmp_path,
         BABEL_TRANSLATION_DIRECTORIES=f"{ROOT / 'tid/translations'};{folder}",
         LANGUAGES=["es", "en", PSEUDO],
     )
-    result = app.test_cli_runner().invoke(args=["demo"])
-    assert result.exit_code == 0, result.output
-    sample = re.search(r"notice (\S+), access code (\S+)", result.output)
-    assert sample, result.output
-    app.config["DEMO_NOTICE"] = (sample[1], sample[2])
+    sample = portal_sample(app.instance_path)
+    assert sample is not None
+    app.config["DEMO_NOTICE"] = sample
     yield app
     app.extensions["tid.engine"].dispose()
 

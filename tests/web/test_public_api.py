@@ -19,7 +19,7 @@ from frictionless import validate
 from openapi_spec_validator import validate as validate_openapi
 from sqlmodel import Session, select
 
-from tid.demo import ACCOUNT_DISTRICT, load_demo
+from tid.demo import ACCOUNT_DISTRICT
 from tid.models import District
 from tid.rules.periods import parse_fiscal_year
 from tid.services import audit_statement
@@ -27,8 +27,7 @@ from tid.services.public import open_data
 
 
 @pytest.fixture
-def demo(app: Flask, session: Session) -> District:
-    load_demo(session=session, config={**app.config, "INSTANCE_PATH": app.instance_path})
+def demo(app: Flask, session: Session, demo_loaded: str) -> District:
     return session.exec(select(District).where(District.name == ACCOUNT_DISTRICT)).one()
 
 

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
 from tests.conftest import make_test_app
-from tid.demo import ACCOUNT_DISTRICT, load_demo
+from tid.demo import ACCOUNT_DISTRICT
 from tid.i18n import money
 from tid.models import District
 from tid.rules.periods import parse_fiscal_year
@@ -20,8 +20,7 @@ from tid.services import audit_statement
 
 
 @pytest.fixture
-def demo(app: Flask, session: Session) -> District:
-    load_demo(session=session, config={**app.config, "INSTANCE_PATH": app.instance_path})
+def demo(session: Session, demo_loaded: str) -> District:
     return session.exec(select(District).where(District.name == ACCOUNT_DISTRICT)).one()
 
 

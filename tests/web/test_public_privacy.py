@@ -17,7 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
-from tid.demo import load_demo, portal_sample
+from tid.demo import portal_sample
 from tid.models import District, Notice, PropertyYear, User
 from tid.services.audit import Actor
 from tid.services.public import district_figures, publishing
@@ -102,9 +102,8 @@ def _crawl(client: FlaskClient) -> dict[str, list[str]]:
 
 
 def test_no_public_page_feed_or_file_shows_anything_of_an_owner(
-    app: Flask, client: FlaskClient, session: Session
+    app: Flask, client: FlaskClient, session: Session, demo_loaded: str
 ) -> None:
-    load_demo(session=session, config={**app.config, "INSTANCE_PATH": app.instance_path})
     for district in session.exec(select(District)).all():
         for fy in district_figures.fiscal_years(session=session, district_id=district.id or 0):
             publishing.choose(

@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
 from tests.conftest import login
-from tid.demo import ACCOUNT_DISTRICT, ACCOUNT_USER, DEMO_PASSWORD, load_demo
+from tid.demo import ACCOUNT_DISTRICT, ACCOUNT_USER, DEMO_PASSWORD
 from tid.models import AuditEvent, District
 from tid.services import expenditures
 from tid.services.audit import Actor
@@ -23,9 +23,8 @@ TODAY = date(2026, 12, 3)
 
 
 def test_the_association_publishes_and_withdraws_its_years(
-    app: Flask, client: FlaskClient, session: Session
+    app: Flask, client: FlaskClient, session: Session, demo_loaded: str
 ) -> None:
-    load_demo(session=session, config={**app.config, "INSTANCE_PATH": app.instance_path})
     condado = session.exec(select(District).where(District.name == ACCOUNT_DISTRICT)).one()
     other = session.exec(select(District).where(District.id != condado.id)).first()
     assert other is not None
@@ -47,8 +46,9 @@ def test_the_association_publishes_and_withdraws_its_years(
     assert actions[-2:] == ["published_year.withdraw", "published_year.publish"]
 
 
-def test_a_booking_moves_the_districts_public_version(app: Flask, session: Session) -> None:
-    load_demo(session=session, config={**app.config, "INSTANCE_PATH": app.instance_path})
+def test_a_booking_moves_the_districts_public_version(
+    app: Flask, session: Session, demo_loaded: str
+) -> None:
     condado = session.exec(select(District).where(District.name == ACCOUNT_DISTRICT)).one()
     d = condado.id or 0
     before = district_figures.district_page(session=session, district_id=d, today=TODAY)

@@ -10,14 +10,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
-from tid.demo import load_demo
 from tid.models import Municipality, Petition, PetitionState
 
 
 def test_the_register_shows_each_step_and_whether_it_came_in_time(
-    app: Flask, client: FlaskClient, session: Session
+    app: Flask, client: FlaskClient, session: Session, demo_loaded: str
 ) -> None:
-    load_demo(session=session, config={**app.config, "INSTANCE_PATH": app.instance_path})
     municipality = session.exec(select(Municipality)).first()
     assert municipality is not None
     register = client.get(f"/publico/municipios/{municipality.id}")
@@ -38,9 +36,8 @@ def test_the_register_shows_each_step_and_whether_it_came_in_time(
 
 
 def test_the_feeds_are_atom_and_icalendar_and_may_be_cached(
-    app: Flask, client: FlaskClient, session: Session
+    app: Flask, client: FlaskClient, session: Session, demo_loaded: str
 ) -> None:
-    load_demo(session=session, config={**app.config, "INSTANCE_PATH": app.instance_path})
     municipality = session.exec(select(Municipality)).first()
     assert municipality is not None
     atom = client.get(f"/publico/municipios/{municipality.id}/novedades.atom")

@@ -10,7 +10,7 @@ from decimal import Decimal
 from flask import Flask
 from sqlmodel import Session, select
 
-from tid.demo import ACCOUNT_DISTRICT, load_demo
+from tid.demo import ACCOUNT_DISTRICT
 from tid.models import Bill, BillStatus, District
 from tid.rules.money import ZERO
 from tid.services import audit_statement
@@ -33,8 +33,9 @@ def _every_year_public(session: Session) -> list[tuple[District, list]]:
     return found
 
 
-def test_every_demo_year_says_what_its_statement_says(app: Flask, session: Session) -> None:
-    load_demo(session=session, config={**app.config, "INSTANCE_PATH": app.instance_path})
+def test_every_demo_year_says_what_its_statement_says(
+    app: Flask, session: Session, demo_loaded: str
+) -> None:
     checked = 0
     for district, years in _every_year_public(session):
         d = district.id or 0
@@ -74,8 +75,9 @@ def test_every_demo_year_says_what_its_statement_says(app: Flask, session: Sessi
     assert checked >= 1  # the Condado account's year at least
 
 
-def test_a_year_is_public_once_locked_or_chosen(app: Flask, session: Session) -> None:
-    load_demo(session=session, config={**app.config, "INSTANCE_PATH": app.instance_path})
+def test_a_year_is_public_once_locked_or_chosen(
+    app: Flask, session: Session, demo_loaded: str
+) -> None:
     condado = session.exec(select(District).where(District.name == ACCOUNT_DISTRICT)).one()
     d = condado.id or 0
     fy = district_figures.fiscal_years(session=session, district_id=d)[0]

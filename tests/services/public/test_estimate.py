@@ -8,15 +8,15 @@ import pytest
 from flask import Flask
 from sqlmodel import Session, select
 
-from tid.demo import load_demo
 from tid.models import Bill, BillStatus, PropertyYear
 from tid.rules.errors import FindingsError
 from tid.rules.messages import render
 from tid.services.public import estimate
 
 
-def test_the_estimate_is_the_bill_for_every_demo_property(app: Flask, session: Session) -> None:
-    load_demo(session=session, config={**app.config, "INSTANCE_PATH": app.instance_path})
+def test_the_estimate_is_the_bill_for_every_demo_property(
+    app: Flask, session: Session, demo_loaded: str
+) -> None:
     rows = session.exec(
         select(Bill, PropertyYear)
         .join(PropertyYear, PropertyYear.id == Bill.property_year_id)
@@ -36,8 +36,9 @@ def test_the_estimate_is_the_bill_for_every_demo_property(app: Flask, session: S
         assert render(found.explanation, "en") == bill.explanation
 
 
-def test_every_bad_value_is_named_with_its_field(app: Flask, session: Session) -> None:
-    load_demo(session=session, config={**app.config, "INSTANCE_PATH": app.instance_path})
+def test_every_bad_value_is_named_with_its_field(
+    app: Flask, session: Session, demo_loaded: str
+) -> None:
     bill = session.exec(select(Bill)).first()
     assert bill is not None
     with pytest.raises(FindingsError) as refused:
