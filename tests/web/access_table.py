@@ -46,6 +46,8 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "api.calculate": PUBLIC,
     "api.parameters": PUBLIC,
     "api.reform": PUBLIC,
+    # saving a reform through the API, as on the web, needs a login
+    "api.save_reform": EVERY_ROLE,
     # Reforms: a saved one is public policy text at its address; writing one needs a login.
     "reforms.index": PUBLIC,
     "reforms.new": EVERY_ROLE,

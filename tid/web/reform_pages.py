@@ -22,7 +22,7 @@ from tid.render import charts
 from tid.rules import calculators, fund_compare, params
 from tid.rules.calculators.inputs import N_
 from tid.rules.errors import InputError
-from tid.rules.reform import Reform
+from tid.rules.reform import Reform, reference_id
 from tid.services import reform_library
 from tid.web import calc_guard, nav
 from tid.web.access import ALL_ROLES, public, require
@@ -107,7 +107,7 @@ def _read_editor(form: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, str
         "changes": [],
     }
     if values.get("base"):
-        document["base"] = reform_note.reference_id(values["base"])
+        document["base"] = reference_id(values["base"])
     origin: list[int] = []
     rows = _row_count(values)
     for i in range(rows):
@@ -151,7 +151,7 @@ def new() -> Any:
     if request.method == "GET":
         base = request.args.get("base", "")
         if base:
-            values["base"] = reform_note.reference_id(base)
+            values["base"] = reference_id(base)
         parameter = request.args.get("parameter", "")
         if parameter:
             values["change-0-parameter"] = parameter
