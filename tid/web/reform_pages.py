@@ -171,13 +171,26 @@ def new() -> Any:
                 form.errors = {
                     _editor_field(form.refused.field, origin): i18n.say(form.refused.message)
                 }
+    starts_from = _base_of(values.get("base", ""))
     return render_template(
         "reforms/new.html",
         form=form,
         values=values,
         rows=rows,
         options=_parameter_options(),
+        base=reform_note.page_context(starts_from) if starts_from is not None else None,
     ), (422 if form.errors else 200)
+
+
+def _base_of(reference: str) -> Reform | None:
+    """The saved reform the editor starts from, to show what it already changes (None: none
+    given, or none saved there; saving says so next to the field)."""
+    if not reference:
+        return None
+    try:
+        return reform_library.open_reform(session=get_session(), public_id=reference)
+    except InputError:
+        return None
 
 
 # --------------------------------------------------------------------------------------
