@@ -5,10 +5,15 @@ running (its ``ScriptInfo``), else the installation's. Loaded only when a reform
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import click
 from flask.cli import ScriptInfo
+from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session
 
+from tid.rules.errors import InputError
 from tid.rules.reform import Resolver
 from tid.services import reform_library
 
@@ -24,4 +29,16 @@ def resolver() -> Resolver:
 
         app = create_app()
     session = Session(app.extensions["tid.engine"])
-    return reform_library.resolver(session=session)
+    resolve = reform_library.resolver(session=session)
+
+    def look_up(ident: str) -> Mapping[str, Any] | None:
+        try:
+            return resolve(ident)
+        except SQLAlchemyError as exc:  # no database there, or not migrated
+            raise InputError(
+                "reform",
+                f"The saved reforms cannot be read ({type(exc).__name__}): is the "
+                "database migrated (tid db upgrade)?",
+            ) from None
+
+    return look_up
