@@ -184,7 +184,11 @@ def test_the_district_association_studies_its_own_roll(
     tried = client.post(url, data=_form(people, action="try"))
     assert tried.status_code == 200 and "Hotel El Convento Inc" in tried.get_data(as_text=True)
     assert client.post(url, data=_form(people, action="csv")).mimetype == "text/csv"
+    report = client.post(url, data=_form(people, action="pdf", title="Propuesta de la asociación"))
+    assert report.mimetype == "application/pdf"
+    assert "Propuesta de la asociación" in pdf_text(report.data)
     assert client.post(url, data=_form(people, action="save")).status_code == 403
+    assert session.exec(select(FormulaStudy)).one() == study  # the association saved nothing
     assert client.get(f"/petitions/studies/{study.id}").status_code == 200
     assert client.get(f"/petitions/studies/{study.id}/amounts.csv").status_code == 200
     elsewhere = client.post(

@@ -210,7 +210,21 @@ def studio_page(petition_id: int) -> Any:
     if outcome is not None and not errors and request.form.get("action") == "csv":
         data = study_documents.amounts_csv(outcome, say)
         return send(Document(data, CSV, f"formula-study-petition-{petition.id}-amounts.csv"))
+    if outcome is not None and not errors and request.form.get("action") == "pdf":
+        return _report_unsaved(petition, outcome)
     return _page(petition, values, errors=errors, outcome=outcome, status=422 if errors else 200)
+
+
+def _report_unsaved(petition: Petition, outcome: studio.Outcome) -> Any:
+    """The report of a study tried and not saved (to send to the clerk, say): the same
+    document a saved study archives, made now and kept nowhere."""
+    report = study_documents.report_pdf(
+        outcome,
+        reader=reader(language()),
+        petition=petition,
+        title=outcome.study.title or _("Formula study"),
+    )
+    return send(Document(report, PDF, f"formula-study-petition-{petition.id}.pdf"))
 
 
 def _in_the_background(petition: Petition, values: dict[str, str]) -> Any:
