@@ -60,16 +60,16 @@ def petitions_about(*, session: Session, district: District) -> list[Petition]:
     """The petitions of the district's municipality about it, the newest first."""
     if district.id is None:
         return []
+    voted = set(
+        session.exec(select(Ordinance.petition_id).where(col(Ordinance.district_id) == district.id))
+    )
     stmt = (
         select(Petition)
         .where(col(Petition.municipality_id) == district.municipality_id)
         .order_by(col(Petition.received_on).desc(), col(Petition.id).desc())
     )
-    return [
-        p
-        for p in session.exec(stmt)
-        if district.id in concerned_districts(session=session, petition=p)
-    ]
+    wanted = _normal(district.name)
+    return [p for p in session.exec(stmt) if p.id in voted or _normal(p.district_name) == wanted]
 
 
 def studies_for(
