@@ -214,6 +214,10 @@ def test_the_calculators_command_loads_no_app() -> None:
     assert {"tid.rules.calculators", "tid.rules.calculators.json_input", "tid.config"} <= reached
     heavy = ("tid.web", "tid.models", "tid.db", "tid.services", "tid.cli.app")
     assert sorted(m for m in reached if m.startswith(heavy)) == []
+    # A reform that names a saved one opens the app's database: that module is named, not
+    # imported, and loaded at the first look-up only (tid/cli/calc.py ``SavedReforms``).
+    assert "tid.cli.saved_reforms" not in reached
+    assert "tid.services" in {m.rsplit(".", 1)[0] for m in graph["tid.cli.saved_reforms"]}
     libraries = {
         m: _module_level_libraries(MODULES[m]) & set(NOT_FOR_THE_CALCULATORS) for m in reached
     }

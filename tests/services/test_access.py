@@ -61,3 +61,17 @@ def test_petitions_are_the_legislatures_and_history_the_auditors() -> None:
     assert access.own_district(ASSOCIATION) == 10 and access.own_district(CLERK) is None
     assert set(access.PETITION_WRITERS) <= set(access.PETITION_READERS)
     assert set(access.DISTRICT_WRITERS) <= set(access.DISTRICT_READERS)
+
+
+def test_who_may_use_a_petitions_formula_studio() -> None:
+    """A petition of municipality 1 about district 10: its readers, and district 10's
+    association only (not another district's of the same municipality)."""
+    about_ten = {10}
+    assert access.may_study_petition(ADMIN, 1, about_ten)
+    assert access.may_study_petition(AUDITOR, 1, about_ten)
+    assert access.may_study_petition(CLERK, 1, about_ten)
+    assert not access.may_study_petition(P("clerk", municipality_id=2), 1, about_ten)
+    assert access.may_study_petition(ASSOCIATION, 1, about_ten)
+    assert not access.may_study_petition(ASSOCIATION, 1, {11})
+    assert not access.may_study_petition(ASSOCIATION, 1, set())
+    assert not access.may_study_petition(P("association"), 1, about_ten)

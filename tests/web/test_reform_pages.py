@@ -175,6 +175,13 @@ def test_reforms_stack(client: FlaskClient, people: People) -> None:
     )
     text = _text(client.get(f"/reforms/{second}"))
     assert "Lottery at 40 %" in text  # starts from the first
+    # The editor, opened to start from the second, shows what the stack already changes.
+    editor = client.get(f"/reforms/new?base={second}").get_data(as_text=True)
+    assert 'id="base-changes"' in editor and "equalization.gf_share_rate" in editor
+    assert "equalization.lottery_share_rate" in editor and f'value="{second}"' in editor
+    assert 'id="base-changes"' not in client.get("/reforms/new?base=nothing-here").get_data(
+        as_text=True
+    )
     api = client.post(
         "/api/v1/calc/equalization", json={**DOCUMENTS["equalization"], "reform": second}
     ).get_json()

@@ -10,12 +10,13 @@ import pytest
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
-from tests.conftest import People, login
+from tests.conftest import PASSWORD, People, login
 from tests.pdf_checks import assert_archival, pdf_text
 from tests.services.billing.helpers import FORMULA, import_roll, make_ordinance
 from tid import tasks
 from tid.demo.roll import roll_csv
-from tid.models import ArchivedDocument, FormulaStudy
+from tid.models import ArchivedDocument, District, FormulaStudy, User
+from tid.services import audit, users
 from tid.services.studio import trials
 
 FY = "2026-27"
@@ -136,8 +137,72 @@ def test_another_municipality_is_refused(
     ordinance = make_ordinance(session, people)
     login(client, people.other_clerk)
     assert client.get(f"/petitions/{ordinance.petition_id}/studio").status_code == 403
-    login(client, people.association)
+    login(client, people.other_association)
     assert client.get(f"/petitions/{ordinance.petition_id}/studio").status_code == 403
+
+
+def _second_district(session: Session, people: People) -> User:
+    """A second San Juan district (Condado) and its association's login."""
+    condado = District(
+        municipality_id=people.municipality.id or 0, name="Condado", association_name="A"
+    )
+    session.add(condado)
+    session.flush()
+    return users.create_user(
+        session=session,
+        actor=audit.Actor("tests"),
+        email="assoc@condado.example.pr",
+        name="Condado",
+        password=PASSWORD,
+        role="association",
+        district_id=condado.id,
+    )
+
+
+def test_the_district_association_studies_its_own_roll(
+    client: FlaskClient, people: People, session: Session
+) -> None:
+    """The association of the district a petition is about tries formulas on its roll (the
+    owners shown), downloads the amounts and opens the studies saved on its roll; it cannot
+    save, nor try another district's roll; another district's association is refused."""
+    import_roll(session, people)
+    ordinance = make_ordinance(session, people)
+    condado = _second_district(session, people)
+    session.commit()
+    url = f"/petitions/{ordinance.petition_id}/studio"
+    login(client, people.clerk)
+    saved = client.post(url, data=_form(people, action="save", title="Estudio de la clerk"))
+    assert saved.status_code == 302
+    study = session.exec(select(FormulaStudy)).one()
+    login(client, people.association)
+    district_page = client.get(f"/roll/{people.district.id}").get_data(as_text=True)
+    assert url in district_page and f"/petitions/studies/{study.id}" in district_page
+    assert f'href="/petitions/{ordinance.petition_id}"' not in district_page
+    opened = client.get(url)
+    assert opened.status_code == 200
+    assert f'href="/roll/{people.district.id}#petitions"' in opened.get_data(as_text=True)
+    tried = client.post(url, data=_form(people, action="try"))
+    assert tried.status_code == 200 and "Hotel El Convento Inc" in tried.get_data(as_text=True)
+    assert client.post(url, data=_form(people, action="csv")).mimetype == "text/csv"
+    report = client.post(url, data=_form(people, action="pdf", title="Propuesta de la asociación"))
+    assert report.mimetype == "application/pdf"
+    assert "Propuesta de la asociación" in pdf_text(report.data)
+    assert client.post(url, data=_form(people, action="save")).status_code == 403
+    assert session.exec(select(FormulaStudy)).one() == study  # the association saved nothing
+    assert client.get(f"/petitions/studies/{study.id}").status_code == 200
+    assert client.get(f"/petitions/studies/{study.id}/amounts.csv").status_code == 200
+    elsewhere = client.post(
+        url, data=_form(people, action="try", source=f"{condado.district_id}:{FY}")
+    )
+    assert elsewhere.status_code == 422 and 'id="e-source"' in elsewhere.get_data(as_text=True)
+    # The association of another district of the same municipality, and of another one.
+    for other in (condado, people.other_association):
+        login(client, other)
+        assert client.get(url).status_code == 403
+        assert client.post(url, data=_form(people, action="try")).status_code == 403
+        assert client.get(f"/petitions/studies/{study.id}").status_code == 403
+        assert client.get(f"/petitions/studies/{study.id}/report.pdf").status_code == 403
+        assert url not in client.get(f"/roll/{other.district_id}").get_data(as_text=True)
 
 
 def test_a_large_roll_is_studied_in_the_background(

@@ -3,7 +3,9 @@
 It runs without the web app: no Flask, no database, nothing written to the instance folder.
 Of the installation's configuration it reads the settings of the rules only (the
 environment's ``TID_DEADLINE_SKIP_SATURDAY``, else ``config.toml`` when there is one), so that
-its deadlines are those the app computes.
+its deadlines are those the app computes. Only a reform that names a saved one (``--reform
+ID``, or a reform file whose ``base`` is a saved reform's id or address rather than a file
+beside it) reads the installation's database, to find it; nothing is written.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from tid.rules.errors import InputError
     "--reform",
     "reform_file",
     default=None,
-    help="A reform (TOML) to run beside the law: the result is both and the difference.",
+    help="A reform to run beside the law (a TOML file, or a saved reform's id or address): "
+    "the result is both and the difference.",
 )
 def calc_command(name: str, file: str, reform_file: str | None) -> None:
     """Run calculator NAME on the JSON document in FILE (or standard input)."""
@@ -38,11 +41,23 @@ def calc_command(name: str, file: str, reform_file: str | None) -> None:
         if reform_file is not None:
             if not isinstance(body, dict):
                 raise InputError("", "the input must be a JSON object")
-            body = {**body, "reform": read_reform(reform_file)}
-        result = reform_compare.run_request(name, body)
+            body = {**body, "reform": reform_argument(reform_file)}
+        result = reform_compare.run_request(name, body, resolve=SavedReforms())
     except InputError as exc:
         fail(exc)
     click.echo(json.dumps(result, indent=2, ensure_ascii=False))
+
+
+def reform_argument(value: str) -> object:
+    """``--reform``: a TOML file (one that exists, or named ``….toml``), else a saved
+    reform's id or shareable address."""
+    from pathlib import Path
+
+    if value.endswith(".toml") or Path(value).is_file():
+        return read_reform(value)
+    from tid.rules.reform import reference_id
+
+    return reference_id(value)
 
 
 def read_json(file: str) -> Any:
@@ -77,10 +92,34 @@ def read_reform(file: str, seen: tuple[str, ...] = ()) -> dict[str, Any]:
         raise InputError("reform", f"There is no reform file {file!r}.") from None
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise InputError("reform", f"The reform file {file!r} cannot be read: {exc}.") from None
-    base = document.get("base")
+    base = document.get("base")  # a file beside it, else a saved reform's id or address
     if isinstance(base, str) and base.endswith(".toml"):
         target = str(path.parent / base)
         if target in seen or len(seen) > 8:
             raise InputError("reform.base", f"The reform {file!r} starts from itself.")
         document["base"] = read_reform(target, (*seen, target))
+    elif isinstance(base, str) and base.strip():
+        from tid.rules.reform import reference_id
+
+        document["base"] = reference_id(base)
     return document
+
+
+class SavedReforms:
+    """The installation's saved reforms by id, for a reform that names one: the app and its
+    database (:mod:`tid.cli.saved_reforms`) are loaded at the first look-up only, so that a
+    calculation without a saved reform starts at once."""
+
+    def __init__(self) -> None:
+        self._resolve: Any = None
+
+    def __call__(self, ident: str) -> Any:
+        if self._resolve is None:
+            import importlib
+
+            self._resolve = importlib.import_module(SAVED_REFORMS).resolver()
+        return self._resolve(ident)
+
+
+# Named, not imported: the module that opens the app (tests/test_import_graph.py).
+SAVED_REFORMS = "tid.cli.saved_reforms"

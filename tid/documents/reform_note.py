@@ -4,7 +4,6 @@ municipality under the law and the reform (CSV and PDF)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from decimal import Decimal
 from typing import Any
@@ -23,7 +22,6 @@ from tid.rules.reform import Reform, describe
 from tid.services import reform_library
 
 NO_REFORM = N_("There is no saved reform with this id.")
-_ID = re.compile(r"([A-Za-z0-9_-]{6,24})/?$")
 
 
 def _usd(amount: Decimal) -> str:
@@ -80,12 +78,6 @@ def page_context(reform: Reform) -> dict[str, Any]:
         "calculators": [(n, t) for n, t in every if n in touched],
         "other_calculators": [(n, t) for n, t in every if n not in touched],
     }
-
-
-def reference_id(text: str) -> str:
-    """A saved reform's id from its id or its whole address."""
-    match = _ID.search(text.strip())
-    return match.group(1) if match else text.strip()
 
 
 def fund_comparison(

@@ -18,6 +18,7 @@ law, so every rule runs under a reform unchanged.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -119,6 +120,16 @@ class Reform:
             doc["base"] = self.base.ident or self.base.as_json()
         doc["changes"] = [c.as_json() for c in self.changes]
         return doc
+
+
+# A saved reform's id at the end of its shareable address (``https://…/reforms/<id>``).
+_ADDRESS = re.compile(r"([A-Za-z0-9_-]{6,24})/?$")
+
+
+def reference_id(text: str) -> str:
+    """A saved reform's id from its id or its whole shareable address."""
+    match = _ADDRESS.search(text.strip())
+    return match.group(1) if match else text.strip()
 
 
 def _error(path: str, msgid: str, /, **values: Any) -> InputError:

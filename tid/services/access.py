@@ -7,7 +7,8 @@ Four roles (tid/models/places_and_users.py ``Role``):
 - **clerk** — the municipal legislature's clerk: the petitions of their municipality and,
   read-only, the districts created in it;
 - **association** — a district's association: its own district (roll, billing, notices,
-  account), read and written.
+  account), read and written; and the formula studio of the petitions about its district
+  (tried on its own roll or a file, never saved to the legislature's file).
 
 The pages (tid/web/access.py ``require`` and the blueprints), the jobs list, the petitions'
 calendar feed and the templates all ask here, so a change of policy is made once. The
@@ -16,6 +17,7 @@ pages' table of who reaches what (tests/web/access_table.py) checks the result.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Protocol
 
 from sqlmodel import Session, select
@@ -30,6 +32,9 @@ STAFF = (ADMIN, CLERK, ASSOCIATION, AUDITOR)
 PETITION_READERS = (ADMIN, CLERK, AUDITOR)
 PETITION_WRITERS = (ADMIN, CLERK)
 DISTRICT_READERS = (ADMIN, CLERK, ASSOCIATION, AUDITOR)
+# The formula studio of a petition: its readers, and the association of the district the
+# petition is about (:func:`may_study_petition`); only the petition's writers save a study.
+STUDIO_READERS = (ADMIN, CLERK, ASSOCIATION, AUDITOR)
 DISTRICT_WRITERS = (ADMIN, ASSOCIATION)
 # The history of a record (who changed what, when): the administrator and the auditor.
 HISTORY_READERS = (ADMIN, AUDITOR)
@@ -68,6 +73,18 @@ def can_see_district(person: Person, district_id: int | None, municipality_id: i
     if person.role == CLERK:
         return municipality_id is not None and person.municipality_id == municipality_id
     return district_id is not None and person.district_id == district_id
+
+
+def may_study_petition(
+    person: Person, municipality_id: int | None, concerned: Collection[int]
+) -> bool:
+    """Whether ``person`` may use the formula studio of a petition of ``municipality_id``
+    about the districts ``concerned`` (those of its municipality it names, or its
+    ordinance's): whoever reads the petition, and the association of one of those districts
+    (not another district's, even of the same municipality: a study shows owners)."""
+    if person.role == ASSOCIATION:
+        return person.district_id is not None and person.district_id in concerned
+    return person.role in PETITION_READERS and can_see_municipality(person, municipality_id)
 
 
 def may_write_district(person: Person, district_id: int | None) -> bool:

@@ -14,13 +14,23 @@ from sqlmodel import Session, col, select
 from tid.models import SavedReform
 from tid.rules.errors import InputError
 from tid.rules.messages import Message
-from tid.rules.reform import Reform, Resolver, parse_reform
+from tid.rules.reform import Reform, Resolver, parse_reform, reference_id
 from tid.services.public.declared import public_view
 
 # The public id: 12 random characters of 31 (59 bits: not guessable), no look-alikes.
 _ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 _ID_LENGTH = 12
 _RECENT = 20
+
+
+def canonical(raw: object) -> object:
+    """A reform as a request gives it, each saved reform it names (itself or its base) by
+    its id, though given by its address."""
+    if isinstance(raw, str):
+        return reference_id(raw)
+    if isinstance(raw, Mapping) and isinstance(raw.get("base"), str | Mapping):
+        return {**raw, "base": canonical(raw["base"])}
+    return raw
 
 
 def document_of(saved: SavedReform) -> dict[str, Any]:
@@ -48,7 +58,7 @@ def resolver(*, session: Session) -> Resolver:
     """The look-up of saved reforms by id, for :func:`tid.rules.reform.parse_reform`."""
 
     def resolve(public_id: str) -> Mapping[str, Any] | None:
-        found = saved_reform(session=session, public_id=public_id)
+        found = saved_reform(session=session, public_id=reference_id(public_id))
         return None if found is None else document_of(found)
 
     return resolve
@@ -63,8 +73,9 @@ def open_reform(*, session: Session, public_id: str) -> Reform | None:
 
 
 def check_reform(*, session: Session, document: Mapping[str, Any]) -> Reform:
-    """The reform a document stands for, checked (its base may be a saved reform's id)."""
-    return parse_reform(dict(document), resolve=resolver(session=session))
+    """The reform a document stands for, checked (its base may be a saved reform's id or
+    address)."""
+    return parse_reform(canonical(dict(document)), resolve=resolver(session=session))
 
 
 def save_reform(*, session: Session, document: Mapping[str, Any]) -> SavedReform:

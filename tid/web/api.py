@@ -14,8 +14,16 @@ CSRF protection (a token would only stop programs from calling them).
   computations is taken or the request ran past its time budget (:mod:`tid.web.calc_guard`).
 - ``GET /api/v1/parameters``: every dated parameter with its history and citations.
 - ``GET /api/v1/reforms/<id>``: a saved reform (public policy text) as the document a
-  request may carry beside its own (``"reform": {…}`` or the saved reform's id): the
-  result is then both, the law's and the reform's, and their difference line by line.
+  request may carry beside its own (``"reform": {…}``, or the saved reform's id or its
+  shareable address): the result is then both, the law's and the reform's, and their
+  difference line by line.
+- ``POST /api/v1/reforms`` (signed in): save the reform document of the body (``title``,
+  ``description``, ``changes``, and ``base``: a saved reform's id or address to start from);
+  201, the saved document as ``GET`` gives it and its address in ``Location``; 422 and
+  ``{"error", "field"}`` naming the parameter (``reform.changes[0].value``) for a bad one,
+  401 without a login. The body must be sent as ``application/json`` (415 otherwise): a page
+  of another site cannot send that without the browser asking first, so a signed-in
+  person's session cannot be made to save a reform from elsewhere.
 """
 
 from __future__ import annotations
@@ -31,7 +39,7 @@ from tid.rules import calculators, reform_compare
 from tid.rules.errors import InputError
 from tid.rules.limits import MAX_DOCUMENT_BYTES
 from tid.web import calc_guard
-from tid.web.access import public
+from tid.web.access import ALL_ROLES, public, require
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -109,6 +117,7 @@ def _run(calculator: str, document: object) -> dict[str, Any]:
         from tid.services import reform_library
 
         resolve = reform_library.resolver(session=get_session())
+        document = {**document, "reform": reform_library.canonical(document["reform"])}
         return reform_compare.run_request(calculator, document, resolve=resolve)
     return calculators.run(calculator, document)
 
@@ -123,6 +132,35 @@ def reform(reform_id: str) -> Any:
     if found is None:
         return _error(f"There is no saved reform {reform_id!r}.", "reform", 404)
     return _json(reform_library.document_of(found))
+
+
+@bp.route("/reforms", methods=["POST"])
+@require(*ALL_ROLES)
+def save_reform() -> Any:
+    """Save the reform of the JSON body at its permanent address (signed in; see the module
+    docstring for why the body must be JSON)."""
+    from tid.services import reform_library
+
+    if request.mimetype != "application/json":
+        return _error("Send the reform as JSON (Content-Type: application/json).", "", 415)
+    limit = int(current_app.config.get("CALC_MAX_BYTES", DEFAULT_MAX_BYTES))
+    if request.content_length is not None and request.content_length > limit:
+        return _error(f"The document is too large (at most {limit:,} bytes).", "", 413)
+    body = request.get_data(cache=False)
+    if len(body) > limit:
+        return _error(f"The document is too large (at most {limit:,} bytes).", "", 413)
+    try:
+        document = calculators.load_json(body.decode("utf-8-sig"))
+        if not isinstance(document, dict):
+            return _error("A reform is an object with its title and changes.", "reform", 422)
+        saved = reform_library.save_reform(session=get_session(), document=document)
+    except UnicodeDecodeError:
+        return _error("The body is not UTF-8 text.", "", 422)
+    except InputError as exc:
+        return _json(exc.as_json(), 422)
+    response = _json(reform_library.document_of(saved), 201)
+    response.headers["Location"] = url_for("api.reform", reform_id=saved.public_id)
+    return response
 
 
 @bp.route("/parameters")

@@ -32,6 +32,7 @@ from tid.rules.calculators.inputs import N_, FormSpec, Group, Table
 from tid.rules.calculators.inputs import Field as Input
 from tid.rules.errors import FindingsError, InputError
 from tid.rules.messages import Message, render
+from tid.rules.reform import reference_id
 from tid.web import calc_csv, calc_guard, nav, readings
 from tid.web.access import public
 from tid.web.util import send, today
@@ -553,9 +554,7 @@ def _compared_page(spec: FormSpec, document: Mapping[str, Any], reference: str) 
     from tid.rules import fund_compare, reform_compare
     from tid.services import reform_library
 
-    found = reform_library.open_reform(
-        session=get_session(), public_id=reform_note.reference_id(reference)
-    )
+    found = reform_library.open_reform(session=get_session(), public_id=reference_id(reference))
     if found is None:
         raise InputError("reform", _("There is no saved reform at this address."))
     compared = reform_compare.compare(spec.name, document, found)

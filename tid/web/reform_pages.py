@@ -22,7 +22,7 @@ from tid.render import charts
 from tid.rules import calculators, fund_compare, params
 from tid.rules.calculators.inputs import N_
 from tid.rules.errors import InputError
-from tid.rules.reform import Reform
+from tid.rules.reform import Reform, reference_id
 from tid.services import reform_library
 from tid.web import calc_guard, nav
 from tid.web.access import ALL_ROLES, public, require
@@ -107,7 +107,7 @@ def _read_editor(form: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, str
         "changes": [],
     }
     if values.get("base"):
-        document["base"] = reform_note.reference_id(values["base"])
+        document["base"] = reference_id(values["base"])
     origin: list[int] = []
     rows = _row_count(values)
     for i in range(rows):
@@ -151,7 +151,7 @@ def new() -> Any:
     if request.method == "GET":
         base = request.args.get("base", "")
         if base:
-            values["base"] = reform_note.reference_id(base)
+            values["base"] = reference_id(base)
         parameter = request.args.get("parameter", "")
         if parameter:
             values["change-0-parameter"] = parameter
@@ -171,13 +171,26 @@ def new() -> Any:
                 form.errors = {
                     _editor_field(form.refused.field, origin): i18n.say(form.refused.message)
                 }
+    starts_from = _base_of(values.get("base", ""))
     return render_template(
         "reforms/new.html",
         form=form,
         values=values,
         rows=rows,
         options=_parameter_options(),
+        base=reform_note.page_context(starts_from) if starts_from is not None else None,
     ), (422 if form.errors else 200)
+
+
+def _base_of(reference: str) -> Reform | None:
+    """The saved reform the editor starts from, to show what it already changes (None: none
+    given, or none saved there; saving says so next to the field)."""
+    if not reference:
+        return None
+    try:
+        return reform_library.open_reform(session=get_session(), public_id=reference)
+    except InputError:
+        return None
 
 
 # --------------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
-"""The formula studio of a petition (21 LPRA § 6653(3)(b), (d)): the clerk tries proposed
-formulas on a district's roll, or on a roll file uploaded for the study, sees each one's
-total against the expected amount, its split by class and value, its largest payers and who
-pays more or less against the formula in force, and saves the study (its report archived)
-with the petition."""
+"""The formula studio of a petition (21 LPRA § 6653(3)(b), (d)): the clerk, or the association
+of the district the petition is about, tries proposed formulas on a district's roll it may
+see, or on a roll file uploaded for the study, sees each one's total against the expected
+amount, its split by class and value, its largest payers and who pays more or less against
+the formula in force; the clerk saves the study (its report archived) with the petition."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ from tid.web.util import send, today
 
 bp = Blueprint("studio", __name__, url_prefix="/petitions")
 
-READERS = policy.PETITION_READERS
+READERS = policy.STUDIO_READERS
 WRITERS = policy.PETITION_WRITERS
 FIELDS = ("source", "expected_amount", "baseline", "title", "file_token", "file_name")
 
@@ -47,15 +47,26 @@ def _petition_or_404(petition_id: int) -> Petition:
     petition = petition_service.petition(session=get_session(), petition_id=petition_id)
     if petition is None:
         abort(404)
-    deny_unless(me().can_see_municipality(petition.municipality_id))
+    deny_unless(studio.may_study(session=get_session(), person=me(), petition=petition))
     return petition
 
 
 def _study_or_404(study_id: int) -> tuple[FormulaStudy, Petition]:
-    study = studio.saved_study(session=get_session(), study_id=study_id)
+    session = get_session()
+    study = studio.saved_study(session=session, study_id=study_id)
     if study is None:
         abort(404)
-    return study, _petition_or_404(study.petition_id)
+    petition = _petition_or_404(study.petition_id)
+    deny_unless(studio.may_open_study(session=session, person=me(), petition=petition, study=study))
+    return study, petition
+
+
+def _back(petition: Petition) -> str:
+    """Where the page's first link goes: the petition's studies, or (for the association,
+    which does not read the legislature's petitions) its district's page."""
+    if me().role in policy.PETITION_READERS:
+        return url_for("petitions.show", petition_id=petition.id, _anchor="studies")
+    return url_for("roll.district", district_id=me().district_id, _anchor="petitions")
 
 
 def _roll_options(petition: Petition) -> list[tuple[str, str]]:
@@ -126,6 +137,7 @@ def _page(
     return render_template(
         "studio/studio.html",
         petition=petition,
+        back=_back(petition),
         values=values,
         errors=errors or {},
         outcome=outcome,
@@ -173,6 +185,9 @@ def studio_page(petition_id: int) -> Any:
     values = _values()
     errors: dict[str, str] = {}
     _keep_file(values, errors)
+    if values["source"] not in {value for value, _label in _roll_options(petition)}:
+        errors["source"] = _("Choose the roll to try the formulas on.")
+        values["source"] = ""
     form = Form()
     asked = form.read(lambda: studio.read_study(values))
     outcome = None
@@ -195,7 +210,21 @@ def studio_page(petition_id: int) -> Any:
     if outcome is not None and not errors and request.form.get("action") == "csv":
         data = study_documents.amounts_csv(outcome, say)
         return send(Document(data, CSV, f"formula-study-petition-{petition.id}-amounts.csv"))
+    if outcome is not None and not errors and request.form.get("action") == "pdf":
+        return _report_unsaved(petition, outcome)
     return _page(petition, values, errors=errors, outcome=outcome, status=422 if errors else 200)
+
+
+def _report_unsaved(petition: Petition, outcome: studio.Outcome) -> Any:
+    """The report of a study tried and not saved (to send to the clerk, say): the same
+    document a saved study archives, made now and kept nowhere."""
+    report = study_documents.report_pdf(
+        outcome,
+        reader=reader(language()),
+        petition=petition,
+        title=outcome.study.title or _("Formula study"),
+    )
+    return send(Document(report, PDF, f"formula-study-petition-{petition.id}.pdf"))
 
 
 def _in_the_background(petition: Petition, values: dict[str, str]) -> Any:
@@ -264,6 +293,7 @@ def show(study_id: int) -> Any:
     return render_template(
         "studio/show.html",
         petition=petition,
+        back=_back(petition),
         study=study,
         outcome=outcome,
         against=against,
@@ -295,3 +325,24 @@ def amounts(study_id: int) -> Any:
 def _formula_studies(petition_id: int) -> list[FormulaStudy]:
     """The petition's saved studies (its page lists them)."""
     return studio.studies_of(session=get_session(), petition_id=petition_id)
+
+
+@bp.app_template_global("petitions_to_study")
+def _petitions_to_study(district_id: int) -> list[tuple[Petition, list[FormulaStudy], str]]:
+    """The petitions about a district whose studio the signed-in user may use, each with
+    the saved studies they may open and its page's address if they read petitions (the
+    district's page lists them)."""
+    session = get_session()
+    district = places.district(session=session, district_id=district_id)
+    if district is None or me().role not in READERS:
+        return []
+    reads = me().role in policy.PETITION_READERS
+    return [
+        (
+            p,
+            studio.studies_for(session=session, person=me(), petition=p),
+            url_for("petitions.show", petition_id=p.id) if reads else "",
+        )
+        for p in studio.petitions_about(session=session, district=district)
+        if studio.may_study(session=session, person=me(), petition=p)
+    ]

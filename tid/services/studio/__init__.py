@@ -9,7 +9,9 @@ ordinance is voted; nothing is billed or imported.
   another (who pays more or less, by how much and why);
 - :mod:`.trials`: the studio's form read and every variant tried;
 - :mod:`.saved`: a study saved with its petition, reopened and set beside the ordinance
-  voted.
+  voted;
+- :mod:`.reach`: who may use a petition's studio (the district's association too) and
+  open its saved studies.
 """
 
 from __future__ import annotations
@@ -28,6 +30,13 @@ from tid.services.studio.analysis import (
     evaluate_variant,
     explanation,
     summarize,
+)
+from tid.services.studio.reach import (
+    concerned_districts,
+    may_open_study,
+    may_study,
+    petitions_about,
+    studies_for,
 )
 from tid.services.studio.saved import (
     form_values,
@@ -71,6 +80,7 @@ __all__ = [
     "Variant",
     "band_key",
     "compare",
+    "concerned_districts",
     "district_roll",
     "evaluate_variant",
     "explanation",
@@ -78,12 +88,16 @@ __all__ = [
     "form_values",
     "formula_names",
     "in_force",
+    "may_open_study",
+    "may_study",
+    "petitions_about",
     "read_study",
     "reopen",
     "report_bytes",
     "roll_choices",
     "save_study",
     "saved_study",
+    "studies_for",
     "studies_of",
     "study_input",
     "summarize",
