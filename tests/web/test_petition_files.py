@@ -20,6 +20,7 @@ from tests.conftest import People, login
 from tid import tasks
 from tid.config import archive_dir
 from tid.models import DocumentVersion, Petition, PetitionDocument, StoredFile
+from tid.rules.errors import InputError
 from tid.services import audit, file_store
 from tid.services import petitions as svc
 
@@ -122,6 +123,8 @@ BAD = [
     ("e.pdf", files.broken_pdf(), "dañado"),
     ("../../etc/passwd.pdf", files.pdf(), "incluye carpetas"),
     ("mal\u202efdp.exe", files.pdf(), "caracteres de control"),
+    ("acta\x07\x1b[2J.pdf", files.pdf(), "caracteres de control"),
+    ("acta\tfinal.pdf", files.pdf(), "caracteres de control"),
     ("empty.pdf", b"", "vacío"),
     ("page.html", b"<html><script>alert(1)</script></html>", "Este tipo de archivo no se acepta"),
 ]
@@ -137,6 +140,75 @@ def test_a_bad_file_is_refused_at_its_field_and_nothing_is_written(
     page = response.get_data(as_text=True)
     assert re.search(r'id="e-file">[^<]*' + re.escape(said), page), page[:3000]
     assert _counts(app) == (0, 0, 0, 0)
+
+
+def test_a_file_the_archive_cannot_finish_writing_is_said_at_the_field_and_leaves_nothing(
+    app: Flask, people: People, clerk: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+    import os
+
+    from tid.services import file_store as store_module
+
+    def full(_handle: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    fsync = os.fsync
+    monkeypatch.setattr(store_module.os, "fsync", full)
+    petition_id = _petition(app, people)
+    response = _attach(clerk, petition_id, files.pdf("Sin espacio"), "informe.pdf")
+    assert response.status_code == 422
+    assert re.search(r'id="e-file">[^<]*no se pudo guardar', response.get_data(as_text=True))
+    assert _counts(app) == (0, 0, 0, 0)
+    folder = archive_dir(app.config)
+    assert not [p for p in folder.rglob("*") if p.is_file()]  # no half-written file either
+    monkeypatch.setattr(store_module.os, "fsync", fsync)
+    assert _attach(clerk, petition_id, files.pdf("Con espacio"), "informe.pdf").status_code == 302
+
+
+def test_two_clerks_sending_a_new_version_at_the_same_moment_keep_one_and_tell_the_other(
+    app: Flask, people: People, clerk: FlaskClient
+) -> None:
+    import threading
+
+    from tid.services.petitions import attachments
+
+    petition_id = _petition(app, people)
+    _attach(clerk, petition_id, files.pdf("primera"), "v1.pdf")
+    _url, seen = _document_url(app)
+    ready = threading.Barrier(2)
+    outcomes: dict[str, str] = {}
+
+    def send(who: str) -> None:
+        with Session(app.extensions["tid.engine"], expire_on_commit=False) as session:
+            document = session.exec(select(PetitionDocument)).one()
+            ready.wait(timeout=30)
+            try:
+                attachments.replace(
+                    session=session,
+                    actor=audit.Actor(who),
+                    document=document,
+                    replaces=seen,
+                    store=attachments.store_for(app.config),
+                    upload=attachments.Upload(files.pdf(f"de {who}"), f"{who}.pdf"),
+                    reason=f"Enviada por {who}",
+                )
+                session.commit()
+                outcomes[who] = "saved"
+            except InputError as exc:
+                session.rollback()
+                outcomes[who] = str(exc.message)
+
+    threads = [threading.Thread(target=send, args=(who,)) for who in ("ana", "luis")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert sorted(outcomes.values())[1] == "saved", outcomes
+    assert "Another clerk replaced this document" in sorted(outcomes.values())[0]
+    winner = next(who for who, said in outcomes.items() if said == "saved")
+    assert [v.filename for v in _version_rows(app)] == ["v1.pdf", f"{winner}.pdf"]
+    assert _counts(app) == (1, 2, 2, 2)  # the other's file was never kept
 
 
 def test_a_zip_bomb_in_a_docx_is_refused(app: Flask, people: People, clerk: FlaskClient) -> None:
