@@ -91,7 +91,7 @@ def scan_png() -> bytes:
     except OSError:
         heading = ImageFont.load_default(30)
     draw.text((70, 60), "Firmas de los dueños de propiedades", fill=20, font=heading)
-    draw.text((70, 105), "Distrito de Mejoramiento Turístico de Condado", fill=20, font=heading)
+    draw.text((70, 105), "Endosamos la creación del distrito de Condado", fill=20, font=heading)
     for row in range(12):
         y = 220 + row * 70
         draw.line((80, y, 770, y), fill=120)
