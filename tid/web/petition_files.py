@@ -276,14 +276,20 @@ def recognize(petition_id: int, document_id: int) -> Any:
         why = recognition.NOT_A_SCAN
     if why is not None or current is None:
         return _render_document(petition, doc, {}, {"recognize": _(why or "")})
-    job = web_jobs.start(
-        RECOGNIZE_JOB,
-        params={"document_id": document_id, "number": current.number, "petition_id": petition_id},
-        district_id=None,
-        target=_ocr_target(doc),
-    )
-    target = url_for("petition_files.document", petition_id=petition_id, document_id=document_id)
-    return redirect(f"{target}?job={job.id}#recognize")
+    page = url_for("petition_files.document", petition_id=petition_id, document_id=document_id)
+    job = jobs.latest_for(session=get_session(), target=_ocr_target(doc), kind=RECOGNIZE_JOB)
+    if job is None or job.state in jobs.FINISHED:  # else one is under way: show it
+        job = web_jobs.start(
+            RECOGNIZE_JOB,
+            params={
+                "document_id": document_id,
+                "number": current.number,
+                "petition_id": petition_id,
+            },
+            district_id=None,
+            target=_ocr_target(doc),
+        )
+    return redirect(f"{page}?job={job.id}#recognize")
 
 
 def _document_action(
