@@ -27,6 +27,10 @@ sysdeps:
 	  || $(MAKE) --no-print-directory apt PKGS="fonts-dejavu-core fonts-droid-fallback"
 	@# The petitions' files draw a PDF's first page with poppler's pdftoppm (thumbnails).
 	@command -v pdftoppm >/dev/null || $(MAKE) --no-print-directory apt PKGS="poppler-utils"
+	@# A scan is made searchable by ocrmypdf with tesseract's Spanish and English.
+	@command -v ocrmypdf >/dev/null && tesseract --list-langs 2>/dev/null | grep -qx spa \
+	  && tesseract --list-langs 2>/dev/null | grep -qx eng \
+	  || $(MAKE) --no-print-directory apt PKGS="ocrmypdf tesseract-ocr tesseract-ocr-spa tesseract-ocr-eng"
 
 # Every program the app or the tests run, as program:Debian-package. `make test` installs the
 # packages of those missing; tests/test_install_list.py fails when the code or the tests call a
@@ -34,7 +38,7 @@ sysdeps:
 TEST_PROGRAMS := initdb:postgresql pg_ctl:postgresql pg_dump:postgresql-client \
   pg_restore:postgresql-client psql:postgresql-client redis-server:redis-server \
   chromium:chromium pdftotext:poppler-utils pdftoppm:poppler-utils pdffonts:poppler-utils \
-  pdfinfo:poppler-utils runuser:util-linux
+  pdfinfo:poppler-utils runuser:util-linux ocrmypdf:ocrmypdf tesseract:tesseract-ocr
 
 sysdeps-test: sysdeps
 	@missing=""; for pair in $(TEST_PROGRAMS); do prog=$${pair%%:*}; pkg=$${pair#*:}; \

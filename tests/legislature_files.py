@@ -118,3 +118,20 @@ def png() -> bytes:
     out = io.BytesIO()
     Image.new("RGB", (60, 80), "white").save(out, "PNG")
     return out.getvalue()
+
+
+def scanned_pdf(lines: tuple[str, ...] = ("Acta del alcantarillado", "Condado")) -> bytes:
+    """A one-page PDF of a picture of ``lines`` at 200 dpi, with no text layer: a scan."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    picture = Image.new("L", (1000, 110 + 80 * len(lines)), 255)
+    draw = ImageDraw.Draw(picture)
+    try:
+        face: object = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 48)
+    except OSError:
+        face = ImageFont.load_default(48)
+    for row, line in enumerate(lines):
+        draw.text((50, 50 + 80 * row), line, fill=0, font=face)  # type: ignore[arg-type]
+    out = io.BytesIO()
+    picture.save(out, "PDF", resolution=200)
+    return out.getvalue()

@@ -48,6 +48,7 @@ ENVIRONMENT = {
     "TID_WORKERS": "WORKERS",
     "TID_ARCHIVE_DIR": "ARCHIVE_DIR",
     "TID_DOCUMENT_MAX_MB": "DOCUMENT_MAX_MB",
+    "TID_OCR_TIMEOUT_SECONDS": "OCR_TIMEOUT_SECONDS",
 }
 
 _BOOLEAN_KEYS = {
@@ -76,6 +77,7 @@ _INTEGER_KEYS = {
     "UPLOAD_RETENTION_HOURS",
     "WORKERS",
     "DOCUMENT_MAX_MB",
+    "OCR_TIMEOUT_SECONDS",
 }
 
 
@@ -138,6 +140,8 @@ def defaults(instance: Path) -> dict[str, Any]:
         # workers run on several machines) and the largest file a clerk may attach.
         "ARCHIVE_DIR": str(instance / "archive"),
         "DOCUMENT_MAX_MB": 50,
+        # A scan's words read by ocrmypdf in a background job: stopped after this long.
+        "OCR_TIMEOUT_SECONDS": 600,
     }
 
 
@@ -205,6 +209,11 @@ def upload_retention(config: Mapping[str, Any]) -> timedelta:
 def document_max_bytes(config: Mapping[str, Any]) -> int:
     """The largest file a clerk may attach to a petition's file (``DOCUMENT_MAX_MB``)."""
     return int(config.get("DOCUMENT_MAX_MB") or 50) * 2**20
+
+
+def ocr_timeout_seconds(config: Mapping[str, Any]) -> int:
+    """How long reading a scan's words may run before it is stopped (``OCR_TIMEOUT_SECONDS``)."""
+    return max(1, int(config.get("OCR_TIMEOUT_SECONDS") or 600))
 
 
 def archive_dir(config: Mapping[str, Any]) -> Path:

@@ -48,6 +48,7 @@ STUDIO_SAVE = "studio.save"
 DAILY_DIGEST = "scheduler.daily_digest"
 YEARLY_NOTICES = "scheduler.yearly_notices"
 DOCUMENTS_INDEX = "documents.index"
+DOCUMENTS_RECOGNIZE = "documents.recognize"
 
 # What each kind of job is called on the jobs page.
 KIND_LABELS = {
@@ -62,6 +63,7 @@ KIND_LABELS = {
     DAILY_DIGEST: N_("Daily deadline digest"),
     YEARLY_NOTICES: N_("Yearly notices"),
     DOCUMENTS_INDEX: N_("Read a document for the search"),
+    DOCUMENTS_RECOGNIZE: N_("Make a scan searchable"),
 }
 
 
@@ -370,6 +372,30 @@ def _documents_index(ctx: Context) -> Outcome:
     if version is None:
         return Outcome("", "")
     return Outcome(ctx.url("petition_files.download", version_id=version.id), N_("Download"))
+
+
+@handler(DOCUMENTS_RECOGNIZE)
+def _documents_recognize(ctx: Context) -> Outcome:
+    """A scan's words read (OCR) into a new version of its document, found by the search."""
+    from tid.config import ocr_timeout_seconds
+    from tid.services.petitions import attachments, recognition
+
+    document_id = int(ctx.params["document_id"])
+    recognition.recognize(
+        session=ctx.session,
+        actor=ctx.actor,
+        document_id=document_id,
+        number=int(ctx.params["number"]),
+        store=attachments.store_for(ctx.app.config),
+        timeout=ocr_timeout_seconds(ctx.app.config),
+        locale=ctx.locale,
+        progress=ctx.report,
+    )
+    petition_id = int(ctx.params["petition_id"])
+    return Outcome(
+        ctx.url("petition_files.document", petition_id=petition_id, document_id=document_id),
+        N_("The scan's words were recognized into a new version; the search finds them."),
+    )
 
 
 @handler(DAILY_DIGEST)

@@ -1,8 +1,10 @@
 """The legislature's file in Chromium: the clerk attaches a document to a petition, replaces
 another with a new version, records the mayor's approval and the publication with the
 newspaper's page, writes and sends the CRIM transmittal, and finds a word inside a PDF and a
-DOCX with the search. On a desktop in English; the key pages again on a phone in Spanish;
-every page checked (language, no sideways scroll, axe-core) and photographed at both widths."""
+DOCX with the search; each document shows its first page, and the owners' signatures (a scan)
+are flagged with the button that makes them searchable. On a desktop in English; the key
+pages again on a phone in Spanish; every page checked (language, no sideways scroll,
+axe-core) and photographed at both widths."""
 
 from __future__ import annotations
 
@@ -71,6 +73,21 @@ def test_the_clerk_keeps_the_legislature_file(
         main.get_by_role("button", name="Attach the document").click()
         expect(page.locator("main")).to_contain_text("presupuesto.pdf")
         shots["file"] = page.url
+        # Each document shows its first page (the scan's and the PDFs'), in boxes of a fixed
+        # size; a DOCX shows its type.
+        expect(main.locator("img.thumbnail").first).to_have_js_property("complete", True)
+        drawn = main.locator("img.thumbnail").evaluate_all(
+            "imgs => imgs.map(i => [i.naturalWidth > 0, i.offsetWidth, i.offsetHeight])"
+        )
+        assert drawn and all(row == [True, 60, 78] for row in drawn), drawn
+        expect(main.locator(".file-tile").first).to_have_text("DOCX")
+        # The owners' signatures: a scan without a text layer, flagged; it can be read.
+        page.get_by_role("link", name="Firmas de los dueños").click()
+        expect(main.locator("#recognize")).to_contain_text("no text layer")
+        expect(main.get_by_role("button", name="Make it searchable")).to_be_visible()
+        checker.check(page, "scan", "en")
+        shots["scan"] = page.url
+        page.go_back()
         # A new version of the plan (a DOCX), with the reason.
         page.get_by_role("link", name="Plan de mejoras").click()
         main.get_by_label("File", exact=True).set_input_files(

@@ -94,7 +94,8 @@ ACCESS: dict[str, str | frozenset[str]] = {
     # the secret in the URL stands for the user; a wrong one is 404
     "petitions.calendar_feed": PUBLIC,
     # The legislature's file (tid/web/petition_files.py): the petitions' readers read it and
-    # ask the CRIM letter; its writers record the publication; a public version is public.
+    # ask the CRIM letter; its writers record the publication and make a scan searchable; a
+    # public version is public.
     "petition_files.file": frozenset({ADMIN, CLERK, AUDITOR}),
     "petition_files.document": frozenset({ADMIN, CLERK, AUDITOR}),
     "petition_files.download": frozenset({ADMIN, CLERK, AUDITOR}),
@@ -102,6 +103,7 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "petition_files.search": frozenset({ADMIN, CLERK, AUDITOR}),
     "petition_files.crim": frozenset({ADMIN, CLERK, AUDITOR}),
     "petition_files.publication": frozenset({ADMIN, CLERK}),
+    "petition_files.recognize": frozenset({ADMIN, CLERK}),
     "petition_files.public_download": PUBLIC,
     # The property roll and billing (tid/web/roll.py): associations only their district.
     "roll.districts": EVERY_ROLE,

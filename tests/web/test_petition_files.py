@@ -13,14 +13,15 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from tests import legislature_files as files
 from tests.conftest import People, login
 from tid import tasks
 from tid.config import archive_dir
 from tid.models import DocumentVersion, Petition, PetitionDocument, StoredFile
-from tid.services import audit
+from tid.rules.errors import InputError
+from tid.services import audit, file_store
 from tid.services import petitions as svc
 
 TODAY = date(2026, 3, 10)
@@ -122,6 +123,8 @@ BAD = [
     ("e.pdf", files.broken_pdf(), "dañado"),
     ("../../etc/passwd.pdf", files.pdf(), "incluye carpetas"),
     ("mal\u202efdp.exe", files.pdf(), "caracteres de control"),
+    ("acta\x07\x1b[2J.pdf", files.pdf(), "caracteres de control"),
+    ("acta\tfinal.pdf", files.pdf(), "caracteres de control"),
     ("empty.pdf", b"", "vacío"),
     ("page.html", b"<html><script>alert(1)</script></html>", "Este tipo de archivo no se acepta"),
 ]
@@ -137,6 +140,75 @@ def test_a_bad_file_is_refused_at_its_field_and_nothing_is_written(
     page = response.get_data(as_text=True)
     assert re.search(r'id="e-file">[^<]*' + re.escape(said), page), page[:3000]
     assert _counts(app) == (0, 0, 0, 0)
+
+
+def test_a_file_the_archive_cannot_finish_writing_is_said_at_the_field_and_leaves_nothing(
+    app: Flask, people: People, clerk: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+    import os
+
+    from tid.services import file_store as store_module
+
+    def full(_handle: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    fsync = os.fsync
+    monkeypatch.setattr(store_module.os, "fsync", full)
+    petition_id = _petition(app, people)
+    response = _attach(clerk, petition_id, files.pdf("Sin espacio"), "informe.pdf")
+    assert response.status_code == 422
+    assert re.search(r'id="e-file">[^<]*no se pudo guardar', response.get_data(as_text=True))
+    assert _counts(app) == (0, 0, 0, 0)
+    folder = archive_dir(app.config)
+    assert not [p for p in folder.rglob("*") if p.is_file()]  # no half-written file either
+    monkeypatch.setattr(store_module.os, "fsync", fsync)
+    assert _attach(clerk, petition_id, files.pdf("Con espacio"), "informe.pdf").status_code == 302
+
+
+def test_two_clerks_sending_a_new_version_at_the_same_moment_keep_one_and_tell_the_other(
+    app: Flask, people: People, clerk: FlaskClient
+) -> None:
+    import threading
+
+    from tid.services.petitions import attachments
+
+    petition_id = _petition(app, people)
+    _attach(clerk, petition_id, files.pdf("primera"), "v1.pdf")
+    _url, seen = _document_url(app)
+    ready = threading.Barrier(2)
+    outcomes: dict[str, str] = {}
+
+    def send(who: str) -> None:
+        with Session(app.extensions["tid.engine"], expire_on_commit=False) as session:
+            document = session.exec(select(PetitionDocument)).one()
+            ready.wait(timeout=30)
+            try:
+                attachments.replace(
+                    session=session,
+                    actor=audit.Actor(who),
+                    document=document,
+                    replaces=seen,
+                    store=attachments.store_for(app.config),
+                    upload=attachments.Upload(files.pdf(f"de {who}"), f"{who}.pdf"),
+                    reason=f"Enviada por {who}",
+                )
+                session.commit()
+                outcomes[who] = "saved"
+            except InputError as exc:
+                session.rollback()
+                outcomes[who] = str(exc.message)
+
+    threads = [threading.Thread(target=send, args=(who,)) for who in ("ana", "luis")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert sorted(outcomes.values())[1] == "saved", outcomes
+    assert "Another clerk replaced this document" in sorted(outcomes.values())[0]
+    winner = next(who for who, said in outcomes.items() if said == "saved")
+    assert [v.filename for v in _version_rows(app)] == ["v1.pdf", f"{winner}.pdf"]
+    assert _counts(app) == (1, 2, 2, 2)  # the other's file was never kept
 
 
 def test_a_zip_bomb_in_a_docx_is_refused(app: Flask, people: People, clerk: FlaskClient) -> None:
@@ -443,3 +515,179 @@ def test_a_pdf_the_app_made_joins_the_file_and_the_search(app: Flask, people: Pe
         assert document.kind == "study" and document.generated
         hits = file_search.search(session=session, words="formula", scope=None)
     assert [h.title for h in hits if h.kind == "document"] == ["Estudio de la fórmula"]
+
+
+# --------------------------------------------------------------------------- scans made searchable
+
+
+def _version_rows(app: Flask) -> list[DocumentVersion]:
+    with Session(app.extensions["tid.engine"]) as session:
+        return list(session.exec(select(DocumentVersion).order_by(DocumentVersion.number)))
+
+
+def _job_state(app: Flask) -> tuple[str, str]:
+    from tid.models import Job
+
+    with Session(app.extensions["tid.engine"]) as session:
+        job = session.exec(select(Job).where(Job.kind == "documents.recognize")).all()[-1]
+        return job.state, job.error
+
+
+@pytest.mark.one_database
+def test_a_scanned_pdf_is_made_searchable_by_a_background_job(
+    app: Flask, people: People, clerk: FlaskClient
+) -> None:
+    """The one test that runs ocrmypdf and tesseract (a few seconds): a PDF of a picture of
+    words, flagged, recognized by the job into a new version the search finds."""
+    petition_id = _petition(app, people)
+    scan = files.scanned_pdf(("Acta del alcantarillado", "Condado"))
+    assert _attach(clerk, petition_id, scan, "acta.pdf", title="Acta").status_code == 302
+    tasks.run_pending(app)
+    url, _seen = _document_url(app)
+    page = clerk.get(url).get_data(as_text=True)
+    assert "sin capa de texto" in page and 'id="f-recognize"' in page
+    assert "<mark>" not in clerk.get("/petitions/search?q=alcantarillado").get_data(as_text=True)
+    started = clerk.post(f"{url}/recognize", data={"job_token": "t" * 20})
+    assert started.status_code == 302 and "?job=" in started.headers["Location"]
+    waiting = clerk.get(started.headers["Location"]).get_data(as_text=True)
+    assert 'id="f-recognize"' not in waiting and "Esperando" in waiting
+    tasks.run_pending(app)
+    assert _job_state(app) == ("done", "")
+    first, second = _version_rows(app)
+    assert first.sha256 == file_store.sha256_of(scan) and first.text_state == "no_text"
+    assert second.filename == "acta-ocr.pdf" and second.text_state == "indexed"
+    assert second.reason == "Texto reconocido (OCR) de la versión 1"
+    assert second.uploaded_by == people.clerk.email
+    found = clerk.get("/petitions/search?q=alcantarillado").get_data(as_text=True)
+    assert "<mark>alcantarillado</mark>" in found
+    page = clerk.get(url).get_data(as_text=True)
+    assert "sin capa de texto" not in page and "acta-ocr.pdf" in page and "acta.pdf" in page
+
+
+@pytest.fixture
+def fake_ocr(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """ocrmypdf stood in for: its answer a PDF whose text says "Acta de la vista pública"
+    (or what the test puts first in the list: "timeout", "fail")."""
+    from tid.render import recognize
+
+    plan: list[str] = []
+
+    def searchable(data: bytes, media_type: str, *, timeout: float) -> bytes:
+        what = plan.pop(0) if plan else "ok"
+        if what == "timeout":
+            raise recognize.RecognitionTimeoutError(f"stopped after {timeout} s")
+        if what == "fail":
+            raise recognize.RecognitionError("exit 2")
+        if what == "blank":
+            return files.scanned_pdf(())
+        return files.pdf("Acta de la vista publica")
+
+    monkeypatch.setattr(recognize, "missing", lambda: None)
+    monkeypatch.setattr(recognize, "searchable_pdf", searchable)
+    return plan
+
+
+def test_a_scan_flagged_in_the_list_with_its_picture_is_recognized_into_a_new_version(
+    app: Flask, people: People, clerk: FlaskClient, fake_ocr: list[str]
+) -> None:
+    petition_id = _petition(app, people)
+    _attach(clerk, petition_id, files.png(), "firmas.png", title="Firmas", kind="signatures")
+    _attach(clerk, petition_id, files.docx("Plano"), "plano.docx", title="Plano", kind="plan")
+    tasks.run_pending(app)
+    listing = clerk.get(f"/petitions/{petition_id}/file").get_data(as_text=True)
+    thumbs = re.findall(r"<img class=\"thumbnail\"[^>]*>", listing)
+    assert len(thumbs) == 1 and 'loading="lazy"' in thumbs[0]
+    assert 'width="60" height="78"' in thumbs[0] and 'alt="Primera página de Firmas"' in thumbs[0]
+    assert 'class="thumbnail file-tile" aria-hidden="true">DOCX<' in listing
+    assert "escaneo sin texto" in listing
+    with Session(app.extensions["tid.engine"]) as session:
+        scan = session.exec(select(PetitionDocument).where(PetitionDocument.kind == "signatures"))
+        document = scan.one()
+    url = f"/petitions/{petition_id}/file/{document.id}"
+    picture = clerk.get(re.search(r'src="([^"]+)"', thumbs[0]).group(1))  # type: ignore[union-attr]
+    assert picture.status_code == 200 and picture.data.startswith(b"\x89PNG")
+    before = _counts(app)
+    # A runaway reading is stopped: the job fails saying so, nothing is saved.
+    fake_ocr.extend(["timeout", "blank"])
+    for said in ("tardó más de lo permitido", "No se pudo reconocer ninguna palabra"):
+        clerk.post(f"{url}/recognize")
+        tasks.run_pending(app)
+        assert _job_state(app)[0] == "failed" and _counts(app) == before
+        page = clerk.get(url + "?job=" + _latest_job_id(app)).get_data(as_text=True)
+        assert said in page, page[:3000]
+    first = clerk.post(f"{url}/recognize")
+    second = clerk.post(f"{url}/recognize")  # from another page, while the first waits
+    assert first.status_code == second.status_code == 302
+    assert first.headers["Location"] == second.headers["Location"]  # the one job, shown
+    tasks.run_pending(app)
+    assert _job_state(app) == ("done", "")
+    versions = [v for v in _version_rows(app) if v.document_id == document.id]
+    assert [v.filename for v in versions] == ["firmas.png", "firmas-ocr.pdf"]
+    assert versions[1].media_type == "application/pdf" and versions[1].text_state == "indexed"
+    found = clerk.get("/petitions/search?q=vista publica").get_data(as_text=True)
+    assert "<mark>vista</mark>" in found and "Firmas" in found
+    # Nothing left to recognize: the button is gone and a second try is refused.
+    again = clerk.post(f"{url}/recognize")
+    assert again.status_code == 422 and "ya tiene texto" in again.get_data(as_text=True)
+
+
+def _latest_job_id(app: Flask) -> str:
+    from tid.models import Job
+
+    with Session(app.extensions["tid.engine"]) as session:
+        return str(session.exec(select(Job.id).order_by(col(Job.id).desc())).first())
+
+
+def test_a_version_sent_while_the_scan_is_read_wins_and_the_reading_saves_nothing(
+    app: Flask, people: People, clerk: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tid.render import recognize
+    from tid.services.petitions import attachments
+
+    petition_id = _petition(app, people)
+    _attach(clerk, petition_id, files.png(), "firmas.png", title="Firmas")
+    tasks.run_pending(app)
+    url, seen = _document_url(app)
+
+    def searchable(data: bytes, media_type: str, *, timeout: float) -> bytes:
+        # Another clerk sends a version with text while the words are being read.
+        with Session(app.extensions["tid.engine"], expire_on_commit=False) as other:
+            document = other.exec(select(PetitionDocument)).one()
+            attachments.replace(
+                session=other,
+                actor=audit.Actor("otra@example.pr"),
+                document=document,
+                replaces=seen,
+                store=attachments.store_for(app.config),
+                upload=attachments.Upload(files.pdf("Firmas"), "firmas-texto.pdf"),
+                reason="El original con texto",
+            )
+            other.commit()
+        return files.pdf("Leidas")
+
+    monkeypatch.setattr(recognize, "missing", lambda: None)
+    monkeypatch.setattr(recognize, "searchable_pdf", searchable)
+    assert clerk.post(f"{url}/recognize").status_code == 302
+    tasks.run_pending(app)
+    state, error = _job_state(app)
+    assert state == "failed" and "Another version of this document was sent" in error
+    assert [v.filename for v in _version_rows(app)] == ["firmas.png", "firmas-texto.pdf"]
+    assert _counts(app) == (1, 2, 2, 2)  # the reading's PDF left no file behind
+
+
+@pytest.mark.one_database
+def test_without_the_programs_the_page_says_why_and_offers_no_button(
+    app: Flask, people: People, clerk: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tid.render import recognize
+
+    monkeypatch.setattr(recognize, "missing", lambda: "ocrmypdf is not installed")
+    petition_id = _petition(app, people)
+    _attach(clerk, petition_id, files.png(), "firmas.png", title="Firmas")
+    tasks.run_pending(app)
+    url, _seen = _document_url(app)
+    page = clerk.get(url).get_data(as_text=True)
+    assert "no están instalados" in page and 'id="f-recognize"' not in page
+    refused = clerk.post(f"{url}/recognize")
+    assert refused.status_code == 422 and "no están instalados" in refused.get_data(as_text=True)
+    assert len(_version_rows(app)) == 1

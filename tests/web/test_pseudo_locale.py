@@ -133,6 +133,8 @@ DATA_COLUMNS = {
 NAMES = {"English", "Español", "tid", "PDF", "CSV", "JSON", "iCal", "LPRA", "SHA", "QR"}
 # The units of a file's size, as both languages write them.
 NAMES |= {"B", "KB", "MB"}
+# The formats of a document without a picture of its page, named on its tile in the file.
+NAMES |= {"DOCX", "ODT", "XLSX", "ODS"}
 
 # The words each page still shows outside the catalogs: the work left, page by page (None: the
 # whole document is still to be done).

@@ -80,17 +80,24 @@ def text_docx(paragraphs: list[str]) -> bytes:
 
 
 def scan_png() -> bytes:
-    """A page of signatures as a scan would give it: a picture without text."""
-    from PIL import Image, ImageDraw
+    """A page of signatures as a scan would give it: a picture without a text layer (its
+    printed heading is pixels, which the clerk can make searchable)."""
+    from PIL import Image, ImageDraw, ImageFont
 
-    picture = Image.new("L", (425, 550), 250)
+    picture = Image.new("L", (850, 1100), 250)
     draw = ImageDraw.Draw(picture)
+    try:  # the faces the notices embed (make installs them); else Pillow's own
+        heading: Any = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 30)
+    except OSError:
+        heading = ImageFont.load_default(30)
+    draw.text((70, 60), "Firmas de los dueños de propiedades", fill=20, font=heading)
+    draw.text((70, 105), "Endosamos la creación del distrito de Condado", fill=20, font=heading)
     for row in range(12):
-        y = 60 + row * 38
-        draw.line((40, y, 385, y), fill=120)
-        draw.arc((60 + row * 9, y - 22, 200 + row * 7, y + 4), 200, 340, fill=30, width=2)
+        y = 220 + row * 70
+        draw.line((80, y, 770, y), fill=120)
+        draw.arc((120 + row * 18, y - 44, 400 + row * 14, y + 8), 200, 340, fill=30, width=3)
     out = io.BytesIO()
-    picture.save(out, "PNG")
+    picture.save(out, "PNG", dpi=(100, 100))
     return out.getvalue()
 
 

@@ -106,6 +106,8 @@ def count_text(job: Job) -> str:
                 done=done,
             )
         )
+    if job.kind == "documents.recognize":
+        return str(_("step %(done)s of %(total)s", done=done, total=format_number(job.total)))
     return str(_("%(done)s of %(total)s", done=done, total=format_number(job.total)))
 
 

@@ -38,7 +38,7 @@ from tid.services import background_jobs as jobs
 from tid.services import file_store, places
 from tid.services import petitions as svc
 from tid.services.petitions import attachments as files
-from tid.services.petitions import file_search, proofs
+from tid.services.petitions import file_search, proofs, recognition
 from tid.services.petitions.errors import PetitionFieldsError
 from tid.services.public import public_documents as public_files
 from tid.web.access import me, public, require
@@ -49,6 +49,7 @@ from tid.web.util import today
 bp = Blueprint("petition_files", __name__, url_prefix="/petitions")
 
 INDEX_JOB = "documents.index"
+RECOGNIZE_JOB = "documents.recognize"
 
 
 def store() -> files.Store:
@@ -222,6 +223,12 @@ def document(petition_id: int, document_id: int) -> Any:
         if done is not None:
             return done
         doc = _document_or_404(_petition_or_404(petition_id), document_id)
+    return _render_document(petition, doc, values, errors)
+
+
+def _render_document(
+    petition: Petition, doc: PetitionDocument, values: dict[str, str], errors: dict[str, str]
+) -> Any:
     entry = next(
         (
             e
@@ -232,6 +239,7 @@ def document(petition_id: int, document_id: int) -> Any:
     )
     if entry is None:
         abort(404)
+    scan = recognition.can_recognize(entry.current) and not entry.withdrawn
     return render_template(
         "petitions/document.html",
         petition=petition,
@@ -242,7 +250,46 @@ def document(petition_id: int, document_id: int) -> Any:
         errors=errors,
         can_write=me().role in WRITERS,
         max_mb=document_max_bytes(current_app.config) // 2**20,
+        scan=scan,
+        ocr_unavailable=recognition.unavailable() if scan else None,
+        ocr_target=_ocr_target(doc),
+        ocr_kind=RECOGNIZE_JOB,
     ), (422 if errors else 200)
+
+
+def _ocr_target(doc: PetitionDocument) -> str:
+    return f"document:{doc.id}"
+
+
+@bp.route("/<int:petition_id>/file/<int:document_id>/recognize", methods=["POST"])
+@require(*WRITERS)
+def recognize(petition_id: int, document_id: int) -> Any:
+    """Make the document's scan searchable: its words read (OCR) in a background job into a
+    new version; the page shows the job's progress."""
+    from tid.web import jobs as web_jobs
+
+    petition = _petition_or_404(petition_id)
+    doc = _document_or_404(petition, document_id)
+    current = files.latest_version(session=get_session(), document_id=document_id)
+    why = recognition.unavailable()
+    if current is None or doc.withdrawn_at is not None or not recognition.can_recognize(current):
+        why = recognition.NOT_A_SCAN
+    if why is not None or current is None:
+        return _render_document(petition, doc, {}, {"recognize": _(why or "")})
+    page = url_for("petition_files.document", petition_id=petition_id, document_id=document_id)
+    job = jobs.latest_for(session=get_session(), target=_ocr_target(doc), kind=RECOGNIZE_JOB)
+    if job is None or job.state in jobs.FINISHED:  # else one is under way: show it
+        job = web_jobs.start(
+            RECOGNIZE_JOB,
+            params={
+                "document_id": document_id,
+                "number": current.number,
+                "petition_id": petition_id,
+            },
+            district_id=None,
+            target=_ocr_target(doc),
+        )
+    return redirect(f"{page}?job={job.id}#recognize")
 
 
 def _document_action(

@@ -16,6 +16,7 @@ by a background job (tid/services/petitions/file_search.py).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -38,6 +39,11 @@ from tid.services.petitions.errors import Collector, PetitionError
 from tid.services.petitions.parsing import date_field, long_text, name_field
 
 MAX_TITLE = 300
+NOT_KEPT = N_(
+    "The archive could not keep the file (its disk may be full or out of reach); nothing "
+    "was saved. Try again, or tell the administrator."
+)
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -111,13 +117,17 @@ def _add_version(
     store: Store,
     reason: str,
 ) -> DocumentVersion:
-    stored = file_store.put(
-        session=session,
-        folder=store.folder,
-        data=upload.data,
-        media_type=kind.media_type,
-        durable=store.durable,
-    )
+    try:
+        stored = file_store.put(
+            session=session,
+            folder=store.folder,
+            data=upload.data,
+            media_type=kind.media_type,
+            durable=store.durable,
+        )
+    except OSError:  # a full disk, a lost shared folder: the half-written file is gone
+        log.exception("the archive could not keep a file in %s", store.folder)
+        raise InputError("file", Message(NOT_KEPT)) from None
     version = DocumentVersion(
         document_id=document.id or 0,
         number=number,

@@ -1,0 +1,144 @@
+"""A scan made searchable: ``ocrmypdf`` (with ``tesseract``, Spanish and English) reads the
+words of a PDF without a text layer, or of a PNG/JPEG/TIFF scan, and gives a PDF that looks
+the same with the words laid invisibly over each page.
+
+:func:`missing` says why it cannot be done on this machine (None when it can);
+:func:`searchable_pdf` does it, in its own process group, stopped (every process of it)
+when it runs longer than the time it is given.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import io
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+from pathlib import Path
+
+LANGUAGES = ("spa", "eng")
+PAGE_WIDTH_INCHES = 8.5  # a scan that does not say its resolution is taken for a letter page
+_SUFFIX = {
+    "application/pdf": ".pdf",
+    "image/png": ".png",
+    "image/jpeg": ".jpg",
+    "image/tiff": ".tif",
+}
+MEDIA_TYPES = frozenset(_SUFFIX)
+
+
+class RecognitionError(Exception):
+    """The program failed on this file (its last words in ``detail``)."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail)
+        self.detail = detail
+
+
+class RecognitionTimeoutError(RecognitionError):
+    """The program ran longer than it was given and was stopped."""
+
+
+@functools.cache
+def missing() -> str | None:
+    """What this machine lacks to read scans (a sentence for the administrator), or None.
+    Asked once per process."""
+    for program in ("ocrmypdf", "tesseract"):
+        if shutil.which(program) is None:
+            return f"{program} is not installed"
+    try:
+        listed = subprocess.run(
+            ["tesseract", "--list-langs"], capture_output=True, text=True, timeout=20
+        )
+    except (OSError, subprocess.SubprocessError):
+        return "tesseract does not answer"
+    have = set(listed.stdout.split())
+    lacking = [lang for lang in LANGUAGES if lang not in have]
+    if lacking:
+        return "tesseract lacks the language(s) " + ", ".join(lacking)
+    return None
+
+
+def searchable_pdf(data: bytes, media_type: str, *, timeout: float) -> bytes:
+    """The PDF of ``data`` (a PDF or a scan of type ``media_type``) with its words
+    recognized. Raises :class:`RecognitionTimeoutError` after ``timeout`` seconds,
+    :class:`RecognitionError` when the program fails."""
+    if media_type not in MEDIA_TYPES:
+        raise RecognitionError(f"{media_type} is not a scan")
+    with tempfile.TemporaryDirectory(prefix="tid-ocr-") as work:
+        source = Path(work) / f"in{_SUFFIX[media_type]}"
+        target = Path(work) / "out.pdf"
+        command = ["ocrmypdf", "-l", "+".join(LANGUAGES), "--skip-text", "--output-type", "pdf"]
+        command += ["--optimize", "0", "--jobs", "1", "--quiet"]
+        if media_type == "application/pdf":
+            source.write_bytes(data)
+        else:
+            try:
+                picture, dpi = _picture(data)
+            except Exception as exc:  # Pillow raises many kinds on odd or huge scans
+                raise RecognitionError(f"the scan cannot be drawn: {exc}") from None
+            source = source.with_suffix(".tif") if picture is not data else source
+            source.write_bytes(picture)
+            command += ["--image-dpi", str(dpi)]
+        _run([*command, str(source), str(target)], timeout=timeout)
+        return target.read_bytes()
+
+
+def _picture(data: bytes) -> tuple[bytes, int]:
+    """The scan as ``ocrmypdf`` takes it (its own bytes; or, with transparency or an odd
+    colour mode, its pages flattened on white into a lossless TIFF) and its resolution."""
+    from PIL import Image, ImageSequence
+
+    with Image.open(io.BytesIO(data)) as picture:
+        dpi = _dpi(picture.info.get("dpi"), picture.width)
+        plain = picture.mode in ("1", "L", "RGB") and "transparency" not in picture.info
+        if plain and (picture.format == "JPEG" or getattr(picture, "n_frames", 1) == 1):
+            return data, dpi
+        pages = []
+        for frame in ImageSequence.Iterator(picture):
+            rgba = frame.convert("RGBA")
+            page = Image.new("RGB", rgba.size, "white")
+            page.paste(rgba, mask=rgba.getchannel("A"))
+            pages.append(page)
+        out = io.BytesIO()
+        pages[0].save(out, "TIFF", save_all=True, append_images=pages[1:], dpi=(dpi, dpi))
+        return out.getvalue(), dpi
+
+
+def _dpi(said: object, width: int) -> int:
+    if isinstance(said, tuple) and said and isinstance(said[0], int | float) and said[0] > 96:
+        return round(said[0])
+    return max(72, round(width / PAGE_WIDTH_INCHES))
+
+
+def _run(command: list[str], *, timeout: float) -> None:
+    """Run ``command`` in a process group of its own; on time out, stop the whole group
+    (``ocrmypdf`` starts ``tesseract`` and Ghostscript, which would outlive it)."""
+    env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
+    with subprocess.Popen(
+        command,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+        start_new_session=True,
+    ) as process:
+        try:
+            _out, err = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _stop(process)
+            raise RecognitionTimeoutError(f"stopped after {timeout:g} s") from None
+        except BaseException:
+            _stop(process)
+            raise
+    if process.returncode != 0:
+        last = err.decode("utf-8", "replace").strip().splitlines()[-3:]
+        raise RecognitionError(f"exit {process.returncode}: " + " | ".join(last))
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
