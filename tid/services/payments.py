@@ -498,24 +498,9 @@ def parse_deposits(data: bytes, *, today: date) -> list[DepositRow]:
             )
             continue
         reference = cell("reference")
-        problem = None
-        if amount <= 0:
-            problem = ("amount", N_("A payment must be more than zero."))
-        elif amount > MAX_ACCOUNT_AMOUNT:
-            problem = ("amount", ledger.AMOUNT_TOO_LARGE)
-        elif paid_on > today:
-            problem = ("date", N_("A payment cannot be dated in the future."))
-        elif not reference:
-            problem = ("reference", N_("Each deposit needs its bank reference."))
-        elif len(reference) > MAX_REFERENCE:
-            problem = ("reference", REFERENCE_TOO_LONG)
-        elif (
-            not cell("cadastral_number")
-            and not cell("notice_number")
-            and not QUOTE_REFERENCE.fullmatch(reference)
-        ):
-            problem = ("notice_number", N_("Give the notice number or the cadastral number."))
-        elif (reference, paid_on, amount) in seen:
+        target = cell("cadastral_number") or cell("notice_number")
+        problem = _row_problem(paid_on, amount, reference, target, today)
+        if problem is None and (reference, paid_on, amount) in seen:
             problem = (
                 "reference",
                 N_("This row repeats an earlier row (same reference, date and amount)."),
@@ -534,6 +519,25 @@ def parse_deposits(data: bytes, *, today: date) -> list[DepositRow]:
     if not parsed:
         raise InputError("file", N_("The file has no deposits."))
     return parsed
+
+
+def _row_problem(
+    paid_on: date, amount: Decimal, reference: str, target: str, today: date
+) -> tuple[str, str] | None:
+    """A deposit row's first problem (its field and message), or None."""
+    if amount <= 0:
+        return ("amount", N_("A payment must be more than zero."))
+    if amount > MAX_ACCOUNT_AMOUNT:
+        return ("amount", ledger.AMOUNT_TOO_LARGE)
+    if paid_on > today:
+        return ("date", N_("A payment cannot be dated in the future."))
+    if not reference:
+        return ("reference", N_("Each deposit needs its bank reference."))
+    if len(reference) > MAX_REFERENCE:
+        return ("reference", REFERENCE_TOO_LONG)
+    if not target and not QUOTE_REFERENCE.fullmatch(reference):
+        return ("notice_number", N_("Give the notice number or the cadastral number."))
+    return None
 
 
 def import_deposits(
