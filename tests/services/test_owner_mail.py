@@ -11,11 +11,12 @@ from flask import Flask
 from sqlmodel import Session, select
 
 from tests.conftest import People
+from tests.services.notice_support import ACTOR, article, issue_notices, make_ordinance, make_run
 from tests.services.test_owner_email import ask, link_token, mailed_notices
 from tests.smtp_support import Inbox, body_of
-from tid import scheduled_jobs
-from tid.models import OwnerMessage
-from tid.services import notices, owner_email, payments
+from tid import scheduled_jobs, tasks
+from tid.models import OwnerEmail, OwnerMessage
+from tid.services import background_jobs, notices, owner_email, payments
 
 CONFIRMED = datetime(2026, 1, 21, 12, 0, tzinfo=UTC)  # the day before the run is mailed
 MAILED = date(2026, 1, 22)  # mail_all's day; the bills are due on 2026-04-30
@@ -100,3 +101,42 @@ def test_a_refused_message_is_tried_again_and_a_removed_address_gets_nothing(
     assert scheduled_jobs.run_owner_mail(app, date(2026, 4, 25)).reminders == 0
     assert len(inbox.messages) == 1
     assert notice.amount == Decimal("1234.56")
+
+
+def test_recording_the_mailing_sends_the_copies_at_once(
+    app: Flask, session: Session, people: People, smtp: tuple[Inbox, int]
+) -> None:
+    """The mailing's job, once committed, queues the owners' mail: the copy goes out with
+    the run, not with the next day's sweep."""
+    inbox, port = smtp
+    app.config.update(SMTP_HOST="127.0.0.1", SMTP_PORT=port, SECRET_KEY="test-secret-key")
+    ordinance = make_ordinance(session, people.district)
+    billed = make_run(session, people.district, ordinance, owners=["Ana Owner"])
+    session.commit()
+    batch, (notice,) = issue_notices(session, billed)
+    notices.set_article_number(
+        session=session, actor=ACTOR, notice_id=notice.id or 0, article_number=article(7)
+    )
+    # The owner confirmed an address (an earlier notice opened the portal) before the run.
+    row = OwnerEmail(
+        district_id=notice.district_id,
+        property_id=notice.property_id,
+        owner_key=owner_email.owner_key(notice.owner_name),
+        address="ana@ejemplo.com",
+        status=owner_email.CONFIRMED,
+        confirmed_at=CONFIRMED,
+    )
+    session.add(row)
+    session.commit()
+    job, _created = background_jobs.start(
+        session=session,
+        token="mail-the-run",
+        kind=tasks.NOTICES_MAIL,
+        actor=ACTOR,
+        params={"batch_id": batch.id, "mailed_on": MAILED, "today": MAILED},
+        district_id=people.district.id,
+    )
+    tasks.enqueue(app, job.id or 0)
+    assert tasks.run_pending(app) == 2  # the mailing, then the owners' mail it queued
+    assert [rcpt for rcpt, _m in inbox.messages] == [["ana@ejemplo.com"]]
+    assert notice.number in inbox.messages[0][1]["Subject"]
