@@ -136,7 +136,7 @@ def test_the_closing_journey(site: Site, browser: Browser, tmp_path: Path) -> No
         expect(phone.locator("main")).to_contain_text("remains the legal notice")
         phone.get_by_label("Email address").fill("owner@example")
         phone.get_by_role("button", name="Send the confirmation").click()
-        expect(phone.locator("#e-email")).to_contain_text("nombre@ejemplo.com")
+        expect(phone.locator("#e-email")).to_contain_text("name@example.com")
         _both_widths(phone, folder, "owner-email", checker, "en")
     finally:
         treasurer.close()

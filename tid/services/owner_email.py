@@ -165,7 +165,7 @@ def address_problems(address: str) -> list[Finding]:
         and not labels[-1].isdigit()
     )
     if not fits:
-        return [Finding("email", N_("Write an email address like nombre@ejemplo.com."))]
+        return [Finding("email", N_("Write an email address like name@example.com."))]
     return []
 
 
@@ -373,6 +373,8 @@ def confirm(*, session: Session, token: str, now: datetime | None = None) -> Con
     cadastral = _cadastral(session, row.property_id)
     if row.token_expires_at is None or row.token_expires_at <= now:
         session.delete(row)
+        session.flush()
+        _audit(session, BY_LINK, "owner_email.remove", row.property_id, {"removed_by": "expired"})
         return Confirmation("expired", cadastral)
     if row.owner_key != current_owner(session=session, property_id=row.property_id):
         session.delete(row)
@@ -400,7 +402,7 @@ def stop_token(row: OwnerEmail, secret: str) -> str:
 
 
 def _stop_mac(row: OwnerEmail, secret: str) -> str:
-    made = f"owner-email-stop:{row.id}:{row.created_at.isoformat()}".encode()
+    made = f"owner-email-stop:{row.id}:{int(row.created_at.timestamp())}".encode()
     digest = hmac.new(secret.encode(), made, hashlib.sha256).digest()[:TOKEN_BYTES]
     return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
@@ -472,6 +474,13 @@ def prune(*, session: Session, now: datetime | None = None) -> int:
     """Delete the addresses whose confirmation expired unconfirmed, and those of an owner who
     no longer owns the property (a roll corrected in place); returns how many."""
     now = now or utcnow()
+    # The confirmations asked (no address in them) count only for the day's limit.
+    session.exec(
+        delete(OwnerMessage).where(
+            col(OwnerMessage.kind) == "confirm",
+            col(OwnerMessage.created_at) < now - timedelta(days=2),
+        )
+    )
     gone = 0
     moved: set[int] = set()
     for row in session.exec(select(OwnerEmail)).all():
