@@ -151,6 +151,9 @@ def test_removal_and_a_new_owner_delete_the_address_and_the_trail_keeps_no_addre
     ask(session, second, port, "luis@ejemplo.com", now=T0 + timedelta(minutes=5))
     owner_email.confirm(session=session, token=link_token(inbox, "confirm"), now=T0)
     session.commit()
+    # The association sees that there is one, never which.
+    held = owner_email.on_file(session=session, property_id=second.property_id)
+    assert (held.status, held.since) == (owner_email.CONFIRMED, T0)
     transfers.record_transfer(
         session=session,
         actor=ACTOR,
@@ -163,6 +166,7 @@ def test_removal_and_a_new_owner_delete_the_address_and_the_trail_keeps_no_addre
     )
     session.commit()
     assert session.exec(select(OwnerEmail)).all() == []
+    assert owner_email.on_file(session=session, property_id=second.property_id).status == ""
     # The earlier owner's notice can no longer leave one.
     assert not owner_email.state(session=session, notice=second).may_leave
     with pytest.raises(InputError, match="another owner"):

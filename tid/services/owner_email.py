@@ -133,6 +133,23 @@ def state(*, session: Session, notice: Notice, now: datetime | None = None) -> S
     )
 
 
+@dataclass(frozen=True)
+class OnFile:
+    """What the association sees of a property's address: whether there is one and since
+    when, never the address (it is the owner's, for the messages alone)."""
+
+    status: str  # confirmed | pending | ""
+    since: datetime | None
+
+
+def on_file(*, session: Session, property_id: int) -> OnFile:
+    rows = _rows(session, property_id)
+    confirmed = next((r for r in rows if r.status == CONFIRMED), None)
+    if confirmed is not None:
+        return OnFile(CONFIRMED, confirmed.confirmed_at)
+    return OnFile(PENDING, rows[0].created_at) if rows else OnFile("", None)
+
+
 def _rows(session: Session, property_id: int) -> list[OwnerEmail]:
     return list(
         session.exec(
