@@ -135,7 +135,13 @@ def test_the_scheduler_runs_the_digest_daily_and_once_at_start(app: Flask) -> No
 
     scheduler = tid_scheduler.configure(BackgroundScheduler(), app)
     ids = sorted(job.id for job in scheduler.get_jobs())
-    assert ids == ["archive_verify", "daily_digest", "daily_digest_at_start", "yearly_notices"]
+    assert ids == [
+        "archive_verify",
+        "daily_digest",
+        "daily_digest_at_start",
+        "owner_mail",
+        "yearly_notices",
+    ]
     daily = scheduler.get_job("daily_digest")
     assert "hour='6'" in str(daily.trigger) and "minute='0'" in str(daily.trigger)
     yearly = scheduler.get_job("yearly_notices")

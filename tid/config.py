@@ -42,6 +42,7 @@ ENVIRONMENT = {
     "TID_LOGIN_LOCKOUT_AFTER": "LOGIN_LOCKOUT_AFTER",
     "TID_LOGIN_LOCKOUT_MINUTES": "LOGIN_LOCKOUT_MINUTES",
     "TID_PORTAL_SESSION_MINUTES": "PORTAL_SESSION_MINUTES",
+    "TID_OWNER_REMINDER_DAYS": "OWNER_REMINDER_DAYS",
     "TID_HSTS_MAX_AGE": "HSTS_MAX_AGE",
     "TID_UPLOAD_RETENTION_HOURS": "UPLOAD_RETENTION_HOURS",
     "TID_REDIS_URL": "REDIS_URL",
@@ -73,6 +74,7 @@ _INTEGER_KEYS = {
     "LOGIN_LOCKOUT_AFTER",
     "LOGIN_LOCKOUT_MINUTES",
     "PORTAL_SESSION_MINUTES",
+    "OWNER_REMINDER_DAYS",
     "HSTS_MAX_AGE",
     "UPLOAD_RETENTION_HOURS",
     "WORKERS",
@@ -132,6 +134,8 @@ def defaults(instance: Path) -> dict[str, Any]:
         "LOGIN_LOCKOUT_AFTER": 10,
         "LOGIN_LOCKOUT_MINUTES": 30,
         "PORTAL_SESSION_MINUTES": 20,
+        # days before a bill's due date that an owner's confirmed address is reminded
+        "OWNER_REMINDER_DAYS": 10,
         "HSTS_MAX_AGE": 31_536_000,  # a year of HTTPS only, sent when the cookies are secure
         "UPLOAD_RETENTION_HOURS": 24,  # an upload not imported is deleted after this
         "REDIS_URL": "",  # the task queue on Redis; empty: on the database (tid/queue.py)

@@ -1,4 +1,5 @@
-"""Outgoing mail over SMTP (thin): the digest of deadlines to the municipal clerks."""
+"""Outgoing mail over SMTP (thin): the digest of deadlines to the municipal clerks, the
+password links, and the owners' messages (a confirmation, a notice's copy, a reminder)."""
 
 from __future__ import annotations
 
@@ -37,21 +38,51 @@ class MailSettings:
         )
 
 
-def build(settings: MailSettings, to: Sequence[str], subject: str, body: str) -> EmailMessage:
-    """A plain-text UTF-8 message."""
+@dataclass(frozen=True)
+class Attachment:
+    filename: str
+    data: bytes
+    maintype: str = "application"
+    subtype: str = "pdf"
+
+
+def build(
+    settings: MailSettings,
+    to: Sequence[str],
+    subject: str,
+    body: str,
+    *,
+    headers: Mapping[str, str] | None = None,
+    attachments: Sequence[Attachment] = (),
+) -> EmailMessage:
+    """A plain-text UTF-8 message, with its extra headers and attachments."""
     message = EmailMessage()
     message["From"] = settings.sender
     message["To"] = ", ".join(to)
     message["Subject"] = subject
     message["Date"] = format_datetime(utcnow())
     message["Message-ID"] = make_msgid(domain=settings.sender.rpartition("@")[2] or None)
+    for name, value in (headers or {}).items():
+        message[name] = value
     message.set_content(body, charset="utf-8")
+    for item in attachments:
+        message.add_attachment(
+            item.data, maintype=item.maintype, subtype=item.subtype, filename=item.filename
+        )
     return message
 
 
-def send(settings: MailSettings, to: Sequence[str], subject: str, body: str) -> EmailMessage:
+def send(
+    settings: MailSettings,
+    to: Sequence[str],
+    subject: str,
+    body: str,
+    *,
+    headers: Mapping[str, str] | None = None,
+    attachments: Sequence[Attachment] = (),
+) -> EmailMessage:
     """Send one message; SMTP errors propagate to the caller (the job records them)."""
-    message = build(settings, to, subject, body)
+    message = build(settings, to, subject, body, headers=headers, attachments=attachments)
     with smtplib.SMTP(settings.host, settings.port, timeout=settings.timeout) as smtp:
         if settings.starttls:
             smtp.starttls()

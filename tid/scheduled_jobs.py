@@ -352,3 +352,73 @@ def run_yearly_notices(
         raise
     _finish(engine, run_id, "ok", {"batches": ids})
     return ids
+
+
+# --------------------------------------------------------------------------- owners' mail
+
+OWNER_MAIL = "owner_mail"
+OWNER_MAIL_HOUR = 7  # 07:00 in Puerto Rico
+
+
+@dataclass(frozen=True)
+class OwnerMailResult:
+    """What one run of the owners' mail did: messages sent and refused by the mail server,
+    by kind, and the addresses deleted (expired unconfirmed, or of a former owner)."""
+
+    day: date
+    copies: int = 0
+    reminders: int = 0
+    failed: int = 0
+    pruned: int = 0
+
+
+def run_owner_mail(
+    app_or_engine: Flask | Engine, day: date, *, settings: mail.MailSettings | None = None
+) -> OwnerMailResult:
+    """Send what is due to the owners' confirmed addresses on ``day``: the digital copy of
+    each notice mailed since they confirmed, and the reminder ``OWNER_REMINDER_DAYS`` days
+    before a bill's due date while it is owed. Each message is claimed in a transaction of
+    its own before it is sent (tid/services/owner_mail.py), so any number of runs send it
+    once; the run is safe to repeat (after a notice run is mailed, and daily)."""
+    from tid.config import portal_code_secret
+    from tid.services import owner_email, owner_mail
+
+    engine, config = _engine_and_config(app_or_engine)
+    settings = settings or mail.MailSettings.from_config(config)
+    links = owner_email.Links(str(config.get("BASE_URL") or ""))
+    secret = portal_code_secret(config)
+    days = int(config.get("OWNER_REMINDER_DAYS") or owner_mail.DEFAULT_REMINDER_DAYS)
+    with session_scope(engine) as session:
+        pruned = owner_email.prune(session=session)
+    with Session(engine, expire_on_commit=False) as session:
+        items = owner_mail.due(session=session, today=day, reminder_days=days)
+    sent = {owner_mail.COPY: 0, owner_mail.REMINDER: 0}
+    failed = 0
+    for item in items:
+        with Session(engine, expire_on_commit=False) as session:
+            message_id = owner_mail.claim(session=session, item=item)
+            session.commit()
+            if message_id is None:  # another run has it
+                continue
+            made = owner_mail.compose(session=session, item=item, links=links, secret=secret)
+            error = "" if made is not None else "the address was removed"
+            if made is not None:
+                try:
+                    mail.send(
+                        settings,
+                        [made.to],
+                        made.subject,
+                        made.body,
+                        headers=made.headers,
+                        attachments=made.attachments,
+                    )
+                except Exception as exc:  # tried again by the next run
+                    error = type(exc).__name__
+                    log.warning("owner message %s not sent: %s", item.key, exc)
+            owner_mail.finish(session=session, message_id=message_id, error=error)
+            session.commit()
+        if error:
+            failed += made is not None
+        else:
+            sent[item.kind] += 1
+    return OwnerMailResult(day, sent[owner_mail.COPY], sent[owner_mail.REMINDER], failed, pruned)

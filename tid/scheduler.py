@@ -1,7 +1,8 @@
 """The scheduler (APScheduler 3): it runs in exactly one process, ``tid scheduler``, or
 inside the demo's development server (``SCHEDULER_IN_PROCESS``), and only queues: the daily
-digest and the yearly notices go to a worker as tasks (tid/tasks.py), whose handlers run the
-jobs' bodies (tid/scheduled_jobs.py); the weekly archive check runs here.
+digest, the yearly notices and the owners' mail go to a worker as tasks (tid/tasks.py),
+whose handlers run the jobs' bodies (tid/scheduled_jobs.py); the weekly archive check runs
+here.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from tid.scheduled_jobs import (
     ARCHIVE_VERIFY,
     DAILY_DIGEST,
     DIGEST_HOUR,
+    OWNER_MAIL,
+    OWNER_MAIL_HOUR,
     YEARLY_NOTICES,
     run_archive_verify,
     today_for,
@@ -59,6 +62,15 @@ def yearly_notices_job(app: Flask) -> None:
         log.exception("yearly notices could not be queued")
 
 
+def owner_mail_job(app: Flask) -> None:
+    """The scheduled call: queue today's copies and reminders to the owners' confirmed
+    email addresses for a worker; each message is sent once whatever runs."""
+    try:
+        tasks.schedule(app, tasks.OWNER_MAIL, today_for(app))
+    except Exception:
+        log.exception("owners' mail could not be queued")
+
+
 def configure(scheduler: Any, app: Flask, *, catch_up: bool = True, delay: float = 0) -> Any:
     """Add the jobs to ``scheduler``: the digest every day at 06:00 in Puerto Rico, and once
     ``delay`` seconds after start so that a scheduler started after 06:00 does not skip the
@@ -70,6 +82,7 @@ def configure(scheduler: Any, app: Flask, *, catch_up: bool = True, delay: float
     timetable: list[tuple[Callable[[Flask], None], str, dict[str, Any], int]] = [
         (job, DAILY_DIGEST, {"hour": DIGEST_HOUR, "minute": 0}, 6),
         (yearly_notices_job, YEARLY_NOTICES, {"hour": DIGEST_HOUR - 1, "minute": 30}, 6),
+        (owner_mail_job, OWNER_MAIL, {"hour": OWNER_MAIL_HOUR, "minute": 0}, 12),
         (archive_verify_job, ARCHIVE_VERIFY, {"day_of_week": "sun", "hour": 4, "minute": 0}, 24),
     ]
     for function, job_id, when, grace_hours in timetable:

@@ -47,6 +47,7 @@ ACCOUNT_PDF = "account.pdf"
 STUDIO_SAVE = "studio.save"
 DAILY_DIGEST = "scheduler.daily_digest"
 YEARLY_NOTICES = "scheduler.yearly_notices"
+OWNER_MAIL = "scheduler.owner_mail"
 DOCUMENTS_INDEX = "documents.index"
 DOCUMENTS_RECOGNIZE = "documents.recognize"
 
@@ -62,6 +63,7 @@ KIND_LABELS = {
     STUDIO_SAVE: N_("Try formulas on a roll and save the study"),
     DAILY_DIGEST: N_("Daily deadline digest"),
     YEARLY_NOTICES: N_("Yearly notices"),
+    OWNER_MAIL: N_("Notices' copies and reminders to owners' email"),
     DOCUMENTS_INDEX: N_("Read a document for the search"),
     DOCUMENTS_RECOGNIZE: N_("Make a scan searchable"),
 }
@@ -90,6 +92,7 @@ class Outcome:
     url: str
     label: str
     sha256: str = ""
+    then: Callable[[], object] | None = None  # run once the job's work is committed
 
 
 Handler = Callable[[Context], Outcome]
@@ -152,10 +155,13 @@ def _notices_mail(ctx: Context) -> Outcome:
         certified_fee=str(p.get("certified_fee") or "") or None,
         today=_day(p["today"]),
     )
+    app, mailed = ctx.app, _day(p["today"])
     return Outcome(
         ctx.url("notices.batch_manifest", batch_id=batch.id),
         N_("The notices are recorded as mailed; the manifest is archived."),
         batch.manifest_sha256,
+        # the owners who confirmed an email address get the notice's digital copy now
+        then=lambda: schedule(app, OWNER_MAIL, mailed, token=f"{OWNER_MAIL}:batch:{batch.id}"),
     )
 
 
@@ -406,6 +412,14 @@ def _daily_digest(ctx: Context) -> Outcome:
     return Outcome("", N_("Digest sent."))
 
 
+@handler(OWNER_MAIL)
+def _owner_mail(ctx: Context) -> Outcome:
+    from tid import scheduled_jobs
+
+    scheduled_jobs.run_owner_mail(ctx.app, _day(ctx.params["day"]))
+    return Outcome("", N_("Messages to the owners sent."))
+
+
 @handler(YEARLY_NOTICES)
 def _yearly_notices(ctx: Context) -> Outcome:
     from tid import scheduled_jobs
@@ -414,14 +428,15 @@ def _yearly_notices(ctx: Context) -> Outcome:
     return Outcome(ctx.url("notices.dashboard"), N_("Yearly notices prepared."))
 
 
-def schedule(app: Flask, kind: str, day: date) -> bool:
+def schedule(app: Flask, kind: str, day: date, *, token: str = "") -> bool:
     """``tid scheduler``'s jobs: queue ``kind`` for ``day`` once (the day is in the job's
-    token, so a second scheduler queues nothing). True if it was queued now."""
+    token, so a second scheduler queues nothing; another ``token`` names another occasion).
+    True if it was queued now."""
     engine: Engine = app.extensions["tid.engine"]
     with Session(engine, expire_on_commit=False) as session:
         job, created = job_service.start(
             session=session,
-            token=f"{kind}:{day.isoformat()}",
+            token=token or f"{kind}:{day.isoformat()}",
             kind=kind,
             actor=audit.SYSTEM,
             params={"day": day.isoformat()},
@@ -495,6 +510,7 @@ def execute(app: Flask, job_id: int, worker: str) -> str:
                 result_sha256=outcome.sha256,
             )
             session.commit()
+            _then(job_id, outcome)
         except FindingsError as exc:
             session.rollback()
             first = exc.findings[0] if exc.findings else None
@@ -513,6 +529,16 @@ def execute(app: Flask, job_id: int, worker: str) -> str:
             job_service.fail(engine, job_id, UNEXPECTED, {})
             return JobState.FAILED.value
     return JobState.DONE.value
+
+
+def _then(job_id: int, outcome: Outcome) -> None:
+    """What a job does once its work is committed: best effort, its failure only logged."""
+    if outcome.then is None:
+        return
+    try:
+        outcome.then()
+    except Exception:
+        log.exception("job %s: what follows its work failed", job_id)
 
 
 # --------------------------------------------------------------------------- the queue

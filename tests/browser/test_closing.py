@@ -1,7 +1,8 @@
 """The closing in Chromium: the treasurer issues a payoff quote good through a day, a title
 company (no login) verifies it by its code and by uploading its PDF, the payment settles it in
 one entry, the release is issued and verified, a change of owner sends the next notice to
-the new owner; and the owner's portal shows the property's account across the years. Key
+the new owner; and the owner's portal shows the property's account across the years, and
+takes an email address for the notices' copies (a bad one said beside its field). Key
 pages photographed at 390 and 1280 px, in Spanish and English (tests/browser/harness.py)."""
 
 from __future__ import annotations
@@ -130,6 +131,13 @@ def test_the_closing_journey(site: Site, browser: Browser, tmp_path: Path) -> No
         set_language(phone, site, "en")
         expect(phone.locator("h1")).to_contain_text("Account of the property")
         _both_widths(phone, folder, "owner-account", checker, "en")
+        # The owner may leave an email for the next notice's copy: a bad one is said beside it.
+        phone.get_by_role("link", name="Copies and reminders by email").click()
+        expect(phone.locator("main")).to_contain_text("remains the legal notice")
+        phone.get_by_label("Email address").fill("owner@example")
+        phone.get_by_role("button", name="Send the confirmation").click()
+        expect(phone.locator("#e-email")).to_contain_text("name@example.com")
+        _both_widths(phone, folder, "owner-email", checker, "en")
     finally:
         treasurer.close()
         public.close()

@@ -17,12 +17,13 @@ from sqlmodel import Session, select
 from tests.services.ledger_support import ACTOR, Scaffold, pay_bill
 from tid.demo import records
 from tid.models import BillingRun, JournalEntry, JournalLine
-from tid.rules.errors import InputError
+from tid.rules.errors import FindingsError, InputError
 from tid.rules.money import ZERO
-from tid.services import issued, ledger, liens, payoffs
+from tid.services import issued, ledger, liens, payments, payoffs
 
 DUE = date(2025, 9, 30)
 ISSUED = date(2025, 10, 15)
+TODAY_QUOTES = date(2025, 11, 5)
 
 
 def _terms(session: Session, s: Scaffold, surcharge: str, interest: str) -> None:
@@ -271,3 +272,60 @@ def test_payments_against_a_quote_split_to_the_cent(
         )
         assert owed_after == max(ZERO, quote.secured - brought)
         session.rollback()
+
+
+def test_a_deposit_file_books_a_quote_reference_in_one_entry_and_reports_what_remains(
+    session: Session,
+) -> None:
+    s = Scaffold(session)
+    _terms(session, s, "0.10", "0.0365")
+    prop, short_prop, late_prop = s.property(), s.property(), s.property()
+    for p in (prop, short_prop, late_prop):
+        s.bill(p, "1000.00")
+    whole = _quote(session, s, prop.id or 0, date(2025, 12, 29))
+    short = _quote(session, s, short_prop.id or 0, date(2025, 12, 29))
+    late = _quote(session, s, late_prop.id or 0, date(2025, 10, 20))
+    session.commit()
+    # Each quote: 1,000.00 + 100.00 surcharge + 9.00 interest = 1,109.00.
+    good = (
+        "fecha,monto,referencia,aviso\n"
+        f"2025-11-02,1109.00,DEP-10,{whole.reference.lower()}\n"
+        f"2025-11-03,1000.00,{short.reference},\n"
+    ).encode()
+    import_ = dict(session=session, actor=ACTOR, district_id=s.district_id, today=TODAY_QUOTES)
+    result = payments.import_deposits(data=good, **import_)  # type: ignore[arg-type]
+    session.commit()
+    assert (result.booked, result.already_booked) == (2, 0)
+    paid = select(JournalEntry).where(JournalEntry.kind == "payment")
+    assert len(session.exec(paid).all()) == 2  # one entry each
+    assert [(q.row, q.reference, q.settled, q.remaining) for q in result.quotes] == [
+        (2, whole.reference, True, ZERO),
+        (3, short.reference, False, Decimal("109.00")),
+    ]
+    session.refresh(whole)
+    session.refresh(short)
+    assert whole.settled_on == date(2025, 11, 2) and short.settled_on is None
+    assert short.paid == Decimal("1000.00")
+    # Rerun: nothing booked twice, the same report.
+    again = payments.import_deposits(data=good, **import_)  # type: ignore[arg-type]
+    assert (again.booked, again.already_booked) == (0, 2)
+    assert len(session.exec(paid).all()) == 2
+    session.rollback()
+    # A quote past its day is refused on its row; nothing of the file is booked.
+    expired_file = (
+        "date,amount,reference,notice_number\n"
+        f"2025-11-04,109.00,DEP-12,{short.reference}\n"
+        f"2025-10-25,1109.00,DEP-13,{late.reference}\n"
+        "2025-10-25,5.00,DEP-14,P-2025-999999\n"
+    ).encode()
+    with pytest.raises(FindingsError) as caught:
+        payments.import_deposits(data=expired_file, **import_)  # type: ignore[arg-type]
+    found = caught.value.findings
+    assert [(f.row, f.field) for f in found] == [
+        (3, "rows[3].date"),
+        (4, "rows[4].notice_number"),
+    ]
+    assert "2025-10-20" in str(found[0].message)
+    session.rollback()
+    session.refresh(short)
+    assert short.settled_on is None and short.paid == Decimal("1000.00")

@@ -176,6 +176,12 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "portal.notices": PUBLIC,
     "portal.download": PUBLIC,
     "portal.leave": PUBLIC,
+    # the owner's email for the notices: the portal's session (the codes) opens the page;
+    # the confirmation and removal links carry their own unguessable token
+    "portal_email.settings": PUBLIC,
+    "portal_email.remove": PUBLIC,
+    "portal_email.confirm": PUBLIC,
+    "portal_email.stop": PUBLIC,
     # background jobs: each user sees the jobs of the districts they may see (tid/web/jobs.py)
     "jobs.index": EVERY_ROLE,
     "jobs.show": EVERY_ROLE,

@@ -58,6 +58,16 @@ def account_import_deposits(file: str, district: str) -> None:
         "already_booked": result.already_booked,
         "total_booked": f"{result.total_booked:.2f}",
     }
+    if result.quotes:  # the deposits that paid against a payoff quote, and what remains
+        summary["payoff_quotes"] = [
+            {
+                "row": q.row,
+                "reference": q.reference,
+                "settled": q.settled,
+                "remaining": f"{q.remaining:.2f}",
+            }
+            for q in result.quotes
+        ]
     click.echo(json.dumps(summary, indent=2, ensure_ascii=False))
 
 

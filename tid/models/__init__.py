@@ -4,7 +4,8 @@ migrations are stable on SQLite and PostgreSQL alike.
 
 One module per area: :mod:`.places_and_users`, :mod:`.sign_in_and_limits`,
 :mod:`.petitions_and_ordinances`, :mod:`.roll_and_properties`, :mod:`.bills_and_notices`,
-:mod:`.account_and_journal`, :mod:`.jobs_audit_and_documents` and :mod:`.public_records`,
+:mod:`.account_and_journal`, :mod:`.jobs_audit_and_documents`, :mod:`.public_records` and
+:mod:`.owner_contact`,
 on the column types and the naming convention of :mod:`.column_types`. Every table is
 imported here, so that ``SQLModel.metadata`` (and Alembic's autogenerate,
 migrations/env.py) sees them all.
@@ -64,6 +65,7 @@ from tid.models.legislative_file import (
     SearchEntry,
     StoredFile,
 )
+from tid.models.owner_contact import OwnerEmail, OwnerMessage
 from tid.models.petitions_and_ordinances import (
     CalendarToken,
     Finding,
@@ -129,6 +131,8 @@ __all__ = [
     "NoticeKind",
     "Ordinance",
     "OwedDay",
+    "OwnerEmail",
+    "OwnerMessage",
     "OwnershipTransfer",
     "PasswordReset",
     "Petition",

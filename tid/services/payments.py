@@ -415,6 +415,31 @@ class DepositRow:
     cadastral_number: str
     notice_number: str
 
+    @property
+    def quote(self) -> str:
+        """The payoff quote's reference the payer wrote (in the notice's column, or as the
+        deposit's reference), or ""."""
+        for text in (self.notice_number, self.reference):
+            if QUOTE_REFERENCE.fullmatch(text.strip()):
+                return text.strip().upper()
+        return ""
+
+
+# A payoff quote's reference (tid/services/issued.py): P-2026-000001.
+QUOTE_REFERENCE = re.compile(r"[Pp]-\d{4}-\d{6,}", re.ASCII)
+
+
+@dataclass(frozen=True)
+class QuoteRow:
+    """A deposit that brought a payoff quote's reference: booked in one entry against the
+    quote (tid/services/payoffs.py), and whether it settled it or what remains."""
+
+    row: int
+    reference: str  # the quote's, P-2026-000001
+    booked: bool
+    settled: bool
+    remaining: Decimal
+
 
 @dataclass
 class ImportResult:
@@ -423,6 +448,7 @@ class ImportResult:
     already_booked: int = 0
     total_booked: Decimal = ZERO
     payments: list[PaymentResult] = field(default_factory=list)
+    quotes: list[QuoteRow] = field(default_factory=list)
 
 
 def parse_deposits(data: bytes, *, today: date) -> list[DepositRow]:
@@ -472,20 +498,9 @@ def parse_deposits(data: bytes, *, today: date) -> list[DepositRow]:
             )
             continue
         reference = cell("reference")
-        problem = None
-        if amount <= 0:
-            problem = ("amount", N_("A payment must be more than zero."))
-        elif amount > MAX_ACCOUNT_AMOUNT:
-            problem = ("amount", ledger.AMOUNT_TOO_LARGE)
-        elif paid_on > today:
-            problem = ("date", N_("A payment cannot be dated in the future."))
-        elif not reference:
-            problem = ("reference", N_("Each deposit needs its bank reference."))
-        elif len(reference) > MAX_REFERENCE:
-            problem = ("reference", REFERENCE_TOO_LONG)
-        elif not cell("cadastral_number") and not cell("notice_number"):
-            problem = ("notice_number", N_("Give the notice number or the cadastral number."))
-        elif (reference, paid_on, amount) in seen:
+        target = cell("cadastral_number") or cell("notice_number")
+        problem = _row_problem(paid_on, amount, reference, target, today)
+        if problem is None and (reference, paid_on, amount) in seen:
             problem = (
                 "reference",
                 N_("This row repeats an earlier row (same reference, date and amount)."),
@@ -506,6 +521,25 @@ def parse_deposits(data: bytes, *, today: date) -> list[DepositRow]:
     return parsed
 
 
+def _row_problem(
+    paid_on: date, amount: Decimal, reference: str, target: str, today: date
+) -> tuple[str, str] | None:
+    """A deposit row's first problem (its field and message), or None."""
+    if amount <= 0:
+        return ("amount", N_("A payment must be more than zero."))
+    if amount > MAX_ACCOUNT_AMOUNT:
+        return ("amount", ledger.AMOUNT_TOO_LARGE)
+    if paid_on > today:
+        return ("date", N_("A payment cannot be dated in the future."))
+    if not reference:
+        return ("reference", N_("Each deposit needs its bank reference."))
+    if len(reference) > MAX_REFERENCE:
+        return ("reference", REFERENCE_TOO_LONG)
+    if not target and not QUOTE_REFERENCE.fullmatch(reference):
+        return ("notice_number", N_("Give the notice number or the cadastral number."))
+    return None
+
+
 def import_deposits(
     *,
     session: Session,
@@ -521,28 +555,10 @@ def import_deposits(
     findings: list[Finding] = []
     for row in rows:
         try:
-            payment = record_payment(
-                session=session,
-                actor=actor,
-                district_id=district_id,
-                paid_on=row.paid_on,
-                amount=row.amount,
-                today=today,
-                key=payment_key(
-                    district_id=district_id,
-                    paid_on=row.paid_on,
-                    amount=row.amount,
-                    reference=row.reference,
-                ),
-                reference=row.reference,
-                notice_number=row.notice_number,
-                cadastral_number=row.cadastral_number,
-                field_prefix=f"rows[{row.row}].",
-            )
+            payment = _book_row(session, actor, district_id, row, today, result)
         except InputError as exc:
             findings.append(Finding(exc.field, exc.message, row.row))
             continue
-        result.payments.append(payment)
         if payment.booked:
             result.booked += 1
             result.total_booked += payment.amount
@@ -563,6 +579,96 @@ def import_deposits(
         },
     )
     return result
+
+
+def _book_row(
+    session: Session,
+    actor: audit.Actor,
+    district_id: int,
+    row: DepositRow,
+    today: date,
+    result: ImportResult,
+) -> PaymentResult:
+    """One deposit booked (once per bank reference, date and amount): against the payoff
+    quote whose reference it brings, or else against its notice or property."""
+    key = payment_key(
+        district_id=district_id, paid_on=row.paid_on, amount=row.amount, reference=row.reference
+    )
+    if row.quote:
+        return _book_quote_row(session, actor, district_id, row, today, key, result)
+    payment = record_payment(
+        session=session,
+        actor=actor,
+        district_id=district_id,
+        paid_on=row.paid_on,
+        amount=row.amount,
+        today=today,
+        key=key,
+        reference=row.reference,
+        notice_number=row.notice_number,
+        cadastral_number=row.cadastral_number,
+        field_prefix=f"rows[{row.row}].",
+    )
+    result.payments.append(payment)
+    return payment
+
+
+def _book_quote_row(
+    session: Session,
+    actor: audit.Actor,
+    district_id: int,
+    row: DepositRow,
+    today: date,
+    key: str,
+    result: ImportResult,
+) -> PaymentResult:
+    """A deposit against a payoff quote: one entry settling it, as a payment entered on the
+    quote's page books it; a quote past its day, settled, or of another property (the row's
+    cadastral number) is refused on the row."""
+    from tid.services import payoffs
+
+    prefix = f"rows[{row.row}]."
+    field = "notice_number" if QUOTE_REFERENCE.fullmatch(row.notice_number) else "reference"
+    try:
+        quote = payoffs.find_quote(session=session, district_id=district_id, reference=row.quote)
+        if row.cadastral_number:
+            prop = _find_property(session, district_id, row.cadastral_number, "cadastral_number")
+            if prop.id != quote.property_id:
+                raise InputError(
+                    "cadastral_number",
+                    N_(
+                        "The quote's reference and the cadastral number are of different "
+                        "properties."
+                    ),
+                )
+        done = payoffs.pay_quote(
+            session=session,
+            actor=actor,
+            district_id=district_id,
+            reference=row.quote,
+            paid_on=row.paid_on,
+            amount=row.amount,
+            today=today,
+            key=key,
+        )
+    except FindingsError as exc:
+        first = exc.findings[0]
+        raise InputError(prefix + _quote_field(first.field, field), first.message) from None
+    except InputError as exc:
+        raise InputError(prefix + _quote_field(exc.field, field), exc.message) from None
+    result.quotes.append(
+        QuoteRow(row.row, quote.reference, done.booked, done.settled, done.remaining)
+    )
+    entry = ledger.entry_by_key(session=session, key=key)
+    payment = _result(session, entry, booked=done.booked)
+    result.payments.append(payment)
+    return payment
+
+
+def _quote_field(name: str, reference_field: str) -> str:
+    """A quote's refusal named by the file's column: its day is the row's date, its
+    reference the column that brought it."""
+    return {"paid_on": "date", "reference": reference_field}.get(name, name)
 
 
 # --------------------------------------------------------------------------- owner credit

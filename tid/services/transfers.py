@@ -17,7 +17,7 @@ from sqlmodel import Session, col, select
 
 from tid.models import OwnershipTransfer, Property, PropertyYear, RollImport
 from tid.rules.errors import N_, Finding, FindingsError, InputError
-from tid.services import audit
+from tid.services import audit, owner_email
 from tid.services.notices.contents import mailing_lines
 
 RECORDED = "recorded"
@@ -133,6 +133,7 @@ def record_transfer(
         entity=transfer,
         after=audit.snapshot(transfer),
     )
+    owner_email.drop_for_new_owner(session=session, actor=actor, property_ids=[property_id])
     return transfer
 
 
@@ -183,6 +184,9 @@ def detect_from_roll(
         )
     session.add_all(found)
     session.flush()
+    owner_email.drop_for_new_owner(
+        session=session, actor=actor, property_ids=[t.property_id for t in found]
+    )
     return found
 
 

@@ -25,6 +25,7 @@ BLUEPRINT_MODULES = [
     "tid.web.verification_pages",
     "tid.web.closing_api",
     "tid.web.portal_account",
+    "tid.web.portal_email",
     "tid.web.jobs",
     "tid.web.journal_labels",
     "tid.web.public_pages",

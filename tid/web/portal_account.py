@@ -29,7 +29,7 @@ PORTAL = audit.Actor("owner's portal")
 DOCUMENTS_PER_MINUTE = 6  # documents one client issues through the portal a minute
 
 
-def _opened(public_id: str) -> Notice:
+def opened(public_id: str) -> Notice:
     """The notice of the URL if the owner's codes opened it; 404 otherwise (unknown and not
     yours look the same)."""
     token = session.get(SESSION_KEY, "")
@@ -48,7 +48,7 @@ def _opened(public_id: str) -> Notice:
 @bp.route("/<public_id>")
 @public
 def account(public_id: str) -> Any:
-    notice = _opened(public_id)
+    notice = opened(public_id)
     found = owner_account.account(
         session=get_session(), property_id=notice.property_id, today=today()
     )
@@ -66,7 +66,7 @@ def account(public_id: str) -> Any:
 def document(public_id: str, which: str) -> Any:
     """A payoff quote good through today + 30 days, or the lien certificate: issued by the
     association through its portal (recorded, archived, verifiable) and downloaded."""
-    notice = _opened(public_id)
+    notice = opened(public_id)
     make = {"payoff": closing.payoff_pdf, "lien-certificate": closing.lien_certificate}.get(which)
     if make is None:
         abort(404)

@@ -40,6 +40,9 @@ AUDIT_ACTIONS: Vocabulary[Term] = Vocabulary(
         Term("lien.correct", N_("Lien corrected")),
         Term("transfer.record", N_("Change of owner recorded")),
         Term("property_year.transfer", N_("Roll line passed to the new owner")),
+        Term("owner_email.add", N_("Owner's email address left, to confirm")),
+        Term("owner_email.confirm", N_("Owner's email address confirmed")),
+        Term("owner_email.remove", N_("Owner's email address removed")),
         Term("lien.cancel", N_("Lien cancelled")),
         Term("payoff.issue", N_("Payoff quote issued")),
         Term("payoff.payment", N_("Payment against a payoff quote")),
@@ -108,6 +111,7 @@ AUDIT_RECORDS: Vocabulary[Term] = Vocabulary(
         Term("bill", N_("Bill")),
         Term("issued_document", N_("Issued document")),
         Term("ownership_transfer", N_("Change of owner")),
+        Term("property", N_("Property")),
     ),
 )
 
@@ -221,6 +225,7 @@ AUDIT_FIELDS: Vocabulary[Term] = Vocabulary(
         Term("published_outside_window", N_("Published outside the window")),
         Term("purpose_id", N_("Authorized purpose")),
         Term("reason", N_("Reason")),
+        Term("removed_by", N_("Removed by")),
         Term("received_by_association_on", N_("Received by the association on")),
         Term("received_on", N_("Received on")),
         Term("recorded_on", N_("Recorded on")),

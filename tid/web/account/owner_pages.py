@@ -10,7 +10,7 @@ from flask import render_template, request, url_for
 from flask_babel import gettext as _
 
 from tid.db import get_session
-from tid.services import liens, transfers
+from tid.services import liens, owner_email, transfers
 from tid.services.notices.contents import mailing_lines
 from tid.web.access import may_write_district, me, require, visible_district
 from tid.web.account.blueprint import READERS, bp
@@ -83,6 +83,7 @@ def property_owners(district_id: int, property_id: int) -> Any:
         address=[line for line in mailing_lines(year) if line] if year else [],
         history=transfers.transfers_of(session=db, property_id=property_id),
         lien=liens.impost_lien(session=db, prop=prop, today=today()),
+        email=owner_email.on_file(session=db, property_id=property_id),
         values=values,
         errors=errors,
         may_write=may_write_district(district),

@@ -187,7 +187,30 @@ def _imported(district_id: int, data: bytes) -> list[dict[str, Any]] | None:
             already=result.already_booked,
         )
     )
+    for quote in result.quotes:
+        flash(_quote_said(quote))
     return None
+
+
+def _quote_said(quote: payments.QuoteRow) -> str:
+    """What a deposit did to the payoff quote it brought."""
+    if quote.settled:
+        return str(
+            _(
+                "Row %(row)s: the payoff quote %(reference)s is settled.",
+                row=quote.row,
+                reference=quote.reference,
+            )
+        )
+    return str(
+        _(
+            "Row %(row)s: paid against the payoff quote %(reference)s; %(amount)s remains to "
+            "settle it.",
+            row=quote.row,
+            reference=quote.reference,
+            amount=money(quote.remaining),
+        )
+    )
 
 
 def _upload_errors() -> tuple[list[dict[str, Any]], bytes]:
