@@ -78,6 +78,7 @@ TESTED_THROUGH: dict[str, tuple[str, str]] = {
     "services/petitions/file_search.py": ("tests/web/test_petition_files.py", "file_search"),
     "services/petitions/parsing.py": ("tests/services/petitions/test_ordinance.py", "petitions"),
     "services/petitions/proofs.py": ("tests/web/test_petition_files.py", "proof"),
+    "services/petitions/recognition.py": ("tests/web/test_petition_files.py", "recognize"),
     "services/portal.py": ("tests/web/test_portal_security.py", "portal"),
     "services/public/feeds.py": ("tests/web/test_public_register.py", "novedades"),
     "services/public/open_data.py": ("tests/web/test_public_api.py", "datapackage"),

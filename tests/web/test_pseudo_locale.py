@@ -69,6 +69,7 @@ from tid.models import (
 )
 from tid.rules import calculators as forms
 from tid.services import notices as notice_service
+from tid.services.studio import reach
 
 
 @pytest.fixture(params=[b for b in BACKENDS if b == "sqlite"] or BACKENDS[:1])
@@ -408,6 +409,9 @@ def _samples(session: Session, user: User | None) -> dict[str, str]:
         if notice is not None:
             values["notice_id"] = str(notice.id)
     petition = session.exec(select(Petition)).first()
+    if user is not None and user.district_id:  # an association: a petition about its district
+        about = reach.petitions_about(session=session, district=district)
+        petition = about[0] if about else None
     if petition is not None:
         values["petition_id"] = str(petition.id)
         values["entity_type"], values["entity_id"] = "petition", str(petition.id)
