@@ -21,6 +21,7 @@ from argon2 import PasswordHasher
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from hypothesis import HealthCheck, settings
+from jinja2.bccache import Bucket, BytecodeCache
 from sqlalchemy import text
 from sqlmodel import Session, SQLModel
 from werkzeug.routing.rules import Rule
@@ -82,6 +83,51 @@ def _cached_builder(self: Rule, append_unknown: bool = True) -> Any:
 
 
 Rule._compile_builder = _cached_builder  # type: ignore[method-assign]
+
+
+class _SharedBytecode(BytecodeCache):
+    """The templates compiled once per test process, not once per app: a bucket's key is
+    the template's name and its source's checksum, so a changed template compiles anew."""
+
+    def __init__(self) -> None:
+        self.store: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        if bucket.key in self.store:
+            bucket.bytecode_from_string(self.store[bucket.key])
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self.store[bucket.key] = bucket.bytecode_to_string()
+
+
+_TEMPLATES = _SharedBytecode()
+
+# The tests' files (their SQLite databases, instance folders, uploads) in memory where the
+# machine offers it (/dev/shm): a throwaway database needs no disk's flush, and a busy disk
+# does not slow a test. One folder per run, removed at its end.
+_MEMORY = Path("/dev/shm")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if hasattr(config, "workerinput") or config.option.basetemp is not None:
+        return
+    if not (_MEMORY.is_dir() and os.access(_MEMORY, os.W_OK)):
+        return
+    for stale in _MEMORY.glob("tid-tests-*"):  # left by a run that was killed
+        pid = stale.name.removeprefix("tid-tests-")
+        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+            shutil.rmtree(stale, ignore_errors=True)
+    config.option.basetemp = str(_MEMORY / f"tid-tests-{os.getpid()}")
+    config.stash[_IN_MEMORY] = Path(config.option.basetemp)
+
+
+_IN_MEMORY = pytest.StashKey[Path]()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = config.stash.get(_IN_MEMORY, None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)
@@ -327,7 +373,9 @@ def make_test_app(database_url: str, tmp_path: Path, **overrides: Any) -> Flask:
         "TWO_FACTOR_ROLES": "",
     }
     config.update(overrides)
-    return create_app(config)
+    application = create_app(config)
+    application.jinja_env.bytecode_cache = _TEMPLATES
+    return application
 
 
 @pytest.fixture
