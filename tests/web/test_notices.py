@@ -82,7 +82,8 @@ def test_association_prepares_mails_and_remails_notices(
     assert fees.status_code == 302
     mailed = client.post(f"/notices/batches/{batch.id}/mail", data={"mailed_on": "2026-01-20"})
     assert mailed.status_code == 302
-    assert tasks.run_pending(client.application) == 1
+    # the mailing, then the owners' digital copies it queues once it is recorded
+    assert tasks.run_pending(client.application) == 2
     manifest = client.get(f"/notices/batches/{batch.id}/manifest.pdf")
     text = pdf_text(manifest.data)
     assert "PS Form 3877" in text and "$11.16" in text  # 2 × ($0.73 + $4.85)

@@ -32,6 +32,7 @@ from sqlmodel import Session, col, delete, select
 
 from tid import mail
 from tid.clock import utcnow
+from tid.ids import parse_id
 from tid.models import Notice, OwnerEmail, OwnerMessage, Property, PropertyYear
 from tid.rules.errors import N_, Finding, InputError
 from tid.rules.messages import Message, render
@@ -435,9 +436,10 @@ def unsubscribe_headers(links: Links, row: OwnerEmail, secret: str) -> dict[str,
 
 def by_stop_token(*, session: Session, token: str, secret: str) -> OwnerEmail | None:
     number, _dot, mac = token.partition(".")
-    if not number.isascii() or not number.isdigit() or len(token) > 100:
+    row_id = parse_id(number)
+    if row_id is None or len(token) > 100:
         return None
-    row = session.get(OwnerEmail, int(number))
+    row = session.get(OwnerEmail, row_id)
     if row is None or not hmac.compare_digest(mac.encode(), _stop_mac(row, secret).encode()):
         return None
     return row
