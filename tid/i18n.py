@@ -111,6 +111,17 @@ def localized(text: str) -> str:
     return render(text)
 
 
+def formula_words(text: str) -> str:
+    """An example formula with each name the formula vocabulary knows written as a formula
+    in the reader's language names it (``valor_tasado`` on a Spanish page)."""
+    import re
+
+    from tid.rules.messages import render
+    from tid.rules.vocab.formula_names import formula_name
+
+    return re.sub(r"[A-Za-z_][A-Za-z0-9_]*", lambda m: render(formula_name(m.group())), text)
+
+
 def say(message: str) -> str:
     """A message a service or the core gave (an error, a refusal) in the reader's language:
     a :class:`~tid.rules.messages.Message` from its msgid and parameters, a plain msgid by
@@ -214,6 +225,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["day"] = day
     app.jinja_env.filters["moment"] = moment
     app.jinja_env.filters["localized"] = localized
+    app.jinja_env.filters["formula_words"] = formula_words
     from tid.rules.vocab.lien_kinds import ranked_line_label
 
     app.jinja_env.filters["rate"] = rate

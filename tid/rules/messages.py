@@ -43,6 +43,30 @@ class FieldRef(str):
 _field_labels: Callable[[str], str] | None = None
 
 
+class Variants(str):
+    """A word that is not translated but written otherwise in each language (a formula's
+    name: ``assessed_value`` in English, ``valor_tasado`` in Spanish): as a ``str``, its
+    English; inside a message, the reader's language's form (the English one where a
+    language has none)."""
+
+    forms: dict[str, str]
+
+    def __new__(cls, english: str, /, **forms: str) -> Variants:
+        word = super().__new__(cls, english)
+        word.forms = forms
+        return word
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_variants, (str(self), tuple(self.forms.items())))
+
+    def said_in(self, lang: str | None) -> str:
+        return self.forms.get(lang or "", str(self))
+
+
+def _variants(english: str, forms: tuple[tuple[str, str], ...]) -> Variants:
+    return Variants(english, **dict(forms))
+
+
 def set_field_labels(labels: Callable[[str], str] | None) -> None:
     """Install the function that names a field path in the reader's language (the web's)."""
     global _field_labels
@@ -90,6 +114,8 @@ def _param(value: Any, translations: NullTranslations | None, lang: str | None) 
         if translations is None or _field_labels is None:
             return str(value)
         return _field_labels(value)
+    if isinstance(value, Variants):
+        return str(value) if translations is None else value.said_in(lang)
     if isinstance(value, Message):
         # A message inside a message: in its parent's catalog (a bill's explanation nests a
         # dozen; asking for the catalog again for each costs more than rendering them).
@@ -155,6 +181,8 @@ def current_language() -> str:
 def render(text: str, lang: str | None = None) -> str:
     """``text`` in ``lang`` (the reader's language inside a request when ``lang`` is None;
     Spanish outside one). A plain ``str`` is data and is returned as it is."""
+    if isinstance(text, Variants):
+        return text.said_in(_translations(lang)[1])
     if not isinstance(text, Message):
         return str(text)
     translations, lang = _translations(lang)
@@ -220,6 +248,8 @@ def _render_tree(value: Any, translations: NullTranslations, lang: str | None) -
         return value
     if "f" in value:
         return _param(FieldRef(value["f"]), translations, lang)
+    if "v" in value:
+        return _param(Variants(value["v"], **value["w"]), translations, lang)
     msgid: str = value["m"]
     template = translations.gettext(msgid) or msgid
     params = value["p"]
@@ -231,6 +261,8 @@ def _render_tree(value: Any, translations: NullTranslations, lang: str | None) -
 def _encode(value: Any) -> Any:
     if isinstance(value, FieldRef):
         return {"f": str(value)}
+    if isinstance(value, Variants):
+        return {"v": str(value), "w": value.forms}
     if isinstance(value, Message):
         return {"m": value.msgid, "p": {k: _encode(v) for k, v in value.params}}
     if isinstance(value, str | int):
@@ -242,5 +274,7 @@ def _decode(value: Any) -> Any:
     if isinstance(value, dict):
         if "f" in value:
             return FieldRef(value["f"])
+        if "v" in value:
+            return Variants(value["v"], **value["w"])
         return Message(value["m"], **{k: _decode(v) for k, v in value["p"].items()})
     return value
