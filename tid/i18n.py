@@ -226,6 +226,9 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["moment"] = moment
     app.jinja_env.filters["localized"] = localized
     app.jinja_env.filters["formula_words"] = formula_words
+    from tid.rules.certified_mail import grouped_article_number
+
+    app.jinja_env.filters["article_number"] = grouped_article_number
     from tid.rules.vocab.lien_kinds import ranked_line_label
 
     app.jinja_env.filters["rate"] = rate
