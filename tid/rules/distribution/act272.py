@@ -254,7 +254,7 @@ def _reserve(
                 "Convention Center reserve: FY%(label)s (opened %(opened_on)s) and the "
                 "%(integer)s fiscal years after it, %(total)s in all, to FY%(label2)s",
                 label=first.label,
-                opened_on=opened_on.isoformat(),
+                opened_on=opened_on,
                 integer=years.integer,
                 total=years.integer + 1,
                 label2=last.label,
@@ -460,7 +460,7 @@ def _act272_reserve_outcome(
                 "convention_center_operating_deficit (the FY's deficit) to see what covers the "
                 "deficit above $%(decimal)s and what the Treasury receives. %(years)s",
                 label=fy.label,
-                opened_on=opened_on.isoformat(),
+                opened_on=opened_on,
                 label2=first_fy.label,
                 label3=last_fy.label,
                 years=reserve_years_said(years),
@@ -483,7 +483,7 @@ def _act272_reserve_outcome(
             "$%(decimal)s, and the surplus, %(released)s, goes to the Treasury General Fund. "
             "%(years)s",
             label=fy.label,
-            opened_on=opened_on.isoformat(),
+            opened_on=opened_on,
             label2=first_fy.label,
             label3=last_fy.label,
             years=reserve_years_said(years),

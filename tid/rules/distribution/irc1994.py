@@ -360,8 +360,8 @@ def _irc1994_first_years_warnings(fy: FiscalYear, above: ParamValue) -> list[str
                 "are applied to them as given (%(reading)s).",
                 reading=readings.note("in-force-from-approval"),
                 label=fy.label,
-                first_day=first_day.isoformat(),
-                end=fy.end.isoformat(),
+                first_day=first_day,
+                end=fy.end,
                 decimal=format(minimum.decimal, ",.2f"),
             )
         )
@@ -391,7 +391,7 @@ def _irc1994_part_year_warning(fy: FiscalYear, collections_until: date) -> Messa
         "to the part-year as given (%(reading)s).",
         reading=readings.note("seam-of-2003"),
         label=fy.label,
-        start=fy.start.isoformat(),
-        collections_until=collections_until.isoformat(),
+        start=fy.start,
+        collections_until=collections_until,
         decimal=format(minimum.decimal, ",.2f"),
     )
