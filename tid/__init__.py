@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -47,7 +48,26 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     register_security_headers(app)
     register_cli(app)
     register_scheduler(app)
+    register_pdf_warm_up(app)
     return app
+
+
+def register_pdf_warm_up(app: Flask) -> None:
+    """A web worker lays out a small PDF in the background at its first request, so that
+    its first reader of a document does not wait for WeasyPrint and the fonts to load
+    (``PDF_WARM_UP``; off under tests and for the command line, which serve no pages)."""
+    if app.config.get("TESTING") or not app.config.get("PDF_WARM_UP", True):
+        return
+    started = threading.Event()
+
+    @app.before_request
+    def _warm_pdf_once() -> None:
+        if started.is_set():
+            return
+        started.set()
+        from tid.render import pdf
+
+        threading.Thread(target=pdf.warm, name="pdf-warm-up", daemon=True).start()
 
 
 def register_rules_settings(app: Flask) -> None:

@@ -36,3 +36,37 @@ def test_a_real_statement_pdf_made_twice_is_the_same_document() -> None:
     html = '<!doctype html><html lang="es"><title>Estado</title><p>Estado anual</p></html>'
     pdf._kept.clear()
     assert pdf.html_to_pdf(html) == pdf.html_to_pdf(html)
+
+
+def test_a_pdf_asked_for_while_the_worker_warms_up_waits_for_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A web worker lays out a small page when it starts (WeasyPrint and the fonts load
+    then); a PDF asked for meanwhile is laid out after it, never beside it."""
+    import threading
+
+    made: list[str] = []
+    monkeypatch.setattr(pdf, "_made", lambda html, base: made.append(html) or b"%PDF")
+    monkeypatch.setattr(pdf, "_kept", pdf._Kept(1000))
+    asked = threading.Thread(target=pdf.html_to_pdf, args=("<p>asked</p>",))
+    with pdf._warming:  # a warm-up under way
+        asked.start()
+        asked.join(0.2)
+        assert asked.is_alive() and made == []
+    asked.join(5)
+    assert made == ["<p>asked</p>"]
+    pdf.warm()
+    assert made[-1] == pdf._WARM_HTML
+
+
+def test_a_web_worker_warms_up_at_its_first_request_not_under_tests() -> None:
+    from flask import Flask
+
+    from tid import register_pdf_warm_up
+
+    testing = Flask("testing")
+    testing.config["TESTING"] = True
+    register_pdf_warm_up(testing)
+    served = Flask("served")
+    register_pdf_warm_up(served)
+    assert not testing.before_request_funcs and served.before_request_funcs[None]

@@ -194,8 +194,9 @@ def rank_liens(
             "Liens constituted before %(act_date)s rank above the impost lien "
             "(%(CITATION)s(c)): the district setting “Effective date of the lien act” is "
             "%(act_date)s (%(act_source)s; Act 171-2009 took effect 30 days after "
-            "2009-12-16).",
+            "%(enacted)s).",
             act_date=act_date,
+            enacted=date(2009, 12, 16),
             CITATION=CITATION,
             act_source=act_source,
         ),

@@ -385,7 +385,7 @@ def _irc1994_part_year_warning(fy: FiscalYear, collections_until: date) -> Messa
     return Message(
         "FY%(label)s is a part-year: the collections from %(start)s to "
         "%(collections_until)s are distributed by the IRC 1994 rules, and what was "
-        "collected from 2003-09-09 goes under Act 272-2003 as month 2003-09. The text "
+        "collected from %(act_day)s goes under Act 272-2003 as month 2003-09. The text "
         "leaves the seam open; this part-year reading is ours, and the Secretary's "
         "amount and the $%(decimal)s of the Recreational Development Fund are applied "
         "to the part-year as given (%(reading)s).",
@@ -393,5 +393,6 @@ def _irc1994_part_year_warning(fy: FiscalYear, collections_until: date) -> Messa
         label=fy.label,
         start=fy.start,
         collections_until=collections_until,
+        act_day=date(2003, 9, 9),
         decimal=format(minimum.decimal, ",.2f"),
     )
