@@ -53,21 +53,28 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
 
 def register_pdf_warm_up(app: Flask) -> None:
-    """A web worker lays out a small PDF in the background at its first request, so that
-    its first reader of a document does not wait for WeasyPrint and the fonts to load
-    (``PDF_WARM_UP``; off under tests and for the command line, which serve no pages)."""
+    """A web worker lays out a small PDF in the background, so that its first reader of a
+    document does not wait for WeasyPrint and the fonts to load: at once when the app is
+    made for a web server (gunicorn makes one per worker), at the first request when the
+    command line made it (``tid run``; its other commands serve no pages). Off under tests
+    and with ``PDF_WARM_UP = false``."""
     if app.config.get("TESTING") or not app.config.get("PDF_WARM_UP", True):
+        return
+    from tid.render import pdf
+
+    def start() -> None:
+        threading.Thread(target=pdf.warm, name="pdf-warm-up", daemon=True).start()
+
+    if not app.config.get("MADE_BY_COMMAND_LINE"):
+        start()
         return
     started = threading.Event()
 
     @app.before_request
     def _warm_pdf_once() -> None:
-        if started.is_set():
-            return
-        started.set()
-        from tid.render import pdf
-
-        threading.Thread(target=pdf.warm, name="pdf-warm-up", daemon=True).start()
+        if not started.is_set():
+            started.set()
+            start()
 
 
 def register_rules_settings(app: Flask) -> None:

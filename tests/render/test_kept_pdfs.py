@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from tid.render import pdf
@@ -43,8 +45,6 @@ def test_a_pdf_asked_for_while_the_worker_warms_up_waits_for_it(
 ) -> None:
     """A web worker lays out a small page when it starts (WeasyPrint and the fonts load
     then); a PDF asked for meanwhile is laid out after it, never beside it."""
-    import threading
-
     made: list[str] = []
     monkeypatch.setattr(pdf, "_made", lambda html, base: made.append(html) or b"%PDF")
     monkeypatch.setattr(pdf, "_kept", pdf._Kept(1000))
@@ -59,14 +59,24 @@ def test_a_pdf_asked_for_while_the_worker_warms_up_waits_for_it(
     assert made[-1] == pdf._WARM_HTML
 
 
-def test_a_web_worker_warms_up_at_its_first_request_not_under_tests() -> None:
+def test_a_web_worker_warms_up_and_tests_do_not(monkeypatch: pytest.MonkeyPatch) -> None:
     from flask import Flask
 
     from tid import register_pdf_warm_up
 
+    warmed: list[str] = []
+    monkeypatch.setattr(pdf, "warm", lambda: warmed.append("warm"))
     testing = Flask("testing")
     testing.config["TESTING"] = True
     register_pdf_warm_up(testing)
-    served = Flask("served")
-    register_pdf_warm_up(served)
-    assert not testing.before_request_funcs and served.before_request_funcs[None]
+    command_line = Flask("command_line")
+    command_line.config["MADE_BY_COMMAND_LINE"] = True
+    register_pdf_warm_up(command_line)
+    assert not testing.before_request_funcs and command_line.before_request_funcs[None]
+    assert warmed == []  # the command line's app warms up at its first request only
+    register_pdf_warm_up(Flask("served"))  # a web server's worker: at once
+    for _ in range(50):
+        if warmed:
+            break
+        threading.Event().wait(0.01)
+    assert warmed == ["warm"]

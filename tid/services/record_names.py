@@ -106,7 +106,7 @@ def entry_name(number: int | None, entry_date: Any) -> Message:
 
 def _entries(session: Session, ids: list[int]) -> dict[int, str]:
     rows = session.exec(
-        select(JournalEntry.id, JournalEntry.number, JournalEntry.entry_date).where(
+        select(col(JournalEntry.id), col(JournalEntry.number), col(JournalEntry.entry_date)).where(
             col(JournalEntry.id).in_(ids)
         )
     )
