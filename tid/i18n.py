@@ -13,7 +13,7 @@ from flask import Flask, current_app, has_request_context, request, session
 from flask.globals import _cv_app
 from flask_babel import Babel, get_locale, get_translations
 from flask_login import current_user
-from jinja2 import pass_eval_context
+from jinja2 import pass_context, pass_eval_context
 from jinja2.nodes import EvalContext
 from markupsafe import Markup
 
@@ -111,9 +111,12 @@ def localized(text: str) -> str:
     return render(text)
 
 
-def formula_words(text: str) -> str:
+@pass_context
+def formula_words(_context: Any, text: str) -> str:
     """An example formula with each name the formula vocabulary knows written as a formula
-    in the reader's language names it (``valor_tasado`` on a Spanish page)."""
+    in the reader's language names it (``valor_tasado`` on a Spanish page). Taking the
+    context keeps Jinja from folding it into the template once, in the first page's
+    language."""
     import re
 
     from tid.rules.messages import render
