@@ -274,6 +274,27 @@ def _token(kid: Tree[Token] | Token) -> Token:
     return kid
 
 
+def _leaf(text: str, known: Collection[str], rule: str, token: Token) -> Node:
+    """A number, a text in quotes or a name (a name in Spanish kept by its code)."""
+    start, end = token.start_pos or 0, token.end_pos or 0
+    if rule == "string":
+        return Text(start, end, str(token)[1:-1])
+    if rule == "name":
+        written = str(token)
+        # A name in Spanish reads the column or figure it stands for, unless the ordinance
+        # has a parameter of that very name.
+        code = written if written in known else formula_code(written)
+        return Name(start, end, code, written)
+    digits = str(token).replace(".", "")
+    if len(digits) > MAX_NUMBER_DIGITS:
+        raise formula_error(
+            text,
+            start,
+            Message("a number of more than %(digits)s digits", digits=MAX_NUMBER_DIGITS),
+        )
+    return Num(start, end, Decimal(str(token)))
+
+
 def _convert(text: str, known: Collection[str], tree: Tree[Token] | Token) -> Node:
     """The typed tree of a parse tree. Spans are taken from the tokens (the parser does not
     track positions, which would cost a third of its time): a node spans its tokens, and a
@@ -289,24 +310,7 @@ def _convert(text: str, known: Collection[str], tree: Tree[Token] | Token) -> No
     kids = tree.children
     rule = tree.data
     if rule in ("number", "string", "name"):
-        token = _token(kids[0])
-        start, end = token.start_pos or 0, token.end_pos or 0
-        if rule == "string":
-            return Text(start, end, str(token)[1:-1])
-        if rule == "name":
-            written = str(token)
-            # A name in Spanish reads the column or figure it stands for, unless the ordinance
-            # has a parameter of that very name.
-            code = written if written in known else formula_code(written)
-            return Name(start, end, code, written)
-        digits = str(token).replace(".", "")
-        if len(digits) > MAX_NUMBER_DIGITS:
-            raise formula_error(
-                text,
-                start,
-                Message("a number of more than %(digits)s digits", digits=MAX_NUMBER_DIGITS),
-            )
-        return Num(start, end, Decimal(str(token)))
+        return _leaf(text, known, rule, _token(kids[0]))
     if rule in ("unary", "not_"):
         op = _token(kids[0])
         operand = _convert(text, known, kids[1])
