@@ -148,6 +148,9 @@ def test_the_running_balances_are_computed_from_the_journal_already_booked(
         with Session(engine) as session:
             district_id = session.execute(text("SELECT id FROM district")).scalar_one()
             assert ledger.verify(session=session, district_id=district_id) == (6, [])
+            # The entries booked before are numbered in their district's journal, as booked.
+            numbers = session.execute(text("SELECT number FROM journal_entry ORDER BY id"))
+            assert [n for (n,) in numbers] == [1, 2, 3]
             assert ledger.balance(
                 session=session, district_id=district_id, account="bank"
             ) == Decimal("15.00")

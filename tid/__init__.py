@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -47,7 +48,33 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     register_security_headers(app)
     register_cli(app)
     register_scheduler(app)
+    register_pdf_warm_up(app)
     return app
+
+
+def register_pdf_warm_up(app: Flask) -> None:
+    """A web worker lays out a small PDF in the background, so that its first reader of a
+    document does not wait for WeasyPrint and the fonts to load: at once when the app is
+    made for a web server (gunicorn makes one per worker), at the first request when the
+    command line made it (``tid run``; its other commands serve no pages). Off under tests
+    and with ``PDF_WARM_UP = false``."""
+    if app.config.get("TESTING") or not app.config.get("PDF_WARM_UP", True):
+        return
+    from tid.render import pdf
+
+    def start() -> None:
+        threading.Thread(target=pdf.warm, name="pdf-warm-up", daemon=True).start()
+
+    if not app.config.get("MADE_BY_COMMAND_LINE"):
+        start()
+        return
+    started = threading.Event()
+
+    @app.before_request
+    def _warm_pdf_once() -> None:
+        if not started.is_set():
+            started.set()
+            start()
 
 
 def register_rules_settings(app: Flask) -> None:

@@ -13,7 +13,7 @@ from flask import Flask, current_app, has_request_context, request, session
 from flask.globals import _cv_app
 from flask_babel import Babel, get_locale, get_translations
 from flask_login import current_user
-from jinja2 import pass_eval_context
+from jinja2 import pass_context, pass_eval_context
 from jinja2.nodes import EvalContext
 from markupsafe import Markup
 
@@ -109,6 +109,20 @@ def localized(text: str) -> str:
     from tid.rules.messages import render
 
     return render(text)
+
+
+@pass_context
+def formula_words(_context: Any, text: str) -> str:
+    """An example formula with each name the formula vocabulary knows written as a formula
+    in the reader's language names it (``valor_tasado`` on a Spanish page). Taking the
+    context keeps Jinja from folding it into the template once, in the first page's
+    language."""
+    import re
+
+    from tid.rules.messages import render
+    from tid.rules.vocab.formula_names import formula_name
+
+    return re.sub(r"[A-Za-z_][A-Za-z0-9_]*", lambda m: render(formula_name(m.group())), text)
 
 
 def say(message: str) -> str:
@@ -214,6 +228,10 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["day"] = day
     app.jinja_env.filters["moment"] = moment
     app.jinja_env.filters["localized"] = localized
+    app.jinja_env.filters["formula_words"] = formula_words
+    from tid.rules.certified_mail import grouped_article_number
+
+    app.jinja_env.filters["article_number"] = grouped_article_number
     from tid.rules.vocab.lien_kinds import ranked_line_label
 
     app.jinja_env.filters["rate"] = rate

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from tid.render import pdf
@@ -36,3 +38,45 @@ def test_a_real_statement_pdf_made_twice_is_the_same_document() -> None:
     html = '<!doctype html><html lang="es"><title>Estado</title><p>Estado anual</p></html>'
     pdf._kept.clear()
     assert pdf.html_to_pdf(html) == pdf.html_to_pdf(html)
+
+
+def test_a_pdf_asked_for_while_the_worker_warms_up_waits_for_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A web worker lays out a small page when it starts (WeasyPrint and the fonts load
+    then); a PDF asked for meanwhile is laid out after it, never beside it."""
+    made: list[str] = []
+    monkeypatch.setattr(pdf, "_made", lambda html, base: made.append(html) or b"%PDF")
+    monkeypatch.setattr(pdf, "_kept", pdf._Kept(1000))
+    asked = threading.Thread(target=pdf.html_to_pdf, args=("<p>asked</p>",))
+    with pdf._warming:  # a warm-up under way
+        asked.start()
+        asked.join(0.2)
+        assert asked.is_alive() and made == []
+    asked.join(5)
+    assert made == ["<p>asked</p>"]
+    pdf.warm()
+    assert made[-1] == pdf._WARM_HTML
+
+
+def test_a_web_worker_warms_up_and_tests_do_not(monkeypatch: pytest.MonkeyPatch) -> None:
+    from flask import Flask
+
+    from tid import register_pdf_warm_up
+
+    warmed: list[str] = []
+    monkeypatch.setattr(pdf, "warm", lambda: warmed.append("warm"))
+    testing = Flask("testing")
+    testing.config["TESTING"] = True
+    register_pdf_warm_up(testing)
+    command_line = Flask("command_line")
+    command_line.config["MADE_BY_COMMAND_LINE"] = True
+    register_pdf_warm_up(command_line)
+    assert not testing.before_request_funcs and command_line.before_request_funcs[None]
+    assert warmed == []  # the command line's app warms up at its first request only
+    register_pdf_warm_up(Flask("served"))  # a web server's worker: at once
+    for _ in range(50):
+        if warmed:
+            break
+        threading.Event().wait(0.01)
+    assert warmed == ["warm"]

@@ -33,7 +33,14 @@ def test_ordinance_due_rules_example_sunday_moves_to_monday() -> None:
     assert d.nominal_date == date(2026, 5, 31)
     assert d.date == date(2026, 6, 1)
     assert d.explanation == "90 days from 2026-03-02 is 2026-05-31, a Sunday; moved to 2026-06-01"
+    # The Spanish the pages show writes its days as the pages do; the JSON keeps them ISO.
     assert d.explanation_es == (
+        "90 días a partir del 2 mar 2026 es el 31 may 2026, domingo; se traslada al 1 jun 2026"
+    )
+    assert render(d.explanation, "en") == (
+        "90 days from Mar 2, 2026 is May 31, 2026, a Sunday; moved to Jun 1, 2026"
+    )
+    assert d.as_json()["explanation_es"] == (
         "90 días a partir del 2026-03-02 es el 2026-05-31, domingo; se traslada al 2026-06-01"
     )
     assert d.moved
@@ -65,8 +72,8 @@ def test_chain_saturday_sunday_holiday_monday() -> None:
         "2026-09-07 is Labor Day; moved to 2026-09-08"
     )
     assert d.explanation_es == (
-        "30 días a partir del 2026-08-06 es el 2026-09-05, sábado; el 2026-09-06 es domingo; "
-        "el 2026-09-07 es Día del Trabajo; se traslada al 2026-09-08"
+        "30 días a partir del 6 ago 2026 es el 5 sep 2026, sábado; el 6 sep 2026 es domingo; "
+        "el 7 sep 2026 es Día del Trabajo; se traslada al 8 sep 2026"
     )
     assert "21 LPRA § 6653(5)" in d.citation
 

@@ -25,6 +25,7 @@ from tid.cli.calc import calc_command
 from tid.documents import calc_tables, calc_text
 from tid.rules import calculators
 from tid.rules.calculators import inputs
+from tid.rules.messages import day_text
 from tid.rules.params import all_parameters
 from tid.web import calc_csv
 
@@ -34,6 +35,13 @@ pytestmark = pytest.mark.one_database
 
 AVAILABLE = [name for name in sorted(calculators.CALCULATORS) if calculators.available(name)]
 BOM = "\ufeff"
+
+
+def _days_as_shown(text: str) -> str:
+    """A sentence of the calculators' JSON (its days ISO) as a Spanish page writes it."""
+    return re.sub(
+        r"\b\d{4}-\d{2}-\d{2}\b", lambda m: day_text(date.fromisoformat(m[0]), "es"), text
+    )
 
 
 def _page(response: Any) -> str:
@@ -180,9 +188,10 @@ def test_web_api_and_cli_agree(app: Flask, client: FlaskClient, name: str) -> No
             for column, value in row.items():
                 if calc_tables.kind_of(column, value) == "money":
                     assert _money(app, value) in text, (table.key, column)
-    # The page is in Spanish (the default language): the warnings are the Spanish ones.
+    # The page is in Spanish (the default language): the warnings are the Spanish ones, their
+    # days as the page writes them (ISO in the JSON).
     for warning in cli["warnings_es"]:
-        assert warning in _unlinked(page)
+        assert _days_as_shown(warning) in _unlinked(page)
     # The CSV download re-runs the same document: the same numbers as the command line.
     download = client.post(f"/calc/{name}/csv", data={"document": json.dumps(document)})
     with app.test_request_context():
@@ -416,7 +425,7 @@ def test_result_shows_warnings_trace_and_parameter_links(app: Flask, client: Fla
     page = _unlinked(raw)
     assert result["warnings_es"]
     for warning in result["warnings_es"]:
-        assert f"</strong> {warning}</p>" in page
+        assert f"</strong> {_days_as_shown(warning)}</p>" in page
     with_parameter = [s for s in result["trace"] if s.get("parameter")]
     assert with_parameter
     for step in with_parameter:
@@ -498,7 +507,7 @@ def test_pdf_report_has_the_citations_and_totals(
     for key, value in figures:
         assert _money(app, value) in text, key
     for warning in result["warnings_es"]:
-        assert re.sub(r"\s+", " ", warning)[:60] in text
+        assert re.sub(r"\s+", " ", _days_as_shown(warning))[:60] in text
     assert "Página 1 /" in text
 
 
@@ -725,7 +734,7 @@ def test_the_forms_take_the_new_inputs(
     assert web.status_code == 200, re.findall(r'class="field-error"[^>]*>([^<]*)', page)
     assert _hidden_document(page) == document
     for warning in result["warnings_es"]:
-        assert warning in _unlinked(page)
+        assert _days_as_shown(warning) in _unlinked(page)
     spanish = _page(client.get(f"/calc/{name}"))
     english = _page(client.get(f"/calc/{name}?lang=en"))
     for key in document:

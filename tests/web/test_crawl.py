@@ -68,47 +68,33 @@ _WORD = re.compile(r"[^\W\d_]+")
 _FINGERPRINT = re.compile(r"\b[0-9a-f]{40,}\b")
 _PATH = re.compile(r"(?<![\w/])/[\w/.-]+")
 _QUOTED = re.compile(r'"[^"]*"|“[^”]*”|«[^»]*»')
+# A day as the pages write it (``31 may 2026``, ``May 31, 2026``): its month is the page's
+# own abbreviation ("may" is Spanish for May too), not a word of the other language.
+_DAY = re.compile(
+    r"\b\d{1,2} (?:ene|feb|mar|abr|may|jun|jul|ago|sept?|oct|nov|dic)\.? \d{4}\b"
+    r"|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,2}, \d{4}\b"
+)
 # The words each page shape (by language) still shows: the work left; a shape that no longer
 # shows them fails too, so the list only shrinks.
-# They are dates in the deadlines' and the readings' explanations (the calendar's messages
-# carry their days as ISO dates, which the calculators' JSON shares), a lien-date setting's
-# text, and an example amount.
+# They are dates written in the readings' and the parameters' own text and in the forms'
+# hints (a date to type, like 2026-03-02), a lien-date setting's citation, and an example
+# amount; the days a sentence carries are written as the page writes its days.
 REMAINING: dict[str, set[str]] = {
-    "es /account/N/properties/N/liens?": {"2009-12-16", "2010-01-15"},
     "es /calc/?": {"2003-09-08"},
     "es /calc/parameters?": {"1994-10-31"},
     "es /calc/room-tax-distribution?": {"2003-09-08", "2003-09-09"},
     "es /calc/room-tax-distribution?reform=N": {"2003-09-08", "2003-09-09"},
     "es /calc/room-tax?": {"1234.50"},
     "es /calc/room-tax?reform=N": {"1234.50"},
-    "es /notices?": {"2025-01-09", "2026-01-09"},
-    "es /petitions/?": {
-        "2026-03-02",
-        "2026-05-31",
-        "2026-06-01",
-        "2026-11-09",
-        "2026-12-09",
-    },
-    "es /petitions/N?": {"2026-03-02", "2026-03-09", "2026-05-31", "2026-06-01"},
-    "es /publico/peticiones/N?": {"2026-11-09", "2026-12-09"},
+    "es /petitions/N?": {"2026-03-02"},
     "es /readings?": {"1994-10-31", "2003-09-08", "2003-09-09"},
-    "en /account/N/properties/N/liens?": {"2009-12-16", "2010-01-15"},
     "en /calc/?": {"2003-09-08"},
     "en /calc/parameters?": {"1994-10-31", "2003-09-09", "2009-12-16", "2024-07-14", "2025-07-13"},
     "en /calc/room-tax-distribution?": {"2003-09-08", "2003-09-09"},
     "en /calc/room-tax-distribution?reform=N": {"2003-09-08", "2003-09-09"},
     "en /calc/room-tax?": {"1234.50"},
     "en /calc/room-tax?reform=N": {"1234.50"},
-    "en /notices?": {"2025-01-09", "2026-01-09"},
-    "en /petitions/?": {
-        "2026-03-02",
-        "2026-05-31",
-        "2026-06-01",
-        "2026-11-09",
-        "2026-12-09",
-    },
-    "en /petitions/N?": {"2026-03-02", "2026-03-09", "2026-05-31", "2026-06-01"},
-    "en /publico/peticiones/N?": {"2026-11-09", "2026-12-09"},
+    "en /petitions/N?": {"2026-03-02"},
     "en /readings?": {"1994-10-31", "2003-09-08", "2003-09-09"},
     # the parameters a reform may change, described as on /calc/parameters
     "en /reforms/new?": {"2003-09-09"},
@@ -177,7 +163,7 @@ class Walk:
     def read(self, where: str, page: str) -> None:
         self.pages += 1
         for text in html_texts(page):
-            text = _PATH.sub(" ", _FINGERPRINT.sub(" ", text))
+            text = _DAY.sub(" ", _PATH.sub(" ", _FINGERPRINT.sub(" ", text)))
             found = set(_IDENTIFIER.findall(text)) | set(_RAW_AMOUNT.findall(text))
             found |= set(_FILES.findall(text)) | set(_ISO_DATE.findall(text))
             found |= {

@@ -196,6 +196,12 @@ def test_the_run_page_sets_postage_before_the_manifest_and_filters_by_delivery(
     assert "$10.48" in page and "$31.44" in page  # per piece, and the run of 3
     manifest = pdf_text(client.get(f"/notices/batches/{batch.id}/manifest.pdf").data)
     assert "$13.20" in manifest and "$31.44" in manifest
+    # One article number is written alike on the run's page and on the PS Form 3877: its
+    # digits in groups of four.
+    digits = found[0].article_number or ""
+    grouped = " ".join(digits[i : i + 4] for i in range(0, len(digits), 4))
+    assert f"<code>{grouped}</code>" in page and digits not in page
+    assert grouped in manifest
     # The auditor reads the page but cannot change the fees.
     client.post("/logout")
     login(client, people.auditor)

@@ -59,7 +59,7 @@ def test_recording_shows_the_ordinance_deadline_in_spanish_and_english(
     page = _text(client.get(petition_url))
     assert "Vence la ordenanza 1 jun 2026" in page
     assert (
-        "90 días a partir del 2026-03-02 es el 2026-05-31, domingo; se traslada al 2026-06-01"
+        "90 días a partir del 2 mar 2026 es el 31 may 2026, domingo; se traslada al 1 jun 2026"
         in page
     )
     # 2026-03-10 → 2026-06-01: 21 + 30 + 31 + 1 = 83 days.
@@ -67,7 +67,7 @@ def test_recording_shows_the_ordinance_deadline_in_spanish_and_english(
     client.post("/lang/en", data={"next": petition_url})
     page = _text(client.get(petition_url))
     assert "Ordinance due Jun 1, 2026" in page
-    assert "90 days from 2026-03-02 is 2026-05-31, a Sunday; moved to 2026-06-01" in page
+    assert "90 days from Mar 2, 2026 is May 31, 2026, a Sunday; moved to Jun 1, 2026" in page
     assert "83 days left." in page
     # the history, in words: the action's label, never its code nor a field's name
     assert "Petition recorded" in page and "petition.record" not in page

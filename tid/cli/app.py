@@ -13,7 +13,7 @@ from tid.cli import account, archive, billing, calc, db, demo, documents, proces
 def _create_app() -> Flask:
     from tid import create_app
 
-    return create_app()
+    return create_app({"MADE_BY_COMMAND_LINE": True})
 
 
 @click.group(

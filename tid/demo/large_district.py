@@ -506,6 +506,7 @@ def _write_journal(session: Session, d: int, journal: _Journal, now: datetime) -
         (
             "id",
             "district_id",
+            "number",
             "entry_date",
             "kind",
             "memo",
@@ -513,7 +514,10 @@ def _write_journal(session: Session, d: int, journal: _Journal, now: datetime) -
             "actor",
             "created_at",
         ),
-        ((e[0], d, e[1], e[2], e[3], e[4], ACTOR.label, now) for e in journal.entries),
+        (
+            (e[0], d, n, e[1], e[2], e[3], e[4], ACTOR.label, now)
+            for n, e in enumerate(journal.entries, start=1)
+        ),
     )
     bulk(session, JournalLine, ("entry_id", "account", "bill_id", "amount"), journal.lines)
     by_key = {e[4]: e[0] for e in journal.entries}

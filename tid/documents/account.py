@@ -14,7 +14,14 @@ from tid.models import District
 from tid.rules.errors import N_, InputError
 from tid.rules.messages import render
 from tid.rules.periods import FiscalYear
-from tid.services import account_reads, audit_statement, expenditures, ledger, liens
+from tid.services import (
+    account_reads,
+    audit_statement,
+    expenditures,
+    ledger,
+    liens,
+    record_names,
+)
 
 NO_PROPERTY = N_("There is no such property in this district.")
 STATEMENT_PARTS = ("statement", "aging", "journal")
@@ -95,11 +102,13 @@ def statement_part_csv(
 
 def _part_csv(session: Session, district_id: int, fy: FiscalYear, part: str, cut: Any) -> str:
     if part == "aging":
+        aging = audit_statement.aging(
+            session=session, district_id=district_id, as_of=fy.end, booked_before=cut
+        )
         return audit_statement.aging_csv(
-            audit_statement.aging(
-                session=session, district_id=district_id, as_of=fy.end, booked_before=cut
-            ),
+            aging,
             fy.end,
+            record_names.bill_names(session=session, bill_ids=[r.bill.id for r in aging]),
         )
     if part == "journal":
         purposes = {
@@ -107,16 +116,17 @@ def _part_csv(session: Session, district_id: int, fy: FiscalYear, part: str, cut
             for p in expenditures.purposes(session=session, district_id=district_id)
             if p.id
         }
-        return audit_statement.journal_csv(
-            ledger.journal(
-                session=session,
-                district_id=district_id,
-                since=fy.start,
-                until=fy.end,
-                booked_before=cut,
-            ),
-            purposes,
+        rows = ledger.journal(
+            session=session,
+            district_id=district_id,
+            since=fy.start,
+            until=fy.end,
+            booked_before=cut,
         )
+        bills = record_names.bill_names(
+            session=session, bill_ids=record_names.journal_bill_ids(rows)
+        )
+        return audit_statement.journal_csv(rows, purposes, bills)
     return audit_statement.statement_csv(
         audit_statement.statement(
             session=session, district_id=district_id, fy=fy, booked_before=cut

@@ -285,11 +285,17 @@ def parameter_label(name: str) -> str:
         return name
 
 
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
 def step_value(step: Mapping[str, Any]) -> str:
     """The value of a trace step for a reader: a code a parameter holds by its label."""
     value = step.get("value")
     if isinstance(value, str) and value in CODE_LABELS:
         return translated(CODE_LABELS[value])
+    if isinstance(value, str) and _ISO_DAY.fullmatch(value):
+        # A day of the trace (ISO in the JSON) as the page writes its other days.
+        return formats.day(date.fromisoformat(value), current_language())
     return render(value) if isinstance(value, str) else str(value)
 
 

@@ -30,7 +30,7 @@ def crim_letter(
         "pdf/crim_letter.html",
         municipality=municipality,
         ordinance=ordinance,
-        day=reader.today.isoformat(),
+        day=reader.today,
         attached=pages,
     )
     name = f"crim-{ordinance.number or ordinance.id}-{reader.today.isoformat()}.pdf"

@@ -43,10 +43,14 @@ class JournalEntry(SQLModel, table=True):
     # the 20,000 bills of a billing run, for a page of 25).
     __table_args__ = (
         Index("ix_journal_entry_district_id_entry_date_id", "district_id", "entry_date", "id"),
+        Index("ix_journal_entry_district_id_number", "district_id", "number", unique=True),
     )
 
     id: int | None = Field(default=None, primary_key=True)
     district_id: int = Field(foreign_key="district.id")
+    # The entry's number in its district's journal, 1, 2, 3… in the order booked: the number
+    # pages, PDFs and CSV files show and a person quotes (the id never reaches a reader).
+    number: int | None = Field(default=None)
     entry_date: date  # the booking date (bank date of a deposit)
     kind: str = Field(max_length=30)  # bill, payment, expenditure, reversal, bill_superseded
     memo: str = Field(default="", max_length=500)

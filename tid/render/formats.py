@@ -12,6 +12,8 @@ from decimal import Decimal
 from babel.dates import format_date
 from babel.numbers import format_currency, format_decimal, format_percent
 
+from tid.rules.messages import DAY_PATTERNS
+
 # The territory whose formats we use for each language: Puerto Rico writes $1,234.50.
 FORMAT_LOCALE = {"es": "es_PR", "en": "en_US"}
 
@@ -66,7 +68,7 @@ def day(value: date | None, lang: str, style: str = "medium") -> str:
     if value is None:
         return "—"
     if style == "medium":
-        style = "d MMM y" if lang == "es" else "MMM d, y"
+        style = DAY_PATTERNS["es" if lang == "es" else "en"]  # as a message writes a day
     return date_text(value, style, format_locale(lang))
 
 

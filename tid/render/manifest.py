@@ -35,6 +35,7 @@ from tid.render.layers import (
     new_canvas,
     page_operators,
 )
+from tid.rules.certified_mail import grouped_article_number
 from tid.rules.messages import Message, render
 
 MANIFEST_ROWS_PER_PAGE = 14
@@ -76,7 +77,7 @@ def manifest_pages(
                 "rows": [
                     {
                         "line": start + i + 1,
-                        "article": _grouped(r.article_number),
+                        "article": grouped_article_number(r.article_number),
                         "name": r.name,
                         "address": r.address,
                         "notice": r.notice_number,
@@ -103,10 +104,6 @@ def manifest_pages(
         "total": amount_text(per_piece * n),
     }
     return pages, grand
-
-
-def _grouped(digits: str) -> str:
-    return " ".join(digits[i : i + 4] for i in range(0, len(digits), 4))
 
 
 def render_manifest(

@@ -114,6 +114,30 @@ class _Kept:
 _kept = _Kept(KEPT_BYTES)
 
 
+# A page laid out once when a web worker starts (:func:`warm`), in the documents' fonts and
+# shapes: WeasyPrint, Pango and the fonts are loaded then, not by the first reader of a PDF.
+_WARM_HTML = (
+    '<!doctype html><html lang="es"><head><meta charset="utf-8"><title>tid</title><style>'
+    '@page { size: letter; @bottom-right { content: counter(page) " / " counter(pages); } }'
+    'html { font-family: "DejaVu Sans", sans-serif; font-size: 9.5pt; }'
+    "table { border-collapse: collapse; width: 100%; } td, th { padding: 1mm; }"
+    'code { font-family: "DejaVu Sans Mono", monospace; }'
+    "</style></head><body><h1>Estado de cuenta · Statement</h1>"
+    "<table><thead><tr><th>Asiento</th><th>Débito</th></tr></thead><tbody>"
+    "<tr><td>1 · 15 jul 2025 · <em>Imposición</em></td><td><strong>$1,234.50</strong></td></tr>"
+    "</tbody></table><p><code>9400 1118 9922 3855 2170 67</code> ñáéíóú ÑÁÉÍÓÚ ¿¡ § — “”</p>"
+    "</body></html>"
+)
+_warming = threading.Lock()
+
+
+def warm() -> None:
+    """Load WeasyPrint and the documents' fonts by laying out a small page (a web worker
+    does it in the background when it starts; a PDF asked for meanwhile waits for it)."""
+    with _warming:
+        _made(_WARM_HTML, static_base_url())
+
+
 def html_to_pdf(html: str, *, base_url: str | None = None) -> bytes:
     """PDF/A-2a bytes of an HTML document (tagged, PDF/UA-1 declared); relative URLs
     resolve against ``base_url``. The language (``<html lang>``), title and author default
@@ -124,6 +148,8 @@ def html_to_pdf(html: str, *, base_url: str | None = None) -> bytes:
     kept = _kept.get(key)
     if kept is not None:
         return kept
+    with _warming:  # a warm-up under way finishes first (WeasyPrint lays out one at a time)
+        pass
     pdf = _made(html, base)
     _kept.put(key, pdf)
     return pdf

@@ -20,7 +20,7 @@ import holidays
 
 from tid.rules import params, readings
 from tid.rules.errors import InputError
-from tid.rules.messages import N_, Message, joined, render, render_all
+from tid.rules.messages import N_, Message, day_message, joined, render, render_all
 from tid.rules.params import district_setting
 from tid.rules.periods import beyond_calendar, parse_date
 from tid.rules.trace import TraceStep
@@ -201,7 +201,7 @@ class SkippedDay:
     def clause(self) -> str:
         """Why the day is skipped, as a message."""
         weekend = self.weekday in ("Saturday", "Sunday")
-        day = self.day.isoformat()
+        day = self.day
         if self.holiday and weekend:
             return Message(
                 "%(day)s is a %(weekday)s and %(holiday)s",
@@ -241,7 +241,7 @@ class Deadline:
             "date": self.date.isoformat(),
             "nominal_date": self.nominal_date.isoformat(),
             "explanation": self.explanation,
-            "explanation_es": self.explanation_es,
+            "explanation_es": render_all([self.explanation], "es")[0],  # days ISO, as the JSON
             "citation": self.citation,
             "skipped": [s.as_json() for s in self.skipped],
         }
@@ -268,7 +268,7 @@ class PublicationWindow:
             "start": self.start.isoformat(),
             "end": self.end.isoformat(),
             "explanation": self.explanation,
-            "explanation_es": self.explanation_es,
+            "explanation_es": render_all([self.explanation], "es")[0],  # days ISO, as the JSON
             "citation": self.citation,
         }
 
@@ -332,8 +332,8 @@ def _moved_past_holidays(
         Message(
             "%(period)s from %(start)s is %(nominal)s, a %(weekday)s",
             period=period_label(period_en),
-            start=start.isoformat(),
-            nominal=nominal.isoformat(),
+            start=start,
+            nominal=nominal,
             weekday=weekday_label(nominal),
         )
     ]
@@ -344,14 +344,14 @@ def _moved_past_holidays(
                 clauses.append(
                     Message(
                         "%(day)s is %(holiday)s",
-                        day=s.day.isoformat(),
+                        day=s.day,
                         holiday=holiday_label(s.holiday),
                     )
                 )
             continue
         clauses.append(s.clause())
     if skipped:
-        clauses.append(Message("moved to %(day)s", day=day.isoformat()))
+        clauses.append(Message("moved to %(day)s", day=day))
     explanation = joined(clauses, "; ")
     trace = [
         TraceStep(
@@ -408,10 +408,13 @@ def _moved_past_holidays(
 def _holiday_setting_warning(setting: str, skipped: Sequence[SkippedDay]) -> str:
     """The warning that a § 1.1 setting moved a deadline, naming the days it added."""
     if setting == "district.observed_holidays":
-        days = ", ".join(
-            s.day.isoformat()
-            for s in skipped
-            if "district.observed_holidays" in added_by_setting(s.holiday)
+        days = joined(
+            [
+                day_message(s.day)
+                for s in skipped
+                if "district.observed_holidays" in added_by_setting(s.holiday)
+            ],
+            ", ",
         )
         return Message(
             "The deadline moved past a day on which a holiday is observed (%(days)s): "
@@ -421,7 +424,7 @@ def _holiday_setting_warning(setting: str, skipped: Sequence[SkippedDay]) -> str
         )
     hit = [s.day for s in skipped if setting in added_by_setting(s.holiday)]
     first = params.param(setting, hit[0]).integer
-    days = ", ".join(d.isoformat() for d in hit)
+    days = joined([day_message(d) for d in hit], ", ")
     return Message(
         "The deadline moved past Puerto Rico's general election day (%(days)s), a holiday "
         "the holiday calendar lacks: the first Tuesday after the first Monday of November "
@@ -550,11 +553,11 @@ def publication_window(mayor_approved: date) -> PublicationWindow:
     explanation = Message(
         "The week following the approval on %(approved)s: the %(days)s days from %(start)s "
         "(%(start_weekday)s) to %(end)s (%(end_weekday)s); the end does not move for holidays",
-        approved=mayor_approved.isoformat(),
+        approved=mayor_approved,
         days=days,
-        start=start.isoformat(),
+        start=start,
         start_weekday=weekday_label(start),
-        end=end.isoformat(),
+        end=end,
         end_weekday=weekday_label(end),
     )
     trace = (

@@ -33,10 +33,23 @@ class ArticleNumber:
 
     def grouped(self) -> str:
         """The digits in groups of four, as printed on the receipt."""
-        return " ".join(self.digits[i : i + 4] for i in range(0, len(self.digits), 4))
+        return grouped_article_number(self.digits)
 
     def __str__(self) -> str:
         return self.digits
+
+
+def grouped_article_number(number: str | None) -> str:
+    """An article number as USPS prints it on the receipt and every page and PDF shows it:
+    its digits in groups of four from the left (``9400 1118 9922 3855 2170 67``); the one
+    way the screen, the PS Form 3877 and the history write it. A value that is not an article
+    number's digits (none, or with other characters) is returned as it is."""
+    if not number:
+        return ""
+    digits = "".join(number.split())
+    if not digits.isdigit() or not digits.isascii():
+        return number
+    return " ".join(digits[i : i + 4] for i in range(0, len(digits), 4))
 
 
 def check_digit(body: str) -> int:

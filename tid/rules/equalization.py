@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
 from typing import Any
@@ -135,14 +136,16 @@ def _general_fund_base(
             warnings.append(
                 Message(
                     "No excluded_revenues given: the Act 7-2009 revenues left out of the General "
-                    "Fund base for fiscal years begun after 2009-06-30 are taken as zero."
+                    "Fund base for fiscal years begun after %(day)s are taken as zero.",
+                    day=date(2009, 6, 30),
                 )
             )
     elif excluded_revenues:
         warnings.append(
             Message(
                 "excluded_revenues ignored: the Act 7-2009 exclusion applies to fiscal years "
-                "begun after 2009-06-30, not to FY%(label)s.",
+                "begun after %(day)s, not to FY%(label)s.",
+                day=date(2009, 6, 30),
                 label=fy.label,
             )
         )

@@ -274,7 +274,7 @@ def _applies_from(
             'Jan. 1, 2011"): FY%(label)s is computed from %(start_label)s, and the monthly '
             "payments count %(months)s months from %(start_label)s (%(reading)s).",
             reading=readings.note("excise-from-2011"),
-            first_day=first_day.isoformat(),
+            first_day=first_day,
             label=fy.label,
             start_label=start_label,
             months=months,
@@ -285,7 +285,7 @@ def _applies_from(
             Message(
                 "FY%(label)s: the section applies from %(on)s",
                 label=fy.label,
-                on=on.isoformat(),
+                on=on,
             ),
             f"{months} months",
             diesel.citation,

@@ -113,8 +113,8 @@ def default_act_effective_date() -> tuple[date, str]:
 
 def _classify(lien: Lien, act_date: date) -> tuple[int, str]:
     """The group of a lien (1, 2 or 3) and the sentence that says why, citing § 6653(8)."""
-    day = lien.constituted_on.isoformat()
-    act = act_date.isoformat()
+    day = lien.constituted_on
+    act = act_date
     kind = LIEN_KINDS[lien.kind]
     if kind.rank == ABOVE:
         para, what = kind.paragraph, kind.what
@@ -194,8 +194,9 @@ def rank_liens(
             "Liens constituted before %(act_date)s rank above the impost lien "
             "(%(CITATION)s(c)): the district setting “Effective date of the lien act” is "
             "%(act_date)s (%(act_source)s; Act 171-2009 took effect 30 days after "
-            "2009-12-16).",
-            act_date=act_date.isoformat(),
+            "%(enacted)s).",
+            act_date=act_date,
+            enacted=date(2009, 12, 16),
             CITATION=CITATION,
             act_source=act_source,
         ),
@@ -240,7 +241,7 @@ def _grouped(liens: Sequence[Lien], act_date: date, warnings: list[str]) -> list
                     "Impost lien %(id)s was constituted on %(constituted_on)s, before the act took "
                     "effect; it is still ranked as the impost lien (group 2).",
                     id=lien.id,
-                    constituted_on=lien.constituted_on.isoformat(),
+                    constituted_on=lien.constituted_on,
                 )
             )
         if lien.unsecured_charges > 0:

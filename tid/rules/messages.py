@@ -18,9 +18,12 @@ import functools
 import io
 import json
 from collections.abc import Callable, Iterable, Mapping
+from contextvars import ContextVar
+from datetime import date
 from pathlib import Path
 from typing import Any
 
+from babel.dates import format_date
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
@@ -41,6 +44,30 @@ class FieldRef(str):
 
 
 _field_labels: Callable[[str], str] | None = None
+
+
+class Variants(str):
+    """A word that is not translated but written otherwise in each language (a formula's
+    name: ``assessed_value`` in English, ``valor_tasado`` in Spanish): as a ``str``, its
+    English; inside a message, the reader's language's form (the English one where a
+    language has none)."""
+
+    forms: dict[str, str]
+
+    def __new__(cls, english: str, /, **forms: str) -> Variants:
+        word = super().__new__(cls, english)
+        word.forms = forms
+        return word
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_variants, (str(self), tuple(self.forms.items())))
+
+    def said_in(self, lang: str | None) -> str:
+        return self.forms.get(lang or "", str(self))
+
+
+def _variants(english: str, forms: tuple[tuple[str, str], ...]) -> Variants:
+    return Variants(english, **dict(forms))
 
 
 def set_field_labels(labels: Callable[[str], str] | None) -> None:
@@ -85,11 +112,45 @@ def _format(
     return template % {k: _param(v, translations, lang) for k, v in params.items()}
 
 
+# A day as people read it in each language (tid/render/formats.py's ``day`` writes the same):
+# ``2 mar 2026`` / ``Mar 2, 2026``. In a message's English ``str`` (what the JSON interface
+# and the logs read) a day stays ISO: ``2026-03-02``.
+DAY_PATTERNS = {"es": "d MMM y", "en": "MMM d, y"}
+DAY_LOCALES = {"es": "es_PR", "en": "en_US"}
+
+
+@functools.lru_cache(maxsize=4096)
+def day_text(value: date, lang: str) -> str:
+    """``value`` as the pages of ``lang`` write a day."""
+    pattern = DAY_PATTERNS.get(lang, DAY_PATTERNS["es"])
+    return str(format_date(value, pattern, locale=DAY_LOCALES.get(lang, "es_PR")))
+
+
+_DAY = "%(day)s"  # a template of symbols only: not a catalog entry
+
+
+def day_message(value: date) -> Message:
+    """A day as a message of its own: ISO as a ``str``, the reader's format when rendered
+    (for a list of days joined by :func:`joined`)."""
+    return Message(_DAY, day=value)
+
+
+# Set while a machine's document is written (the calculators' ``warnings_es``): its days stay
+# ISO like every other date of the JSON interface.
+_iso_days: ContextVar[bool] = ContextVar("iso_days", default=False)
+
+
 def _param(value: Any, translations: NullTranslations | None, lang: str | None) -> Any:
+    if value.__class__ is date:
+        if translations is None or _iso_days.get():
+            return value.isoformat()
+        return day_text(value, lang or "es")
     if isinstance(value, FieldRef):
         if translations is None or _field_labels is None:
             return str(value)
         return _field_labels(value)
+    if isinstance(value, Variants):
+        return str(value) if translations is None else value.said_in(lang)
     if isinstance(value, Message):
         # A message inside a message: in its parent's catalog (a bill's explanation nests a
         # dozen; asking for the catalog again for each costs more than rendering them).
@@ -155,6 +216,8 @@ def current_language() -> str:
 def render(text: str, lang: str | None = None) -> str:
     """``text`` in ``lang`` (the reader's language inside a request when ``lang`` is None;
     Spanish outside one). A plain ``str`` is data and is returned as it is."""
+    if isinstance(text, Variants):
+        return text.said_in(_translations(lang)[1])
     if not isinstance(text, Message):
         return str(text)
     translations, lang = _translations(lang)
@@ -187,8 +250,13 @@ def gettext_of(lang: str) -> Callable[[str], str]:
 
 
 def render_all(texts: Iterable[str], lang: str | None = None) -> list[str]:
-    """:func:`render` of each text (a result's ``warnings_es``: ``render_all(w, "es")``)."""
-    return [render(t, lang) for t in texts]
+    """:func:`render` of each text, for a machine's document (a result's ``warnings_es``:
+    ``render_all(w, "es")``): the words in ``lang``, the days ISO as the JSON writes them."""
+    token = _iso_days.set(True)
+    try:
+        return [render(t, lang) for t in texts]
+    finally:
+        _iso_days.reset(token)
 
 
 def to_json(text: str) -> str:
@@ -220,6 +288,10 @@ def _render_tree(value: Any, translations: NullTranslations, lang: str | None) -
         return value
     if "f" in value:
         return _param(FieldRef(value["f"]), translations, lang)
+    if "v" in value:
+        return _param(Variants(value["v"], **value["w"]), translations, lang)
+    if "d" in value:
+        return _param(date.fromisoformat(value["d"]), translations, lang)
     msgid: str = value["m"]
     template = translations.gettext(msgid) or msgid
     params = value["p"]
@@ -231,6 +303,10 @@ def _render_tree(value: Any, translations: NullTranslations, lang: str | None) -
 def _encode(value: Any) -> Any:
     if isinstance(value, FieldRef):
         return {"f": str(value)}
+    if isinstance(value, Variants):
+        return {"v": str(value), "w": value.forms}
+    if value.__class__ is date:
+        return {"d": value.isoformat()}
     if isinstance(value, Message):
         return {"m": value.msgid, "p": {k: _encode(v) for k, v in value.params}}
     if isinstance(value, str | int):
@@ -242,5 +318,9 @@ def _decode(value: Any) -> Any:
     if isinstance(value, dict):
         if "f" in value:
             return FieldRef(value["f"])
+        if "v" in value:
+            return Variants(value["v"], **value["w"])
+        if "d" in value:
+            return date.fromisoformat(value["d"])
         return Message(value["m"], **{k: _decode(v) for k, v in value["p"].items()})
     return value

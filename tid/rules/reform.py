@@ -212,7 +212,7 @@ def parse_reform(
                 N_("%(name)s is changed twice from %(day)s."),
                 where=f"{field}.changes[{i}]",
                 name=change.parameter,
-                day=change.start.isoformat(),
+                day=change.start,
             )
         seen_keys[key] = i
     title = _text(doc, "title", field, required=True)
@@ -267,8 +267,8 @@ def parse_change(raw: object, where: str) -> Change:
                 "from %(first)s, %(citation)s)"
             ),
             name=name,
-            day=start.isoformat(),
-            first=first.start.isoformat(),
+            day=start,
+            first=first.start,
             citation=first.citation,
         )
     if last.end is not None and start > last.end:
@@ -276,8 +276,8 @@ def parse_change(raw: object, where: str) -> Change:
             f"{where}.from",
             N_("%(name)s: %(day)s is after the parameter's last day in the law (%(end)s)"),
             name=name,
-            day=start.isoformat(),
-            end=last.end.isoformat(),
+            day=start,
+            end=last.end,
         )
     value, text = parse_value(raw.get("value"), f"{where}.value", parameter)
     return Change(name, start, value, text)
@@ -412,7 +412,7 @@ def check_shares(reform: Reform, field: str) -> None:
                             "not %(expected)s (%(names)s)"
                         ),
                         name=name,
-                        day=day.isoformat(),
+                        day=day,
                         whole=Message(whole),
                         total=_fraction_text(total),
                         expected="1" if exact else Message("at most 1"),

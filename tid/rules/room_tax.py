@@ -96,7 +96,7 @@ def _regime_on_the_day(day: date, nights: int, warnings: list[str], trace: list[
                 "Code's approval date: the supplied text has no effective-date clause "
                 "(%(reading)s).",
                 reading=readings.note("in-force-from-approval"),
-                irc1994_from=irc1994_from.isoformat(),
+                irc1994_from=irc1994_from,
             )
         )
     act272_from = history(_REGIME).values[-1].start
@@ -106,7 +106,7 @@ def _regime_on_the_day(day: date, nights: int, warnings: list[str], trace: list[
                 "Act 272-2003 is taken to apply to stays from its approval, %(act272_from)s: "
                 "the supplied text has no effective-date clause (%(reading)s).",
                 reading=readings.note("in-force-from-approval"),
-                act272_from=act272_from.isoformat(),
+                act272_from=act272_from,
             )
         )
     return regime

@@ -105,6 +105,7 @@ class ExpendituresYear:
     names: dict[int | None, str]
     figures: ledger.CapFigures
     rows: list[Expenditure]
+    entry_numbers: dict[int, int | None]  # each expenditure's entry's number, by entry id
 
 
 def expenditures_year(*, session: Session, district_id: int, fy: FiscalYear) -> ExpendituresYear:
@@ -117,6 +118,7 @@ def expenditures_year(*, session: Session, district_id: int, fy: FiscalYear) -> 
         names={p.id: p.name for p in purposes},
         figures=ledger.cap_figures(session=session, district_id=district_id, fy=fy),
         rows=list(reversed(spent)),
+        entry_numbers=ledger.entry_numbers(session=session, entry_ids=[e.entry_id for e in spent]),
     )
 
 

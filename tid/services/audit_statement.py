@@ -10,7 +10,7 @@ the bank reported against the journal.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -36,7 +36,7 @@ from tid.rules.errors import N_, InputError
 from tid.rules.messages import Message, render
 from tid.rules.money import ZERO, money_str
 from tid.rules.periods import FiscalYear
-from tid.services import audit, ledger
+from tid.services import audit, audit_words, ledger
 from tid.services.ledger import (
     ADMIN_EXPENSE,
     BANK,
@@ -520,7 +520,10 @@ def statement_csv(st: Statement) -> str:
     return _csv(rows, numbers={"amount"})
 
 
-def aging_csv(rows: Sequence[AgingRow], as_of: date) -> str:
+def aging_csv(rows: Sequence[AgingRow], as_of: date, bills: Mapping[int, str] | None = None) -> str:
+    """The receivables at ``as_of``, a bill a row, each bill by its name (``bills``, by id:
+    its notice's number, or its property and year; record_names.bill_names)."""
+    names = bills or {}
     return _csv(
         [
             (
@@ -538,7 +541,7 @@ def aging_csv(rows: Sequence[AgingRow], as_of: date) -> str:
         + [
             (
                 as_of.isoformat(),
-                r.bill.id,
+                render(names.get(r.bill.id or 0, "")),
                 r.cadastral_number,
                 r.bill.fiscal_year,
                 r.bill.due_date.isoformat(),
@@ -549,13 +552,19 @@ def aging_csv(rows: Sequence[AgingRow], as_of: date) -> str:
             )
             for r in rows
         ],
-        numbers={"bill", "amount", "outstanding", "days_past_due"},
+        numbers={"amount", "outstanding", "days_past_due"},
     )
 
 
-def journal_csv(rows: Sequence[ledger.JournalRow], purposes: dict[int, str] | None = None) -> str:
+def journal_csv(
+    rows: Sequence[ledger.JournalRow],
+    purposes: dict[int, str] | None = None,
+    bills: Mapping[int, str] | None = None,
+) -> str:
     """The journal, one row per line: kinds, memos and accounts in the reader's language
-    (an authorized purpose by its name, from ``purposes``)."""
+    (an authorized purpose by its name, from ``purposes``), each entry by its number in the
+    district's journal and each bill by its name (``bills``, by id), never by an id."""
+    names = bills or {}
     out: list[Sequence[object]] = [
         (
             "entry",
@@ -573,24 +582,25 @@ def journal_csv(rows: Sequence[ledger.JournalRow], purposes: dict[int, str] | No
     ]
     for row in rows:
         kind = render(ledger.entry_kind_label(row.entry.kind))
-        memo = render(ledger.memo_message(row.entry.kind, row.entry.memo))
+        memo = render(ledger.memo_message(row.entry.kind, row.entry.memo, names))
+        actor = render(audit_words.actor_label(row.entry.actor))
         for line in row.lines:
             out.append(
                 (
-                    row.entry.id,
+                    row.entry.number,
                     row.entry.entry_date.isoformat(),
                     kind,
                     memo,
-                    row.entry.reverses_id,
-                    row.reversed_by,
-                    row.entry.actor,
+                    row.reverses_number,
+                    row.reversed_by_number,
+                    actor,
                     render(ledger.account_label(line.account, purposes)),
-                    line.bill_id,
+                    render(names.get(line.bill_id, "")) if line.bill_id else "",
                     money_str(line.amount) if line.amount > 0 else "",
                     money_str(-line.amount) if line.amount < 0 else "",
                 )
             )
-    return _csv(out, numbers={"entry", "reverses", "reversed_by", "bill", "debit", "credit"})
+    return _csv(out, numbers={"entry", "reverses", "reversed_by", "debit", "credit"})
 
 
 def delinquency_csv(rows: Sequence[DelinquentBill]) -> str:

@@ -9,6 +9,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
+from tid.rules.certified_mail import grouped_article_number
 from tid.rules.messages import Message
 from tid.rules.vocab import (
     ACCOUNTS,
@@ -95,6 +96,8 @@ def shown_value(name: str, value: Any, names: dict[str, dict[int, str]] | None =
         return names[name][value]
     if name == "actor" and isinstance(value, str):
         return actor_label(value)
+    if name == "article_number" and isinstance(value, str):
+        return grouped_article_number(value)
     if isinstance(value, str) and _AMOUNT.match(value):
         return Decimal(value)
     if isinstance(value, str) and _code(name, value) is not None:

@@ -6,6 +6,7 @@ reach a reader: every page, PDF and history names records through here."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -16,6 +17,7 @@ from tid.models import (
     Bill,
     BillingRun,
     District,
+    JournalEntry,
     Municipality,
     Notice,
     NoticeBatch,
@@ -28,6 +30,7 @@ BILL_BY_PROPERTY = N_("%(cadastral_number)s, FY %(fiscal_year)s")
 BILL_BY_PROPERTY_VERSION = N_("%(cadastral_number)s, FY %(fiscal_year)s, billing %(version)s")
 BILLING = N_("Billing %(fy)s, version %(version)s")
 NOTICE_RUN = N_("Notice run %(number)s")
+JOURNAL_ENTRY = N_("Entry %(number)s of %(day)s")
 
 
 def bill_name(fiscal_year: str, cadastral_number: str, version: int = 1) -> Message:
@@ -96,6 +99,20 @@ def _bills(session: Session, ids: list[int]) -> dict[int, str]:
     return bill_names(session=session, bill_ids=ids)
 
 
+def entry_name(number: int | None, entry_date: Any) -> Message:
+    """A journal entry: its number in its district's journal (and its booking date)."""
+    return Message(JOURNAL_ENTRY, number=f"{number:,}" if number else "—", day=entry_date)
+
+
+def _entries(session: Session, ids: list[int]) -> dict[int, str]:
+    rows = session.exec(
+        select(col(JournalEntry.id), col(JournalEntry.number), col(JournalEntry.entry_date)).where(
+            col(JournalEntry.id).in_(ids)
+        )
+    )
+    return {entry_id or 0: entry_name(number, day) for entry_id, number, day in rows}
+
+
 # The recorded fields that hold another record's id, and how that record is named.
 _REFERENCES = {
     "district_id": _named(District, "name"),
@@ -108,6 +125,8 @@ _REFERENCES = {
     "batch_id": _batches,
     "bill_id": _bills,
     "superseded_by_id": _bills,
+    "entry_id": _entries,
+    "reverses_id": _entries,
 }
 # The record a history is of, named as the field that points at it would be.
 _RECORD_FIELDS = {
@@ -118,6 +137,7 @@ _RECORD_FIELDS = {
     "billing_run": "billing_run_id",
     "notice_batch": "batch_id",
     "bill": "bill_id",
+    "journal_entry": "entry_id",
 }
 
 
@@ -152,3 +172,12 @@ def record_name(*, session: Session, entity_type: str, entity_id: str) -> str | 
         return None
     name: str | None = _REFERENCES[field](session, [int(entity_id)]).get(int(entity_id))
     return name
+
+
+def journal_bill_ids(rows: Iterable[Any]) -> set[int]:
+    """The bills a journal's rows (``entry`` and ``lines``) name: on their lines, and in
+    their memos (a superseded bill's)."""
+    ids = {line.bill_id for row in rows for line in row.lines if line.bill_id}
+    for row in rows:
+        ids.update(int(n) for n in re.findall(r"\bbill (\d+)", row.entry.memo, re.IGNORECASE))
+    return ids

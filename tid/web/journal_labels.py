@@ -4,7 +4,6 @@ their service, the words in the reader's language from tid/i18n.py."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from flask import Blueprint
@@ -22,16 +21,10 @@ def journal_row_labels(rows: Any) -> dict[str, Any]:
     accounts = {line.account for row in rows for line in row.lines}
     purposes = expenditures.account_purpose_names(session=get_session(), accounts=accounts)
     labels: dict[str, Any] = dict(i18n.journal_row_labels(rows, purposes))
-    labels["bills"] = record_names.bill_names(session=get_session(), bill_ids=_bill_ids(rows))
+    labels["bills"] = record_names.bill_names(
+        session=get_session(), bill_ids=record_names.journal_bill_ids(rows)
+    )
     return labels
-
-
-def _bill_ids(rows: Any) -> set[int]:
-    """The bills the lines name, and those the memos name (a superseded bill's)."""
-    ids = {line.bill_id for row in rows for line in row.lines if line.bill_id}
-    for row in rows:
-        ids.update(int(n) for n in re.findall(r"\bbill (\d+)", row.entry.memo, re.IGNORECASE))
-    return ids
 
 
 @bp.app_template_global("bill_names_of")

@@ -435,11 +435,15 @@ def _take_step(action: str, values: dict[str, str], common: dict[str, Any]) -> N
 
 
 def _correctable(petition: Petition, ordinance: Any) -> list[tuple[str, str, Any]]:
-    """The entries a clerk may correct now: (field, label, recorded value)."""
-    return [
-        (name, _(svc.CORRECTABLE[name][1]), svc.recorded_value(petition, ordinance, name))
-        for name in svc.correctable_fields(petition, ordinance)
-    ]
+    """The entries a clerk may correct now: (field, label, recorded value; a date as the
+    page writes its days)."""
+    found = []
+    for name in svc.correctable_fields(petition, ordinance):
+        value = svc.recorded_value(petition, ordinance, name)
+        if svc.CORRECTABLE[name][2] == "date" and value:
+            value = day(date.fromisoformat(value))
+        found.append((name, _(svc.CORRECTABLE[name][1]), value))
+    return found
 
 
 @bp.route("/<int:petition_id>/correct", methods=["GET", "POST"])

@@ -31,7 +31,7 @@ def test_a_petition_received_2026_03_02_is_due_2026_06_01(session: Session, peop
     assert clock.due == date(2026, 6, 1)
     assert "2026-05-31, a Sunday" in clock.explanation
     assert "moved to 2026-06-01" in clock.explanation
-    assert "domingo" in clock.explanation_es and "se traslada al 2026-06-01" in clock.explanation_es
+    assert "domingo" in clock.explanation_es and "se traslada al 1 jun 2026" in clock.explanation_es
     # From 2026-03-10: 21 days to 03-31, +30 April = 51, +31 May = 82, +1 = 83.
     assert clock.days_left == 83
     assert not clock.overdue and not clock.soon

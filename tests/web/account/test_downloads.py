@@ -63,6 +63,10 @@ def test_statement_lien_certificate_and_delinquency_documents(
     text = _text(pdf.data)
     assert "Estado de la cuenta especial, AF 2025-26" in text and "400.00" in text
     assert "123-456-789-01" in text  # the PDF lists the receivables bill by bill
+    # The journal gives each entry's number, day and memo once, beside its lines: the
+    # payment of 400.00 is one memo over its several lines.
+    said = " ".join(text.split())
+    assert said.count("Pago de $400.00") == 1
     assert_archival(pdf.data, lang="es", tagged=True)
     # The page has the figures: the receivables by age with their count and total, and the
     # way to the bills (the delinquency page, the PDF) rather than the bills themselves.
@@ -95,7 +99,7 @@ def test_statement_lien_certificate_and_delinquency_documents(
     # impost's surcharges are never paid from the sale proceeds.
     said = " ".join(text.split())
     assert "Tiene prioridad sobre el gravamen de la imposición: una hipoteca" in said
-    assert "el 2001-01-01, antes de que la ley entrara en vigor el 2010-01-15" in said
+    assert "el 1 ene 2001, antes de que la ley entrara en vigor el 15 ene 2010" in said
     unsecured = "Intereses, recargos y cargos sobre la imposición: los adeuda el dueño"
     assert unsecured in said and "lo que quede" not in said
     csv_text = client.get(f"/account/{d}/delinquency.csv").get_data(as_text=True)

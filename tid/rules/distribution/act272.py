@@ -254,7 +254,7 @@ def _reserve(
                 "Convention Center reserve: FY%(label)s (opened %(opened_on)s) and the "
                 "%(integer)s fiscal years after it, %(total)s in all, to FY%(label2)s",
                 label=first.label,
-                opened_on=opened_on.isoformat(),
+                opened_on=opened_on,
                 integer=years.integer,
                 total=years.integer + 1,
                 label2=last.label,
@@ -387,7 +387,8 @@ def _act272_opening_warning() -> Message:
     return Message(
         "Act 272-2003 § 31 opens 'For the fiscal year [blank] and subsequent fiscal "
         "years': the supplied text leaves the year blank; this project distributes "
-        "under it from FY%(value)s (the Act's approval, 2003-09-09; %(reading)s).",
+        "under it from FY%(value)s (the Act's approval, %(approved)s; %(reading)s).",
+        approved=date(2003, 9, 9),
         reading=readings.note("act-272-distribution-year"),
         value=opening.value,
     )
@@ -460,7 +461,7 @@ def _act272_reserve_outcome(
                 "convention_center_operating_deficit (the FY's deficit) to see what covers the "
                 "deficit above $%(decimal)s and what the Treasury receives. %(years)s",
                 label=fy.label,
-                opened_on=opened_on.isoformat(),
+                opened_on=opened_on,
                 label2=first_fy.label,
                 label3=last_fy.label,
                 years=reserve_years_said(years),
@@ -483,7 +484,7 @@ def _act272_reserve_outcome(
             "$%(decimal)s, and the surplus, %(released)s, goes to the Treasury General Fund. "
             "%(years)s",
             label=fy.label,
-            opened_on=opened_on.isoformat(),
+            opened_on=opened_on,
             label2=first_fy.label,
             label3=last_fy.label,
             years=reserve_years_said(years),
@@ -558,9 +559,10 @@ def _act272_seam_warnings(
     if fy.start_year == first_distributed.year:
         warnings.append(
             Message(
-                "FY2003-04: Act 272-2003 is taken to apply from its approval, 2003-09-09 (the "
+                "FY2003-04: Act 272-2003 is taken to apply from its approval, %(approved)s (the "
                 "supplied text has no effective-date clause); transfers of 1/9 run October to "
-                "June."
+                "June.",
+                approved=date(2003, 9, 9),
             )
         )
     if joined:

@@ -360,8 +360,8 @@ def _irc1994_first_years_warnings(fy: FiscalYear, above: ParamValue) -> list[str
                 "are applied to them as given (%(reading)s).",
                 reading=readings.note("in-force-from-approval"),
                 label=fy.label,
-                first_day=first_day.isoformat(),
-                end=fy.end.isoformat(),
+                first_day=first_day,
+                end=fy.end,
                 decimal=format(minimum.decimal, ",.2f"),
             )
         )
@@ -385,13 +385,14 @@ def _irc1994_part_year_warning(fy: FiscalYear, collections_until: date) -> Messa
     return Message(
         "FY%(label)s is a part-year: the collections from %(start)s to "
         "%(collections_until)s are distributed by the IRC 1994 rules, and what was "
-        "collected from 2003-09-09 goes under Act 272-2003 as month 2003-09. The text "
+        "collected from %(act_day)s goes under Act 272-2003 as month 2003-09. The text "
         "leaves the seam open; this part-year reading is ours, and the Secretary's "
         "amount and the $%(decimal)s of the Recreational Development Fund are applied "
         "to the part-year as given (%(reading)s).",
         reading=readings.note("seam-of-2003"),
         label=fy.label,
-        start=fy.start.isoformat(),
-        collections_until=collections_until.isoformat(),
+        start=fy.start,
+        collections_until=collections_until,
+        act_day=date(2003, 9, 9),
         decimal=format(minimum.decimal, ",.2f"),
     )

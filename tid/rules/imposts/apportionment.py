@@ -9,12 +9,13 @@ from collections.abc import Collection, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from tid.rules.errors import InputError
+from tid.rules.errors import InputError, field_error
 from tid.rules.imposts.compiler import MAX_AMOUNT, Compiler
 from tid.rules.imposts.explanations import fmt_number, label_of, money_text
 from tid.rules.imposts.tree import NUM, Arith, Call, Formula, Name, Node
 from tid.rules.messages import Message
 from tid.rules.money import ZERO, allocate, round_cents
+from tid.rules.vocab.formula_names import formula_name
 
 
 def _product_factors(node: Node, inverted: bool, out: list[tuple[Node, bool]]) -> None:
@@ -79,11 +80,19 @@ def apportion(
         if w < 0:
             raise InputError(
                 f"properties[{i}].{attribute}",
-                f"property {properties[i].get('id')}: {attribute} is negative ({fmt_number(w)}); "
-                "a share of the apportioned amount cannot be",
+                Message(
+                    "property %(property)s: %(name)s is negative (%(amount)s); a share of the "
+                    "apportioned amount cannot be",
+                    property=properties[i].get("id"),
+                    name=formula_name(attribute),
+                    amount=fmt_number(w),
+                ),
             )
     if not 0 <= budget < MAX_AMOUNT:
-        raise InputError("formula", f"formula: the amount apportioned ({budget:E}) is not usable")
+        raise field_error(
+            "formula",
+            Message("the amount apportioned (%(amount)s) is not usable", amount=f"{budget:E}"),
+        )
     rounded = round_cents(budget)
     if rounded != budget:
         warnings.append(

@@ -179,16 +179,36 @@ class Compiler:
 
     def _name(self, node: Name, want: str) -> Fn:
         name = node.name
+        said = node.written or name
         if name in self.parameters:
             value = self.parameters[name]
             if want == NUM and not isinstance(value, Decimal):
                 raise InputError(
                     f"parameters.{name}",
-                    f"parameters.{name}: {value!r} is not a number, and the formula uses "
-                    f"{name} as one at {self.formula.position(node)}",
+                    Message(
+                        "parameters.%(name)s: %(value)s is not a number, and the formula uses "
+                        "%(said)s as one at %(position)s",
+                        name=name,
+                        value=repr(value),
+                        said=said,
+                        position=self.formula.position(node),
+                    ),
                 )
             return lambda p: value
         offset = node.start
+        if said != name:
+            # A name in Spanish: the column it stands for, or an attribute of that very name.
+            def attribute_either(p: Mapping[str, Any]) -> Any:
+                value = p.get(name, MISSING)
+                if value is MISSING:
+                    value = p.get(said, MISSING)
+                if want != NUM and value is not MISSING:
+                    return value
+                if value.__class__ is Decimal:
+                    return value
+                return _as_number(value, said, offset, name)
+
+            return attribute_either
 
         def attribute_number(p: Mapping[str, Any]) -> Any:
             try:
@@ -202,11 +222,7 @@ class Compiler:
         def attribute_value(p: Mapping[str, Any]) -> Any:
             value = p.get(name, MISSING)
             if value is MISSING:
-                raise EvalError(
-                    offset,
-                    f"unknown name {name!r}: not a parameter nor an attribute of this property",
-                    name,
-                )
+                raise EvalError(offset, _unknown_name(name), name)
             return value
 
         return attribute_number if want == NUM else attribute_value
@@ -274,7 +290,7 @@ class Compiler:
         def divide(p: Mapping[str, Any]) -> Any:
             divisor = right(p)
             if not divisor:
-                raise EvalError(offset, f"division by zero ({divisor_text} is 0)")
+                raise EvalError(offset, _division_by_zero(divisor_text))
             return left(p) / divisor
 
         return divide
@@ -297,7 +313,7 @@ class Compiler:
             for apply, fn, divides, offset, source in plan:
                 operand = fn(p)
                 if divides and not operand:
-                    raise EvalError(offset, f"division by zero ({source} is 0)")
+                    raise EvalError(offset, _division_by_zero(source))
                 value = apply(value, operand)
             return value
 
@@ -314,7 +330,10 @@ class Compiler:
             def equal(p: Mapping[str, Any]) -> bool:
                 a, b = left(p), right(p)
                 if a.__class__ is not b.__class__:
-                    raise EvalError(offset, f"compares {_kind(a)} with {_kind(b)}")
+                    raise EvalError(
+                        offset,
+                        Message("compares %(left)s with %(right)s", left=_kind(a), right=_kind(b)),
+                    )
                 return bool(test(a, b))
 
             return equal
@@ -373,8 +392,12 @@ class Compiler:
         field = f"properties[{index}]" + (f".{err.attribute}" if err.attribute else "")
         return InputError(
             field,
-            f"property {property_id}: {err.message} "
-            f"at {position_of(self.formula.text, err.offset)} of the formula",
+            Message(
+                "property %(property)s: %(problem)s at %(position)s of the formula",
+                property=property_id,
+                problem=err.message,
+                position=position_of(self.formula.text, err.offset),
+            ),
         )
 
     # -- explanations: a function of the tree and one property's values --------------------
@@ -437,6 +460,8 @@ class Compiler:
 
     def _explain_name(self, node: Name, p: Mapping[str, Any]) -> str:
         value = self.parameters.get(node.name, p.get(node.name, MISSING))
+        if value is MISSING and node.written:
+            value = p.get(node.written, MISSING)
         label = label_of(node.name)
         if isinstance(value, str):
             return Message('%(name)s "%(text)s"', name=label, text=value)
@@ -491,25 +516,41 @@ class Compiler:
 
 
 def _kind(value: object) -> str:
-    return "text" if isinstance(value, str) else "a number"
+    return Message("text") if isinstance(value, str) else Message("a number")
 
 
-def _as_number(value: object, name: str, offset: int) -> Decimal:
+def _division_by_zero(divisor: str) -> str:
+    return Message("division by zero (%(divisor)s is 0)", divisor=divisor)
+
+
+def _unknown_name(said: str) -> str:
+    return Message(
+        "unknown name %(name)s: not a parameter nor an attribute of this property",
+        name=repr(said),
+    )
+
+
+def _as_number(value: object, said: str, offset: int, code: str = "") -> Decimal:
+    """An attribute's value as a number; ``said``: its name as the formula writes it
+    (``code``: the column it stands for, when that is another)."""
+    field = code or said
     if value is MISSING:
-        raise EvalError(
-            offset,
-            f"unknown name {name!r}: not a parameter nor an attribute of this property",
-            name,
-        )
+        raise EvalError(offset, _unknown_name(said), field)
     if isinstance(value, (bool, float)):
-        raise EvalError(offset, f'{name} must be written as text, like "120"', name)
+        raise EvalError(
+            offset, Message('%(name)s must be written as text, like "120"', name=said), field
+        )
     if isinstance(value, int):
         return Decimal(value)
     if isinstance(value, str):
         try:
-            return parse_decimal(value, name, allow_negative=True)
+            return parse_decimal(value, said, allow_negative=True)
         except InputError:
-            raise EvalError(offset, f"{name} is {value!r}, not a number", name) from None
+            raise EvalError(
+                offset,
+                Message("%(name)s is %(value)s, not a number", name=said, value=repr(value)),
+                field,
+            ) from None
     if isinstance(value, Decimal):
         return value
-    raise EvalError(offset, f"{name} is not a number", name)
+    raise EvalError(offset, Message("%(name)s is not a number", name=said), field)

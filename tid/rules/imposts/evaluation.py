@@ -10,7 +10,7 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation, Overflow, localcon
 from typing import Any, NamedTuple
 
 from tid.rules import readings
-from tid.rules.errors import InputError
+from tid.rules.errors import InputError, field_error
 from tid.rules.imposts.apportionment import apportion, apportioned_attribute
 from tid.rules.imposts.compiler import CONTEXT, MAX_AMOUNT, Compiler, EvalError, Value
 from tid.rules.imposts.explanations import compose_text, fmt_number, label_of, money_text
@@ -126,7 +126,7 @@ def evaluate(
         try:
             compiler.compute_aggregates(properties, ids)
         except (InvalidOperation, Overflow):
-            raise InputError("formula", "formula: a total is too large to compute") from None
+            raise field_error("formula", Message("a total is too large to compute")) from None
         for node in formula.aggregates:
             trace.append(
                 TraceStep(
@@ -191,7 +191,11 @@ def _check_parameters(
                 if name in p:
                     raise InputError(
                         f"properties[{i}].{name}",
-                        f"property {ids[i]}: {name!r} is both a parameter and an attribute",
+                        Message(
+                            "property %(property)s: %(name)s is both a parameter and an attribute",
+                            property=ids[i],
+                            name=repr(name),
+                        ),
                     )
 
 
@@ -230,24 +234,38 @@ def _exact_amounts(
             raise compiler.error(err, i, ids[i]) from None
         except (InvalidOperation, Overflow):
             raise InputError(
-                f"properties[{i}]", f"property {ids[i]}: the amount is too large to compute"
+                f"properties[{i}]",
+                Message(
+                    "property %(property)s: the amount is too large to compute", property=ids[i]
+                ),
             ) from None
         if value.__class__ is not Decimal:
             raise InputError(
                 f"properties[{i}]",
-                f"property {ids[i]}: the formula gives {value!r}, not an amount",
+                Message(
+                    "property %(property)s: the formula gives %(value)s, not an amount",
+                    property=ids[i],
+                    value=repr(value),
+                ),
             )
         if value < 0:
             raise InputError(
                 f"properties[{i}]",
-                f"property {ids[i]}: the formula gives a negative amount "
-                f"({fmt_number(value)}); "
-                "an impost cannot be negative (use max(0, ...) if that is the intent)",
+                Message(
+                    "property %(property)s: the formula gives a negative amount (%(amount)s); "
+                    "an impost cannot be negative (use max(0, ...) if that is the intent)",
+                    property=ids[i],
+                    amount=fmt_number(value),
+                ),
             )
         if value >= MAX_AMOUNT:
             raise InputError(
                 f"properties[{i}]",
-                f"property {ids[i]}: the formula gives {value:E}, too large for an amount",
+                Message(
+                    "property %(property)s: the formula gives %(value)s, too large for an amount",
+                    property=ids[i],
+                    value=f"{value:E}",
+                ),
             )
         exacts.append(value)
     return exacts

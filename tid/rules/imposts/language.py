@@ -21,7 +21,7 @@ from decimal import Decimal
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from tid.rules.errors import InputError
+from tid.rules.errors import InputError, field_error
 from tid.rules.imposts.tree import (
     ANY,
     BOOL,
@@ -44,9 +44,11 @@ from tid.rules.imposts.tree import (
     first_use,
     formula_error,
     tree_size,
+    written_name,
 )
 from tid.rules.limits import MAX_FORMULA_TEXT
-from tid.rules.messages import N_
+from tid.rules.messages import N_, Message, joined
+from tid.rules.vocab.formula_names import formula_code
 
 CITATION = N_("21 LPRA § 6653(3)(d)")
 
@@ -105,7 +107,7 @@ _TERMINAL_WORDS = {
     "OR": "'or'",
     "AND": "'and'",
     "NOT": "'not'",
-    "COMP": "a comparison",
+    "COMP": N_("a comparison"),
     "PLUS": "'+'",
     "MINUS": "'-'",
     "STAR": "'*'",
@@ -113,11 +115,25 @@ _TERMINAL_WORDS = {
     "LPAR": "'('",
     "RPAR": "')'",
     "COMMA": "','",
-    "NUMBER": "a number",
-    "STRING": "text in quotes",
-    "NAME": "a name",
-    "$END": "the end of the formula",
+    "NUMBER": N_("a number"),
+    "STRING": N_("text in quotes"),
+    "NAME": N_("a name"),
+    "$END": N_("the end of the formula"),
 }
+
+
+def _either(words: list[str]) -> str:
+    """``')', ',', 'or'`` as a message: the last word joined in the reader's language (in
+    Spanish "o", or "u" before a word said with an o)."""
+    said = [Message(w) if not w.startswith("'") else w for w in words]
+    if len(said) == 1:
+        return said[0]
+    first = joined(said[:-1], ", ")
+    if words[-1].startswith("'o"):
+        # TRANSLATORS: the last of a list of choices, a word said with an "o" (Spanish "u").
+        return Message("%(first)s, %(last_o)s", first=first, last_o=said[-1])
+    # TRANSLATORS: the last of a list of choices (Spanish "o").
+    return Message("%(first)s, %(last)s", first=first, last=said[-1])
 
 
 @functools.cache
@@ -135,18 +151,22 @@ def compile_formula(
     error here, with its position; otherwise it is found missing when evaluated.
     """
     if not text.strip():
-        raise InputError("formula", "formula: write the formula of the impost")
+        raise field_error("formula", Message("write the formula of the impost"))
     if len(text) > MAX_FORMULA_LENGTH:
-        raise InputError(
+        raise field_error(
             "formula",
-            f"formula: {len(text)} characters is longer than the {MAX_FORMULA_LENGTH} allowed",
+            Message(
+                "%(count)s characters is longer than the %(limit)s allowed",
+                count=len(text),
+                limit=MAX_FORMULA_LENGTH,
+            ),
         )
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as err:
         raise _parse_error(text, err) from None
     _check_depth(text, tree)
-    node = _convert(text, tree)
+    node = _convert(text, frozenset(parameters), tree)
     aggregates: list[Call] = []
     _check_types(text, node, NUM, inside_aggregate=False, aggregates=aggregates)
     names: list[str] = []
@@ -156,10 +176,14 @@ def compile_formula(
     if attributes is not None:
         for n in attrs:
             if n not in attributes:
+                used = first_use(node, n)
                 raise formula_error(
                     text,
-                    first_use(node, n).start,
-                    f"unknown name {n!r}: not a parameter nor an attribute of the properties",
+                    used.start,
+                    Message(
+                        "unknown name %(name)s: not a parameter nor an attribute of the properties",
+                        name=repr(written_name(used, n)),
+                    ),
                 )
     return Formula(text, node, tuple(names), params, attrs, tuple(aggregates), tree_size(node))
 
@@ -167,18 +191,24 @@ def compile_formula(
 def _parse_error(text: str, err: UnexpectedInput) -> InputError:
     offset = err.pos_in_stream if err.pos_in_stream is not None else len(text)
     if isinstance(err, UnexpectedCharacters):
-        return formula_error(text, offset, f"unexpected character {text[offset]!r}")
+        return formula_error(
+            text, offset, Message("unexpected character %(char)s", char=repr(text[offset]))
+        )
     if isinstance(err, UnexpectedEOF):
-        return formula_error(text, len(text), "the formula ends too early")
+        return formula_error(text, len(text), Message("the formula ends too early"))
     if isinstance(err, UnexpectedToken):
         token = err.token
         expected = sorted({_TERMINAL_WORDS.get(e, e) for e in err.expected})
-        hint = f"; expected {', '.join(expected)}" if len(expected) <= 6 else ""
+        hint = (
+            Message("expected %(choices)s", choices=_either(expected)) if len(expected) <= 6 else ""
+        )
         if token.type == "$END":
-            return formula_error(text, len(text), "the formula ends too early", hint)
+            return formula_error(text, len(text), Message("the formula ends too early"), hint)
         offset = token.start_pos if token.start_pos is not None else offset
-        return formula_error(text, offset, f"unexpected {str(token)!r}", hint)
-    return formula_error(text, offset, "the formula cannot be read")  # pragma: no cover
+        return formula_error(
+            text, offset, Message("unexpected %(token)s", token=repr(str(token))), hint
+        )
+    return formula_error(text, offset, Message("the formula cannot be read"))  # pragma: no cover
 
 
 def _precedence(op: object) -> int:
@@ -210,7 +240,9 @@ def _check_depth(text: str, tree: Tree[Token]) -> None:
         if depth > MAX_DEPTH:
             offset = _first_offset(subtree)
             raise formula_error(
-                text, offset, f"the formula nests more than {MAX_DEPTH} levels deep"
+                text,
+                offset,
+                Message("the formula nests more than %(depth)s levels deep", depth=MAX_DEPTH),
             )
         for index, child in enumerate(subtree.children):
             if isinstance(child, Tree):
@@ -242,30 +274,46 @@ def _token(kid: Tree[Token] | Token) -> Token:
     return kid
 
 
-def _convert(text: str, tree: Tree[Token] | Token) -> Node:
+def _leaf(text: str, known: Collection[str], rule: str, token: Token) -> Node:
+    """A number, a text in quotes or a name (a name in Spanish kept by its code)."""
+    start, end = token.start_pos or 0, token.end_pos or 0
+    if rule == "string":
+        return Text(start, end, str(token)[1:-1])
+    if rule == "name":
+        written = str(token)
+        # A name in Spanish reads the column or figure it stands for, unless the ordinance
+        # has a parameter of that very name.
+        code = written if written in known else formula_code(written)
+        return Name(start, end, code, written)
+    digits = str(token).replace(".", "")
+    if len(digits) > MAX_NUMBER_DIGITS:
+        raise formula_error(
+            text,
+            start,
+            Message("a number of more than %(digits)s digits", digits=MAX_NUMBER_DIGITS),
+        )
+    return Num(start, end, Decimal(str(token)))
+
+
+def _convert(text: str, known: Collection[str], tree: Tree[Token] | Token) -> Node:
     """The typed tree of a parse tree. Spans are taken from the tokens (the parser does not
     track positions, which would cost a third of its time): a node spans its tokens, and a
-    parenthesized child counts with its parentheses."""
+    parenthesized child counts with its parentheses. A name is kept by its code
+    (``assessed_value`` for ``valor_tasado``), as written beside it, except a name ``known``
+    as a parameter."""
     if isinstance(tree, Token):  # pragma: no cover - every token is wrapped by a rule
-        raise formula_error(text, tree.start_pos or 0, f"unexpected {str(tree)!r}")
+        raise formula_error(
+            text, tree.start_pos or 0, Message("unexpected %(token)s", token=repr(str(tree)))
+        )
     while tree.data == "atom":  # ( expression ): the parentheses only group
         tree = next(k for k in tree.children if isinstance(k, Tree))
     kids = tree.children
     rule = tree.data
     if rule in ("number", "string", "name"):
-        token = _token(kids[0])
-        start, end = token.start_pos or 0, token.end_pos or 0
-        if rule == "string":
-            return Text(start, end, str(token)[1:-1])
-        if rule == "name":
-            return Name(start, end, str(token))
-        digits = str(token).replace(".", "")
-        if len(digits) > MAX_NUMBER_DIGITS:
-            raise formula_error(text, start, f"a number of more than {MAX_NUMBER_DIGITS} digits")
-        return Num(start, end, Decimal(str(token)))
+        return _leaf(text, known, rule, _token(kids[0]))
     if rule in ("unary", "not_"):
         op = _token(kids[0])
-        operand = _convert(text, kids[1])
+        operand = _convert(text, known, kids[1])
         start, end = op.start_pos or 0, _outer(kids[1], operand)[1]
         if rule == "not_":
             return Not(start, end, operand)
@@ -275,18 +323,20 @@ def _convert(text: str, tree: Tree[Token] | Token) -> Node:
         link: Tree[Token] = tree
         while True:
             op = _token(link.children[1])
-            rest.append(Operation(str(op), _convert(text, link.children[2]), op.start_pos or 0))
+            rest.append(
+                Operation(str(op), _convert(text, known, link.children[2]), op.start_pos or 0)
+            )
             left = link.children[0]
             assert isinstance(left, Tree)
             if not _chains_on(link, 0, left):
                 break
             link = left
         rest.reverse()
-        first = _convert(text, left)
+        first = _convert(text, known, left)
         start, end = _outer(left, first)[0], _outer(kids[2], rest[-1].operand)[1]
         return Arith(start, end, first, tuple(rest))
     if rule in ("compare", "logic"):
-        left_node, right_node = _convert(text, kids[0]), _convert(text, kids[2])
+        left_node, right_node = _convert(text, known, kids[0]), _convert(text, known, kids[2])
         start, end = _outer(kids[0], left_node)[0], _outer(kids[2], right_node)[1]
         if rule == "compare":
             return Compare(start, end, str(kids[1]), left_node, right_node)
@@ -299,15 +349,17 @@ def _convert(text: str, tree: Tree[Token] | Token) -> Node:
             raise formula_error(
                 text,
                 start,
-                f"unknown function {str(name)!r}",
-                f"; known: {', '.join(FUNCTIONS)}",
+                Message("unknown function %(name)s", name=repr(str(name))),
+                Message("known: %(functions)s", functions=", ".join(FUNCTIONS)),
             )
         args: tuple[Node, ...] = ()
         for kid in kids:
             if isinstance(kid, Tree) and kid.data == "arguments":
-                args = tuple(_convert(text, a) for a in kid.children if isinstance(a, Tree))
+                args = tuple(_convert(text, known, a) for a in kid.children if isinstance(a, Tree))
         return Call(start, end, func, args)
-    raise formula_error(text, _first_offset(tree), "the formula cannot be read")  # pragma: no cover
+    raise formula_error(  # pragma: no cover
+        text, _first_offset(tree), Message("the formula cannot be read")
+    )
 
 
 def static_type(node: Node) -> str:
@@ -332,13 +384,25 @@ def _check_types(
     a condition, a function with the wrong arguments."""
     have = static_type(node)
     if want != ANY and have not in (want, ANY):
-        what = {NUM: "a number", TEXT: "text", BOOL: "a condition"}
-        raise formula_error(text, node.start, f"{what[want]} is needed here, not {what[have]}")
+        what = {NUM: N_("a number"), TEXT: N_("text"), BOOL: N_("a condition")}
+        raise formula_error(
+            text,
+            node.start,
+            Message(
+                "%(wanted)s is needed here, not %(found)s",
+                wanted=Message(what[want]),
+                found=Message(what[have]),
+            ),
+        )
     if want == BOOL and isinstance(node, Name):
         raise formula_error(
             text,
             node.start,
-            f"{node.name!r} is not a condition: compare it, like {node.name} > 0",
+            Message(
+                "%(quoted)s is not a condition: compare it, like %(name)s > 0",
+                quoted=repr(node.name),
+                name=node.name,
+            ),
         )
 
     def check(child: Node, child_want: str, *, agg: bool = inside_aggregate) -> None:
@@ -358,7 +422,7 @@ def _check_types(
         if node.op in ("==", "=", "!=", "<>"):
             left, right = static_type(node.left), static_type(node.right)
             if BOOL in (left, right):
-                raise formula_error(text, node.start, "conditions cannot be compared")
+                raise formula_error(text, node.start, Message("conditions cannot be compared"))
             side = left if left != ANY else right
             check(node.left, side)
             check(node.right, side)
@@ -381,14 +445,20 @@ def _check_call(
 
     def arity(ok: bool, expected: str) -> None:
         if not ok:
-            raise formula_error(text, node.start, f"{node.func}() takes {expected}")
+            raise formula_error(
+                text,
+                node.start,
+                Message(
+                    "%(function)s() takes %(arguments)s", function=node.func, arguments=expected
+                ),
+            )
 
     if node.func in ("max", "min"):
-        arity(n >= 1, "one or more numbers")
+        arity(n >= 1, Message("one or more numbers"))
         for a in node.args:
             check(a, NUM)
     elif node.func == "round":
-        arity(n == 2, "a number and the decimal places, like round(x, 2)")
+        arity(n == 2, Message("a number and the decimal places, like round(x, 2)"))
         check(node.args[0], NUM)
         places = node.args[1]
         if (
@@ -399,23 +469,30 @@ def _check_call(
             raise formula_error(
                 text,
                 places.start,
-                f"the decimal places of round() are a whole number from 0 to {MAX_ROUND_PLACES}",
+                Message(
+                    "the decimal places of round() are a whole number from 0 to %(most)s",
+                    most=MAX_ROUND_PLACES,
+                ),
             )
     elif node.func == "if":
-        arity(n == 3, "a condition and two values, like if(rooms > 100, a, b)")
+        arity(n == 3, Message("a condition and two values, like if(rooms > 100, a, b)"))
         check(node.args[0], BOOL)
         check(node.args[1], want if want != BOOL else NUM)
         check(node.args[2], want if want != BOOL else NUM)
         if TEXT in (static_type(node.args[1]), static_type(node.args[2])):
-            raise formula_error(text, node.start, "the values of if() must be numbers")
+            raise formula_error(text, node.start, Message("the values of if() must be numbers"))
     else:  # sum, count
         if inside_aggregate:
-            raise formula_error(text, node.start, f"{node.func}() cannot be inside sum or count")
+            raise formula_error(
+                text,
+                node.start,
+                Message("%(function)s() cannot be inside sum or count", function=node.func),
+            )
         if node.func == "sum":
-            arity(n == 1, "one expression, like sum(assessed_value)")
+            arity(n == 1, Message("one expression, like sum(assessed_value)"))
             check(node.args[0], NUM, agg=True)
         else:
-            arity(n <= 1, 'nothing, or one condition, like count(kind == "hotel")')
+            arity(n <= 1, Message('nothing, or one condition, like count(kind == "hotel")'))
             if n:
                 check(node.args[0], BOOL, agg=True)
         aggregates.append(node)

@@ -9,8 +9,9 @@ from collections.abc import Collection
 
 from tid.rules.errors import InputError
 from tid.rules.imposts.language import compile_formula
-from tid.rules.imposts.tree import Formula
-from tid.rules.messages import Message
+from tid.rules.imposts.tree import Formula, first_use, written_name
+from tid.rules.messages import Message, joined
+from tid.rules.vocab.formula_names import formula_name
 
 
 def check_formula_names(
@@ -32,8 +33,9 @@ def check_formula_names(
                 Message(
                     "The formula names %(name)s, which is neither a column of the roll nor "
                     "a parameter of the ordinance. The roll's columns: %(columns)s.",
-                    name=name,
-                    columns=", ".join(sorted(columns)),
+                    name=written_name(first_use(formula.tree, name), name),
+                    # Each column as a formula names it in the reader's language.
+                    columns=joined([formula_name(c) for c in sorted(columns)], ", "),
                 ),
             )
     for name in parameters:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from tid.rules.errors import InputError
+from tid.rules.messages import Message
 
 NUM, TEXT, BOOL, ANY = "number", "text", "condition", "any"
 
@@ -34,7 +35,13 @@ class Text(Node):
 
 @dataclass(frozen=True, eq=False)
 class Name(Node):
-    name: str
+    name: str  # the code the name reads (``assessed_value`` for ``valor_tasado``)
+    written: str = ""  # the name as the formula writes it, when not its code
+
+
+def written_name(node: Node, name: str) -> str:
+    """``name`` as the formula writes it at ``node`` (its Spanish name, if so written)."""
+    return (node.written or name) if isinstance(node, Name) else name
 
 
 @dataclass(frozen=True, eq=False)
@@ -108,14 +115,29 @@ COMPARE_OPS = {
 
 
 def position_of(text: str, offset: int) -> str:
-    """``column 14`` (1-based), or ``line 2, column 3`` in a formula of several lines."""
+    """``column 14`` (1-based), or ``line 2, column 3`` in a formula of several lines: a
+    message, said in the reader's language."""
     line = text.count("\n", 0, offset) + 1
     column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return f"column {column}" if line == 1 else f"line {line}, column {column}"
+    if line == 1:
+        return Message("column %(column)s", column=column)
+    return Message("line %(line)s, column %(column)s", line=line, column=column)
 
 
 def formula_error(text: str, offset: int, message: str, hint: str = "") -> InputError:
-    return InputError("formula", f"{message} at {position_of(text, offset)}{hint}")
+    """What is wrong with the formula and where (``message`` and ``hint`` are messages:
+    the whole error is said in the reader's language, its English as before)."""
+    where = position_of(text, offset)
+    if hint:
+        return InputError(
+            "formula",
+            Message(
+                "%(problem)s at %(position)s; %(hint)s", problem=message, position=where, hint=hint
+            ),
+        )
+    return InputError(
+        "formula", Message("%(problem)s at %(position)s", problem=message, position=where)
+    )
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ explanations read the labels here:
 - :mod:`.lodging_types`: the room tax's lodging types and exemptions;
 - :mod:`.journal_terms`: the journal's kinds of entry (``reversible``) and accounts;
 - :mod:`.roll_columns`: the property roll's columns, their header names, type and limits;
-- :mod:`.formula_names`: the names an impost formula reads, as its explanation says them;
+- :mod:`.formula_names`: the names an impost formula reads, as its explanation says them and
+  as a formula names them in English or in Spanish;
 - :mod:`.audit_terms`: the audit trail's actions, records and fields.
 """
 
@@ -21,7 +22,12 @@ from tid.rules.vocab.audit_terms import (
     AUDIT_HIDDEN_FIELDS,
     AUDIT_RECORDS,
 )
-from tid.rules.vocab.formula_names import FORMULA_FIGURES, formula_name_label
+from tid.rules.vocab.formula_names import (
+    FORMULA_FIGURES,
+    formula_code,
+    formula_name,
+    formula_name_label,
+)
 from tid.rules.vocab.journal_terms import ACCOUNTS, ENTRY_KINDS, EntryKind, reversible_kinds
 from tid.rules.vocab.lien_kinds import IMPOST_KIND, LIEN_KINDS, LienKind, recorded_kinds
 from tid.rules.vocab.lodging_types import (
@@ -56,6 +62,8 @@ __all__ = [
     "RollColumn",
     "Term",
     "Vocabulary",
+    "formula_code",
+    "formula_name",
     "formula_name_label",
     "lodging_label",
     "recorded_kinds",

@@ -4,8 +4,9 @@ Each column has its label, its type (``TEXT`` within ``limit`` characters, ``MON
 ``QUANTITY`` with up to four decimals, ``COUNT`` a whole number), whether every row needs it,
 the header names a roll file may give it in Spanish or in English (normalized: lower case, no
 accents, words joined by ``_``) and, for the columns a formula may use, the name the formula's
-explanation gives it (``variable``). The roll import, the property page and the formula's
-variables read them here; the model ``PropertyYear`` has a database column for each column
+explanation gives it (``variable``) and the name a formula written in Spanish gives it
+(``formula_name_es``, one of its Spanish headers). The roll import, the property page and the
+formula's variables read them here; the model ``PropertyYear`` has a database column for each column
 ``on_year``.
 """
 
@@ -29,6 +30,9 @@ class RollColumn(Term):
     limit: int = 0  # the longest text (TEXT only)
     required: bool = False
     variable: str | None = None  # a msgid: the column as a formula's explanation names it
+    # The column's name in a formula written in Spanish (one of its Spanish headers): a
+    # formula may name it so or by its code; both read the same column.
+    formula_name_es: str | None = None
     # A column of ``property_year`` (the cadastral number is the property's; a co-owner is
     # joined to the owners).
     on_year: bool = True
@@ -144,6 +148,7 @@ ROLL_COLUMNS: Vocabulary[RollColumn] = Vocabulary(
             _headers("use_class use class land_use uso clase_de_uso clasificacion tipo_de_uso"),
             limit=40,
             variable=N_("use class"),
+            formula_name_es="clase_de_uso",
         ),
         RollColumn(
             "assessed_value",
@@ -155,6 +160,7 @@ ROLL_COLUMNS: Vocabulary[RollColumn] = Vocabulary(
             ),
             required=True,
             variable=N_("assessed value"),
+            formula_name_es="valor_tasado",
         ),
         RollColumn(
             "land_area",
@@ -162,6 +168,7 @@ ROLL_COLUMNS: Vocabulary[RollColumn] = Vocabulary(
             QUANTITY,
             _headers("land_area lot_area area_terreno area_del_terreno cabida solar_m2 area_solar"),
             variable=N_("land area"),
+            formula_name_es="area_terreno",
         ),
         RollColumn(
             "built_area",
@@ -172,6 +179,7 @@ ROLL_COLUMNS: Vocabulary[RollColumn] = Vocabulary(
                 "area_construccion"
             ),
             variable=N_("built area"),
+            formula_name_es="area_construida",
         ),
         RollColumn(
             "rooms",
@@ -179,6 +187,7 @@ ROLL_COLUMNS: Vocabulary[RollColumn] = Vocabulary(
             COUNT,
             _headers("rooms room_count habitaciones cuartos numero_de_habitaciones"),
             variable=N_("rooms"),
+            formula_name_es="habitaciones",
         ),
         RollColumn(
             "frontage",
@@ -186,6 +195,7 @@ ROLL_COLUMNS: Vocabulary[RollColumn] = Vocabulary(
             QUANTITY,
             _headers("frontage frente frente_lineal linear_frontage metros_de_frente"),
             variable=N_("frontage"),
+            formula_name_es="frente",
         ),
     ),
 )

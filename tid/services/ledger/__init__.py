@@ -89,6 +89,7 @@ from tid.services.ledger.journal import (
     JournalRow,
     LineRead,
     entries_count,
+    entry_numbers,
     journal,
     journal_page,
 )
@@ -141,6 +142,7 @@ __all__ = [
     "entry_by_key",
     "entry_kind_label",
     "entry_lines",
+    "entry_numbers",
     "is_expense",
     "journal",
     "journal_page",

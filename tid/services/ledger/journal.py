@@ -66,6 +66,7 @@ class EntryRead:
     actor: str
     user_id: int | None
     created_at: datetime
+    number: int | None = None  # its number in the district's journal (what a reader sees)
 
 
 _ENTRY_READ = tuple(col(getattr(JournalEntry, f.name)) for f in fields(EntryRead))
@@ -81,6 +82,10 @@ class JournalRow:
     entry: EntryRead
     lines: tuple[LineRead, ...]
     reversed_by: int | None
+    # The numbers (in the district's journal) of the entry that reverses this one and of
+    # the one this one reverses: what the pages say, never the ids.
+    reversed_by_number: int | None = None
+    reverses_number: int | None = None
 
     @property
     def reversible(self) -> bool:
@@ -131,6 +136,7 @@ def _with_lines(
     ids = [e.id for e in entries]
     by_entry: dict[int, list[LineRead]] = defaultdict(list)
     reversed_by: dict[int, int] = {}
+    numbers = {e.id: e.number for e in entries}
     for start in range(0, len(ids), 5000):
         chunk = ids[start : start + 5000]
         for row in session.execute(
@@ -140,15 +146,48 @@ def _with_lines(
         ):
             by_entry[row[1]].append(LineRead(*row))
         # A reversal's key names the entry it reverses (the unique key's index finds it).
-        reversals = select(col(JournalEntry.id), col(JournalEntry.reverses_id)).where(
+        reversals = select(
+            col(JournalEntry.id), col(JournalEntry.reverses_id), col(JournalEntry.number)
+        ).where(
             col(JournalEntry.idempotency_key).in_([f"reverse:{i}" for i in chunk]),
             col(JournalEntry.reverses_id).is_not(None),
         )
         if booked_before is not None:
             reversals = reversals.where(JournalEntry.created_at < booked_before)
-        for reversal_id, reversed_id in session.exec(reversals):
+        for reversal_id, reversed_id, number in session.exec(reversals):
             reversed_by[reversed_id or 0] = reversal_id or 0
-    return [JournalRow(e, tuple(by_entry[e.id or 0]), reversed_by.get(e.id or 0)) for e in entries]
+            numbers[reversal_id or 0] = number
+    numbers.update(
+        entry_numbers(
+            session=session,
+            entry_ids=[e.reverses_id for e in entries if e.reverses_id not in numbers],
+        )
+    )
+    return [
+        JournalRow(
+            e,
+            tuple(by_entry[e.id or 0]),
+            reversed_by.get(e.id or 0),
+            numbers.get(reversed_by.get(e.id or 0, 0)),
+            numbers.get(e.reverses_id or 0),
+        )
+        for e in entries
+    ]
+
+
+def entry_numbers(*, session: Session, entry_ids: Sequence[int | None]) -> dict[int, int | None]:
+    """The numbers in their districts' journals of the entries ``entry_ids``."""
+    wanted = sorted({i for i in entry_ids if i})
+    found: dict[int, int | None] = {}
+    for start in range(0, len(wanted), 5000):
+        chunk = wanted[start : start + 5000]
+        for entry_id, number in session.execute(
+            sa_select(col(JournalEntry.id), col(JournalEntry.number)).where(
+                col(JournalEntry.id).in_(chunk)
+            )
+        ):
+            found[entry_id] = number
+    return found
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,10 @@ from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
 from sqlalchemy import bindparam, insert
+from sqlalchemy import select as sa_select
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
@@ -87,6 +89,45 @@ def _line_rows(entry_id: int, lines: Sequence[Line]) -> list[dict[str, object]]:
     ]
 
 
+# A posting that meets another taking the same entry number tries again, this many times.
+_NUMBER_TRIES = 5
+
+
+def next_number(district_id: int) -> Any:
+    """The district's next entry number, read where the entry is inserted."""
+    return (
+        sa_select(func.coalesce(func.max(ENTRIES.c.number), 0) + 1)
+        .where(ENTRIES.c.district_id == district_id)
+        .scalar_subquery()
+    )
+
+
+def _insert_entry(
+    session: Session, entry: JournalEntry, lines: Sequence[Line], *, looked_up: bool
+) -> None:
+    """The entry, its lines and its running balances, written, the entry numbered next in
+    its district. Under the district's lock with the key just looked up, no other writer
+    can book it: no savepoint to fall back to. Otherwise one, for a key (or a number) booked
+    meanwhile."""
+    with nullcontext() if looked_up else session.begin_nested():
+        # Core inserts (the rows are only written, never changed): fewer round trips and no
+        # unit of work on the path of every payment.
+        entry.id, entry.number = session.execute(
+            insert(ENTRIES)
+            .values(
+                **{c: getattr(entry, c) for c in ENTRY_COLUMNS},
+                number=next_number(entry.district_id),
+            )
+            .returning(ENTRIES.c.id, ENTRIES.c.number)
+        ).one()
+        session.execute(insert(LINES), _line_rows(entry.id or 0, lines))
+        add_to_balances(
+            session=session,
+            district_id=entry.district_id,
+            postings=[(entry.entry_date, entry.kind, lines)],
+        )
+
+
 def post_entry(
     *,
     session: Session,
@@ -121,32 +162,24 @@ def post_entry(
         actor=actor.label,
         user_id=actor.user_id,
     )
-    try:
-        # Under the district's lock with the key just looked up, no other writer can book
-        # it: no savepoint to fall back to. Otherwise one, for a key booked meanwhile.
-        with nullcontext() if looked_up else session.begin_nested():
-            # Core inserts (the rows are only written, never changed): fewer round trips
-            # and no unit of work on the path of every payment.
-            entry.id = session.execute(
-                insert(ENTRIES).returning(ENTRIES.c.id),
-                {c: getattr(entry, c) for c in ENTRY_COLUMNS},
-            ).scalar_one()
-            session.execute(insert(LINES), _line_rows(entry.id, lines))
-            add_to_balances(
-                session=session, district_id=district_id, postings=[(entry_date, kind, lines)]
-            )
-    except IntegrityError:
-        # The savepoint's rollback has already taken the new rows out of the session.
-        existing = entry_by_key(session=session, key=key)
-        if existing is None and reverses_id is not None:
-            existing = session.exec(
-                select(JournalEntry).where(JournalEntry.reverses_id == reverses_id)
-            ).first()
-        if existing is None:
-            raise
-        return Posted(
-            existing, entry_lines(session=session, entry_id=existing.id or 0), booked=False
-        )
+    for attempt in range(_NUMBER_TRIES):
+        try:
+            _insert_entry(session, entry, lines, looked_up=looked_up)
+            break
+        except IntegrityError:
+            # The savepoint's rollback has already taken the new rows out of the session.
+            existing = entry_by_key(session=session, key=key)
+            if existing is None and reverses_id is not None:
+                existing = session.exec(
+                    select(JournalEntry).where(JournalEntry.reverses_id == reverses_id)
+                ).first()
+            if existing is not None:
+                return Posted(
+                    existing, entry_lines(session=session, entry_id=existing.id or 0), booked=False
+                )
+            # A writer without the district's lock took the same number first: the next.
+            if looked_up or attempt == _NUMBER_TRIES - 1:
+                raise
     audit.record(
         session=session,
         actor=actor,
@@ -201,12 +234,15 @@ def post_many(
         year_locks.ensure_open(session=session, district_id=district_id, entry_date=entry_date)
     now = utcnow()
     ids: dict[str, int] = {}
+    # Numbered on from the district's last entry (the caller holds the district's lock).
+    first = int(session.execute(sa_select(next_number(district_id))).scalar_one())
     for start in range(0, len(entries), 2000):
         chunk = entries[start : start + 2000]
         result = session.execute(
             insert(ENTRIES).returning(ENTRIES.c.id, ENTRIES.c.idempotency_key),
             [
                 {
+                    "number": first + start + i,
                     "district_id": district_id,
                     "entry_date": p.entry_date,
                     "kind": p.kind,
@@ -217,7 +253,7 @@ def post_many(
                     "user_id": actor.user_id,
                     "created_at": now,
                 }
-                for p in chunk
+                for i, p in enumerate(chunk)
             ],
         )
         ids.update({key: int(entry_id) for entry_id, key in result})

@@ -259,9 +259,9 @@ def _check_date_order(
                 "value",
                 N_("“%(later)s” (%(b)s) cannot be before “%(earlier)s” (%(a)s)."),
                 later=CORRECTABLE[then][1],
-                b=b.isoformat(),
+                b=b,
                 earlier=CORRECTABLE[first][1],
-                a=a.isoformat(),
+                a=a,
             )
     approved, published = dates.get("approved_on"), dates.get("published_on")
     if approved is not None and published is not None and published <= approved:
@@ -271,8 +271,8 @@ def _check_date_order(
                 "%(day)s is not after the mayor's approval (%(approved)s); the publication "
                 "follows it."
             ),
-            day=published.isoformat(),
-            approved=approved.isoformat(),
+            day=published,
+            approved=approved,
         )
     received = dates.get("received_on")
     if changed == "received_on" and received is not None:
@@ -284,6 +284,6 @@ def _check_date_order(
             raise PetitionError(
                 "value",
                 N_("A finding was recorded on %(day)s, before %(received)s."),
-                day=earliest.isoformat(),
-                received=received.isoformat(),
+                day=earliest,
+                received=received,
             )

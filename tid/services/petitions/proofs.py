@@ -121,7 +121,7 @@ def missing_proofs(*, session: Session, petition: Petition) -> list[str]:
                     "The publication of %(day)s has no proof in the file: attach the "
                     "newspaper's page (21 LPRA § 6653(7))."
                 ),
-                day=petition.published_on.isoformat(),
+                day=petition.published_on,
             )
         )
     return missing

@@ -71,6 +71,7 @@ def _expenditures_view(
         options=options,
         names=year.names,
         rows=year.rows,
+        entry_numbers=year.entry_numbers,
         figures=year.figures,
         may_write=may_write_district(district),
         fy=fy,
