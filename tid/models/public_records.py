@@ -36,3 +36,26 @@ class PublicVersion(SQLModel, table=True):
 
     district_id: int = Field(foreign_key="district.id", primary_key=True)
     version: int = Field(default=0, sa_type=BigInteger)
+
+
+class PublishedDocument(SQLModel, table=True):
+    """A document of record a district published (its yearly statement's figures, a report),
+    as archived under its SHA-256 when it was published. Withdrawing it takes it off the
+    public side (the archive keeps it); both are kept in the history."""
+
+    __tablename__ = "published_document"
+    __table_args__ = (UniqueConstraint("district_id", "sha256"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    district_id: int = Field(foreign_key="district.id", index=True)
+    fiscal_year: str = Field(max_length=7)  # "2025-26"
+    kind: str = Field(max_length=40)  # a name of tid.documents.KINDS
+    title: str = Field(max_length=200)
+    language: str = Field(max_length=2)  # "es" or "en"
+    sha256: str = Field(foreign_key="archived_document.sha256", max_length=64)
+    media_type: str = Field(max_length=60)
+    size: int
+    actor: str = Field(max_length=254)
+    published_at: datetime = Field(default_factory=utcnow)
+    withdrawn_at: datetime | None = None
+    withdrawn_by: str = Field(default="", max_length=254)

@@ -25,6 +25,7 @@ from tid.services.public import (
     estimate,
     feeds,
     open_data,
+    published_records,
     publishing,
     register,
     visits,
@@ -135,6 +136,26 @@ def year(district_id: int, fiscal_year: str) -> Any:
         money=money,
     )
     return render_template("public/year.html", page=page, fy=fy, chart=chart)
+
+
+@bp.route("/distritos/<int:district_id>/documentos/<int:document_id>")
+@public
+def published_document(district_id: int, document_id: int) -> Any:
+    """A document of record the district published, exactly as archived (its SHA-256 in
+    ``ETag`` and ``X-Content-SHA256``); a withdrawn one is gone (404)."""
+    found = published_records.published(
+        session=get_session(), district_id=district_id, document_id=document_id
+    )
+    if found is None:
+        abort(404)
+    record = found.record
+    response = Response(found.content, mimetype=record.media_type)
+    name = f"distrito-{district_id}-{record.fiscal_year}-{record.id}.pdf"
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    response.headers["X-Content-SHA256"] = record.sha256
+    response.set_etag(record.sha256)
+    response.headers["Cache-Control"] = DATA_CACHE
+    return response.make_conditional(request)
 
 
 # The feeds change with a step recorded; a reader polling them every few minutes is enough.

@@ -32,7 +32,7 @@ from tid.rules.money import ZERO
 from tid.rules.periods import FiscalYear, fiscal_year_of, parse_fiscal_year
 from tid.rules.vocab import formula_name_label
 from tid.services import account_reads, audit_statement, roll
-from tid.services.public import publishing, versions
+from tid.services.public import published_records, publishing, versions
 from tid.services.public.declared import public_view
 
 HUNDRED = Decimal(100)
@@ -54,6 +54,7 @@ class DistrictPage:
     roll_years: list[dict[str, Any]]
     years: list[dict[str, Any]]  # published, newest first
     unpublished: list[str]  # fiscal years with figures not (yet) public, newest first
+    documents: list[dict[str, Any]]  # the documents of record published, newest year first
 
 
 def municipalities(*, session: Session) -> list[dict[str, Any]]:
@@ -298,6 +299,7 @@ def _district_page(session: Session, district: District, today: date) -> Distric
         roll_years=roll_years(session=session, district_id=district_id),
         years=years,
         unpublished=unpublished,
+        documents=published_records.public_rows(session=session, district_id=district_id),
     )
 
 

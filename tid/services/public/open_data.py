@@ -5,9 +5,8 @@ Frictionless Data Package (``datapackage.json``, a Table Schema per file). Every
 row of the public pages (:mod:`.district_figures`, :mod:`.register`), built through
 :func:`public_view`; the figures are the yearly statement's.
 
-Published documents: :func:`published_documents` is the one list of the documents of record
-a district makes public (an audited statement, a yearly report), fed by the archive; none is
-published yet, so it is empty until a document's kind is declared publishable there."""
+Published documents: the documents of record each district chose to publish
+(:mod:`.published_records`), each with its SHA-256 as archived and where to download it."""
 
 from __future__ import annotations
 
@@ -173,25 +172,25 @@ TABLES: dict[str, Table] = {
         ),
         Table(
             "documents",
-            "Documents of record a district has published",
-            ("district_id", "sha256"),
+            "Documents of record each district published, as archived",
+            ("id",),
             (
+                _ID,
                 _DISTRICT,
                 _FY,
-                _f("title", "string", "What the document is."),
+                _f("kind", "string", "What kind of document of record it is."),
+                _f("title", "string", "Its title, as published."),
+                _f("language", "string", "The language it is written in (es, en)."),
                 _f("media_type", "string", "Its media type."),
+                _f("size", "integer", "Its size in bytes."),
                 _f("sha256", "string", "The SHA-256 of its bytes, as archived."),
+                _f("published_on", "date", "When it was published."),
+                _f("path", "string", "Where to download it, on this site."),
             ),
         ),
     )
 }
 ADMINISTRATIVE = "administrative"
-
-
-def published_documents(*, session: Session, district_id: int) -> list[dict[str, Any]]:
-    """The documents of record the district has published, as archived (the hook for the
-    archive's documents: none is publishable yet)."""
-    return []
 
 
 def _districts(session: Session, district_id: int | None) -> list[District]:
@@ -253,7 +252,7 @@ def rows(
     elif table == "expenditures":
         found = [row for p in pages for y in p.years for row in _expenditures(y)]
     elif table == "documents":
-        found = [r for d in ids for r in published_documents(session=session, district_id=d)]
+        found = [r for p in pages for r in p.documents]
     else:
         raise KeyError(table)
     key = TABLES[table].key

@@ -46,6 +46,7 @@ WATCHED = frozenset(
         "ordinance",
         "property_year",
         "published_year",
+        "published_document",
         "district",
     }
 )
