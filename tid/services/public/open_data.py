@@ -19,10 +19,12 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from sqlalchemy import func
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from tid import csv_safe
-from tid.models import District
+from tid.models import District, PublicVersion
 from tid.services.public import district_figures, register
 from tid.services.public.declared import public_view
 
@@ -191,6 +193,22 @@ TABLES: dict[str, Table] = {
     )
 }
 ADMINISTRATIVE = "administrative"
+
+
+_VERSIONS = PublicVersion.__table__  # type: ignore[attr-defined]
+# Built once: the index and the API ask it on every request.
+_SITE_VERSION = sa_select(
+    sa_select(func.count(col(District.id))).scalar_subquery(),
+    sa_select(func.coalesce(func.sum(_VERSIONS.c.version), 0)).scalar_subquery(),
+    *register.VERSION_COLUMNS,
+)
+
+
+def site_version(*, session: Session) -> tuple[Any, ...]:
+    """What every district's public side and the register are read from, in one look: the
+    districts, the sum of their public versions (each only grows) and the register's
+    version. Whatever changes any of them changes this."""
+    return tuple(session.execute(_SITE_VERSION).one())
 
 
 def _districts(session: Session, district_id: int | None) -> list[District]:

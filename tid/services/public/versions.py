@@ -22,7 +22,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from sqlalchemy import event, select
+from sqlalchemy import bindparam, event, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import ORMExecuteState, SessionTransaction
@@ -77,12 +77,14 @@ def bump(*, session: Session, district_ids: Sequence[int]) -> None:
         done.update(fresh)
 
 
+_TABLE = PublicVersion.__table__  # type: ignore[attr-defined]
+# Asked on every public page: built once (its cache key is kept with it), one indexed row.
+_VERSION_OF = select(_TABLE.c.version).where(_TABLE.c.district_id == bindparam("district_id"))
+
+
 def version_of(*, session: Session, district_id: int) -> int:
     """The district's public version (0 before anything moved it)."""
-    table = PublicVersion.__table__  # type: ignore[attr-defined]
-    found = session.execute(
-        select(table.c.version).where(table.c.district_id == district_id)
-    ).scalar()
+    found = session.execute(_VERSION_OF, {"district_id": district_id}).scalar()
     return int(found) if found is not None else 0
 
 
@@ -93,6 +95,11 @@ _KEPT: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
 _LOCK = threading.Lock()
 # Each database (engine) its own name in the keys: a worker never mixes two databases' copies.
 _DATABASES: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
+
+
+def database_name(*, session: Session) -> str:
+    """The name this worker gives the session's database (two databases' copies never mix)."""
+    return _database(session)
 
 
 def _database(session: Session) -> str:
