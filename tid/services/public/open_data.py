@@ -331,13 +331,67 @@ def table_csv(table: str, found: Iterable[dict[str, Any]]) -> str:
     )
 
 
+# The fiscal figures as a Fiscal Data Package (its ``model``): each amount a measure in US
+# dollars, read from the column (``source``) of the table (``resource``) that holds it; the
+# district, the fiscal year and the authorized purpose the dimensions they are broken down by.
+_FISCAL = "fiscal-years"
+_SPENT = "expenditures"
+
+
+def _measure(source: str, resource: str, direction: str | None = None) -> dict[str, Any]:
+    found: dict[str, Any] = {"source": source, "resource": resource, "currency": "USD"}
+    if direction is not None:
+        found.update(direction=direction, phase="executed")
+    return found
+
+
+FISCAL_MODEL: dict[str, Any] = {
+    "measures": {
+        "billed": _measure("billed", _FISCAL),
+        "collected": _measure("collected", _FISCAL, "revenue"),
+        "owed_at_year_end": _measure("owed_at_year_end", _FISCAL),
+        "delinquent_at_year_end": _measure("delinquent_at_year_end", _FISCAL),
+        "spent_on_purposes": _measure("program_total", _FISCAL, "expenditure"),
+        "spent_on_administration": _measure("admin_total", _FISCAL, "expenditure"),
+        "administrative_cap": _measure("cap", _FISCAL),
+        "bank_at_year_start": _measure("opening_balance", _FISCAL),
+        "bank_at_year_end": _measure("closing_balance", _FISCAL),
+        "spent": _measure("amount", _SPENT, "expenditure"),
+    },
+    "dimensions": {
+        "district": {
+            "dimensionType": "entity",
+            "attributes": {"district_id": {"source": "district_id", "resource": _FISCAL}},
+            "primaryKey": "district_id",
+        },
+        "fiscal_year": {
+            "dimensionType": "datetime",
+            "attributes": {"fiscal_year": {"source": "fiscal_year", "resource": _FISCAL}},
+            "primaryKey": "fiscal_year",
+        },
+        "purpose": {
+            "dimensionType": "classification",
+            "classificationType": "functional",
+            "attributes": {"purpose": {"source": "purpose", "resource": _SPENT}},
+            "primaryKey": "purpose",
+        },
+    },
+}
+
+
 def descriptor(name: str, title: str) -> dict[str, Any]:
     """The Frictionless Data Package describing the files: one resource per table, each with
-    its Table Schema (fields, types, primary key)."""
+    its Table Schema (fields, types, primary key); the fiscal figures modelled as a Fiscal
+    Data Package (the ``fiscal`` profile beside the ``tabular`` one, and the ``model`` of
+    measures and dimensions), whose own schema requires the tabular profile."""
     return {
         "profile": "tabular-data-package",
+        "profiles": {"fiscal": "*", "tabular": "*"},
         "name": name,
         "title": title,
+        "countryCode": "PR",
+        "granularity": "aggregated",
+        "model": FISCAL_MODEL,
         "licenses": [{"name": "ODC-PDDL-1.0", "path": "http://opendatacommons.org/licenses/pddl/"}],
         "resources": [
             {
