@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, UniqueConstraint
+from sqlalchemy import BigInteger, Column, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from tid.clock import utcnow
@@ -59,3 +59,17 @@ class PublishedDocument(SQLModel, table=True):
     published_at: datetime = Field(default_factory=utcnow)
     withdrawn_at: datetime | None = None
     withdrawn_by: str = Field(default="", max_length=254)
+
+
+class PublicFigures(SQLModel, table=True):
+    """A district's public figures as computed for one version of the district (a fiscal
+    year's statement figures, its months, the roll by year), kept for every web worker: a
+    public page reads them here instead of computing them from the journal again."""
+
+    __tablename__ = "public_figures"
+
+    district_id: int = Field(foreign_key="district.id", primary_key=True)
+    name: str = Field(max_length=40, primary_key=True)  # "roll", "year:2025-26", …
+    version: int = Field(sa_type=BigInteger)
+    body: str = Field(sa_column=Column(Text, nullable=False))
+    computed_at: datetime = Field(default_factory=utcnow)

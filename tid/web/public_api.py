@@ -121,6 +121,7 @@ def table(path: str) -> Any:
         make=make,
         version=open_data.site_version(session=session),
     )
+    session.commit()  # the figures a first reading computed, kept for every worker
     return _send(body, tag)
 
 

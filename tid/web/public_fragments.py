@@ -37,11 +37,15 @@ def kept(
     *, version: object, key: tuple[Any, ...], make: Callable[[], Fragment | None]
 ) -> Fragment | None:
     """The content ``make`` renders for ``version`` in the reader's language and today (None:
-    the page is not there — kept too, so that a missing page costs no more than a page)."""
-    return versions.kept(
-        session=get_session(),
+    the page is not there — kept too, so that a missing page costs no more than a page).
+    The figures a first reading computed are kept for every worker (committed)."""
+    session = get_session()
+    found = versions.kept(
+        session=session,
         district_id=0,
         key=("fragment", language(), today(), *key),
         make=make,
         version=version,
     )
+    session.commit()
+    return found

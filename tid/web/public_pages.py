@@ -329,7 +329,9 @@ def all_data() -> Any:
 
 
 def _package(district_id: int | None) -> Any:
-    body = open_data.data_package(session=get_session(), today=today(), district_id=district_id)
+    session = get_session()
+    body = open_data.data_package(session=session, today=today(), district_id=district_id)
+    session.commit()  # the figures a first reading computed, kept for every worker
     if body is None:
         abort(404)
     name = "tid-todo.zip" if district_id is None else f"tid-distrito-{district_id}.zip"
