@@ -18,7 +18,7 @@ from tid.models import Bill, BillStatus, District
 from tid.rules.money import ZERO
 from tid.services import audit_statement
 from tid.services.audit import Actor
-from tid.services.public import district_figures, publishing, versions
+from tid.services.public import district_figures, open_data, publishing, versions
 
 TODAY = date(2026, 12, 3)
 
@@ -75,6 +75,16 @@ def test_every_demo_year_says_what_its_statement_says(app: Flask, session: Sessi
             assert sum((Decimal(m["collected"]) for m in year.months), ZERO) == st.impost_revenue
             checked += 1
     assert checked >= 1  # the Condado account's year at least
+    # the API's and the files' rows are the same figures, every district and year
+    rows = open_data.rows(session=session, table="fiscal_years", today=TODAY)
+    assert len(rows) == checked
+    for row in rows:
+        page = district_figures.district_page(
+            session=session, district_id=row["district_id"], today=TODAY
+        )
+        assert page is not None
+        (shown,) = [y for y in page.years if y["fiscal_year"] == row["fiscal_year"]]
+        assert row == {k: v for k, v in shown.items() if k != "spent_by_purpose"}
 
 
 def test_a_year_is_public_once_locked_or_chosen(app: Flask, session: Session) -> None:

@@ -25,7 +25,7 @@ from sqlmodel import Session, col, select
 
 from tid import csv_safe
 from tid.models import District, PublicVersion
-from tid.services.public import district_figures, register
+from tid.services.public import district_figures, register, versions
 from tid.services.public.declared import public_view
 
 
@@ -208,7 +208,7 @@ def site_version(*, session: Session) -> tuple[Any, ...]:
     """What every district's public side and the register are read from, in one look: the
     districts, the sum of their public versions (each only grows) and the register's
     version. Whatever changes any of them changes this."""
-    return tuple(session.execute(_SITE_VERSION).one())
+    return tuple(versions.read_now(session=session, statement=_SITE_VERSION))
 
 
 def _districts(session: Session, district_id: int | None) -> list[District]:

@@ -148,7 +148,7 @@ _VERSION = sa_select(*VERSION_COLUMNS)
 def version(*, session: Session) -> tuple[Any, ...]:
     """The register's version: it changes whenever a petition, an ordinance or a finding
     is recorded or changed."""
-    return tuple(session.execute(_VERSION).one())
+    return tuple(versions.read_now(session=session, statement=_VERSION))
 
 
 def petitions(

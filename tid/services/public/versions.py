@@ -24,9 +24,10 @@ from typing import Any, TypeVar
 
 from sqlalchemy import bindparam, event, select
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Row
 from sqlalchemy.orm import ORMExecuteState, SessionTransaction
 from sqlalchemy.orm import Session as OrmSession
+from sqlalchemy.sql import Executable
 from sqlalchemy.sql.dml import UpdateBase
 from sqlmodel import Session
 
@@ -79,12 +80,31 @@ def bump(*, session: Session, district_ids: Sequence[int]) -> None:
 
 _TABLE = PublicVersion.__table__  # type: ignore[attr-defined]
 # Asked on every public page: built once (its cache key is kept with it), one indexed row.
-_VERSION_OF = select(_TABLE.c.version).where(_TABLE.c.district_id == bindparam("district_id"))
+_VERSION_OF_ROW = select(
+    select(_TABLE.c.version)
+    .where(_TABLE.c.district_id == bindparam("district_id"))
+    .scalar_subquery()
+)
+
+
+def read_now(
+    *, session: Session, statement: Executable, params: Mapping[str, Any] | None = None
+) -> Row[Any]:
+    """The one row of ``statement`` — a version, read on every public request: outside a
+    transaction (one round trip, no BEGIN and COMMIT) unless the session is in one already,
+    whose own writes it must see."""
+    if session.in_transaction():
+        return session.execute(statement, params).one()
+    with session.get_bind().connect() as raw:
+        connection = raw.execution_options(isolation_level="AUTOCOMMIT")
+        return connection.execute(statement, params).one()
 
 
 def version_of(*, session: Session, district_id: int) -> int:
     """The district's public version (0 before anything moved it)."""
-    found = session.execute(_VERSION_OF, {"district_id": district_id}).scalar()
+    found = read_now(
+        session=session, statement=_VERSION_OF_ROW, params={"district_id": district_id}
+    )[0]
     return int(found) if found is not None else 0
 
 
