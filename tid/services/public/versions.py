@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import bindparam, event, select
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import Connection, Row
+from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.orm import ORMExecuteState, SessionTransaction
 from sqlalchemy.orm import Session as OrmSession
 from sqlalchemy.sql import Executable
@@ -93,9 +93,10 @@ def read_now(
     """The one row of ``statement`` — a version, read on every public request: outside a
     transaction (one round trip, no BEGIN and COMMIT) unless the session is in one already,
     whose own writes it must see."""
-    if session.in_transaction():
+    bind = session.get_bind()
+    if session.in_transaction() or not isinstance(bind, Engine):
         return session.execute(statement, params).one()
-    with session.get_bind().connect() as raw:
+    with bind.connect() as raw:
         connection = raw.execution_options(isolation_level="AUTOCOMMIT")
         return connection.execute(statement, params).one()
 
