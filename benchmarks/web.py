@@ -12,7 +12,9 @@ they are work for the background queue, not for a request. The demo districts' y
 statements (PDF) are measured: their first request, laid out (target ≤ 1 s; printed apart,
 as it is one request per worker), then under ``wrk`` like the pages, given again as made.
 
-Run: ``.venv/bin/python benchmarks/web.py [--properties N] [--years Y] [--seconds S]``
+Run: ``.venv/bin/python benchmarks/web.py [--properties N] [--years Y] [--seconds S]
+[--only WORDS …] [--database URL]`` (``--only public`` measures the public pages and the open
+data's API beside the login page; ``--database`` keeps the loaded database between runs).
 """
 
 from __future__ import annotations
@@ -164,24 +166,75 @@ def first_request(base: str, cookies: dict[str, str], pages: list[tuple[str, str
         print(f"{name:<32}{role:<12}{took:>9.2f}s{flag}")
 
 
+def _has_large_district(url: str) -> bool:
+    """Whether the database holds the large district already (a database given again)."""
+    engine = make_engine(url)
+    with engine.connect() as conn:
+        found = conn.execute(
+            text("SELECT count(*) FROM district WHERE name = :n"), {"n": LARGE_DISTRICT}
+        ).scalar_one()
+    engine.dispose()
+    return bool(found)
+
+
+def _make_demo(tid: str, env: dict[str, str], url: str, args: argparse.Namespace) -> None:
+    """The demo and the large district, its last year published as its association would."""
+    started = time.monotonic()
+    made = subprocess.run(
+        [tid, "demo", "--large", "--properties", str(args.properties), "--years", str(args.years)],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    if made.returncode:
+        sys.exit(f"tid demo --large failed:\n{made.stderr[-3000:]}")
+    made_line = made.stdout.splitlines()[0]
+    print(f"{made_line} (with the demo: {time.monotonic() - started:.0f} s in all)", flush=True)
+    with make_engine(url, isolation_level="AUTOCOMMIT").connect() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO published_year (district_id, fiscal_year, published, actor, "
+                "updated_at) SELECT id, '2025-26', true, 'benchmark', now() FROM district "
+                "WHERE name = :n"
+            ),
+            {"n": LARGE_DISTRICT},
+        )
+        conn.execute(text("ANALYZE"))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--properties", type=int, default=20_000)
     parser.add_argument("--years", type=int, default=10)
     parser.add_argument("--seconds", type=int, default=8)
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="WORDS",
+        help="measure only the pages whose name contains WORDS (repeatable; the login page is "
+        "always measured, as the baseline)",
+    )
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        help="a PostgreSQL database to use instead of a throwaway one (migrated; the demo and "
+        "the large district are loaded into it unless it holds them already)",
+    )
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         sys.exit("wrk is needed: apt-get install wrk (make bench does it as root)")
     folder = Path(tempfile.mkdtemp(prefix="tid-bench-web-"))
-    server = ThrowawayPostgres()
-    server.start()
+    server = None if args.database else ThrowawayPostgres()
     gunicorn: subprocess.Popen[bytes] | None = None
     try:
-        admin = make_engine(server.url(), isolation_level="AUTOCOMMIT")
-        with admin.connect() as conn:
-            conn.execute(text("CREATE DATABASE tid"))
-        admin.dispose()
-        url = server.url("tid")
+        if server is not None:
+            server.start()
+            admin = make_engine(server.url(), isolation_level="AUTOCOMMIT")
+            with admin.connect() as conn:
+                conn.execute(text("CREATE DATABASE tid"))
+            admin.dispose()
+        url = args.database or server.url("tid")  # type: ignore[union-attr]
         env = {
             **os.environ,
             "DATABASE_URL": url,
@@ -191,38 +244,12 @@ def main() -> None:
             # answer most of them 429 (it is still counted on each request).
             "TID_PUBLIC_RATE_LIMIT": "1000000000",
         }
+        if server is None:  # the demo's instance, with its config.toml, was another run's
+            env["TID_TWO_FACTOR_ROLES"] = ""
         tid = str(BIN / "tid")
         subprocess.run([tid, "db", "upgrade"], check=True, env=env, capture_output=True)
-        started = time.monotonic()
-        made = subprocess.run(
-            [
-                tid,
-                "demo",
-                "--large",
-                "--properties",
-                str(args.properties),
-                "--years",
-                str(args.years),
-            ],
-            env=env,
-            capture_output=True,
-            text=True,
-        )
-        if made.returncode:
-            sys.exit(f"tid demo --large failed:\n{made.stderr[-3000:]}")
-        made_line = made.stdout.splitlines()[0]
-        print(f"{made_line} (with the demo: {time.monotonic() - started:.0f} s in all)")
-        with make_engine(url, isolation_level="AUTOCOMMIT").connect() as conn:
-            # the large district's last year published, as its association would
-            conn.execute(
-                text(
-                    "INSERT INTO published_year (district_id, fiscal_year, published, actor, "
-                    "updated_at) SELECT id, '2025-26', true, 'benchmark', now() FROM district "
-                    "WHERE name = :n"
-                ),
-                {"n": LARGE_DISTRICT},
-            )
-            conn.execute(text("ANALYZE"))
+        if not _has_large_district(url):
+            _make_demo(tid, env, url, args)
         n = ids(url)
         port = _free_port()
         base = f"http://127.0.0.1:{port}"
@@ -303,6 +330,12 @@ def main() -> None:
             ("anonymous", "public API: fiscal years", "/api/v1/public/fiscal-years"),
             ("anonymous", "public API: petitions", "/api/v1/public/petitions"),
         ]
+        if args.only:
+            pages = [
+                page
+                for page in pages
+                if page[2] == "/login" or any(words in page[1] for words in args.only)
+            ]
         first_request(base, cookies, pages)
         script = folder / "count.lua"
         script.write_text(_COUNT_NON_200)
@@ -326,7 +359,8 @@ def main() -> None:
             extra = f" ({bad} answers not 200)" if bad else ""
             print(
                 f"{name:<32}{role:<12}{rps:>8.1f}{p50:>8.1f}ms{p99:>8.1f}ms{ratio:>8.1f}×"
-                f"{flag}{extra}"
+                f"{flag}{extra}",
+                flush=True,
             )
         print(
             "\nall pages ≤ 10× the login page and ≤ 2 s at p99"
@@ -337,7 +371,8 @@ def main() -> None:
         if gunicorn is not None:
             gunicorn.terminate()
             gunicorn.wait(timeout=30)
-        server.stop()
+        if server is not None:
+            server.stop()
         shutil.rmtree(folder, ignore_errors=True)
 
 

@@ -13,7 +13,7 @@ from alembic import op
 import tid.models
 
 revision: str = "k25b01"
-down_revision: str | None = "k26a01"
+down_revision: str | None = "k29d01"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -459,6 +459,7 @@ NOT_WALKED = {
     "public.deadlines": "iCalendar for calendar programs (as petitions.calendar_feed)",
     "public.district_data": "a ZIP of data files for programs (column names are keys)",
     "public.all_data": "a ZIP of data files for programs (column names are keys)",
+    "public.published_document": "a published document's own bytes, as archived",
     "public_api.index": "JSON for scripts (the open data's API)",
     "public_api.table": "JSON for scripts (the open data's API)",
     "public_api.openapi": "JSON for scripts (the open data's API)",

@@ -1,7 +1,8 @@
 """The open data: the JSON API pages every table by cursor with no row cap, answers with an
 ETag (304 when unchanged), may be cached and read from any page; its OpenAPI description is
-valid; the bulk downloads are valid Frictionless data packages; and the fiscal figures in
-the API and the files are the yearly statement's."""
+valid; the bulk downloads are valid Frictionless data packages, the fiscal figures modelled
+as a Fiscal Data Package (measures and dimensions); and the fiscal figures in the API and the
+files are the yearly statement's."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ import json
 import zipfile
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
+import jsonschema
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -80,6 +83,80 @@ def test_the_openapi_description_is_valid(client: FlaskClient) -> None:
     assert "/api/v1/public/fiscal-years" in document["paths"]
 
 
+# The Fiscal Data Package's rules for its model (its measures and dimensions), as a JSON
+# schema: a measure names its column and an ISO 4217 currency; a dimension its attributes,
+# each naming its column, and its primary key among them.
+_MODEL = {
+    "type": "object",
+    "required": ["measures", "dimensions"],
+    "properties": {
+        "measures": {
+            "type": "object",
+            "minProperties": 1,
+            "additionalProperties": {
+                "type": "object",
+                "required": ["source", "currency"],
+                "properties": {
+                    "source": {"type": "string"},
+                    "resource": {"type": "string"},
+                    "currency": {"type": "string", "pattern": "^[A-Z]{3}$"},
+                    "direction": {"enum": ["expenditure", "revenue"]},
+                    "phase": {"enum": ["proposed", "approved", "adjusted", "executed"]},
+                },
+            },
+        },
+        "dimensions": {
+            "type": "object",
+            "minProperties": 1,
+            "additionalProperties": {
+                "type": "object",
+                "required": ["attributes", "primaryKey"],
+                "properties": {
+                    "attributes": {
+                        "type": "object",
+                        "minProperties": 1,
+                        "additionalProperties": {"type": "object", "required": ["source"]},
+                    },
+                    "dimensionType": {
+                        "enum": [
+                            "datetime",
+                            "entity",
+                            "classification",
+                            "activity",
+                            "fact",
+                            "location",
+                            "other",
+                        ]
+                    },
+                },
+            },
+        },
+    },
+}
+
+
+def _assert_fiscal_model(descriptor: dict[str, Any]) -> None:
+    """The descriptor is a Fiscal Data Package: its profiles, and a model whose every measure
+    is a number column of its table and every attribute a column of its table."""
+    assert descriptor["profiles"] == {"fiscal": "*", "tabular": "*"}
+    model = descriptor["model"]
+    jsonschema.validate(model, _MODEL)
+    fields = {
+        r["name"]: {f["name"]: f["type"] for f in r["schema"]["fields"]}
+        for r in descriptor["resources"]
+    }
+    first = descriptor["resources"][0]["name"]
+    for measure in model["measures"].values():
+        assert fields[measure.get("resource", first)][measure["source"]] == "number"
+    for dimension in model["dimensions"].values():
+        keys = dimension["primaryKey"]
+        assert set([keys] if isinstance(keys, str) else keys) <= set(dimension["attributes"])
+        for attribute in dimension["attributes"].values():
+            assert attribute["source"] in fields[attribute.get("resource", first)]
+    assert {"billed", "collected", "spent"} <= set(model["measures"])
+    assert {"district", "fiscal_year", "purpose"} <= set(model["dimensions"])
+
+
 def test_the_data_packages_are_valid_and_say_the_statement(
     client: FlaskClient, session: Session, demo: District, tmp_path: Path
 ) -> None:
@@ -98,6 +175,7 @@ def test_the_data_packages_are_valid_and_say_the_statement(
         }
         report = validate(str(target / "datapackage.json"))
         assert report.valid, report.flatten(["rowNumber", "fieldName", "type", "note"])
+        _assert_fiscal_model(descriptor)
     fy = parse_fiscal_year("2025-26")
     st = audit_statement.statement(session=session, district_id=demo.id or 0, fy=fy)
     with (tmp_path / "one" / "fiscal_years.csv").open(encoding="utf-8") as handle:

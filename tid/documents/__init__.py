@@ -97,6 +97,17 @@ KINDS: dict[str, Kind] = {
             _YEAR,
         ),
         Kind(
+            "published-statement.pdf",
+            N_(
+                "The yearly statement as the district publishes it: the year's figures, "
+                "without any property's row"
+            ),
+            account.published_statement_pdf,
+            PDF,
+            ("district",),
+            ("year",),
+        ),
+        Kind(
             "statement.csv",
             N_("The yearly statement's lines as a spreadsheet"),
             account.statement_part_csv,

@@ -79,6 +79,27 @@ def statement_pdf(
     return Document(pdf, PDF, f"statement-{district}-FY{fy.label}.pdf")
 
 
+def published_statement_pdf(
+    session: Session, *, district: int, reader: Reader, year: FiscalYear | None = None
+) -> Document:
+    """The yearly statement as a district publishes it (PDF/A): its figures — billed,
+    collected, spent by purpose, the administrative cap, the bank — and the receivables by
+    age in all, without any property's row (those stay in the statement for audit)."""
+    from tid.services.public import district_figures
+
+    shown = district_of(session, district)
+    fy = _year(session, shown, year, reader)
+    with reader.speaking():
+        context = account_reads.statement_page_context(
+            session=session, district=shown, fy=fy, booked_by=None, today=reader.today
+        )
+        figures = district_figures.year_figures(
+            session=session, district=shown, fy=fy, today=reader.today
+        )
+    pdf = reader.pdf("pdf/published_statement.html", figures=figures, **context)
+    return Document(pdf, PDF, f"published-statement-{district}-FY{fy.label}.pdf")
+
+
 def statement_part_csv(
     session: Session,
     *,

@@ -74,7 +74,12 @@ from tid.models.petitions_and_ordinances import (
     PetitionState,
 )
 from tid.models.places_and_users import District, Municipality, Role, User
-from tid.models.public_records import PublicVersion, PublishedYear
+from tid.models.public_records import (
+    PublicFigures,
+    PublicVersion,
+    PublishedDocument,
+    PublishedYear,
+)
 from tid.models.reforms import SavedReform
 from tid.models.roll_and_properties import Property, PropertyYear, RollImport
 from tid.models.sign_in_and_limits import (
@@ -143,7 +148,9 @@ __all__ = [
     "Property",
     "PropertyLien",
     "PropertyYear",
+    "PublicFigures",
     "PublicVersion",
+    "PublishedDocument",
     "PublishedYear",
     "Quantity",
     "QueueResult",

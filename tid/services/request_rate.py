@@ -28,9 +28,12 @@ class Decision:
     retry_after: int  # seconds until the next minute begins
 
 
-def hit(*, session: Session, key: str, limit: int, now: datetime | None = None) -> Decision:
-    """Count one request of ``key`` (e.g. ``calc:203.0.113.9``) and say whether it is within
-    ``limit`` requests a minute. The caller commits."""
+def hit(
+    *, session: Session, key: str, limit: int, now: datetime | None = None, amount: int = 1
+) -> Decision:
+    """Count one request of ``key`` (e.g. ``calc:203.0.113.9``) — or ``amount`` of them at
+    once — and say whether the count is within ``limit`` requests a minute. The caller
+    commits."""
     moment = int((now or utcnow()).timestamp())
     window = moment // WINDOW_SECONDS
     key = key[:120]
@@ -38,14 +41,14 @@ def hit(*, session: Session, key: str, limit: int, now: datetime | None = None) 
     insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
     statement = (
         insert(RequestCount)
-        .values(key=key, window=window, count=1)
+        .values(key=key, window=window, count=amount)
         .on_conflict_do_update(
-            index_elements=["key", "window"], set_={"count": RequestCount.count + 1}
+            index_elements=["key", "window"], set_={"count": RequestCount.count + amount}
         )
         .returning(col(RequestCount.count))
     )
     count = int(session.execute(statement).scalar_one())
-    if count == 1:  # the client's first request of a new minute: forget its older ones
+    if count == amount:  # the client's first request of a new minute: forget its older ones
         session.execute(
             delete(RequestCount).where(
                 col(RequestCount.key) == key, col(RequestCount.window) < window

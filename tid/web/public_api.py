@@ -19,7 +19,7 @@ from flask import Blueprint, Response, abort, current_app, request, url_for
 
 from tid.db import get_session
 from tid.ids import parse_id
-from tid.services.public import open_data
+from tid.services.public import open_data, versions
 from tid.web.access import public
 from tid.web.public_pages import rate_limit
 from tid.web.util import today
@@ -42,9 +42,17 @@ def _open_to_every_page(response: Response) -> Response:
     return response
 
 
-def _answer(document: object) -> Response:
+def _serialized(document: object) -> tuple[str, str]:
+    """The answer's body and its ETag."""
     body = json.dumps(document, ensure_ascii=False, sort_keys=False) + "\n"
-    tag = hashlib.sha256(body.encode("utf-8")).hexdigest()[:32]
+    return body, hashlib.sha256(body.encode("utf-8")).hexdigest()[:32]
+
+
+def _answer(document: object) -> Response:
+    return _send(*_serialized(document))
+
+
+def _send(body: str, tag: str) -> Response:
     response = current_app.response_class(body, mimetype="application/json")
     response.set_etag(tag)
     response.headers["Cache-Control"] = CACHE
@@ -87,19 +95,34 @@ def table(path: str) -> Any:
         district_id = parse_id(request.args.get("district_id", ""))
         if district_id is None:
             abort(404)
-    found = open_data.page(
-        session=get_session(),
-        table=name,
-        today=today(),
-        district_id=district_id,
-        after=request.args.get("cursor", "")[:200] or None,
-        limit=_limit(),
+    session = get_session()
+
+    def make() -> tuple[str, str]:
+        found = open_data.page(
+            session=session,
+            table=name,
+            today=today(),
+            district_id=district_id,
+            after=request.args.get("cursor", "")[:200] or None,
+            limit=_limit(),
+        )
+        following = None
+        if found.next_after is not None:
+            args: dict[str, Any] = {**request.args.to_dict(), "cursor": found.next_after}
+            following = url_for("public_api.table", path=path, **args)
+        return _serialized({"data": found.rows, "links": {"next": following}})
+
+    # kept once per version of the installation's public side, day and address
+    asked = tuple(sorted((k, v[:200]) for k, v in request.args.items(multi=True)))
+    body, tag = versions.kept(
+        session=session,
+        district_id=0,
+        key=("api", path, today(), asked),
+        make=make,
+        version=open_data.site_version(session=session),
     )
-    following = None
-    if found.next_after is not None:
-        args: dict[str, Any] = {**request.args.to_dict(), "cursor": found.next_after}
-        following = url_for("public_api.table", path=path, **args)
-    return _answer({"data": found.rows, "links": {"next": following}})
+    session.commit()  # the figures a first reading computed, kept for every worker
+    return _send(body, tag)
 
 
 @bp.route("/openapi.json")

@@ -12,6 +12,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
+from markupsafe import Markup
 from werkzeug.exceptions import TooManyRequests
 
 from tid.clock import utcnow
@@ -25,13 +26,16 @@ from tid.services.public import (
     estimate,
     feeds,
     open_data,
+    published_records,
     publishing,
     register,
+    versions,
     visits,
 )
-from tid.web import nav
+from tid.web import nav, public_fragments
 from tid.web.access import public
 from tid.web.forms import Form
+from tid.web.public_fragments import Fragment
 from tid.web.util import today
 
 bp = Blueprint("public", __name__, url_prefix="/publico")
@@ -77,34 +81,65 @@ def _fiscal_year(value: str) -> FiscalYear:
 @public
 def index() -> Any:
     """Every municipality with districts or petitions, each with its districts."""
-    rows = district_figures.municipalities(session=get_session())
-    return render_template("public/index.html", municipalities=rows)
+    session = get_session()
+
+    def make() -> Fragment:
+        rows = district_figures.municipalities(session=session)
+        title = _("Districts in the open")
+        return _fragment(title, "public/_index_body.html", municipalities=rows)
+
+    found = public_fragments.kept(
+        version=open_data.site_version(session=session), key=("index",), make=make
+    )
+    return _page(found)
+
+
+def _fragment(
+    title: str, template: str, frame: dict[str, Any] | None = None, **values: Any
+) -> Fragment:
+    return Fragment(title, Markup(render_template(template, **values)), frame or {})
+
+
+def _page(found: Fragment | None, chooses: bool = False) -> Any:
+    if found is None:
+        abort(404)
+    return render_template("public/page.html", fragment=found, chooses=chooses)
 
 
 @bp.route("/distritos/<int:district_id>")
 @public
 def district(district_id: int) -> Any:
-    """A district's page: its ordinance, its roll and its published years."""
-    page = district_figures.district_page(
-        session=get_session(), district_id=district_id, today=today()
-    )
-    if page is None:
-        abort(404)
-    chart = grouped_bars(
-        [
-            (y["fiscal_year"], [("billed", y["billed"]), ("revenue", y["collected"])])
-            for y in reversed(page.years)
-        ],
-        chart_id="public-years",
-        title=_("Billed and collected, by fiscal year"),
-        series_titles={"billed": _("Billed"), "revenue": _("Collected")},
-        money=money,
-    )
+    """A district's page: its ordinance, its roll, its published years and documents."""
+    session = get_session()
+
+    def make() -> Fragment | None:
+        page = district_figures.district_page(
+            session=session, district_id=district_id, today=today()
+        )
+        if page is None:
+            return None
+        chart = grouped_bars(
+            [
+                (y["fiscal_year"], [("billed", y["billed"]), ("revenue", y["collected"])])
+                for y in reversed(page.years)
+            ],
+            chart_id="public-years",
+            title=_("Billed and collected, by fiscal year"),
+            series_titles={"billed": _("Billed"), "revenue": _("Collected")},
+            money=money,
+        )
+        frame = {"district_id": district_id}
+        return _fragment(
+            page.district["name"], "public/_district_body.html", frame, page=page, chart=chart
+        )
+
+    version = versions.version_of(session=session, district_id=district_id)
+    found = public_fragments.kept(version=version, key=("district", district_id), make=make)
     # the link to choosing the public years, for those who choose them
     chooses = current_user.is_authenticated and publishing.may_publish_district(
-        session=get_session(), person=current_user, district_id=district_id
+        session=session, person=current_user, district_id=district_id
     )
-    return render_template("public/district.html", page=page, chart=chart, chooses=chooses)
+    return _page(found, chooses)
 
 
 @bp.route("/distritos/<int:district_id>/<fiscal_year>")
@@ -112,29 +147,58 @@ def district(district_id: int) -> Any:
 def year(district_id: int, fiscal_year: str) -> Any:
     """A published fiscal year of a district: the statement's figures and its months."""
     fy = _fiscal_year(fiscal_year)
-    page = district_figures.year_page(
-        session=get_session(), district_id=district_id, fy=fy, today=today()
+    session = get_session()
+
+    def make() -> Fragment | None:
+        page = district_figures.year_page(
+            session=session, district_id=district_id, fy=fy, today=today()
+        )
+        if page is None:
+            return None
+        chart = grouped_bars(
+            [
+                (
+                    m["month"][5:],
+                    [("revenue", m["collected"]), ("program", m["program"]), ("admin", m["admin"])],
+                )
+                for m in page.months
+            ],
+            chart_id="public-months",
+            title=_("Collected and spent, by month"),
+            series_titles={
+                "revenue": _("Collected"),
+                "program": _("Authorized purposes"),
+                "admin": _("Administrative"),
+            },
+            money=money,
+        )
+        title = f"{page.district['name']} · {fy.label}"
+        return _fragment(title, "public/_year_body.html", page=page, fy=fy, chart=chart)
+
+    version = versions.version_of(session=session, district_id=district_id)
+    return _page(
+        public_fragments.kept(version=version, key=("year", district_id, fy.label), make=make)
     )
-    if page is None:
+
+
+@bp.route("/distritos/<int:district_id>/documentos/<int:document_id>")
+@public
+def published_document(district_id: int, document_id: int) -> Any:
+    """A document of record the district published, exactly as archived (its SHA-256 in
+    ``ETag`` and ``X-Content-SHA256``); a withdrawn one is gone (404)."""
+    found = published_records.published(
+        session=get_session(), district_id=district_id, document_id=document_id
+    )
+    if found is None:
         abort(404)
-    chart = grouped_bars(
-        [
-            (
-                m["month"][5:],
-                [("revenue", m["collected"]), ("program", m["program"]), ("admin", m["admin"])],
-            )
-            for m in page.months
-        ],
-        chart_id="public-months",
-        title=_("Collected and spent, by month"),
-        series_titles={
-            "revenue": _("Collected"),
-            "program": _("Authorized purposes"),
-            "admin": _("Administrative"),
-        },
-        money=money,
-    )
-    return render_template("public/year.html", page=page, fy=fy, chart=chart)
+    record = found.record
+    response = Response(found.content, mimetype=record.media_type)
+    name = f"distrito-{district_id}-{record.fiscal_year}-{record.id}.pdf"
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    response.headers["X-Content-SHA256"] = record.sha256
+    response.set_etag(record.sha256)
+    response.headers["Cache-Control"] = DATA_CACHE
+    return response.make_conditional(request)
 
 
 # The feeds change with a step recorded; a reader polling them every few minutes is enough.
@@ -146,11 +210,22 @@ FEED_CACHE = "public, max-age=300"
 def municipality(municipality_id: int) -> Any:
     """The municipality's register of petitions: each petition's steps and deadlines."""
     session = get_session()
-    found = register.municipality(session=session, municipality_id=municipality_id)
-    if found is None:
-        abort(404)
-    rows = register.petitions(session=session, today=today(), municipality_id=municipality_id)
-    return render_template("public/register.html", municipality=found, petitions=rows)
+
+    def make() -> Fragment | None:
+        found = register.municipality(session=session, municipality_id=municipality_id)
+        if found is None:
+            return None
+        rows = register.petitions(session=session, today=today(), municipality_id=municipality_id)
+        title = _("Petitions and ordinances: %(municipality)s", municipality=found["name"])
+        feed = url_for("public.feed", municipality_id=municipality_id)
+        return _fragment(
+            title, "public/_register_body.html", {"feed": feed}, municipality=found, petitions=rows
+        )
+
+    version = register.version(session=session)
+    return _page(
+        public_fragments.kept(version=version, key=("register", municipality_id), make=make)
+    )
 
 
 @bp.route("/peticiones/<int:petition_id>")
@@ -208,19 +283,32 @@ def owner_estimate(district_id: int) -> Any:
     """The owner's estimate: the formula's inputs typed in, the impost computed with its
     explanation as the bill gives it. A GET form: nothing is written or kept."""
     session = get_session()
-    shape = estimate.estimate_form(session=session, district_id=district_id)
-    if shape is None:
-        abort(404)
-    values = {i.name: request.args.get(i.name, "")[:200] for i in shape.inputs}
-    form = Form()
-    result = None
-    if request.args and not shape.apportioned:
-        result = form.read(
-            lambda: estimate.estimate(session=session, district_id=district_id, values=values)
+
+    def make() -> Fragment | None:
+        shape = estimate.estimate_form(session=session, district_id=district_id)
+        if shape is None:
+            return None
+        values = {i.name: request.args.get(i.name, "")[:200] for i in shape.inputs}
+        form = Form()
+        result = None
+        if request.args and not shape.apportioned:
+            result = form.read(
+                lambda: estimate.estimate(session=session, district_id=district_id, values=values)
+            )
+        title = f"{_('Estimate your impost')} · {shape.district['name']}"
+        return _fragment(
+            title,
+            "public/_estimate_body.html",
+            shape=shape,
+            values=values,
+            errors=form.errors,
+            result=result,
         )
-    return render_template(
-        "public/estimate.html", shape=shape, values=values, errors=form.errors, result=result
-    )
+
+    if request.args:  # an estimate: computed for this reader, never kept
+        return _page(make())
+    version = versions.version_of(session=session, district_id=district_id)
+    return _page(public_fragments.kept(version=version, key=("estimate", district_id), make=make))
 
 
 DATA_CACHE = "public, max-age=300"
@@ -241,7 +329,9 @@ def all_data() -> Any:
 
 
 def _package(district_id: int | None) -> Any:
-    body = open_data.data_package(session=get_session(), today=today(), district_id=district_id)
+    session = get_session()
+    body = open_data.data_package(session=session, today=today(), district_id=district_id)
+    session.commit()  # the figures a first reading computed, kept for every worker
     if body is None:
         abort(404)
     name = "tid-todo.zip" if district_id is None else f"tid-distrito-{district_id}.zip"

@@ -1,6 +1,8 @@
-"""Publishing a district's fiscal years: the association of the district, the clerk of its
-municipality or an administrator chooses when a year's figures become public (by default once
-the year is locked) or withdraws them; each choice is kept in the history."""
+"""Publishing a district's fiscal years and documents of record: the association of the
+district, the clerk of its municipality or an administrator chooses when a year's figures
+become public (by default once the year is locked) or withdraws them, and publishes a year's
+statement as a document of record (made, archived, listed on the public page) or withdraws
+it; each choice is kept in the history."""
 
 from __future__ import annotations
 
@@ -9,11 +11,14 @@ from typing import Any
 from flask import Blueprint, abort, render_template, request, url_for
 from flask_babel import gettext as _
 
+from tid import documents
+from tid.app_reader import reader
 from tid.db import get_session
-from tid.rules.errors import InputError
-from tid.rules.periods import parse_fiscal_year
+from tid.i18n import language
+from tid.rules.errors import N_, InputError
+from tid.rules.periods import FiscalYear, parse_fiscal_year
 from tid.services import places
-from tid.services.public import district_figures, publishing
+from tid.services.public import district_figures, published_records, publishing
 from tid.web.access import deny_unless, me, require
 from tid.web.forms import Form
 
@@ -34,8 +39,22 @@ def _district(district_id: int) -> Any:
 def years(district_id: int) -> Any:
     """The district's fiscal years, each public or not, with the choice to change it."""
     district = _district(district_id)
-    rows = district_figures.years_to_choose(session=get_session(), district_id=district_id)
-    return render_template("public/publishing.html", district=district, rows=rows)
+    return _page(district, Form())
+
+
+def _page(district: Any, form: Form, values: dict[str, str] | None = None) -> Any:
+    session = get_session()
+    rows = district_figures.years_to_choose(session=session, district_id=district.id)
+    kept = published_records.listed(session=session, district_id=district.id, withdrawn_too=True)
+    return render_template(
+        "public/publishing.html",
+        district=district,
+        rows=rows,
+        year_options=[(r.fiscal_year, r.fiscal_year) for r in rows],
+        documents=kept,
+        errors=form.errors,
+        values=values or {},
+    )
 
 
 @bp.route("/distritos/<int:district_id>/publicacion/<fiscal_year>", methods=["POST"])
@@ -60,3 +79,76 @@ def choose(district_id: int, fiscal_year: str) -> Any:
         else _("The figures of %(year)s are no longer public.", year=fy.label)
     )
     return form.flashed(said, url_for("public_publishing.years", district_id=district_id))
+
+
+NOT_A_YEAR = N_("Choose one of the district's fiscal years.")
+
+
+def _year_of(district_id: int, value: str) -> FiscalYear:
+    """One of the district's fiscal years (those with figures, a lock or a choice)."""
+    rows = district_figures.years_to_choose(session=get_session(), district_id=district_id)
+    if value not in {r.fiscal_year for r in rows}:
+        raise InputError("fiscal_year", NOT_A_YEAR)
+    return parse_fiscal_year(value)
+
+
+def _publish(district: Any, fy: FiscalYear, kind: str, title: str) -> Any:
+    """Make the document for the year in the reader's language and publish it."""
+    made = documents.make(
+        get_session(), kind, reader=reader(language()), district=district.id, year=fy
+    )
+    return published_records.publish(
+        session=get_session(),
+        actor=me().actor,
+        district=district,
+        fy=fy,
+        kind=kind,
+        title=title,
+        language=language(),
+        content=made.data,
+        media_type=made.media_type,
+    )
+
+
+@bp.route("/distritos/<int:district_id>/publicacion/documentos", methods=["POST"])
+@require(*CHOOSERS)
+def publish_document(district_id: int) -> Any:
+    """Make the year's statement as published (PDF/A), archive it and publish it."""
+    district = _district(district_id)
+    values = {k: request.form.get(k, "")[:400] for k in ("fiscal_year", "title")}
+    kind = "published-statement.pdf"
+    form = Form()
+    fy = form.read(lambda: _year_of(district_id, values["fiscal_year"]))
+    if fy is not None:
+        title = values["title"].strip() or _(published_records.PUBLISHABLE[kind], year=fy.label)
+        form.write(lambda: _publish(district, fy, kind, title))
+    saved = form.saved(
+        _("The statement of %(year)s is published.", year=values["fiscal_year"]),
+        url_for("public_publishing.years", district_id=district_id),
+    )
+    return saved or (_page(district, form, values), 422)
+
+
+@bp.route(
+    "/distritos/<int:district_id>/publicacion/documentos/<int:document_id>/retirar",
+    methods=["POST"],
+)
+@require(*CHOOSERS)
+def withdraw_document(district_id: int, document_id: int) -> Any:
+    """Take a published document off the public side (the archive keeps it)."""
+    _district(district_id)
+    form = Form()
+    found = form.write(
+        lambda: published_records.withdraw(
+            session=get_session(),
+            actor=me().actor,
+            district_id=district_id,
+            document_id=document_id,
+        )
+    )
+    if found is None and form.refused is None:
+        abort(404)
+    return form.flashed(
+        _("The document is no longer public."),
+        url_for("public_publishing.years", district_id=district_id),
+    )

@@ -1,13 +1,16 @@
 """The public figures are the yearly statement's: for every district and fiscal year of the
 demo, what the public page, its rows and its files say is what the account's statement, its
-receivables and the billing run say — computed here from those services, not again."""
+receivables and the billing run say — computed here from those services, not again; and once
+computed for a version of the district, every worker reads them back without the journal."""
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from decimal import Decimal
 
 from flask import Flask
+from sqlalchemy import event
 from sqlmodel import Session, select
 
 from tid.demo import ACCOUNT_DISTRICT
@@ -15,7 +18,7 @@ from tid.models import Bill, BillStatus, District
 from tid.rules.money import ZERO
 from tid.services import audit_statement
 from tid.services.audit import Actor
-from tid.services.public import district_figures, publishing
+from tid.services.public import district_figures, open_data, publishing, versions
 
 TODAY = date(2026, 12, 3)
 
@@ -73,6 +76,16 @@ def test_every_demo_year_says_what_its_statement_says(
             assert sum((Decimal(m["collected"]) for m in year.months), ZERO) == st.impost_revenue
             checked += 1
     assert checked >= 1  # the Condado account's year at least
+    # the API's and the files' rows are the same figures, every district and year
+    rows = open_data.rows(session=session, table="fiscal_years", today=TODAY)
+    assert len(rows) == checked
+    for row in rows:
+        page = district_figures.district_page(
+            session=session, district_id=row["district_id"], today=TODAY
+        )
+        assert page is not None
+        (shown,) = [y for y in page.years if y["fiscal_year"] == row["fiscal_year"]]
+        assert row == {k: v for k, v in shown.items() if k != "spent_by_purpose"}
 
 
 def test_a_year_is_public_once_locked_or_chosen(
@@ -90,3 +103,29 @@ def test_a_year_is_public_once_locked_or_chosen(
     # not the copy kept before the withdrawal
     page = district_figures.district_page(session=session, district_id=d, today=TODAY)
     assert page is not None and page.years == [] and page.unpublished == [fy.label]
+
+
+def test_a_public_page_reads_the_years_figures_kept_not_the_journal(
+    app: Flask, session: Session
+) -> None:
+    load_demo(session=session, config={**app.config, "INSTANCE_PATH": app.instance_path})
+    condado = session.exec(select(District).where(District.name == ACCOUNT_DISTRICT)).one()
+    d = condado.id or 0
+    fy = district_figures.fiscal_years(session=session, district_id=d)[0]
+    first = district_figures.district_page(session=session, district_id=d, today=TODAY)
+    year = district_figures.year_page(session=session, district_id=d, fy=fy, today=TODAY)
+    session.commit()
+    versions.forget_all()  # another worker: nothing of its own kept
+    asked: list[str] = []
+    engine = session.get_bind()
+    listen = lambda *args: asked.append(str(args[2]))  # noqa: E731
+    event.listen(engine, "before_cursor_execute", listen)
+    try:
+        again = district_figures.district_page(session=session, district_id=d, today=TODAY)
+        year_again = district_figures.year_page(session=session, district_id=d, fy=fy, today=TODAY)
+    finally:
+        event.remove(engine, "before_cursor_execute", listen)
+    assert again == first and year_again == year
+    heavy = re.compile(r"\b(journal_entry|journal_line|bill|bill_ledger|property_year)\b")
+    assert asked and not [q for q in asked if heavy.search(q)]
+    assert any("public_figures" in q for q in asked)

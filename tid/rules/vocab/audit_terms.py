@@ -88,6 +88,10 @@ AUDIT_ACTIONS: Vocabulary[Term] = Vocabulary(
         Term("petition.approve", N_("Approved by the mayor")),
         Term("petition.veto", N_("Vetoed by the mayor")),
         Term("petition.publish", N_("Publication recorded")),
+        Term("published_year.publish", N_("Fiscal year's figures published")),
+        Term("published_year.withdraw", N_("Fiscal year's figures withdrawn")),
+        Term("published_document.publish", N_("Document of record published")),
+        Term("published_document.withdraw", N_("Published document withdrawn")),
     ),
 )
 
@@ -112,6 +116,8 @@ AUDIT_RECORDS: Vocabulary[Term] = Vocabulary(
         Term("issued_document", N_("Issued document")),
         Term("ownership_transfer", N_("Change of owner")),
         Term("property", N_("Property")),
+        Term("published_year", N_("Published fiscal year")),
+        Term("published_document", N_("Published document")),
     ),
 )
 

@@ -130,7 +130,21 @@ PUBLIC_FIELDS: dict[str, frozenset[str]] = {
     # A published year's spending on one authorized purpose (or administrative).
     "expenditure_line": frozenset({"district_id", "fiscal_year", "purpose", "amount"}),
     # A document of record a district published, as archived.
-    "document": frozenset({"district_id", "fiscal_year", "title", "media_type", "sha256"}),
+    "document": frozenset(
+        {
+            "id",
+            "district_id",
+            "fiscal_year",
+            "kind",
+            "title",
+            "language",
+            "media_type",
+            "size",
+            "sha256",
+            "published_on",
+            "path",
+        }
+    ),
     # A month of a published fiscal year (the charts).
     "month": frozenset(
         {

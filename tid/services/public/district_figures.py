@@ -32,7 +32,7 @@ from tid.rules.money import ZERO
 from tid.rules.periods import FiscalYear, fiscal_year_of, parse_fiscal_year
 from tid.rules.vocab import formula_name_label
 from tid.services import account_reads, audit_statement, roll
-from tid.services.public import publishing, versions
+from tid.services.public import published_records, publishing, stored_figures, versions
 from tid.services.public.declared import public_view
 
 HUNDRED = Decimal(100)
@@ -54,6 +54,7 @@ class DistrictPage:
     roll_years: list[dict[str, Any]]
     years: list[dict[str, Any]]  # published, newest first
     unpublished: list[str]  # fiscal years with figures not (yet) public, newest first
+    documents: list[dict[str, Any]]  # the documents of record published, newest year first
 
 
 def municipalities(*, session: Session) -> list[dict[str, Any]]:
@@ -261,15 +262,31 @@ def year_figures(
 
 def district_page(*, session: Session, district_id: int, today: date) -> DistrictPage | None:
     """The district's public page (None: there is no such district), kept per version."""
+    version = versions.version_of(session=session, district_id=district_id)
 
     def make() -> DistrictPage | None:
         district = session.get(District, district_id)
-        return None if district is None else _district_page(session, district, today)
+        return None if district is None else _district_page(session, district, today, version)
 
-    return versions.kept(session=session, district_id=district_id, key=("page", today), make=make)
+    return versions.kept(
+        session=session, district_id=district_id, key=("page", today), make=make, version=version
+    )
 
 
-def _district_page(session: Session, district: District, today: date) -> DistrictPage:
+def _stored_year(
+    session: Session, district: District, fy: FiscalYear, today: date, version: int
+) -> dict[str, Any]:
+    """The year's figures as kept for the district's version (computed the first time)."""
+    return stored_figures.figures(
+        session=session,
+        district_id=district.id or 0,
+        name=f"year:{fy.label}",
+        version=version,
+        make=lambda: year_figures(session=session, district=district, fy=fy, today=today),
+    )
+
+
+def _district_page(session: Session, district: District, today: date, version: int) -> DistrictPage:
     district_id = district.id or 0
     municipality = session.get(Municipality, district.municipality_id)
     ordinance = ordinance_in_force(session=session, district_id=district_id)
@@ -282,10 +299,17 @@ def _district_page(session: Session, district: District, today: date) -> Distric
         )
     chosen = publishing.choices(session=session, district_id=district_id)
     years, unpublished = [], []
-    for fy in fiscal_years(session=session, district_id=district_id):
+    labels = stored_figures.figures(
+        session=session,
+        district_id=district_id,
+        name="years",
+        version=version,
+        make=lambda: [y.label for y in fiscal_years(session=session, district_id=district_id)],
+    )
+    for fy in map(parse_fiscal_year, labels):
         choice = chosen.get(fy.label)
         if choice is not None and choice.public:
-            years.append(year_figures(session=session, district=district, fy=fy, today=today))
+            years.append(_stored_year(session, district, fy, today, version))
         else:
             unpublished.append(fy.label)
     return DistrictPage(
@@ -295,9 +319,16 @@ def _district_page(session: Session, district: District, today: date) -> Distric
         term_ends=term_ends,
         years_left=years_left,
         formula_names=names,
-        roll_years=roll_years(session=session, district_id=district_id),
+        roll_years=stored_figures.figures(
+            session=session,
+            district_id=district_id,
+            name="roll",
+            version=version,
+            make=lambda: roll_years(session=session, district_id=district_id),
+        ),
         years=years,
         unpublished=unpublished,
+        documents=published_records.public_rows(session=session, district_id=district_id),
     )
 
 
@@ -316,6 +347,7 @@ def year_page(
 ) -> YearPage | None:
     """A published year of the district (None: no such district, or the year is not
     public)."""
+    version = versions.version_of(session=session, district_id=district_id)
 
     def make() -> YearPage | None:
         district = session.get(District, district_id)
@@ -324,31 +356,45 @@ def year_page(
         ):
             return None
         municipality = session.get(Municipality, district.municipality_id)
-        months = audit_statement.months(session=session, district_id=district_id, fy=fy)
         return YearPage(
             district=public_view("district", district),
             municipality=public_view("municipality", municipality or {"id": 0, "name": ""}),
-            figures=year_figures(session=session, district=district, fy=fy, today=today),
-            months=[
-                public_view(
-                    "month",
-                    {
-                        "fiscal_year": fy.label,
-                        "month": m.label,
-                        "collected": m.revenue,
-                        "program": m.program,
-                        "admin": m.admin,
-                        "collected_to_date": m.revenue_to_date,
-                        "admin_to_date": m.admin_to_date,
-                    },
-                )
-                for m in months
-            ],
+            figures=_stored_year(session, district, fy, today, version),
+            months=stored_figures.figures(
+                session=session,
+                district_id=district_id,
+                name=f"months:{fy.label}",
+                version=version,
+                make=lambda: _months(session, district_id, fy),
+            ),
         )
 
     return versions.kept(
-        session=session, district_id=district_id, key=("year", fy.label, today), make=make
+        session=session,
+        district_id=district_id,
+        key=("year", fy.label, today),
+        make=make,
+        version=version,
     )
+
+
+def _months(session: Session, district_id: int, fy: FiscalYear) -> list[dict[str, Any]]:
+    """The year's months as the charts show them: collected and spent, and to date."""
+    return [
+        public_view(
+            "month",
+            {
+                "fiscal_year": fy.label,
+                "month": m.label,
+                "collected": m.revenue,
+                "program": m.program,
+                "admin": m.admin,
+                "collected_to_date": m.revenue_to_date,
+                "admin_to_date": m.admin_to_date,
+            },
+        )
+        for m in audit_statement.months(session=session, district_id=district_id, fy=fy)
+    ]
 
 
 def years_to_choose(*, session: Session, district_id: int) -> list[publishing.YearChoice]:

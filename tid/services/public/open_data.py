@@ -5,9 +5,8 @@ Frictionless Data Package (``datapackage.json``, a Table Schema per file). Every
 row of the public pages (:mod:`.district_figures`, :mod:`.register`), built through
 :func:`public_view`; the figures are the yearly statement's.
 
-Published documents: :func:`published_documents` is the one list of the documents of record
-a district makes public (an audited statement, a yearly report), fed by the archive; none is
-published yet, so it is empty until a document's kind is declared publishable there."""
+Published documents: the documents of record each district chose to publish
+(:mod:`.published_records`), each with its SHA-256 as archived and where to download it."""
 
 from __future__ import annotations
 
@@ -20,11 +19,13 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from sqlalchemy import func
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from tid import csv_safe
-from tid.models import District
-from tid.services.public import district_figures, register
+from tid.models import District, PublicVersion
+from tid.services.public import district_figures, register, versions
 from tid.services.public.declared import public_view
 
 
@@ -173,14 +174,20 @@ TABLES: dict[str, Table] = {
         ),
         Table(
             "documents",
-            "Documents of record a district has published",
-            ("district_id", "sha256"),
+            "Documents of record each district published, as archived",
+            ("id",),
             (
+                _ID,
                 _DISTRICT,
                 _FY,
-                _f("title", "string", "What the document is."),
+                _f("kind", "string", "What kind of document of record it is."),
+                _f("title", "string", "Its title, as published."),
+                _f("language", "string", "The language it is written in (es, en)."),
                 _f("media_type", "string", "Its media type."),
+                _f("size", "integer", "Its size in bytes."),
                 _f("sha256", "string", "The SHA-256 of its bytes, as archived."),
+                _f("published_on", "date", "When it was published."),
+                _f("path", "string", "Where to download it, on this site."),
             ),
         ),
     )
@@ -188,10 +195,20 @@ TABLES: dict[str, Table] = {
 ADMINISTRATIVE = "administrative"
 
 
-def published_documents(*, session: Session, district_id: int) -> list[dict[str, Any]]:
-    """The documents of record the district has published, as archived (the hook for the
-    archive's documents: none is publishable yet)."""
-    return []
+_VERSIONS = PublicVersion.__table__  # type: ignore[attr-defined]
+# Built once: the index and the API ask it on every request.
+_SITE_VERSION = sa_select(
+    sa_select(func.count(col(District.id))).scalar_subquery(),
+    sa_select(func.coalesce(func.sum(_VERSIONS.c.version), 0)).scalar_subquery(),
+    *register.VERSION_COLUMNS,
+)
+
+
+def site_version(*, session: Session) -> tuple[Any, ...]:
+    """What every district's public side and the register are read from, in one look: the
+    districts, the sum of their public versions (each only grows) and the register's
+    version. Whatever changes any of them changes this."""
+    return tuple(versions.read_now(session=session, statement=_SITE_VERSION))
 
 
 def _districts(session: Session, district_id: int | None) -> list[District]:
@@ -253,7 +270,7 @@ def rows(
     elif table == "expenditures":
         found = [row for p in pages for y in p.years for row in _expenditures(y)]
     elif table == "documents":
-        found = [r for d in ids for r in published_documents(session=session, district_id=d)]
+        found = [r for p in pages for r in p.documents]
     else:
         raise KeyError(table)
     key = TABLES[table].key
@@ -314,13 +331,67 @@ def table_csv(table: str, found: Iterable[dict[str, Any]]) -> str:
     )
 
 
+# The fiscal figures as a Fiscal Data Package (its ``model``): each amount a measure in US
+# dollars, read from the column (``source``) of the table (``resource``) that holds it; the
+# district, the fiscal year and the authorized purpose the dimensions they are broken down by.
+_FISCAL = "fiscal-years"
+_SPENT = "expenditures"
+
+
+def _measure(source: str, resource: str, direction: str | None = None) -> dict[str, Any]:
+    found: dict[str, Any] = {"source": source, "resource": resource, "currency": "USD"}
+    if direction is not None:
+        found.update(direction=direction, phase="executed")
+    return found
+
+
+FISCAL_MODEL: dict[str, Any] = {
+    "measures": {
+        "billed": _measure("billed", _FISCAL),
+        "collected": _measure("collected", _FISCAL, "revenue"),
+        "owed_at_year_end": _measure("owed_at_year_end", _FISCAL),
+        "delinquent_at_year_end": _measure("delinquent_at_year_end", _FISCAL),
+        "spent_on_purposes": _measure("program_total", _FISCAL, "expenditure"),
+        "spent_on_administration": _measure("admin_total", _FISCAL, "expenditure"),
+        "administrative_cap": _measure("cap", _FISCAL),
+        "bank_at_year_start": _measure("opening_balance", _FISCAL),
+        "bank_at_year_end": _measure("closing_balance", _FISCAL),
+        "spent": _measure("amount", _SPENT, "expenditure"),
+    },
+    "dimensions": {
+        "district": {
+            "dimensionType": "entity",
+            "attributes": {"district_id": {"source": "district_id", "resource": _FISCAL}},
+            "primaryKey": "district_id",
+        },
+        "fiscal_year": {
+            "dimensionType": "datetime",
+            "attributes": {"fiscal_year": {"source": "fiscal_year", "resource": _FISCAL}},
+            "primaryKey": "fiscal_year",
+        },
+        "purpose": {
+            "dimensionType": "classification",
+            "classificationType": "functional",
+            "attributes": {"purpose": {"source": "purpose", "resource": _SPENT}},
+            "primaryKey": "purpose",
+        },
+    },
+}
+
+
 def descriptor(name: str, title: str) -> dict[str, Any]:
     """The Frictionless Data Package describing the files: one resource per table, each with
-    its Table Schema (fields, types, primary key)."""
+    its Table Schema (fields, types, primary key); the fiscal figures modelled as a Fiscal
+    Data Package (the ``fiscal`` profile beside the ``tabular`` one, and the ``model`` of
+    measures and dimensions), whose own schema requires the tabular profile."""
     return {
         "profile": "tabular-data-package",
+        "profiles": {"fiscal": "*", "tabular": "*"},
         "name": name,
         "title": title,
+        "countryCode": "PR",
+        "granularity": "aggregated",
+        "model": FISCAL_MODEL,
         "licenses": [{"name": "ODC-PDDL-1.0", "path": "http://opendatacommons.org/licenses/pddl/"}],
         "resources": [
             {

@@ -129,23 +129,26 @@ def _record(
     )
 
 
-def _register_version(session: Session) -> tuple[Any, ...]:
-    """What the register is read from, in one look: how many petitions, ordinances and
-    findings there are and when the last of each changed (every step, correction and
-    finding touches its record)."""
-    row = session.execute(
-        sa_select(
-            *(
-                sa_select(func.count()).select_from(model).scalar_subquery()
-                for model in (Petition, Ordinance, Finding)
-            ),
-            *(
-                sa_select(func.max(model.updated_at)).scalar_subquery()
-                for model in (Petition, Ordinance, Finding)
-            ),
-        )
-    ).one()
-    return tuple(row)
+# What the register is read from, in one look: how many petitions, ordinances and findings
+# there are and when the last of each changed (every step, correction and finding touches its
+# record). Built once: a public page asks it on every request.
+VERSION_COLUMNS = (
+    *(
+        sa_select(func.count()).select_from(model).scalar_subquery()
+        for model in (Petition, Ordinance, Finding)
+    ),
+    *(
+        sa_select(func.max(model.updated_at)).scalar_subquery()
+        for model in (Petition, Ordinance, Finding)
+    ),
+)
+_VERSION = sa_select(*VERSION_COLUMNS)
+
+
+def version(*, session: Session) -> tuple[Any, ...]:
+    """The register's version: it changes whenever a petition, an ordinance or a finding
+    is recorded or changed."""
+    return tuple(versions.read_now(session=session, statement=_VERSION))
 
 
 def petitions(
@@ -158,7 +161,7 @@ def petitions(
         district_id=0,
         key=("register", municipality_id, today),
         make=lambda: _petitions(session, today, municipality_id),
-        version=_register_version(session),
+        version=version(session=session),
     )
 
 

@@ -22,11 +22,12 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from sqlalchemy import event, select
+from sqlalchemy import bindparam, event, select
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.orm import ORMExecuteState, SessionTransaction
 from sqlalchemy.orm import Session as OrmSession
+from sqlalchemy.sql import Executable
 from sqlalchemy.sql.dml import UpdateBase
 from sqlmodel import Session
 
@@ -46,6 +47,7 @@ WATCHED = frozenset(
         "ordinance",
         "property_year",
         "published_year",
+        "published_document",
         "district",
     }
 )
@@ -76,12 +78,34 @@ def bump(*, session: Session, district_ids: Sequence[int]) -> None:
         done.update(fresh)
 
 
+_TABLE = PublicVersion.__table__  # type: ignore[attr-defined]
+# Asked on every public page: built once (its cache key is kept with it), one indexed row.
+_VERSION_OF_ROW = select(
+    select(_TABLE.c.version)
+    .where(_TABLE.c.district_id == bindparam("district_id"))
+    .scalar_subquery()
+)
+
+
+def read_now(
+    *, session: Session, statement: Executable, params: Mapping[str, Any] | None = None
+) -> Row[Any]:
+    """The one row of ``statement`` — a version, read on every public request: outside a
+    transaction (one round trip, no BEGIN and COMMIT) unless the session is in one already,
+    whose own writes it must see."""
+    bind = session.get_bind()
+    if session.in_transaction() or not isinstance(bind, Engine):
+        return session.execute(statement, params).one()
+    with bind.connect() as raw:
+        connection = raw.execution_options(isolation_level="AUTOCOMMIT")
+        return connection.execute(statement, params).one()
+
+
 def version_of(*, session: Session, district_id: int) -> int:
     """The district's public version (0 before anything moved it)."""
-    table = PublicVersion.__table__  # type: ignore[attr-defined]
-    found = session.execute(
-        select(table.c.version).where(table.c.district_id == district_id)
-    ).scalar()
+    found = read_now(
+        session=session, statement=_VERSION_OF_ROW, params={"district_id": district_id}
+    )[0]
     return int(found) if found is not None else 0
 
 
@@ -92,6 +116,11 @@ _KEPT: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
 _LOCK = threading.Lock()
 # Each database (engine) its own name in the keys: a worker never mixes two databases' copies.
 _DATABASES: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
+
+
+def database_name(*, session: Session) -> str:
+    """The name this worker gives the session's database (two databases' copies never mix)."""
+    return _database(session)
 
 
 def _database(session: Session) -> str:
