@@ -12,7 +12,7 @@ import sqlmodel
 from alembic import op
 
 revision: str = "k26b01"
-down_revision: str | None = "k26a01"
+down_revision: str | None = "k25b01"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -18,7 +18,7 @@ from sqlmodel import Session, select
 
 from tests.conftest import login
 from tests.web.test_public_privacy import _secrets
-from tid.demo import ACCOUNT_DISTRICT, ACCOUNT_USER, DEMO_PASSWORD, load_demo
+from tid.demo import ACCOUNT_DISTRICT, ACCOUNT_USER, DEMO_PASSWORD
 from tid.models import ArchivedDocument, AuditEvent, District, PublishedDocument
 from tid.render import formats
 from tid.rules.periods import parse_fiscal_year
@@ -36,9 +36,8 @@ def _everywhere(client: FlaskClient, district_id: int) -> tuple[str, list[dict],
 
 
 def test_a_published_statement_downloads_as_archived_and_a_withdrawn_one_nowhere(
-    app: Flask, client: FlaskClient, session: Session
+    app: Flask, client: FlaskClient, session: Session, demo_loaded: str
 ) -> None:
-    load_demo(session=session, config={**app.config, "INSTANCE_PATH": app.instance_path})
     condado = session.exec(select(District).where(District.name == ACCOUNT_DISTRICT)).one()
     other = session.exec(select(District).where(District.id != condado.id)).first()
     assert other is not None

@@ -106,9 +106,8 @@ def test_a_year_is_public_once_locked_or_chosen(
 
 
 def test_a_public_page_reads_the_years_figures_kept_not_the_journal(
-    app: Flask, session: Session
+    app: Flask, session: Session, demo_loaded: str
 ) -> None:
-    load_demo(session=session, config={**app.config, "INSTANCE_PATH": app.instance_path})
     condado = session.exec(select(District).where(District.name == ACCOUNT_DISTRICT)).one()
     d = condado.id or 0
     fy = district_figures.fiscal_years(session=session, district_id=d)[0]
