@@ -83,7 +83,7 @@ def test_the_digest_goes_to_each_municipalitys_clerks_once(
     assert "DMT Lejos" not in body and "DMT Ponce" not in body
     assert "https://tid.example.pr/petitions/" in body
     ponce = body_of(by_recipient[("clerk@ponce.example.pr",)])
-    assert "2026-05-30, sábado" in ponce and "se traslada al 2026-06-01" in ponce
+    assert "30 may 2026, sábado" in ponce and "se traslada al 1 jun 2026" in ponce
     assert "DMT Tarde" not in ponce
 
     # The same day again (a second scheduler, a restart): nothing is sent.

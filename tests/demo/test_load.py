@@ -51,7 +51,7 @@ def test_the_demo_loads_once_and_its_logins_and_portal_code_work(
     client = app.test_client()
     login(client, "secretaria@demo.tid.pr", DEMO_PASSWORD)
     page = client.get("/petitions/").get_data(as_text=True)
-    assert "2026-06-01" in page  # the petition received 2026-03-02, due after the Sunday
+    assert "1 jun 2026" in page  # the petition received 2 Mar 2026, due after the Sunday
 
     treasurer = app.test_client()
     login(treasurer, "asociacion.condado@demo.tid.pr", DEMO_PASSWORD)
@@ -125,7 +125,7 @@ def _documents_of_record(
     deadlines = _document(runner, "deadlines.pdf", "--lang", "en", "--out", str(out / "d.pdf"))
     assert deadlines.exit_code == 0, deadlines.stderr
     report = pdf_text((out / "d.pdf").read_bytes())
-    assert "Petitions and their deadlines" in report and "2026-06-01" in report
+    assert "Petitions and their deadlines" in report and "Jun 1, 2026" in report
     assert "Peticiones" not in report
 
     wrong = ("--district", district, "--year", "2025", "--lang", "en", "--out", str(out / "b.pdf"))

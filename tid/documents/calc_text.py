@@ -294,8 +294,12 @@ def step_value(step: Mapping[str, Any]) -> str:
     if isinstance(value, str) and value in CODE_LABELS:
         return translated(CODE_LABELS[value])
     if isinstance(value, str) and _ISO_DAY.fullmatch(value):
-        # A day of the trace (ISO in the JSON) as the page writes its other days.
-        return formats.day(date.fromisoformat(value), current_language())
+        # A day of the trace (ISO in the JSON) as the page writes its other days; what only
+        # looks like a day (a text typed as "2026-02-30") stays as it was written.
+        try:
+            return formats.day(date.fromisoformat(value), current_language())
+        except ValueError:
+            return value
     return render(value) if isinstance(value, str) else str(value)
 
 
