@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, sync_playwright
@@ -19,24 +20,62 @@ from tests.browser.harness import (
 )
 
 
-@pytest.fixture(scope="module")
-def site() -> Iterator[Site]:
-    yield from serve_demo()
+class _Kept:
+    """Each module's demo site (with its signed-in people) and the process's Chromium, kept
+    until the run ends: xdist runs a group's tests on one worker but may run other tests
+    between them, which would tear a module's fixtures down and make them again."""
+
+    def __init__(self) -> None:
+        self.sites: dict[str, tuple[Site, Iterator[Site]]] = {}
+        self.logins: dict[str, Logins] = {}
+        self.chromium: Browser | None = None
+        self._playwright: Any = None
+
+    def site(self, module: str) -> Site:
+        if module not in self.sites:
+            serving = serve_demo()
+            self.sites[module] = (next(serving), serving)
+        return self.sites[module][0]
+
+    def browser(self) -> Browser:
+        if self.chromium is None:
+            self._playwright = sync_playwright().start()
+            self.chromium = self._playwright.chromium.launch(executable_path=CHROMIUM)
+        return self.chromium
+
+    def close(self) -> None:
+        for _site, serving in self.sites.values():
+            next(serving, None)  # the server stopped, its folder removed
+        if self.chromium is not None:
+            self.chromium.close()
+            self._playwright.stop()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+@pytest.fixture(scope="session")
+def _kept() -> Iterator[_Kept]:
+    kept = _Kept()
+    try:
+        yield kept
+    finally:
+        kept.close()
 
 
-@pytest.fixture(scope="module")
-def logins(site: Site, browser: Browser) -> Logins:
-    return Logins(site, browser)
+@pytest.fixture
+def site(request: pytest.FixtureRequest, _kept: _Kept) -> Site:
+    return _kept.site(request.module.__name__)
+
+
+@pytest.fixture
+def browser(_kept: _Kept) -> Browser:
+    return _kept.browser()
+
+
+@pytest.fixture
+def logins(request: pytest.FixtureRequest, site: Site, browser: Browser, _kept: _Kept) -> Logins:
+    module = request.module.__name__
+    if module not in _kept.logins:
+        _kept.logins[module] = Logins(site, browser)
+    return _kept.logins[module]
 
 
 @pytest.fixture(scope="module")
