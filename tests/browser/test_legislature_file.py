@@ -75,7 +75,12 @@ def test_the_clerk_keeps_the_legislature_file(
         shots["file"] = page.url
         # Each document shows its first page (the scan's and the PDFs'), in boxes of a fixed
         # size; a DOCX shows its type.
-        expect(main.locator("img.thumbnail").first).to_have_js_property("complete", True)
+        for picture in main.locator("img.thumbnail").all():  # each loaded (they are lazy)
+            picture.scroll_into_view_if_needed()
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('main img.thumbnail')]"
+            ".every(i => i.complete && i.naturalWidth > 0)"
+        )
         drawn = main.locator("img.thumbnail").evaluate_all(
             "imgs => imgs.map(i => [i.naturalWidth > 0, i.offsetWidth, i.offsetHeight])"
         )
