@@ -215,7 +215,9 @@ def database_url(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -
         yield f"sqlite:///{target}"
         return
     spares: _SpareDatabases = request.getfixturevalue("pg_spares")
-    name = demo.copy_postgresql(tmp_path / "instance") if demo is not None else spares.take()
+    name = (
+        demo.copy_postgresql(spares, tmp_path / "instance") if demo is not None else spares.take()
+    )
     try:
         yield spares.server.url(name)
     finally:
@@ -229,11 +231,9 @@ class _DemoTemplate:
     a copy costs a file copy or PostgreSQL's ``CREATE DATABASE … TEMPLATE``, where loading
     the demo costs seconds."""
 
-    backend: str
     url: str
     instance: Path
-    server: ThrowawayPostgres | None = None
-    name: str = ""
+    name: str = ""  # the template database, on PostgreSQL
 
     @classmethod
     def build(cls, request: pytest.FixtureRequest, backend: str) -> _DemoTemplate:
@@ -241,16 +241,15 @@ class _DemoTemplate:
 
         factory: pytest.TempPathFactory = request.getfixturevalue("tmp_path_factory")
         root = factory.mktemp(f"demo-{backend}")
-        server: ThrowawayPostgres | None = None
         name = ""
         if backend == "sqlite":
             shutil.copyfile(request.getfixturevalue("sqlite_template"), root / "demo.sqlite")
             url = f"sqlite:///{root / 'demo.sqlite'}"
         else:
-            server = request.getfixturevalue("pg_server")
+            spares: _SpareDatabases = request.getfixturevalue("pg_spares")
             name = f"tid_demo_{os.getpid()}"
-            _create_database(server, name, "tid_template")
-            url = server.url(name)
+            _create_database(spares, name, "tid_template")
+            url = spares.server.url(name)
         application = make_test_app(url, root)
         hasher, users._hasher = users._hasher, _CHEAP_HASHER
         try:
@@ -264,27 +263,23 @@ class _DemoTemplate:
             with engine.connect() as conn:
                 conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
             engine.dispose()
-        return cls(backend, url, root / "instance", server, name)
+        return cls(url, root / "instance", name)
 
     def copy_sqlite(self, target: Path, instance: Path) -> None:
         shutil.copyfile(self.url.removeprefix("sqlite:///"), target)
         shutil.copytree(self.instance, instance, dirs_exist_ok=True)
 
-    def copy_postgresql(self, instance: Path) -> str:
-        assert self.server is not None
+    def copy_postgresql(self, spares: _SpareDatabases, instance: Path) -> str:
         copy = f"d_{os.getpid()}_{next(_counter)}"
-        _create_database(self.server, copy, self.name)
+        _create_database(spares, copy, self.name)
         shutil.copytree(self.instance, instance, dirs_exist_ok=True)
         return copy
 
 
-def _create_database(server: ThrowawayPostgres, name: str, template: str) -> None:
-    admin = make_engine(server.url(), isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{template}"'))
-    finally:
-        admin.dispose()
+def _create_database(spares: _SpareDatabases, name: str, template: str) -> None:
+    """A database copied from ``template`` through the spares' own administrative engine."""
+    with spares.admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{template}"'))
 
 
 @pytest.fixture(scope="session")
