@@ -10,7 +10,7 @@ import json
 import re
 import shutil
 from collections.abc import Iterator
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 
 import pytest
@@ -200,8 +200,8 @@ def test_one_deadline_has_one_answer_everywhere(
     rows = svc.due_soon(svc.dashboard(session=session, today=DAY))
     _subject, digest = jobs.compose_digest("San Juan", rows, DAY, "https://tid.example.pr")
     in_digest = {
-        date.fromisoformat(day)
-        for day in re.findall(r"(\d{4}-\d{2}-\d{2}), (?:quedan|\d+ days left)", digest)
+        datetime.strptime(day, "%b %d, %Y").date()
+        for day in re.findall(r"(\w{3} \d{1,2}, \d{4}), \d+ days left", digest)
     }
     answers = {
         "calculator": _calculator(app, "ordinance_received_by_mayor", "mayor_decision_due"),

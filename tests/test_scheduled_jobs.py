@@ -4,6 +4,7 @@ the same day sends nothing; the scheduler wiring and the command."""
 from __future__ import annotations
 
 import email
+import re
 import time
 from datetime import date
 
@@ -75,11 +76,12 @@ def test_the_digest_goes_to_each_municipalitys_clerks_once(
     )
     body = body_of(san_juan)
     # Spanish first, then English; the overdue one before the one due soon; not DMT Lejos.
-    spanish = body.index("Vence la ordenanza el 2026-04-02, VENCIDO hace 56 días")
-    soon = body.index("Vence la ordenanza el 2026-06-03, quedan 6 días")
-    english = body.index("Ordinance due 2026-04-02, OVERDUE by 56 days")
+    spanish = body.index("Vence la ordenanza el 2 abr 2026, VENCIDO hace 56 días")
+    soon = body.index("Vence la ordenanza el 3 jun 2026, quedan 6 días")
+    english = body.index("Ordinance due Apr 2, 2026, OVERDUE by 56 days")
     assert spanish < soon < english
-    assert "Ordinance due 2026-06-03, 6 days left" in body
+    assert "Ordinance due Jun 3, 2026, 6 days left" in body
+    assert not re.search(r"\d{4}-\d{2}-\d{2}", body)  # every day as its language writes it
     assert "DMT Lejos" not in body and "DMT Ponce" not in body
     assert "https://tid.example.pr/petitions/" in body
     ponce = body_of(by_recipient[("clerk@ponce.example.pr",)])

@@ -28,7 +28,7 @@ from tid import mail
 from tid.clock import today, utcnow
 from tid.db import session_scope
 from tid.models import JobRun, Municipality, PetitionState, Role, User
-from tid.rules.messages import Message, render
+from tid.rules.messages import Message, day_text, render
 from tid.services import audit
 from tid.services import petitions as svc
 
@@ -110,7 +110,7 @@ def _line(row: svc.DashboardRow, base_url: str, lang: str) -> str:
         district=p.district_name,
         state=Message(state) if state else p.state,
         clock=Message(svc.CLOCK_LABELS[clock.kind]),
-        due=clock.due.isoformat(),
+        due=clock.due,
         status=status,
     )
     why = Message(
@@ -127,7 +127,7 @@ def compose_digest(
     heading = Message(
         "TID petition deadlines — %(municipality)s — %(day)s",
         municipality=municipality,
-        day=day.isoformat(),
+        day=day,
     )
     subject = f"{render(heading, 'es')} / {render(Message('TID petition deadlines'), 'en')}"
     overdue = sum(1 for r in rows if r.clock is not None and r.clock.days_left < 0)
@@ -135,7 +135,7 @@ def compose_digest(
         "Tourism improvement district petitions of %(municipality)s, as of %(day)s. Deadlines "
         "overdue or due within %(soon)s days: %(count)s (overdue: %(overdue)s).",
         municipality=municipality,
-        day=day.isoformat(),
+        day=day,
         count=len(rows),
         soon=svc.SOON_DAYS,
         overdue=overdue,
@@ -261,15 +261,16 @@ def _admins(session: Session) -> list[str]:
 def compose_archive_message(report: Any, day: date) -> tuple[str, str]:
     """The administrators' message about the archive: Spanish first, then English."""
     state = "OK" if report.ok else f"{len(report.mismatches)} ≠"
-    subject = f"Archivo de documentos / Document archive — {day.isoformat()} — {state}"
+    es_day, en_day = day_text(day, "es"), day_text(day, "en")
+    subject = f"Archivo de documentos / Document archive — {es_day} — {state}"
     body = "\n".join(
         [
-            f"Verificación semanal del archivo de documentos ({day.isoformat()}).",
+            f"Verificación semanal del archivo de documentos ({es_day}).",
             report.summary_es(),
             "",
             "— English —",
             "",
-            f"Weekly check of the document archive ({day.isoformat()}).",
+            f"Weekly check of the document archive ({en_day}).",
             report.summary_en(),
             "",
             "tid archive verify",

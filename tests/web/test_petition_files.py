@@ -448,6 +448,8 @@ def test_the_crim_letter_is_written_sent_and_acknowledged(
     assert len(reader.pages) == 2  # the letter, then the ordinance as signed
     assert "San Juan" in str(reader.metadata.get("/Author"))
     assert "Ordenanza firmada" in reader.pages[1].extract_text()
+    letter_text = reader.pages[0].extract_text()
+    assert not re.search(r"\d{4}-\d{2}-\d{2}", letter_text)  # days as Spanish writes them
     missing = clerk.post(url, data={"action": "sent", "on": "2026-04-27", "sent_by": ""})
     assert missing.status_code == 422
     sent = clerk.post(

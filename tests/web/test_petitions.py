@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from sqlmodel import Session, select
 
 from tests.conftest import People, examples, login
-from tests.pdf_checks import assert_archival
+from tests.pdf_checks import assert_archival, pdf_text
 from tid.models import AuditEvent, Ordinance, Petition
 from tid.services import audit
 from tid.services import petitions as svc
@@ -270,6 +270,9 @@ def test_the_dashboard_filters_sorts_and_marks_overdue(app: Flask, people: Peopl
     assert pdf.status_code == 200 and pdf.mimetype == "application/pdf"
     assert pdf.data.startswith(b"%PDF")
     assert_archival(pdf.data, lang="es", tagged=True)
+    report = pdf_text(pdf.data)
+    assert "Al 28 may 2026" in report  # every day as the reader's language writes it
+    assert not re.search(r"\d{4}-\d{2}-\d{2}", report)
 
 
 def _unfold(text: str) -> str:
