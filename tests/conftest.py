@@ -27,7 +27,7 @@ from sqlmodel import Session, SQLModel
 from werkzeug.routing.rules import Rule
 
 import tid.models  # noqa: F401  (every table)
-from tests.pg import ThrowawayPostgres
+from tests.pg import ThrowawayPostgres, memory_folder, sweep_stale_servers
 from tests.redis_server import ThrowawayRedis
 from tests.smtp_support import smtp  # noqa: F401  (a real SMTP server on loopback, for every test)
 from tid import create_app
@@ -103,21 +103,22 @@ class _SharedBytecode(BytecodeCache):
 _TEMPLATES = _SharedBytecode()
 
 # The tests' files (their SQLite databases, instance folders, uploads) in memory where the
-# machine offers it (/dev/shm): a throwaway database needs no disk's flush, and a busy disk
-# does not slow a test. One folder per run, removed at its end.
-_MEMORY = Path("/dev/shm")
+# machine offers it (tests/pg.py's memory_folder): a throwaway database needs no disk's
+# flush, and a busy disk does not slow a test. One folder per run, removed at its end.
 
 
 def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config, "workerinput") or config.option.basetemp is not None:
         return
-    if not (_MEMORY.is_dir() and os.access(_MEMORY, os.W_OK)):
+    memory = memory_folder()
+    if memory is None:
         return
-    for stale in _MEMORY.glob("tid-tests-*"):  # left by a run that was killed
+    sweep_stale_servers(memory)
+    for stale in memory.glob("tid-tests-*"):  # left by a run that was killed
         pid = stale.name.removeprefix("tid-tests-")
         if pid.isdigit() and not Path(f"/proc/{pid}").exists():
             shutil.rmtree(stale, ignore_errors=True)
-    config.option.basetemp = str(_MEMORY / f"tid-tests-{os.getpid()}")
+    config.option.basetemp = str(memory / f"tid-tests-{os.getpid()}")
     config.stash[_IN_MEMORY] = Path(config.option.basetemp)
 
 
@@ -276,10 +277,15 @@ class _DemoTemplate:
         return copy
 
 
+# A copy of a template file by file: cheaper than writing its every page to the WAL (the
+# default since PostgreSQL 15) for a database that lives one test.
+COPY = "STRATEGY FILE_COPY"
+
+
 def _create_database(spares: _SpareDatabases, name: str, template: str) -> None:
     """A database copied from ``template`` through the spares' own administrative engine."""
     with spares.admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{template}"'))
+        conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{template}" {COPY}'))
 
 
 @pytest.fixture(scope="session")
@@ -314,7 +320,7 @@ class _SpareDatabases:
             try:
                 with self.admin.connect() as conn:
                     if action == "create":
-                        conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE tid_template'))
+                        conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE tid_template {COPY}'))
                     else:
                         conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
             except Exception as exc:  # the test that takes it says why

@@ -202,6 +202,11 @@ def shoot(page: Page, folder: Path, name: str, *, always: bool = False) -> Path:
 LANGUAGE_RULES = ["html-has-lang", "html-lang-valid", "valid-lang", "document-title"]
 
 
+# What a page's script meets when the page it reads is replaced under it: its context gone,
+# or the new document not yet parsed (no root element).
+_NAVIGATING = ("Execution context was destroyed", "Cannot read properties of null")
+
+
 @dataclass
 class Checker:
     """Checks each page the tests visit; keeps every problem, photographs its page. One for
@@ -222,10 +227,11 @@ class Checker:
         for attempt in range(3):
             axed, languages, checked = set(self.axed), set(self.languages), self.checked
             try:
+                page.wait_for_load_state()  # a click's navigation may still be under way
                 self._check(page, what, language)
                 return
             except PlaywrightError as exc:
-                if "Execution context was destroyed" not in str(exc) or attempt == 2:
+                if not any(sign in str(exc) for sign in _NAVIGATING) or attempt == 2:
                     raise
                 self.axed, self.languages, self.checked = axed, languages, checked
                 page.wait_for_load_state()
