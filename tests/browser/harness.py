@@ -203,8 +203,13 @@ LANGUAGE_RULES = ["html-has-lang", "html-lang-valid", "valid-lang", "document-ti
 
 
 # What a page's script meets when the page it reads is replaced under it: its context gone,
-# or the new document not yet parsed (no root element).
-_NAVIGATING = ("Execution context was destroyed", "Cannot read properties of null")
+# the new document not yet parsed (no root element), or axe-core, injected into the page
+# before, gone with it (a job's page reloads itself when its job ends).
+_NAVIGATING = (
+    "Execution context was destroyed",
+    "Cannot read properties of null",
+    "axe is not defined",
+)
 
 
 @dataclass
