@@ -133,6 +133,32 @@ def test_the_installed_command(tmp_path: Path) -> None:
     assert json.loads(bad.stderr)["field"] == "nightly_rate"
 
 
+def test_an_app_command_on_a_database_never_upgraded_says_what_to_run(tmp_path: Path) -> None:
+    """The app's commands on a database without the schema: the command to run, no trace."""
+    tid = Path(sys.executable).with_name("tid")
+    env = {
+        **os.environ,
+        "TID_INSTANCE": str(tmp_path / "instance"),
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'empty.sqlite'}",
+    }
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        env.pop(variable, None)
+    out = tmp_path / "d.pdf"
+    run = subprocess.run(
+        [str(tid), "document", "deadlines.pdf", "--lang", "en", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode == 2, run.stderr
+    assert "Traceback" not in run.stderr
+    assert run.stderr.startswith("Error: la base de datos aún no tiene tablas")  # LANG unset
+    assert "tid db upgrade" in run.stderr
+    assert not out.exists()
+
+
 # Run as the entry point runs it, then list what the interpreter loaded.
 _RUN_AND_LIST_MODULES = """
 import json, sys

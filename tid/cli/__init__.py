@@ -22,6 +22,25 @@ import click
 PURE_COMMANDS = {"calc": "tid.cli.calc:calc_command"}
 
 
+def _no_schema(exc: Exception) -> bool:
+    """The database was never brought up to date: a table is missing (SQLite says "no such
+    table", PostgreSQL "relation … does not exist")."""
+    text = str(getattr(exc, "orig", exc))
+    return "no such table" in text or ("relation" in text and "does not exist" in text)
+
+
+def _environment_language() -> str:
+    """The language of the environment (LC_ALL, LC_MESSAGES, LANG) when it is English, else
+    Spanish, the app's own: for a message said before the app could start."""
+    import os
+
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        chosen = os.environ.get(variable, "")[:2].lower()
+        if chosen:
+            return "en" if chosen == "en" else "es"
+    return "es"
+
+
 class TidGroup(click.Group):
     """``tid``: a command of :data:`PURE_COMMANDS` runs on its own; any other goes to the
     app's Flask group (:data:`tid.cli.app.flask_group`), which creates the app first."""
@@ -58,16 +77,30 @@ class TidGroup(click.Group):
         words = list(sys.argv[1:] if args is None else args)
         target = PURE_COMMANDS.get(words[0]) if words else None
         if target is None:
+            from sqlalchemy.exc import OperationalError, ProgrammingError
+
             from tid.cli.app import flask_group
 
-            return flask_group.main(
-                args,
-                prog_name,
-                complete_var,
-                standalone_mode,
-                windows_expand_args=windows_expand_args,
-                **extra,
-            )
+            try:
+                return flask_group.main(
+                    args,
+                    prog_name,
+                    complete_var,
+                    standalone_mode,
+                    windows_expand_args=windows_expand_args,
+                    **extra,
+                )
+            except (OperationalError, ProgrammingError) as exc:
+                if not _no_schema(exc):
+                    raise
+                from tid.rules.messages import Message, render
+
+                said = Message(
+                    "Error: the database has no tables yet: run `tid db upgrade` first "
+                    "(`make demo` does it, and loads the demo)."
+                )
+                click.echo(render(said, _environment_language()), err=True)
+                sys.exit(2)
         module, attribute = target.split(":")
         command: click.Command = getattr(importlib.import_module(module), attribute)
         program = prog_name or click.utils._detect_program_name()
