@@ -18,6 +18,7 @@ from tests.services.ledger_support import ACTOR, Scaffold, pay_bill
 from tid.demo import records
 from tid.models import BillingRun, JournalEntry, JournalLine
 from tid.rules.errors import FindingsError, InputError
+from tid.rules.messages import render
 from tid.rules.money import ZERO
 from tid.services import issued, ledger, liens, payments, payoffs
 
@@ -154,6 +155,8 @@ def test_a_quote_settled_by_one_payment_in_one_entry(session: Session) -> None:
     with pytest.raises(InputError) as caught:
         payoffs.pay_quote(paid_on=date(2025, 11, 21), amount=Decimal("1.00"), key="c", **pay)  # type: ignore[arg-type]
     assert caught.value.field == "reference"
+    # said in the reader's language, its day as that language writes it
+    assert render(caught.value.message, "es") == "Esta cotización se saldó el 20 nov 2025."
 
 
 def test_one_payment_of_the_whole_quote_is_one_entry(session: Session) -> None:
@@ -198,6 +201,8 @@ def test_a_quote_past_its_day_refuses_a_later_payment(session: Session) -> None:
             key="late",
         )
     assert caught.value.field == "paid_on"
+    late = render(caught.value.message, "en")
+    assert late.startswith("This quote was good through Oct ") and ", 2025: issue" in late
     assert payoffs.expired(quote, date(2025, 10, 21)) and not payoffs.expired(quote, ISSUED)
     with pytest.raises(InputError):
         _quote(session, s, prop.id or 0, ISSUED - timedelta(days=1))

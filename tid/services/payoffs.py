@@ -146,7 +146,7 @@ def _payment_problems(quote: IssuedDocument, paid_on: date, amount: Decimal, tod
         problems.append(
             Finding(
                 "reference",
-                Message("This quote was settled on %(day)s.", day=quote.settled_on.isoformat()),
+                Message("This quote was settled on %(day)s.", day=quote.settled_on),
             )
         )
     if paid_on > today:
@@ -158,7 +158,7 @@ def _payment_problems(quote: IssuedDocument, paid_on: date, amount: Decimal, tod
                 Message(
                     "This quote was good through %(day)s: issue a new one for a payment of "
                     "a later day.",
-                    day=(quote.good_through or paid_on).isoformat(),
+                    day=quote.good_through or paid_on,
                 ),
             )
         )
