@@ -4,6 +4,8 @@ each sent once however many runs, a refused one tried again, never to a removed 
 
 from __future__ import annotations
 
+import email.header
+import re
 from datetime import UTC, date, datetime
 from decimal import Decimal
 
@@ -61,6 +63,9 @@ def test_copies_then_one_reminder_while_owed_each_sent_once(
     assert pdf.get_payload(decode=True) == notices.notice_pdf_bytes(session=session, notice=owed)
     text = body_of(next(p for p in copy.walk() if p.get_content_type() == "text/plain"))
     assert "correo certificado" in text and "/portal/email/stop/" in text
+    assert (
+        "el 22 ene 2026" in text and "on Jan 22, 2026" in text
+    )  # days as each language writes them
     assert copy["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert scheduled_jobs.run_owner_mail(app, MAILED).copies == 0  # never twice
     # Ten days before the due date: one reminder, to the owner who still owes.
@@ -70,7 +75,12 @@ def test_copies_then_one_reminder_while_owed_each_sent_once(
     assert (due.copies, due.reminders) == (0, 1)
     assert [rcpt for rcpt, _m in inbox.messages] == [["ana@ejemplo.com"]]
     reminder = body_of(inbox.messages[0][1])
-    assert "2026-04-30" in reminder and "$1,234.56" in reminder
+    assert "30 abr 2026" in reminder and "Apr 30, 2026" in reminder and "$1,234.56" in reminder
+    assert not re.search(r"\b\d{4}-\d{2}-\d{2}\b", reminder)
+    subject = str(
+        email.header.make_header(email.header.decode_header(inbox.messages[0][1]["Subject"]))
+    )
+    assert "vence el 30 abr 2026 / due on Apr 30, 2026" in subject
     for day in (date(2026, 4, 20), date(2026, 4, 25), date(2026, 4, 30)):
         assert scheduled_jobs.run_owner_mail(app, day).reminders == 0
     assert len(inbox.messages) == 1

@@ -23,7 +23,7 @@ from tid import mail
 from tid.clock import utcnow
 from tid.models import Bill, BillStatus, Notice, NoticeBatch, OwnerEmail, OwnerMessage, Property
 from tid.render.formats import usd
-from tid.rules.messages import Message
+from tid.rules.messages import Message, day_text
 from tid.services import owner_email, portal
 from tid.services.notices.archived import notice_pdf_bytes
 
@@ -186,9 +186,9 @@ def compose(
                 number=notice.number,
                 cadastral=cadastral,
                 year=notice.fiscal_year,
-                mailed=(notice.mailed_on or notice.issued_on).isoformat(),
+                mailed=notice.mailed_on or notice.issued_on,
                 amount=usd(notice.amount),
-                due=notice.due_date.isoformat(),
+                due=notice.due_date,
             ),
             Message(
                 "With the number and the code printed on it you can see it, and the "
@@ -213,7 +213,7 @@ def compose(
             "%(amount)s is still owed.",
             number=notice.number,
             cadastral=cadastral,
-            due=notice.due_date.isoformat(),
+            due=notice.due_date,
             amount=usd(owed),
         ),
         Message(
@@ -224,8 +224,8 @@ def compose(
         legal,
         stop,
     ]
-    on = notice.due_date.isoformat()
-    subject = f"Aviso {notice.number} — vence el {on} / due on {on}"
+    es_day, en_day = day_text(notice.due_date, "es"), day_text(notice.due_date, "en")
+    subject = f"Aviso {notice.number} — vence el {es_day} / due on {en_day}"
     body = owner_email.bilingual(lines, address.language)
     how = [batch.how_to_pay.strip(), batch.how_to_pay_en.strip()] if batch is not None else []
     if any(how):
