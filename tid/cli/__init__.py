@@ -6,7 +6,7 @@
   and those :func:`tid.cli.app.register` gives the app);
 - ``db`` (schema, backup, restore), ``users``, ``demo`` (and its mail sink), ``processes``
   (scheduler, worker, health), ``roll`` (and the uploads), ``billing``, ``account``,
-  ``archive``, ``documents``; and what they share: ``errors``, ``districts``.
+  ``archive``, ``documents``; and what they share: ``errors``, ``districts``, ``environment``.
 """
 
 from __future__ import annotations
@@ -27,18 +27,6 @@ def _no_schema(exc: Exception) -> bool:
     table", PostgreSQL "relation … does not exist")."""
     text = str(getattr(exc, "orig", exc))
     return "no such table" in text or ("relation" in text and "does not exist" in text)
-
-
-def _environment_language() -> str:
-    """The language of the environment (LC_ALL, LC_MESSAGES, LANG) when it is English, else
-    Spanish, the app's own: for a message said before the app could start."""
-    import os
-
-    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        chosen = os.environ.get(variable, "")[:2].lower()
-        if chosen:
-            return "en" if chosen == "en" else "es"
-    return "es"
 
 
 class TidGroup(click.Group):
@@ -99,7 +87,11 @@ class TidGroup(click.Group):
                     "Error: the database has no tables yet: run `tid db upgrade` first "
                     "(`make demo` does it, and loads the demo)."
                 )
-                click.echo(render(said, _environment_language()), err=True)
+                # before the app has started: English when asked for, else the app's Spanish
+                from tid.cli.environment import environment_language
+
+                lang = "en" if environment_language() == "en" else "es"
+                click.echo(render(said, lang), err=True)
                 sys.exit(2)
         module, attribute = target.split(":")
         command: click.Command = getattr(importlib.import_module(module), attribute)

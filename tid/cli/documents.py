@@ -46,18 +46,13 @@ class _DocumentError(Exception):
 def _language(lang: str | None) -> str:
     """--lang, else the language of the environment (LC_ALL, LC_MESSAGES, LANG) when the app
     speaks it, else the app's own (Spanish)."""
-    import os
+    from tid.cli.environment import environment_language
 
     languages: list[str] = current_app.config["LANGUAGES"]
     if lang:
         return lang
-    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        chosen = os.environ.get(variable, "")[:2].lower()
-        if chosen:
-            return (
-                chosen if chosen in languages else str(current_app.config["BABEL_DEFAULT_LOCALE"])
-            )
-    return str(current_app.config["BABEL_DEFAULT_LOCALE"])
+    chosen = environment_language()
+    return chosen if chosen in languages else str(current_app.config["BABEL_DEFAULT_LOCALE"])
 
 
 def _document_parameter(name: str, text: str) -> Any:
