@@ -53,17 +53,28 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
 
 def register_pdf_warm_up(app: Flask) -> None:
-    """A web worker lays out a small PDF in the background, so that its first reader of a
-    document does not wait for WeasyPrint and the fonts to load: at once when the app is
+    """A web worker compiles the documents' templates and lays out a small PDF in the
+    background, so that its first reader of a document does not wait for them, WeasyPrint
+    and the fonts to load: at once when the app is
     made for a web server (gunicorn makes one per worker), at the first request when the
     command line made it (``tid run``; its other commands serve no pages). Off under tests
     and with ``PDF_WARM_UP = false``."""
     if app.config.get("TESTING") or not app.config.get("PDF_WARM_UP", True):
         return
+    from jinja2 import TemplateError
+
     from tid.render import pdf
 
+    def warm() -> None:
+        pdf.warm()
+        for name in app.jinja_env.list_templates(filter_func=lambda n: n.startswith("pdf/")):
+            try:
+                app.jinja_env.get_template(name)
+            except TemplateError:  # said by the request that renders it, in its place
+                app.logger.exception("a document's template does not compile: %s", name)
+
     def start() -> None:
-        threading.Thread(target=pdf.warm, name="pdf-warm-up", daemon=True).start()
+        threading.Thread(target=warm, name="pdf-warm-up", daemon=True).start()
 
     if not app.config.get("MADE_BY_COMMAND_LINE"):
         start()
