@@ -330,7 +330,7 @@ def test_the_yearly_statement_pdf_is_prepared_in_the_background(
     assert direct.status_code == 200 and direct.data.startswith(b"%PDF")
     small_journal = client.get(f"/account/{district_id}/statement.csv?part=journal&fy=2025-26")
     assert small_journal.status_code == 200 and small_journal.mimetype == "text/csv"
-    # A year of thousands of rows (here: any): its long documents are prepared by a job.
+    # A long year (here: any): its long documents are prepared by a job.
     monkeypatch.setattr(account, "IN_REQUEST_ROWS", {"pdf": -1, "csv": -1})
     page = client.get(f"/account/{district_id}/statement?fy=2025-26").get_data(as_text=True)
     assert f"/account/{district_id}/statement.pdf" not in page

@@ -126,3 +126,20 @@ def test_the_large_documents_are_kinds_of_the_one_registry() -> None:
     for which, large in LARGE_DOCUMENTS.items():
         assert large.kind is documents.KINDS[kind_name(which)]
         assert large.kind.needs == ("district",)  # a job makes it from the district alone
+
+
+def test_a_pdf_past_a_hundred_rows_and_a_csv_past_five_thousand_are_jobs() -> None:
+    """A request makes what lays out in about a second: a hundred rows of a PDF (a yearly
+    statement's entries and receivables, the delinquent bills), five thousand of a CSV."""
+    from tid.web.account.downloads import is_large
+
+    assert is_large({"statement": 100, "delinquency": 100, "journal.csv": 5000}) == {
+        "statement": False,
+        "delinquency": False,
+        "journal.csv": False,
+    }
+    assert is_large({"statement": 101, "delinquency": 101, "journal.csv": 5001}) == {
+        "statement": True,
+        "delinquency": True,
+        "journal.csv": True,
+    }
