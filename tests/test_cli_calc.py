@@ -103,31 +103,30 @@ def test_unknown_calculator() -> None:
     assert "deadlines" in error["error"]  # the message lists the known calculators
 
 
-def test_the_installed_command(tmp_path: Path) -> None:
-    """The real entry point (``.venv/bin/tid``), reading standard input."""
+def _tid(
+    args: list[str], env: dict[str, str], given: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """The installed ``tid`` (``.venv/bin/tid``) run with ``args``, ``given`` on its input."""
     tid = Path(sys.executable).with_name("tid")
-    env = {**os.environ, "TID_INSTANCE": str(tmp_path / "instance")}
-    ok = subprocess.run(
-        [str(tid), "calc", "room-tax"],
-        input=json.dumps(DOCUMENTS["room-tax"]),
+    return subprocess.run(
+        [str(tid), *args],
+        input=given,
         capture_output=True,
         text=True,
         env=env,
         timeout=120,
         check=False,
     )
+
+
+def test_the_installed_command(tmp_path: Path) -> None:
+    """The real entry point (``.venv/bin/tid``), reading standard input."""
+    env = {**os.environ, "TID_INSTANCE": str(tmp_path / "instance")}
+    ok = _tid(["calc", "room-tax"], env, json.dumps(DOCUMENTS["room-tax"]))
     assert ok.returncode == 0, ok.stderr
     # 9% × 200.00 × 3 nights = 54.00
     assert json.loads(ok.stdout)["tax"] == "54.00"
-    bad = subprocess.run(
-        [str(tid), "calc", "room-tax"],
-        input=json.dumps(NUMBER_AMOUNT["room-tax"][0]),
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
+    bad = _tid(["calc", "room-tax"], env, json.dumps(NUMBER_AMOUNT["room-tax"][0]))
     assert bad.returncode == 2
     assert bad.stdout == ""
     assert json.loads(bad.stderr)["field"] == "nightly_rate"
@@ -135,7 +134,6 @@ def test_the_installed_command(tmp_path: Path) -> None:
 
 def test_an_app_command_on_a_database_never_upgraded_says_what_to_run(tmp_path: Path) -> None:
     """The app's commands on a database without the schema: the command to run, no trace."""
-    tid = Path(sys.executable).with_name("tid")
     env = {
         **os.environ,
         "TID_INSTANCE": str(tmp_path / "instance"),
@@ -144,14 +142,7 @@ def test_an_app_command_on_a_database_never_upgraded_says_what_to_run(tmp_path: 
     for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
         env.pop(variable, None)
     out = tmp_path / "d.pdf"
-    run = subprocess.run(
-        [str(tid), "document", "deadlines.pdf", "--lang", "en", "--out", str(out)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
+    run = _tid(["document", "deadlines.pdf", "--lang", "en", "--out", str(out)], env)
     assert run.returncode == 2, run.stderr
     assert "Traceback" not in run.stderr
     assert run.stderr.startswith("Error: la base de datos aún no tiene tablas")  # LANG unset

@@ -85,11 +85,11 @@ def test_layouts_in_two_threads_leave_the_collector_on() -> None:
 
     def lay_out() -> None:
         with pdf._collector_paused():
-            inside.wait(5)
+            inside.wait(60)
 
     threads = [threading.Thread(target=lay_out) for _ in range(2)]
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(5)
+        thread.join(60)
     assert gc.isenabled()
