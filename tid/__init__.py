@@ -53,12 +53,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
 
 def register_pdf_warm_up(app: Flask) -> None:
-    """A web worker compiles the documents' templates and lays out a small PDF in the
-    background, so that its first reader of a document does not wait for them, WeasyPrint
-    and the fonts to load: at once when the app is
-    made for a web server (gunicorn makes one per worker), at the first request when the
-    command line made it (``tid run``; its other commands serve no pages). Off under tests
-    and with ``PDF_WARM_UP = false``."""
+    """A web worker lays out a small PDF and compiles the documents' templates in the
+    background, so that its first reader of a document does not wait for WeasyPrint, the
+    fonts and the templates to load: at once when the app is made for a web server (gunicorn
+    makes one per worker), at the first request when the command line made it (``tid run``;
+    its other commands serve no pages). Off under tests and with ``PDF_WARM_UP = false``."""
     if app.config.get("TESTING") or not app.config.get("PDF_WARM_UP", True):
         return
     from jinja2 import TemplateError

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -59,7 +60,9 @@ def test_a_pdf_asked_for_while_the_worker_warms_up_waits_for_it(
     assert made[-1] == pdf._WARM_HTML
 
 
-def test_a_web_worker_warms_up_and_tests_do_not(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_web_worker_warms_up_and_tests_do_not(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     from flask import Flask
 
     from tid import register_pdf_warm_up
@@ -74,7 +77,8 @@ def test_a_web_worker_warms_up_and_tests_do_not(monkeypatch: pytest.MonkeyPatch)
     register_pdf_warm_up(command_line)
     assert not testing.before_request_funcs and command_line.before_request_funcs[None]
     assert warmed == []  # the command line's app warms up at its first request only
-    register_pdf_warm_up(Flask("served"))  # a web server's worker: at once
+    # a web server's worker: at once (its templates: none here, the app's filters are not)
+    register_pdf_warm_up(Flask("served", template_folder=str(tmp_path)))
     for _ in range(6000):  # up to a minute on a busy machine
         if warmed:
             break

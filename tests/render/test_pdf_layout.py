@@ -17,6 +17,10 @@ WEASYPRINT_UA = (Path(weasyprint.__file__).parent / "css" / "html5_ua.css").read
 
 
 def test_only_the_universal_pseudo_element_rules_change() -> None:
+    # the stylesheet is given where WeasyPrint asks for it, for the documents' HTML
+    assert "_ua_stylesheets" in vars(weasyprint.HTML)
+    ours = pdf._html()(string="<p>x</p>")._ua_stylesheets()
+    assert len(ours) == 1 and ours != weasyprint.HTML(string="<p>x</p>")._ua_stylesheets()
     scoped = pdf._documents_ua_css(WEASYPRINT_UA).splitlines()
     assert not [line for line in scoped if line.startswith("::")]
     assert "li::marker, summary::marker { font-variant-numeric: tabular-nums;" in "\n".join(scoped)
