@@ -92,14 +92,24 @@ def assert_archival(
 _PDFTOTEXT = shutil.which("pdftotext")
 
 
+def _pdftotext(data: bytes, mode: str) -> str:
+    assert _PDFTOTEXT is not None, "pdftotext: make installs poppler-utils"
+    read = subprocess.run(
+        [_PDFTOTEXT, mode, "-enc", "UTF-8", "-", "-"], input=data, capture_output=True, check=True
+    )
+    return read.stdout.decode("utf-8")
+
+
 def pdf_text(data: bytes) -> str:
     """A PDF's text, every run of whitespace made one space (lines wrap anywhere)."""
     if _PDFTOTEXT is None:
         return page_text(PdfReader(io.BytesIO(data)))
-    read = subprocess.run(
-        [_PDFTOTEXT, "-raw", "-enc", "UTF-8", "-", "-"], input=data, capture_output=True, check=True
-    )
-    return " ".join(read.stdout.decode("utf-8").split())
+    return " ".join(_pdftotext(data, "-raw").split())
+
+
+def pdf_layout_text(data: bytes) -> str:
+    """A PDF's text as its pages place it: columns and lines kept (``pdftotext -layout``)."""
+    return _pdftotext(data, "-layout")
 
 
 def pdf_pages(data: bytes) -> int:

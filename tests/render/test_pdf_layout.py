@@ -5,12 +5,12 @@ and Python's collector paused while a layout is under way, then as it was."""
 from __future__ import annotations
 
 import gc
-import subprocess
 import threading
 from pathlib import Path
 
 import weasyprint
 
+from tests.pdf_checks import pdf_layout_text
 from tid.render import pdf
 
 WEASYPRINT_UA = (Path(weasyprint.__file__).parent / "css" / "html5_ua.css").read_text("utf-8")
@@ -31,15 +31,6 @@ def test_only_the_universal_pseudo_element_rules_change() -> None:
     ]
 
 
-def _laid_out_text(data: bytes) -> str:
-    """The text as the page places it (columns and lines kept)."""
-    read = subprocess.run(
-        ["pdftotext", "-layout", "-enc", "UTF-8", "-", "-"], input=data, capture_output=True
-    )
-    assert read.returncode == 0, read.stderr
-    return read.stdout.decode("utf-8")
-
-
 def test_a_document_reads_as_weasyprint_alone_lays_it_out() -> None:
     html = (
         '<!doctype html><html lang="es"><title>Lista</title><body>'
@@ -48,8 +39,8 @@ def test_a_document_reads_as_weasyprint_alone_lays_it_out() -> None:
         "<table><thead><tr><th>Partida</th><th>Monto</th></tr></thead>"
         "<tr><td>Recaudos</td><td>$30,570.04</td></tr></table></body></html>"
     )
-    ours = _laid_out_text(pdf._made(html, pdf.static_base_url()))
-    alone = _laid_out_text(weasyprint.HTML(string=html).write_pdf())
+    ours = pdf_layout_text(pdf._made(html, pdf.static_base_url()))
+    alone = pdf_layout_text(weasyprint.HTML(string=html).write_pdf())
     assert ours == alone
     lines = [" ".join(line.split()) for line in ours.splitlines()]
     assert "1. Primera cláusula" in lines and "2. Segunda cláusula" in lines

@@ -34,6 +34,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
@@ -175,25 +176,20 @@ def _documents_ua_css(weasyprint_ua: str) -> str:
     return "\n".join(lines)
 
 
-_html_class: Any = None
-
-
+@cache
 def _html() -> Any:
     """WeasyPrint's ``HTML`` reading the documents' user-agent stylesheet
     (:func:`_documents_ua_css`), made once."""
-    global _html_class
-    if _html_class is None:
-        import weasyprint  # imported on use: loading pango is slow and the web rarely needs it
+    import weasyprint  # imported on use: loading pango is slow and the web rarely needs it
 
-        ua_file = Path(weasyprint.__file__).parent / "css" / "html5_ua.css"
-        ua = weasyprint.CSS(string=_documents_ua_css(ua_file.read_text(encoding="utf-8")))
+    ua_file = Path(weasyprint.__file__).parent / "css" / "html5_ua.css"
+    ua = weasyprint.CSS(string=_documents_ua_css(ua_file.read_text(encoding="utf-8")))
 
-        class DocumentHTML(weasyprint.HTML):  # type: ignore[misc]
-            def _ua_stylesheets(self, forms: bool = False) -> list[Any]:
-                return [ua, *super()._ua_stylesheets(forms)[1:]]
+    class DocumentHTML(weasyprint.HTML):  # type: ignore[misc]
+        def _ua_stylesheets(self, forms: bool = False) -> list[Any]:
+            return [ua, *super()._ua_stylesheets(forms)[1:]]
 
-        _html_class = DocumentHTML
-    return _html_class
+    return DocumentHTML
 
 
 _laying_out = 0
