@@ -1,6 +1,7 @@
 """The reader of a document as the app knows them: the :class:`~tid.documents.base.Reader`
 that the pages, the jobs and the command line pass to the documents, made from the app's
-configuration (its ``TODAY``), Flask-Babel (the language) and Flask's templates.
+configuration (its ``TODAY``), Flask-Babel (the language) and Flask's templates, with the
+installation's shelf of PDFs already laid out.
 
 ``today``, ``in_language`` and ``render_pdf`` serve the pages and the calculators' documents
 (tid/documents/calc_reports.py, tid/documents/calc_text.py) that still read the app
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flask import current_app, render_template
@@ -52,7 +54,14 @@ def reader(locale: str) -> Reader:
         render=render,
         speaking=lambda: force_locale(locale),
         base_url=base_url,
+        shelf=shelf(),
     )
+
+
+def shelf() -> Path:
+    """The installation's PDFs already laid out, shared by its workers and jobs
+    (``instance/prepared``; :class:`tid.render.pdf.Shelf`)."""
+    return Path(current_app.instance_path) / "prepared"
 
 
 def render_pdf(template_name: str, /, **context: Any) -> bytes:

@@ -78,9 +78,75 @@ def test_a_web_worker_warms_up_and_tests_do_not(
     assert not testing.before_request_funcs and command_line.before_request_funcs[None]
     assert warmed == []  # the command line's app warms up at its first request only
     # a web server's worker: at once (its templates: none here, the app's filters are not)
+    # It then prepares the readers' statements: this bare app has no database, which is
+    # logged, not raised in the thread.
     register_pdf_warm_up(Flask("served", template_folder=str(tmp_path)))
     for _ in range(6000):  # up to a minute on a busy machine
         if warmed:
             break
         threading.Event().wait(0.01)
     assert warmed == ["warm"]
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch, wait: float = 0.0) -> list[str]:
+    """Lay out by a stand-in that counts its calls (and takes ``wait`` seconds)."""
+    made: list[str] = []
+
+    def lay_out(html: str, base: str) -> bytes:
+        made.append(html)
+        threading.Event().wait(wait)
+        return f"%PDF {html}".encode()
+
+    monkeypatch.setattr(pdf, "_made", lay_out)
+    monkeypatch.setattr(pdf, "_kept", pdf._Kept(1000))
+    return made
+
+
+def test_a_pdf_on_the_shelf_is_given_to_another_worker_without_laying_it_out(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    made = _counting(monkeypatch)
+    shelf = tmp_path / "prepared"
+    first = pdf.html_to_pdf("<p>Total $100.00</p>", shelf=shelf)
+    (kept,) = shelf.glob("*.pdf")
+    assert kept.read_bytes() == first and kept.stat().st_mode & 0o777 == 0o600
+    assert list(shelf.glob("*.part")) == []  # written whole, then named
+    pdf._kept.clear()  # another worker: nothing in its memory
+    assert pdf.html_to_pdf("<p>Total $100.00</p>", shelf=shelf) == first and len(made) == 1
+    pdf._kept.clear()
+    assert pdf.html_to_pdf("<p>Total $100.01</p>", shelf=shelf) != first and len(made) == 2
+
+
+def test_a_pdf_being_laid_out_is_waited_for_not_laid_out_again(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Two workers asking for the same document at once: one lays it out, the other waits
+    for it on the shelf's lock and reads it (each thread opens the lock on its own, as two
+    processes do)."""
+    made = _counting(monkeypatch, wait=0.5)
+    got: list[bytes] = []
+
+    def ask() -> None:
+        got.append(pdf.html_to_pdf("<p>Estado anual</p>", shelf=tmp_path))
+
+    workers = [threading.Thread(target=ask) for _ in range(3)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(60)
+    assert made == ["<p>Estado anual</p>"] and got == [b"%PDF <p>Estado anual</p>"] * 3
+
+
+def test_the_shelf_stays_within_its_bytes_dropping_the_least_recently_read(
+    tmp_path: Path,
+) -> None:
+    import os
+
+    shelf = pdf.Shelf(tmp_path, limit=300)
+    for i, key in enumerate(("a", "b", "c")):
+        shelf.put(key, bytes(100))
+        os.utime(tmp_path / f"{key}.pdf", (1000 + i, 1000 + i))
+    assert shelf.get("a") is not None  # read lately: now the newest
+    shelf.put("d", bytes(100))  # 400 bytes: the least recently read goes
+    assert shelf.get("b") is None
+    assert all(shelf.get(key) is not None for key in ("a", "c", "d"))

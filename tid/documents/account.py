@@ -68,14 +68,15 @@ def statement_pdf(
     booked_by: date | None = None,
 ) -> Document:
     """The yearly statement for audit (PDF): every receivable and journal entry of the year,
-    as the journal stood at the end of ``booked_by`` when given."""
+    as the journal stood at the end of ``booked_by`` when given. Kept on the reader's shelf:
+    it is laid out before it is asked for (tid/web/account/prepared.py)."""
     shown = district_of(session, district)
     fy = _year(session, shown, year, reader)
     with reader.speaking():
         context = account_reads.statement_context(
             session=session, district=shown, fy=fy, booked_by=booked_by, today=reader.today
         )
-    pdf = reader.pdf("pdf/statement.html", **context)
+    pdf = reader.pdf("pdf/statement.html", shelved=True, **context)
     return Document(pdf, PDF, f"statement-{district}-FY{fy.label}.pdf")
 
 

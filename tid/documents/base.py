@@ -9,6 +9,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 from sqlmodel import Session
@@ -43,21 +44,26 @@ class Reader:
     Puerto Rico (or the configuration's fixed day), ``render``, which renders a template
     of ``templates/`` with its values in that language (markup), and ``speaking``, a block in
     which the services' own words (a spreadsheet's columns, a message rendered without a
-    language) come out in that language."""
+    language) come out in that language. The documents prepared before anyone asks
+    (``shelved``) are read from ``shelf`` (:class:`tid.render.pdf.Shelf`)."""
 
     locale: str
     today: date
     render: Callable[..., str]
     speaking: Callable[[], AbstractContextManager[object]] = nullcontext
     base_url: str = ""  # where the app is served: a document's QR code and links point there
+    shelf: Path | None = None  # the installation's folder of PDFs already laid out
 
     def say(self, msgid: str) -> str:
         """A msgid (``N_("…")``) in the reader's language."""
         return render(Message(msgid), self.locale)
 
-    def pdf(self, template_name: str, /, **context: Any) -> bytes:
-        """The PDF of ``template_name`` rendered with ``context`` in the reader's language."""
-        return render_pdf(self.render, template_name, **context)
+    def pdf(self, template_name: str, /, *, shelved: bool = False, **context: Any) -> bytes:
+        """The PDF of ``template_name`` rendered with ``context`` in the reader's language;
+        ``shelved``: one of the documents prepared before they are asked for, read from (and
+        kept on) the reader's shelf."""
+        shelf = self.shelf if shelved else None
+        return render_pdf(self.render, template_name, shelf=shelf, **context)
 
 
 def district_of(session: Session, district_id: int) -> District:

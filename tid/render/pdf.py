@@ -16,24 +16,31 @@ in the XMP metadata next to the PDF/A identification), with the document's langu
 ``<html lang>``, its title from ``<title>`` and its author from ``<meta name="author">`` (the
 association or the municipality; :data:`DEFAULT_AUTHOR` when a template names none).
 
-Laying out a long document costs seconds (a yearly statement of a few hundred rows: about a
-second on an idle machine, several on a busy one) while its HTML takes milliseconds: a
-document whose HTML is the one already rendered in this process is given the same bytes
-again (:class:`_Kept`, bounded by :data:`KEPT_BYTES`). The HTML is the whole of what the PDF
-shows — its figures, its language, its day — so a changed journal or another day is another
-HTML and a new PDF; the static files it reads change only with a new release, that is a new
-process.
+Laying out a long document costs about a second (a yearly statement of a hundred rows, on an
+idle machine; several on a busy one) while its HTML takes a tenth of that: a document whose
+HTML is one already laid out is given the same bytes again. The HTML is the whole of what the
+PDF shows — its figures, its language, its day — so a changed journal or another day is
+another HTML and a new PDF; the static files it reads change only with a new release. The
+bytes are kept in the process (:class:`_Kept`, bounded by :data:`KEPT_BYTES`) and, when the
+caller gives a folder (the installation's ``instance/prepared``), on a :class:`Shelf` that
+every worker of the installation reads (and that outlives a release: :func:`_release` is part
+of the key): a document laid out in the background before anyone
+asks (:mod:`tid.web.prepared`) is then ready for whichever worker serves the reader, and a
+document being laid out by one worker is waited for by the others, not laid out again.
 """
 
 from __future__ import annotations
 
+import fcntl
 import gc
 import hashlib
+import os
 import re
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -118,6 +125,79 @@ class _Kept:
 _kept = _Kept(KEPT_BYTES)
 
 
+SHELF_BYTES = 256 * 1024 * 1024  # the PDFs kept on a shelf, at most
+
+
+class Shelf:
+    """PDFs kept in a folder by the SHA-256 of their HTML (``<key>.pdf``, readable by the
+    app's user alone), shared by the processes of an installation. :meth:`making` is held
+    while a document is laid out: another process or thread asking for the same one waits
+    for it, then finds it. Once the folder holds more than ``limit`` bytes, the documents
+    read least recently go first."""
+
+    def __init__(self, folder: Path, limit: int = SHELF_BYTES) -> None:
+        self.folder = folder
+        self.limit = limit
+
+    def _path(self, key: str) -> Path:
+        return self.folder / f"{key}.pdf"
+
+    def has(self, key: str) -> bool:
+        return self._path(key).exists()
+
+    def get(self, key: str) -> bytes | None:
+        path = self._path(key)
+        try:
+            data = path.read_bytes()
+            os.utime(path)  # read lately: pruned last
+        except FileNotFoundError:
+            return None
+        return data
+
+    @contextmanager
+    def making(self, key: str) -> Iterator[None]:
+        """Held while the document of ``key`` is laid out (a lock on its own file)."""
+        from tid.files import open_private, private_folder
+
+        private_folder(self.folder / "locks")
+        handle = open_private(self.folder / "locks" / f"{key}.lock", os.O_RDWR | os.O_CREAT)
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(handle)  # closing releases the lock; the file goes when pruned
+
+    def put(self, key: str, pdf: bytes) -> None:
+        """Keep ``pdf`` (written whole, then named: a reader never sees half a file)."""
+        from tid.files import private_folder, write_private
+
+        private_folder(self.folder)
+        partial = self.folder / f"{key}.{os.getpid()}.{threading.get_ident()}.part"
+        write_private(partial, pdf)
+        os.replace(partial, self._path(key))
+        self._prune()
+
+    def _prune(self) -> None:
+        # A lock an hour old guards nothing any more (at worst a document is made twice).
+        hour_ago = time.time() - 3600
+        for lock in (self.folder / "locks").glob("*.lock"):
+            with suppress(FileNotFoundError):
+                if lock.stat().st_mtime < hour_ago:
+                    lock.unlink()
+        kept = []
+        for path in self.folder.glob("*.pdf"):
+            with suppress(FileNotFoundError):
+                stat = path.stat()
+                kept.append((stat.st_mtime, stat.st_size, path))
+        total = sum(size for _, size, _ in kept)
+        for _, size, path in sorted(kept):
+            if total <= self.limit:
+                break
+            with suppress(FileNotFoundError):
+                path.unlink()
+            total -= size
+
+
 # A page laid out once when a web worker starts (:func:`warm`), in the documents' fonts and
 # shapes: WeasyPrint, Pango and the fonts are loaded then, not by the first reader of a PDF.
 _WARM_HTML = (
@@ -142,21 +222,52 @@ def warm() -> None:
         _made(_WARM_HTML, static_base_url())
 
 
-def html_to_pdf(html: str, *, base_url: str | None = None) -> bytes:
+def html_to_pdf(html: str, *, base_url: str | None = None, shelf: Path | None = None) -> bytes:
     """PDF/A-2a bytes of an HTML document (tagged, PDF/UA-1 declared); relative URLs
     resolve against ``base_url``. The language (``<html lang>``), title and author default
     to :data:`DEFAULT_LANG`, "tid" and :data:`DEFAULT_AUTHOR`. The same HTML made again in
-    this process is given the bytes made before."""
+    this process, or kept on the :class:`Shelf` in the folder ``shelf``, is given the bytes
+    made before."""
     base = base_url or static_base_url()
-    key = hashlib.sha256(f"{base}\x00{html}".encode()).hexdigest()
+    key = hashlib.sha256(f"{_release()}\x00{base}\x00{html}".encode()).hexdigest()
     kept = _kept.get(key)
     if kept is not None:
+        if shelf is not None and not Shelf(shelf).has(key):  # pruned, or made before
+            Shelf(shelf).put(key, kept)
         return kept
-    with _warming:  # a warm-up under way finishes first (WeasyPrint lays out one at a time)
-        pass
-    pdf = _made(html, base)
+    if shelf is None:
+        pdf = _made_after_warm_up(html, base)
+    else:
+        on_shelf = Shelf(shelf)
+        pdf = on_shelf.get(key) or b""
+        if not pdf:
+            with on_shelf.making(key):
+                pdf = on_shelf.get(key) or b""  # made meanwhile by another worker
+                if not pdf:
+                    pdf = _made_after_warm_up(html, base)
+                    on_shelf.put(key, pdf)
     _kept.put(key, pdf)
     return pdf
+
+
+@cache
+def _release() -> str:
+    """What besides its HTML makes a PDF: this module, the static files and the versions of
+    WeasyPrint and its PDF writer. A shelf outlives a release; its PDFs do not."""
+    from importlib.metadata import version
+
+    made_of = [Path(__file__).read_bytes()]
+    for path in sorted(STATIC_FOLDER.rglob("*")):
+        if path.is_file():
+            made_of += [str(path.relative_to(STATIC_FOLDER)).encode(), path.read_bytes()]
+    made_of += [version("weasyprint").encode(), version("pydyf").encode()]
+    return hashlib.sha256(b"\x00".join(made_of)).hexdigest()
+
+
+def _made_after_warm_up(html: str, base: str) -> bytes:
+    with _warming:  # a warm-up under way finishes first (WeasyPrint lays out one at a time)
+        pass
+    return _made(html, base)
 
 
 def _documents_ua_css(weasyprint_ua: str) -> str:
@@ -248,12 +359,14 @@ def render_pdf(
     /,
     *,
     base_url: str | None = None,
+    shelf: Path | None = None,
     **context: Any,
 ) -> bytes:
-    """Render ``template_name`` with ``context`` by ``render`` and return the PDF's bytes.
+    """Render ``template_name`` with ``context`` by ``render`` and return the PDF's bytes
+    (kept on the :class:`Shelf` in the folder ``shelf`` when one is given).
 
     ``base_url`` defaults to the static folder, so ``<link href="tid.css">`` or
     ``<img src="logo.png">`` in a PDF template read ``tid/static/``.
     """
     html = render(template_name, **context)
-    return html_to_pdf(html, base_url=base_url)
+    return html_to_pdf(html, base_url=base_url, shelf=shelf)

@@ -172,6 +172,20 @@ def statement_page(
     }
 
 
+def statements_first_read(*, session: Session, today: date) -> list[tuple[int, FiscalYear]]:
+    """The yearly statements a reader opens first, district by district: the year its page
+    shows by default (``account_reads.default_fiscal_year``) and the year before."""
+    found = []
+    for district_id in session.exec(select(District.id).order_by(col(District.id))):
+        if district_id is None:
+            continue
+        fy = account_reads.default_fiscal_year(
+            session=session, district_id=district_id, today=today
+        )
+        found += [(district_id, fy), (district_id, FiscalYear(fy.start_year - 1))]
+    return found
+
+
 def statement_rows(aging: int, entries: int) -> dict[str, int]:
     """The rows of each of the statement's documents (keys of ``tid.documents.KINDS``): its
     PDF has the receivables and the entries, each CSV file one of them."""

@@ -9,6 +9,7 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from tid.db import get_session
+from tid.i18n import language
 from tid.rules.errors import InputError
 from tid.rules.periods import parse_fiscal_year
 from tid.services import account_pages, year_locks
@@ -16,6 +17,7 @@ from tid.web.access import me, require, visible_district
 from tid.web.account import fields
 from tid.web.account.blueprint import READERS, bp
 from tid.web.account.downloads import download, statement_large
+from tid.web.account.prepared import Statement, prepare_later
 from tid.web.forms import Form
 from tid.web.util import today
 
@@ -24,19 +26,19 @@ from tid.web.util import today
 @require(*READERS)
 def statement(district_id: int) -> Any:
     district = visible_district(district_id)
+    fy, booked_by = fields.fiscal_year(district_id), fields.booked_by()
     context = account_pages.statement_page(
         session=get_session(),
         district=district,
-        fy=fields.fiscal_year(district_id),
-        booked_by=fields.booked_by(),
+        fy=fy,
+        booked_by=booked_by,
         today=today(),
         person=me(),
     )
-    return render_template(
-        "account/statement.html",
-        large=statement_large(district_id, context["aging_count"], context["entries_count"]),
-        **context,
-    )
+    large = statement_large(district_id, context["aging_count"], context["entries_count"])
+    if not large["statement"]:  # its PDF, laid out before the reader follows the link
+        prepare_later(Statement(district_id, fy, booked_by, language()))
+    return render_template("account/statement.html", large=large, **context)
 
 
 @bp.route("/<int:district_id>/years/<fiscal_year>/lock", methods=["POST"])

@@ -1,0 +1,141 @@
+"""A yearly statement's PDF is laid out before the reader asks for it: when its page is shown
+and when a worker starts. The reader's request then reads it from the installation's shelf;
+a journal that changed since is another document, laid out anew."""
+
+from __future__ import annotations
+
+import io
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from pypdf import PdfReader
+from sqlmodel import Session
+
+from tests.conftest import People, login
+from tests.services.ledger_support import ACTOR
+from tests.web.account.support import paid_account
+from tid.render import pdf
+from tid.rules.periods import FiscalYear
+from tid.services import payments
+from tid.web.account import downloads, prepared
+
+
+def _text(data: bytes) -> str:
+    return " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(data)).pages).split())
+
+
+def _shelf(app: Flask) -> list[Path]:
+    return sorted((Path(app.instance_path) / "prepared").glob("*.pdf"))
+
+
+def _no_layout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From here on, a layout fails the test; this worker keeps nothing in memory."""
+
+    def refused(html: str, base: str) -> bytes:
+        raise AssertionError("laid out in the request")
+
+    monkeypatch.setattr(pdf, "_made", refused)
+    monkeypatch.setattr(pdf, "_kept", pdf._Kept(pdf.KEPT_BYTES))
+
+
+def test_a_statement_page_prepares_its_pdf_for_the_link_it_shows(
+    app: Flask,
+    client: FlaskClient,
+    session: Session,
+    people: People,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    app.config["PREPARE_DOCUMENTS"] = True
+    s, bill_id = paid_account(session, people, "400.00")
+    d = s.district_id
+    login(client, people.auditor)
+    assert client.get(f"/account/{d}/statement?fy=2025-26").status_code == 200
+    prepared._preparer.join()
+    (made,) = _shelf(app)
+    with monkeypatch.context() as patched:
+        _no_layout(patched)
+        answer = client.get(f"/account/{d}/statement.pdf?fy=2025-26")
+        assert answer.status_code == 200 and answer.data == made.read_bytes()
+    assert "Pago de $400.00" in _text(answer.data)
+    # Another payment: the page's link is to another document, prepared in its turn.
+    payments.record_payment(
+        session=session,
+        actor=ACTOR,
+        district_id=d,
+        paid_on=date(2025, 9, 1),
+        amount=Decimal("125.00"),
+        today=date(2025, 9, 1),
+        key="q",
+        notice_number=str(bill_id),
+    )
+    session.commit()
+    assert client.get(f"/account/{d}/statement?fy=2025-26").status_code == 200
+    prepared._preparer.join()
+    assert len(_shelf(app)) == 2
+    with monkeypatch.context() as patched:
+        _no_layout(patched)
+        again = client.get(f"/account/{d}/statement.pdf?fy=2025-26").data
+    assert "Pago de $125.00" in _text(again) and "Pago de $400.00" in _text(again)
+
+
+def test_without_preparation_the_request_lays_the_statement_out(
+    app: Flask,
+    client: FlaskClient,
+    session: Session,
+    people: People,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Under tests (and with ``PDF_WARM_UP = false``) nothing is prepared: the request lays
+    the PDF out and keeps it on the shelf for the next worker."""
+    monkeypatch.setattr(pdf, "_kept", pdf._Kept(pdf.KEPT_BYTES))  # a worker just started
+    s, _ = paid_account(session, people, "400.00")
+    login(client, people.auditor)
+    assert client.get(f"/account/{s.district_id}/statement?fy=2025-26").status_code == 200
+    prepared._preparer.join()
+    assert _shelf(app) == []
+    answer = client.get(f"/account/{s.district_id}/statement.pdf?fy=2025-26")
+    assert answer.status_code == 200 and [p.read_bytes() for p in _shelf(app)] == [answer.data]
+    # The other documents are not kept there (a mailing's thousands of notices least of all).
+    assert client.get(f"/account/{s.district_id}/delinquency.pdf").status_code == 200
+    assert len(_shelf(app)) == 1
+
+
+def test_a_worker_prepares_each_districts_statements_in_both_languages(
+    app: Flask,
+    client: FlaskClient,
+    session: Session,
+    people: People,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    s, _ = paid_account(session, people, "400.00")
+    found = prepared.readers_statements(app)
+    # Today's fiscal year by default (the test's day), or the district's last one booked.
+    fy = FiscalYear(2025)
+    assert prepared.Statement(s.district_id, fy, None, "es") in found
+    assert prepared.Statement(s.district_id, FiscalYear(2024), None, "en") in found
+    assert {st.locale for st in found} == {"es", "en"}
+    assert len(found) == 4 * len({st.district_id for st in found})
+    mine = [st for st in found if st.district_id == s.district_id]
+    assert all(prepared.prepare(app, st) for st in mine)
+    assert len(_shelf(app)) == 4
+    login(client, people.auditor)
+    with monkeypatch.context() as patched:
+        _no_layout(patched)
+        for language in ("es", "en"):
+            client.post(f"/lang/{language}", data={"next": "/"})
+            answer = client.get(f"/account/{s.district_id}/statement.pdf?fy=2025-26")
+            assert answer.status_code == 200
+    assert "Statement of the special account, FY 2025-26" in _text(answer.data)
+
+
+def test_a_statement_too_long_for_a_request_is_left_to_its_job(
+    app: Flask, session: Session, people: People, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    s, _ = paid_account(session, people, "400.00")
+    monkeypatch.setitem(downloads.IN_REQUEST_ROWS, "pdf", 1)
+    statement = prepared.Statement(s.district_id, FiscalYear(2025), None, "es")
+    assert prepared.prepare(app, statement) is False and _shelf(app) == []
