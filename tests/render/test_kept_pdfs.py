@@ -142,11 +142,13 @@ def test_the_shelf_stays_within_its_bytes_dropping_the_least_recently_read(
 ) -> None:
     import os
 
-    shelf = pdf.Shelf(tmp_path, limit=300)
-    for i, key in enumerate(("a", "b", "c")):
+    shelf = pdf.Shelf(tmp_path, limit=800)
+    for i, key in enumerate("abcdefgh"):
         shelf.put(key, bytes(100))
         os.utime(tmp_path / f"{key}.pdf", (1000 + i, 1000 + i))
     assert shelf.get("a") is not None  # read lately: now the newest
-    shelf.put("d", bytes(100))  # 400 bytes: the least recently read goes
+    shelf.put("i", bytes(100))  # 900 bytes: the least recently read goes
     assert shelf.get("b") is None
-    assert all(shelf.get(key) is not None for key in ("a", "c", "d"))
+    assert all(shelf.get(key) is not None for key in "acdefghi")
+    shelf.put("huge", bytes(101))  # more than an eighth of the shelf: not kept
+    assert shelf.get("huge") is None and shelf.get("c") is not None

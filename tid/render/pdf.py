@@ -168,9 +168,13 @@ class Shelf:
             os.close(handle)  # closing releases the lock; the file goes when pruned
 
     def put(self, key: str, pdf: bytes) -> None:
-        """Keep ``pdf`` (written whole, then named: a reader never sees half a file)."""
+        """Keep ``pdf`` (written whole, then named: a reader never sees half a file); not one
+        so large it would push out most of the others (a large district's statement, made by
+        a job that keeps it with its result)."""
         from tid.files import private_folder, write_private
 
+        if len(pdf) > self.limit // 8:
+            return
         private_folder(self.folder)
         partial = self.folder / f"{key}.{os.getpid()}.{threading.get_ident()}.part"
         write_private(partial, pdf)
