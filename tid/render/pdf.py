@@ -24,8 +24,8 @@ another HTML and a new PDF; the static files it reads change only with a new rel
 bytes are kept in the process (:class:`_Kept`, bounded by :data:`KEPT_BYTES`) and, when the
 caller gives a folder (the installation's ``instance/prepared``), on a :class:`Shelf` that
 every worker of the installation reads (and that outlives a release: :func:`_release` is part
-of the key): a document laid out in the background before anyone
-asks (:mod:`tid.web.prepared`) is then ready for whichever worker serves the reader, and a
+of the key): a document laid out in the background before anyone asks
+(:mod:`tid.web.account.prepared`) is then ready for whichever worker serves the reader, and a
 document being laid out by one worker is waited for by the others, not laid out again.
 """
 
@@ -224,6 +224,7 @@ def warm() -> None:
     does it in the background when it starts; a PDF asked for meanwhile waits for it)."""
     with _warming:
         _made(_WARM_HTML, static_base_url())
+        _release()  # the static files read once, for the documents' keys
 
 
 def html_to_pdf(html: str, *, base_url: str | None = None, shelf: Path | None = None) -> bytes:
@@ -236,8 +237,8 @@ def html_to_pdf(html: str, *, base_url: str | None = None, shelf: Path | None = 
     key = hashlib.sha256(f"{_release()}\x00{base}\x00{html}".encode()).hexdigest()
     kept = _kept.get(key)
     if kept is not None:
-        if shelf is not None and not Shelf(shelf).has(key):  # pruned, or made before
-            Shelf(shelf).put(key, kept)
+        if shelf is not None and not (on_shelf := Shelf(shelf)).has(key):  # pruned, say
+            on_shelf.put(key, kept)
         return kept
     if shelf is None:
         pdf = _made_after_warm_up(html, base)
