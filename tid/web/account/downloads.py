@@ -85,20 +85,20 @@ def statement_large(district_id: int, aging: int, entries: int) -> dict[str, boo
     return large(district_id, {which: rows[kind_name(which)] for which in _STATEMENT})
 
 
-def document_rows(district: District, which: str, fy: FiscalYear | None) -> int:
+def document_rows(district_id: int, which: str, fy: FiscalYear | None) -> int:
     """How many rows the large document has (from the indexed counts, not the rows)."""
     return account_pages.document_rows(
         session=get_session(),
-        district_id=district.id or 0,
+        district_id=district_id,
         name=kind_name(which),
         fy=fy,
         today=today(),
     )
 
 
-def too_large(district: District, which: str, fy: FiscalYear | None) -> bool:
+def too_large(district_id: int, which: str, fy: FiscalYear | None) -> bool:
     """The document is prepared in the background rather than in the request."""
-    return is_large({which: document_rows(district, which, fy)})[which]
+    return is_large({which: document_rows(district_id, which, fy)})[which]
 
 
 def _prepare_instead(district: District, which: str) -> Any:
@@ -120,7 +120,7 @@ def download(district: District, name: str, **params: Any) -> Any:
     language, with its parameters (a ``year`` is the one its rows are counted in); a large
     one too long for a request: back to its page, which prepares it."""
     which = name.removesuffix(".pdf")
-    if which in LARGE_DOCUMENTS and too_large(district, which, params.get("year")):
+    if which in LARGE_DOCUMENTS and too_large(district.id or 0, which, params.get("year")):
         return _prepare_instead(district, which)
     document = documents.make(
         get_session(), name, reader=reader(language()), district=district.id, **params

@@ -32,6 +32,7 @@ from tid.clock import PUERTO_RICO
 from tid.db import get_session
 from tid.rules.periods import FiscalYear
 from tid.services import account_pages
+from tid.web.account.downloads import too_large
 
 LANGUAGES = ("es", "en")
 STATEMENT = "statement.pdf"
@@ -96,17 +97,8 @@ _preparer = _Preparer()
 def prepare(app: Flask, statement: Statement) -> bool:
     """Lay out ``statement`` onto the shelf unless it is one a request does not lay out
     (longer than :data:`downloads.IN_REQUEST_ROWS`); whether it is on the shelf now."""
-    from tid.web.account.downloads import is_large
-
     with app.app_context():
-        rows = account_pages.document_rows(
-            session=get_session(),
-            district_id=statement.district_id,
-            name=STATEMENT,
-            fy=statement.fy,
-            today=today(),
-        )
-        if is_large({"statement": rows})["statement"]:
+        if too_large(statement.district_id, "statement", statement.fy):
             return False
         documents.make(
             get_session(),
