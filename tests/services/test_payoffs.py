@@ -156,7 +156,9 @@ def test_a_quote_settled_by_one_payment_in_one_entry(session: Session) -> None:
         payoffs.pay_quote(paid_on=date(2025, 11, 21), amount=Decimal("1.00"), key="c", **pay)  # type: ignore[arg-type]
     assert caught.value.field == "reference"
     # said in the reader's language, its day as that language writes it
-    assert render(caught.value.message, "es") == "Esta cotización se saldó el 20 nov 2025."
+    assert render(caught.value.message, "es") == (
+        "Esta cotización se saldó el 20 nov 2025 con el asiento 3 del diario."
+    )
 
 
 def test_one_payment_of_the_whole_quote_is_one_entry(session: Session) -> None:

@@ -5,6 +5,7 @@ moved, so no worker keeps the old figures)."""
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from decimal import Decimal
 
@@ -14,7 +15,7 @@ from sqlmodel import Session, select
 
 from tests.conftest import login
 from tid.demo import ACCOUNT_DISTRICT, ACCOUNT_USER, DEMO_PASSWORD
-from tid.models import AuditEvent, District
+from tid.models import AuditEvent, District, PublishedDocument, PublishedYear
 from tid.services import expenditures
 from tid.services.audit import Actor
 from tid.services.public import district_figures, versions
@@ -71,3 +72,82 @@ def test_a_booking_moves_the_districts_public_version(
     after = district_figures.district_page(session=session, district_id=d, today=TODAY)
     assert after is not None
     assert after.years[0]["program_total"] == before.years[0]["program_total"] + Decimal("100.00")
+
+
+def test_the_server_publishes_only_the_years_the_form_offers(
+    app: Flask, client: FlaskClient, session: Session, demo_loaded: str
+) -> None:
+    """Hand-made requests: a statement of the open year, years the district never had."""
+    condado = session.exec(select(District).where(District.name == ACCOUNT_DISTRICT)).one()
+    d = condado.id
+    login(client, ACCOUNT_USER, DEMO_PASSWORD)
+    page = client.get(f"/publico/distritos/{d}/publicacion").text
+    offered = re.findall(r'<option value="(\d{4}-\d{2})"', page)
+    assert offered == ["2025-26"]  # ended and public; 2026-27 is still open
+    open_year = client.post(
+        f"/publico/distritos/{d}/publicacion/documentos", data={"fiscal_year": "2026-27"}
+    )
+    assert open_year.status_code == 422 and 'id="e-fiscal_year"' in open_year.text
+    assert session.exec(select(PublishedDocument)).all() == []
+    for label in ("2031-32", "1999-00"):
+        client.post(f"/publico/distritos/{d}/publicacion/{label}", data={"published": "1"})
+    chosen = session.exec(select(PublishedYear.fiscal_year)).all()
+    assert set(chosen) <= {"2025-26"}
+    client.post("/logout")
+    assert client.get(f"/publico/distritos/{d}/2031-32").status_code == 404
+
+
+def test_withdrawing_a_year_withdraws_what_was_published_of_it(
+    app: Flask, client: FlaskClient, session: Session, demo_loaded: str
+) -> None:
+    condado = session.exec(select(District).where(District.name == ACCOUNT_DISTRICT)).one()
+    d = condado.id
+    login(client, ACCOUNT_USER, DEMO_PASSWORD)
+    made = client.post(
+        f"/publico/distritos/{d}/publicacion/documentos", data={"fiscal_year": "2025-26"}
+    )
+    assert made.status_code == 302
+    document = session.exec(select(PublishedDocument)).one()
+    address = f"/publico/distritos/{d}/documentos/{document.id}"
+    client.post("/logout")
+    assert client.get(address).status_code == 200
+    login(client, ACCOUNT_USER, DEMO_PASSWORD)
+    client.post(f"/publico/distritos/{d}/publicacion/2025-26", data={"published": "0"})
+    client.post("/logout")
+    assert client.get(address).status_code == 404
+    listed = client.get(f"/api/v1/public/documents?district_id={d}").get_data(as_text=True)
+    assert f"/documentos/{document.id}" not in listed
+    session.expire_all()
+    assert session.exec(select(PublishedDocument)).one().withdrawn_at is not None
+
+
+def test_a_public_year_does_not_reveal_the_year_before_when_that_one_is_not_public(
+    app: Flask, client: FlaskClient, session: Session, demo_loaded: str
+) -> None:
+    condado = session.exec(select(District).where(District.name == ACCOUNT_DISTRICT)).one()
+    d = condado.id or 0
+    expenditures.record_expenditure(  # a second year with figures: FY 2026-27
+        session=session,
+        actor=Actor("t"),
+        district_id=d,
+        spent_on=date(2026, 8, 4),
+        amount=Decimal("100.00"),
+        payee="Imprenta",
+        today=TODAY,
+        key="second-year",
+        purpose_id=expenditures.purposes(session=session, district_id=d)[0].id,
+    )
+    session.commit()
+    login(client, ACCOUNT_USER, DEMO_PASSWORD)
+    client.post(f"/publico/distritos/{d}/publicacion/2026-27", data={"published": "1"})
+    client.post("/logout")
+    shown = client.get(f"/publico/distritos/{d}/2026-27").text
+    opening = re.search(r"Saldo inicial.*?</tr>", shown, re.S)
+    assert opening is not None and "$" in opening.group(0)  # 2025-26 is public
+    login(client, ACCOUNT_USER, DEMO_PASSWORD)
+    client.post(f"/publico/distritos/{d}/publicacion/2025-26", data={"published": "0"})
+    client.post("/logout")
+    hidden = client.get(f"/publico/distritos/{d}/2026-27").text
+    opening = re.search(r"Saldo inicial.*?</tr>", hidden, re.S)
+    assert opening is not None and "$" not in opening.group(0)
+    assert "cuyas cifras no son públicas" in " ".join(hidden.split())

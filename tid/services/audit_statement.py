@@ -333,6 +333,7 @@ def record_bank_balance(
     """Record the balance the bank reported at a date (its monthly statement)."""
     if as_of > today:
         raise InputError("as_of", N_("The date cannot be in the future."))
+    ledger.lock_district(session=session, district_id=district_id)
     clash = session.exec(
         select(BankBalance).where(
             BankBalance.district_id == district_id, BankBalance.as_of == as_of

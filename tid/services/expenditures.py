@@ -14,9 +14,10 @@ from decimal import Decimal
 
 from sqlmodel import Session, col, select
 
-from tid.models import AuthorizedPurpose, Expenditure
+from tid.models import AuthorizedPurpose, Expenditure, JournalEntry
 from tid.rules import admin_cap
 from tid.rules.errors import N_, Finding, FindingsError, InputError
+from tid.rules.messages import Message
 from tid.rules.money import money_str
 from tid.rules.periods import fiscal_year_of
 from tid.services import audit, ledger
@@ -167,6 +168,53 @@ def expenditure_problems(
     return problems
 
 
+class RepeatedExpenditureError(InputError):
+    """An expenditure like one already booked (same date, amount, payee and purpose):
+    booked only when the person confirms it is another one."""
+
+    def __init__(self, earlier: Expenditure, number: int | None) -> None:
+        super().__init__(
+            "confirm_repeat",
+            Message(
+                "An expenditure of %(amount)s to %(payee)s dated %(day)s is already booked "
+                "(entry %(number)s of the journal). If this is another expenditure, confirm it "
+                "below to book it too.",
+                amount=money_str(earlier.amount),
+                payee=earlier.payee,
+                day=earlier.spent_on,
+                number=number if number is not None else "—",
+            ),
+        )
+        self.earlier = earlier
+
+
+def _refuse_a_repeat(
+    session: Session,
+    district_id: int,
+    spent_on: date,
+    amount: Decimal,
+    payee: str,
+    purpose_id: int | None,
+) -> None:
+    """An expenditure like one already booked, refused: the same form sent from two tabs,
+    or typed twice."""
+    earlier = session.exec(
+        select(Expenditure)
+        .where(
+            Expenditure.district_id == district_id,
+            Expenditure.spent_on == spent_on,
+            Expenditure.amount == amount,
+            Expenditure.payee == payee.strip()[:200],
+            Expenditure.purpose_id == purpose_id,
+        )
+        .order_by(col(Expenditure.id))
+        .limit(1)
+    ).first()
+    if earlier is not None:
+        entry = session.get(JournalEntry, earlier.entry_id)
+        raise RepeatedExpenditureError(earlier, entry.number if entry is not None else None)
+
+
 # Long: the checks, the cap and the posting run under one district lock.
 def record_expenditure(
     *,
@@ -182,8 +230,11 @@ def record_expenditure(
     purpose_id: int | None = None,
     description: str = "",
     reference: str = "",
+    repeat_confirmed: bool = True,
 ) -> ExpenditureResult:
-    """Book an expenditure on an authorized purpose, or an administrative one within the cap."""
+    """Book an expenditure on an authorized purpose, or an administrative one within the cap.
+    Unless ``repeat_confirmed``, one with the date, amount, payee and purpose of one already
+    booked is refused (:class:`RepeatedExpenditureError`, naming the earlier one)."""
     problems = expenditure_problems(
         session=session,
         district_id=district_id,
@@ -213,6 +264,8 @@ def record_expenditure(
         return ExpenditureResult(
             found, False, ledger.cap_figures(session=session, district_id=district_id, fy=fy)
         )
+    if not repeat_confirmed:
+        _refuse_a_repeat(session, district_id, spent_on, amount, payee, purpose_id)
     if administrative:
         figures = ledger.cap_figures(session=session, district_id=district_id, fy=fy)
         decision = ledger.check_cap(figures, more_admin=amount)

@@ -11,9 +11,10 @@ from decimal import Decimal
 
 from sqlmodel import Session
 
-from tid.models import PropertyLien
+from tid.models import Property, PropertyLien
 from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.services import audit, liens
+from tid.services.district_lock import lock_district
 
 RECORDED = "recorded"
 CANCELLED = "cancelled"
@@ -27,6 +28,15 @@ def lien_of(*, session: Session, property_id: int, lien_id: int) -> PropertyLien
     if lien is None or lien.property_id != property_id:
         raise InputError("lien", NO_LIEN)
     return lien
+
+
+def _locked_lien(session: Session, property_id: int, lien_id: int) -> PropertyLien:
+    """The lien, read once its district's other writers are done (a correction or a
+    cancellation decides on the lien as the one before it left it)."""
+    prop = session.get(Property, property_id)
+    if prop is not None:
+        lock_district(session=session, district_id=prop.district_id)
+    return lien_of(session=session, property_id=property_id, lien_id=lien_id)
 
 
 def _refuse(problems: list[Finding]) -> None:
@@ -47,6 +57,20 @@ class Correction:
     reference: str
 
 
+NOTHING_TO_CORRECT = N_("The lien already reads so: nothing to correct.")
+
+
+def _reads_already(lien: PropertyLien, correction: Correction) -> bool:
+    """Whether the correction leaves every field as the lien has it."""
+    return (
+        lien.kind == correction.kind
+        and lien.holder == correction.holder.strip()[:200]
+        and lien.constituted_on == correction.constituted_on
+        and lien.amount == correction.amount
+        and lien.reference == correction.reference.strip()[:200]
+    )
+
+
 def correct_lien(
     *,
     session: Session,
@@ -58,7 +82,7 @@ def correct_lien(
     today: date,
 ) -> PropertyLien:
     """Correct a recorded lien's fields, with the reason (all or nothing)."""
-    lien = lien_of(session=session, property_id=property_id, lien_id=lien_id)
+    lien = _locked_lien(session, property_id, lien_id)
     problems = liens.lien_problems(
         kind=correction.kind,
         holder=correction.holder,
@@ -69,6 +93,8 @@ def correct_lien(
     if not reason.strip():
         problems.append(Finding("reason", NO_REASON))
     _refuse(problems)
+    if _reads_already(lien, correction):
+        raise InputError("kind", NOTHING_TO_CORRECT)
     before = audit.snapshot(lien)
     lien.kind = correction.kind
     lien.holder = correction.holder.strip()[:200]
@@ -96,7 +122,7 @@ def cancel_lien(
 ) -> PropertyLien:
     """Mark a recorded lien cancelled on ``cancelled_on`` (not in the future, not before it
     was constituted), with the reason: kept in the register, no longer ranked."""
-    lien = lien_of(session=session, property_id=property_id, lien_id=lien_id)
+    lien = _locked_lien(session, property_id, lien_id)
     problems: list[Finding] = []
     if lien.status == CANCELLED:
         problems.append(Finding("cancelled_on", ALREADY_CANCELLED))

@@ -209,27 +209,36 @@ class RepeatedPaymentError(InputError):
 
 
 def earlier_payment(
-    *, session: Session, district_id: int, paid_on: date, amount: Decimal, reference: str
+    *,
+    session: Session,
+    district_id: int,
+    paid_on: date,
+    amount: Decimal,
+    reference: str,
+    bill_ids: Sequence[int] = (),
 ) -> EarlierPayment | None:
     """The payment already booked in the district with this bank reference, amount and date
-    (entered by hand or imported), if any; none without a reference."""
+    (entered by hand or imported), if any. Without a reference: one of this amount and date
+    booked on one of ``bill_ids`` (the bills this payment would pay) — many owners pay the
+    same amount on the same day, but not twice on the same bill."""
     from tid.models import JournalEntry
 
     reference = reference.strip()
-    if not reference:
+    if not reference and not bill_ids:
         return None
     memo = str(_memo(amount, reference))
-    entry = session.exec(
-        select(JournalEntry)
-        .where(
-            JournalEntry.district_id == district_id,
-            JournalEntry.kind == "payment",
-            JournalEntry.entry_date == paid_on,
-            JournalEntry.memo == memo,
+    stmt = select(JournalEntry).where(
+        JournalEntry.district_id == district_id,
+        JournalEntry.kind == "payment",
+        JournalEntry.entry_date == paid_on,
+        JournalEntry.memo == memo,
+    )
+    if not reference:
+        on_the_bills = select(JournalLine.entry_id).where(
+            col(JournalLine.bill_id).in_(sorted(set(bill_ids)))
         )
-        .order_by(col(JournalEntry.id))
-        .limit(1)
-    ).first()
+        stmt = stmt.where(col(JournalEntry.id).in_(on_the_bills))
+    entry = session.exec(stmt.order_by(col(JournalEntry.id)).limit(1)).first()
     if entry is None:
         return None
     paid = session.exec(
@@ -247,15 +256,22 @@ def earlier_payment(
 
 
 def _refuse_a_repeat(
-    session: Session, district_id: int, paid_on: date, amount: Decimal, reference: str
+    session: Session,
+    district_id: int,
+    paid_on: date,
+    amount: Decimal,
+    reference: str,
+    bill_ids: Sequence[int],
 ) -> None:
-    """A payment like one already booked (same reference, amount and date), refused."""
+    """A payment like one already booked (same reference, amount and date; without a
+    reference, the same amount and date on the same bills), refused."""
     earlier = earlier_payment(
         session=session,
         district_id=district_id,
         paid_on=paid_on,
         amount=amount,
         reference=reference,
+        bill_ids=bill_ids,
     )
     if earlier is not None:
         raise RepeatedPaymentError(earlier)
@@ -316,12 +332,13 @@ def record_payment(
     existing = ledger.entry_by_key(session=session, key=key)
     if existing is not None:
         return _result(session, existing, booked=False)
-    if not repeat_confirmed:
-        _refuse_a_repeat(session, district_id, paid_on, amount, reference)
     ledger.sync_bills(session=session, actor=actor, district_id=district_id)
     bills, credit_bill = _bills_to_pay(
         session, district_id, notice_number, cadastral_number, field_prefix
     )
+    if not repeat_confirmed:
+        paying = [b.id or 0 for b in bills] + [credit_bill.id or 0]
+        _refuse_a_repeat(session, district_id, paid_on, amount, reference, paying)
     outstanding = ledger.bill_balances(
         session=session, district_id=district_id, bill_ids=[b.id or 0 for b in bills]
     )

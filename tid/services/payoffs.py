@@ -18,7 +18,7 @@ from decimal import Decimal
 
 from sqlmodel import Session
 
-from tid.models import IssuedDocument, Property
+from tid.models import IssuedDocument, JournalEntry, Property
 from tid.rules.allocation import allocate
 from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.messages import Message
@@ -140,15 +140,33 @@ def expired(quote: IssuedDocument, on: date) -> bool:
     return quote.good_through is not None and on > quote.good_through
 
 
-def _payment_problems(quote: IssuedDocument, paid_on: date, amount: Decimal, today: date) -> None:
-    problems: list[Finding] = []
-    if quote.settled_on is not None:
-        problems.append(
-            Finding(
-                "reference",
-                Message("This quote was settled on %(day)s.", day=quote.settled_on),
-            )
+def _settled_by(session: Session, quote: IssuedDocument) -> Finding | None:
+    """A settled quote refuses another payment, naming the day and the journal entry (its
+    number in the district's journal) that settled it."""
+    if quote.settled_on is None:
+        return None
+    entry = session.get(JournalEntry, quote.settled_entry_id) if quote.settled_entry_id else None
+    if entry is None or entry.number is None:
+        return Finding(
+            "reference", Message("This quote was settled on %(day)s.", day=quote.settled_on)
         )
+    return Finding(
+        "reference",
+        Message(
+            "This quote was settled on %(day)s by entry %(number)s of the journal.",
+            day=quote.settled_on,
+            number=entry.number,
+        ),
+    )
+
+
+def _payment_problems(
+    session: Session, quote: IssuedDocument, paid_on: date, amount: Decimal, today: date
+) -> None:
+    problems: list[Finding] = []
+    settled = _settled_by(session, quote)
+    if settled is not None:
+        problems.append(settled)
     if paid_on > today:
         problems.append(Finding("paid_on", N_("The date cannot be in the future.")))
     elif expired(quote, paid_on):
@@ -212,12 +230,13 @@ def pay_quote(
     key: str,
 ) -> Settlement:
     """Book a payment against a payoff quote in one entry (once per ``key``)."""
-    quote = find_quote(session=session, district_id=district_id, reference=reference)
+    # The lock first: a quote is read as the payment before this one left it (settled or not).
     ledger.lock_district(session=session, district_id=district_id)
+    quote = find_quote(session=session, district_id=district_id, reference=reference)
     existing = ledger.entry_by_key(session=session, key=key)
     if existing is not None:
         return _settlement(quote, existing.id or 0, False, ZERO, ZERO)
-    _payment_problems(quote, paid_on, amount, today)
+    _payment_problems(session, quote, paid_on, amount, today)
     ledger.sync_bills(session=session, actor=actor, district_id=district_id)
     lines, late_paid = _lines(session, quote, amount)
     if lines[-1].account == OWNER_CREDIT and lines[-1].bill_id is None:

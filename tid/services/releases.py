@@ -13,7 +13,7 @@ from tid.models import Bill, BillStatus, IssuedDocument, Property
 from tid.rules.errors import InputError
 from tid.rules.messages import Message
 from tid.rules.money import money_str
-from tid.services import audit, issued, liens
+from tid.services import audit, issued, ledger, liens
 
 
 def released_years(*, session: Session, property_id: int) -> list[str]:
@@ -27,6 +27,28 @@ def released_years(*, session: Session, property_id: int) -> list[str]:
     return list(session.exec(stmt))
 
 
+def _standing_release(session: Session, prop: Property) -> IssuedDocument | None:
+    """The property's latest release, while no bill was made on the property after it: a
+    second release of the same lien would say nothing the first does not."""
+    latest = session.exec(
+        select(IssuedDocument)
+        .where(
+            IssuedDocument.property_id == (prop.id or 0),
+            IssuedDocument.kind == issued.RELEASE,
+        )
+        .order_by(col(IssuedDocument.created_at).desc(), col(IssuedDocument.id).desc())
+        .limit(1)
+    ).first()
+    if latest is None:
+        return None
+    billed_since = session.exec(
+        select(Bill.id)
+        .where(Bill.property_id == (prop.id or 0), col(Bill.created_at) > latest.created_at)
+        .limit(1)
+    ).first()
+    return latest if billed_since is None else None
+
+
 def issue_release(
     *,
     session: Session,
@@ -38,6 +60,7 @@ def issue_release(
 ) -> IssuedDocument:
     """Record the release of the property's impost lien (its PDF follows); refused while
     the lien secures anything."""
+    ledger.lock_district(session=session, district_id=district_id)
     prop = session.get(Property, property_id)
     if prop is None or prop.district_id != district_id:
         raise InputError("property", issued.NO_SUCH_PROPERTY)
@@ -49,6 +72,17 @@ def issue_release(
                 "No release while the impost lien secures %(amount)s still owed: a payment "
                 "that settles a payoff quote pays it.",
                 amount=money_str(lien.secured),
+            ),
+        )
+    earlier = _standing_release(session, prop)
+    if earlier is not None:
+        raise InputError(
+            "property",
+            Message(
+                "The impost lien was released on %(day)s (%(reference)s) and nothing was billed "
+                "on the property since: that release stands.",
+                day=earlier.issued_on,
+                reference=earlier.reference,
             ),
         )
     return issued.issue(

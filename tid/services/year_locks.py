@@ -19,6 +19,7 @@ from tid.models import FiscalYearLock
 from tid.rules.errors import N_, InputError
 from tid.rules.periods import FiscalYear, fiscal_year_of
 from tid.services import audit
+from tid.services.district_lock import lock_district
 
 LOCKED = N_(
     "This date falls in a fiscal year that an administrator has locked after its statement "
@@ -67,6 +68,7 @@ def lock_year(
     """Lock a closed fiscal year (one that has ended); locking it again changes nothing."""
     if fy.end >= today:
         raise InputError("fy", N_("Only a fiscal year that has ended can be locked."))
+    lock_district(session=session, district_id=district_id)
     existing = lock_of(session=session, district_id=district_id, fy=fy)
     if existing is not None:
         return existing
@@ -87,6 +89,7 @@ def lock_year(
 
 def unlock_year(*, session: Session, actor: audit.Actor, district_id: int, fy: FiscalYear) -> bool:
     """Lift a lock (recorded in the audit trail); False when the year was not locked."""
+    lock_district(session=session, district_id=district_id)
     lock = lock_of(session=session, district_id=district_id, fy=fy)
     if lock is None:
         return False

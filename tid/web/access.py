@@ -13,7 +13,7 @@ from flask_login import LoginManager, current_user
 from tid.db import get_session
 from tid.models import District, Role
 from tid.services import access as policy
-from tid.services import audit, places
+from tid.services import audit, ledger, places
 from tid.services.users import user_for_token
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -105,12 +105,24 @@ def require(*roles: str) -> Callable[[F], F]:
                 return redirect(url_for("auth.login", next=target))
             if current_user.role not in allowed:
                 abort(403)
+            if request.method == "POST" and "district_id" in kwargs:
+                one_writer_at_a_time(int(kwargs["district_id"]))
             return view(*args, **kwargs)
 
         wrapped.required_roles = frozenset(allowed)  # type: ignore[attr-defined]
         return cast(F, wrapped)
 
     return decorator
+
+
+def one_writer_at_a_time(district_id: int) -> None:
+    """Every form sent about a district — a payment, a quote's settlement, an expenditure, a
+    reversal, a year's lock, a publishing choice — waits for the district's other writers
+    and decides on what they wrote: two tabs sending at once have the effect of one after
+    the other, and the second is refused or finds its work done, as it would be if sent
+    later. Held until the request's transaction ends (its commit, or the rollback of a
+    refusal or an error)."""
+    ledger.lock_district(session=get_session(), district_id=district_id)
 
 
 def public(view: F) -> F:

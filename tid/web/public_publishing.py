@@ -15,12 +15,13 @@ from tid import documents
 from tid.app_reader import reader
 from tid.db import get_session
 from tid.i18n import language
-from tid.rules.errors import N_, InputError
+from tid.rules.errors import InputError
 from tid.rules.periods import FiscalYear, parse_fiscal_year
 from tid.services import places
-from tid.services.public import district_figures, published_records, publishing
+from tid.services.public import published_records, publishing
 from tid.web.access import deny_unless, me, require
 from tid.web.forms import Form
+from tid.web.util import today
 
 bp = Blueprint("public_publishing", __name__, url_prefix="/publico")
 CHOOSERS = ("admin", "clerk", "association")
@@ -44,13 +45,14 @@ def years(district_id: int) -> Any:
 
 def _page(district: Any, form: Form, values: dict[str, str] | None = None) -> Any:
     session = get_session()
-    rows = district_figures.years_to_choose(session=session, district_id=district.id)
+    rows = publishing.years_to_choose(session=session, district_id=district.id)
     kept = published_records.listed(session=session, district_id=district.id, withdrawn_too=True)
+    offered = publishing.statement_years(session=session, district_id=district.id, today=today())
     return render_template(
         "public/publishing.html",
         district=district,
         rows=rows,
-        year_options=[(r.fiscal_year, r.fiscal_year) for r in rows],
+        year_options=[(label, label) for label in offered],
         documents=kept,
         errors=form.errors,
         values=values or {},
@@ -76,20 +78,25 @@ def choose(district_id: int, fiscal_year: str) -> Any:
     said = (
         _("The figures of %(year)s are public.", year=fy.label)
         if published
-        else _("The figures of %(year)s are no longer public.", year=fy.label)
+        else _(
+            "The figures of %(year)s are no longer public, nor any document published of that "
+            "year.",
+            year=fy.label,
+        )
     )
     return form.flashed(said, url_for("public_publishing.years", district_id=district_id))
 
 
-NOT_A_YEAR = N_("Choose one of the district's fiscal years.")
-
-
 def _year_of(district_id: int, value: str) -> FiscalYear:
-    """One of the district's fiscal years (those with figures, a lock or a choice)."""
-    rows = district_figures.years_to_choose(session=get_session(), district_id=district_id)
-    if value not in {r.fiscal_year for r in rows}:
-        raise InputError("fiscal_year", NOT_A_YEAR)
-    return parse_fiscal_year(value)
+    """A year whose statement may be published (ended, public, and the year before too)."""
+    try:
+        fy = parse_fiscal_year(value)
+    except InputError:
+        raise InputError("fiscal_year", publishing.NOT_A_STATEMENT_YEAR) from None
+    publishing.check_statement_year(
+        session=get_session(), district_id=district_id, fy=fy, today=today()
+    )
+    return fy
 
 
 def _publish(district: Any, fy: FiscalYear, kind: str, title: str) -> Any:

@@ -44,6 +44,7 @@ The package, each module a seam of the journal (everything public is exported he
 
 from __future__ import annotations
 
+from tid.services.district_lock import lock_district
 from tid.services.ledger.accounts import (
     ACCOUNT_LABELS,
     ADMIN_EXPENSE,
@@ -99,7 +100,6 @@ from tid.services.ledger.posting import (
     Posted,
     entry_by_key,
     entry_lines,
-    lock_district,
     post_entry,
     post_many,
 )

@@ -15,6 +15,7 @@ from tid.models import (
 )
 from tid.rules.money import ZERO
 from tid.services import audit
+from tid.services.district_lock import lock_district
 from tid.services.ledger.accounts import (
     ASSESSED,
     OWNER_CREDIT,
@@ -24,7 +25,7 @@ from tid.services.ledger.accounts import (
     memo,
 )
 from tid.services.ledger.balances import bill_balances, keys_booked
-from tid.services.ledger.posting import Pending, lock_district, post_many
+from tid.services.ledger.posting import Pending, post_many
 
 # The bills made since the last sync (``ledger_state.bills_through``): asked before every
 # payment, so built once (its cache key is kept with it); usually one indexed look at nothing.

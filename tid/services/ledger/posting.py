@@ -27,10 +27,6 @@ from tid.services.ledger.accounts import (
 )
 from tid.services.ledger.running import ENTRIES, ENTRY_COLUMNS, LINES, add_to_balances
 
-# A key for pg_advisory_xact_lock(namespace, district_id): every posting of one district
-# waits for the one before it, so a cap check or a bill's outstanding amount is never stale.
-_LOCK_NAMESPACE = 6653
-
 
 @dataclass(frozen=True)
 class Posted:
@@ -40,21 +36,6 @@ class Posted:
     entry: JournalEntry
     lines: tuple[Line | JournalLine, ...]  # as posted (Line), or as read back (JournalLine)
     booked: bool
-
-
-def lock_district(*, session: Session, district_id: int) -> None:
-    """Serialize the postings of one district until the transaction ends.
-
-    PostgreSQL: ``pg_advisory_xact_lock``. SQLite: ``BEGIN IMMEDIATE`` (the write lock is
-    taken before anything is read, so two writers cannot both read the old figures).
-    """
-    connection = session.connection()
-    if connection.dialect.name == "postgresql":
-        connection.execute(select(func.pg_advisory_xact_lock(_LOCK_NAMESPACE, district_id)))
-        return
-    raw = connection.connection.dbapi_connection
-    if raw is not None and not raw.in_transaction:
-        raw.execute("BEGIN IMMEDIATE")
 
 
 # --------------------------------------------------------------------------- posting
@@ -143,8 +124,9 @@ def post_entry(
 ) -> Posted:
     """Append one balanced entry, once per ``key``: if the key is already booked (also by a
     concurrent writer that committed first), return that entry and write nothing.
-    ``looked_up``: the caller holds the district's lock (:func:`lock_district`) and has just
-    found the key unbooked; a key names its district, so no other writer can book it now."""
+    ``looked_up``: the caller holds the district's lock
+    (:func:`tid.services.district_lock.lock_district`) and has just found the key unbooked;
+    a key names its district, so no other writer can book it now."""
     _check_lines(lines)
     year_locks.ensure_open(session=session, district_id=district_id, entry_date=entry_date)
     existing = None if looked_up else entry_by_key(session=session, key=key)

@@ -16,13 +16,14 @@ from tid.rules.money import ZERO
 from tid.rules.periods import fiscal_year_of
 from tid.rules.vocab.journal_terms import reversible_kinds
 from tid.services import audit
+from tid.services.district_lock import lock_district
 from tid.services.ledger.accounts import (
     REVENUE,
     Line,
     memo,
 )
 from tid.services.ledger.cap import CapExceededError, cap_figures, check_cap
-from tid.services.ledger.posting import Posted, entry_lines, lock_district, post_entry
+from tid.services.ledger.posting import Posted, entry_lines, post_entry
 
 # The kinds a new billing run corrects: the journal never reverses them.
 CORRECTED_BY_BILLING = frozenset({"bill", "bill_superseded"})

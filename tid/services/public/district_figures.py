@@ -22,18 +22,18 @@ from tid.models import (
     BillingRun,
     BillingRunStatus,
     District,
-    JournalEntry,
     Municipality,
     Ordinance,
     PropertyYear,
 )
 from tid.rules.imposts import compile_formula
 from tid.rules.money import ZERO
-from tid.rules.periods import FiscalYear, fiscal_year_of, parse_fiscal_year
+from tid.rules.periods import FiscalYear, parse_fiscal_year
 from tid.rules.vocab import formula_name_label
 from tid.services import account_reads, audit_statement, roll
 from tid.services.public import published_records, publishing, stored_figures, versions
 from tid.services.public.declared import public_view
+from tid.services.public.publishing import fiscal_years
 
 HUNDRED = Decimal(100)
 NOT_YET_DUE = audit_statement.AGING_BUCKETS[0][1]
@@ -179,32 +179,6 @@ def _money(value: object) -> Decimal:
     return value if isinstance(value, Decimal) else ZERO
 
 
-def fiscal_years(*, session: Session, district_id: int) -> list[FiscalYear]:
-    """The fiscal years with a billing run or an entry of the special account, newest first."""
-    labels = {
-        label
-        for label in session.exec(
-            select(BillingRun.fiscal_year).where(BillingRun.district_id == district_id).distinct()
-        )
-    }
-    first, last = session.exec(
-        select(func.min(JournalEntry.entry_date), func.max(JournalEntry.entry_date)).where(
-            JournalEntry.district_id == district_id
-        )
-    ).one()
-    years = {parse_fiscal_year(label) for label in labels}
-    if first is not None and last is not None:
-        fy = fiscal_year_of(first)
-        while fy.start <= last:
-            years.add(fy)
-            fy = fiscal_year_of(_next_day(fy.end))
-    return sorted(years, key=lambda y: y.start, reverse=True)
-
-
-def _next_day(day: date) -> date:
-    return date.fromordinal(day.toordinal() + 1)
-
-
 def _billed(session: Session, district_id: int, fy: FiscalYear) -> tuple[Decimal, int]:
     """The year's active billing run: what it billed and how many properties."""
     run = session.exec(
@@ -233,6 +207,9 @@ def year_figures(
     owed = sum((amount for _label, amount in totals), ZERO)
     delinquent = sum((amount for label, amount in totals if label != NOT_YET_DUE), ZERO)
     rate = None if billed == 0 else (st.impost_revenue * HUNDRED / billed).quantize(Decimal("0.1"))
+    # The bank's balances carry every year before: shown only when the year before is public
+    # too (or has no figures), so a public year never reveals what an unpublished one left.
+    balances = publishing.year_before_public(session=session, district_id=district_id, fy=fy)
     return public_view(
         "fiscal_year",
         {
@@ -244,7 +221,7 @@ def year_figures(
             "collection_rate": rate,
             "owed_at_year_end": owed,
             "delinquent_at_year_end": delinquent,
-            "opening_balance": st.opening_balance,
+            "opening_balance": st.opening_balance if balances else None,
             "owner_credits": st.owner_credits,
             "spent_by_purpose": [
                 {"purpose": line.name, "amount": line.amount} for line in st.program
@@ -254,7 +231,7 @@ def year_figures(
             "admin_ratio_percent": st.admin_ratio_percent,
             "cap_rate": st.cap_rate,
             "cap": st.cap,
-            "closing_balance": st.closing_balance,
+            "closing_balance": st.closing_balance if balances else None,
             "other_movements": st.other_movements,
         },
     )
@@ -394,18 +371,4 @@ def _months(session: Session, district_id: int, fy: FiscalYear) -> list[dict[str
             },
         )
         for m in audit_statement.months(session=session, district_id=district_id, fy=fy)
-    ]
-
-
-def years_to_choose(*, session: Session, district_id: int) -> list[publishing.YearChoice]:
-    """Every fiscal year of the district with figures (or a lock, or a choice), newest
-    first, as the public sees it now: what its association or clerk may publish."""
-    chosen = publishing.choices(session=session, district_id=district_id)
-    labels = {fy.label for fy in fiscal_years(session=session, district_id=district_id)}
-    labels |= set(chosen)
-    return [
-        chosen.get(
-            label, publishing.YearChoice(fiscal_year=label, public=False, locked=False, chosen=None)
-        )
-        for label in sorted(labels, reverse=True)
     ]

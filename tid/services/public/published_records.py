@@ -18,8 +18,10 @@ from sqlmodel import Session, col, select
 from tid.clock import utcnow
 from tid.models import District, PublishedDocument
 from tid.rules.errors import N_, InputError
+from tid.rules.messages import Message
 from tid.rules.periods import FiscalYear
 from tid.services import audit
+from tid.services.district_lock import lock_district
 from tid.services.notices.archived import archive, archived_bytes
 from tid.services.public import versions
 from tid.services.public.declared import public_view
@@ -103,13 +105,34 @@ def publish(
 ) -> PublishedDocument:
     """Archive ``content`` (a document of record of ``kind`` made for the year) and publish
     it under ``title``; the same bytes published before (and withdrawn) are published again.
-    The caller commits."""
+    One document of a kind, year and language is public at a time: another is refused until
+    it is withdrawn. The caller commits."""
     if kind not in PUBLISHABLE:
         raise InputError("kind", NO_KIND)
     title = " ".join(title.split())
     if len(title) > TITLE_MOST:
         raise InputError("title", TITLE_TOO_LONG)
     district_id = district.id or 0
+    lock_district(session=session, district_id=district_id)
+    standing = session.exec(
+        select(PublishedDocument).where(
+            PublishedDocument.district_id == district_id,
+            PublishedDocument.fiscal_year == fy.label,
+            PublishedDocument.kind == kind,
+            PublishedDocument.language == language,
+            col(PublishedDocument.withdrawn_at).is_(None),
+        )
+    ).first()
+    if standing is not None:
+        raise InputError(
+            "fiscal_year",
+            Message(
+                "This document of %(year)s is already published, since %(day)s: withdraw it "
+                "first to publish another.",
+                year=fy.label,
+                day=standing.published_at.date(),
+            ),
+        )
     digest = archive(session=session, content=content, media_type=media_type)
     session.flush()
     row = session.exec(
@@ -154,6 +177,7 @@ def withdraw(
 ) -> PublishedDocument | None:
     """Take a published document off the public side (it stays archived); None when the
     district has no such document. Withdrawing it again changes nothing. The caller commits."""
+    lock_district(session=session, district_id=district_id)
     row = session.get(PublishedDocument, document_id)
     if row is None or row.district_id != district_id:
         return None

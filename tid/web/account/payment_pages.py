@@ -42,17 +42,29 @@ def _words(exc: InputError) -> dict[str, str]:
     """A refusal beside its field; a repeated payment names the one booked before."""
     if isinstance(exc, payments.RepeatedPaymentError):
         earlier = exc.earlier
+        figures = {
+            "amount": money(earlier.amount),
+            "day": day(earlier.entry_date),
+            "paid": ", ".join(earlier.paid) or "—",
+            "who": earlier.booked_by,
+            "booked": day(earlier.booked_at.date()),
+        }
+        if not earlier.reference:
+            return {
+                exc.field: _(
+                    "A payment of %(amount)s dated %(day)s is already booked on the same bills "
+                    "(paying %(paid)s; booked by %(who)s on %(booked)s). If this is another "
+                    "payment, confirm it below to book it too.",
+                    **figures,
+                )
+            }
         return {
             exc.field: _(
                 "A payment of %(amount)s dated %(day)s with the bank reference %(reference)s "
                 "is already booked (paying %(paid)s; booked by %(who)s on %(booked)s). If this "
                 "is another payment, confirm it below to book it too.",
-                amount=money(earlier.amount),
-                day=day(earlier.entry_date),
                 reference=earlier.reference,
-                paid=", ".join(earlier.paid) or "—",
-                who=earlier.booked_by,
-                booked=day(earlier.booked_at.date()),
+                **figures,
             )
         }
     findings = exc.findings if isinstance(exc, FindingsError) else [exc]

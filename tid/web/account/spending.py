@@ -39,6 +39,7 @@ _EXPENDITURE_FIELDS = (
     "reference",
     "category",
     "token",
+    "confirm_repeat",
 )
 
 
@@ -117,6 +118,7 @@ def _booked(district_id: int, values: dict[str, str], form: Form) -> tuple[Any, 
             purpose_id=purpose_id,
             description=values["description"],
             reference=values["reference"],
+            repeat_confirmed=values["confirm_repeat"] == "yes",
         ),
     )
 
