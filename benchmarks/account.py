@@ -38,6 +38,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from sizes import pick
 from sqlalchemy import func, insert, select, text
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel
@@ -379,10 +380,10 @@ def run(backend: str, properties: int, years: int, n_payments: int) -> bool:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--properties", type=int, default=20_000)
-    parser.add_argument("--years", type=int, default=10)
+    parser.add_argument("--properties", type=int, default=pick(20_000, 200))
+    parser.add_argument("--years", type=int, default=pick(10, 2))
     parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
-    parser.add_argument("--payments", type=int, default=50)
+    parser.add_argument("--payments", type=int, default=pick(50, 3))
     args = parser.parse_args()
     backends = ("sqlite", "postgresql") if args.backend == "both" else (args.backend,)
     results = [run(b, args.properties, args.years, args.payments) for b in backends]

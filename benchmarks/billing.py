@@ -27,6 +27,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from sizes import pick
 from sqlalchemy import insert, select
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel
@@ -83,7 +84,7 @@ def setup(engine: Engine, n: int, *, with_roll: bool) -> tuple[int, int]:
 
 
 def main() -> None:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else pick(100_000, 200)
     with tempfile.TemporaryDirectory() as folder:
         run_engine = make_engine(f"sqlite:///{Path(folder) / 'run.sqlite'}")
         bare_engine = make_engine(f"sqlite:///{Path(folder) / 'bare.sqlite'}")

@@ -24,7 +24,9 @@ import tempfile
 import time
 from pathlib import Path
 
-RUNS = 40
+from sizes import pick
+
+RUNS = pick(40, 3)
 DOCUMENT = {"lodging_type": "hotel", "date": "2026-03-02", "nightly_rate": "200.00", "nights": 3}
 TARGET_SECONDS = 0.6
 

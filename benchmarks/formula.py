@@ -18,6 +18,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from sizes import pick
+
 from tid.rules.calculators import run
 from tid.rules.imposts import compile_formula
 
@@ -62,7 +64,7 @@ def main() -> None:
     totals: dict[str, float] = {}
     for name, formula in cases:
         nodes = compile_formula(formula).size
-        seconds = _best(formula, repeat=30 if nodes < 500 else 10)
+        seconds = _best(formula, repeat=pick(30 if nodes < 500 else 10, 2))
         per_node[name] = seconds / nodes * 1e6
         totals[name] = seconds * 1000
         print(

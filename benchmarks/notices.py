@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from sizes import pick
 from sqlmodel import Session, SQLModel, select
 
 import tid.models  # noqa: F401  (every table)
@@ -164,7 +165,7 @@ def _run_job(app: Flask, session: Session, kind: str, params: dict[str, Any]) ->
         district_id=None,
     )
     tasks.enqueue(app, job.id or 0)
-    assert tasks.run_pending(app) == 1
+    assert tasks.run_pending(app) >= 1  # the job, and the tasks it queues after it
     session.refresh(job)
     if job.state != "done":
         raise SystemExit(f"job {job.id} ({kind}) {job.state}: {job.error} {job.error_params}")
@@ -179,8 +180,10 @@ def _peak_mib() -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("n", nargs="?", type=int, default=2000)
-    parser.add_argument("--sample", type=int, default=200, help="notices in the naive loop")
+    parser.add_argument("n", nargs="?", type=int, default=pick(2000, 20))
+    parser.add_argument(
+        "--sample", type=int, default=pick(200, 5), help="notices in the naive loop"
+    )
     parser.add_argument("--workers", type=int, default=None)
     args = parser.parse_args()
 
@@ -191,6 +194,7 @@ def main() -> None:
                 "INSTANCE_PATH": folder,
                 "SECRET_KEY": "benchmark-secret",
                 "REDIS_URL": "",
+                "PDF_WARM_UP": False,  # the benchmark's own work alone
             }
         )
         engine = app.extensions["tid.engine"]

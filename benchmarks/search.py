@@ -26,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from sizes import pick  # noqa: E402
 from sqlalchemy import text  # noqa: E402
 
 from tests.pg import ThrowawayPostgres  # noqa: E402
@@ -42,8 +43,8 @@ def _p50(values: list[float]) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--documents", type=int, default=10_000)
-    parser.add_argument("--rounds", type=int, default=40)
+    parser.add_argument("--documents", type=int, default=pick(10_000, 50))
+    parser.add_argument("--rounds", type=int, default=pick(40, 3))
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="tid-bench-search-"))
     server = ThrowawayPostgres()
@@ -80,7 +81,7 @@ def main() -> None:
         os.environ.update(env)
         from tid import create_app
 
-        app = create_app({"DATABASE_URL": url, "WTF_CSRF_ENABLED": False})
+        app = create_app({"DATABASE_URL": url, "WTF_CSRF_ENABLED": False, "PDF_WARM_UP": False})
         client = app.test_client()
         answer = client.post(
             "/login", data={"email": "secretaria@demo.tid.pr", "password": DEMO_PASSWORD}

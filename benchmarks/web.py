@@ -39,6 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from sizes import SMOKE, pick  # noqa: E402
 from sqlalchemy import text  # noqa: E402
 
 from tests.pg import ThrowawayPostgres, _free_port  # noqa: E402
@@ -240,9 +241,9 @@ def _make_demo(tid: str, env: dict[str, str], url: str, args: argparse.Namespace
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--properties", type=int, default=20_000)
-    parser.add_argument("--years", type=int, default=10)
-    parser.add_argument("--seconds", type=int, default=8)
+    parser.add_argument("--properties", type=int, default=pick(20_000, 100))
+    parser.add_argument("--years", type=int, default=pick(10, 1))
+    parser.add_argument("--seconds", type=int, default=pick(8, 1))
     parser.add_argument(
         "--only",
         action="append",
@@ -251,6 +252,7 @@ def main() -> None:
         help="measure only the pages whose name contains WORDS (repeatable; the login page is "
         "always measured, as the baseline)",
     )
+    parser.add_argument("--workers", type=int, default=pick(4, 2), help="gunicorn's workers")
     parser.add_argument(
         "--database",
         metavar="URL",
@@ -258,6 +260,8 @@ def main() -> None:
         "the large district are loaded into it unless it holds them already)",
     )
     args = parser.parse_args()
+    if SMOKE and not args.only:  # a public page and a signed-in one, beside the login page
+        args.only = ["public: municipalities", "account districts"]
     if shutil.which("wrk") is None:
         sys.exit("wrk is needed: apt-get install wrk (make bench does it as root)")
     folder = Path(tempfile.mkdtemp(prefix="tid-bench-web-"))
@@ -293,7 +297,7 @@ def main() -> None:
             [
                 str(BIN / "gunicorn"),
                 "-w",
-                "4",
+                str(args.workers),
                 "-b",
                 f"127.0.0.1:{port}",
                 "--log-level",
@@ -321,7 +325,7 @@ def main() -> None:
             )
         }
         cookies["anonymous"] = ""
-        _settle(gunicorn.pid)
+        _settle(gunicorn.pid, limit=pick(60.0, 5.0))
         large, demo = n["large"], n["demo"]
         pages = [
             ("anonymous", "login page", "/login"),

@@ -1,0 +1,20 @@
+"""The benchmarks' two sizes: the one each measures at (its default), and the smoke size
+(``--smoke``) at which ``make test`` runs every benchmark in seconds to check that it still
+runs to its end and prints its figures — never what the figures are. A script imports this
+before it reads its arguments: ``--smoke`` is taken off the command line here."""
+
+from __future__ import annotations
+
+import sys
+from typing import TypeVar
+
+T = TypeVar("T")
+
+SMOKE = "--smoke" in sys.argv
+if SMOKE:
+    sys.argv = [arg for arg in sys.argv if arg != "--smoke"]
+
+
+def pick(full: T, smoke: T) -> T:
+    """``full`` when measuring, ``smoke`` under ``--smoke``."""
+    return smoke if SMOKE else full
