@@ -52,28 +52,29 @@ def _follow(client: FlaskClient, url: str) -> list[dict[str, Any]]:
     return rows
 
 
-def _spend_on_a_purpose_named_administrative(session: Session, district: District) -> None:
-    purpose = expenditures.add_purpose(
-        session=session, actor=ACTOR, district_id=district.id or 0, name="administrative"
-    )
-    expenditures.record_expenditure(
-        session=session,
-        actor=ACTOR,
-        district_id=district.id or 0,
-        spent_on=date(2026, 3, 2),
-        amount=Decimal("12.34"),
-        payee="Imprenta del Condado",
-        today=date(2026, 7, 15),
-        key="administrative-purpose",
-        purpose_id=purpose.id,
-    )
+def _spend_on_purposes_named(session: Session, district: District, *names: str) -> None:
+    for n, name in enumerate(names):
+        purpose = expenditures.add_purpose(
+            session=session, actor=ACTOR, district_id=district.id or 0, name=name
+        )
+        expenditures.record_expenditure(
+            session=session,
+            actor=ACTOR,
+            district_id=district.id or 0,
+            spent_on=date(2026, 3, 2),
+            amount=Decimal("12.34") + n,
+            payee="Imprenta del Condado",
+            today=date(2026, 7, 15),
+            key=f"purpose-{n}",
+            purpose_id=purpose.id,
+        )
     session.commit()
 
 
 def test_a_purpose_named_administrative_has_a_key_of_its_own(
     client: FlaskClient, session: Session, demo: District, tmp_path: Path
 ) -> None:
-    _spend_on_a_purpose_named_administrative(session, demo)
+    _spend_on_purposes_named(session, demo, "administrative", "Ornato: calles 100%")
     url = f"/api/v1/public/expenditures?district_id={demo.id}"
     whole = client.get(url + "&limit=500").get_json()["data"]
     keys = [r["key"] for r in whole]
@@ -84,6 +85,8 @@ def test_a_purpose_named_administrative_has_a_key_of_its_own(
     assert ("administrative", "administrative") in named
     assert f"{demo.id}:2025-26:purpose:administrative" in keys
     assert f"{demo.id}:2025-26:administrative:administrative" in keys
+    assert f"{demo.id}:2025-26:purpose:Ornato%3A calles 100%25" in keys
+    assert named[("purpose", "Ornato: calles 100%")] == Decimal("13.34")
     # one row a page: every row comes, each once, in the same order
     assert _follow(client, url + "&limit=1") == whole
     # the data package's primary key holds
@@ -137,8 +140,9 @@ def test_a_cursor_it_cannot_read_is_a_400_naming_it(
 def test_an_unknown_district_is_a_404_and_a_known_one_pages(
     client: FlaskClient, people: People
 ) -> None:
-    assert client.get("/api/v1/public/districts?district_id=99").status_code == 404
-    assert client.get("/api/v1/public/districts?district_id=99").get_json()["error"]
+    unknown = client.get("/api/v1/public/districts?district_id=99")
+    assert unknown.status_code == 404
+    assert unknown.get_json()["field"] == "district_id" and unknown.get_json()["error"]
     assert client.get("/api/v1/public/districts?district_id=x").status_code == 404
     answer = client.get(
         f"/api/v1/public/districts?district_id={people.district.id}&limit=1&other=1"
@@ -203,6 +207,7 @@ def test_the_openapi_schemas_hold_the_real_answers_and_say_what_may_be_null(
     }
     assert ("districts", "name") not in nullable and ("fiscal_years", "collected") not in nullable
     assert {("petitions", "denied_on"), ("fiscal_years", "collection_rate")} <= nullable
+    assert schemas["expenditures"]["properties"]["kind"]["enum"] == ["purpose", "administrative"]
     bad = client.get("/api/v1/public/districts?limit=0")
     error = {**document["paths"]["/api/v1/public/districts"]["get"]["responses"]["400"]}
     assert error["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/error"}

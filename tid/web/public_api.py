@@ -67,17 +67,19 @@ DEFAULT_PER_PAGE = 100
 
 
 class BadParameterError(Exception):
-    """A query parameter the API cannot read: answered 400 with the parameter's name."""
+    """A query parameter the API cannot read (400) or whose record there is not (404):
+    answered with the parameter's name."""
 
-    def __init__(self, field: str, message: str) -> None:
+    def __init__(self, field: str, message: str, code: int = 400) -> None:
         super().__init__(message)
         self.field = field
         self.message = message
+        self.code = code
 
 
 @bp.errorhandler(BadParameterError)
 def _bad_parameter(exc: BadParameterError) -> Any:
-    return jsonify({"error": exc.message, "field": exc.field}), 400
+    return jsonify({"error": exc.message, "field": exc.field}), exc.code
 
 
 def _limit() -> int:
@@ -115,7 +117,8 @@ def _district_id() -> int | None:
     if district_id is None or not open_data.known_district(
         session=get_session(), district_id=district_id
     ):
-        abort(404)
+        message = _("district_id: there is no such district.")
+        raise BadParameterError("district_id", message, 404)
     return district_id
 
 
@@ -200,6 +203,8 @@ _KINDS: dict[str, dict[str, Any]] = {
 def _property(field: open_data.Field) -> dict[str, Any]:
     """A field's schema: its type, and null besides only where a row may have no value."""
     found = {**_KINDS[field.type], "description": field.description}
+    if field.values:
+        found["enum"] = list(field.values)
     if field.nullable:
         found["type"] = [found["type"], "null"]
     return found

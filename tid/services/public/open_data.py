@@ -37,6 +37,7 @@ class Field:
     type: str  # a Table Schema type: integer, number, string, date, boolean
     description: str
     nullable: bool = False  # whether a row may have no value here (JSON null, an empty cell)
+    values: tuple[str, ...] = ()  # the only values it may hold (none: any of its type)
 
 
 @dataclass(frozen=True)
@@ -47,9 +48,15 @@ class Table:
     fields: tuple[Field, ...]
 
 
-def _f(name: str, kind: str, description: str, *, nullable: bool = False) -> Field:
-    return Field(name, kind, description, nullable)
+def _f(
+    name: str, kind: str, description: str, *, nullable: bool = False, values: tuple[str, ...] = ()
+) -> Field:
+    return Field(name, kind, description, nullable, values)
 
+
+# An expenditure line's kind: an authorized purpose's, or the administrative spending.
+PURPOSE = "purpose"
+ADMINISTRATIVE = "administrative"
 
 _ID = _f("id", "integer", "The record's stable id.")
 _DISTRICT = _f("district_id", "integer", "The district's id.")
@@ -176,7 +183,12 @@ TABLES: dict[str, Table] = {
             (
                 _DISTRICT,
                 _FY,
-                _f("kind", "string", "purpose (an authorized purpose) or administrative."),
+                _f(
+                    "kind",
+                    "string",
+                    "purpose (an authorized purpose) or administrative.",
+                    values=(PURPOSE, ADMINISTRATIVE),
+                ),
                 _f("purpose", "string", "The authorized purpose's name, or administrative."),
                 _f("amount", "number", "Spent in the year (dollars)."),
             ),
@@ -201,8 +213,6 @@ TABLES: dict[str, Table] = {
         ),
     )
 }
-ADMINISTRATIVE = "administrative"
-PURPOSE = "purpose"  # an expenditure line's kind: an authorized purpose's
 
 
 _VERSIONS = PublicVersion.__table__  # type: ignore[attr-defined]
@@ -318,7 +328,9 @@ _ESCAPED = re.compile(r"%(25|3A)")
 _KEY_PART = re.compile(r"(?:[^%]|%25|%3A)*")
 _FISCAL_YEAR = re.compile(r"[0-9]{4}-[0-9]{2}")
 # The key fields whose every value is one of a few words.
-_WORDS = {("expenditures", "kind"): frozenset({PURPOSE, ADMINISTRATIVE})}
+_WORDS = {
+    (t.name, f.name): frozenset(f.values) for t in TABLES.values() for f in t.fields if f.values
+}
 MOST_CURSOR_CHARS = 2000
 
 
@@ -452,6 +464,17 @@ FISCAL_MODEL: dict[str, Any] = {
 }
 
 
+def _schema_field(field: Field) -> dict[str, Any]:
+    found: dict[str, Any] = {
+        "name": field.name,
+        "type": field.type,
+        "description": field.description,
+    }
+    if field.values:
+        found["constraints"] = {"enum": list(field.values)}
+    return found
+
+
 def descriptor(name: str, title: str) -> dict[str, Any]:
     """The Frictionless Data Package describing the files: one resource per table, each with
     its Table Schema (fields, types, primary key); the fiscal figures modelled as a Fiscal
@@ -476,10 +499,7 @@ def descriptor(name: str, title: str) -> dict[str, Any]:
                 "mediatype": "text/csv",
                 "encoding": "utf-8",
                 "schema": {
-                    "fields": [
-                        {"name": f.name, "type": f.type, "description": f.description}
-                        for f in t.fields
-                    ],
+                    "fields": [_schema_field(f) for f in t.fields],
                     "primaryKey": list(t.key),
                     "missingValues": [""],
                 },
