@@ -152,8 +152,13 @@ def register_errors(app: Flask) -> None:
 def register_security_headers(app: Flask) -> None:
     """Headers that keep pages out of frames and scripts out of pages; no page or document
     of the app (logged-in pages, notices, statements, CSV, calendars) is kept by a browser or
-    a proxy cache, only the static files; HSTS when the cookies are for HTTPS only."""
+    a proxy cache, only the static files; HSTS when the cookies are for HTTPS only. An answer
+    a shared cache may keep sets no cookie (:mod:`tid.web.shared_cache`)."""
     from flask import Response, request
+
+    from tid.web.shared_cache import PublicAnswersSetNoCookie
+
+    app.session_interface = PublicAnswersSetNoCookie()
 
     policy = (
         "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "

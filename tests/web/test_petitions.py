@@ -301,7 +301,10 @@ def test_the_calendar_feed_is_valid_scoped_and_revocable(app: Flask, people: Peo
     unfolded = _unfold(text)
     assert unfolded.count("BEGIN:VEVENT") == 2  # San Juan's two, not Ponce's
     assert "DMT Ponce" not in unfolded
-    assert re.search(r"UID:tid-petition-\d+-ordinance@tid\.pr\r\n", unfolded)
+    # the UIDs are the installation's (its BASE_URL's host and port)
+    domain = re.escape(svc.uid_domain(app.config["BASE_URL"]))
+    assert domain == r"127\.0\.0\.1:5000"
+    assert re.search(rf"UID:tid-petition-\d+-ordinance@{domain}\r\n", unfolded)
     assert re.search(r"DTSTAMP:\d{8}T\d{6}Z\r\n", unfolded)
     # DMT Tarde: 2026-01-02 + 90 = 2026-04-02, a Thursday.
     assert "DTSTART;VALUE=DATE:20260402\r\nDTEND;VALUE=DATE:20260403\r\n" in unfolded

@@ -11,6 +11,7 @@ from flask import (
     Blueprint,
     Response,
     abort,
+    current_app,
     flash,
     redirect,
     render_template,
@@ -552,7 +553,13 @@ def calendar_feed(token: str) -> Any:
     user = svc.user_for_calendar_token(session=session, token=token)
     if user is None:
         abort(404)
-    body = svc.user_calendar(session=session, user=user, today=today(), stamp=utcnow())
+    body = svc.user_calendar(
+        session=session,
+        user=user,
+        today=today(),
+        stamp=utcnow(),
+        base_url=str(current_app.config.get("BASE_URL") or ""),
+    )
     response = Response(body, mimetype="text/calendar")
     response.headers["Content-Type"] = "text/calendar; charset=utf-8"
     response.headers["Cache-Control"] = "private, no-store"

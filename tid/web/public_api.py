@@ -4,10 +4,13 @@ steps, each district's roll and published fiscal years, the spending by purpose 
 published documents (tables of :mod:`tid.services.public.open_data`).
 
 Every answer is a page of rows in the order of their stable key, with the cursor of the next
-page (``links.next``; none on the last): a client that follows them gets every row. Answers
-carry an ``ETag`` (a request with ``If-None-Match`` gets 304) and ``Cache-Control: public``,
-and anyone's page may read them (``Access-Control-Allow-Origin: *``). Without a login the
-public pages' rate limit holds. Nothing here writes."""
+page (``links.next``; none on the last): a client that follows them gets every row. A
+``limit`` that is not a whole number from 1 to 500, or a ``cursor`` that is not a key of the
+table, is answered 400 with ``{"error", "field"}`` naming the parameter; a ``district_id``
+that names no district, 404. Answers carry an ``ETag`` (a request with ``If-None-Match`` gets
+304) and ``Cache-Control: public``, set no cookie (:mod:`tid.web.shared_cache`), and anyone's
+page may read them (``Access-Control-Allow-Origin: *``). Without a login the public pages'
+rate limit holds. Nothing here writes."""
 
 from __future__ import annotations
 
@@ -15,7 +18,8 @@ import hashlib
 import json
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, request, url_for
+from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
+from flask_babel import gettext as _
 
 from tid.db import get_session
 from tid.ids import parse_id
@@ -59,9 +63,63 @@ def _send(body: str, tag: str) -> Response:
     return response.make_conditional(request)  # type: ignore[return-value]
 
 
+DEFAULT_PER_PAGE = 100
+
+
+class BadParameterError(Exception):
+    """A query parameter the API cannot read (400) or whose record there is not (404):
+    answered with the parameter's name."""
+
+    def __init__(self, field: str, message: str, code: int = 400) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+        self.code = code
+
+
+@bp.errorhandler(BadParameterError)
+def _bad_parameter(exc: BadParameterError) -> Any:
+    return jsonify({"error": exc.message, "field": exc.field}), exc.code
+
+
 def _limit() -> int:
+    """``?limit=``: a whole number from 1 to the most a page holds (absent: 100)."""
     raw = request.args.get("limit", "")
-    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 6 else 100
+    if raw == "":
+        return DEFAULT_PER_PAGE
+    value = parse_id(raw)
+    if value is None or not 1 <= value <= open_data.MOST_PER_PAGE:
+        message = _(
+            "limit: a whole number from 1 to %(most)s, the rows a page holds.",
+            most=open_data.MOST_PER_PAGE,
+        )
+        raise BadParameterError("limit", message)
+    return value
+
+
+def _cursor(table: str) -> tuple[int | str, ...] | None:
+    """``?cursor=``: the previous page's ``links.next`` cursor (absent: the first page)."""
+    raw = request.args.get("cursor", "")
+    if raw == "":
+        return None
+    found = open_data.cursor_position(table, raw)
+    if found is None:
+        message = _("cursor: not a cursor of this table; follow the previous page's links.next.")
+        raise BadParameterError("cursor", message)
+    return found
+
+
+def _district_id() -> int | None:
+    """``?district_id=``: a district's id (absent: every district); no such district: 404."""
+    if "district_id" not in request.args:
+        return None
+    district_id = parse_id(request.args.get("district_id", ""))
+    if district_id is None or not open_data.known_district(
+        session=get_session(), district_id=district_id
+    ):
+        message = _("district_id: there is no such district.")
+        raise BadParameterError("district_id", message, 404)
+    return district_id
 
 
 @bp.route("/public")
@@ -90,11 +148,8 @@ def table(path: str) -> Any:
     name = TABLE_OF.get(path)
     if name is None:
         abort(404)
-    district_id = None
-    if "district_id" in request.args:
-        district_id = parse_id(request.args.get("district_id", ""))
-        if district_id is None:
-            abort(404)
+    district_id = _district_id()
+    after, limit = _cursor(name), _limit()
     session = get_session()
 
     def make() -> tuple[str, str]:
@@ -103,17 +158,21 @@ def table(path: str) -> Any:
             table=name,
             today=today(),
             district_id=district_id,
-            after=request.args.get("cursor", "")[:200] or None,
-            limit=_limit(),
+            after=after,
+            limit=limit,
         )
         following = None
         if found.next_after is not None:
-            args: dict[str, Any] = {**request.args.to_dict(), "cursor": found.next_after}
+            args: dict[str, Any] = {"cursor": found.next_after}
+            if district_id is not None:
+                args["district_id"] = district_id
+            if "limit" in request.args:
+                args["limit"] = limit
             following = url_for("public_api.table", path=path, **args)
         return _serialized({"data": found.rows, "links": {"next": following}})
 
-    # kept once per version of the installation's public side, day and address
-    asked = tuple(sorted((k, v[:200]) for k, v in request.args.items(multi=True)))
+    # kept once per version of the installation's public side, day and page asked
+    asked = (district_id, after, limit, "limit" in request.args)
     body, tag = versions.kept(
         session=session,
         district_id=0,
@@ -129,52 +188,106 @@ def table(path: str) -> Any:
 @public
 def openapi() -> Any:
     """The OpenAPI 3.1 description of the open data's API."""
-    return _answer(openapi_document())
+    return _answer(openapi_document(base_url=str(current_app.config.get("BASE_URL") or "")))
 
 
-def _schema(name: str) -> dict[str, Any]:
-    kinds: dict[str, dict[str, Any]] = {
-        "integer": {"type": ["integer", "null"]},
-        "number": {"type": ["string", "null"], "pattern": r"^-?[0-9]+(\.[0-9]+)?$"},
-        "date": {"type": ["string", "null"], "format": "date"},
-        "boolean": {"type": ["boolean", "null"]},
-        "string": {"type": ["string", "null"]},
-    }
-    properties: dict[str, Any] = {"key": {"type": "string", "description": "The row's stable id."}}
+_KINDS: dict[str, dict[str, Any]] = {
+    "integer": {"type": "integer"},
+    "number": {"type": "string", "pattern": r"^-?[0-9]+(\.[0-9]+)?$"},
+    "date": {"type": "string", "format": "date"},
+    "boolean": {"type": "boolean"},
+    "string": {"type": "string"},
+}
+
+
+def _property(field: open_data.Field) -> dict[str, Any]:
+    """A field's schema: its type, and null besides only where a row may have no value."""
+    found = {**_KINDS[field.type], "description": field.description}
+    if field.values:
+        found["enum"] = list(field.values)
+    if field.nullable:
+        found["type"] = [found["type"], "null"]
+    return found
+
+
+def _schema(name: str, *, leave_out: frozenset[str] = frozenset(), key: bool = True) -> Any:
+    """A table's row: every field present, null only where the field says it may be."""
+    properties: dict[str, Any] = {}
+    if key:
+        properties["key"] = {
+            "type": "string",
+            "description": "The row's stable id: its key fields' values joined by ':', "
+            "each with '%' written '%25' and ':' written '%3A'. The cursor of the page "
+            "after it.",
+        }
     for f in open_data.TABLES[name].fields:
-        properties[f.name] = {**kinds[f.type], "description": f.description}
+        if f.name not in leave_out:
+            properties[f.name] = _property(f)
     if name == "petitions":
         properties["steps"] = {
             "type": "array",
-            "items": {"$ref": "#/components/schemas/petition_steps"},
+            "items": _schema("petition_steps", leave_out=frozenset({"petition_id"}), key=False),
         }
-    return {"type": "object", "title": open_data.TABLES[name].title, "properties": properties}
+    return {
+        "type": "object",
+        "title": open_data.TABLES[name].title,
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+    }
 
 
-def openapi_document() -> dict[str, Any]:
-    """The API's paths and each table's schema, from the tables' one definition."""
-    parameters = [
+_ERROR = {
+    "description": "",
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/error"}}},
+}
+_ERROR_SCHEMA = {
+    "type": "object",
+    "required": ["error", "field"],
+    "properties": {
+        "error": {"type": "string", "description": "What is wrong, in the reader's language."},
+        "field": {"type": "string", "description": "The parameter at fault (or empty)."},
+    },
+}
+
+
+def _parameters() -> list[dict[str, Any]]:
+    """The query parameters of every table's address."""
+    return [
         {
             "name": "district_id",
             "in": "query",
             "required": False,
-            "schema": {"type": "integer"},
-            "description": "Only this district's rows.",
+            "schema": {"type": "integer", "minimum": 0},
+            "description": "Only this district's rows (no such district: 404).",
         },
         {
             "name": "cursor",
             "in": "query",
             "required": False,
-            "schema": {"type": "string"},
-            "description": "The previous page's links.next cursor.",
+            "schema": {"type": "string", "maxLength": open_data.MOST_CURSOR_CHARS},
+            "description": "The previous page's links.next cursor: the key of its last "
+            "row (one that is not a key of this table: 400).",
         },
         {
             "name": "limit",
             "in": "query",
             "required": False,
-            "schema": {"type": "integer", "minimum": 1, "maximum": open_data.MOST_PER_PAGE},
+            "schema": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": open_data.MOST_PER_PAGE,
+                "default": DEFAULT_PER_PAGE,
+            },
+            "description": "The most rows a page holds (out of range or not a number: 400).",
         },
     ]
+
+
+def openapi_document(*, base_url: str) -> dict[str, Any]:
+    """The API's paths and each table's schema, from the tables' one definition; its
+    server is the installation's own address (``BASE_URL``)."""
+    parameters = _parameters()
     paths: dict[str, Any] = {}
     for name, path in PATHS.items():
         paths[f"/api/v1/public/{path}"] = {
@@ -201,7 +314,14 @@ def openapi_document() -> dict[str, Any]:
                                         },
                                         "links": {
                                             "type": "object",
-                                            "properties": {"next": {"type": ["string", "null"]}},
+                                            "required": ["next"],
+                                            "properties": {
+                                                "next": {
+                                                    "type": ["string", "null"],
+                                                    "description": "The next page's address; "
+                                                    "null on the last page.",
+                                                }
+                                            },
                                         },
                                     },
                                 }
@@ -209,7 +329,8 @@ def openapi_document() -> dict[str, Any]:
                         },
                     },
                     "304": {"description": "Not modified since the ETag given."},
-                    "404": {"description": "No such table or district."},
+                    "400": {**_ERROR, "description": "A limit or a cursor it cannot read."},
+                    "404": {**_ERROR, "description": "No such table or district."},
                     "429": {"description": "Too many requests from this address."},
                 },
             }
@@ -223,6 +344,12 @@ def openapi_document() -> dict[str, Any]:
             "district's published fiscal years (21 LPRA § 6653). Amounts are dollars as "
             "exact decimal text.",
         },
+        "servers": [{"url": base_url.rstrip("/")}] if base_url else [],
         "paths": paths,
-        "components": {"schemas": {name: _schema(name) for name in open_data.TABLES}},
+        "components": {
+            "schemas": {
+                **{name: _schema(name) for name in open_data.TABLES},
+                "error": _ERROR_SCHEMA,
+            }
+        },
     }

@@ -238,18 +238,34 @@ def petition(petition_id: int) -> Any:
     return render_template("public/petition.html", record=record)
 
 
+def _base_url() -> str:
+    """The installation's address (``BASE_URL``), never the request's ``Host``."""
+    return str(current_app.config.get("BASE_URL") or "").rstrip("/")
+
+
+def _site_url(endpoint: str, **values: Any) -> str:
+    """An address of the site, whole: the installation's ``BASE_URL`` (which names any
+    prefix the app is served under) and the route's path."""
+    path = url_for(endpoint, **values)
+    root = request.script_root
+    if root and path.startswith(root + "/"):
+        path = path[len(root) :]
+    return _base_url() + path
+
+
 @bp.route("/municipios/<int:municipality_id>/novedades.atom")
 @public
 def feed(municipality_id: int) -> Any:
-    """The municipality's new petitions, steps and ordinances (Atom)."""
+    """The municipality's new petitions, steps and ordinances (Atom): its ids and links the
+    installation's own addresses."""
     body = feeds.atom_feed(
         session=get_session(),
         municipality_id=municipality_id,
         today=today(),
         lang=language(),
-        feed_url=url_for("public.feed", municipality_id=municipality_id, _external=True),
-        page_url=url_for("public.municipality", municipality_id=municipality_id, _external=True),
-        petition_url=lambda pid: url_for("public.petition", petition_id=pid, _external=True),
+        feed_url=_site_url("public.feed", municipality_id=municipality_id),
+        page_url=_site_url("public.municipality", municipality_id=municipality_id),
+        petition_url=lambda pid: _site_url("public.petition", petition_id=pid),
     )
     if body is None:
         abort(404)
@@ -268,6 +284,7 @@ def deadlines(municipality_id: int) -> Any:
         today=today(),
         lang=language(),
         stamp=utcnow(),
+        base_url=_base_url(),
     )
     if body is None:
         abort(404)

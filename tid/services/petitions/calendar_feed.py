@@ -12,6 +12,7 @@ import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
+from urllib.parse import urlsplit
 
 from sqlmodel import Session, select
 
@@ -134,6 +135,19 @@ def _ical_fold(line: str) -> str:
     return "\r\n".join(out)
 
 
+def uid_domain(base_url: str) -> str:
+    """What the calendars' event UIDs end in after ``@`` (RFC 5545 § 3.8.4.7: unique
+    worldwide): the installation's own address (``BASE_URL``) without its scheme — its host,
+    its port and its path if it has them (``tid.example.pr``, ``example.pr/tid``) — so that
+    two installations' events never share a UID in one calendar program."""
+    parts = urlsplit(base_url.strip())
+    host = (parts.hostname or "").lower()
+    if not host:
+        return "localhost"
+    port = f":{parts.port}" if parts.port else ""
+    return host + port + parts.path.rstrip("/")
+
+
 @dataclass(frozen=True)
 class FeedEvent:
     uid: str
@@ -169,8 +183,9 @@ def ical_document(events: Iterable[FeedEvent], *, stamp: datetime, name: str) ->
     return "".join(_ical_fold(line) + "\r\n" for line in lines)
 
 
-def feed_event(row: DashboardRow, clock: Clock, *, lang: str) -> FeedEvent:
-    """One clock of one petition as an all-day calendar event, in ``lang``."""
+def feed_event(row: DashboardRow, clock: Clock, *, lang: str, domain: str) -> FeedEvent:
+    """One clock of one petition as an all-day calendar event, in ``lang``; its UID ends in
+    the installation's ``domain`` (:func:`uid_domain`)."""
     petition = row.petition
     summary: str = Message(
         "%(clock)s: %(district)s (%(municipality)s)",
@@ -183,16 +198,19 @@ def feed_event(row: DashboardRow, clock: Clock, *, lang: str) -> FeedEvent:
     )
     summary, description = render(summary, lang), render(description, lang)
     return FeedEvent(
-        uid=f"tid-petition-{petition.id}-{clock.kind}@tid.pr",
+        uid=f"tid-petition-{petition.id}-{clock.kind}@{domain}",
         day=clock.due,
         summary=summary,
         description=description,
     )
 
 
-def user_calendar(*, session: Session, user: User, today: date, stamp: datetime) -> str:
+def user_calendar(
+    *, session: Session, user: User, today: date, stamp: datetime, base_url: str
+) -> str:
     """The iCalendar document of the deadlines running on ``today`` of the petitions ``user``
-    may see, in the user's language."""
+    may see, in the user's language; its UIDs are the installation's (``base_url``)."""
+    domain = uid_domain(base_url)
     lang = "en" if user.locale == "en" else "es"
     events = []
     for row in dashboard(
@@ -201,6 +219,6 @@ def user_calendar(*, session: Session, user: User, today: date, stamp: datetime)
         ordinance = ordinance_of(session=session, petition=row.petition)
         for clock in clocks(row.petition, ordinance, today=today):
             if clock.running:
-                events.append(feed_event(row, clock, lang=lang))
+                events.append(feed_event(row, clock, lang=lang, domain=domain))
     name = "TID petitions — deadlines" if lang == "en" else "Peticiones DMT — términos"
     return ical_document(events, stamp=stamp, name=name)

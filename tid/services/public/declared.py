@@ -127,8 +127,9 @@ PUBLIC_FIELDS: dict[str, frozenset[str]] = {
             "other_movements",
         }
     ),
-    # A published year's spending on one authorized purpose (or administrative).
-    "expenditure_line": frozenset({"district_id", "fiscal_year", "purpose", "amount"}),
+    # A published year's spending on one authorized purpose (or administrative): its kind
+    # says which, whatever the purpose is named.
+    "expenditure_line": frozenset({"district_id", "fiscal_year", "kind", "purpose", "amount"}),
     # A document of record a district published, as archived.
     "document": frozenset(
         {

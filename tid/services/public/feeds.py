@@ -1,7 +1,8 @@
 """A municipality's register as feeds anyone may subscribe to: an Atom feed (RFC 4287) of its
 new petitions, steps and ordinances, and an iCalendar (RFC 5545) of its petitions' statutory
 deadlines. Both say only what the public register says; the page's addresses come from the
-caller (the web), the words in the reader's language."""
+caller (the web, from the installation's ``BASE_URL``, never from the request's ``Host``), the
+words in the reader's language."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from xml.etree import ElementTree as ET
 from sqlmodel import Session
 
 from tid.rules.messages import Message, render
-from tid.services.petitions import FeedEvent, ical_document
+from tid.services.petitions import FeedEvent, ical_document, uid_domain
 from tid.services.public import register
 
 ATOM = "http://www.w3.org/2005/Atom"
@@ -63,10 +64,18 @@ def atom_feed(
 
 
 def deadlines_calendar(
-    *, session: Session, municipality_id: int, today: date, lang: str, stamp: datetime
+    *,
+    session: Session,
+    municipality_id: int,
+    today: date,
+    lang: str,
+    stamp: datetime,
+    base_url: str,
 ) -> str | None:
     """The iCalendar of every statutory deadline of the municipality's petitions (met,
-    missed or running), in ``lang`` (None: no such municipality)."""
+    missed or running), in ``lang`` (None: no such municipality); its UIDs are the
+    installation's (``base_url``, :func:`~tid.services.petitions.uid_domain`)."""
+    domain = uid_domain(base_url)
     found = register.municipality(session=session, municipality_id=municipality_id)
     if found is None:
         return None
@@ -88,7 +97,7 @@ def deadlines_calendar(
         )
         events.append(
             FeedEvent(
-                uid=f"tid-public-petition-{petition['id']}-{deadline['kind']}@tid.pr",
+                uid=f"tid-public-petition-{petition['id']}-{deadline['kind']}@{domain}",
                 day=deadline["due"],
                 summary=render(summary, lang),
                 description=render(description, lang),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from tid import csv_safe
+from tid.ids import parse_id
 from tid.models import District, PublicVersion
 from tid.services.public import district_figures, register, versions
 from tid.services.public.declared import public_view
@@ -34,6 +36,8 @@ class Field:
     name: str
     type: str  # a Table Schema type: integer, number, string, date, boolean
     description: str
+    nullable: bool = False  # whether a row may have no value here (JSON null, an empty cell)
+    values: tuple[str, ...] = ()  # the only values it may hold (none: any of its type)
 
 
 @dataclass(frozen=True)
@@ -44,9 +48,15 @@ class Table:
     fields: tuple[Field, ...]
 
 
-def _f(name: str, kind: str, description: str) -> Field:
-    return Field(name, kind, description)
+def _f(
+    name: str, kind: str, description: str, *, nullable: bool = False, values: tuple[str, ...] = ()
+) -> Field:
+    return Field(name, kind, description, nullable, values)
 
+
+# An expenditure line's kind: an authorized purpose's, or the administrative spending.
+PURPOSE = "purpose"
+ADMINISTRATIVE = "administrative"
 
 _ID = _f("id", "integer", "The record's stable id.")
 _DISTRICT = _f("district_id", "integer", "The district's id.")
@@ -88,8 +98,8 @@ TABLES: dict[str, Table] = {
                 _f("formula", "string", "The impost's formula, § 6653(3)(d)."),
                 _f("association_name", "string", "The association, § 6653(4)."),
                 _f("issued_on", "date", "Issued by the legislature."),
-                _f("approved_on", "date", "Approved by the mayor."),
-                _f("crim_copy_sent_on", "date", "Copy sent to the CRIM."),
+                _f("approved_on", "date", "Approved by the mayor.", nullable=True),
+                _f("crim_copy_sent_on", "date", "Copy sent to the CRIM.", nullable=True),
             ),
         ),
         Table(
@@ -103,12 +113,12 @@ TABLES: dict[str, Table] = {
                 _f("petitioner", "string", "Who petitions (the mayor)."),
                 _f("state", "string", "Where the petition stands."),
                 _f("received_on", "date", "Received by the legislature."),
-                _f("study_started_on", "date", "Study begun."),
-                _f("denied_on", "date", "Denied."),
-                _f("sent_to_mayor_on", "date", "Ordinance sent to the mayor."),
-                _f("approved_on", "date", "Approved by the mayor."),
-                _f("vetoed_on", "date", "Vetoed by the mayor."),
-                _f("published_on", "date", "Ordinance published."),
+                _f("study_started_on", "date", "Study begun.", nullable=True),
+                _f("denied_on", "date", "Denied.", nullable=True),
+                _f("sent_to_mayor_on", "date", "Ordinance sent to the mayor.", nullable=True),
+                _f("approved_on", "date", "Approved by the mayor.", nullable=True),
+                _f("vetoed_on", "date", "Vetoed by the mayor.", nullable=True),
+                _f("published_on", "date", "Ordinance published.", nullable=True),
                 _f("newspaper", "string", "Where it was published."),
                 _f("published_outside_window", "boolean", "Published outside its week."),
             ),
@@ -121,8 +131,8 @@ TABLES: dict[str, Table] = {
                 _f("petition_id", "integer", "The petition's id."),
                 _f("step", "string", "The step (received, ordinance_issued, published, …)."),
                 _f("on", "date", "When the step was taken, as the clerk recorded it."),
-                _f("due", "date", "The statutory deadline the step had to meet."),
-                _f("on_time", "boolean", "Whether the step came by its deadline."),
+                _f("due", "date", "The statutory deadline the step had to meet.", nullable=True),
+                _f("on_time", "boolean", "Whether the step came by its deadline.", nullable=True),
                 _f("citation", "string", "The deadline's statute."),
             ),
         ),
@@ -147,14 +157,19 @@ TABLES: dict[str, Table] = {
                 _f("billed", "number", "Billed for the year (the active billing run)."),
                 _f("properties_billed", "integer", "Properties billed."),
                 _f("collected", "number", "Impost revenue collected in the year."),
-                _f("collection_rate", "number", "Collected ÷ billed, in percent."),
+                _f("collection_rate", "number", "Collected ÷ billed, in percent.", nullable=True),
                 _f("owed_at_year_end", "number", "Impost still owed at the year's end."),
                 _f("delinquent_at_year_end", "number", "Of it, past due at the year's end."),
                 _f("opening_balance", "number", "Bank at the year's start."),
                 _f("owner_credits", "number", "Overpayments held as owners' credit."),
                 _f("program_total", "number", "Spent on the authorized purposes."),
                 _f("admin_total", "number", "Administrative spending."),
-                _f("admin_ratio_percent", "number", "Administrative ÷ collected, in percent."),
+                _f(
+                    "admin_ratio_percent",
+                    "number",
+                    "Administrative ÷ collected, in percent.",
+                    nullable=True,
+                ),
                 _f("cap_rate", "number", "The administrative cap's rate, § 6653(6)."),
                 _f("cap", "number", "The administrative cap in dollars."),
                 _f("closing_balance", "number", "Bank at the year's end."),
@@ -164,11 +179,17 @@ TABLES: dict[str, Table] = {
         Table(
             "expenditures",
             "Spending of each published fiscal year by authorized purpose",
-            ("district_id", "fiscal_year", "purpose"),
+            ("district_id", "fiscal_year", "kind", "purpose"),
             (
                 _DISTRICT,
                 _FY,
-                _f("purpose", "string", "The authorized purpose, or administrative."),
+                _f(
+                    "kind",
+                    "string",
+                    "purpose (an authorized purpose) or administrative.",
+                    values=(PURPOSE, ADMINISTRATIVE),
+                ),
+                _f("purpose", "string", "The authorized purpose's name, or administrative."),
                 _f("amount", "number", "Spent in the year (dollars)."),
             ),
         ),
@@ -192,7 +213,6 @@ TABLES: dict[str, Table] = {
         ),
     )
 }
-ADMINISTRATIVE = "administrative"
 
 
 _VERSIONS = PublicVersion.__table__  # type: ignore[attr-defined]
@@ -273,30 +293,92 @@ def rows(
         found = [r for p in pages for r in p.documents]
     else:
         raise KeyError(table)
-    key = TABLES[table].key
-    return sorted(found, key=lambda r: tuple(str(r[k]).zfill(12) for k in key))
+    return sorted(found, key=lambda r: position(table, r))
 
 
 def _expenditures(year: dict[str, Any]) -> list[dict[str, Any]]:
-    lines = [(p["purpose"], p["amount"]) for p in year["spent_by_purpose"]]
-    lines.append((ADMINISTRATIVE, year["admin_total"]))
+    lines = [(PURPOSE, p["purpose"], p["amount"]) for p in year["spent_by_purpose"]]
+    lines.append((ADMINISTRATIVE, ADMINISTRATIVE, year["admin_total"]))
     return [
         public_view(
             "expenditure_line",
             {
                 "district_id": year["district_id"],
                 "fiscal_year": year["fiscal_year"],
+                "kind": kind,
                 "purpose": purpose,
                 "amount": amount,
             },
         )
-        for purpose, amount in lines
+        for kind, purpose, amount in lines
     ]
 
 
+# --------------------------------------------------------------------------- the rows' keys
+#
+# A row's key is the values of its table's key fields, in order, joined by ``:``; in each
+# value ``%`` is written ``%25`` and ``:`` is written ``%3A`` (nothing else changes), so a key
+# reads back into its values whatever a name holds: ``7`` (a district), ``3:2025-26`` (a
+# district's year), ``3:2025-26:purpose:Promoción turística`` and
+# ``3:2025-26:administrative:administrative`` (the spending on a purpose, and the
+# administrative spending: a purpose named "administrative" has a key of its own). Rows come
+# in the order of their keys' values: whole numbers as numbers, text by code point.
+
+_ESCAPED = re.compile(r"%(25|3A)")
+_KEY_PART = re.compile(r"(?:[^%]|%25|%3A)*")
+_FISCAL_YEAR = re.compile(r"[0-9]{4}-[0-9]{2}")
+# The key fields whose every value is one of a few words.
+_WORDS = {
+    (t.name, f.name): frozenset(f.values) for t in TABLES.values() for f in t.fields if f.values
+}
+MOST_CURSOR_CHARS = 2000
+
+
+def _key_types(table: str) -> list[tuple[str, str]]:
+    types = {f.name: f.type for f in TABLES[table].fields}
+    return [(name, types[name]) for name in TABLES[table].key]
+
+
+def position(table: str, row: dict[str, Any]) -> tuple[int | str, ...]:
+    """Where a row stands in its table's order: its key's values, numbers as numbers."""
+    return tuple(
+        int(row[name]) if kind == "integer" else str(row[name]) for name, kind in _key_types(table)
+    )
+
+
 def row_key(table: str, row: dict[str, Any]) -> str:
-    """A row's stable id: its key's values joined by ``:``."""
-    return ":".join(str(row[k]) for k in TABLES[table].key)
+    """A row's stable id: its key's values, escaped, joined by ``:``."""
+    return ":".join(
+        str(row[name]).replace("%", "%25").replace(":", "%3A") for name in TABLES[table].key
+    )
+
+
+def cursor_position(table: str, cursor: str) -> tuple[int | str, ...] | None:
+    """The place in the table's order a cursor (a row's key) names; None: it names none —
+    not as many values as the key has, a number that is not one, an escape that is not
+    ``%25`` or ``%3A``, a fiscal year or a word that cannot be."""
+    parts = cursor.split(":")
+    types = _key_types(table)
+    if len(cursor) > MOST_CURSOR_CHARS or len(parts) != len(types):
+        return None
+    found: list[int | str] = []
+    for (name, kind), part in zip(types, parts, strict=True):
+        if not _KEY_PART.fullmatch(part):
+            return None
+        value = _ESCAPED.sub(lambda m: "%" if m.group(1) == "25" else ":", part)
+        words = _WORDS.get((table, name))
+        if kind == "integer":
+            number = parse_id(value)
+            if number is None:
+                return None
+            found.append(number)
+        elif (name == "fiscal_year" and not _FISCAL_YEAR.fullmatch(value)) or (
+            words is not None and value not in words
+        ):
+            return None
+        else:
+            found.append(value)
+    return tuple(found)
 
 
 def plain(value: object) -> object:
@@ -372,11 +454,25 @@ FISCAL_MODEL: dict[str, Any] = {
         "purpose": {
             "dimensionType": "classification",
             "classificationType": "functional",
-            "attributes": {"purpose": {"source": "purpose", "resource": _SPENT}},
-            "primaryKey": "purpose",
+            "attributes": {
+                "kind": {"source": "kind", "resource": _SPENT},
+                "purpose": {"source": "purpose", "resource": _SPENT},
+            },
+            "primaryKey": ["kind", "purpose"],
         },
     },
 }
+
+
+def _schema_field(field: Field) -> dict[str, Any]:
+    found: dict[str, Any] = {
+        "name": field.name,
+        "type": field.type,
+        "description": field.description,
+    }
+    if field.values:
+        found["constraints"] = {"enum": list(field.values)}
+    return found
 
 
 def descriptor(name: str, title: str) -> dict[str, Any]:
@@ -403,10 +499,7 @@ def descriptor(name: str, title: str) -> dict[str, Any]:
                 "mediatype": "text/csv",
                 "encoding": "utf-8",
                 "schema": {
-                    "fields": [
-                        {"name": f.name, "type": f.type, "description": f.description}
-                        for f in t.fields
-                    ],
+                    "fields": [_schema_field(f) for f in t.fields],
                     "primaryKey": list(t.key),
                     "missingValues": [""],
                 },
@@ -416,10 +509,15 @@ def descriptor(name: str, title: str) -> dict[str, Any]:
     }
 
 
+def known_district(*, session: Session, district_id: int) -> bool:
+    """Whether there is such a district (the API's ``district_id``)."""
+    return session.get(District, district_id) is not None
+
+
 def data_package(*, session: Session, today: date, district_id: int | None = None) -> bytes | None:
     """A ZIP of every table as CSV with its ``datapackage.json`` — of one district, or of
     the whole installation (None: no such district)."""
-    if district_id is not None and session.get(District, district_id) is None:
+    if district_id is not None and not known_district(session=session, district_id=district_id):
         return None
     name = "tid-all" if district_id is None else f"tid-district-{district_id}"
     out = io.BytesIO()
@@ -439,10 +537,6 @@ def data_package(*, session: Session, today: date, district_id: int | None = Non
 MOST_PER_PAGE = 500
 
 
-def _sortable(key: str) -> tuple[str, ...]:
-    return tuple(part.zfill(12) for part in key.split(":"))
-
-
 @dataclass(frozen=True)
 class Page:
     rows: list[dict[str, Any]]
@@ -455,16 +549,15 @@ def page(
     table: str,
     today: date,
     district_id: int | None = None,
-    after: str | None = None,
+    after: tuple[int | str, ...] | None = None,
     limit: int = 100,
 ) -> Page:
-    """The rows of ``table`` after the row whose key is ``after``, at most ``limit``; a
-    client that follows the cursors gets every row, however many. Each row carries its
-    ``key``; a petition its steps."""
+    """The rows of ``table`` after the place ``after`` (:func:`cursor_position` of the
+    previous page's cursor), at most ``limit``; a client that follows the cursors gets every
+    row, however many. Each row carries its ``key``; a petition its steps."""
     found = rows(session=session, table=table, today=today, district_id=district_id)
-    if after:
-        start = _sortable(after)
-        found = [r for r in found if _sortable(row_key(table, r)) > start]
+    if after is not None:
+        found = [r for r in found if position(table, r) > after]
     limit = max(1, min(limit, MOST_PER_PAGE))
     chosen = found[:limit]
     steps: dict[int, list[dict[str, Any]]] = {}
