@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
@@ -367,16 +368,19 @@ def _studio_save(ctx: Context) -> Outcome:
 
 @handler(DOCUMENTS_INDEX)
 def _documents_index(ctx: Context) -> Outcome:
+    """A new version's text read for the search, and its first page's picture drawn."""
     from tid.config import archive_dir
+    from tid.readers import limits_of
     from tid.services.petitions import file_search
 
+    folder, limits = archive_dir(ctx.app.config), limits_of(ctx.app.config)
     version = file_search.index_version(
-        session=ctx.session,
-        folder=archive_dir(ctx.app.config),
-        version_id=int(ctx.params["version_id"]),
+        session=ctx.session, folder=folder, version_id=int(ctx.params["version_id"]), limits=limits
     )
     if version is None:
         return Outcome("", "")
+    # its first page's picture, drawn once here (never in a web request)
+    file_search.draw_picture(folder=folder, version=version, limits=limits)
     return Outcome(ctx.url("petition_files.download", version_id=version.id), N_("Download"))
 
 
@@ -587,8 +591,23 @@ def queue_of(app: Flask) -> Queue:
     return result
 
 
+ENQUEUE_TRIES = 3
+ENQUEUE_PAUSE = 0.5  # seconds before the second try, doubled before each next
+
+
 def enqueue(app: Flask, job_id: int) -> None:
-    queue_of(app).enqueue(job_id)
+    """Put the job on the queue, trying again (``ENQUEUE_TRIES`` times, ``ENQUEUE_PAUSE``
+    seconds apart, doubling) when the queue's storage is busy or out of reach; the last failure is
+    raised (the job stays queued in its table: the worker's sweep sends it again)."""
+    for attempt in range(ENQUEUE_TRIES):
+        try:
+            queue_of(app).enqueue(job_id)
+            return
+        except Exception:
+            if attempt == ENQUEUE_TRIES - 1:
+                raise
+            log.warning("job %s: the queue refused it; trying again", job_id, exc_info=True)
+            time.sleep(ENQUEUE_PAUSE * 2**attempt)
 
 
 def run_pending(app: Flask) -> int:
