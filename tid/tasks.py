@@ -28,7 +28,7 @@ from sqlmodel import Session
 
 from tid.clock import utcnow
 from tid.config import portal_code_secret
-from tid.proc import die_with_parent
+from tid.proc import die_with_parent, reap_orphans
 from tid.rules.errors import N_, FindingsError, InputError
 from tid.services import audit
 from tid.services import background_jobs as job_service
@@ -651,6 +651,11 @@ def run_worker(app: Flask, *, workers: int, kind: str = "thread") -> None:
     every few seconds, and the jobs of dead workers queued again."""
     q = queue_of(app)
     stop = threading.Event()
+    # What a killed worker's programs started and left running (ocrmypdf's Ghostscript and
+    # tesseract, re-parented to init) ends before this worker takes their jobs again.
+    orphans = reap_orphans()
+    if orphans:
+        app.logger.warning("worker %s: ended %d program(s) of a dead worker", q.worker, orphans)
 
     def heartbeat() -> None:
         while not stop.is_set():

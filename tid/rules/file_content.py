@@ -9,7 +9,9 @@ XLSX/ODS and CSV; anything else is refused with a sentence that names the field.
   launch actions is refused, naming which (the clerk can print it to a new PDF).
 - A CSV is text (UTF-8 or Windows-1252) with no NUL or other control bytes, and not a web
   page.
-- A file name keeps no folder and no control character.
+- A file name keeps no folder and no control character, and ends with the extension of
+  the type read from its content (:func:`named_for`: ``falso.pdf`` holding text is kept as
+  ``falso.csv``), so that no one opens it as what it is not.
 """
 
 from __future__ import annotations
@@ -308,3 +310,33 @@ def clean_name(name: str, *, field: str = "file") -> str:
             field, N_("The file's name is longer than %(limit)s characters."), limit=MAX_NAME
         )
     return text
+
+
+# The extensions a name may already end with for each type (the first is the one given).
+_EXTENSIONS = {
+    "pdf": ("pdf",),
+    "png": ("png",),
+    "jpeg": ("jpg", "jpeg", "jpe"),
+    "tiff": ("tif", "tiff"),
+    "docx": ("docx",),
+    "odt": ("odt",),
+    "xlsx": ("xlsx",),
+    "ods": ("ods",),
+    "csv": ("csv",),
+}
+_KNOWN = {extension for extensions in _EXTENSIONS.values() for extension in extensions}
+_KNOWN |= {"txt", "doc", "xls", "htm", "html", "exe", "zip", "gif", "bmp", "rtf"}
+
+
+def named_for(name: str, kind: FileType) -> str:
+    """``name`` ending with the extension of ``kind`` (the type its content has): kept as it
+    is when it already does; a wrong type's extension replaced (``falso.pdf`` of text:
+    ``falso.csv``); added after any other ending (``acta`` → ``acta.pdf``). At most
+    :data:`MAX_NAME` characters, the stem shortened."""
+    stem, dot, ending = name.rpartition(".")
+    if dot and ending.lower() in _EXTENSIONS[kind.code]:
+        return name
+    if not (dot and stem and ending.lower() in _KNOWN):
+        stem = name
+    suffix = "." + kind.extension
+    return stem[: MAX_NAME - len(suffix)] + suffix

@@ -137,7 +137,7 @@ def _add_version(
         document_id=document.id or 0,
         number=number,
         sha256=stored.sha256,
-        filename=file_content.clean_name(upload.filename),
+        filename=file_content.named_for(file_content.clean_name(upload.filename), kind),
         media_type=kind.media_type,
         size=len(upload.data),
         uploaded_by=actor.label,
