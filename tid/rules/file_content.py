@@ -114,9 +114,12 @@ def open_zip(data: bytes, field: str) -> zipfile.ZipFile:
     return archive
 
 
-def read_entry(archive: zipfile.ZipFile, name: str, budget: list[int], field: str) -> bytes:
+def read_entry(
+    archive: zipfile.ZipFile, name: str, budget: list[int], field: str, *, keep: bool = True
+) -> bytes:
     """One entry inflated, counting against ``budget`` (bytes left); a package that would
-    inflate past it is refused, whatever its headers declare."""
+    inflate past it is refused, whatever its headers declare. Without ``keep`` it is only
+    counted (a megabyte at a time held, never the whole)."""
     chunks: list[bytes] = []
     try:
         with archive.open(name) as fh:
@@ -131,7 +134,8 @@ def read_entry(archive: zipfile.ZipFile, name: str, budget: list[int], field: st
                         ),
                         limit=MAX_UNPACKED // 2**20,
                     )
-                chunks.append(chunk)
+                if keep:
+                    chunks.append(chunk)
     except InputError:
         raise
     except (zipfile.BadZipFile, OSError, ValueError, EOFError, RuntimeError):
@@ -146,7 +150,7 @@ def _zip_type(data: bytes, field: str) -> str:
     names = set(archive.namelist())
     budget = [MAX_UNPACKED]
     for name in archive.namelist():  # every entry inflates within the bound
-        read_entry(archive, name, budget, field)
+        read_entry(archive, name, budget, field, keep=False)
     if "mimetype" in names:
         kind = _ODF.get(read_entry(archive, "mimetype", [MAX_UNPACKED], field).strip())
         if kind and "content.xml" in names:

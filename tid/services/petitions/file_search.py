@@ -363,13 +363,30 @@ def _picture_files(folder: Path, sha256: str) -> tuple[Path, Path]:
 
 def picture_state(*, folder: Path, version: DocumentVersion) -> str:
     """Where a version's picture is: ``ready`` (drawn), ``none`` (the file has none, or it
-    could not be drawn within the bounds: said so, never tried again) or ``pending``."""
+    could not be drawn within the bounds: said so, never tried again), ``pending`` (its job
+    has not run yet) or ``missing`` (never drawn: a version kept before pictures were drawn
+    by its job, until ``tid archive pictures``)."""
     if version.media_type not in thumbnails.PICTURED:
         return "none"
     drawn, failed = _picture_files(folder, version.sha256)
     if drawn.is_file():
         return "ready"
-    return "none" if failed.is_file() else "pending"
+    if failed.is_file():
+        return "none"
+    return "pending" if version.text_state == "pending" else "missing"
+
+
+def draw_missing(*, session: Session, folder: Path, limits: readers.Limits) -> int:
+    """Draw every version's picture not drawn yet (``tid archive pictures``), one bounded
+    reader at a time; returns how many were tried."""
+    tried = 0
+    for version in session.exec(
+        select(DocumentVersion).where(col(DocumentVersion.media_type).in_(thumbnails.PICTURED))
+    ):
+        if picture_state(folder=folder, version=version) in ("pending", "missing"):
+            draw_picture(folder=folder, version=version, limits=limits)
+            tried += 1
+    return tried
 
 
 def draw_picture(
@@ -379,7 +396,7 @@ def draw_picture(
     bounded reader), kept beside the archive; a failure is kept too, with its reason
     (``pixels``, ``time``, ``memory``, ``unreadable``). Returns :func:`picture_state`."""
     state = picture_state(folder=folder, version=version)
-    if state != "pending":
+    if state not in ("pending", "missing"):
         return state
     from tid.files import private_folder, write_private
 
