@@ -69,9 +69,9 @@ def test_a_program_dies_with_its_parent_killed_by_sigkill(tmp_path: Path) -> Non
     _until(lambda: not _running(child), "the child outlived its killed parent")
 
 
-def test_what_a_program_started_is_ended_when_the_next_worker_starts(tmp_path: Path) -> None:
+def test_what_a_program_started_is_ended_by_a_workers_next_sweep(tmp_path: Path) -> None:
     """``ocrmypdf`` dies with its worker; its Ghostscript and tesseract (here a ``sleep``
-    the shell started) are ended by the next worker's start, a live worker's are not."""
+    the shell started) are ended by a worker's next sweep, a live worker's are not."""
     dead = _worker_like(tmp_path, f"sleep 600 & echo $! > {tmp_path}/orphan; wait")
     live = _worker_like(tmp_path, f"sleep 600 & echo $! > {tmp_path}/kept; wait")
     try:

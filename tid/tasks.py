@@ -623,10 +623,16 @@ def run_pending(app: Flask) -> int:
 
 
 def sweep(app: Flask) -> int:
-    """Beat the heartbeat and queue again the jobs of dead workers; returns how many."""
+    """Beat the heartbeat, end what dead workers' programs left running here, and queue
+    again the jobs of dead workers; returns how many."""
     q = queue_of(app)
     engine: Engine = app.extensions["tid.engine"]
     job_service.beat(engine, q.worker)
+    # What a killed worker's programs started and left running on this machine (ocrmypdf's
+    # Ghostscript and tesseract, re-parented to init) ends before its jobs run again.
+    orphans = reap_orphans()
+    if orphans:
+        log.warning("ended %d program(s) left running by a dead worker", orphans)
     again = 0
     with Session(engine, expire_on_commit=False) as session:
         # A job still queued long after it was started while the queue is empty lost its
@@ -651,11 +657,6 @@ def run_worker(app: Flask, *, workers: int, kind: str = "thread") -> None:
     every few seconds, and the jobs of dead workers queued again."""
     q = queue_of(app)
     stop = threading.Event()
-    # What a killed worker's programs started and left running (ocrmypdf's Ghostscript and
-    # tesseract, re-parented to init) ends before this worker takes their jobs again.
-    orphans = reap_orphans()
-    if orphans:
-        app.logger.warning("worker %s: ended %d program(s) of a dead worker", q.worker, orphans)
 
     def heartbeat() -> None:
         while not stop.is_set():

@@ -262,3 +262,14 @@ def test_a_version_kept_before_pictures_were_drawn_shows_its_type_until_drawn(
     assert result.exit_code == 0 and "1 picture(s)" in result.output, result.output
     assert drawn.read_bytes().startswith(b"\x89PNG")
     assert 'class="thumbnail"' in _page(clerk, f"/petitions/{petition_id}/file")
+
+
+def test_a_workers_sweep_ends_what_a_dead_worker_left_running(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sweep (as a worker starts, then every few seconds) asks tid/proc.py to end the
+    programs of dead workers (tests/test_proc.py kills one and sees them ended)."""
+    asked: list[bool] = []
+    monkeypatch.setattr(tasks, "reap_orphans", lambda: asked.append(True) or 0, raising=False)
+    tasks.sweep(app)
+    assert asked == [True]
