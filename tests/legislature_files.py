@@ -135,3 +135,46 @@ def scanned_pdf(lines: tuple[str, ...] = ("Acta del alcantarillado", "Condado"))
     out = io.BytesIO()
     picture.save(out, "PDF", resolution=200)
     return out.getvalue()
+
+
+def pdf_of_many_lines(operations: int = 3_000_000) -> bytes:
+    """A one-page PDF of a few tens of KB whose compressed page holds ``operations`` line
+    drawings: it passes the checks at once, and drawing its page takes seconds."""
+    import zlib
+
+    stream = zlib.compress(b"0 0 m 612 792 l S\n" * operations, 9)
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream",
+    ]
+    out = io.BytesIO()
+    out.write(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(out.tell())
+        out.write(b"%d 0 obj\n" % number + body + b"\nendobj\n")
+    start = out.tell()
+    out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1))
+    for offset in offsets:
+        out.write(b"%010d 00000 n \n" % offset)
+    out.write(
+        b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, start)
+    )
+    return out.getvalue()
+
+
+def docx_of_words(megabytes: int = 20) -> bytes:
+    """A DOCX of some tens of KB whose document is ``megabytes`` MB of paragraphs: within the
+    unpacked bound of an upload, far over a small reader's memory."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("[Content_Types].xml", b'<?xml version="1.0"?><Types/>')
+        with archive.open("word/document.xml", "w", force_zip64=True) as fh:
+            fh.write(b"<w:document><w:body>")
+            row = b"<w:p><w:r><w:t>palabra</w:t></w:r></w:p>" * 1000
+            for _ in range(megabytes * 2**20 // len(row)):
+                fh.write(row)
+            fh.write(b"</w:body></w:document>")
+    return out.getvalue()

@@ -50,6 +50,10 @@ ENVIRONMENT = {
     "TID_ARCHIVE_DIR": "ARCHIVE_DIR",
     "TID_DOCUMENT_MAX_MB": "DOCUMENT_MAX_MB",
     "TID_OCR_TIMEOUT_SECONDS": "OCR_TIMEOUT_SECONDS",
+    "TID_READER_MEMORY_MB": "READER_MEMORY_MB",
+    "TID_READER_SECONDS": "READER_SECONDS",
+    "TID_PICTURE_SECONDS": "PICTURE_SECONDS",
+    "TID_PICTURE_MAX_PIXELS": "PICTURE_MAX_PIXELS",
 }
 
 _BOOLEAN_KEYS = {
@@ -80,6 +84,10 @@ _INTEGER_KEYS = {
     "WORKERS",
     "DOCUMENT_MAX_MB",
     "OCR_TIMEOUT_SECONDS",
+    "READER_MEMORY_MB",
+    "READER_SECONDS",
+    "PICTURE_SECONDS",
+    "PICTURE_MAX_PIXELS",
 }
 
 
@@ -146,6 +154,13 @@ def defaults(instance: Path) -> dict[str, Any]:
         "DOCUMENT_MAX_MB": 50,
         # A scan's words read by ocrmypdf in a background job: stopped after this long.
         "OCR_TIMEOUT_SECONDS": 600,
+        # Every reader of an uploaded file (its text, its picture) runs in a process of its
+        # own with this much memory and time (tid/readers.py); a scan of more pixels than
+        # this is not drawn.
+        "READER_MEMORY_MB": 768,
+        "READER_SECONDS": 120,
+        "PICTURE_SECONDS": 20,
+        "PICTURE_MAX_PIXELS": 60_000_000,
     }
 
 

@@ -34,6 +34,7 @@ from sqlalchemy.exc import IntegrityError
 from tid.models import QueueResult, QueueSchedule, QueueTask
 
 QUEUE_NAME = "tid"
+SQLITE_BUSY_SECONDS = 30
 
 _task = QueueTask.__table__  # type: ignore[attr-defined]
 _schedule = QueueSchedule.__table__  # type: ignore[attr-defined]
@@ -250,4 +251,14 @@ def make_huey(config: dict[str, Any], instance: Path, engine: Engine) -> Huey:
         return RedisHuey(QUEUE_NAME, url=str(config["REDIS_URL"]), results=False)
     if kind == "postgresql":
         return Huey(QUEUE_NAME, results=False, storage_class=PostgresStorage, engine=engine)
-    return SqliteHuey(QUEUE_NAME, filename=str(instance / "queue.sqlite"), results=False)
+    # The file (and its journal and WAL, which take its mode) for the app's user alone; a
+    # writer waits up to SQLITE_BUSY_SECONDS for another's lock before it gives up.
+    from tid.files import create_private
+
+    create_private(instance / "queue.sqlite")
+    return SqliteHuey(
+        QUEUE_NAME,
+        filename=str(instance / "queue.sqlite"),
+        results=False,
+        timeout=SQLITE_BUSY_SECONDS,
+    )

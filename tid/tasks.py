@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
@@ -27,7 +28,7 @@ from sqlmodel import Session
 
 from tid.clock import utcnow
 from tid.config import portal_code_secret
-from tid.proc import die_with_parent
+from tid.proc import die_with_parent, reap_orphans
 from tid.rules.errors import N_, FindingsError, InputError
 from tid.services import audit
 from tid.services import background_jobs as job_service
@@ -367,16 +368,19 @@ def _studio_save(ctx: Context) -> Outcome:
 
 @handler(DOCUMENTS_INDEX)
 def _documents_index(ctx: Context) -> Outcome:
+    """A new version's text read for the search, and its first page's picture drawn."""
     from tid.config import archive_dir
+    from tid.readers import limits_of
     from tid.services.petitions import file_search
 
+    folder, limits = archive_dir(ctx.app.config), limits_of(ctx.app.config)
     version = file_search.index_version(
-        session=ctx.session,
-        folder=archive_dir(ctx.app.config),
-        version_id=int(ctx.params["version_id"]),
+        session=ctx.session, folder=folder, version_id=int(ctx.params["version_id"]), limits=limits
     )
     if version is None:
         return Outcome("", "")
+    # its first page's picture, drawn once here (never in a web request)
+    file_search.draw_picture(folder=folder, version=version, limits=limits)
     return Outcome(ctx.url("petition_files.download", version_id=version.id), N_("Download"))
 
 
@@ -587,8 +591,23 @@ def queue_of(app: Flask) -> Queue:
     return result
 
 
+ENQUEUE_TRIES = 3
+ENQUEUE_PAUSE = 0.5  # seconds before the second try, doubled before each next
+
+
 def enqueue(app: Flask, job_id: int) -> None:
-    queue_of(app).enqueue(job_id)
+    """Put the job on the queue, trying again (``ENQUEUE_TRIES`` times, ``ENQUEUE_PAUSE``
+    seconds apart, doubling) when the queue's storage is busy or out of reach; the last failure is
+    raised (the job stays queued in its table: the worker's sweep sends it again)."""
+    for attempt in range(ENQUEUE_TRIES):
+        try:
+            queue_of(app).enqueue(job_id)
+            return
+        except Exception:
+            if attempt == ENQUEUE_TRIES - 1:
+                raise
+            log.warning("job %s: the queue refused it; trying again", job_id, exc_info=True)
+            time.sleep(ENQUEUE_PAUSE * 2**attempt)
 
 
 def run_pending(app: Flask) -> int:
@@ -604,10 +623,16 @@ def run_pending(app: Flask) -> int:
 
 
 def sweep(app: Flask) -> int:
-    """Beat the heartbeat and queue again the jobs of dead workers; returns how many."""
+    """Beat the heartbeat, end what dead workers' programs left running here, and queue
+    again the jobs of dead workers; returns how many."""
     q = queue_of(app)
     engine: Engine = app.extensions["tid.engine"]
     job_service.beat(engine, q.worker)
+    # What a killed worker's programs started and left running on this machine (ocrmypdf's
+    # Ghostscript and tesseract, re-parented to init) ends before its jobs run again.
+    orphans = reap_orphans()
+    if orphans:
+        log.warning("ended %d program(s) left running by a dead worker", orphans)
     again = 0
     with Session(engine, expire_on_commit=False) as session:
         # A job still queued long after it was started while the queue is empty lost its

@@ -85,7 +85,7 @@ def test_the_clerk_keeps_the_legislature_file(
             "imgs => imgs.map(i => [i.naturalWidth > 0, i.offsetWidth, i.offsetHeight])"
         )
         assert drawn and all(row == [True, 60, 78] for row in drawn), drawn
-        expect(main.locator(".file-tile").first).to_have_text("DOCX")
+        expect(main.locator('.file-tile[aria-hidden="true"]').first).to_have_text("DOCX")
         # The owners' signatures: a scan without a text layer, flagged; it can be read.
         page.get_by_role("link", name="Firmas de los dueños").click()
         expect(main.locator("#recognize")).to_contain_text("no text layer")

@@ -80,3 +80,29 @@ def test_a_good_name_is_kept() -> None:
     assert file_content.clean_name("  Ordenanza núm. 14 (firmada).pdf ") == (
         "Ordenanza núm. 14 (firmada).pdf"
     )
+
+
+def test_the_upload_check_counts_a_package_without_holding_its_parts() -> None:
+    """A DOCX of some tens of KB holding 20 MB of XML: the check inflates every part
+    within its bound a megabyte at a time, and holds none of it whole."""
+    import tracemalloc
+
+    data = files.docx_of_words(20)
+    tracemalloc.start()
+    try:
+        assert file_content.file_type(data).code == "docx"
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * 2**20, peak
+
+
+def test_a_file_is_named_with_the_extension_of_its_content() -> None:
+    csv, pdf, jpeg = (file_content.TYPES[c] for c in ("csv", "pdf", "jpeg"))
+    assert file_content.named_for("falso.pdf", csv) == "falso.csv"
+    assert file_content.named_for("acta", pdf) == "acta.pdf"
+    assert file_content.named_for("acta.final", pdf) == "acta.final.pdf"
+    assert file_content.named_for("foto.JPEG", jpeg) == "foto.JPEG"
+    assert file_content.named_for("datos.txt", csv) == "datos.csv"
+    long = file_content.named_for("a" * 200, pdf)
+    assert len(long) == file_content.MAX_NAME and long.endswith(".pdf")

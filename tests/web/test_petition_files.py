@@ -574,7 +574,7 @@ def fake_ocr(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     plan: list[str] = []
 
-    def searchable(data: bytes, media_type: str, *, timeout: float) -> bytes:
+    def searchable(data: bytes, media_type: str, *, timeout: float, **_bounds: int) -> bytes:
         what = plan.pop(0) if plan else "ok"
         if what == "timeout":
             raise recognize.RecognitionTimeoutError(f"stopped after {timeout} s")
@@ -651,7 +651,7 @@ def test_a_version_sent_while_the_scan_is_read_wins_and_the_reading_saves_nothin
     tasks.run_pending(app)
     url, seen = _document_url(app)
 
-    def searchable(data: bytes, media_type: str, *, timeout: float) -> bytes:
+    def searchable(data: bytes, media_type: str, *, timeout: float, **_bounds: int) -> bytes:
         # Another clerk sends a version with text while the words are being read.
         with Session(app.extensions["tid.engine"], expire_on_commit=False) as other:
             document = other.exec(select(PetitionDocument)).one()

@@ -26,3 +26,24 @@ def archive_verify() -> None:
     click.echo(report.summary_en())
     if not report.ok:
         raise SystemExit(1)
+
+
+@archive_group.command("pictures")
+@with_appcontext
+def archive_pictures() -> None:
+    """Draw the first-page picture of every version of the legislature's files that has
+    none yet (kept before pictures were drawn by the upload's job), each by a bounded
+    reader; one that cannot be drawn is marked, never tried again."""
+    from flask import current_app
+
+    from tid.config import archive_dir
+    from tid.db import get_session
+    from tid.readers import limits_of
+    from tid.services.petitions import file_search
+
+    tried = file_search.draw_missing(
+        session=get_session(),
+        folder=archive_dir(current_app.config),
+        limits=limits_of(current_app.config),
+    )
+    click.echo(f"{tried} picture(s) drawn or marked")

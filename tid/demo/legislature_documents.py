@@ -171,7 +171,10 @@ def load_petition_files(session: Session, config: Mapping[str, Any]) -> None:
 def _index(session: Session, store: attachments.Store, document: PetitionDocument) -> None:
     version = attachments.latest_version(session=session, document_id=document.id or 0)
     if version is not None and version.id is not None:
-        file_search.index_version(session=session, folder=store.folder, version_id=version.id)
+        file_search.index_version(
+            session=session, folder=store.folder, version_id=version.id, limits=store.limits
+        )
+        file_search.draw_picture(folder=store.folder, version=version, limits=store.limits)
 
 
 # --------------------------------------------------------------------------- bulk

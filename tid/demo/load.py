@@ -81,9 +81,12 @@ def turn_off_two_factor(instance_path: str) -> bool:
     text = path.read_text(encoding="utf-8") if path.exists() else ""
     current = tomllib.loads(text) if text else {}
     if "two_factor_roles" not in current:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        from tid.files import private_folder, write_private
+
+        private_folder(path.parent)
         prefix = "" if not text or text.endswith("\n") else "\n"
-        path.write_text(text + prefix + TWO_FACTOR_OFF, encoding="utf-8")
+        # the configuration may hold secrets (SMTP's password): the app's user alone reads it
+        write_private(path, (text + prefix + TWO_FACTOR_OFF).encode("utf-8"))
         return True
     value = current["two_factor_roles"]
     return value in ([], "", "none")

@@ -97,10 +97,17 @@ def _write_portal_sample(session: Session, notice: Notice, config: Mapping[str, 
     found = re.search(r"\b([A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4})\b", text)
     if found is None:
         return
-    folder = demo_folder(config)
-    folder.mkdir(parents=True, exist_ok=True)
-    line = f"{notice.number} {found.group(1)}\n"
-    (folder / PORTAL_SAMPLE).write_text(line, encoding="utf-8")
+    write_portal_sample(config, f"{notice.number} {found.group(1)}\n")
+
+
+def write_portal_sample(config: Mapping[str, Any], line: str) -> Path:
+    """Keep a notice's number and access code for trying the portal, readable by the app's
+    user alone (an access code opens an owner's account)."""
+    from tid.files import private_folder, write_private
+
+    path = private_folder(demo_folder(config)) / PORTAL_SAMPLE
+    write_private(path, line.encode("utf-8"))
+    return path
 
 
 def portal_sample(instance_path: str) -> tuple[str, str] | None:

@@ -3,21 +3,22 @@ words of a PDF without a text layer, or of a PNG/JPEG/TIFF scan, and gives a PDF
 the same with the words laid invisibly over each page.
 
 :func:`missing` says why it cannot be done on this machine (None when it can);
-:func:`searchable_pdf` does it, in its own process group, stopped (every process of it)
-when it runs longer than the time it is given.
+:func:`searchable_pdf` does it through tid/proc.py: in its own process group, killed with
+its worker (what is left of it is ended at the worker's next start), stopped (every process
+of it) when it runs longer than the time it is given.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import io
 import os
 import shutil
-import signal
 import subprocess
 import tempfile
 from pathlib import Path
+
+from tid import proc
 
 LANGUAGES = ("spa", "eng")
 PAGE_WIDTH_INCHES = 8.5  # a scan that does not say its resolution is taken for a letter page
@@ -62,10 +63,18 @@ def missing() -> str | None:
     return None
 
 
-def searchable_pdf(data: bytes, media_type: str, *, timeout: float) -> bytes:
+def searchable_pdf(
+    data: bytes,
+    media_type: str,
+    *,
+    timeout: float,
+    memory_bytes: int | None = None,
+    max_pixels: int = 60_000_000,
+) -> bytes:
     """The PDF of ``data`` (a PDF or a scan of type ``media_type``) with its words
     recognized. Raises :class:`RecognitionTimeoutError` after ``timeout`` seconds,
-    :class:`RecognitionError` when the program fails."""
+    :class:`RecognitionError` when the program fails; each of its processes may use
+    ``memory_bytes``; a scan of more than ``max_pixels`` is refused before it is decoded."""
     if media_type not in MEDIA_TYPES:
         raise RecognitionError(f"{media_type} is not a scan")
     with tempfile.TemporaryDirectory(prefix="tid-ocr-") as work:
@@ -77,22 +86,24 @@ def searchable_pdf(data: bytes, media_type: str, *, timeout: float) -> bytes:
             source.write_bytes(data)
         else:
             try:
-                picture, dpi = _picture(data)
+                picture, dpi = _picture(data, max_pixels)
             except Exception as exc:  # Pillow raises many kinds on odd or huge scans
                 raise RecognitionError(f"the scan cannot be drawn: {exc}") from None
             source = source.with_suffix(".tif") if picture is not data else source
             source.write_bytes(picture)
             command += ["--image-dpi", str(dpi)]
-        _run([*command, str(source), str(target)], timeout=timeout)
+        _run([*command, str(source), str(target)], timeout=timeout, memory_bytes=memory_bytes)
         return target.read_bytes()
 
 
-def _picture(data: bytes) -> tuple[bytes, int]:
+def _picture(data: bytes, max_pixels: int = 60_000_000) -> tuple[bytes, int]:
     """The scan as ``ocrmypdf`` takes it (its own bytes; or, with transparency or an odd
     colour mode, its pages flattened on white into a lossless TIFF) and its resolution."""
     from PIL import Image, ImageSequence
 
     with Image.open(io.BytesIO(data)) as picture:
+        if picture.width * picture.height > max_pixels:
+            raise ValueError(f"{picture.width}×{picture.height} pixels is more than {max_pixels}")
         dpi = _dpi(picture.info.get("dpi"), picture.width)
         plain = picture.mode in ("1", "L", "RGB") and "transparency" not in picture.info
         if plain and (picture.format == "JPEG" or getattr(picture, "n_frames", 1) == 1):
@@ -114,31 +125,17 @@ def _dpi(said: object, width: int) -> int:
     return max(72, round(width / PAGE_WIDTH_INCHES))
 
 
-def _run(command: list[str], *, timeout: float) -> None:
-    """Run ``command`` in a process group of its own; on time out, stop the whole group
-    (``ocrmypdf`` starts ``tesseract`` and Ghostscript, which would outlive it)."""
+def _run(command: list[str], *, timeout: float, memory_bytes: int | None) -> None:
+    """Run ``command`` through tid/proc.py: in a process group of its own, killed with its
+    worker, every process of it (``ocrmypdf`` starts ``tesseract`` and Ghostscript) stopped
+    on time out, each bounded to ``memory_bytes``."""
     env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
-    with subprocess.Popen(
-        command,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env=env,
-        start_new_session=True,
-    ) as process:
-        try:
-            _out, err = process.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            _stop(process)
-            raise RecognitionTimeoutError(f"stopped after {timeout:g} s") from None
-        except BaseException:
-            _stop(process)
-            raise
-    if process.returncode != 0:
-        last = err.decode("utf-8", "replace").strip().splitlines()[-3:]
-        raise RecognitionError(f"exit {process.returncode}: " + " | ".join(last))
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGKILL)
-    process.wait()
+    try:
+        done = proc.run(
+            command, seconds=timeout, memory_bytes=memory_bytes, env=env, stdout=subprocess.DEVNULL
+        )
+    except proc.TimedOutError:
+        raise RecognitionTimeoutError(f"stopped after {timeout:g} s") from None
+    if done.returncode != 0:
+        last = done.stderr.decode("utf-8", "replace").strip().splitlines()[-3:]
+        raise RecognitionError(f"exit {done.returncode}: " + " | ".join(last))

@@ -9,7 +9,9 @@ XLSX/ODS and CSV; anything else is refused with a sentence that names the field.
   launch actions is refused, naming which (the clerk can print it to a new PDF).
 - A CSV is text (UTF-8 or Windows-1252) with no NUL or other control bytes, and not a web
   page.
-- A file name keeps no folder and no control character.
+- A file name keeps no folder and no control character, and ends with the extension of
+  the type read from its content (:func:`named_for`: ``falso.pdf`` holding text is kept as
+  ``falso.csv``), so that no one opens it as what it is not.
 """
 
 from __future__ import annotations
@@ -112,9 +114,12 @@ def open_zip(data: bytes, field: str) -> zipfile.ZipFile:
     return archive
 
 
-def read_entry(archive: zipfile.ZipFile, name: str, budget: list[int], field: str) -> bytes:
+def read_entry(
+    archive: zipfile.ZipFile, name: str, budget: list[int], field: str, *, keep: bool = True
+) -> bytes:
     """One entry inflated, counting against ``budget`` (bytes left); a package that would
-    inflate past it is refused, whatever its headers declare."""
+    inflate past it is refused, whatever its headers declare. Without ``keep`` it is only
+    counted (a megabyte at a time held, never the whole)."""
     chunks: list[bytes] = []
     try:
         with archive.open(name) as fh:
@@ -129,7 +134,8 @@ def read_entry(archive: zipfile.ZipFile, name: str, budget: list[int], field: st
                         ),
                         limit=MAX_UNPACKED // 2**20,
                     )
-                chunks.append(chunk)
+                if keep:
+                    chunks.append(chunk)
     except InputError:
         raise
     except (zipfile.BadZipFile, OSError, ValueError, EOFError, RuntimeError):
@@ -144,7 +150,7 @@ def _zip_type(data: bytes, field: str) -> str:
     names = set(archive.namelist())
     budget = [MAX_UNPACKED]
     for name in archive.namelist():  # every entry inflates within the bound
-        read_entry(archive, name, budget, field)
+        read_entry(archive, name, budget, field, keep=False)
     if "mimetype" in names:
         kind = _ODF.get(read_entry(archive, "mimetype", [MAX_UNPACKED], field).strip())
         if kind and "content.xml" in names:
@@ -308,3 +314,33 @@ def clean_name(name: str, *, field: str = "file") -> str:
             field, N_("The file's name is longer than %(limit)s characters."), limit=MAX_NAME
         )
     return text
+
+
+# The extensions a name may already end with for each type (the first is the one given).
+_EXTENSIONS = {
+    "pdf": ("pdf",),
+    "png": ("png",),
+    "jpeg": ("jpg", "jpeg", "jpe"),
+    "tiff": ("tif", "tiff"),
+    "docx": ("docx",),
+    "odt": ("odt",),
+    "xlsx": ("xlsx",),
+    "ods": ("ods",),
+    "csv": ("csv",),
+}
+_KNOWN = {extension for extensions in _EXTENSIONS.values() for extension in extensions}
+_KNOWN |= {"txt", "doc", "xls", "htm", "html", "exe", "zip", "gif", "bmp", "rtf"}
+
+
+def named_for(name: str, kind: FileType) -> str:
+    """``name`` ending with the extension of ``kind`` (the type its content has): kept as it
+    is when it already does; a wrong type's extension replaced (``falso.pdf`` of text:
+    ``falso.csv``); added after any other ending (``acta`` → ``acta.pdf``). At most
+    :data:`MAX_NAME` characters, the stem shortened."""
+    stem, dot, ending = name.rpartition(".")
+    if dot and ending.lower() in _EXTENSIONS[kind.code]:
+        return name
+    if not (dot and stem and ending.lower() in _KNOWN):
+        stem = name
+    suffix = "." + kind.extension
+    return stem[: MAX_NAME - len(suffix)] + suffix

@@ -16,6 +16,7 @@ from flask import (
     Response,
     abort,
     current_app,
+    flash,
     redirect,
     render_template,
     request,
@@ -110,9 +111,13 @@ def _step_options() -> list[tuple[str, str]]:
 
 
 def index_pending(petition_id: int) -> None:
-    """Read the petition's new versions' text for the search in the background."""
+    """Read the petition's new versions' text (and draw their pictures) in the background.
+    The versions are already saved: a queue that refuses the job even after its retries
+    never turns that into an error page; the page says the reading will follow (the
+    worker's sweep sends a job left queued again)."""
     from tid import tasks
 
+    refused = False
     for version_id in files.pending_versions(session=get_session(), petition_id=petition_id):
         job, created = jobs.start(
             session=get_session(),
@@ -124,8 +129,21 @@ def index_pending(petition_id: int) -> None:
             target=f"document_version:{version_id}",
             locale=language(),
         )
-        if created and job.id is not None:
+        if not created or job.id is None:
+            continue
+        try:
             tasks.enqueue(current_app._get_current_object(), job.id)  # type: ignore[attr-defined]
+        except Exception:
+            current_app.logger.exception("job %s could not be queued; the sweep sends it", job.id)
+            refused = True
+    if refused:
+        flash(
+            _(
+                "The task queue was busy: the file is saved, and its text will be read "
+                "within about ten minutes."
+            ),
+            "warning",
+        )
 
 
 def _words(exc: InputError) -> dict[str, str]:
@@ -505,17 +523,25 @@ def download(version_id: int) -> Any:
     return send_version(version, inline=request.args.get("view") == "1")
 
 
+@bp.app_template_global("picture_of")
+def picture_of(version: DocumentVersion) -> str:
+    """Where a version's picture is (``ready``, ``pending``, ``none``): the page shows it,
+    says it is being drawn, or says there is none."""
+    return file_search.picture_state(folder=archive_dir(current_app.config), version=version)
+
+
 @bp.route("/file/version/<int:version_id>/thumbnail.png")
 @require(*READERS)
 def thumbnail(version_id: int) -> Any:
+    """The picture a background job drew of the version's first page; "not found" while it
+    is being drawn or when it has none (the page says which). Never drawn here."""
     version, _doc = _version_or_404(version_id)
-    png = file_search.thumbnail(
-        session=get_session(), folder=archive_dir(current_app.config), version=version
-    )
+    png = file_search.thumbnail(folder=archive_dir(current_app.config), version=version)
     if png is None:
         abort(404)
     response = Response(png, mimetype="image/png")
     response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Cache-Control"] = "private, max-age=86400"
     return response
 
 

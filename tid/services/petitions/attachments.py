@@ -16,6 +16,7 @@ by a background job (tid/services/petitions/file_search.py).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from tid import readers
 from tid.clock import utcnow
 from tid.config import archive_dir, document_max_bytes
 from tid.models import DocumentVersion, Petition, PetitionDocument
@@ -61,11 +63,14 @@ class Store:
     folder: Path
     max_bytes: int
     durable: bool = True  # False: generated bulk data only (no flush to disk per file)
+    # the bounds of its files' readers (tid/readers.py)
+    limits: readers.Limits = dataclasses.field(default_factory=readers.Limits)
 
 
 def store_for(config: Mapping[str, Any]) -> Store:
-    """The archive's folder and the size limit of the app's configuration."""
-    return Store(archive_dir(config), document_max_bytes(config))
+    """The archive's folder, the size limit and the readers' bounds of the app's
+    configuration."""
+    return Store(archive_dir(config), document_max_bytes(config), limits=readers.limits_of(config))
 
 
 def check_upload(upload: Upload | None, store: Store, field: str = "file") -> file_content.FileType:
@@ -132,7 +137,7 @@ def _add_version(
         document_id=document.id or 0,
         number=number,
         sha256=stored.sha256,
-        filename=file_content.clean_name(upload.filename),
+        filename=file_content.named_for(file_content.clean_name(upload.filename), kind),
         media_type=kind.media_type,
         size=len(upload.data),
         uploaded_by=actor.label,
@@ -362,7 +367,9 @@ def attach_generated(
     if petition is None:
         raise InputError("petition_id", Message(N_("There is no such petition.")))
     upload = Upload(pdf, filename or f"{kind}-{dated_on.isoformat()}.pdf")
-    file_kind = check_upload(upload, Store(store.folder, max(store.max_bytes, len(pdf))))
+    file_kind = check_upload(
+        upload, Store(store.folder, max(store.max_bytes, len(pdf)), limits=store.limits)
+    )
     document = _new_document(
         session=session,
         actor=actor,
@@ -386,9 +393,12 @@ def attach_generated(
     )
     _recorded(session, actor, document, version, "document.attach")
     if index and version.id is not None:
-        from tid.services.petitions.file_search import index_version
+        from tid.services.petitions.file_search import draw_picture, index_version
 
-        index_version(session=session, folder=store.folder, version_id=version.id)
+        index_version(
+            session=session, folder=store.folder, version_id=version.id, limits=store.limits
+        )
+        draw_picture(folder=store.folder, version=version, limits=store.limits)
     return document
 
 

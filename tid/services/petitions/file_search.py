@@ -18,6 +18,7 @@ A document's text is read in the background after its upload (:func:`index_versi
 from __future__ import annotations
 
 import html
+import logging
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from markupsafe import Markup
 from sqlalchemy import delete, text
 from sqlmodel import Session, col, select
 
+from tid import readers
 from tid.models import (
     DocumentVersion,
     Ordinance,
@@ -35,9 +37,10 @@ from tid.models import (
     SearchEntry,
 )
 from tid.render import thumbnails
-from tid.rules import file_content, file_text
+from tid.rules import file_content
 from tid.services import file_store
 
+log = logging.getLogger(__name__)
 FTS_TABLE = "search_fts"
 # The statements on it, written whole: only bound values change.
 _FTS_DELETE = "DELETE FROM search_fts WHERE rowid = :id"
@@ -135,9 +138,13 @@ def forget(*, session: Session, document_id: int) -> None:
     session.execute(delete(SearchEntry).where(col(SearchEntry.id) == entry.id))
 
 
-def index_version(*, session: Session, folder: Path, version_id: int) -> DocumentVersion | None:
+def index_version(
+    *, session: Session, folder: Path, version_id: int, limits: readers.Limits | None = None
+) -> DocumentVersion | None:
     """Read a version's text into the search (the document's entry holds its current
-    version); a scan without text is marked ``no_text``."""
+    version), by a reader bounded in memory and time (tid/readers.py); a scan without text
+    is marked ``no_text``, a file over the reader's bounds ``over_memory`` or ``over_time``
+    (kept, its text not read)."""
     version = session.get(DocumentVersion, version_id)
     if version is None:
         return None
@@ -148,13 +155,19 @@ def index_version(*, session: Session, folder: Path, version_id: int) -> Documen
     data = file_store.read(folder=folder, sha256=version.sha256)
     code = file_content.MEDIA_TYPES[version.media_type].code
     try:
-        found = file_text.extract(data, code)
+        text, pages, has_text = readers.read_text(data, code, limits or readers.Limits())
+    except readers.OverLimitError as over:
+        log.warning("version %s: its text was not read (over the %s bound)", version_id, over)
+        version.text_state = f"over_{over.which}"
+        session.add(version)
+        return version
     except Exception:  # a file that passed the checks but whose text cannot be read
+        log.exception("version %s: its text could not be read", version_id)
         version.text_state = "unreadable"
         session.add(version)
         return version
-    version.pages = found.pages
-    version.text_state = "indexed" if found.has_text else "no_text"
+    version.pages = pages
+    version.text_state = "indexed" if has_text else "no_text"
     session.add(version)
     current = session.exec(
         select(DocumentVersion.id)
@@ -168,7 +181,7 @@ def index_version(*, session: Session, folder: Path, version_id: int) -> Documen
             ref_id=document.id or 0,
             petition=petition,
             title=document.title,
-            body=f"{version.filename}\n{found.text}",
+            body=f"{version.filename}\n{text}",
         )
     return version
 
@@ -343,19 +356,74 @@ def _find(source: str, term: str) -> int:
 # --------------------------------------------------------------------------- thumbnails
 
 
-def thumbnail(*, session: Session, folder: Path, version: DocumentVersion) -> bytes | None:
-    """The picture of a version's first page, made once and kept beside the archive."""
-    cache = folder / "thumbnails" / f"{version.sha256}.png"
-    if cache.is_file():
-        return cache.read_bytes()
+def _picture_files(folder: Path, sha256: str) -> tuple[Path, Path]:
+    kept = folder / "thumbnails" / sha256
+    return kept.with_suffix(".png"), kept.with_suffix(".none")
+
+
+def picture_state(*, folder: Path, version: DocumentVersion) -> str:
+    """Where a version's picture is: ``ready`` (drawn), ``none`` (the file has none, or it
+    could not be drawn within the bounds: said so, never tried again), ``pending`` (its job
+    has not run yet) or ``missing`` (never drawn: a version kept before pictures were drawn
+    by its job, until ``tid archive pictures``)."""
+    if version.media_type not in thumbnails.PICTURED:
+        return "none"
+    drawn, failed = _picture_files(folder, version.sha256)
+    if drawn.is_file():
+        return "ready"
+    if failed.is_file():
+        return "none"
+    return "pending" if version.text_state == "pending" else "missing"
+
+
+def draw_missing(*, session: Session, folder: Path, limits: readers.Limits) -> int:
+    """Draw every version's picture not drawn yet (``tid archive pictures``), one bounded
+    reader at a time; returns how many were tried."""
+    tried = 0
+    for version in session.exec(
+        select(DocumentVersion).where(col(DocumentVersion.media_type).in_(thumbnails.PICTURED))
+    ):
+        if picture_state(folder=folder, version=version) in ("pending", "missing"):
+            draw_picture(folder=folder, version=version, limits=limits)
+            tried += 1
+    return tried
+
+
+def draw_picture(
+    *, folder: Path, version: DocumentVersion, limits: readers.Limits | None = None
+) -> str:
+    """Draw the picture of a version's first page once (a background job's work, by a
+    bounded reader), kept beside the archive; a failure is kept too, with its reason
+    (``pixels``, ``time``, ``memory``, ``unreadable``). Returns :func:`picture_state`."""
+    state = picture_state(folder=folder, version=version)
+    if state not in ("pending", "missing"):
+        return state
+    from tid.files import private_folder, write_private
+
+    drawn, failed = _picture_files(folder, version.sha256)
+    private_folder(drawn.parent)
     try:
         data = file_store.read(folder=folder, sha256=version.sha256)
+        png = readers.draw_picture(data, version.media_type, limits or readers.Limits())
+    except readers.OverLimitError as over:
+        write_private(failed, over.which.encode())
+        return "none"
+    except (OSError, readers.ReaderError, ValueError):
+        log.exception("version %s: its picture could not be drawn", version.id)
+        write_private(failed, b"unreadable")
+        return "none"
+    if png is None:
+        write_private(failed, b"unreadable")
+        return "none"
+    write_private(drawn, png)
+    return "ready"
+
+
+def thumbnail(*, folder: Path, version: DocumentVersion) -> bytes | None:
+    """The picture of a version's first page as drawn by :func:`draw_picture`, or None
+    (not drawn yet, or none): a request never draws."""
+    drawn, _failed = _picture_files(folder, version.sha256)
+    try:
+        return drawn.read_bytes()
     except OSError:
         return None
-    png = thumbnails.first_page_png(data, version.media_type)
-    if png is not None:
-        from tid.files import private_folder, write_private
-
-        private_folder(cache.parent)
-        write_private(cache, png)
-    return png

@@ -194,6 +194,7 @@ def record_crim_letter(
         dated_on=today,
         step="crim",
         filename=filename,
+        index=False,  # read (and its picture drawn) by the background job the page starts
     )
     transmittal = CrimTransmittal(
         petition_id=petition.id or 0,

@@ -19,15 +19,15 @@ from pathlib import PurePath
 
 from sqlmodel import Session
 
+from tid import readers
 from tid.models import DocumentVersion, PetitionDocument
 from tid.render import recognize as ocr
-from tid.rules import file_text
 from tid.rules.errors import InputError
 from tid.rules.messages import N_, Message
 from tid.services import audit, file_store
 from tid.services.petitions import attachments
 from tid.services.petitions.errors import PetitionError
-from tid.services.petitions.file_search import index_version
+from tid.services.petitions.file_search import draw_picture, index_version
 
 log = logging.getLogger(__name__)
 
@@ -102,8 +102,13 @@ def recognize(
     # version is saved against the number read, whoever wrote meanwhile).
     session.rollback()
     step(1, STEPS)
-    pdf = _searchable(data, media_type, timeout)
-    if not file_text.extract(pdf, "pdf").has_text:
+    pdf = _searchable(data, media_type, timeout, store.limits)
+    try:
+        _text, _pages, has_text = readers.read_text(pdf, "pdf", store.limits)
+    except (readers.OverLimitError, readers.ReaderError) as exc:
+        log.warning("document %s: the recognized PDF could not be read: %r", document_id, exc)
+        raise InputError("file", FAILED) from None
+    if not has_text:
         raise InputError("file", NO_WORDS)
     step(2, STEPS)
     document = session.get(PetitionDocument, document_id)
@@ -115,7 +120,9 @@ def recognize(
             actor=actor,
             document=document,
             replaces=number,
-            store=attachments.Store(store.folder, max(store.max_bytes, len(pdf))),
+            store=attachments.Store(
+                store.folder, max(store.max_bytes, len(pdf)), limits=store.limits
+            ),
             upload=attachments.Upload(pdf, _name(filename)),
             reason=Message(REASON, number=number).render(locale),
         )
@@ -124,16 +131,25 @@ def recognize(
         raise InputError("file", FAILED) from None
     except InputError:  # another clerk's version came first
         raise InputError("file", REPLACED) from None
-    index_version(session=session, folder=store.folder, version_id=version.id or 0)
+    index_version(
+        session=session, folder=store.folder, version_id=version.id or 0, limits=store.limits
+    )
+    draw_picture(folder=store.folder, version=version, limits=store.limits)
     step(STEPS, STEPS)
     return version
 
 
-def _searchable(data: bytes, media_type: str, timeout: float) -> bytes:
+def _searchable(data: bytes, media_type: str, timeout: float, limits: readers.Limits) -> bytes:
     if ocr.missing() is not None:
         raise InputError("file", UNAVAILABLE)
     try:
-        return ocr.searchable_pdf(data, media_type, timeout=timeout)
+        return ocr.searchable_pdf(
+            data,
+            media_type,
+            timeout=timeout,
+            memory_bytes=limits.memory_bytes,
+            max_pixels=limits.max_pixels,
+        )
     except ocr.RecognitionTimeoutError as exc:
         log.warning("ocrmypdf %s", exc.detail)
         raise InputError("file", TIMED_OUT) from None

@@ -82,7 +82,17 @@ PUBLIC_FIELDS: dict[str, frozenset[str]] = {
     # A petition's file: only the documents made public (services/public/public_documents.py).
     "petition_document": frozenset({"id", "petition_id", "step", "kind", "title", "dated_on"}),
     "document_version": frozenset(
-        {"id", "document_id", "number", "filename", "media_type", "size", "pages", "uploaded_at"}
+        {
+            "id",
+            "document_id",
+            "number",
+            "filename",
+            "media_type",
+            "size",
+            "pages",
+            "uploaded_at",
+            "reason",  # why it replaced the version before it: part of the public record
+        }
     ),
     # A step of a petition as recorded, with the deadline it had to meet and whether it did.
     "petition_step": frozenset(

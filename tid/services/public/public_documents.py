@@ -1,5 +1,10 @@
 """The public side of a petition's file: only the documents the clerk made public (and not
-withdrawn), with their versions, through the fields :mod:`.declared` names."""
+withdrawn), with their versions, through the fields :mod:`.declared` names.
+
+A public record's history is public: the versions a public document's current one replaced
+stay listed and downloadable without a login, each with its date and the reason it was
+replaced (the public page says so). Making the document not public, or withdrawing it,
+takes every version of it off the public side."""
 
 from __future__ import annotations
 
@@ -25,7 +30,8 @@ def public_documents(*, session: Session, petition_id: int) -> list[dict[str, An
 
 
 def public_version(*, session: Session, version_id: int) -> DocumentVersion | None:
-    """A version that may be served without a login: of a public document not withdrawn."""
+    """A version that may be served without a login: any version, current or earlier, of a
+    public document not withdrawn."""
     found = version(session=session, version_id=version_id)
     if found is None:
         return None
