@@ -17,6 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from sizes import pick
+
 from tests import legislature_files as files
 from tid import readers
 from tid.rules import file_text
@@ -49,13 +51,14 @@ def _timed(what: str, size: int, read: Callable[[], object]) -> None:
 
 
 def main() -> None:
-    limits = readers.Limits()
+    # --smoke: the same crafted shapes, smaller, against bounds they still trip.
+    limits = pick(readers.Limits(), readers.Limits(memory_bytes=160 * 2**20, picture_seconds=1.0))
     print(
         f"bounds: {limits.memory_bytes // 2**20} MB, text {limits.seconds:g} s, picture "
         f"{limits.picture_seconds:g} s, {limits.max_pixels:,} pixels"
     )
     plain = files.pdf("Informe de la comisión")
-    rounds = 20
+    rounds = pick(20, 2)
     started = time.monotonic()
     for _ in range(rounds):
         file_text.extract(plain, "pdf")
@@ -68,11 +71,13 @@ def main() -> None:
         f"a plain PDF's text: {inside * 1000:.0f} ms in the worker, {bounded * 1000:.0f} ms "
         f"by a bounded reader ({bounded / inside:.0f}×)"
     )
-    docx = files.docx_of_words(150)
-    _timed("a DOCX of 150 MB of XML", len(docx), lambda: readers.read_text(docx, "docx", limits))
-    lines = files.pdf_of_many_lines(3_000_000)
+    megabytes = pick(150, 40)
+    docx = files.docx_of_words(megabytes)
+    _timed(f"a DOCX of {megabytes} MB of XML", len(docx), lambda: readers.read_text(docx, "docx", limits))
+    count = pick(3_000_000, 300_000)
+    lines = files.pdf_of_many_lines(count)
     _timed(
-        "the picture of a PDF of 3 million lines",
+        f"the picture of a PDF of {count:,} lines",
         len(lines),
         lambda: readers.draw_picture(lines, "application/pdf", limits),
     )
