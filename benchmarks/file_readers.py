@@ -73,7 +73,11 @@ def main() -> None:
     )
     megabytes = pick(150, 40)
     docx = files.docx_of_words(megabytes)
-    _timed(f"a DOCX of {megabytes} MB of XML", len(docx), lambda: readers.read_text(docx, "docx", limits))
+    _timed(
+        f"a DOCX of {megabytes} MB of XML",
+        len(docx),
+        lambda: readers.read_text(docx, "docx", limits),
+    )
     count = pick(3_000_000, 300_000)
     lines = files.pdf_of_many_lines(count)
     _timed(
