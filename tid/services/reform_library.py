@@ -21,9 +21,10 @@ from tid.services.public.declared import public_view
 _ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 _ID_LENGTH = 12
 _RECENT = 20
-# The most changes a saved reform holds with the reforms it stands on, all together: what
-# its page and its note show (one reform holds at most tid.rules.reform.MAX_CHANGES).
-MAX_STACK_CHANGES = 400
+# The most changes a saved reform holds together with the reforms it stands on: what its
+# page and its note show, the note laid out within the calculators' time budget (one
+# reform alone holds at most tid.rules.reform.MAX_CHANGES).
+MAX_STACK_CHANGES = 200
 
 
 def canonical(raw: object) -> object:
