@@ -7,6 +7,7 @@ anonymous reader runs within the calculators' bounds."""
 from __future__ import annotations
 
 import html
+import json
 import re
 from datetime import date, timedelta
 from pathlib import Path
@@ -18,6 +19,7 @@ from sqlmodel import Session
 
 from tests.conftest import People, login, make_test_app
 from tid.db import engine
+from tid.demo import fund_figures
 from tid.documents import reform_note
 from tid.rules.reform import MAX_CHANGES, MAX_DEPTH
 from tid.services import heavy_work
@@ -151,7 +153,7 @@ def test_a_saved_reforms_page_and_note_are_made_once_per_language(
     first = anonymous.get(f"/reforms/{public_id}?lang=es")
     again = anonymous.get(f"/reforms/{public_id}?lang=es")
     assert first.status_code == again.status_code == 200
-    assert first.get_data() == again.get_data()
+    assert _text(first) == _text(again)
     assert made == ["page"]
     english = anonymous.get(f"/reforms/{public_id}?lang=en")
     assert "What it changes, from when" in _text(english)
@@ -221,3 +223,38 @@ def test_the_kept_copies_are_bounded_in_bytes(monkeypatch: Any) -> None:
     reform_cache.keep(("note", "big", "es"), "big", 251)  # over a quarter: not kept
     assert reform_cache.found(("note", "big", "es")) is None
     reform_cache.forget_all()
+
+
+def test_the_fund_on_the_example_figures_is_computed_once_per_reform(
+    client: FlaskClient, people: People, app: Flask, monkeypatch: Any
+) -> None:
+    login(client, people.clerk)
+    public_id = _stack(client, 2)[-1]
+    computed: list[bool] = []
+    comparison = reform_note.fund_comparison
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        computed.append(True)
+        return comparison(*args, **kwargs)
+
+    monkeypatch.setattr(reform_note, "fund_comparison", counted)
+    anonymous = app.test_client()
+    pages = [anonymous.get(f"/reforms/{public_id}/fund?by=name-asc") for _ in range(2)]
+    assert [p.status_code for p in pages] == [200, 200] and _text(pages[0]) == _text(pages[1])
+    assert len(computed) == 1
+    english = anonymous.get(f"/reforms/{public_id}/fund?lang=en")
+    assert english.status_code == 200 and "Equalization Fund" in _text(english)
+    assert len(computed) == 1  # the comparison is the same in every language
+    csvs = [anonymous.get(f"/reforms/{public_id}/fund?format=csv") for _ in range(2)]
+    assert [c.status_code for c in csvs] == [200, 200] and csvs[0].data == csvs[1].data
+    assert len(computed) == 2
+    # Figures of the reader's own are computed for the reader, and kept for no one.
+    figures = fund_figures.document()
+    mine = {**figures, "municipalities": figures["municipalities"][:-1]}
+    posted = anonymous.post(
+        f"/reforms/{public_id}/fund", data={"document": json.dumps(mine), "example": "1"}
+    )
+    assert posted.status_code == 200
+    assert len(computed) == 3
+    again = anonymous.get(f"/reforms/{public_id}/fund?by=name-asc")
+    assert _text(again) == _text(pages[0]) and len(computed) == 3

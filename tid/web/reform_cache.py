@@ -1,5 +1,6 @@
-"""A saved reform's page and its note, made once per worker and kept: a saved reform is never
-edited, so what they show depends only on the reform's id, the reader's language, the law's
+"""A saved reform's page, its note and its fund on the example figures, made once per worker
+and kept: a saved reform is never edited, so what they show depends only on the reform's id,
+the reader's language (the fund's comparison is the same in every language), the law's
 parameters (tid/rules/params: a reload of them forgets every copy), the code of the release
 the worker runs (a new release starts new workers, with nothing kept) and, for the note, the
 day printed on it. Nothing of the reader is kept: the parts of a page that show something

@@ -5,6 +5,7 @@ any calculator, and see the Equalization Fund municipality by municipality under
 from __future__ import annotations
 
 import json
+import pickle
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -283,19 +284,53 @@ def fund(reform_id: str) -> Any:
         context = _fund_context(reform, document, errors, example)
         kind = request.values.get("format", "")
         if kind in ("csv", "pdf") and context.get("comparison") is not None:
-            make = reform_note.fund_csv if kind == "csv" else reform_note.fund_pdf
-            return send(
-                make(
-                    None,
-                    reader=reader(i18n.language()),
-                    reform=reform,
-                    document=document,
-                    example=example,
-                    scale=context["scale"],
-                )
-            )
+            return send(_fund_download(reform, kind, document, example, context["scale"]))
         status = 422 if context["errors"] else 200
         return render_template("reforms/fund.html", **context), status
+
+
+def _invented(reform: Reform, document: Mapping[str, Any]) -> bool:
+    """Whether the fund is asked for on the invented example figures, the same for every
+    reader: what is computed from them for a saved reform is kept."""
+    return reform.ident is not None and document == fund_figures.document()
+
+
+def _fund_download(
+    reform: Reform, kind: str, document: dict[str, Any], example: bool, scale: bool
+) -> Any:
+    """The fund's CSV or PDF; on the example figures, made once per language (and day, for
+    the PDF) in each worker and kept."""
+    make = reform_note.fund_csv if kind == "csv" else reform_note.fund_pdf
+    key = ("fund." + kind, reform.ident, i18n.language(), scale, today() if kind == "pdf" else None)
+    kept = reform_cache.found(key) if _invented(reform, document) else None
+    if kept is not None:
+        return kept
+    made = make(
+        None,
+        reader=reader(i18n.language()),
+        reform=reform,
+        document=document,
+        example=example,
+        scale=scale,
+    )
+    if _invented(reform, document):
+        reform_cache.keep(key, made, len(made.data))
+    return made
+
+
+def _fund_compared(
+    reform: Reform, document: dict[str, Any], scale: bool
+) -> tuple[dict[str, Any], fund_compare.Comparison | None]:
+    """The fund under the law and the reform; on the example figures, computed once per
+    reform and scale in each worker and kept (it is the same in every language)."""
+    if not _invented(reform, document):
+        return reform_note.fund_comparison(reform, document, scale)
+    key = ("fund", reform.ident, scale)
+    kept = reform_cache.found(key)
+    if kept is None:
+        kept = reform_note.fund_comparison(reform, document, scale)
+        reform_cache.keep(key, kept, len(pickle.dumps(kept)))
+    return kept
 
 
 def _fund_context(
@@ -319,7 +354,7 @@ def _fund_context(
     if errors:
         return context
     try:
-        compared, comparison = reform_note.fund_comparison(reform, document, scale)
+        compared, comparison = _fund_compared(reform, document, scale)
     except InputError as exc:
         context["errors"] = {"municipalities_csv": i18n.say(exc.message)}
         return context
