@@ -4,6 +4,7 @@ the anonymous rate limit holds."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -12,11 +13,12 @@ from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
 from tests.conftest import make_test_app
+from tid.db import engine
 from tid.demo import ACCOUNT_DISTRICT
 from tid.i18n import money
 from tid.models import District
 from tid.rules.periods import parse_fiscal_year
-from tid.services import audit_statement
+from tid.services import audit_statement, heavy_work
 
 
 @pytest.fixture
@@ -75,3 +77,29 @@ def test_the_owners_estimate_computes_the_impost_with_its_explanation(
         f"/publico/distritos/{demo.id}/estimado", query_string={"assessed_value": "mucho"}
     )
     assert bad.status_code == 200 and 'href="#f-assessed_value"' in bad.text
+
+
+def test_the_owners_estimate_runs_within_the_calculators_bounds(
+    database_url: str, tmp_path: Path, demo: District
+) -> None:
+    # The district's formula runs for each estimate: like the calculators, it takes a place.
+    app = make_test_app(database_url, tmp_path / "one", CALC_CONCURRENCY=1)
+    with app.app_context(), Session(engine()) as db:
+        held = heavy_work.begin(
+            session=db, client="198.51.100.7", most=1, hold=timedelta(seconds=60)
+        )
+    client = app.test_client()
+    address = f"/publico/distritos/{demo.id}/estimado"
+    try:
+        assert client.get(address).status_code == 200  # the form computes nothing
+        busy = client.get(address, query_string={"assessed_value": "250,000.00", "rooms": "40"})
+        assert busy.status_code == 503 and busy.headers["Retry-After"]
+    finally:
+        with app.app_context(), Session(engine()) as db:
+            heavy_work.end(session=db, place=held)
+    done = client.get(
+        address,
+        query_string={"assessed_value": "250,000.00", "use_class": "hotel", "rooms": "40"},
+    )
+    assert done.status_code == 200 and "$3,725.00" in done.text
+    app.extensions["tid.engine"].dispose()

@@ -82,3 +82,18 @@ def test_the_verification_page_is_rate_limited(
     answers = [other.get(f"/verificar/{quote.code}").status_code for _ in range(6)]
     assert answers == [200] * 5 + [429]
     app.extensions["tid.engine"].dispose()
+
+
+def test_a_limit_of_zero_is_no_limit(
+    database_url: str, tmp_path: Path, session: Session, people: People
+) -> None:
+    # 0 turns a limit off, as it does for the calculators' and the public pages' limits.
+    app = make_test_app(database_url, tmp_path, VERIFY_RATE_LIMIT=0, VERIFY_MAX_FAILURES=0)
+    quote, _pdf = _quote(app, session, people)
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = "198.51.100.7"
+    wrong = [client.get(f"/verificar/AAAA-AAAA-AAAA-AAB{n}").status_code for n in range(5)]
+    assert wrong == [404] * 5
+    answers = [client.get(f"/verificar/{quote.code}").status_code for _ in range(40)]
+    assert answers == [200] * 40
+    app.extensions["tid.engine"].dispose()

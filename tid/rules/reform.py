@@ -161,9 +161,20 @@ def parse_reform(
     field: str = "reform",
     resolve: Resolver | None = None,
     seen: tuple[str, ...] = (),
+    depth: int = 1,
 ) -> Reform:
-    """The reform a document stands for, checked; a string is a saved reform's id."""
+    """The reform a document stands for, checked; a string is a saved reform's id. ``depth``
+    counts the reforms of the stack down to this one, itself included: the reform being
+    saved counts as much as the saved ones beneath it."""
     ident: str | None = None
+    if depth > MAX_DEPTH:
+        # Named at the first base: the one field the writer of the reform chose.
+        raise _error(
+            field.removesuffix(".base" * (depth - 2)),
+            N_("At most %(n)s reforms may stand on one another."),
+            field=field,
+            n=MAX_DEPTH,
+        )
     if isinstance(doc, str):
         ident = doc.strip()
         if ident in seen:
@@ -174,13 +185,6 @@ def parse_reform(
         doc, seen = found, (*seen, ident)
     if not isinstance(doc, Mapping):
         raise _error(field, N_("A reform is an object with its title and changes."), field=field)
-    if len(seen) > MAX_DEPTH:
-        raise _error(
-            field,
-            N_("At most %(n)s reforms may stand on one another."),
-            field=field,
-            n=MAX_DEPTH,
-        )
     unknown = sorted(set(doc) - _KEYS)
     if unknown:
         raise _error(
@@ -191,7 +195,9 @@ def parse_reform(
         )
     base = None
     if doc.get("base") not in (None, ""):
-        base = parse_reform(doc["base"], field=f"{field}.base", resolve=resolve, seen=seen)
+        base = parse_reform(
+            doc["base"], field=f"{field}.base", resolve=resolve, seen=seen, depth=depth + 1
+        )
     raw = doc.get("changes")
     if not isinstance(raw, list) or not raw:
         raise _error(f"{field}.changes", N_("Give at least one change."), field=field)

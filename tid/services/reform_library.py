@@ -21,6 +21,10 @@ from tid.services.public.declared import public_view
 _ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 _ID_LENGTH = 12
 _RECENT = 20
+# The most changes a saved reform holds together with the reforms it stands on: what its
+# page and its note show, the note laid out within the calculators' time budget (one
+# reform alone holds at most tid.rules.reform.MAX_CHANGES).
+MAX_STACK_CHANGES = 200
 
 
 def canonical(raw: object) -> object:
@@ -85,6 +89,17 @@ def save_reform(*, session: Session, document: Mapping[str, Any]) -> SavedReform
     base = reform.base
     if base is not None and base.ident is None:
         raise InputError("reform.base", Message("Start from a saved reform, by its id."))
+    held = sum(len(r.changes) for r in reform.stack)
+    if held > MAX_STACK_CHANGES:
+        raise InputError(
+            "reform.changes",
+            Message(
+                "With the reforms it stands on, a reform holds at most %(n)s changes; this "
+                "one would hold %(held)s.",
+                n=MAX_STACK_CHANGES,
+                held=held,
+            ),
+        )
     saved = SavedReform(
         public_id="".join(secrets.choice(_ID_ALPHABET) for _ in range(_ID_LENGTH)),
         title=reform.title,

@@ -33,7 +33,9 @@ def hit(
 ) -> Decision:
     """Count one request of ``key`` (e.g. ``calc:203.0.113.9``) — or ``amount`` of them at
     once — and say whether the count is within ``limit`` requests a minute. The caller
-    commits."""
+    commits. A ``limit`` of 0 (or less) is no limit: nothing is counted."""
+    if limit <= 0:
+        return Decision(True, 0, 0)
     moment = int((now or utcnow()).timestamp())
     window = moment // WINDOW_SECONDS
     key = key[:120]

@@ -1,5 +1,7 @@
 """The bounds of anonymous heavy work on the web: the public calculators (the API, the forms
-and their CSV and PDF) and the portal's PDFs. Every such request is bounded end to end.
+and their CSV and PDF), a saved reform's pages and documents while they are made (kept after,
+tid/web/reform_cache.py), the owner's estimate on the public pages, and the portal's PDFs.
+Every such request is bounded end to end.
 
 - **A rate limit**: without a login, each client address may run ``CALC_RATE_LIMIT``
   computations a minute (default 60; 0 turns the limit off), counted in the database so that

@@ -32,7 +32,7 @@ from tid.services.public import (
     versions,
     visits,
 )
-from tid.web import nav, public_fragments
+from tid.web import calc_guard, nav, public_fragments
 from tid.web.access import public
 from tid.web.forms import Form
 from tid.web.public_fragments import Fragment
@@ -322,8 +322,9 @@ def owner_estimate(district_id: int) -> Any:
             result=result,
         )
 
-    if request.args:  # an estimate: computed for this reader, never kept
-        return _page(make())
+    if request.args:  # an estimate: computed for this reader, never kept, within the bounds
+        with calc_guard.bounded():  # of the calculators (a district's formula runs)
+            return _page(make())
     version = versions.version_of(session=session, district_id=district_id)
     return _page(public_fragments.kept(version=version, key=("estimate", district_id), make=make))
 

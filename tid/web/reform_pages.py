@@ -5,6 +5,7 @@ any calculator, and see the Equalization Fund municipality by municipality under
 from __future__ import annotations
 
 import json
+import pickle
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -12,6 +13,7 @@ from typing import Any
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
+from markupsafe import Markup
 
 from tid import i18n
 from tid.app_reader import reader
@@ -24,10 +26,11 @@ from tid.rules.calculators.inputs import N_
 from tid.rules.errors import InputError
 from tid.rules.reform import Reform, reference_id
 from tid.services import reform_library
-from tid.web import calc_guard, nav
+from tid.web import calc_guard, nav, reform_cache
 from tid.web.access import ALL_ROLES, public, require
 from tid.web.forms import Form
-from tid.web.util import send
+from tid.web.public_fragments import Fragment
+from tid.web.util import send, today
 
 bp = Blueprint("reforms", __name__, url_prefix="/reforms")
 
@@ -197,25 +200,47 @@ def _base_of(reference: str) -> Reform | None:
 # A saved reform: its page, its note, its API document
 
 
+def _known_or_404(reform_id: str) -> None:
+    """A reform saved at ``reform_id`` (one read, nothing computed), else 404."""
+    if reform_library.saved_reform(session=get_session(), public_id=reform_id) is None:
+        abort(404)
+
+
 @bp.route("/<reform_id>")
 @public
 def show(reform_id: str) -> Any:
-    """A saved reform: what it changes, from when, and where to try it (public)."""
-    reform = _reform_or_404(reform_id)
-    return render_template("reforms/show.html", **reform_note.page_context(reform))
+    """A saved reform: what it changes, from when, and where to try it (public). Its content
+    is made once per language in each worker, within the calculators' bounds, then kept."""
+    key = ("page", reform_id, i18n.language())
+    fragment = reform_cache.found(key)
+    if fragment is None:
+        _known_or_404(reform_id)
+        with calc_guard.bounded():
+            reform = _reform_or_404(reform_id)
+            body = Markup(
+                render_template("reforms/_show_body.html", **reform_note.page_context(reform))
+            )
+        fragment = Fragment(reform.title, body, {"ident": reform.ident or reform_id})
+        reform_cache.keep(key, fragment, len(body.encode()))
+    return render_template("reforms/show.html", fragment=fragment)
 
 
 @bp.route("/<reform_id>/note.pdf")
 @public
 def note(reform_id: str) -> Any:
-    """The reform note (PDF/A): the whole reform first, then the details (public)."""
-    _reform_or_404(reform_id)
-    with calc_guard.bounded():
-        return send(
-            reform_note.reform_note_pdf(
+    """The reform note (PDF/A): the whole reform first, then the details (public). Laid out
+    once per language and day in each worker, within the calculators' bounds, then kept."""
+    key = ("note", reform_id, i18n.language(), today())
+    document = reform_cache.found(key)
+    if document is None:
+        _known_or_404(reform_id)
+        with calc_guard.bounded():
+            _reform_or_404(reform_id)
+            document = reform_note.reform_note_pdf(
                 get_session(), reader=reader(i18n.language()), reform=reform_id
             )
-        )
+        reform_cache.keep(key, document, len(document.data))
+    return send(document)
 
 
 # --------------------------------------------------------------------------------------
@@ -252,25 +277,60 @@ def _fund_document(reform_id: str) -> tuple[dict[str, Any], dict[str, str], bool
 def fund(reform_id: str) -> Any:
     """Every municipality's share of the Equalization Fund under the law and under the
     reform, side by side; sortable, with the winners and losers counted (public)."""
-    reform = _reform_or_404(reform_id)
+    _known_or_404(reform_id)
     with calc_guard.bounded():
+        reform = _reform_or_404(reform_id)
         document, errors, example = _fund_document(reform_id)
         context = _fund_context(reform, document, errors, example)
         kind = request.values.get("format", "")
         if kind in ("csv", "pdf") and context.get("comparison") is not None:
-            make = reform_note.fund_csv if kind == "csv" else reform_note.fund_pdf
-            return send(
-                make(
-                    None,
-                    reader=reader(i18n.language()),
-                    reform=reform,
-                    document=document,
-                    example=example,
-                    scale=context["scale"],
-                )
-            )
+            return send(_fund_download(reform, kind, document, example, context["scale"]))
         status = 422 if context["errors"] else 200
         return render_template("reforms/fund.html", **context), status
+
+
+def _invented(reform: Reform, document: Mapping[str, Any]) -> bool:
+    """Whether the fund is asked for on the invented example figures, the same for every
+    reader: what is computed from them for a saved reform is kept."""
+    return reform.ident is not None and document == fund_figures.document()
+
+
+def _fund_download(
+    reform: Reform, kind: str, document: dict[str, Any], example: bool, scale: bool
+) -> Any:
+    """The fund's CSV or PDF; on the example figures, made once per language (and day, for
+    the PDF) in each worker and kept."""
+    make = reform_note.fund_csv if kind == "csv" else reform_note.fund_pdf
+    key = ("fund." + kind, reform.ident, i18n.language(), scale, today() if kind == "pdf" else None)
+    kept = reform_cache.found(key) if _invented(reform, document) else None
+    if kept is not None:
+        return kept
+    made = make(
+        None,
+        reader=reader(i18n.language()),
+        reform=reform,
+        document=document,
+        example=example,
+        scale=scale,
+    )
+    if _invented(reform, document):
+        reform_cache.keep(key, made, len(made.data))
+    return made
+
+
+def _fund_compared(
+    reform: Reform, document: dict[str, Any], scale: bool
+) -> tuple[dict[str, Any], fund_compare.Comparison | None]:
+    """The fund under the law and the reform; on the example figures, computed once per
+    reform and scale in each worker and kept (it is the same in every language)."""
+    if not _invented(reform, document):
+        return reform_note.fund_comparison(reform, document, scale)
+    key = ("fund", reform.ident, scale)
+    kept = reform_cache.found(key)
+    if kept is None:
+        kept = reform_note.fund_comparison(reform, document, scale)
+        reform_cache.keep(key, kept, len(pickle.dumps(kept)))
+    return kept
 
 
 def _fund_context(
@@ -294,7 +354,7 @@ def _fund_context(
     if errors:
         return context
     try:
-        compared, comparison = reform_note.fund_comparison(reform, document, scale)
+        compared, comparison = _fund_compared(reform, document, scale)
     except InputError as exc:
         context["errors"] = {"municipalities_csv": i18n.say(exc.message)}
         return context
@@ -319,11 +379,12 @@ def difference_chart(comparison: fund_compare.Comparison, name: str) -> charts.C
 def compared_download(reform_id: str, calculator: str, kind: str) -> Any:
     """A calculator's result under the law and the reform, as CSV or PDF, computed again
     from the posted document (public, nothing stored)."""
-    reform = _reform_or_404(reform_id)
     if kind not in ("csv", "pdf") or not calculators.available(calculator):
         abort(404)
+    _known_or_404(reform_id)
     make = reform_note.compared_csv if kind == "csv" else reform_note.compared_pdf
     with calc_guard.bounded():
+        reform = _reform_or_404(reform_id)
         try:
             document = calculators.load_json(request.form.get("document") or "")
         except InputError:

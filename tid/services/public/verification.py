@@ -80,7 +80,10 @@ def reserve(
     now: datetime | None = None,
 ) -> throttle.Reservation | throttle.Refused:
     """Count this look-up as a wrong code until it is found (:func:`found`); refused while
-    the client must wait. The caller commits before looking the code up."""
+    the client must wait. The caller commits before looking the code up. A
+    ``max_failures`` of 0 (or less) is no bound: nothing is counted."""
+    if max_failures <= 0:
+        return throttle.Reservation()
     rules = _rules(client, max_failures, window)
     return throttle.reserve(session=session, rules=rules, now=now, fresh_key=rules[0][0])
 
