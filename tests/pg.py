@@ -88,7 +88,10 @@ class ThrowawayPostgres:
         command = list(args)
         if self.as_root:
             command = ["runuser", "-u", "postgres", "--", *command]
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        if done.returncode:  # what the program said, not only that it failed
+            said = done.stderr.decode(errors="replace").strip()[-2000:]
+            raise RuntimeError(f"{' '.join(command)} exited {done.returncode}: {said}")
 
     def start(self) -> None:
         self.socket_dir.mkdir(parents=True)
