@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 5000
 MAIL_PORT ?= 8025
 
-.PHONY: install demo test test-thorough lint typecheck translations messages sysdeps sysdeps-test apt bench
+.PHONY: install demo test test-thorough lint typecheck translations messages sysdeps sysdeps-test apt bench docs
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -71,6 +71,10 @@ demo: install
 	  $(BIN)/tid scheduler & scheduler=$$!; \
 	  trap "kill $$sink $$worker $$scheduler 2>/dev/null; wait" EXIT INT TERM; \
 	  $(BIN)/tid run --host $(HOST) --port $(PORT)
+
+# The documentation's site (docs/), built in its strict mode as the tests build it.
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict
 
 lint: $(STAMP)
 	$(BIN)/ruff check tid tests benchmarks migrations

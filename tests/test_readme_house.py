@@ -1,5 +1,5 @@
-"""The README's picture of the house ("How it is built") names every package of ``tid/``: a
-new package is drawn there when it is made."""
+"""The picture of the house (docs/architecture.md, "How it is built") names every package of
+``tid/``: a new package is drawn there when it is made."""
 
 from __future__ import annotations
 
@@ -9,9 +9,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _house() -> str:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    start = readme.index("## How it is built")
-    return readme[start : readme.index("\n## ", start + 1)]
+    return (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
 
 
 def test_the_readme_names_every_package() -> None:

@@ -134,7 +134,7 @@ def defaults(instance: Path) -> dict[str, Any]:
         # clerk always finds one free.
         "CALC_CONCURRENCY": None,
         "WEB_WORKERS": 4,  # gunicorn's processes (deploy/), read for the default above
-        # Sign-in and sessions (README, "Security").
+        # Sign-in and sessions (docs/security.md).
         "TWO_FACTOR_ROLES": "admin,association",
         "SESSION_IDLE_MINUTES": 30,
         "SESSION_LIFETIME_HOURS": 12,

@@ -6,7 +6,7 @@ Written whole or not at all: a file is written to a temporary name in its folder
 disk (``fsync``) and renamed into place, then the folder is flushed; the row joins the
 caller's transaction. A transaction rolled back removes the files it wrote that no committed
 row names, so the folder never keeps a file without its row, and no row is committed without
-its file. With several machines the folder is shared storage (README, production).
+its file. With several machines the folder is shared storage (docs/operations.md).
 """
 
 from __future__ import annotations
