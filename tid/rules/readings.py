@@ -136,6 +136,23 @@ _ALL = (
         (N_("21 LPRA § 6653(8)"),),
     ),
     Reading(
+        "late-charges-payoff-quotes",
+        N_("Late charges and payoff quotes"),
+        N_(
+            "The statute names no surcharge or interest on a late impost: they are terms of "
+            "each district's ordinance, recorded with it (none by default). A payoff quote "
+            "good through a day owes every unpaid impost plus the late charges accrued to that "
+            "day exactly as the delinquency list of that day figures them. What each day after "
+            "it adds is the daily interest on the unpaid impost (the amount of a day to the "
+            "cent; the interest is figured on all the days late and rounded to the cent once), "
+            "never a one-time charge: the project lists apart, with its day and amount, every "
+            "one-time charge that would land in the 30 days after the quote's day (a surcharge "
+            "on a due date passing), so a quote good through a day before a surcharge lands "
+            "says so."
+        ),
+        (N_("21 LPRA § 6653(8)"),),
+    ),
+    Reading(
         "splits-to-the-cent",
         N_("Every split to the cent"),
         N_(
