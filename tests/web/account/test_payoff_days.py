@@ -5,8 +5,10 @@ verification page and the JSON."""
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import date, timedelta
+from decimal import Decimal
 
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
@@ -99,3 +101,32 @@ def test_a_quote_says_the_daily_interest_and_lists_the_surcharge_apart(
             "per_day_from_then": None,
         }
     ]
+
+
+def test_a_quote_issued_before_the_charges_were_listed_apart_is_not_read_as_interest(
+    client: FlaskClient, session: Session, people: People
+) -> None:
+    s = Scaffold(session, people.district)
+    prop = s.property("123-456-789-01")
+    due = date.today() + timedelta(days=2)
+    s.bill(prop, "393.75", due=due)
+    session.commit()
+    login(client, people.association)
+    ref = _quote(client, s.district_id, prop.id or 0, due)
+    # As such a quote was kept: its lines without the charges landing after its day, and
+    # its daily figure the difference to the next day's total (the surcharge within it).
+    quote = session.exec(select(IssuedDocument).where(IssuedDocument.reference == ref)).one()
+    lines = [
+        {k: v for k, v in line.items() if not k.startswith("lands")}
+        for line in json.loads(quote.lines)
+    ]
+    quote.lines, quote.per_day = json.dumps(lines), Decimal("39.44")
+    session.add(quote)
+    session.commit()
+    page = _flat(client.get(f"/account/{s.district_id}/issued/{ref}").get_data(as_text=True))
+    public = _flat(client.get(f"/verificar/{shown_code(quote.code)}").get_data(as_text=True))
+    read = client.get(f"/api/v1/account/{s.district_id}/issued/{ref}").get_json()
+    for text in (page, public):
+        assert "decía $39.44 más por cada día después" in text, text
+        assert "$39.44 de intereses" not in text and "Ningún cargo único" not in text
+    assert read["one_time_charges"] is None  # it did not say them: not "none"
