@@ -131,10 +131,10 @@ _ALL = (
             "constituted before the effectiveness of this act”. The section's history note "
             "says that Act 171-2009 of December 16, 2009, which amended it, took effect 30 "
             "days after that day. The project reads this act as Act 171-2009 and the day it "
-            "took effect as 2010-01-15: a lien constituted before that day ranks above the "
+            "took effect as January 15, 2010: a lien constituted before that day ranks above the "
             "impost lien; one constituted on it or later ranks below it, unless another clause "
             "of the section places it above. The day is a dated district setting, the "
-            "effective date of the lien act (2010-01-15 by default), and every ranking names "
+            "effective date of the lien act (January 15, 2010 by default), and every ranking names "
             "the day it used."
         ),
         (N_("21 LPRA § 6653(8)(c)"), N_("Act 171-2009 § 6")),
