@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import examples
+from tid.rules import readings
 from tid.rules.calculators import run
 from tid.rules.errors import InputError
 from tid.rules.liens import KINDS, Lien, rank_liens
@@ -74,6 +75,16 @@ def test_ranking_worked_example() -> None:
     assert any("“Effective date of the lien act” is 2010-01-15" in w for w in out["warnings"])
     assert any("owed by the owner but not secured" in w for w in out["warnings"])
     assert any("acción separada" in w for w in out["warnings_es"])
+
+
+def test_a_ranking_names_the_reading_of_the_day_the_lien_act_took_effect() -> None:
+    out = run("liens", {"liens": CASE})
+    named = readings.cited_in([*out["warnings"], *(t["citation"] for t in out["trace"])])
+    assert readings.READINGS["lien-act-effective-date"] in named
+    step = next(t for t in out["trace"] if t.get("parameter") == "district.lien_act_effective_date")
+    assert step["citation"].endswith("Project reading: The day the lien act took effect")
+    said = next(w for w in out["warnings_es"] if "2010-01-15" in w)
+    assert "El día en que entró en vigor la ley del gravamen" in said
 
 
 def test_distribution_rank_by_rank_never_pro_rata() -> None:

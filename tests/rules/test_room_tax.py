@@ -122,7 +122,7 @@ def test_the_five_dollar_test_reads_the_nightly_room_rate_alone(
     )
     assert (cheap["taxable"], cheap["tax"]) == (False, "0.00")
     (said,) = [w for w in cheap["warnings"] if w.startswith("The daily-rate test of")]
-    assert provision in said and "reads the nightly room rate alone (4.00 a night" in said
+    assert provision in said and "reads the nightly room rate alone ($4.00 a night" in said
     assert "(Project reading: The $5.00 test reads the nightly rate)" in said
     (dicho,) = [w for w in cheap["warnings_es"] if w.startswith("La prueba de la tarifa diaria")]
     assert "4.00 por noche" in dicho

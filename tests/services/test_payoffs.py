@@ -19,7 +19,7 @@ from tid.demo import records
 from tid.models import BillingRun, JournalEntry, JournalLine
 from tid.rules.errors import FindingsError, InputError
 from tid.rules.messages import render
-from tid.rules.money import ZERO
+from tid.rules.money import ZERO, round_cents
 from tid.services import issued, ledger, liens, payments, payoffs
 
 DUE = date(2025, 9, 30)
@@ -113,10 +113,63 @@ def test_a_quote_accrues_to_its_day_what_the_delinquency_list_of_that_day_says(
         assert figures.charges == sum(
             (Decimal(x["surcharge"]) + Decimal(x["interest"]) for x in figures.lines), ZERO
         )
-        # What each day after adds is the difference to the next day's figures.
+        # The next day adds the one-time charges listed for it and the interest of a day on
+        # the bills late by then; the daily figure is that interest to the cent (the interest
+        # of a bill is rounded once on all its days late: within a cent a bill of the exact).
         tomorrow = payoffs.figures(session=session, prop=prop, through=through + timedelta(1))
-        assert figures.total + figures.per_day == tomorrow.total
+        late = [x for x in figures.lines if date.fromisoformat(x["due_date"]) <= through]
+        exact = sum((Decimal(x["impost"]) * Decimal(interest) / 365 for x in late), ZERO)
+        assert figures.per_day == round_cents(exact)
+        landing = [c for c in figures.one_time_charges if c.on == through + timedelta(1)]
+        step = tomorrow.total - figures.total - sum((c.surcharge for c in landing), ZERO)
+        assert abs(step - exact) <= Decimal("0.01") * len(late)
+        assert all(c.on > through for c in figures.one_time_charges)
         session.rollback()
+
+
+def _one_bill_quotes(session: Session, days: tuple[int, ...]) -> dict[int, issued.Figures]:
+    """The figures of a property owing one impost of 393.75 due on DUE (surcharge 10 %,
+    interest 6 % a year), through DUE + each of ``days``."""
+    s = Scaffold(session)
+    _terms(session, s, "0.10", "0.06")
+    prop = s.property()
+    s.bill(prop, "393.75")
+    return {
+        n: payoffs.figures(session=session, prop=prop, through=DUE + timedelta(days=n))
+        for n in days
+    }
+
+
+def test_each_day_after_a_quote_adds_its_interest_and_the_surcharge_is_listed_apart(
+    session: Session,
+) -> None:
+    quotes = _one_bill_quotes(session, (-2, -1, 0, 1, 2, 11))
+    # 393.75 × 0.06 / 365 = 0.0647… a day; the surcharge 39.375 → 39.38 lands on DUE + 1.
+    lands = DUE + timedelta(days=1)
+    seen = {
+        n: (f.total, f.per_day, [(c.on, c.surcharge, c.per_day) for c in f.one_time_charges])
+        for n, f in quotes.items()
+    }
+    assert seen == {
+        -2: (Decimal("393.75"), ZERO, [(lands, Decimal("39.38"), Decimal("0.06"))]),
+        -1: (Decimal("393.75"), ZERO, [(lands, Decimal("39.38"), Decimal("0.06"))]),
+        0: (Decimal("393.75"), Decimal("0.06"), [(lands, Decimal("39.38"), None)]),
+        1: (Decimal("433.19"), Decimal("0.06"), []),  # 393.75 + 39.38 + 0.06
+        2: (Decimal("433.26"), Decimal("0.06"), []),  # interest of 2 days: 0.1294… → 0.13
+        11: (Decimal("433.84"), Decimal("0.06"), []),  # interest of 11 days: 0.7119… → 0.71
+    }
+    # Ten days after DUE + 1 add ten days of interest, rounded once: 0.65, never 10 × a step.
+    assert quotes[11].total - quotes[1].total == Decimal("0.65")
+
+
+def test_a_surcharge_is_listed_only_when_it_lands_in_the_30_days_after_the_quote(
+    session: Session,
+) -> None:
+    quotes = _one_bill_quotes(session, (-30, -29, -28))
+    assert quotes[-30].one_time_charges == []  # DUE + 1 is the 31st day after DUE - 30
+    assert [c.on for c in quotes[-29].one_time_charges] == [DUE + timedelta(days=1)]  # 30th
+    assert [c.on for c in quotes[-28].one_time_charges] == [DUE + timedelta(days=1)]
+    assert all(q.per_day == ZERO for q in quotes.values())
 
 
 def test_a_quote_settled_by_one_payment_in_one_entry(session: Session) -> None:

@@ -283,7 +283,7 @@ ADDRESSED_IN_ENGLISH = {
 def _own_words(text_: str) -> str:
     """A message without its placeholders and its quotations (a statute quoted in the other
     language is not the message's own language)."""
-    return re.sub(r'%\(\w+\)s|"[^"]*"|“[^”]*”', " ", text_)
+    return re.sub(r'%\(\w+\)s|"[^"]*"|“[^”]*”|«[^»]*»', " ", text_)
 
 
 def _catalog_words() -> tuple[set[str], set[str]]:

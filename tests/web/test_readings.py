@@ -61,6 +61,19 @@ def test_the_calculators_link_to_the_readings(client: FlaskClient) -> None:
     parameters = client.get("/calc/parameters").get_data(as_text=True)
     assert 'href="/readings#saturday-deadlines"' in parameters
     assert 'href="/readings#in-force-from-approval"' in parameters
+    # the day the lien act took effect: its setting and the liens' result name the reading
+    assert 'href="/readings#lien-act-effective-date"' in parameters
+    result = client.post("/calc/liens", data={"document_json": json.dumps(DOCUMENTS["liens"])})
+    assert 'href="/readings#lien-act-effective-date"' in result.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_lien_act_reading_is_published(app: Flask, client: FlaskClient, lang: str) -> None:
+    text = _text(client.get(f"/readings?lang={lang}").get_data(as_text=True))
+    reading = READINGS["lien-act-effective-date"]
+    assert _in(app, lang, reading.title) in text
+    day = {"en": "January 15, 2010", "es": "15 de enero de 2010"}[lang]
+    assert day in text and "Any liens constituted before the effectiveness" in text
 
 
 def test_the_pdf_report_lists_the_readings_a_result_relies_on(

@@ -59,6 +59,21 @@ def verify_url(reader: Reader, code: str) -> str:
     return f"{reader.base_url}/verificar/{issued.shown_code(code)}"
 
 
+def after_day(document: IssuedDocument) -> dict[str, Any]:
+    """What each day after a document's day adds, as ``templates/_after_day.html`` says it:
+    the day (a quote's good-through day; a certificate's day of issue, the day its figures
+    are of), the daily interest, and the one-time charges landing in the 30 days after."""
+    lines = issued.lines_of(document)
+    return {
+        "after_day": document.good_through
+        if document.kind == issued.PAYOFF and document.good_through
+        else document.issued_on,
+        "per_day": document.per_day,
+        "one_time": issued.one_time_charges(lines),
+        "one_time_said": issued.says_one_time_charges(lines),
+    }
+
+
 def context(reader: Reader, document: IssuedDocument, prop: Property) -> dict[str, Any]:
     """What an issued document's PDF and its page show."""
     url = verify_url(reader, document.code)
@@ -66,6 +81,7 @@ def context(reader: Reader, document: IssuedDocument, prop: Property) -> dict[st
         "document": document,
         "prop": prop,
         "lines": quoted_lines(document),
+        **after_day(document),
         "code": issued.shown_code(document.code),
         "verify_url": url,
         "qr": qr_svg_data_uri(url),

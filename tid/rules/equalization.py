@@ -22,7 +22,7 @@ from typing import Any
 
 from tid.rules import readings
 from tid.rules.errors import InputError
-from tid.rules.messages import N_, Message, render_all
+from tid.rules.messages import N_, Amount, Message, render_all
 from tid.rules.money import ZERO, allocate, from_cents, json_money, money_str, to_cents
 from tid.rules.params import ParamValue, history, param, param_or_none
 from tid.rules.periods import FiscalYear, fiscal_year_of, parse_fiscal_year
@@ -550,8 +550,8 @@ def equalization_document(document: Mapping[str, Any]) -> dict[str, Any]:
                     "The municipalities' bases add up to %(total_base)s, not the gf_share "
                     "%(gf_share)s: each base is used as given (the § 5817 formula is not in the "
                     "supplied text).",
-                    total_base=money_str(total_base),
-                    gf_share=money_str(shares.gf_share),
+                    total_base=Amount(total_base),
+                    gf_share=Amount(shares.gf_share),
                 )
             )
     adjusted = hold_harmless(fy, municipalities)

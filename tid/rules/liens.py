@@ -104,7 +104,8 @@ class LienResult:
 
 def default_act_effective_date() -> tuple[date, str]:
     """21 LPRA § 6653(8)(c): the setting ``lien_act_effective_date`` (Act 171-2009, effective
-    30 days after 2009-12-16) and its citation."""
+    30 days after 2009-12-16; the reading ``/readings#lien-act-effective-date``) and its
+    citation."""
     setting = district_setting("lien_act_effective_date")
     if not isinstance(setting.value, date):
         raise ValueError("district.toml: lien_act_effective_date must be a date")
@@ -194,11 +195,12 @@ def rank_liens(
             "Liens constituted before %(act_date)s rank above the impost lien "
             "(%(CITATION)s(c)): the district setting “Effective date of the lien act” is "
             "%(act_date)s (%(act_source)s; Act 171-2009 took effect 30 days after "
-            "%(enacted)s).",
+            "%(enacted)s; %(reading)s).",
             act_date=act_date,
             enacted=date(2009, 12, 16),
             CITATION=CITATION,
             act_source=act_source,
+            reading=readings.note("lien-act-effective-date"),
         ),
     ]
     trace = [

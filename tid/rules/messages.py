@@ -20,12 +20,15 @@ import json
 from collections.abc import Callable, Iterable, Mapping
 from contextvars import ContextVar
 from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from babel.dates import format_date
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.numbers import format_currency
 from babel.support import NullTranslations, Translations
 
 TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
@@ -68,6 +71,37 @@ class Variants(str):
 
 def _variants(english: str, forms: tuple[tuple[str, str], ...]) -> Variants:
     return Variants(english, **dict(forms))
+
+
+_CENT = Decimal("0.01")
+
+
+class Amount(str):
+    """An amount of money inside a message (a warning's figure): rounded half up to cents;
+    as a ``str``, written as the English pages write amounts (``$735,000.00``); rendered, as
+    the pages of the reader's language write them."""
+
+    value: Decimal
+
+    def __new__(cls, amount: Decimal | int) -> Amount:
+        value = Decimal(amount).quantize(_CENT, rounding=ROUND_HALF_UP)
+        text = super().__new__(cls, amount_text(value, "en"))
+        text.value = value
+        return text
+
+    @classmethod
+    def of_cents(cls, cents: Fraction | int) -> Amount:
+        """An exact amount of cents (before rounding), as an amount of dollars."""
+        exact = Fraction(cents)
+        return cls(Decimal(exact.numerator) / Decimal(exact.denominator) / 100)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Amount, (self.value,))
+
+
+def amount_text(value: Decimal, lang: str) -> str:
+    """``value`` in dollars and cents as the pages of ``lang`` write an amount."""
+    return str(format_currency(value, "USD", locale=DAY_LOCALES.get(lang, "es_PR")))
 
 
 def set_field_labels(labels: Callable[[str], str] | None) -> None:
@@ -151,6 +185,8 @@ def _param(value: Any, translations: NullTranslations | None, lang: str | None) 
         return _field_labels(value)
     if isinstance(value, Variants):
         return str(value) if translations is None else value.said_in(lang)
+    if isinstance(value, Amount):
+        return str(value) if translations is None else amount_text(value.value, lang or "es")
     if isinstance(value, Message):
         # A message inside a message: in its parent's catalog (a bill's explanation nests a
         # dozen; asking for the catalog again for each costs more than rendering them).
@@ -292,6 +328,8 @@ def _render_tree(value: Any, translations: NullTranslations, lang: str | None) -
         return _param(Variants(value["v"], **value["w"]), translations, lang)
     if "d" in value:
         return _param(date.fromisoformat(value["d"]), translations, lang)
+    if "a" in value:
+        return _param(Amount(Decimal(value["a"])), translations, lang)
     msgid: str = value["m"]
     template = translations.gettext(msgid) or msgid
     params = value["p"]
@@ -307,6 +345,8 @@ def _encode(value: Any) -> Any:
         return {"v": str(value), "w": value.forms}
     if value.__class__ is date:
         return {"d": value.isoformat()}
+    if isinstance(value, Amount):
+        return {"a": str(value.value)}
     if isinstance(value, Message):
         return {"m": value.msgid, "p": {k: _encode(v) for k, v in value.params}}
     if isinstance(value, str | int):
@@ -322,5 +362,7 @@ def _decode(value: Any) -> Any:
             return Variants(value["v"], **value["w"])
         if "d" in value:
             return date.fromisoformat(value["d"])
+        if "a" in value:
+            return Amount(Decimal(value["a"]))
         return Message(value["m"], **{k: _decode(v) for k, v in value["p"].items()})
     return value

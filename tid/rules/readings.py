@@ -124,6 +124,22 @@ _ALL = (
         (N_("21 LPRA § 6653(8)"),),
     ),
     Reading(
+        "lien-act-effective-date",
+        N_("The day the lien act took effect"),
+        N_(
+            "Among the liens that rank above the impost lien, the statute names “Any liens "
+            "constituted before the effectiveness of this act”. The section's history note "
+            "says that Act 171-2009 of December 16, 2009, which amended it, took effect 30 "
+            "days after that day. The project reads this act as Act 171-2009 and the day it "
+            "took effect as January 15, 2010: a lien constituted before that day ranks above the "
+            "impost lien; one constituted on it or later ranks below it, unless another clause "
+            "of the section places it above. The day is a dated district setting, the "
+            "effective date of the lien act (January 15, 2010 by default), and every ranking names "
+            "the day it used."
+        ),
+        (N_("21 LPRA § 6653(8)(c)"), N_("Act 171-2009 § 6")),
+    ),
+    Reading(
         "unsecured-charges",
         N_("Charges the lien does not secure"),
         N_(
@@ -132,6 +148,23 @@ _ALL = (
             "them from the proceeds of a sale, lists them as owed by the owner, and leaves "
             "the whole surplus to the owner; the association may claim them against that "
             "surplus only by a separate action."
+        ),
+        (N_("21 LPRA § 6653(8)"),),
+    ),
+    Reading(
+        "late-charges-payoff-quotes",
+        N_("Late charges and payoff quotes"),
+        N_(
+            "The statute names no surcharge or interest on a late impost: they are terms of "
+            "each district's ordinance, recorded with it (none by default). A payoff quote "
+            "good through a day owes every unpaid impost plus the late charges accrued to that "
+            "day exactly as the delinquency list of that day figures them. What each day after "
+            "it adds is the daily interest on the unpaid impost (the amount of a day to the "
+            "cent; the interest is figured on all the days late and rounded to the cent once), "
+            "never a one-time charge: the project lists apart, with its day and amount, every "
+            "one-time charge that would land in the 30 days after the quote's day (a surcharge "
+            "on a due date passing), so a quote good through a day before a surcharge lands "
+            "says so."
         ),
         (N_("21 LPRA § 6653(8)"),),
     ),
@@ -230,9 +263,9 @@ _ALL = (
         "act-272-distribution-year",
         N_("The fiscal year § 31 distributes from"),
         N_(
-            "Section 31 opens “For the fiscal year [blank] and subsequent fiscal years”: the "
-            "supplied text leaves the year blank. The project distributes under it from the "
-            "fiscal year of the Act's approval, 2003-04 (from 2003-09-09)."
+            "Section 31 opens “For the fiscal year and subsequent fiscal years”, with no year "
+            "where one is expected: the supplied text leaves it blank. The project distributes "
+            "under it from the fiscal year of the Act's approval, 2003-04 (from 2003-09-09)."
         ),
         (N_("Act 272-2003 § 31"),),
     ),
@@ -272,11 +305,13 @@ _ALL = (
         "convention-center-reserve-years",
         N_("The years of the Convention Center reserve"),
         N_(
-            "The 5 percent is held in a reserve for the Convention Center's operating deficit "
-            "“from the fiscal year in which the Convention Center opens and during the ten "
-            "(10) subsequent years”. The project reads that as eleven fiscal years in all: "
-            "the year of the opening and the ten after it. Inside them, without the year's "
-            "deficit given, the 5 percent stays in the reserve and the result says so."
+            "The 5 percent is available for the Convention Center's operating deficit “As of "
+            "the year in which the Authority certifies to the Department of the Treasury and to "
+            "the Company, the commencement of the operation of the Convention Center, and "
+            "during the ten (10) subsequent years”. The project reads that as eleven fiscal "
+            "years in all: the fiscal year of the certified opening and the ten after it, the 5 "
+            "percent held in a reserve. Inside them, without the year's deficit given, the 5 "
+            "percent stays in the reserve and the result says so."
         ),
         (N_("Act 272-2003 § 31(B)(ii)"),),
     ),

@@ -21,7 +21,7 @@ from typing import Any
 
 from tid.rules import readings
 from tid.rules.errors import InputError, required
-from tid.rules.messages import N_, Message, render_all
+from tid.rules.messages import N_, Amount, Message, render_all
 from tid.rules.money import ZERO, json_money, money_str, round_cents
 from tid.rules.params import ParamValue, history, param, param_or_none
 from tid.rules.periods import beyond_calendar, fiscal_year_of, parse_date
@@ -335,7 +335,7 @@ def _exemptions(
                 "join the base only once the stay is taxed (%(reading)s).",
                 reading=readings.note("five-dollar-test-nightly-rate"),
                 provision=Message(minimum.citation),
-                daily=money_str(round_cents(daily)),
+                daily=Amount(daily),
                 minimum=money_str(minimum.decimal),
             )
         )

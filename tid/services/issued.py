@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -68,7 +69,8 @@ def _reference(session: Session, kind: str, on: date) -> str:
 @dataclass(frozen=True)
 class Figures:
     """What a document says a property owes: the impost secured by the lien, the late
-    charges, the total, what each day after adds, and a line per bill."""
+    charges, the total, the interest each day after adds (the daily accrual, to the cent),
+    and a line per bill (with the one-time charge landing after the day, if any)."""
 
     secured: Decimal = ZERO
     charges: Decimal = ZERO
@@ -78,6 +80,46 @@ class Figures:
     @property
     def total(self) -> Decimal:
         return self.secured + self.charges
+
+    @property
+    def one_time_charges(self) -> list[OneTimeCharge]:
+        return one_time_charges(self.lines)
+
+
+@dataclass(frozen=True)
+class OneTimeCharge:
+    """A one-time charge that lands after a quote's day: the surcharge of a bill whose due
+    date passes (``on`` is the first day it is owed), and, for a bill not yet late on the day
+    after the quote's, the daily interest it adds from then (``per_day``)."""
+
+    on: date
+    fiscal_year: str
+    due_date: date
+    surcharge: Decimal
+    per_day: Decimal | None
+
+
+def one_time_charges(lines: Iterable[dict[str, Any]]) -> list[OneTimeCharge]:
+    """The one-time charges a document's lines say land in the days after its day, by day."""
+    found = [
+        OneTimeCharge(
+            date.fromisoformat(line["lands_on"]),
+            str(line["fiscal_year"]),
+            date.fromisoformat(str(line["due_date"])),
+            Decimal(line["lands_surcharge"]),
+            Decimal(line["lands_per_day"]) if line.get("lands_per_day") else None,
+        )
+        for line in lines
+        if line.get("lands_on")
+    ]
+    return sorted(found, key=lambda charge: (charge.on, charge.fiscal_year))
+
+
+def says_one_time_charges(lines: Iterable[dict[str, Any]]) -> bool:
+    """Whether a document's lines say which one-time charges land after its day (those
+    issued before they did say nothing of them, which is not "none")."""
+    listed = list(lines)
+    return not listed or any(line.get("lands_on") is not None for line in listed)
 
 
 def issue(

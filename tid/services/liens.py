@@ -139,6 +139,14 @@ def late_charges(
     return LateCharges(days, surcharge, interest)
 
 
+def daily_interest(outstanding: Decimal, terms: LateChargeTerms | None) -> Decimal:
+    """What one more day late adds to the interest on ``outstanding``, exact (not rounded):
+    :func:`late_charges` figures the interest on all the days late and rounds it once."""
+    if outstanding <= 0 or terms is None:
+        return ZERO
+    return outstanding * Decimal(terms.annual_interest_rate) / DAYS_IN_YEAR
+
+
 # --------------------------------------------------------------------------- delinquency
 
 

@@ -1,8 +1,10 @@
 """Payoff quotes (21 LPRA § 6653(8)): what a property owes on a future day — every bill still
 owed, the late charges accrued to that day by the ordinance's terms (the same terms and the
 same arithmetic as the delinquency list: :func:`tid.services.liens.impost_lien` and
-:func:`tid.services.liens.late_charges`), the total, and what each day after it adds — good
-through a day the association chooses (by default 30 days from issue), under a reference.
+:func:`tid.services.liens.late_charges`), the total, the interest each day after it adds (the
+daily accrual, to the cent), and apart, each one-time charge landing in the 30 days after it
+with its day and amount — good through a day the association chooses (by default 30 days from
+issue), under a reference (the project's reading ``/readings#late-charges-payoff-quotes``).
 
 A payment that brings a quote's reference (on or before its day) is booked in ONE entry: the
 impost of each bill (receivable paid down, assessed turned into revenue), the quote's late
@@ -18,11 +20,11 @@ from decimal import Decimal
 
 from sqlmodel import Session
 
-from tid.models import IssuedDocument, JournalEntry, Property
+from tid.models import IssuedDocument, JournalEntry, LateChargeTerms, Property
 from tid.rules.allocation import allocate
 from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.messages import Message
-from tid.rules.money import MAX_ACCOUNT_AMOUNT, ZERO, money_str
+from tid.rules.money import MAX_ACCOUNT_AMOUNT, ZERO, money_str, round_cents
 from tid.services import audit, issued, ledger, liens
 from tid.services.ledger import (
     ASSESSED,
@@ -36,6 +38,8 @@ from tid.services.ledger import (
 
 DEFAULT_DAYS = 30
 LONGEST_DAYS = 365
+# A quote lists apart every one-time charge landing in these days after its day.
+CHARGES_AHEAD_DAYS = 30
 
 
 def default_good_through(today: date) -> date:
@@ -44,27 +48,50 @@ def default_good_through(today: date) -> date:
 
 def figures(*, session: Session, prop: Property, through: date) -> issued.Figures:
     """What the property owes on ``through``: each bill still owed with its surcharge and
-    interest to that day (as the delinquency list of that day figures them), and what the
-    day after adds."""
+    interest to that day (as the delinquency list of that day figures them); the interest
+    each day after adds (the daily accrual on the impost of the bills late by then, to the
+    cent, never a one-time charge); and, on the line of its bill, each one-time charge that
+    lands in the :data:`CHARGES_AHEAD_DAYS` days after (a surcharge on a due date passing),
+    with its day and amount."""
     lien = liens.impost_lien(session=session, prop=prop, today=through)
     terms = liens.late_terms(session=session, district_id=prop.district_id)
-    after = through + timedelta(days=1)
-    per_day = ZERO
+    daily = ZERO
     lines = []
     for bill, owed, charges in lien.bills:
-        per_day += liens.late_charges(owed, bill.due_date, after, terms).total - charges.total
-        lines.append(
-            {
-                "bill": str(bill.id),
-                "fiscal_year": bill.fiscal_year,
-                "due_date": bill.due_date.isoformat(),
-                "days_late": str(charges.days_late),
-                "impost": money_str(owed),
-                "surcharge": money_str(charges.surcharge),
-                "interest": money_str(charges.interest),
-            }
-        )
-    return issued.Figures(lien.secured, lien.unsecured, per_day, tuple(lines))
+        line = {
+            "bill": str(bill.id),
+            "fiscal_year": bill.fiscal_year,
+            "due_date": bill.due_date.isoformat(),
+            "days_late": str(charges.days_late),
+            "impost": money_str(owed),
+            "surcharge": money_str(charges.surcharge),
+            "interest": money_str(charges.interest),
+        }
+        if bill.due_date <= through:
+            daily += liens.daily_interest(owed, terms)
+        line.update(_lands(owed, bill.due_date, through, terms))
+        lines.append(line)
+    return issued.Figures(lien.secured, lien.unsecured, round_cents(daily), tuple(lines))
+
+
+def _lands(
+    owed: Decimal, due: date, through: date, terms: LateChargeTerms | None
+) -> dict[str, str]:
+    """The one-time charge of a bill that lands in the days after ``through`` (its surcharge,
+    the day after its due date), and the interest it adds a day from then when that is not
+    yet in the quote's daily figure; ``lands_on`` empty when none lands."""
+    lands_on = due + timedelta(days=1)
+    if not through < lands_on <= through + timedelta(days=CHARGES_AHEAD_DAYS):
+        return {"lands_on": ""}
+    first = liens.late_charges(owed, due, lands_on, terms)
+    per_day = round_cents(liens.daily_interest(owed, terms)) if due > through else ZERO
+    if first.surcharge <= 0 and per_day <= 0:
+        return {"lands_on": ""}
+    return {
+        "lands_on": lands_on.isoformat(),
+        "lands_surcharge": money_str(first.surcharge),
+        "lands_per_day": money_str(per_day) if due > through else "",
+    }
 
 
 def quote_problems(*, good_through: date | None, today: date) -> list[Finding]:

@@ -5,7 +5,8 @@ or with ``tid document payoff.pdf``), so no form token is needed.
 
 - ``GET /api/v1/account/<district>/properties/<property>/payoff?through=YYYY-MM-DD``: what a
   quote good through that day (by default 30 days on) would say: each bill owed with its
-  surcharge and interest to that day, the total and what each day after adds.
+  surcharge and interest to that day, the total, the interest each day after adds
+  (``per_day``) and the one-time charges landing in the 30 days after (``one_time_charges``).
 - ``GET /api/v1/account/<district>/issued/<reference>``: a document issued about a property
   (a payoff quote, a lien certificate, a release) with its state: paid against it, settled,
   past its day, its verification page.
@@ -43,6 +44,22 @@ def _lines(lines: Any) -> list[dict[str, str]]:
     return [{k: str(line[k]) for k in keys} for line in lines]
 
 
+def _one_time(charges: list[issued.OneTimeCharge]) -> list[dict[str, str | None]]:
+    """The one-time charges landing in the 30 days after a quote's day: the day each lands,
+    its bill's fiscal year and due date, the surcharge, and the interest a day it adds from
+    then when the quote's ``per_day`` does not count it yet."""
+    return [
+        {
+            "on": charge.on.isoformat(),
+            "fiscal_year": charge.fiscal_year,
+            "due_date": charge.due_date.isoformat(),
+            "surcharge": money_str(charge.surcharge),
+            "per_day_from_then": money_str(charge.per_day) if charge.per_day else None,
+        }
+        for charge in charges
+    ]
+
+
 @bp.route("/<int:district_id>/properties/<int:property_id>/payoff")
 @require(*READERS)
 def payoff(district_id: int, property_id: int) -> Any:
@@ -69,6 +86,7 @@ def payoff(district_id: int, property_id: int) -> Any:
             "charges": money_str(figures.charges),
             "total": money_str(figures.total),
             "per_day": money_str(figures.per_day),
+            "one_time_charges": _one_time(figures.one_time_charges),
         }
     )
 
@@ -105,6 +123,9 @@ def issued_document(district_id: int, reference: str) -> Any:
             "charges": money_str(document.charges),
             "total": money_str(document.total),
             "per_day": money_str(document.per_day),
+            "one_time_charges": _one_time(issued.one_time_charges(issued.lines_of(document)))
+            if issued.says_one_time_charges(issued.lines_of(document))
+            else None,
             "paid": money_str(document.paid),
             "remaining": money_str(max(document.total - document.paid, ZERO)),
             "settled_on": document.settled_on.isoformat() if document.settled_on else None,

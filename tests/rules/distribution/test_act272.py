@@ -80,9 +80,9 @@ def test_a_part_year_names_what_is_carried_after_its_last_month_and_says_the_yea
     (en,) = [w for w in out["warnings"] if w.startswith("The months given end with")]
     assert "end with 2005-07, before the end of FY2005-06" in en
     assert "not what is outstanding when the year ends" in en
-    assert "Bank transfers still to come (1080000.00)" in en
+    assert "Bank transfers still to come ($1,080,000.00)" in en
     (es,) = [w for w in out["warnings_es"] if w.startswith("Los meses dados terminan")]
-    assert "2005-07" in es and "1080000.00" in es
+    assert "2005-07" in es and "$1,080,000.00" in es
     # 1,200,000 due each month July–April; 1,000,000 collected in July, August and March, the
     # months between collected nothing: after March 9 × 1,200,000 − 3,000,000 = 7,800,000 is
     # carried, and April's 1,200,000 is still to come.
@@ -93,7 +93,7 @@ def test_a_part_year_names_what_is_carried_after_its_last_month_and_says_the_yea
     )
     assert spring["carried_after_last_month"]["authority_debt_service"] == "7800000.00"
     (en,) = [w for w in spring["warnings"] if w.startswith("The months given end with")]
-    assert "debt service 7800000.00" in en and "still to come (1200000.00)" in en
+    assert "debt service $7,800,000.00" in en and "still to come ($1,200,000.00)" in en
 
 
 def test_bureau_floor_on_cumulative_in_the_year_with_a_missing_month() -> None:
@@ -213,8 +213,8 @@ def test_convention_center_reserve_covers_the_deficit_and_releases_the_surplus()
     assert reserve["held"] == "500000.00"
     assert reserve["covers_deficit"] == "300000.00"
     assert reserve["released_to_general_fund"] == "200000.00"
-    assert any("surplus, 200000.00" in w for w in out["warnings"])
-    assert any("sobrante, 200000.00" in w for w in out["warnings_es"])
+    assert any("surplus, $200,000.00" in w for w in out["warnings"])
+    assert any("sobrante, $200,000.00" in w for w in out["warnings_es"])
     # A deficit of 4,000,000: 1,500,000 above the threshold, the reserve covers all 500,000.
     big = act("2010-11", "0", months, **base, convention_center_operating_deficit="4000000.00")
     assert big["convention_center_reserve"]["covers_deficit"] == "500000.00"

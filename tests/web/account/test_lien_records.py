@@ -64,6 +64,8 @@ def test_a_lien_corrected_then_cancelled_keeps_its_history(
         as_text=True
     )
     assert "Banco Dos" in ranked  # listed among the cancelled, not ranked
+    # the ranking's warning on the day the lien act took effect links the reading
+    assert 'href="/readings#lien-act-effective-date"' in ranked
     view = liens.lien_priority(session=session, prop=prop, today=date(2025, 8, 1))
     assert all(line.id == "impost" for line in view.result.ranking)
     login(client, people.auditor)

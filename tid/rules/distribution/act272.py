@@ -11,7 +11,7 @@ from decimal import Decimal
 from tid.rules import readings
 from tid.rules.distribution.trace_figures import _pct
 from tid.rules.errors import InputError
-from tid.rules.messages import N_, Message
+from tid.rules.messages import N_, Amount, Message
 from tid.rules.money import from_cents, money_str, to_cents
 from tid.rules.params import ParamValue, history, param, param_or_none
 from tid.rules.periods import FiscalYear, fiscal_month, fiscal_year_of, month_label, month_of_fiscal
@@ -489,9 +489,9 @@ def _act272_reserve_outcome(
             label3=last_fy.label,
             years=reserve_years_said(years),
             gf=_pct(gf),
-            covered=money_str(from_cents(covered)),
+            covered=Amount.of_cents(covered),
             decimal=format(threshold.decimal, ",.2f"),
-            released=money_str(from_cents(released)),
+            released=Amount.of_cents(released),
         )
     )
     return ConventionCenterReserve(
@@ -620,9 +620,9 @@ def _act272_part_year_warning(
         "transfers still to come (%(to_come)s) are not counted in it.",
         last=month_label(*month_of_fiscal(fy, last)),
         label=fy.label,
-        debt=money_str(from_cents(carried["authority_debt_service"])),
-        bureau=money_str(from_cents(carried["convention_bureau"])),
-        to_come=money_str(from_cents(sum(schedule[last:]))),
+        debt=Amount.of_cents(carried["authority_debt_service"]),
+        bureau=Amount.of_cents(carried["convention_bureau"]),
+        to_come=Amount.of_cents(sum(schedule[last:])),
     )
 
 

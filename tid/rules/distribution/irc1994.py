@@ -10,9 +10,9 @@ from decimal import Decimal
 from fractions import Fraction
 
 from tid.rules import readings
-from tid.rules.distribution.trace_figures import _dollars, _frac, _pct, _points, _step
+from tid.rules.distribution.trace_figures import _frac, _pct, _points, _step
 from tid.rules.errors import InputError
-from tid.rules.messages import Message
+from tid.rules.messages import Amount, Message
 from tid.rules.money import from_cents, money_str, to_cents
 from tid.rules.params import ParamValue, history, param, param_or_none
 from tid.rules.periods import FiscalYear
@@ -337,9 +337,9 @@ def _irc1994_first_six_points(
         "share (IRC 1994 § 2051 ¶ (5); %(reading)s).",
         reading=readings.note("recreational-fund-top-up"),
         bond_share=_pct(bond_share),
-        bond70=_dollars(bond70),
+        bond70=Amount.of_cents(bond70),
         decimal=format(minimum.decimal, ",.2f"),
-        top_up=_dollars(top_up),
+        top_up=Amount.of_cents(top_up),
         gf_share=_pct(gf_share),
     )
 

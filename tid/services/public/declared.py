@@ -73,7 +73,18 @@ PUBLIC_FIELDS: dict[str, frozenset[str]] = {
         }
     ),
     "issued_document_line": frozenset(
-        {"fiscal_year", "due_date", "days_late", "impost", "surcharge", "interest"}
+        {
+            "fiscal_year",
+            "due_date",
+            "days_late",
+            "impost",
+            "surcharge",
+            "interest",
+            # the one-time charge the document said lands in the 30 days after its day
+            "lands_on",
+            "lands_surcharge",
+            "lands_per_day",
+        }
     ),
     # A saved reform is public policy text at its address; nothing of who saved it is kept.
     "saved_reform": frozenset(

@@ -39,6 +39,8 @@ class Verified:
     within_date: bool | None  # None: a document without a day (a release)
     settled: bool
     booked_since: int  # journal entries on the property's bills since it was issued
+    one_time: list[issued.OneTimeCharge]  # the one-time charges it said land after its day
+    one_time_said: bool  # False: issued before documents said them
 
 
 def _network(client: str) -> str:
@@ -108,6 +110,8 @@ def verify(*, session: Session, code: str, today: date) -> Verified | None:
         within_date=within,
         settled=document.settled_on is not None,
         booked_since=issued.entries_since(session=session, document=document),
+        one_time=issued.one_time_charges(lines),
+        one_time_said=issued.says_one_time_charges(lines),
     )
 
 
@@ -122,6 +126,9 @@ def _lines(document: Any) -> list[dict[str, Any]]:
                 "impost": Decimal(line["impost"]),
                 "surcharge": Decimal(line["surcharge"]),
                 "interest": Decimal(line["interest"]),
+                "lands_on": line.get("lands_on"),
+                "lands_surcharge": line.get("lands_surcharge", ""),
+                "lands_per_day": line.get("lands_per_day", ""),
             }
         )
     return result
