@@ -271,8 +271,8 @@ def _roll_commit(ctx: Context) -> Outcome:
     folder, _token, upload = _roll_upload(ctx)
     result = roll.import_roll(session=ctx.session, actor=ctx.actor, **upload)
     ctx.session.flush()
-    # Imported: the upload is not kept (docs/security.md, "Keeping data"). Should the job's commit fail
-    # after this, the page says so and the file is uploaded again.
+    # Imported: the upload is not kept (docs/security.md, "Keeping data"). Should the job's
+    # commit fail after this, the page says so and the file is uploaded again.
     roll.delete_upload(folder, str(p["token"]), user_id=ctx.actor.user_id)
     label = (
         N_("This file was already imported for this fiscal year: nothing changed.")
