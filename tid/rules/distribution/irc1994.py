@@ -14,7 +14,7 @@ from tid.rules.distribution.trace_figures import _dollars, _frac, _pct, _points,
 from tid.rules.errors import InputError
 from tid.rules.messages import Message
 from tid.rules.money import from_cents, money_str, to_cents
-from tid.rules.params import ParamValue, history, param, param_or_none
+from tid.rules.params import ParamValue, history, note_period, param, param_or_none
 from tid.rules.periods import FiscalYear
 from tid.rules.trace import TraceStep
 from tid.rules.vocab.lodging_types import irc1994_types
@@ -41,6 +41,9 @@ UNNAMED_WARNING = Message(
     reading=readings.note("unnamed-recipients"),
 )
 _P = "distribution.irc1994"
+# What the 1994 rules read for a fiscal year, on its first day: their points and shares, and
+# the rates of the lodgings (prefixes).
+YEARLY = (f"{_P}.", "room_tax.irc1994.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +73,17 @@ def _irc1994_kind(
     their ``trace``); returns the taxed base's share of the pool (its first 6 points)."""
     rate_pv = param(f"room_tax.irc1994.rate.{kind}", on)
     rate = _frac(rate_pv)
+    if rate == 0:
+        raise InputError(
+            f"collections.{kind}",
+            Message(
+                "collections.%(kind)s: %(collected)s of tax cannot have been collected at a "
+                "rate of 0 (%(citation)s): its taxed base is unknown",
+                kind=kind,
+                collected=money_str(collected),
+                citation=rate_pv.citation,
+            ),
+        )
     group = "casino" if kind in CASINO_TYPES else "non_casino"
     gf_top_pv = param(f"{_P}.general_fund_up_to.{group}", on)
     gf_top = min(rate, _frac(gf_top_pv))
@@ -204,6 +218,8 @@ def distribute_irc1994(
     part-year; the Special Accounts do not apply (they ended with FY1999-2000).
     """
     above, part_year = _irc1994_regime(fy, collections_until)
+    # The 1994 rules work by fiscal year, on the year's first day (reading reform-periods).
+    note_period(YEARLY, _irc1994_on(fy), collections_until or fy.end, f"FY{fy.label}")
     trace: list[TraceStep] = [
         TraceStep(
             Message("Points above the General Fund's go to"),
