@@ -544,7 +544,7 @@ def equalization_document(document: Mapping[str, Any]) -> dict[str, Any]:
     gf_net = json_money(document.get("gf_net_revenues"), "gf_net_revenues")
     municipalities = parse_municipalities(document.get("municipalities"))
     # The fund works by fiscal year, on the year's first day (the reading reform-periods).
-    note_period(YEARLY, fy.start, fy.end, f"FY{fy.label}")
+    note_period(YEARLY, fy.start, fy.end, Message("FY%(label)s", label=fy.label))
     shares = fund_shares(
         fy,
         lottery,

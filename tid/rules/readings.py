@@ -353,7 +353,9 @@ _ALL = (
         "reform-periods",
         N_("The periods of a reform"),
         N_(
-            "A reform is a set of changes to dated parameters, each from a day; under the law "
+            "How a reform's changes to the statutes' figures apply is not in the statutes; the "
+            "project reads it so. A reform is a set of changes to dated parameters, each from a "
+            "day; under the law "
             "and under the reform the same calculator runs, and the differences are reform "
             "minus law. Which value a period uses: a calculator that works month by month "
             "(Act 272 distribution, excise allocations) uses for each month the values in "

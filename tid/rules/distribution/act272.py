@@ -413,7 +413,7 @@ def _act272_months(
 def _note_periods(fy: FiscalYear, months: Sequence[int]) -> None:
     """Note a reform's change not used: one dated inside a month given (its shares, its
     floor) or inside the fiscal year (its transfers, its annual floor, its reserve)."""
-    note_period(YEARLY, fy.start, fy.end, f"FY{fy.label}")
+    note_period(YEARLY, fy.start, fy.end, Message("FY%(label)s", label=fy.label))
     for m in months:
         year, number = month_of_fiscal(fy, m)
         first = date(year, number, 1)

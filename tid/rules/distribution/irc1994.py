@@ -219,7 +219,9 @@ def distribute_irc1994(
     """
     above, part_year = _irc1994_regime(fy, collections_until)
     # The 1994 rules work by fiscal year, on the year's first day (reading reform-periods).
-    note_period(YEARLY, _irc1994_on(fy), collections_until or fy.end, f"FY{fy.label}")
+    note_period(
+        YEARLY, _irc1994_on(fy), collections_until or fy.end, Message("FY%(label)s", label=fy.label)
+    )
     trace: list[TraceStep] = [
         TraceStep(
             Message("Points above the General Fund's go to"),
