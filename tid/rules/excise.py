@@ -494,14 +494,7 @@ def allocate_excise(fy: FiscalYear, months: Sequence[ExciseMonth]) -> ExciseResu
             )
         cigarette_net.append((collected, back, collected - back))
         periods.append((m.fiscal_month, collected - back))
-    for m in months:  # a change dated inside a month given is noted (reform-periods)
-        note_period(MONTHLY, *fiscal_month_days(fy, m.fiscal_month))
-    cigarette = run_waterfall(
-        plan.recipients,
-        periods,
-        fiscal_year=fy.start_year,
-        by_month={m: found[1] for m, found in enumerate(plan.months, 1)},
-    )
+    cigarette = _cigarette_waterfall(plan, periods)
     warnings = list(plan.warnings)
     if any(back for _c, back, _n in cigarette_net):
         reimbursed_pv = param(REIMBURSED, max(fy.start, history(REIMBURSED).values[0].start))
@@ -529,6 +522,20 @@ def allocate_excise(fy: FiscalYear, months: Sequence[ExciseMonth]) -> ExciseResu
         cigarette,
         tuple(warnings),
         tuple(cigarette_net),
+    )
+
+
+def _cigarette_waterfall(plan: ExcisePlan, periods: Sequence[tuple[int, int]]) -> WaterfallResult:
+    """§ 31751(a)(3)–(5) over the months given, each by its own values (read on its first
+    day); a reform's change dated inside a month given is noted (reading reform-periods)."""
+    fy = plan.fiscal_year
+    for m, _cents in periods:
+        note_period(MONTHLY, *fiscal_month_days(fy, m))
+    return run_waterfall(
+        plan.recipients,
+        periods,
+        fiscal_year=fy.start_year,
+        by_month={m: found[1] for m, found in enumerate(plan.months, 1)},
     )
 
 

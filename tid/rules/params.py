@@ -14,6 +14,11 @@ Equalization Fund) change their figures over time. Each figure lives in
 
 (``since`` may stand for ``from``, and ``unit`` may be set once on the parameter table.)
 
+A number's table may narrow the values a reform may give it with ``min`` and ``max``
+(written like its values; :data:`UNIT_BOUNDS` are its unit's otherwise), and a choice
+(``code``) may be given only within the years the law gives it (:attr:`Parameter.choices`):
+the project's reading ``reform-periods``, checked by tid/rules/reform_checks.py.
+
 The dotted table name is the parameter's stable name (the UI links trace steps to it). The
 files are read lazily with :mod:`tomllib`, validated strictly (unknown keys, a value without
 a citation, an unknown unit, unsorted or overlapping dates are refused) and cached.

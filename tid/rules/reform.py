@@ -8,11 +8,14 @@ A reform is read from a document (JSON or TOML)::
                   "value": "0.40"}]}
 
 It is checked strictly, each error naming the parameter: an unknown parameter, a value of
-the wrong kind or out of its range, a date before the parameter exists (or after it ended),
-shares that no longer add up to the whole. A reform may start from another (``base``): its
-changes are the base's, then its own (its own win where both change a parameter from the same
-day). :meth:`Reform.overlay` is what :func:`tid.rules.params.overlaid` reads in place of the
-law, so every rule runs under a reform unchanged.
+the wrong kind or out of the values its parameter declares, a date before the parameter
+exists (or after it ended), and what would make a calculator impossible (shares that no
+longer add up to the whole, the Bank's transfers outside the fiscal year, points out of
+their order, a choice outside its years: tid/rules/reform_checks.py). A reform may start
+from another (``base``): its changes are the base's, then its own (its own win where both
+change a parameter from the same day). :meth:`Reform.overlay` is what
+:func:`tid.rules.params.overlaid` reads in place of the law, so every rule runs under a
+reform unchanged.
 """
 
 from __future__ import annotations

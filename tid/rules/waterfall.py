@@ -199,6 +199,11 @@ class WaterfallResult:
         return steps
 
 
+def _half_up(exact: Fraction) -> int:
+    """A non-negative exact amount of cents rounded half-up."""
+    return (2 * exact.numerator + exact.denominator) // (2 * exact.denominator)
+
+
 def _ratio(share: Decimal | Fraction) -> tuple[int, int]:
     n, d = share.as_integer_ratio()
     if n < 0:
@@ -349,6 +354,18 @@ def _month_plans(
     return tuple(tuple(plan) for plan in mixed)
 
 
+def _plans(
+    recipients: tuple[Recipient, ...],
+    by_month: Mapping[int, Sequence[Recipient]] | None,
+    fiscal_year: int,
+) -> tuple[dict[int, tuple[Recipient, ...]], tuple[_Plan, ...]]:
+    """The months whose recipients are not the year's, and each fiscal month's plan."""
+    changed = {m: tuple(r) for m, r in (by_month or {}).items() if tuple(r) != recipients}
+    if changed:
+        return changed, _month_plans(recipients, changed, fiscal_year)
+    return changed, (_plan(recipients, fiscal_year),) * MONTHS_IN_FY
+
+
 def run_waterfall(
     recipients: Sequence[Recipient],
     periods: Sequence[tuple[int, int]],
@@ -360,23 +377,15 @@ def run_waterfall(
 
     ``periods``: (fiscal month 1–12, total cents), months strictly increasing; a month not
     given collected nothing (fixed accruals of carried recipients still accrue for it).
-    ``by_month``: the recipients of the fiscal months whose values are not the year's
-    (the same recipients, in the same kinds): each month pays by its own, and the sums to
-    date (fixed accruals, a floor, a share of the total to date) add each month's own.
+    ``by_month``: a month's own recipients (same keys and kinds, other values), its sums to
+    date (fixed accruals, a floor, a share of the total to date) adding each month's own.
     """
     recipients = tuple(recipients)
-    changed = {m: tuple(r) for m, r in (by_month or {}).items() if tuple(r) != recipients}
-    plans = (
-        _month_plans(recipients, changed, fiscal_year)
-        if changed
-        else (_plan(recipients, fiscal_year),) * MONTHS_IN_FY
-    )
-    n = len(recipients)
-    accrued = [0] * n
+    changed, plans = _plans(recipients, by_month, fiscal_year)
+    n, last = len(recipients), 0
+    accrued, paid_to_date = [0] * n, [0] * n
     floor_share = [Fraction(0)] * n  # a floor's share of the total to date, exactly
-    paid_to_date = [0] * n
     result: list[Period] = []
-    last = 0
     for month, total in periods:
         if not last < month <= MONTHS_IN_FY:
             raise ValueError("fiscal months must be strictly increasing, from 1 to 12")
@@ -397,14 +406,9 @@ def run_waterfall(
                 owed = cumulative[month] - paid_to_date[i]
             elif kind == _FLOOR:
                 assert cumulative is not None and num is not None and den is not None
-                if month >= first:
-                    # The share of the total to date, counted from the first month, each
-                    # month's total at its month's share.
+                if month >= first:  # each month's total at its month's share, to date
                     floor_share[i] += Fraction(num * total, den)
-                exact = floor_share[i]
-                share_to_date = (2 * exact.numerator + exact.denominator) // (
-                    2 * exact.denominator
-                )  # half-up
+                share_to_date = _half_up(floor_share[i])
                 floor_to_date = cumulative[month]
                 owed_to_date = share_to_date if share_to_date > floor_to_date else floor_to_date
                 owed = owed_to_date - paid_to_date[i]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 from decimal import Decimal
 
 from tid.rules import readings
@@ -14,7 +14,14 @@ from tid.rules.errors import InputError
 from tid.rules.messages import N_, Message
 from tid.rules.money import from_cents, money_str, to_cents
 from tid.rules.params import ParamValue, history, note_period, param, param_or_none
-from tid.rules.periods import FiscalYear, fiscal_month, fiscal_year_of, month_label, month_of_fiscal
+from tid.rules.periods import (
+    FiscalYear,
+    fiscal_month,
+    fiscal_month_days,
+    fiscal_year_of,
+    month_label,
+    month_of_fiscal,
+)
 from tid.rules.trace import TraceStep
 from tid.rules.waterfall import (
     Recipient,
@@ -129,12 +136,13 @@ YEARLY = tuple(
         "bank_installment_count",
         "bank_first_fiscal_month",
         "convention_bureau_annual_floor",
-        "convention_center_reserve_years",
-        "convention_center_deficit_threshold",
         "convention_center_reserve_account",
         "convention_center_reserve_release",
     )
 )
+# (The reserve's years are read on the day of the opening, like a stay's values on its date;
+# its deficit threshold from the later of the year's first day and the opening.)
+_THRESHOLD = f"{_A}.convention_center_deficit_threshold"
 
 
 def act272_recipients(
@@ -351,7 +359,7 @@ def distribute_act272(
         fy, bank_certified_amount, floor_on=floor_on, reserve=reserve_on is not None
     )
     recipients, schedule, used = months_used[0]
-    _note_periods(fy, [m for m, _c in periods])
+    _note_periods(fy, [m for m, _c in periods], convention_center_opened_on)
     waterfall = run_waterfall(
         recipients,
         periods,
@@ -400,25 +408,35 @@ def _act272_months(
     first_distributed = act272_first_month()
     first_fm = fiscal_month(first_distributed.year, first_distributed.month)
     start = first_fm if fy.start <= first_distributed else 1
-    found = []
+    found: list[tuple[list[Recipient], tuple[int, ...], list[ParamValue]]] = []
+    seen: tuple[tuple[object, str], ...] = ()
     for m in range(1, 13):
+        on = max(fiscal_month_days(fy, max(m, start))[0], first_distributed)
+        values = tuple((pv.value, pv.citation) for pv in (param(n, on) for n in MONTHLY))
+        if found and values == seen:  # the month before's values: its waterfall
+            found.append(found[-1])
+            continue
         found.append(
             act272_recipients(
                 fy, bank_certified_amount, floor_on=floor_on, reserve=reserve, month=max(m, start)
             )
         )
+        seen = values
     return found
 
 
-def _note_periods(fy: FiscalYear, months: Sequence[int]) -> None:
+def _note_periods(fy: FiscalYear, months: Sequence[int], opened_on: date | None) -> None:
     """Note a reform's change not used: one dated inside a month given (its shares, its
     floor) or inside the fiscal year (its transfers, its annual floor, its reserve)."""
-    note_period(YEARLY, fy.start, fy.end, Message("FY%(label)s", label=fy.label))
+    year_said = Message("FY%(label)s", label=fy.label)
+    # The transfers are read on the year's first day; the rest of § 31 from the Act's first
+    # month (in FY2003-04, October 2003).
+    note_period(YEARLY[:2], fy.start, fy.end, year_said)
+    note_period(YEARLY[2:], max(fy.start, act272_first_month()), fy.end, year_said)
+    if opened_on is not None and opened_on <= fy.end:
+        note_period((_THRESHOLD,), max(fy.start, opened_on), fy.end, year_said)
     for m in months:
-        year, number = month_of_fiscal(fy, m)
-        first = date(year, number, 1)
-        last = date(year + number // 12, number % 12 + 1, 1) - timedelta(days=1)
-        note_period(MONTHLY, first, last, month_label(year, number))
+        note_period(MONTHLY, *fiscal_month_days(fy, m))
 
 
 def _act272_month_values(
@@ -566,7 +584,7 @@ def _act272_reserve_outcome(
     released to the Treasury General Fund (with their ``trace`` and ``warnings``)."""
     opened_on, first_fy, last_fy = reserve_on
     on = max(fy.start, opened_on)
-    threshold = param(f"{_A}.convention_center_deficit_threshold", on)
+    threshold = param(_THRESHOLD, on)
     years = param(f"{_A}.convention_center_reserve_years", max(opened_on, act272_first_month()))
     held = dict(zip(waterfall.keys, waterfall.totals, strict=True))[RESERVE_KEY]
     if operating_deficit is None:

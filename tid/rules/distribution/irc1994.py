@@ -57,6 +57,25 @@ class Irc1994Result:
     trace: tuple[TraceStep, ...]
 
 
+def _rate(kind: str, collected: Decimal, on: date) -> tuple[ParamValue, Fraction]:
+    """A lodging kind's rate on ``on``; tax collected at a rate of 0 (a reform's) has no
+    taxed base, refused naming the kind's collections."""
+    rate_pv = param(f"room_tax.irc1994.rate.{kind}", on)
+    rate = _frac(rate_pv)
+    if rate == 0:
+        raise InputError(
+            f"collections.{kind}",
+            Message(
+                "collections.%(kind)s: %(collected)s of tax cannot have been collected at a "
+                "rate of 0 (%(citation)s): its taxed base is unknown",
+                kind=kind,
+                collected=money_str(collected),
+                citation=rate_pv.citation,
+            ),
+        )
+    return rate_pv, rate
+
+
 def _irc1994_kind(
     kind: str,
     collected: Decimal,
@@ -71,19 +90,7 @@ def _irc1994_kind(
     """One lodging kind's tax under ¶ (5): its points above the pool go to the General Fund
     and then to the Special Accounts or the convention center account (into ``funds``, with
     their ``trace``); returns the taxed base's share of the pool (its first 6 points)."""
-    rate_pv = param(f"room_tax.irc1994.rate.{kind}", on)
-    rate = _frac(rate_pv)
-    if rate == 0:
-        raise InputError(
-            f"collections.{kind}",
-            Message(
-                "collections.%(kind)s: %(collected)s of tax cannot have been collected at a "
-                "rate of 0 (%(citation)s): its taxed base is unknown",
-                kind=kind,
-                collected=money_str(collected),
-                citation=rate_pv.citation,
-            ),
-        )
+    rate_pv, rate = _rate(kind, collected, on)
     group = "casino" if kind in CASINO_TYPES else "non_casino"
     gf_top_pv = param(f"{_P}.general_fund_up_to.{group}", on)
     gf_top = min(rate, _frac(gf_top_pv))
