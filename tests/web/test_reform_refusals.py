@@ -1,7 +1,8 @@
 """A reform that would make a calculator impossible is refused before any computation: 422
 on the API and exit 2 from ``tid calc``, naming ``reform.changes[0].value`` and the values
-allowed, and on the web next to the change's value in the reader's language; a lien's kind of
-the wrong JSON type is a 422 naming it. Never a 500, never a traceback."""
+allowed, and on the web next to the change's value in the reader's language. A field of any
+calculator given a value of the wrong JSON type (a lien's kind as a list) is a 422 naming a
+field. Never a 500, never a traceback."""
 
 from __future__ import annotations
 
@@ -145,3 +146,65 @@ def test_a_lien_kind_of_the_wrong_type_is_422_naming_it(client: FlaskClient, kin
     response = client.post("/api/v1/calc/liens", json=document)
     assert response.status_code == 422
     assert response.get_json()["field"] == "liens[0].kind"
+
+
+def test_the_api_pays_each_month_by_its_own_shares(client: FlaskClient) -> None:
+    document = {
+        "fiscal_year": "2024-25",
+        "bank_certified_amount": "0.00",
+        "months": [{"month": m, "collected": "1000000.00"} for m in ("2024-07", "2024-08")],
+    }
+    changes = [
+        {
+            "parameter": "distribution.act272.general_fund_share",
+            "from": "2024-08-01",
+            "value": "0.04",
+        },
+        {
+            "parameter": "distribution.act272.tourism_company_admin_share",
+            "from": "2024-08-01",
+            "value": "0.03",
+        },
+    ]
+    response = client.post(
+        "/api/v1/calc/room-tax-distribution",
+        json={**document, "reform": {"title": "From August", "changes": changes}},
+    )
+    assert response.status_code == 200
+    august = response.get_json()["under_reform"]["months"][1]["allocations"]
+    assert (august["general_fund"], august["tourism_company_admin"]) == ("40000.00", "30000.00")
+
+
+WRONG: tuple[object, ...] = (["x"], {"x": 1}, 7, "x", True, None)
+
+
+def _paths(value: Any, keys: tuple[str | int, ...] = ()) -> list[tuple[str | int, ...]]:
+    found: list[tuple[str | int, ...]] = []
+    items = (
+        value.items()
+        if isinstance(value, dict)
+        else enumerate(value)
+        if isinstance(value, list)
+        else ()
+    )
+    for key, item in items:
+        found.append((*keys, key))
+        found += _paths(item, (*keys, key))
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(DOCUMENTS))
+def test_no_field_of_the_wrong_type_is_a_500(client: FlaskClient, name: str) -> None:
+    """Every field of every calculator, given a list, an object, a number, a string, true and
+    null: the API answers 200 or 422 naming a field, never 500."""
+    for keys in _paths(DOCUMENTS[name]):
+        for wrong in WRONG:
+            document = json.loads(json.dumps(DOCUMENTS[name]))
+            target: Any = document
+            for key in keys[:-1]:
+                target = target[key]
+            target[keys[-1]] = wrong
+            response = client.post(f"/api/v1/calc/{name}", json=document)
+            assert response.status_code in (200, 422), (keys, wrong, response.status_code)
+            if response.status_code == 422:
+                assert response.get_json()["field"], (keys, wrong)
