@@ -76,21 +76,15 @@ def _days(reform: Reform, names: Sequence[str]) -> list[date]:
     return sorted(starts | law)
 
 
-def _value_field(reform: Reform, names: Sequence[str], day: date, field: str) -> str:
-    """The value of the reform's own change that is in force on ``day`` among ``names``
-    (the latest), as a field path."""
+def _culprit(reform: Reform, names: Sequence[str], day: date, field: str) -> tuple[str, str]:
+    """The reform's own change in force on ``day`` among ``names`` (the latest): its value's
+    field path and its parameter (a base's alone: the reform's field, the first changed)."""
     own = [(c.start, i) for i, c in enumerate(reform.changes) if c.parameter in names]
     before = [o for o in own if o[0] <= day] or own
-    if not before:
-        return field
-    return f"{field}.changes[{max(before)[1]}].value"
-
-
-def _changed_name(reform: Reform, path: str, names: Sequence[str]) -> str:
-    if "changes[" in path:
-        index = int(path.rsplit("changes[", 1)[1].split("]", 1)[0])
-        return reform.changes[index].parameter
-    return next(n for n in names if any(c.parameter == n for c in reform.resolved))
+    if before:
+        index = max(before)[1]
+        return f"{field}.changes[{index}].value", reform.changes[index].parameter
+    return field, next(n for n in names if any(c.parameter == n for c in reform.resolved))
 
 
 def _number(value: params.ParamValue) -> Fraction:
@@ -122,8 +116,7 @@ def check_shares(reform: Reform, field: str) -> None:
                 continue
             total = sum((_number(v) for v in found if v is not None), Fraction(0))
             if (total != 1) if exact else (total > 1):
-                path = _value_field(reform, names, day, field)
-                name = _changed_name(reform, path, names)
+                path, name = _culprit(reform, names, day, field)
                 others = sum(
                     (_number(v) for n, v in zip(names, found, strict=True) if v and n != name),
                     Fraction(0),
@@ -155,8 +148,7 @@ def check_point_orders(reform: Reform, field: str) -> None:
             for (low_name, low), (high_name, high) in pairwise(present):
                 if _number(low) <= _number(high):
                     continue
-                path = _value_field(reform, (low_name, high_name), day, field)
-                name = _changed_name(reform, path, (low_name, high_name))
+                path, name = _culprit(reform, (low_name, high_name), day, field)
                 at = [n for n, _v in present].index(name)
                 floor = _text(_number(present[at - 1][1])) if at > 0 else "0"
                 ceiling = _text(_number(present[at + 1][1])) if at + 1 < len(present) else "1"
@@ -186,8 +178,7 @@ def check_transfers(reform: Reform, field: str) -> None:
             continue
         if first.integer + count.integer - 1 <= MONTHS_IN_FY:
             continue
-        path = _value_field(reform, TRANSFERS, day, field)
-        name = _changed_name(reform, path, TRANSFERS)
+        path, name = _culprit(reform, TRANSFERS, day, field)
         other = first if name == TRANSFERS[0] else count
         raise _error(
             path,
