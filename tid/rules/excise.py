@@ -75,7 +75,8 @@ _CIGARETTE = (
         "13 LPRA § 31751(a)(5)",
     ),
 )
-# Every parameter of the section: read month by month, on each month's first day.
+# The section's figures, read month by month on each month's first day; its readings of the
+# reimbursements and of the Highways Authority's deposit, for the year on its first day.
 MONTHLY = (
     DIESEL,
     *(
@@ -83,9 +84,8 @@ MONTHLY = (
         for _k, prefix, _l, _c in _CIGARETTE
         for cap in ("annual_cap", "monthly_cap")
     ),
-    REIMBURSED,
-    SUBJECT_TO,
 )
+YEARLY = (REIMBURSED, SUBJECT_TO)
 # recipient key -> its label as a message, for the warnings
 _LABELS = {
     "hta_cigarette": Message("HTA (cigarette tax)"),
@@ -529,6 +529,8 @@ def _cigarette_waterfall(plan: ExcisePlan, periods: Sequence[tuple[int, int]]) -
     """§ 31751(a)(3)–(5) over the months given, each by its own values (read on its first
     day); a reform's change dated inside a month given is noted (reading reform-periods)."""
     fy = plan.fiscal_year
+    on = max(fy.start, hta_start())
+    note_period(YEARLY, on, fy.end, Message("FY%(label)s", label=fy.label))
     for m, _cents in periods:
         note_period(MONTHLY, *fiscal_month_days(fy, m))
     return run_waterfall(
