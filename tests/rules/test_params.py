@@ -102,6 +102,23 @@ def _write(tmp_path: Path, text: str, name: str = "x.toml") -> Path:
 def test_a_good_file_loads(tmp_path: Path) -> None:
     loaded = load_file(_write(tmp_path, GOOD))
     assert loaded["a.b"].values[0].value == Decimal("0.02")
+    assert loaded["a.b"].bounds == (Decimal(0), Decimal(1))  # a rate's, by its unit
+    narrowed = GOOD.replace('description = "A rate"', 'description = "A rate"\nmax = "0.10"')
+    assert load_file(_write(tmp_path, narrowed))["a.b"].bounds == (Decimal(0), Decimal("0.10"))
+
+
+def test_every_value_of_the_law_is_one_a_reform_may_give() -> None:
+    """The law's own values lie within what each parameter declares (so a reform that sets
+    the law's value is never refused for it)."""
+    from tid.rules import params
+
+    for entry in params.all_parameters():
+        parameter = params.history(entry["name"])
+        if parameter.bounds is None:
+            continue
+        low, high = parameter.bounds
+        for v in parameter.values:
+            assert low <= v.value and (high is None or v.value <= high), (parameter.name, v)
 
 
 @pytest.mark.parametrize(
@@ -131,6 +148,14 @@ def test_a_good_file_loads(tmp_path: Path) -> None:
         ("[a.b]\ndescription = 'x'\nvalues = []\n", "non-empty list"),
         ("[a.B]\ndescription = 'x'\n", "lower-case"),
         ("not toml = = 3", "not valid TOML"),
+        (GOOD.replace('description = "A rate"', 'description = "A rate"\nmin = "0.05"'), "outside"),
+        (GOOD.replace('description = "A rate"', 'description = "A rate"\nmax = 5'), "as text"),
+        (
+            GOOD.replace('"0.02"', '"x"')
+            .replace('"rate"', '"code"')
+            .replace('description = "A rate"', 'description = "A rate"\nmin = "a"'),
+            "bounds a number",
+        ),
     ],
 )
 def test_a_bad_file_is_refused(tmp_path: Path, text: str, message: str) -> None:

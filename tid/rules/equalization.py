@@ -24,7 +24,7 @@ from tid.rules import readings
 from tid.rules.errors import InputError
 from tid.rules.messages import N_, Amount, Message, render_all
 from tid.rules.money import ZERO, allocate, from_cents, json_money, money_str, to_cents
-from tid.rules.params import ParamValue, history, param, param_or_none
+from tid.rules.params import ParamValue, history, note_period, param, param_or_none
 from tid.rules.periods import FiscalYear, fiscal_year_of, parse_fiscal_year
 from tid.rules.trace import TraceStep
 from tid.rules.waterfall import check_keys
@@ -36,6 +36,16 @@ _THRESHOLD = "equalization.hold_harmless.threshold"
 _REFERENCE = "equalization.hold_harmless.reference_fiscal_year"
 _SPREAD = "equalization.hold_harmless.spread"
 _GUARANTEE = "equalization.hold_harmless.guarantee"
+YEARLY = (
+    _LOTTERY,
+    _GF,
+    _ACT7,
+    _THRESHOLD,
+    _REFERENCE,
+    _SPREAD,
+    _GUARANTEE,
+    "equalization.public_works_rate",
+)
 _PUBLIC_WORKS = "equalization.public_works_rate"
 RATIO_PLACES = Decimal("0.000001")
 
@@ -533,6 +543,8 @@ def equalization_document(document: Mapping[str, Any]) -> dict[str, Any]:
     lottery = json_money(document.get("lottery_net_income"), "lottery_net_income")
     gf_net = json_money(document.get("gf_net_revenues"), "gf_net_revenues")
     municipalities = parse_municipalities(document.get("municipalities"))
+    # The fund works by fiscal year, on the year's first day (the reading reform-periods).
+    note_period(YEARLY, fy.start, fy.end, Message("FY%(label)s", label=fy.label))
     shares = fund_shares(
         fy,
         lottery,

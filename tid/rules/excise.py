@@ -31,6 +31,7 @@ from tid.rules.params import (
     ParamValue,
     active_overlay,
     history,
+    note_period,
     on_reload,
     param,
     param_or_none,
@@ -38,6 +39,7 @@ from tid.rules.params import (
 from tid.rules.periods import (
     FiscalYear,
     fiscal_month,
+    fiscal_month_days,
     month_label,
     month_of_fiscal,
     parse_fiscal_year,
@@ -73,6 +75,17 @@ _CIGARETTE = (
         "13 LPRA § 31751(a)(5)",
     ),
 )
+# The section's figures, read month by month on each month's first day; its readings of the
+# reimbursements and of the Highways Authority's deposit, for the year on its first day.
+MONTHLY = (
+    DIESEL,
+    *(
+        f"{prefix}.{cap}"
+        for _k, prefix, _l, _c in _CIGARETTE
+        for cap in ("annual_cap", "monthly_cap")
+    ),
+)
+YEARLY = (REIMBURSED, SUBJECT_TO)
 # recipient key -> its label as a message, for the warnings
 _LABELS = {
     "hta_cigarette": Message("HTA (cigarette tax)"),
@@ -112,6 +125,15 @@ class ExcisePlan:
     reachable_annual_max: dict[str, int]
     warnings: tuple[str, ...]
     steps: tuple[TraceStep, ...]
+    # Each fiscal month's values (1 = July), read on its first day (before the section
+    # applies, the first month's): the diesel's 4¢ and the cigarette tax's recipients.
+    months: tuple[tuple[ParamValue, tuple[Recipient, ...]], ...] = ()
+
+    def in_month(self, fiscal_month_number: int) -> tuple[ParamValue, tuple[Recipient, ...]]:
+        """The 4¢ and the recipients of a fiscal month."""
+        if not self.months:
+            return self.diesel, self.recipients
+        return self.months[fiscal_month_number - 1]
 
 
 @dataclass(frozen=True)
@@ -139,9 +161,9 @@ class ExciseResult:
 
     @cached_property
     def trace(self) -> tuple[TraceStep, ...]:
-        diesel = self.plan.diesel
         steps = list(self.plan.steps)
         for m, (gas, dsl, crude, reimb, net) in zip(self.months, self.fuel, strict=True):
+            diesel = self.plan.in_month(m.fiscal_month)[0]
             label = month_label(*month_of_fiscal(self.fiscal_year, m.fiscal_month))
             steps.append(
                 TraceStep(
@@ -242,6 +264,7 @@ def _excise_plan(fy: FiscalYear, overlay: Overlay | None) -> ExcisePlan:
         recipients.append(r)
         reachable[key] = _reachable(fy, r, warnings, steps)
     recipients.append(_GENERAL_FUND)
+    months = _excise_months(fy, first_month, diesel, tuple(recipients))
     return ExcisePlan(
         fy,
         diesel,
@@ -251,7 +274,34 @@ def _excise_plan(fy: FiscalYear, overlay: Overlay | None) -> ExcisePlan:
         reachable,
         tuple(warnings),
         tuple(steps),
+        months,
     )
+
+
+def _excise_months(
+    fy: FiscalYear, first_month: int, diesel: ParamValue, recipients: tuple[Recipient, ...]
+) -> tuple[tuple[ParamValue, tuple[Recipient, ...]], ...]:
+    """Each fiscal month's 4¢ and recipients, read on the month's first day (the project's
+    reading ``reform-periods``); a recipient that is none on the year's first day stays
+    none all year."""
+    months = []
+    for m in range(1, 13):
+        if m <= first_month:
+            months.append((diesel, recipients))
+            continue
+        on = date(*month_of_fiscal(fy, m), 1)
+        month_diesel = param(DIESEL, on)
+        found: list[Recipient] = []
+        for year_recipient, (key, prefix, _english, citation) in zip(
+            recipients, _CIGARETTE, strict=False
+        ):
+            if not year_recipient.carry_forward:
+                found.append(year_recipient)
+                continue
+            found.append(_cigarette_recipient(key, prefix, citation, on, first_month, [], []))
+        found.append(_GENERAL_FUND)
+        months.append((month_diesel, tuple(found)))
+    return tuple(months)
 
 
 def _applies_from(
@@ -404,8 +454,6 @@ def allocate_excise(fy: FiscalYear, months: Sequence[ExciseMonth]) -> ExciseResu
     (§ 31751(a)(1)–(2)). Cigarette: the priority waterfall of § 31751(a)(3)–(5).
     """
     plan = excise_plan(fy)
-    d_num, d_den = plan.diesel.ratio
-    d_num *= 100  # dollars a gallon -> cents a gallon
     fuel: list[tuple[int, int, int, int, int]] = []
     hta_fuel: list[int] = []
     periods: list[tuple[int, int]] = []
@@ -419,8 +467,9 @@ def allocate_excise(fy: FiscalYear, months: Sequence[ExciseMonth]) -> ExciseResu
                 f"before 13 LPRA § 31751 applies (from {first}, retroactive per its history "
                 "note)",
             )
+        d_num, d_den = plan.in_month(m.fiscal_month)[0].ratio
         g_num, g_den = m.diesel_gallons.as_integer_ratio()
-        num, den = g_num * d_num, g_den * d_den
+        num, den = g_num * d_num * 100, g_den * d_den  # dollars a gallon -> cents
         diesel = (2 * num + den) // (2 * den)  # gallons × ¢/gal, rounded half-up
         gasoline = _cents(m.gasoline_tax)
         crude = _cents(m.crude_oil_excise)
@@ -445,7 +494,7 @@ def allocate_excise(fy: FiscalYear, months: Sequence[ExciseMonth]) -> ExciseResu
             )
         cigarette_net.append((collected, back, collected - back))
         periods.append((m.fiscal_month, collected - back))
-    cigarette = run_waterfall(plan.recipients, periods, fiscal_year=fy.start_year)
+    cigarette = _cigarette_waterfall(plan, periods)
     warnings = list(plan.warnings)
     if any(back for _c, back, _n in cigarette_net):
         reimbursed_pv = param(REIMBURSED, max(fy.start, history(REIMBURSED).values[0].start))
@@ -473,6 +522,22 @@ def allocate_excise(fy: FiscalYear, months: Sequence[ExciseMonth]) -> ExciseResu
         cigarette,
         tuple(warnings),
         tuple(cigarette_net),
+    )
+
+
+def _cigarette_waterfall(plan: ExcisePlan, periods: Sequence[tuple[int, int]]) -> WaterfallResult:
+    """§ 31751(a)(3)–(5) over the months given, each by its own values (read on its first
+    day); a reform's change dated inside a month given is noted (reading reform-periods)."""
+    fy = plan.fiscal_year
+    on = max(fy.start, hta_start())
+    note_period(YEARLY, on, fy.end, Message("FY%(label)s", label=fy.label))
+    for m, _cents in periods:
+        note_period(MONTHLY, *fiscal_month_days(fy, m))
+    return run_waterfall(
+        plan.recipients,
+        periods,
+        fiscal_year=fy.start_year,
+        by_month={m: found[1] for m, found in enumerate(plan.months, 1)},
     )
 
 

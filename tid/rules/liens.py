@@ -387,7 +387,8 @@ def _parse_lien(item: object, path: str) -> Lien:
     if not isinstance(raw_id, str | int) or isinstance(raw_id, bool) or str(raw_id).strip() == "":
         raise InputError(f"{path}.id", f"{path}.id: every lien needs an id")
     kind = item.get("kind")
-    if kind not in LIEN_KINDS:
+    # A list or an object is no kind (and no key of the vocabulary can be looked up by it).
+    if not isinstance(kind, str) or kind not in LIEN_KINDS:
         known = ", ".join(LIEN_KINDS.codes())
         raise InputError(
             f"{path}.kind",

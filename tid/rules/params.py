@@ -14,6 +14,11 @@ Equalization Fund) change their figures over time. Each figure lives in
 
 (``since`` may stand for ``from``, and ``unit`` may be set once on the parameter table.)
 
+A number's table may narrow the values a reform may give it with ``min`` and ``max``
+(written like its values; :data:`UNIT_BOUNDS` are its unit's otherwise), and a choice
+(``code``) may be given only within the years the law gives it (:attr:`Parameter.choices`):
+the project's reading ``reform-periods``, checked by tid/rules/reform_checks.py.
+
 The dotted table name is the parameter's stable name (the UI links trace steps to it). The
 files are read lazily with :mod:`tomllib`, validated strictly (unknown keys, a value without
 a citation, an unknown unit, unsorted or overlapping dates are refused) and cached.
@@ -34,15 +39,16 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from tid.rules import readings
 from tid.rules.errors import InputError
-from tid.rules.messages import N_
+from tid.rules.messages import N_, Message
 from tid.rules.periods import FiscalYear, parse_fiscal_year
 
 PARAMS_DIR = Path(__file__).with_name("params")
@@ -65,7 +71,7 @@ UNITS: dict[str, str] = {
     "ratio": "decimal",  # same as "rate"
 }
 
-_PARAMETER_KEYS = frozenset({"description", "unit", "values"})
+_PARAMETER_KEYS = frozenset({"description", "unit", "values", "min", "max"})
 _VALUE_KEYS = frozenset({"from", "since", "until", "value", "unit", "citation", "note"})
 _NAME_PART = re.compile(r"^[a-z][a-z0-9_]*$")
 _FRACTION = re.compile(r"^(\d+)/(\d+)$")
@@ -107,6 +113,23 @@ CODE_LABELS: dict[str, str] = {
 }
 
 
+# The values a reform may give a parameter of each unit, when its table narrows them no
+# further (``min`` / ``max``, written like its values): a rate is a part of the whole, a month
+# of the fiscal year is 1–12, and a day of the month is one every month has.
+UNIT_BOUNDS: dict[str, tuple[Value, Value | None]] = {
+    "rate": (Decimal(0), Decimal(1)),
+    "ratio": (Decimal(0), Decimal(1)),
+    "fraction": (Fraction(0), Fraction(1)),
+    "usd": (Decimal(0), Decimal("9999999999999.99")),
+    "usd_per_gallon": (Decimal(0), Decimal("9999999999999.99")),
+    "count": (0, 100000),
+    "days": (0, 100000),
+    "fiscal_month": (1, 12),
+    "day_of_month": (1, 28),
+    "year": (1900, 2200),
+}
+
+
 class ParameterFileError(ValueError):
     """A parameter file that breaks the rules of the format (a defect, not user input)."""
 
@@ -144,6 +167,38 @@ class Parameter:
     description: str
     values: tuple[DatedValue, ...]
     source: str
+    low: DatedValue | None = None
+    high: DatedValue | None = None
+
+    @property
+    def unit(self) -> str:
+        return self.values[0].unit
+
+    @property
+    def bounds(self) -> tuple[Value, Value | None] | None:
+        """The least and the greatest value a reform may give it (None: not a number; a
+        greatest of None: no bound above), its table's ``min`` / ``max`` or its unit's."""
+        unit_bounds = UNIT_BOUNDS.get(self.unit)
+        if unit_bounds is None:
+            return None
+        low, high = unit_bounds
+        return (
+            self.low.value if self.low is not None else low,
+            self.high.value if self.high is not None else high,
+        )
+
+    @property
+    def choices(self) -> tuple[tuple[str, date, date | None], ...]:
+        """A choice's values with the years the law gives each (first and last day; None:
+        open), in order: a reform may give a choice only within its years."""
+        spans: list[tuple[str, date, date | None]] = []
+        for v in self.values:
+            last = spans[-1] if spans else None
+            if last and last[0] == v.text and last[2] and last[2] + timedelta(days=1) == v.start:
+                spans[-1] = (v.text, last[1], v.end)
+                continue
+            spans.append((v.text, v.start, v.end))
+        return tuple(spans)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -302,7 +357,25 @@ def _parse_parameter(source: str, name: str, table: Mapping[str, Any]) -> Parame
             raise _fail(source, where, "'note' is text")
         value, text = _parse_value(source, where, unit, raw["value"])
         values.append(DatedValue(start, end, value, text, unit, citation.strip(), note))
-    return Parameter(name, description.strip(), tuple(values), source)
+    bounds = [_parse_bound(source, name, key, table.get(key), values) for key in ("min", "max")]
+    return Parameter(name, description.strip(), tuple(values), source, *bounds)
+
+
+def _parse_bound(
+    source: str, name: str, key: str, raw: object, values: list[DatedValue]
+) -> DatedValue | None:
+    """A parameter's ``min`` or ``max``: a number of its unit that every value keeps."""
+    if raw is None:
+        return None
+    unit = values[0].unit
+    if unit not in UNIT_BOUNDS:
+        raise _fail(source, name, f"{key!r} bounds a number, not a {unit}")
+    value, text = _parse_value(source, f"{name}.{key}", unit, raw)
+    for v in values:
+        if (v.value < value) if key == "min" else (v.value > value):  # type: ignore[operator]
+            raise _fail(source, name, f"the value {v.text} from {v.start} is outside {key}")
+    first = values[0]
+    return DatedValue(first.start, None, value, text, unit, first.citation)
 
 
 def _walk(source: str, prefix: str, table: Mapping[str, Any]) -> Iterable[Parameter]:
@@ -545,6 +618,60 @@ def param(name: str, on: date) -> ParamValue:
     if found is None:
         raise NotInForceError(name, on, _index(name)[1])
     return found
+
+
+# ---------------------------------------------------------------------------------------
+# Periods: a calculator that works month by month reads a month's values on its first day,
+# one that works by fiscal year reads the year's on its first day (the project's reading
+# ``reform-periods``). A change dated inside such a period is not used by it: noted.
+
+# The notes gathered in this context (None: none is gathered: the law alone is computed).
+_NOTES: ContextVar[list[Message] | None] = ContextVar("tid_params_notes", default=None)
+
+
+@contextmanager
+def noting() -> Iterator[list[Message]]:
+    """Within the block, :func:`note_period` gathers its notes into the list it yields."""
+    notes: list[Message] = []
+    token = _NOTES.set(notes)
+    try:
+        yield notes
+    finally:
+        _NOTES.reset(token)
+
+
+def note_period(names: Iterable[str], first: date, last: date, period: str) -> None:
+    """Note each change of the overlay in force to one of ``names`` dated inside the period
+    from ``first`` to ``last`` (named ``period``), which reads the value in force on
+    ``first``: the period does not use it (when it would give the value another). A name
+    that ends with a dot stands for every parameter whose name begins with it."""
+    overlay, notes = _OVERLAY.get(), _NOTES.get()
+    if overlay is None or notes is None:
+        return
+    wanted = set(names)
+    prefixes = tuple(n for n in wanted if n.endswith("."))
+    for name, found in overlay.values:
+        if name not in wanted and not name.startswith(prefixes):
+            continue
+        for change in found:
+            if not first < change.start <= last:
+                continue
+            used, then = param_or_none(name, first), param_or_none(name, change.start)
+            if then is None or (used is not None and used.value == then.value):
+                continue
+            note = Message(
+                "The change to %(name)s from %(day)s is not used in %(period)s: the period "
+                "uses the values in force on its first day, %(first)s, so the change applies "
+                "from the next period, from %(next)s (%(reading)s).",
+                name=name,
+                day=change.start,
+                period=period,
+                first=first,
+                next=last + timedelta(days=1),
+                reading=readings.note("reform-periods"),
+            )
+            if note not in notes:
+                notes.append(note)
 
 
 def history(name: str) -> Parameter:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 from tid.rules.errors import InputError, field_error
 from tid.rules.messages import Message
@@ -134,3 +134,10 @@ def parse_date(value: object, field: str) -> date:
 
 def month_label(year: int, month: int) -> str:
     return f"{year:04d}-{month:02d}"
+
+
+def fiscal_month_days(fy: FiscalYear, fiscal_month_number: int) -> tuple[date, date, str]:
+    """A fiscal month's first and last days and its label (``"2024-08"``)."""
+    year, month = month_of_fiscal(fy, fiscal_month_number)
+    after = date(year + 1, 1, 1) if month == 12 else date(year, month + 1, 1)
+    return date(year, month, 1), after - timedelta(days=1), month_label(year, month)

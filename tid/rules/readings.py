@@ -384,6 +384,35 @@ _ALL = (
         ),
         (N_("Municipal Equalization Fund"),),
     ),
+    Reading(
+        "reform-periods",
+        N_("The periods of a reform"),
+        N_(
+            "How a reform's changes to the statutes' figures apply is not in the statutes; the "
+            "project reads it so. A reform is a set of changes to dated parameters, each from a "
+            "day; under the law "
+            "and under the reform the same calculator runs, and the differences are reform "
+            "minus law. Which value a period uses: a calculator that works month by month "
+            "(Act 272 distribution, excise allocations) uses for each month the values in "
+            "force on that month's first day, so a change dated inside a month applies from "
+            "the next month; a calculator that works by fiscal year (the 1994 distribution, "
+            "the Equalization Fund) uses the values in force on the year's first day, so a "
+            "change dated inside the year applies from the next year; a stay uses the values "
+            "in force on its date. Whenever a change's day falls inside a period that does "
+            "not use it, the result warns, naming the change, its day and the period. A "
+            "change that would make a calculator impossible (a share group that no longer "
+            "adds up to the whole, a month number outside 1–12, a count of zero, a regime or "
+            "choice outside the years the law gives it, a day of the month that not every "
+            "month has) is refused before any computation, naming the change's value and the "
+            "values allowed. A reform never crashes a calculator."
+        ),
+        (
+            N_("Act 272-2003 § 31"),
+            N_("13 LPRA § 31751(a)"),
+            N_("IRC 1994 § 2051 ¶ (5)"),
+            N_("Municipal Equalization Fund"),
+        ),
+    ),
 )
 
 READINGS: dict[str, Reading] = {reading.slug: reading for reading in _ALL}

@@ -17,6 +17,7 @@ from typing import Any
 
 from tid.rules import calculators, params
 from tid.rules.errors import InputError
+from tid.rules.messages import render_all
 from tid.rules.reform import Reform, Resolver, describe, parse_reform, reforms_in
 
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
@@ -44,8 +45,12 @@ def run_request(name: str, body: object, *, resolve: Resolver | None = None) -> 
 def run_under(name: str, document: object, reform: Reform | None) -> dict[str, Any]:
     """A calculator's result under ``reform`` (None: the law), each trace step marked."""
     overlay = reform.overlay() if reform is not None else None
-    with params.overlaid(overlay):
+    with params.overlaid(overlay), params.noting() as notes:
         result = calculators.run(name, document)
+    if notes:
+        # The changes dated inside a period that does not use them (reading reform-periods).
+        result["warnings"] = [*result.get("warnings", []), *notes]
+        result["warnings_es"] = [*result.get("warnings_es", []), *render_all(notes, "es")]
     marks = overlay.citations if overlay is not None else frozenset()
     for step in result.get("trace") or []:
         if isinstance(step, dict):

@@ -124,6 +124,16 @@ class WaterfallResult:
     fiscal_year: int
     recipients: tuple[Recipient, ...]
     periods: tuple[Period, ...]
+    # The recipients of a fiscal month whose values differ from the year's (a reform's
+    # change from inside the year: read on each month's first day): month -> recipients.
+    by_month: tuple[tuple[int, tuple[Recipient, ...]], ...] = ()
+
+    def recipients_in(self, fiscal_month_number: int) -> tuple[Recipient, ...]:
+        """The recipients as they stand in a fiscal month (their labels and citations)."""
+        for month, recipients in self.by_month:
+            if month == fiscal_month_number:
+                return recipients
+        return self.recipients
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -149,7 +159,7 @@ class WaterfallResult:
             label = month_label(*month_of_fiscal(fy, p.fiscal_month))
             left = p.total
             for r, owed, paid, carried in zip(
-                self.recipients, p.owed, p.paid, p.carried, strict=True
+                self.recipients_in(p.fiscal_month), p.owed, p.paid, p.carried, strict=True
             ):
                 if not r.active_in(self.fiscal_year):
                     continue
@@ -187,6 +197,11 @@ class WaterfallResult:
                 )
                 left -= paid
         return steps
+
+
+def _half_up(exact: Fraction) -> int:
+    """A non-negative exact amount of cents rounded half-up."""
+    return (2 * exact.numerator + exact.denominator) // (2 * exact.denominator)
 
 
 def _ratio(share: Decimal | Fraction) -> tuple[int, int]:
@@ -300,27 +315,81 @@ def _plan(recipients: tuple[Recipient, ...], fiscal_year: int) -> _Plan:
     return tuple(plan)
 
 
+def _month_plans(
+    recipients: tuple[Recipient, ...],
+    by_month: Mapping[int, Sequence[Recipient]],
+    fiscal_year: int,
+) -> tuple[_Plan, ...]:
+    """Each fiscal month's plan when the recipients' values change inside the year: the
+    month's own shares and caps, and the sums to date (fixed accruals, floors) of each
+    month's own values up to it."""
+    plans = [
+        _plan(tuple(by_month.get(m, recipients)), fiscal_year) for m in range(1, MONTHS_IN_FY + 1)
+    ]
+    shape = [(step[0], step[1]) for step in plans[0]]
+    if any([(step[0], step[1]) for step in plan] != shape for plan in plans):
+        raise ValueError("the recipients of each month are the same, in the same kinds")
+    mixed: list[list[_Step]] = [list(plan) for plan in plans]
+    for j, (_i, kind) in enumerate(shape):
+        if kind not in (_FIXED_CARRY, _FLOOR):
+            continue
+        sums, to_date = [0], 0
+        for m in range(1, MONTHS_IN_FY + 1):
+            _i2, _k, _n, _d, cap, _a, installments, cumulative, first = plans[m - 1][j]
+            assert cumulative is not None
+            if kind == _FLOOR:
+                due = cumulative[m] - cumulative[m - 1]  # the month's floor, when counted
+            else:
+                due = installments[m - 1] if installments is not None else (cap or 0)
+                due = 0 if m < first else (cap if cap is not None and due > cap else due)
+            to_date += due
+            sums.append(to_date)
+        for m in range(1, MONTHS_IN_FY + 1):
+            step = mixed[m - 1][j]
+            annual = step[5]
+            cumulative = tuple(
+                min(v, annual) if kind == _FIXED_CARRY and annual is not None else v for v in sums
+            )
+            mixed[m - 1][j] = (*step[:7], cumulative, step[8])
+    return tuple(tuple(plan) for plan in mixed)
+
+
+def _plans(
+    recipients: tuple[Recipient, ...],
+    by_month: Mapping[int, Sequence[Recipient]] | None,
+    fiscal_year: int,
+) -> tuple[dict[int, tuple[Recipient, ...]], tuple[_Plan, ...]]:
+    """The months whose recipients are not the year's, and each fiscal month's plan."""
+    changed = {m: tuple(r) for m, r in (by_month or {}).items() if tuple(r) != recipients}
+    if changed:
+        return changed, _month_plans(recipients, changed, fiscal_year)
+    return changed, (_plan(recipients, fiscal_year),) * MONTHS_IN_FY
+
+
 def run_waterfall(
     recipients: Sequence[Recipient],
     periods: Sequence[tuple[int, int]],
     *,
     fiscal_year: int,
+    by_month: Mapping[int, Sequence[Recipient]] | None = None,
 ) -> WaterfallResult:
     """Pay each period's total (cents) down the recipients in priority order.
 
     ``periods``: (fiscal month 1–12, total cents), months strictly increasing; a month not
     given collected nothing (fixed accruals of carried recipients still accrue for it).
+    ``by_month``: a month's own recipients (same keys and kinds, other values), its sums to
+    date (fixed accruals, a floor, a share of the total to date) adding each month's own.
     """
     recipients = tuple(recipients)
-    plan = _plan(recipients, fiscal_year)
-    n = len(recipients)
-    accrued = [0] * n
-    paid_to_date = [0] * n
+    changed, plans = _plans(recipients, by_month, fiscal_year)
+    n, last = len(recipients), 0
+    accrued, paid_to_date = [0] * n, [0] * n
+    floor_share = [Fraction(0)] * n  # a floor's share of the total to date, exactly
     result: list[Period] = []
-    last = 0
     for month, total in periods:
         if not last < month <= MONTHS_IN_FY:
             raise ValueError("fiscal months must be strictly increasing, from 1 to 12")
+        plan = plans[month - 1]
         if total < 0:
             raise ValueError("a period's total cannot be negative")
         left = total
@@ -337,9 +406,9 @@ def run_waterfall(
                 owed = cumulative[month] - paid_to_date[i]
             elif kind == _FLOOR:
                 assert cumulative is not None and num is not None and den is not None
-                if month >= first:
-                    accrued[i] += total  # the total to date, counted from the first month
-                share_to_date = (2 * num * accrued[i] + den) // (2 * den)  # half-up
+                if month >= first:  # each month's total at its month's share, to date
+                    floor_share[i] += Fraction(num * total, den)
+                share_to_date = _half_up(floor_share[i])
                 floor_to_date = cumulative[month]
                 owed_to_date = share_to_date if share_to_date > floor_to_date else floor_to_date
                 owed = owed_to_date - paid_to_date[i]
@@ -375,7 +444,7 @@ def run_waterfall(
                 carried_row[i] = owed - pay
         result.append(Period(month, total, tuple(owed_row), tuple(paid_row), tuple(carried_row)))
         last = month
-    return WaterfallResult(fiscal_year, recipients, tuple(result))
+    return WaterfallResult(fiscal_year, recipients, tuple(result), tuple(sorted(changed.items())))
 
 
 def reachable_annual_max(recipient: Recipient, fiscal_year: int) -> int | None:

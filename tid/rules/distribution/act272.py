@@ -13,8 +13,15 @@ from tid.rules.distribution.trace_figures import _pct
 from tid.rules.errors import InputError
 from tid.rules.messages import N_, Amount, Message
 from tid.rules.money import from_cents, money_str, to_cents
-from tid.rules.params import ParamValue, history, param, param_or_none
-from tid.rules.periods import FiscalYear, fiscal_month, fiscal_year_of, month_label, month_of_fiscal
+from tid.rules.params import ParamValue, history, note_period, param, param_or_none
+from tid.rules.periods import (
+    FiscalYear,
+    fiscal_month,
+    fiscal_month_days,
+    fiscal_year_of,
+    month_label,
+    month_of_fiscal,
+)
 from tid.rules.trace import TraceStep
 from tid.rules.waterfall import (
     Recipient,
@@ -112,16 +119,50 @@ def reserve_years_said(years: ParamValue) -> Message:
     )
 
 
+# The parameters § 31 reads month by month (on each month's first day) and those it reads
+# for the fiscal year (on its first day): the project's reading ``reform-periods``.
+MONTHLY = tuple(
+    f"{_A}.{name}"
+    for name in (
+        "tourism_company_admin_share",
+        "general_fund_share",
+        "convention_bureau_share",
+        "convention_bureau_monthly_floor",
+    )
+)
+YEARLY = tuple(
+    f"{_A}.{name}"
+    for name in (
+        "bank_installment_count",
+        "bank_first_fiscal_month",
+        "convention_bureau_annual_floor",
+        "convention_center_reserve_account",
+        "convention_center_reserve_release",
+    )
+)
+# (The reserve's years are read on the day of the opening, like a stay's values on its date;
+# its deficit threshold from the later of the year's first day and the opening.)
+_THRESHOLD = f"{_A}.convention_center_deficit_threshold"
+
+
 def act272_recipients(
-    fy: FiscalYear, bank_certified_amount: Decimal, *, floor_on: bool, reserve: bool = False
+    fy: FiscalYear,
+    bank_certified_amount: Decimal,
+    *,
+    floor_on: bool,
+    reserve: bool = False,
+    month: int = 1,
 ) -> tuple[list[Recipient], tuple[int, ...], list[ParamValue]]:
-    """The § 31(A)–(B) waterfall of fiscal year ``fy`` as data.
+    """The § 31(A)–(B) waterfall of fiscal month ``month`` of ``fy`` as data: its shares and
+    floor those in force on the month's first day, the Bank's transfers the year's.
 
     With ``reserve`` the 5 % of (ii) is held in the Convention Center's reserve.
     """
     count = param(f"{_A}.bank_installment_count", fy.start)
     first = param(f"{_A}.bank_first_fiscal_month", fy.start)
-    on = max(fy.start, act272_first_month())  # the shares are Act 272's, from 2003-09-09
+    year, number = month_of_fiscal(fy, month)
+    # the shares are Act 272's, from 2003-09-09
+    on = max(date(year, number, 1), act272_first_month())
     admin = param(f"{_A}.tourism_company_admin_share", on)
     gf = param(f"{_A}.general_fund_share", on)
     account = param(f"{_A}.convention_center_reserve_account", on)
@@ -314,19 +355,28 @@ def distribute_act272(
         fy, convention_center_opened_on, convention_center_operating_deficit, trace, warnings
     )
     floor_on = bureau_floor_from_fy is not None and fy >= bureau_floor_from_fy
-    recipients, schedule, used = act272_recipients(
+    months_used = _act272_months(
         fy, bank_certified_amount, floor_on=floor_on, reserve=reserve_on is not None
     )
-    waterfall = run_waterfall(recipients, periods, fiscal_year=fy.start_year)
+    recipients, schedule, used = months_used[0]
+    _note_periods(fy, [m for m, _c in periods], convention_center_opened_on)
+    waterfall = run_waterfall(
+        recipients,
+        periods,
+        fiscal_year=fy.start_year,
+        by_month={m: found[0] for m, found in enumerate(months_used, 1)},
+    )
     count, first, floor = used[0], used[1], used[5]
     trace.insert(0, _act272_bank_transfers(fy, count, first, schedule))
     for pv in used[2:5]:
         trace.append(
             TraceStep(Message("Share %(name)s", name=pv.name), str(pv.value), pv.citation, pv.name)
         )
+    trace += _act272_month_values(fy, [m for m, _c in periods], months_used)
     warnings += _floor_warnings(fy, floor, bureau_floor_from_fy, floor_on)
     if floor_on:
-        trace += _act272_bureau_floor(fy, floor, waterfall, recipients)
+        floors = [found[2][5] for found in months_used]
+        trace += _act272_bureau_floor(fy, floors, waterfall, recipients)
     reserve: ConventionCenterReserve | None = None
     if reserve_on is not None:
         reserve = _act272_reserve_outcome(
@@ -348,6 +398,75 @@ def distribute_act272(
     return Act272Result(
         fy, schedule, floor_on, waterfall, tuple(warnings), tuple(trace), joined, reserve
     )
+
+
+def _act272_months(
+    fy: FiscalYear, bank_certified_amount: Decimal, *, floor_on: bool, reserve: bool
+) -> list[tuple[list[Recipient], tuple[int, ...], list[ParamValue]]]:
+    """Each fiscal month's waterfall (1 = July): its shares and floor read on its first day
+    (before October 2003, October's)."""
+    first_distributed = act272_first_month()
+    first_fm = fiscal_month(first_distributed.year, first_distributed.month)
+    start = first_fm if fy.start <= first_distributed else 1
+    found: list[tuple[list[Recipient], tuple[int, ...], list[ParamValue]]] = []
+    seen: tuple[tuple[object, str], ...] = ()
+    for m in range(1, 13):
+        on = max(fiscal_month_days(fy, max(m, start))[0], first_distributed)
+        values = tuple((pv.value, pv.citation) for pv in (param(n, on) for n in MONTHLY))
+        if found and values == seen:  # the month before's values: its waterfall
+            found.append(found[-1])
+            continue
+        found.append(
+            act272_recipients(
+                fy, bank_certified_amount, floor_on=floor_on, reserve=reserve, month=max(m, start)
+            )
+        )
+        seen = values
+    return found
+
+
+def _note_periods(fy: FiscalYear, months: Sequence[int], opened_on: date | None) -> None:
+    """Note a reform's change not used: one dated inside a month given (its shares, its
+    floor) or inside the fiscal year (its transfers, its annual floor, its reserve)."""
+    year_said = Message("FY%(label)s", label=fy.label)
+    # The transfers are read on the year's first day; the rest of § 31 from the Act's first
+    # month (in FY2003-04, October 2003).
+    note_period(YEARLY[:2], fy.start, fy.end, year_said)
+    note_period(YEARLY[2:], max(fy.start, act272_first_month()), fy.end, year_said)
+    if opened_on is not None and opened_on <= fy.end:
+        note_period((_THRESHOLD,), max(fy.start, opened_on), fy.end, year_said)
+    for m in months:
+        note_period(MONTHLY, *fiscal_month_days(fy, m))
+
+
+def _act272_month_values(
+    fy: FiscalYear,
+    months: Sequence[int],
+    months_used: Sequence[tuple[list[Recipient], tuple[int, ...], list[ParamValue]]],
+) -> list[TraceStep]:
+    """Each share and floor whose value in a month given is not the one before it (a
+    reform's change from that month: read on the month's first day)."""
+    steps = []
+    for m in months:
+        if m == 1:
+            continue
+        before, now = months_used[m - 2][2], months_used[m - 1][2]
+        for old, new in zip(before[2:6], now[2:6], strict=True):
+            if old.value == new.value and old.citation == new.citation:
+                continue
+            steps.append(
+                TraceStep(
+                    Message(
+                        "%(month)s on: %(name)s",
+                        month=month_label(*month_of_fiscal(fy, m)),
+                        name=new.name,
+                    ),
+                    str(new.value),
+                    new.citation,
+                    new.name,
+                )
+            )
+    return steps
 
 
 def _act272_periods(
@@ -411,23 +530,39 @@ def _act272_bank_transfers(
 
 
 def _act272_bureau_floor(
-    fy: FiscalYear, floor: ParamValue, waterfall: WaterfallResult, recipients: list[Recipient]
+    fy: FiscalYear,
+    floors: Sequence[ParamValue],
+    waterfall: WaterfallResult,
+    recipients: list[Recipient],
 ) -> list[TraceStep]:
-    """§ 31(B)(iii): the Convention Bureau's floor owed to date, month by month."""
+    """§ 31(B)(iii): the Convention Bureau's floor owed to date, month by month (``floors``:
+    each fiscal month's, read on its first day)."""
     i = waterfall.keys.index("convention_bureau")
     steps = []
     for p in waterfall.periods:
         elapsed = recipients[i].elapsed(p.fiscal_month)
+        counted = floors[p.fiscal_month - elapsed : p.fiscal_month]
+        floor = floors[p.fiscal_month - 1]
+        label = month_label(*month_of_fiscal(fy, p.fiscal_month))
+        if all(f.cents == floor.cents for f in counted):
+            said = Message(
+                "%(value)s: Convention Bureau floor to date = %(decimal)s × "
+                "%(elapsed)s months elapsed",
+                value=label,
+                decimal=money_str(floor.decimal),
+                elapsed=elapsed,
+            )
+        else:
+            said = Message(
+                "%(value)s: Convention Bureau floor to date = the sum of the floors of the "
+                "%(elapsed)s months elapsed, each month's in force on its first day",
+                value=label,
+                elapsed=elapsed,
+            )
         steps.append(
             TraceStep(
-                Message(
-                    "%(value)s: Convention Bureau floor to date = %(decimal)s × "
-                    "%(elapsed)s months elapsed",
-                    value=month_label(*month_of_fiscal(fy, p.fiscal_month)),
-                    decimal=money_str(floor.decimal),
-                    elapsed=elapsed,
-                ),
-                money_str(from_cents(floor.cents * elapsed)),
+                said,
+                money_str(from_cents(sum(f.cents for f in counted))),
                 floor.citation,
                 floor.name,
             )
@@ -449,7 +584,7 @@ def _act272_reserve_outcome(
     released to the Treasury General Fund (with their ``trace`` and ``warnings``)."""
     opened_on, first_fy, last_fy = reserve_on
     on = max(fy.start, opened_on)
-    threshold = param(f"{_A}.convention_center_deficit_threshold", on)
+    threshold = param(_THRESHOLD, on)
     years = param(f"{_A}.convention_center_reserve_years", max(opened_on, act272_first_month()))
     held = dict(zip(waterfall.keys, waterfall.totals, strict=True))[RESERVE_KEY]
     if operating_deficit is None:

@@ -14,7 +14,7 @@ from tid.rules.distribution.trace_figures import _frac, _pct, _points, _step
 from tid.rules.errors import InputError
 from tid.rules.messages import Amount, Message
 from tid.rules.money import from_cents, money_str, to_cents
-from tid.rules.params import ParamValue, history, param, param_or_none
+from tid.rules.params import ParamValue, history, note_period, param, param_or_none
 from tid.rules.periods import FiscalYear
 from tid.rules.trace import TraceStep
 from tid.rules.vocab.lodging_types import irc1994_types
@@ -41,6 +41,9 @@ UNNAMED_WARNING = Message(
     reading=readings.note("unnamed-recipients"),
 )
 _P = "distribution.irc1994"
+# What the 1994 rules read for a fiscal year, on its first day: their points and shares, and
+# the rates of the lodgings (prefixes).
+YEARLY = (f"{_P}.", "room_tax.irc1994.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +55,25 @@ class Irc1994Result:
     allocations: dict[str, int]
     warnings: tuple[str, ...]
     trace: tuple[TraceStep, ...]
+
+
+def _rate(kind: str, collected: Decimal, on: date) -> tuple[ParamValue, Fraction]:
+    """A lodging kind's rate on ``on``; tax collected at a rate of 0 (a reform's) has no
+    taxed base, refused naming the kind's collections."""
+    rate_pv = param(f"room_tax.irc1994.rate.{kind}", on)
+    rate = _frac(rate_pv)
+    if rate == 0:
+        raise InputError(
+            f"collections.{kind}",
+            Message(
+                "collections.%(kind)s: %(collected)s of tax cannot have been collected at a "
+                "rate of 0 (%(citation)s): its taxed base is unknown",
+                kind=kind,
+                collected=money_str(collected),
+                citation=rate_pv.citation,
+            ),
+        )
+    return rate_pv, rate
 
 
 def _irc1994_kind(
@@ -68,8 +90,7 @@ def _irc1994_kind(
     """One lodging kind's tax under ¶ (5): its points above the pool go to the General Fund
     and then to the Special Accounts or the convention center account (into ``funds``, with
     their ``trace``); returns the taxed base's share of the pool (its first 6 points)."""
-    rate_pv = param(f"room_tax.irc1994.rate.{kind}", on)
-    rate = _frac(rate_pv)
+    rate_pv, rate = _rate(kind, collected, on)
     group = "casino" if kind in CASINO_TYPES else "non_casino"
     gf_top_pv = param(f"{_P}.general_fund_up_to.{group}", on)
     gf_top = min(rate, _frac(gf_top_pv))
@@ -204,6 +225,10 @@ def distribute_irc1994(
     part-year; the Special Accounts do not apply (they ended with FY1999-2000).
     """
     above, part_year = _irc1994_regime(fy, collections_until)
+    # The 1994 rules work by fiscal year, on the year's first day (reading reform-periods).
+    note_period(
+        YEARLY, _irc1994_on(fy), collections_until or fy.end, Message("FY%(label)s", label=fy.label)
+    )
     trace: list[TraceStep] = [
         TraceStep(
             Message("Points above the General Fund's go to"),
