@@ -1,5 +1,5 @@
 """How a command of ``tid`` refuses its input: the error as one JSON object on standard error,
-exit status 2 (CALCULATORS.md)."""
+exit status 2 (docs/calculators.md)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,6 @@ from tid.rules.errors import InputError
 
 
 def fail(exc: InputError) -> Any:
-    """Exit 2 with the error as one JSON object on standard error (CALCULATORS.md)."""
+    """Exit 2 with the error as one JSON object on standard error (docs/calculators.md)."""
     sys.stderr.write(json.dumps(exc.as_json(), ensure_ascii=False) + "\n")
     sys.exit(2)

@@ -1,5 +1,5 @@
 """The calculators' documents: a result as a PDF report (the input, the result, its trace
-and citations) and as CSV, computed from the calculator's JSON document (CALCULATORS.md)."""
+and citations) and as CSV, computed from the calculator's JSON document (docs/calculators.md)."""
 
 from __future__ import annotations
 

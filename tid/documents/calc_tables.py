@@ -191,7 +191,7 @@ def _as_is(key: str, value: object) -> object:
 
 def _is_number(value: object) -> bool:
     """A value the calculator wrote as a number: an int, or an amount, rate or quantity
-    (decimal strings, CALCULATORS.md)."""
+    (decimal strings, docs/calculators.md)."""
     if isinstance(value, bool):
         return False
     return isinstance(value, int) or (isinstance(value, str) and bool(_DECIMAL.match(value)))

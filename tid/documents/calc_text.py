@@ -323,7 +323,7 @@ def csv_text(column: str, value: object) -> object:
 
 def result_csv(result: Mapping[str, Any]) -> str:
     """A result as the CSV a reader downloads: columns and codes named in their language
-    (CALCULATORS.md fixes the JSON documents, not this file; the JSON API and ``tid calc``
+    (docs/calculators.md fixes the JSON documents, not this file; the JSON API and ``tid calc``
     are the machine interface)."""
     return calc_tables.result_csv(result, label, csv_text)
 

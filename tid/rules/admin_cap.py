@@ -2,7 +2,8 @@
 
 The association may use "up to a maximum of" a share of the impost revenues (the statute's
 rate, the dated setting ``district.admin_cap_rate``) for administrative expenditures directly
-related to administering them. RULES.md § 1.4 measures it per fiscal year: administrative
+related to administering them. The project measures it per fiscal year
+(/readings#admin-cap-per-fiscal-year): administrative
 spending booked in the FY ≤ the cap rate × impost revenue collected in the same FY up to that
 moment. An expenditure that would break it is refused,
 with the figures: revenue to date, admin to date, the cap and the headroom.
@@ -121,7 +122,7 @@ def check_admin_expenditure(
     on: date | None = None,
 ) -> AdminCapDecision:
     """21 LPRA § 6653(6): administrative expenditures may not exceed the cap rate of the impost
-    revenues collected; measured per fiscal year (RULES.md § 1.4).
+    revenues collected; measured per fiscal year (/readings#admin-cap-per-fiscal-year).
 
     ``revenue_to_date`` and ``admin_to_date`` are the impost revenue collected and the
     administrative spending booked in the fiscal year so far; ``proposed`` is the new

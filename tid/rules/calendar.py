@@ -1,4 +1,4 @@
-"""The statutory deadlines of 21 LPRA § 6653, counted per 1 LPRA § 72 (RULES.md § 1.1).
+"""The statutory deadlines of 21 LPRA § 6653, counted per 1 LPRA § 72.
 
 Each deadline has one function here, and every place that shows or uses it (the calculator,
 petitions, billing, notices, the digest, the iCal feed) calls that function without choosing
@@ -44,7 +44,7 @@ def _setting_bool(name: str, on: date, field: str) -> tuple[bool, str]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Deadlines — 21 LPRA § 6653(2), (5), (7), counted per 1 LPRA § 72 (RULES.md § 1.1)
+# Deadlines — 21 LPRA § 6653(2), (5), (7), counted per 1 LPRA § 72
 # ---------------------------------------------------------------------------------------------
 
 COUNTING_CITATION = N_("1 LPRA § 72")
@@ -132,8 +132,8 @@ def _pr_holidays() -> Any:
 
 
 def general_election_day(year: int) -> date | None:
-    """Puerto Rico's general election day in ``year`` (RULES.md § 1.1: the first Tuesday after
-    the first Monday of November, every fourth year from the setting
+    """Puerto Rico's general election day in ``year`` (/readings#general-election-day: the first
+    Tuesday after the first Monday of November, every fourth year from the setting
     ``general_election_day``), or ``None`` when there is none that year."""
     november_1 = date(year, 11, 1)
     first_monday = november_1 + timedelta(days=(0 - november_1.weekday()) % 7)
@@ -154,10 +154,9 @@ def holiday_name(day: date) -> str | None:
 def _holiday_name(day: date, overlay: params.Overlay | None) -> str | None:
     """The name of Puerto Rico's legal holiday on ``day`` (English), or ``None``.
 
-    The `holidays` package's days, with two dated settings (RULES.md § 1.1): its *observed*
-    days count (``observed_holidays``) and the general election day is added
-    (``general_election_day``).
-    """
+    The `holidays` package's days, with two dated settings (/readings#observed-holidays): its
+    *observed* days count (``observed_holidays``) and the general election day is added
+    (``general_election_day``)."""
     names = [str(n) for n in str(_pr_holidays().get(day) or "").split("; ") if n]
     observed = params.param_or_none("district.observed_holidays", day)
     if observed is None or observed.value is not True:
@@ -171,8 +170,9 @@ params.on_reload(_holiday_name.cache_clear)
 
 
 def added_by_setting(name: str | None) -> list[str]:
-    """The settings of RULES.md § 1.1 that make ``name`` a holiday: ``district.observed_holidays``
-    for an observed day, ``district.general_election_day`` for the election."""
+    """The settings of /readings#observed-holidays that make ``name`` a holiday:
+    ``district.observed_holidays`` for an observed day, ``district.general_election_day`` for the
+    election."""
     parts = (name or "").split("; ")
     found = []
     if any(p.endswith(OBSERVED) for p in parts):
@@ -539,11 +539,10 @@ def publication_window(mayor_approved: date) -> PublicationWindow:
     """21 LPRA § 6653(7): the ordinance is published once in a newspaper of general
     circulation during the week following the mayor's approval.
 
-    RULES.md § 1.1: "the week following approval" = the 7 days after the approval day
-    (approval + 1 … approval + 7). The window is a calendar week, not a period counted to a
-    last day, so its end is kept as it is even when it falls on a Sunday or holiday (the
-    result warns of this reading).
-    """
+    /readings#week-following-approval: "the week following approval" = the 7 days after the approval
+    day (approval + 1 … approval + 7). The window is a calendar week, not a period counted to a last
+    day, so its end is kept as it is even when it falls on a Sunday or holiday (the result warns of
+    this reading)."""
     field = "mayor_approved"
     days, citation = _setting_int("publication_week_days", mayor_approved, field)
     if (date.max - mayor_approved).days < days:
@@ -614,7 +613,7 @@ _DEADLINE_INPUTS = (
 
 
 def deadlines_document(document: Mapping[str, Any]) -> dict[str, Any]:
-    """CALCULATORS.md `deadlines`: the § 6653(2), (5), (7) deadlines of the dates given.
+    """docs/calculators.md `deadlines`: the § 6653(2), (5), (7) deadlines of the dates given.
 
     In: any of ``petition_received``, ``ordinance_received_by_mayor``, ``mayor_approved``,
     ``ordinance_received_by_association``; optional ``skip_saturday`` (true/false) and

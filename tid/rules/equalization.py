@@ -1,4 +1,4 @@
-"""The Municipal Equalization Fund (RULES.md § 5; ``municipal-equalization-fund-es.txt``).
+"""The Municipal Equalization Fund (Municipal Equalization Fund, (a)–(d)).
 
 - (a) the basic property tax passes through (an input);
 - (b) 25 % (FY1991-92), 30 % (FY1992-93), 35 % (FY1993-94 on) of the Additional Lottery
@@ -84,7 +84,7 @@ class HoldHarmlessResult:
 
 @dataclass(frozen=True, slots=True)
 class FundShares:
-    """The fund's sources for one fiscal year (RULES.md § 5 (a)–(d))."""
+    """The fund's sources for one fiscal year (Municipal Equalization Fund, (a)–(d))."""
 
     fiscal_year: FiscalYear
     lottery_rate: Decimal
@@ -281,8 +281,8 @@ def hold_harmless(fy: FiscalYear, municipalities: Sequence[Municipality]) -> Hol
     allocation. The top-ups are taken from the others inversely proportional to the share
     their allocation was of their income (weight = income ÷ allocation), to the cent by
     largest remainder; one taken below zero is set to zero and the rest spread again over
-    the others (RULES.md § 5). Infeasible (the others hold too little): an InputError.
-    """
+    the others (/readings#no-municipality-below-zero). Infeasible (the others hold too little): an
+    InputError."""
     threshold = param_or_none(_THRESHOLD, fy.start)
     if threshold is None:
         return _before_hold_harmless(fy, municipalities)
@@ -434,8 +434,8 @@ def _take_from_the_others(
     """(c)(2): the top-ups (``needed`` cents) taken from the unprotected municipalities
     (``others``), inversely proportional to the share their allocation was of their income
     (weight = income ÷ allocation), to the cent; one taken below zero is taken to zero and
-    the rest spread again over the others (RULES.md § 5). Fills ``take``; returns the
-    municipalities taken to zero, in order. Infeasible: an InputError."""
+    the rest spread again over the others (/readings#no-municipality-below-zero). Fills ``take``;
+    returns the municipalities taken to zero, in order. Infeasible: an InputError."""
     available = sum(base[i] for i in others)
     if available < needed:
         raise InputError(
@@ -537,7 +537,7 @@ def parse_municipalities(value: object) -> list[Municipality]:
 
 
 def equalization_document(document: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``equalization`` calculator of CALCULATORS.md (Municipal Equalization Fund)."""
+    """The ``equalization`` calculator of docs/calculators.md (Municipal Equalization Fund)."""
     check_keys(document, _FIELDS)
     fy = parse_fiscal_year(document.get("fiscal_year"))
     lottery = json_money(document.get("lottery_net_income"), "lottery_net_income")

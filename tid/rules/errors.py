@@ -2,7 +2,7 @@
 
 Every module of the core raises :class:`InputError` for bad input; the web shows the
 message next to the field, the command line and the API return it as JSON
-(``{"error": ..., "field": ...}``), as CALCULATORS.md fixes.
+(``{"error": ..., "field": ...}``), as docs/calculators.md fixes.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Excise allocations of 13 LPRA § 31751 (RULES.md § 4), month by month in a fiscal year.
+"""Excise allocations of 13 LPRA § 31751, month by month in a fiscal year.
 
 - § 31751(a)(1)–(2): the gasoline tax, 4¢ a gallon of the diesel tax and the crude-oil excise
   go to the Highways and Transportation Authority (HTA) special deposit, less the
@@ -10,7 +10,7 @@
   short of a payment is made up from later months of the same FY (no claw-back). The cigarette
   tax allocated is the month's collections less the amounts reimbursed under § 31668.
 - History: "retroactive to Jan. 1, 2011": FY2010-11 is computed from January 2011, its
-  months counted from January (RULES.md § 4).
+  months counted from January (/readings#excise-from-2011).
 """
 
 from __future__ import annotations
@@ -542,9 +542,9 @@ def _cigarette_waterfall(plan: ExcisePlan, periods: Sequence[tuple[int, int]]) -
 
 
 def _paid_before_hta_deposit(plan: ExcisePlan, cigarette: WaterfallResult) -> str | None:
-    """RULES.md § 4: the Bus Authority's and PRITA's shares are "contingent on the deposit of
-    twenty million dollars" to HTA. Read as priority month by month; a result that pays them
-    before HTA has its $20M for the year names the stricter reading."""
+    """/readings#subject-to-hta-deposit: the Bus Authority's and PRITA's shares are "contingent on
+    the deposit of twenty million dollars" to HTA. Read as priority month by month; a result that
+    pays them before HTA has its $20M for the year names the stricter reading."""
     hta = plan.recipients[0]
     if hta.annual_cap is None:
         return None
@@ -577,7 +577,7 @@ def hta_start() -> date:
 
 
 def excise_document(document: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``excise-allocation`` calculator of CALCULATORS.md (13 LPRA § 31751(a))."""
+    """The ``excise-allocation`` calculator of docs/calculators.md (13 LPRA § 31751(a))."""
     check_keys(document, ("fiscal_year", "months"))
     fy = parse_fiscal_year(document.get("fiscal_year"))
     rows = parse_months(

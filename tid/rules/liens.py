@@ -1,4 +1,4 @@
-"""The impost lien and its rank — 21 LPRA § 6653(8) (RULES.md § 1.5).
+"""The impost lien and its rank — 21 LPRA § 6653(8).
 
 The impost is a tacit legal lien on the property with priority over every other lien,
 whether constituted before or after it, except that it ranks below (a) the fiscal lien of
@@ -13,10 +13,9 @@ the same day in the order they are listed (the order they were recorded), never 
 the statute orders liens only relative to the impost lien.
 The unsecured charges on an impost are not a lien: this project lists them after every lien
 (in group 3, after its secured liens) as owed by the owner, and they are **not** paid from
-the sale proceeds (RULES.md § 1.5): sale proceeds are paid rank by rank to the liens, each in
-full before the next, never pro rata, and the whole surplus goes to the owner; the
-association may claim the charges against that surplus only by a separate action.
-"""
+the sale proceeds (/readings#lien-ranks-in-full): sale proceeds are paid rank by rank to the liens,
+each in full before the next, never pro rata, and the whole surplus goes to the owner; the
+association may claim the charges against that surplus only by a separate action."""
 
 from __future__ import annotations
 
@@ -327,14 +326,15 @@ def _ranked(keyed: list[_Keyed], trace: list[TraceStep]) -> list[RankedLine]:
 def _paid_rank_by_rank(
     ranking: list[RankedLine], sale_proceeds: Decimal, trace: list[TraceStep]
 ) -> tuple[tuple[Payment, ...], Decimal]:
-    """21 LPRA § 6653(8); RULES.md § 1.5: the sale proceeds pay each rank in full before the
-    next, never the unsecured charges (owed by the owner, a separate action); the whole
+    """21 LPRA § 6653(8); /readings#lien-ranks-in-full: the sale proceeds pay each rank in full
+    before the next, never the unsecured charges (owed by the owner, a separate action); the whole
     surplus goes to the owner. The payments, and what the owner receives."""
     left = sale_proceeds
     payments = []
     for line in ranking:
         if line.part == UNSECURED_CHARGES:
-            # Unsecured: owed by the owner, never paid from the proceeds (RULES.md § 1.5).
+            # Unsecured: owed by the owner, never paid from the proceeds
+            # (/readings#unsecured-charges).
             payments.append(Payment(line.id, line.part, ZERO, line.owed))
             trace.append(
                 TraceStep(
@@ -413,7 +413,7 @@ def _parse_lien(item: object, path: str) -> Lien:
 
 
 def liens_document(document: Mapping[str, Any]) -> dict[str, Any]:
-    """CALCULATORS.md `liens`: rank the liens (21 LPRA § 6653(8)) and distribute sale proceeds.
+    """docs/calculators.md `liens`: rank the liens (21 LPRA § 6653(8)) and distribute sale proceeds.
 
     An unknown field, here or in a lien, is refused (a misspelt ``sale_proceed`` must never
     give a quiet answer)."""

@@ -1,6 +1,6 @@
 """What one calculator document may ask of the server: bounds checked before any work.
 
-The calculators are public (CALCULATORS.md): anyone may send them a document through the
+The calculators are public (docs/calculators.md): anyone may send them a document through the
 API, a form or a CSV upload. Every one of them costs time in proportion to its document, and
 these bounds keep that document to the size of the largest real case (a fiscal year has
 twelve months, Puerto Rico 78 municipalities, a district's roll a few thousand properties in

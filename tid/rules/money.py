@@ -1,10 +1,9 @@
 """Money: one constructor, strict parsing, cents rounding and exact splits.
 
-RULES.md, preamble: money is exact (``Decimal``, never ``float``), rounded to cents half-up
-only where a statute amount is paid out, and every split of a total pays out exactly the
+/readings#splits-to-the-cent: money is exact (``Decimal``, never ``float``), rounded to cents
+half-up only where a statute amount is paid out, and every split of a total pays out exactly the
 total: the cents left over by rounding go by the largest-remainder method (ties: the earlier
-recipient in the statute's order).
-"""
+recipient in the statute's order)."""
 
 from __future__ import annotations
 
@@ -92,7 +91,7 @@ def within_account_limit(amount: Decimal, field: str) -> Decimal:
 
 
 def json_money(value: object, field: str) -> Decimal:
-    """An amount of a JSON document: a string (CALCULATORS.md); a JSON number, even a whole
+    """An amount of a JSON document: a string (docs/calculators.md); a JSON number, even a whole
     one, is refused."""
     if isinstance(value, int | float) and not isinstance(value, bool):
         raise field_error(field, Message('write the amount as text ("1234.50"), not as a number'))
@@ -132,7 +131,7 @@ def allocate(total: Decimal, weights: Sequence[Decimal]) -> list[Decimal]:
     """Split ``total`` (whole cents) in proportion to ``weights``, exactly, to the cent.
 
     Each share is first truncated to cents; the cents left over go one each to the largest
-    remainders, ties to the earlier recipient (RULES.md, preamble).
+    remainders, ties to the earlier recipient (/readings#splits-to-the-cent).
     """
     if not weights:
         if total != 0:

@@ -1,4 +1,4 @@
-"""Dated parameters of RULES.md §§ 2–5: every rate, threshold, cap, floor and date as data.
+"""Dated parameters of the statutes: every rate, threshold, cap, floor and date as data.
 
 The statutes (Act 272-2003 § 24 and § 31; IRC 1994 § 2051; 13 LPRA § 31751; the Municipal
 Equalization Fund) change their figures over time. Each figure lives in

@@ -1,6 +1,6 @@
 """Periods of the law: fiscal years, months and dates, parsed strictly.
 
-Fiscal year (FY) = July 1 to June 30; "2024-25" starts 2024-07-01 (RULES.md, preamble).
+Fiscal year (FY) = July 1 to June 30; "2024-25" starts 2024-07-01.
 Fiscal months are numbered 1 (July) to 12 (June).
 """
 
@@ -33,7 +33,7 @@ class FiscalYear:
 
     @property
     def label(self) -> str:
-        """``"2024-25"``, the form CALCULATORS.md uses."""
+        """``"2024-25"``, the form docs/calculators.md uses."""
         return f"{self.start_year}-{(self.start_year + 1) % 100:02d}"
 
     def __str__(self) -> str:

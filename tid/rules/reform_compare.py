@@ -1,5 +1,5 @@
 """A calculator run under the law in force and under a reform, and the difference, line by
-line (CALCULATORS.md, "Reforms").
+line (docs/calculators.md, "Trying a reform").
 
 A request carries its reform beside the document (``"reform": {…}`` or a saved reform's id):
 :func:`split_reform` takes it out, so that a request without one is the calculator's as

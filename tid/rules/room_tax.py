@@ -1,4 +1,4 @@
-"""Room occupancy tax: the rates (RULES.md § 2).
+"""Room occupancy tax: the rates (Act 272-2003 § 24; IRC 1994 § 2051).
 
 - Stays until 2003-09-08: IRC 1994 § 2051(a) (``room-tax-irc1994-s2051-es.txt``): 9 % hotels,
   apartment hotels, guest houses; 11 % hotels with a casino; 7 % motels and paradores; taxed
@@ -80,7 +80,8 @@ def remittance_due(day: date) -> tuple[date, ParamValue]:
 
 
 def _regime_on_the_day(day: date, nights: int, warnings: list[str], trace: list[TraceStep]) -> str:
-    """RULES.md § 2: the regime in force on the day of the stay (IRC 1994 or Act 272-2003)."""
+    """Act 272-2003 § 24, IRC 1994 § 2051: the regime in force on the day of the stay (IRC 1994 or
+    Act 272-2003)."""
     regime_pv = regime_on(day)
     regime = str(regime_pv.value)
     trace.append(
@@ -459,8 +460,8 @@ def room_tax(
     room_cost: Decimal | None = None,
     industry_cost: Decimal | None = None,
 ) -> RoomTaxResult:
-    """The room occupancy tax of one stay (RULES.md § 2), in its order: the regime on the day of
-    the stay, the rate, the base, the exemptions, the tax and its trace.
+    """The room occupancy tax of one stay (Act 272-2003 § 24; IRC 1994 § 2051), in its order: the
+    regime on the day of the stay, the rate, the base, the exemptions, the tax and its trace.
 
     IRC 1994 § 2051(a) / Act 272-2003 § 24(A)–(B): tax = rate of the lodging type × room
     occupancy rate (fees included, § 2(8)) × nights; § 24(C)–(D): base = greatest of the
@@ -528,7 +529,7 @@ def _flag(document: Mapping[str, Any], name: str) -> bool:
 
 
 def room_tax_document(document: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``room-tax`` calculator of CALCULATORS.md (Act 272-2003 § 24; IRC 1994 § 2051)."""
+    """The ``room-tax`` calculator of docs/calculators.md (Act 272-2003 § 24; IRC 1994 § 2051)."""
     for key in document:
         if key not in _FIELDS:
             raise InputError(key, f"{key}: unknown field; the fields are {', '.join(_FIELDS)}")

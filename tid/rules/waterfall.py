@@ -1,4 +1,5 @@
-"""The one engine for every priority / cap / carry-forward split of RULES.md §§ 3.2 and 4.
+"""The one engine for every priority / cap / carry-forward split (Act 272-2003 § 31;
+13 LPRA § 31751).
 
 Two statutes pay a month's money out in a fixed order of recipients, each taking only what
 is left by the ones before it:
@@ -67,7 +68,7 @@ class Recipient:
     ``annual_cap`` only limits the year's payments.
 
     ``floor`` (cents a month, with a ``share`` only): the floor is cumulative inside the FY
-    (RULES.md § 3.2): after fiscal month m the recipient is owed to date
+    (/readings#bureau-floor-to-date): after fiscal month m the recipient is owed to date
     max(share of the FY's total to date, floor × months elapsed), and each month it is paid
     what it is owed to date less what it was already paid, as far as the money reaches; what
     a month cannot pay is carried. Early months whose share exceeds the floor count toward
@@ -294,7 +295,8 @@ def _plan(recipients: tuple[Recipient, ...], fiscal_year: int) -> _Plan:
             cumulative = tuple(cumulative_list)
             kind = _FIXED_CARRY
         elif r.floor is not None:
-            # The floor to date after month m: floor × months elapsed (RULES.md § 3.2).
+            # The floor to date after month m: floor × months elapsed
+            # (/readings#bureau-floor-to-date).
             cumulative = tuple(r.floor * r.elapsed(m) for m in range(MONTHS_IN_FY + 1))
             kind = _FLOOR
         else:
@@ -471,7 +473,7 @@ def split_exact(total: int, exact: Sequence[Fraction]) -> list[int]:
     """Round exact shares (adding up to ``total`` cents) to whole cents, exactly.
 
     Each share is truncated; the cents left over go one each to the largest remainders, ties
-    to the earlier recipient (RULES.md, preamble). A share that is already whole cents is
+    to the earlier recipient (/readings#splits-to-the-cent). A share that is already whole cents is
     never raised, so caps written as whole cents stay exact.
     """
     if sum(exact, Fraction(0)) != total:

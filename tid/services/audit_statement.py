@@ -1,5 +1,5 @@
 """The yearly statement of the special account for the CPA's audit, and the CRIM's at the
-municipality's request — 21 LPRA § 6653(6) (RULES.md § 1.4).
+municipality's request — 21 LPRA § 6653(6) (/readings#admin-cap-per-fiscal-year).
 
 For one fiscal year, from the journal alone (so any past year can be produced again): the
 opening bank balance, the impost revenue collected, the expenditures by authorized purpose,

@@ -1,9 +1,9 @@
 """Spending from the special account (21 LPRA § 6653(6)): only on the purposes the ordinance
 authorizes, or on administration up to the cap rate (``district.admin_cap_rate``) of the impost
-revenues collected (RULES.md § 1.4: per fiscal year, administrative spending booked in the FY ≤
-the rate × impost revenue collected in the same FY up to that moment). The check and the
-posting run under the district's lock, so two requests at once cannot together break the cap.
-"""
+revenues collected (/readings#admin-cap-per-fiscal-year: per fiscal year, administrative spending
+booked in the FY ≤ the rate × impost revenue collected in the same FY up to that moment). The check
+and the posting run under the district's lock, so two requests at once cannot together break the
+cap."""
 
 from __future__ import annotations
 

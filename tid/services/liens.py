@@ -1,4 +1,4 @@
-"""Delinquency and the impost lien — 21 LPRA § 6653(8) (RULES.md § 1.5).
+"""Delinquency and the impost lien — 21 LPRA § 6653(8).
 
 After its due date an unpaid bill is delinquent. If the district's ordinance sets a surcharge
 or interest on a late impost (:class:`LateChargeTerms`), they are computed here, apart from

@@ -1,4 +1,4 @@
-"""The JSON API of the statute calculators (CALCULATORS.md): ``/api/v1/…``.
+"""The JSON API of the statute calculators (docs/calculators.md): ``/api/v1/…``.
 
 These routes are public on purpose: they compute what the law says from the document they
 are given, read and write nothing else, and keep no state, so there is nothing to log in to

@@ -2,7 +2,7 @@
 
 Public pages (no login): they compute what the law says from what the visitor types and
 keep nothing. Each calculator's form is declared by its module (tid/rules/calculators/); it
-builds the same JSON document the API and ``tid calc`` take (CALCULATORS.md) and hands it to
+builds the same JSON document the API and ``tid calc`` take (docs/calculators.md) and hands it to
 :func:`tid.rules.calculators.run`; the result page carries
 that document in a hidden field, so the CSV and PDF downloads re-run the computation from
 it (no state kept on the server).

@@ -1,4 +1,4 @@
-"""The calculators' registry and their machine interface (CALCULATORS.md): one JSON document
+"""The calculators' registry and their machine interface (docs/calculators.md): one JSON document
 in, one out.
 
 Each calculator is one module of this package (its :class:`~tid.rules.calculators.kit.

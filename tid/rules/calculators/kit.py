@@ -47,7 +47,7 @@ class Calculator:
     """One calculator of the registry (tid/rules/calculators/__init__.py).
 
     ``rule`` is ``"module:function"``, the rule's entry point ``document -> result document``
-    (CALCULATORS.md), imported on first use; ``labels`` names (as msgids) the fields of its
+    (docs/calculators.md), imported on first use; ``labels`` names (as msgids) the fields of its
     documents, in and out, that the shared labels do not; ``chart`` draws a result's chart's
     data (None: the result has none); ``reads`` names the parameter files
     (``tid/rules/params/<area>.toml``) whose parameters its rule reads, so that a reform of

@@ -1,4 +1,4 @@
-"""Distribution of the room occupancy tax collections (RULES.md § 3).
+"""Distribution of the room occupancy tax collections (Act 272-2003 § 31; IRC 1994 § 2051 ¶ (5)).
 
 - Until 2003-09-08: IRC 1994 § 2051, ¶ (5) ff. (``room-tax-irc1994-s2051-es.txt``), per fiscal
   year up to FY2002-03: the tax is cut in percentage points of each lodging's taxed base; the

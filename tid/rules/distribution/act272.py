@@ -1,4 +1,4 @@
-"""The Act 272-2003 regime, month by month (RULES.md § 3.2): § 31(A)–(B) from October
+"""The Act 272-2003 regime, month by month (/readings#seam-of-2003): § 31(A)–(B) from October
 2003, with the Convention Bureau's floor and the Convention Center's reserve."""
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ class Act272Result:
     """A fiscal year's months under Act 272-2003 § 31, in cents.
 
     ``joined``: fiscal month distributed → the fiscal months whose money it carries (only
-    October 2003, which carries September 2003's, RULES.md § 3.2).
+    October 2003, which carries September 2003's, /readings#seam-of-2003).
     """
 
     fiscal_year: FiscalYear
@@ -331,7 +331,7 @@ def distribute_act272(
     convention_center_opened_on: date | None = None,
     convention_center_operating_deficit: Decimal | None = None,
 ) -> Act272Result:
-    """Distribute the months of ``fy`` under Act 272-2003 § 31(A)–(B) (RULES.md § 3.2).
+    """Distribute the months of ``fy`` under Act 272-2003 § 31(A)–(B).
 
     § 31(A): the Bank's certified amount in monthly transfers, a month's shortfall carried to
     later months of the FY. § 31(B): of what is left, 2 % of the total → Tourism Company;
@@ -473,7 +473,7 @@ def _act272_periods(
     fy: FiscalYear, months: Sequence[tuple[int, int]]
 ) -> tuple[list[tuple[int, int]], dict[int, tuple[tuple[int, int], ...]]]:
     """§ 31 distributes from the month after the Act's approval: September 2003's money
-    (collected from 2003-09-09) joins October's (RULES.md § 3.2). Returns the periods to
+    (collected from 2003-09-09) joins October's (/readings#seam-of-2003). Returns the periods to
     distribute, (fiscal month, cents), and the months joined: fiscal month distributed → the
     (fiscal month, cents) it carries."""
     first_distributed = act272_first_month()
@@ -682,7 +682,7 @@ def _act272_seam_warnings(
     fy: FiscalYear, joined: Mapping[int, tuple[tuple[int, int], ...]]
 ) -> list[str]:
     """§ 31(B) cut off after clause (iii); the Act from its approval (FY2003-04); September
-    2003's money joined to October's (RULES.md § 3.2)."""
+    2003's money joined to October's (/readings#seam-of-2003)."""
     first_distributed = act272_first_month()
     warnings: list[str] = [
         Message(
@@ -719,7 +719,7 @@ def _act272_seam_warnings(
 def _act272_joined_months(
     fy: FiscalYear, joined: Mapping[int, tuple[tuple[int, int], ...]]
 ) -> list[TraceStep]:
-    """RULES.md § 3.2: each month distributed together with the months whose money it
+    """Act 272-2003 § 31: each month distributed together with the months whose money it
     carries."""
     return [
         TraceStep(

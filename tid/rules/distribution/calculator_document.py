@@ -1,4 +1,4 @@
-"""The ``room-tax-distribution`` calculator of CALCULATORS.md: either regime's input
+"""The ``room-tax-distribution`` calculator of docs/calculators.md: either regime's input
 document, checked, and its answer."""
 
 from __future__ import annotations
@@ -195,7 +195,7 @@ def _act272_document(document: Mapping[str, Any], fy: FiscalYear) -> dict[str, A
 
 
 def distribution_document(document: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``room-tax-distribution`` calculator of CALCULATORS.md (both input shapes)."""
+    """The ``room-tax-distribution`` calculator of docs/calculators.md (both input shapes)."""
     fy = parse_fiscal_year(document.get("fiscal_year"))
     has_collections, has_months = "collections" in document, "months" in document
     if has_collections == has_months:

@@ -1,4 +1,4 @@
-"""The IRC 1994 regime, per fiscal year (RULES.md § 3.1): IRC 1994 § 2051 ¶ (5) up to
+"""The IRC 1994 regime, per fiscal year: IRC 1994 § 2051 ¶ (5) up to
 FY2002-03, and FY2003-04 up to 2003-09-08 as a part-year."""
 
 from __future__ import annotations
@@ -212,7 +212,7 @@ def distribute_irc1994(
     bond_fund_amount: Decimal,
     collections_until: date | None = None,
 ) -> Irc1994Result:
-    """Distribute a fiscal year's room tax under IRC 1994 § 2051 ¶ (5) (RULES.md § 3.1).
+    """Distribute a fiscal year's room tax under IRC 1994 § 2051 ¶ (5).
 
     ¶ (5): points 6–7 (9 for casinos) → General Fund; above → Special Accounts I/II
     (FY1997-98 to FY1999-2000) or the convention center account (from FY2000-01); the first
@@ -220,7 +220,7 @@ def distribute_irc1994(
     Secretary's amount, the rest → Recreational Development Fund (topped up to $3,000,000
     from the General Fund's 30 %); 1/6 → not named.
 
-    The seam of 2003 (RULES.md § 3.2): FY2003-04's collections up to ``collections_until``
+    The seam of 2003 (/readings#seam-of-2003): FY2003-04's collections up to ``collections_until``
     (2003-09-08, the day before Act 272-2003's approval) are distributed by these rules as a
     part-year; the Special Accounts do not apply (they ended with FY1999-2000).
     """
@@ -405,7 +405,7 @@ def _irc1994_first_years_warnings(fy: FiscalYear, above: ParamValue) -> list[str
 
 
 def _irc1994_part_year_warning(fy: FiscalYear, collections_until: date) -> Message:
-    """RULES.md § 3.2: FY2003-04 up to ``collections_until`` is a part-year under ¶ (5)."""
+    """/readings#seam-of-2003: FY2003-04 up to ``collections_until`` is a part-year under ¶ (5)."""
     minimum = param(f"{_P}.recreational_minimum", fy.start)
     return Message(
         "FY%(label)s is a part-year: the collections from %(start)s to "

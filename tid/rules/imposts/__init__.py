@@ -1,4 +1,4 @@
-"""The impost formula of the ordinance — 21 LPRA § 6653(3)(d) (RULES.md § 1.3).
+"""The impost formula of the ordinance — 21 LPRA § 6653(3)(d).
 
 The ordinance states "the formula to calculate the amount to be paid annually by each real
 property within the district". This package gives that formula a small, safe language over
@@ -16,7 +16,7 @@ the properties' attributes and the ordinance's named parameters:
 - :mod:`.evaluation`: ``evaluate``, each property's amount in cents;
 - :mod:`.apportionment`: a formula that apportions a budget, split to the cent;
 - :mod:`.explanations`: the words of "how it was computed";
-- :mod:`.document`: the CALCULATORS.md ``impost`` document.
+- :mod:`.document`: the docs/calculators.md ``impost`` document.
 
 The names other layers use are re-exported here (``from tid.rules.imposts import evaluate``;
 the calculators' registry names ``tid.rules.imposts:impost_document``); code of the package

@@ -1,6 +1,6 @@
 """Apportionment. A formula of the shape ``X * attr / sum(attr)`` (``X`` the same for every
 property, e.g. a budget) apportions ``X``: its shares are rounded by the largest-remainder
-method so that they add up to ``X`` to the cent (RULES.md, preamble).
+method so that they add up to ``X`` to the cent (/readings#splits-to-the-cent).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The ``impost`` calculator of CALCULATORS.md: a document of (formula, properties,
+"""The ``impost`` calculator of docs/calculators.md: a document of (formula, properties,
 parameters) in, each property's amount and explanation out.
 """
 
@@ -35,7 +35,7 @@ IMPOST_DOCUMENT_FIELDS = ("formula", "properties", "parameters")
 
 
 def impost_document(document: Mapping[str, Any]) -> dict[str, Any]:
-    """CALCULATORS.md `impost`: each property's yearly impost by the ordinance's formula
+    """docs/calculators.md `impost`: each property's yearly impost by the ordinance's formula
     (21 LPRA § 6653(3)(d)).
 
     An unknown field of the document is refused (a property's attributes are open: any

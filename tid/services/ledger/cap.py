@@ -21,8 +21,9 @@ from tid.services.ledger.balances import day_sums_of
 
 @dataclass(frozen=True)
 class CapFigures:
-    """RULES.md § 1.4: administrative spending booked in a FY against the cap rate times the
-    impost revenue collected in that FY so far (the rule's arithmetic: ``measure``)."""
+    """/readings#admin-cap-per-fiscal-year: administrative spending booked in a FY against the cap
+    rate times the impost revenue collected in that FY so far (the rule's arithmetic:
+    ``measure``)."""
 
     fiscal_year: FiscalYear
     citation: str

@@ -1,4 +1,4 @@
-"""The notices' clock (§ 6653(5), RULES.md § 1.1): each active billing run's deadline and the
+"""The notices' clock (§ 6653(5)): each active billing run's deadline and the
 owners not yet notified (``dashboard``), and the daily job that renders the yearly notices
 before they are due (``schedule_yearly_notices``).
 """
@@ -73,7 +73,7 @@ def _previous_mailing(session: Session, run: BillingRun) -> date | None:
 def notice_deadline(
     *, session: Session, ordinance: Ordinance, run: BillingRun
 ) -> tuple[calendar.Deadline | None, str]:
-    """The certified-mail deadline of a run's notices (§ 6653(5), RULES.md § 1.1): 30 days
+    """The certified-mail deadline of a run's notices (§ 6653(5)): 30 days
     after the association received the ordinance for its first fiscal year; for a later
     year, one year after the previous year's notices went out (the calendar's reading)."""
     if kind_for_run(ordinance, run) == NoticeKind.INITIAL.value:

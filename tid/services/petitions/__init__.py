@@ -1,6 +1,6 @@
 """The municipal legislature's petition tracker — 21 LPRA § 6653(1)–(5), (7).
 
-A petition moves through explicit states (RULES.md § 1.1–1.3):
+A petition moves through explicit states (21 LPRA § 6653(1)–(3)):
 
     received → under study → ordinance issued | denied → with the mayor → approved | vetoed
     → published

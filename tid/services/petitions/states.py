@@ -1,4 +1,4 @@
-"""The petition's states and the actions that move it between them (RULES.md § 1.1–1.3), the
+"""The petition's states and the actions that move it between them (21 LPRA § 6653(1)–(3)), the
 factors of § 6653(1)(a)–(e), and the one check-and-record step every transition takes.
 """
 
