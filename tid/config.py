@@ -50,6 +50,7 @@ ENVIRONMENT = {
     "TID_ARCHIVE_DIR": "ARCHIVE_DIR",
     "TID_DOCUMENT_MAX_MB": "DOCUMENT_MAX_MB",
     "TID_OCR_TIMEOUT_SECONDS": "OCR_TIMEOUT_SECONDS",
+    "TID_BACKUP_DIR": "BACKUP_DIR",
 }
 
 _BOOLEAN_KEYS = {
@@ -146,6 +147,8 @@ def defaults(instance: Path) -> dict[str, Any]:
         "DOCUMENT_MAX_MB": 50,
         # A scan's words read by ocrmypdf in a background job: stopped after this long.
         "OCR_TIMEOUT_SECONDS": 600,
+        # Where the installation's checks write a backup and restore it (``tid setup``).
+        "BACKUP_DIR": str(instance / "backups"),
     }
 
 
@@ -223,6 +226,11 @@ def ocr_timeout_seconds(config: Mapping[str, Any]) -> int:
 def archive_dir(config: Mapping[str, Any]) -> Path:
     """The archive's folder: the documents of the legislature's files, by SHA-256."""
     return Path(str(config.get("ARCHIVE_DIR") or "instance/archive"))
+
+
+def backup_dir(config: Mapping[str, Any]) -> Path:
+    """The backups' folder: the installation's checks write one there and restore it."""
+    return Path(str(config.get("BACKUP_DIR") or "instance/backups"))
 
 
 # The settings of the rules: applied to the parameters every computation of the process reads.

@@ -250,4 +250,8 @@ def make_huey(config: dict[str, Any], instance: Path, engine: Engine) -> Huey:
         return RedisHuey(QUEUE_NAME, url=str(config["REDIS_URL"]), results=False)
     if kind == "postgresql":
         return Huey(QUEUE_NAME, results=False, storage_class=PostgresStorage, engine=engine)
-    return SqliteHuey(QUEUE_NAME, filename=str(instance / "queue.sqlite"), results=False)
+    from tid.files import create_private
+
+    filename = instance / "queue.sqlite"
+    create_private(filename)  # 0600 before SQLite makes it (its WAL takes its mode)
+    return SqliteHuey(QUEUE_NAME, filename=str(filename), results=False)
