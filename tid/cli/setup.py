@@ -200,12 +200,11 @@ def _check(mail_to: str, lang: str) -> bool:
         instance=_Path(app.instance_path),
         now=utcnow(),
     )
-    if found[0].ok:
-        click.echo(_say(Message("Sending a test message and trying a backup's round trip…"), lang))
-        found += installation.slow(
-            session=session, engine=engine, config=app.config, mail_to=mail_to, lang=lang
-        )
-        session.commit()
+    click.echo(_say(Message("Sending a test message and trying a backup's round trip…"), lang))
+    found += installation.slow(
+        session=session, engine=engine, config=app.config, mail_to=mail_to, lang=lang
+    )
+    session.commit()
     click.echo("")
     for check in found:
         mark = "✓" if check.ok else "✗"

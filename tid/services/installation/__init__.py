@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session
 
 from tid.clock import utcnow
@@ -38,9 +39,12 @@ def current(
     found = checks.immediate(
         session=session, engine=engine, config=config, instance=instance, now=utcnow()
     )
-    if found[0].ok:
-        found += round_trips.kept(session=session)
-    return found
+    try:
+        kept = {check.key: check for check in round_trips.kept(session=session)}
+    except SQLAlchemyError:
+        session.rollback()
+        kept = {}
+    return found + [kept.get(key) or checks.unanswered(key) for key in round_trips.SLOW]
 
 
 def slow(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ipaddress
 import stat
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session
 
 from tid.config import PROJECT_ROOT, defaults
@@ -296,7 +297,7 @@ def permissions(*, config: Mapping[str, Any], instance: Path) -> Check:
         return _failed(
             key,
             Message(
-                "Others may read or enter %(count)s of them: %(paths)s%(more)s.",
+                "%(count)s files or folders may be read or entered by others: %(paths)s%(more)s.",
                 count=len(wide),
                 paths=shown,
                 more=f" … (+{more})" if more > 0 else "",
@@ -363,12 +364,26 @@ def immediate(
         two_factor(config=config),
         permissions(config=config, instance=instance),
     ]
-    if checks[0].ok:
-        checks += [worker(session=session, now=now), scheduler(session=session, now=now)]
-    else:
-        said = Message("Not checked: the database does not answer.")
-        checks += [
-            _failed("worker", said, checks[0].fix or said),
-            _failed("scheduler", said, checks[0].fix or said),
-        ]
+    for key, check in (("worker", worker), ("scheduler", scheduler)):
+        checks.append(
+            answered(session=session, key=key, ask=lambda c=check: c(session=session, now=now))
+        )
     return checks
+
+
+def answered(*, session: Session, key: str, ask: Callable[[], Check]) -> Check:
+    """The check ``ask`` makes, or a failure when the database did not answer it."""
+    try:
+        return ask()
+    except SQLAlchemyError:
+        session.rollback()
+        return unanswered(key)
+
+
+def unanswered(key: str) -> Check:
+    """The verdict of a check the database did not answer."""
+    return _failed(
+        key,
+        Message("Not checked: the database does not answer."),
+        Message("Check DATABASE_URL and that the database server runs."),
+    )
