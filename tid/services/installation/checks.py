@@ -364,10 +364,12 @@ def immediate(
         two_factor(config=config),
         permissions(config=config, instance=instance),
     ]
-    for key, check in (("worker", worker), ("scheduler", scheduler)):
-        checks.append(
-            answered(session=session, key=key, ask=lambda c=check: c(session=session, now=now))
-        )
+    checks.append(
+        answered(session=session, key="worker", ask=lambda: worker(session=session, now=now))
+    )
+    checks.append(
+        answered(session=session, key="scheduler", ask=lambda: scheduler(session=session, now=now))
+    )
     return checks
 
 
