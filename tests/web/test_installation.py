@@ -49,8 +49,8 @@ def test_the_page_shows_every_check_with_its_fix_in_both_languages(
     assert "Secret key" in row and "✗ Fails" in row
     assert "Set TID_SECRET_KEY to a new random key" in row
     # no worker has said it is alive
-    assert "Inicie `tid worker`" in _row(spanish, "worker")
-    assert "Start `tid worker`" in _row(english, "worker")
+    assert "Inicie <code>tid worker</code>" in _row(spanish, "worker")
+    assert "Start <code>tid worker</code>" in _row(english, "worker")
     # the slow checks were never run
     assert "Aún sin comprobar." in _row(spanish, "mail")
     assert "Not checked yet." in _row(english, "backup")

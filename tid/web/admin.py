@@ -24,12 +24,6 @@ nav.add(
     N_("People, their roles and what they can reach."),
     ("admin",),
 )
-nav.add(
-    "admin.installation",
-    N_("Installation"),
-    N_("What a production installation needs, checked: each failing check says what to fix."),
-    ("admin",),
-)
 
 _FIELD_NAMES = ("email", "name", "password", "role", "municipality", "district", "locale")
 

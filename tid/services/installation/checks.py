@@ -134,7 +134,9 @@ def database(*, engine: Engine) -> Check:
         key,
         Message(
             "%(dialect)s answers; its schema is at the migrations' head (%(head)s).",
-            dialect=engine.dialect.name,
+            dialect={"sqlite": "SQLite", "postgresql": "PostgreSQL"}.get(
+                engine.dialect.name, engine.dialect.name
+            ),
             head=", ".join(sorted(heads)),
         ),
     )
