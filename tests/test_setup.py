@@ -111,6 +111,14 @@ def test_a_fresh_installation_set_up_from_a_file_passes_its_own_checks(
         assert (town.name, district.name) == ("San Juan", "Viejo San Juan")
         assert district.municipality_id == town.id
 
+    # the administrator's first sign-in asks for the authenticator app before anything else
+    client = app.test_client()
+    signed = client.post(
+        "/login", data={"email": "ana@municipio.pr", "password": "una contraseña bien larga"}
+    )
+    assert signed.status_code == 302 and signed.headers["Location"].endswith("/login/enrol")
+    assert client.get("/admin/installation").status_code == 302
+
     again = runner.invoke(args=["setup", "--from", str(file), "--lang", "es"])
 
     assert again.exit_code == 0, again.output
@@ -306,3 +314,45 @@ def test_the_database_check_wants_the_migrations_head(app: Flask) -> None:
     # the tests' databases are made from the models, without the migrations' version
     found = checks.database(engine=app.extensions["tid.engine"])
     assert not found.ok and found.fix is not None and "tid db upgrade" in found.fix
+
+
+def test_the_questions_in_the_environments_language_and_their_defaults_on_a_second_run(
+    fresh_url: str, tmp_path: Path, smtp: tuple[Inbox, int]
+) -> None:
+    inbox, port = smtp
+    app = _production_app(fresh_url, tmp_path, port)
+    runner = app.test_cli_runner()
+    assert runner.invoke(args=["db", "upgrade"]).exit_code == 0
+    password = "una contraseña bien larga"
+    answers = ["ana@municipio.pr", "Ana Rivera", "Ponce", "corta", "corta", password, password]
+    answers += ["Ponce Centro", "", "sistemas@municipio.pr"]
+    spanish = {"LC_ALL": "", "LC_MESSAGES": "", "LANG": "es_PR.UTF-8"}
+
+    first = runner.invoke(args=["setup"], input="\n".join(answers) + "\n", env=spanish)
+
+    assert "Correo del administrador" in first.output and "Municipio" in first.output
+    assert "10 caracteres" in first.stderr  # the short password refused, and asked again
+    assert "Administrador ana@municipio.pr: creado." in first.output
+    assert first.exit_code == 1  # no worker, no scheduler yet
+    assert [to for to, _message in inbox.messages] == [["sistemas@municipio.pr"]]
+
+    # a second run: every default is what the first made; no password is asked
+    english = {"LC_ALL": "", "LC_MESSAGES": "", "LANG": "en_US.UTF-8"}
+    again = runner.invoke(args=["setup"], input="\n" * 5, env=english)
+
+    assert "Administrator's email [ana@municipio.pr]" in again.output
+    assert "Municipality [Ponce]" in again.output and "Password" not in again.output
+    assert "Administrator ana@municipio.pr: kept." in again.output
+    engine = app.extensions["tid.engine"]
+    with Session(engine) as session:
+        assert len(session.exec(select(User)).all()) == 1
+        assert [m.name for m in session.exec(select(Municipality))] == ["Ponce"]
+        assert [d.name for d in session.exec(select(District))] == ["Ponce Centro"]
+    engine.dispose()
+
+
+def test_the_scheduler_says_it_is_alive(app: Flask, session: Session) -> None:
+    from tid import scheduler as tid_scheduler
+
+    tid_scheduler.heartbeat_job(app, "host:42:cafe")
+    assert checks.scheduler(session=session, now=utcnow()).ok

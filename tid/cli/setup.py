@@ -29,12 +29,13 @@ def _language(chosen: str | None) -> str:
     return "en" if environment_language() == "en" else "es"
 
 
-def _say(message: Message, lang: str) -> str:
-    return render(message, lang)
+def _say(message: str, lang: str) -> str:
+    """A message (or a plain msgid, as the services' refusals are) in ``lang``."""
+    return render(message if isinstance(message, Message) else Message(message), lang)
 
 
 def _refuse(exc: InputError, lang: str) -> None:
-    fail(InputError(exc.field, render(exc.message, lang)))
+    fail(InputError(exc.field, _say(exc.message, lang)))
 
 
 def _ask_password(email: str, lang: str) -> str:
@@ -52,7 +53,7 @@ def _ask_password(email: str, lang: str) -> str:
         try:
             passwords.check_new_password(value, email=email)
         except InputError as exc:
-            click.echo(render(exc.message, lang), err=True)
+            click.echo(_say(exc.message, lang), err=True)
             continue
         return value
 
