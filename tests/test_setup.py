@@ -356,3 +356,18 @@ def test_the_scheduler_says_it_is_alive(app: Flask, session: Session) -> None:
 
     tid_scheduler.heartbeat_job(app, "host:42:cafe")
     assert checks.scheduler(session=session, now=utcnow()).ok
+
+
+def test_setup_on_a_database_behind_its_migrations_says_to_upgrade_and_sends_nothing(
+    app: Flask, tmp_path: Path, smtp: tuple[Inbox, int]
+) -> None:
+    inbox, port = smtp
+    app.config.update(SMTP_HOST="127.0.0.1", SMTP_PORT=port)
+    file = tmp_path / "setup.toml"
+    file.write_text(SETUP, encoding="utf-8")
+    # the tests' databases are made from the models, without the migrations' version
+    done = app.test_cli_runner().invoke(args=["setup", "--from", str(file), "--lang", "en"])
+    assert done.exit_code == 1, done.output
+    assert "What to fix: Run `tid db upgrade`." in done.output
+    assert "Not checked until the database passes its check." in done.output
+    assert inbox.messages == []

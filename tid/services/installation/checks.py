@@ -384,6 +384,15 @@ def answered(*, session: Session, key: str, ask: Callable[[], Check]) -> Check:
         return unanswered(key)
 
 
+def waiting_for_database(key: str, database_check: Check) -> Check:
+    """The verdict of a slow check not run because the database failed its own."""
+    return _failed(
+        key,
+        Message("Not checked until the database passes its check."),
+        database_check.fix or Message("Run `tid db upgrade`."),
+    )
+
+
 def unanswered(key: str) -> Check:
     """The verdict of a check the database did not answer."""
     return _failed(
