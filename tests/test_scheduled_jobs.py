@@ -142,6 +142,7 @@ def test_the_scheduler_runs_the_digest_daily_and_once_at_start(app: Flask) -> No
         "daily_digest",
         "daily_digest_at_start",
         "owner_mail",
+        "scheduler_heartbeat",
         "yearly_notices",
     ]
     daily = scheduler.get_job("daily_digest")

@@ -54,6 +54,7 @@ ENVIRONMENT = {
     "TID_READER_SECONDS": "READER_SECONDS",
     "TID_PICTURE_SECONDS": "PICTURE_SECONDS",
     "TID_PICTURE_MAX_PIXELS": "PICTURE_MAX_PIXELS",
+    "TID_BACKUP_DIR": "BACKUP_DIR",
 }
 
 _BOOLEAN_KEYS = {
@@ -161,6 +162,8 @@ def defaults(instance: Path) -> dict[str, Any]:
         "READER_SECONDS": 120,
         "PICTURE_SECONDS": 20,
         "PICTURE_MAX_PIXELS": 60_000_000,
+        # Where the installation's checks write a backup and restore it (``tid setup``).
+        "BACKUP_DIR": str(instance / "backups"),
     }
 
 
@@ -238,6 +241,11 @@ def ocr_timeout_seconds(config: Mapping[str, Any]) -> int:
 def archive_dir(config: Mapping[str, Any]) -> Path:
     """The archive's folder: the documents of the legislature's files, by SHA-256."""
     return Path(str(config.get("ARCHIVE_DIR") or "instance/archive"))
+
+
+def backup_dir(config: Mapping[str, Any]) -> Path:
+    """The backups' folder: the installation's checks write one there and restore it."""
+    return Path(str(config.get("BACKUP_DIR") or "instance/backups"))
 
 
 # The settings of the rules: applied to the parameters every computation of the process reads.

@@ -71,6 +71,16 @@ def owner_mail_job(app: Flask) -> None:
         log.exception("owners' mail could not be queued")
 
 
+def heartbeat_job(app: Flask, name: str) -> None:
+    """The scheduler says it is alive (the installation's checks look for it)."""
+    from tid.services import background_jobs
+
+    try:
+        background_jobs.scheduler_beat(app.extensions["tid.engine"], name)
+    except Exception:
+        log.exception("scheduler heartbeat failed")
+
+
 def configure(scheduler: Any, app: Flask, *, catch_up: bool = True, delay: float = 0) -> Any:
     """Add the jobs to ``scheduler``: the digest every day at 06:00 in Puerto Rico, and once
     ``delay`` seconds after start so that a scheduler started after 06:00 does not skip the
@@ -96,6 +106,20 @@ def configure(scheduler: Any, app: Flask, *, catch_up: bool = True, delay: float
             max_instances=1,
             misfire_grace_time=grace_hours * 3600,
         )
+    from apscheduler.triggers.interval import IntervalTrigger
+
+    from tid.services import background_jobs
+
+    scheduler.add_job(
+        heartbeat_job,
+        IntervalTrigger(seconds=background_jobs.SCHEDULER_HEARTBEAT_SECONDS),
+        args=[app, background_jobs.worker_name()],
+        id="scheduler_heartbeat",
+        replace_existing=True,
+        coalesce=True,
+        max_instances=1,
+        next_run_time=datetime.now(PUERTO_RICO),
+    )
     if catch_up:
         scheduler.add_job(
             job,

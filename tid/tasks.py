@@ -51,6 +51,7 @@ YEARLY_NOTICES = "scheduler.yearly_notices"
 OWNER_MAIL = "scheduler.owner_mail"
 DOCUMENTS_INDEX = "documents.index"
 DOCUMENTS_RECOGNIZE = "documents.recognize"
+INSTALLATION_CHECKS = "installation.checks"
 
 # What each kind of job is called on the jobs page.
 KIND_LABELS = {
@@ -67,6 +68,7 @@ KIND_LABELS = {
     OWNER_MAIL: N_("Notices' copies and reminders to owners' email"),
     DOCUMENTS_INDEX: N_("Read a document for the search"),
     DOCUMENTS_RECOGNIZE: N_("Make a scan searchable"),
+    INSTALLATION_CHECKS: N_("Check the mail server and the backups"),
 }
 
 
@@ -432,6 +434,27 @@ def _yearly_notices(ctx: Context) -> Outcome:
     return Outcome(ctx.url("notices.dashboard"), N_("Yearly notices prepared."))
 
 
+@handler(INSTALLATION_CHECKS)
+def _installation_checks(ctx: Context) -> Outcome:
+    """The installation's slow checks (a test message, a backup's round trip), their
+    verdicts kept for its page; a failing check is a verdict, not a failed job."""
+    from tid.services import installation
+
+    found = installation.slow(
+        session=ctx.session,
+        engine=ctx.app.extensions["tid.engine"],
+        config=ctx.app.config,
+        mail_to=str(ctx.params.get("mail_to") or ""),
+        lang=ctx.locale,
+    )
+    label = (
+        N_("The mail server and the backups pass their checks.")
+        if all(check.ok for check in found)
+        else N_("A check failed: the installation's page says what to fix.")
+    )
+    return Outcome(ctx.url("admin.installation"), label)
+
+
 def schedule(app: Flask, kind: str, day: date, *, token: str = "") -> bool:
     """``tid scheduler``'s jobs: queue ``kind`` for ``day`` once (the day is in the job's
     token, so a second scheduler queues nothing; another ``token`` names another occasion).
@@ -589,6 +612,16 @@ def init_app(app: Flask) -> None:
 def queue_of(app: Flask) -> Queue:
     result: Queue = app.extensions["tid.queue"]
     return result
+
+
+def queue_depth(app: Flask) -> int | None:
+    """The tasks waiting in the app's queue, as its storage counts them (None: it did not
+    answer)."""
+    try:
+        return int(queue_of(app).huey.storage.queue_size())
+    except Exception:
+        log.warning("the queue did not answer", exc_info=True)
+        return None
 
 
 ENQUEUE_TRIES = 3

@@ -126,6 +126,8 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "admin.users_two_factor_off": frozenset({ADMIN}),
     "admin.lockouts": frozenset({ADMIN}),
     "admin.lockout_lift": frozenset({ADMIN}),
+    "admin.installation": frozenset({ADMIN}),
+    "admin.installation_checks": frozenset({ADMIN}),
     # the special account (21 LPRA § 6653(6), (8))
     "account.districts": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
     "account.dashboard": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),

@@ -136,6 +136,8 @@ NAMES = {"English", "Español", "tid", "PDF", "CSV", "JSON", "iCal", "LPRA", "SH
 NAMES |= {"B", "KB", "MB"}
 # The formats of a document without a picture of its page, named on its tile in the file.
 NAMES |= {"DOCX", "ODT", "XLSX", "ODS"}
+# The programs whose versions the installation page names.
+NAMES |= {"Python", "SQLite", "PostgreSQL", "WeasyPrint"}
 
 # The words each page still shows outside the catalogs: the work left, page by page (None: the
 # whole document is still to be done).

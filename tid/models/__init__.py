@@ -50,12 +50,14 @@ from tid.models.formula_studies import FormulaStudy
 from tid.models.jobs_audit_and_documents import (
     ArchivedDocument,
     AuditEvent,
+    InstallationCheck,
     Job,
     JobRun,
     JobState,
     QueueResult,
     QueueSchedule,
     QueueTask,
+    SchedulerHeartbeat,
     WorkerHeartbeat,
 )
 from tid.models.legislative_file import (
@@ -117,6 +119,7 @@ __all__ = [
     "FiscalYearLock",
     "FormulaStudy",
     "HeavyWork",
+    "InstallationCheck",
     "IssuedDocument",
     "Job",
     "JobRun",
@@ -161,6 +164,7 @@ __all__ = [
     "Role",
     "RollImport",
     "SavedReform",
+    "SchedulerHeartbeat",
     "SearchEntry",
     "StoredFile",
     "Throttle",

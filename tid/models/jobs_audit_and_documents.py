@@ -119,6 +119,33 @@ class WorkerHeartbeat(SQLModel, table=True):
     seen_at: datetime = Field(default_factory=utcnow, index=True)
 
 
+class SchedulerHeartbeat(SQLModel, table=True):
+    """``tid scheduler`` says it is alive every half minute (the installation's page and
+    ``tid setup`` want one heard from lately)."""
+
+    __tablename__ = "scheduler_heartbeat"
+
+    scheduler: str = Field(sa_column=Column(String(120), primary_key=True))
+    host: str = Field(max_length=100)
+    pid: int
+    started_at: datetime = Field(default_factory=utcnow)
+    seen_at: datetime = Field(default_factory=utcnow, index=True)
+
+
+class InstallationCheck(SQLModel, table=True):
+    """The last verdict of a check of the installation that takes time (a test message
+    through the mail server, a backup restored into a scratch database): what it found and
+    what to fix, each a msgid with its parameters (JSON)."""
+
+    __tablename__ = "installation_check"
+
+    key: str = Field(sa_column=Column(String(40), primary_key=True))
+    ok: bool = False
+    checked_at: datetime = Field(default_factory=utcnow)
+    said: str = Field(default="{}", sa_column=Column(Text, nullable=False, server_default="{}"))
+    fix: str = Field(default="{}", sa_column=Column(Text, nullable=False, server_default="{}"))
+
+
 # The task queue's own tables when the database is PostgreSQL and no Redis is configured
 # (tid/queue.py: Huey's storage on the application's database, SELECT … FOR UPDATE SKIP
 # LOCKED). On SQLite the queue is a SqliteHuey file in the instance folder instead.

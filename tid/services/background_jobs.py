@@ -26,10 +26,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
 from tid.clock import utcnow
-from tid.models import Job, JobState, WorkerHeartbeat
+from tid.models import Job, JobState, SchedulerHeartbeat, WorkerHeartbeat
 from tid.services import audit
 
 HEARTBEAT_SECONDS = 10
+SCHEDULER_HEARTBEAT_SECONDS = 30  # the scheduler's: it wakes for little else
 STALE_AFTER = timedelta(seconds=60)  # a worker silent this long is taken for dead
 LOST_AFTER = timedelta(minutes=10)  # a job queued this long with an empty queue lost its message
 FINISHED = frozenset({JobState.DONE.value, JobState.FAILED.value})
@@ -214,6 +215,33 @@ def last_heartbeat(*, session: Session) -> Any:
     """When a worker last said it was alive (None: never)."""
     row = session.exec(
         select(WorkerHeartbeat).order_by(col(WorkerHeartbeat.seen_at).desc())
+    ).first()
+    return row.seen_at if row is not None else None
+
+
+def scheduler_beat(engine: Engine, scheduler: str) -> None:
+    """Say that the scheduler ``scheduler`` (named like a worker) is alive, and forget
+    schedulers silent for a day."""
+    now = utcnow()
+    with Session(engine) as session:
+        row = session.get(SchedulerHeartbeat, scheduler)
+        if row is None:
+            host, pid, _tag = scheduler.split(":")
+            row = SchedulerHeartbeat(scheduler=scheduler, host=host, pid=int(pid), started_at=now)
+        row.seen_at = now
+        session.add(row)
+        session.execute(
+            SchedulerHeartbeat.__table__.delete().where(  # type: ignore[attr-defined]
+                col(SchedulerHeartbeat.seen_at) < now - timedelta(days=1)
+            )
+        )
+        session.commit()
+
+
+def last_scheduler_heartbeat(*, session: Session) -> Any:
+    """When a scheduler last said it was alive (None: never)."""
+    row = session.exec(
+        select(SchedulerHeartbeat).order_by(col(SchedulerHeartbeat.seen_at).desc())
     ).first()
     return row.seen_at if row is not None else None
 

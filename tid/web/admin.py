@@ -165,3 +165,82 @@ def _optional_int(value: str, field: str) -> int | None:
     if number is None:
         raise InputError(field, N_("Choose from the list."))
     return number
+
+
+# --------------------------------------------------------------------------- installation
+
+INSTALLATION = "installation"  # the target of the slow checks' job
+
+
+def _age(seconds: float) -> str:
+    """An age in the largest unit that keeps it a whole number above one."""
+    minutes = int(seconds // 60)
+    if minutes < 120:
+        return f"{max(0, minutes)} min"
+    if minutes < 48 * 60:
+        return f"{minutes // 60} h"
+    return f"{minutes // (24 * 60)} d"
+
+
+@bp.route("/installation")
+@require("admin")
+def installation() -> Any:
+    """The installation's health: every check with its fix, the last backup, the queue, the
+    disk and the versions. The slow checks show their last verdict; a button runs them."""
+    from pathlib import Path
+
+    from flask import current_app
+
+    from tid import tasks
+    from tid.clock import utcnow
+    from tid.services import installation as health
+    from tid.services.installation import facts
+
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    db = get_session()
+    engine = current_app.extensions["tid.engine"]
+    instance = Path(current_app.instance_path)
+    checks = health.current(session=db, engine=engine, config=current_app.config, instance=instance)
+    found = facts.gather(
+        session=db,
+        engine=engine,
+        config=current_app.config,
+        instance=instance,
+        queue_depth=tasks.queue_depth(app),
+    )
+    now = utcnow()
+    oldest = found.oldest_waiting
+    return render_template(
+        "admin/installation.html",
+        checks=checks,
+        failing=sum(1 for check in checks if not check.ok),
+        facts=found,
+        backup_age=_age((now - found.last_backup_at).total_seconds())
+        if found.last_backup_at
+        else None,
+        oldest_age=_age((now - facts.aware(oldest.created_at)).total_seconds()) if oldest else None,
+        job_target=INSTALLATION,
+        job_kind=tasks.INSTALLATION_CHECKS,
+        mail_to=me().email,
+    )
+
+
+@bp.route("/installation/checks", methods=["POST"])
+@require("admin")
+def installation_checks() -> Any:
+    """Run the slow checks (a test message to the address given, a backup's round trip) in
+    the background; the page follows the job."""
+    from tid import tasks
+    from tid.web.jobs import start
+
+    mail_to = request.form.get("mail_to", "").strip()[:254] or me().email
+    if "@" not in mail_to or any(ord(ch) < 32 for ch in mail_to):
+        flash(_("Enter a valid email address."), "error")
+        return redirect(url_for("admin.installation"))
+    job = start(
+        tasks.INSTALLATION_CHECKS,
+        params={"mail_to": mail_to},
+        district_id=None,
+        target=INSTALLATION,
+    )
+    return redirect(url_for("admin.installation", job=job.id))
