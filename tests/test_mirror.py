@@ -107,6 +107,14 @@ TESTED_THROUGH: dict[str, tuple[str, str]] = {
     "web/jobs.py": ("tests/test_tasks.py", "/jobs/"),
     "web/portal_account.py": ("tests/web/test_owner_account.py", "/portal/account"),
     "web/roll.py": ("tests/web/test_roll_billing.py", "/roll"),
+    "cli/setup.py": ("tests/test_setup.py", '"setup"'),
+    "readers.py": ("tests/test_proc.py", "readers"),
+    "rules/reform_checks.py": ("tests/rules/test_reform_never_crashes.py", "parse_reform"),
+    "services/installation/checks.py": ("tests/test_setup.py", "installation import checks"),
+    "services/installation/facts.py": ("tests/web/test_installation.py", "/admin/installation"),
+    "services/installation/first_run.py": ("tests/test_setup.py", '"setup"'),
+    "services/installation/round_trips.py": ("tests/test_setup.py", "round_trips"),
+    "web/reform_cache.py": ("tests/web/test_reform_bounds.py", "reform_cache"),
 }
 
 
