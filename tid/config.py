@@ -50,6 +50,7 @@ ENVIRONMENT = {
     "TID_ARCHIVE_DIR": "ARCHIVE_DIR",
     "TID_DOCUMENT_MAX_MB": "DOCUMENT_MAX_MB",
     "TID_OCR_TIMEOUT_SECONDS": "OCR_TIMEOUT_SECONDS",
+    "TID_RECORD_MAX_MB": "RECORD_MAX_MB",
 }
 
 _BOOLEAN_KEYS = {
@@ -78,6 +79,7 @@ _INTEGER_KEYS = {
     "HSTS_MAX_AGE",
     "UPLOAD_RETENTION_HOURS",
     "WORKERS",
+    "RECORD_MAX_MB",
     "DOCUMENT_MAX_MB",
     "OCR_TIMEOUT_SECONDS",
 }
@@ -146,6 +148,9 @@ def defaults(instance: Path) -> dict[str, Any]:
         "DOCUMENT_MAX_MB": 50,
         # A scan's words read by ocrmypdf in a background job: stopped after this long.
         "OCR_TIMEOUT_SECONDS": 600,
+        # The largest district's package `tid import district` reads (the ZIP and its
+        # entries unpacked, each): docs/leaving.md.
+        "RECORD_MAX_MB": 4096,
     }
 
 

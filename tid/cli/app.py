@@ -7,7 +7,19 @@ import click
 from flask import Flask
 from flask.cli import FlaskGroup
 
-from tid.cli import account, archive, billing, calc, db, demo, documents, processes, roll, users
+from tid.cli import (
+    account,
+    archive,
+    billing,
+    calc,
+    db,
+    demo,
+    district_record,
+    documents,
+    processes,
+    roll,
+    users,
+)
 
 
 def _create_app() -> Flask:
@@ -46,3 +58,5 @@ def register(app: Flask) -> None:
     app.cli.add_command(roll.uploads_group)
     app.cli.add_command(archive.archive_group)
     app.cli.add_command(documents.document_command)
+    app.cli.add_command(district_record.export_group)
+    app.cli.add_command(district_record.import_group)

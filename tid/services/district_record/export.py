@@ -1,0 +1,165 @@
+"""A district's whole record as one ZIP: a CSV per table of :data:`~.tables.TABLES` (rows in
+the order of their primary key), every archived document and every file of the petitions'
+file as files, and ``datapackage.json`` (Frictionless Data Package) describing each table's
+schema and every entry's SHA-256. Entries are written in a fixed order with fixed times, so
+the same record gives byte-identical ZIPs."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from sqlalchemy import select
+from sqlmodel import Session
+
+from tid.models import District, Municipality, Ordinance
+from tid.services import file_store
+from tid.services.district_record import package
+from tid.services.district_record.columns import to_text
+from tid.services.district_record.tables import TABLES, Scope, Spec
+from tid.services.studio.reach import petitions_about
+
+
+class ExportError(RuntimeError):
+    """The record cannot be exported as it stands (the message says why)."""
+
+
+@dataclass(frozen=True)
+class Exported:
+    district: str
+    tables: int
+    rows: int
+    files: int
+    file_bytes: int
+
+
+def scope_of(*, session: Session, district_id: int) -> Scope:
+    """The district, its municipality and the petitions about it (those whose ordinance
+    established another district are that district's)."""
+    district = session.get(District, district_id)
+    if district is None or district.id is None:
+        raise ExportError(f"There is no district {district_id}.")
+    ordinances = Ordinance.__table__  # type: ignore[attr-defined]
+    others = select(ordinances.c.petition_id).where(ordinances.c.district_id != district_id)
+    elsewhere = set(session.execute(others).scalars())
+    petitions = petitions_about(session=session, district=district)
+    ids = tuple(sorted(p.id for p in petitions if p.id is not None and p.id not in elsewhere))
+    return Scope(district.id, district.municipality_id, ids)
+
+
+def export_district(
+    *, session: Session, district_id: int, folder: Path, out: IO[bytes]
+) -> Exported:
+    """Write the district's record as a ZIP to ``out``."""
+    scope = scope_of(session=session, district_id=district_id)
+    district = session.get(District, district_id)
+    municipality = session.get(Municipality, scope.municipality_id)
+    assert district is not None and municipality is not None
+    resources: list[dict[str, Any]] = []
+    files: list[dict[str, Any]] = []
+    rows = 0
+    with zipfile.ZipFile(out, "w") as archive:
+        for spec in TABLES:
+            text, count = _table_csv(session, spec, scope, folder, archive, files)
+            data = text.encode("utf-8")
+            archive.writestr(package.zip_info(package.csv_path(spec)), data)
+            digest = hashlib.sha256(data).hexdigest()
+            resources.append(package.table_resource(spec, len(data), digest, count))
+            rows += count
+        descriptor = {
+            "profile": "data-package",
+            "name": f"tid-district-{scope.district_id}",
+            "title": f"{district.name} ({municipality.name})",
+            "tid:format": package.FORMAT,
+            "tid:district": {"name": district.name, "municipality": municipality.name},
+            "resources": resources + sorted(files, key=lambda r: r["path"]),
+        }
+        body = json.dumps(descriptor, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+        archive.writestr(package.zip_info(package.DESCRIPTOR), body.encode("utf-8"))
+    return Exported(
+        district.name,
+        len(TABLES),
+        rows,
+        len(files),
+        sum(int(f["bytes"]) for f in files),
+    )
+
+
+def _table_csv(
+    session: Session,
+    spec: Spec,
+    scope: Scope,
+    folder: Path,
+    archive: zipfile.ZipFile,
+    files: list[dict[str, Any]],
+) -> tuple[str, int]:
+    """A table's CSV (its files written to the ZIP as they are read) and its row count."""
+    names = package.columns(spec)
+    blank = package.dropped(spec)
+    wanted = [spec.table.c[name] for name, what in names if name != "path"]
+    order = [spec.table.c[name] for name in package.primary_key(spec)]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow([name for name, _ in names])
+    count = 0
+    stmt = select(*wanted).where(spec.where(scope)).order_by(*order)
+    for row in session.execute(stmt):
+        values = dict(zip([c.name for c in wanted], row, strict=True))
+        cells = [
+            "" if name in blank else to_text(what, values.get(name))
+            for name, what in names
+            if name != "path"
+        ]
+        if spec.folder:
+            cells.append(_write_file(session, spec, values, folder, archive, files))
+        writer.writerow(cells)
+        count += 1
+    return buffer.getvalue(), count
+
+
+def _write_file(
+    session: Session,
+    spec: Spec,
+    values: dict[str, Any],
+    folder: Path,
+    archive: zipfile.ZipFile,
+    files: list[dict[str, Any]],
+) -> str:
+    """Write one archived document or stored file into the ZIP, checked against its hash."""
+    sha = str(values["sha256"])
+    media_type = str(values["media_type"])
+    if spec.content:
+        table = spec.table
+        found = session.execute(select(table.c[spec.content]).where(table.c.sha256 == sha))
+        data = bytes(found.scalar_one())
+    else:
+        try:
+            data = file_store.read(folder=folder, sha256=sha)
+        except OSError as exc:
+            raise ExportError(f"The file {sha} is missing from the archive's folder.") from exc
+    if hashlib.sha256(data).hexdigest() != sha:
+        raise ExportError(
+            f"The archived document {sha} no longer matches its SHA-256: "
+            "run `tid archive verify` and restore it from a backup first."
+        )
+    path = package.file_path(spec, sha, media_type)
+    info = package.zip_info(path)
+    if media_type != "text/csv":
+        info.compress_type = zipfile.ZIP_STORED
+    archive.writestr(info, data)
+    files.append(
+        {
+            "name": f"{spec.folder}-{sha}",
+            "path": path,
+            "mediatype": media_type,
+            "bytes": len(data),
+            "hash": f"sha256:{sha}",
+        }
+    )
+    return path
