@@ -8,6 +8,7 @@ nothing is written."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import shutil
@@ -34,7 +35,10 @@ from tid.models import (
 )
 from tid.rules.periods import fiscal_year_of
 from tid.services import issued, liens
+from tid.services.audit import SYSTEM
 from tid.services.district_record import tables
+from tid.services.district_record.importing import import_district
+from tid.services.district_record.reading import RecordError
 
 CONDADO = "Distrito de Mejoramiento Turístico de Condado"
 TODAY = date(2026, 12, 1)
@@ -207,3 +211,153 @@ def test_a_district_leaves_and_comes_back_on_the_other_backend(
         assert twice.exit_code != 0 and "already has the district" in twice.output
     finally:
         target.extensions["tid.engine"].dispose()
+
+
+# --------------------------------------------------------------------------- refusals
+
+
+def _rewritten(package: bytes, changes: dict[str, bytes], *, fix_hashes: bool = False) -> bytes:
+    """The package with some entries' bytes changed (and, if asked, the descriptor's hashes
+    made to agree with them, as a careful forger would)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(package)) as first, zipfile.ZipFile(out, "w") as second:
+        descriptor = json.loads(first.read("datapackage.json"))
+        for resource in descriptor["resources"]:
+            if fix_hashes and resource["path"] in changes:
+                data = changes[resource["path"]]
+                resource["hash"] = f"sha256:{hashlib.sha256(data).hexdigest()}"
+                resource["bytes"] = len(data)
+        for info in first.infolist():
+            data = changes.get(info.filename, first.read(info.filename))
+            if info.filename == "datapackage.json":
+                data = json.dumps(descriptor).encode("utf-8")
+            second.writestr(info, data)
+    return out.getvalue()
+
+
+def _refused(app: Flask, path: Path, max_bytes: int = 1 << 30) -> str:
+    """Import ``path`` into ``app``'s installation: refused, and nothing written."""
+    rows = _rows(app)
+    archive = Path(app.config["ARCHIVE_DIR"])
+    files = sorted(p for p in archive.rglob("*") if p.is_file())
+    with app.app_context(), Session(app.extensions["tid.engine"]) as session:
+        with pytest.raises(RecordError) as refused:
+            import_district(
+                session=session, path=path, folder=archive, max_bytes=max_bytes, actor=SYSTEM
+            )
+        session.rollback()
+    assert _rows(app) == rows
+    assert sorted(p for p in archive.rglob("*") if p.is_file()) == files  # no file kept
+    return str(refused.value)
+
+
+@pytest.fixture
+def exported(source: Flask, tmp_path: Path) -> bytes:
+    with source.app_context(), Session(source.extensions["tid.engine"]) as session:
+        district_id = _condado(session)
+    return _export(source, district_id, tmp_path / "condado.zip")
+
+
+@pytest.fixture
+def fresh(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Flask]:
+    app = _target(_fresh_database(backend, request, tmp_path), tmp_path / "fresh")
+    yield app
+    app.extensions["tid.engine"].dispose()
+
+
+def test_a_changed_package_is_refused_naming_what_failed(
+    exported: bytes, fresh: Flask, tmp_path: Path
+) -> None:
+    with zipfile.ZipFile(io.BytesIO(exported)) as first:
+        bills = first.read("data/bill.csv")
+        pdf_name = next(n for n in first.namelist() if n.startswith("archive/"))
+        pdf = bytearray(first.read(pdf_name))
+        lines = first.read("data/journal_line.csv").decode("utf-8").split("\r\n")
+    # A CSV row changed: its table's SHA-256 no longer agrees.
+    changed = bills.replace(b",1580.00,", b",1.00,", 1)
+    assert changed != bills
+    (tmp_path / "row.zip").write_bytes(_rewritten(exported, {"data/bill.csv": changed}))
+    said = _refused(fresh, tmp_path / "row.zip")
+    assert "data/bill.csv" in said and "SHA-256" in said
+    # An archived document changed: named.
+    pdf[len(pdf) // 2] ^= 0x01
+    (tmp_path / "pdf.zip").write_bytes(_rewritten(exported, {pdf_name: bytes(pdf)}))
+    assert pdf_name in _refused(fresh, tmp_path / "pdf.zip")
+    # Changed with its hash made to agree: an archived document no longer under its name.
+    (tmp_path / "pdf2.zip").write_bytes(
+        _rewritten(exported, {pdf_name: bytes(pdf)}, fix_hashes=True)
+    )
+    assert "does not hold the bytes" in _refused(fresh, tmp_path / "pdf2.zip")
+    # A journal line changed with its hash made to agree: the journal no longer agrees with
+    # its running balances, found after the rows were written, and all of them are undone.
+    first_line = lines[1].split(",")
+    first_line[-1] = "1.00"
+    lines[1] = ",".join(first_line)
+    lines[2] = lines[2].rsplit(",", 1)[0] + ",-1.00"
+    forged = "\r\n".join(lines).encode("utf-8")
+    (tmp_path / "forged.zip").write_bytes(
+        _rewritten(exported, {"data/journal_line.csv": forged}, fix_hashes=True)
+    )
+    assert "do not agree with the journal" in _refused(fresh, tmp_path / "forged.zip")
+    # A reference that does not resolve, and a missing table.
+    dangling = bills.replace(b"\r\n1,1,", b"\r\n1,999999,", 1)
+    (tmp_path / "fk.zip").write_bytes(
+        _rewritten(exported, {"data/bill.csv": dangling}, fix_hashes=True)
+    )
+    assert "billing_run_id 999999 names no row of billing_run" in _refused(
+        fresh, tmp_path / "fk.zip"
+    )
+
+
+def test_a_missing_table_is_refused(exported: bytes, fresh: Flask, tmp_path: Path) -> None:
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(exported)) as first, zipfile.ZipFile(out, "w") as second:
+        descriptor = json.loads(first.read("datapackage.json"))
+        descriptor["resources"] = [
+            r for r in descriptor["resources"] if r["path"] != "data/expenditure.csv"
+        ]
+        for info in first.infolist():
+            if info.filename == "data/expenditure.csv":
+                continue
+            data = first.read(info.filename)
+            if info.filename == "datapackage.json":
+                data = json.dumps(descriptor).encode("utf-8")
+            second.writestr(info, data)
+    (tmp_path / "short.zip").write_bytes(out.getvalue())
+    assert "lacks the table(s): expenditure" in _refused(fresh, tmp_path / "short.zip")
+
+
+def test_a_file_that_is_no_package_is_refused(
+    exported: bytes, fresh: Flask, tmp_path: Path
+) -> None:
+    (tmp_path / "not.zip").write_bytes(b"id,name\r\n1,San Juan\r\n")
+    assert "not a ZIP" in _refused(fresh, tmp_path / "not.zip")
+    (tmp_path / "big.zip").write_bytes(exported)
+    assert "at most 1,000" in _refused(fresh, tmp_path / "big.zip", max_bytes=1000)
+    for name in ("../../etc/cron.d/tid", "/tmp/evil", "data/../../x.csv", "archive\\x.pdf"):
+        out = io.BytesIO()
+        with zipfile.ZipFile(io.BytesIO(exported)) as first, zipfile.ZipFile(out, "w") as second:
+            for info in first.infolist():
+                second.writestr(info, first.read(info.filename))
+            second.writestr(zipfile.ZipInfo(name), b"evil")
+        (tmp_path / "escape.zip").write_bytes(out.getvalue())
+        assert repr(name) in _refused(fresh, tmp_path / "escape.zip")
+    # A ZIP whose entries unpack to more than the bound (a small file of zeros).
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as bomb:
+        bomb.writestr("datapackage.json", b" " * 200_000)
+    (tmp_path / "bomb.zip").write_bytes(out.getvalue())
+    assert "entries come to 200,000 bytes" in _refused(
+        fresh, tmp_path / "bomb.zip", max_bytes=100_000
+    )
+
+
+def test_the_command_line_refuses_with_the_reason_and_writes_nothing(
+    fresh: Flask, tmp_path: Path
+) -> None:
+    (tmp_path / "not.zip").write_bytes(b"hello")
+    rows = _rows(fresh)
+    said = fresh.test_cli_runner().invoke(args=["import", "district", str(tmp_path / "not.zip")])
+    assert said.exit_code == 1
+    assert "nothing was written" in said.output and "not a ZIP" in said.output
+    assert _rows(fresh) == rows
