@@ -19,7 +19,7 @@ from sqlalchemy import select
 from sqlmodel import Session
 
 from tid.models import District, Municipality, Ordinance
-from tid.services import file_store
+from tid.services import audit, file_store
 from tid.services.district_record import package
 from tid.services.district_record.columns import to_text
 from tid.services.district_record.tables import TABLES, Scope, Spec
@@ -163,3 +163,16 @@ def _write_file(
         }
     )
     return path
+
+
+def record_export(
+    *, session: Session, actor: audit.Actor, district_id: int, done: Exported
+) -> None:
+    """Keep in the district's history who took its whole record, and what it held."""
+    audit.record(
+        session=session,
+        actor=actor,
+        action="district.export",
+        entity=("district", district_id),
+        after={"rows": done.rows, "files": done.files, "file_bytes": done.file_bytes},
+    )
