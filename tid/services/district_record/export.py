@@ -56,7 +56,8 @@ def scope_of(*, session: Session, district_id: int) -> Scope:
 def export_district(
     *, session: Session, district_id: int, folder: Path, out: IO[bytes]
 ) -> Exported:
-    """Write the district's record as a ZIP to ``out``."""
+    """Write the district's record as a ZIP to ``out`` (each table's CSV streamed into its
+    entry, a few thousand rows at a time)."""
     scope = scope_of(session=session, district_id=district_id)
     district = session.get(District, district_id)
     municipality = session.get(Municipality, scope.municipality_id)
@@ -66,12 +67,17 @@ def export_district(
     rows = 0
     with zipfile.ZipFile(out, "w") as archive:
         for spec in TABLES:
-            text, count = _table_csv(session, spec, scope, folder, archive, files)
-            data = text.encode("utf-8")
-            archive.writestr(package.zip_info(package.csv_path(spec)), data)
-            digest = hashlib.sha256(data).hexdigest()
-            resources.append(package.table_resource(spec, len(data), digest, count))
+            found: list[dict[str, Any]] = []
+            info = package.zip_info(package.csv_path(spec))
+            with archive.open(info, "w", force_zip64=True) as entry:
+                hashing = _Hashing(entry)
+                count = _table_csv(session, spec, scope, hashing, found)
+            resources.append(
+                package.table_resource(spec, hashing.size, hashing.digest.hexdigest(), count)
+            )
             rows += count
+            for values in found:
+                files.append(_write_file(session, spec, values, folder, archive))
         descriptor = {
             "profile": "data-package",
             "name": f"tid-district-{scope.district_id}",
@@ -91,25 +97,44 @@ def export_district(
     )
 
 
+class _Hashing(io.RawIOBase):
+    """Bytes passed on to a ZIP's entry, counted and hashed on the way."""
+
+    def __init__(self, target: IO[bytes]) -> None:
+        self.target = target
+        self.digest = hashlib.sha256()
+        self.size = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        chunk = bytes(data)
+        self.digest.update(chunk)
+        self.size += len(chunk)
+        self.target.write(chunk)
+        return len(chunk)
+
+
 def _table_csv(
     session: Session,
     spec: Spec,
     scope: Scope,
-    folder: Path,
-    archive: zipfile.ZipFile,
+    out: _Hashing,
     files: list[dict[str, Any]],
-) -> tuple[str, int]:
-    """A table's CSV (its files written to the ZIP as they are read) and its row count."""
+) -> int:
+    """Write a table's CSV to ``out`` (a table of files: each file's row kept in ``files``,
+    its bytes written after); its row count."""
     names = package.columns(spec)
     blank = package.dropped(spec)
     wanted = [spec.table.c[name] for name, what in names if name != "path"]
     order = [spec.table.c[name] for name in package.primary_key(spec)]
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\r\n")
+    text = io.TextIOWrapper(out, encoding="utf-8", newline="", write_through=True)  # type: ignore[type-var]
+    writer = csv.writer(text, lineterminator="\r\n")
     writer.writerow([name for name, _ in names])
     count = 0
     stmt = select(*wanted).where(spec.where(scope)).order_by(*order)
-    for row in session.execute(stmt):
+    for row in session.execute(stmt.execution_options(yield_per=2000)):
         values = dict(zip([c.name for c in wanted], row, strict=True))
         cells = [
             "" if name in blank else to_text(what, values.get(name))
@@ -117,10 +142,13 @@ def _table_csv(
             if name != "path"
         ]
         if spec.folder:
-            cells.append(_write_file(session, spec, values, folder, archive, files))
+            files.append(values)
+            cells.append(package.file_path(spec, values["sha256"], values["media_type"]))
         writer.writerow(cells)
         count += 1
-    return buffer.getvalue(), count
+    text.flush()
+    text.detach()
+    return count
 
 
 def _write_file(
@@ -129,8 +157,7 @@ def _write_file(
     values: dict[str, Any],
     folder: Path,
     archive: zipfile.ZipFile,
-    files: list[dict[str, Any]],
-) -> str:
+) -> dict[str, Any]:
     """Write one archived document or stored file into the ZIP, checked against its hash."""
     sha = str(values["sha256"])
     media_type = str(values["media_type"])
@@ -153,16 +180,13 @@ def _write_file(
     if media_type != "text/csv":
         info.compress_type = zipfile.ZIP_STORED
     archive.writestr(info, data)
-    files.append(
-        {
-            "name": f"{spec.folder}-{sha}",
-            "path": path,
-            "mediatype": media_type,
-            "bytes": len(data),
-            "hash": f"sha256:{sha}",
-        }
-    )
-    return path
+    return {
+        "name": f"{spec.folder}-{sha}",
+        "path": path,
+        "mediatype": media_type,
+        "bytes": len(data),
+        "hash": f"sha256:{sha}",
+    }
 
 
 def record_export(
