@@ -34,23 +34,19 @@ def export_district_command(reference: str, out: Path) -> None:
     from tid.cli.districts import district_id_of
     from tid.config import archive_dir
     from tid.db import get_session
-    from tid.services.district_record.export import ExportError, export_district
+    from tid.services.district_record.export import ExportError, export_to_file
 
     district_id = district_id_of(reference)
     started = time.monotonic()
-    partial = out.with_name(f".{out.name}.partial")
     try:
-        with partial.open("wb") as handle:
-            done = export_district(
-                session=get_session(),
-                district_id=district_id,
-                folder=archive_dir(current_app.config),
-                out=handle,
-            )
+        done = export_to_file(
+            session=get_session(),
+            district_id=district_id,
+            folder=archive_dir(current_app.config),
+            target=out,
+        )
     except ExportError as exc:
-        partial.unlink(missing_ok=True)
         raise click.ClickException(str(exc)) from exc
-    partial.replace(out)
     click.echo(
         f"{done.district}: {done.rows:,} rows in {done.tables} tables and {done.files:,} files "
         f"({done.file_bytes:,} bytes) written to {out} ({out.stat().st_size:,} bytes) "

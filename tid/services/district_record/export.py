@@ -11,19 +11,39 @@ import hashlib
 import io
 import json
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from sqlalchemy import select
-from sqlmodel import Session
+from sqlalchemy import func, select
+from sqlmodel import Session, col
 
-from tid.models import District, Municipality, Ordinance
+from tid.models import (
+    Bill,
+    District,
+    JournalEntry,
+    JournalLine,
+    Municipality,
+    Ordinance,
+    PropertyYear,
+)
+from tid.rules.errors import N_
 from tid.services import audit, file_store
 from tid.services.district_record import package
 from tid.services.district_record.columns import to_text
 from tid.services.district_record.tables import TABLES, Scope, Spec
 from tid.services.studio.reach import petitions_about
+
+# The rows (bills, journal lines, roll lines) a request exports in about a second on an idle
+# server; a larger district's record is made by a background job with its progress.
+IN_REQUEST_ROWS = 20_000
+
+
+ARCHIVE_CHANGED = N_(
+    "The record cannot be exported: a document of the archive no longer matches its SHA-256. "
+    "An administrator checks the archive (tid archive verify)."
+)
 
 
 class ExportError(RuntimeError):
@@ -54,7 +74,12 @@ def scope_of(*, session: Session, district_id: int) -> Scope:
 
 
 def export_district(
-    *, session: Session, district_id: int, folder: Path, out: IO[bytes]
+    *,
+    session: Session,
+    district_id: int,
+    folder: Path,
+    out: IO[bytes],
+    progress: Callable[[int, int], None] | None = None,
 ) -> Exported:
     """Write the district's record as a ZIP to ``out`` (each table's CSV streamed into its
     entry, a few thousand rows at a time)."""
@@ -78,6 +103,8 @@ def export_district(
             rows += count
             for values in found:
                 files.append(_write_file(session, spec, values, folder, archive))
+            if progress is not None:
+                progress(len(resources), len(TABLES))
         descriptor = {
             "profile": "data-package",
             "name": f"tid-district-{scope.district_id}",
@@ -200,3 +227,70 @@ def record_export(
         entity=("district", district_id),
         after={"rows": done.rows, "files": done.files, "file_bytes": done.file_bytes},
     )
+
+
+def rows_to_export(*, session: Session, district_id: int) -> int:
+    """The bills, journal lines and roll lines of the district: what its export's time grows
+    with."""
+    counts = (
+        select(func.count()).select_from(Bill).where(col(Bill.district_id) == district_id),
+        select(func.count())
+        .select_from(JournalLine)
+        .join(JournalEntry, col(JournalEntry.id) == col(JournalLine.entry_id))
+        .where(col(JournalEntry.district_id) == district_id),
+        select(func.count())
+        .select_from(PropertyYear)
+        .where(col(PropertyYear.district_id) == district_id),
+    )
+    return sum(int(session.execute(count).scalar_one()) for count in counts)
+
+
+def export_to_file(
+    *,
+    session: Session,
+    district_id: int,
+    folder: Path,
+    target: Path,
+    progress: Callable[[int, int], None] | None = None,
+) -> Exported:
+    """Write the district's record to ``target`` whole or not at all (a partial file is
+    removed)."""
+    partial = target.with_name(f".{target.name}.partial")
+    try:
+        with partial.open("wb") as handle:
+            done = export_district(
+                session=session,
+                district_id=district_id,
+                folder=folder,
+                out=handle,
+                progress=progress,
+            )
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    partial.replace(target)
+    return done
+
+
+def job_file(instance: Path, job_id: int) -> Path:
+    """Where a background job writes a district's record: the uploads' folder, whose files
+    are deleted after UPLOAD_RETENTION_HOURS."""
+    from tid.files import private_folder
+
+    return private_folder(instance / "uploads") / f"district-record-{job_id}.zip"
+
+
+def job_result(*, session: Session, instance: Path, district_id: int, job_id: int) -> Path | None:
+    """The ZIP of the district's record a finished export job made, while it is kept."""
+    from tid.models import Job, JobState
+
+    job = session.get(Job, job_id)
+    if (
+        job is None
+        or job.kind != "district.export"
+        or job.district_id != district_id
+        or job.state != JobState.DONE.value
+    ):
+        return None
+    path = job_file(instance, job_id)
+    return path if path.is_file() else None
