@@ -367,3 +367,19 @@ def test_the_command_line_refuses_with_the_reason_and_writes_nothing(
     assert said.exit_code == 1
     assert "nothing was written" in said.output and "not a ZIP" in said.output
     assert _rows(fresh) == rows
+
+
+def test_numbers_people_quote_are_never_taken_twice(
+    exported: bytes, source: Flask, tmp_path: Path
+) -> None:
+    """A package of another district that holds notice numbers, entry keys or codes this
+    installation already uses is refused, naming the first one (here: the same district
+    under another name, into the installation it came from)."""
+    with zipfile.ZipFile(io.BytesIO(exported)) as first:
+        districts = first.read("data/district.csv").decode("utf-8")
+    renamed = districts.replace(CONDADO, "Distrito de Prueba").encode("utf-8")
+    (tmp_path / "renamed.zip").write_bytes(
+        _rewritten(exported, {"data/district.csv": renamed}, fix_hashes=True)
+    )
+    said = _refused(source, tmp_path / "renamed.zip")
+    assert "is already used in this installation" in said
