@@ -426,7 +426,7 @@ def _district_export(ctx: Context) -> Outcome:
     except export.ExportError:
         raise InputError("district", export.ARCHIVE_CHANGED) from None
     export.record_export(session=ctx.session, actor=ctx.actor, district_id=district_id, done=done)
-    url = ctx.url("account.record_download", district_id=district_id, job_id=ctx.job_id)
+    url = ctx.url("leaving.record_download", district_id=district_id, job_id=ctx.job_id)
     return Outcome(url, N_("The file is ready."))
 
 

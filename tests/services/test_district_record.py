@@ -37,7 +37,7 @@ from tid.rules.periods import fiscal_year_of
 from tid.services import issued, liens
 from tid.services.audit import SYSTEM
 from tid.services.district_record import tables
-from tid.services.district_record.importing import import_district
+from tid.services.district_record.intake import import_district
 from tid.services.district_record.reading import RecordError
 
 CONDADO = "Distrito de Mejoramiento Turístico de Condado"

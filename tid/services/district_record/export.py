@@ -31,7 +31,7 @@ from tid.models import (
 from tid.rules.errors import N_
 from tid.services import audit, file_store
 from tid.services.district_record import package
-from tid.services.district_record.columns import to_text
+from tid.services.district_record.cells import to_text
 from tid.services.district_record.tables import TABLES, Scope, Spec
 from tid.services.studio.reach import petitions_about
 

@@ -8,7 +8,7 @@ import re
 import zipfile
 from typing import Any
 
-from tid.services.district_record.columns import field_of, kind
+from tid.services.district_record.cells import field_of, kind
 from tid.services.district_record.tables import DROPPED_REFERENCE, TABLES, Spec
 
 FORMAT = 1

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from tid.services.district_record import package
-from tid.services.district_record.columns import CellError, from_text
+from tid.services.district_record.cells import CellError, from_text
 from tid.services.district_record.tables import TABLES, Spec
 
 MOST_PROBLEMS = 20  # said at once

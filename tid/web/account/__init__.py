@@ -24,7 +24,6 @@ from tid.web.account import (  # noqa: F401 - each registers its routes on the b
     owner_pages,
     payment_pages,
     property_liens,
-    record,
     spending,
     statement,
 )

@@ -10,7 +10,7 @@ import io
 from pathlib import Path
 from typing import Any
 
-from flask import abort, current_app, flash, redirect, send_file, url_for
+from flask import Blueprint, abort, current_app, flash, redirect, send_file, url_for
 from flask_babel import gettext as _
 
 from tid.config import archive_dir
@@ -19,7 +19,8 @@ from tid.models import Role
 from tid.services.district_record import export, tables
 from tid.web import jobs
 from tid.web.access import deny_unless, may_write_district, me, require, visible_district
-from tid.web.account.blueprint import bp
+
+bp = Blueprint("leaving", __name__, url_prefix="/account")
 
 
 def _writer(district_id: int) -> None:
