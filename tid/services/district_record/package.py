@@ -9,7 +9,7 @@ import zipfile
 from typing import Any
 
 from tid.services.district_record.cells import field_of, kind
-from tid.services.district_record.tables import DROPPED_REFERENCE, TABLES, Spec
+from tid.services.district_record.tables import DROPPED_REFERENCE, Spec
 
 FORMAT = 1
 DESCRIPTOR = "datapackage.json"
@@ -124,7 +124,3 @@ def table_resource(spec: Spec, size: int, sha256: str, rows: int) -> dict[str, A
     if spec.description:
         resource["description"] = spec.description
     return resource
-
-
-def specs() -> tuple[Spec, ...]:
-    return TABLES

@@ -127,11 +127,17 @@ def read_package(*, path: Path, max_bytes: int) -> Package:
         unknown = sorted(p for p in hashes if p.startswith("data/") and p not in known)
         if unknown or not listed:
             raise _refuse(f"The package holds table(s) this version does not know: {unknown}.")
+        counts = {
+            r.get("path"): r.get("tid:rows") for r in descriptor["resources"] if isinstance(r, dict)
+        }
         rows, problems = {}, []
         for spec in TABLES:
-            found, wrong = _table(spec, _read(archive, package.csv_path(spec)))
+            entry = package.csv_path(spec)
+            found, wrong = _table(spec, _read(archive, entry))
             rows[spec.name] = found
             problems += wrong
+            if counts.get(entry) != len(found):
+                problems.append(f"{entry}: {len(found)} rows, not the {counts.get(entry)} listed.")
     problems += _references(rows) + _files(rows, hashes)
     if problems:
         raise RecordError(problems[:MOST_PROBLEMS])

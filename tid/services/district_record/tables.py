@@ -9,8 +9,7 @@ municipality's id and the ids of the petitions about it)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 from sqlalchemy import String, Table, cast, false, or_, select
 from sqlalchemy.sql.elements import ColumnElement
@@ -43,7 +42,6 @@ class Spec:
     content: str = ""
     folder: str = ""
     description: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def table(self) -> Table:
