@@ -51,7 +51,7 @@ def import_district(
 def _index_documents(session: Session, done: Imported, folder: Path) -> None:
     """The current version of each document of the imported petitions, in the search."""
     newest: dict[int, tuple[int, int]] = {}
-    for row in done.record.rows["document_version"]:
+    for row in done.record.kept["document_version"]:
         number, _ = newest.get(row["document_id"], (0, 0))
         if row["number"] > number:
             newest[row["document_id"]] = (row["number"], row["id"])

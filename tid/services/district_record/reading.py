@@ -11,6 +11,7 @@ import hashlib
 import io
 import json
 import zipfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,16 +31,23 @@ class RecordError(ValueError):
         self.problems = problems
 
 
+# Tables whose rows the import keeps at hand (they are few): the rest are read again from the
+# ZIP, a table at a time, when they are written.
+KEPT = ("municipality", "district", "document_version")
+
+
 @dataclass
 class Package:
-    """A package that passed its checks: the rows of each table (typed values), and where
-    the ZIP is (its files are read again, and checked again, when written)."""
+    """A package that passed its checks: where its ZIP is (each table is read again, and its
+    SHA-256 checked again, when written), each entry's SHA-256, each table's keys in order
+    (the export's ids), and the rows of the few tables of :data:`KEPT`."""
 
     path: Path
     district: str
     municipality: str
-    rows: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     hashes: dict[str, str] = field(default_factory=dict)  # entry -> SHA-256
+    ids: dict[str, list[Any]] = field(default_factory=dict)  # table -> its keys, sorted
+    kept: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
 
 def _refuse(problem: str) -> RecordError:
@@ -130,43 +138,59 @@ def read_package(*, path: Path, max_bytes: int) -> Package:
         counts = {
             r.get("path"): r.get("tid:rows") for r in descriptor["resources"] if isinstance(r, dict)
         }
-        rows, problems = {}, []
+        seen = _Seen()
+        problems: list[str] = []
         for spec in TABLES:
             entry = package.csv_path(spec)
-            found, wrong = _table(spec, _read(archive, entry))
-            rows[spec.name] = found
+            count, wrong = _check_table(spec, _read(archive, entry), seen)
             problems += wrong
-            if counts.get(entry) != len(found):
-                problems.append(f"{entry}: {len(found)} rows, not the {counts.get(entry)} listed.")
-    problems += _references(rows) + _files(rows, hashes)
+            if counts.get(entry) != count:
+                problems.append(f"{entry}: {count} rows, not the {counts.get(entry)} listed.")
+            if len(problems) >= MOST_PROBLEMS:
+                break
+    problems += _files(seen.files, hashes)
     if problems:
         raise RecordError(problems[:MOST_PROBLEMS])
-    district, municipality = rows["district"], rows["municipality"]
+    district, municipality = seen.kept["district"], seen.kept["municipality"]
     if len(district) != 1 or len(municipality) != 1:
         raise _refuse("The package holds not one district and its municipality.")
-    return Package(path, district[0]["name"], municipality[0]["name"], rows, hashes)
+    ids = {name: sorted(k[0] for k in keys) for name, keys in seen.keys.items()}
+    return Package(path, district[0]["name"], municipality[0]["name"], hashes, ids, seen.kept)
 
 
-def _table(spec: Spec, data: bytes) -> tuple[list[dict[str, Any]], list[str]]:
-    """A table's rows, typed, and what is wrong with them."""
+@dataclass
+class _Seen:
+    """What the checks keep while they read the tables in order: each table's keys, the
+    values other tables refer to, the files' rows and the rows of :data:`KEPT`."""
+
+    keys: dict[str, set[tuple[Any, ...]]] = field(default_factory=dict)
+    targets: dict[tuple[str, str], set[Any]] = field(default_factory=dict)
+    files: list[tuple[Spec, int, dict[str, Any]]] = field(default_factory=list)
+    kept: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+
+def parsed(spec: Spec, data: bytes) -> Iterator[tuple[int, dict[str, Any], list[str]]]:
+    """A table's rows, typed, each with its line number and what is wrong with it."""
     name = spec.name
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        return [], [f"{name}: the CSV is not UTF-8."]
+        yield 0, {}, [f"{name}: the CSV is not UTF-8."]
+        return
     reader = csv.reader(io.StringIO(text, newline=""))
     header = next(reader, [])
     names = package.columns(spec)
     if header != [n for n, _ in names]:
-        return [], [f"{name}: the columns are {header}, not {[n for n, _ in names]}."]
+        yield 0, {}, [f"{name}: the columns are {header}, not {[n for n, _ in names]}."]
+        return
     nullable = {c.name: bool(c.nullable) for c in spec.table.columns}
     blank = package.dropped(spec)
-    found, problems, keys = [], [], set()
     for number, cells in enumerate(reader, start=2):
         if len(cells) != len(names):
-            problems.append(f"{name} row {number}: {len(cells)} cells, not {len(names)}.")
+            yield number, {}, [f"{name} row {number}: {len(cells)} cells, not {len(names)}."]
             continue
         row: dict[str, Any] = {}
+        problems = []
         for (column, what), cell in zip(names, cells, strict=True):
             try:
                 row[column] = from_text(what, cell, nullable.get(column, False))
@@ -174,40 +198,79 @@ def _table(spec: Spec, data: bytes) -> tuple[list[dict[str, Any]], list[str]]:
                 problems.append(f"{name} row {number}: {column} {exc}.")
             if column in blank and cell:
                 problems.append(f"{name} row {number}: {column} names an account.")
+        yield number, row, problems
+
+
+def _check_table(spec: Spec, data: bytes, seen: _Seen) -> tuple[int, list[str]]:
+    """Check a table's rows (types, keys once, references to the tables before it or to
+    itself); its row count and what is wrong."""
+    name = spec.name
+    keys: set[tuple[Any, ...]] = set()
+    wanted = {col for (table, col) in _targets() if table == name}
+    for column in wanted:
+        seen.targets[(name, column)] = set()
+    problems, count, later = [], 0, []
+    references = package.references(spec)
+    for number, row, wrong in parsed(spec, data):
+        problems += wrong
+        if not row:
+            continue
+        count += 1
         key = tuple(row.get(k) for k in package.primary_key(spec))
         if key in keys:
             problems.append(f"{name} row {number}: the key {key} again.")
         keys.add(key)
-        found.append(row)
-    return found, problems
+        for column in wanted:
+            seen.targets[(name, column)].add(row.get(column))
+        for column, table, target in references:
+            value = row.get(column)
+            if value in (None, ""):
+                continue
+            if table == name:
+                later.append((number, column, value, target))
+            elif value not in seen.targets.get((table, target), ()):
+                problems.append(f"{name} row {number}: {column} {value} names no row of {table}.")
+        if spec.folder:
+            seen.files.append((spec, number, {k: row[k] for k in ("sha256", "media_type", "path")}))
+        if name in KEPT:
+            seen.kept.setdefault(name, []).append(row)
+        if len(problems) >= MOST_PROBLEMS:
+            break
+    for number, column, value, target in later:
+        if value not in seen.targets.get((name, target), ()):
+            problems.append(f"{name} row {number}: {column} {value} names no row of {name}.")
+    if "id" in spec.table.c:
+        seen.keys[name] = keys
+    if name in KEPT:
+        seen.kept.setdefault(name, [])
+    return count, problems
 
 
-def _references(rows: dict[str, list[dict[str, Any]]]) -> list[str]:
-    """Every reference names a row of the package."""
-    problems = []
-    for spec in TABLES:
-        for column, table, target in package.references(spec):
-            known = {row.get(target) for row in rows.get(table, [])}
-            for number, row in enumerate(rows[spec.name], start=2):
-                value = row.get(column)
-                if value not in (None, "") and value not in known:
-                    problems.append(
-                        f"{spec.name} row {number}: {column} {value} names no row of {table}."
-                    )
-    return problems
+def _targets() -> set[tuple[str, str]]:
+    return {(table, target) for spec in TABLES for _c, table, target in package.references(spec)}
 
 
-def _files(rows: dict[str, list[dict[str, Any]]], hashes: dict[str, str]) -> list[str]:
+def rows_of(*, record: Package, spec: Spec) -> Iterator[dict[str, Any]]:
+    """A checked table's rows, read again from the ZIP (its SHA-256 checked again)."""
+    entry = package.csv_path(spec)
+    with zipfile.ZipFile(record.path) as archive:
+        data = _read(archive, entry)
+    if hashlib.sha256(data).hexdigest() != record.hashes.get(entry):
+        raise _refuse(f"{entry} changed while it was imported.")
+    for _number, row, problems in parsed(spec, data):
+        if problems:
+            raise RecordError(problems)
+        yield row
+
+
+def _files(files: list[tuple[Spec, int, dict[str, Any]]], hashes: dict[str, str]) -> list[str]:
     """Every archived document and file is in the ZIP under its name, with its SHA-256."""
     problems = []
-    for spec in TABLES:
-        if not spec.folder:
-            continue
-        for number, row in enumerate(rows[spec.name], start=2):
-            path = package.file_path(spec, row["sha256"], row["media_type"])
-            if row["path"] != path or hashes.get(path) != row["sha256"]:
-                problems.append(
-                    f"{spec.name} row {number}: the file {row['path']} does not hold the bytes "
-                    f"of SHA-256 {row['sha256']}."
-                )
+    for spec, number, row in files:
+        path = package.file_path(spec, row["sha256"], row["media_type"])
+        if row["path"] != path or hashes.get(path) != row["sha256"]:
+            problems.append(
+                f"{spec.name} row {number}: the file {row['path']} does not hold the bytes "
+                f"of SHA-256 {row['sha256']}."
+            )
     return problems

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from sqlmodel import Session
 
 from tid.services import audit, file_store
 from tid.services.district_record import package
-from tid.services.district_record.reading import Package, RecordError
+from tid.services.district_record.reading import Package, RecordError, rows_of
 from tid.services.district_record.tables import TABLES, Spec
 
 CHUNK = 1000
@@ -53,7 +54,7 @@ def _lock(session: Session) -> None:
 def _municipality(session: Session, record: Package, maps: Maps) -> None:
     """The installation's municipality of that name, or the package's, added."""
     table = TABLES[0].table
-    row = record.rows["municipality"][0]
+    row = record.kept["municipality"][0]
     found = session.execute(select(table.c.id).where(table.c.name == row["name"])).scalar()
     if found is None:
         found = _max_id(session, table) + 1
@@ -154,25 +155,30 @@ def _unique_problems(session: Session, spec: Spec, rows: list[dict[str, Any]]) -
 
 
 def _write_table(session: Session, spec: Spec, record: Package, maps: Maps, folder: Path) -> int:
-    rows = record.rows[spec.name]
+    """Write a table's rows, read again from the ZIP a chunk at a time."""
     table = spec.table
     if spec.folder:
-        return _write_files(session, spec, record, rows, folder)
+        return _write_files(session, spec, record, folder)
     if "id" in table.c and table.c.id.primary_key:
         base = _max_id(session, table)
-        ordered = sorted(r["id"] for r in rows)
-        maps[spec.name] = {old: base + n for n, old in enumerate(ordered, start=1)}
-    values = [_values(spec, row, maps) for row in rows]
-    problems = _unique_problems(session, spec, values)
-    if problems:
-        raise RecordError(problems)
-    later = _forward_references(spec, values)
-    for start in range(0, len(values), CHUNK):
-        session.execute(insert(table), values[start : start + CHUNK])
+        olds = record.ids.get(spec.name, [])
+        maps[spec.name] = {old: base + n for n, old in enumerate(olds, start=1)}
+    count = 0
+    later: dict[str, list[Any]] = {}
+    rows = rows_of(record=record, spec=spec)
+    while chunk := list(islice(rows, CHUNK)):
+        values = [_values(spec, row, maps) for row in chunk]
+        problems = _unique_problems(session, spec, values)
+        if problems:
+            raise RecordError(problems)
+        for column, pairs in _forward_references(spec, values).items():
+            later.setdefault(column, []).extend(pairs)
+        session.execute(insert(table), values)
+        count += len(values)
     for column, pairs in later.items():
         stmt = update(table).where(table.c.id == bindparam("_id"))
         session.execute(stmt.values({column: bindparam("_to")}), pairs)
-    return len(values)
+    return count
 
 
 def _forward_references(spec: Spec, values: list[dict[str, Any]]) -> dict[str, list[Any]]:
@@ -189,9 +195,7 @@ def _forward_references(spec: Spec, values: list[dict[str, Any]]) -> dict[str, l
     return later
 
 
-def _write_files(
-    session: Session, spec: Spec, record: Package, rows: list[dict[str, Any]], folder: Path
-) -> int:
+def _write_files(session: Session, spec: Spec, record: Package, folder: Path) -> int:
     """The archived documents (rows with their bytes) and the files of the petitions' file
     (the archive's folder and their rows); those the installation has already are kept."""
     import hashlib
@@ -200,7 +204,7 @@ def _write_files(
     table = spec.table
     written = 0
     with zipfile.ZipFile(record.path) as archive:
-        for row in rows:
+        for row in rows_of(record=record, spec=spec):
             sha = row["sha256"]
             data = archive.read(row["path"])
             if hashlib.sha256(data).hexdigest() != sha:
@@ -247,5 +251,5 @@ def write_package(
         else:
             rows += count
     _sequences(session)
-    district_id = maps["district"][record.rows["district"][0]["id"]]
+    district_id = maps["district"][record.kept["district"][0]["id"]]
     return Imported(district_id, record.district, record.municipality, rows, files, record, maps)
