@@ -383,3 +383,23 @@ def test_numbers_people_quote_are_never_taken_twice(
     )
     said = _refused(source, tmp_path / "renamed.zip")
     assert "is already used in this installation" in said
+
+
+def test_a_package_the_database_refuses_is_refused_whole(
+    exported: bytes, fresh: Flask, tmp_path: Path
+) -> None:
+    """Two notices of one number in the package: the database's own rule refuses the second,
+    and nothing of the import is kept."""
+    with zipfile.ZipFile(io.BytesIO(exported)) as first:
+        lines = first.read("data/notice.csv").decode("utf-8").split("\r\n")
+    header = lines[0].split(",")
+    at = header.index("number")
+    one, two = lines[1].split(","), lines[2].split(",")
+    two[at] = one[at]
+    lines[2] = ",".join(two)
+    (tmp_path / "twice.zip").write_bytes(
+        _rewritten(
+            exported, {"data/notice.csv": "\r\n".join(lines).encode("utf-8")}, fix_hashes=True
+        )
+    )
+    assert "The database refused a row" in _refused(fresh, tmp_path / "twice.zip")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from tid.services import audit
@@ -23,7 +24,10 @@ def import_district(
 ) -> Imported:
     """Import the package at ``path`` (the caller commits; on an error, rolls back)."""
     record = read_package(path=path, max_bytes=max_bytes)
-    done = write_package(session=session, record=record, folder=folder, actor=actor)
+    try:
+        done = write_package(session=session, record=record, folder=folder, actor=actor)
+    except IntegrityError as exc:  # a rule of the database the checks did not foresee
+        raise RecordError([f"The database refused a row: {str(exc.orig).splitlines()[0]}"]) from exc
     _index_documents(session, done, folder)
     versions.bump(session=session, district_ids=[done.district_id])
     _, differences = verify(session=session, district_id=done.district_id)
