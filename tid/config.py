@@ -55,6 +55,7 @@ ENVIRONMENT = {
     "TID_PICTURE_SECONDS": "PICTURE_SECONDS",
     "TID_PICTURE_MAX_PIXELS": "PICTURE_MAX_PIXELS",
     "TID_BACKUP_DIR": "BACKUP_DIR",
+    "TID_RECORD_MAX_MB": "RECORD_MAX_MB",
 }
 
 _BOOLEAN_KEYS = {
@@ -83,6 +84,7 @@ _INTEGER_KEYS = {
     "HSTS_MAX_AGE",
     "UPLOAD_RETENTION_HOURS",
     "WORKERS",
+    "RECORD_MAX_MB",
     "DOCUMENT_MAX_MB",
     "OCR_TIMEOUT_SECONDS",
     "READER_MEMORY_MB",
@@ -164,6 +166,9 @@ def defaults(instance: Path) -> dict[str, Any]:
         "PICTURE_MAX_PIXELS": 60_000_000,
         # Where the installation's checks write a backup and restore it (``tid setup``).
         "BACKUP_DIR": str(instance / "backups"),
+        # The largest district's package `tid import district` reads (the ZIP and its
+        # entries unpacked, each): docs/leaving.md.
+        "RECORD_MAX_MB": 4096,
     }
 
 

@@ -52,6 +52,7 @@ OWNER_MAIL = "scheduler.owner_mail"
 DOCUMENTS_INDEX = "documents.index"
 DOCUMENTS_RECOGNIZE = "documents.recognize"
 INSTALLATION_CHECKS = "installation.checks"
+DISTRICT_EXPORT = "district.export"
 
 # What each kind of job is called on the jobs page.
 KIND_LABELS = {
@@ -69,6 +70,7 @@ KIND_LABELS = {
     DOCUMENTS_INDEX: N_("Read a document for the search"),
     DOCUMENTS_RECOGNIZE: N_("Make a scan searchable"),
     INSTALLATION_CHECKS: N_("Check the mail server and the backups"),
+    DISTRICT_EXPORT: N_("Export the district's whole record"),
 }
 
 
@@ -408,6 +410,30 @@ def _documents_recognize(ctx: Context) -> Outcome:
         ctx.url("petition_files.document", petition_id=petition_id, document_id=document_id),
         N_("The scan's words were recognized into a new version; the search finds them."),
     )
+
+
+@handler(DISTRICT_EXPORT)
+def _district_export(ctx: Context) -> Outcome:
+    """A district's whole record as a ZIP in the uploads' folder (deleted with them after
+    UPLOAD_RETENTION_HOURS), its progress a table at a time."""
+    from tid.config import archive_dir
+    from tid.services.district_record import export
+
+    district_id = int(ctx.params["district_id"])
+    target = export.job_file(Path(ctx.app.instance_path), ctx.job_id)
+    try:
+        done = export.export_to_file(
+            session=ctx.session,
+            district_id=district_id,
+            folder=archive_dir(ctx.app.config),
+            target=target,
+            progress=ctx.report,
+        )
+    except export.ExportError:
+        raise InputError("district", export.ARCHIVE_CHANGED) from None
+    export.record_export(session=ctx.session, actor=ctx.actor, district_id=district_id, done=done)
+    url = ctx.url("leaving.record_download", district_id=district_id, job_id=ctx.job_id)
+    return Outcome(url, N_("The file is ready."))
 
 
 @handler(DAILY_DIGEST)

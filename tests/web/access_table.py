@@ -163,6 +163,8 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "account.statement_csv": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
     "account.statement_pdf": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
     "account.year_lock": frozenset({ADMIN}),
+    "leaving.record_zip": frozenset({ADMIN, ASSOCIATION}),
+    "leaving.record_download": frozenset({ADMIN, ASSOCIATION}),
     # certified-mail notices (21 LPRA § 6653(5)); each route checks the district's scope
     "notices.dashboard": EVERY_ROLE,
     "notices.batch_new": frozenset({ADMIN, ASSOCIATION}),

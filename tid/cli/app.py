@@ -14,6 +14,7 @@ from tid.cli import (
     calc,
     db,
     demo,
+    district_record,
     documents,
     processes,
     roll,
@@ -59,3 +60,5 @@ def register(app: Flask) -> None:
     app.cli.add_command(archive.archive_group)
     app.cli.add_command(documents.document_command)
     app.cli.add_command(setup.setup_command)
+    app.cli.add_command(district_record.export_group)
+    app.cli.add_command(district_record.import_group)

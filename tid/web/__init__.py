@@ -20,6 +20,7 @@ BLUEPRINT_MODULES = [
     "tid.web.api",
     "tid.web.roll",
     "tid.web.account",
+    "tid.web.leaving",
     "tid.web.notices",
     "tid.web.portal",
     "tid.web.verification_pages",
