@@ -49,10 +49,14 @@ def figures(*, session: Session, prop: Property, through: date) -> issued.Figure
     lien = liens.impost_lien(session=session, prop=prop, today=through)
     terms = liens.late_terms(session=session, district_id=prop.district_id)
     after = through + timedelta(days=1)
+    brought = liens.brought_charges(
+        session=session, bill_ids=[b.id or 0 for b, _o, _c in lien.bills]
+    )
     per_day = ZERO
     lines = []
     for bill, owed, charges in lien.bills:
-        per_day += liens.late_charges(owed, bill.due_date, after, terms).total - charges.total
+        tomorrow = liens.charges_of(bill.id or 0, owed, bill.due_date, after, terms, brought)
+        per_day += tomorrow.total - charges.total
         lines.append(
             {
                 "bill": str(bill.id),

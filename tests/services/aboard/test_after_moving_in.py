@@ -1,0 +1,145 @@
+"""After moving in, the opened bills work as bills made here: the delinquency list (with
+the late charges the earlier books accrued), a payoff quote and a payment against one,
+the payment by the old notice's number, and the statement of the cut-over year, which
+opens with the balance brought forward and says so."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from decimal import Decimal
+
+from sqlmodel import Session, select
+
+from tests.conftest import People
+from tests.services.aboard.support import ACTOR, TODAY, district_with_rolls, example_files, load
+from tid.models import Property
+from tid.rules.money import round_cents
+from tid.rules.periods import FiscalYear
+from tid.services import audit_statement, ledger, liens, payments, payoffs
+
+CUT_OVER = date(2026, 1, 1)
+
+
+def moved_in(session: Session, people: People) -> int:
+    district_id = district_with_rolls(session, people)
+    liens.set_late_terms(
+        session=session,
+        actor=ACTOR,
+        district_id=district_id,
+        surcharge_rate="0.10",
+        annual_interest_rate="0.12",
+    )
+    load(session, district_id, example_files("es"))
+    session.commit()
+    return district_id
+
+
+def interest(owed: str, days: int) -> Decimal:
+    return round_cents(Decimal(owed) * Decimal("0.12") * days / 365)
+
+
+def prop(session: Session, cadastral: str) -> Property:
+    return session.exec(select(Property).where(Property.cadastral_number == cadastral)).one()
+
+
+def test_the_delinquency_lists_the_opened_bills_with_their_charges_brought(
+    session: Session, people: People
+) -> None:
+    district_id = moved_in(session, people)
+    rows = liens.delinquency(session=session, district_id=district_id, today=TODAY)
+    days = (TODAY - CUT_OVER).days
+    shown = {
+        (r.property.cadastral_number, r.bill.fiscal_year): (
+            r.outstanding,
+            r.charges.surcharge,
+            r.charges.interest,
+        )
+        for r in rows
+    }
+    assert shown == {
+        ("040-010-001-01", "2024-25"): (Decimal("315.00"), Decimal("47.25"), interest("315", days)),
+        ("040-010-001-02", "2024-25"): (
+            Decimal("3000.00"),
+            Decimal("450.00"),
+            interest("3000", days),
+        ),
+        ("040-010-001-02", "2025-26"): (
+            Decimal("4000.00"),
+            Decimal("0.00"),
+            interest("4000", days),
+        ),
+        ("040-010-001-03-005", "2025-26"): (
+            Decimal("30.00"),
+            Decimal("0.00"),
+            interest("30", days),
+        ),
+    }
+    page = liens.delinquency_page(session=session, district_id=district_id, today=TODAY)
+    assert page.total == 4 and page.owed == Decimal("7345.00")
+
+
+def test_a_payoff_quote_of_an_opened_bill_and_its_payment(session: Session, people: People) -> None:
+    district_id = moved_in(session, people)
+    parcel = prop(session, "040-010-001-02")
+    through = TODAY + timedelta(days=10)
+    quote = payoffs.issue_quote(
+        session=session,
+        actor=ACTOR,
+        district_id=district_id,
+        property_id=parcel.id or 0,
+        today=TODAY,
+        good_through=through,
+    )
+    session.commit()
+    days = (through - CUT_OVER).days
+    charges = Decimal("450.00") + interest("3000", days) + interest("4000", days)
+    assert quote.secured == Decimal("7000.00")
+    assert quote.charges == charges
+    settled = payoffs.pay_quote(
+        session=session,
+        actor=ACTOR,
+        district_id=district_id,
+        reference=quote.reference,
+        paid_on=TODAY,
+        amount=quote.total,
+        today=TODAY,
+        key="quote-payment",
+    )
+    session.commit()
+    assert settled.settled and settled.remaining == 0
+    lien = liens.impost_lien(session=session, prop=parcel, today=TODAY)
+    assert lien.secured == 0
+
+
+def test_a_payment_by_the_old_notice_number_pays_the_opened_bill(
+    session: Session, people: People
+) -> None:
+    district_id = moved_in(session, people)
+    result = payments.record_payment(
+        session=session,
+        actor=ACTOR,
+        district_id=district_id,
+        paid_on=date(2026, 2, 1),
+        amount=Decimal("315.00"),
+        today=TODAY,
+        key="old-notice",
+        notice_number="N-2024-0101",
+    )
+    session.commit()
+    assert result.booked
+    rows = liens.delinquency(session=session, district_id=district_id, today=TODAY)
+    assert "040-010-001-01" not in {r.property.cadastral_number for r in rows}
+    # The statement of the cut-over year opens with the bank brought forward, and says so:
+    # the opening entries are neither revenue nor credits received nor other movements.
+    st = audit_statement.statement(session=session, district_id=district_id, fy=FiscalYear(2025))
+    assert st.opened_on == CUT_OVER
+    assert st.opening_balance == Decimal("12500.00")
+    assert st.impost_revenue == Decimal("315.00")
+    assert st.owner_credits == 0
+    assert st.other_movements == 0
+    assert st.closing_balance == Decimal("12815.00")
+    assert ledger.balance(session=session, district_id=district_id, account=ledger.BANK) == Decimal(
+        "12815.00"
+    )
+    csv_text = audit_statement.statement_csv(st)
+    assert "2026-01-01" in csv_text
