@@ -17,6 +17,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,7 @@ NOTICES_REMAIL = "notices.remail"
 BILLING_RUN = "billing.run"
 ROLL_COMMIT = "roll.commit"
 ROLL_CHECK = "roll.check"
+ABOARD_LOAD = "aboard.load"
 ACCOUNT_PDF = "account.pdf"
 STUDIO_SAVE = "studio.save"
 DAILY_DIGEST = "scheduler.daily_digest"
@@ -59,6 +61,7 @@ KIND_LABELS = {
     BILLING_RUN: N_("Billing run"),
     ROLL_COMMIT: N_("Import the roll"),
     ROLL_CHECK: N_("Check the roll file"),
+    ABOARD_LOAD: N_("Book the opening position"),
     ACCOUNT_PDF: N_("Prepare a document of the account"),
     STUDIO_SAVE: N_("Try formulas on a roll and save the study"),
     DAILY_DIGEST: N_("Daily deadline digest"),
@@ -285,6 +288,42 @@ def _roll_commit(ctx: Context) -> Outcome:
             fiscal_year=result.roll_import.fiscal_year,
         ),
         label,
+    )
+
+
+@handler(ABOARD_LOAD)
+def _aboard_load(ctx: Context) -> Outcome:
+    """Book a district's opening position from its uploaded files, once its totals were
+    confirmed on its page (checked again here, under the district's lock)."""
+    from tid.clock import today
+    from tid.services import aboard, roll
+
+    p = ctx.params
+    district_id = int(p["district_id"])
+    folder = Path(ctx.app.instance_path) / "uploads"
+    files = aboard.load_files(
+        folder, str(p["token"]), district_id=district_id, user_id=ctx.actor.user_id
+    )
+    booked = aboard.book_position(
+        session=ctx.session,
+        actor=ctx.actor,
+        district_id=district_id,
+        files=files,
+        confirmed={str(k): Decimal(str(v)) for k, v in dict(p["confirmed"]).items()},
+        today=today(ctx.app.config),
+        max_bytes=int(ctx.app.config.get("ROLL_MAX_BYTES") or roll.DEFAULT_MAX_BYTES),
+        max_rows=int(ctx.app.config.get("ROLL_MAX_ROWS") or roll.DEFAULT_MAX_ROWS),
+        progress=ctx.report,
+    )
+    ctx.session.flush()
+    page = ctx.url("account.aboard_page", district_id=district_id)
+    # Booked: the upload is not kept (the archive keeps the files, with their SHA-256).
+    aboard.delete_files(folder, str(p["token"]), user_id=ctx.actor.user_id)
+    return Outcome(
+        page,
+        N_("The opening position is booked.")
+        if booked.booked
+        else N_("These files were booked already: nothing changed."),
     )
 
 

@@ -21,7 +21,7 @@ def aboard_group() -> None:
     """A district moving in with its past: its opening position as of a cut-over day."""
 
 
-def _limits() -> dict[str, int]:
+def _limits() -> dict[str, Any]:
     from tid.services import aboard
 
     config = current_app.config

@@ -5,10 +5,11 @@ recorded on its properties and the totals of its earlier fiscal years — from C
 (docs/moving-in.md), checked row by row, its totals confirmed by the association against
 its trial balance, then booked all at once as ``opening`` entries dated the cut-over day.
 
-- ``files``: which file is which, their columns in Spanish and English, each cell read;
+- ``position_files``: which file is which, their columns in Spanish and English, each cell read;
 - ``checks``: the rows checked against the district (roll, ordinance's term, duplicates),
   the totals to confirm, and whether the account may take them;
-- ``booking``: the confirmed position booked, once.
+- ``booking``: the confirmed position booked, once;
+- ``kept_uploads``: the files kept between their preview and their booking on the web.
 """
 
 from __future__ import annotations
@@ -28,7 +29,15 @@ from tid.services.aboard.checks import (
     Totals,
     check_position,
 )
-from tid.services.aboard.files import (
+from tid.services.aboard.kept_uploads import (
+    delete_files,
+    files_of,
+    load_files,
+    position_of,
+    store_files,
+    totals_of,
+)
+from tid.services.aboard.position_files import (
     COLUMNS,
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_ROWS,
@@ -55,6 +64,12 @@ __all__ = [
     "book_position",
     "check_position",
     "confirmation_problems",
+    "delete_files",
+    "files_of",
     "kind_of",
+    "load_files",
     "parse_confirmation",
+    "position_of",
+    "store_files",
+    "totals_of",
 ]

@@ -39,7 +39,7 @@ from tid.rules.periods import fiscal_year_of
 from tid.rules.vocab.lien_kinds import IMPOST_KIND
 from tid.services import audit, ledger
 from tid.services.aboard.checks import BOOKED, READY, OpenBill, Preview, check_position
-from tid.services.aboard.files import BANK, FILE_NAMES
+from tid.services.aboard.position_files import BANK, FILE_NAMES
 from tid.services.district_lock import lock_district
 from tid.services.notices.archived import archive
 
@@ -322,6 +322,7 @@ def _records(
         )
 
 
+# Long: the steps of one transaction in their order, each a helper above.
 def book_position(
     *,
     session: Session,
@@ -337,7 +338,6 @@ def book_position(
     """Check the files again under the district's lock and book them, once, all at once.
     ``FindingsError`` for bad rows or totals not confirmed as the files add them up;
     ``InputError`` when the account already holds business. The caller commits."""
-    # Long: the steps of one transaction in their order, each a helper above.
     lock_district(session=session, district_id=district_id)
     preview = check_position(
         session=session,

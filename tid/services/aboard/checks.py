@@ -25,7 +25,7 @@ from tid.rules.errors import N_, Finding, InputError
 from tid.rules.money import ZERO
 from tid.rules.periods import fiscal_year_of, parse_fiscal_year
 from tid.rules.vocab.lien_kinds import IMPOST_KIND, LIEN_KINDS
-from tid.services.aboard.files import (
+from tid.services.aboard.position_files import (
     BANK,
     BILLS,
     CREDITS,
@@ -392,6 +392,7 @@ def _years(ctx: _Context, read: ReadFile) -> list[Row]:
     return years
 
 
+# Long: one pass over the five files in order, each check a helper above.
 def check_position(
     *,
     session: Session,
@@ -405,7 +406,6 @@ def check_position(
     """Read and check the files of an opening position (``files``: kind → (name, bytes))
     against the district: every finding, the totals, whether it may be booked. Raises
     :class:`InputError` only for a file that cannot be read at all or one missing."""
-    # Long: one pass over the five files in order, each check a helper above.
     if session.get(District, district_id) is None:
         raise InputError("district", N_("There is no such district."))
     for kind in REQUIRED_FILES:

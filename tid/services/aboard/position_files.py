@@ -189,8 +189,8 @@ def _headers(kind: str, file: str, header: Sequence[str]) -> tuple[dict[str, int
                     file,
                     1,
                     column.headers[0],
-                    N_("The file lacks the column %(column)s (in English: %(english)s)."),
-                    column=column.headers[0],
+                    N_("The file lacks the column %(spanish)s (in English: %(english)s)."),
+                    spanish=column.headers[0],
                     english=column.headers[1],
                 )
             )
