@@ -54,7 +54,7 @@ def test_upload_preview_confirm_and_book(
     bad = client.get(upload(client, district_id, example_files("es", bills=BAD_BILLS)))
     assert bad.status_code == 422
     text = bad.get_data(as_text=True)
-    assert "The amount paid is more than the amount billed." in text or "pagado es mayor" in text
+    assert "El monto pagado es mayor que el monto facturado." in text
     assert 'name="total:bank"' not in text
     # The good files: their totals, typed.
     preview_url = upload(client, district_id, example_files("es"))

@@ -40,8 +40,12 @@ from tid.rules.vocab.lien_kinds import IMPOST_KIND
 from tid.services import audit, ledger
 from tid.services.aboard.checks import BOOKED, READY, OpenBill, Preview, check_position
 from tid.services.aboard.position_files import BANK, FILE_NAMES
+from tid.services.billing.bulk_tables import _BILL_ROWS, _plain_table
 from tid.services.district_lock import lock_district
 from tid.services.notices.archived import archive
+
+# The bulk inserts write money as integer cents, as a billing run does.
+_OPENED_ROWS = _plain_table(OpeningBill)
 
 TOTALS_DIFFER = N_("This total is not what the files add up to: %(expected)s.")
 TOTAL_MISSING = N_("Confirm this total: the files add up to %(expected)s.")
@@ -106,6 +110,10 @@ def confirmation_problems(
     return problems
 
 
+def _cents(amount: Decimal) -> int:
+    return int(amount * 100)
+
+
 def _runs(
     session: Session, actor: audit.Actor, preview: Preview, cut_over: date, now: datetime
 ) -> dict[str, BillingRun]:
@@ -163,7 +171,7 @@ def _bill_rows(
                 "property_id": bill.property_id,
                 "property_year_id": bill.property_year_id,
                 "fiscal_year": r["fiscal_year"],
-                "amount": r["billed"],
+                "amount": _cents(r["billed"]),
                 "explanation": EXPLANATION % words,
                 "explanation_es": EXPLANATION_ES % words,
                 "explanation_message": None,
@@ -183,7 +191,7 @@ def _bill_rows(
                 "property_id": property_id,
                 "property_year_id": year_id,
                 "fiscal_year": cut_fy,
-                "amount": ZERO,
+                "amount": 0,
                 "explanation": EXPLANATION % words,
                 "explanation_es": EXPLANATION_ES % words,
                 "explanation_message": None,
@@ -204,10 +212,9 @@ def _write_bills(
     now: datetime,
 ) -> dict[tuple[int, str], int]:
     """The bills written in bulk; their ids by (property, fiscal year)."""
-    table = Bill.__table__  # type: ignore[attr-defined]
     rows = _bill_rows(preview, runs, cut_over, now)
     for start in range(0, len(rows), 5000):
-        session.execute(insert(table), rows[start : start + 5000])
+        session.execute(insert(_BILL_ROWS), rows[start : start + 5000])
     return {
         (property_id, fy): bill_id or 0
         for bill_id, property_id, fy in session.exec(
@@ -221,34 +228,30 @@ def _write_bills(
 def _entries(
     preview: Preview, ids: Mapping[tuple[int, str], int], cut_over: date
 ) -> list[ledger.Pending]:
-    """The opening entries: the bank, each open bill's receivable, each owner's credit."""
+    """The opening entries: the bank, each open bill's receivable, each owner's credit. The
+    memos are the ledger's (``ledger.MEMOS["opening"]``), filled here once per entry
+    without the message machinery: a bill's memo has only numbers and a date in it."""
     day = cut_over.isoformat()
     d = preview.district_id
+    bank_memo, bill_memo, _credit_memo = ledger.MEMOS["opening"]
     entries: list[ledger.Pending] = []
     bank = preview.totals.bank
     if bank:
-        entries.append(
-            ledger.Pending(
-                cut_over,
-                "opening",
-                ledger.memo("opening", date=day),
-                f"opening:{d}:bank",
-                (ledger.Line(ledger.BANK, bank), ledger.Line(ledger.OPENING, -bank)),
-            )
-        )
+        lines = (ledger.Line(ledger.BANK, bank), ledger.Line(ledger.OPENING, -bank))
+        memo = bank_memo % {"date": day}
+        entries.append(ledger.Pending(cut_over, "opening", memo, f"opening:{d}:bank", lines))
+    receivable, assessed = ledger.RECEIVABLE, ledger.ASSESSED
     for bill in preview.bills:
-        bill_id = ids[(bill.property_id, bill.row["fiscal_year"])]
-        owed = bill.row["billed"] - bill.row["paid"]
+        cells = bill.row.cells
+        bill_id = ids[(bill.property_id, cells["fiscal_year"])]
+        owed = cells["billed"] - cells["paid"]
         entries.append(
             ledger.Pending(
                 cut_over,
                 "opening",
-                ledger.memo("opening", date=day, bill=bill_id),
+                bill_memo % {"date": day, "bill": bill_id},
                 f"bill:{bill_id}",
-                (
-                    ledger.Line(ledger.RECEIVABLE, owed, bill_id),
-                    ledger.Line(ledger.ASSESSED, -owed, bill_id),
-                ),
+                (ledger.Line(receivable, owed, bill_id), ledger.Line(assessed, -owed, bill_id)),
             )
         )
     latest = {}
@@ -284,18 +287,17 @@ def _records(
             "bill_id": ids[(b.property_id, b.row["fiscal_year"])],
             "district_id": preview.district_id,
             "cut_over": cut_over,
-            "billed": b.row["billed"],
-            "paid": b.row["paid"],
-            "late_charges": b.row["late_charges"] or ZERO,
+            "billed": _cents(b.row["billed"]),
+            "paid": _cents(b.row["paid"]),
+            "late_charges": _cents(b.row["late_charges"] or ZERO),
             "notice_number": b.row["notice_number"] or "",
             "article_number": b.row["article_number"] or "",
             "mailed_on": b.row["mailed_on"],
         }
         for b in preview.bills
     ]
-    table = OpeningBill.__table__  # type: ignore[attr-defined]
     for start in range(0, len(opened), 5000):
-        session.execute(insert(table), opened[start : start + 5000])
+        session.execute(insert(_OPENED_ROWS), opened[start : start + 5000])
     for row, property_id in preview.liens:
         if row["kind"] == IMPOST_KIND:
             continue  # the impost lien is the open bills' (tid.services.liens.impost_lien)
