@@ -77,6 +77,13 @@ def test_upload_preview_confirm_and_book(
     done = client.get(f"/account/{district_id}/aboard")
     assert done.status_code == 200
     assert "2026" in done.get_data(as_text=True)
+    # The statement of the cut-over year opens with the balance brought forward and says
+    # so; the earlier years show on it and on the public page.
+    statement = client.get(f"/account/{district_id}/statement?fy=2025-26").get_data(as_text=True)
+    assert "Saldo inicial traído de los libros anteriores" in statement
+    assert "98,750.00" in statement or "98.750,00" in statement
+    public = client.get(f"/publico/distritos/{district_id}").get_data(as_text=True)
+    assert "2023-24" in public and ("101,300.00" in public or "101.300,00" in public)
     # The booked files' upload is gone: their preview page says nothing can be booked again.
     after = client.get(preview_url, follow_redirects=False)
     assert after.status_code in (302, 404)
