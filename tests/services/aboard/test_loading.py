@@ -14,6 +14,7 @@ from sqlmodel import Session, func, select
 
 from tests.conftest import People
 from tests.services.aboard.support import (
+    ACTOR,
     CONFIRMED,
     check,
     district_with_rolls,
@@ -148,6 +149,19 @@ def test_a_second_load_of_the_same_files_books_nothing(session: Session, people:
     assert not again.booked
     assert count(session, JournalEntry) == entries
     assert check(session, district_id, example_files("es")).state == aboard.BOOKED
+    # Nor is an entry of it reversed on its own.
+    first = session.exec(select(JournalEntry).where(JournalEntry.kind == "opening")).first()
+    assert first is not None
+    with pytest.raises(InputError):
+        ledger.reverse_entry(
+            session=session,
+            actor=ACTOR,
+            entry_id=first.id or 0,
+            on=date(2026, 2, 1),
+            reason="mistake",
+            today=date(2026, 2, 15),
+        )
+    session.rollback()
 
 
 def test_a_load_after_business_was_booked_is_refused(session: Session, people: People) -> None:
