@@ -143,3 +143,13 @@ def test_a_payment_by_the_old_notice_number_pays_the_opened_bill(
     )
     csv_text = audit_statement.statement_csv(st)
     assert "2026-01-01" in csv_text
+
+
+def test_the_opened_years_ask_for_no_notice(session: Session, people: People) -> None:
+    """The earlier books billed and mailed the opened bills: the notices' deadlines list no
+    opened year, so no yearly notice is made for one."""
+    from tid.services.notices.notice_deadlines import dashboard
+
+    district_id = moved_in(session, people)
+    rows = dashboard(session=session, district_ids=[district_id], today=TODAY)
+    assert rows == []

@@ -14,7 +14,7 @@ from sqlmodel import Session, func, select
 from tests.conftest import People, login
 from tests.services.aboard.support import CONFIRMED, district_with_rolls, example_files
 from tid import tasks
-from tid.models import JournalEntry, OpeningPosition
+from tid.models import BillingRun, JournalEntry, OpeningPosition
 
 BAD_BILLS = (
     "numero_de_catastro,ano_fiscal,facturado,pagado,fecha_de_vencimiento\n"
@@ -84,6 +84,10 @@ def test_upload_preview_confirm_and_book(
     assert "98,750.00" in statement or "98.750,00" in statement
     public = client.get(f"/publico/distritos/{district_id}").get_data(as_text=True)
     assert "2023-24" in public and ("101,300.00" in public or "101.300,00" in public)
+    # The years brought show as billing runs of the roll's page, each with its bills.
+    for run in session.exec(select(BillingRun)):
+        assert client.get(f"/roll/{district_id}/billing/{run.id}").status_code == 200
+    assert client.get(f"/roll/{district_id}").status_code == 200
     # The booked files' upload is gone: their preview page says nothing can be booked again.
     after = client.get(preview_url, follow_redirects=False)
     assert after.status_code in (302, 404)
