@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from decimal import Decimal
 
+import pytest
 from sqlmodel import Session, select
 
 from tests.conftest import People
@@ -153,3 +154,47 @@ def test_the_opened_years_ask_for_no_notice(session: Session, people: People) ->
     district_id = moved_in(session, people)
     rows = dashboard(session=session, district_ids=[district_id], today=TODAY)
     assert rows == []
+
+
+def test_new_notices_give_the_opened_bills_portal_codes(
+    session: Session, people: People, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The earlier notices' codes are not known here: the association prepares new notices
+    of a year brought, each with a new access code, and the portal's balance of an opened
+    bill says what was paid before the cut-over."""
+    from tests.services.notice_support import BASE_URL, SECRET, SENDER
+    from tid.models import Bill, Notice
+    from tid.services import aboard, notices, portal
+
+    district_id = moved_in(session, people)
+    monkeypatch.setattr("tid.services.notices.creation.new_access_code", lambda: "ABCD-EFGH-JKMN")
+    run = aboard.opened_runs(session=session, district_id=district_id)[0]
+    assert run.fiscal_year == "2024-25"
+    batch = notices.create_batch(
+        session=session,
+        actor=ACTOR,
+        billing_run_id=run.id or 0,
+        issued_on=TODAY,
+        portal_base_url=BASE_URL,
+        secret=SECRET,
+        workers=1,
+        **SENDER,
+    )
+    session.commit()
+    made = session.exec(select(Notice).where(Notice.batch_id == batch.id)).all()
+    assert len(made) == 2
+    for notice in made:
+        assert notice.access_code_hash == notices.access_code_hash(
+            SECRET, notice.number, "ABCD-EFGH-JKMN"
+        )
+    opened = session.exec(
+        select(Bill).where(
+            Bill.property_id == prop(session, "040-010-001-02").id, Bill.fiscal_year == "2024-25"
+        )
+    ).one()
+    balance = portal.balance_for_bill(session=session, bill=opened)
+    assert (balance.billed, balance.paid, balance.balance) == (
+        Decimal("4000.00"),
+        Decimal("1000.00"),
+        Decimal("3000.00"),
+    )

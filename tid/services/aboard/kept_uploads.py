@@ -8,9 +8,9 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
-from tid.models import OpeningPosition
+from tid.models import BillingRun, BillingRunStatus, OpeningPosition
 from tid.rules.errors import N_, InputError
 from tid.services.roll.uploads import delete_upload, load_upload, store_upload
 
@@ -71,6 +71,22 @@ def position_of(*, session: Session, district_id: int) -> OpeningPosition | None
     return session.exec(
         select(OpeningPosition).where(OpeningPosition.district_id == district_id)
     ).first()
+
+
+def opened_runs(*, session: Session, district_id: int) -> list[BillingRun]:
+    """The billing runs a district brought from its earlier books (no formula: those books
+    billed them), oldest year first: each can be given new notices, with new portal codes."""
+    return list(
+        session.exec(
+            select(BillingRun)
+            .where(
+                BillingRun.district_id == district_id,
+                BillingRun.formula == "",
+                BillingRun.status == BillingRunStatus.ACTIVE.value,
+            )
+            .order_by(col(BillingRun.fiscal_year))
+        )
+    )
 
 
 def files_of(position: OpeningPosition) -> list[dict[str, object]]:

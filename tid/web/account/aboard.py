@@ -103,6 +103,7 @@ def aboard_page(district_id: int) -> Any:
         position=position,
         files=aboard.files_of(position) if position else [],
         totals=aboard.totals_of(position) if position else {},
+        runs=aboard.opened_runs(session=db, district_id=district_id) if position else [],
         kinds=aboard.FILE_NAMES,
         labels=aboard.FILE_LABELS,
         required=aboard.REQUIRED_FILES,
