@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import re
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import Session, func, select
@@ -101,3 +102,36 @@ def test_only_who_writes_the_account_moves_in(
         login(client, person)
         assert client.get(f"/account/{district_id}/aboard").status_code in (403, 404)
         client.post("/logout")
+
+
+def test_large_files_are_checked_by_a_worker(
+    app: Flask,
+    client: FlaskClient,
+    session: Session,
+    people: People,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Files past the in-request size are checked in the background, then shown and
+    booked as any."""
+    monkeypatch.setattr("tid.web.account.aboard.IN_REQUEST_BYTES", 100)
+    app.config["TODAY"] = "2026-02-15"
+    district_id = district_with_rolls(session, people)
+    login(client, people.association)
+    preview_url = upload(client, district_id, example_files("en"))
+    assert "job=" in preview_url
+    waiting = client.get(preview_url).get_data(as_text=True)
+    assert 'name="total:bank"' not in waiting
+    assert tasks.run_pending(client.application) == 1
+    shown = client.get(preview_url.split("?")[0])
+    assert shown.status_code == 200
+    page = shown.get_data(as_text=True)
+    assert 'name="total:receivable:2025-26"' in page
+    job_token = re.search(r'name="job_token" value="([^"]+)"', page)
+    assert job_token is not None
+    typed = {f"total:{k}": str(v) for k, v in CONFIRMED.items()}
+    booking = client.post(
+        preview_url.split("?")[0], data={**typed, "job_token": job_token.group(1)}
+    )
+    assert booking.status_code == 302
+    assert tasks.run_pending(client.application) == 1
+    assert entries(session) == 6

@@ -33,9 +33,12 @@ from tid.services.aboard.kept_uploads import (
     delete_files,
     files_of,
     load_files,
+    load_preview,
     opened_runs,
     position_of,
+    size_of,
     store_files,
+    store_preview,
     totals_of,
 )
 from tid.services.aboard.position_files import (
@@ -69,9 +72,12 @@ __all__ = [
     "files_of",
     "kind_of",
     "load_files",
+    "load_preview",
     "opened_runs",
     "parse_confirmation",
     "position_of",
+    "size_of",
     "store_files",
+    "store_preview",
     "totals_of",
 ]

@@ -4,15 +4,20 @@ SHA-256, and a small manifest naming them by kind, whose own hash is the upload'
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
+import pickle
 from collections.abc import Mapping
 from pathlib import Path
 
 from sqlmodel import Session, col, select
 
+from tid.files import write_private
 from tid.models import BillingRun, BillingRunStatus, OpeningPosition
 from tid.rules.errors import N_, InputError
-from tid.services.roll.uploads import delete_upload, load_upload, store_upload
+from tid.services.aboard.checks import Preview
+from tid.services.roll.uploads import UPLOAD_TOKEN, delete_upload, load_upload, store_upload
 
 GONE = N_("These files were booked or have expired; upload them again.")
 
@@ -54,8 +59,47 @@ def load_files(
     return files
 
 
+def size_of(files: Mapping[str, tuple[str, bytes]]) -> int:
+    """The files' bytes in all."""
+    return sum(len(data) for _name, data in files.values())
+
+
+def _preview_path(directory: Path, token: str, user_id: int | None) -> Path:
+    return directory / f"{token}.{user_id if user_id is not None else 'x'}.aboard-preview"
+
+
+def store_preview(
+    directory: Path, token: str, *, user_id: int | None, preview: Preview, key: bytes
+) -> None:
+    """Keep the check of large files (made by a worker) for their page, signed with the
+    app's key so that only what the app wrote is read back."""
+    if not UPLOAD_TOKEN.match(token):
+        raise InputError("token", GONE)
+    body = pickle.dumps(preview, protocol=pickle.HIGHEST_PROTOCOL)
+    path = _preview_path(directory, token, user_id)
+    partial = path.with_suffix(".partial")
+    write_private(partial, hmac.new(key, body, hashlib.sha256).digest() + body)
+    partial.replace(path)  # whole or not at all
+
+
+def load_preview(directory: Path, token: str, *, user_id: int | None, key: bytes) -> Preview | None:
+    """The kept check of the files, or None (not checked yet, or not the app's)."""
+    if not UPLOAD_TOKEN.match(token):
+        return None
+    try:
+        stored = _preview_path(directory, token, user_id).read_bytes()
+    except FileNotFoundError:
+        return None
+    signature, body = stored[:32], stored[32:]
+    if not hmac.compare_digest(signature, hmac.new(key, body, hashlib.sha256).digest()):
+        return None
+    preview = pickle.loads(body)
+    return preview if isinstance(preview, Preview) else None
+
+
 def delete_files(directory: Path, token: str, *, user_id: int | None) -> None:
     """Forget the files once booked (the archive keeps them, with their SHA-256)."""
+    _preview_path(directory, token, user_id).unlink(missing_ok=True)
     try:
         manifest, _meta = load_upload(directory, token, user_id=user_id)
         named = json.loads(manifest)

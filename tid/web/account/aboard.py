@@ -52,6 +52,15 @@ def _target(district_id: int) -> str:
     return f"aboard:{district_id}"
 
 
+def _check_target(district_id: int, token: str) -> str:
+    return f"aboard-check:{district_id}:{token[:16]}"
+
+
+# Files larger than this in all (some 2,500 open bills) are checked by a worker, not in the
+# request: the check of 20,000 open bills takes seconds.
+IN_REQUEST_BYTES = 256 * 1024
+
+
 def _sent_files(errors: dict[str, str]) -> dict[str, tuple[str, bytes]]:
     """The files of the form by kind, each read up to the limit; an error beside each field
     that is missing, too large or empty."""
@@ -96,6 +105,18 @@ def aboard_page(district_id: int) -> Any:
                 user_id=me().id,
                 max_bytes=_limits()["max_bytes"],
             )
+            if aboard.size_of(files) > IN_REQUEST_BYTES:
+                job = jobs.start(
+                    tasks.ABOARD_CHECK,
+                    params={"district_id": district_id, "token": token},
+                    district_id=district_id,
+                    target=_check_target(district_id, token),
+                )
+                return redirect(
+                    url_for(
+                        "account.aboard_preview", district_id=district_id, token=token, job=job.id
+                    )
+                )
             return redirect(url_for("account.aboard_preview", district_id=district_id, token=token))
     return render_template(
         "account/aboard.html",
@@ -112,14 +133,20 @@ def aboard_page(district_id: int) -> Any:
     ), (422 if errors else 200)
 
 
-def _preview(district_id: int, token: str) -> aboard.Preview | None:
+def _preview(district_id: int, token: str) -> tuple[aboard.Preview | None, bool]:
+    """The files' check (None: the files are gone, or a worker still checks them) and
+    whether the files are there."""
     try:
         files = aboard.load_files(_uploads(), token, district_id=district_id, user_id=me().id)
     except InputError:
-        return None
-    return aboard.check_position(
+        return None, False
+    if aboard.size_of(files) > IN_REQUEST_BYTES:  # checked by a worker (tid/tasks.py)
+        key = tasks.preview_key(current_app)
+        return aboard.load_preview(_uploads(), token, user_id=me().id, key=key), True
+    checked = aboard.check_position(
         session=get_session(), district_id=district_id, files=files, today=today(), **_limits()
     )
+    return checked, True
 
 
 def _typed(preview: aboard.Preview, errors: dict[str, str]) -> dict[str, Decimal]:
@@ -147,9 +174,10 @@ def aboard_preview(district_id: int, token: str) -> Any:
     job = jobs.shown(_target(district_id), tasks.ABOARD_LOAD)
     if job is not None and job.state == JobState.DONE:
         return redirect(url_for("account.aboard_page", district_id=district_id, job=job.id))
-    preview = _preview(district_id, token)
-    if preview is None and job is None:
+    preview, kept = _preview(district_id, token)
+    if not kept and job is None:
         abort(404)
+    job = job or jobs.shown(_check_target(district_id, token), tasks.ABOARD_CHECK)
     errors: dict[str, str] = {}
     if request.method == "POST" and preview is not None and preview.state == aboard.READY:
         typed = _typed(preview, errors) if not preview.findings else {}
