@@ -198,3 +198,18 @@ def test_new_notices_give_the_opened_bills_portal_codes(
         Decimal("1000.00"),
         Decimal("3000.00"),
     )
+
+
+def test_the_lien_ranking_holds_the_liens_brought(session: Session, people: People) -> None:
+    """The mortgage the liens file recorded is ranked beside the impost lien of the opened
+    bills, dated by their billing day."""
+    district_id = moved_in(session, people)
+    assert district_id
+    ranking = liens.lien_priority(
+        session=session, prop=prop(session, "040-010-001-02"), today=TODAY
+    )
+    assert [lien.kind for lien in ranking.recorded.values()] == ["mortgage"]
+    assert ranking.impost.secured == Decimal("7000.00")
+    assert ranking.impost.constituted_on == date(2024, 8, 1)
+    assert ranking.impost_rank is not None
+    assert {line.id for line in ranking.result.ranking} >= {"impost", *ranking.recorded}
