@@ -345,6 +345,7 @@ def test_the_layer_rules_see_imports_under_type_checking(tmp_path: Path) -> None
 SHARED_NAMES: dict[str, tuple[frozenset[str], str]] = {
     name: (frozenset(packages), reason)
     for name, packages, reason in (
+        ("aboard", ("tid.cli", "tid.web.account"), "moving in: its command and its page"),
         ("access", ("tid.services", "tid.web"), "the access policy and the web's checks of it"),
         ("account", ("tid.cli", "tid.demo", "tid.documents"), "the special account"),
         ("archive", ("tid.services", "tid.cli"), "the archive of documents"),

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,8 @@ NOTICES_REMAIL = "notices.remail"
 BILLING_RUN = "billing.run"
 ROLL_COMMIT = "roll.commit"
 ROLL_CHECK = "roll.check"
+ABOARD_LOAD = "aboard.load"
+ABOARD_CHECK = "aboard.check"
 ACCOUNT_PDF = "account.pdf"
 STUDIO_SAVE = "studio.save"
 DAILY_DIGEST = "scheduler.daily_digest"
@@ -62,6 +65,8 @@ KIND_LABELS = {
     BILLING_RUN: N_("Billing run"),
     ROLL_COMMIT: N_("Import the roll"),
     ROLL_CHECK: N_("Check the roll file"),
+    ABOARD_LOAD: N_("Book the opening position"),
+    ABOARD_CHECK: N_("Check the opening position's files"),
     ACCOUNT_PDF: N_("Prepare a document of the account"),
     STUDIO_SAVE: N_("Try formulas on a roll and save the study"),
     DAILY_DIGEST: N_("Daily deadline digest"),
@@ -290,6 +295,82 @@ def _roll_commit(ctx: Context) -> Outcome:
             fiscal_year=result.roll_import.fiscal_year,
         ),
         label,
+    )
+
+
+def _aboard_files(ctx: Context) -> tuple[Path, dict[str, Any], dict[str, int]]:
+    """The uploads folder, the files kept under the job's token, and the files' limits."""
+    from tid.services import aboard, roll
+
+    folder = Path(ctx.app.instance_path) / "uploads"
+    files = aboard.load_files(
+        folder,
+        str(ctx.params["token"]),
+        district_id=int(ctx.params["district_id"]),
+        user_id=ctx.actor.user_id,
+    )
+    limits = {
+        "max_bytes": int(ctx.app.config.get("ROLL_MAX_BYTES") or roll.DEFAULT_MAX_BYTES),
+        "max_rows": int(ctx.app.config.get("ROLL_MAX_ROWS") or roll.DEFAULT_MAX_ROWS),
+    }
+    return folder, files, limits
+
+
+@handler(ABOARD_CHECK)
+def _aboard_check(ctx: Context) -> Outcome:
+    """Check large files of an opening position (writes nothing but the check kept beside
+    the upload, which its page then shows)."""
+    from tid.clock import today
+    from tid.services import aboard
+
+    folder, files, limits = _aboard_files(ctx)
+    district_id, token = int(ctx.params["district_id"]), str(ctx.params["token"])
+    preview = aboard.check_position(
+        session=ctx.session,
+        district_id=district_id,
+        files=files,
+        today=today(ctx.app.config),
+        progress=ctx.report,
+        **limits,
+    )
+    aboard.store_preview(
+        folder, token, user_id=ctx.actor.user_id, preview=preview, key=preview_key(ctx.app)
+    )
+    return Outcome(
+        ctx.url("account.aboard_preview", district_id=district_id, token=token),
+        N_("The files are checked: see the bad rows and the totals."),
+    )
+
+
+@handler(ABOARD_LOAD)
+def _aboard_load(ctx: Context) -> Outcome:
+    """Book a district's opening position from its uploaded files, once its totals were
+    confirmed on its page (checked again here, under the district's lock)."""
+    from tid.clock import today
+    from tid.services import aboard
+
+    p = ctx.params
+    district_id = int(p["district_id"])
+    folder, files, limits = _aboard_files(ctx)
+    booked = aboard.book_position(
+        session=ctx.session,
+        actor=ctx.actor,
+        district_id=district_id,
+        files=files,
+        confirmed={str(k): Decimal(str(v)) for k, v in dict(p["confirmed"]).items()},
+        today=today(ctx.app.config),
+        progress=ctx.report,
+        **limits,
+    )
+    ctx.session.flush()
+    page = ctx.url("account.aboard_page", district_id=district_id)
+    # Booked: the upload is not kept (the archive keeps the files, with their SHA-256).
+    aboard.delete_files(folder, str(p["token"]), user_id=ctx.actor.user_id)
+    return Outcome(
+        page,
+        N_("The opening position is booked.")
+        if booked.booked
+        else N_("These files were booked already: nothing changed."),
     )
 
 

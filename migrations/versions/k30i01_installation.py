@@ -1,7 +1,7 @@
 """the scheduler's heartbeat and the last verdicts of the installation's slow checks
 
 Revision ID: k30i01
-Revises: k26c01
+Revises: k30h01
 Create Date: 2026-12-04 23:10:00
 """
 
@@ -12,7 +12,7 @@ import sqlmodel
 from alembic import op
 
 revision: str = "k30i01"
-down_revision: str | None = "k26c01"
+down_revision: str | None = "k30h01"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

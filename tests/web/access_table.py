@@ -139,6 +139,9 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "account.purposes": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
     "account.purpose_active": frozenset({ADMIN, ASSOCIATION}),
     "account.bank": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
+    # moving in: the district's opening position, loaded by who writes its account
+    "account.aboard_page": frozenset({ADMIN, ASSOCIATION}),
+    "account.aboard_preview": frozenset({ADMIN, ASSOCIATION}),
     "account.delinquency": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
     "account.delinquency_csv": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
     "account.delinquency_pdf": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),

@@ -431,6 +431,10 @@ NOT_WALKED = {
     "auth.reset": "needs an emailed secret",
     "petitions.calendar_feed": "needs a calendar secret (an iCal feed)",
     "roll.preview": "walked after an upload of the demo's roll, below",
+    "account.aboard_preview": (
+        "needs an upload of an opening position into a district with no business yet "
+        "(tests/web/account/test_aboard.py)"
+    ),
     "studio.show": "walked after the clerk saves a formula study, below",
     "studio.report": "walked after the clerk saves a formula study, below",
     "studio.amounts": "walked after the clerk saves a formula study, below",

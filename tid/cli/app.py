@@ -8,6 +8,7 @@ from flask import Flask
 from flask.cli import FlaskGroup
 
 from tid.cli import (
+    aboard,
     account,
     archive,
     billing,
@@ -48,6 +49,7 @@ def register(app: Flask) -> None:
     app.cli.add_command(calc.calc_command)
     app.cli.add_command(demo.demo_command)
     app.cli.add_command(roll.roll_group)
+    app.cli.add_command(aboard.aboard_group)
     app.cli.add_command(billing.billing_group)
     app.cli.add_command(processes.scheduler_command)
     app.cli.add_command(processes.worker_command)

@@ -4,8 +4,8 @@ migrations are stable on SQLite and PostgreSQL alike.
 
 One module per area: :mod:`.places_and_users`, :mod:`.sign_in_and_limits`,
 :mod:`.petitions_and_ordinances`, :mod:`.roll_and_properties`, :mod:`.bills_and_notices`,
-:mod:`.account_and_journal`, :mod:`.jobs_audit_and_documents`, :mod:`.public_records` and
-:mod:`.owner_contact`,
+:mod:`.account_and_journal`, :mod:`.jobs_audit_and_documents`, :mod:`.public_records`,
+:mod:`.owner_contact` and :mod:`.opening_position`,
 on the column types and the naming convention of :mod:`.column_types`. Every table is
 imported here, so that ``SQLModel.metadata`` (and Alembic's autogenerate,
 migrations/env.py) sees them all.
@@ -67,6 +67,7 @@ from tid.models.legislative_file import (
     SearchEntry,
     StoredFile,
 )
+from tid.models.opening_position import OpeningBill, OpeningPosition, OpeningYear
 from tid.models.owner_contact import OwnerEmail, OwnerMessage
 from tid.models.petitions_and_ordinances import (
     CalendarToken,
@@ -137,6 +138,9 @@ __all__ = [
     "Notice",
     "NoticeBatch",
     "NoticeKind",
+    "OpeningBill",
+    "OpeningPosition",
+    "OpeningYear",
     "Ordinance",
     "OwedDay",
     "OwnerEmail",

@@ -33,6 +33,7 @@ from tid.services import (
     year_locks,
 )
 from tid.services.access import Person
+from tid.services.public import district_figures
 
 ZERO = Decimal("0.00")
 
@@ -161,7 +162,7 @@ def statement_page(
     person: Person,
 ) -> dict[str, Any]:
     """The yearly statement's page (account_reads.statement_page_context), the year's lock,
-    and whether ``person`` may lock years."""
+    whether ``person`` may lock years, and the years before the district moved in."""
     context = account_reads.statement_page_context(
         session=session, district=district, fy=fy, booked_by=booked_by, today=today
     )
@@ -169,6 +170,9 @@ def statement_page(
         **context,
         "lock": year_locks.lock_of(session=session, district_id=district.id or 0, fy=fy),
         "may_lock": policy.may_lock_years(person),
+        "earlier_years": district_figures.earlier_years(
+            session=session, district_id=district.id or 0
+        ),
     }
 
 

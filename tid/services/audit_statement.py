@@ -27,6 +27,7 @@ from tid.models import (
     Bill,
     BillLedger,
     JournalEntry,
+    JournalLine,
     OwedDay,
     Property,
 )
@@ -69,6 +70,10 @@ class Statement:
     cap: Decimal
     closing_balance: Decimal
     other_movements: Decimal  # anything else through the bank (should be 0)
+    # The day the district moved in from its earlier books, when that was in this year: the
+    # year opens with the bank balance brought forward then (its opening entries are not
+    # the year's revenue, credits or spending).
+    opened_on: date | None = None
 
     @property
     def admin_ratio_percent(self) -> Decimal | None:
@@ -110,6 +115,10 @@ def statement(
             for line in row.lines:
                 sums[line.account] = sums.get(line.account, ZERO) + line.amount
     closing = opening + sums.get(BANK, ZERO)  # the bank at the year's end
+    opened_on, brought = _brought_forward(session, district_id, fy, cut)
+    for account, amount in brought.items():
+        sums[account] = sums.get(account, ZERO) - amount
+    opening += brought.get(BANK, ZERO)
     revenue = -sums.get(REVENUE, ZERO)
     credits = -sums.get(OWNER_CREDIT, ZERO)
     admin = sums.get(ADMIN_EXPENSE, ZERO)
@@ -142,7 +151,33 @@ def statement(
         cap=cap.cap,
         closing_balance=closing,
         other_movements=other,
+        opened_on=opened_on,
     )
+
+
+def _brought_forward(
+    session: Session, district_id: int, fy: FiscalYear, cut: datetime | None
+) -> tuple[date | None, dict[str, Decimal]]:
+    """The opening entries of a district that moved in during ``fy`` (booked before ``cut``
+    when given): their day and what they add to each account."""
+    stmt = (
+        select(col(JournalEntry.entry_date), col(JournalLine.account), col(JournalLine.amount))
+        .join(JournalLine, col(JournalLine.entry_id) == col(JournalEntry.id))
+        .where(
+            JournalEntry.district_id == district_id,
+            JournalEntry.kind == "opening",
+            col(JournalEntry.entry_date) >= fy.start,
+            col(JournalEntry.entry_date) <= fy.end,
+        )
+    )
+    if cut is not None:
+        stmt = stmt.where(col(JournalEntry.created_at) < cut)
+    day: date | None = None
+    sums: dict[str, Decimal] = {}
+    for on, account, amount in session.exec(stmt):
+        day = on
+        sums[account] = sums.get(account, ZERO) + amount
+    return day, sums
 
 
 # --------------------------------------------------------------------------- aging
@@ -476,6 +511,7 @@ STATEMENT_LINES = {
     "cap_rate": N_("Administrative cap rate"),
     "closing_balance": N_("Closing balance"),
     "other_movements": N_("Other movements"),
+    "moved_in_on": N_("Moved in from the earlier books on"),
 }
 
 
@@ -504,6 +540,7 @@ def statement_csv(st: Statement) -> str:
     rows: list[Sequence[object]] = [
         ("line", "purpose", "amount"),
         (_line("fiscal_year"), "", st.fiscal_year.label),
+        *([(_line("moved_in_on"), "", st.opened_on.isoformat())] if st.opened_on else []),
         (_line("opening_balance"), "", money_str(st.opening_balance)),
         (_line("impost_revenue"), "", money_str(st.impost_revenue)),
         (_line("owner_credits_received"), "", money_str(st.owner_credits)),

@@ -29,6 +29,7 @@ from tid.models import (
     BillLedger,
     BillStatus,
     LateChargeTerms,
+    OpeningBill,
     OwedDay,
     Property,
     PropertyLien,
@@ -147,6 +148,47 @@ def daily_interest(outstanding: Decimal, terms: LateChargeTerms | None) -> Decim
     return outstanding * Decimal(terms.annual_interest_rate) / DAYS_IN_YEAR
 
 
+# A bill a district brought when it moved in (tid/services/aboard) carries the late charges
+# its earlier books accrued to the cut-over day: they stand as the bill's surcharge (charged
+# once, as the ordinance's), and interest runs on from the cut-over day by the terms.
+Brought = dict[int, tuple[date, Decimal]]  # bill → (cut-over day, late charges accrued)
+
+
+def brought_charges(*, session: Session, bill_ids: Sequence[int]) -> Brought:
+    """The late charges each opened bill of ``bill_ids`` brought (none: not an opened bill)."""
+    found: Brought = {}
+    ids = sorted(set(bill_ids))
+    for start in range(0, len(ids), 2000):
+        stmt = select(
+            col(OpeningBill.bill_id), col(OpeningBill.cut_over), col(OpeningBill.late_charges)
+        ).where(col(OpeningBill.bill_id).in_(ids[start : start + 2000]))
+        found.update({bill_id: (cut, accrued) for bill_id, cut, accrued in session.exec(stmt)})
+    return found
+
+
+def charges_of(
+    bill_id: int,
+    outstanding: Decimal,
+    due: date,
+    today: date,
+    terms: LateChargeTerms | None,
+    brought: Brought,
+) -> LateCharges:
+    """A bill's late charges on ``today``: by the terms (:func:`late_charges`), or for an
+    opened bill what its earlier books accrued to the cut-over day, with the terms' interest
+    from that day on."""
+    opened = brought.get(bill_id)
+    if opened is None:
+        return late_charges(outstanding, due, today, terms)
+    cut_over, accrued = opened
+    days = max(0, (today - due).days)
+    if outstanding <= 0:
+        return LateCharges(days, ZERO, ZERO)
+    since = max(0, (today - max(cut_over, due)).days)
+    rate = Decimal(terms.annual_interest_rate) if terms is not None else ZERO
+    return LateCharges(days, accrued, round_cents(outstanding * rate * since / DAYS_IN_YEAR))
+
+
 # --------------------------------------------------------------------------- delinquency
 
 
@@ -256,13 +298,14 @@ def _rows(
     terms: LateChargeTerms | None,
 ) -> list[DelinquentBill]:
     owners = owners_of(session=session, property_ids=[prop.id for _bill, prop, _owed in found])
+    brought = brought_charges(session=session, bill_ids=[bill.id for bill, _prop, _owed in found])
     return [
         DelinquentBill(
             bill,
             prop,
             owners.get(prop.id, ""),
             outstanding,
-            late_charges(outstanding, bill.due_date, today, terms),
+            charges_of(bill.id, outstanding, bill.due_date, today, terms, brought),
         )
         for bill, prop, outstanding in found
     ]
@@ -413,6 +456,7 @@ def impost_lien(*, session: Session, prop: Property, today: date) -> ImpostLien:
         district_id=prop.district_id,
         bill_ids=[bill.id or 0 for bill, _run in pairs],
     )
+    brought = brought_charges(session=session, bill_ids=[bill.id or 0 for bill, _run in pairs])
     bills = []
     first: date | None = None
     for bill, run in pairs:
@@ -420,7 +464,8 @@ def impost_lien(*, session: Session, prop: Property, today: date) -> ImpostLien:
         if outstanding <= 0:
             continue
         first = first or run.run_on
-        bills.append((bill, outstanding, late_charges(outstanding, bill.due_date, today, terms)))
+        charges = charges_of(bill.id or 0, outstanding, bill.due_date, today, terms, brought)
+        bills.append((bill, outstanding, charges))
     return ImpostLien(
         secured=sum((b[1] for b in bills), ZERO),
         constituted_on=first,

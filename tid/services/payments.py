@@ -23,7 +23,7 @@ from decimal import Decimal
 from sqlmodel import Session, col, select
 
 from tid.ids import parse_id
-from tid.models import Bill, BillStatus, JournalLine, Notice, Property
+from tid.models import Bill, BillStatus, JournalLine, Notice, OpeningBill, Property
 from tid.rules.allocation import Allocation, allocate
 from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.money import MAX_ACCOUNT_AMOUNT, ZERO, money_str, parse_money
@@ -63,7 +63,8 @@ NOTICE_NUMBER = re.compile(r"\d{4}-\d{6,}", re.ASCII)
 
 def _find_bill(session: Session, district_id: int, notice: str, field_name: str) -> Bill:
     """The bill a payment quotes: by the notice number printed on the owner's notice
-    ("2026-000008"), or by the bill's number ("#48", as files made before quoted it)."""
+    ("2026-000008"), by the bill's number ("#48", as files made before quoted it), or for a
+    bill the district brought when it moved in, by the notice its earlier books mailed."""
     text = notice.strip().lstrip("#")
     bill: Bill | None = None
     if NOTICE_NUMBER.fullmatch(text):
@@ -74,6 +75,13 @@ def _find_bill(session: Session, district_id: int, notice: str, field_name: str)
     else:
         bill_id = parse_id(text)
         bill = session.get(Bill, bill_id) if bill_id is not None else None
+    if bill is None and text:  # a bill brought from the earlier books, by its old notice
+        opened = session.exec(
+            select(OpeningBill.bill_id).where(
+                OpeningBill.district_id == district_id, OpeningBill.notice_number == text
+            )
+        ).first()
+        bill = session.get(Bill, opened) if opened is not None else None
     if bill is None or bill.district_id != district_id:
         raise InputError(field_name, N_("There is no bill with this notice number here."))
     if bill.status != BillStatus.ACTIVE.value:

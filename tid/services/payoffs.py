@@ -55,6 +55,9 @@ def figures(*, session: Session, prop: Property, through: date) -> issued.Figure
     with its day and amount."""
     lien = liens.impost_lien(session=session, prop=prop, today=through)
     terms = liens.late_terms(session=session, district_id=prop.district_id)
+    brought = liens.brought_charges(
+        session=session, bill_ids=[b.id or 0 for b, _o, _c in lien.bills]
+    )
     daily = ZERO
     lines = []
     for bill, owed, charges in lien.bills:
@@ -67,9 +70,15 @@ def figures(*, session: Session, prop: Property, through: date) -> issued.Figure
             "surcharge": money_str(charges.surcharge),
             "interest": money_str(charges.interest),
         }
-        if bill.due_date <= through:
+        # A bill brought from the district's earlier books carries the charges they accrued
+        # (nothing more lands on it) and runs interest from the cut-over day.
+        opened = brought.get(bill.id or 0)
+        runs_from = max(opened[0], bill.due_date) if opened is not None else bill.due_date
+        if runs_from <= through:
             daily += liens.daily_interest(owed, terms)
-        line.update(_lands(owed, bill.due_date, through, terms))
+        line.update(
+            _lands(owed, bill.due_date, through, terms) if opened is None else {"lands_on": ""}
+        )
         lines.append(line)
     return issued.Figures(lien.secured, lien.unsecured, round_cents(daily), tuple(lines))
 

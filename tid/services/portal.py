@@ -338,8 +338,12 @@ def balance_for_bill(*, session: Session, bill: Bill) -> BillBalance:
     superseded = bill.status != BillStatus.ACTIVE.value
     if not rows:
         return BillBalance(bill.amount, Decimal("0.00"), bill.amount, (), superseded, False)
+    # A bill brought from the district's earlier books (tid/services/aboard) opens with what
+    # was still owed on the cut-over day: what was paid before shows as paid on that day.
+    brought = [Payment(on, bill.amount - amount) for on, kind, amount in rows if kind == "opening"]
     payments = tuple(
-        Payment(on, -amount) for on, kind, amount in rows if kind in ("payment", "reversal")
+        [p for p in brought if p.amount]
+        + [Payment(on, -amount) for on, kind, amount in rows if kind in ("payment", "reversal")]
     )
     outstanding = sum((amount for _on, _kind, amount in rows), Decimal("0.00"))
     paid = sum((p.amount for p in payments), Decimal("0.00"))

@@ -243,7 +243,7 @@ def prepare_pdf(district_id: int, which: str) -> Any:
     or CSV) in the background: for a district of thousands of properties it takes longer
     than a request should."""
     from tid import tasks
-    from tid.web.account import LARGE_DOCUMENTS as DOCUMENTS
+    from tid.web.account.downloads import LARGE_DOCUMENTS as DOCUMENTS
 
     if which not in DOCUMENTS:
         abort(404)

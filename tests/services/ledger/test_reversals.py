@@ -150,6 +150,19 @@ def test_the_journal_page_offers_to_reverse_exactly_what_the_ledger_reverses(
         reason="cheque",
         today=TODAY,
     )
+    ledger.post_entry(  # the opening position a district that moved in brought (not reversible)
+        session=session,
+        actor=ACTOR,
+        district_id=s.district_id,
+        entry_date=date(2025, 7, 1),
+        kind="opening",
+        memo=ledger.memo("opening", date="2025-07-01"),
+        key="opening-bank",
+        lines=[
+            ledger.Line(BANK, Decimal("100.00")),
+            ledger.Line(ledger.OPENING, Decimal("-100.00")),
+        ],
+    )
     session.commit()
     login(client, people.association)
     page = client.get(f"/account/{s.district_id}/journal?fy=2025-26").get_data(as_text=True)

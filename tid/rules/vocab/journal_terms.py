@@ -28,6 +28,8 @@ ENTRY_KINDS: Vocabulary[EntryKind] = Vocabulary(
         EntryKind("credit_applied", N_("Owner credit applied"), reversible=True),
         EntryKind("expenditure", N_("Expenditure"), reversible=True),
         EntryKind("reversal", N_("Reversal")),
+        # The position a district brought from its earlier books on the day it moved in.
+        EntryKind("opening", N_("Opening position")),
     ),
 )
 
@@ -49,5 +51,6 @@ ACCOUNTS: Vocabulary[Term] = Vocabulary(
         Term("owner_credit", N_("Owner credit held")),
         Term("late_charges", N_("Late charges collected")),
         Term("expense:admin", N_("Administrative expenses")),
+        Term("opening_balance", N_("Balance brought forward")),
     ),
 )

@@ -22,6 +22,9 @@ The accounts (codes):
 - ``owner_credit`` (with the bill the money came with): an overpayment held for the owner.
 - ``expense:admin``: administrative expenditures; ``expense:purpose:<id>``: spending on an
   authorized purpose of the ordinance.
+- ``opening_balance``: the position a district brought from its earlier books when it moved
+  in (the bank's balance and the owners' credits on the cut-over day, entry kind
+  ``opening``; an opened bill's receivable is booked against ``impost_assessed``).
 
 A bill is booked Dr receivable / Cr impost_assessed. A payment of P applied A to bills and
 O = P − A held as credit is booked Dr bank P, Cr receivable A, Dr impost_assessed A,
@@ -53,6 +56,7 @@ from tid.services.ledger.accounts import (
     ENTRY_KINDS,
     LATE_CHARGES,
     MEMOS,
+    OPENING,
     OWNER_CREDIT,
     PURPOSE_PREFIX,
     RECEIVABLE,
@@ -115,6 +119,7 @@ __all__ = [
     "ENTRY_KINDS",
     "LATE_CHARGES",
     "MEMOS",
+    "OPENING",
     "OWNER_CREDIT",
     "PURPOSE_PREFIX",
     "RECEIVABLE",

@@ -22,6 +22,7 @@ REVENUE = "impost_revenue"
 OWNER_CREDIT = "owner_credit"
 LATE_CHARGES = "late_charges"  # surcharges and interest a payoff quote collected
 ADMIN_EXPENSE = "expense:admin"
+OPENING = "opening_balance"  # the earlier books' position brought forward on moving in
 PURPOSE_PREFIX = "expense:purpose:"
 
 
@@ -54,6 +55,11 @@ MEMOS = {
         N_("%(payee)s: %(amount)s (%(purpose)s)"),
     ),
     "reversal": (N_("Reverses entry %(entry)s: %(reason)s"),),
+    "opening": (
+        N_("Opening position as of %(date)s: bank"),
+        N_("Opening position as of %(date)s: bill %(bill)s"),
+        N_("Opening position as of %(date)s: owner's credit, %(cadastral_number)s"),
+    ),
 }
 
 

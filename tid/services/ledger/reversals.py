@@ -57,7 +57,8 @@ def reverse_entry(
     today: date,
 ) -> Posted:
     """Undo an entry with a reversing entry (every line negated), dated ``on``. A bill is
-    undone by its billing run, not here; a reversal is not reversed (post the entry again).
+    undone by its billing run, not here; a reversal is not reversed (post the entry again);
+    nor is an entry of the opening position a district moved in with.
     A reversal of collected revenue that would leave the FY's administrative spending above
     the cap is refused with the figures: reverse administrative spending first."""
     entry = session.get(JournalEntry, entry_id)
@@ -67,6 +68,11 @@ def reverse_entry(
         raise InputError("entry", N_("A bill is corrected by a new billing run, not reversed."))
     if entry.reverses_id is not None:
         raise InputError("entry", N_("A reversal cannot itself be reversed."))
+    if entry.kind not in reversible_kinds():
+        raise InputError(
+            "entry",
+            N_("The opening position a district moved in with is not reversed entry by entry."),
+        )
     if not reason.strip():
         raise InputError("reason", N_("Give the reason for the reversal."))
     if on > today:

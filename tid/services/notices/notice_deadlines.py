@@ -93,7 +93,12 @@ def dashboard(
 ) -> list[DashboardRow]:
     """Every active billing run (of the districts given; None: all) with its owners not yet
     notified, the deadline and the days left (negative: overdue)."""
-    stmt = select(BillingRun).where(BillingRun.status == BillingRunStatus.ACTIVE.value)
+    stmt = select(BillingRun).where(
+        BillingRun.status == BillingRunStatus.ACTIVE.value,
+        # A run brought from a district's earlier books when it moved in (tid/services/aboard)
+        # has no formula: its bills were billed, and mailed, by those books.
+        BillingRun.formula != "",
+    )
     if district_ids is not None:
         stmt = stmt.where(col(BillingRun.district_id).in_(list(district_ids)))
     runs = list(session.exec(stmt.order_by(col(BillingRun.fiscal_year).desc())))

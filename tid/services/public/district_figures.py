@@ -10,7 +10,7 @@ statement says. Rows leave here only through :func:`public_view`."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -23,6 +23,7 @@ from tid.models import (
     BillingRunStatus,
     District,
     Municipality,
+    OpeningYear,
     Ordinance,
     PropertyYear,
 )
@@ -55,6 +56,19 @@ class DistrictPage:
     years: list[dict[str, Any]]  # published, newest first
     unpublished: list[str]  # fiscal years with figures not (yet) public, newest first
     documents: list[dict[str, Any]]  # the documents of record published, newest year first
+    # the fiscal years before the district moved in, as its earlier books closed them
+    earlier_years: list[dict[str, Any]] = field(default_factory=list)
+
+
+def earlier_years(*, session: Session, district_id: int) -> list[OpeningYear]:
+    """The fiscal years before the district moved in (tid/services/aboard), newest first."""
+    return list(
+        session.exec(
+            select(OpeningYear)
+            .where(OpeningYear.district_id == district_id)
+            .order_by(col(OpeningYear.fiscal_year).desc())
+        )
+    )
 
 
 def municipalities(*, session: Session) -> list[dict[str, Any]]:
@@ -306,6 +320,10 @@ def _district_page(session: Session, district: District, today: date, version: i
         years=years,
         unpublished=unpublished,
         documents=published_records.public_rows(session=session, district_id=district_id),
+        earlier_years=[
+            public_view("earlier_year", year)
+            for year in earlier_years(session=session, district_id=district_id)
+        ],
     )
 
 

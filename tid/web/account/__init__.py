@@ -5,7 +5,8 @@ the bank balance check, delinquency and the lien priority, and the yearly statem
 One blueprint, ``account`` (:mod:`.blueprint`), its pages in one module per family:
 :mod:`.dashboard`, :mod:`.journal` (and reversals), :mod:`.payment_pages`,
 :mod:`.spending` (expenditures and purposes), :mod:`.bank`, :mod:`.delinquency`,
-:mod:`.property_liens`, :mod:`.statement` (and the year's lock); what they read from a request
+:mod:`.property_liens`, :mod:`.statement` (and the year's lock), :mod:`.aboard` (a district
+moving in with its opening position); what they read from a request
 in :mod:`.fields`, and their documents of record in :mod:`.downloads`.
 
 An association works on its own district; an administrator on every district; the auditor
@@ -15,6 +16,7 @@ reads every district and the municipality's clerk its districts, neither writes.
 from __future__ import annotations
 
 from tid.web.account import (  # noqa: F401 - each registers its routes on the blueprint
+    aboard,
     bank,
     closing_pages,
     dashboard,
