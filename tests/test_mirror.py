@@ -115,6 +115,21 @@ TESTED_THROUGH: dict[str, tuple[str, str]] = {
     "services/installation/first_run.py": ("tests/test_setup.py", '"setup"'),
     "services/installation/round_trips.py": ("tests/test_setup.py", "round_trips"),
     "web/reform_cache.py": ("tests/web/test_reform_bounds.py", "reform_cache"),
+    "cli/aboard.py": ("tests/services/aboard/test_command_line.py", '"aboard"'),
+    "cli/app.py": ("tests/test_cli_calc.py", '"calc"'),
+    "cli/district_record.py": ("tests/services/test_district_record.py", '"export"'),
+    "services/aboard/booking.py": ("tests/services/aboard/test_loading.py", "aboard"),
+    "services/aboard/file_checks.py": ("tests/services/aboard/test_loading.py", "aboard"),
+    "services/aboard/kept_uploads.py": ("tests/web/account/test_aboard.py", "/aboard"),
+    "services/aboard/position_files.py": ("tests/services/aboard/test_loading.py", "aboard"),
+    "services/district_record/cells.py": ("tests/services/test_district_record.py", "record"),
+    "services/district_record/export.py": ("tests/services/test_district_record.py", "record"),
+    "services/district_record/intake.py": ("tests/services/test_district_record.py", "record"),
+    "services/district_record/package.py": ("tests/services/test_district_record.py", "record"),
+    "services/district_record/reading.py": ("tests/services/test_district_record.py", "record"),
+    "services/district_record/tables.py": ("tests/services/test_district_record.py", "tables"),
+    "services/district_record/writing.py": ("tests/services/test_district_record.py", "record"),
+    "web/leaving.py": ("tests/web/test_district_record_download.py", "/account"),
 }
 
 

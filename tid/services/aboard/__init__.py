@@ -6,7 +6,7 @@ recorded on its properties and the totals of its earlier fiscal years — from C
 its trial balance, then booked all at once as ``opening`` entries dated the cut-over day.
 
 - ``position_files``: which file is which, their columns in Spanish and English, each cell read;
-- ``checks``: the rows checked against the district (roll, ordinance's term, duplicates),
+- ``file_checks``: the rows checked against the district (roll, ordinance's term, duplicates),
   the totals to confirm, and whether the account may take them;
 - ``booking``: the confirmed position booked, once;
 - ``kept_uploads``: the files kept between their preview and their booking on the web.
@@ -20,7 +20,7 @@ from tid.services.aboard.booking import (
     confirmation_problems,
     parse_confirmation,
 )
-from tid.services.aboard.checks import (
+from tid.services.aboard.file_checks import (
     BOOKED,
     BUSINESS_BOOKED,
     READY,

@@ -38,7 +38,7 @@ from tid.rules.money import ZERO, money_str, parse_money
 from tid.rules.periods import fiscal_year_of
 from tid.rules.vocab.lien_kinds import IMPOST_KIND
 from tid.services import audit, ledger
-from tid.services.aboard.checks import BOOKED, READY, OpenBill, Preview, check_position
+from tid.services.aboard.file_checks import BOOKED, READY, OpenBill, Preview, check_position
 from tid.services.aboard.position_files import BANK, FILE_NAMES
 from tid.services.billing.bulk_tables import _BILL_ROWS, _plain_table
 from tid.services.district_lock import lock_district

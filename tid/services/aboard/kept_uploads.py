@@ -16,7 +16,7 @@ from sqlmodel import Session, col, select
 from tid.files import write_private
 from tid.models import BillingRun, BillingRunStatus, OpeningPosition
 from tid.rules.errors import N_, InputError
-from tid.services.aboard.checks import Preview
+from tid.services.aboard.file_checks import Preview
 from tid.services.roll.uploads import UPLOAD_TOKEN, delete_upload, load_upload, store_upload
 
 GONE = N_("These files were booked or have expired; upload them again.")
