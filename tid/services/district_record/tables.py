@@ -137,6 +137,13 @@ TABLES: tuple[Spec, ...] = (
     Spec(m.BillingRun, _of_district(m.BillingRun)),
     Spec(m.Bill, _of_district(m.Bill)),
     Spec(
+        m.OpeningPosition,
+        _of_district(m.OpeningPosition),
+        description="The opening position the district moved in with (its files' SHA-256).",
+    ),
+    Spec(m.OpeningBill, _of_district(m.OpeningBill)),
+    Spec(m.OpeningYear, _of_district(m.OpeningYear)),
+    Spec(
         m.ArchivedDocument,
         _archived,
         content="content",
@@ -201,6 +208,8 @@ LEFT_OUT: dict[str, str] = {
     "job": "work under way or done in the installation; what it issued is in the archive",
     "jobrun": "the installation's scheduled jobs, not a district's",
     "worker_heartbeat": "the installation's running workers",
+    "scheduler_heartbeat": "the installation's running scheduler",
+    "installation_check": "the installation's own checks (mail, backups), about no district",
     "queue_task": "the installation's task queue",
     "queue_schedule": "the installation's task queue",
     "queue_result": "the installation's task queue",
