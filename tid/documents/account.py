@@ -69,7 +69,8 @@ def statement_pdf(
     booked_by: date | None = None,
 ) -> Document:
     """The yearly statement for audit (PDF): every receivable and journal entry of the year,
-    as the journal stood at the end of ``booked_by`` when given. Kept on the reader's shelf:
+    as the journal stood at the end of ``booked_by`` when given. Kept on the reader's shelf
+    by the district's version (every write it shows moves it), the year and ``booked_by``:
     it is laid out before it is asked for (tid/web/account/prepared.py)."""
     shown = district_of(session, district)
     fy = _year(session, shown, year, reader)

@@ -27,6 +27,9 @@ every worker of the installation reads (and that outlives a release: :func:`_rel
 of the key): a document laid out in the background before anyone asks
 (:mod:`tid.web.account.prepared`) is then ready for whichever worker serves the reader, and a
 document being laid out by one worker is waited for by the others, not laid out again.
+A document prepared that way is kept by its name instead (:func:`shelved_pdf`: what its
+figures depend on, read without rendering it — the yearly statement's district version, year,
+day and language), so a reader who finds it renders no HTML at all.
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ explicitly (:func:`bump`). The statement's PDF is kept by this version too
 
 from __future__ import annotations
 
+import logging
 import threading
 import uuid
 import weakref
@@ -262,9 +263,11 @@ def _after_commit(session: OrmSession) -> None:
     if session.in_nested_transaction():  # a savepoint released: nothing is committed yet
         return
     moved = sorted(session.info.get(_DONE, ()))
-    if moved:
-        for listener in _LISTENERS:
+    for listener in _LISTENERS if moved else ():
+        try:
             listener(moved)
+        except Exception:  # what is committed stays so; a document is then made when asked
+            logging.getLogger(__name__).exception("after moving the versions of %s", moved)
 
 
 def _forget_transaction(session: OrmSession, transaction: SessionTransaction) -> None:
