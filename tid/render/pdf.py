@@ -228,6 +228,7 @@ def warm() -> None:
     with _warming:
         _made(_WARM_HTML, static_base_url())
         _release()  # the static files read once, for the documents' keys
+        _sources()  # and the code and templates, for the keys of the prepared ones
 
 
 def html_to_pdf(html: str, *, base_url: str | None = None, shelf: Path | None = None) -> bytes:
