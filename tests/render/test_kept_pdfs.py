@@ -152,3 +152,44 @@ def test_the_shelf_stays_within_its_bytes_dropping_the_least_recently_read(
     assert all(shelf.get(key) is not None for key in "acdefghi")
     shelf.put("huge", bytes(101))  # more than an eighth of the shelf: not kept
     assert shelf.get("huge") is None and shelf.get("c") is not None
+
+
+def test_a_document_kept_by_its_name_is_found_without_rendering_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A prepared document is kept by what it shows (its district's version, its day …):
+    finding it renders nothing; another version is another document; one whose version moved
+    while it was made goes to its reader and is not kept."""
+    made = _counting(monkeypatch)
+    shelf = tmp_path / "prepared"
+    version = [1]
+    rendered: list[int] = []
+
+    def name() -> str:
+        return f"statement 7 v{version[0]} 2025-26 es 2025-12-29"
+
+    def html() -> str:
+        rendered.append(version[0])
+        return f"<p>version {version[0]}</p>"
+
+    first = pdf.shelved_pdf(name, html, shelf=shelf)
+    (kept,) = shelf.glob("*.pdf")
+    assert kept.read_bytes() == first and kept.stat().st_mode & 0o777 == 0o600
+    pdf._kept.clear()  # another worker: read from the shelf, nothing rendered
+    assert pdf.shelved_pdf(name, html, shelf=shelf) == first
+    assert rendered == [1] and len(made) == 1
+    version[0] = 2  # a booking: the same name no longer finds the first
+    second = pdf.shelved_pdf(name, html, shelf=shelf)
+    assert second != first and rendered == [1, 2] and len(list(shelf.glob("*.pdf"))) == 2
+
+    def html_while_booked() -> str:
+        version[0] += 1  # committed while the HTML was read: the name moves under it
+        return html()
+
+    version[0] = 3
+    moved = pdf.shelved_pdf(name, html_while_booked, shelf=shelf)
+    assert moved == b"%PDF <p>version 4</p>" and len(list(shelf.glob("*.pdf"))) == 2
+    # Not kept under version 3, which it does not show, nor under 4, which it was not asked as.
+    version[0] = 3
+    assert pdf.shelved_pdf(name, html, shelf=shelf) == b"%PDF <p>version 3</p>"
+    assert rendered == [1, 2, 4, 3] and len(list(shelf.glob("*.pdf"))) == 3

@@ -22,6 +22,7 @@ from tid.services import (
     liens,
     record_names,
 )
+from tid.services.public import versions
 
 NO_PROPERTY = N_("There is no such property in this district.")
 STATEMENT_PARTS = ("statement", "aging", "journal")
@@ -68,15 +69,23 @@ def statement_pdf(
     booked_by: date | None = None,
 ) -> Document:
     """The yearly statement for audit (PDF): every receivable and journal entry of the year,
-    as the journal stood at the end of ``booked_by`` when given. Kept on the reader's shelf:
+    as the journal stood at the end of ``booked_by`` when given. Kept on the reader's shelf
+    by the district's version (every write it shows moves it), the year and ``booked_by``:
     it is laid out before it is asked for (tid/web/account/prepared.py)."""
     shown = district_of(session, district)
     fy = _year(session, shown, year, reader)
-    with reader.speaking():
-        context = account_reads.statement_context(
-            session=session, district=shown, fy=fy, booked_by=booked_by, today=reader.today
-        )
-    pdf = reader.pdf("pdf/statement.html", shelved=True, **context)
+
+    def name() -> str:  # all it shows moves the district's version (versions.WATCHED)
+        version = versions.version_of(session=session, district_id=district)
+        return f"statement\x00{district}\x00{version}\x00{fy.label}\x00{booked_by}"
+
+    def context() -> dict[str, Any]:
+        with reader.speaking():
+            return account_reads.statement_context(
+                session=session, district=shown, fy=fy, booked_by=booked_by, today=reader.today
+            )
+
+    pdf = reader.shelved_pdf(name, "pdf/statement.html", context)
     return Document(pdf, PDF, f"statement-{district}-FY{fy.label}.pdf")
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from sqlmodel import Session
 
 from tid.models import District
-from tid.render.pdf import render_pdf
+from tid.render.pdf import render_pdf, shelved_pdf
 from tid.rules.errors import N_, InputError
 from tid.rules.messages import Message, render
 
@@ -45,7 +45,7 @@ class Reader:
     of ``templates/`` with its values in that language (markup), and ``speaking``, a block in
     which the services' own words (a spreadsheet's columns, a message rendered without a
     language) come out in that language. The documents prepared before anyone asks
-    (``shelved``) are read from ``shelf`` (:class:`tid.render.pdf.Shelf`)."""
+    (:meth:`shelved_pdf`) are read from ``shelf`` (:class:`tid.render.pdf.Shelf`)."""
 
     locale: str
     today: date
@@ -58,12 +58,26 @@ class Reader:
         """A msgid (``N_("…")``) in the reader's language."""
         return render(Message(msgid), self.locale)
 
-    def pdf(self, template_name: str, /, *, shelved: bool = False, **context: Any) -> bytes:
-        """The PDF of ``template_name`` rendered with ``context`` in the reader's language;
-        ``shelved``: one of the documents prepared before they are asked for, read from (and
-        kept on) the reader's shelf."""
-        shelf = self.shelf if shelved else None
-        return render_pdf(self.render, template_name, shelf=shelf, **context)
+    def pdf(self, template_name: str, /, **context: Any) -> bytes:
+        """The PDF of ``template_name`` rendered with ``context`` in the reader's language."""
+        return render_pdf(self.render, template_name, **context)
+
+    def shelved_pdf(
+        self, name: Callable[[], str], template_name: str, context: Callable[[], dict[str, Any]]
+    ) -> bytes:
+        """One of the documents prepared before they are asked for, read from (and kept on)
+        the reader's shelf by its name — ``name()``, what its figures depend on, with the
+        reader's language, day and address — without rendering it when it is there; else the
+        PDF of ``template_name`` rendered with ``context()``
+        (:func:`tid.render.pdf.shelved_pdf`)."""
+
+        def named() -> str:
+            return f"{name()}\x00{self.locale}\x00{self.today.isoformat()}\x00{self.base_url}"
+
+        def html() -> str:
+            return self.render(template_name, **context())
+
+        return shelved_pdf(named, html, shelf=self.shelf)
 
 
 def district_of(session: Session, district_id: int) -> District:

@@ -27,6 +27,9 @@ every worker of the installation reads (and that outlives a release: :func:`_rel
 of the key): a document laid out in the background before anyone asks
 (:mod:`tid.web.account.prepared`) is then ready for whichever worker serves the reader, and a
 document being laid out by one worker is waited for by the others, not laid out again.
+A document prepared that way is kept by its name instead (:func:`shelved_pdf`: what its
+figures depend on, read without rendering it — the yearly statement's district version, year,
+day and language), so a reader who finds it renders no HTML at all.
 """
 
 from __future__ import annotations
@@ -225,6 +228,7 @@ def warm() -> None:
     with _warming:
         _made(_WARM_HTML, static_base_url())
         _release()  # the static files read once, for the documents' keys
+        _sources()  # and the code and templates, for the keys of the prepared ones
 
 
 def html_to_pdf(html: str, *, base_url: str | None = None, shelf: Path | None = None) -> bytes:
@@ -253,6 +257,67 @@ def html_to_pdf(html: str, *, base_url: str | None = None, shelf: Path | None = 
                     on_shelf.put(key, pdf)
     _kept.put(key, pdf)
     return pdf
+
+
+def shelved_pdf(
+    name: Callable[[], str],
+    html: Callable[[], str],
+    *,
+    shelf: Path | None = None,
+    base_url: str | None = None,
+) -> bytes:
+    """The PDF of a document kept by its name rather than by its HTML: ``name()`` says all
+    the document shows depends on (its district's version, its year, its day, its language …)
+    in one string, read without rendering anything, and ``html()`` renders it only when no
+    document of that name was made before (in this process, or kept on the :class:`Shelf` in
+    the folder ``shelf``, whose lock makes a reader wait for one being laid out). The name is
+    read again once the HTML is rendered: a document whose name moved meanwhile (a booking
+    committed during it) goes to its reader but is not kept, so a document kept under a name
+    shows what that name stood for. The code and templates that render it are part of the
+    key (:func:`_sources`): a new release makes every document anew."""
+    base = base_url or static_base_url()
+
+    def key_of(named: str) -> str:
+        made_of = f"named\x00{_release()}\x00{_sources()}\x00{base}\x00{named}"
+        return hashlib.sha256(made_of.encode()).hexdigest()
+
+    key = key_of(name())
+    kept = _kept.get(key)
+    if kept is not None:
+        if shelf is not None and not (on_shelf := Shelf(shelf)).has(key):  # pruned, say
+            on_shelf.put(key, kept)
+        return kept
+    if shelf is None:
+        pdf = _made_after_warm_up(html(), base)
+        if key_of(name()) == key:
+            _kept.put(key, pdf)
+        return pdf
+    on_shelf = Shelf(shelf)
+    pdf = on_shelf.get(key) or b""
+    if not pdf:
+        with on_shelf.making(key):
+            pdf = on_shelf.get(key) or b""  # made meanwhile by another worker or thread
+            if not pdf:
+                pdf = _made_after_warm_up(html(), base)
+                if key_of(name()) != key:  # its figures moved while it was made
+                    return pdf
+                on_shelf.put(key, pdf)
+    _kept.put(key, pdf)
+    return pdf
+
+
+@cache
+def _sources() -> str:
+    """What renders a document kept by its name: the package's code and messages and the
+    templates (read once per process)."""
+    package = Path(__file__).resolve().parent.parent
+    templates = package.parent / "templates"
+    files = [p for p in package.rglob("*") if p.suffix in (".py", ".mo")]
+    files += [p for p in templates.rglob("*") if p.is_file()]
+    made_of = []
+    for path in sorted(files):
+        made_of += [str(path.relative_to(package.parent)).encode(), path.read_bytes()]
+    return hashlib.sha256(b"\x00".join(made_of)).hexdigest()
 
 
 @cache

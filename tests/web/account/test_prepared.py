@@ -5,6 +5,7 @@ a journal that changed since is another document, laid out anew."""
 from __future__ import annotations
 
 import io
+import threading
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
@@ -17,7 +18,7 @@ from sqlmodel import Session
 
 from tests.conftest import People, login
 from tests.services.ledger_support import ACTOR
-from tests.web.account.support import paid_account
+from tests.web.account.support import paid_account, setup_account
 from tid.render import pdf
 from tid.rules.periods import FiscalYear
 from tid.services import payments
@@ -139,3 +140,38 @@ def test_a_statement_too_long_for_a_request_is_left_to_its_job(
     monkeypatch.setitem(downloads.IN_REQUEST_ROWS, "pdf", 1)
     statement = prepared.Statement(s.district_id, FiscalYear(2025), None, "es")
     assert prepared.prepare(app, statement) is False and _shelf(app) == []
+
+
+def test_a_booking_prepares_the_statement_its_pdf_link_gives_next(
+    app: Flask,
+    client: FlaskClient,
+    session: Session,
+    people: People,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first PDF after a booking is the one the booking prepared: the request waits for
+    it (here a layout in any thread but the preparer's fails the test)."""
+    app.config["PREPARE_DOCUMENTS"] = True
+    monkeypatch.setattr(pdf, "_kept", pdf._Kept(pdf.KEPT_BYTES))
+    s, bill_id = setup_account(session, people)
+    d = s.district_id
+    login(client, people.association)
+    laid_out = pdf._made
+    in_threads: list[str] = []
+
+    def preparer_only(html: str, base: str) -> bytes:
+        in_threads.append(threading.current_thread().name)
+        if threading.current_thread().name != prepared.THREAD:
+            raise AssertionError("laid out in the request")
+        return laid_out(html, base)
+
+    monkeypatch.setattr(pdf, "_made", preparer_only)
+    for n, amount in enumerate(("400.00", "125.00")):
+        form = {"date": "2025-08-01", "amount": amount, "notice_number": str(bill_id)}
+        booked = client.post(f"/account/{d}/payments", data={**form, "token": f"t{n}"})
+        assert booked.status_code == 302 and "login" not in booked.location
+        # The statement's link on the account's pages: the default fiscal year.
+        answer = client.get(f"/account/{d}/statement.pdf")
+        assert answer.status_code == 200 and f"Pago de ${amount}" in _text(answer.data)
+    assert in_threads == [prepared.THREAD, prepared.THREAD]
+    assert len(_shelf(app)) == 2  # one per version of the district

@@ -6,15 +6,19 @@ reads the version from the database (one indexed row), so a change made through 
 the command line or a background job is seen by all of them at their next request.
 
 The version moves by itself: whatever a transaction writes to the tables the public figures
-come from — a journal entry (a payment, a bill booked, an expenditure, a reversal), a billing
-run, an expenditure's document, a bank balance, an authorized purpose, a locked year, an
-ordinance, the roll — adds one to the version of each district it
-touches, once per transaction, in that transaction (:func:`install`, run when
-:mod:`tid.services` is imported). A publishing choice moves it explicitly (:func:`bump`).
+come from — a journal entry (a payment, a bill booked, an expenditure, a reversal), a
+billing run and its bills, a notice run (it names the bills), an expenditure's document, a
+bank balance, an authorized purpose, a locked year, an ordinance, the roll, an owner's
+transfer, the late-charge terms, a lien recorded against a property — adds one to the
+version of each district it touches, once per transaction, in that transaction
+(:func:`install`, run when :mod:`tid.services` is imported). A publishing choice moves it
+explicitly (:func:`bump`). The statement's PDF is kept by this version too
+(tid/documents/account.py): what the district's documents show moves it.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import uuid
 import weakref
@@ -31,7 +35,7 @@ from sqlalchemy.sql import Executable
 from sqlalchemy.sql.dml import UpdateBase
 from sqlmodel import Session
 
-from tid.models import PublicVersion
+from tid.models import Property, PublicVersion
 
 T = TypeVar("T")
 
@@ -40,6 +44,11 @@ WATCHED = frozenset(
     {
         "journal_entry",
         "billing_run",
+        "bill",
+        "notice",  # a notice run names the bills it mails (tid/services/record_names.py)
+        "property",
+        "ownership_transfer",
+        "late_charge_terms",
         "expenditure",
         "bank_balance",
         "authorized_purpose",
@@ -51,6 +60,8 @@ WATCHED = frozenset(
         "district",
     }
 )
+# The tables whose rows name a property, not a district: a lien recorded, corrected or cancelled.
+_BY_PROPERTY = frozenset({"property_lien"})
 _PENDING = "tid.public.pending"  # session.info: districts touched, not yet bumped
 _DONE = "tid.public.done"  # session.info: districts bumped in this transaction
 
@@ -214,9 +225,12 @@ def _after_flush(session: OrmSession, _context: object) -> None:
     district_ids = set()
     for row in touched:
         table = getattr(type(row), "__tablename__", None)
-        if table not in WATCHED:
+        if table not in WATCHED and table not in _BY_PROPERTY:
             continue
         district_id = row.id if table == "district" else getattr(row, "district_id", None)
+        if table in _BY_PROPERTY:  # the property's district (read once, then in the session)
+            prop = session.get(Property, getattr(row, "property_id", 0))
+            district_id = prop.district_id if prop is not None else None
         if isinstance(district_id, int):
             district_ids.add(district_id)
     if district_ids:
@@ -235,6 +249,27 @@ def _before_commit(session: OrmSession) -> None:
         done.update(fresh)
 
 
+_LISTENERS: list[Callable[[list[int]], None]] = []
+
+
+def on_moved(listener: Callable[[list[int]], None]) -> None:
+    """Call ``listener`` with the districts whose version a transaction moved, once it is
+    committed (the web prepares their statements then: tid/web/account/prepared.py)."""
+    if listener not in _LISTENERS:
+        _LISTENERS.append(listener)
+
+
+def _after_commit(session: OrmSession) -> None:
+    if session.in_nested_transaction():  # a savepoint released: nothing is committed yet
+        return
+    moved = sorted(session.info.get(_DONE, ()))
+    for listener in _LISTENERS if moved else ():
+        try:
+            listener(moved)
+        except Exception:  # what is committed stays so; a document is then made when asked
+            logging.getLogger(__name__).exception("after moving the versions of %s", moved)
+
+
 def _forget_transaction(session: OrmSession, transaction: SessionTransaction) -> None:
     """The session's transaction ended (committed or rolled back): start the next afresh. A
     savepoint's end is not the transaction's."""
@@ -251,4 +286,5 @@ def install() -> None:
     event.listen(OrmSession, "do_orm_execute", _on_execute)
     event.listen(OrmSession, "after_flush", _after_flush)
     event.listen(OrmSession, "before_commit", _before_commit)
+    event.listen(OrmSession, "after_commit", _after_commit)
     event.listen(OrmSession, "after_transaction_end", _forget_transaction)

@@ -8,30 +8,37 @@ tenth of that, and a treasurer or an auditor who opens the PDF should not wait f
 - When a statement's page is shown, its PDF as the page's link asks for it (the year and the
   day asked for, the reader's language): the page is how a reader reaches the PDF, and the
   journal may have changed since the worker started.
+- When a request commits anything that moves a district's version (a booking, a billing or
+  notice run, a lock …: tid/services/public/versions.py), the district's statement of its
+  default year in the reader's language, right after the commit.
 
 Only the documents a request lays out are prepared (:data:`downloads.IN_REQUEST_ROWS`); the
 longer ones are jobs. One thread per process does it, one document at a time, at a lower
-priority than the requests; a request for a document under way waits for it rather than
-laying it out again. Off under tests and with ``PDF_WARM_UP = false`` (tests turn it on with
-``PREPARE_DOCUMENTS = true``)."""
+priority than the requests (the day's round after what pages and bookings ask for); a
+request for a document put or under way waits for it (:data:`WAIT_SECONDS` at most) rather
+than laying it out again, and another worker's request waits on the shelf's lock. Off under
+tests and with ``PDF_WARM_UP = false`` (tests turn it on with ``PREPARE_DOCUMENTS = true``)."""
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import queue
 import threading
 from datetime import date, datetime, time, timedelta
 from typing import NamedTuple
 
-from flask import Flask, current_app
+from flask import Flask, current_app, has_request_context
 
 from tid import documents
 from tid.app_reader import reader, today
 from tid.clock import PUERTO_RICO
 from tid.db import get_session
+from tid.i18n import language
 from tid.rules.periods import FiscalYear
-from tid.services import account_pages
+from tid.services import account_pages, account_reads
+from tid.services.public import versions
 from tid.web.account.downloads import too_large
 
 LANGUAGES = ("es", "en")
@@ -39,10 +46,11 @@ STATEMENT = "statement.pdf"
 
 
 class Statement(NamedTuple):
-    """A statement's PDF as a reader asks for it."""
+    """A statement's PDF as a reader asks for it (``fy`` None: the district's default year,
+    read when it is prepared)."""
 
     district_id: int
-    fy: FiscalYear
+    fy: FiscalYear | None
     booked_by: date | None
     locale: str
 
@@ -53,59 +61,96 @@ def preparing(app: Flask) -> bool:
     return bool(app.config.get("PREPARE_DOCUMENTS", default))
 
 
+# A request for a statement being prepared waits this long for it, at most, before laying it
+# out itself (under the shelf's lock, so still not twice at once).
+WAIT_SECONDS = 30.0
+SOON, DAILY = 0, 1  # asked for by a page or a booking; the day's preparation of every district
+
+
 class _Preparer:
-    """One thread laying out the statements put to it, one at a time, each once."""
+    """One thread laying out the statements put to it, one at a time, each once; those a page
+    or a booking asks for before the day's round. A statement put again while it is laid out
+    is laid out again after (the journal moved meanwhile: another version)."""
 
     def __init__(self) -> None:
-        self.waiting: queue.Queue[tuple[Flask, Statement]] = queue.Queue()
-        self.pending: set[tuple[int, Statement]] = set()
+        self.waiting: queue.PriorityQueue[tuple[int, int, int, Statement]] = queue.PriorityQueue()
+        self.apps: dict[int, Flask] = {}
+        self.pending: dict[tuple[int, Statement], threading.Event] = {}
+        self.underway: dict[tuple[int, Statement], threading.Event] = {}
         self.lock = threading.Lock()
+        self.order = itertools.count()
         self.thread: threading.Thread | None = None
 
-    def put(self, app: Flask, statement: Statement) -> None:
+    def put(self, app: Flask, statement: Statement, priority: int = SOON) -> None:
         with self.lock:
             if (id(app), statement) in self.pending:
                 return
-            self.pending.add((id(app), statement))
+            self.pending[(id(app), statement)] = threading.Event()
+            self.apps[id(app)] = app
             if self.thread is None:
-                self.thread = threading.Thread(target=self._run, name="tid-prepare", daemon=True)
+                self.thread = threading.Thread(target=self._run, name=THREAD, daemon=True)
                 self.thread.start()
-        self.waiting.put((app, statement))
+        self.waiting.put((priority, next(self.order), id(app), statement))
 
     def _run(self) -> None:
         with contextlib.suppress(OSError):  # requests first: this thread yields to them
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
         while True:
-            app, statement = self.waiting.get()
+            _priority, _order, app_id, statement = self.waiting.get()
+            with self.lock:
+                app = self.apps[app_id]
+                done = self.pending.pop((app_id, statement))
+                self.underway[(app_id, statement)] = done
             try:
                 prepare(app, statement)
             except Exception:  # the request that asks for it lays it out and says what failed
                 app.logger.exception("a statement could not be prepared: %s", statement)
             finally:
                 with self.lock:
-                    self.pending.discard((id(app), statement))
+                    self.underway.pop((app_id, statement), None)
+                done.set()
                 self.waiting.task_done()
+
+    def wait_for(self, app: Flask, statement: Statement, seconds: float) -> None:
+        """Wait for the preparation of ``statement`` (or of its district's default year in
+        the same language) when one is put or under way."""
+        default = statement._replace(fy=None)
+        with self.lock:
+            events = [
+                found.get((id(app), s))
+                for found in (self.pending, self.underway)
+                for s in (statement, default)
+            ]
+        for event in events:
+            if event is not None:
+                event.wait(seconds)
 
     def join(self) -> None:
         """Wait until every statement put so far is prepared (tests)."""
         self.waiting.join()
 
 
+THREAD = "tid-prepare"
 _preparer = _Preparer()
 
 
 def prepare(app: Flask, statement: Statement) -> bool:
     """Lay out ``statement`` onto the shelf unless it is one a request does not lay out
-    (longer than :data:`downloads.IN_REQUEST_ROWS`); whether it is on the shelf now."""
+    (longer than :data:`downloads.IN_REQUEST_ROWS`); whether it is on the shelf now (it is
+    not laid out again when it is there already)."""
     with app.app_context():
-        if too_large(statement.district_id, "statement", statement.fy):
+        session = get_session()
+        fy = statement.fy or account_reads.default_fiscal_year(
+            session=session, district_id=statement.district_id, today=today()
+        )
+        if too_large(statement.district_id, "statement", fy):
             return False
         documents.make(
-            get_session(),
+            session,
             STATEMENT,
             reader=reader(statement.locale),
             district=statement.district_id,
-            year=statement.fy,
+            year=fy,
             booked_by=statement.booked_by,
         )
         return True
@@ -116,6 +161,28 @@ def prepare_later(statement: Statement) -> None:
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     if preparing(app):
         _preparer.put(app, statement)
+
+
+def wait_for(statement: Statement) -> None:
+    """Wait, a while at most, for ``statement`` when this process is preparing it (a request
+    for its PDF: the first after a booking is the one the booking prepares)."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    if preparing(app):
+        _preparer.wait_for(app, statement, WAIT_SECONDS)
+
+
+def _after_booking(district_ids: list[int]) -> None:
+    """A request committed what moves these districts' documents: prepare each one's
+    statement of its default year, in the reader's language, for the PDF asked for next."""
+    if not has_request_context():  # a job or a command: the pages prepare theirs
+        return
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    if preparing(app):
+        for district_id in district_ids:
+            _preparer.put(app, Statement(district_id, None, None, language()))
+
+
+versions.on_moved(_after_booking)
 
 
 def readers_statements(app: Flask) -> list[Statement]:
@@ -136,7 +203,7 @@ def prepare_each_day(app: Flask) -> None:
     while True:
         try:
             for statement in readers_statements(app):
-                _preparer.put(app, statement)
+                _preparer.put(app, statement, DAILY)
         except Exception:  # no database yet, say: the pages lay their PDFs out themselves
             app.logger.exception("the readers' statements could not be listed")
         now = datetime.now(PUERTO_RICO)

@@ -17,7 +17,7 @@ from tid.web.access import me, require, visible_district
 from tid.web.account import fields
 from tid.web.account.blueprint import READERS, bp
 from tid.web.account.downloads import download, statement_large
-from tid.web.account.prepared import Statement, prepare_later
+from tid.web.account.prepared import Statement, prepare_later, wait_for
 from tid.web.forms import Form
 from tid.web.util import today
 
@@ -81,5 +81,6 @@ def statement_csv(district_id: int) -> Any:
 @require(*READERS)
 def statement_pdf(district_id: int) -> Any:
     district = visible_district(district_id)
-    fy = fields.fiscal_year(district_id)
-    return download(district, "statement.pdf", year=fy, booked_by=fields.booked_by())
+    fy, booked_by = fields.fiscal_year(district_id), fields.booked_by()
+    wait_for(Statement(district_id, fy, booked_by, language()))  # being prepared: not twice
+    return download(district, "statement.pdf", year=fy, booked_by=booked_by)
