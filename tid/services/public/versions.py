@@ -49,6 +49,9 @@ WATCHED = frozenset(
         "property",
         "ownership_transfer",
         "late_charge_terms",
+        "opening_position",  # a district moved in: its earlier years and opened bills
+        "opening_bill",
+        "opening_year",
         "expenditure",
         "bank_balance",
         "authorized_purpose",
