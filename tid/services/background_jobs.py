@@ -193,57 +193,47 @@ def requeue(*, session: Session, job: Job) -> bool:
     return bool(getattr(result, "rowcount", 0) == 1)
 
 
-def beat(engine: Engine, worker: str) -> None:
-    """Say that ``worker`` is alive (and forget workers silent for a day)."""
+def _beat(engine: Engine, model: Any, key: str, name: str) -> None:
+    """Say that the process ``name`` (``host:pid:tag``) is alive in ``model``'s table, whose
+    key column is ``key``, and forget those silent for a day."""
     now = utcnow()
     with Session(engine) as session:
-        row = session.get(WorkerHeartbeat, worker)
+        row = session.get(model, name)
         if row is None:
-            host, pid, _tag = worker.split(":")
-            row = WorkerHeartbeat(worker=worker, host=host, pid=int(pid), started_at=now)
+            host, pid, _tag = name.split(":")
+            row = model(**{key: name}, host=host, pid=int(pid), started_at=now)
         row.seen_at = now
         session.add(row)
         session.execute(
-            WorkerHeartbeat.__table__.delete().where(  # type: ignore[attr-defined]
-                col(WorkerHeartbeat.seen_at) < now - timedelta(days=1)
-            )
+            model.__table__.delete().where(col(model.seen_at) < now - timedelta(days=1))
         )
         session.commit()
 
 
+def _last(session: Session, model: Any) -> Any:
+    row = session.exec(select(model).order_by(col(model.seen_at).desc())).first()
+    return row.seen_at if row is not None else None
+
+
+def beat(engine: Engine, worker: str) -> None:
+    """Say that ``worker`` is alive (and forget workers silent for a day)."""
+    _beat(engine, WorkerHeartbeat, "worker", worker)
+
+
 def last_heartbeat(*, session: Session) -> Any:
     """When a worker last said it was alive (None: never)."""
-    row = session.exec(
-        select(WorkerHeartbeat).order_by(col(WorkerHeartbeat.seen_at).desc())
-    ).first()
-    return row.seen_at if row is not None else None
+    return _last(session, WorkerHeartbeat)
 
 
 def scheduler_beat(engine: Engine, scheduler: str) -> None:
     """Say that the scheduler ``scheduler`` (named like a worker) is alive, and forget
     schedulers silent for a day."""
-    now = utcnow()
-    with Session(engine) as session:
-        row = session.get(SchedulerHeartbeat, scheduler)
-        if row is None:
-            host, pid, _tag = scheduler.split(":")
-            row = SchedulerHeartbeat(scheduler=scheduler, host=host, pid=int(pid), started_at=now)
-        row.seen_at = now
-        session.add(row)
-        session.execute(
-            SchedulerHeartbeat.__table__.delete().where(  # type: ignore[attr-defined]
-                col(SchedulerHeartbeat.seen_at) < now - timedelta(days=1)
-            )
-        )
-        session.commit()
+    _beat(engine, SchedulerHeartbeat, "scheduler", scheduler)
 
 
 def last_scheduler_heartbeat(*, session: Session) -> Any:
     """When a scheduler last said it was alive (None: never)."""
-    row = session.exec(
-        select(SchedulerHeartbeat).order_by(col(SchedulerHeartbeat.seen_at).desc())
-    ).first()
-    return row.seen_at if row is not None else None
+    return _last(session, SchedulerHeartbeat)
 
 
 def _pid_alive(pid: int) -> bool:
