@@ -20,6 +20,7 @@ from tests.services.notice_support import (
     make_ordinance,
     make_run,
 )
+from tid.clock import today_in_puerto_rico
 from tid.models import IssuedDocument, Property
 from tid.services import notices, payments
 
@@ -70,13 +71,13 @@ def test_one_code_opens_the_property_account_across_the_years(
     # 1,234.56 billed in 2025-26, 1,300.00 paid: 65.44 held as credit; 1,500.00 owed now.
     assert "$1,234.56" in page and "$1,500.00" in page and "$65.44" in page
     assert "Vendedor Uno" not in page and "Otra Dueña" not in page
-    good_through = (date.today() + timedelta(days=30)).isoformat()
+    good_through = (today_in_puerto_rico() + timedelta(days=30)).isoformat()
     assert good_through[:4] in page
     pdf = client.post(f"{url}/payoff.pdf")
     assert pdf.status_code == 200 and pdf.mimetype == "application/pdf"
     assert_archival(pdf.data, lang="es", tagged=True)
     quote = session.exec(select(IssuedDocument)).one()
-    assert quote.good_through == date.today() + timedelta(days=30)
+    assert quote.good_through == today_in_puerto_rico() + timedelta(days=30)
     assert quote.property_id == prop.id and "/verificar/" in pdf_text(pdf.data)
     certificate = client.post(f"{url}/lien-certificate.pdf")
     assert certificate.status_code == 200

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import re
-from datetime import date
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ from sqlmodel import Session, func, select
 from tests.conftest import People, login
 from tests.services.billing.helpers import ROLL, import_roll, make_ordinance
 from tid import tasks
+from tid.clock import today_in_puerto_rico
 from tid.demo.roll import roll_csv
 from tid.models import Bill, BillingRun, PropertyYear, RollImport
 from tid.web import roll as roll_views
@@ -233,7 +233,7 @@ def test_billing_run_page(client: FlaskClient, people: People, session: Session)
     assert early.status_code == 422
     assert 'id="e-due_date"' in early.get_data(as_text=True)
     assert _count(session, BillingRun) == 1
-    assert run.run_on <= date.today()
+    assert run.run_on <= today_in_puerto_rico()
 
 
 def test_read_only_roles_see_but_cannot_run(

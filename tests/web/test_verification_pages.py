@@ -4,7 +4,7 @@ never the owner — and a copy of its PDF byte for byte; the page is rate-limite
 from __future__ import annotations
 
 import io
-from datetime import date, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 from flask import Flask
@@ -13,6 +13,7 @@ from sqlmodel import Session, select
 from tests.conftest import People, make_test_app
 from tests.web.account.support import setup_account
 from tid.app_reader import reader
+from tid.clock import today_in_puerto_rico
 from tid.documents import closing
 from tid.models import IssuedDocument, Property
 from tid.services import issued
@@ -27,7 +28,7 @@ def _quote(app: Flask, session: Session, people: People) -> tuple[IssuedDocument
             district=s.district_id,
             property=prop.id or 0,
             reader=reader("es"),
-            through=date.today() + timedelta(days=3),
+            through=today_in_puerto_rico() + timedelta(days=3),
             issued_by="Carmen Treasurer",
         )
     session.commit()

@@ -16,6 +16,7 @@ from tests.conftest import People, login
 from tests.pdf_checks import assert_archival
 from tests.services.ledger_support import ACTOR
 from tests.web.account.support import setup_account
+from tid.clock import today_in_puerto_rico
 from tid.models import IssuedDocument, JournalEntry, Property
 from tid.services import liens
 from tid.services.issued import shown_code as issued_code
@@ -37,7 +38,7 @@ def test_a_quote_issued_read_back_and_settled(
     d = s.district_id
     login(client, people.association)
     page = client.get(f"/account/{d}/properties/{prop.id}/payoff")
-    default = (date.today() + timedelta(days=30)).isoformat()
+    default = (today_in_puerto_rico() + timedelta(days=30)).isoformat()
     assert page.status_code == 200 and f'value="{default}"' in page.get_data(as_text=True)
     refused = client.post(f"/account/{d}/properties/{prop.id}/payoff", data={"good_through": "x"})
     assert refused.status_code == 422 and "Escriba una fecha" in refused.get_data(as_text=True)
@@ -46,7 +47,7 @@ def test_a_quote_issued_read_back_and_settled(
     )
     said = past.get_data(as_text=True)
     assert past.status_code == 422 and 'id="e-good_through"' in said
-    through = (date.today() + timedelta(days=10)).isoformat()
+    through = (today_in_puerto_rico() + timedelta(days=10)).isoformat()
     issued = client.post(
         f"/account/{d}/properties/{prop.id}/payoff", data={"good_through": through}
     )
@@ -65,18 +66,18 @@ def test_a_quote_issued_read_back_and_settled(
     before = len(session.exec(select(JournalEntry)).all())
     short = client.post(
         f"/account/{d}/issued/{quote.reference}",
-        data={"paid_on": date.today().isoformat(), "amount": "1000.00", "token": "t1"},
+        data={"paid_on": today_in_puerto_rico().isoformat(), "amount": "1000.00", "token": "t1"},
         follow_redirects=True,
     )
     assert "$100.00" in short.get_data(as_text=True)
     client.post(
         f"/account/{d}/issued/{quote.reference}",
-        data={"paid_on": date.today().isoformat(), "amount": "100.00", "token": "t2"},
+        data={"paid_on": today_in_puerto_rico().isoformat(), "amount": "100.00", "token": "t2"},
     )
     session.expire_all()
     entries = session.exec(select(JournalEntry)).all()
     assert len([e for e in entries if e.kind == "payment"]) == 2 and len(entries) >= before + 2
-    assert session.exec(select(IssuedDocument)).one().settled_on == date.today()
+    assert session.exec(select(IssuedDocument)).one().settled_on == today_in_puerto_rico()
     login(client, people.other_association)
     assert client.get(f"/account/{d}/issued/{quote.reference}").status_code in (403, 404)
 
@@ -87,7 +88,7 @@ def test_the_command_line_issues_a_quote_as_the_page_does(
     s, _bill_id = setup_account(session, people)
     prop = session.exec(select(Property).where(Property.district_id == s.district_id)).one()
     out = tmp_path / "payoff.pdf"
-    through = (date.today() + timedelta(days=5)).isoformat()
+    through = (today_in_puerto_rico() + timedelta(days=5)).isoformat()
     args = ["document", "payoff.pdf", "--district", str(s.district_id), "--property"]
     done = runner.invoke(
         args=[*args, str(prop.id), "--through", through, "--lang", "en", "--out", str(out)]
@@ -115,7 +116,7 @@ def test_the_api_gives_a_quote_to_signed_in_users(
     url = f"/api/v1/account/{s.district_id}/properties/{prop.id}/payoff"
     assert client.get(url).status_code == 401
     login(client, people.auditor)
-    through = (date.today() + timedelta(days=7)).isoformat()
+    through = (today_in_puerto_rico() + timedelta(days=7)).isoformat()
     answer = client.get(f"{url}?through={through}").get_json()
     assert answer["through"] == through and answer["total"] == "1000.00"
     assert answer["lines"][0]["fiscal_year"] == "2025-26" and "owner" not in str(answer)
@@ -144,7 +145,7 @@ def test_a_release_is_refused_while_the_lien_secures_anything(
     said = " ".join(refused.get_data(as_text=True).split())
     assert "1000.00" in said and "No hay cancelación" in said
     assert session.exec(select(IssuedDocument)).all() == []
-    through = date.today().isoformat()
+    through = today_in_puerto_rico().isoformat()
     client.post(f"/account/{d}/properties/{prop.id}/payoff", data={"good_through": through})
     quote = session.exec(select(IssuedDocument)).one()
     client.post(

@@ -24,6 +24,7 @@ from werkzeug.test import TestResponse
 from tests.conftest import People, login
 from tests.services.ledger_support import ACTOR, Scaffold
 from tests.web.account.support import paid_account, setup_account
+from tid.clock import today_in_puerto_rico
 from tid.models import (
     AuditEvent,
     AuthorizedPurpose,
@@ -117,7 +118,7 @@ def test_a_payoff_quote_paid_from_parallel_tabs_is_settled_once(
     session.commit()
     d, prop = s.district_id, _property(session, s.district_id)
     login(client, people.association)
-    today = date.today()
+    today = today_in_puerto_rico()
     issued = client.post(
         f"/account/{d}/properties/{prop.id}/payoff", data={"good_through": today.isoformat()}
     )

@@ -16,6 +16,7 @@ from sqlmodel import Session, select
 from tests.conftest import People, login
 from tests.pdf_checks import pdf_text
 from tests.services.ledger_support import ACTOR, Scaffold
+from tid.clock import today_in_puerto_rico
 from tid.models import IssuedDocument
 from tid.rules.messages import day_text
 from tid.services import liens
@@ -44,7 +45,7 @@ def test_a_quote_says_the_daily_interest_and_lists_the_surcharge_apart(
     # The surcharge 39.375 → 39.38 lands the day after the due date; interest 0.0647… a day.
     s = Scaffold(session, people.district)
     prop = s.property("123-456-789-01")
-    due = date.today() + timedelta(days=2)
+    due = today_in_puerto_rico() + timedelta(days=2)
     s.bill(prop, "393.75", due=due)
     liens.set_late_terms(
         session=session,
@@ -108,7 +109,7 @@ def test_a_quote_issued_before_the_charges_were_listed_apart_is_not_read_as_inte
 ) -> None:
     s = Scaffold(session, people.district)
     prop = s.property("123-456-789-01")
-    due = date.today() + timedelta(days=2)
+    due = today_in_puerto_rico() + timedelta(days=2)
     s.bill(prop, "393.75", due=due)
     session.commit()
     login(client, people.association)
