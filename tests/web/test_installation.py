@@ -44,10 +44,10 @@ def test_the_page_shows_every_check_with_its_fix_in_both_languages(
     # the tests' key is one the project shows: it fails, and says what to do
     row = _row(spanish, "secret_key")
     assert "Clave secreta" in row and "✗ Falla" in row and "TID_SECRET_KEY" in row
-    assert "Ponga en TID_SECRET_KEY una clave aleatoria nueva" in row
+    assert "Ponga en <code>TID_SECRET_KEY</code> una clave aleatoria nueva" in row
     row = _row(english, "secret_key")
     assert "Secret key" in row and "✗ Fails" in row
-    assert "Set TID_SECRET_KEY to a new random key" in row
+    assert "Set <code>TID_SECRET_KEY</code> to a new random key" in row
     # no worker has said it is alive
     assert "Inicie <code>tid worker</code>" in _row(spanish, "worker")
     assert "Start <code>tid worker</code>" in _row(english, "worker")

@@ -435,6 +435,10 @@ NOT_WALKED = {
         "needs an upload of an opening position into a district with no business yet "
         "(tests/web/account/test_aboard.py)"
     ),
+    "leaving.record_download": (
+        "a ZIP of CSV tables a large district's export job made "
+        "(tests/web/test_district_record_download.py)"
+    ),
     "studio.show": "walked after the clerk saves a formula study, below",
     "studio.report": "walked after the clerk saves a formula study, below",
     "studio.amounts": "walked after the clerk saves a formula study, below",

@@ -55,7 +55,7 @@ PUBLISHED_KEYS = frozenset(
 MIN_KEY_LENGTH = 32
 MIN_KEY_SYMBOLS = 10
 PERMISSION_LIMIT = 20_000  # files and folders looked at, at most (a large archive)
-NEW_KEY = "python3 -c 'import secrets; print(secrets.token_hex(32))'"
+NEW_KEY = "`python3 -c 'import secrets; print(secrets.token_hex(32))'`"
 
 
 @dataclass(frozen=True)
@@ -160,7 +160,7 @@ def base_url(*, config: Mapping[str, Any]) -> Check:
     key = "base_url"
     value = str(config.get("BASE_URL") or "").strip()
     fix = Message(
-        "Set TID_BASE_URL (or base_url in config.toml) to the address people reach the "
+        "Set `TID_BASE_URL` (or `base_url` in `config.toml`) to the address people reach the "
         "application at, e.g. https://tid.municipio.pr."
     )
     if not value or value == defaults(Path("."))["BASE_URL"]:
@@ -173,7 +173,7 @@ def base_url(*, config: Mapping[str, Any]) -> Check:
             key,
             Message("The base URL %(url)s is not HTTPS.", url=value),
             Message(
-                "Serve the application behind HTTPS and set TID_BASE_URL to its https:// address."
+                "Serve the application behind HTTPS and set `TID_BASE_URL` to its https:// address."
             ),
         )
     return _passed(key, Message("Links in emails and notices point to %(url)s.", url=value))
@@ -199,8 +199,8 @@ def secret_key(*, config: Mapping[str, Any], instance: Path) -> Check:
     key = "secret_key"
     value = str(config.get("SECRET_KEY") or "")
     fix = Message(
-        "Set TID_SECRET_KEY to a new random key (%(command)s), or delete the instance's "
-        "secret_key file so a new one is made; then restart the web, the worker and the "
+        "Set `TID_SECRET_KEY` to a new random key (%(command)s), or delete the instance's "
+        "`secret_key` file so a new one is made; then restart the web, the worker and the "
         "scheduler (everyone signs in again).",
         command=NEW_KEY,
     )
@@ -230,8 +230,8 @@ def two_factor(*, config: Mapping[str, Any]) -> Check:
             key,
             Message("Administrators sign in without a second factor."),
             Message(
-                "Remove two_factor_roles from config.toml (the demo writes it) or list admin "
-                "in it (TID_TWO_FACTOR_ROLES=admin,association)."
+                "Remove `two_factor_roles` from `config.toml` (the demo writes it) or list admin "
+                "in it (`TID_TWO_FACTOR_ROLES=admin,association`)."
             ),
         )
     return _passed(
