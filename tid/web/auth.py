@@ -507,7 +507,9 @@ def _confirmed(user: User, form: str) -> Any:
     if isinstance(reservation, throttle.Refused):
         page, _status = _profile_page({form: _refusal_message(reservation)})
         return page, 429, {"Retry-After": str(reservation.seconds())}
-    if users.verify_password(user, answer) or two_factor.verify(session=db, user=user, code=answer):
+    if passwords.verify_password(user, answer) or two_factor.verify(
+        session=db, user=user, code=answer
+    ):
         throttle.release(session=db, reservation=reservation, clear=[rules[0][0]])
         db.commit()
         return None
