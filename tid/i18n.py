@@ -252,12 +252,14 @@ def init_app(app: Flask) -> None:
     from tid.rules.certified_mail import grouped_article_number
 
     app.jinja_env.filters["article_number"] = grouped_article_number
-    from tid.rules.vocab.lien_kinds import ranked_line_label
+    from tid.rules.vocab.lien_kinds import after_impost, ahead_of_impost, ranked_line_label
 
     app.jinja_env.filters["rate"] = rate
     app.jinja_env.globals["admin_cap_rate"] = admin_cap_rate
     app.jinja_env.globals["language"] = language
     app.jinja_env.globals["ranked_line_label"] = ranked_line_label
+    app.jinja_env.globals["ahead_of_impost"] = ahead_of_impost
+    app.jinja_env.globals["after_impost"] = after_impost
     from tid.rules.vocab.closing_terms import issued_kind_label
 
     app.jinja_env.globals["issued_kind_label"] = issued_kind_label

@@ -79,7 +79,8 @@ from tid.render.layers import (
     page_operators,
 )
 from tid.render.qr import qr_pdf_operators, qr_svg_data_uri
-from tid.rules.messages import N_, gettext_of
+from tid.rules.messages import N_, Message, gettext_of, render
+from tid.rules.vocab.lien_kinds import ahead_of_impost
 
 DEFAULT_CHUNK = 200  # notices per WeasyPrint layout: ~2 pages each, bounded memory
 POOL_FROM = 50  # notices from which the pool's start pays for itself
@@ -128,6 +129,8 @@ def page_words(lang: str) -> Callable[..., Markup]:
     lookup = _lookup(lang)
 
     def words(msgid: str, /, **params: Any) -> Markup:
+        if isinstance(msgid, Message):  # a message of the rules, its parameters and all
+            return Markup.escape(render(msgid, lang))
         text = Markup(lookup(msgid))
         return text % params if params else text
 
@@ -257,8 +260,8 @@ def _form_context(n: NoticeContent) -> dict[str, Any]:
         "period_label": n.period_label,
         "how_to_pay": n.how_to_pay,
         "how_to_pay_en": n.how_to_pay_en or n.how_to_pay,
-        "lien_effective_es": _day(n.lien_effective_on, "es_PR"),
-        "lien_effective_en": _day(n.lien_effective_on, "en_US"),
+        "lien_ahead_es": ahead_of_impost(_day(n.lien_effective_on, "es_PR")),
+        "lien_ahead_en": ahead_of_impost(_day(n.lien_effective_on, "en_US")),
         "portal_base": n.portal_url.split("?", 1)[0],
     }
 
