@@ -79,7 +79,7 @@ from tid.render.layers import (
     page_operators,
 )
 from tid.render.qr import qr_pdf_operators, qr_svg_data_uri
-from tid.rules.messages import N_, Message, gettext_of, render
+from tid.rules.messages import N_, Message, gettext_of
 from tid.rules.vocab.lien_kinds import ahead_of_impost
 
 DEFAULT_CHUNK = 200  # notices per WeasyPrint layout: ~2 pages each, bounded memory
@@ -130,11 +130,19 @@ def page_words(lang: str) -> Callable[..., Markup]:
 
     def words(msgid: str, /, **params: Any) -> Markup:
         if isinstance(msgid, Message):  # a message of the rules, its parameters and all
-            return Markup.escape(render(msgid, lang))
+            return Markup.escape(_said(msgid, lookup))
         text = Markup(lookup(msgid))
         return text % params if params else text
 
     return words
+
+
+def _said(message: Message, lookup: Callable[[str], str]) -> str:
+    """A message of the rules in the page's catalog (``lookup``), its messages within too;
+    its other parameters are the page's own values (days already written in its language)."""
+    params = {k: _said(v, lookup) if isinstance(v, Message) else v for k, v in message.params}
+    template = lookup(message.msgid)
+    return template % params if params else template
 
 
 def print_title() -> str:
