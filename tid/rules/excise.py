@@ -23,7 +23,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from tid.rules import readings
-from tid.rules.errors import field_error
+from tid.rules.errors import InputError, field_error
 from tid.rules.messages import N_, Message, render_all
 from tid.rules.money import from_cents, money_str
 from tid.rules.params import (
@@ -453,6 +453,46 @@ SHORTFALL_WARNING = Message(
 )
 
 
+def _before_the_law(fy: FiscalYear, i: int, fiscal_month: int, first_month: int) -> InputError:
+    return field_error(
+        f"months[{i}].month",
+        Message(
+            N_(
+                "%(month_label)s is before 13 LPRA § 31751 applies (from %(first)s, "
+                "retroactive per its history note)"
+            ),
+            month_label=month_label(*month_of_fiscal(fy, fiscal_month)),
+            first=month_label(*month_of_fiscal(fy, first_month)),
+        ),
+    )
+
+
+def _more_than_fuel(i: int, reimbursements: Decimal, revenue: int) -> InputError:
+    return field_error(
+        f"months[{i}].reimbursements",
+        Message(
+            N_("%(money_str)s is more than the month's fuel revenue for HTA (%(m)s)"),
+            money_str=money_str(reimbursements),
+            m=_m(revenue),
+        ),
+    )
+
+
+def _more_than_cigarettes(i: int, reimbursements: Decimal, collected: int) -> InputError:
+    return field_error(
+        f"months[{i}].cigarette_reimbursements",
+        Message(
+            N_(
+                "%(money_str)s is more than the month's cigarette tax (%(m)s); the "
+                "amounts reimbursed under 13 LPRA § 31668 cannot exceed the "
+                "collections"
+            ),
+            money_str=money_str(reimbursements),
+            m=_m(collected),
+        ),
+    )
+
+
 def allocate_excise(fy: FiscalYear, months: Sequence[ExciseMonth]) -> ExciseResult:
     """Allocate the fuel and cigarette excise of ``months`` of ``fy`` (13 LPRA § 31751(a)).
 
@@ -466,18 +506,7 @@ def allocate_excise(fy: FiscalYear, months: Sequence[ExciseMonth]) -> ExciseResu
     cigarette_net: list[tuple[int, int, int]] = []
     for i, m in enumerate(months):
         if m.fiscal_month < plan.first_month:
-            first = month_label(*month_of_fiscal(fy, plan.first_month))
-            raise field_error(
-                f"months[{i}].month",
-                Message(
-                    N_(
-                        "%(month_label)s is before 13 LPRA § 31751 applies (from %(first)s, "
-                        "retroactive per its history note)"
-                    ),
-                    month_label=month_label(*month_of_fiscal(fy, m.fiscal_month)),
-                    first=first,
-                ),
-            )
+            raise _before_the_law(fy, i, m.fiscal_month, plan.first_month)
         d_num, d_den = plan.in_month(m.fiscal_month)[0].ratio
         g_num, g_den = m.diesel_gallons.as_integer_ratio()
         num, den = g_num * d_num * 100, g_den * d_den  # dollars a gallon -> cents
@@ -487,31 +516,13 @@ def allocate_excise(fy: FiscalYear, months: Sequence[ExciseMonth]) -> ExciseResu
         reimbursed = _cents(m.reimbursements)
         net = gasoline + diesel + crude - reimbursed
         if net < 0:
-            raise field_error(
-                f"months[{i}].reimbursements",
-                Message(
-                    N_("%(money_str)s is more than the month's fuel revenue for HTA (%(m)s)"),
-                    money_str=money_str(m.reimbursements),
-                    m=_m(net + reimbursed),
-                ),
-            )
+            raise _more_than_fuel(i, m.reimbursements, net + reimbursed)
         fuel.append((gasoline, diesel, crude, reimbursed, net))
         hta_fuel.append(net)
         collected = _cents(m.cigarette_tax)
         back = _cents(m.cigarette_reimbursements)
         if back > collected:
-            raise field_error(
-                f"months[{i}].cigarette_reimbursements",
-                Message(
-                    N_(
-                        "%(money_str)s is more than the month's cigarette tax (%(m)s); the "
-                        "amounts reimbursed under 13 LPRA § 31668 cannot exceed the "
-                        "collections"
-                    ),
-                    money_str=money_str(m.cigarette_reimbursements),
-                    m=_m(collected),
-                ),
-            )
+            raise _more_than_cigarettes(i, m.cigarette_reimbursements, collected)
         cigarette_net.append((collected, back, collected - back))
         periods.append((m.fiscal_month, collected - back))
     cigarette = _cigarette_waterfall(plan, periods)

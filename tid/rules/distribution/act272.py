@@ -10,7 +10,7 @@ from decimal import Decimal
 
 from tid.rules import readings
 from tid.rules.distribution.trace_figures import _pct
-from tid.rules.errors import field_error
+from tid.rules.errors import InputError, field_error
 from tid.rules.messages import N_, Amount, Message
 from tid.rules.money import from_cents, money_str, to_cents
 from tid.rules.params import ParamValue, history, note_period, param, param_or_none
@@ -326,6 +326,19 @@ def _reserve(
     return opened_on, first, last
 
 
+def _under_irc1994(fy: FiscalYear) -> InputError:
+    return field_error(
+        "fiscal_year",
+        Message(
+            N_(
+                "FY%(fy_label)s falls under the IRC 1994 regime: give its collections by "
+                "lodging type (Act 272-2003 § 31 distributes from October 2003)"
+            ),
+            fy_label=fy.label,
+        ),
+    )
+
+
 def distribute_act272(
     fy: FiscalYear,
     months: Sequence[tuple[int, int]],
@@ -347,16 +360,7 @@ def distribute_act272(
     (collected from 2003-09-09) joins October's money.
     """
     if param_or_none(f"{_A}.bank_installment_count", fy.start) is None:
-        raise field_error(
-            "fiscal_year",
-            Message(
-                N_(
-                    "FY%(fy_label)s falls under the IRC 1994 regime: give its collections by "
-                    "lodging type (Act 272-2003 § 31 distributes from October 2003)"
-                ),
-                fy_label=fy.label,
-            ),
-        )
+        raise _under_irc1994(fy)
     periods, joined = _act272_periods(fy, months)
     trace: list[TraceStep] = []
     warnings: list[str] = [_act272_opening_warning()]
