@@ -19,7 +19,7 @@ from pathlib import Path
 from sqlmodel import Session, col, or_, select
 
 from tid.models import ArchivedDocument, FormulaStudy, Notice, NoticeBatch
-from tid.rules.messages import N_, Message, render
+from tid.rules.messages import N_, Message, joined, render
 from tid.services.file_store import FileProblem, FolderReport, verify_folder
 
 READ_AT_ONCE = 50  # documents per round trip
@@ -33,7 +33,7 @@ class Mismatch:
     actual_sha256: str  # the hash of what is stored now
     recorded_size: int
     actual_size: int
-    used_by: tuple[str, ...]  # "notice 2026-000001", "print file of batch 3", …
+    used_by: tuple[str, ...]  # messages: "notice 2026-000001", "print file of batch 3", …
 
 
 @dataclass(frozen=True)
@@ -101,7 +101,7 @@ def _file_line(problem: FileProblem) -> Message:
 
 
 def _line(m: Mismatch) -> Message:
-    where = ", ".join(m.used_by) if m.used_by else Message(_NOT_REFERENCED)
+    where = joined(list(m.used_by), ", ") if m.used_by else Message(_NOT_REFERENCED)
     return Message(
         _MISMATCH,
         sha256=m.sha256,
@@ -113,8 +113,8 @@ def _line(m: Mismatch) -> Message:
 
 
 def _used_by(session: Session, sha256: str) -> tuple[str, ...]:
-    uses = [
-        f"notice {number}"
+    uses: list[str] = [
+        Message(N_("notice %(number)s"), number=number)
         for number in session.exec(
             select(Notice.number).where(Notice.pdf_sha256 == sha256).order_by(col(Notice.number))
         )
@@ -126,9 +126,9 @@ def _used_by(session: Session, sha256: str) -> tuple[str, ...]:
     )
     for batch in batches:
         if batch.print_sha256 == sha256:
-            uses.append(f"print file of batch {batch.id}")
+            uses.append(Message(N_("print file of batch %(batch)s"), batch=batch.id))
         if batch.manifest_sha256 == sha256:
-            uses.append(f"PS 3877 manifest of batch {batch.id}")
+            uses.append(Message(N_("PS 3877 manifest of batch %(batch)s"), batch=batch.id))
     studies = session.exec(
         select(FormulaStudy).where(
             or_(FormulaStudy.report_sha256 == sha256, FormulaStudy.file_sha256 == sha256)
@@ -136,9 +136,9 @@ def _used_by(session: Session, sha256: str) -> tuple[str, ...]:
     )
     for study in studies:
         if study.report_sha256 == sha256:
-            uses.append(f"report of formula study {study.id}")
+            uses.append(Message(N_("report of formula study %(study)s"), study=study.id))
         if study.file_sha256 == sha256:
-            uses.append(f"roll file of formula study {study.id}")
+            uses.append(Message(N_("roll file of formula study %(study)s"), study=study.id))
     return tuple(uses)
 
 
