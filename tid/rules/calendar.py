@@ -625,9 +625,9 @@ def deadlines_document(document: Mapping[str, Any]) -> dict[str, Any]:
             raise InputError(
                 str(key),
                 Message(
-                    N_("%(key)s: not an input of this calculator; known: %(join)s"),
+                    N_("%(key)s: not an input of this calculator; known: %(known)s"),
                     key=key,
-                    join=", ".join(sorted(known)),
+                    known=", ".join(sorted(known)),
                 ),
             )
     skip_saturday: bool | None = None

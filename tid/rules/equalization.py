@@ -127,12 +127,9 @@ def _general_fund_base(
             raise field_error(
                 "excluded_revenues",
                 Message(
-                    N_(
-                        "%(money_str)s is more than the General Fund's net revenues "
-                        "(%(money_str2)s)"
-                    ),
-                    money_str=money_str(excluded),
-                    money_str2=money_str(gf_net_revenues),
+                    N_("%(amount)s is more than the General Fund's net revenues (%(limit)s)"),
+                    amount=money_str(excluded),
+                    limit=money_str(gf_net_revenues),
                 ),
             )
         base = gf_net_revenues - excluded
@@ -424,10 +421,10 @@ def _reference_year(
                 f"municipalities[{i}].allocation_2007_08",
                 Message(
                     N_(
-                        "%(m_name)s has a zero FY%(ref_label)s allocation, so its weight "
+                        "%(name)s has a zero FY%(ref_label)s allocation, so its weight "
                         "(income ÷ allocation) is not finite; give its FY2007-08 allocation"
                     ),
-                    m_name=m.name,
+                    name=m.name,
                     ref_label=ref_label,
                 ),
             )
@@ -436,10 +433,10 @@ def _reference_year(
                 f"municipalities[{i}].income_2007_08",
                 Message(
                     N_(
-                        "%(m_name)s has a zero FY%(ref_label)s income; the share its "
+                        "%(name)s has a zero FY%(ref_label)s income; the share its "
                         "allocation was of it is not defined"
                     ),
-                    m_name=m.name,
+                    name=m.name,
                     ref_label=ref_label,
                 ),
             )
@@ -465,12 +462,12 @@ def _take_from_the_others(
             "municipalities",
             Message(
                 N_(
-                    "the protected municipalities need top-ups of %(money_str)s but the "
-                    "others hold only %(money_str2)s; the hold-harmless cannot be met (check "
+                    "the protected municipalities need top-ups of %(amount)s but the "
+                    "others hold only %(limit)s; the hold-harmless cannot be met (check "
                     "the bases and FY2007-08 figures)"
                 ),
-                money_str=money_str(from_cents(needed)),
-                money_str2=money_str(from_cents(available)),
+                amount=money_str(from_cents(needed)),
+                limit=money_str(from_cents(available)),
             ),
         )
     weights = {i: Decimal(income[i]) / Decimal(alloc[i]) for i in others}

@@ -458,10 +458,10 @@ def _before_the_law(fy: FiscalYear, i: int, fiscal_month: int, first_month: int)
         f"months[{i}].month",
         Message(
             N_(
-                "%(month_label)s is before 13 LPRA § 31751 applies (from %(first)s, "
+                "%(month)s is before 13 LPRA § 31751 applies (from %(first)s, "
                 "retroactive per its history note)"
             ),
-            month_label=month_label(*month_of_fiscal(fy, fiscal_month)),
+            month=month_label(*month_of_fiscal(fy, fiscal_month)),
             first=month_label(*month_of_fiscal(fy, first_month)),
         ),
     )
@@ -471,9 +471,9 @@ def _more_than_fuel(i: int, reimbursements: Decimal, revenue: int) -> InputError
     return field_error(
         f"months[{i}].reimbursements",
         Message(
-            N_("%(money_str)s is more than the month's fuel revenue for HTA (%(m)s)"),
-            money_str=money_str(reimbursements),
-            m=_m(revenue),
+            N_("%(amount)s is more than the month's fuel revenue for HTA (%(limit)s)"),
+            amount=money_str(reimbursements),
+            limit=_m(revenue),
         ),
     )
 
@@ -483,12 +483,12 @@ def _more_than_cigarettes(i: int, reimbursements: Decimal, collected: int) -> In
         f"months[{i}].cigarette_reimbursements",
         Message(
             N_(
-                "%(money_str)s is more than the month's cigarette tax (%(m)s); the "
+                "%(amount)s is more than the month's cigarette tax (%(limit)s); the "
                 "amounts reimbursed under 13 LPRA § 31668 cannot exceed the "
                 "collections"
             ),
-            money_str=money_str(reimbursements),
-            m=_m(collected),
+            amount=money_str(reimbursements),
+            limit=_m(collected),
         ),
     )
 

@@ -137,10 +137,10 @@ def _rate_of_the_lodging(
                 Message(
                     N_(
                         '"%(lodging_type)s" is not a lodging type of the IRC 1994 regime '
-                        "(stays until 2003-09-08), which covers: %(join)s"
+                        "(stays until 2003-09-08), which covers: %(known)s"
                     ),
                     lodging_type=lodging_type,
-                    join=", ".join(IRC1994_TYPES),
+                    known=", ".join(IRC1994_TYPES),
                 ),
             )
         for name, present in act272_rules.items():
@@ -163,10 +163,10 @@ def _rate_of_the_lodging(
                 Message(
                     N_(
                         '"%(lodging_type)s" is not a lodging type of Act 272-2003 § 24; the '
-                        "types are: %(join)s"
+                        "types are: %(known)s"
                     ),
                     lodging_type=lodging_type,
-                    join=", ".join(ACT272_TYPES),
+                    known=", ".join(ACT272_TYPES),
                 ),
             )
         rate_pv = param(f"room_tax.act272.rate.{lodging_type}", day)
@@ -563,7 +563,8 @@ def room_tax_document(document: Mapping[str, Any]) -> dict[str, Any]:
     for key in document:
         if key not in _FIELDS:
             raise field_error(
-                key, Message(N_("unknown field; the fields are %(join)s"), join=", ".join(_FIELDS))
+                key,
+                Message(N_("unknown field; the fields are %(known)s"), known=", ".join(_FIELDS)),
             )
     lodging_type = document.get("lodging_type")
     if not isinstance(lodging_type, str) or not lodging_type.strip():

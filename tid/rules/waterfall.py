@@ -515,7 +515,9 @@ def check_keys(document: Mapping[str, Any], allowed: Iterable[str], where: str =
             path = f"{where}.{key}" if where else str(key)
             raise field_error(
                 path,
-                Message(N_("unknown field; the fields here are %(join)s"), join=", ".join(allowed)),
+                Message(
+                    N_("unknown field; the fields here are %(known)s"), known=", ".join(allowed)
+                ),
             )
 
 
@@ -556,14 +558,11 @@ def parse_months(
             raise field_error(
                 f"{where}.month",
                 Message(
-                    N_(
-                        "%(label)s is not in fiscal year %(fy_label)s (%(month_label)s to "
-                        "%(month_label2)s)"
-                    ),
+                    N_("%(label)s is not in fiscal year %(fy_label)s (%(first)s to %(last)s)"),
                     label=label,
                     fy_label=fy.label,
-                    month_label=month_label(*first),
-                    month_label2=month_label(*last),
+                    first=month_label(*first),
+                    last=month_label(*last),
                 ),
             )
         m = fiscal_month(year, month)
@@ -581,9 +580,9 @@ def parse_months(
             raise field_error(
                 f"{where}.month",
                 Message(
-                    N_("give the months in order; %(label)s comes after %(out)s"),
+                    N_("give the months in order; %(label)s comes after %(previous)s"),
                     label=label,
-                    out=out[-1][1],
+                    previous=out[-1][1],
                 ),
             )
         seen[m] = i

@@ -97,7 +97,7 @@ def _property_ids(properties: Sequence[Mapping[str, Any]]) -> list[str]:
         for i, pid in enumerate(ids):
             if pid in seen:
                 raise field_error(
-                    f"properties[{i}].id", Message(N_("%(pid)s is used twice"), pid=repr(pid))
+                    f"properties[{i}].id", Message(N_("%(id)s is used twice"), id=repr(pid))
                 )
             seen.add(pid)
     return ids
