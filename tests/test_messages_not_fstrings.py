@@ -4,8 +4,8 @@ reader's language where it is shown — never an English sentence built on the s
 f-string, a ``%``-formatted or ``.format``-ted string), which no catalog can translate.
 
 Checked with ``ast`` over every module of ``tid/``: the message argument of each call of
-``InputError(…)``, ``Finding(…)`` and ``PetitionError(…)`` (the second positional argument, or
-``message=``)."""
+``InputError(…)``, ``Finding(…)``, ``PetitionError(…)``, ``CapExceededError(…)`` and
+``field_error(…)`` (the second positional argument, or ``message=``)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CALLS = {"InputError", "Finding", "PetitionError"}
+CALLS = {"InputError", "Finding", "PetitionError", "CapExceededError", "field_error"}
 
 
 def _built_on_the_spot(node: ast.AST) -> str | None:
