@@ -32,7 +32,7 @@ def test_no_module_defines_a_form_of_another_library() -> None:
 
 def test_an_empty_login_says_what_is_missing_in_the_readers_language(client: FlaskClient) -> None:
     page = client.post("/login?lang=es", data={"email": "", "password": ""})
-    assert page.status_code == 200
+    assert page.status_code == 422
     assert "Escriba su correo electrónico y su contraseña." in page.get_data(as_text=True)
 
 

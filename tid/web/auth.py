@@ -194,7 +194,7 @@ def login() -> Any:
     error = None
     if request.method == "POST" and not (email.strip() and password):
         error = _("Enter your email and your password.")
-        return render_template("auth/login.html", values=values, error=error), 200
+        return render_template("auth/login.html", values=values, error=error), 422
     if request.method == "POST":
         db = get_session()
         rules = _login_rules(email)
