@@ -34,7 +34,7 @@ from tests.smtp_support import smtp  # noqa: F401  (a real SMTP server on loopba
 from tid import create_app
 from tid.db import make_engine
 from tid.models import District, Municipality, User
-from tid.services import audit, users
+from tid.services import audit, passwords, users
 
 # The objects made so far (the app's modules, the models' mappers, the libraries) live as
 # long as the test process: the collector need not walk them again at every full collection,
@@ -141,7 +141,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
     """Cheap argon2 parameters: the tests check the logic, not the work factor."""
-    monkeypatch.setattr(users, "_hasher", _CHEAP_HASHER)
+    monkeypatch.setattr(passwords, "_hasher", _CHEAP_HASHER)
 
 
 @pytest.fixture(scope="session")
@@ -259,12 +259,12 @@ class _DemoTemplate:
             _create_database(spares, name, "tid_template")
             url = spares.server.url(name)
         application = make_test_app(url, root)
-        hasher, users._hasher = users._hasher, _CHEAP_HASHER
+        hasher, passwords._hasher = passwords._hasher, _CHEAP_HASHER
         try:
             with Session(application.extensions["tid.engine"], expire_on_commit=False) as db:
                 load_demo(session=db, config=dict(application.config))
         finally:
-            users._hasher = hasher
+            passwords._hasher = hasher
             application.extensions["tid.engine"].dispose()
         if backend == "sqlite":
             engine = make_engine(url)

@@ -1,7 +1,8 @@
 """A new kind of lien is one record of the vocabulary (tid/rules/vocab/lien_kinds.py) plus its
-label in the catalogs: the ranking rule, the register of a property's liens, the liens page,
-the lien certificate and the calculator's tables and labels read it from there, and no other
-file of the code or the templates writes the codes of the kinds."""
+words in the catalogs — two places, wherever it ranks: the ranking rule, the register of a
+property's liens, the liens page, the lien certificate, the notice's list of what ranks ahead
+of the impost and the calculator's tables and labels read it from there, and no other file of
+the code or the templates writes the codes of the kinds or says how they rank."""
 
 from __future__ import annotations
 
@@ -20,16 +21,32 @@ from sqlmodel import Session
 
 from tests.conftest import People, login
 from tests.services.ledger_support import ACTOR, Scaffold
+from tests.services.notices.helpers import sample_content
 from tests.web.account.support import issue_certificate
 from tid.documents import calc_text
+from tid.render import notice as notice_pdf
 from tid.rules import liens as lien_rules
 from tid.rules.messages import N_
 from tid.rules.vocab import LIEN_KINDS, LienKind, recorded_kinds
+from tid.rules.vocab.lien_kinds import ABOVE, after_impost, ahead_of_impost
 from tid.services import liens
 
 PROJECT = Path(__file__).resolve().parent.parent
 VOCABULARY = "tid/rules/vocab/lien_kinds.py"
 EASEMENT = LienKind("easement", N_("Easement"), N_("an easement"))
+
+
+PORT = LienKind(
+    "port_authority", N_("Port lien"), N_("the port authority's lien on wharfage"), ABOVE, "(e)"
+)
+
+
+@pytest.fixture
+def a_new_kind_ranked_ahead(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The vocabulary with one more kind ranked above the impost lien whatever its date."""
+    terms = [*LIEN_KINDS, PORT]
+    monkeypatch.setattr(LIEN_KINDS, "_terms", {t.code: t for t in terms})
+    yield
 
 
 @pytest.fixture
@@ -105,6 +122,51 @@ def test_the_liens_form_offers_a_new_kind(
     shown = page.get_data(as_text=True)
     assert 'value="mortgage"' in shown  # the form is there
     assert 'value="easement"' in shown
+
+
+@pytest.mark.usefixtures("a_new_kind_ranked_ahead")
+def test_the_notice_and_the_certificate_list_a_new_kind_ranked_ahead(
+    client: FlaskClient, session: Session, people: People
+) -> None:
+    ahead = [str(m) for m in ahead_of_impost(date(2010, 1, 15))]
+    assert ahead[-1] == "the port authority's lien on wharfage"  # paragraph (e), the last
+    assert any("before the act took effect (2010-01-15)" in m for m in ahead)
+    assert [str(m) for m in after_impost(date(2010, 1, 15))] == [
+        "liens of any other kind constituted after the act took effect (2010-01-15)"
+    ]
+    html = notice_pdf.notices_html([sample_content(1)], flowing=True)
+    assert "the port authority&#39;s lien on wharfage" in " ".join(html.split())
+    s = Scaffold(session, people.district)
+    prop = s.property()
+    s.bill(prop, "1000.00")
+    session.commit()
+    login(client, people.association)
+    with client.session_transaction() as browser:
+        browser["lang"] = "en"
+    certificate = _pdf_text(issue_certificate(client, s.district_id, prop.id or 0))
+    assert "the port authority's lien on wharfage" in certificate
+    assert "liens of any other kind constituted after the act took effect" in certificate
+
+
+# The words that say how a kind ranks: each kind's ``what`` (as a msgid, in quotes, anywhere)
+# and, in the templates, the paragraphs of 21 LPRA § 6653(8) named in prose. A file other than
+# the vocabulary that says one of them is a second place to change for a new kind.
+RANKING_WORDS = ("13 LPRA § 5924", "Municipal Property Tax Act", "finance public infrastructure")
+
+
+def test_a_new_kind_touches_the_vocabulary_and_the_catalogs_only() -> None:
+    whats = [f"{q}{k.what}" for k in LIEN_KINDS if k.what for q in "\"'"]
+    found: set[str] = set()
+    for path in _files():
+        name = path.relative_to(PROJECT).as_posix()
+        text = path.read_text(encoding="utf-8")
+        prose = RANKING_WORDS if name.startswith("templates/") else ()
+        if any(w in text for w in (*whats, *prose)):
+            found.add(name)
+    # Besides the catalogs (tid/translations: the words of every kind, in each language), the
+    # vocabulary is the one file that says how a kind ranks.
+    assert found == {VOCABULARY}
+    assert len(found | {"tid/translations"}) <= 2
 
 
 # --------------------------------------------------------------------------- no other list

@@ -11,7 +11,7 @@ from babel import Locale
 from babel.dates import format_datetime
 from flask import Flask, current_app, has_request_context, request, session
 from flask.globals import _cv_app
-from flask_babel import Babel, get_locale, get_translations
+from flask_babel import Babel, Domain, get_locale, get_translations
 from flask_login import current_user
 from jinja2 import pass_context, pass_eval_context
 from jinja2.nodes import EvalContext
@@ -23,7 +23,27 @@ from tid.render import formats
 from tid.render.formats import usd as usd
 from tid.rules.periods import FiscalYear, fiscal_year_of
 
+
+class CatalogDomain(Domain):  # type: ignore[misc]  # Flask-Babel has no types
+    """Flask-Babel's translations, asked of the one loader the core uses
+    (:func:`tid.rules.messages.catalog`, from the app's translation folders): a page, a PDF
+    drawn in a job and the command line read the same catalog, even a .po edited and not yet
+    compiled."""
+
+    def get_translations(self) -> Any:
+        from babel.support import NullTranslations
+        from flask import has_app_context
+
+        from tid.rules import messages
+
+        locale = get_locale() if has_app_context() else None
+        if locale is None:
+            return NullTranslations()
+        return messages.catalog(str(locale), tuple(self.translation_directories))
+
+
 babel = Babel()
+babel.domain_instance = CatalogDomain()
 
 
 def select_locale() -> str:
@@ -232,12 +252,14 @@ def init_app(app: Flask) -> None:
     from tid.rules.certified_mail import grouped_article_number
 
     app.jinja_env.filters["article_number"] = grouped_article_number
-    from tid.rules.vocab.lien_kinds import ranked_line_label
+    from tid.rules.vocab.lien_kinds import after_impost, ahead_of_impost, ranked_line_label
 
     app.jinja_env.filters["rate"] = rate
     app.jinja_env.globals["admin_cap_rate"] = admin_cap_rate
     app.jinja_env.globals["language"] = language
     app.jinja_env.globals["ranked_line_label"] = ranked_line_label
+    app.jinja_env.globals["ahead_of_impost"] = ahead_of_impost
+    app.jinja_env.globals["after_impost"] = after_impost
     from tid.rules.vocab.closing_terms import issued_kind_label
 
     app.jinja_env.globals["issued_kind_label"] = issued_kind_label

@@ -30,7 +30,7 @@ import tid
 from tid import create_app, migrate, tasks
 from tid.db import get_session
 from tid.demo import ACCOUNT_USER, DEMO_PASSWORD, load_demo, portal_sample
-from tid.services import users
+from tid.services import passwords
 
 CHROMIUM = "/usr/bin/chromium"
 PHONE = {"width": 390, "height": 844}
@@ -126,8 +126,8 @@ def serve_demo() -> Iterator[Site]:
     hashed with cheap argon2 parameters, as in the other tests (tests/conftest.py): the
     browser tests check the pages, not the work factor."""
     folder = Path(tempfile.mkdtemp(prefix="tid-browser-"))
-    hasher = users._hasher
-    users._hasher = PasswordHasher(time_cost=1, memory_cost=256, parallelism=1)
+    hasher = passwords._hasher
+    passwords._hasher = PasswordHasher(time_cost=1, memory_cost=256, parallelism=1)
     shutil.copytree(
         _demo_once(), folder, dirs_exist_ok=True, ignore=shutil.ignore_patterns("*-wal", "*-shm")
     )
@@ -156,7 +156,7 @@ def serve_demo() -> Iterator[Site]:
         for thread in threads:
             thread.join(timeout=10)
         app.extensions["tid.engine"].dispose()
-        users._hasher = hasher
+        passwords._hasher = hasher
 
 
 def path_pattern(url: str) -> str:

@@ -75,6 +75,9 @@ def test_one_corrupted_byte_is_reported_with_the_notice_it_belongs_to(
     assert mismatch.actual_sha256 != target.pdf_sha256
     assert mismatch.actual_size == mismatch.recorded_size
     assert target.number in report.summary_en() and target.number in report.summary_es()
+    assert f"used by: notice {target.number}" in report.summary_en()
+    assert f"usado por: aviso {target.number}" in report.summary_es()
+    assert "NO coinciden con su SHA-256" in report.summary_es()
 
     runner = app.test_cli_runner()
     result = runner.invoke(args=["archive", "verify"])

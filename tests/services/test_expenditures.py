@@ -42,3 +42,34 @@ def test_program_spending_needs_an_authorized_purpose(session: Session) -> None:
     ) == Decimal("900.00")
     with pytest.raises(InputError, match="more than zero"):
         spend(session, s, "0", "p6", purpose_id=purpose_id)
+
+
+def test_the_caps_refusal_is_one_message_said_in_each_language() -> None:
+    from tid.rules import admin_cap
+    from tid.rules.messages import Message, render
+    from tid.rules.periods import FiscalYear
+    from tid.services.ledger import CapFigures
+
+    figures = CapFigures(
+        fiscal_year=FiscalYear(2026),
+        citation="21 LPRA § 6653(6)",
+        measure=admin_cap.measure(
+            rate=Decimal("0.125"), revenue=Decimal("1000"), admin=Decimal("100")
+        ),
+    )
+    refusal = expenditures.cap_message(figures)
+    assert isinstance(refusal, Message)
+    assert "would exceed 12.5% of the impost revenue" in str(refusal)
+    spanish = render(refusal, "es")
+    assert spanish != str(refusal) and "12.5" in spanish and "%" in spanish
+    none = expenditures.cap_message(
+        CapFigures(
+            fiscal_year=FiscalYear(2026),
+            citation="21 LPRA § 6653(6)",
+            measure=admin_cap.measure(
+                rate=Decimal("0.125"), revenue=Decimal("0"), admin=Decimal("0")
+            ),
+        )
+    )
+    assert "FY 2026-27 has no impost revenue" in str(none)
+    assert "2026-27" in render(none, "es") and render(none, "es") != str(none)

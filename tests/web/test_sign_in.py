@@ -210,7 +210,7 @@ def test_an_unknown_email_gets_the_same_answers_and_the_same_work(
             calls.append("verify")
             return bool(super().verify(hash, password))
 
-    monkeypatch.setattr(users, "_hasher", Counting(time_cost=1, memory_cost=256, parallelism=1))
+    monkeypatch.setattr(passwords, "_hasher", Counting(time_cost=1, memory_cost=256, parallelism=1))
 
     def run(email: str) -> tuple[list[int], list[str], int]:
         calls.clear()

@@ -18,6 +18,7 @@ import click
 
 from tid.cli.errors import fail
 from tid.rules.errors import InputError
+from tid.rules.messages import N_, Message
 
 
 @click.command("calc")
@@ -40,7 +41,7 @@ def calc_command(name: str, file: str, reform_file: str | None) -> None:
         body = read_json(file)
         if reform_file is not None:
             if not isinstance(body, dict):
-                raise InputError("", "the input must be a JSON object")
+                raise InputError("", N_("the input must be a JSON object"))
             body = {**body, "reform": reform_argument(reform_file)}
         result = reform_compare.run_request(name, body, resolve=SavedReforms())
     except InputError as exc:
@@ -69,10 +70,17 @@ def read_json(file: str) -> Any:
             with open(file, encoding="utf-8-sig") as fh:
                 text = fh.read()
     except FileNotFoundError:
-        raise InputError("file", f"There is no file {file!r}.") from None
+        raise InputError(
+            "file", Message(N_("There is no file %(file)s."), file=repr(file))
+        ) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(
-            "file", f"The file {file!r} cannot be read as UTF-8 text: {exc}."
+            "file",
+            Message(
+                N_("The file %(file)s cannot be read as UTF-8 text: %(problem)s."),
+                file=repr(file),
+                problem=str(exc),
+            ),
         ) from None
     from tid.rules.calculators.json_input import load_json
 
@@ -89,14 +97,26 @@ def read_reform(file: str, seen: tuple[str, ...] = ()) -> dict[str, Any]:
         with path.open("rb") as fh:
             document = tomllib.load(fh)
     except FileNotFoundError:
-        raise InputError("reform", f"There is no reform file {file!r}.") from None
+        raise InputError(
+            "reform", Message(N_("There is no reform file %(file)s."), file=repr(file))
+        ) from None
     except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise InputError("reform", f"The reform file {file!r} cannot be read: {exc}.") from None
+        raise InputError(
+            "reform",
+            Message(
+                N_("The reform file %(file)s cannot be read: %(problem)s."),
+                file=repr(file),
+                problem=str(exc),
+            ),
+        ) from None
     base = document.get("base")  # a file beside it, else a saved reform's id or address
     if isinstance(base, str) and base.endswith(".toml"):
         target = str(path.parent / base)
         if target in seen or len(seen) > 8:
-            raise InputError("reform.base", f"The reform {file!r} starts from itself.")
+            raise InputError(
+                "reform.base",
+                Message(N_("The reform %(file)s starts from itself."), file=repr(file)),
+            )
         document["base"] = read_reform(target, (*seen, target))
     elif isinstance(base, str) and base.strip():
         from tid.rules.reform import reference_id

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tid.cli.errors import fail
 from tid.rules.errors import InputError
+from tid.rules.messages import N_, Message
 
 
 def district_id_of(reference: str) -> int:
@@ -21,6 +22,11 @@ def district_id_of(reference: str) -> int:
     if district is None:
         district = session.exec(select(District).where(District.name == reference)).first()
     if district is None or district.id is None:
-        fail(InputError("district", f"No district with the id or name {reference!r}."))
+        fail(
+            InputError(
+                "district",
+                Message(N_("No district with the id or name %(name)s."), name=repr(reference)),
+            )
+        )
         raise AssertionError  # pragma: no cover - fail exits
     return district.id

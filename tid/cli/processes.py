@@ -12,6 +12,7 @@ from flask.cli import with_appcontext
 
 from tid.cli.errors import fail
 from tid.rules.errors import InputError
+from tid.rules.messages import N_, Message
 
 
 @click.command("scheduler")
@@ -36,11 +37,11 @@ def scheduler_command(once: bool, day: str | None) -> None:
     try:
         sweep_day = date.fromisoformat(day) if day else jobs.today_for(app)
     except ValueError:
-        fail(InputError("day", f'"{day}" is not a date like "2026-03-02"'))
+        fail(InputError("day", Message(N_('"%(day)s" is not a date like "2026-03-02"'), day=day)))
         return
     if sweep_day > jobs.today_for(app):
         # Claiming a future day would keep that day's real digest from going out.
-        fail(InputError("day", f"{sweep_day.isoformat()} is in the future."))
+        fail(InputError("day", Message(N_("%(day)s is in the future."), day=sweep_day)))
         return
     result = jobs.run_daily_digest(app, sweep_day)
     if not result.claimed:

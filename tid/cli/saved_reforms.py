@@ -14,6 +14,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session
 
 from tid.rules.errors import InputError
+from tid.rules.messages import N_, Message
 from tid.rules.reform import Resolver
 from tid.services import reform_library
 
@@ -37,8 +38,13 @@ def resolver() -> Resolver:
         except SQLAlchemyError as exc:  # no database there, or not migrated
             raise InputError(
                 "reform",
-                f"The saved reforms cannot be read ({type(exc).__name__}): is the "
-                "database migrated (tid db upgrade)?",
+                Message(
+                    N_(
+                        "The saved reforms cannot be read (%(problem)s): is the database "
+                        "migrated (tid db upgrade)?"
+                    ),
+                    problem=type(exc).__name__,
+                ),
             ) from None
 
     return look_up

@@ -7,6 +7,7 @@ from flask.cli import with_appcontext
 
 from tid.cli.errors import fail
 from tid.rules.errors import InputError
+from tid.rules.messages import N_, Message
 
 
 @click.group("users")
@@ -50,12 +51,22 @@ def users_create(
             select(Municipality).where(Municipality.name == municipality_name)
         ).first()
         if municipality is None:
-            fail(InputError("municipality", f"No municipality named {municipality_name!r}."))
+            fail(
+                InputError(
+                    "municipality",
+                    Message(N_("No municipality named %(name)s."), name=repr(municipality_name)),
+                )
+            )
         municipality_id = municipality.id if municipality else None
     if district_name:
         district = session.exec(select(District).where(District.name == district_name)).first()
         if district is None:
-            fail(InputError("district", f"No district named {district_name!r}."))
+            fail(
+                InputError(
+                    "district",
+                    Message(N_("No district named %(name)s."), name=repr(district_name)),
+                )
+            )
         district_id = district.id if district else None
     try:
         user = users.create_user(
@@ -105,7 +116,11 @@ def users_reset_two_factor(email: str) -> None:
     session = get_session()
     user = session.exec(select(User).where(User.email == email.strip().lower())).first()
     if user is None:
-        fail(InputError("email", f"No account with the email {email!r}."))
+        fail(
+            InputError(
+                "email", Message(N_("No account with the email %(email)s."), email=repr(email))
+            )
+        )
         return
     two_factor.disable(session=session, actor=audit.Actor("command line"), user=user)
     session.commit()

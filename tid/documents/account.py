@@ -54,7 +54,7 @@ def delinquency_csv(session: Session, *, district: int, reader: Reader) -> Docum
     district_of(session, district)
     on = reader.today
     with reader.speaking():
-        text = audit_statement.delinquency_csv(
+        text = liens.delinquency_csv(
             liens.delinquency(session=session, district_id=district, today=on)
         )
     return Document(text.encode("utf-8"), CSV, f"delinquency-{district}-{on.isoformat()}.csv")

@@ -79,7 +79,8 @@ from tid.render.layers import (
     page_operators,
 )
 from tid.render.qr import qr_pdf_operators, qr_svg_data_uri
-from tid.rules.messages import N_, gettext_of
+from tid.rules.messages import N_, Message, gettext_of
+from tid.rules.vocab.lien_kinds import ahead_of_impost
 
 DEFAULT_CHUNK = 200  # notices per WeasyPrint layout: ~2 pages each, bounded memory
 POOL_FROM = 50  # notices from which the pool's start pays for itself
@@ -128,10 +129,20 @@ def page_words(lang: str) -> Callable[..., Markup]:
     lookup = _lookup(lang)
 
     def words(msgid: str, /, **params: Any) -> Markup:
+        if isinstance(msgid, Message):  # a message of the rules, its parameters and all
+            return Markup.escape(_said(msgid, lookup))
         text = Markup(lookup(msgid))
         return text % params if params else text
 
     return words
+
+
+def _said(message: Message, lookup: Callable[[str], str]) -> str:
+    """A message of the rules in the page's catalog (``lookup``), its messages within too;
+    its other parameters are the page's own values (days already written in its language)."""
+    params = {k: _said(v, lookup) if isinstance(v, Message) else v for k, v in message.params}
+    template = lookup(message.msgid)
+    return template % params if params else template
 
 
 def print_title() -> str:
@@ -257,8 +268,8 @@ def _form_context(n: NoticeContent) -> dict[str, Any]:
         "period_label": n.period_label,
         "how_to_pay": n.how_to_pay,
         "how_to_pay_en": n.how_to_pay_en or n.how_to_pay,
-        "lien_effective_es": _day(n.lien_effective_on, "es_PR"),
-        "lien_effective_en": _day(n.lien_effective_on, "en_US"),
+        "lien_ahead_es": ahead_of_impost(_day(n.lien_effective_on, "es_PR")),
+        "lien_ahead_en": ahead_of_impost(_day(n.lien_effective_on, "en_US")),
         "portal_base": n.portal_url.split("?", 1)[0],
     }
 

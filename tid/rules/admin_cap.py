@@ -15,9 +15,11 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_DOWN, Decimal
 
+from babel.numbers import format_percent
+
 from tid.rules import readings
-from tid.rules.errors import InputError
-from tid.rules.messages import N_, Message
+from tid.rules.errors import InputError, field_error
+from tid.rules.messages import DAY_LOCALES, N_, Message, Variants
 from tid.rules.money import CENT, ZERO, money_str
 from tid.rules.params import district_setting
 from tid.rules.periods import fiscal_year_of
@@ -62,6 +64,16 @@ def rate_text(rate: Decimal) -> str:
     """A rate (a fraction) as a percentage, for the English of the command line, logs and
     charts (pages print it in the reader's language with the ``rate`` filter)."""
     return f"{(rate * 100).normalize():f}%"
+
+
+def rate_words(rate: Decimal) -> Variants:
+    """The rate as a message's parameter: :func:`rate_text` as a ``str`` (the command line,
+    the logs), written as the pages of each language write a percentage when rendered."""
+    forms = {
+        lang: str(format_percent(rate, "#,##0.###%", locale=locale))
+        for lang, locale in DAY_LOCALES.items()
+    }
+    return Variants(rate_text(rate), **forms)
 
 
 def ratio_percent(ratio: Decimal | None) -> Decimal | None:
@@ -136,15 +148,15 @@ def check_admin_expenditure(
         ("proposed", proposed),
     ):
         if not isinstance(value, Decimal) or not value.is_finite():
-            raise InputError(name, f"{name}: an amount is needed")
+            raise field_error(name, Message(N_("an amount is needed")))
         if value < 0:
-            raise InputError(name, f"{name} cannot be negative")
+            raise InputError(name, Message(N_("%(name)s cannot be negative"), name=name))
     if cap_rate is None:
         cap_rate, rate_citation = admin_cap_rate(on)
     else:
         rate_citation = f"{CITATION}; {_RATE_GIVEN}"
     if not 0 <= cap_rate <= 1:
-        raise InputError("cap_rate", "cap_rate: a share between 0 and 1, like 0.25")
+        raise field_error("cap_rate", Message(N_("a share between 0 and 1, like 0.25")))
 
     measured = measure(rate=cap_rate, revenue=revenue_to_date, admin=admin_to_date)
     cap, headroom, max_allowed = measured.cap, measured.headroom, measured.max_allowed

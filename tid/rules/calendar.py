@@ -19,7 +19,7 @@ from typing import Any
 import holidays
 
 from tid.rules import params, readings
-from tid.rules.errors import InputError
+from tid.rules.errors import InputError, field_error
 from tid.rules.messages import N_, Message, day_message, joined, render, render_all
 from tid.rules.params import district_setting
 from tid.rules.periods import beyond_calendar, parse_date
@@ -624,13 +624,17 @@ def deadlines_document(document: Mapping[str, Any]) -> dict[str, Any]:
         if key not in known:
             raise InputError(
                 str(key),
-                f"{key}: not an input of this calculator; known: {', '.join(sorted(known))}",
+                Message(
+                    N_("%(key)s: not an input of this calculator; known: %(known)s"),
+                    key=key,
+                    known=", ".join(sorted(known)),
+                ),
             )
     skip_saturday: bool | None = None
     if document.get("skip_saturday") not in (None, ""):
         value = document["skip_saturday"]
         if not isinstance(value, bool):
-            raise InputError("skip_saturday", "skip_saturday: write true or false")
+            raise field_error("skip_saturday", Message(N_("write true or false")))
         skip_saturday = value
     dates = {
         key: parse_date(document[key], key)

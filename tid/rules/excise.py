@@ -23,7 +23,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from tid.rules import readings
-from tid.rules.errors import InputError
+from tid.rules.errors import InputError, field_error
 from tid.rules.messages import N_, Message, render_all
 from tid.rules.money import from_cents, money_str
 from tid.rules.params import (
@@ -242,10 +242,16 @@ def _excise_plan(fy: FiscalYear, overlay: Overlay | None) -> ExcisePlan:
     on = max(fy.start, first_day)
     diesel = param_or_none(DIESEL, on) if fy.contains(on) else None
     if diesel is None:
-        raise InputError(
+        raise field_error(
             "fiscal_year",
-            f"fiscal_year: {fy.label} is before 13 LPRA § 31751 applies (from "
-            f"{first_day.isoformat()}, retroactive per its history note)",
+            Message(
+                N_(
+                    "%(fy_label)s is before 13 LPRA § 31751 applies (from %(first_day)s, "
+                    "retroactive per its history note)"
+                ),
+                fy_label=fy.label,
+                first_day=first_day,
+            ),
         )
     first_month = fiscal_month(on.year, on.month) if on > fy.start else 1
     recipients: list[Recipient] = []
@@ -447,6 +453,46 @@ SHORTFALL_WARNING = Message(
 )
 
 
+def _before_the_law(fy: FiscalYear, i: int, fiscal_month: int, first_month: int) -> InputError:
+    return field_error(
+        f"months[{i}].month",
+        Message(
+            N_(
+                "%(month)s is before 13 LPRA § 31751 applies (from %(first)s, "
+                "retroactive per its history note)"
+            ),
+            month=month_label(*month_of_fiscal(fy, fiscal_month)),
+            first=month_label(*month_of_fiscal(fy, first_month)),
+        ),
+    )
+
+
+def _more_than_fuel(i: int, reimbursements: Decimal, revenue: int) -> InputError:
+    return field_error(
+        f"months[{i}].reimbursements",
+        Message(
+            N_("%(amount)s is more than the month's fuel revenue for HTA (%(limit)s)"),
+            amount=money_str(reimbursements),
+            limit=_m(revenue),
+        ),
+    )
+
+
+def _more_than_cigarettes(i: int, reimbursements: Decimal, collected: int) -> InputError:
+    return field_error(
+        f"months[{i}].cigarette_reimbursements",
+        Message(
+            N_(
+                "%(amount)s is more than the month's cigarette tax (%(limit)s); the "
+                "amounts reimbursed under 13 LPRA § 31668 cannot exceed the "
+                "collections"
+            ),
+            amount=money_str(reimbursements),
+            limit=_m(collected),
+        ),
+    )
+
+
 def allocate_excise(fy: FiscalYear, months: Sequence[ExciseMonth]) -> ExciseResult:
     """Allocate the fuel and cigarette excise of ``months`` of ``fy`` (13 LPRA § 31751(a)).
 
@@ -460,13 +506,7 @@ def allocate_excise(fy: FiscalYear, months: Sequence[ExciseMonth]) -> ExciseResu
     cigarette_net: list[tuple[int, int, int]] = []
     for i, m in enumerate(months):
         if m.fiscal_month < plan.first_month:
-            first = month_label(*month_of_fiscal(fy, plan.first_month))
-            raise InputError(
-                f"months[{i}].month",
-                f"months[{i}].month: {month_label(*month_of_fiscal(fy, m.fiscal_month))} is "
-                f"before 13 LPRA § 31751 applies (from {first}, retroactive per its history "
-                "note)",
-            )
+            raise _before_the_law(fy, i, m.fiscal_month, plan.first_month)
         d_num, d_den = plan.in_month(m.fiscal_month)[0].ratio
         g_num, g_den = m.diesel_gallons.as_integer_ratio()
         num, den = g_num * d_num * 100, g_den * d_den  # dollars a gallon -> cents
@@ -476,22 +516,13 @@ def allocate_excise(fy: FiscalYear, months: Sequence[ExciseMonth]) -> ExciseResu
         reimbursed = _cents(m.reimbursements)
         net = gasoline + diesel + crude - reimbursed
         if net < 0:
-            raise InputError(
-                f"months[{i}].reimbursements",
-                f"months[{i}].reimbursements: {money_str(m.reimbursements)} is more than the "
-                f"month's fuel revenue for HTA ({_m(net + reimbursed)})",
-            )
+            raise _more_than_fuel(i, m.reimbursements, net + reimbursed)
         fuel.append((gasoline, diesel, crude, reimbursed, net))
         hta_fuel.append(net)
         collected = _cents(m.cigarette_tax)
         back = _cents(m.cigarette_reimbursements)
         if back > collected:
-            raise InputError(
-                f"months[{i}].cigarette_reimbursements",
-                f"months[{i}].cigarette_reimbursements: {money_str(m.cigarette_reimbursements)} "
-                f"is more than the month's cigarette tax ({_m(collected)}); the amounts "
-                "reimbursed under 13 LPRA § 31668 cannot exceed the collections",
-            )
+            raise _more_than_cigarettes(i, m.cigarette_reimbursements, collected)
         cigarette_net.append((collected, back, collected - back))
         periods.append((m.fiscal_month, collected - back))
     cigarette = _cigarette_waterfall(plan, periods)

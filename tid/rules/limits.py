@@ -19,7 +19,8 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from tid.rules.errors import InputError
+from tid.rules.errors import InputError, field_error
+from tid.rules.messages import N_, FieldRef, Message
 
 # The largest JSON body read by the API and the forms' pasted documents.
 MAX_DOCUMENT_BYTES = 1_000_000
@@ -40,8 +41,11 @@ MAX_INTEGER = 10**9  # a JSON whole number (``nights``); amounts are text and bo
 MAX_IMPOST_WORK = 500_000
 
 
-def _refuse(field: str, message: str) -> InputError:
-    return InputError(field, f"{field or 'document'}: {message}")
+def _refuse(field: str, message: Message) -> InputError:
+    """``field: message``, the whole document named "document"."""
+    return InputError(
+        field, Message("%(field)s: %(reason)s", field=FieldRef(field or "document"), reason=message)
+    )
 
 
 def check_document(document: object) -> None:
@@ -52,49 +56,85 @@ def check_document(document: object) -> None:
     while stack:
         value, path, depth, key = stack.pop()
         if depth > MAX_NESTING:
-            raise _refuse(path, f"nested more than {MAX_NESTING} levels deep")
+            raise _refuse(
+                path, Message(N_("nested more than %(most)s levels deep"), most=MAX_NESTING)
+            )
         if isinstance(value, Mapping):
             if len(value) > MAX_KEYS:
-                raise _refuse(path, f"more than {MAX_KEYS:,} fields ({len(value):,})")
+                raise _refuse(
+                    path,
+                    Message(
+                        N_("more than %(most)s fields (%(count)s)"),
+                        most=f"{MAX_KEYS:,}",
+                        count=f"{len(value):,}",
+                    ),
+                )
             for name, item in value.items():
                 name = str(name)
                 if len(name) > MAX_TEXT:
-                    raise _refuse(path, f"a field name longer than {MAX_TEXT:,} characters")
+                    raise _refuse(
+                        path,
+                        Message(
+                            N_("a field name longer than %(most)s characters"), most=f"{MAX_TEXT:,}"
+                        ),
+                    )
                 child = f"{path}.{name}" if path else name
                 stack.append((item, child, depth + 1, name))
         elif isinstance(value, list):
             most = MAX_ITEMS.get(key, MAX_OTHER_ITEMS)
             if len(value) > most:
                 raise _refuse(
-                    path, f"at most {most:,} items in one document (this one has {len(value):,})"
+                    path,
+                    Message(
+                        N_("at most %(most)s items in one document (this one has %(count)s)"),
+                        most=f"{most:,}",
+                        count=f"{len(value):,}",
+                    ),
                 )
             stack.extend((item, f"{path}[{i}]", depth + 1, "") for i, item in enumerate(value))
         elif isinstance(value, str):
             most = MAX_FORMULA_TEXT if path == "formula" else MAX_TEXT
             if len(value) > most:
-                raise _refuse(path, f"text longer than {most:,} characters ({len(value):,})")
+                raise _refuse(
+                    path,
+                    Message(
+                        N_("text longer than %(most)s characters (%(count)s)"),
+                        most=f"{most:,}",
+                        count=f"{len(value):,}",
+                    ),
+                )
         elif isinstance(value, bool) or value is None:
             continue
         elif isinstance(value, int):
             if abs(value) > MAX_INTEGER:
-                raise _refuse(path, f"a whole number larger than {MAX_INTEGER:,}")
+                raise _refuse(
+                    path,
+                    Message(N_("a whole number larger than %(most)s"), most=f"{MAX_INTEGER:,}"),
+                )
         elif isinstance(value, float):
             # Amounts are refused as JSON numbers by each calculator; a float that is not
             # even finite (1e999) is refused here, before anything reads it.
             if not math.isfinite(value):
-                raise _refuse(path, "not a finite number")
+                raise _refuse(path, Message(N_("not a finite number")))
         else:
-            raise _refuse(path, "not a JSON value")
+            raise _refuse(path, Message(N_("not a JSON value")))
 
 
 def check_impost_work(properties: int, nodes: int) -> None:
     """Refuse an impost document whose properties × formula nodes pass ``MAX_IMPOST_WORK``."""
     if properties * nodes > MAX_IMPOST_WORK:
-        raise InputError(
+        raise field_error(
             "properties",
-            f"properties: {properties:,} properties × {nodes:,} parts of the formula is more "
-            f"work than one request may ask ({MAX_IMPOST_WORK:,}); send fewer properties at a "
-            "time",
+            Message(
+                N_(
+                    "%(properties)s properties × %(nodes)s parts of the formula is more work "
+                    "than one request may ask (%(max_impost_work)s); send fewer properties at"
+                    " a time"
+                ),
+                properties=f"{properties:,}",
+                nodes=f"{nodes:,}",
+                max_impost_work=f"{MAX_IMPOST_WORK:,}",
+            ),
         )
 
 

@@ -194,20 +194,38 @@ def _param(value: Any, translations: NullTranslations | None, lang: str | None) 
     return value
 
 
-@functools.lru_cache(maxsize=8)
-def _catalog(lang: str) -> NullTranslations:
-    """The catalog of ``lang`` outside a Flask app: the compiled one when it is current, else
-    the .po itself (a catalog edited but not yet compiled still speaks)."""
-    folder = TRANSLATIONS / lang / "LC_MESSAGES"
+def catalog(lang: str, folders: Iterable[str | Path] | None = None) -> NullTranslations:
+    """The catalog of ``lang`` from ``folders`` (the package's own by default), merged in
+    order: the one loader of the words, for the core (PDFs, jobs, the command line) and the
+    web's pages alike (tid/i18n.py's Flask-Babel domain asks here), so that both always read
+    the same catalog. In each folder, the compiled catalog when it is current, else the .po
+    itself (a catalog edited but not yet compiled still speaks, everywhere at once)."""
+    chosen = (TRANSLATIONS,) if folders is None else tuple(Path(f) for f in folders)
+    return _catalog(lang, chosen)
+
+
+@functools.lru_cache(maxsize=16)
+def _catalog(lang: str, folders: tuple[Path, ...]) -> NullTranslations:
+    found = [_folder_catalog(folder / lang / "LC_MESSAGES") for folder in folders]
+    translations = [t for t in found if isinstance(t, Translations)]
+    if not translations:
+        return NullTranslations()
+    merged, *rest = translations
+    for more in rest:
+        merged.merge(more)
+    return merged
+
+
+def _folder_catalog(folder: Path) -> NullTranslations:
     po, mo = folder / "messages.po", folder / "messages.mo"
     if mo.exists() and (not po.exists() or mo.stat().st_mtime >= po.stat().st_mtime):
         with mo.open("rb") as fh:
             return Translations(fh)
     if po.exists():
         with po.open("rb") as fh:
-            catalog = read_po(fh, locale=lang)
+            read = read_po(fh, locale=folder.parent.name)
         buffer = io.BytesIO()
-        write_mo(buffer, catalog)
+        write_mo(buffer, read)
         buffer.seek(0)
         return Translations(buffer)
     return NullTranslations()
@@ -234,7 +252,7 @@ def _translations(lang: str | None) -> tuple[NullTranslations, str | None]:
             return found
     if lang is None:
         lang = "es"
-    return _catalog(lang), lang
+    return catalog(lang), lang
 
 
 def translate(msgid: str) -> str:

@@ -48,7 +48,7 @@ from typing import Any
 
 from tid.rules import readings
 from tid.rules.errors import InputError
-from tid.rules.messages import N_, Message
+from tid.rules.messages import N_, FieldRef, Message
 from tid.rules.periods import FiscalYear, parse_fiscal_year
 
 PARAMS_DIR = Path(__file__).with_name("params")
@@ -721,7 +721,15 @@ def district_setting(name: str, on: date | None = None, *, field: str = "") -> S
         first = history(full).values[0]
         raise InputError(
             field,
-            f"{field or 'date'}: {on.isoformat()} is before {first.start.isoformat()}, "
-            f"when the rule ({first.citation}) took effect",
+            Message(
+                "%(field)s: %(reason)s",
+                field=FieldRef(field or "date"),
+                reason=Message(
+                    N_("%(on)s is before %(start)s, when the rule (%(citation)s) took effect"),
+                    on=on,
+                    start=first.start,
+                    citation=first.citation,
+                ),
+            ),
         )
     return Setting(name, found.value, found.start, found.citation)

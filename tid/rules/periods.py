@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from tid.rules.errors import InputError, field_error
-from tid.rules.messages import Message
+from tid.rules.messages import N_, Message
 
 _FY = re.compile(r"^(?:FY)?(\d{4})-(\d{2}|\d{4})$", re.ASCII)
 _MONTH = re.compile(r"^(\d{4})-(\d{2})$", re.ASCII)
@@ -102,19 +102,29 @@ def parse_month(value: object, field: str = "month") -> tuple[int, int]:
         raise field_error(field, Message('"%(value)s" is not a month like "2026-03"', value=value))
     year, month = int(match.group(1)), int(match.group(2))
     if not 1 <= fiscal_year_of_month(year, month).start_year < date.max.year:
-        raise InputError(
+        raise field_error(
             field,
-            f'{field}: "{value}" is outside the calendar (its fiscal year must fit 0001 to 9999)',
+            Message(
+                N_('"%(value)s" is outside the calendar (its fiscal year must fit 0001 to 9999)'),
+                value=value,
+            ),
         )
     return year, month
 
 
 def beyond_calendar(field: str, day: date, what: str) -> InputError:
     """The error for a date the calendar cannot carry forward (near 9999-12-31)."""
-    return InputError(
+    return field_error(
         field,
-        f"{field}: {day.isoformat()} is too late: {what} falls after {date.max.isoformat()}, "
-        "the last day the calendar can carry",
+        Message(
+            N_(
+                "%(day)s is too late: %(what)s falls after %(max)s, the last day the calendar"
+                " can carry"
+            ),
+            day=day,
+            what=what,
+            max=date.max,
+        ),
     )
 
 

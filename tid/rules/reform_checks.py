@@ -13,14 +13,31 @@ from datetime import date, timedelta
 from decimal import Decimal
 from fractions import Fraction
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from tid.rules import params
 from tid.rules.errors import InputError
 from tid.rules.messages import N_, Message
 
-if TYPE_CHECKING:
-    from tid.rules.reform import Reform
+
+class _Change(Protocol):
+    @property
+    def parameter(self) -> str: ...
+    @property
+    def start(self) -> date: ...
+    @property
+    def text(self) -> str: ...
+
+
+class Reform(Protocol):
+    """What the checks read of a reform (tid/rules/reform.py's ``Reform``, which calls them)."""
+
+    @property
+    def changes(self) -> Sequence[_Change]: ...
+    @property
+    def resolved(self) -> Sequence[_Change]: ...
+    def overlay(self) -> params.Overlay: ...
+
 
 # Parameters whose values are shares of one whole: (names, whether they must add up to
 # exactly the whole or to at most the whole, what the whole is).

@@ -19,6 +19,7 @@ from pathlib import Path
 from sqlmodel import Session, col, or_, select
 
 from tid.models import ArchivedDocument, FormulaStudy, Notice, NoticeBatch
+from tid.rules.messages import N_, Message, joined, render
 from tid.services.file_store import FileProblem, FolderReport, verify_folder
 
 READ_AT_ONCE = 50  # documents per round trip
@@ -32,7 +33,7 @@ class Mismatch:
     actual_sha256: str  # the hash of what is stored now
     recorded_size: int
     actual_size: int
-    used_by: tuple[str, ...]  # "notice 2026-000001", "print file of batch 3", …
+    used_by: tuple[str, ...]  # messages: "notice 2026-000001", "print file of batch 3", …
 
 
 @dataclass(frozen=True)
@@ -46,69 +47,74 @@ class VerifyReport:
     def ok(self) -> bool:
         return not self.mismatches and not (self.files and self.files.problems)
 
-    def summary_en(self) -> str:
-        head = f"{self.checked} archived document(s), {self.total_bytes:,} bytes, re-hashed: "
+    def summary_lines(self) -> list[Message]:
+        """What the check found, line by line, as messages (said in each reader's language)."""
+        sizes = {"count": self.checked, "size": f"{self.total_bytes:,}"}
         if not self.mismatches:
-            lines = [head + "every one matches its SHA-256."]
+            lines = [Message(_ALL_MATCH, **sizes)]
         else:
-            lines = [head + f"{len(self.mismatches)} do NOT match their SHA-256:"]
-            lines += [_line(m, "used by", "not referenced") for m in self.mismatches]
+            lines = [Message(_SOME_DIFFER, differ=len(self.mismatches), **sizes)]
+            lines += [_line(m) for m in self.mismatches]
         if self.files is not None:
-            lines.append(
-                f"{self.files.checked} file(s) of the legislature's files, "
-                f"{self.files.total_bytes:,} bytes, re-hashed: "
-                + ("every one matches its SHA-256." if not self.files.problems else "")
-            )
-            lines += [_file_line(p, _FILE_PROBLEMS_EN) for p in self.files.problems]
-        return "\n".join(lines)
+            files = {"count": self.files.checked, "size": f"{self.files.total_bytes:,}"}
+            lines.append(Message(_FILES_MATCH if not self.files.problems else _FILES, **files))
+            lines += [_file_line(p) for p in self.files.problems]
+        return lines
+
+    def summary(self, lang: str) -> str:
+        return "\n".join(render(line, lang) for line in self.summary_lines())
+
+    def summary_en(self) -> str:
+        return self.summary("en")
 
     def summary_es(self) -> str:
-        head = (
-            f"{self.checked} documento(s) archivado(s), {self.total_bytes:,} bytes, "
-            "verificados de nuevo: "
-        )
-        if not self.mismatches:
-            lines = [head + "todos coinciden con su SHA-256."]
-        else:
-            lines = [head + f"{len(self.mismatches)} NO coinciden con su SHA-256:"]
-            lines += [_line(m, "usado por", "sin referencias") for m in self.mismatches]
-        if self.files is not None:
-            lines.append(
-                f"{self.files.checked} archivo(s) de los expedientes de la legislatura, "
-                f"{self.files.total_bytes:,} bytes, verificados de nuevo: "
-                + ("todos coinciden con su SHA-256." if not self.files.problems else "")
-            )
-            lines += [_file_line(p, _FILE_PROBLEMS_ES) for p in self.files.problems]
-        return "\n".join(lines)
+        return self.summary("es")
 
 
-_FILE_PROBLEMS_EN = {
-    "missing": "missing from the archive's folder",
-    "altered": "its bytes no longer match (SHA-256 {actual})",
-    "unlisted": "in the folder but listed by no record",
+_ALL_MATCH = N_(
+    "%(count)s archived document(s), %(size)s bytes, re-hashed: every one matches its SHA-256."
+)
+_SOME_DIFFER = N_(
+    "%(count)s archived document(s), %(size)s bytes, re-hashed: %(differ)s do NOT match their "
+    "SHA-256:"
+)
+_FILES_MATCH = N_(
+    "%(count)s file(s) of the legislature's files, %(size)s bytes, re-hashed: every one "
+    "matches its SHA-256."
+)
+_FILES = N_("%(count)s file(s) of the legislature's files, %(size)s bytes, re-hashed:")
+_FILE_PROBLEMS = {
+    "missing": N_("- %(sha256)s: missing from the archive's folder"),
+    "altered": N_("- %(sha256)s: its bytes no longer match (SHA-256 %(actual)s)"),
+    "unlisted": N_("- %(sha256)s: in the folder but listed by no record"),
 }
-_FILE_PROBLEMS_ES = {
-    "missing": "falta en la carpeta del archivo",
-    "altered": "sus bytes ya no coinciden (SHA-256 {actual})",
-    "unlisted": "está en la carpeta pero ningún registro lo menciona",
-}
+_MISMATCH = N_(
+    "- %(sha256)s (used by: %(where)s): %(recorded)s → %(actual)s bytes, SHA-256 %(actual_sha256)s"
+)
+_NOT_REFERENCED = N_("not referenced")
 
 
-def _file_line(problem: FileProblem, words: dict[str, str]) -> str:
-    return f"- {problem.sha256}: " + words[problem.problem].format(actual=problem.actual_sha256)
+def _file_line(problem: FileProblem) -> Message:
+    return Message(
+        _FILE_PROBLEMS[problem.problem], sha256=problem.sha256, actual=problem.actual_sha256
+    )
 
 
-def _line(m: Mismatch, used_by: str, unused: str) -> str:
-    where = ", ".join(m.used_by) if m.used_by else unused
-    return (
-        f"- {m.sha256} ({used_by}: {where}): {m.recorded_size} → {m.actual_size} bytes, "
-        f"SHA-256 {m.actual_sha256}"
+def _line(m: Mismatch) -> Message:
+    where = joined(list(m.used_by), ", ") if m.used_by else Message(_NOT_REFERENCED)
+    return Message(
+        _MISMATCH,
+        sha256=m.sha256,
+        where=where,
+        recorded=m.recorded_size,
+        actual=m.actual_size,
+        actual_sha256=m.actual_sha256,
     )
 
 
 def _used_by(session: Session, sha256: str) -> tuple[str, ...]:
-    uses = [
-        f"notice {number}"
+    uses: list[str] = [
+        Message(N_("notice %(number)s"), number=number)
         for number in session.exec(
             select(Notice.number).where(Notice.pdf_sha256 == sha256).order_by(col(Notice.number))
         )
@@ -120,9 +126,9 @@ def _used_by(session: Session, sha256: str) -> tuple[str, ...]:
     )
     for batch in batches:
         if batch.print_sha256 == sha256:
-            uses.append(f"print file of batch {batch.id}")
+            uses.append(Message(N_("print file of batch %(batch)s"), batch=batch.id))
         if batch.manifest_sha256 == sha256:
-            uses.append(f"PS 3877 manifest of batch {batch.id}")
+            uses.append(Message(N_("PS 3877 manifest of batch %(batch)s"), batch=batch.id))
     studies = session.exec(
         select(FormulaStudy).where(
             or_(FormulaStudy.report_sha256 == sha256, FormulaStudy.file_sha256 == sha256)
@@ -130,9 +136,9 @@ def _used_by(session: Session, sha256: str) -> tuple[str, ...]:
     )
     for study in studies:
         if study.report_sha256 == sha256:
-            uses.append(f"report of formula study {study.id}")
+            uses.append(Message(N_("report of formula study %(study)s"), study=study.id))
         if study.file_sha256 == sha256:
-            uses.append(f"roll file of formula study {study.id}")
+            uses.append(Message(N_("roll file of formula study %(study)s"), study=study.id))
     return tuple(uses)
 
 

@@ -14,7 +14,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import bindparam, exists, literal_column
 from sqlalchemy import select as sa_select
@@ -45,9 +45,6 @@ from tid.services.ledger import (
     PURPOSE_PREFIX,
     REVENUE,
 )
-
-if TYPE_CHECKING:
-    from tid.services.liens import DelinquentBill
 
 
 @dataclass(frozen=True)
@@ -521,7 +518,7 @@ def column_label(key: str) -> str:
     return render(Message(COLUMNS[key]))
 
 
-def _csv(rows: Sequence[Sequence[object]], *, numbers: Collection[str] = ()) -> str:
+def csv_text(rows: Sequence[Sequence[object]], *, numbers: Collection[str] = ()) -> str:
     """The first row names the columns by key (headed in the reader's language); those in
     ``numbers`` hold numbers, the rest text (escaped against spreadsheet formulas,
     tid/csv_safe.py)."""
@@ -555,14 +552,14 @@ def statement_csv(st: Statement) -> str:
     ]
     if st.other_movements:
         rows.append((_line("other_movements"), "", money_str(st.other_movements)))
-    return _csv(rows, numbers={"amount"})
+    return csv_text(rows, numbers={"amount"})
 
 
 def aging_csv(rows: Sequence[AgingRow], as_of: date, bills: Mapping[int, str] | None = None) -> str:
     """The receivables at ``as_of``, a bill a row, each bill by its name (``bills``, by id:
     its notice's number, or its property and year; record_names.bill_names)."""
     names = bills or {}
-    return _csv(
+    return csv_text(
         [
             (
                 "as_of",
@@ -638,38 +635,4 @@ def journal_csv(
                     money_str(-line.amount) if line.amount < 0 else "",
                 )
             )
-    return _csv(out, numbers={"entry", "reverses", "reversed_by", "debit", "credit"})
-
-
-def delinquency_csv(rows: Sequence[DelinquentBill]) -> str:
-    """The delinquency list: each bill owed past its due date, with its late charges."""
-    return _csv(
-        [
-            (
-                "bill",
-                "cadastral_number",
-                "owners",
-                "fiscal_year",
-                "due_date",
-                "days_late",
-                "impost_owed",
-                "surcharge",
-                "interest",
-            )
-        ]
-        + [
-            (
-                r.bill.id,
-                r.property.cadastral_number,
-                r.owner_names,
-                r.bill.fiscal_year,
-                r.bill.due_date.isoformat(),
-                r.charges.days_late,
-                str(r.outstanding),
-                str(r.charges.surcharge),
-                str(r.charges.interest),
-            )
-            for r in rows
-        ],
-        numbers={"bill", "days_late", "impost_owed", "surcharge", "interest"},
-    )
+    return csv_text(out, numbers={"entry", "reverses", "reversed_by", "debit", "credit"})

@@ -111,15 +111,12 @@ NO_REVENUE_MESSAGE = N_(
 )
 
 
-def cap_message(figures: CapFigures) -> tuple[str, dict[str, str]]:
-    """The refusal's msgid and its parameters (the web translates, then fills them in, the
-    rate in the reader's language)."""
+def cap_message(figures: CapFigures) -> Message:
+    """The refusal, its rate written as the reader's language writes a percentage."""
+    rate = admin_cap.rate_words(figures.rate)
     if figures.revenue <= 0:
-        return NO_REVENUE_MESSAGE, {
-            "fy": figures.fiscal_year.label,
-            "rate": admin_cap.rate_text(figures.rate),
-        }
-    return CAP_MESSAGE, {"rate": admin_cap.rate_text(figures.rate)}
+        return Message(NO_REVENUE_MESSAGE, fy=figures.fiscal_year.label, rate=rate)
+    return Message(CAP_MESSAGE, rate=rate)
 
 
 def expenditure_problems(
@@ -270,8 +267,7 @@ def record_expenditure(
         figures = ledger.cap_figures(session=session, district_id=district_id, fy=fy)
         decision = ledger.check_cap(figures, more_admin=amount)
         if not decision.allowed:
-            msgid, params = cap_message(figures)
-            raise CapExceededError("amount", msgid % params if params else msgid, figures, decision)
+            raise CapExceededError("amount", cap_message(figures), figures, decision)
     posted = ledger.post_entry(
         session=session,
         actor=actor,

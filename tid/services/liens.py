@@ -40,7 +40,7 @@ from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.money import ZERO, round_cents
 from tid.rules.vocab import recorded_kinds
 from tid.services import audit, ledger
-from tid.services.audit_statement import AgedBill
+from tid.services.audit_statement import AgedBill, csv_text
 from tid.services.paging import PER_PAGE, page_info
 
 IMPOST_LIEN_ID = "impost"
@@ -517,3 +517,37 @@ def lien_priority(
         raise InputError("sale_price", N_("The sale price cannot be negative."))
     result = lien_rules.rank_liens(items, sale_proceeds=sale_proceeds)
     return LienPriority(prop, impost, recorded, result)
+
+
+def delinquency_csv(rows: Sequence[DelinquentBill]) -> str:
+    """The delinquency list: each bill owed past its due date, with its late charges."""
+    return csv_text(
+        [
+            (
+                "bill",
+                "cadastral_number",
+                "owners",
+                "fiscal_year",
+                "due_date",
+                "days_late",
+                "impost_owed",
+                "surcharge",
+                "interest",
+            )
+        ]
+        + [
+            (
+                r.bill.id,
+                r.property.cadastral_number,
+                r.owner_names,
+                r.bill.fiscal_year,
+                r.bill.due_date.isoformat(),
+                r.charges.days_late,
+                str(r.outstanding),
+                str(r.charges.surcharge),
+                str(r.charges.interest),
+            )
+            for r in rows
+        ],
+        numbers={"bill", "days_late", "impost_owed", "surcharge", "interest"},
+    )

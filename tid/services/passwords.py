@@ -3,12 +3,15 @@ link (single use, expiring, only its hash kept) and an administrator's forced re
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import secrets
 from datetime import datetime, timedelta
 from functools import cache
 from pathlib import Path
 
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
 from sqlmodel import Session, col, select, update
 
 from tid.clock import utcnow
@@ -22,6 +25,50 @@ RESET_LIFETIME = timedelta(hours=1)
 COMMON_FILE = Path(__file__).resolve().parent.parent / "security" / "common-passwords.txt"
 # An account whose password was reset by an administrator: no password matches this.
 UNUSABLE_PREFIX = "!reset!"
+
+# The argon2 hasher of every password (the tests replace it by a cheap one here).
+_hasher = PasswordHasher()
+
+
+def hash_password(password: str) -> str:
+    result: str = _hasher.hash(password)
+    return result
+
+
+def needs_rehash(password_hash: str) -> bool:
+    """Whether a stored hash was made with other parameters than today's."""
+    return bool(_hasher.check_needs_rehash(password_hash))
+
+
+def verify_password(user: User, password: str) -> bool:
+    """Whether ``password`` is the user's; an account whose password an administrator
+    reset matches nothing (and costs the same time)."""
+    if len(password) > MAX_LENGTH or user.password_hash.startswith(UNUSABLE_PREFIX):
+        dummy_verify(password[:MAX_LENGTH])
+        return False
+    try:
+        _hasher.verify(user.password_hash, password)
+    except (VerificationError, InvalidHashError):
+        return False
+    return True
+
+
+def dummy_verify(password: str) -> None:
+    """A real argon2 verification against a hash made with the current parameters."""
+    with contextlib.suppress(VerificationError, InvalidHashError):
+        _hasher.verify(_dummy_hash(_hasher), password[:MAX_LENGTH])
+
+
+_DUMMIES: dict[int, str] = {}
+
+
+def _dummy_hash(hasher: PasswordHasher) -> str:
+    """A hash of no one's password with ``hasher``'s parameters (so that a check against it
+    costs what a real account's does)."""
+    key = id(hasher)
+    if key not in _DUMMIES:
+        _DUMMIES[key] = hasher.hash(secrets.token_urlsafe(16))
+    return _DUMMIES[key]
 
 
 @cache
@@ -56,8 +103,6 @@ def set_password(
     *, session: Session, user: User, password: str, actor: audit.Actor, action: str
 ) -> None:
     """Store a new password (the caller checked it) and end every other login."""
-    from tid.services.users import hash_password
-
     user.password_hash = hash_password(password)
     user.password_changed_at = utcnow()
     session.add(user)
@@ -69,8 +114,6 @@ def change_own(
 ) -> None:
     """A user changes their own password: the current one first; every other login of
     theirs ends (this one stays), and so does every reset link asked for before."""
-    from tid.services.users import verify_password
-
     if not verify_password(user, current):
         raise InputError("current", N_("The current password is not right."))
     check_new_password(new, email=user.email, field="new")

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import contextlib
 import secrets
 from datetime import datetime, timedelta
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import bindparam
 from sqlmodel import Session, col, func, select
 
@@ -16,13 +13,7 @@ from tid.models import District, LoginSession, Municipality, Role, User
 from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.services import audit, passwords
 
-_hasher = PasswordHasher()
 MIN_PASSWORD = passwords.MIN_LENGTH
-
-
-def hash_password(password: str) -> str:
-    result: str = _hasher.hash(password)
-    return result
 
 
 def create_user(
@@ -78,7 +69,7 @@ def create_user(
     user = User(
         email=email,
         name=name.strip(),
-        password_hash=hash_password(password),
+        password_hash=passwords.hash_password(password),
         role=role_value.value,
         municipality_id=municipality_id if role_value in (Role.CLERK, Role.ASSOCIATION) else None,
         district_id=district_id if role_value is Role.ASSOCIATION else None,
@@ -105,47 +96,14 @@ def authenticate(*, session: Session, email: str, password: str) -> User | None:
     user = session.exec(select(User).where(User.email == email.strip().lower())).first()
     if user is None or not user.active:
         # Spend the same time as a real check so that timing does not reveal accounts.
-        _dummy_verify(password)
+        passwords.dummy_verify(password)
         return None
-    if not verify_password(user, password):
+    if not passwords.verify_password(user, password):
         return None
-    if _hasher.check_needs_rehash(user.password_hash):
-        user.password_hash = hash_password(password)
+    if passwords.needs_rehash(user.password_hash):
+        user.password_hash = passwords.hash_password(password)
         session.add(user)
     return user
-
-
-def verify_password(user: User, password: str) -> bool:
-    """Whether ``password`` is the user's; an account whose password an administrator
-    reset matches nothing (and costs the same time)."""
-    if len(password) > passwords.MAX_LENGTH or user.password_hash.startswith(
-        passwords.UNUSABLE_PREFIX
-    ):
-        _dummy_verify(password[: passwords.MAX_LENGTH])
-        return False
-    try:
-        _hasher.verify(user.password_hash, password)
-    except (VerificationError, InvalidHashError):
-        return False
-    return True
-
-
-def _dummy_verify(password: str) -> None:
-    """A real argon2 verification against a hash made with the current parameters."""
-    with contextlib.suppress(VerificationError, InvalidHashError):
-        _hasher.verify(_dummy_hash(_hasher), password[: passwords.MAX_LENGTH])
-
-
-_DUMMIES: dict[int, str] = {}
-
-
-def _dummy_hash(hasher: PasswordHasher) -> str:
-    """A hash of no one's password with ``hasher``'s parameters (so that a check against it
-    costs what a real account's does)."""
-    key = id(hasher)
-    if key not in _DUMMIES:
-        _DUMMIES[key] = hasher.hash(secrets.token_urlsafe(16))
-    return _DUMMIES[key]
 
 
 def open_login(

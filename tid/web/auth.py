@@ -31,10 +31,7 @@ from flask import (
 from flask_babel import force_locale
 from flask_babel import gettext as _
 from flask_login import login_user, logout_user
-from flask_wtf import FlaskForm
 from itsdangerous import BadSignature, URLSafeSerializer
-from wtforms import EmailField, PasswordField
-from wtforms.validators import DataRequired
 
 from tid import mail
 from tid.clock import utcnow
@@ -49,11 +46,6 @@ log = logging.getLogger(__name__)
 
 PENDING_KEY = "pending_sign_in"
 PENDING_FOR = timedelta(minutes=5)
-
-
-class LoginForm(FlaskForm):  # type: ignore[misc]
-    email = EmailField("Email", validators=[DataRequired()])
-    password = PasswordField("Password", validators=[DataRequired()])
 
 
 def _safe_next(target: str | None) -> str:
@@ -196,17 +188,21 @@ def _pending_user() -> User | None:
 @bp.route("/login", methods=["GET", "POST"])
 @public
 def login() -> Any:
-    form = LoginForm()
+    email = request.form.get("email", "")[:254]
+    password = request.form.get("password", "")
+    values = {"email": email}
     error = None
-    if form.validate_on_submit():
+    if request.method == "POST" and not (email.strip() and password):
+        error = _("Enter your email and your password.")
+        return render_template("auth/login.html", values=values, error=error), 422
+    if request.method == "POST":
         db = get_session()
-        email = str(form.email.data or "")[:254]
         rules = _login_rules(email)
         reservation = throttle.reserve(session=db, rules=rules)
         db.commit()
         if isinstance(reservation, throttle.Refused):
-            return _refusal(reservation, "auth/login.html", form=form)
-        user = users.authenticate(session=db, email=email, password=form.password.data or "")
+            return _refusal(reservation, "auth/login.html", values=values)
+        user = users.authenticate(session=db, email=email, password=password)
         if user is None or user.id is None:
             db.commit()
             error = _("Wrong email or password.")
@@ -219,7 +215,7 @@ def login() -> Any:
         else:
             throttle.release(session=db, reservation=reservation, clear=[rules[0][0]])
             return _finish_login(user)
-    return render_template("auth/login.html", form=form, error=error), (401 if error else 200)
+    return render_template("auth/login.html", values=values, error=error), (401 if error else 200)
 
 
 def _owes_second_factor(user: User) -> bool:
@@ -507,7 +503,9 @@ def _confirmed(user: User, form: str) -> Any:
     if isinstance(reservation, throttle.Refused):
         page, _status = _profile_page({form: _refusal_message(reservation)})
         return page, 429, {"Retry-After": str(reservation.seconds())}
-    if users.verify_password(user, answer) or two_factor.verify(session=db, user=user, code=answer):
+    if passwords.verify_password(user, answer) or two_factor.verify(
+        session=db, user=user, code=answer
+    ):
         throttle.release(session=db, reservation=reservation, clear=[rules[0][0]])
         db.commit()
         return None

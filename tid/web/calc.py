@@ -220,7 +220,7 @@ def _table_rows(
                 data, table, field_name=upload_name, open_columns=open_columns, _=_
             )
         except FindingsError as exc:
-            state.error(upload_name, " ".join(f.message for f in exc.findings[:5]))
+            state.error(upload_name, " ".join(render(f.message) for f in exc.findings[:5]))
             return None
         state.from_csv.add(table.key)
         state.origin[table.key] = [number for number, _row in numbered]

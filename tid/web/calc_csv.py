@@ -17,6 +17,7 @@ from tid.rules.calculators.inputs import (
     untranslated,
 )
 from tid.rules.errors import Finding, FindingsError
+from tid.rules.messages import N_, Message
 from tid.services import csvfile
 
 # The largest CSV file read for a table (checked before a byte is parsed).
@@ -36,14 +37,16 @@ def decode_upload(data: bytes, field_name: str, _: Gettext = untranslated) -> st
             [
                 Finding(
                     field_name,
-                    _("The file is too large (at most %(size)s bytes).")
-                    % {"size": f"{MAX_CSV_BYTES:,}"},
+                    Message(
+                        N_("The file is too large (at most %(size)s bytes)."),
+                        size=f"{MAX_CSV_BYTES:,}",
+                    ),
                 )
             ]
         )
     text, _encoding = csvfile.decode(data)
     if "\x00" in text:
-        raise CsvError([Finding(field_name, _("This is not a CSV text file."))])
+        raise CsvError([Finding(field_name, Message(N_("This is not a CSV text file.")))])
     return text
 
 
@@ -86,9 +89,13 @@ def read_csv_numbered(
     try:
         header = next(reader, None)
     except csv.Error as exc:
-        raise CsvError([Finding(name, _("Row 1: %(problem)s") % {"problem": str(exc)})]) from None
+        raise CsvError(
+            [Finding(name, Message(N_("Row 1: %(problem)s"), **{"problem": str(exc)}))]
+        ) from None
     if header is None or not any(h.strip() for h in header):
-        raise CsvError([Finding(name, _("The file is empty: the first row names the columns."))])
+        raise CsvError(
+            [Finding(name, Message(N_("The file is empty: the first row names the columns.")))]
+        )
     columns = [h.strip() for h in header]
     findings = _header_findings(columns, table, name, open_columns, _)
     if findings:
@@ -101,7 +108,12 @@ def read_csv_numbered(
                 continue
             if len(rows) >= MAX_CSV_ROWS:
                 raise CsvError(
-                    [Finding(name, _("Too many rows (at most %(n)s).") % {"n": MAX_CSV_ROWS})]
+                    [
+                        Finding(
+                            name,
+                            Message(N_("Too many rows (at most %(n)s)."), **{"n": MAX_CSV_ROWS}),
+                        )
+                    ]
                 )
             row = _csv_row(number, cells, columns, table, name, findings, _)
             if row is not None:
@@ -110,14 +122,16 @@ def read_csv_numbered(
         findings.append(
             Finding(
                 name,
-                _("Row %(row)s: %(problem)s") % {"row": reader.line_num, "problem": str(exc)},
+                Message(
+                    N_("Row %(row)s: %(problem)s"), **{"row": reader.line_num, "problem": str(exc)}
+                ),
                 reader.line_num,
             )
         )
     if findings:
         raise CsvError(findings)
     if not rows:
-        raise CsvError([Finding(name, _("The file has a header but no rows."))])
+        raise CsvError([Finding(name, Message(N_("The file has a header but no rows.")))])
     return rows
 
 
@@ -132,22 +146,30 @@ def _header_findings(
         if not column:
             findings.append(
                 Finding(
-                    name, _("Row 1, column %(n)s: the column has no name.") % {"n": position}, 1
+                    name,
+                    Message(N_("Row 1, column %(n)s: the column has no name."), **{"n": position}),
+                    1,
                 )
             )
         elif column not in known and not open_columns:
             findings.append(
                 Finding(
                     name,
-                    _("Row 1: unknown column “%(column)s”; the columns are: %(known)s.")
-                    % {"column": column, "known": ", ".join(c.key for c in table.columns)},
+                    Message(
+                        N_("Row 1: unknown column “%(column)s”; the columns are: %(known)s."),
+                        **{"column": column, "known": ", ".join(c.key for c in table.columns)},
+                    ),
                     1,
                 )
             )
         elif columns.index(column) != position - 1:
             findings.append(
                 Finding(
-                    name, _("Row 1: the column “%(column)s” appears twice.") % {"column": column}, 1
+                    name,
+                    Message(
+                        N_("Row 1: the column “%(column)s” appears twice."), **{"column": column}
+                    ),
+                    1,
                 )
             )
     for required in (c for c in table.columns if c.required):
@@ -155,7 +177,9 @@ def _header_findings(
             findings.append(
                 Finding(
                     name,
-                    _("Row 1: the column “%(column)s” is missing.") % {"column": required.key},
+                    Message(
+                        N_("Row 1: the column “%(column)s” is missing."), **{"column": required.key}
+                    ),
                     1,
                 )
             )
@@ -177,8 +201,10 @@ def _csv_row(
         findings.append(
             Finding(
                 name,
-                _("Row %(row)s: %(cells)s cells, but the header names %(columns)s columns.")
-                % {"row": number, "cells": len(cells), "columns": len(columns)},
+                Message(
+                    N_("Row %(row)s: %(cells)s cells, but the header names %(columns)s columns."),
+                    **{"row": number, "cells": len(cells), "columns": len(columns)},
+                ),
                 number,
             )
         )
@@ -192,8 +218,10 @@ def _csv_row(
                 findings.append(
                     Finding(
                         name,
-                        _("Row %(row)s, column %(column)s: this value is required.")
-                        % {"row": number, "column": column},
+                        Message(
+                            N_("Row %(row)s, column %(column)s: this value is required."),
+                            **{"row": number, "column": column},
+                        ),
                         number,
                     )
                 )
@@ -203,8 +231,10 @@ def _csv_row(
             findings.append(
                 Finding(
                     name,
-                    _("Row %(row)s, column %(column)s: %(problem)s")
-                    % {"row": number, "column": column, "problem": problem},
+                    Message(
+                        N_("Row %(row)s, column %(column)s: %(problem)s"),
+                        **{"row": number, "column": column, "problem": problem},
+                    ),
                     number,
                 )
             )
@@ -216,8 +246,10 @@ def _csv_row(
             findings.append(
                 Finding(
                     name,
-                    _("Row %(row)s, column %(column)s: this value is required.")
-                    % {"row": number, "column": missing},
+                    Message(
+                        N_("Row %(row)s, column %(column)s: this value is required."),
+                        **{"row": number, "column": missing},
+                    ),
                     number,
                 )
             )

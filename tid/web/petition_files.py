@@ -44,7 +44,7 @@ from tid.services.petitions.errors import PetitionFieldsError
 from tid.services.public import public_documents as public_files
 from tid.web.access import me, public, require
 from tid.web.forms import Form
-from tid.web.petitions import READERS, WRITERS, _errors, _petition_or_404, _render_step
+from tid.web.petitions import READERS, WRITERS, _petition_or_404, _render_step
 from tid.web.util import today
 
 bp = Blueprint("petition_files", __name__, url_prefix="/petitions")
@@ -151,10 +151,7 @@ def _words(exc: InputError) -> dict[str, str]:
     errors = exc.errors if isinstance(exc, PetitionFieldsError) else [exc]
     words: dict[str, str] = {}
     for error in errors:
-        if isinstance(error.message, Message):
-            words.setdefault(error.field, say(error.message))
-        else:
-            words.setdefault(error.field, _errors(error).get(error.field, say(error.message)))
+        words.setdefault(error.field, say(error.message))
     return words
 
 

@@ -28,7 +28,6 @@ from tid.i18n import day, language, localized, say
 from tid.ids import parse_id
 from tid.models import Petition, PetitionState
 from tid.rules.errors import N_, InputError
-from tid.rules.messages import Message
 from tid.services import access as policy
 from tid.services import audit, places, users
 from tid.services import petitions as svc
@@ -62,17 +61,7 @@ def _scope() -> list[int] | None:
 
 
 def _translate(exc: InputError) -> str:
-    """An error in the user's language (the parameters that are msgids too)."""
-    if isinstance(exc, svc.PetitionError):
-        if isinstance(exc.msgid, Message):
-            return say(exc.msgid)
-        params = {
-            k: day(v)
-            if isinstance(v, date)
-            else (say(v) if isinstance(v, Message) else _(v) if isinstance(v, str) else v)
-            for k, v in exc.params.items()
-        }
-        return str(_(exc.msgid, **params) if params else _(exc.msgid))
+    """An error in the user's language: its message, like every service's."""
     return str(say(exc.message))
 
 

@@ -33,6 +33,7 @@ from tid.rules.calculators.json_input import DocumentError, load_json
 from tid.rules.calculators.kit import SHARED_LABELS, Calculator
 from tid.rules.errors import InputError
 from tid.rules.limits import check_document
+from tid.rules.messages import N_, Message
 
 __all__ = [
     "CALCULATORS",
@@ -99,7 +100,12 @@ def get(name: str) -> Rule:
         target = CALCULATORS[name].rule
     except KeyError:
         known = ", ".join(sorted(CALCULATORS))
-        raise InputError("name", f"unknown calculator {name!r}; known: {known}") from None
+        raise InputError(
+            "name",
+            Message(
+                N_("unknown calculator %(name)s; known: %(known)s"), name=repr(name), known=known
+            ),
+        ) from None
     module_name, func_name = target.split(":")
     module = importlib.import_module(module_name)
     func: Rule = getattr(module, func_name)
@@ -110,7 +116,7 @@ def run(name: str, document: object) -> dict[str, Any]:
     """Run calculator ``name`` on a parsed JSON document (refused at once, naming the bound,
     when it is larger than any real case: :mod:`tid.rules.limits`)."""
     if not isinstance(document, Mapping):
-        raise InputError("", "the input must be a JSON object")
+        raise InputError("", N_("the input must be a JSON object"))
     calculator = get(name)
     check_document(document)
     return calculator(document)

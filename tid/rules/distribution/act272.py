@@ -10,7 +10,7 @@ from decimal import Decimal
 
 from tid.rules import readings
 from tid.rules.distribution.trace_figures import _pct
-from tid.rules.errors import InputError
+from tid.rules.errors import InputError, field_error
 from tid.rules.messages import N_, Amount, Message
 from tid.rules.money import from_cents, money_str, to_cents
 from tid.rules.params import ParamValue, history, note_period, param, param_or_none
@@ -270,11 +270,15 @@ def _reserve(
     gf = param(f"{_A}.general_fund_share", max(fy.start, act272_first_month()))
     if opened_on is None:
         if deficit is not None:
-            raise InputError(
+            raise field_error(
                 "convention_center_opened_on",
-                "convention_center_opened_on: give the day the Convention Center opened; the "
-                "operating deficit is used only in the reserve's years (the fiscal year of the "
-                "opening and the ten after it)",
+                Message(
+                    N_(
+                        "give the day the Convention Center opened; the operating deficit is "
+                        "used only in the reserve's years (the fiscal year of the opening and"
+                        " the ten after it)"
+                    )
+                ),
             )
         years = param(f"{_A}.convention_center_reserve_years", act272_first_month())
         warnings.append(
@@ -322,6 +326,19 @@ def _reserve(
     return opened_on, first, last
 
 
+def _under_irc1994(fy: FiscalYear) -> InputError:
+    return field_error(
+        "fiscal_year",
+        Message(
+            N_(
+                "FY%(fy_label)s falls under the IRC 1994 regime: give its collections by "
+                "lodging type (Act 272-2003 § 31 distributes from October 2003)"
+            ),
+            fy_label=fy.label,
+        ),
+    )
+
+
 def distribute_act272(
     fy: FiscalYear,
     months: Sequence[tuple[int, int]],
@@ -343,11 +360,7 @@ def distribute_act272(
     (collected from 2003-09-09) joins October's money.
     """
     if param_or_none(f"{_A}.bank_installment_count", fy.start) is None:
-        raise InputError(
-            "fiscal_year",
-            f"fiscal_year: FY{fy.label} falls under the IRC 1994 regime: give its collections "
-            "by lodging type (Act 272-2003 § 31 distributes from October 2003)",
-        )
+        raise _under_irc1994(fy)
     periods, joined = _act272_periods(fy, months)
     trace: list[TraceStep] = []
     warnings: list[str] = [_act272_opening_warning()]

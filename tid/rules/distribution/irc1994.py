@@ -11,8 +11,8 @@ from fractions import Fraction
 
 from tid.rules import readings
 from tid.rules.distribution.trace_figures import _frac, _pct, _points, _step
-from tid.rules.errors import InputError
-from tid.rules.messages import Amount, Message
+from tid.rules.errors import InputError, field_error
+from tid.rules.messages import N_, Amount, Message
 from tid.rules.money import from_cents, money_str, to_cents
 from tid.rules.params import ParamValue, history, note_period, param, param_or_none
 from tid.rules.periods import FiscalYear
@@ -173,35 +173,57 @@ def _irc1994_regime(
     above = param_or_none(f"{_P}.above_general_fund", on) if fy.end >= on else None
     part_year = param_or_none(f"{_P}.part_year_until", on)
     if above is None:
-        raise InputError(
+        raise field_error(
             "fiscal_year",
-            f"fiscal_year: FY{fy.label} is outside the supplied IRC 1994 text's distribution "
-            f"(from {irc1994_first_day().isoformat()}, in FY1994-95, to FY2002-03, and FY2003-04 "
-            "up to 2003-09-08 with collections_until); from 2003-09 give months under "
-            "Act 272-2003",
+            Message(
+                N_(
+                    "FY%(fy_label)s is outside the supplied IRC 1994 text's distribution "
+                    "(from %(irc1994_first_day)s, in FY1994-95, to FY2002-03, and FY2003-04 "
+                    "up to 2003-09-08 with collections_until); from 2003-09 give months under"
+                    " Act 272-2003"
+                ),
+                fy_label=fy.label,
+                irc1994_first_day=irc1994_first_day(),
+            ),
         )
     if part_year is not None and collections_until is None:
-        raise InputError(
+        raise field_error(
             "collections_until",
-            f"collections_until: FY{fy.label} is distributed by the IRC 1994 rules only up to "
-            f"{part_year.value}, as a part-year; give collections_until {part_year.value} "
-            "(what was collected from 2003-09-09 goes under Act 272-2003 as month 2003-09)",
+            Message(
+                N_(
+                    "FY%(fy_label)s is distributed by the IRC 1994 rules only up to "
+                    "%(part_year_value)s, as a part-year; give collections_until "
+                    "%(part_year_value)s (what was collected from 2003-09-09 goes under Act "
+                    "272-2003 as month 2003-09)"
+                ),
+                fy_label=fy.label,
+                part_year_value=part_year.value,
+            ),
         )
     if collections_until is not None:
         if part_year is None:
-            raise InputError(
+            raise field_error(
                 "collections_until",
-                f"collections_until: only FY2003-04 is a part-year; FY{fy.label} is "
-                "distributed whole",
+                Message(
+                    N_("only FY2003-04 is a part-year; FY%(fy_label)s is distributed whole"),
+                    fy_label=fy.label,
+                ),
             )
         last = part_year.value
         assert isinstance(last, date)
         if not fy.start <= collections_until <= last:
-            raise InputError(
+            raise field_error(
                 "collections_until",
-                f"collections_until: {collections_until.isoformat()} is not in the part of "
-                f"FY{fy.label} under the IRC 1994 rules ({fy.start.isoformat()} to "
-                f"{last.isoformat()})",
+                Message(
+                    N_(
+                        "%(collections_until)s is not in the part of FY%(fy_label)s under the"
+                        " IRC 1994 rules (%(start)s to %(last)s)"
+                    ),
+                    collections_until=collections_until,
+                    fy_label=fy.label,
+                    start=fy.start,
+                    last=last,
+                ),
             )
     return above, part_year
 

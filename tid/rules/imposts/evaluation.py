@@ -82,7 +82,7 @@ def _property_ids(properties: Sequence[Mapping[str, Any]]) -> list[str]:
         try:
             raw = p.get("id")
         except AttributeError:
-            raise InputError(f"properties[{i}]", f"properties[{i}]: not a property") from None
+            raise field_error(f"properties[{i}]", Message(N_("not a property"))) from None
         if raw.__class__ is str:
             pid = raw.strip()
         elif raw.__class__ is int:
@@ -90,16 +90,14 @@ def _property_ids(properties: Sequence[Mapping[str, Any]]) -> list[str]:
         else:
             pid = ""
         if not pid:
-            raise InputError(
-                f"properties[{i}].id", f"properties[{i}].id: every property needs an id"
-            )
+            raise field_error(f"properties[{i}].id", Message(N_("every property needs an id")))
         ids.append(pid)
     if len(set(ids)) != len(ids):
         seen: set[str] = set()
         for i, pid in enumerate(ids):
             if pid in seen:
-                raise InputError(
-                    f"properties[{i}].id", f"properties[{i}].id: {pid!r} is used twice"
+                raise field_error(
+                    f"properties[{i}].id", Message(N_("%(id)s is used twice"), id=repr(pid))
                 )
             seen.add(pid)
     return ids

@@ -13,8 +13,9 @@ surcharges and interest it does not secure (``UNSECURED_CHARGES``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 
-from tid.rules.messages import N_, Message
+from tid.rules.messages import N_, Message, day_message
 from tid.rules.vocab.terms import Term, Vocabulary
 
 ABOVE = "above"
@@ -24,6 +25,10 @@ IMPOST_KIND = "tid_impost"
 SECURED = "secured"
 UNSECURED_CHARGES = "unsecured_charges"
 _UNSECURED_LABEL = N_("surcharges and interest (not secured)")
+# The kinds ranked by their date, as 21 LPRA § 6653(8)(c) ranks them around the impost lien.
+BY_DATE_PARAGRAPH = "(c)"
+_BEFORE_THE_ACT = N_("liens of any other kind constituted before the act took effect (%(date)s)")
+_AFTER_THE_ACT = N_("liens of any other kind constituted after the act took effect (%(date)s)")
 # A kind and a part put together with a dash: the same in every language, not a catalog entry.
 _LINE = "%(kind)s — %(part)s"
 
@@ -86,3 +91,27 @@ def ranked_line_label(kind: str, part: str) -> str:
     if part != UNSECURED_CHARGES:
         return label
     return Message(_LINE, kind=label, part=Message(_UNSECURED_LABEL))
+
+
+def _on(day: date | str) -> str:
+    return day_message(day) if isinstance(day, date) else day
+
+
+def ahead_of_impost(act_effective_on: date | str) -> tuple[Message, ...]:
+    """What ranks ahead of the district's impost lien (21 LPRA § 6653(8)), in the order of
+    its paragraphs: each kind ranked above it whatever its date (as the ranking's reason
+    names it), and the liens constituted before the act took effect (a day, or the day as
+    the page already writes it). The notice and the lien certificate list these."""
+    items = [(k.paragraph or "", Message(k.what)) for k in LIEN_KINDS if k.rank == ABOVE]
+    if any(k.rank == BY_DATE for k in LIEN_KINDS):
+        before = Message(_BEFORE_THE_ACT, date=_on(act_effective_on))
+        items.append((BY_DATE_PARAGRAPH, before))
+    return tuple(message for _paragraph, message in sorted(items, key=lambda item: item[0]))
+
+
+def after_impost(act_effective_on: date | str) -> tuple[Message, ...]:
+    """What ranks after the district's impost lien: the liens of the kinds ranked by their
+    date constituted after the act took effect."""
+    if not any(k.rank == BY_DATE for k in LIEN_KINDS):
+        return ()
+    return (Message(_AFTER_THE_ACT, date=_on(act_effective_on)),)

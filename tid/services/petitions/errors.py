@@ -1,6 +1,7 @@
-"""Errors of the petition forms: :class:`PetitionError` is an :class:`InputError` whose English
-message is also kept as a msgid with its parameters, so the web can show it in the user's
-language; a form's every error is collected and raised at once.
+"""Errors of the petition forms: a :class:`PetitionError` is an :class:`InputError` whose
+message is a :class:`~tid.rules.messages.Message` like every other service's (rendered in the
+reader's language wherever it is shown); a form's every error is collected and raised at once
+(:class:`PetitionFieldsError`, a :class:`FindingsError`).
 """
 
 from __future__ import annotations
@@ -8,25 +9,39 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from tid.rules.errors import InputError
+from tid.rules.errors import Finding, FindingsError, InputError
+from tid.rules.messages import Message
+
+
+def _said(value: Any) -> Any:
+    """A parameter of a petition's message: a word of the catalogs (an action, a state) is
+    said in the reader's language; days, numbers and messages stay what they are."""
+    if value.__class__ is str:
+        return Message(value)
+    return value
 
 
 class PetitionError(InputError):
-    """A user error about one field, with its msgid and parameters for translation."""
+    """A user error about one field: its msgid and parameters (kept, for a caller that moves
+    the error to another field) and the message they make."""
 
     def __init__(self, field: str, msgid: str, **params: Any) -> None:
-        super().__init__(field, msgid % params if params else msgid)
+        if isinstance(msgid, Message) and not params:
+            message: Message = msgid
+        else:
+            message = Message(msgid, **{k: _said(v) for k, v in params.items()})
+        super().__init__(field, message)
         self.msgid = msgid
         self.params = params
 
 
-class PetitionFieldsError(PetitionError):
+class PetitionFieldsError(FindingsError, PetitionError):
     """Several field errors of one form at once; the first one names the field."""
 
     def __init__(self, errors: list[PetitionError]) -> None:
-        first = errors[0]
-        super().__init__(first.field, first.msgid, **first.params)
+        FindingsError.__init__(self, [Finding(e.field, e.message) for e in errors])
         self.errors = errors
+        self.msgid, self.params = errors[0].msgid, errors[0].params
 
 
 T = TypeVar("T")

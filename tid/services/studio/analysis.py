@@ -23,6 +23,7 @@ from tid.rules.errors import InputError
 from tid.rules.imposts import Value, compile_formula, evaluate
 from tid.rules.imposts.compiler import CONTEXT
 from tid.rules.imposts.evaluation import ImpostResult
+from tid.rules.messages import N_, Message
 from tid.rules.money import ZERO, from_cents, to_cents
 
 EXPECTED = "expected_amount"  # the ordinance's amount, a parameter every formula may use
@@ -167,7 +168,10 @@ def compile_variant(variant: Variant, roll: StudyRoll, field: str) -> Any:
     if unused:
         raise InputError(
             f"{field}_parameters",
-            f"parameters: the formula does not use the parameter {unused[0]!r}",
+            Message(
+                N_("parameters: the formula does not use the parameter %(unused)s"),
+                unused=repr(unused[0]),
+            ),
         )
     return formula
 

@@ -10,7 +10,7 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from tid.db import get_session
-from tid.i18n import rate
+from tid.i18n import localized, rate
 from tid.ids import parse_id
 from tid.models import District
 from tid.rules.errors import InputError
@@ -138,8 +138,7 @@ def expenditures_page(district_id: int) -> Any:
     result, refused = _booked(district_id, values, form)
     refusal = ""
     if refused is not None:
-        msgid, params = expenditures.cap_message(refused.figures)
-        form.errors["amount"] = _(msgid, **{**params, "rate": rate(refused.figures.rate)})
+        form.errors["amount"] = localized(expenditures.cap_message(refused.figures))
         refusal = cap_text(refused.figures)
         fy = refused.figures.fiscal_year
     if not form.errors:
