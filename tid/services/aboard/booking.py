@@ -363,7 +363,7 @@ def book_position(
         raise FindingsError(problems)
     cut_over = preview.cut_over
     if cut_over is None:  # the bank file's row is checked: a finding otherwise
-        raise InputError(BANK, N_("The file %(file)s is needed.") % {"file": FILE_NAMES[BANK][0]})
+        raise InputError(BANK, Message("The file %(file)s is needed.", file=FILE_NAMES[BANK][0]))
     total = len(preview.bills)
     if progress is not None:
         progress(0, total)

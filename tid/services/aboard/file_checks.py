@@ -22,6 +22,7 @@ from sqlmodel import Session, col, select
 
 from tid.models import Bill, District, JournalEntry, OpeningPosition, Property, PropertyYear
 from tid.rules.errors import N_, Finding, InputError
+from tid.rules.messages import Message
 from tid.rules.money import ZERO
 from tid.rules.periods import fiscal_year_of, parse_fiscal_year
 from tid.rules.vocab.lien_kinds import IMPOST_KIND, LIEN_KINDS
@@ -411,7 +412,7 @@ def check_position(
     for kind in REQUIRED_FILES:
         if kind not in files:
             raise InputError(
-                kind, N_("The file %(file)s is needed.") % {"file": FILE_NAMES[kind][0]}
+                kind, Message("The file %(file)s is needed.", file=FILE_NAMES[kind][0])
             )
     findings: list[Finding] = []
     read: dict[str, ReadFile] = {}
