@@ -21,8 +21,8 @@ from fractions import Fraction
 from typing import Any
 
 from tid.rules import readings
-from tid.rules.errors import InputError
-from tid.rules.messages import N_, Amount, Message, render_all
+from tid.rules.errors import field_error
+from tid.rules.messages import N_, Amount, FieldRef, Message, render_all
 from tid.rules.money import ZERO, allocate, from_cents, json_money, money_str, to_cents
 from tid.rules.params import ParamValue, history, note_period, param, param_or_none
 from tid.rules.periods import FiscalYear, fiscal_year_of, parse_fiscal_year
@@ -124,10 +124,13 @@ def _general_fund_base(
     if act7 is not None and act7.value is True:
         excluded = excluded_revenues if excluded_revenues is not None else ZERO
         if excluded > gf_net_revenues:
-            raise InputError(
+            raise field_error(
                 "excluded_revenues",
-                f"excluded_revenues: {money_str(excluded)} is more than the General Fund's net "
-                f"revenues ({money_str(gf_net_revenues)})",
+                Message(
+                    "%(amount)s is more than the General Fund's net revenues (%(revenues)s)",
+                    amount=Amount(excluded),
+                    revenues=Amount(gf_net_revenues),
+                ),
             )
         base = gf_net_revenues - excluded
         trace.append(
@@ -217,10 +220,14 @@ def fund_shares(
     gf_pv = param_or_none(_GF, fy.start)
     if lottery_pv is None or gf_pv is None:
         first = history(_LOTTERY).values[0]
-        raise InputError(
+        raise field_error(
             "fiscal_year",
-            f"fiscal_year: FY{fy.label} is before FY1991-92, the first fiscal year of the "
-            f"fund's text ({first.citation})",
+            Message(
+                "FY%(fy)s is before FY1991-92, the first fiscal year of the fund's text "
+                "(%(citation)s)",
+                fy=fy.label,
+                citation=first.citation,
+            ),
         )
     warnings: list[str] = []
     trace: list[TraceStep] = []
@@ -408,17 +415,24 @@ def _reference_year(
     income = [to_cents(m.income_2007_08) for m in municipalities]
     for i, m in enumerate(municipalities):
         if alloc[i] == 0:
-            raise InputError(
+            raise field_error(
                 f"municipalities[{i}].allocation_2007_08",
-                f"municipalities[{i}].allocation_2007_08: {m.name} has a zero "
-                f"FY{ref_label} allocation, so its weight (income ÷ allocation) is not finite; "
-                "give its FY2007-08 allocation",
+                Message(
+                    "%(name)s has a zero FY%(fy)s allocation, so its weight (income ÷ "
+                    "allocation) is not finite; give its FY2007-08 allocation",
+                    name=m.name,
+                    fy=ref_label,
+                ),
             )
         if income[i] == 0:
-            raise InputError(
+            raise field_error(
                 f"municipalities[{i}].income_2007_08",
-                f"municipalities[{i}].income_2007_08: {m.name} has a zero "
-                f"FY{ref_label} income; the share its allocation was of it is not defined",
+                Message(
+                    "%(name)s has a zero FY%(fy)s income; the share its allocation was of it "
+                    "is not defined",
+                    name=m.name,
+                    fy=ref_label,
+                ),
             )
     return alloc, income
 
@@ -438,12 +452,15 @@ def _take_from_the_others(
     returns the municipalities taken to zero, in order. Infeasible: an InputError."""
     available = sum(base[i] for i in others)
     if available < needed:
-        raise InputError(
+        raise field_error(
             "municipalities",
-            f"municipalities: the protected municipalities need top-ups of "
-            f"{money_str(from_cents(needed))} but the others hold only "
-            f"{money_str(from_cents(available))}; the "
-            "hold-harmless cannot be met (check the bases and FY2007-08 figures)",
+            Message(
+                "the protected municipalities need top-ups of %(needed)s but the others hold "
+                "only %(available)s; the hold-harmless cannot be met (check the bases and "
+                "FY2007-08 figures)",
+                needed=Amount.of_cents(needed),
+                available=Amount.of_cents(available),
+            ),
         )
     weights = {i: Decimal(income[i]) / Decimal(alloc[i]) for i in others}
     active = list(others)
@@ -507,22 +524,26 @@ def parse_municipalities(value: object) -> list[Municipality]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise InputError("municipalities", "municipalities: give a list of municipalities")
+        raise field_error("municipalities", Message("give a list of municipalities"))
     out: list[Municipality] = []
     seen: dict[str, int] = {}
     for i, entry in enumerate(value):
         where = f"municipalities[{i}]"
         if not isinstance(entry, Mapping):
-            raise InputError(where, f"{where}: each municipality is an object")
+            raise field_error(where, Message("each municipality is an object"))
         check_keys(entry, _MUNICIPALITY_FIELDS, where)
         name = entry.get("name")
         if not isinstance(name, str) or not name.strip():
-            raise InputError(f"{where}.name", f"{where}.name: give the municipality's name")
+            raise field_error(f"{where}.name", Message("give the municipality's name"))
         name = name.strip()
         if name in seen:
-            raise InputError(
+            raise field_error(
                 f"{where}.name",
-                f"{where}.name: {name} is given twice (also municipalities[{seen[name]}])",
+                Message(
+                    "%(name)s is given twice (also %(other)s)",
+                    name=name,
+                    other=FieldRef(f"municipalities[{seen[name]}]"),
+                ),
             )
         seen[name] = i
         out.append(

@@ -23,8 +23,8 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from tid.rules import readings
-from tid.rules.errors import InputError
-from tid.rules.messages import N_, Message, render_all
+from tid.rules.errors import field_error
+from tid.rules.messages import N_, Amount, Message, render_all
 from tid.rules.money import from_cents, money_str
 from tid.rules.params import (
     Overlay,
@@ -242,10 +242,14 @@ def _excise_plan(fy: FiscalYear, overlay: Overlay | None) -> ExcisePlan:
     on = max(fy.start, first_day)
     diesel = param_or_none(DIESEL, on) if fy.contains(on) else None
     if diesel is None:
-        raise InputError(
+        raise field_error(
             "fiscal_year",
-            f"fiscal_year: {fy.label} is before 13 LPRA § 31751 applies (from "
-            f"{first_day.isoformat()}, retroactive per its history note)",
+            Message(
+                "%(fy)s is before 13 LPRA § 31751 applies (from %(first)s, retroactive per its "
+                "history note)",
+                fy=fy.label,
+                first=first_day,
+            ),
         )
     first_month = fiscal_month(on.year, on.month) if on > fy.start else 1
     recipients: list[Recipient] = []
@@ -461,11 +465,14 @@ def allocate_excise(fy: FiscalYear, months: Sequence[ExciseMonth]) -> ExciseResu
     for i, m in enumerate(months):
         if m.fiscal_month < plan.first_month:
             first = month_label(*month_of_fiscal(fy, plan.first_month))
-            raise InputError(
+            raise field_error(
                 f"months[{i}].month",
-                f"months[{i}].month: {month_label(*month_of_fiscal(fy, m.fiscal_month))} is "
-                f"before 13 LPRA § 31751 applies (from {first}, retroactive per its history "
-                "note)",
+                Message(
+                    "%(fy)s is before 13 LPRA § 31751 applies (from %(first)s, retroactive per "
+                    "its history note)",
+                    fy=month_label(*month_of_fiscal(fy, m.fiscal_month)),
+                    first=first,
+                ),
             )
         d_num, d_den = plan.in_month(m.fiscal_month)[0].ratio
         g_num, g_den = m.diesel_gallons.as_integer_ratio()
@@ -476,21 +483,27 @@ def allocate_excise(fy: FiscalYear, months: Sequence[ExciseMonth]) -> ExciseResu
         reimbursed = _cents(m.reimbursements)
         net = gasoline + diesel + crude - reimbursed
         if net < 0:
-            raise InputError(
+            raise field_error(
                 f"months[{i}].reimbursements",
-                f"months[{i}].reimbursements: {money_str(m.reimbursements)} is more than the "
-                f"month's fuel revenue for HTA ({_m(net + reimbursed)})",
+                Message(
+                    "%(amount)s is more than the month's fuel revenue for HTA (%(revenue)s)",
+                    amount=Amount(m.reimbursements),
+                    revenue=Amount.of_cents(net + reimbursed),
+                ),
             )
         fuel.append((gasoline, diesel, crude, reimbursed, net))
         hta_fuel.append(net)
         collected = _cents(m.cigarette_tax)
         back = _cents(m.cigarette_reimbursements)
         if back > collected:
-            raise InputError(
+            raise field_error(
                 f"months[{i}].cigarette_reimbursements",
-                f"months[{i}].cigarette_reimbursements: {money_str(m.cigarette_reimbursements)} "
-                f"is more than the month's cigarette tax ({_m(collected)}); the amounts "
-                "reimbursed under 13 LPRA § 31668 cannot exceed the collections",
+                Message(
+                    "%(amount)s is more than the month's cigarette tax (%(tax)s); the amounts "
+                    "reimbursed under 13 LPRA § 31668 cannot exceed the collections",
+                    amount=Amount(m.cigarette_reimbursements),
+                    tax=Amount.of_cents(collected),
+                ),
             )
         cigarette_net.append((collected, back, collected - back))
         periods.append((m.fiscal_month, collected - back))

@@ -20,7 +20,7 @@ from decimal import Decimal
 from typing import Any
 
 from tid.rules import readings
-from tid.rules.errors import InputError, required
+from tid.rules.errors import field_error, field_names, required
 from tid.rules.messages import N_, Amount, Message, render_all
 from tid.rules.money import ZERO, json_money, money_str, round_cents
 from tid.rules.params import ParamValue, history, param, param_or_none
@@ -62,10 +62,15 @@ def regime_on(day: date) -> ParamValue:
     regime = param_or_none(_REGIME, day)
     if regime is None:
         first = history(_REGIME).values[0]
-        raise InputError(
+        raise field_error(
             "date",
-            f"date: {day.isoformat()} is before {first.start.isoformat()}, the first day the "
-            f"supplied texts cover ({first.citation})",
+            Message(
+                "%(day)s is before %(first)s, the first day the supplied texts cover "
+                "(%(citation)s)",
+                day=day,
+                first=first.start,
+                citation=first.citation,
+            ),
         )
     return regime
 
@@ -88,7 +93,7 @@ def _regime_on_the_day(day: date, nights: int, warnings: list[str], trace: list[
         TraceStep(Message("Regime on the day of the stay"), regime, regime_pv.citation, _REGIME)
     )
     if nights < 1:
-        raise InputError("nights", "nights: give a whole number of nights, at least 1")
+        raise field_error("nights", Message("give a whole number of nights, at least 1"))
     irc1994_from = history(_REGIME).values[0].start
     if fiscal_year_of(day) == fiscal_year_of(irc1994_from):
         warnings.append(
@@ -125,26 +130,36 @@ def _rate_of_the_lodging(
     regime sets one, the daily rate a stay must exceed to be taxed."""
     if regime == IRC_1994:
         if lodging_type not in IRC1994_TYPES:
-            raise InputError(
+            raise field_error(
                 "lodging_type",
-                f'lodging_type: "{lodging_type}" is not a lodging type of the IRC 1994 regime '
-                f"(stays until 2003-09-08), which covers: {', '.join(IRC1994_TYPES)}",
+                Message(
+                    '"%(type)s" is not a lodging type of the IRC 1994 regime (stays until '
+                    "2003-09-08), which covers: %(types)s",
+                    type=lodging_type,
+                    types=field_names(IRC1994_TYPES),
+                ),
             )
         for name, present in act272_rules.items():
             if present:
-                raise InputError(
+                raise field_error(
                     name,
-                    f"{name}: this rule is Act 272-2003 § 24's and applies to stays from "
-                    "2003-09-09; the IRC 1994 regime has no such rule",
+                    Message(
+                        "this rule is Act 272-2003 § 24's and applies to stays from "
+                        "2003-09-09; the IRC 1994 regime has no such rule"
+                    ),
                 )
         rate_pv = param(f"room_tax.irc1994.rate.{lodging_type}", day)
         minimum: ParamValue | None = param("room_tax.irc1994.minimum_daily_rate", day)
     else:
         if lodging_type not in ACT272_TYPES:
-            raise InputError(
+            raise field_error(
                 "lodging_type",
-                f'lodging_type: "{lodging_type}" is not a lodging type of Act 272-2003 § 24; '
-                f"the types are: {', '.join(ACT272_TYPES)}",
+                Message(
+                    '"%(type)s" is not a lodging type of Act 272-2003 § 24; the types are: '
+                    "%(types)s",
+                    type=lodging_type,
+                    types=field_names(ACT272_TYPES),
+                ),
             )
         rate_pv = param(f"room_tax.act272.rate.{lodging_type}", day)
         minimum = (
@@ -191,10 +206,13 @@ def _greatest_of_base(
     rule = "§ 24(D)" if complimentary else "§ 24(C)"
     given = {k: v for k, v in figures.items() if v is not None}
     if not given:
-        raise InputError(
+        raise field_error(
             "average_daily_rate",
-            "average_daily_rate: give at least one of average_daily_rate, room_cost, "
-            f"industry_cost (per night) for the base of {rule}",
+            Message(
+                "give at least one of %(fields)s (per night) for the base of %(rule)s",
+                fields=field_names(("average_daily_rate", "room_cost", "industry_cost")),
+                rule=rule,
+            ),
         )
     name, nightly = max(given.items(), key=lambda kv: kv[1])
     trace.append(
@@ -249,14 +267,13 @@ def _taxed_base(
     (or the greatest-of base), plus every other charge for the stay. The room's part (what
     the daily-rate test reads) and the taxed base."""
     if stay.complimentary and stay.grouped_meals:
-        raise InputError(
-            "grouped_meals", "grouped_meals: a stay is either complimentary or grouped, not both"
+        raise field_error(
+            "grouped_meals", Message("a stay is either complimentary or grouped, not both")
         )
     if stay.grouped_meals and lodging_type == "all_inclusive_hotel":
-        raise InputError(
+        raise field_error(
             "grouped_meals",
-            "grouped_meals: an all-inclusive hotel pays on its global grouped charge; "
-            "§ 24(C) excepts it",
+            Message("an all-inclusive hotel pays on its global grouped charge; § 24(C) excepts it"),
         )
     nights = stay.nights
     if stay.complimentary or stay.grouped_meals:
@@ -266,8 +283,8 @@ def _taxed_base(
     else:
         for k, v in stay.figures.items():
             if v is not None:
-                raise InputError(
-                    k, f"{k}: used only for a complimentary room or a rate grouped with meals"
+                raise field_error(
+                    k, Message("used only for a complimentary room or a rate grouped with meals")
                 )
         if stay.nightly_rate is None:
             raise required("nightly_rate")
@@ -354,10 +371,13 @@ def _exemptions(
         )
     if exemption is not None:
         if exemption not in EXEMPTIONS:
-            raise InputError(
+            raise field_error(
                 "exemption",
-                f'exemption: "{exemption}" is not an exemption; the exemptions are: '
-                + ", ".join(EXEMPTIONS),
+                Message(
+                    '"%(exemption)s" is not an exemption; the exemptions are: %(known)s',
+                    exemption=exemption,
+                    known=field_names(EXEMPTIONS),
+                ),
             )
         trace.append(
             TraceStep(Message("Exempt stay"), lodging_label(exemption), EXEMPTIONS[exemption])
@@ -524,7 +544,7 @@ _FIELDS = (
 def _flag(document: Mapping[str, Any], name: str) -> bool:
     value = document.get(name, False)
     if not isinstance(value, bool):
-        raise InputError(name, f"{name}: true or false")
+        raise field_error(name, Message("true or false"))
     return value
 
 
@@ -532,14 +552,17 @@ def room_tax_document(document: Mapping[str, Any]) -> dict[str, Any]:
     """The ``room-tax`` calculator of docs/calculators.md (Act 272-2003 § 24; IRC 1994 § 2051)."""
     for key in document:
         if key not in _FIELDS:
-            raise InputError(key, f"{key}: unknown field; the fields are {', '.join(_FIELDS)}")
+            raise field_error(
+                key,
+                Message("unknown field; the fields are %(fields)s", fields=field_names(_FIELDS)),
+            )
     lodging_type = document.get("lodging_type")
     if not isinstance(lodging_type, str) or not lodging_type.strip():
-        raise InputError("lodging_type", "lodging_type: give the type of lodging as text")
+        raise field_error("lodging_type", Message("give the type of lodging as text"))
     day = parse_date(document.get("date"), "date")
     nights = document.get("nights")
     if isinstance(nights, bool) or not isinstance(nights, int):
-        raise InputError("nights", "nights: give a whole number of nights, like 3")
+        raise field_error("nights", Message("give a whole number of nights, like 3"))
     complimentary = _flag(document, "complimentary")
     grouped = _flag(document, "grouped_meals")
     nightly = document.get("nightly_rate")
@@ -552,7 +575,13 @@ def room_tax_document(document: Mapping[str, Any]) -> dict[str, Any]:
     additional = ZERO if extra is None else json_money(extra, "additional_charges")
     exemption = document.get("exemption")
     if exemption is not None and not isinstance(exemption, str):
-        raise InputError("exemption", "exemption: film_production or timeshare")
+        raise field_error(
+            "exemption",
+            Message(
+                "one of the exemptions: %(choices)s",
+                choices=field_names(("film_production", "timeshare")),
+            ),
+        )
     figures = {
         k: json_money(document[k], k) if document.get(k) is not None else None for k in GREATEST_OF
     }

@@ -28,8 +28,8 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from tid.rules import readings
-from tid.rules.errors import InputError
-from tid.rules.messages import Message
+from tid.rules.errors import field_error, field_names
+from tid.rules.messages import FieldRef, Message
 from tid.rules.money import (
     from_cents,
     json_money,
@@ -513,8 +513,11 @@ def check_keys(document: Mapping[str, Any], allowed: Iterable[str], where: str =
     for key in document:
         if key not in allowed:
             path = f"{where}.{key}" if where else str(key)
-            raise InputError(
-                path, f"{path}: unknown field; the fields here are {', '.join(allowed)}"
+            raise field_error(
+                path,
+                Message(
+                    "unknown field; the fields here are %(fields)s", fields=field_names(allowed)
+                ),
             )
 
 
@@ -535,9 +538,9 @@ def parse_months(
     ``months[i].<field>``. ``optional_money_fields`` are 0 when absent or empty.
     """
     if not isinstance(value, list):
-        raise InputError(field, f"{field}: give a list of months")
+        raise field_error(field, Message("give a list of months"))
     if not value:
-        raise InputError(field, f"{field}: give at least one month")
+        raise field_error(field, Message("give at least one month"))
     seen: dict[int, int] = {}
     out: list[tuple[int, str, dict[str, Decimal]]] = []
     allowed = ("month", *money_fields, *quantity_fields, *optional_money_fields)
@@ -545,26 +548,39 @@ def parse_months(
     for i, entry in enumerate(value):
         where = f"{field}[{i}]"
         if not isinstance(entry, Mapping):
-            raise InputError(where, f"{where}: each month is an object with a month and amounts")
+            raise field_error(where, Message("each month is an object with a month and amounts"))
         check_keys(entry, allowed, where)
         year, month = parse_month(entry.get("month"), f"{where}.month")
         label = month_label(year, month)
         if fiscal_year_of_month(year, month) != fy:
-            raise InputError(
+            raise field_error(
                 f"{where}.month",
-                f"{where}.month: {label} is not in fiscal year {fy.label} "
-                f"({month_label(*first)} to {month_label(*last)})",
+                Message(
+                    "%(month)s is not in fiscal year %(fy)s (%(first)s to %(last)s)",
+                    month=label,
+                    fy=fy.label,
+                    first=month_label(*first),
+                    last=month_label(*last),
+                ),
             )
         m = fiscal_month(year, month)
         if m in seen:
-            raise InputError(
+            raise field_error(
                 f"{where}.month",
-                f"{where}.month: {label} is given twice (also {field}[{seen[m]}])",
+                Message(
+                    "%(month)s is given twice (also %(other)s)",
+                    month=label,
+                    other=FieldRef(f"{field}[{seen[m]}]"),
+                ),
             )
         if out and m < out[-1][0]:
-            raise InputError(
+            raise field_error(
                 f"{where}.month",
-                f"{where}.month: give the months in order; {label} comes after {out[-1][1]}",
+                Message(
+                    "give the months in order; %(month)s comes after %(before)s",
+                    month=label,
+                    before=out[-1][1],
+                ),
             )
         seen[m] = i
         amounts: dict[str, Decimal] = {}

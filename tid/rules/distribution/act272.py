@@ -10,7 +10,7 @@ from decimal import Decimal
 
 from tid.rules import readings
 from tid.rules.distribution.trace_figures import _pct
-from tid.rules.errors import InputError
+from tid.rules.errors import field_error
 from tid.rules.messages import N_, Amount, Message
 from tid.rules.money import from_cents, money_str, to_cents
 from tid.rules.params import ParamValue, history, note_period, param, param_or_none
@@ -270,11 +270,13 @@ def _reserve(
     gf = param(f"{_A}.general_fund_share", max(fy.start, act272_first_month()))
     if opened_on is None:
         if deficit is not None:
-            raise InputError(
+            raise field_error(
                 "convention_center_opened_on",
-                "convention_center_opened_on: give the day the Convention Center opened; the "
-                "operating deficit is used only in the reserve's years (the fiscal year of the "
-                "opening and the ten after it)",
+                Message(
+                    "give the day the Convention Center opened; the operating deficit is used "
+                    "only in the reserve's years (the fiscal year of the opening and the ten "
+                    "after it)"
+                ),
             )
         years = param(f"{_A}.convention_center_reserve_years", act272_first_month())
         warnings.append(
@@ -343,10 +345,13 @@ def distribute_act272(
     (collected from 2003-09-09) joins October's money.
     """
     if param_or_none(f"{_A}.bank_installment_count", fy.start) is None:
-        raise InputError(
+        raise field_error(
             "fiscal_year",
-            f"fiscal_year: FY{fy.label} falls under the IRC 1994 regime: give its collections "
-            "by lodging type (Act 272-2003 § 31 distributes from October 2003)",
+            Message(
+                "FY%(fy)s falls under the IRC 1994 regime: give its collections by lodging "
+                "type (Act 272-2003 § 31 distributes from October 2003)",
+                fy=fy.label,
+            ),
         )
     periods, joined = _act272_periods(fy, months)
     trace: list[TraceStep] = []

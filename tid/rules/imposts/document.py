@@ -8,19 +8,19 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
-from tid.rules.errors import InputError
+from tid.rules.errors import InputError, field_error, field_names
 from tid.rules.imposts.compiler import Value
 from tid.rules.imposts.evaluation import evaluate
 from tid.rules.imposts.language import compile_formula
 from tid.rules.limits import check_impost_work, checkpoint
-from tid.rules.messages import render, render_all
+from tid.rules.messages import Message, render, render_all
 from tid.rules.money import money_str, parse_decimal
 
 
 def _document_value(value: object, field: str) -> Value:
     """A number written as text becomes a Decimal; other text stays text (e.g. "hotel")."""
     if isinstance(value, bool | float | int):
-        raise InputError(field, f'{field}: write the value as text ("1234.50"), not as a number')
+        raise field_error(field, Message('write the value as text ("1234.50"), not as a number'))
     if isinstance(value, str):
         try:
             number = parse_decimal(value, field, allow_negative=True)
@@ -28,7 +28,7 @@ def _document_value(value: object, field: str) -> Value:
             return value
         # "120" is the whole number 120 (not 120.0): it reads back as written.
         return number if "." in value else number.quantize(Decimal(1))
-    raise InputError(field, f"{field}: expected a number or text")
+    raise field_error(field, Message("expected a number or text"))
 
 
 IMPOST_DOCUMENT_FIELDS = ("formula", "properties", "parameters")
@@ -42,26 +42,29 @@ def impost_document(document: Mapping[str, Any]) -> dict[str, Any]:
     column of the roll may be one)."""
     for key in document:
         if key not in IMPOST_DOCUMENT_FIELDS:
-            raise InputError(
+            raise field_error(
                 str(key),
-                f"{key}: unknown field; the fields here are " + ", ".join(IMPOST_DOCUMENT_FIELDS),
+                Message(
+                    "unknown field; the fields here are %(fields)s",
+                    fields=field_names(IMPOST_DOCUMENT_FIELDS),
+                ),
             )
     raw_params = document.get("parameters") or {}
     if not isinstance(raw_params, Mapping):
-        raise InputError("parameters", "parameters: give the parameters as {name: value}")
+        raise field_error("parameters", Message("give the parameters as {name: value}"))
     parameters = {str(k): _document_value(v, f"parameters.{k}") for k, v in raw_params.items()}
     text = document.get("formula")
     if not isinstance(text, str):
-        raise InputError("formula", "formula: write the formula of the impost as text")
+        raise field_error("formula", Message("write the formula of the impost as text"))
     formula = compile_formula(text, parameters=parameters)
     raw_props = document.get("properties")
     if not isinstance(raw_props, list) or not raw_props:
-        raise InputError("properties", "properties: give the list of properties, each with an id")
+        raise field_error("properties", Message("give the list of properties, each with an id"))
     check_impost_work(len(raw_props), formula.size)
     properties: list[dict[str, Any]] = []
     for i, item in enumerate(raw_props):
         if not isinstance(item, Mapping):
-            raise InputError(f"properties[{i}]", f"properties[{i}]: each property is an object")
+            raise field_error(f"properties[{i}]", Message("each property is an object"))
         prop: dict[str, Any] = {"id": item.get("id")}
         for key, value in item.items():
             if key != "id":
