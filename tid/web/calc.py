@@ -342,7 +342,7 @@ def _plain_reason(path: str, said: str) -> str:
     reason = said[len(path) + 2 :] if path and said.startswith(f"{path}: ") else str(said)
     if i18n.language() == "en":
         return reason
-    return _("this value cannot be accepted as it is written; see the field's help.")
+    return str(_("this value cannot be accepted as it is written; see the field's help."))
 
 
 def said_of(exc: InputError) -> str:
@@ -351,7 +351,9 @@ def said_of(exc: InputError) -> str:
     if isinstance(exc.message, Message):
         return render(exc.message)
     field = calc_text.field_label(exc.field) if exc.field else "—"
-    return _("%(field)s: %(reason)s", field=field, reason=_plain_reason(exc.field, exc.message))
+    return str(
+        _("%(field)s: %(reason)s", field=field, reason=_plain_reason(exc.field, exc.message))
+    )
 
 
 # What Python's JSON reader says of a broken document, in the reader's language.
@@ -374,8 +376,8 @@ def json_problem(problem: str) -> str:
     """Python's JSON reader's ``problem`` in the reader's language."""
     msgid = _JSON_PROBLEMS.get(problem)
     if msgid is None:
-        return _("the text is not written as JSON here")
-    return _(msgid)
+        return str(_("the text is not written as JSON here"))
+    return str(_(msgid))
 
 
 def place_error(spec: FormSpec, state: FormState, exc: InputError) -> None:
