@@ -124,3 +124,74 @@ def test_the_json_interface_keeps_its_paths(client: FlaskClient) -> None:
     assert "petition_received" in body["error"]
     response = client.post("/api/v1/calc/liens", json={})
     assert response.get_json()["field"] == "liens"
+
+
+# ---------------------------------------------------------------------------------------
+# The results of the distributions: steps, warnings and values as the page writes them
+
+RAW_AMOUNT = re.compile(r"\b\d{4,}\.\d{2}\b")
+TWELVE_MONTHS = [
+    {"month": f"{2024 if m >= 7 else 2025}-{m:02d}", "collected": "50000.00"}
+    for m in (7, 8, 9, 10, 11, 12, 1, 2, 3, 4, 5, 6)
+]
+RESULTS = {
+    "room-tax-distribution": {
+        "fiscal_year": "2024-25",
+        "bank_certified_amount": "1000000.00",
+        "months": TWELVE_MONTHS,
+    },
+    "excise-allocation": {
+        "fiscal_year": "2024-25",
+        "months": [
+            {
+                "month": "2024-07",
+                "gasoline_tax": "10000000.00",
+                "diesel_gallons": "5000000",
+                "crude_oil_excise": "1000000.00",
+                "reimbursements": "250000.00",
+                "cigarette_tax": "5000000.00",
+            }
+        ],
+    },
+}
+
+
+def _result_text(page: str) -> str:
+    """The visible text of a result: its warnings, tables and steps (not the JSON document
+    it carries for those who write files, nor the form's hidden fields)."""
+    main = re.search(r"<main.*</main>", page, flags=re.S)
+    assert main
+    body = re.sub(r"<details>\s*<summary>[^<]*JSON.*?</details>", " ", main.group(0), flags=re.S)
+    body = re.sub(r"<(script|style|svg|form)[^>]*>.*?</\1>", " ", body, flags=re.S)
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", body)))
+
+
+@pytest.mark.parametrize("name", sorted(RESULTS))
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_distributions_result_reads_as_the_page_writes(
+    client: FlaskClient, name: str, lang: str
+) -> None:
+    response = client.post(
+        f"/calc/{name}?lang={lang}", data={"document_json": json.dumps(RESULTS[name])}
+    )
+    assert response.status_code == 200
+    text = _result_text(response.get_data(as_text=True))
+    assert "How it was calculated" in text or "Cómo se calculó" in text
+    assert not IDENTIFIER.search(text), IDENTIFIER.findall(text)[:10]
+    assert not RAW_AMOUNT.search(text), RAW_AMOUNT.findall(text)[:10]
+    assert "distribution.act272" not in text and "excise." not in text
+    if lang == "es":
+        for english in ("Bank transfer", "Treasury General Fund", "General Fund (rest", "owed "):
+            assert english not in text, english
+
+
+def test_the_machine_trace_keeps_its_figures(client: FlaskClient) -> None:
+    body = client.post(
+        "/api/v1/calc/room-tax-distribution", json=RESULTS["room-tax-distribution"]
+    ).get_json()
+    steps = {s["step"]: s["value"] for s in body["trace"]}
+    assert steps["Share distribution.act272.general_fund_share"] == "0.05"
+    assert steps["Bank certified amount in 10 monthly transfers from 2024-07"] == ", ".join(
+        ["100000.00"] * 10
+    )
+    assert any(v.startswith("owed 100000.00, paid 50000.00") for v in steps.values())

@@ -24,7 +24,7 @@ from typing import Any
 
 from tid.rules import readings
 from tid.rules.errors import field_error
-from tid.rules.messages import N_, Amount, Message, render_all
+from tid.rules.messages import N_, Amount, Figure, Message, render_all
 from tid.rules.money import from_cents, money_str
 from tid.rules.params import (
     Overlay,
@@ -94,7 +94,7 @@ _LABELS = {
 }
 _GENERAL_FUND = Recipient(
     "general_fund",
-    "General Fund (rest of the cigarette tax)",
+    Message("General Fund (rest of the cigarette tax)"),
     N_("13 LPRA § 31751(a) (proceeds not allocated go to the General Fund)"),
     remainder=True,
 )
@@ -218,7 +218,8 @@ def _cents(amount: Decimal) -> int:
 
 
 def _m(cents: int) -> str:
-    return money_str(from_cents(cents))
+    """An amount of cents as the JSON writes it, and as money on a page (:class:`Figure`)."""
+    return Figure(from_cents(cents))
 
 
 def _d(cents: int) -> str:

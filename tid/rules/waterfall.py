@@ -29,12 +29,11 @@ from typing import Any, NamedTuple
 
 from tid.rules import readings
 from tid.rules.errors import field_error, field_names
-from tid.rules.messages import FieldRef, Message
+from tid.rules.messages import FieldRef, Figure, Message
 from tid.rules.money import (
     from_cents,
     json_money,
     json_quantity,
-    money_str,
 )
 from tid.rules.periods import (
     FiscalYear,
@@ -165,24 +164,22 @@ class WaterfallResult:
                 if not r.active_in(self.fiscal_year):
                     continue
                 if r.remainder:
-                    text: str = Message(
-                        "%(paid)s (what was left)", paid=money_str(from_cents(paid))
-                    )
+                    text: str = Message("%(paid)s (what was left)", paid=Figure(from_cents(paid)))
                 elif carried:
                     text = Message(
                         "owed %(owed)s, paid %(paid)s of %(left)s left; shortfall carried "
                         "%(carried)s",
-                        owed=money_str(from_cents(owed)),
-                        paid=money_str(from_cents(paid)),
-                        left=money_str(from_cents(left)),
-                        carried=money_str(from_cents(carried)),
+                        owed=Figure(from_cents(owed)),
+                        paid=Figure(from_cents(paid)),
+                        left=Figure(from_cents(left)),
+                        carried=Figure(from_cents(carried)),
                     )
                 else:
                     text = Message(
                         "owed %(owed)s, paid %(paid)s of %(left)s left",
-                        owed=money_str(from_cents(owed)),
-                        paid=money_str(from_cents(paid)),
-                        left=money_str(from_cents(left)),
+                        owed=Figure(from_cents(owed)),
+                        paid=Figure(from_cents(paid)),
+                        left=Figure(from_cents(left)),
                     )
                 steps.append(
                     TraceStep(

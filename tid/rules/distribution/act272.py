@@ -11,7 +11,7 @@ from decimal import Decimal
 from tid.rules import readings
 from tid.rules.distribution.trace_figures import _pct
 from tid.rules.errors import field_error
-from tid.rules.messages import N_, Amount, Message
+from tid.rules.messages import N_, Amount, FieldRef, Figure, Message, joined
 from tid.rules.money import from_cents, money_str, to_cents
 from tid.rules.params import ParamValue, history, note_period, param, param_or_none
 from tid.rules.periods import (
@@ -41,8 +41,10 @@ ACT272_KEYS = (
 RESERVE_KEY = "convention_center_reserve"
 CARRIED_KEYS = ("authority_debt_service", "convention_bureau")
 _A = "distribution.act272"
-REMAINDER_LABEL = "Tourism Company — remainder (the supplied § 31(B) is cut off after clause iii)"
-RESERVE_LABEL = "reserve (General Fund after the deficit is known)"
+REMAINDER_LABEL = N_(
+    "Tourism Company — remainder (the supplied § 31(B) is cut off after clause iii)"
+)
+RESERVE_LABEL = N_("reserve (General Fund after the deficit is known)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +174,7 @@ def act272_recipients(
     recipients = [
         Recipient(
             "authority_debt_service",
-            "Bank transfer for the Convention Center District Authority's debt service",
+            Message("Bank transfer for the Convention Center District Authority's debt service"),
             f"{count.citation}; {first.citation}",
             installments=schedule,
             carry_forward=True,
@@ -180,27 +182,39 @@ def act272_recipients(
         ),
         Recipient(
             "tourism_company_admin",
-            f"Tourism Company, administration of the tax ({_pct(admin)} of the month's total)",
+            Message(
+                "Tourism Company, administration of the tax (%(share)s of the month's total)",
+                share=_pct(admin),
+            ),
             admin.citation,
             share=admin.decimal,
             parameter=admin.name,
         ),
         Recipient(
             RESERVE_KEY if reserve else "general_fund",
-            f"Convention Center {RESERVE_LABEL} ({_pct(gf)} of the month's total)"
+            Message(
+                "Convention Center %(reserve)s (%(share)s of the month's total)",
+                reserve=Message(RESERVE_LABEL),
+                share=_pct(gf),
+            )
             if reserve
-            else f"Treasury General Fund ({_pct(gf)} of the month's total)",
+            else Message("Treasury General Fund (%(share)s of the month's total)", share=_pct(gf)),
             account.citation if reserve else gf.citation,
             share=gf.decimal,
             parameter=account.name if reserve else gf.name,
         ),
         Recipient(
             "convention_bureau",
-            f"Tourism Company for the Convention Bureau ({_pct(bureau)} of the month's total"
-            + (
-                f"; owed to date at least ${floor.decimal:,.2f} × months elapsed)"
-                if floor_on
-                else ")"
+            Message(
+                "Tourism Company for the Convention Bureau (%(share)s of the month's total; "
+                "owed to date at least %(floor)s × months elapsed)",
+                share=_pct(bureau),
+                floor=Amount(floor.decimal),
+            )
+            if floor_on
+            else Message(
+                "Tourism Company for the Convention Bureau (%(share)s of the month's total)",
+                share=_pct(bureau),
             ),
             bureau.citation + (f"; {floor.citation}" if floor_on else ""),
             share=bureau.decimal,
@@ -211,7 +225,7 @@ def act272_recipients(
         ),
         Recipient(
             "tourism_company_remainder",
-            REMAINDER_LABEL,
+            Message(REMAINDER_LABEL),
             f"{N_('Act 272-2003 § 31(B)')}; {readings.cite('remainder-to-tourism-company')}",
             remainder=True,
         ),
@@ -227,7 +241,8 @@ def _floor_warnings(
             Message(
                 "The Convention Bureau's floor of $%(decimal)s a month is off: the supplied § "
                 "31(B)(iii) leaves blank the fiscal year it applies from and "
-                "bureau_floor_from_fy was not given (%(reading)s).",
+                "%(field)s was not given (%(reading)s).",
+                field=FieldRef("bureau_floor_from_fy"),
                 reading=readings.note("bureau-floor-year"),
                 decimal=format(floor.decimal, ",.2f"),
             )
@@ -237,13 +252,14 @@ def _floor_warnings(
         return [
             Message(
                 "The Convention Bureau's floor applies from FY%(label)s as set by "
-                "bureau_floor_from_fy (the supplied § 31(B)(iii) leaves the fiscal year "
+                "%(field)s (the supplied § 31(B)(iii) leaves the fiscal year "
                 "blank). It is annual, $%(decimal)s, paid in monthly instalments of "
                 "$%(decimal2)s, and cumulative inside the fiscal year: after month m the "
                 "Bureau is owed to date the greater of 9%% of the year's tax to date and "
                 "$%(decimal2)s × m, so early months whose 9%% is larger count toward the floor "
                 "of later months (%(reading)s).",
                 reading=readings.note("bureau-floor-to-date"),
+                field=FieldRef("bureau_floor_from_fy"),
                 label=bureau_floor_from_fy.label,
                 decimal=format(annual.decimal, ",.2f"),
                 decimal2=format(floor.decimal, ",.2f"),
@@ -251,8 +267,9 @@ def _floor_warnings(
         ]
     return [
         Message(
-            "The Convention Bureau's floor is off in FY%(label)s: bureau_floor_from_fy is "
+            "The Convention Bureau's floor is off in FY%(label)s: %(field)s is "
             "FY%(label2)s (the supplied § 31(B)(iii) leaves the year blank).",
+            field=FieldRef("bureau_floor_from_fy"),
             label=fy.label,
             label2=bureau_floor_from_fy.label,
         )
@@ -281,10 +298,11 @@ def _reserve(
         years = param(f"{_A}.convention_center_reserve_years", act272_first_month())
         warnings.append(
             Message(
-                "The %(gf)s goes to the Treasury General Fund: convention_center_opened_on was "
+                "The %(gf)s goes to the Treasury General Fund: %(field)s was "
                 "not given, and in the years of the Convention Center's reserve the %(gf)s is "
                 "held for the Center's operating deficit. %(years)s",
                 gf=_pct(gf),
+                field=FieldRef("convention_center_opened_on"),
                 years=reserve_years_said(years),
             )
         )
@@ -375,7 +393,12 @@ def distribute_act272(
     trace.insert(0, _act272_bank_transfers(fy, count, first, schedule))
     for pv in used[2:5]:
         trace.append(
-            TraceStep(Message("Share %(name)s", name=pv.name), str(pv.value), pv.citation, pv.name)
+            TraceStep(
+                Message("Share %(name)s", name=FieldRef(pv.name)),
+                str(pv.value),
+                pv.citation,
+                pv.name,
+            )
         )
     trace += _act272_month_values(fy, [m for m, _c in periods], months_used)
     warnings += _floor_warnings(fy, floor, bureau_floor_from_fy, floor_on)
@@ -528,7 +551,7 @@ def _act272_bank_transfers(
             integer=count.integer,
             value=month_label(*month_of_fiscal(fy, first.integer)),
         ),
-        ", ".join(money_str(from_cents(c)) for c in schedule if c),
+        joined([Figure(from_cents(c)) for c in schedule if c], ", "),
         f"{count.citation}; {first.citation}",
         count.name,
     )
@@ -779,9 +802,9 @@ def _act272_outstanding(
             Message(
                 "Outstanding at the end of FY%(label)s: %(key)s",
                 label=fy.label,
-                key=key,
+                key=FieldRef(key),
             ),
-            money_str(from_cents(out[key])),
+            Figure(from_cents(out[key])),
             "Act 272-2003 § 31(A)" if key == CARRIED_KEYS[0] else floor.citation,
         )
         for key in CARRIED_KEYS
