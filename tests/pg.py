@@ -7,6 +7,7 @@ the schema, so tests never see each other's rows.
 
 from __future__ import annotations
 
+import fcntl
 import glob
 import os
 import shutil
@@ -55,10 +56,39 @@ def _free_port() -> int:
         return port
 
 
+# A live server's folder holds this file locked by the process that made it (flock): the
+# lock goes with that process however it ends.
+OWNER = ".owner"
+
+
+def _owner_alive(root: Path) -> bool | None:
+    """Whether the process that made ``root`` still holds it (None: a folder made before
+    folders had an owner's lock)."""
+    try:
+        fd = os.open(root / OWNER, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
 def sweep_stale_servers(folder: Path) -> None:
-    """Remove the data folders of throwaway servers whose run was killed (their server's
-    process is gone): in memory, they would hold it until the machine restarts."""
+    """Remove the data folders of throwaway servers whose run was killed (their maker's
+    process is gone): in memory, they would hold it until the machine restarts. A folder
+    still held by its maker is left alone, whatever state its server is in (initdb runs
+    programs that come and go, so a server's own pid file can name a process gone a moment
+    ago)."""
     for root in folder.glob("tid-pg-*"):
+        alive = _owner_alive(root)
+        if alive is not None:
+            if not alive:
+                shutil.rmtree(root, ignore_errors=True)
+            continue
         pid_file = root / "data" / "postmaster.pid"
         try:
             pid = int(pid_file.read_text().split()[0])
@@ -79,6 +109,9 @@ class ThrowawayPostgres:
 
     def __init__(self) -> None:
         self.root = Path(tempfile.mkdtemp(prefix="tid-pg-", dir=memory_folder()))
+        # Held until this process ends: the sweep of another run never takes this folder.
+        self._owner = os.open(self.root / OWNER, os.O_CREAT | os.O_RDWR, 0o600)
+        fcntl.flock(self._owner, fcntl.LOCK_EX)
         self.data = self.root / "data"
         self.socket_dir = self.root / "sock"
         self.port = _free_port()
@@ -148,3 +181,4 @@ class ThrowawayPostgres:
             self._run(_binary("pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop")
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
+            os.close(self._owner)

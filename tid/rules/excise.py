@@ -23,7 +23,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from tid.rules import readings
-from tid.rules.errors import field_error
+from tid.rules.errors import InputError, field_error
 from tid.rules.messages import N_, Amount, Figure, Message, render_all
 from tid.rules.money import from_cents, money_str
 from tid.rules.params import (
@@ -220,6 +220,29 @@ def _cents(amount: Decimal) -> int:
 def _m(cents: int) -> str:
     """An amount of cents as the JSON writes it, and as money on a page (:class:`Figure`)."""
     return Figure(from_cents(cents))
+
+
+def _more_than_revenue(i: int, reimbursements: Decimal, revenue: int) -> InputError:
+    return field_error(
+        f"months[{i}].reimbursements",
+        Message(
+            "%(amount)s is more than the month's fuel revenue for HTA (%(revenue)s)",
+            amount=Amount(reimbursements),
+            revenue=Amount.of_cents(revenue),
+        ),
+    )
+
+
+def _more_than_collected(i: int, reimbursements: Decimal, collected: int) -> InputError:
+    return field_error(
+        f"months[{i}].cigarette_reimbursements",
+        Message(
+            "%(amount)s is more than the month's cigarette tax (%(tax)s); the amounts "
+            "reimbursed under 13 LPRA § 31668 cannot exceed the collections",
+            amount=Amount(reimbursements),
+            tax=Amount.of_cents(collected),
+        ),
+    )
 
 
 def _d(cents: int) -> str:
@@ -484,28 +507,13 @@ def allocate_excise(fy: FiscalYear, months: Sequence[ExciseMonth]) -> ExciseResu
         reimbursed = _cents(m.reimbursements)
         net = gasoline + diesel + crude - reimbursed
         if net < 0:
-            raise field_error(
-                f"months[{i}].reimbursements",
-                Message(
-                    "%(amount)s is more than the month's fuel revenue for HTA (%(revenue)s)",
-                    amount=Amount(m.reimbursements),
-                    revenue=Amount.of_cents(net + reimbursed),
-                ),
-            )
+            raise _more_than_revenue(i, m.reimbursements, net + reimbursed)
         fuel.append((gasoline, diesel, crude, reimbursed, net))
         hta_fuel.append(net)
         collected = _cents(m.cigarette_tax)
         back = _cents(m.cigarette_reimbursements)
         if back > collected:
-            raise field_error(
-                f"months[{i}].cigarette_reimbursements",
-                Message(
-                    "%(amount)s is more than the month's cigarette tax (%(tax)s); the amounts "
-                    "reimbursed under 13 LPRA § 31668 cannot exceed the collections",
-                    amount=Amount(m.cigarette_reimbursements),
-                    tax=Amount.of_cents(collected),
-                ),
-            )
+            raise _more_than_collected(i, m.cigarette_reimbursements, collected)
         cigarette_net.append((collected, back, collected - back))
         periods.append((m.fiscal_month, collected - back))
     cigarette = _cigarette_waterfall(plan, periods)

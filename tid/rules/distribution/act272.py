@@ -205,17 +205,7 @@ def act272_recipients(
         ),
         Recipient(
             "convention_bureau",
-            Message(
-                "Tourism Company for the Convention Bureau (%(share)s of the month's total; "
-                "owed to date at least %(floor)s × months elapsed)",
-                share=_pct(bureau),
-                floor=Amount(floor.decimal),
-            )
-            if floor_on
-            else Message(
-                "Tourism Company for the Convention Bureau (%(share)s of the month's total)",
-                share=_pct(bureau),
-            ),
+            _bureau_label(bureau, floor, floor_on),
             bureau.citation + (f"; {floor.citation}" if floor_on else ""),
             share=bureau.decimal,
             floor=floor.cents if floor_on else None,
@@ -231,6 +221,27 @@ def act272_recipients(
         ),
     ]
     return recipients, schedule, [count, first, admin, gf, bureau, floor]
+
+
+def _bureau_label(bureau: ParamValue, floor: ParamValue, floor_on: bool) -> Message:
+    if floor_on:
+        return Message(
+            "Tourism Company for the Convention Bureau (%(share)s of the month's total; "
+            "owed to date at least %(floor)s × months elapsed)",
+            share=_pct(bureau),
+            floor=Amount(floor.decimal),
+        )
+    return Message(
+        "Tourism Company for the Convention Bureau (%(share)s of the month's total)",
+        share=_pct(bureau),
+    )
+
+
+def _share_step(pv: ParamValue) -> TraceStep:
+    """A share's step: its parameter (named by its description on a page) and its value."""
+    return TraceStep(
+        Message("Share %(name)s", name=FieldRef(pv.name)), str(pv.value), pv.citation, pv.name
+    )
 
 
 def _floor_warnings(
@@ -391,15 +402,7 @@ def distribute_act272(
     )
     count, first, floor = used[0], used[1], used[5]
     trace.insert(0, _act272_bank_transfers(fy, count, first, schedule))
-    for pv in used[2:5]:
-        trace.append(
-            TraceStep(
-                Message("Share %(name)s", name=FieldRef(pv.name)),
-                str(pv.value),
-                pv.citation,
-                pv.name,
-            )
-        )
+    trace += [_share_step(pv) for pv in used[2:5]]
     trace += _act272_month_values(fy, [m for m, _c in periods], months_used)
     warnings += _floor_warnings(fy, floor, bureau_floor_from_fy, floor_on)
     if floor_on:
