@@ -155,3 +155,23 @@ def test_a_bad_tried_reform_is_refused_next_to_its_field(client: FlaskClient) ->
     assert response.status_code == 422
     errors = _errors(response.get_data(as_text=True))
     assert errors and not any(CODE.search(e) for e in errors), errors
+
+
+def test_a_reform_that_changes_nothing_here_says_so_instead_of_an_empty_chart(
+    client: FlaskClient,
+) -> None:
+    from tid.web.reform_examples import EXAMPLES
+
+    data = {
+        "title": "Hoteles al 7 %",
+        "calculator": "excise-allocation",
+        "document_json": json.dumps(EXAMPLES["prita-cap"]["document"]),
+        "change-0-parameter": HOTEL,
+        "change-0-from": "2025-07-01",
+        "change-0-value": "0.07",
+    }
+    response = client.post("/reforms/try/", data=data)
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert "cada diferencia entre la ley y la reforma es cero" in page
+    assert '<svg xmlns="http://www.w3.org/2000/svg" class="chart"' not in page

@@ -12,6 +12,7 @@ autoescaping on, so a municipality called ``<script>`` is shown, never run.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, Decimal
@@ -104,6 +105,7 @@ class Chart:
     table_header: tuple[str, ...] = ()
     table_rows: tuple[tuple[str, ...], ...] = ()
     extra: dict[str, str] = field(default_factory=dict)
+    font_size: int = 11
 
 
 def nice_step(largest: Decimal, ticks: int = 5) -> Decimal:
@@ -224,6 +226,15 @@ def stacked_bars(
     )
 
 
+# The signed bars' drawing: as wide as a phone shows it at its own size (a 390-pixel screen
+# leaves about 350 for the page's column), so that no text is drawn smaller than
+# SIGNED_FONT_SIZE pixels; each item's name is written whole above its bar, wrapped.
+SIGNED_WIDTH = 340
+SIGNED_FONT_SIZE = 12
+# Characters of a name on one line: DejaVu Sans averages under 0.62 em a character.
+SIGNED_LINE_CHARS = int((SIGNED_WIDTH - 8) / (SIGNED_FONT_SIZE * Decimal("0.62")))
+
+
 def signed_bars(
     *,
     id: str,
@@ -235,27 +246,47 @@ def signed_bars(
     value_label: str = "",
 ) -> Chart:
     """One horizontal bar per item (a municipality), right of zero when positive, left when
-    negative: the hold-harmless top-ups and what they were taken from."""
-    # The right margin leaves room for the last tick's label, centred on the plot's edge.
-    label_width, right, top, bottom = 150, 48, 12, 28
-    row_height = 18
-    plot_width = 420
-    width = label_width + plot_width + right
-    height = top + row_height * max(len(items), 1) + bottom
+    negative: the hold-harmless top-ups and what they were taken from. Each item's name is
+    written whole above its bar (wrapped), so that a long name is never cut."""
+    margin, top, bottom, line_height, bar_height = 4, 8, 28, 15, 14
+    width = SIGNED_WIDTH
+    # Room at both ends for the outer ticks' labels, centred on the plot's edges.
+    plot_left, plot_right = Decimal(margin + 58), Decimal(width - margin - 58)
+    plot_width = plot_right - plot_left
     largest_up = max((a for _n_, a in items if a > 0), default=ZERO)
     largest_down = max((-a for _n_, a in items if a < 0), default=ZERO)
     span = largest_up + largest_down
-    step = nice_step(span if span > 0 else Decimal(1), 4)
+    step = nice_step(span if span > 0 else Decimal(1), 2)
     up = _ceil_to(largest_up, step) if largest_up > 0 else ZERO
     down = _ceil_to(largest_down, step) if largest_down > 0 else ZERO
     if up + down == 0:
         up = step
-    unit = Decimal(plot_width) / (up + down)
-    zero_x = Decimal(label_width) + down * unit
-    plot_bottom = Decimal(top + row_height * max(len(items), 1))
+    unit = plot_width / (up + down)
+    zero_x = plot_left + down * unit
 
-    lines: list[Line] = []
     texts: list[Text] = []
+    bars: list[Bar] = []
+    y = Decimal(top)
+    for name, amount in items:
+        for line in textwrap.wrap(name, SIGNED_LINE_CHARS) or [""]:
+            y += line_height
+            texts.append(Text(_n(Decimal(margin)), _n(y - 3), line, "start", "category"))
+        w = abs(amount) * unit
+        if w > 0:
+            x = zero_x if amount > 0 else zero_x - w
+            bars.append(
+                Bar(
+                    _n(x),
+                    _n(y + 1),
+                    _n(w),
+                    _n(Decimal(bar_height - 2)),
+                    POSITIVE if amount > 0 else NEGATIVE,
+                    f"{name}: {fmt(amount)}",
+                )
+            )
+        y += bar_height + 6
+    plot_bottom = y
+    lines: list[Line] = []
     tick = -down
     while tick <= up:
         x = zero_x + tick * unit
@@ -263,36 +294,18 @@ def signed_bars(
         texts.append(Text(_n(x), _n(plot_bottom + 16), (tick_fmt or fmt)(tick), "middle", "tick"))
         tick += step
     lines.append(Line(_n(zero_x), _n(Decimal(top)), _n(zero_x), _n(plot_bottom), "axis"))
-    bars: list[Bar] = []
-    for i, (name, amount) in enumerate(items):
-        y = Decimal(top + row_height * i)
-        texts.append(
-            Text(_n(Decimal(label_width - 6)), _n(y + row_height - 5), name, "end", "category")
-        )
-        w = abs(amount) * unit
-        if w > 0:
-            x = zero_x if amount > 0 else zero_x - w
-            bars.append(
-                Bar(
-                    _n(x),
-                    _n(y + 3),
-                    _n(w),
-                    _n(Decimal(row_height - 6)),
-                    POSITIVE if amount > 0 else NEGATIVE,
-                    f"{name}: {fmt(amount)}",
-                )
-            )
     return Chart(
         id=id,
         title=title,
         description=description,
         width=width,
-        height=height,
+        height=int(plot_bottom) + bottom,
         bars=tuple(bars),
         texts=tuple(texts),
         lines=tuple(lines),
         table_header=("", value_label),
         table_rows=tuple((name, fmt(amount)) for name, amount in items),
+        font_size=SIGNED_FONT_SIZE,
     )
 
 

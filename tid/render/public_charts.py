@@ -32,7 +32,7 @@ def grouped_bars(
     """A bar per series in each group (``(group label, [(series key, amount)])``), on one
     money scale from zero; each bar's tooltip says its series, group and amount, written by
     ``money`` (the reader's format: the caller's)."""
-    left, top, bottom, width, height = 78, 10, 34, 640, 220
+    left, top, bottom, width, height = 104, 10, 34, 660, 220
     plot_h = Decimal(height - top - bottom)
     largest = max([value for _label, series in groups for _key, value in series] + [Decimal(0)])
     step = nice_step(largest) if largest > 0 else Decimal(1)

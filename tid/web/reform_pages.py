@@ -370,7 +370,7 @@ def _fund_context(
     return context
 
 
-def difference_chart(comparison: fund_compare.Comparison, name: str) -> charts.Chart:
+def difference_chart(comparison: fund_compare.Comparison, name: str) -> charts.Chart | None:
     """The differences, one bar each, in the reader's language."""
     return reform_note.difference_chart(comparison, name, i18n.say)
 

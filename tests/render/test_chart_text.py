@@ -1,0 +1,89 @@
+"""The charts' text is whole and readable: no name cut at the drawing's edge, none drawn
+under 11 pixels on a 390-pixel phone or a 1280-pixel screen, and no empty frame for
+differences that are all zero."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from pathlib import Path
+
+from tid.documents import reform_note
+from tid.render import charts, public_charts
+from tid.rules import fund_compare
+
+ROOT = Path(__file__).resolve().parents[2]
+LONG = "Autoridad del Distrito del Centro de Convenciones (servicio de la deuda)"
+# A DejaVu Sans character is at most this wide on average, in ems (digits and capitals
+# included); what a text of n characters needs at a size of s pixels is n × s × EM.
+EM = Decimal("0.62")
+# The column a 390-pixel phone leaves a chart (the page's padding on both sides).
+PHONE_COLUMN = 350
+
+
+def _usd(amount: Decimal) -> str:
+    text = f"{amount:,.2f}"
+    return f"-${text[1:]}" if text.startswith("-") else f"${text}"
+
+
+def _extent(text: charts.Text, size: int) -> tuple[Decimal, Decimal]:
+    width = len(text.text) * size * EM
+    x = Decimal(text.x)
+    if text.anchor == "end":
+        return x - width, x
+    if text.anchor == "middle":
+        return x - width / 2, x + width / 2
+    return x, x + width
+
+
+def test_a_long_name_is_written_whole_inside_the_drawing() -> None:
+    chart = charts.signed_bars(
+        id="c",
+        title="t",
+        description="d",
+        items=[(LONG, Decimal("-1250000.00")), ("Fondo General", Decimal("3000000.00"))],
+        fmt=_usd,
+    )
+    for text in chart.texts:
+        left, right = _extent(text, chart.font_size)
+        assert left >= 0 and right <= chart.width, (text.text, left, right, chart.width)
+    names = " ".join(t.text for t in chart.texts if t.css == "category")
+    assert LONG in names  # whole, if on more than one line
+
+
+def test_the_chart_is_drawn_at_eleven_pixels_or_more_on_a_phone_and_a_screen() -> None:
+    chart = charts.signed_bars(
+        id="c", title="t", description="d", items=[(LONG, Decimal("1.00"))], fmt=_usd
+    )
+    svg = charts.render_svg(chart)
+    size = int(re.search(r'<svg[^>]* font-size="(\d+)"', svg).group(1))  # type: ignore[union-attr]
+    for column in (PHONE_COLUMN, 1280):
+        scale = min(Decimal(1), Decimal(column) / chart.width)  # drawn no wider than it is
+        assert size * scale >= 11, (column, size * scale)
+
+
+def test_the_public_charts_keep_their_size_and_their_ticks_fit() -> None:
+    template = (ROOT / "templates/account/_chart.html").read_text()
+    size = int(re.search(r'<svg[^>]* font-size="(\d+)"', template).group(1))  # type: ignore[union-attr]
+    assert size >= 11
+    # The chart is never shrunk to the column: a phone scrolls it sideways instead.
+    assert '<div class="chart-frame">' in template
+    css = (ROOT / "tid/static/tid.css").read_text()
+    assert re.search(r"\.chart-frame svg\.chart \{[^}]*max-width: none", css)
+    chart = public_charts.grouped_bars(
+        [("2024-25", [("billed", Decimal("1250000.00")), ("collected", Decimal("990000.00"))])],
+        chart_id="p",
+        title="t",
+        series_titles={"billed": "Facturado", "collected": "Cobrado"},
+        money=_usd,
+    )
+    for shape in chart.shapes:
+        if shape.kind == "text" and shape.attrs.get("text-anchor") == "end":
+            assert Decimal(shape.attrs["x"]) - len(shape.text) * size * EM >= 0, shape.text
+
+
+def test_differences_all_zero_draw_no_empty_frame() -> None:
+    law = {"totals": {"mba": "800000.00", "prita": "3000000.00"}}
+    comparison = fund_compare.side_by_side(law, law)
+    assert comparison is not None and not any(r.difference for r in comparison.rows)
+    assert reform_note.difference_chart(comparison, "excise-allocation", str) is None
