@@ -87,3 +87,18 @@ def test_differences_all_zero_draw_no_empty_frame() -> None:
     comparison = fund_compare.side_by_side(law, law)
     assert comparison is not None and not any(r.difference for r in comparison.rows)
     assert reform_note.difference_chart(comparison, "excise-allocation", str) is None
+
+
+def test_a_stacked_charts_legend_is_written_whole_inside_the_drawing() -> None:
+    chart = charts.stacked_bars(
+        id="s",
+        title="t",
+        description="d",
+        categories=["2024-07", "2024-08"],
+        series=[("authority", LONG), ("gf", "Fondo General")],
+        values={"2024-07": {"authority": Decimal("100.00")}, "2024-08": {"gf": Decimal("5.00")}},
+        fmt=_usd,
+    )
+    for swatch in chart.legend:
+        right = Decimal(swatch.text_x) + len(swatch.text) * chart.font_size * EM
+        assert right <= chart.width, (swatch.text, right, chart.width)

@@ -148,7 +148,8 @@ def stacked_bars(
     left, right, top, bottom = 96, 16, 16, 44
     plot_width = max(360, 56 * len(categories))
     plot_height = 240
-    width = left + plot_width + right
+    longest = max((len(label) for _k, label in series), default=0)
+    width = max(left + plot_width + right, int(4 + 18 + longest * 11 * Decimal("0.62") + 8))
     height = top + plot_height + bottom + 20 * len(series) + 8
     totals = [
         sum((max(values.get(c, {}).get(k, ZERO), ZERO) for k, _ in series), ZERO)
@@ -197,7 +198,7 @@ def stacked_bars(
 
     legend: list[Swatch] = []
     for j, (_key, label) in enumerate(series):
-        x = Decimal(left)
+        x = Decimal(4)  # from the drawing's left edge: a recipient's long name fits whole
         y = base_y + 30 + 20 * j
         legend.append(
             Swatch(_n(x), _n(y), PALETTE[j % len(PALETTE)], label, _n(x + 18), _n(y + 10))
