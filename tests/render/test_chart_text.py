@@ -62,24 +62,31 @@ def test_the_chart_is_drawn_at_eleven_pixels_or_more_on_a_phone_and_a_screen() -
         assert size * scale >= 11, (column, size * scale)
 
 
-def test_the_public_charts_keep_their_size_and_their_ticks_fit() -> None:
+def test_the_public_charts_fit_a_phone_at_eleven_pixels_or_more() -> None:
     template = (ROOT / "templates/account/_chart.html").read_text()
     size = int(re.search(r'<svg[^>]* font-size="(\d+)"', template).group(1))  # type: ignore[union-attr]
-    assert size >= 11
-    # The chart is never shrunk to the column: a phone scrolls it sideways instead.
-    assert '<div class="chart-frame">' in template
-    css = (ROOT / "tid/static/tid.css").read_text()
-    assert re.search(r"\.chart-frame svg\.chart \{[^}]*max-width: none", css)
     chart = public_charts.grouped_bars(
-        [("2024-25", [("billed", Decimal("1250000.00")), ("collected", Decimal("990000.00"))])],
+        [
+            (month, [("billed", Decimal("1250000.00")), ("collected", Decimal("990000.00"))])
+            for month in ("julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre")
+        ],
         chart_id="p",
         title="t",
         series_titles={"billed": "Facturado", "collected": "Cobrado"},
         money=_usd,
     )
+    for column in (PHONE_COLUMN, 1280):
+        assert size * min(Decimal(1), Decimal(column) / chart.width) >= 11
     for shape in chart.shapes:
-        if shape.kind == "text" and shape.attrs.get("text-anchor") == "end":
-            assert Decimal(shape.attrs["x"]) - len(shape.text) * size * EM >= 0, shape.text
+        if shape.kind == "text":
+            text = charts.Text(
+                shape.attrs["x"],
+                shape.attrs["y"],
+                shape.text,
+                shape.attrs.get("text-anchor", "start"),
+            )
+            left, right = _extent(text, size)
+            assert left >= 0 and right <= chart.width, (shape.text, left, right)
 
 
 def test_differences_all_zero_draw_no_empty_frame() -> None:
@@ -89,16 +96,23 @@ def test_differences_all_zero_draw_no_empty_frame() -> None:
     assert reform_note.difference_chart(comparison, "excise-allocation", str) is None
 
 
-def test_a_stacked_charts_legend_is_written_whole_inside_the_drawing() -> None:
+def test_a_stacked_chart_fits_a_phone_with_its_names_whole() -> None:
+    months = [f"2024-{m:02d}" for m in range(7, 13)] + [f"2025-{m:02d}" for m in range(1, 7)]
     chart = charts.stacked_bars(
         id="s",
         title="t",
         description="d",
-        categories=["2024-07", "2024-08"],
+        categories=months,
         series=[("authority", LONG), ("gf", "Fondo General")],
-        values={"2024-07": {"authority": Decimal("100.00")}, "2024-08": {"gf": Decimal("5.00")}},
+        values={m: {"authority": Decimal("100000.00"), "gf": Decimal("5000.00")} for m in months},
         fmt=_usd,
     )
+    assert chart.font_size * min(Decimal(1), Decimal(PHONE_COLUMN) / chart.width) >= 11
+    for text in chart.texts:
+        left, right = _extent(text, chart.font_size)
+        assert left >= 0 and right <= chart.width, (text.text, left, right, chart.width)
     for swatch in chart.legend:
         right = Decimal(swatch.text_x) + len(swatch.text) * chart.font_size * EM
         assert right <= chart.width, (swatch.text, right, chart.width)
+    written = " ".join([s.text for s in chart.legend] + [t.text for t in chart.texts])
+    assert all(word in written for word in LONG.split())  # the long name, whole

@@ -128,6 +128,15 @@ def _ceil_to(value: Decimal, step: Decimal) -> Decimal:
 
 # Long: one drawing, top to bottom: scale, stacked bars, labels, legend and the table that reads it
 # out.
+# The bar charts' drawing: as wide as a phone shows it at its own size (a 390-pixel screen
+# leaves about 350 for the page's column), so that no text is drawn smaller than
+# SIGNED_FONT_SIZE pixels; each item's name is written whole above its bar, wrapped.
+SIGNED_WIDTH = 340
+SIGNED_FONT_SIZE = 12
+# Characters of a name on one line: DejaVu Sans averages under 0.62 em a character.
+SIGNED_LINE_CHARS = int((SIGNED_WIDTH - 8) / (SIGNED_FONT_SIZE * Decimal("0.62")))
+
+
 def stacked_bars(
     *,
     id: str,
@@ -140,69 +149,77 @@ def stacked_bars(
     tick_fmt: Formatter | None = None,
     total_label: str = "Total",
 ) -> Chart:
-    """One column per category (a month), stacked by series (a recipient) in order.
+    """One horizontal bar per category (a month), stacked by series (a recipient) in order
+    from the left; the category's name above its bar, the series' names below, each whole
+    (wrapped), on a drawing a phone shows at its own size (:data:`SIGNED_WIDTH`).
 
     ``series`` is ``[(key, label)]``; ``values[category][key]`` the amount (absent: zero;
     negative amounts are drawn as zero and still listed in the table).
     """
-    left, right, top, bottom = 96, 16, 16, 44
-    plot_width = max(360, 56 * len(categories))
-    plot_height = 240
-    longest = max((len(label) for _k, label in series), default=0)
-    width = max(left + plot_width + right, int(4 + 18 + longest * 11 * Decimal("0.62") + 8))
-    height = top + plot_height + bottom + 20 * len(series) + 8
+    margin, top, line_height, bar_height = 4, 8, 15, 14
+    width = SIGNED_WIDTH
+    plot_left, plot_right = Decimal(margin + 30), Decimal(width - margin - 54)
     totals = [
         sum((max(values.get(c, {}).get(k, ZERO), ZERO) for k, _ in series), ZERO)
         for c in categories
     ]
     largest = max(totals, default=ZERO)
-    step = nice_step(largest)
+    step = nice_step(largest if largest > 0 else Decimal(1), 2)
     scale_top = max(_ceil_to(largest, step), step)
-    unit = Decimal(plot_height) / scale_top
-    base_y = Decimal(top + plot_height)
+    unit = (plot_right - plot_left) / scale_top
 
-    lines: list[Line] = []
     texts: list[Text] = []
-    tick = ZERO
-    while tick <= scale_top:
-        y = base_y - tick * unit
-        lines.append(Line(_n(Decimal(left)), _n(y), _n(Decimal(left + plot_width)), _n(y)))
-        texts.append(Text(_n(Decimal(left - 6)), _n(y + 4), (tick_fmt or fmt)(tick), "end", "tick"))
-        tick += step
-    lines.append(
-        Line(_n(Decimal(left)), _n(base_y), _n(Decimal(left + plot_width)), _n(base_y), "axis")
-    )
-
-    slot = Decimal(plot_width) / max(len(categories), 1)
-    bar_width = slot * Decimal("0.7")
     bars: list[Bar] = []
-    for i, category in enumerate(categories):
-        x = Decimal(left) + slot * i + (slot - bar_width) / 2
-        y = base_y
+    y = Decimal(top)
+    for category in categories:
+        y += line_height
+        texts.append(Text(_n(Decimal(margin)), _n(y - 3), category, "start", "category"))
+        x = plot_left
         for j, (key, label) in enumerate(series):
             amount = values.get(category, {}).get(key, ZERO)
-            h = max(amount, ZERO) * unit
-            if h > 0:
-                y -= h
+            w = max(amount, ZERO) * unit
+            if w > 0:
                 bars.append(
                     Bar(
                         _n(x),
-                        _n(y),
-                        _n(bar_width),
-                        _n(h),
+                        _n(y + 1),
+                        _n(w),
+                        _n(Decimal(bar_height - 2)),
                         PALETTE[j % len(PALETTE)],
                         f"{category} · {label}: {fmt(amount)}",
                     )
                 )
-        texts.append(Text(_n(x + bar_width / 2), _n(base_y + 16), category, "middle", "category"))
+                x += w
+        y += bar_height + 6
+    plot_bottom = y
+    lines: list[Line] = []
+    tick = ZERO
+    while tick <= scale_top:
+        x = plot_left + tick * unit
+        lines.append(Line(_n(x), _n(Decimal(top)), _n(x), _n(plot_bottom)))
+        texts.append(Text(_n(x), _n(plot_bottom + 16), (tick_fmt or fmt)(tick), "middle", "tick"))
+        tick += step
+    lines.append(Line(_n(plot_left), _n(Decimal(top)), _n(plot_left), _n(plot_bottom), "axis"))
 
     legend: list[Swatch] = []
+    y = plot_bottom + 30
     for j, (_key, label) in enumerate(series):
-        x = Decimal(4)  # from the drawing's left edge: a recipient's long name fits whole
-        y = base_y + 30 + 20 * j
+        wrapped = textwrap.wrap(label, SIGNED_LINE_CHARS - 3) or [""]
         legend.append(
-            Swatch(_n(x), _n(y), PALETTE[j % len(PALETTE)], label, _n(x + 18), _n(y + 10))
+            Swatch(
+                _n(Decimal(margin)),
+                _n(y),
+                PALETTE[j % len(PALETTE)],
+                wrapped[0],
+                _n(Decimal(margin + 18)),
+                _n(y + 10),
+            )
         )
+        for extra, line in enumerate(wrapped[1:], 1):
+            texts.append(
+                Text(_n(Decimal(margin + 18)), _n(y + 10 + line_height * extra), line, "start")
+            )
+        y += line_height * (len(wrapped) - 1) + 20
     header = ("", *(label for _k, label in series), total_label)
     rows = tuple(
         (
@@ -217,23 +234,15 @@ def stacked_bars(
         title=title,
         description=description,
         width=width,
-        height=height,
+        height=int(y) + 4,
         bars=tuple(bars),
         texts=tuple(texts),
         lines=tuple(lines),
         legend=tuple(legend),
         table_header=header,
         table_rows=rows,
+        font_size=SIGNED_FONT_SIZE,
     )
-
-
-# The signed bars' drawing: as wide as a phone shows it at its own size (a 390-pixel screen
-# leaves about 350 for the page's column), so that no text is drawn smaller than
-# SIGNED_FONT_SIZE pixels; each item's name is written whole above its bar, wrapped.
-SIGNED_WIDTH = 340
-SIGNED_FONT_SIZE = 12
-# Characters of a name on one line: DejaVu Sans averages under 0.62 em a character.
-SIGNED_LINE_CHARS = int((SIGNED_WIDTH - 8) / (SIGNED_FONT_SIZE * Decimal("0.62")))
 
 
 def signed_bars(
