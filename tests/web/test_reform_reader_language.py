@@ -18,7 +18,7 @@ from tests.conftest import People, login, make_test_app
 from tid.services import request_rate
 
 HOTEL = "room_tax.act272.rate.hotel"
-CODE = re.compile(r"\b[a-z]+_[a-z_]+(\.[a-z0-9_]+)+\b")
+CODE = re.compile(r"\b[a-z_]+(?:\.[a-z0-9_]+)+\b")
 
 
 def _errors(page: str) -> list[str]:
@@ -175,3 +175,18 @@ def test_a_reform_that_changes_nothing_here_says_so_instead_of_an_empty_chart(
     page = response.get_data(as_text=True)
     assert "cada diferencia entre la ley y la reforma es cero" in page
     assert '<svg xmlns="http://www.w3.org/2000/svg" class="chart"' not in page
+
+
+def test_a_parameter_of_one_dot_is_named_by_its_description_too(
+    client: FlaskClient, people: People
+) -> None:
+    login(client, people.clerk)
+    data = {
+        "title": "Lotería",
+        "change-0-parameter": "equalization.lottery_share_rate",
+        "change-0-from": "2025-07-01",
+        "change-0-value": "1.40",
+    }
+    errors = _errors(client.post("/reforms/new", data=data).get_data(as_text=True))
+    assert errors and not any(CODE.search(e) for e in errors), errors
+    assert any("Lotería" in e for e in errors), errors

@@ -67,7 +67,7 @@ def field_label(path: str) -> str:
     (tid/i18n.py); the command line keeps the paths of the document it was given."""
     if not path:
         return path
-    if path.count(".") >= 2 and _is_parameter(path):  # a dated parameter named in a step
+    if "." in path and _is_parameter(path):  # a dated parameter (a trace step, a reform)
         return parameter_label(path)
     rows = [int(n) + 1 for n in _INDEX.findall(path)]
     leaf = _INDEX.sub("", path).rsplit(".", 1)[-1]
