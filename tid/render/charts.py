@@ -137,6 +137,46 @@ SIGNED_FONT_SIZE = 12
 SIGNED_LINE_CHARS = int((SIGNED_WIDTH - 8) / (SIGNED_FONT_SIZE * Decimal("0.62")))
 
 
+def _ticks(
+    scale: tuple[Decimal, Decimal, Decimal],
+    zero_x: Decimal,
+    unit: Decimal,
+    rows: tuple[Decimal, Decimal],
+    fmt: Formatter,
+    texts: list[Text],
+) -> list[Line]:
+    """The vertical grid lines of a scale ``(low, high, step)`` over the rows' height, each
+    with its figure below (added to ``texts``)."""
+    low, high, step = scale
+    top, bottom = rows
+    lines: list[Line] = []
+    tick = low
+    while tick <= high:
+        x = zero_x + tick * unit
+        lines.append(Line(_n(x), _n(top), _n(x), _n(bottom)))
+        texts.append(Text(_n(x), _n(bottom + 16), fmt(tick), "middle", "tick"))
+        tick += step
+    return lines
+
+
+def _legend(labels: Sequence[str], y: Decimal, texts: list[Text]) -> tuple[list[Swatch], Decimal]:
+    """A swatch per series from ``y`` down, each name whole (wrapped, its further lines added
+    to ``texts``); the swatches and the height reached."""
+    margin, line_height = 4, 15
+    legend: list[Swatch] = []
+    for j, label in enumerate(labels):
+        wrapped = textwrap.wrap(label, SIGNED_LINE_CHARS - 3) or [""]
+        text_x = _n(Decimal(margin + 18))
+        fill = PALETTE[j % len(PALETTE)]
+        legend.append(Swatch(_n(Decimal(margin)), _n(y), fill, wrapped[0], text_x, _n(y + 10)))
+        for extra, line in enumerate(wrapped[1:], 1):
+            texts.append(Text(text_x, _n(y + 10 + line_height * extra), line, "start"))
+        y += line_height * (len(wrapped) - 1) + 20
+    return legend, y
+
+
+# Long: the rows, their bars, the scale and the legend share one running height, laid out
+# together so that each name is whole and nothing overlaps.
 def stacked_bars(
     *,
     id: str,
@@ -192,34 +232,17 @@ def stacked_bars(
                 x += w
         y += bar_height + 6
     plot_bottom = y
-    lines: list[Line] = []
-    tick = ZERO
-    while tick <= scale_top:
-        x = plot_left + tick * unit
-        lines.append(Line(_n(x), _n(Decimal(top)), _n(x), _n(plot_bottom)))
-        texts.append(Text(_n(x), _n(plot_bottom + 16), (tick_fmt or fmt)(tick), "middle", "tick"))
-        tick += step
+    lines = _ticks(
+        (ZERO, scale_top, step),
+        plot_left,
+        unit,
+        (Decimal(top), plot_bottom),
+        tick_fmt or fmt,
+        texts,
+    )
     lines.append(Line(_n(plot_left), _n(Decimal(top)), _n(plot_left), _n(plot_bottom), "axis"))
 
-    legend: list[Swatch] = []
-    y = plot_bottom + 30
-    for j, (_key, label) in enumerate(series):
-        wrapped = textwrap.wrap(label, SIGNED_LINE_CHARS - 3) or [""]
-        legend.append(
-            Swatch(
-                _n(Decimal(margin)),
-                _n(y),
-                PALETTE[j % len(PALETTE)],
-                wrapped[0],
-                _n(Decimal(margin + 18)),
-                _n(y + 10),
-            )
-        )
-        for extra, line in enumerate(wrapped[1:], 1):
-            texts.append(
-                Text(_n(Decimal(margin + 18)), _n(y + 10 + line_height * extra), line, "start")
-            )
-        y += line_height * (len(wrapped) - 1) + 20
+    legend, y = _legend([label for _k, label in series], plot_bottom + 30, texts)
     header = ("", *(label for _k, label in series), total_label)
     rows = tuple(
         (
