@@ -131,6 +131,7 @@ TESTED_THROUGH: dict[str, tuple[str, str]] = {
     "services/district_record/writing.py": ("tests/services/test_district_record.py", "record"),
     "web/leaving.py": ("tests/web/test_district_record_download.py", "/account"),
     "services/petitions/errors.py": ("tests/services/petitions/test_ordinance.py", "petitions"),
+    "web/reform_try.py": ("tests/web/test_reform_reader_language.py", "/reforms/try"),
 }
 
 

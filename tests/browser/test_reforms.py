@@ -54,8 +54,13 @@ def test_a_reform_of_the_fund_is_built_and_opened_by_anyone(
     page.fill("#f-change-1-from", "2025-07-01")
     page.fill("#f-change-1-value", "0.45")
     page.get_by_role("button", name=t("es", "Save the reform")).click()
-    # Refused next to the field that is wrong, naming the parameter; nothing saved.
-    expect(page.locator("#e-change-0-value")).to_contain_text(LOTTERY)
+    # Refused next to the field that is wrong, naming the parameter by its description (its
+    # code in small print beside the field); nothing saved.
+    expect(page.locator("#e-change-0-value")).to_contain_text(
+        t("es", "Share of the Additional Lottery System's annual net income for the fund")
+    )
+    expect(page.locator("#e-change-0-value")).not_to_contain_text(LOTTERY)
+    expect(page.locator("small.code-name code").first).to_have_text(LOTTERY)
     expect(page.locator(".error-summary")).to_be_visible()
     checker.check(page, "reform editor refused", "es")
     shoot(page, folder, "reform-editor-refused")

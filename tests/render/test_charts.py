@@ -46,20 +46,17 @@ def test_nice_step(largest: Decimal, step: Decimal) -> None:
     assert charts.nice_step(largest) == step
 
 
-def test_stacked_bars_heights_are_proportional_and_stack() -> None:
+def test_stacked_bars_lengths_are_proportional_and_stack() -> None:
     chart = _waterfall()
-    # Largest column 300 + 100 = 400; step 100; the scale tops at 400 over 240 px, so
-    # 1 dollar = 0.6 px: 300 → 180 px, 100 → 60 px, 200 → 120 px.
-    heights = [Decimal(b.height) for b in chart.bars]
-    assert heights == [Decimal("180.0"), Decimal("60.0"), Decimal("120.0")]
+    # One row per month: 300 and 100 in July, 200 in August, on one scale from zero.
+    lengths = [Decimal(b.width) for b in chart.bars]
     july_authority, july_bureau, august = chart.bars
-    # The bureau sits on top of the authority in the same column.
-    assert Decimal(july_bureau.y) + Decimal(july_bureau.height) == Decimal(july_authority.y)
-    assert july_bureau.x == july_authority.x
-    # Both columns stand on the same base line.
-    assert Decimal(august.y) + Decimal(august.height) == Decimal(july_authority.y) + Decimal(
-        july_authority.height
-    )
+    assert lengths[0] == 3 * lengths[1] and lengths[2] == 2 * lengths[1]
+    # The bureau follows the authority in the same row.
+    assert Decimal(july_bureau.x) == Decimal(july_authority.x) + Decimal(july_authority.width)
+    assert july_bureau.y == july_authority.y
+    # Both rows start from the same zero line.
+    assert august.x == july_authority.x
     assert july_authority.fill != july_bureau.fill
     assert july_bureau.label == "2024-07 · Bureau: 100.00"
     assert [s.text for s in chart.legend] == ["Authority", "Bureau"]

@@ -55,6 +55,8 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "reforms.note": PUBLIC,
     "reforms.fund": PUBLIC,
     "reforms.compared_download": PUBLIC,
+    "reform_try.editor": PUBLIC,
+    "reform_try.download": PUBLIC,
     # Every district in the open: the public register, pages, feeds and open data
     # (tid/web/public_pages.py), read only through tid/services/public/declared.py.
     "public.index": PUBLIC,

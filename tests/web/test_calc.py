@@ -25,7 +25,7 @@ from tid.cli.calc import calc_command
 from tid.documents import calc_tables, calc_text
 from tid.rules import calculators
 from tid.rules.calculators import inputs
-from tid.rules.messages import day_text
+from tid.rules.messages import day_text, render
 from tid.rules.params import all_parameters
 from tid.web import calc_csv
 
@@ -71,6 +71,13 @@ def _text(page: str) -> str:
 def _unlinked(page: str) -> str:
     """A page without its links' tags (a text that names a reading links it inline)."""
     return html.unescape(re.sub(r"</?a\b[^>]*>", "", page))
+
+
+def _warnings_as_shown(app: Flask, name: str, document: dict[str, Any]) -> list[str]:
+    """A result's warnings as the Spanish page says them (the JSON's ``warnings_es`` keep
+    the document's field names and ISO days)."""
+    with app.test_request_context("/"):
+        return [render(w) for w in calculators.run(name, document)["warnings"]]
 
 
 def _money(app: Flask, amount: str) -> str:
@@ -189,9 +196,9 @@ def test_web_api_and_cli_agree(app: Flask, client: FlaskClient, name: str) -> No
                 if calc_tables.kind_of(column, value) == "money":
                     assert _money(app, value) in text, (table.key, column)
     # The page is in Spanish (the default language): the warnings are the Spanish ones, their
-    # days as the page writes them (ISO in the JSON).
-    for warning in cli["warnings_es"]:
-        assert _days_as_shown(warning) in _unlinked(page)
+    # days as the page writes them (ISO in the JSON), the fields they name by their labels.
+    for warning in _warnings_as_shown(app, name, document):
+        assert warning in _unlinked(page)
     # The CSV download re-runs the same document: the same numbers as the command line.
     download = client.post(f"/calc/{name}/csv", data={"document": json.dumps(document)})
     with app.test_request_context():
@@ -424,8 +431,8 @@ def test_result_shows_warnings_trace_and_parameter_links(app: Flask, client: Fla
     raw = _page(client.post("/calc/room-tax-distribution", data=FORM_DATA["room-tax-distribution"]))
     page = _unlinked(raw)
     assert result["warnings_es"]
-    for warning in result["warnings_es"]:
-        assert f"</strong> {_days_as_shown(warning)}</p>" in page
+    for warning in _warnings_as_shown(app, "room-tax-distribution", document):
+        assert f"</strong> {warning}</p>" in page
     with_parameter = [s for s in result["trace"] if s.get("parameter")]
     assert with_parameter
     for step in with_parameter:
@@ -733,8 +740,9 @@ def test_the_forms_take_the_new_inputs(
     page = _page(web)
     assert web.status_code == 200, re.findall(r'class="field-error"[^>]*>([^<]*)', page)
     assert _hidden_document(page) == document
-    for warning in result["warnings_es"]:
-        assert _days_as_shown(warning) in _unlinked(page)
+    assert len(result["warnings_es"]) == len(_warnings_as_shown(app, name, document))
+    for warning in _warnings_as_shown(app, name, document):
+        assert warning in _unlinked(page)
     spanish = _page(client.get(f"/calc/{name}"))
     english = _page(client.get(f"/calc/{name}?lang=en"))
     for key in document:

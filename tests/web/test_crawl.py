@@ -99,6 +99,9 @@ REMAINING: dict[str, set[str]] = {
     # the parameters a reform may change, described as on /calc/parameters
     "en /reforms/new?": {"2003-09-09"},
     "en /reforms/new?base=N": {"2003-09-09"},
+    "en /reforms/try/?": {"2003-09-09"},
+    "en /reforms/try/?example=general-fund-share": {"2003-09-09"},
+    "en /reforms/try/?example=prita-cap": {"2003-09-09"},
 }
 # the language switch names each language in itself
 LANGUAGE_NAMES = {"English", "Español"}

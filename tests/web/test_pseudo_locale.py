@@ -192,8 +192,14 @@ class _Visible(HTMLParser):
         self.parts: list[str] = []
         self._skip = 0
         self._glue = False
+        self._svg = 0
+        self._svg_part: int | None = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "svg":
+            # A chart is one figure: a name wrapped over its lines reads as one text.
+            self._svg += 1
+            self._svg_part = None
         if tag in _CODE_TAGS and not self._skip:
             self._glue = True  # a message's example set as code: its words go on around it
         if tag in _SKIPPED_TAGS or tag in _CODE_TAGS:
@@ -206,10 +212,20 @@ class _Visible(HTMLParser):
             self.parts.append(str(values["value"]))
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == "svg" and self._svg:
+            self._svg -= 1
+            self._svg_part = None
         if (tag in _SKIPPED_TAGS or tag in _CODE_TAGS) and self._skip:
             self._skip -= 1
 
     def handle_data(self, data: str) -> None:
+        if self._svg and not self._skip and data.strip():
+            if self._svg_part is None:
+                self._svg_part = len(self.parts)
+                self.parts.append(data)
+            else:
+                self.parts[self._svg_part] += " " + data
+            return
         if not self._skip and data.strip():
             if self._glue and self.parts:
                 self.parts[-1] += " " + data

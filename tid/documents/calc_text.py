@@ -67,6 +67,8 @@ def field_label(path: str) -> str:
     (tid/i18n.py); the command line keeps the paths of the document it was given."""
     if not path:
         return path
+    if "." in path and _is_parameter(path):  # a dated parameter (a trace step, a reform)
+        return parameter_label(path)
     rows = [int(n) + 1 for n in _INDEX.findall(path)]
     leaf = _INDEX.sub("", path).rsplit(".", 1)[-1]
     shown = label(leaf)
@@ -275,6 +277,16 @@ def result_readings(result: Mapping[str, Any]) -> list[readings.Reading]:
     return readings.cited_in(texts)
 
 
+def _is_parameter(name: str) -> bool:
+    from tid.rules.params import history
+
+    try:
+        history(name)
+    except KeyError:
+        return False
+    return True
+
+
 def parameter_label(name: str) -> str:
     """A dated parameter as a reader names it: its description in the reader's language."""
     from tid.rules.params import history
@@ -300,7 +312,43 @@ def step_value(step: Mapping[str, Any]) -> str:
             return formats.day(date.fromisoformat(value), current_language())
         except ValueError:
             return value
+    if isinstance(value, str) and not isinstance(value, Message):
+        shown = _parameter_value(step.get("parameter"), value) or _figures(value)
+        if shown is not None:
+            return shown
     return render(value) if isinstance(value, str) else str(value)
+
+
+_FIGURE = re.compile(r"-?\d+\.\d{2}")
+_NUMBER = re.compile(r"-?\d+(\.\d+)?")
+
+
+def _parameter_value(name: object, value: str) -> str | None:
+    """A step's value that is a figure of its parameter's unit, written by that unit (a share
+    as a percentage, a cap as money); None for any other value."""
+    from tid.rules.params import history
+
+    if not isinstance(name, str) or not name:
+        return None
+    try:
+        found = history(name)
+    except KeyError:
+        return None
+    if found.unit not in ("rate", "ratio", "usd") or not _NUMBER.fullmatch(value):
+        return None
+    return show_parameter(found.unit, value)
+
+
+def _figures(value: str) -> str | None:
+    """A step's value that is an amount of the JSON (``100000.00``) or a list of them, as the
+    page writes money (a list of equal amounts said once, with how many times)."""
+    parts = value.split(", ")
+    if not all(_FIGURE.fullmatch(part) for part in parts):
+        return None
+    amounts = [formats.money(Decimal(part), current_language()) for part in parts]
+    if len(amounts) > 2 and len(set(amounts)) == 1:
+        return str(_("%(count)s × %(amount)s", count=len(amounts), amount=amounts[0]))
+    return ", ".join(amounts)
 
 
 def csv_text(column: str, value: object) -> object:

@@ -35,8 +35,11 @@ def difference_chart(
     name: str,
     say: Callable[[str], str],
     names: Callable[[str], str] = str,
-) -> charts.Chart:
-    """The differences, one bar each, largest gain first (right: more under the reform)."""
+) -> charts.Chart | None:
+    """The differences, one bar each, largest gain first (right: more under the reform);
+    None when every difference is zero (the page says so in words, not an empty frame)."""
+    if not any(r.difference for r in comparison.rows):
+        return None
     return charts.signed_bars(
         id=f"chart-{name}",
         title=say(N_("What the reform changes, one bar each")),

@@ -77,7 +77,7 @@ def _money(amount: Decimal) -> str:
 
 def money_bars(months: Sequence[Month], *, title: str) -> SvgChart:
     """Three bars per month: revenue collected, program and administrative spending."""
-    left, top, bottom, width, height = 70, 10, 40, 640, 220
+    left, top, bottom, width, height = 104, 10, 40, 660, 220
     plot_h = Decimal(height - top - bottom)
     largest = max([max(m.revenue, m.program, m.admin, Decimal(0)) for m in months] + [Decimal(0)])
     step = nice_step(largest)

@@ -12,6 +12,7 @@ autoescaping on, so a municipality called ``<script>`` is shown, never run.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, Decimal
@@ -86,6 +87,7 @@ class Swatch:
     text: str
     text_x: str
     text_y: str
+    more: tuple[Text, ...] = ()  # the name's further lines, drawn right after its first
 
 
 @dataclass(frozen=True)
@@ -104,6 +106,7 @@ class Chart:
     table_header: tuple[str, ...] = ()
     table_rows: tuple[tuple[str, ...], ...] = ()
     extra: dict[str, str] = field(default_factory=dict)
+    font_size: int = 11
 
 
 def nice_step(largest: Decimal, ticks: int = 5) -> Decimal:
@@ -126,6 +129,59 @@ def _ceil_to(value: Decimal, step: Decimal) -> Decimal:
 
 # Long: one drawing, top to bottom: scale, stacked bars, labels, legend and the table that reads it
 # out.
+# The bar charts' drawing: as wide as a phone shows it at its own size (a 390-pixel screen
+# leaves about 350 for the page's column), so that no text is drawn smaller than
+# SIGNED_FONT_SIZE pixels; each item's name is written whole above its bar, wrapped.
+SIGNED_WIDTH = 340
+SIGNED_FONT_SIZE = 12
+# Characters of a name on one line: DejaVu Sans averages under 0.62 em a character.
+SIGNED_LINE_CHARS = int((SIGNED_WIDTH - 8) / (SIGNED_FONT_SIZE * Decimal("0.62")))
+
+
+def _ticks(
+    scale: tuple[Decimal, Decimal, Decimal],
+    zero_x: Decimal,
+    unit: Decimal,
+    rows: tuple[Decimal, Decimal],
+    fmt: Formatter,
+    texts: list[Text],
+) -> list[Line]:
+    """The vertical grid lines of a scale ``(low, high, step)`` over the rows' height, each
+    with its figure below (added to ``texts``)."""
+    low, high, step = scale
+    top, bottom = rows
+    lines: list[Line] = []
+    tick = low
+    while tick <= high:
+        x = zero_x + tick * unit
+        lines.append(Line(_n(x), _n(top), _n(x), _n(bottom)))
+        texts.append(Text(_n(x), _n(bottom + 16), fmt(tick), "middle", "tick"))
+        tick += step
+    return lines
+
+
+def _legend(labels: Sequence[str], y: Decimal) -> tuple[list[Swatch], Decimal]:
+    """A swatch per series from ``y`` down, each name whole (wrapped, its further lines kept
+    with its swatch, so the name reads as one); the swatches and the height reached."""
+    margin, line_height = 4, 15
+    legend: list[Swatch] = []
+    for j, label in enumerate(labels):
+        wrapped = textwrap.wrap(label, SIGNED_LINE_CHARS - 3) or [""]
+        text_x = _n(Decimal(margin + 18))
+        fill = PALETTE[j % len(PALETTE)]
+        more = tuple(
+            Text(text_x, _n(y + 10 + line_height * extra), line, "start")
+            for extra, line in enumerate(wrapped[1:], 1)
+        )
+        legend.append(
+            Swatch(_n(Decimal(margin)), _n(y), fill, wrapped[0], text_x, _n(y + 10), more)
+        )
+        y += line_height * (len(wrapped) - 1) + 20
+    return legend, y
+
+
+# Long: the rows, their bars, the scale and the legend share one running height, laid out
+# together so that each name is whole and nothing overlaps.
 def stacked_bars(
     *,
     id: str,
@@ -138,68 +194,60 @@ def stacked_bars(
     tick_fmt: Formatter | None = None,
     total_label: str = "Total",
 ) -> Chart:
-    """One column per category (a month), stacked by series (a recipient) in order.
+    """One horizontal bar per category (a month), stacked by series (a recipient) in order
+    from the left; the category's name above its bar, the series' names below, each whole
+    (wrapped), on a drawing a phone shows at its own size (:data:`SIGNED_WIDTH`).
 
     ``series`` is ``[(key, label)]``; ``values[category][key]`` the amount (absent: zero;
     negative amounts are drawn as zero and still listed in the table).
     """
-    left, right, top, bottom = 96, 16, 16, 44
-    plot_width = max(360, 56 * len(categories))
-    plot_height = 240
-    width = left + plot_width + right
-    height = top + plot_height + bottom + 20 * len(series) + 8
+    margin, top, line_height, bar_height = 4, 8, 15, 14
+    width = SIGNED_WIDTH
+    plot_left, plot_right = Decimal(margin + 30), Decimal(width - margin - 54)
     totals = [
         sum((max(values.get(c, {}).get(k, ZERO), ZERO) for k, _ in series), ZERO)
         for c in categories
     ]
     largest = max(totals, default=ZERO)
-    step = nice_step(largest)
+    step = nice_step(largest if largest > 0 else Decimal(1), 2)
     scale_top = max(_ceil_to(largest, step), step)
-    unit = Decimal(plot_height) / scale_top
-    base_y = Decimal(top + plot_height)
+    unit = (plot_right - plot_left) / scale_top
 
-    lines: list[Line] = []
     texts: list[Text] = []
-    tick = ZERO
-    while tick <= scale_top:
-        y = base_y - tick * unit
-        lines.append(Line(_n(Decimal(left)), _n(y), _n(Decimal(left + plot_width)), _n(y)))
-        texts.append(Text(_n(Decimal(left - 6)), _n(y + 4), (tick_fmt or fmt)(tick), "end", "tick"))
-        tick += step
-    lines.append(
-        Line(_n(Decimal(left)), _n(base_y), _n(Decimal(left + plot_width)), _n(base_y), "axis")
-    )
-
-    slot = Decimal(plot_width) / max(len(categories), 1)
-    bar_width = slot * Decimal("0.7")
     bars: list[Bar] = []
-    for i, category in enumerate(categories):
-        x = Decimal(left) + slot * i + (slot - bar_width) / 2
-        y = base_y
+    y = Decimal(top)
+    for category in categories:
+        y += line_height
+        texts.append(Text(_n(Decimal(margin)), _n(y - 3), category, "start", "category"))
+        x = plot_left
         for j, (key, label) in enumerate(series):
             amount = values.get(category, {}).get(key, ZERO)
-            h = max(amount, ZERO) * unit
-            if h > 0:
-                y -= h
+            w = max(amount, ZERO) * unit
+            if w > 0:
                 bars.append(
                     Bar(
                         _n(x),
-                        _n(y),
-                        _n(bar_width),
-                        _n(h),
+                        _n(y + 1),
+                        _n(w),
+                        _n(Decimal(bar_height - 2)),
                         PALETTE[j % len(PALETTE)],
                         f"{category} · {label}: {fmt(amount)}",
                     )
                 )
-        texts.append(Text(_n(x + bar_width / 2), _n(base_y + 16), category, "middle", "category"))
+                x += w
+        y += bar_height + 6
+    plot_bottom = y
+    lines = _ticks(
+        (ZERO, scale_top, step),
+        plot_left,
+        unit,
+        (Decimal(top), plot_bottom),
+        tick_fmt or fmt,
+        texts,
+    )
+    lines.append(Line(_n(plot_left), _n(Decimal(top)), _n(plot_left), _n(plot_bottom), "axis"))
 
-    legend: list[Swatch] = []
-    for j, (_key, label) in enumerate(series):
-        x = Decimal(left)
-        y = base_y + 30 + 20 * j
-        legend.append(
-            Swatch(_n(x), _n(y), PALETTE[j % len(PALETTE)], label, _n(x + 18), _n(y + 10))
-        )
+    legend, y = _legend([label for _k, label in series], plot_bottom + 30)
     header = ("", *(label for _k, label in series), total_label)
     rows = tuple(
         (
@@ -214,13 +262,14 @@ def stacked_bars(
         title=title,
         description=description,
         width=width,
-        height=height,
+        height=int(y) + 4,
         bars=tuple(bars),
         texts=tuple(texts),
         lines=tuple(lines),
         legend=tuple(legend),
         table_header=header,
         table_rows=rows,
+        font_size=SIGNED_FONT_SIZE,
     )
 
 
@@ -235,27 +284,47 @@ def signed_bars(
     value_label: str = "",
 ) -> Chart:
     """One horizontal bar per item (a municipality), right of zero when positive, left when
-    negative: the hold-harmless top-ups and what they were taken from."""
-    # The right margin leaves room for the last tick's label, centred on the plot's edge.
-    label_width, right, top, bottom = 150, 48, 12, 28
-    row_height = 18
-    plot_width = 420
-    width = label_width + plot_width + right
-    height = top + row_height * max(len(items), 1) + bottom
+    negative: the hold-harmless top-ups and what they were taken from. Each item's name is
+    written whole above its bar (wrapped), so that a long name is never cut."""
+    margin, top, bottom, line_height, bar_height = 4, 8, 28, 15, 14
+    width = SIGNED_WIDTH
+    # Room at both ends for the outer ticks' labels, centred on the plot's edges.
+    plot_left, plot_right = Decimal(margin + 58), Decimal(width - margin - 58)
+    plot_width = plot_right - plot_left
     largest_up = max((a for _n_, a in items if a > 0), default=ZERO)
     largest_down = max((-a for _n_, a in items if a < 0), default=ZERO)
     span = largest_up + largest_down
-    step = nice_step(span if span > 0 else Decimal(1), 4)
+    step = nice_step(span if span > 0 else Decimal(1), 2)
     up = _ceil_to(largest_up, step) if largest_up > 0 else ZERO
     down = _ceil_to(largest_down, step) if largest_down > 0 else ZERO
     if up + down == 0:
         up = step
-    unit = Decimal(plot_width) / (up + down)
-    zero_x = Decimal(label_width) + down * unit
-    plot_bottom = Decimal(top + row_height * max(len(items), 1))
+    unit = plot_width / (up + down)
+    zero_x = plot_left + down * unit
 
-    lines: list[Line] = []
     texts: list[Text] = []
+    bars: list[Bar] = []
+    y = Decimal(top)
+    for name, amount in items:
+        for line in textwrap.wrap(name, SIGNED_LINE_CHARS) or [""]:
+            y += line_height
+            texts.append(Text(_n(Decimal(margin)), _n(y - 3), line, "start", "category"))
+        w = abs(amount) * unit
+        if w > 0:
+            x = zero_x if amount > 0 else zero_x - w
+            bars.append(
+                Bar(
+                    _n(x),
+                    _n(y + 1),
+                    _n(w),
+                    _n(Decimal(bar_height - 2)),
+                    POSITIVE if amount > 0 else NEGATIVE,
+                    f"{name}: {fmt(amount)}",
+                )
+            )
+        y += bar_height + 6
+    plot_bottom = y
+    lines: list[Line] = []
     tick = -down
     while tick <= up:
         x = zero_x + tick * unit
@@ -263,36 +332,18 @@ def signed_bars(
         texts.append(Text(_n(x), _n(plot_bottom + 16), (tick_fmt or fmt)(tick), "middle", "tick"))
         tick += step
     lines.append(Line(_n(zero_x), _n(Decimal(top)), _n(zero_x), _n(plot_bottom), "axis"))
-    bars: list[Bar] = []
-    for i, (name, amount) in enumerate(items):
-        y = Decimal(top + row_height * i)
-        texts.append(
-            Text(_n(Decimal(label_width - 6)), _n(y + row_height - 5), name, "end", "category")
-        )
-        w = abs(amount) * unit
-        if w > 0:
-            x = zero_x if amount > 0 else zero_x - w
-            bars.append(
-                Bar(
-                    _n(x),
-                    _n(y + 3),
-                    _n(w),
-                    _n(Decimal(row_height - 6)),
-                    POSITIVE if amount > 0 else NEGATIVE,
-                    f"{name}: {fmt(amount)}",
-                )
-            )
     return Chart(
         id=id,
         title=title,
         description=description,
         width=width,
-        height=height,
+        height=int(plot_bottom) + bottom,
         bars=tuple(bars),
         texts=tuple(texts),
         lines=tuple(lines),
         table_header=("", value_label),
         table_rows=tuple((name, fmt(amount)) for name, amount in items),
+        font_size=SIGNED_FONT_SIZE,
     )
 
 

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from decimal import ROUND_CEILING, Decimal
 
 from tid.render.account_charts import COLORS, Shape, SvgChart
-from tid.render.charts import nice_step
+from tid.render.charts import SIGNED_WIDTH, nice_step
 
 ONE = Decimal("0.1")
 # The series' colours (Okabe–Ito): what was billed, and the account's own.
@@ -32,64 +32,47 @@ def grouped_bars(
     """A bar per series in each group (``(group label, [(series key, amount)])``), on one
     money scale from zero; each bar's tooltip says its series, group and amount, written by
     ``money`` (the reader's format: the caller's)."""
-    left, top, bottom, width, height = 78, 10, 34, 640, 220
-    plot_h = Decimal(height - top - bottom)
+    # One row per group: its name above, a bar per series beneath it, from zero on the left;
+    # as wide as a phone shows it at its own size, so that no text is under 12 pixels.
+    margin, top, line_height, bar_height = 4, 6, 15, 9
+    width = SIGNED_WIDTH
+    left, right = Decimal(margin + 30), Decimal(width - margin - 54)
     largest = max([value for _label, series in groups for _key, value in series] + [Decimal(0)])
-    step = nice_step(largest) if largest > 0 else Decimal(1)
+    step = nice_step(largest, 2) if largest > 0 else Decimal(1)
     scale_max = max(step, (largest / step).to_integral_value(rounding=ROUND_CEILING) * step)
-
-    def y_of(value: Decimal) -> Decimal:
-        return Decimal(top) + plot_h - plot_h * value / scale_max
-
+    unit = (right - left) / scale_max
     shapes: list[Shape] = []
+    y = Decimal(top)
+    for label, series in groups:
+        y += line_height
+        shapes.append(Shape("text", {"x": str(margin), "y": _n(y - 3)}, label))
+        for key, value in series:
+            if value > 0:
+                shapes.append(
+                    Shape(
+                        "rect",
+                        {
+                            "x": _n(left),
+                            "y": _n(y),
+                            "width": _n(value * unit),
+                            "height": str(bar_height - 1),
+                            "fill": SERIES_COLORS.get(key, "#000000"),
+                        },
+                        f"{series_titles.get(key, key)}, {label}: {money(value)}",
+                    )
+                )
+            y += bar_height
+        y += 6
     tick = Decimal(0)
     while tick <= scale_max:
-        y = _n(y_of(tick))
-        shapes.append(
-            Shape(
-                "line",
-                {"x1": str(left), "x2": str(width - 10), "y1": y, "y2": y, "stroke": "#d5dbe3"},
-            )
+        x = _n(left + tick * unit)
+        shapes.insert(
+            0, Shape("line", {"x1": x, "x2": x, "y1": str(top), "y2": _n(y), "stroke": "#d5dbe3"})
         )
         shapes.append(
-            Shape(
-                "text",
-                {"x": str(left - 4), "y": _n(y_of(tick) + 4), "text-anchor": "end"},
-                money(tick),
-            )
+            Shape("text", {"x": x, "y": _n(y + 16), "text-anchor": "middle"}, money(tick))
         )
         tick += step
-    slot = Decimal(width - left - 10) / max(len(groups), 1)
-    for i, (label, series) in enumerate(groups):
-        bar_w = min(slot / (len(series) + 1), Decimal(40))
-        x0 = Decimal(left) + slot * i + (slot - bar_w * len(series)) / 2
-        for j, (key, value) in enumerate(series):
-            if value <= 0:
-                continue
-            h = plot_h * value / scale_max
-            shapes.append(
-                Shape(
-                    "rect",
-                    {
-                        "x": _n(x0 + bar_w * j),
-                        "y": _n(Decimal(top) + plot_h - h),
-                        "width": _n(bar_w),
-                        "height": _n(h),
-                        "fill": SERIES_COLORS.get(key, "#000000"),
-                    },
-                    f"{series_titles.get(key, key)}, {label}: {money(value)}",
-                )
-            )
-        shapes.append(
-            Shape(
-                "text",
-                {
-                    "x": _n(Decimal(left) + slot * i + slot / 2),
-                    "y": str(height - bottom + 14),
-                    "text-anchor": "middle",
-                },
-                label,
-            )
-        )
+    height = int(y) + 24
     legend = tuple((SERIES_COLORS.get(k, "#000000"), t) for k, t in series_titles.items())
     return SvgChart(chart_id, title, width, height, tuple(shapes), legend)

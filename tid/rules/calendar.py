@@ -19,7 +19,7 @@ from typing import Any
 import holidays
 
 from tid.rules import params, readings
-from tid.rules.errors import InputError, field_error
+from tid.rules.errors import InputError, field_error, field_names
 from tid.rules.messages import N_, Message, day_message, joined, render, render_all
 from tid.rules.params import district_setting
 from tid.rules.periods import beyond_calendar, parse_date
@@ -622,19 +622,18 @@ def deadlines_document(document: Mapping[str, Any]) -> dict[str, Any]:
     known = {*_DEADLINE_INPUTS, "skip_saturday", "today"}
     for key in document:
         if key not in known:
-            raise InputError(
+            raise field_error(
                 str(key),
                 Message(
-                    N_("%(key)s: not an input of this calculator; known: %(known)s"),
-                    key=key,
-                    known=", ".join(sorted(known)),
+                    "not an input of this calculator; known: %(known)s",
+                    known=field_names(sorted(known)),
                 ),
             )
     skip_saturday: bool | None = None
     if document.get("skip_saturday") not in (None, ""):
         value = document["skip_saturday"]
         if not isinstance(value, bool):
-            raise field_error("skip_saturday", Message(N_("write true or false")))
+            raise field_error("skip_saturday", Message("write true or false"))
         skip_saturday = value
     dates = {
         key: parse_date(document[key], key)
@@ -644,7 +643,10 @@ def deadlines_document(document: Mapping[str, Any]) -> dict[str, Any]:
     if not dates:
         raise InputError(
             "petition_received",
-            "give at least one of the dates: " + ", ".join(_DEADLINE_INPUTS),
+            Message(
+                "give at least one of the dates: %(fields)s",
+                fields=field_names(_DEADLINE_INPUTS),
+            ),
         )
     today = parse_date(document["today"], "today") if document.get("today") else None
 

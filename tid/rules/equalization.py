@@ -22,7 +22,7 @@ from typing import Any
 
 from tid.rules import readings
 from tid.rules.errors import field_error
-from tid.rules.messages import N_, Amount, Message, render_all
+from tid.rules.messages import N_, Amount, FieldRef, Message, render_all
 from tid.rules.money import ZERO, allocate, from_cents, json_money, money_str, to_cents
 from tid.rules.params import ParamValue, history, note_period, param, param_or_none
 from tid.rules.periods import FiscalYear, fiscal_year_of, parse_fiscal_year
@@ -127,9 +127,9 @@ def _general_fund_base(
             raise field_error(
                 "excluded_revenues",
                 Message(
-                    N_("%(amount)s is more than the General Fund's net revenues (%(limit)s)"),
-                    amount=money_str(excluded),
-                    limit=money_str(gf_net_revenues),
+                    "%(amount)s is more than the General Fund's net revenues (%(revenues)s)",
+                    amount=Amount(excluded),
+                    revenues=Amount(gf_net_revenues),
                 ),
             )
         base = gf_net_revenues - excluded
@@ -223,11 +223,9 @@ def fund_shares(
         raise field_error(
             "fiscal_year",
             Message(
-                N_(
-                    "FY%(fy_label)s is before FY1991-92, the first fiscal year of the fund's "
-                    "text (%(citation)s)"
-                ),
-                fy_label=fy.label,
+                "FY%(fy)s is before FY1991-92, the first fiscal year of the fund's text "
+                "(%(citation)s)",
+                fy=fy.label,
                 citation=first.citation,
             ),
         )
@@ -420,24 +418,20 @@ def _reference_year(
             raise field_error(
                 f"municipalities[{i}].allocation_2007_08",
                 Message(
-                    N_(
-                        "%(name)s has a zero FY%(ref_label)s allocation, so its weight "
-                        "(income ÷ allocation) is not finite; give its FY2007-08 allocation"
-                    ),
+                    "%(name)s has a zero FY%(fy)s allocation, so its weight (income ÷ "
+                    "allocation) is not finite; give its FY2007-08 allocation",
                     name=m.name,
-                    ref_label=ref_label,
+                    fy=ref_label,
                 ),
             )
         if income[i] == 0:
             raise field_error(
                 f"municipalities[{i}].income_2007_08",
                 Message(
-                    N_(
-                        "%(name)s has a zero FY%(ref_label)s income; the share its "
-                        "allocation was of it is not defined"
-                    ),
+                    "%(name)s has a zero FY%(fy)s income; the share its allocation was of it "
+                    "is not defined",
                     name=m.name,
-                    ref_label=ref_label,
+                    fy=ref_label,
                 ),
             )
     return alloc, income
@@ -461,13 +455,11 @@ def _take_from_the_others(
         raise field_error(
             "municipalities",
             Message(
-                N_(
-                    "the protected municipalities need top-ups of %(amount)s but the "
-                    "others hold only %(limit)s; the hold-harmless cannot be met (check "
-                    "the bases and FY2007-08 figures)"
-                ),
-                amount=money_str(from_cents(needed)),
-                limit=money_str(from_cents(available)),
+                "the protected municipalities need top-ups of %(needed)s but the others hold "
+                "only %(available)s; the hold-harmless cannot be met (check the bases and "
+                "FY2007-08 figures)",
+                needed=Amount.of_cents(needed),
+                available=Amount.of_cents(available),
             ),
         )
     weights = {i: Decimal(income[i]) / Decimal(alloc[i]) for i in others}
@@ -532,25 +524,25 @@ def parse_municipalities(value: object) -> list[Municipality]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise field_error("municipalities", Message(N_("give a list of municipalities")))
+        raise field_error("municipalities", Message("give a list of municipalities"))
     out: list[Municipality] = []
     seen: dict[str, int] = {}
     for i, entry in enumerate(value):
         where = f"municipalities[{i}]"
         if not isinstance(entry, Mapping):
-            raise field_error(where, Message(N_("each municipality is an object")))
+            raise field_error(where, Message("each municipality is an object"))
         check_keys(entry, _MUNICIPALITY_FIELDS, where)
         name = entry.get("name")
         if not isinstance(name, str) or not name.strip():
-            raise field_error(f"{where}.name", Message(N_("give the municipality's name")))
+            raise field_error(f"{where}.name", Message("give the municipality's name"))
         name = name.strip()
         if name in seen:
             raise field_error(
                 f"{where}.name",
                 Message(
-                    N_("%(name)s is given twice (also municipalities[%(seen)s])"),
+                    "%(name)s is given twice (also %(other)s)",
                     name=name,
-                    seen=seen[name],
+                    other=FieldRef(f"municipalities[{seen[name]}]"),
                 ),
             )
         seen[name] = i

@@ -7,19 +7,26 @@ message next to the field, the command line and the API return it as JSON
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from typing import Any
 
-from tid.rules.messages import N_, FieldRef, Message
+from tid.rules.messages import N_, FieldRef, Message, joined
 
-__all__ = ["N_", "Finding", "FindingsError", "InputError", "field_error"]
+__all__ = ["N_", "Finding", "FindingsError", "InputError", "field_error", "field_names"]
 
 
 def field_error(field: str, reason: str) -> InputError:
     """``field: reason`` as a message: the JSON interface reads the field's path, a page its
     label (:class:`~tid.rules.messages.FieldRef`), and the reason in the reader's language."""
     return InputError(field, Message("%(field)s: %(reason)s", field=FieldRef(field), reason=reason))
+
+
+def field_names(names: Iterable[object]) -> str:
+    """Fields (or a vocabulary's codes) listed in a message: their names as the JSON writes
+    them in its English ``str``, their labels on a page."""
+    return joined([FieldRef(str(name)) for name in names], ", ")
 
 
 def required(field: str) -> InputError:

@@ -24,7 +24,7 @@ from typing import Any
 
 from tid.rules import readings
 from tid.rules.errors import InputError, field_error
-from tid.rules.messages import N_, Message, render_all
+from tid.rules.messages import N_, Amount, Figure, Message, render_all
 from tid.rules.money import from_cents, money_str
 from tid.rules.params import (
     Overlay,
@@ -94,7 +94,7 @@ _LABELS = {
 }
 _GENERAL_FUND = Recipient(
     "general_fund",
-    "General Fund (rest of the cigarette tax)",
+    Message("General Fund (rest of the cigarette tax)"),
     N_("13 LPRA § 31751(a) (proceeds not allocated go to the General Fund)"),
     remainder=True,
 )
@@ -218,7 +218,31 @@ def _cents(amount: Decimal) -> int:
 
 
 def _m(cents: int) -> str:
-    return money_str(from_cents(cents))
+    """An amount of cents as the JSON writes it, and as money on a page (:class:`Figure`)."""
+    return Figure(from_cents(cents))
+
+
+def _more_than_revenue(i: int, reimbursements: Decimal, revenue: int) -> InputError:
+    return field_error(
+        f"months[{i}].reimbursements",
+        Message(
+            "%(amount)s is more than the month's fuel revenue for HTA (%(revenue)s)",
+            amount=Amount(reimbursements),
+            revenue=Amount.of_cents(revenue),
+        ),
+    )
+
+
+def _more_than_collected(i: int, reimbursements: Decimal, collected: int) -> InputError:
+    return field_error(
+        f"months[{i}].cigarette_reimbursements",
+        Message(
+            "%(amount)s is more than the month's cigarette tax (%(tax)s); the amounts "
+            "reimbursed under 13 LPRA § 31668 cannot exceed the collections",
+            amount=Amount(reimbursements),
+            tax=Amount.of_cents(collected),
+        ),
+    )
 
 
 def _d(cents: int) -> str:
@@ -245,12 +269,10 @@ def _excise_plan(fy: FiscalYear, overlay: Overlay | None) -> ExcisePlan:
         raise field_error(
             "fiscal_year",
             Message(
-                N_(
-                    "%(fy_label)s is before 13 LPRA § 31751 applies (from %(first_day)s, "
-                    "retroactive per its history note)"
-                ),
-                fy_label=fy.label,
-                first_day=first_day,
+                "%(fy)s is before 13 LPRA § 31751 applies (from %(first)s, retroactive per its "
+                "history note)",
+                fy=fy.label,
+                first=first_day,
             ),
         )
     first_month = fiscal_month(on.year, on.month) if on > fy.start else 1
@@ -506,7 +528,16 @@ def allocate_excise(fy: FiscalYear, months: Sequence[ExciseMonth]) -> ExciseResu
     cigarette_net: list[tuple[int, int, int]] = []
     for i, m in enumerate(months):
         if m.fiscal_month < plan.first_month:
-            raise _before_the_law(fy, i, m.fiscal_month, plan.first_month)
+            first = month_label(*month_of_fiscal(fy, plan.first_month))
+            raise field_error(
+                f"months[{i}].month",
+                Message(
+                    "%(fy)s is before 13 LPRA § 31751 applies (from %(first)s, retroactive per "
+                    "its history note)",
+                    fy=month_label(*month_of_fiscal(fy, m.fiscal_month)),
+                    first=first,
+                ),
+            )
         d_num, d_den = plan.in_month(m.fiscal_month)[0].ratio
         g_num, g_den = m.diesel_gallons.as_integer_ratio()
         num, den = g_num * d_num * 100, g_den * d_den  # dollars a gallon -> cents
@@ -516,13 +547,13 @@ def allocate_excise(fy: FiscalYear, months: Sequence[ExciseMonth]) -> ExciseResu
         reimbursed = _cents(m.reimbursements)
         net = gasoline + diesel + crude - reimbursed
         if net < 0:
-            raise _more_than_fuel(i, m.reimbursements, net + reimbursed)
+            raise _more_than_revenue(i, m.reimbursements, net + reimbursed)
         fuel.append((gasoline, diesel, crude, reimbursed, net))
         hta_fuel.append(net)
         collected = _cents(m.cigarette_tax)
         back = _cents(m.cigarette_reimbursements)
         if back > collected:
-            raise _more_than_cigarettes(i, m.cigarette_reimbursements, collected)
+            raise _more_than_collected(i, m.cigarette_reimbursements, collected)
         cigarette_net.append((collected, back, collected - back))
         periods.append((m.fiscal_month, collected - back))
     cigarette = _cigarette_waterfall(plan, periods)

@@ -26,8 +26,8 @@ from decimal import Decimal
 from typing import Any
 
 from tid.rules import readings
-from tid.rules.errors import field_error
-from tid.rules.messages import N_, Message, render_all
+from tid.rules.errors import field_error, field_names
+from tid.rules.messages import N_, FieldRef, Message, render_all
 from tid.rules.money import ZERO, json_money, money_str
 from tid.rules.params import district_setting
 from tid.rules.periods import parse_date
@@ -381,19 +381,26 @@ DOCUMENT_FIELDS = ("liens", "sale_proceeds", "act_effective_date")
 
 def _parse_lien(item: object, path: str) -> Lien:
     if not isinstance(item, Mapping):
-        raise field_error(path, Message(N_("each lien is an object with id, kind, constituted_on")))
+        raise field_error(
+            path,
+            Message(
+                "each lien is an object with %(fields)s",
+                fields=field_names(("id", "kind", "constituted_on")),
+            ),
+        )
     check_keys(item, LIEN_FIELDS, path)
     raw_id = item.get("id")
     if not isinstance(raw_id, str | int) or isinstance(raw_id, bool) or str(raw_id).strip() == "":
-        raise field_error(f"{path}.id", Message(N_("every lien needs an id")))
+        raise field_error(f"{path}.id", Message("every lien needs an id"))
     kind = item.get("kind")
     # A list or an object is no kind (and no key of the vocabulary can be looked up by it).
     if not isinstance(kind, str) or kind not in LIEN_KINDS:
-        known = ", ".join(LIEN_KINDS.codes())
         raise field_error(
             f"{path}.kind",
             Message(
-                N_("%(kind)s is not a kind of lien; known: %(known)s"), kind=repr(kind), known=known
+                "%(kind)s is not a kind of lien; known: %(known)s",
+                kind=repr(kind) if kind is not None else "—",
+                known=field_names(LIEN_KINDS.codes()),
             ),
         )
     unsecured = ZERO
@@ -402,10 +409,9 @@ def _parse_lien(item: object, path: str) -> Lien:
             raise field_error(
                 f"{path}.unsecured_charges",
                 Message(
-                    N_(
-                        "only an impost lien (tid_impost) has unsecured charges (interest, "
-                        "surcharges and fees on a late impost)"
-                    )
+                    "only an impost lien (%(kind)s) has unsecured charges (interest, "
+                    "surcharges and fees on a late impost)",
+                    kind=FieldRef(IMPOST_KIND),
                 ),
             )
         unsecured = json_money(item["unsecured_charges"], f"{path}.unsecured_charges")
@@ -426,14 +432,12 @@ def liens_document(document: Mapping[str, Any]) -> dict[str, Any]:
     check_keys(document, DOCUMENT_FIELDS)
     raw = document.get("liens")
     if not isinstance(raw, list):
-        raise field_error("liens", Message(N_("give the list of liens on the property")))
+        raise field_error("liens", Message("give the list of liens on the property"))
     liens = [_parse_lien(item, f"liens[{i}]") for i, item in enumerate(raw)]
     seen: set[str] = set()
     for i, lien in enumerate(liens):
         if lien.id in seen:
-            raise field_error(
-                f"liens[{i}].id", Message(N_("%(id)s is used twice"), id=repr(lien.id))
-            )
+            raise field_error(f"liens[{i}].id", Message("%(id)s is used twice", id=repr(lien.id)))
         seen.add(lien.id)
     proceeds = (
         json_money(document["sale_proceeds"], "sale_proceeds")

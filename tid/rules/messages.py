@@ -99,6 +99,21 @@ class Amount(str):
         return (Amount, (self.value,))
 
 
+class Figure(Amount):
+    """An amount inside a message whose ``str`` is the JSON's figure (``100000.00``, two
+    decimals, no sign of currency): the machine's text is unchanged, while a page writes it as
+    money in the reader's language (a trace's "owed 100000.00" reads "adeudado $100,000.00")."""
+
+    def __new__(cls, amount: Decimal | int) -> Figure:
+        value = Decimal(amount).quantize(_CENT, rounding=ROUND_HALF_UP)
+        text = str.__new__(cls, str(value))
+        text.value = value
+        return text
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Figure, (self.value,))
+
+
 def amount_text(value: Decimal, lang: str) -> str:
     """``value`` in dollars and cents as the pages of ``lang`` write an amount."""
     return str(format_currency(value, "USD", locale=DAY_LOCALES.get(lang, "es_PR")))
@@ -170,7 +185,7 @@ def day_message(value: date) -> Message:
 
 
 # Set while a machine's document is written (the calculators' ``warnings_es``): its days stay
-# ISO like every other date of the JSON interface.
+# ISO like every other date of the JSON interface, its fields named by their paths.
 _iso_days: ContextVar[bool] = ContextVar("iso_days", default=False)
 
 
@@ -180,7 +195,9 @@ def _param(value: Any, translations: NullTranslations | None, lang: str | None) 
             return value.isoformat()
         return day_text(value, lang or "es")
     if isinstance(value, FieldRef):
-        if translations is None or _field_labels is None:
+        # A machine's document (``warnings_es``) names the fields by their paths, as its
+        # English does, whoever asks for it.
+        if translations is None or _field_labels is None or _iso_days.get():
             return str(value)
         return _field_labels(value)
     if isinstance(value, Variants):

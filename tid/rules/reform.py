@@ -31,7 +31,7 @@ from typing import Any
 
 from tid.rules import params, reform_checks
 from tid.rules.errors import InputError
-from tid.rules.messages import N_, Message
+from tid.rules.messages import N_, FieldRef, Message
 from tid.rules.periods import FiscalYear, parse_fiscal_year
 
 # How many reforms may stand on one another, and how many changes one may hold.
@@ -198,7 +198,7 @@ def parse_reform(
                 f"{field}.changes[{i}]",
                 N_("%(name)s is changed twice from %(day)s."),
                 where=f"{field}.changes[{i}]",
-                name=change.parameter,
+                name=FieldRef(change.parameter),
                 day=change.start,
             )
         seen_keys[key] = i
@@ -241,7 +241,7 @@ def parse_change(raw: object, where: str) -> Change:
                 f"{where}.parameter",
                 N_("%(name)s is not a parameter; did you mean %(close)s?"),
                 name=name,
-                close=close[0],
+                close=FieldRef(close[0]),
             ) from None
         raise _error(f"{where}.parameter", N_("%(name)s is not a parameter"), name=name) from None
     start = _day(raw.get("from"), f"{where}.from", name)
@@ -253,7 +253,7 @@ def parse_change(raw: object, where: str) -> Change:
                 "%(name)s: %(day)s is before the parameter exists (its first value is in force "
                 "from %(first)s, %(citation)s)"
             ),
-            name=name,
+            name=FieldRef(name),
             day=start,
             first=first.start,
             citation=first.citation,
@@ -262,7 +262,7 @@ def parse_change(raw: object, where: str) -> Change:
         raise _error(
             f"{where}.from",
             N_("%(name)s: %(day)s is after the parameter's last day in the law (%(end)s)"),
-            name=name,
+            name=FieldRef(name),
             day=start,
             end=last.end,
         )
@@ -278,14 +278,16 @@ def _day(raw: object, field: str, name: str) -> date:
             return date.fromisoformat(raw.strip())
         except ValueError:
             pass
-    raise _error(field, N_("%(name)s: give the day it takes effect as 2025-07-01"), name=name)
+    raise _error(
+        field, N_("%(name)s: give the day it takes effect as 2025-07-01"), name=FieldRef(name)
+    )
 
 
 def _unit_error(field: str, name: str, unit: str, example: str) -> InputError:
     return _error(
         field,
         N_("%(name)s: the value is a %(unit)s, written like %(example)s"),
-        name=name,
+        name=FieldRef(name),
         unit=Message(params.UNIT_LABELS.get(unit, unit)),
         example=example,
     )
@@ -317,7 +319,7 @@ def _range_error(field: str, name: str, text: str, allowed: Message | str) -> In
     return _error(
         field,
         N_("%(name)s: %(value)s is out of range (%(allowed)s)"),
-        name=name,
+        name=FieldRef(name),
         value=text,
         allowed=allowed,
     )
@@ -341,7 +343,7 @@ def parse_value(raw: object, field: str, parameter: params.Parameter) -> tuple[p
             raise _error(
                 field,
                 N_("%(name)s: %(value)s has more than two decimals"),
-                name=name,
+                name=FieldRef(name),
                 value=str(raw),
             )
         return number, str(raw).strip()
@@ -371,7 +373,7 @@ def parse_value(raw: object, field: str, parameter: params.Parameter) -> tuple[p
             raise _error(
                 field,
                 N_("%(name)s: choose one of %(choices)s"),
-                name=name,
+                name=FieldRef(name),
                 choices=", ".join(choices),
             )
         return raw.strip(), raw.strip()

@@ -20,7 +20,7 @@ from decimal import Decimal
 from typing import Any
 
 from tid.rules import readings
-from tid.rules.errors import InputError, field_error, required
+from tid.rules.errors import field_error, field_names, required
 from tid.rules.messages import N_, Amount, Message, render_all
 from tid.rules.money import ZERO, json_money, money_str, round_cents
 from tid.rules.params import ParamValue, history, param, param_or_none
@@ -65,12 +65,10 @@ def regime_on(day: date) -> ParamValue:
         raise field_error(
             "date",
             Message(
-                N_(
-                    "%(day)s is before %(start)s, the first day the supplied texts cover "
-                    "(%(citation)s)"
-                ),
+                "%(day)s is before %(first)s, the first day the supplied texts cover "
+                "(%(citation)s)",
                 day=day,
-                start=first.start,
+                first=first.start,
                 citation=first.citation,
             ),
         )
@@ -95,7 +93,7 @@ def _regime_on_the_day(day: date, nights: int, warnings: list[str], trace: list[
         TraceStep(Message("Regime on the day of the stay"), regime, regime_pv.citation, _REGIME)
     )
     if nights < 1:
-        raise field_error("nights", Message(N_("give a whole number of nights, at least 1")))
+        raise field_error("nights", Message("give a whole number of nights, at least 1"))
     irc1994_from = history(_REGIME).values[0].start
     if fiscal_year_of(day) == fiscal_year_of(irc1994_from):
         warnings.append(
@@ -135,12 +133,10 @@ def _rate_of_the_lodging(
             raise field_error(
                 "lodging_type",
                 Message(
-                    N_(
-                        '"%(lodging_type)s" is not a lodging type of the IRC 1994 regime '
-                        "(stays until 2003-09-08), which covers: %(known)s"
-                    ),
-                    lodging_type=lodging_type,
-                    known=", ".join(IRC1994_TYPES),
+                    '"%(type)s" is not a lodging type of the IRC 1994 regime (stays until '
+                    "2003-09-08), which covers: %(types)s",
+                    type=lodging_type,
+                    types=field_names(IRC1994_TYPES),
                 ),
             )
         for name, present in act272_rules.items():
@@ -148,10 +144,8 @@ def _rate_of_the_lodging(
                 raise field_error(
                     name,
                     Message(
-                        N_(
-                            "this rule is Act 272-2003 § 24's and applies to stays from "
-                            "2003-09-09; the IRC 1994 regime has no such rule"
-                        )
+                        "this rule is Act 272-2003 § 24's and applies to stays from "
+                        "2003-09-09; the IRC 1994 regime has no such rule"
                     ),
                 )
         rate_pv = param(f"room_tax.irc1994.rate.{lodging_type}", day)
@@ -161,12 +155,10 @@ def _rate_of_the_lodging(
             raise field_error(
                 "lodging_type",
                 Message(
-                    N_(
-                        '"%(lodging_type)s" is not a lodging type of Act 272-2003 § 24; the '
-                        "types are: %(known)s"
-                    ),
-                    lodging_type=lodging_type,
-                    known=", ".join(ACT272_TYPES),
+                    '"%(type)s" is not a lodging type of Act 272-2003 § 24; the types are: '
+                    "%(types)s",
+                    type=lodging_type,
+                    types=field_names(ACT272_TYPES),
                 ),
             )
         rate_pv = param(f"room_tax.act272.rate.{lodging_type}", day)
@@ -217,10 +209,8 @@ def _greatest_of_base(
         raise field_error(
             "average_daily_rate",
             Message(
-                N_(
-                    "give at least one of average_daily_rate, room_cost, industry_cost (per "
-                    "night) for the base of %(rule)s"
-                ),
+                "give at least one of %(fields)s (per night) for the base of %(rule)s",
+                fields=field_names(("average_daily_rate", "room_cost", "industry_cost")),
                 rule=rule,
             ),
         )
@@ -278,14 +268,12 @@ def _taxed_base(
     the daily-rate test reads) and the taxed base."""
     if stay.complimentary and stay.grouped_meals:
         raise field_error(
-            "grouped_meals", Message(N_("a stay is either complimentary or grouped, not both"))
+            "grouped_meals", Message("a stay is either complimentary or grouped, not both")
         )
     if stay.grouped_meals and lodging_type == "all_inclusive_hotel":
         raise field_error(
             "grouped_meals",
-            Message(
-                N_("an all-inclusive hotel pays on its global grouped charge; § 24(C) excepts it")
-            ),
+            Message("an all-inclusive hotel pays on its global grouped charge; § 24(C) excepts it"),
         )
     nights = stay.nights
     if stay.complimentary or stay.grouped_meals:
@@ -296,8 +284,7 @@ def _taxed_base(
         for k, v in stay.figures.items():
             if v is not None:
                 raise field_error(
-                    k,
-                    Message(N_("used only for a complimentary room or a rate grouped with meals")),
+                    k, Message("used only for a complimentary room or a rate grouped with meals")
                 )
         if stay.nightly_rate is None:
             raise required("nightly_rate")
@@ -384,10 +371,13 @@ def _exemptions(
         )
     if exemption is not None:
         if exemption not in EXEMPTIONS:
-            raise InputError(
+            raise field_error(
                 "exemption",
-                f'exemption: "{exemption}" is not an exemption; the exemptions are: '
-                + ", ".join(EXEMPTIONS),
+                Message(
+                    '"%(exemption)s" is not an exemption; the exemptions are: %(known)s',
+                    exemption=exemption,
+                    known=field_names(EXEMPTIONS),
+                ),
             )
         trace.append(
             TraceStep(Message("Exempt stay"), lodging_label(exemption), EXEMPTIONS[exemption])
@@ -554,7 +544,7 @@ _FIELDS = (
 def _flag(document: Mapping[str, Any], name: str) -> bool:
     value = document.get(name, False)
     if not isinstance(value, bool):
-        raise field_error(name, Message(N_("true or false")))
+        raise field_error(name, Message("true or false"))
     return value
 
 
@@ -564,15 +554,15 @@ def room_tax_document(document: Mapping[str, Any]) -> dict[str, Any]:
         if key not in _FIELDS:
             raise field_error(
                 key,
-                Message(N_("unknown field; the fields are %(known)s"), known=", ".join(_FIELDS)),
+                Message("unknown field; the fields are %(fields)s", fields=field_names(_FIELDS)),
             )
     lodging_type = document.get("lodging_type")
     if not isinstance(lodging_type, str) or not lodging_type.strip():
-        raise field_error("lodging_type", Message(N_("give the type of lodging as text")))
+        raise field_error("lodging_type", Message("give the type of lodging as text"))
     day = parse_date(document.get("date"), "date")
     nights = document.get("nights")
     if isinstance(nights, bool) or not isinstance(nights, int):
-        raise field_error("nights", Message(N_("give a whole number of nights, like 3")))
+        raise field_error("nights", Message("give a whole number of nights, like 3"))
     complimentary = _flag(document, "complimentary")
     grouped = _flag(document, "grouped_meals")
     nightly = document.get("nightly_rate")
@@ -585,7 +575,13 @@ def room_tax_document(document: Mapping[str, Any]) -> dict[str, Any]:
     additional = ZERO if extra is None else json_money(extra, "additional_charges")
     exemption = document.get("exemption")
     if exemption is not None and not isinstance(exemption, str):
-        raise field_error("exemption", Message(N_("film_production or timeshare")))
+        raise field_error(
+            "exemption",
+            Message(
+                "one of the exemptions: %(choices)s",
+                choices=field_names(("film_production", "timeshare")),
+            ),
+        )
     figures = {
         k: json_money(document[k], k) if document.get(k) is not None else None for k in GREATEST_OF
     }

@@ -28,13 +28,12 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from tid.rules import readings
-from tid.rules.errors import field_error
-from tid.rules.messages import N_, Message
+from tid.rules.errors import field_error, field_names
+from tid.rules.messages import FieldRef, Figure, Message
 from tid.rules.money import (
     from_cents,
     json_money,
     json_quantity,
-    money_str,
 )
 from tid.rules.periods import (
     FiscalYear,
@@ -165,24 +164,22 @@ class WaterfallResult:
                 if not r.active_in(self.fiscal_year):
                     continue
                 if r.remainder:
-                    text: str = Message(
-                        "%(paid)s (what was left)", paid=money_str(from_cents(paid))
-                    )
+                    text: str = Message("%(paid)s (what was left)", paid=Figure(from_cents(paid)))
                 elif carried:
                     text = Message(
                         "owed %(owed)s, paid %(paid)s of %(left)s left; shortfall carried "
                         "%(carried)s",
-                        owed=money_str(from_cents(owed)),
-                        paid=money_str(from_cents(paid)),
-                        left=money_str(from_cents(left)),
-                        carried=money_str(from_cents(carried)),
+                        owed=Figure(from_cents(owed)),
+                        paid=Figure(from_cents(paid)),
+                        left=Figure(from_cents(left)),
+                        carried=Figure(from_cents(carried)),
                     )
                 else:
                     text = Message(
                         "owed %(owed)s, paid %(paid)s of %(left)s left",
-                        owed=money_str(from_cents(owed)),
-                        paid=money_str(from_cents(paid)),
-                        left=money_str(from_cents(left)),
+                        owed=Figure(from_cents(owed)),
+                        paid=Figure(from_cents(paid)),
+                        left=Figure(from_cents(left)),
                     )
                 steps.append(
                     TraceStep(
@@ -516,7 +513,7 @@ def check_keys(document: Mapping[str, Any], allowed: Iterable[str], where: str =
             raise field_error(
                 path,
                 Message(
-                    N_("unknown field; the fields here are %(known)s"), known=", ".join(allowed)
+                    "unknown field; the fields here are %(fields)s", fields=field_names(allowed)
                 ),
             )
 
@@ -538,9 +535,9 @@ def parse_months(
     ``months[i].<field>``. ``optional_money_fields`` are 0 when absent or empty.
     """
     if not isinstance(value, list):
-        raise field_error(field, Message(N_("give a list of months")))
+        raise field_error(field, Message("give a list of months"))
     if not value:
-        raise field_error(field, Message(N_("give at least one month")))
+        raise field_error(field, Message("give at least one month"))
     seen: dict[int, int] = {}
     out: list[tuple[int, str, dict[str, Decimal]]] = []
     allowed = ("month", *money_fields, *quantity_fields, *optional_money_fields)
@@ -548,9 +545,7 @@ def parse_months(
     for i, entry in enumerate(value):
         where = f"{field}[{i}]"
         if not isinstance(entry, Mapping):
-            raise field_error(
-                where, Message(N_("each month is an object with a month and amounts"))
-            )
+            raise field_error(where, Message("each month is an object with a month and amounts"))
         check_keys(entry, allowed, where)
         year, month = parse_month(entry.get("month"), f"{where}.month")
         label = month_label(year, month)
@@ -558,9 +553,9 @@ def parse_months(
             raise field_error(
                 f"{where}.month",
                 Message(
-                    N_("%(label)s is not in fiscal year %(fy_label)s (%(first)s to %(last)s)"),
-                    label=label,
-                    fy_label=fy.label,
+                    "%(month)s is not in fiscal year %(fy)s (%(first)s to %(last)s)",
+                    month=label,
+                    fy=fy.label,
                     first=month_label(*first),
                     last=month_label(*last),
                 ),
@@ -570,19 +565,18 @@ def parse_months(
             raise field_error(
                 f"{where}.month",
                 Message(
-                    N_("%(label)s is given twice (also %(field)s[%(seen)s])"),
-                    label=label,
-                    field=field,
-                    seen=seen[m],
+                    "%(month)s is given twice (also %(other)s)",
+                    month=label,
+                    other=FieldRef(f"{field}[{seen[m]}]"),
                 ),
             )
         if out and m < out[-1][0]:
             raise field_error(
                 f"{where}.month",
                 Message(
-                    N_("give the months in order; %(label)s comes after %(previous)s"),
-                    label=label,
-                    previous=out[-1][1],
+                    "give the months in order; %(month)s comes after %(before)s",
+                    month=label,
+                    before=out[-1][1],
                 ),
             )
         seen[m] = i

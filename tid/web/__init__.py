@@ -16,6 +16,7 @@ BLUEPRINT_MODULES = [
     "tid.web.admin",
     "tid.web.calc",
     "tid.web.reform_pages",
+    "tid.web.reform_try",
     "tid.web.readings",
     "tid.web.api",
     "tid.web.roll",

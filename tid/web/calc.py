@@ -334,6 +334,52 @@ def _csv_cell(text: str) -> str:
 _PATH = re.compile(r"^(\w+)\[(\d+)\](?:\.(\w+))?")
 
 
+def _plain_reason(path: str, said: str) -> str:
+    """Why a value was refused, from a rule's message that is plain English text (not a
+    :class:`~tid.rules.messages.Message`): in English as the rule wrote it, the field's path
+    it starts with left out; in another language, a sentence of that language (the English
+    detail would name the document's fields by their JSON names)."""
+    reason = said[len(path) + 2 :] if path and said.startswith(f"{path}: ") else str(said)
+    if i18n.language() == "en":
+        return reason
+    return str(_("this value cannot be accepted as it is written; see the field's help."))
+
+
+def said_of(exc: InputError) -> str:
+    """A calculator's refusal as the page says it: the field by its label, why in the
+    reader's language."""
+    if isinstance(exc.message, Message):
+        return render(exc.message)
+    field = calc_text.field_label(exc.field) if exc.field else "—"
+    return str(
+        _("%(field)s: %(reason)s", field=field, reason=_plain_reason(exc.field, exc.message))
+    )
+
+
+# What Python's JSON reader says of a broken document, in the reader's language.
+_JSON_PROBLEMS = {
+    "Expecting value": N_("a value was expected"),
+    "Expecting property name enclosed in double quotes": N_(
+        "a field's name in double quotes was expected"
+    ),
+    "Expecting ',' delimiter": N_("a comma was expected"),
+    "Expecting ':' delimiter": N_("a colon was expected"),
+    "Unterminated string starting at": N_("a text is not closed by its double quote"),
+    "Invalid control character at": N_("a text holds a control character"),
+    "Extra data": N_("there is more after the end of the document"),
+    "Illegal trailing comma before end of object": N_("a comma stands before the closing brace"),
+    "Illegal trailing comma before end of array": N_("a comma stands before the closing bracket"),
+}
+
+
+def json_problem(problem: str) -> str:
+    """Python's JSON reader's ``problem`` in the reader's language."""
+    msgid = _JSON_PROBLEMS.get(problem)
+    if msgid is None:
+        return str(_("the text is not written as JSON here"))
+    return str(_(msgid))
+
+
 def place_error(spec: FormSpec, state: FormState, exc: InputError) -> None:
     """Show a calculator's error next to the field it names (or above the form)."""
     path = exc.field
@@ -341,10 +387,10 @@ def place_error(spec: FormSpec, state: FormState, exc: InputError) -> None:
     # Next to the field, the field's name the message starts with says nothing new.
     if isinstance(said, Message) and said.msgid == "%(field)s: %(reason)s":
         reason = render(dict(said.params)["reason"])
-    else:
+    elif isinstance(said, Message):
         reason = render(said)
-        if path and reason.startswith(f"{path}: "):
-            reason = reason[len(path) + 2 :]
+    else:
+        reason = _plain_reason(path, said)
     message = _("Not accepted: %(reason)s", reason=reason)
     match = _PATH.match(path)
     if match:
@@ -396,7 +442,7 @@ def _document_field(state: FormState) -> dict[str, Any] | None:
         if exc.line:
             message = _(
                 "This is not valid JSON: %(problem)s (line %(line)s).",
-                problem=exc.problem,
+                problem=json_problem(exc.problem),
                 line=exc.line,
             )
         else:
@@ -527,12 +573,7 @@ def _compute_form(spec: FormSpec) -> Any:
         if exc.field == "reform" or exc.field.startswith("reform."):
             state.error("reform", render(exc.message))
         elif pasted is not None:
-            state.error(
-                "document_json",
-                render(exc.message)
-                if isinstance(exc.message, Message)
-                else _("%(field)s: %(reason)s", field=exc.field or "—", reason=exc.message),
-            )
+            state.error("document_json", said_of(exc))
         else:
             place_error(spec, state, exc)
         return _form_page(spec, state, 422)

@@ -30,6 +30,7 @@ from tid.web import calc_guard, nav, reform_cache
 from tid.web.access import ALL_ROLES, public, require
 from tid.web.forms import Form
 from tid.web.public_fragments import Fragment
+from tid.web.reform_examples import EXAMPLES
 from tid.web.util import send, today
 
 bp = Blueprint("reforms", __name__, url_prefix="/reforms")
@@ -78,7 +79,7 @@ def index() -> Any:
         if current_user.is_authenticated
         else []
     )
-    return render_template("reforms/index.html", recent=recent)
+    return render_template("reforms/index.html", recent=recent, reform_examples=EXAMPLES)
 
 
 # The parameter files' areas, as the editor groups the parameters.
@@ -91,7 +92,7 @@ AREAS = {
 }
 
 
-def _parameter_options() -> list[tuple[str, list[tuple[str, str]]]]:
+def parameter_options() -> list[tuple[str, list[tuple[str, str]]]]:
     """Every parameter by area: (the area's label, [(name, description)])."""
     groups: dict[str, list[tuple[str, str]]] = {}
     for p in params.all_parameters():
@@ -100,7 +101,7 @@ def _parameter_options() -> list[tuple[str, list[tuple[str, str]]]]:
     return [(_(AREAS.get(area, area)), options) for area, options in groups.items()]
 
 
-def _read_editor(form: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, str], list[int]]:
+def read_editor(form: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, str], list[int]]:
     """The reform document the editor's fields stand for, the values typed, and for each
     change the form row it came from."""
     values = {k: (form.get(k) or "").strip() for k in form if k != "csrf_token"}
@@ -112,7 +113,7 @@ def _read_editor(form: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, str
     if values.get("base"):
         document["base"] = reference_id(values["base"])
     origin: list[int] = []
-    rows = _row_count(values)
+    rows = row_count(values)
     for i in range(rows):
         parameter = values.get(f"change-{i}-parameter", "")
         start = values.get(f"change-{i}-from", "")
@@ -124,12 +125,12 @@ def _read_editor(form: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, str
     return document, values, origin
 
 
-def _row_count(values: Mapping[str, str]) -> int:
+def row_count(values: Mapping[str, str]) -> int:
     found = [int(m.group(1)) for k in values if (m := re.fullmatch(r"change-(\d+)-\w+", k))]
     return min(MAX_ROWS, max([ROWS - 1, *found]) + 1)
 
 
-def _editor_field(path: str, origin: list[int]) -> str:
+def editor_field(path: str, origin: list[int]) -> str:
     """The editor's field for an error's path (``reform.changes[2].value``)."""
     match = re.fullmatch(r"reform\.changes\[(\d+)\]\.(parameter|from|value)", path)
     if match and int(match.group(1)) < len(origin):
@@ -159,8 +160,8 @@ def new() -> Any:
         if parameter:
             values["change-0-parameter"] = parameter
     else:
-        document, values, origin = _read_editor(request.form)
-        rows = max(_row_count(values), ROWS)
+        document, values, origin = read_editor(request.form)
+        rows = max(row_count(values), ROWS)
         if request.form.get("more"):
             rows = min(MAX_ROWS, rows + 4)
         else:
@@ -172,7 +173,7 @@ def new() -> Any:
                 return redirect(url_for("reforms.show", reform_id=saved.public_id))
             if form.refused is not None:
                 form.errors = {
-                    _editor_field(form.refused.field, origin): i18n.say(form.refused.message)
+                    editor_field(form.refused.field, origin): i18n.say(form.refused.message)
                 }
     starts_from = _base_of(values.get("base", ""))
     return render_template(
@@ -180,7 +181,7 @@ def new() -> Any:
         form=form,
         values=values,
         rows=rows,
-        options=_parameter_options(),
+        options=parameter_options(),
         base=reform_note.page_context(starts_from) if starts_from is not None else None,
     ), (422 if form.errors else 200)
 
@@ -369,7 +370,7 @@ def _fund_context(
     return context
 
 
-def difference_chart(comparison: fund_compare.Comparison, name: str) -> charts.Chart:
+def difference_chart(comparison: fund_compare.Comparison, name: str) -> charts.Chart | None:
     """The differences, one bar each, in the reader's language."""
     return reform_note.difference_chart(comparison, name, i18n.say)
 

@@ -11,7 +11,7 @@ from decimal import Decimal
 from tid.rules import readings
 from tid.rules.distribution.trace_figures import _pct
 from tid.rules.errors import InputError, field_error
-from tid.rules.messages import N_, Amount, Message
+from tid.rules.messages import N_, Amount, FieldRef, Figure, Message, joined
 from tid.rules.money import from_cents, money_str, to_cents
 from tid.rules.params import ParamValue, history, note_period, param, param_or_none
 from tid.rules.periods import (
@@ -41,8 +41,10 @@ ACT272_KEYS = (
 RESERVE_KEY = "convention_center_reserve"
 CARRIED_KEYS = ("authority_debt_service", "convention_bureau")
 _A = "distribution.act272"
-REMAINDER_LABEL = "Tourism Company — remainder (the supplied § 31(B) is cut off after clause iii)"
-RESERVE_LABEL = "reserve (General Fund after the deficit is known)"
+REMAINDER_LABEL = N_(
+    "Tourism Company — remainder (the supplied § 31(B) is cut off after clause iii)"
+)
+RESERVE_LABEL = N_("reserve (General Fund after the deficit is known)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +174,7 @@ def act272_recipients(
     recipients = [
         Recipient(
             "authority_debt_service",
-            "Bank transfer for the Convention Center District Authority's debt service",
+            Message("Bank transfer for the Convention Center District Authority's debt service"),
             f"{count.citation}; {first.citation}",
             installments=schedule,
             carry_forward=True,
@@ -180,28 +182,30 @@ def act272_recipients(
         ),
         Recipient(
             "tourism_company_admin",
-            f"Tourism Company, administration of the tax ({_pct(admin)} of the month's total)",
+            Message(
+                "Tourism Company, administration of the tax (%(share)s of the month's total)",
+                share=_pct(admin),
+            ),
             admin.citation,
             share=admin.decimal,
             parameter=admin.name,
         ),
         Recipient(
             RESERVE_KEY if reserve else "general_fund",
-            f"Convention Center {RESERVE_LABEL} ({_pct(gf)} of the month's total)"
+            Message(
+                "Convention Center %(reserve)s (%(share)s of the month's total)",
+                reserve=Message(RESERVE_LABEL),
+                share=_pct(gf),
+            )
             if reserve
-            else f"Treasury General Fund ({_pct(gf)} of the month's total)",
+            else Message("Treasury General Fund (%(share)s of the month's total)", share=_pct(gf)),
             account.citation if reserve else gf.citation,
             share=gf.decimal,
             parameter=account.name if reserve else gf.name,
         ),
         Recipient(
             "convention_bureau",
-            f"Tourism Company for the Convention Bureau ({_pct(bureau)} of the month's total"
-            + (
-                f"; owed to date at least ${floor.decimal:,.2f} × months elapsed)"
-                if floor_on
-                else ")"
-            ),
+            _bureau_label(bureau, floor, floor_on),
             bureau.citation + (f"; {floor.citation}" if floor_on else ""),
             share=bureau.decimal,
             floor=floor.cents if floor_on else None,
@@ -211,12 +215,33 @@ def act272_recipients(
         ),
         Recipient(
             "tourism_company_remainder",
-            REMAINDER_LABEL,
+            Message(REMAINDER_LABEL),
             f"{N_('Act 272-2003 § 31(B)')}; {readings.cite('remainder-to-tourism-company')}",
             remainder=True,
         ),
     ]
     return recipients, schedule, [count, first, admin, gf, bureau, floor]
+
+
+def _bureau_label(bureau: ParamValue, floor: ParamValue, floor_on: bool) -> Message:
+    if floor_on:
+        return Message(
+            "Tourism Company for the Convention Bureau (%(share)s of the month's total; "
+            "owed to date at least %(floor)s × months elapsed)",
+            share=_pct(bureau),
+            floor=Amount(floor.decimal),
+        )
+    return Message(
+        "Tourism Company for the Convention Bureau (%(share)s of the month's total)",
+        share=_pct(bureau),
+    )
+
+
+def _share_step(pv: ParamValue) -> TraceStep:
+    """A share's step: its parameter (named by its description on a page) and its value."""
+    return TraceStep(
+        Message("Share %(name)s", name=FieldRef(pv.name)), str(pv.value), pv.citation, pv.name
+    )
 
 
 def _floor_warnings(
@@ -227,7 +252,8 @@ def _floor_warnings(
             Message(
                 "The Convention Bureau's floor of $%(decimal)s a month is off: the supplied § "
                 "31(B)(iii) leaves blank the fiscal year it applies from and "
-                "bureau_floor_from_fy was not given (%(reading)s).",
+                "%(field)s was not given (%(reading)s).",
+                field=FieldRef("bureau_floor_from_fy"),
                 reading=readings.note("bureau-floor-year"),
                 decimal=format(floor.decimal, ",.2f"),
             )
@@ -237,13 +263,14 @@ def _floor_warnings(
         return [
             Message(
                 "The Convention Bureau's floor applies from FY%(label)s as set by "
-                "bureau_floor_from_fy (the supplied § 31(B)(iii) leaves the fiscal year "
+                "%(field)s (the supplied § 31(B)(iii) leaves the fiscal year "
                 "blank). It is annual, $%(decimal)s, paid in monthly instalments of "
                 "$%(decimal2)s, and cumulative inside the fiscal year: after month m the "
                 "Bureau is owed to date the greater of 9%% of the year's tax to date and "
                 "$%(decimal2)s × m, so early months whose 9%% is larger count toward the floor "
                 "of later months (%(reading)s).",
                 reading=readings.note("bureau-floor-to-date"),
+                field=FieldRef("bureau_floor_from_fy"),
                 label=bureau_floor_from_fy.label,
                 decimal=format(annual.decimal, ",.2f"),
                 decimal2=format(floor.decimal, ",.2f"),
@@ -251,8 +278,9 @@ def _floor_warnings(
         ]
     return [
         Message(
-            "The Convention Bureau's floor is off in FY%(label)s: bureau_floor_from_fy is "
+            "The Convention Bureau's floor is off in FY%(label)s: %(field)s is "
             "FY%(label2)s (the supplied § 31(B)(iii) leaves the year blank).",
+            field=FieldRef("bureau_floor_from_fy"),
             label=fy.label,
             label2=bureau_floor_from_fy.label,
         )
@@ -273,20 +301,19 @@ def _reserve(
             raise field_error(
                 "convention_center_opened_on",
                 Message(
-                    N_(
-                        "give the day the Convention Center opened; the operating deficit is "
-                        "used only in the reserve's years (the fiscal year of the opening and"
-                        " the ten after it)"
-                    )
+                    "give the day the Convention Center opened; the operating deficit is used "
+                    "only in the reserve's years (the fiscal year of the opening and the ten "
+                    "after it)"
                 ),
             )
         years = param(f"{_A}.convention_center_reserve_years", act272_first_month())
         warnings.append(
             Message(
-                "The %(gf)s goes to the Treasury General Fund: convention_center_opened_on was "
+                "The %(gf)s goes to the Treasury General Fund: %(field)s was "
                 "not given, and in the years of the Convention Center's reserve the %(gf)s is "
                 "held for the Center's operating deficit. %(years)s",
                 gf=_pct(gf),
+                field=FieldRef("convention_center_opened_on"),
                 years=reserve_years_said(years),
             )
         )
@@ -360,7 +387,14 @@ def distribute_act272(
     (collected from 2003-09-09) joins October's money.
     """
     if param_or_none(f"{_A}.bank_installment_count", fy.start) is None:
-        raise _under_irc1994(fy)
+        raise field_error(
+            "fiscal_year",
+            Message(
+                "FY%(fy)s falls under the IRC 1994 regime: give its collections by lodging "
+                "type (Act 272-2003 § 31 distributes from October 2003)",
+                fy=fy.label,
+            ),
+        )
     periods, joined = _act272_periods(fy, months)
     trace: list[TraceStep] = []
     warnings: list[str] = [_act272_opening_warning()]
@@ -381,10 +415,7 @@ def distribute_act272(
     )
     count, first, floor = used[0], used[1], used[5]
     trace.insert(0, _act272_bank_transfers(fy, count, first, schedule))
-    for pv in used[2:5]:
-        trace.append(
-            TraceStep(Message("Share %(name)s", name=pv.name), str(pv.value), pv.citation, pv.name)
-        )
+    trace += [_share_step(pv) for pv in used[2:5]]
     trace += _act272_month_values(fy, [m for m, _c in periods], months_used)
     warnings += _floor_warnings(fy, floor, bureau_floor_from_fy, floor_on)
     if floor_on:
@@ -536,7 +567,7 @@ def _act272_bank_transfers(
             integer=count.integer,
             value=month_label(*month_of_fiscal(fy, first.integer)),
         ),
-        ", ".join(money_str(from_cents(c)) for c in schedule if c),
+        joined([Figure(from_cents(c)) for c in schedule if c], ", "),
         f"{count.citation}; {first.citation}",
         count.name,
     )
@@ -787,9 +818,9 @@ def _act272_outstanding(
             Message(
                 "Outstanding at the end of FY%(label)s: %(key)s",
                 label=fy.label,
-                key=key,
+                key=FieldRef(key),
             ),
-            money_str(from_cents(out[key])),
+            Figure(from_cents(out[key])),
             "Act 272-2003 § 31(A)" if key == CARRIED_KEYS[0] else floor.citation,
         )
         for key in CARRIED_KEYS

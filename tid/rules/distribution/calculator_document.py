@@ -17,8 +17,8 @@ from tid.rules.distribution.act272 import (
     distribute_act272,
 )
 from tid.rules.distribution.irc1994 import IRC1994_TYPES, distribute_irc1994
-from tid.rules.errors import InputError, field_error
-from tid.rules.messages import N_, Message, render_all
+from tid.rules.errors import InputError, field_error, field_names
+from tid.rules.messages import FieldRef, Message, render_all
 from tid.rules.money import from_cents, json_money, money_str, to_cents
 from tid.rules.params import param_or_none
 from tid.rules.periods import (
@@ -35,14 +35,16 @@ def _irc1994_document(document: Mapping[str, Any], fy: FiscalYear) -> dict[str, 
     check_keys(document, ("fiscal_year", "collections", "bond_fund_amount", "collections_until"))
     raw = document.get("collections")
     if not isinstance(raw, Mapping) or not raw:
-        raise field_error("collections", Message(N_("give the tax collected by lodging type")))
+        raise field_error("collections", Message("give the tax collected by lodging type"))
     collections: dict[str, Decimal] = {}
     for kind, amount in raw.items():
         if kind not in IRC1994_TYPES:
-            raise InputError(
+            raise field_error(
                 f"collections.{kind}",
-                f"collections.{kind}: the IRC 1994 regime covers only these lodging types: "
-                + ", ".join(IRC1994_TYPES),
+                Message(
+                    "the IRC 1994 regime covers only these lodging types: %(types)s",
+                    types=field_names(IRC1994_TYPES),
+                ),
             )
         collections[kind] = json_money(amount, f"collections.{kind}")
     bond = json_money(document.get("bond_fund_amount"), "bond_fund_amount")
@@ -151,11 +153,9 @@ def _act272_document(document: Mapping[str, Any], fy: FiscalYear) -> dict[str, A
         raise field_error(
             "fiscal_year",
             Message(
-                N_(
-                    "FY%(fy_label)s falls under the IRC 1994 regime: give its collections by "
-                    "lodging type, not months (Act 272-2003 § 31 distributes from 2003-09)"
-                ),
-                fy_label=fy.label,
+                "FY%(fy)s falls under the IRC 1994 regime: give its collections by lodging "
+                "type, not months (Act 272-2003 § 31 distributes from 2003-09)",
+                fy=fy.label,
             ),
         )
     rows = parse_months(document.get("months"), fy, ("collected",))
@@ -166,13 +166,12 @@ def _act272_document(document: Mapping[str, Any], fy: FiscalYear) -> dict[str, A
             raise field_error(
                 f"months[{i}].month",
                 Message(
-                    N_(
-                        "%(label)s is before %(first_label)s; what was collected up to "
-                        "2003-09-08 falls under the IRC 1994 regime: give FY2003-04's "
-                        "collections by lodging type with collections_until 2003-09-08"
-                    ),
-                    label=label,
-                    first_label=first_label,
+                    "%(month)s is before %(first)s; what was collected up to 2003-09-08 falls "
+                    "under the IRC 1994 regime: give FY2003-04's collections by lodging type "
+                    "with %(until)s 2003-09-08",
+                    month=label,
+                    first=first_label,
+                    until=FieldRef("collections_until"),
                 ),
             )
     certified = json_money(document.get("bank_certified_amount"), "bank_certified_amount")
@@ -212,10 +211,12 @@ def distribution_document(document: Mapping[str, Any]) -> dict[str, Any]:
     if has_collections == has_months:
         raise InputError(
             "months" if has_collections else "collections",
-            N_(
-                "give either collections by lodging type (fiscal years up to 2002-03, and "
-                "FY2003-04 up to 2003-09-08) or months (from 2003-09), not both and not "
-                "neither"
+            Message(
+                "give either %(collections)s by lodging type (fiscal years up to 2002-03, and "
+                "FY2003-04 up to 2003-09-08) or %(months)s (from 2003-09), not both and not "
+                "neither",
+                collections=FieldRef("collections"),
+                months=FieldRef("months"),
             ),
         )
     if has_collections:

@@ -8,21 +8,19 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
-from tid.rules.errors import InputError, field_error
+from tid.rules.errors import InputError, field_error, field_names
 from tid.rules.imposts.compiler import Value
 from tid.rules.imposts.evaluation import evaluate
 from tid.rules.imposts.language import compile_formula
 from tid.rules.limits import check_impost_work, checkpoint
-from tid.rules.messages import N_, Message, render, render_all
+from tid.rules.messages import Message, render, render_all
 from tid.rules.money import money_str, parse_decimal
 
 
 def _document_value(value: object, field: str) -> Value:
     """A number written as text becomes a Decimal; other text stays text (e.g. "hotel")."""
     if isinstance(value, bool | float | int):
-        raise field_error(
-            field, Message(N_('write the value as text ("1234.50"), not as a number'))
-        )
+        raise field_error(field, Message('write the value as text ("1234.50"), not as a number'))
     if isinstance(value, str):
         try:
             number = parse_decimal(value, field, allow_negative=True)
@@ -30,7 +28,7 @@ def _document_value(value: object, field: str) -> Value:
             return value
         # "120" is the whole number 120 (not 120.0): it reads back as written.
         return number if "." in value else number.quantize(Decimal(1))
-    raise field_error(field, Message(N_("expected a number or text")))
+    raise field_error(field, Message("expected a number or text"))
 
 
 IMPOST_DOCUMENT_FIELDS = ("formula", "properties", "parameters")
@@ -44,26 +42,29 @@ def impost_document(document: Mapping[str, Any]) -> dict[str, Any]:
     column of the roll may be one)."""
     for key in document:
         if key not in IMPOST_DOCUMENT_FIELDS:
-            raise InputError(
+            raise field_error(
                 str(key),
-                f"{key}: unknown field; the fields here are " + ", ".join(IMPOST_DOCUMENT_FIELDS),
+                Message(
+                    "unknown field; the fields here are %(fields)s",
+                    fields=field_names(IMPOST_DOCUMENT_FIELDS),
+                ),
             )
     raw_params = document.get("parameters") or {}
     if not isinstance(raw_params, Mapping):
-        raise field_error("parameters", Message(N_("give the parameters as {name: value}")))
+        raise field_error("parameters", Message("give the parameters as {name: value}"))
     parameters = {str(k): _document_value(v, f"parameters.{k}") for k, v in raw_params.items()}
     text = document.get("formula")
     if not isinstance(text, str):
-        raise field_error("formula", Message(N_("write the formula of the impost as text")))
+        raise field_error("formula", Message("write the formula of the impost as text"))
     formula = compile_formula(text, parameters=parameters)
     raw_props = document.get("properties")
     if not isinstance(raw_props, list) or not raw_props:
-        raise field_error("properties", Message(N_("give the list of properties, each with an id")))
+        raise field_error("properties", Message("give the list of properties, each with an id"))
     check_impost_work(len(raw_props), formula.size)
     properties: list[dict[str, Any]] = []
     for i, item in enumerate(raw_props):
         if not isinstance(item, Mapping):
-            raise field_error(f"properties[{i}]", Message(N_("each property is an object")))
+            raise field_error(f"properties[{i}]", Message("each property is an object"))
         prop: dict[str, Any] = {"id": item.get("id")}
         for key, value in item.items():
             if key != "id":
