@@ -9,12 +9,19 @@ from typing import Any
 
 from flask_babel import gettext as _
 
+from tid.rules import calculators
 from tid.rules.calculators.inputs import N_
 
 _TWELVE_MONTHS = [
     {"month": f"{2025 if m >= 7 else 2026}-{m:02d}", "collected": "900000.00"}
     for m in (7, 8, 9, 10, 11, 12, 1, 2, 3, 4, 5, 6)
 ]
+
+
+def _tried_on(area: str) -> str:
+    """The calculator that reads the parameters of ``tid/rules/params/<area>.toml``."""
+    return calculators.reading(area)[0]
+
 
 # Reforms to start from: each its changes, the calculator it is tried on and an input.
 EXAMPLES: dict[str, dict[str, Any]] = {
@@ -31,7 +38,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
                 "value": "0.03",
             }
         ],
-        "calculator": "room-tax-distribution",
+        "calculator": _tried_on("distribution"),
         "document": {
             "fiscal_year": "2025-26",
             "bank_certified_amount": "1000000.00",
@@ -57,7 +64,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
                 "value": "3750000.00",
             },
         ],
-        "calculator": "excise-allocation",
+        "calculator": _tried_on("excise"),
         "document": {
             "fiscal_year": "2025-26",
             "months": [
