@@ -17,7 +17,7 @@ from sqlmodel import Session, col, select
 from tid.models import AuthorizedPurpose, Expenditure, JournalEntry
 from tid.rules import admin_cap
 from tid.rules.errors import N_, Finding, FindingsError, InputError
-from tid.rules.messages import Message
+from tid.rules.messages import Amount, Message
 from tid.rules.money import money_str
 from tid.rules.periods import fiscal_year_of
 from tid.services import audit, ledger
@@ -176,7 +176,7 @@ class RepeatedExpenditureError(InputError):
                 "An expenditure of %(amount)s to %(payee)s dated %(day)s is already booked "
                 "(entry %(number)s of the journal). If this is another expenditure, confirm it "
                 "below to book it too.",
-                amount=money_str(earlier.amount),
+                amount=Amount(earlier.amount),
                 payee=earlier.payee,
                 day=earlier.spent_on,
                 number=number if number is not None else "—",

@@ -233,7 +233,7 @@ def test_an_expenditure_confirmed_as_another_is_booked_again(
     again = client.post(f"/account/{d}/expenditures", data={**data, "token": "e-2"})
     said = " ".join(again.get_data(as_text=True).split())
     assert again.status_code == 422 and 'id="e-confirm_repeat"' in said
-    assert "Ya está registrado un gasto de 120.00 a Ferretería Central" in said
+    assert "Ya está registrado un gasto de $120.00 a Ferretería Central" in said
     confirmed = client.post(
         f"/account/{d}/expenditures", data={**data, "token": "e-2", "confirm_repeat": "yes"}
     )
