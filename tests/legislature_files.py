@@ -7,6 +7,8 @@ from __future__ import annotations
 import io
 import zipfile
 
+from tid.demo.legislature_documents import written_pdf
+
 
 def pdf(text: str = "Informe de la comisión", *, extra: str = "", catalog_extra: str = "") -> bytes:
     """A one-page PDF whose text layer says ``text`` (Latin-1 characters)."""
@@ -21,20 +23,7 @@ def pdf(text: str = "Informe de la comisión", *, extra: str = "", catalog_extra
     ]
     if extra:
         objects.append(extra.encode())
-    out = io.BytesIO()
-    out.write(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(out.tell())
-        out.write(b"%d 0 obj\n" % number + body + b"\nendobj\n")
-    start = out.tell()
-    out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1))
-    for offset in offsets:
-        out.write(b"%010d 00000 n \n" % offset)
-    out.write(
-        b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, start)
-    )
-    return out.getvalue()
+    return written_pdf(objects)
 
 
 def pdf_with_javascript() -> bytes:
@@ -149,20 +138,7 @@ def pdf_of_many_lines(operations: int = 3_000_000) -> bytes:
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
         b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream",
     ]
-    out = io.BytesIO()
-    out.write(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(out.tell())
-        out.write(b"%d 0 obj\n" % number + body + b"\nendobj\n")
-    start = out.tell()
-    out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1))
-    for offset in offsets:
-        out.write(b"%010d 00000 n \n" % offset)
-    out.write(
-        b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, start)
-    )
-    return out.getvalue()
+    return written_pdf(objects)
 
 
 def docx_of_words(megabytes: int = 20) -> bytes:

@@ -25,6 +25,24 @@ from tid.services.petitions import attachments, file_search
 GENERATED_TITLE = "Documento generado"
 
 
+def written_pdf(objects: list[bytes]) -> bytes:
+    """A PDF file of ``objects`` (numbered from 1, the first the catalog), with its
+    cross-reference table and trailer."""
+    out = io.BytesIO()
+    out.write(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(out.tell())
+        out.write(b"%d 0 obj\n" % number + body + b"\nendobj\n")
+    start = out.tell()
+    out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1))
+    for offset in offsets:
+        out.write(b"%010d 00000 n \n" % offset)
+    out.write(b"trailer\n<< /Size %d /Root 1 0 R >>\n" % (len(objects) + 1))
+    out.write(b"startxref\n%d\n%%%%EOF\n" % start)
+    return out.getvalue()
+
+
 def text_pdf(lines: list[str]) -> bytes:
     """A small PDF whose text layer holds ``lines`` (Latin-1), one page."""
     shown = " T* ".join(
@@ -40,19 +58,7 @@ def text_pdf(lines: list[str]) -> bytes:
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
         b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
     ]
-    out = io.BytesIO()
-    out.write(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(out.tell())
-        out.write(b"%d 0 obj\n" % number + body + b"\nendobj\n")
-    start = out.tell()
-    out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1))
-    for offset in offsets:
-        out.write(b"%010d 00000 n \n" % offset)
-    out.write(b"trailer\n<< /Size %d /Root 1 0 R >>\n" % (len(objects) + 1))
-    out.write(b"startxref\n%d\n%%%%EOF\n" % start)
-    return out.getvalue()
+    return written_pdf(objects)
 
 
 def text_docx(paragraphs: list[str]) -> bytes:
