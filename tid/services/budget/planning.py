@@ -178,7 +178,10 @@ def plan_problems(
             problems.append(Finding(name, N_("The amount cannot be negative.")))
     if not ZERO < plan.collection_rate <= 1:
         problems.append(
-            Finding("collection_rate", N_("The collection rate is a share from 0 to 100%."))
+            Finding(
+                "collection_rate",
+                N_("The collection rate is a percentage above 0 and at most 100."),
+            )
         )
     elif plan.collection_rate != proposed_rate and not plan.rate_reason.strip():
         problems.append(
@@ -481,3 +484,45 @@ def read_plan(values: dict[str, str], *, line_keys: list[str]) -> Plan:
     )
     raise_problems(problems)
     return plan
+
+
+def checks(*, plan: Plan, fy: FiscalYear, last_rate: Decimal | None) -> list[Message]:
+    """The plan against the law, in words with its figures: administration against the cap
+    on the expected collections, and on collections at last year's rate; the spending
+    against the money expected."""
+    rate, _citation = admin_cap.admin_cap_rate(fy.end)
+    admin = plan.lines.get(ADMIN, ZERO)
+    cap = (rate * plan.expected_collections).quantize(CENT)
+    said = [
+        Message(
+            "Administration: %(admin)s of the %(cap)s the cap allows, %(rate)s of the "
+            "%(expected)s expected collections (21 LPRA § 6653(6)).",
+            admin=Amount(admin),
+            cap=Amount(cap),
+            rate=admin_cap.rate_words(rate),
+            expected=Amount(plan.expected_collections),
+        )
+    ]
+    if last_rate is not None:
+        at_last = (plan.billed * last_rate).quantize(CENT, rounding=ROUND_HALF_UP)
+        last_cap = (rate * at_last).quantize(CENT)
+        said.append(
+            Message(
+                "If the collections come in at last year's rate (%(last)s), they are "
+                "%(collected)s and the cap %(cap)s: the administration line leaves %(left)s.",
+                last=admin_cap.rate_words(last_rate),
+                collected=Amount(at_last),
+                cap=Amount(last_cap),
+                left=Amount(last_cap - admin),
+            )
+        )
+    said.append(
+        Message(
+            "Spending: %(spending)s of the %(money)s expected (collections, other income and "
+            "the carry-over); %(left)s is not budgeted.",
+            spending=Amount(plan.spending),
+            money=Amount(plan.money_expected),
+            left=Amount(plan.money_expected - plan.spending),
+        )
+    )
+    return said
