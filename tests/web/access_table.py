@@ -147,6 +147,7 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "account.budget_actual_csv": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
     "account.budget_approve": frozenset({ADMIN, ASSOCIATION}),
     "account.budget_carry_over": frozenset({ADMIN, ASSOCIATION}),
+    "account.budget_report": frozenset({ADMIN, ASSOCIATION}),
     "account.budget_settle": frozenset({ADMIN, ASSOCIATION}),
     # moving in: the district's opening position, loaded by who writes its account
     "account.aboard_page": frozenset({ADMIN, ASSOCIATION}),

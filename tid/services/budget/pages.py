@@ -17,6 +17,7 @@ from tid.rules.errors import N_
 from tid.rules.messages import Message, render
 from tid.rules.money import ZERO, money_str
 from tid.rules.periods import FiscalYear
+from tid.services import year_locks
 from tid.services.budget import actuals, closing, planning
 
 
@@ -31,6 +32,7 @@ class BudgetPage:
     history: list[BudgetChange]
     before: closing.CarryOver  # the year before, what it carries over
     cap_rate: Decimal
+    closed: bool  # the year itself is closed: its report may be issued
 
 
 def budget_page(*, session: Session, district_id: int, fy: FiscalYear) -> BudgetPage:
@@ -61,6 +63,7 @@ def budget_page(*, session: Session, district_id: int, fy: FiscalYear) -> Budget
         history=planning.history(session=session, budget_id=budget.id or 0) if budget else [],
         before=before,
         cap_rate=admin_cap.admin_cap_rate(fy.end)[0],
+        closed=year_locks.lock_of(session=session, district_id=district_id, fy=fy) is not None,
     )
 
 
@@ -96,10 +99,9 @@ def actual_page(*, session: Session, district_id: int, fy: FiscalYear, today: da
     return ActualPage(fy, found, commitments)
 
 
-def actual_csv(found: actuals.Actuals) -> str:
+def actual_csv(found: actuals.Actuals | None, fy: FiscalYear) -> str:
     """The budget against the actual, a line a row: its twelve months, spent, committed,
-    left (headed in the reader's language)."""
-    fy = FiscalYear(int(found.budget.fiscal_year[:4]))
+    left (headed in the reader's language); a year without an approved budget: no row."""
     months = [f"{year}-{month:02d}" for year, month in fy.months()]
     header = [
         render(Message(N_("Budget line"))),
@@ -118,6 +120,6 @@ def actual_csv(found: actuals.Actuals) -> str:
             money_str(line.committed),
             money_str(line.left),
         ]
-        for line in found.lines
+        for line in (found.lines if found is not None else [])
     ]
     return csv_safe.write(header, rows, numbers=set(header[1:]))

@@ -7,15 +7,19 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from flask import Response, abort, render_template, request, url_for
+from flask import Response, render_template, request, url_for
 from flask_babel import gettext as _
 
+from tid import documents
+from tid.app_reader import reader
 from tid.db import get_session
+from tid.i18n import language
 from tid.models import District
 from tid.rules.errors import N_
 from tid.rules.money import money_str
 from tid.rules.periods import FiscalYear
 from tid.services.budget import actuals, closing, pages, planning
+from tid.services.public import published_records
 from tid.web.access import may_write_district, me, require, visible_district
 from tid.web.account.blueprint import READERS, WRITERS, bp
 from tid.web.account.fields import date_field, fiscal_year, money_field, saved_or_said, writer
@@ -275,10 +279,45 @@ def budget_actual_csv(district_id: int) -> Any:
     visible_district(district_id)
     fy = fiscal_year(district_id)
     page = pages.actual_page(session=get_session(), district_id=district_id, fy=fy, today=today())
-    if page.found is None:
-        abort(404)
-    response = Response(pages.actual_csv(page.found), mimetype="text/csv")
+    response = Response(pages.actual_csv(page.found, fy), mimetype="text/csv")
     response.headers["Content-Disposition"] = (
         f'attachment; filename="budget-actual-{district_id}-{fy.label}.csv"'
     )
     return response
+
+
+_REPORT = "budget-report.pdf"
+
+
+def _publish_report(district: District, fy: FiscalYear) -> Any:
+    """Make the year's report in the reader's language, archive it and publish it."""
+    made = documents.make(
+        get_session(), _REPORT, reader=reader(language()), district=district.id, year=fy
+    )
+    return published_records.publish(
+        session=get_session(),
+        actor=me().actor,
+        district=district,
+        fy=fy,
+        kind=_REPORT,
+        title=_(published_records.PUBLISHABLE[_REPORT], year=fy.label),
+        language=language(),
+        content=made.data,
+        media_type=made.media_type,
+    )
+
+
+@bp.route("/<int:district_id>/budget/report", methods=["POST"])
+@require(*WRITERS)
+def budget_report(district_id: int) -> Any:
+    """Issue the closed year's report (PDF/A), archive it and publish it."""
+    district = visible_district(district_id)
+    writer(district)
+    fy = fiscal_year(district_id)
+    form = Form()
+    form.write(lambda: _publish_report(district, fy))
+    return saved_or_said(
+        form,
+        _("The yearly report of FY %(fy)s is published.", fy=fy.label),
+        url_for("account.budget", district_id=district_id, fy=fy.label),
+    )
