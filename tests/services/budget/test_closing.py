@@ -1,22 +1,30 @@
 """The year through: a budget drafted, approved and amended, a year booked against it month
-by month (an expenditure over its line warned, the cap refusing as always), the year closed
-and its result carried over into the next year's budget by the statement's own figures."""
+by month (an expenditure over its line warned, the cap refusing as always), the year closed,
+its result carried over into the next year's budget by the statement's own figures, and its
+yearly report issued (PDF/A), archived and published."""
 
 from __future__ import annotations
 
+import hashlib
 from datetime import date
 from decimal import Decimal
 
 import pytest
+from flask import Flask
 from sqlmodel import Session
 
+from tests.pdf_checks import assert_archival, pdf_text
 from tests.services.budget.support import BEFORE, FY, District
 from tests.services.ledger_support import ACTOR, pay_bill
+from tid import documents
+from tid.app_reader import reader
 from tid.rules.errors import InputError
 from tid.rules.periods import FiscalYear
 from tid.services import expenditures, year_locks
 from tid.services.budget import actuals, closing, planning
 from tid.services.ledger import CapExceededError
+from tid.services.notices.archived import archived_bytes
+from tid.services.public import published_records
 
 AFTER = date(2026, 7, 10)  # the year has ended
 
@@ -60,7 +68,9 @@ def _spend(session: Session, d: District, on: date, amount: str, key: str, **wha
 
 
 # Long: the whole year, step by step, each step's figures checked where it happens.
-def test_a_year_booked_against_its_budget_closed_and_carried_over(session: Session) -> None:
+def test_a_year_booked_against_its_budget_closed_carried_over_and_reported(
+    app: Flask, session: Session
+) -> None:
     d = District(session)
     _approved(session, d)
     bills = [d.s.bill(d.s.property(), "1000.00"), d.s.bill(d.s.property(), "500.00")]
@@ -153,6 +163,48 @@ def test_a_year_booked_against_its_budget_closed_and_carried_over(session: Sessi
         "0.7467",
         Decimal("1120.05"),
     )
+    # The next year approved, the closed year's report is issued, archived and published.
+    planning.approve_budget(
+        session=session,
+        actor=ACTOR,
+        district_id=d.id,
+        fy=FiscalYear(2026),
+        approved_on=AFTER,
+        minutes="Minutes of July 10, 2026",
+        today=AFTER,
+    )
+    with app.app_context():
+        made = documents.make(
+            session, "budget-report.pdf", reader=reader("en"), district=d.id, year=FY
+        )
+    assert_archival(made.data, lang="en")
+    text = " ".join(pdf_text(made.data).split())
+    for said in (
+        "Yearly report of the district, FY 2025-26",
+        "Street cleaning $850.00 $900.00 -$50.00",
+        "Administration spent $50.00 of the $56.00 the cap allowed",
+        "a result of $170.00",
+        "Minutes of July 10, 2026",
+        "0.01 * assessed_value",
+    ):
+        assert said in text, said
+    published_records.publish(
+        session=session,
+        actor=ACTOR,
+        district=d.s.district,
+        fy=FY,
+        kind="budget-report.pdf",
+        title="Yearly report of the district, FY 2025-26",
+        language="en",
+        content=made.data,
+        media_type=made.media_type,
+    )
+    session.commit()
+    rows = published_records.public_rows(session=session, district_id=d.id)
+    assert [(r["kind"], r["sha256"]) for r in rows] == [
+        ("budget-report.pdf", hashlib.sha256(made.data).hexdigest())
+    ]
+    assert archived_bytes(session=session, sha256=rows[0]["sha256"]) == made.data
 
 
 def test_the_carry_over_amends_an_approved_budget_of_the_next_year(session: Session) -> None:

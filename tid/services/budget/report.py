@@ -1,8 +1,8 @@
 """The yearly report of a district to its municipality and the public (a document of record,
 PDF/A, archived and published like the published statement): the year's spending by purpose
 against its approved budget, the collections against those expected, the administrative
-cap, the carry-over, the next year's approved budget, and how an owner estimates the impost
-(the ordinance's formula in words, as the public estimate page gives it)."""
+cap, the carry-over and the next year's approved budget (the document adds how an owner
+estimates the impost, tid/documents/budget.py)."""
 
 from __future__ import annotations
 
@@ -17,8 +17,6 @@ from tid.rules.errors import N_, InputError
 from tid.rules.periods import FiscalYear
 from tid.services import audit_statement
 from tid.services.budget import actuals, closing, planning
-from tid.services.public import district_figures
-from tid.services.public.declared import public_view
 
 NOT_READY = N_(
     "The yearly report is made of a closed year (locked after its statement) with an "
@@ -42,13 +40,6 @@ def report_context(
     next_year = None
     if following is not None and following.status == planning.APPROVED:
         next_year = actuals.actuals(session=session, budget=following, as_of=fy.end)
-    ordinance = district_figures.ordinance_in_force(session=session, district_id=district_id)
-    names: list[dict[str, Any]] = []
-    if ordinance is not None:
-        names = district_figures.formula_names(
-            ordinance,
-            district_figures.active_run_parameters(session=session, district_id=district_id),
-        )
     return {
         "district": district,
         "fy": fy,
@@ -60,6 +51,4 @@ def report_context(
         "carried": carried,
         "next_year": next_year,
         "history": planning.history(session=session, budget_id=budget.id or 0),
-        "ordinance": public_view("ordinance", ordinance) if ordinance is not None else None,
-        "formula_names": names,
     }
