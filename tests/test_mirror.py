@@ -58,6 +58,7 @@ TESTED_THROUGH: dict[str, tuple[str, str]] = {
     "rules/vocab/terms.py": ("tests/rules/test_vocab.py", "tid.rules.vocab"),
     "scheduler.py": ("tests/test_scheduled_jobs.py", "scheduler"),
     "services/account_reads.py": ("tests/web/account/test_blueprint.py", "/account"),
+    "services/budget/page_reads.py": ("tests/web/account/test_budget_pages.py", "/budget"),
     "services/audit.py": ("tests/test_production.py", "tid.services"),
     "services/audit_words.py": ("tests/web/test_record_names.py", "/audit/"),
     "services/background_jobs.py": ("tests/test_tasks.py", "background_jobs"),

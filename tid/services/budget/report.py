@@ -16,7 +16,7 @@ from tid.models import District
 from tid.rules.errors import N_, InputError
 from tid.rules.periods import FiscalYear
 from tid.services import audit_statement
-from tid.services.budget import actuals, closing, planning
+from tid.services.budget import actuals, carry_over, planning
 
 NOT_READY = N_(
     "The yearly report is made of a closed year (locked after its statement) with an "
@@ -31,7 +31,7 @@ def report_context(
     its approved budget."""
     district_id = district.id or 0
     budget = planning.budget_of(session=session, district_id=district_id, fy=fy)
-    carried = closing.carry_over_of(session=session, district_id=district_id, fy=fy)
+    carried = carry_over.carry_over_of(session=session, district_id=district_id, fy=fy)
     if budget is None or budget.status != planning.APPROVED or not carried.closed:
         raise InputError("fy", NOT_READY)
     following = planning.budget_of(

@@ -33,8 +33,8 @@ from tid.rules.periods import FiscalYear, parse_fiscal_year
 from tid.rules.vocab import formula_name_label
 from tid.services import account_reads, audit_statement, roll
 from tid.services.public import published_records, publishing, stored_figures, versions
-from tid.services.public.budgets import public_budgets
 from tid.services.public.declared import public_view
+from tid.services.public.public_budgets import public_budgets
 from tid.services.public.publishing import fiscal_years
 
 HUNDRED = Decimal(100)

@@ -18,7 +18,7 @@ from tid.models import District
 from tid.rules.errors import N_
 from tid.rules.money import money_str
 from tid.rules.periods import FiscalYear
-from tid.services.budget import actuals, closing, pages, planning
+from tid.services.budget import actuals, carry_over, page_reads, planning
 from tid.services.public import published_records
 from tid.web.access import may_write_district, me, require, visible_district
 from tid.web.account.blueprint import READERS, WRITERS, bp
@@ -42,7 +42,7 @@ def _percent(rate: Decimal) -> str:
     return f"{(rate * 100).normalize():f}"
 
 
-def _plan_values(page: pages.BudgetPage) -> dict[str, str]:
+def _plan_values(page: page_reads.BudgetPage) -> dict[str, str]:
     plan = page.plan
     values = {
         "billed": money_str(plan.billed),
@@ -60,7 +60,7 @@ def _plan_values(page: pages.BudgetPage) -> dict[str, str]:
 def _budget_view(
     district: District, fy: FiscalYear, values: dict[str, str] | None, errors: dict[str, str]
 ) -> Any:
-    page = pages.budget_page(session=get_session(), district_id=district.id or 0, fy=fy)
+    page = page_reads.budget_page(session=get_session(), district_id=district.id or 0, fy=fy)
     shown = _plan_values(page) | (values or {})
     offered = {f"line_{key}" for key, _name in page.lines}
     # A line sent that the page does not offer is shown with its refusal beside it.
@@ -114,7 +114,7 @@ def budget(district_id: int) -> Any:
     if request.method != "POST":
         return _budget_view(district, fy, None, {})
     writer(district)
-    page = pages.budget_page(session=get_session(), district_id=district_id, fy=fy)
+    page = page_reads.budget_page(session=get_session(), district_id=district_id, fy=fy)
     keys = [key for key, _name in page.lines]
     # A line the form sends that the page did not offer (a purpose not the district's) is
     # read too, so that it is refused at its field rather than dropped.
@@ -176,7 +176,7 @@ def budget_carry_over(district_id: int) -> Any:
     before = FiscalYear(fy.start_year - 1)
     form = Form()
     form.write(
-        lambda: closing.carry_over(
+        lambda: carry_over.carry_over(
             session=get_session(),
             actor=me().actor,
             district_id=district_id,
@@ -194,7 +194,7 @@ def budget_carry_over(district_id: int) -> Any:
 def _actual_view(
     district: District, fy: FiscalYear, values: dict[str, str], errors: dict[str, str]
 ) -> Any:
-    page = pages.actual_page(
+    page = page_reads.actual_page(
         session=get_session(), district_id=district.id or 0, fy=fy, today=today()
     )
     values.setdefault("committed_on", min(today(), fy.end).isoformat())
@@ -278,8 +278,10 @@ def budget_settle(district_id: int, commitment_id: int) -> Any:
 def budget_actual_csv(district_id: int) -> Any:
     visible_district(district_id)
     fy = fiscal_year(district_id)
-    page = pages.actual_page(session=get_session(), district_id=district_id, fy=fy, today=today())
-    response = Response(pages.actual_csv(page.found, fy), mimetype="text/csv")
+    page = page_reads.actual_page(
+        session=get_session(), district_id=district_id, fy=fy, today=today()
+    )
+    response = Response(page_reads.actual_csv(page.found, fy), mimetype="text/csv")
     response.headers["Content-Disposition"] = (
         f'attachment; filename="budget-actual-{district_id}-{fy.label}.csv"'
     )

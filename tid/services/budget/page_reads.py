@@ -18,7 +18,7 @@ from tid.rules.messages import Message, render
 from tid.rules.money import ZERO, money_str
 from tid.rules.periods import FiscalYear
 from tid.services import year_locks
-from tid.services.budget import actuals, closing, planning
+from tid.services.budget import actuals, carry_over, planning
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ class BudgetPage:
     lines: list[tuple[str, str]]  # (key, name): administration, then each purpose
     checks: list[Message]
     history: list[BudgetChange]
-    before: closing.CarryOver  # the year before, what it carries over
+    before: carry_over.CarryOver  # the year before, what it carries over
     cap_rate: Decimal
     closed: bool  # the year itself is closed: its report may be issued
 
@@ -38,7 +38,7 @@ class BudgetPage:
 def budget_page(*, session: Session, district_id: int, fy: FiscalYear) -> BudgetPage:
     budget = planning.budget_of(session=session, district_id=district_id, fy=fy)
     offer = planning.proposal(session=session, district_id=district_id, fy=fy)
-    before = closing.carry_over_of(
+    before = carry_over.carry_over_of(
         session=session, district_id=district_id, fy=FiscalYear(fy.start_year - 1)
     )
     if budget is not None:

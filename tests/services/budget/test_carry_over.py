@@ -21,7 +21,7 @@ from tid.app_reader import reader
 from tid.rules.errors import InputError
 from tid.rules.periods import FiscalYear
 from tid.services import expenditures, year_locks
-from tid.services.budget import actuals, closing, planning
+from tid.services.budget import actuals, carry_over, planning
 from tid.services.ledger import CapExceededError
 from tid.services.notices.archived import archived_bytes
 from tid.services.public import published_records
@@ -138,17 +138,17 @@ def test_a_year_booked_against_its_budget_closed_carried_over_and_reported(
     assert {line.key: line.spent for line in early.lines}[str(d.cleaning)] == Decimal("300.00")
     # The year closes: nothing carries over before it is locked.
     with pytest.raises(InputError) as open_year:
-        closing.carry_over(session=session, actor=ACTOR, district_id=d.id, fy=FY, today=AFTER)
+        carry_over.carry_over(session=session, actor=ACTOR, district_id=d.id, fy=FY, today=AFTER)
     assert open_year.value.field == "fy"
     year_locks.lock_year(session=session, actor=ACTOR, district_id=d.id, fy=FY, today=AFTER)
     # 1,120.00 collected − 900.00 − 50.00 spent = 170.00, from an opening of zero.
-    found = closing.carry_over_of(session=session, district_id=d.id, fy=FY)
+    found = carry_over.carry_over_of(session=session, district_id=d.id, fy=FY)
     assert (found.opening, found.closing, found.result) == (
         Decimal("0.00"),
         Decimal("170.00"),
         Decimal("170.00"),
     )
-    following = closing.carry_over(
+    following = carry_over.carry_over(
         session=session, actor=ACTOR, district_id=d.id, fy=FY, today=AFTER
     )
     session.commit()
@@ -226,7 +226,9 @@ def test_the_carry_over_amends_an_approved_budget_of_the_next_year(session: Sess
         today=date(2026, 6, 1),
     )
     year_locks.lock_year(session=session, actor=ACTOR, district_id=d.id, fy=FY, today=AFTER)
-    budget = closing.carry_over(session=session, actor=ACTOR, district_id=d.id, fy=FY, today=AFTER)
+    budget = carry_over.carry_over(
+        session=session, actor=ACTOR, district_id=d.id, fy=FY, today=AFTER
+    )
     assert (budget.status, budget.amendments, budget.carry_over) == (
         "approved",
         1,
