@@ -10,7 +10,7 @@ from sqlmodel import Session
 
 from tid.documents.base import PDF, Document, Reader, district_of
 from tid.rules.errors import N_
-from tid.rules.messages import render
+from tid.rules.messages import Message, render
 from tid.rules.periods import FiscalYear, fiscal_year_of
 from tid.services.budget import report
 from tid.services.public import district_figures
@@ -34,7 +34,7 @@ def budget_report_pdf(
     fy = year or FiscalYear(fiscal_year_of(reader.today).start_year - 1)
     with reader.speaking():
         context = report.report_context(session=session, district=shown, fy=fy, today=reader.today)
-        steps = {kind: render(label) for kind, label in STEPS.items()}
+        steps = {kind: render(Message(label)) for kind, label in STEPS.items()}
     # How an owner estimates the impost: the formula in words, as the public pages give it.
     ordinance = district_figures.ordinance_in_force(session=session, district_id=district)
     names: list[dict[str, Any]] = []

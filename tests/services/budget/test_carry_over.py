@@ -186,6 +186,7 @@ def test_a_year_booked_against_its_budget_closed_carried_over_and_reported(
         "a result of $170.00",
         "Minutes of July 10, 2026",
         "0.01 * assessed_value",
+        "approved by the board Minutes of June 15, 2025",
     ):
         assert said in text, said
     published_records.publish(

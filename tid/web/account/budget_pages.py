@@ -197,7 +197,7 @@ def _actual_view(
     page = page_reads.actual_page(
         session=get_session(), district_id=district.id or 0, fy=fy, today=today()
     )
-    values.setdefault("committed_on", min(today(), fy.end).isoformat())
+    values["committed_on"] = values.get("committed_on") or min(today(), fy.end).isoformat()
     return render_template(
         "account/budget_actual.html",
         district=district,
