@@ -141,6 +141,17 @@ def test_a_year_booked_against_its_budget_closed_carried_over_and_reported(
         carry_over.carry_over(session=session, actor=ACTOR, district_id=d.id, fy=FY, today=AFTER)
     assert open_year.value.field == "fy"
     year_locks.lock_year(session=session, actor=ACTOR, district_id=d.id, fy=FY, today=AFTER)
+    with pytest.raises(InputError) as closed:  # a closed year's budget no longer changes
+        planning.amend_budget(
+            session=session,
+            actor=ACTOR,
+            district_id=d.id,
+            fy=FY,
+            plan=d.plan(cleaning="900.00"),
+            reason="After the fact",
+            today=AFTER,
+        )
+    assert closed.value.field == "fy"
     # 1,120.00 collected − 900.00 − 50.00 spent = 170.00, from an opening of zero.
     found = carry_over.carry_over_of(session=session, district_id=d.id, fy=FY)
     assert (found.opening, found.closing, found.result) == (

@@ -30,7 +30,7 @@ from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.messages import Amount, Message
 from tid.rules.money import CENT, ZERO
 from tid.rules.periods import FiscalYear
-from tid.services import audit
+from tid.services import audit, year_locks
 from tid.services.district_lock import lock_district
 from tid.services.ledger import REVENUE
 from tid.services.ledger.balances import day_sums_of
@@ -222,6 +222,16 @@ def plan_problems(
     return problems
 
 
+CLOSED = N_(
+    "This fiscal year is closed (locked after its statement): its budget no longer changes."
+)
+
+
+def _refuse_a_closed_year(session: Session, district_id: int, fy: FiscalYear) -> None:
+    if year_locks.lock_of(session=session, district_id=district_id, fy=fy) is not None:
+        raise InputError("fy", CLOSED)
+
+
 def raise_problems(problems: list[Finding]) -> None:
     if len(problems) == 1:
         raise InputError(problems[0].field, problems[0].message)
@@ -349,6 +359,7 @@ def draft_budget(
     """Draft ``fy``'s budget, or revise its draft; an approved one is refused (it changes
     only by an amendment)."""
     lock_district(session=session, district_id=district_id)
+    _refuse_a_closed_year(session, district_id, fy)
     proposed = proposal(session=session, district_id=district_id, fy=fy)
     raise_problems(
         plan_problems(
@@ -388,6 +399,7 @@ def approve_budget(
 ) -> Budget:
     """Record the board's approval of the draft: the day and its minutes."""
     lock_district(session=session, district_id=district_id)
+    _refuse_a_closed_year(session, district_id, fy)
     budget = budget_of(session=session, district_id=district_id, fy=fy)
     if budget is None:
         raise InputError("status", N_("There is no draft budget of this fiscal year."))
@@ -429,6 +441,7 @@ def amend_budget(
 ) -> Budget:
     """Amend an approved budget: the new plan, checked as a draft is, with its reason."""
     lock_district(session=session, district_id=district_id)
+    _refuse_a_closed_year(session, district_id, fy)
     budget = budget_of(session=session, district_id=district_id, fy=fy)
     if budget is None or budget.status != APPROVED:
         raise InputError("status", N_("Only an approved budget is amended; revise the draft."))
