@@ -25,6 +25,7 @@ TESTED_THROUGH: dict[str, tuple[str, str]] = {
     "cli/processes.py": ("tests/test_worker_process.py", '"worker"'),
     "cli/roll.py": ("tests/services/roll/test_importing.py", 'args=["roll"'),
     "cli/users.py": ("tests/web/test_sign_in.py", 'args=["users"'),
+    "cli/year_ahead.py": ("tests/services/budget/test_carry_over.py", 'args=["budget"'),
     "config.py": ("tests/web/test_two_factor.py", "from tid import config"),
     "db.py": ("tests/test_migrations.py", "tid.db"),
     "demo/bulk.py": ("tests/demo/test_large_district.py", "large_district"),

@@ -6,11 +6,13 @@ yearly report issued (PDF/A), archived and published."""
 from __future__ import annotations
 
 import hashlib
+import json
 from datetime import date
 from decimal import Decimal
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskCliRunner
 from sqlmodel import Session
 
 from tests.pdf_checks import assert_archival, pdf_text
@@ -219,7 +221,9 @@ def test_a_year_booked_against_its_budget_closed_carried_over_and_reported(
     assert archived_bytes(session=session, sha256=rows[0]["sha256"]) == made.data
 
 
-def test_the_carry_over_amends_an_approved_budget_of_the_next_year(session: Session) -> None:
+def test_the_carry_over_amends_an_approved_budget_of_the_next_year(
+    session: Session, runner: FlaskCliRunner
+) -> None:
     d = District(session)
     bill = d.s.bill(d.s.property(), "1000.00")
     pay_bill(session, d.s, "1000.00", date(2025, 8, 1), "p1", bill.id)
@@ -238,9 +242,35 @@ def test_the_carry_over_amends_an_approved_budget_of_the_next_year(session: Sess
         today=date(2026, 6, 1),
     )
     year_locks.lock_year(session=session, actor=ACTOR, district_id=d.id, fy=FY, today=AFTER)
-    budget = carry_over.carry_over(
-        session=session, actor=ACTOR, district_id=d.id, fy=FY, today=AFTER
+    session.commit()
+    carried = runner.invoke(
+        args=["budget", "carry-over", "--district", str(d.id), "--fiscal-year", "2025-26"]
     )
+    assert carried.exit_code == 0, carried.output
+    assert json.loads(carried.output) == {
+        "fiscal_year": "2026-27",
+        "status": "approved",
+        "carry_over": "1000.00",
+    }
+    shown = runner.invoke(
+        args=["budget", "show", "--district", str(d.id), "--fiscal-year", "2026-27"]
+    )
+    assert shown.exit_code == 0, shown.output
+    assert json.loads(shown.output)["lines"][0] == {
+        "line": str(d.security),
+        "name": "Security",
+        "budget": "400.00",
+        "spent": "0.00",
+        "committed": "0.00",
+        "left": "400.00",
+    }
+    missing = runner.invoke(
+        args=["budget", "show", "--district", str(d.id), "--fiscal-year", "2030-31"]
+    )
+    assert missing.exit_code != 0 and "fiscal_year" in missing.output
+    session.expire_all()
+    budget = planning.budget_of(session=session, district_id=d.id, fy=nxt)
+    assert budget is not None
     assert (budget.status, budget.amendments, budget.carry_over) == (
         "approved",
         1,

@@ -222,6 +222,7 @@ def plan_problems(
     return problems
 
 
+NO_BUDGET = N_("The district has no budget of this fiscal year.")
 CLOSED = N_(
     "This fiscal year is closed (locked after its statement): its budget no longer changes."
 )
