@@ -53,13 +53,37 @@ def test_commitments_count_until_settled_and_are_checked(session: Session) -> No
     assert [c.id for c in actuals.open_commitments(session=session, budget_id=budget.id or 0)] == [
         made.id
     ]
+    # an amendment keeps the line and the commitment against it; a line left out with a
+    # commitment stays at zero
+    planning.amend_budget(
+        session=session,
+        actor=ACTOR,
+        district_id=d.id,
+        fy=FY,
+        plan=planning.Plan(
+            billed=Decimal("1500.00"),
+            collection_rate=Decimal("0.9"),
+            rate_reason="Same",
+            lines={"admin": Decimal("60.00"), str(d.cleaning): Decimal("800.00")},
+        ),
+        reason="Security paid by the municipality",
+        today=TODAY,
+    )
+    session.commit()
+    left = {
+        r.key: r.left for r in actuals.actuals(session=session, budget=budget, as_of=TODAY).lines
+    }
+    assert left[str(d.security)] == Decimal("-150.00")
+    assert planning.plan_of(session=session, budget=budget).lines[str(d.security)] == 0
     actuals.settle(
         session=session, actor=ACTOR, district_id=d.id, commitment_id=made.id or 0, today=TODAY
     )
     left = {
         r.key: r.left for r in actuals.actuals(session=session, budget=budget, as_of=TODAY).lines
     }
-    assert left[str(d.security)] == Decimal("400.00")
+    assert left[str(d.security)] == Decimal(
+        "0.00"
+    )  # settled: nothing counts against the zeroed line
     assert actuals.open_commitments(session=session, budget_id=budget.id or 0) == []
 
 

@@ -23,6 +23,7 @@ from tid.models import (
     BillingRunStatus,
     Budget,
     BudgetChange,
+    BudgetCommitment,
     BudgetLine,
 )
 from tid.rules import admin_cap
@@ -294,6 +295,40 @@ def _figures_json(budget: Budget, plan: Plan) -> str:
     )
 
 
+def _store_lines(session: Session, budget_id: int, amounts: dict[str, Decimal]) -> None:
+    """The budget's lines set to ``amounts``: each kept line changed in place (the
+    commitments made against it stay with it), a new one added, one left out deleted — or,
+    with commitments against it, kept at zero."""
+    for line in lines_of(session=session, budget_id=budget_id):
+        key = ADMIN if line.administrative else str(line.purpose_id)
+        if key in amounts:
+            line.amount = amounts[key]
+            session.add(line)
+        elif session.exec(
+            select(BudgetCommitment.id).where(BudgetCommitment.budget_line_id == line.id)
+        ).first():
+            line.amount = ZERO
+            session.add(line)
+        else:
+            session.delete(line)
+    session.flush()
+    kept = {
+        ADMIN if line.administrative else str(line.purpose_id)
+        for line in lines_of(session=session, budget_id=budget_id)
+    }
+    for key, amount in sorted(amounts.items()):
+        if key not in kept:
+            session.add(
+                BudgetLine(
+                    budget_id=budget_id,
+                    purpose_id=None if key == ADMIN else int(key),
+                    administrative=key == ADMIN,
+                    amount=amount,
+                )
+            )
+    session.flush()
+
+
 def _store(
     session: Session,
     budget: Budget,
@@ -315,18 +350,7 @@ def _store(
     budget.updated_at = utcnow()
     session.add(budget)
     session.flush()
-    for line in lines_of(session=session, budget_id=budget.id or 0):
-        session.delete(line)
-    session.flush()
-    for key, amount in sorted(plan.lines.items()):
-        session.add(
-            BudgetLine(
-                budget_id=budget.id or 0,
-                purpose_id=None if key == ADMIN else int(key),
-                administrative=key == ADMIN,
-                amount=amount,
-            )
-        )
+    _store_lines(session, budget.id or 0, plan.lines)
     session.add(
         BudgetChange(
             budget_id=budget.id or 0,
