@@ -141,6 +141,14 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "account.purposes": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
     "account.purpose_active": frozenset({ADMIN, ASSOCIATION}),
     "account.bank": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
+    # the year's budget: read by who reads the account, written by who writes it
+    "account.budget": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
+    "account.budget_actual": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
+    "account.budget_actual_csv": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
+    "account.budget_approve": frozenset({ADMIN, ASSOCIATION}),
+    "account.budget_carry_over": frozenset({ADMIN, ASSOCIATION}),
+    "account.budget_report": frozenset({ADMIN, ASSOCIATION}),
+    "account.budget_settle": frozenset({ADMIN, ASSOCIATION}),
     # moving in: the district's opening position, loaded by who writes its account
     "account.aboard_page": frozenset({ADMIN, ASSOCIATION}),
     "account.aboard_preview": frozenset({ADMIN, ASSOCIATION}),

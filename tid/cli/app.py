@@ -21,6 +21,7 @@ from tid.cli import (
     roll,
     setup,
     users,
+    year_ahead,
 )
 
 
@@ -51,6 +52,7 @@ def register(app: Flask) -> None:
     app.cli.add_command(roll.roll_group)
     app.cli.add_command(aboard.aboard_group)
     app.cli.add_command(billing.billing_group)
+    app.cli.add_command(year_ahead.budget_group)
     app.cli.add_command(processes.scheduler_command)
     app.cli.add_command(processes.worker_command)
     app.cli.add_command(processes.health_command)

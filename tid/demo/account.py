@@ -47,6 +47,7 @@ from tid.services import (
     roll,
     users,
 )
+from tid.services.budget import planning as budget_planning
 
 ACCOUNT_DISTRICT = "Distrito de Mejoramiento Turístico de Condado"
 ACCOUNT_FY = "2025-26"
@@ -133,6 +134,7 @@ def load_account(session: Session, config: Mapping[str, Any]) -> None:
     if not bills:
         return
     purposes = _purposes(session, district_id)
+    _budget(session, district_id, purposes)
     data = _deposits_csv(session, district_id, bills)
     write_file(demo_deposits_path(config), data)
     payments.import_deposits(
@@ -274,6 +276,54 @@ def _purposes(session: Session, district_id: int) -> dict[str, AuthorizedPurpose
                 ordinance_reference=article,
             )
     return purposes
+
+
+# The budget's share of the expected collections by line (administration within the cap).
+BUDGET_SHARES = (
+    ("admin", "0.04"),
+    ("Limpieza y ornato de calles y aceras", "0.45"),
+    ("Seguridad y vigilancia del distrito", "0.35"),
+    ("Promoción turística del distrito", "0.10"),
+)
+
+
+def _budget(session: Session, district_id: int, purposes: Mapping[str, AuthorizedPurpose]) -> None:
+    """The year's budget, drafted at 95% of the billing (the district's first year), approved
+    by the board in June and amended in October for the year's promotion."""
+    fy = parse_fiscal_year(ACCOUNT_FY)
+    if budget_planning.budget_of(session=session, district_id=district_id, fy=fy) is not None:
+        return
+    offer = budget_planning.proposal(session=session, district_id=district_id, fy=fy)
+    expected = offer.billed * Decimal("0.95")
+
+    def plan(promotion: str) -> budget_planning.Plan:
+        shares = dict(BUDGET_SHARES) | {"Promoción turística del distrito": promotion}
+        return budget_planning.Plan(
+            billed=offer.billed,
+            collection_rate=Decimal("0.95"),
+            rate_reason="Primer año del distrito: el estimado de la junta.",
+            lines={
+                key if key == "admin" else str(purposes[key].id): (
+                    expected * Decimal(share)
+                ).quantize(Decimal("0.01"))
+                for key, share in shares.items()
+            },
+        )
+
+    common = dict(session=session, actor=DEMO_ACTOR, district_id=district_id, fy=fy)
+    budget_planning.draft_budget(plan=plan("0.10"), today=date(2025, 6, 10), **common)  # type: ignore[arg-type]
+    budget_planning.approve_budget(
+        approved_on=date(2025, 6, 26),
+        minutes="Acta de la junta, 26 de junio de 2025",
+        today=date(2025, 6, 26),
+        **common,  # type: ignore[arg-type]
+    )
+    budget_planning.amend_budget(
+        plan=plan("0.12"),
+        reason="Campaña de promoción de la temporada alta",
+        today=date(2025, 10, 15),
+        **common,  # type: ignore[arg-type]
+    )
 
 
 def _deposits_csv(session: Session, district_id: int, bills: list[Bill]) -> bytes:

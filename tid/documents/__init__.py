@@ -18,6 +18,7 @@ from sqlmodel import Session
 
 from tid.documents import (
     account,
+    budget,
     calc_reports,
     closing,
     notices,
@@ -103,6 +104,17 @@ KINDS: dict[str, Kind] = {
                 "without any property's row"
             ),
             account.published_statement_pdf,
+            PDF,
+            ("district",),
+            ("year",),
+        ),
+        Kind(
+            "budget-report.pdf",
+            N_(
+                "The district's yearly report: the year against its approved budget, the "
+                "collections, the cap, the carry-over and the next year's budget"
+            ),
+            budget.budget_report_pdf,
             PDF,
             ("district",),
             ("year",),

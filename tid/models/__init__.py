@@ -5,7 +5,7 @@ migrations are stable on SQLite and PostgreSQL alike.
 One module per area: :mod:`.places_and_users`, :mod:`.sign_in_and_limits`,
 :mod:`.petitions_and_ordinances`, :mod:`.roll_and_properties`, :mod:`.bills_and_notices`,
 :mod:`.account_and_journal`, :mod:`.jobs_audit_and_documents`, :mod:`.public_records`,
-:mod:`.owner_contact` and :mod:`.opening_position`,
+:mod:`.owner_contact`, :mod:`.opening_position` and :mod:`.budgets`,
 on the column types and the naming convention of :mod:`.column_types`. Every table is
 imported here, so that ``SQLModel.metadata`` (and Alembic's autogenerate,
 migrations/env.py) sees them all.
@@ -45,6 +45,7 @@ from tid.models.bills_and_notices import (
     NoticeBatch,
     NoticeKind,
 )
+from tid.models.budgets import Budget, BudgetChange, BudgetCommitment, BudgetLine
 from tid.models.closings_and_releases import IssuedDocument, OwnershipTransfer
 from tid.models.formula_studies import FormulaStudy
 from tid.models.jobs_audit_and_documents import (
@@ -109,6 +110,10 @@ __all__ = [
     "BillStatus",
     "BillingRun",
     "BillingRunStatus",
+    "Budget",
+    "BudgetChange",
+    "BudgetCommitment",
+    "BudgetLine",
     "CalendarToken",
     "CrimTransmittal",
     "DeliveryEvent",

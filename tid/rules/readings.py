@@ -101,6 +101,31 @@ _ALL = (
         (N_("21 LPRA § 6653(6)"),),
     ),
     Reading(
+        "budget-admin-cap-planned",
+        N_("The administrative cap, planned in the budget"),
+        N_(
+            "The statute caps administrative spending at a share of the impost revenues "
+            "collected and says nothing of a budget. The project checks a fiscal year's budget "
+            "before the board approves it: its administration line may not exceed the cap's "
+            "share of the collections the budget expects (the impost billed times the "
+            "district's own collection rate of past years, or a rate the association gives "
+            "with its reason), and its spending may not exceed the money it expects. The cap "
+            "itself is still measured on what is collected, as the year goes."
+        ),
+        (N_("21 LPRA § 6653(6)"),),
+    ),
+    Reading(
+        "budget-carry-over",
+        N_("The carry-over of a closed year"),
+        N_(
+            "The statute names no carry-over. The project carries a fiscal year into the "
+            "next one's budget only once the year is closed (locked after its yearly "
+            "statement), and carries the statement's closing balance of the special account: "
+            "the year's surplus or deficit on top of what it opened with."
+        ),
+        (N_("21 LPRA § 6653(6)"),),
+    ),
+    Reading(
         "lien-ranks-in-full",
         N_("Each rank paid in full"),
         N_(

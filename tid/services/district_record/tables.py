@@ -78,6 +78,7 @@ _DOCUMENTS = _of_petitions(m.PetitionDocument)
 _NOTICES = _of_district(m.Notice)
 _ENTRIES = _of_district(m.JournalEntry)
 _PROPERTIES = _of_district(m.Property)
+_BUDGETS = _of_district(m.Budget)
 
 
 def _versions(s: Scope) -> ColumnElement[bool]:
@@ -143,6 +144,18 @@ TABLES: tuple[Spec, ...] = (
     ),
     Spec(m.OpeningBill, _of_district(m.OpeningBill)),
     Spec(m.OpeningYear, _of_district(m.OpeningYear)),
+    Spec(m.Budget, _BUDGETS, description="The budgets of the fiscal years, drafted or approved."),
+    Spec(m.BudgetLine, _in(m.BudgetLine, "budget_id", m.Budget, _BUDGETS)),
+    Spec(m.BudgetChange, _in(m.BudgetChange, "budget_id", m.Budget, _BUDGETS)),
+    Spec(
+        m.BudgetCommitment,
+        _in(
+            m.BudgetCommitment,
+            "budget_line_id",
+            m.BudgetLine,
+            _in(m.BudgetLine, "budget_id", m.Budget, _BUDGETS),
+        ),
+    ),
     Spec(
         m.ArchivedDocument,
         _archived,

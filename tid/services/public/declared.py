@@ -151,6 +151,26 @@ PUBLIC_FIELDS: dict[str, frozenset[str]] = {
     # A published year's spending on one authorized purpose (or administrative): its kind
     # says which, whatever the purpose is named.
     "expenditure_line": frozenset({"district_id", "fiscal_year", "kind", "purpose", "amount"}),
+    # An approved budget (never a draft) and its lines: as first approved, as amended, and
+    # what was spent on each once the year's figures are public.
+    "budget": frozenset(
+        {
+            "district_id",
+            "fiscal_year",
+            "approved_on",
+            "minutes",
+            "amendments",
+            "billed",
+            "collection_rate",
+            "expected_collections",
+            "other_income",
+            "carry_over",
+            "lines",
+        }
+    ),
+    "budget_line": frozenset(
+        {"district_id", "fiscal_year", "kind", "purpose", "proposed", "approved", "executed"}
+    ),
     # A document of record a district published, as archived.
     "document": frozenset(
         {

@@ -34,6 +34,7 @@ from tid.rules.vocab import formula_name_label
 from tid.services import account_reads, audit_statement, roll
 from tid.services.public import published_records, publishing, stored_figures, versions
 from tid.services.public.declared import public_view
+from tid.services.public.public_budgets import public_budgets
 from tid.services.public.publishing import fiscal_years
 
 HUNDRED = Decimal(100)
@@ -58,6 +59,8 @@ class DistrictPage:
     documents: list[dict[str, Any]]  # the documents of record published, newest year first
     # the fiscal years before the district moved in, as its earlier books closed them
     earlier_years: list[dict[str, Any]] = field(default_factory=list)
+    # the approved budgets, newest year first (never a draft: tid/services/public/budgets.py)
+    budgets: list[dict[str, Any]] = field(default_factory=list)
 
 
 def earlier_years(*, session: Session, district_id: int) -> list[OpeningYear]:
@@ -324,6 +327,17 @@ def _district_page(session: Session, district: District, today: date, version: i
             public_view("earlier_year", year)
             for year in earlier_years(session=session, district_id=district_id)
         ],
+        budgets=stored_figures.figures(
+            session=session,
+            district_id=district_id,
+            name="budgets",
+            version=version,
+            make=lambda: public_budgets(
+                session=session,
+                district_id=district_id,
+                public_years={y["fiscal_year"] for y in years},
+            ),
+        ),
     )
 
 

@@ -194,6 +194,30 @@ TABLES: dict[str, Table] = {
             ),
         ),
         Table(
+            "budgets",
+            "Each district's approved budgets by authorized purpose (never a draft)",
+            ("district_id", "fiscal_year", "kind", "purpose"),
+            (
+                _DISTRICT,
+                _FY,
+                _f(
+                    "kind",
+                    "string",
+                    "purpose (an authorized purpose) or administrative.",
+                    values=(PURPOSE, ADMINISTRATIVE),
+                ),
+                _f("purpose", "string", "The authorized purpose's name, or administrative."),
+                _f("proposed", "number", "The line as the board first approved it (dollars)."),
+                _f("approved", "number", "The line as it stands after its amendments."),
+                _f(
+                    "executed",
+                    "number",
+                    "Spent on the line in the year, once the year's figures are public.",
+                    nullable=True,
+                ),
+            ),
+        ),
+        Table(
             "documents",
             "Documents of record each district published, as archived",
             ("id",),
@@ -289,6 +313,8 @@ def rows(
         ]
     elif table == "expenditures":
         found = [row for p in pages for y in p.years for row in _expenditures(y)]
+    elif table == "budgets":
+        found = [line for p in pages for b in p.budgets for line in b["lines"]]
     elif table == "documents":
         found = [r for p in pages for r in p.documents]
     else:
@@ -418,12 +444,15 @@ def table_csv(table: str, found: Iterable[dict[str, Any]]) -> str:
 # district, the fiscal year and the authorized purpose the dimensions they are broken down by.
 _FISCAL = "fiscal-years"
 _SPENT = "expenditures"
+_BUDGETS = "budgets"
 
 
-def _measure(source: str, resource: str, direction: str | None = None) -> dict[str, Any]:
+def _measure(
+    source: str, resource: str, direction: str | None = None, phase: str = "executed"
+) -> dict[str, Any]:
     found: dict[str, Any] = {"source": source, "resource": resource, "currency": "USD"}
     if direction is not None:
-        found.update(direction=direction, phase="executed")
+        found.update(direction=direction, phase=phase)
     return found
 
 
@@ -439,6 +468,9 @@ FISCAL_MODEL: dict[str, Any] = {
         "bank_at_year_start": _measure("opening_balance", _FISCAL),
         "bank_at_year_end": _measure("closing_balance", _FISCAL),
         "spent": _measure("amount", _SPENT, "expenditure"),
+        "budget_proposed": _measure("proposed", _BUDGETS, "expenditure", "proposed"),
+        "budget_approved": _measure("approved", _BUDGETS, "expenditure", "approved"),
+        "budget_executed": _measure("executed", _BUDGETS, "expenditure"),
     },
     "dimensions": {
         "district": {

@@ -30,6 +30,7 @@ from tid.services.public.declared import public_view
 # them shows an owner, a property's payments or a notice.
 PUBLISHABLE: dict[str, str] = {
     "published-statement.pdf": N_("Yearly statement of the special account, FY %(year)s"),
+    "budget-report.pdf": N_("Yearly report of the district, FY %(year)s"),
 }
 TITLE_MOST = 200
 NO_KIND = N_("This document cannot be published.")

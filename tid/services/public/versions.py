@@ -54,6 +54,7 @@ WATCHED = frozenset(
         "opening_year",
         "expenditure",
         "bank_balance",
+        "budget",  # an approved budget, amended or carried over (every change writes its row)
         "authorized_purpose",
         "fiscal_year_lock",
         "ordinance",

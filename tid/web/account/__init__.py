@@ -5,7 +5,8 @@ the bank balance check, delinquency and the lien priority, and the yearly statem
 One blueprint, ``account`` (:mod:`.blueprint`), its pages in one module per family:
 :mod:`.dashboard`, :mod:`.journal` (and reversals), :mod:`.payment_pages`,
 :mod:`.spending` (expenditures and purposes), :mod:`.bank`, :mod:`.delinquency`,
-:mod:`.property_liens`, :mod:`.statement` (and the year's lock), :mod:`.aboard` (a district
+:mod:`.property_liens`, :mod:`.statement` (and the year's lock), :mod:`.budget_pages` (the
+year's budget and its actuals), :mod:`.aboard` (a district
 moving in with its opening position); what they read from a request
 in :mod:`.fields`, and their documents of record in :mod:`.downloads`.
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 from tid.web.account import (  # noqa: F401 - each registers its routes on the blueprint
     aboard,
     bank,
+    budget_pages,
     closing_pages,
     dashboard,
     delinquency,

@@ -16,6 +16,7 @@ from tid.models import District
 from tid.rules.errors import InputError
 from tid.rules.periods import FiscalYear, fiscal_year_of
 from tid.services import account_pages, expenditures
+from tid.services.budget import actuals as budget_actuals
 from tid.web.access import may_write_district, me, require, visible_district
 from tid.web.account.blueprint import READERS, WRITERS, bp
 from tid.web.account.fields import (
@@ -80,9 +81,10 @@ def _expenditures_view(
     ), (422 if errors else 200)
 
 
-def _booked(district_id: int, values: dict[str, str], form: Form) -> tuple[Any, Any]:
+def _booked(district_id: int, values: dict[str, str], form: Form) -> tuple[Any, Any, Any]:
     """The form read field by field, every error at once, then booked or refused whole:
-    what was booked, and the cap's refusal if the cap refused it."""
+    what was booked, the cap's refusal if the cap refused it, and the warning of a line of
+    the year's approved budget it takes over."""
     category = values["category"]
     administrative = category == "admin"
     purpose_id = parse_id(category)
@@ -102,8 +104,16 @@ def _booked(district_id: int, values: dict[str, str], form: Form) -> tuple[Any, 
                 purpose_id=purpose_id,
             )
         )
-        return None, None
-    return within_cap(
+        return None, None, None
+    warning = budget_actuals.line_warning(
+        session=get_session(),
+        district_id=district_id,
+        spent_on=spent_on,
+        amount=amount,
+        administrative=administrative,
+        purpose_id=purpose_id,
+    )
+    return *within_cap(
         form,
         lambda: expenditures.record_expenditure(
             session=get_session(),
@@ -120,7 +130,7 @@ def _booked(district_id: int, values: dict[str, str], form: Form) -> tuple[Any, 
             reference=values["reference"],
             repeat_confirmed=values["confirm_repeat"] == "yes",
         ),
-    )
+    ), warning
 
 
 @bp.route("/<int:district_id>/expenditures", methods=["GET", "POST"])
@@ -135,7 +145,7 @@ def expenditures_page(district_id: int) -> Any:
         return _expenditures_view(district, values, {}, "", fy)
     writer(district)
     form = Form(rename={"purpose": "category"})
-    result, refused = _booked(district_id, values, form)
+    result, refused, warning = _booked(district_id, values, form)
     refusal = ""
     if refused is not None:
         form.errors["amount"] = localized(expenditures.cap_message(refused.figures))
@@ -154,6 +164,8 @@ def expenditures_page(district_id: int) -> Any:
             ),
         )
         if done:
+            if warning is not None and result.booked:
+                flash(localized(warning), "warning")
             return done
     if "date" not in form.errors:
         with contextlib.suppress(InputError):
