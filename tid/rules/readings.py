@@ -424,7 +424,9 @@ _ALL = (
             "one by one. Past that, the entry-by-entry journal and the bill-by-bill "
             "receivables are the statement's CSV files, made from the same journal, and the "
             "PDF gives their counts and totals so that an auditor ties each file to it: a "
-            "printed list of tens of thousands of entries helps no one read the account."
+            "printed list of tens of thousands of entries helps no one read the account. "
+            "The delinquency list's PDF does the same past 100 delinquent bills: their "
+            "totals by days late and by fiscal year, the list in its CSV file."
         ),
         (N_("21 LPRA § 6653(6)"),),
     ),

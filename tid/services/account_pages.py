@@ -204,6 +204,14 @@ def statement_rows(aging: int, entries: int) -> dict[str, int]:
     return {"statement.pdf": pdf, "aging.csv": aging, "journal.csv": entries}
 
 
+def delinquency_rows(bills: int) -> dict[str, int]:
+    """The rows of the delinquency list's documents: its PDF lists the ``bills`` when they
+    are few (``liens.DETAIL_ROWS``), else gives their totals by age and by fiscal year; its
+    CSV file lists them."""
+    pdf = bills if bills <= liens.DETAIL_ROWS else SUMMARY_ROWS
+    return {"delinquency.pdf": pdf, "delinquency.csv": bills}
+
+
 # The rows of the yearly statement's PDF in totals: twelve months, the ages of the
 # receivables, and the accounts (a few, and one per authorized purpose).
 SUMMARY_ROWS = 12 + len(audit_statement.AGING_BUCKETS) + 20
@@ -216,9 +224,10 @@ def document_rows(
     from the indexed counts and the entries' count per day, not the rows; the statement's
     documents count those of ``fy``."""
     if name in ("delinquency.pdf", "delinquency.csv"):
-        return liens.delinquency_page(
+        total = liens.delinquency_page(
             session=session, district_id=district_id, today=today, per_page=1
         ).total
+        return delinquency_rows(total)[name]
     if fy is None:
         raise ValueError(f"{name}: its rows are those of a fiscal year")
     aging = journal = 0

@@ -195,6 +195,11 @@ def _bucket_index(days_past_due: int) -> int:
     return max(i for i, (start, _label) in enumerate(AGING_BUCKETS) if days_past_due >= start)
 
 
+def days_bucket(days_past_due: int) -> str:
+    """The label in AGING_BUCKETS of a bill this many days past due."""
+    return AGING_BUCKETS[_bucket_index(days_past_due)][1]
+
+
 @dataclass(frozen=True)
 class AgedBill:
     """What the aging shows of a bill."""
