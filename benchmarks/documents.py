@@ -1,5 +1,6 @@
 """The documents of record at a real district's size: the yearly statement's PDF and the
-delinquency list's PDF of the large-district generator's district (``tid demo --large``) at
+delinquency list's PDF — and the CSV files that hold their detail (the year's journal, the
+aging, the delinquency list) — of the large-district generator's district (``tid demo --large``) at
 2,000 and 20,000 properties × 10 fiscal years, each made by the job worker's own code (the
 ``account.pdf`` job: queued as the web queues it, run by ``tasks.run_pending``) in a child
 process of its own, timed, with the child's peak resident memory (its ``ru_maxrss``: the
@@ -38,7 +39,8 @@ sys.path.insert(0, str(ROOT))
 
 from sizes import pick  # noqa: E402
 
-DOCUMENTS = ("statement", "delinquency")
+# The PDFs, and the CSV files that hold their detail (pages for a PDF, rows for a CSV).
+DOCUMENTS = ("statement", "delinquency", "journal.csv", "aging.csv", "delinquency.csv")
 LIMIT_MIB = 512
 CHILD = "--child"
 
@@ -123,7 +125,8 @@ def child(database: str, which: str) -> None:
         if job.state != "done" or not job.result_sha256:
             raise SystemExit(f"job {job.id} {job.state}: {job.error} {job.error_params}")
         data = notices.archived_bytes(session=session, sha256=job.result_sha256)
-    pages = len(PdfReader(io.BytesIO(data)).pages)
+    is_pdf = data.startswith(b"%PDF")
+    pages = len(PdfReader(io.BytesIO(data)).pages) if is_pdf else data.count(b"\n") - 1
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps({"seconds": seconds, "mib": peak, "pages": pages, "bytes": len(data)}))
 
@@ -151,7 +154,7 @@ def _line(size: str, which: str, got: dict[str, Any], base: dict[str, Any]) -> s
     per_page = got["seconds"] / max(got["pages"], 1)
     verdict = "ok" if got["mib"] <= LIMIT_MIB else "MISSED"
     return (
-        f"{size:<14}{which:<13}{got['pages']:>6}{got['seconds']:>9.1f} s{per_page * 1000:>9.0f} ms"
+        f"{size:<14}{which:<16}{got['pages']:>7}{got['seconds']:>9.1f} s{per_page * 1000:>9.0f} ms"
         f"{got['mib']:>9.0f} MiB{got['seconds'] / base['seconds']:>9.1f}×"
         f"{got['mib'] / base['mib']:>8.1f}×  {verdict}"
     )
@@ -172,7 +175,7 @@ def main() -> None:
         small = district_file(*baseline_size)
         base = {which: measure(small, which, folder) for which in DOCUMENTS}
         print(
-            f"{'district':<14}{'document':<13}{'pages':>6}{'time':>11}{'per page':>12}"
+            f"{'district':<14}{'document':<16}{'pages':>7}{'time':>11}{'per page':>12}"
             f"{'peak':>13}{'time÷base':>10}{'mem÷base':>9}  target peak ≤ {LIMIT_MIB} MiB"
         )
         label = f"{baseline_size[0]:,}×{baseline_size[1]}"

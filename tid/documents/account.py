@@ -160,17 +160,23 @@ def _part_csv(session: Session, district_id: int, fy: FiscalYear, part: str, cut
             for p in expenditures.purposes(session=session, district_id=district_id)
             if p.id
         }
-        rows = ledger.journal(
+        chunks = ledger.journal_chunks(
             session=session,
             district_id=district_id,
             since=fy.start,
             until=fy.end,
             booked_before=cut,
         )
-        bills = record_names.bill_names(
-            session=session, bill_ids=record_names.journal_bill_ids(rows)
+        named = (
+            (
+                rows,
+                record_names.bill_names(
+                    session=session, bill_ids=record_names.journal_bill_ids(rows)
+                ),
+            )
+            for rows in chunks
         )
-        return audit_statement.journal_csv(rows, purposes, bills)
+        return audit_statement.journal_csv_of(named, purposes)
     return audit_statement.statement_csv(
         audit_statement.statement(
             session=session, district_id=district_id, fy=fy, booked_before=cut
