@@ -154,7 +154,7 @@ def _line(size: str, which: str, got: dict[str, Any], base: dict[str, Any]) -> s
     per_page = got["seconds"] / max(got["pages"], 1)
     verdict = "ok" if got["mib"] <= LIMIT_MIB else "MISSED"
     return (
-        f"{size:<14}{which:<16}{got['pages']:>7}{got['seconds']:>9.1f} s{per_page * 1000:>9.0f} ms"
+        f"{size:<14}{which:<16}{got['pages']:>7}{got['seconds']:>9.1f} s{per_page * 1000:>9.2f} ms"
         f"{got['mib']:>9.0f} MiB{got['seconds'] / base['seconds']:>9.1f}×"
         f"{got['mib'] / base['mib']:>8.1f}×  {verdict}"
     )

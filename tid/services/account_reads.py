@@ -79,7 +79,7 @@ def statement_context(
         page = statement_detail(
             session=session, district=district, fy=fy, booked_by=booked_by, today=today
         )
-    entries = sum(m.entries for m in months)
+    entries = sum(m.entries or 0 for m in months)
     return {
         **page,
         "in_detail": in_detail,
@@ -182,7 +182,7 @@ class JournalTotal:
 
     key: Any
     label: Any
-    entries: int
+    entries: int | None  # a month's; None for an account
     debits: Decimal
     credits: Decimal
 
@@ -192,53 +192,44 @@ def journal_totals(
 ) -> tuple[list[JournalTotal], list[JournalTotal]]:
     """The year's journal summed by month (every month of the year, with its entries' count)
     and by account (each account used), as it stood at ``booked_before``: the control
-    totals of the journal's CSV file, read by the database without reading the rows."""
-    amount = col(JournalLine.amount)
-    debit = func.sum(case((amount > 0, amount), else_=0))
-    credit = func.sum(case((amount < 0, -amount), else_=0))
+    totals of the journal's CSV file, summed by the database in one pass over the year's
+    lines (the entries counted apart, without their lines)."""
     day = col(JournalEntry.entry_date)
-    where = [
-        col(JournalEntry.district_id) == district_id,
-        day >= fy.start,
-        day <= fy.end,
-    ]
+    where = [col(JournalEntry.district_id) == district_id, day >= fy.start, day <= fy.end]
     if booked_before is not None:
         where.append(col(JournalEntry.created_at) < booked_before)
-    joined = (
-        sa_select()
+    year, month = extract("year", day), extract("month", day)
+    amount = col(JournalLine.amount)
+    sums = (
+        sa_select(
+            year,
+            month,
+            col(JournalLine.account),
+            func.sum(case((amount > 0, amount), else_=0)),
+            func.sum(case((amount < 0, -amount), else_=0)),
+        )
         .select_from(JournalLine)
         .join(JournalEntry, col(JournalEntry.id) == col(JournalLine.entry_id))
+        .where(*where)
+        .group_by(year, month, col(JournalLine.account))
     )
-    year, month = extract("year", day), extract("month", day)
-    by_month = {
-        (int(y), int(m)): (int(n), ledger.cents(d), ledger.cents(c))
-        for y, m, n, d, c in session.execute(
-            joined.add_columns(
-                year, month, func.count(func.distinct(JournalEntry.id)), debit, credit
-            )
-            .where(*where)
-            .group_by(year, month)
-        )
-    }
     zero = ledger.cents(None)
+    by_month: dict[tuple[int, int], list[Decimal]] = {ym: [zero, zero] for ym in fy.months()}
+    by_account: dict[str, list[Decimal]] = {}
+    for y, m, account, debit, credit in session.execute(sums):
+        for total in (by_month[(int(y), int(m))], by_account.setdefault(account, [zero, zero])):
+            total[0] += ledger.cents(debit)
+            total[1] += ledger.cents(credit)
+    counts = sa_select(year, month, func.count()).where(*where).group_by(year, month)
+    entries = {(int(y), int(m)): int(n) for y, m, n in session.execute(counts)}
     months = [
-        JournalTotal(date(y, m, 1), f"{y:04d}-{m:02d}", *by_month.get((y, m), (0, zero, zero)))
+        JournalTotal(date(y, m, 1), f"{y:04d}-{m:02d}", entries.get((y, m), 0), *by_month[(y, m)])
         for y, m in fy.months()
     ]
-    found = list(
-        session.execute(
-            joined.add_columns(
-                col(JournalLine.account), func.count(func.distinct(JournalEntry.id)), debit, credit
-            )
-            .where(*where)
-            .group_by(col(JournalLine.account))
-            .order_by(col(JournalLine.account))
-        )
-    )
-    names = expenditures.account_purpose_names(session=session, accounts=[a for a, *_ in found])
+    names = expenditures.account_purpose_names(session=session, accounts=by_account)
     accounts = [
-        JournalTotal(a, ledger.account_label(a, names), int(n), ledger.cents(d), ledger.cents(c))
-        for a, n, d, c in found
+        JournalTotal(a, ledger.account_label(a, names), None, *by_account[a])
+        for a in sorted(by_account)
     ]
     return months, accounts
 
