@@ -228,13 +228,15 @@ def readers_statements(app: Flask) -> list[Statement]:
 
 
 def prepare_each_day(app: Flask) -> None:
-    """Prepare the readers' statements now, then again as each day begins in Puerto Rico
+    """Prepare the readers' statements and their districts' delinquency lists now, then
+    again as each day begins in Puerto Rico
     (a worker's warm-up thread; it never returns)."""
     while True:
         try:
-            for statement in readers_statements(app):
+            statements = readers_statements(app)
+            for statement in statements:
                 _preparer.put(app, statement, DAILY)
-            for district_id in sorted({s.district_id for s in readers_statements(app)}):
+            for district_id in sorted({s.district_id for s in statements}):
                 for locale in LANGUAGES:
                     _preparer.put(app, Delinquency(district_id, locale), DAILY)
         except Exception:  # no database yet, say: the pages lay their PDFs out themselves
