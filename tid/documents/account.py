@@ -37,15 +37,28 @@ def _year(
 
 
 def delinquency_pdf(session: Session, *, district: int, reader: Reader) -> Document:
-    """Every bill owed past its due date, with its surcharge and interest (PDF)."""
+    """Every bill owed past its due date, with its surcharge and interest (PDF); past
+    ``liens.DETAIL_ROWS`` bills, their totals by days late and by fiscal year (the list is
+    its CSV file). Kept on the reader's shelf by the district's version and the day, and
+    laid out before it is asked for (tid/web/account/prepared.py)."""
     shown = district_of(session, district)
     on = reader.today
-    pdf = reader.pdf(
-        "pdf/delinquency.html",
-        district=shown,
-        rows=liens.delinquency(session=session, district_id=district, today=on),
-        today=on,
-    )
+
+    def name() -> str:  # all it shows moves the district's version (versions.WATCHED)
+        version = versions.version_of(session=session, district_id=district)
+        return f"delinquency\x00{district}\x00{version}"
+
+    def context() -> dict[str, Any]:
+        count = liens.delinquency_page(
+            session=session, district_id=district, today=on, per_page=1
+        ).total
+        if count <= liens.DETAIL_ROWS:
+            rows = liens.delinquency(session=session, district_id=district, today=on)
+            return {"district": shown, "rows": rows, "totals": None, "today": on}
+        totals = liens.delinquency_totals(session=session, district_id=district, today=on)
+        return {"district": shown, "rows": [], "totals": totals, "today": on}
+
+    pdf = reader.shelved_pdf(name, "pdf/delinquency.html", context)
     return Document(pdf, PDF, f"delinquency-{district}-{on.isoformat()}.pdf")
 
 
@@ -147,17 +160,23 @@ def _part_csv(session: Session, district_id: int, fy: FiscalYear, part: str, cut
             for p in expenditures.purposes(session=session, district_id=district_id)
             if p.id
         }
-        rows = ledger.journal(
+        chunks = ledger.journal_chunks(
             session=session,
             district_id=district_id,
             since=fy.start,
             until=fy.end,
             booked_before=cut,
         )
-        bills = record_names.bill_names(
-            session=session, bill_ids=record_names.journal_bill_ids(rows)
+        named = (
+            (
+                rows,
+                record_names.bill_names(
+                    session=session, bill_ids=record_names.journal_bill_ids(rows)
+                ),
+            )
+            for rows in chunks
         )
-        return audit_statement.journal_csv(rows, purposes, bills)
+        return audit_statement.journal_csv_of(named, purposes)
     return audit_statement.statement_csv(
         audit_statement.statement(
             session=session, district_id=district_id, fy=fy, booked_before=cut

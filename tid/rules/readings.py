@@ -438,6 +438,23 @@ _ALL = (
             N_("Municipal Equalization Fund"),
         ),
     ),
+    Reading(
+        "statement-pdf-detail",
+        N_("The yearly statement's detail"),
+        N_(
+            "The statute asks for a yearly statement of the special account and names no "
+            "form. The project's statement gives the year's figures, the journal's totals by "
+            "month and by account and the receivables by age; when the year's journal entries "
+            "and the bills owed at its end together are at most 100, its PDF also lists them "
+            "one by one. Past that, the entry-by-entry journal and the bill-by-bill "
+            "receivables are the statement's CSV files, made from the same journal, and the "
+            "PDF gives their counts and totals so that an auditor ties each file to it: a "
+            "printed list of tens of thousands of entries helps no one read the account. "
+            "The delinquency list's PDF does the same past 100 delinquent bills: their "
+            "totals by days late and by fiscal year, the list in its CSV file."
+        ),
+        (N_("21 LPRA § 6653(6)"),),
+    ),
 )
 
 READINGS: dict[str, Reading] = {reading.slug: reading for reading in _ALL}

@@ -161,13 +161,17 @@ def statement_page(
     today: date,
     person: Person,
 ) -> dict[str, Any]:
-    """The yearly statement's page (account_reads.statement_page_context), the year's lock,
-    whether ``person`` may lock years, and the years before the district moved in."""
+    """The yearly statement's page (account_reads.statement_page_context), whether its PDF
+    lists the rows or gives their totals, the year's lock, whether ``person`` may lock
+    years, and the years before the district moved in."""
     context = account_reads.statement_page_context(
         session=session, district=district, fy=fy, booked_by=booked_by, today=today
     )
     return {
         **context,
+        "pdf_in_detail": account_reads.statement_in_detail(
+            context["aging_count"], context["entries_count"]
+        ),
         "lock": year_locks.lock_of(session=session, district_id=district.id or 0, fy=fy),
         "may_lock": policy.may_lock_years(person),
         "earlier_years": district_figures.earlier_years(
@@ -192,8 +196,25 @@ def statements_first_read(*, session: Session, today: date) -> list[tuple[int, F
 
 def statement_rows(aging: int, entries: int) -> dict[str, int]:
     """The rows of each of the statement's documents (keys of ``tid.documents.KINDS``): its
-    PDF has the receivables and the entries, each CSV file one of them."""
-    return {"statement.pdf": aging + entries, "aging.csv": aging, "journal.csv": entries}
+    PDF has the receivables and the entries when they are few
+    (``account_reads.statement_in_detail``), else its totals — the months, the accounts and
+    the ages (:data:`SUMMARY_ROWS` at most); each CSV file has one of them."""
+    in_detail = account_reads.statement_in_detail(aging, entries)
+    pdf = aging + entries if in_detail else SUMMARY_ROWS
+    return {"statement.pdf": pdf, "aging.csv": aging, "journal.csv": entries}
+
+
+def delinquency_rows(bills: int) -> dict[str, int]:
+    """The rows of the delinquency list's documents: its PDF lists the ``bills`` when they
+    are few (``liens.DETAIL_ROWS``), else gives their totals by age and by fiscal year; its
+    CSV file lists them."""
+    pdf = bills if bills <= liens.DETAIL_ROWS else SUMMARY_ROWS
+    return {"delinquency.pdf": pdf, "delinquency.csv": bills}
+
+
+# The rows of the yearly statement's PDF in totals: twelve months, the ages of the
+# receivables, and the accounts (a few, and one per authorized purpose).
+SUMMARY_ROWS = 12 + len(audit_statement.AGING_BUCKETS) + 20
 
 
 def document_rows(
@@ -203,9 +224,10 @@ def document_rows(
     from the indexed counts and the entries' count per day, not the rows; the statement's
     documents count those of ``fy``."""
     if name in ("delinquency.pdf", "delinquency.csv"):
-        return liens.delinquency_page(
+        total = liens.delinquency_page(
             session=session, district_id=district_id, today=today, per_page=1
         ).total
+        return delinquency_rows(total)[name]
     if fy is None:
         raise ValueError(f"{name}: its rows are those of a fiscal year")
     aging = journal = 0

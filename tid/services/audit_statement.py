@@ -10,7 +10,7 @@ the bank reported against the journal.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -193,6 +193,11 @@ def _bucket_index(days_past_due: int) -> int:
     """The place in AGING_BUCKETS of a bill this many days past due: the last bucket it
     has reached."""
     return max(i for i, (start, _label) in enumerate(AGING_BUCKETS) if days_past_due >= start)
+
+
+def days_bucket(days_past_due: int) -> str:
+    """The label in AGING_BUCKETS of a bill this many days past due."""
+    return AGING_BUCKETS[_bucket_index(days_past_due)][1]
 
 
 @dataclass(frozen=True)
@@ -591,6 +596,21 @@ def aging_csv(rows: Sequence[AgingRow], as_of: date, bills: Mapping[int, str] | 
     )
 
 
+JOURNAL_COLUMNS = (
+    "entry",
+    "date",
+    "kind",
+    "memo",
+    "reverses",
+    "reversed_by",
+    "actor",
+    "account",
+    "bill",
+    "debit",
+    "credit",
+)
+
+
 def journal_csv(
     rows: Sequence[ledger.JournalRow],
     purposes: dict[int, str] | None = None,
@@ -599,40 +619,41 @@ def journal_csv(
     """The journal, one row per line: kinds, memos and accounts in the reader's language
     (an authorized purpose by its name, from ``purposes``), each entry by its number in the
     district's journal and each bill by its name (``bills``, by id), never by an id."""
-    names = bills or {}
-    out: list[Sequence[object]] = [
-        (
-            "entry",
-            "date",
-            "kind",
-            "memo",
-            "reverses",
-            "reversed_by",
-            "actor",
-            "account",
-            "bill",
-            "debit",
-            "credit",
-        )
-    ]
+    return journal_csv_of([(rows, bills or {})], purposes)
+
+
+def journal_csv_of(
+    chunks: Iterable[tuple[Sequence[ledger.JournalRow], Mapping[int, str]]],
+    purposes: dict[int, str] | None = None,
+) -> str:
+    """:func:`journal_csv` of the journal read a chunk at a time (each with its bills'
+    names): written as it is read, so only a chunk's rows are held at once."""
+    body = (line for rows, names in chunks for line in _journal_lines(rows, purposes, names))
+    header = [column_label(key) for key in JOURNAL_COLUMNS]
+    numeric = {column_label(k) for k in ("entry", "reverses", "reversed_by", "debit", "credit")}
+    return csv_safe.write(header, body, numbers=numeric)
+
+
+def _journal_lines(
+    rows: Sequence[ledger.JournalRow],
+    purposes: dict[int, str] | None,
+    names: Mapping[int, str],
+) -> Iterator[tuple[object, ...]]:
     for row in rows:
         kind = render(ledger.entry_kind_label(row.entry.kind))
         memo = render(ledger.memo_message(row.entry.kind, row.entry.memo, names))
         actor = render(audit_words.actor_label(row.entry.actor))
         for line in row.lines:
-            out.append(
-                (
-                    row.entry.number,
-                    row.entry.entry_date.isoformat(),
-                    kind,
-                    memo,
-                    row.reverses_number,
-                    row.reversed_by_number,
-                    actor,
-                    render(ledger.account_label(line.account, purposes)),
-                    render(names.get(line.bill_id, "")) if line.bill_id else "",
-                    money_str(line.amount) if line.amount > 0 else "",
-                    money_str(-line.amount) if line.amount < 0 else "",
-                )
+            yield (
+                row.entry.number,
+                row.entry.entry_date.isoformat(),
+                kind,
+                memo,
+                row.reverses_number,
+                row.reversed_by_number,
+                actor,
+                render(ledger.account_label(line.account, purposes)),
+                render(names.get(line.bill_id, "")) if line.bill_id else "",
+                money_str(line.amount) if line.amount > 0 else "",
+                money_str(-line.amount) if line.amount < 0 else "",
             )
-    return csv_text(out, numbers={"entry", "reverses", "reversed_by", "debit", "credit"})

@@ -8,7 +8,7 @@ from sqlmodel import Session
 
 from tests.services.ledger.conftest import TODAY, pay
 from tests.services.ledger_support import ACTOR, Scaffold
-from tid.services import ledger
+from tid.services import audit_statement, ledger, record_names
 
 
 def test_the_journal_a_page_at_a_time_is_the_journal(session: Session) -> None:
@@ -66,4 +66,43 @@ def test_the_entries_are_counted_from_their_count_per_day(session: Session) -> N
     assert (
         ledger.entries_count(session=session, district_id=s.district_id, since=date(2030, 1, 1))
         == 0
+    )
+
+
+def test_the_journal_a_chunk_at_a_time_is_the_journal_and_so_is_its_csv(
+    session: Session,
+) -> None:
+    """The journal's CSV file is written a chunk of entries at a time (a large district's
+    year in a bounded memory): the same rows, the reversals named across chunks."""
+    s = Scaffold(session)
+    bill = s.bill(s.property(), "500.00")
+    paid = [
+        pay(session, s, f"{i + 1}.00", f"chunk-{i}", notice_number=str(bill.id)) for i in range(5)
+    ]
+    ledger.reverse_entry(
+        session=session,
+        actor=ACTOR,
+        entry_id=paid[0].entry_id,
+        on=date(2025, 8, 2),
+        reason="bounced",
+        today=TODAY,
+    )
+    session.commit()
+    d = s.district_id
+    whole = ledger.journal(session=session, district_id=d)
+    assert len(whole) == 7 and any(r.reversed_by_number for r in whole)
+    for size in (1, 2, 3, 7, 100):
+        chunks = list(ledger.journal_chunks(session=session, district_id=d, size=size))
+        assert [r for chunk in chunks for r in chunk] == whole
+        assert all(len(chunk) <= size for chunk in chunks)
+    names = record_names.bill_names(session=session, bill_ids=record_names.journal_bill_ids(whole))
+    chunked = [
+        (
+            rows,
+            record_names.bill_names(session=session, bill_ids=record_names.journal_bill_ids(rows)),
+        )
+        for rows in ledger.journal_chunks(session=session, district_id=d, size=2)
+    ]
+    assert audit_statement.journal_csv_of(chunked) == audit_statement.journal_csv(
+        whole, None, names
     )

@@ -100,9 +100,12 @@ def test_without_preparation_the_request_lays_the_statement_out(
     assert _shelf(app) == []
     answer = client.get(f"/account/{s.district_id}/statement.pdf?fy=2025-26")
     assert answer.status_code == 200 and [p.read_bytes() for p in _shelf(app)] == [answer.data]
-    # The other documents are not kept there (a mailing's thousands of notices least of all).
+    # The delinquency list is kept there too; the other documents are not (a mailing's
+    # thousands of notices least of all).
     assert client.get(f"/account/{s.district_id}/delinquency.pdf").status_code == 200
-    assert len(_shelf(app)) == 1
+    assert len(_shelf(app)) == 2
+    assert client.get(f"/account/{s.district_id}/delinquency.csv").status_code == 200
+    assert len(_shelf(app)) == 2
 
 
 def test_a_worker_prepares_each_districts_statements_in_both_languages(
@@ -173,5 +176,42 @@ def test_a_booking_prepares_the_statement_its_pdf_link_gives_next(
         # The statement's link on the account's pages: the default fiscal year.
         answer = client.get(f"/account/{d}/statement.pdf")
         assert answer.status_code == 200 and f"Pago de ${amount}" in _text(answer.data)
-    assert in_threads == [prepared.THREAD, prepared.THREAD]
-    assert len(_shelf(app)) == 2  # one per version of the district
+        prepared._preparer.join()  # its delinquency list too, before the next booking
+    prepared._preparer.join()
+    # Each booking prepared its statement and its delinquency list, nothing else laid out.
+    assert in_threads == [prepared.THREAD] * 4
+    assert len(_shelf(app)) == 4  # both, once per version of the district
+
+
+def test_a_booking_prepares_the_delinquency_list_its_pdf_link_gives_next(
+    app: Flask,
+    client: FlaskClient,
+    session: Session,
+    people: People,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As the statement: the delinquency list's PDF asked for after a booking is the one the
+    booking prepared, counted by the layouts made outside the preparer (none)."""
+    app.config["PREPARE_DOCUMENTS"] = True
+    monkeypatch.setattr(pdf, "_kept", pdf._Kept(pdf.KEPT_BYTES))
+    s, bill_id = setup_account(session, people)
+    d = s.district_id
+    login(client, people.association)
+    laid_out = pdf._made
+    in_threads: list[str] = []
+
+    def counted(html: str, base: str) -> bytes:
+        in_threads.append(threading.current_thread().name)
+        return laid_out(html, base)
+
+    monkeypatch.setattr(pdf, "_made", counted)
+    for n, (amount, owed) in enumerate((("400.00", "$600.00"), ("125.00", "$475.00"))):
+        form = {"date": "2025-08-01", "amount": amount, "notice_number": str(bill_id)}
+        booked = client.post(f"/account/{d}/payments", data={**form, "token": f"t{n}"})
+        assert booked.status_code == 302 and "login" not in booked.location
+        answer = client.get(f"/account/{d}/delinquency.pdf")
+        assert answer.status_code == 200 and owed in _text(answer.data)
+        prepared._preparer.join()  # its statement too, before the next booking
+    prepared._preparer.join()
+    assert [t for t in in_threads if t != prepared.THREAD] == []  # none in the requests
+    assert len(in_threads) == 4  # each booking: its statement and its delinquency list

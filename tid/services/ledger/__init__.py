@@ -96,6 +96,7 @@ from tid.services.ledger.journal import (
     entries_count,
     entry_numbers,
     journal,
+    journal_chunks,
     journal_page,
 )
 from tid.services.ledger.posting import (
@@ -150,6 +151,7 @@ __all__ = [
     "entry_numbers",
     "is_expense",
     "journal",
+    "journal_chunks",
     "journal_page",
     "lock_district",
     "maybe_unbooked",

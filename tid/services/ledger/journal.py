@@ -4,12 +4,13 @@ and documents show them."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
+from sqlalchemy import and_, or_
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, func, select
 
@@ -108,6 +109,41 @@ def journal(
     order = (col(JournalEntry.entry_date), col(JournalEntry.id))
     entries = _read_entries(session, stmt.order_by(*order))
     return _with_lines(session, entries, booked_before)
+
+
+# The entries read at once by :func:`journal_chunks`.
+JOURNAL_CHUNK = 2000
+
+
+def journal_chunks(
+    *,
+    session: Session,
+    district_id: int,
+    since: date | None = None,
+    until: date | None = None,
+    booked_before: datetime | None = None,
+    size: int | None = None,
+) -> Iterator[list[JournalRow]]:
+    """:func:`journal`, ``size`` entries at a time (:data:`JOURNAL_CHUNK` by default; each
+    chunk read after the last one's booking date and id): a year of a large district's
+    journal in a bounded memory."""
+    stmt = _entries(district_id, since=since, until=until, booked_before=booked_before)
+    day, entry_id = col(JournalEntry.entry_date), col(JournalEntry.id)
+    size = size or JOURNAL_CHUNK
+    after: EntryRead | None = None
+    while True:
+        page = stmt
+        if after is not None:
+            page = page.where(
+                or_(day > after.entry_date, and_(day == after.entry_date, entry_id > after.id))
+            )
+        entries = _read_entries(session, page.order_by(day, entry_id).limit(size))
+        if not entries:
+            return
+        yield _with_lines(session, entries, booked_before)
+        if len(entries) < size:
+            return
+        after = entries[-1]
 
 
 def _entries(

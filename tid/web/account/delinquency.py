@@ -10,12 +10,14 @@ from flask import redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from tid.db import get_session
+from tid.i18n import language
 from tid.models import LateChargeTerms
-from tid.services import account_reads, liens
+from tid.services import account_pages, account_reads, liens
 from tid.web.access import may_write_district, me, require, visible_district
 from tid.web.account.blueprint import READERS, bp
 from tid.web.account.downloads import download, large
 from tid.web.account.fields import page_number, writer
+from tid.web.account.prepared import Delinquency, prepare_later, wait_for
 from tid.web.forms import Form
 from tid.web.util import today
 
@@ -64,12 +66,19 @@ def delinquency(district_id: int) -> Any:
     )
     if request.method != "POST":  # the terms the page's charges were figured with
         values = _terms_values(result.terms)
+    rows = account_pages.delinquency_rows(result.total)
+    documents_large = large(
+        district_id, {"delinquency": rows["delinquency.pdf"], "delinquency.csv": result.total}
+    )
+    if not documents_large["delinquency"]:  # its PDF, laid out before the link is followed
+        prepare_later(Delinquency(district_id, language()))
     return render_template(
         "account/delinquency.html",
         district=district,
         rows=result.rows,
         result=result,
-        large=large(district_id, {"delinquency": result.total, "delinquency.csv": result.total}),
+        large=documents_large,
+        pdf_in_detail=result.total <= liens.DETAIL_ROWS,
         values=values,
         errors=errors,
         wanted=wanted,
@@ -87,4 +96,6 @@ def delinquency_csv(district_id: int) -> Any:
 @bp.route("/<int:district_id>/delinquency.pdf")
 @require(*READERS)
 def delinquency_pdf(district_id: int) -> Any:
-    return download(visible_district(district_id), "delinquency.pdf")
+    district = visible_district(district_id)
+    wait_for(Delinquency(district_id, language()))  # being prepared: not twice
+    return download(district, "delinquency.pdf")

@@ -1,6 +1,7 @@
-"""The yearly statements laid out before anyone asks for them, on the installation's shelf
-(:class:`tid.render.pdf.Shelf`): a statement's PDF takes about a second to lay out, its page a
-tenth of that, and a treasurer or an auditor who opens the PDF should not wait for the layout.
+"""The yearly statements and the delinquency lists laid out before anyone asks for them, on
+the installation's shelf (:class:`tid.render.pdf.Shelf`): a statement's PDF takes about a
+second to lay out, its page a tenth of that, and a treasurer or an auditor who opens the PDF
+should not wait for the layout.
 
 - When a worker starts (after its warm-up), and again each day (the PDF says the day it was
   produced), every district's statements of its default fiscal year and of the year before,
@@ -10,7 +11,9 @@ tenth of that, and a treasurer or an auditor who opens the PDF should not wait f
   journal may have changed since the worker started.
 - When a request commits anything that moves a district's version (a booking, a billing or
   notice run, a lock …: tid/services/public/versions.py), the district's statement of its
-  default year in the reader's language, right after the commit.
+  default year and its delinquency list in the reader's language, right after the commit.
+- The delinquency list likewise when its page is shown, and each day (its charges grow with
+  the days late).
 
 Only the documents a request lays out are prepared (:data:`downloads.IN_REQUEST_ROWS`); the
 longer ones are jobs. One thread per process does it, one document at a time, at a lower
@@ -43,6 +46,7 @@ from tid.web.account.downloads import too_large
 
 LANGUAGES = ("es", "en")
 STATEMENT = "statement.pdf"
+DELINQUENCY = "delinquency.pdf"
 
 
 class Statement(NamedTuple):
@@ -53,6 +57,16 @@ class Statement(NamedTuple):
     fy: FiscalYear | None
     booked_by: date | None
     locale: str
+
+
+class Delinquency(NamedTuple):
+    """A district's delinquency list's PDF as of today, in a language."""
+
+    district_id: int
+    locale: str
+
+
+Prepared = Statement | Delinquency
 
 
 def preparing(app: Flask) -> bool:
@@ -73,15 +87,15 @@ class _Preparer:
     is laid out again after (the journal moved meanwhile: another version)."""
 
     def __init__(self) -> None:
-        self.waiting: queue.PriorityQueue[tuple[int, int, int, Statement]] = queue.PriorityQueue()
+        self.waiting: queue.PriorityQueue[tuple[int, int, int, Prepared]] = queue.PriorityQueue()
         self.apps: dict[int, Flask] = {}
-        self.pending: dict[tuple[int, Statement], threading.Event] = {}
-        self.underway: dict[tuple[int, Statement], threading.Event] = {}
+        self.pending: dict[tuple[int, Prepared], threading.Event] = {}
+        self.underway: dict[tuple[int, Prepared], threading.Event] = {}
         self.lock = threading.Lock()
         self.order = itertools.count()
         self.thread: threading.Thread | None = None
 
-    def put(self, app: Flask, statement: Statement, priority: int = SOON) -> None:
+    def put(self, app: Flask, statement: Prepared, priority: int = SOON) -> None:
         with self.lock:
             if (id(app), statement) in self.pending:
                 return
@@ -111,10 +125,10 @@ class _Preparer:
                 done.set()
                 self.waiting.task_done()
 
-    def wait_for(self, app: Flask, statement: Statement, seconds: float) -> None:
+    def wait_for(self, app: Flask, statement: Prepared, seconds: float) -> None:
         """Wait for the preparation of ``statement`` (or of its district's default year in
         the same language) when one is put or under way."""
-        default = statement._replace(fy=None)
+        default = statement._replace(fy=None) if isinstance(statement, Statement) else statement
         with self.lock:
             events = [
                 found.get((id(app), s))
@@ -134,10 +148,12 @@ THREAD = "tid-prepare"
 _preparer = _Preparer()
 
 
-def prepare(app: Flask, statement: Statement) -> bool:
+def prepare(app: Flask, statement: Prepared) -> bool:
     """Lay out ``statement`` onto the shelf unless it is one a request does not lay out
     (longer than :data:`downloads.IN_REQUEST_ROWS`); whether it is on the shelf now (it is
     not laid out again when it is there already)."""
+    if isinstance(statement, Delinquency):
+        return _prepare_delinquency(app, statement)
     with app.app_context():
         session = get_session()
         fy = statement.fy or account_reads.default_fiscal_year(
@@ -156,14 +172,27 @@ def prepare(app: Flask, statement: Statement) -> bool:
         return True
 
 
-def prepare_later(statement: Statement) -> None:
+def _prepare_delinquency(app: Flask, delinquency: Delinquency) -> bool:
+    with app.app_context():
+        if too_large(delinquency.district_id, "delinquency", None):
+            return False
+        documents.make(
+            get_session(),
+            DELINQUENCY,
+            reader=reader(delinquency.locale),
+            district=delinquency.district_id,
+        )
+        return True
+
+
+def prepare_later(statement: Prepared) -> None:
     """Prepare ``statement`` in this process's background thread (a page shown links to it)."""
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     if preparing(app):
         _preparer.put(app, statement)
 
 
-def wait_for(statement: Statement) -> None:
+def wait_for(statement: Prepared) -> None:
     """Wait, a while at most, for ``statement`` when this process is preparing it (a request
     for its PDF: the first after a booking is the one the booking prepares)."""
     app = current_app._get_current_object()  # type: ignore[attr-defined]
@@ -180,6 +209,7 @@ def _after_booking(district_ids: list[int]) -> None:
     if preparing(app):
         for district_id in district_ids:
             _preparer.put(app, Statement(district_id, None, None, language()))
+            _preparer.put(app, Delinquency(district_id, language()))
 
 
 versions.on_moved(_after_booking)
@@ -198,12 +228,17 @@ def readers_statements(app: Flask) -> list[Statement]:
 
 
 def prepare_each_day(app: Flask) -> None:
-    """Prepare the readers' statements now, then again as each day begins in Puerto Rico
+    """Prepare the readers' statements and their districts' delinquency lists now, then
+    again as each day begins in Puerto Rico
     (a worker's warm-up thread; it never returns)."""
     while True:
         try:
-            for statement in readers_statements(app):
+            statements = readers_statements(app)
+            for statement in statements:
                 _preparer.put(app, statement, DAILY)
+            for district_id in sorted({s.district_id for s in statements}):
+                for locale in LANGUAGES:
+                    _preparer.put(app, Delinquency(district_id, locale), DAILY)
         except Exception:  # no database yet, say: the pages lay their PDFs out themselves
             app.logger.exception("the readers' statements could not be listed")
         now = datetime.now(PUERTO_RICO)
