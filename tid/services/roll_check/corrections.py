@@ -42,14 +42,16 @@ def _header(code: str) -> str:
     return code if code in column.headers else column.headers[0]
 
 
-def _sent_back(session: Session, district_id: int, fiscal_year: str) -> list[RollChange]:
+def _sent_back(
+    session: Session, district_id: int, fiscal_year: str, statuses: tuple[str, ...] = (SENT_BACK,)
+) -> list[RollChange]:
     return list(
         session.exec(
             select(RollChange)
             .where(
                 RollChange.district_id == district_id,
                 RollChange.fiscal_year == fiscal_year,
-                RollChange.status == SENT_BACK,
+                col(RollChange.status).in_(statuses),
             )
             .order_by(RollChange.number, col(RollChange.id))
         )
@@ -148,7 +150,16 @@ def import_corrections(
     parsed = parse_roll(_without_notes(data))
     if parsed.findings:
         raise FindingsError(list(parsed.findings))
-    changes = _sent_back(session, district_id, fiscal_year)
+    sha = hashlib.sha256(data).hexdigest()
+    if session.exec(
+        select(RollImport).where(
+            RollImport.district_id == district_id,
+            RollImport.fiscal_year == fiscal_year,
+            RollImport.sha256 == sha,
+        )
+    ).first():
+        return 0
+    changes = _sent_back(session, district_id, fiscal_year, (SENT_BACK, CORRECTED))
     asked = {
         n: c for c in changes for n in [*json.loads(c.numbers_before), *json.loads(c.numbers_after)]
     }
@@ -167,15 +178,6 @@ def import_corrections(
         )
     if not parsed.rows:
         raise InputError("file", N_("The file has no property."))
-    sha = hashlib.sha256(data).hexdigest()
-    if session.exec(
-        select(RollImport).where(
-            RollImport.district_id == district_id,
-            RollImport.fiscal_year == fiscal_year,
-            RollImport.sha256 == sha,
-        )
-    ).first():
-        return 0
     now = utcnow()
     roll_import = RollImport(
         district_id=district_id,
