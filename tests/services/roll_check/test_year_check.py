@@ -21,11 +21,11 @@ from tid.services import billing, roll
 from tid.services.roll_check import answers, changes, corrections, gate, statement
 
 LAST, THIS = "2026-27", "2027-28"
-HEADER = "cadastral_number,owner,mailing_address,zip,physical_address,assessed_value,use,rooms,exencion\n"
+HEADER = "cadastral_number,owner,mailing_address,zip,location,value,use,rooms,exencion\n"
 ROLL_LAST = HEADER + (
     "040-010-001-01,José Rivera,1 Calle Sol,00901,1 Calle Sol,31500.00,residencial,,0\n"
-    "040-010-001-02,Hotel Inc,100 Calle del Cristo,00901,100 Calle del Cristo,400000.00,hotel,20,0\n"
-    "040-010-001-03,María Ortiz,305 Calle Fortaleza,00901,305 Calle Fortaleza,4000.00,residencial,,0\n"
+    "040-010-001-02,Hotel Inc,100 Cristo,00901,100 Cristo,400000.00,hotel,20,0\n"
+    "040-010-001-03,María Ortiz,305 Fortaleza,00901,305 Fortaleza,4000.00,residencial,,0\n"
     "040-010-001-04,Ana Cruz,PO Box 4,00901,10 Calle Luna,80000.00,comercial,,0\n"
     "040-010-001-05,Luis Soto,PO Box 5,00901,20 Calle Luna,100000.00,comercial,,0\n"
     "040-010-001-06,Rosa Díaz,PO Box 6,00901,30 Calle Luna,50000.00,residencial,,0\n"
@@ -37,8 +37,8 @@ ROLL_LAST = HEADER + (
 )
 ROLL_THIS = HEADER + (
     "040-010-001-01,José Rivera,1 Calle Sol,00901,1 Calle Sol,50000.00,residencial,,0\n"
-    "040-010-001-02,Hotel Inc,100 Calle del Cristo,00901,100 Calle del Cristo,400000.00,hotel,25,0\n"
-    "040-010-001-03,Pedro Ortiz,305 Calle Fortaleza,00901,305 Calle Fortaleza,4000.00,residencial,,0\n"
+    "040-010-001-02,Hotel Inc,100 Cristo,00901,100 Cristo,400000.00,hotel,25,0\n"
+    "040-010-001-03,Pedro Ortiz,305 Fortaleza,00901,305 Fortaleza,4000.00,residencial,,0\n"
     "040-010-001-05-001,Luis Soto,PO Box 5,00901,20 Calle Luna,60000.00,comercial,,0\n"
     "040-010-001-05-002,Luis Soto,PO Box 5,00901,20 Calle Luna,40000.00,comercial,,0\n"
     "040-010-001-08,Rosa Díaz,PO Box 6,00901,30-32 Calle Luna,100000.00,residencial,,0\n"
@@ -259,18 +259,17 @@ def test_the_correction_file_round_trips(
     assert [(r["cadastral_number"], r["assessed_value"], r["motivo"]) for r in rows] == [
         ("040-010-001-01", "50000.00", "Tasación sin visita")
     ]
-    with pytest.raises(FindingsError):  # a property not sent back
+    stray = sent.decode("utf-8-sig").replace("040-010-001-01,", "040-010-001-13,").encode()
+    with pytest.raises(FindingsError) as refused:  # a property not sent back
         corrections.import_corrections(
             session=session,
             actor=ACTOR,
             district_id=district_id,
             fiscal_year=THIS,
-            data=(
-                sent.decode("utf-8-sig")
-                + "040-010-001-13,Elena Ruiz,80 Calle Sol,00901,80 Calle Sol,residencial,,,,,,,,,,,,x,y\n"
-            ).encode(),
+            data=stray,
             file_name="x.csv",
         )
+    assert [(f.row, f.field) for f in refused.value.findings] == [(2, "cadastral_number")]
     session.rollback()
     answered = sent.decode("utf-8-sig").replace("50000.00", "40000.00").encode()
     assert (
