@@ -165,7 +165,9 @@ def _filtered(district_id: int, fiscal_year: str, kind: str, status: str, search
     return stmt
 
 
-def counts(*, session: Session, district_id: int, fiscal_year: str) -> tuple[dict, dict]:
+def counts(
+    *, session: Session, district_id: int, fiscal_year: str
+) -> tuple[dict[str, int], dict[str, int]]:
     """The year's changes counted by kind and by status (each key present)."""
     where = (RollChange.district_id == district_id, RollChange.fiscal_year == fiscal_year)
     by_kind = dict.fromkeys(KINDS, 0)

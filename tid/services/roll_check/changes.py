@@ -78,25 +78,25 @@ def _line(number: str, values: Mapping[str, Any], attributes: Mapping[str, Decim
 def year_lines(*, session: Session, district_id: int, fiscal_year: str) -> dict[str, RollLine]:
     """A year's roll (in it) as the check reads it, by cadastral number."""
     stmt = (
-        select(
-            Property.cadastral_number,
-            PropertyYear.owner_names,
-            PropertyYear.physical_address,
-            PropertyYear.assessed_value,
-            PropertyYear.use_class,
-            PropertyYear.rooms,
-            PropertyYear.attributes,
+        sa_select(
+            col(Property.cadastral_number),
+            col(PropertyYear.owner_names),
+            col(PropertyYear.physical_address),
+            col(PropertyYear.assessed_value),
+            col(PropertyYear.use_class),
+            col(PropertyYear.rooms),
+            col(PropertyYear.attributes),
         )
         .join(PropertyYear, col(PropertyYear.property_id) == col(Property.id))
         .where(
-            PropertyYear.district_id == district_id,
-            PropertyYear.fiscal_year == fiscal_year,
+            col(PropertyYear.district_id) == district_id,
+            col(PropertyYear.fiscal_year) == fiscal_year,
             col(PropertyYear.in_roll),
         )
     )
     lines: dict[str, RollLine] = {}
     parsed: dict[str, bool] = {}
-    for number, owner, address, value, use, rooms, extra in session.exec(stmt):
+    for number, owner, address, value, use, rooms, extra in session.execute(stmt):
         exempt = parsed.get(extra)
         if exempt is None:
             loaded = json.loads(extra or "{}")
@@ -152,11 +152,11 @@ def _owed(session: Session, district_id: int, numbers: Iterable[str]) -> dict[st
     if not wanted:
         return {}
     stmt = (
-        sa_select(Property.cadastral_number, func.sum(BillLedger.receivable))
+        sa_select(col(Property.cadastral_number), func.sum(col(BillLedger.receivable)))
         .select_from(Property)
         .join(Bill, col(Bill.property_id) == col(Property.id))
         .join(BillLedger, col(BillLedger.bill_id) == col(Bill.id))
-        .where(Property.district_id == district_id, col(Property.cadastral_number).in_(wanted))
+        .where(col(Property.district_id) == district_id, col(Property.cadastral_number).in_(wanted))
         .group_by(Property.cadastral_number)
     )
     owed = {number: Decimal(total or 0) for number, total in session.execute(stmt)}
