@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -23,11 +23,12 @@ from tid.rules import periods
 from tid.rules.errors import InputError
 from tid.rules.imposts import Value, compile_formula, evaluate
 from tid.rules.roll_changes import KINDS, Change, RollLine, compare, is_exempt
-from tid.rules.vocab.roll_columns import formula_columns
+from tid.rules.vocab.roll_columns import count_columns, formula_columns
 from tid.services import audit, roll
 from tid.services.billing.amounts import ORDINANCE_AMOUNT_PARAMETER, _roll_properties
 from tid.services.billing.ordinance_terms import ordinance_for
 from tid.services.billing.parameters import parse_parameters
+from tid.services.billing.run import active_run
 from tid.services.roll_check import gate
 
 log = logging.getLogger(__name__)
@@ -113,11 +114,14 @@ def _ordinance(session: Session, district_id: int, fiscal_year: str) -> Ordinanc
 
 
 def imposts(
-    ordinance: Ordinance | None, properties: Sequence[Mapping[str, Any]], names: Iterable[str]
+    ordinance: Ordinance | None,
+    properties: Sequence[Mapping[str, Any]] | Callable[[Collection[str]], list[dict[str, Any]]],
+    names: Iterable[str],
 ) -> dict[str, Decimal]:
     """Each property's impost by the ordinance's formula (by cadastral number); empty when
-    there is no ordinance or its formula does not apply to this roll."""
-    if ordinance is None or not properties:
+    there is no ordinance or its formula does not apply to this roll. ``properties`` may be
+    a function of the attributes the formula reads, which gives the roll's properties."""
+    if ordinance is None:
         return {}
     params: dict[str, Value] = dict(parse_parameters(json.loads(ordinance.parameters or "{}")))
     try:
@@ -128,6 +132,10 @@ def imposts(
         )
         if ORDINANCE_AMOUNT_PARAMETER in formula.parameters:
             params[ORDINANCE_AMOUNT_PARAMETER] = ordinance.expected_amount
+        if callable(properties):
+            properties = properties(formula.attributes)
+        if not properties:
+            return {}
         result = evaluate(formula, properties, params)
     except (InputError, ValueError) as exc:
         log.info("the roll check's imposts: the formula does not apply: %s", exc)
@@ -136,14 +144,38 @@ def imposts(
     return {str(p["id"]): line.amount for p, line in lines}
 
 
+def billed(session: Session, district_id: int, fiscal_year: str) -> dict[str, Decimal]:
+    """What the year's active billing run billed each property (empty: not billed)."""
+    run = active_run(session=session, district_id=district_id, fiscal_year=fiscal_year)
+    if run is None:
+        return {}
+    stmt = (
+        sa_select(col(Property.cadastral_number), col(Bill.amount))
+        .join(Bill, col(Bill.property_id) == col(Property.id))
+        .where(col(Bill.billing_run_id) == run.id)
+    )
+    return {number: amount for number, amount in session.execute(stmt)}
+
+
+def last_imposts(session: Session, district_id: int, fiscal_year: str) -> dict[str, Decimal]:
+    """Last year's impost of each property: what its billing run billed, else the formula's
+    on its roll."""
+    return billed(session, district_id, fiscal_year) or stored_imposts(
+        session, district_id, fiscal_year
+    )
+
+
 def stored_imposts(session: Session, district_id: int, fiscal_year: str) -> dict[str, Decimal]:
     """The impost of each property of a stored year's roll under its year's ordinance."""
     ordinance = _ordinance(session, district_id, fiscal_year)
     if ordinance is None:
         return {}
     names = roll.attribute_names(session=session, district_id=district_id, fiscal_year=fiscal_year)
-    properties, _ids = _roll_properties(session, district_id, fiscal_year, names)
-    return imposts(ordinance, properties, names)
+    return imposts(
+        ordinance,
+        lambda used: _roll_properties(session, district_id, fiscal_year, used)[0],
+        names,
+    )
 
 
 def _owed(session: Session, district_id: int, numbers: Iterable[str]) -> dict[str, Decimal]:
@@ -185,7 +217,7 @@ def figured(
         return None
     setting = gate.setting(session=session, district_id=district_id)
     changes = compare(last, this, threshold=setting.threshold)
-    before = stored_imposts(session, district_id, last_fy)
+    before = last_imposts(session, district_id, last_fy)
     gone = [n for c in changes if c.kind == "gone" for n in c.numbers_before]
     owed = _owed(session, district_id, gone)
     rows = tuple(
@@ -213,23 +245,37 @@ def figured(
     )
 
 
-def _file_properties(rows: Sequence[roll.RollRow]) -> tuple[list[dict[str, Any]], set[str]]:
-    """A file's rows as a formula reads them (an empty count is 0), and the names they have."""
-    standard = formula_columns()
-    names = set(standard)
+def _file_names(rows: Sequence[roll.RollRow]) -> set[str]:
+    """The names a formula may read on a file's rows: the standard ones and its extras."""
+    names = set(formula_columns())
+    for row in rows:
+        names.update(row.attributes)
+    return names
+
+
+def _file_properties(rows: Sequence[roll.RollRow], used: Collection[str]) -> list[dict[str, Any]]:
+    """A file's rows as a formula reads them, with only the attributes it ``used`` (an empty
+    count is 0, as billing reads it)."""
+    standard = [name for name in formula_columns() if name in used]
+    counts = set(count_columns())
+    extras = [name for name in used if name not in standard]
+    zero = Decimal(0)
     properties = []
     for row in rows:
         item: dict[str, Any] = {"id": row.cadastral_number}
+        columns = row.columns
         for name in standard:
-            value = row.columns.get(name)
-            if value is None and name == "rooms":
-                value = Decimal(0)
-            if value is not None:
+            value = columns.get(name)
+            if value is None:
+                if name in counts:
+                    item[name] = zero
+            else:
                 item[name] = Decimal(value) if isinstance(value, int) else value
-        item.update(row.attributes)
-        names.update(row.attributes)
+        for name in extras:
+            if name in row.attributes:
+                item[name] = row.attributes[name]
         properties.append(item)
-    return properties, names
+    return properties
 
 
 def of_preview(*, session: Session, preview: roll.RollPreview) -> YearChanges | None:
@@ -238,14 +284,15 @@ def of_preview(*, session: Session, preview: roll.RollPreview) -> YearChanges | 
         return None
     rows = preview.parsed.rows
     this = {r.cadastral_number: _line(r.cadastral_number, r.columns, r.attributes) for r in rows}
-    properties, names = _file_properties(rows)
     ordinance = _ordinance(session, preview.district_id, preview.fiscal_year)
     return figured(
         session=session,
         district_id=preview.district_id,
         fiscal_year=preview.fiscal_year,
         this=this,
-        this_imposts=imposts(ordinance, properties, names),
+        this_imposts=imposts(
+            ordinance, lambda used: _file_properties(rows, used), _file_names(rows)
+        ),
     )
 
 
