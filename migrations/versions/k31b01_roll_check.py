@@ -104,7 +104,6 @@ def upgrade() -> None:
         )
 
 
-
 def downgrade() -> None:
     with op.batch_alter_table("roll_change", schema=None) as batch_op:
         batch_op.drop_index("ix_roll_change_district_id_fiscal_year")

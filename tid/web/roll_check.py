@@ -51,6 +51,19 @@ def _roll_change_kind(kind: str) -> str:
     return KINDS.get(kind, kind)
 
 
+@bp.app_template_global("roll_check_waiting")
+def _roll_check_waiting(district_id: int, fiscal_year: str) -> int:
+    """How many changes of the year's roll wait for an answer (0 with the check off)."""
+    db = get_session()
+    try:
+        fy = parse_fiscal_year(fiscal_year).label
+    except InputError:
+        return 0
+    if not gate.setting(session=db, district_id=district_id).enabled:
+        return 0
+    return gate.open_count(session=db, district_id=district_id, fiscal_year=fy)
+
+
 @bp.app_template_global("roll_check_of")
 def _roll_check_of(district_id: int) -> dict[str, Any]:
     """What the district's page shows of the check: its statements, newest first."""
@@ -66,7 +79,9 @@ def _fy(fiscal_year: str) -> str:
 
 def _back(district_id: int, fy: str) -> str:
     """The check page, with the filters the form came from."""
-    kept = {k: request.args[k][:40] for k in ("kind", "status", "q", "page") if request.args.get(k)}
+    kept: dict[str, Any] = {
+        k: request.args[k][:40] for k in ("kind", "status", "q", "page") if request.args.get(k)
+    }
     return url_for("roll_check.check", district_id=district_id, fiscal_year=fy, **kept)
 
 
