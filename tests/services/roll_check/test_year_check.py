@@ -18,7 +18,9 @@ from tests.services.billing.helpers import ACTOR, amounts, make_ordinance
 from tid.models import AuditEvent, RollChange
 from tid.rules.errors import FindingsError, InputError
 from tid.services import billing, roll
-from tid.services.roll_check import answers, changes, corrections, gate, statement
+from tid.services.roll_check import answers, changes, gate
+from tid.services.roll_check import billing_statement as statement
+from tid.services.roll_check import crim_file as corrections
 
 LAST, THIS = "2026-27", "2027-28"
 HEADER = "cadastral_number,owner,mailing_address,zip,location,value,use,rooms,exencion\n"
@@ -138,7 +140,12 @@ def test_the_preview_of_the_file_shows_the_same_changes(
     assert found.counts["split"] == 1 and found.counts["new"] == 1
     assert found.expected_amount == Decimal("6000.00")
     assert found.total_after == sum(
-        (f for f in changes.stored_imposts(session, people.district.id or 0, THIS).values()),
+        (
+            f
+            for f in changes.stored_imposts(
+                session=session, district_id=people.district.id or 0, fiscal_year=THIS
+            ).values()
+        ),
         Decimal(0),
     )
 

@@ -35,7 +35,7 @@ from tid.services import account_reads, audit_statement, roll
 from tid.services.public import published_records, publishing, stored_figures, versions
 from tid.services.public.declared import public_view
 from tid.services.public.publishing import fiscal_years
-from tid.services.roll_check import statement as roll_statements
+from tid.services.roll_check import billing_statement as roll_statements
 
 HUNDRED = Decimal(100)
 NOT_YET_DUE = audit_statement.AGING_BUCKETS[0][1]

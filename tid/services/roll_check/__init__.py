@@ -11,8 +11,8 @@ package, in that order:
   billing imports; it imports nothing of billing);
 - :mod:`.changes`: the changes worked out (for a file's preview) and recorded (at its import);
 - :mod:`.answers`: each change answered, the check's page, counts and CSV;
-- :mod:`.corrections`: the correction file for the CRIM and its answers imported;
-- :mod:`.statement`: the verified billing statement.
+- :mod:`.crim_file`: the correction file for the CRIM and its answers imported;
+- :mod:`.billing_statement`: the verified billing statement.
 
 Nothing is re-exported here: billing imports :mod:`.gate`, which must load without the
 modules that import billing.

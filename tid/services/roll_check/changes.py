@@ -144,7 +144,7 @@ def imposts(
     return {str(p["id"]): line.amount for p, line in lines}
 
 
-def billed(session: Session, district_id: int, fiscal_year: str) -> dict[str, Decimal]:
+def billed(*, session: Session, district_id: int, fiscal_year: str) -> dict[str, Decimal]:
     """What the year's active billing run billed each property (empty: not billed)."""
     run = active_run(session=session, district_id=district_id, fiscal_year=fiscal_year)
     if run is None:
@@ -157,15 +157,15 @@ def billed(session: Session, district_id: int, fiscal_year: str) -> dict[str, De
     return {number: amount for number, amount in session.execute(stmt)}
 
 
-def last_imposts(session: Session, district_id: int, fiscal_year: str) -> dict[str, Decimal]:
+def last_imposts(*, session: Session, district_id: int, fiscal_year: str) -> dict[str, Decimal]:
     """Last year's impost of each property: what its billing run billed, else the formula's
     on its roll."""
-    return billed(session, district_id, fiscal_year) or stored_imposts(
-        session, district_id, fiscal_year
-    )
+    return billed(
+        session=session, district_id=district_id, fiscal_year=fiscal_year
+    ) or stored_imposts(session=session, district_id=district_id, fiscal_year=fiscal_year)
 
 
-def stored_imposts(session: Session, district_id: int, fiscal_year: str) -> dict[str, Decimal]:
+def stored_imposts(*, session: Session, district_id: int, fiscal_year: str) -> dict[str, Decimal]:
     """The impost of each property of a stored year's roll under its year's ordinance."""
     ordinance = _ordinance(session, district_id, fiscal_year)
     if ordinance is None:
@@ -217,7 +217,7 @@ def figured(
         return None
     setting = gate.setting(session=session, district_id=district_id)
     changes = compare(last, this, threshold=setting.threshold)
-    before = last_imposts(session, district_id, last_fy)
+    before = last_imposts(session=session, district_id=district_id, fiscal_year=last_fy)
     gone = [n for c in changes if c.kind == "gone" for n in c.numbers_before]
     owed = _owed(session, district_id, gone)
     rows = tuple(
@@ -317,7 +317,9 @@ def record(
         district_id=district_id,
         fiscal_year=fiscal_year,
         this=this,
-        this_imposts=stored_imposts(session, district_id, fiscal_year),
+        this_imposts=stored_imposts(
+            session=session, district_id=district_id, fiscal_year=fiscal_year
+        ),
     )
     stored = {
         (c.kind, c.numbers_before, c.numbers_after): c

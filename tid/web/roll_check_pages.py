@@ -25,8 +25,8 @@ from tid.rules.errors import N_, InputError
 from tid.rules.periods import parse_fiscal_year
 from tid.rules.roll_changes import KINDS
 from tid.services import access as policy
-from tid.services.roll_check import answers, corrections, gate
-from tid.services.roll_check import statement as statements
+from tid.services.roll_check import answers, crim_file, gate
+from tid.services.roll_check import billing_statement as statements
 from tid.web import paging
 from tid.web.access import deny_unless, may_write_district, me, require, visible_district
 from tid.web.forms import Form
@@ -198,9 +198,7 @@ def settings(district_id: int) -> Any:
 def correction_file(district_id: int, fiscal_year: str) -> Any:
     visible_district(district_id)
     fy = _fy(fiscal_year)
-    data = corrections.correction_file(
-        session=get_session(), district_id=district_id, fiscal_year=fy
-    )
+    data = crim_file.correction_file(session=get_session(), district_id=district_id, fiscal_year=fy)
     return _csv(data, f"correcciones-crim-{fy}.csv")
 
 
@@ -219,7 +217,7 @@ def import_corrections(district_id: int, fiscal_year: str) -> Any:
         form.failed(InputError("file", N_("The file is larger than the limit for a roll.")))
     else:
         form.write(
-            lambda: corrections.import_corrections(
+            lambda: crim_file.import_corrections(
                 session=get_session(),
                 actor=me().actor,
                 district_id=district_id,
