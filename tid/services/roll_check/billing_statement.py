@@ -17,7 +17,7 @@ from typing import Any
 from sqlmodel import Session, col, func, select
 
 from tid.models import RollChange, RollStatement
-from tid.rules.errors import InputError
+from tid.rules.errors import N_, InputError
 from tid.rules.imposts import evaluate
 from tid.rules.messages import Message
 from tid.rules.periods import parse_fiscal_year
@@ -95,7 +95,7 @@ def figures(*, session: Session, district_id: int, fiscal_year: str) -> dict[str
     }
 
 
-NOT_ANSWERED = (
+NOT_ANSWERED = N_(
     "%(count)s changes of the roll of %(fiscal_year)s wait for an answer: the statement is "
     "signed once every change is answered."
 )

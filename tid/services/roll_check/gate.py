@@ -12,7 +12,7 @@ from decimal import Decimal
 from sqlmodel import Session, col, func, select
 
 from tid.models import RollChange, RollCheckSetting
-from tid.rules.errors import InputError
+from tid.rules.errors import N_, InputError
 from tid.rules.messages import Message
 from tid.rules.roll_changes import DEFAULT_THRESHOLD
 
@@ -53,7 +53,7 @@ def open_count(*, session: Session, district_id: int, fiscal_year: str) -> int:
     return int(session.exec(stmt).one() or 0)
 
 
-UNANSWERED = (
+UNANSWERED = N_(
     "The roll of %(fiscal_year)s has %(count)s changes without an answer: answer each on the "
     "roll's check page (%(url)s) before billing."
 )
