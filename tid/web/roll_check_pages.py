@@ -139,7 +139,10 @@ def changes_csv(district_id: int, fiscal_year: str) -> Any:
     visible_district(district_id)
     fy = _fy(fiscal_year)
     data = answers.changes_csv(
-        session=get_session(), district_id=district_id, fiscal_year=fy, locale=language()
+        session=get_session(),
+        district_id=district_id,
+        fiscal_year=fy,
+        say=lambda msgid: str(_(msgid)),
     )
     return _csv(data, f"cambios-{fy}.csv")
 

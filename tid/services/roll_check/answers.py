@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +17,6 @@ from tid import csv_safe
 from tid.clock import utcnow
 from tid.models import RollChange, RollCheckSetting
 from tid.rules.errors import N_, InputError
-from tid.rules.messages import render
 from tid.rules.roll_changes import GONE, KINDS, NEW
 from tid.services import audit
 from tid.services.district_lock import lock_district
@@ -221,9 +221,11 @@ def _said(values: dict[str, str]) -> str:
     return "; ".join(f"{k}={v}" for k, v in sorted(values.items()) if v)
 
 
-def changes_csv(*, session: Session, district_id: int, fiscal_year: str, locale: str) -> bytes:
-    """Every change of the year, one a row, in the reader's language (UTF-8 with a BOM, cells
-    guarded against spreadsheet formulas)."""
+def changes_csv(
+    *, session: Session, district_id: int, fiscal_year: str, say: Callable[[str], str]
+) -> bytes:
+    """Every change of the year, one a row, its words said by ``say`` (a msgid in the
+    reader's language; UTF-8 with a BOM, cells guarded against spreadsheet formulas)."""
     out = io.StringIO()
     writer = csv.writer(out)
     header = [
@@ -240,7 +242,7 @@ def changes_csv(*, session: Session, district_id: int, fiscal_year: str, locale:
         N_("Reason"),
         N_("Answered by"),
     ]
-    writer.writerow([render(h, locale) for h in header])
+    writer.writerow([say(h) for h in header])
     stmt = _filtered(district_id, fiscal_year, "", "", "").order_by(
         RollChange.number, RollChange.kind, col(RollChange.id)
     )
@@ -249,7 +251,7 @@ def changes_csv(*, session: Session, district_id: int, fiscal_year: str, locale:
         then, now = numbers(change)
         writer.writerow(
             [
-                csv_safe.text_cell(render(KINDS[change.kind], locale)),
+                csv_safe.text_cell(say(KINDS[change.kind])),
                 csv_safe.text_cell(", ".join(then)),
                 csv_safe.text_cell(", ".join(now)),
                 csv_safe.text_cell(_said(before)),
@@ -257,10 +259,8 @@ def changes_csv(*, session: Session, district_id: int, fiscal_year: str, locale:
                 csv_safe.number_cell(change.impost_before),
                 csv_safe.number_cell(change.impost_after),
                 csv_safe.number_cell(change.owed if change.kind == GONE else None),
-                csv_safe.text_cell(render(STATUSES[change.status], locale)),
-                csv_safe.text_cell(
-                    render(TREATMENTS[change.treatment], locale) if change.treatment else ""
-                ),
+                csv_safe.text_cell(say(STATUSES[change.status])),
+                csv_safe.text_cell(say(TREATMENTS[change.treatment]) if change.treatment else ""),
                 csv_safe.text_cell(change.reason),
                 csv_safe.text_cell(change.answered_by),
             ]
