@@ -4,6 +4,7 @@ billing refused with the count and a link, and the public page saying the roll w
 
 from __future__ import annotations
 
+import io
 import re
 from datetime import date
 
@@ -77,6 +78,27 @@ def test_the_association_answers_signs_and_the_clerk_reads(
     pdf = client.get(f"/roll/{d}/statements/{statement.id}.pdf")
     assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
     client.get("/logout")
+    verify = client.get(f"/verificar/{statement.code}")
+    assert verify.status_code == 200 and statement.reference in verify.get_data(as_text=True)
+    assert "040-010-001-12" not in verify.get_data(as_text=True)
+    checked = client.post(
+        f"/verificar/{statement.code}",
+        data={
+            "csrf_token": _csrf(verify.get_data(as_text=True)),
+            "pdf": (io.BytesIO(pdf.data), "v.pdf"),
+        },
+        content_type="multipart/form-data",
+    )
+    assert "es, byte a byte, el documento archivado" in checked.get_data(as_text=True)
+    forged = client.post(
+        f"/verificar/{statement.code}",
+        data={
+            "csrf_token": _csrf(verify.get_data(as_text=True)),
+            "pdf": (io.BytesIO(pdf.data + b"%"), "v.pdf"),
+        },
+        content_type="multipart/form-data",
+    )
+    assert "es, byte a byte, el documento archivado" not in forged.get_data(as_text=True)
     login(client, people.clerk)
     district_page = client.get(f"/roll/{d}").get_data(as_text=True)
     assert statement.reference in district_page
