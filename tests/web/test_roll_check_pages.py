@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
 from tests.conftest import People, login
+from tests.pdf_checks import assert_archival, pdf_text
 from tests.services.billing.helpers import ACTOR, make_ordinance
 from tests.services.roll_check.test_year_check import LAST, ROLL_LAST, ROLL_THIS, THIS, _import
 from tid.models import RollChange, RollStatement
@@ -76,7 +77,11 @@ def test_the_association_answers_signs_and_the_clerk_reads(
     assert signed.status_code == 302
     statement = session.exec(select(RollStatement)).one()
     pdf = client.get(f"/roll/{d}/statements/{statement.id}.pdf")
-    assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
+    assert pdf.status_code == 200
+    assert_archival(pdf.data, lang="es", author="Asociación del Viejo San Juan")
+    said = pdf_text(pdf.data)
+    assert statement.reference in said and "Ana Torres" in said
+    assert statement.code[:4] in said  # the verification code, as printed
     client.get("/logout")
     verify = client.get(f"/verificar/{statement.code}")
     assert verify.status_code == 200 and statement.reference in verify.get_data(as_text=True)
