@@ -99,8 +99,12 @@ def _figures(line: RollLine) -> dict[str, str]:
         "address": line.address,
         "assessed_value": str(line.assessed_value),
         "use_class": line.use_class,
-        "rooms": "" if line.rooms is None else str(line.rooms),
+        "rooms": _count(line.rooms),
     }
+
+
+def _count(value: int | None) -> str:
+    return "" if value is None else str(value)
 
 
 def moved(before: Decimal, after: Decimal, threshold: Decimal) -> bool:
@@ -207,12 +211,19 @@ def _kept(a: RollLine, b: RollLine, threshold: Decimal) -> list[Change]:
             Change(USE_CLASS, *one, {"use_class": a.use_class}, {"use_class": b.use_class})
         )
     if a.rooms != b.rooms:
-        found.append(Change(ROOMS, *one, _figures(a), _figures(b)))
+        found.append(Change(ROOMS, *one, {"rooms": _count(a.rooms)}, {"rooms": _count(b.rooms)}))
     if _words(a.owner) != _words(b.owner):
         found.append(Change(OWNER, *one, {"owner": a.owner}, {"owner": b.owner}))
     if a.exempt != b.exempt:
         kind = EXEMPTION_START if b.exempt else EXEMPTION_END
-        found.append(Change(kind, *one, _figures(a), _figures(b)))
+        found.append(
+            Change(
+                kind,
+                *one,
+                {"exempt": "yes" if a.exempt else "no"},
+                {"exempt": "yes" if b.exempt else "no"},
+            )
+        )
     return found
 
 

@@ -11,6 +11,7 @@ the municipality's clerk read the page and the statements.
 from __future__ import annotations
 
 from datetime import date
+from decimal import Decimal
 from typing import Any
 
 from flask import Blueprint, Response, abort, render_template, request, url_for
@@ -19,7 +20,7 @@ from flask_babel import gettext as _
 from tid.app_reader import reader
 from tid.db import get_session
 from tid.documents import roll_statement
-from tid.i18n import day, language
+from tid.i18n import day, language, money
 from tid.ids import parse_page
 from tid.rules.errors import N_, InputError
 from tid.rules.periods import parse_fiscal_year
@@ -62,6 +63,32 @@ def _roll_check_waiting(district_id: int, fiscal_year: str) -> int:
     if not gate.setting(session=db, district_id=district_id).enabled:
         return 0
     return gate.open_count(session=db, district_id=district_id, fiscal_year=fy)
+
+
+FIGURE_LABELS = {
+    "numbers": N_("Cadastral number"),
+    "owner": N_("Owner"),
+    "address": N_("Physical address"),
+    "assessed_value": N_("Assessed value"),
+    "use_class": N_("Use"),
+    "rooms": N_("Rooms"),
+    "exempt": N_("Exempt"),
+}
+
+
+@bp.app_template_global("roll_change_figures")
+def _roll_change_figures(values: dict[str, str]) -> list[tuple[str, str]]:
+    """A change's figures as the page says them: (label, value), money as money."""
+    said = []
+    for key, value in values.items():
+        if not value or key == "numbers" or key not in FIGURE_LABELS:
+            continue
+        if key == "assessed_value":
+            value = money(Decimal(value))
+        elif key == "exempt":
+            value = _("yes") if value == "yes" else _("no")
+        said.append((str(_(FIGURE_LABELS[key])), value))
+    return said
 
 
 @bp.app_template_global("roll_check_of")
