@@ -15,6 +15,7 @@ from tests.conftest import People, login
 from tests.pdf_checks import assert_archival, pdf_text
 from tests.services.billing.helpers import ACTOR, make_ordinance
 from tests.services.roll_check.test_year_check import LAST, ROLL_LAST, ROLL_THIS, THIS, _import
+from tid import tasks
 from tid.models import RollChange, RollStatement
 from tid.services import billing
 
@@ -136,3 +137,25 @@ def test_another_district_cannot_answer(
     assert answered.status_code == 403
     session.refresh(change)
     assert change.status == "open"
+
+
+def test_the_preview_shows_the_years_changes_and_the_import_job_records_them(
+    client: FlaskClient, session: Session, people: People
+) -> None:
+    make_ordinance(session, people)
+    _import(session, people, ROLL_LAST, LAST)
+    d = people.district.id or 0
+    login(client, people.association)
+    response = client.post(
+        f"/roll/{d}/import",
+        data={"fiscal_year": THIS, "file": (io.BytesIO(ROLL_THIS.encode()), "roll.csv")},
+        content_type="multipart/form-data",
+    )
+    token = response.location.rsplit("/", 1)[1]
+    preview = client.get(f"/roll/{d}/import/{token}").get_data(as_text=True)
+    assert "Los cambios del año frente a 2026-27" in preview
+    assert "Segregación" in preview and "$1,000.00" in preview  # the gone one's impost last year
+    assert not session.exec(select(RollChange)).all()  # the preview writes nothing
+    client.post(f"/roll/{d}/import/{token}/commit")
+    assert tasks.run_pending(client.application) == 1
+    assert len(session.exec(select(RollChange)).all()) == 10
