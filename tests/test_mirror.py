@@ -94,6 +94,26 @@ TESTED_THROUGH: dict[str, tuple[str, str]] = {
     "services/record_names.py": ("tests/web/test_record_names.py", "notice"),
     "services/reform_library.py": ("tests/web/test_reform_pages.py", "/reforms/"),
     "services/roll/read_back.py": ("tests/services/roll/test_importing.py", "roll"),
+    "services/roll_check/answers.py": (
+        "tests/services/roll_check/test_year_check.py",
+        "answers.answer",
+    ),
+    "services/roll_check/billing_statement.py": (
+        "tests/services/roll_check/test_year_check.py",
+        "statement.sign",
+    ),
+    "services/roll_check/changes.py": (
+        "tests/services/roll_check/test_year_check.py",
+        "changes.import_roll",
+    ),
+    "services/roll_check/crim_file.py": (
+        "tests/services/roll_check/test_year_check.py",
+        "corrections.import_corrections",
+    ),
+    "services/roll_check/gate.py": (
+        "tests/services/roll_check/test_year_check.py",
+        "gate.open_count",
+    ),
     "services/sign_in.py": ("tests/web/test_sign_in.py", "sign_in"),
     "services/throttle.py": ("tests/web/test_sign_in.py", "throttle"),
     "services/transfers.py": ("tests/web/account/test_owner_pages.py", "owners"),

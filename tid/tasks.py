@@ -257,15 +257,19 @@ def _roll_check(ctx: Context) -> Outcome:
     """Check a large roll file against the district's roll (writes nothing but the preview
     kept beside the upload, which its page then shows)."""
     from tid.services import roll
+    from tid.services.roll_check import changes as roll_changes
 
     p = ctx.params
     folder, token, upload = _roll_upload(ctx)
-    ctx.report(0, 1)
+    ctx.report(0, 3)
     preview = roll.preview_roll(session=ctx.session, **upload)
+    ctx.report(1, 3)  # then the year's changes against last year's roll
+    preview = roll_changes.with_changes(session=ctx.session, preview=preview)
+    ctx.report(2, 3)
     roll.store_preview(
         folder, token, user_id=ctx.actor.user_id, preview=preview, key=preview_key(ctx.app)
     )
-    ctx.report(1, 1)
+    ctx.report(3, 3)
     return Outcome(
         ctx.url("roll.preview", district_id=int(p["district_id"]), token=token),
         N_("The file is checked: see what it would change."),
@@ -275,10 +279,12 @@ def _roll_check(ctx: Context) -> Outcome:
 @handler(ROLL_COMMIT)
 def _roll_commit(ctx: Context) -> Outcome:
     from tid.services import roll
+    from tid.services.roll_check import changes as roll_changes
 
     p = ctx.params
     folder, _token, upload = _roll_upload(ctx)
-    result = roll.import_roll(session=ctx.session, actor=ctx.actor, **upload)
+    # The roll, and the year's changes against last year's (its check, tid/services/roll_check).
+    result = roll_changes.import_roll(session=ctx.session, actor=ctx.actor, **upload)
     ctx.session.flush()
     # Imported: the upload is not kept (docs/security.md, "Keeping data"). Should the job's
     # commit fail after this, the page says so and the file is uploaded again.

@@ -496,6 +496,8 @@ NOT_WALKED = {
     "petition_files.download": "a document's own bytes, as the clerk filed them",
     "petition_files.public_download": "a document's own bytes, as the clerk filed them",
     "petition_files.thumbnail": "a picture of a document's first page",
+    "roll_check.statement_pdf": "needs a signed statement (tests/web/test_roll_check_pages.py)",
+    "roll_check.correction_file": "a file for the CRIM, in Spanish: the roll's own headers",
 }
 
 

@@ -31,6 +31,7 @@ def roll_import(file: str, district: str, fiscal_year: str, dry_run: bool) -> No
 
     from tid.db import get_session
     from tid.services import audit, roll
+    from tid.services.roll_check import changes as roll_changes
 
     district_id = district_id_of(district)
     limits = {
@@ -69,7 +70,7 @@ def roll_import(file: str, district: str, fiscal_year: str, dry_run: bool) -> No
                 "sha256": preview.parsed.sha256,
             }
         else:
-            result = roll.import_roll(
+            result = roll_changes.import_roll(
                 session=session,
                 actor=audit.Actor("command line"),
                 district_id=district_id,

@@ -5,7 +5,8 @@ migrations are stable on SQLite and PostgreSQL alike.
 One module per area: :mod:`.places_and_users`, :mod:`.sign_in_and_limits`,
 :mod:`.petitions_and_ordinances`, :mod:`.roll_and_properties`, :mod:`.bills_and_notices`,
 :mod:`.account_and_journal`, :mod:`.jobs_audit_and_documents`, :mod:`.public_records`,
-:mod:`.owner_contact`, :mod:`.opening_position` and :mod:`.budgets`,
+:mod:`.owner_contact`, :mod:`.opening_position`, :mod:`.budgets` and
+:mod:`.roll_yearly_check`,
 on the column types and the naming convention of :mod:`.column_types`. Every table is
 imported here, so that ``SQLModel.metadata`` (and Alembic's autogenerate,
 migrations/env.py) sees them all.
@@ -86,6 +87,7 @@ from tid.models.public_records import (
 )
 from tid.models.reforms import SavedReform
 from tid.models.roll_and_properties import Property, PropertyYear, RollImport
+from tid.models.roll_yearly_check import RollChange, RollCheckSetting, RollStatement
 from tid.models.sign_in_and_limits import (
     HeavyWork,
     KnownDevice,
@@ -171,7 +173,10 @@ __all__ = [
     "RecoveryCode",
     "RequestCount",
     "Role",
+    "RollChange",
+    "RollCheckSetting",
     "RollImport",
+    "RollStatement",
     "SavedReform",
     "SchedulerHeartbeat",
     "SearchEntry",

@@ -126,6 +126,26 @@ _ALL = (
         (N_("21 LPRA § 6653(6)"),),
     ),
     Reading(
+        "roll-yearly-check",
+        N_("The roll's yearly check before billing"),
+        N_(
+            "The statute has the impost billed to each real property of the district by the "
+            "ordinance's formula and names the amount expected to be raised; it says nothing "
+            "of how the roll is checked. When a fiscal year's roll is imported over a district "
+            "that had one the year before, the project lists each change against last year's "
+            "roll (a property new or gone, a split or a merge proposed by address or owner, an "
+            "assessed value moved more than the district's threshold, 25 percent unless it sets "
+            "another, a change of use class, rooms, owner or exemption) with the impost of "
+            "both years, and bills the year only once each change is accepted or sent back to "
+            "the CRIM with its reason. A property sent back is kept out of the billing or "
+            "billed at last year's figures, as the association chooses, until the CRIM's "
+            "correction is imported. The association then signs a verified billing statement. "
+            "A district may turn the check off; its statement then says the roll was not "
+            "checked."
+        ),
+        (N_("21 LPRA § 6653(3)(b)"), N_("21 LPRA § 6653(3)(d)")),
+    ),
+    Reading(
         "lien-ranks-in-full",
         N_("Each rank paid in full"),
         N_(

@@ -20,6 +20,7 @@ BLUEPRINT_MODULES = [
     "tid.web.readings",
     "tid.web.api",
     "tid.web.roll",
+    "tid.web.roll_check_pages",
     "tid.web.account",
     "tid.web.leaving",
     "tid.web.notices",

@@ -37,6 +37,7 @@ from tid.rules.vocab.roll_columns import MONEY, QUANTITY, RollColumn
 from tid.services import access as policy
 from tid.services import billing, billing_reads, roll
 from tid.services.petitions import parameters_text
+from tid.services.roll_check import changes as roll_changes
 from tid.web import jobs, nav, paging
 from tid.web.access import deny_unless, may_write_district, me, require, visible_district
 from tid.web.forms import Form
@@ -377,13 +378,16 @@ def preview(district_id: int, token: str) -> Any:
             checking=True,
         )
     try:
-        result = kept or roll.preview_roll(
+        result = kept or roll_changes.with_changes(
             session=get_session(),
-            district_id=district_id,
-            fiscal_year=str(meta["fiscal_year"]),
-            data=data,
-            file_name=str(meta.get("file_name", "")),
-            **_limits(),
+            preview=roll.preview_roll(
+                session=get_session(),
+                district_id=district_id,
+                fiscal_year=str(meta["fiscal_year"]),
+                data=data,
+                file_name=str(meta.get("file_name", "")),
+                **_limits(),
+            ),
         )
     except InputError as exc:
         return render_template(

@@ -7,14 +7,16 @@ requests of each client a minute, and its wrong codes (tid/services/public/verif
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from tid.db import get_session
-from tid.services import issued, throttle
+from tid.services import issued, places, throttle
 from tid.services.public import verification
+from tid.services.roll_check import billing_statement as roll_statements
 from tid.web.access import public
 from tid.web.util import today
 
@@ -70,6 +72,9 @@ def document(code: str) -> Any:
         return _too_many(reservation.seconds())
     found = verification.verify(session=db, code=code, today=today())
     if found is None:
+        signed = roll_statements.by_code(session=db, code=code)
+        if signed is not None:  # a verified billing statement (tid/services/roll_check)
+            return _statement(signed, code, reservation)
         message = _("No document was issued under this code. Check the code as printed.")
         page = render_template("verification/index.html", error=message, code=code)
         return page, 404
@@ -88,7 +93,25 @@ def document(code: str) -> Any:
     ), status
 
 
-def _checked_upload(code: str) -> tuple[dict[str, Any], int]:
+def _statement(signed: Any, code: str, reservation: Any) -> Any:
+    """The page of a verified billing statement found by its code: what it said of the year
+    (never a property's row), and a copy of its PDF checked against the archived one."""
+    db = get_session()
+    verification.found(session=db, reservation=reservation)
+    db.commit()
+    upload, status = None, 200
+    if request.method == "POST":
+        upload, status = _checked_upload(code, signed.sha256)
+    return render_template(
+        "verification/roll_statement.html",
+        statement=signed,
+        district=places.district(session=db, district_id=signed.district_id),
+        code=issued.shown_code(issued.read_code(code)),
+        upload=upload,
+    ), status
+
+
+def _checked_upload(code: str, sha256: str | None = None) -> tuple[dict[str, Any], int]:
     """The uploaded copy compared with the archived PDF (or what is wrong with the upload)."""
     file = request.files.get("pdf")
     if file is None or not file.filename:
@@ -96,5 +119,11 @@ def _checked_upload(code: str) -> tuple[dict[str, Any], int]:
     content = file.stream.read(verification.MAX_UPLOAD_BYTES + 1)
     if len(content) > verification.MAX_UPLOAD_BYTES:
         return {"error": _("The file is too large: a document issued here is far smaller.")}, 422
+    if sha256 is not None:  # a verified billing statement's archived PDF
+        return {"name": file.filename[:120], "matches": _same(content, sha256)}, 200
     same = verification.matches_upload(session=get_session(), code=code, content=content)
     return {"name": file.filename[:120], "matches": bool(same)}, 200
+
+
+def _same(content: bytes, sha256: str) -> bool:
+    return bool(sha256) and hashlib.sha256(content).hexdigest() == sha256

@@ -14,7 +14,7 @@ from sqlalchemy import select
 from sqlmodel import Session
 
 from tid.models import Ordinance, Property, Quantity
-from tid.rules import messages
+from tid.rules import messages, periods
 from tid.rules.errors import N_, InputError
 from tid.rules.imposts import PropertyImpost, Value, compile_formula, evaluate
 from tid.rules.messages import Message
@@ -28,6 +28,7 @@ from tid.rules.vocab.roll_columns import (
     formula_columns,
 )
 from tid.services.roll import attribute_names
+from tid.services.roll_check import gate as roll_gate
 
 if TYPE_CHECKING:
     from tid.rules.imposts.evaluation import ImpostResult
@@ -221,7 +222,33 @@ def _read_the_roll(
     them."""
     formula = _checked_formula(session, district_id, fy, ordinance, params)
     properties, ids = _roll_properties(session, district_id, fy, formula.attributes)
+    back = roll_gate.sent_back(session=session, district_id=district_id, fiscal_year=fy)
+    if back:
+        properties, ids = _without_sent_back(
+            session, district_id, fy, formula, back, properties, ids
+        )
     return formula, properties, ids
+
+
+def _without_sent_back(
+    session: Session,
+    district_id: int,
+    fy: str,
+    formula: Formula,
+    back: roll_gate.SentBack,
+    properties: list[dict[str, Any]],
+    ids: list[tuple[int, int]],
+) -> tuple[list[dict[str, Any]], list[tuple[int, int]]]:
+    """The roll as billing reads it once the year's check sent changes back
+    (/readings#roll-yearly-check): their numbers out, and those billed at last year's figures
+    at last year's row."""
+    kept = [(p, i) for p, i in zip(properties, ids, strict=True) if p["id"] not in back.excluded]
+    if back.last_year:
+        last = periods.FiscalYear(periods.parse_fiscal_year(fy).start_year - 1).label
+        then, then_ids = _roll_properties(session, district_id, last, formula.attributes)
+        kept += [(p, i) for p, i in zip(then, then_ids, strict=True) if p["id"] in back.last_year]
+        kept.sort(key=lambda pair: str(pair[0]["id"]))
+    return [p for p, _ in kept], [i for _, i in kept]
 
 
 def _compute(

@@ -33,6 +33,7 @@ from tid.services.billing.due_dates import _due_date
 from tid.services.billing.ordinance_terms import ordinance_for
 from tid.services.billing.parameters import parse_parameters
 from tid.services.billing.superseding import _supersede_bills, _supersede_run
+from tid.services.roll_check import gate as roll_gate
 
 
 @dataclass(frozen=True)
@@ -199,6 +200,7 @@ def check_run(
     the roll's columns. The year's ordinance."""
     fy = periods.parse_fiscal_year(fiscal_year).label
     ordinance = ordinance_for(session=session, district_id=district_id, fiscal_year=fy)
+    roll_gate.require_answered(session=session, district_id=district_id, fiscal_year=fy)
     if formula:
         _checked_formula(session, district_id, fy, ordinance, parse_parameters(parameters))
     elif not _has_roll(session, district_id, fy):
@@ -232,6 +234,7 @@ def run_billing(
     ordinance = ordinance_for(
         session=session, district_id=district_id, fiscal_year=fy, ordinance_id=ordinance_id
     )
+    roll_gate.require_answered(session=session, district_id=district_id, fiscal_year=fy)
     params = parse_parameters(parameters)
     reason = " ".join(reason.split())[:1000]
     formula, properties, ids = _read_the_roll(session, district_id, fy, ordinance, params)

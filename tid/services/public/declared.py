@@ -124,7 +124,11 @@ PUBLIC_FIELDS: dict[str, frozenset[str]] = {
         }
     ),
     # The roll of a year, in all: how many properties and their assessed value together.
-    "roll_year": frozenset({"district_id", "fiscal_year", "properties", "assessed_value"}),
+    # ``verified_on``: the day the year's verified billing statement was signed (None: not
+    # yet), and whether its roll was checked against last year's (tid/services/roll_check).
+    "roll_year": frozenset(
+        {"district_id", "fiscal_year", "properties", "assessed_value", "verified_on", "checked"}
+    ),
     # A published fiscal year of a district's special account, as its yearly statement says.
     "fiscal_year": frozenset(
         {

@@ -36,6 +36,7 @@ from tid.services.public import published_records, publishing, stored_figures, v
 from tid.services.public.declared import public_view
 from tid.services.public.public_budgets import public_budgets
 from tid.services.public.publishing import fiscal_years
+from tid.services.roll_check import billing_statement as roll_statements
 
 HUNDRED = Decimal(100)
 NOT_YET_DUE = audit_statement.AGING_BUCKETS[0][1]
@@ -177,6 +178,9 @@ def roll_years(*, session: Session, district_id: int) -> list[dict[str, Any]]:
             .group_by(col(PropertyYear.fiscal_year))
         ).all()
     )
+    verified: dict[str, tuple[str, bool]] = {}
+    for signed in roll_statements.of_district(session=session, district_id=district_id):
+        verified.setdefault(signed.fiscal_year, (signed.signed_on.isoformat(), signed.checked))
     return [
         public_view(
             "roll_year",
@@ -185,6 +189,8 @@ def roll_years(*, session: Session, district_id: int) -> list[dict[str, Any]]:
                 "fiscal_year": label,
                 "properties": count,
                 "assessed_value": _money(totals.get(label)),
+                "verified_on": verified.get(label, (None, False))[0],
+                "checked": verified.get(label, (None, False))[1],
             },
         )
         for label, count in roll.fiscal_years(session=session, district_id=district_id)

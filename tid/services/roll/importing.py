@@ -52,6 +52,9 @@ class RollPreview:
     removed: int  # rows of the same year it no longer lists
     new_properties: int  # cadastral numbers new to the district
     warnings: tuple[str, ...]
+    # The year's changes against last year's roll (tid/services/roll_check/changes.py),
+    # added by the callers that check the roll: None when not worked out.
+    changes: Any = None
 
     @property
     def ok(self) -> bool:
