@@ -27,4 +27,3 @@ def test_the_demo_is_made_with_the_address_it_is_served_at() -> None:
     assert all("TID_BASE_URL=http://127.0.0.9:5077 " in line for line in made), made
     served = [line for line in lines if "tid run" in line]
     assert served and "--host 127.0.0.9 --port 5077" in served[0]
-
