@@ -22,8 +22,11 @@ pages of legal text, drawing, PDF writing and font subsetting (about 0.2 s of CP
   per-notice PDFs (archived) and its part of the print-ready PDF (every notice starts on a
   right-hand page), merged at the end with pypdf;
 - every PDF is PDF/A-2u (tid/render/pdfa.py): Spanish (``/Lang es``), the English page marked as
-  English (marked content with ``/Lang (en)``), the association as author. Notices are not
-  tagged (the two layers are drawn apart; the reports, certificate and statement are).
+  English (marked content with ``/Lang (en)``), the association as author. Each owner's notice
+  is tagged (tid/render/tagging.py): a section a page in its language, the owner's values,
+  the QR code with its alternative text, then the form's text, each one element (the form
+  layer is a Form XObject drawn whole, so its headings and table are not elements of their
+  own); the print file, joined a slice at a time, is not tagged.
 
 Every word a notice prints is a catalog message (tid/translations): the Spanish page's from
 the Spanish catalog and the English page's from the English one, whatever the reader's
@@ -60,6 +63,7 @@ from typing import Any
 from babel.dates import format_date
 from markupsafe import Markup
 
+from tid.render import tagging
 from tid.render.fonts import fonts_resource, wrap_parts, wrap_width
 from tid.render.layers import (
     PDF_VARIANT,
@@ -109,6 +113,7 @@ ACCESS_CODE = N_("Access code:")
 REPLACES = N_("This notice replaces notice %(number)s, which was returned.")
 CADASTRAL = N_("Cadastral number %(number)s")
 QUOTE_NUMBER = N_("With your payment quote the notice number %(number)s.")
+QR_ALT = N_("QR code of the owner’s portal: %(url)s")
 LOCALES = {"es": "es_PR", "en": "en_US"}  # the dates' formats of each page
 
 
@@ -588,6 +593,9 @@ def render_chunk(
             reader, indexes, english_from = flowing_pages[i]
             pages = [writer.add_page(reader.pages[k]) for k in indexes]
             for k, page in zip(indexes, pages, strict=True):
+                # The flowing layout is read as one part a page (its text in layout order).
+                tagging.wrap(writer, page, "Div", 0)
+                tagging.plan(page, "en" if k >= english_from else "es", [("Div", 0, "")])
                 if k >= english_from:
                     mark_english(writer, page)
         else:
@@ -600,12 +608,26 @@ def render_chunk(
             xobjects, box = forms[key]
             height = float(box.height)
             first = fill_page[i]
-            spanish = page_operators(drawn, first) + b"\n"
-            spanish += qr_pdf_operators(content.portal_url, height)
-            english = page_operators(drawn, first + 1)
             pages = [
-                filled_page(writer, xobjects[0], box, fonts, spanish),
-                filled_page(writer, xobjects[1], box, fonts, english, english=True),
+                filled_page(
+                    writer,
+                    xobjects[0],
+                    box,
+                    fonts,
+                    page_operators(drawn, first),
+                    lang="es",
+                    qr=qr_pdf_operators(content.portal_url, height),
+                    qr_alt=say("es", QR_ALT, url=content.portal_url),
+                ),
+                filled_page(
+                    writer,
+                    xobjects[1],
+                    box,
+                    fonts,
+                    page_operators(drawn, first + 1),
+                    english=True,
+                    lang="en",
+                ),
             ]
         placed.append(pages)
         if len(pages) % 2:
@@ -617,11 +639,15 @@ def render_chunk(
         for page in pages:
             one.add_page(page)
         finish_notice_pdf(one, notice_title(content.number), content.association_name)
+        tagging.tag(one)
         out = io.BytesIO()
         one.write(out)
         singles.append(out.getvalue())
         if tick is not None:
             tick()
+    # The print file is joined a chunk and a slice at a time: untagged (each owner's own
+    # notice, the document of record, is the tagged one).
+    tagging.strip(writer)
     finish_notice_pdf(writer, print_title(), contents[0].association_name if contents else "")
     merged = io.BytesIO()
     writer.write(merged)
