@@ -130,7 +130,7 @@ def _copy_part(
     reader = PdfReader(str(path))
     numbers: dict[tuple[int, int], int] = {}
     waiting: list[IndirectObject] = []
-    catalog = reader.trailer["/Root"]
+    catalog: Any = reader.trailer["/Root"].get_object()
     tree_ref = catalog.raw_get("/StructTreeRoot") if "/StructTreeRoot" in catalog else None
     offset = structure.next_key
     if not structure.root and (tree_ref is not None or figure_alt is not None):
