@@ -8,9 +8,11 @@ from datetime import timedelta
 from pathlib import Path
 
 from flask import Flask
+from pypdf import PdfReader
 from sqlmodel import Session, select
 
 from tests.conftest import People, make_test_app
+from tests.pdf_checks import structure
 from tests.web.account.support import paid_account, setup_account
 from tid.app_reader import reader
 from tid.clock import today_in_puerto_rico
@@ -110,10 +112,18 @@ def test_a_certificate_says_its_lien_was_released_since(
     s, _bill = paid_account(session, people, "1000.00")
     prop = session.exec(select(Property).where(Property.district_id == s.district_id)).one()
     with app.app_context():
-        closing.lien_certificate(
+        made = closing.lien_certificate(
             session, district=s.district_id, property=prop.id or 0, reader=reader("es")
         )
         session.commit()
+        # A document of record a screen reader reads: its headings, its tables with their
+        # header cells, the QR code in words, in Spanish.
+        read = structure(made.data)
+        kinds = {e.kind for e in read}
+        assert {"/H1", "/H2", "/Table", "/TH", "/TD"} <= kinds
+        qr = [e.alt for e in read if e.kind == "/Figure"]
+        assert qr == ["Código QR de la página de verificación"]
+        assert PdfReader(io.BytesIO(made.data)).trailer["/Root"]["/Lang"] == "es"
         certificate = session.exec(select(IssuedDocument)).one()
         client = app.test_client()
         before = client.get(f"/verificar/{certificate.code}").get_data(as_text=True)
