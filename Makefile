@@ -39,7 +39,7 @@ TEST_PROGRAMS := initdb:postgresql pg_ctl:postgresql pg_dump:postgresql-client \
   pg_restore:postgresql-client psql:postgresql-client redis-server:redis-server \
   chromium:chromium pdftotext:poppler-utils pdftoppm:poppler-utils pdffonts:poppler-utils \
   pdfinfo:poppler-utils runuser:util-linux ocrmypdf:ocrmypdf tesseract:tesseract-ocr sh:dash \
-  wrk:wrk
+  wrk:wrk make:make
 
 sysdeps-test: sysdeps
 	@missing=""; for pair in $(TEST_PROGRAMS); do prog=$${pair%%:*}; pkg=$${pair#*:}; \
