@@ -118,6 +118,13 @@ def test_the_manifest_is_pdfa_in_english(fast: bool) -> None:
     assert "José Peña" in text and "$11.16" in text
     assert (name in text) if fast else ("Ñandú Güemes" in text)
     assert len(PdfReader(io.BytesIO(data)).pages) == 1
+    # Tagged on both paths: its page a section in English (drawn), or WeasyPrint's tree.
+    read = structure(data)
+    assert read and read[0].kind == "/Document"
+    if fast:
+        assert [(e.kind, e.lang) for e in read if e.kind == "/Sect"] == [("/Sect", "en")]
+    else:
+        assert "/Table" in {e.kind for e in read}
 
 
 def test_each_owners_notice_is_tagged_in_its_languages_with_the_qr_codes_text() -> None:
@@ -141,5 +148,5 @@ def test_each_owners_notice_is_tagged_in_its_languages_with_the_qr_codes_text() 
     flowed = [e for e in structure(result.notices[1].pdf) if e.kind == "/Sect"]
     assert len(flowed) == pages and {s.lang for s in flowed} == {"es", "en"}
     assert flowed[0].lang == "es" and flowed[-1].lang == "en"
-    # The print file, joined a slice at a time, is not tagged; the manifest neither.
+    # The print file, joined a slice at a time, is not tagged.
     assert structure(result.merged) == []
