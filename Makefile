@@ -39,7 +39,7 @@ TEST_PROGRAMS := initdb:postgresql pg_ctl:postgresql pg_dump:postgresql-client \
   pg_restore:postgresql-client psql:postgresql-client redis-server:redis-server \
   chromium:chromium pdftotext:poppler-utils pdftoppm:poppler-utils pdffonts:poppler-utils \
   pdfinfo:poppler-utils runuser:util-linux ocrmypdf:ocrmypdf tesseract:tesseract-ocr sh:dash \
-  wrk:wrk
+  wrk:wrk make:make
 
 sysdeps-test: sysdeps
 	@missing=""; for pair in $(TEST_PROGRAMS); do prog=$${pair%%:*}; pkg=$${pair#*:}; \
@@ -62,9 +62,10 @@ messages: $(STAMP)
 
 # The demo's digest emails go to a local mail sink that keeps them in instance/mail/. The web,
 # the worker (background jobs) and the scheduler run side by side; Ctrl-C stops them all.
+# The demo's notices print the address the web serves (its portal's link and QR code).
 demo: install
 	$(BIN)/tid db upgrade
-	$(BIN)/tid demo
+	TID_BASE_URL=http://$(HOST):$(PORT) $(BIN)/tid demo
 	@export TID_SMTP_HOST=127.0.0.1 TID_SMTP_PORT=$(MAIL_PORT) TID_BASE_URL=http://$(HOST):$(PORT); \
 	  $(BIN)/tid mail-sink --port $(MAIL_PORT) & sink=$$!; \
 	  $(BIN)/tid worker & worker=$$!; \

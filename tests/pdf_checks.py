@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from pypdf import PdfReader
@@ -119,3 +120,55 @@ def pdf_pages(data: bytes) -> int:
 def page_text(reader: PdfReader) -> str:
     """Every page's text, whitespace runs made one space."""
     return " ".join(" ".join(page.extract_text() or "" for page in reader.pages).split())
+
+
+@dataclass(frozen=True)
+class Element:
+    """A structure element read back: its type, depth in the tree, alternative text and
+    language (empty when it has none), and the marked content it reads on its page."""
+
+    kind: str
+    depth: int
+    alt: str
+    lang: str
+    mcids: tuple[int, ...]
+
+
+def structure(data: bytes) -> list[Element]:
+    """The structure tree of a tagged PDF, in reading order (an untagged one: empty), after
+    checking that it is marked as tagged and every page's marked content is in its
+    parent tree."""
+    reader = PdfReader(io.BytesIO(data))
+    root = reader.trailer["/Root"]
+    if "/StructTreeRoot" not in root:
+        return []
+    assert root["/MarkInfo"]["/Marked"]
+    found: list[Element] = []
+
+    def walk(node: Any, depth: int) -> None:
+        node = node.get_object()
+        kids = node.get("/K")
+        kids = [] if kids is None else kids if isinstance(kids, list) else [kids]
+        mcids = tuple(int(k) for k in kids if isinstance(k, int))
+        if "/S" in node:
+            alt, lang = str(node.get("/Alt", "")), str(node.get("/Lang", ""))
+            found.append(Element(str(node["/S"]), depth, alt, lang, mcids))
+        for kid in kids:
+            kid = kid.get_object() if hasattr(kid, "get_object") else kid
+            if isinstance(kid, DictionaryObject) and kid.get("/Type") not in ("/MCR", "/OBJR"):
+                walk(kid, depth + 1)
+
+    tree = root["/StructTreeRoot"].get_object()
+    walk(tree, -1)
+    parents = tree["/ParentTree"].get_object()
+    nums = parents.get("/Nums") or []
+    keyed = {int(nums[i]): nums[i + 1].get_object() for i in range(0, len(nums), 2)}
+    for page in reader.pages:
+        content = page.get_contents()
+        text = content.get_data().decode("latin-1") if content is not None else ""
+        marked = {int(m) for m in re.findall(r"/MCID (\d+)", text)}
+        if "/StructParents" in page:
+            assert len(keyed[int(page["/StructParents"])]) == len(marked)
+        else:
+            assert not marked
+    return found

@@ -47,6 +47,7 @@ TESTED_THROUGH: dict[str, tuple[str, str]] = {
     "render/notice.py": ("tests/render/test_notice_pages.py", "tid.render"),
     "render/pdf.py": ("tests/web/test_calc.py", "tid.render"),
     "render/pdfa.py": ("tests/render/test_notice_archival.py", "pdfa"),
+    "render/tagging.py": ("tests/render/test_notice_archival.py", "tagged"),
     "render/public_charts.py": ("tests/web/test_public_pages.py", "<svg"),
     "render/qr.py": ("tests/web/test_portal.py", "qr"),
     "rules/calculators/inputs.py": ("tests/web/test_calc.py", "inputs"),

@@ -414,3 +414,28 @@ def test_the_sweep_sends_again_the_jobs_of_dead_workers_and_lost_messages(
     assert session.get(Job, lost.id).state == "done"  # type: ignore[union-attr]
     assert session.get(Job, fresh.id).state == "queued"  # type: ignore[union-attr]
     assert tasks.sweep(app) == 0  # a live worker's heartbeat; nothing more to send
+
+
+def test_a_jobs_count_is_written_item_by_item_unless_items_come_fast() -> None:
+    written: list[tuple[int, int]] = []
+    clock = [0.0]
+    report = tasks.Reporter(lambda d, t: written.append((d, t)), every=0.25, clock=lambda: clock[0])
+    # Slow items (a second each): every count written as it comes.
+    for done in range(4):
+        report(done, 3)
+        clock[0] += 1.0
+    assert written == [(0, 3), (1, 3), (2, 3), (3, 3)]
+    # 20,000 fast items (a millisecond each): a write each 100 (a 200th), and the last.
+    written.clear()
+    for done in range(20_001):
+        report(done, 20_000)
+        clock[0] += 0.001
+    assert written[0] == (0, 20_000) and written[-1] == (20_000, 20_000)
+    assert [d for d, _t in written] == list(range(0, 20_001, 100))
+    # A quick count after a pause is written: its items' time, not their number, says so.
+    written.clear()
+    report(0, 5000)
+    clock[0] += 0.3
+    report(1, 5000)
+    report(2, 5000)
+    assert written == [(0, 5000), (1, 5000)]

@@ -93,3 +93,57 @@ def test_nothing_of_the_slices_page_trees_is_left_behind(slices: list[Path]) -> 
             waiting.extend(value)
     assert reached == set(reader.xref[0])
     assert sum(1 for n in reached if reader.get_object(n).get("/Type") == "/Pages") == 1
+
+
+def test_a_tagged_part_keeps_its_structure_and_an_untagged_one_is_read_as_figures(
+    slices: list[Path], tmp_path: Path
+) -> None:
+    from tests.pdf_checks import structure
+    from tid.render.layers import layout
+    from tid.render.pdf import _made
+
+    html = (
+        '<html lang="es"><head><title>Carta</title></head><body><h1>Carta al CRIM</h1>'
+        "<table><thead><tr><th>Ordenanza</th><th>Fecha</th></tr></thead>"
+        "<tbody><tr><td>Núm. 12</td><td>1 jul 2025</td></tr></tbody></table>"
+        '<p><a href="https://example.org/">enlace</a></p></body></html>'
+    )
+    letter = tmp_path / "letter.pdf"
+    letter.write_bytes(_made(html, tmp_path.as_uri() + "/"))
+    said = structure(letter.read_bytes())
+    # The signed ordinance: an untagged PDF of two pages (a scan, say).
+    signed = tmp_path / "signed.pdf"
+    signed.write_bytes(
+        layout(
+            '<html><body><p>Ordenanza</p><p style="break-before: page">Firma</p></body></html>'
+        ).write_pdf()
+    )
+    assert structure(signed.read_bytes()) == []
+    out = io.BytesIO()
+    pages = concatenate(
+        [letter, letter, signed],
+        out,
+        title="Carta",
+        author=AUTHOR,
+        figure_alt=lambda n: f"Ordenanza firmada, página {n}",
+    )
+    data = out.getvalue()
+    assert_archival(data, lang="es", author=AUTHOR)
+    joined = structure(data)  # checks every page's marked content is in the parent tree
+    kinds = [e.kind for e in joined]
+    # Both letters' trees, whole and in order, then a figure a page of the untagged part.
+    assert kinds[: 2 * len(said)] == [e.kind for e in said] * 2
+    assert "/H1" in kinds and "/TH" in kinds and "/Table" in kinds
+    figures = [e for e in joined if e.kind == "/Figure"]
+    assert pages == 2 + 2 and [f.alt for f in figures] == [
+        "Ordenanza firmada, página 1",
+        "Ordenanza firmada, página 2",
+    ]
+    # The link's annotation keeps its place in the joined parent tree.
+    reader = PdfReader(io.BytesIO(data))
+    keys = sorted(int(p["/StructParents"]) for p in reader.pages)
+    assert len(set(keys)) == len(keys) == 4
+    # Untagged slices without figures' words: the print file stays untagged.
+    plain = io.BytesIO()
+    concatenate(slices, plain, title="x", author=AUTHOR)
+    assert structure(plain.getvalue()) == []

@@ -12,7 +12,7 @@ from decimal import Decimal
 import pytest
 from pypdf import PdfReader
 
-from tests.pdf_checks import assert_archival, page_text
+from tests.pdf_checks import assert_archival, page_text, pdf_pages, structure
 from tests.services.notices.helpers import sample_content as _content
 from tid.render import manifest as manifest_render
 from tid.render import notice as notice_pdf
@@ -118,3 +118,35 @@ def test_the_manifest_is_pdfa_in_english(fast: bool) -> None:
     assert "José Peña" in text and "$11.16" in text
     assert (name in text) if fast else ("Ñandú Güemes" in text)
     assert len(PdfReader(io.BytesIO(data)).pages) == 1
+    # Tagged on both paths: its page a section in English (drawn), or WeasyPrint's tree.
+    read = structure(data)
+    assert read and read[0].kind == "/Document"
+    if fast:
+        assert [(e.kind, e.lang) for e in read if e.kind == "/Sect"] == [("/Sect", "en")]
+    else:
+        assert "/Table" in {e.kind for e in read}
+
+
+def test_each_owners_notice_is_tagged_in_its_languages_with_the_qr_codes_text() -> None:
+    fits = _notices()[0]
+    flowing = notice_pdf.NoticeContent(
+        **{**_content(1).__dict__, "explanation": "\n".join(f"línea {i}" for i in range(80))}
+    )
+    assert not notice_pdf.fits_fixed_layout(flowing)
+    result = notice_pdf.render_notices([fits, flowing], workers=1)
+    assert_archival(result.notices[0].pdf, lang="es")
+    fixed = structure(result.notices[0].pdf)
+    # A section a page in its language; the owner's values first, the QR code with words a
+    # screen reader says, then the form's text.
+    sections = [e for e in fixed if e.kind == "/Sect"]
+    assert [s.lang for s in sections] == ["es", "en"]
+    assert [e.kind for e in fixed if e.depth == 2] == ["/P", "/Figure", "/Div", "/P", "/Div"]
+    (figure,) = [e for e in fixed if e.kind == "/Figure"]
+    assert figure.alt == f"Código QR del portal del dueño: {fits.portal_url}"
+    # The flowing layout: every page a section, the English ones in English.
+    pages = pdf_pages(result.notices[1].pdf)
+    flowed = [e for e in structure(result.notices[1].pdf) if e.kind == "/Sect"]
+    assert len(flowed) == pages and {s.lang for s in flowed} == {"es", "en"}
+    assert flowed[0].lang == "es" and flowed[-1].lang == "en"
+    # The print file, joined a slice at a time, is not tagged.
+    assert structure(result.merged) == []

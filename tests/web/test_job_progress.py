@@ -17,6 +17,7 @@ from tid import tasks
 from tid.clock import utcnow
 from tid.demo.roll import roll_csv
 from tid.models import Job, JobState
+from tid.services import background_jobs as job_service
 
 
 def _job(session: Session, people: People, **fields: object) -> Job:
@@ -96,3 +97,60 @@ def test_a_finished_imports_page_keeps_the_files_name_and_year(
     page = client.get(done.location).get_data(as_text=True)
     kept = page.split('<dl class="kv">')[1].split("</dl>")[0]
     assert "roll.csv" in kept and "2026-27" in kept
+
+
+def _stepped(session: Session, job: Job, steps: list[tuple[float, int, int]]) -> list[float]:
+    """Report ``(second, done, total)`` steps on a stepped clock; the time left after each,
+    as the job's page reads it at that second."""
+    engine = session.get_bind()
+    assert job.started_at is not None
+    said: list[float] = []
+    for second, done, total in steps:
+        moment = job.started_at + timedelta(seconds=second)
+        job_service.progress(engine, job.id or 0, done, total, now=moment)  # type: ignore[arg-type]
+        session.expire_all()
+        read = session.get(Job, job.id)
+        assert read is not None and (read.done, read.total) == (done, total)
+        left = job_service.seconds_left(read, now=moment, per_item=None)
+        said.append(round(left, 3) if left is not None else -1.0)
+    return said
+
+
+def test_the_time_left_never_grows_unless_work_is_added(
+    client: FlaskClient, session: Session, people: People
+) -> None:
+    start = utcnow() - timedelta(hours=1)
+    job = _job(session, people, state="running", started_at=start)
+    # Ten pages: the first read in a second, the second in five: by its own pace the time
+    # left would go 9 s → 24 s; it stays at the end said first.
+    said = _stepped(session, job, [(0, 0, 10), (1, 1, 10), (6, 2, 10), (8, 8, 10)])
+    assert said == [-1.0, 9.0, 4.0, 2.0]
+    # Work added (ten pages more): the new estimate stands, and shrinks from there.
+    more = _stepped(session, job, [(9, 9, 20), (10, 10, 20)])
+    assert more == [11.0, 10.0]
+    # Past the end it said, the count alone: no time, rather than one that grows.
+    late = _stepped(session, job, [(25, 11, 20)])
+    assert late == [-1.0]
+
+
+def test_a_new_job_is_told_an_earlier_jobs_pace_and_keeps_to_it(
+    client: FlaskClient, session: Session, people: People
+) -> None:
+    now = utcnow()
+    _job(
+        session,
+        people,
+        state="done",
+        total=100,
+        done=100,
+        started_at=now - timedelta(seconds=60),
+        finished_at=now - timedelta(seconds=50),
+    )
+    job = _job(session, people, state="running", started_at=now)
+    # 0.1 s a notice: 500 notices, 50 s from the first report; its own slower start
+    # (one notice in 2 s: 998 s by its pace) does not push the end later.
+    said = _stepped(session, job, [(0, 0, 500), (2, 1, 500), (30, 400, 500)])
+    assert said == [50.0, 48.0, 7.5]
+    # The page reads the end the progress set.
+    login(client, people.association)
+    assert re.fullmatch(r"400 de 500 avisos · faltan unos \d+ s", _said(client, job))

@@ -17,6 +17,7 @@ from sqlmodel import Session, col, select
 
 from tests import legislature_files as files
 from tests.conftest import People, login
+from tests.pdf_checks import structure
 from tid import tasks
 from tid.config import archive_dir
 from tid.models import DocumentVersion, Petition, PetitionDocument, StoredFile
@@ -448,6 +449,12 @@ def test_the_crim_letter_is_written_sent_and_acknowledged(
     assert len(reader.pages) == 2  # the letter, then the ordinance as signed
     assert "San Juan" in str(reader.metadata.get("/Author"))
     assert "Ordenanza firmada" in reader.pages[1].extract_text()
+    # Joined, the letter keeps its structure; the signed ordinance's page is a figure.
+    read = structure(data)
+    assert {"/H1", "/P"} <= {e.kind for e in read}
+    assert [e.alt for e in read if e.kind == "/Figure"] == [
+        "La ordenanza según se firmó, página 1 de 1"
+    ]
     letter_text = reader.pages[0].extract_text()
     assert not re.search(r"\d{4}-\d{2}-\d{2}", letter_text)  # days as Spanish writes them
     missing = clerk.post(url, data={"action": "sent", "on": "2026-04-27", "sent_by": ""})

@@ -356,3 +356,26 @@ def test_the_reform_note_from_the_command_line(
         args=["document", "reform-note.pdf", "--reform", "nope", "--out", str(out)]
     )
     assert missing.exit_code != 0
+
+
+def _changes_fieldsets(page: str) -> str:
+    """The table of changes, as a page writes it."""
+    start = page.index("<legend>Cambios</legend>")
+    return " ".join(page[start : page.index("Más filas", start)].split())
+
+
+def test_the_reform_editor_is_one_macro_on_the_saving_page_and_the_trying_page(
+    client: FlaskClient, people: People
+) -> None:
+    root = Path(__file__).resolve().parents[2] / "templates"
+    for name in ("reforms/new.html", "reforms/try.html"):
+        source = (root / name).read_text()
+        assert "r.reform_fields(" in source, name
+        assert "change-%d-parameter" not in source and "<table" not in source, name
+    tried = client.get("/reforms/try/").get_data(as_text=True)
+    login(client, people.association)
+    saving = client.get("/reforms/new").get_data(as_text=True)
+    # The same fields and table; the saving page adds the reform it starts from.
+    assert 'name="change-0-parameter"' in tried and 'name="change-0-parameter"' in saving
+    assert 'name="base"' in saving and 'name="base"' not in tried
+    assert _changes_fieldsets(saving) == _changes_fieldsets(tried)

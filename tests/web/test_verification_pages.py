@@ -8,10 +8,12 @@ from datetime import timedelta
 from pathlib import Path
 
 from flask import Flask
+from pypdf import PdfReader
 from sqlmodel import Session, select
 
 from tests.conftest import People, make_test_app
-from tests.web.account.support import setup_account
+from tests.pdf_checks import structure
+from tests.web.account.support import paid_account, setup_account
 from tid.app_reader import reader
 from tid.clock import today_in_puerto_rico
 from tid.documents import closing
@@ -55,12 +57,16 @@ def test_a_quote_verified_by_its_code_and_its_pdf(
         as_text=True
     )
     assert "byte a byte" in same and "NO coincide" not in same
+    assert "<h1>Documento auténtico: el archivo es el emitido</h1>" in same
     changed = bytearray(pdf)
     changed[len(changed) // 2] ^= 0x01  # one byte
     other = client.post(
         f"/verificar/{code}", data={"pdf": (io.BytesIO(bytes(changed)), "quote.pdf")}
     ).get_data(as_text=True)
     assert "NO coincide" in other
+    # The heading says what was found: not an authentic document.
+    assert "<h1>El archivo no es el documento emitido con este código</h1>" in other
+    assert "Documento auténtico" not in other
     assert client.get("/verificar/AAAA-AAAA-AAAA-AAAA").status_code == 404
 
 
@@ -98,3 +104,42 @@ def test_a_limit_of_zero_is_no_limit(
     answers = [client.get(f"/verificar/{quote.code}").status_code for _ in range(40)]
     assert answers == [200] * 40
     app.extensions["tid.engine"].dispose()
+
+
+def test_a_certificate_says_its_lien_was_released_since(
+    app: Flask, session: Session, people: People
+) -> None:
+    s, _bill = paid_account(session, people, "1000.00")
+    prop = session.exec(select(Property).where(Property.district_id == s.district_id)).one()
+    with app.app_context():
+        made = closing.lien_certificate(
+            session, district=s.district_id, property=prop.id or 0, reader=reader("es")
+        )
+        session.commit()
+        # A document of record a screen reader reads: its headings, its tables with their
+        # header cells, the QR code in words, in Spanish.
+        read = structure(made.data)
+        kinds = {e.kind for e in read}
+        assert {"/H1", "/H2", "/Table", "/TH", "/TD"} <= kinds
+        qr = [e.alt for e in read if e.kind == "/Figure"]
+        assert qr == ["Código QR de la página de verificación"]
+        assert PdfReader(io.BytesIO(made.data)).trailer["/Root"]["/Lang"] == "es"
+        certificate = session.exec(select(IssuedDocument)).one()
+        client = app.test_client()
+        before = client.get(f"/verificar/{certificate.code}").get_data(as_text=True)
+        assert "<h1>Documento auténtico</h1>" in before and "se canceló" not in before
+        closing.release_pdf(
+            session, district=s.district_id, property=prop.id or 0, reader=reader("es")
+        )
+        session.commit()
+    release = session.exec(select(IssuedDocument).where(IssuedDocument.kind == "release")).one()
+    after = " ".join(client.get(f"/verificar/{certificate.code}").get_data(as_text=True).split())
+    assert "<h1>Certificación auténtica de un gravamen ya cancelado</h1>" in after
+    assert f"se canceló el {release.issued_on.day} " in after
+    assert f"({release.reference}), después de emitida la certificación" in after
+    english = client.get(f"/verificar/{certificate.code}?lang=en").get_data(as_text=True)
+    said = " ".join(english.split())
+    assert "<h1>Authentic certificate of a lien since released</h1>" in said
+    # The release itself, and a quote, say nothing of the kind.
+    own = client.get(f"/verificar/{release.code}").get_data(as_text=True)
+    assert "<h1>Documento auténtico</h1>" in own and "ya cancelado" not in own

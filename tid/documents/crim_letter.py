@@ -15,6 +15,7 @@ from tid.rules.messages import N_, Message, render
 
 TITLE = N_("Copy of the ordinance to the Municipal Revenue Collection Center")
 AUTHOR = N_("Municipality of %(name)s")
+SIGNED_PAGE = N_("The ordinance as signed, page %(page)s of %(pages)s")
 
 
 def crim_letter(
@@ -48,6 +49,11 @@ def crim_letter(
             title=reader.say(TITLE),
             author=render(Message(AUTHOR, name=municipality.name), reader.locale),
             lang=reader.locale,
+            # The letter keeps its structure; the signed ordinance's pages (a scan, as
+            # often as not) are each read as a figure saying what it is.
+            figure_alt=lambda page: render(
+                Message(SIGNED_PAGE, page=page, pages=pages), reader.locale
+            ),
         )
     return Document(out.getvalue(), PDF, name)
 

@@ -97,6 +97,9 @@ class Job(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
     started_at: datetime | None = None
     finished_at: datetime | None = None
+    # When the work should be done, by the pace so far: never later than said before unless
+    # work was added (the time left a page shows never grows).
+    finish_by: datetime | None = None
     result_url: str = Field(default="", max_length=300)
     result_label: str = Field(default="", max_length=120)  # a msgid
     result_sha256: str = Field(default="", max_length=64)  # an archived document, if any

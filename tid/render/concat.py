@@ -8,6 +8,8 @@ output file, then lets the slice go: its memory is that of the largest slice, wh
 number of slices. The result is identified as PDF/A-2u as :func:`tid.render.pdfa.finish`
 identifies the documents pypdf writes: ``/Lang``, the information dictionary and the XMP
 metadata with the same title and author, the sRGB output intent and the file identifier.
+The parts' structure trees are joined into one (a tagged letter stays tagged once the signed
+ordinance follows it, whose scanned pages can be read as figures).
 
 This module imports neither Flask nor the database.
 """
@@ -15,7 +17,8 @@ This module imports neither Flask nor the database.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -82,21 +85,59 @@ def _ref(number: int) -> Any:
     return IndirectObject(number, 0, None)
 
 
-def _copy_part(output: _Output, path: Path) -> list[int]:
-    """Write the pages of the PDF at ``path`` and every object they reach; returns the
-    pages' new numbers, in order."""
+@dataclass
+class _Structure:
+    """The structure trees of the parts, joined: the new tree root's number, its top-level
+    elements, the parent tree's entries (keys moved past the earlier parts'), its role map,
+    and the pages of untagged parts, each to be read as one figure."""
+
+    root: int = 0  # 0: no tree yet (reserved once a part needs one)
+    kids: list[Any] = field(default_factory=list)
+    nums: list[Any] = field(default_factory=list)
+    next_key: int = 0
+    role_map: dict[Any, Any] = field(default_factory=dict)
+    untagged: list[int] = field(default_factory=list)
+
+
+def _number_tree(node: Any) -> list[tuple[int, Any]]:
+    """The entries of a number tree (its ``/Nums``, and its ``/Kids``' recursively)."""
+    node = node.get_object()
+    nums = node.get("/Nums") or []
+    found = [(int(nums[i]), nums[i + 1]) for i in range(0, len(nums), 2)]
+    for kid in node.get("/Kids") or []:
+        found += _number_tree(kid)
+    return found
+
+
+# Long: the copy of a part's pages and of its structure tree share the one renumbering.
+def _copy_part(
+    output: _Output, path: Path, structure: _Structure, figure_alt: Callable[[int], str] | None
+) -> list[int]:
+    """Write the pages of the PDF at ``path`` and every object they reach, and its
+    structure tree's elements under ``structure``'s root; an untagged part's pages, with
+    ``figure_alt``, are each read as one figure (its alternative text by the page's number
+    in the part). Returns the pages' new numbers, in order."""
     from pypdf import PdfReader
     from pypdf.generic import (
         ArrayObject,
         DictionaryObject,
         IndirectObject,
         NameObject,
+        NumberObject,
         StreamObject,
     )
 
     reader = PdfReader(str(path))
     numbers: dict[tuple[int, int], int] = {}
     waiting: list[IndirectObject] = []
+    catalog: Any = reader.trailer["/Root"].get_object()
+    tree_ref = catalog.raw_get("/StructTreeRoot") if "/StructTreeRoot" in catalog else None
+    offset = structure.next_key
+    if not structure.root and (tree_ref is not None or figure_alt is not None):
+        structure.root = output.reserve()
+    if isinstance(tree_ref, IndirectObject):
+        # the part's tree root is the joined one: its elements' parent, not copied
+        numbers[(tree_ref.idnum, tree_ref.generation)] = structure.root
 
     def renumbered(ref: IndirectObject) -> IndirectObject:
         key = (ref.idnum, ref.generation)
@@ -115,8 +156,12 @@ def _copy_part(output: _Output, path: Path) -> list[int]:
                 copy._data = value._data
             page = value.get("/Type") == "/Page"
             for key, item in value.items():
-                # a page's parent is the new page tree, not its slice's (left behind)
-                copy[key] = _ref(_PAGES) if page and key == "/Parent" else translated(item)
+                if key in ("/StructParents", "/StructParent"):
+                    # the parent tree's keys follow the earlier parts'
+                    copy[key] = NumberObject(int(item) + offset)
+                else:
+                    # a page's parent is the new page tree, not its slice's (left behind)
+                    copy[key] = _ref(_PAGES) if page and key == "/Parent" else translated(item)
             return copy
         if isinstance(value, ArrayObject):
             return ArrayObject(translated(item) for item in value)
@@ -133,11 +178,69 @@ def _copy_part(output: _Output, path: Path) -> list[int]:
                 inherited = page.get_inherited(name, None)
                 if inherited is not None:
                     page[NameObject(name)] = inherited
+    figures: dict[int, int] = {}  # an untagged part's pages, read as figures: their keys
+    if tree_ref is None:
+        structure.untagged.extend(pages)
+        if figure_alt is not None:
+            for index, number in enumerate(pages):
+                figures[number] = structure.next_key
+                element = _figure(number, structure.root, figure_alt(index + 1))
+                element_number = output.reserve()
+                output.put(element_number, element)
+                structure.kids.append(_ref(element_number))
+                structure.nums.append((structure.next_key, ArrayObject([_ref(element_number)])))
+                structure.next_key += 1
+    else:
+        tree = tree_ref.get_object()
+        kids = tree.get("/K")
+        kids = [] if kids is None else kids if isinstance(kids, list) else [kids]
+        structure.kids.extend(translated(kid) for kid in kids)
+        entries = _number_tree(tree["/ParentTree"]) if "/ParentTree" in tree else []
+        for key, value in entries:
+            structure.nums.append((key + offset, translated(value)))
+        last = max((key for key, _value in entries), default=-1)
+        structure.next_key = max(offset + last + 1, offset + int(tree.get("/ParentTreeNextKey", 0)))
+        for role, standard in (tree.get("/RoleMap") or {}).items():
+            structure.role_map[role] = standard
     while waiting:
         ref = waiting.pop()
-        obj = ref.get_object()
-        output.put(numbers[(ref.idnum, ref.generation)], translated(obj))
+        number = numbers[(ref.idnum, ref.generation)]
+        copy = translated(ref.get_object())
+        if number in figures:
+            _mark_figure(output, copy, figures[number])
+        output.put(number, copy)
     return pages
+
+
+def _figure(page: int, root: int, alt: str) -> Any:
+    """The structure element of an untagged page read as one figure (marked content 0)."""
+    from pypdf.generic import DictionaryObject, NameObject, NumberObject, TextStringObject
+
+    element = DictionaryObject()
+    element[NameObject("/Type")] = NameObject("/StructElem")
+    element[NameObject("/S")] = NameObject("/Figure")
+    element[NameObject("/P")] = _ref(root)
+    element[NameObject("/Pg")] = _ref(page)
+    element[NameObject("/K")] = NumberObject(0)
+    element[NameObject("/Alt")] = TextStringObject(alt)
+    return element
+
+
+def _mark_figure(output: _Output, page: Any, key: int) -> None:
+    """Wrap an untagged page's content in the figure's marked content."""
+    from pypdf.generic import ArrayObject, DecodedStreamObject, NameObject, NumberObject
+
+    ends = []
+    for data in (b"/Figure <</MCID 0>> BDC\n", b"\nEMC\n"):
+        stream = DecodedStreamObject()
+        stream.set_data(data)
+        number = output.reserve()
+        output.put(number, stream)
+        ends.append(_ref(number))
+    inner = page.get("/Contents")
+    inner = [] if inner is None else list(inner) if isinstance(inner, ArrayObject) else [inner]
+    page[NameObject("/Contents")] = ArrayObject([ends[0], *inner, ends[1]])
+    page[NameObject("/StructParents")] = NumberObject(key)
 
 
 def concatenate(
@@ -148,9 +251,17 @@ def concatenate(
     author: str,
     lang: str = "es",
     languages: Sequence[str] = ("es", "en"),
+    figure_alt: Callable[[int], str] | None = None,
 ) -> int:
     """Write the pages of the PDFs ``parts``, in order, to ``out`` as one PDF/A-2u
-    document, one part in memory at a time; returns the number of pages."""
+    document, one part in memory at a time; returns the number of pages.
+
+    The structure trees of tagged parts are joined into the document's (their parent
+    trees' keys moved past the earlier parts'), so that a tagged document stays tagged
+    once joined; with ``figure_alt``, each page of an untagged part is read as one figure
+    with the alternative text ``figure_alt`` gives for its page's number in its part (a
+    signed ordinance's scanned pages). Without a tagged part and ``figure_alt``, the
+    document is untagged (a notice run's print file)."""
     from pypdf.generic import (
         ArrayObject,
         DictionaryObject,
@@ -162,9 +273,11 @@ def concatenate(
     output = _Output(out)
     pages: list[int] = []
     digest = hashlib.sha256()
+    structure = _Structure()
     for part in parts:
-        pages.extend(_copy_part(output, part))
+        pages.extend(_copy_part(output, part, structure, figure_alt))
         digest.update(_file_digest(part))
+    tagged = len(structure.untagged) < len(pages) or (figure_alt is not None and bool(pages))
     profile_number = output.reserve()
     output.put(profile_number, pdfa.profile_stream())
     intent_number = output.reserve()
@@ -183,6 +296,8 @@ def concatenate(
     catalog[NameObject("/Lang")] = TextStringObject(lang)
     catalog[NameObject("/OutputIntents")] = ArrayObject([_ref(intent_number)])
     catalog[NameObject("/Metadata")] = _ref(metadata_number)
+    if tagged:
+        _write_tree(output, structure, catalog)
     output.put(_CATALOG, catalog)
     info = DictionaryObject()
     info[NameObject("/Title")] = TextStringObject(title)
@@ -191,6 +306,40 @@ def concatenate(
     output.put(_INFO, info)
     output.finish(digest.digest()[:16])
     return len(pages)
+
+
+def _write_tree(output: _Output, structure: _Structure, catalog: Any) -> None:
+    """The joined structure tree, and the catalog's marks of a tagged document."""
+    from pypdf.generic import (
+        ArrayObject,
+        BooleanObject,
+        DictionaryObject,
+        NameObject,
+        NumberObject,
+    )
+
+    parent_tree = DictionaryObject()
+    nums = ArrayObject()
+    for key, value in sorted(structure.nums, key=lambda entry: entry[0]):
+        nums.extend([NumberObject(key), value])
+    parent_tree[NameObject("/Nums")] = nums
+    parent_number = output.reserve()
+    output.put(parent_number, parent_tree)
+    root = DictionaryObject()
+    root[NameObject("/Type")] = NameObject("/StructTreeRoot")
+    root[NameObject("/K")] = ArrayObject(structure.kids)
+    root[NameObject("/ParentTree")] = _ref(parent_number)
+    root[NameObject("/ParentTreeNextKey")] = NumberObject(structure.next_key)
+    if structure.role_map:
+        role_map = DictionaryObject()
+        for role, standard in structure.role_map.items():
+            role_map[NameObject(str(role))] = NameObject(str(standard))
+        root[NameObject("/RoleMap")] = role_map
+    output.put(structure.root, root)
+    catalog[NameObject("/StructTreeRoot")] = _ref(structure.root)
+    mark_info = DictionaryObject()
+    mark_info[NameObject("/Marked")] = BooleanObject(True)
+    catalog[NameObject("/MarkInfo")] = mark_info
 
 
 def _file_digest(path: Path) -> bytes:

@@ -147,9 +147,16 @@ def filled_page(
     operators: bytes,
     *,
     english: bool = False,
+    lang: str | None = None,
+    qr: bytes = b"",
+    qr_alt: str = "",
 ) -> Any:
-    """A new page of ``writer``: the form XObject, then the fill operators over it."""
+    """A new page of ``writer``: the form XObject, then the fill operators over it (and the
+    QR code's). With ``lang``, each part is marked content with the page's plan
+    (tid/render/tagging.py): the values first, the QR code and its ``qr_alt``, the form."""
     from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+
+    from tid.render import tagging
 
     page = writer.add_blank_page(width=box.width, height=box.height)
     name, xobject = form
@@ -160,7 +167,16 @@ def filled_page(
     if fonts is not None:
         resources[NameObject("/Font")] = fonts
     page[NameObject("/Resources")] = resources
-    data = f"q {name} Do Q\n".encode() + operators
+    form_ops = f"q {name} Do Q\n".encode()
+    if lang is None:
+        data = form_ops + operators + (b"\n" + qr if qr else b"")
+    else:
+        data = tagging.marked("Div", 0, form_ops) + tagging.marked("P", 1, operators)
+        parts = [("P", 1, ""), ("Div", 0, "")]
+        if qr:
+            data += tagging.marked("Figure", 2, qr)
+            parts.insert(1, ("Figure", 2, qr_alt))
+        tagging.plan(page, lang, parts)
     if english:
         data = _ENGLISH_OPEN + data + _ENGLISH_CLOSE
     stream = DecodedStreamObject()

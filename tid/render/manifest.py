@@ -176,9 +176,11 @@ def render_manifest(
     fonts = fonts_resource(writer, drawn)
     (form_ref,) = form_xobjects(writer, form_pdf)[:1]
     for index in range(len(page_items)):
-        filled_page(writer, ("/TidManifest", form_ref), box, fonts, page_operators(drawn, index))
-    from tid.render import pdfa
+        operators = page_operators(drawn, index)
+        filled_page(writer, ("/TidManifest", form_ref), box, fonts, operators, lang="en")
+    from tid.render import pdfa, tagging
 
+    tagging.tag(writer)  # a section a page: its lines, then the form's captions
     pdfa.finish(
         writer, title=manifest_title(sender_name), author=sender_name, lang="en", languages=("en",)
     )
@@ -369,5 +371,5 @@ def _render_manifest_flowing(
     )
     result: bytes = HTML(
         string=html, base_url=str(TEMPLATES), url_fetcher=data_only_fetcher()
-    ).write_pdf(pdf_variant=PDF_VARIANT)
+    ).write_pdf(pdf_variant=PDF_VARIANT, pdf_tags=True)
     return result

@@ -22,8 +22,11 @@ pages of legal text, drawing, PDF writing and font subsetting (about 0.2 s of CP
   per-notice PDFs (archived) and its part of the print-ready PDF (every notice starts on a
   right-hand page), merged at the end with pypdf;
 - every PDF is PDF/A-2u (tid/render/pdfa.py): Spanish (``/Lang es``), the English page marked as
-  English (marked content with ``/Lang (en)``), the association as author. Notices are not
-  tagged (the two layers are drawn apart; the reports, certificate and statement are).
+  English (marked content with ``/Lang (en)``), the association as author. Each owner's notice
+  is tagged (tid/render/tagging.py): a section a page in its language, the owner's values,
+  the QR code with its alternative text, then the form's text, each one element (the form
+  layer is a Form XObject drawn whole, so its headings and table are not elements of their
+  own); the print file, joined a slice at a time, is not tagged.
 
 Every word a notice prints is a catalog message (tid/translations): the Spanish page's from
 the Spanish catalog and the English page's from the English one, whatever the reader's
@@ -50,7 +53,7 @@ import os
 import re
 import textwrap
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -60,6 +63,7 @@ from typing import Any
 from babel.dates import format_date
 from markupsafe import Markup
 
+from tid.render import tagging
 from tid.render.fonts import fonts_resource, wrap_parts, wrap_width
 from tid.render.layers import (
     PDF_VARIANT,
@@ -84,7 +88,9 @@ from tid.rules.vocab.lien_kinds import ahead_of_impost
 
 DEFAULT_CHUNK = 200  # notices per WeasyPrint layout: ~2 pages each, bounded memory
 POOL_FROM = 50  # notices from which the pool's start pays for itself
-PROGRESS_STEPS = 4  # chunks a pooled worker renders at least: the count moves four times
+PROGRESS_STEPS = 4  # chunks a pooled worker renders at least (each notice is counted as done)
+TICK_WAIT = 0.2  # seconds between the counts of a pooled run's notices
+TICKS_LATE = 5.0  # seconds a notice's count may trail its chunk's result
 
 # Every word of the notice is a catalog message (tid/translations), printed on the Spanish
 # page from the Spanish catalog and on the English page from the English one, whatever the
@@ -107,6 +113,7 @@ ACCESS_CODE = N_("Access code:")
 REPLACES = N_("This notice replaces notice %(number)s, which was returned.")
 CADASTRAL = N_("Cadastral number %(number)s")
 QUOTE_NUMBER = N_("With your payment quote the notice number %(number)s.")
+QR_ALT = N_("QR code of the owner’s portal: %(url)s")
 LOCALES = {"es": "es_PR", "en": "en_US"}  # the dates' formats of each page
 
 
@@ -533,9 +540,11 @@ def _fill_items(n: NoticeContent, side: str) -> list[Text | None]:
 
 # Long: the steps of one chunk's two-layer rendering (layout, form, fill, split, merge) share the
 # layout's objects.
-def render_chunk(contents: Sequence[NoticeContent]) -> tuple[list[bytes], bytes, int]:
+def render_chunk(
+    contents: Sequence[NoticeContent], tick: Callable[[], None] | None = None
+) -> tuple[list[bytes], bytes, int]:
     """Render ``contents``: per-notice PDFs, the chunk's print PDF and its page count. Runs in
-    a worker process.
+    a worker process; ``tick`` is called as each notice's PDF is done.
 
     A notice whose texts fit the fixed layout is two pages, each the batch's form layer (laid
     out once by WeasyPrint, shared as a Form XObject) with the owner's values (drawn by
@@ -584,6 +593,9 @@ def render_chunk(contents: Sequence[NoticeContent]) -> tuple[list[bytes], bytes,
             reader, indexes, english_from = flowing_pages[i]
             pages = [writer.add_page(reader.pages[k]) for k in indexes]
             for k, page in zip(indexes, pages, strict=True):
+                # The flowing layout is read as one part a page (its text in layout order).
+                tagging.wrap(writer, page, "Div", 0)
+                tagging.plan(page, "en" if k >= english_from else "es", [("Div", 0, "")])
                 if k >= english_from:
                     mark_english(writer, page)
         else:
@@ -596,12 +608,26 @@ def render_chunk(contents: Sequence[NoticeContent]) -> tuple[list[bytes], bytes,
             xobjects, box = forms[key]
             height = float(box.height)
             first = fill_page[i]
-            spanish = page_operators(drawn, first) + b"\n"
-            spanish += qr_pdf_operators(content.portal_url, height)
-            english = page_operators(drawn, first + 1)
             pages = [
-                filled_page(writer, xobjects[0], box, fonts, spanish),
-                filled_page(writer, xobjects[1], box, fonts, english, english=True),
+                filled_page(
+                    writer,
+                    xobjects[0],
+                    box,
+                    fonts,
+                    page_operators(drawn, first),
+                    lang="es",
+                    qr=qr_pdf_operators(content.portal_url, height),
+                    qr_alt=say("es", QR_ALT, url=content.portal_url),
+                ),
+                filled_page(
+                    writer,
+                    xobjects[1],
+                    box,
+                    fonts,
+                    page_operators(drawn, first + 1),
+                    english=True,
+                    lang="en",
+                ),
             ]
         placed.append(pages)
         if len(pages) % 2:
@@ -613,9 +639,15 @@ def render_chunk(contents: Sequence[NoticeContent]) -> tuple[list[bytes], bytes,
         for page in pages:
             one.add_page(page)
         finish_notice_pdf(one, notice_title(content.number), content.association_name)
+        tagging.tag(one)
         out = io.BytesIO()
         one.write(out)
         singles.append(out.getvalue())
+        if tick is not None:
+            tick()
+    # The print file is joined a chunk and a slice at a time: untagged (each owner's own
+    # notice, the document of record, is the tagged one).
+    tagging.strip(writer)
     finish_notice_pdf(writer, print_title(), contents[0].association_name if contents else "")
     merged = io.BytesIO()
     writer.write(merged)
@@ -681,34 +713,20 @@ def render_notices(
         end = start + size + (1 if i < extra else 0)
         chunks.append(list(contents[start:end]))
         start = end
-    results: list[tuple[list[bytes], bytes, int]] = []
-
-    def _done(result: tuple[list[bytes], bytes, int]) -> None:
-        results.append(result)
-        if progress is not None:
-            progress(sum(len(singles) for singles, _m, _p in results), len(contents))
-
     if workers > 1 and len(chunks) > 1:
-        # The renderers die with the process that started them (a killed worker leaves none).
-        from tid.proc import die_with_parent
-
-        with ProcessPoolExecutor(
-            max_workers=workers,
-            mp_context=get_context("spawn"),
-            initializer=die_with_parent,
-            initargs=(os.getpid(),),
-        ) as pool:
-            # Each chunk counted as soon as it is rendered, whichever finishes first.
-            futures = {pool.submit(render_chunk, chunk): i for i, chunk in enumerate(chunks)}
-            ordered: dict[int, tuple[list[bytes], bytes, int]] = {}
-            for future in as_completed(futures):
-                ordered[futures[future]] = future.result()
-                if progress is not None:
-                    progress(sum(len(s) for s, _m, _p in ordered.values()), len(contents))
-            results = [ordered[i] for i in range(len(chunks))]
+        results = _pooled(chunks, workers, progress, len(contents))
     else:
+        results = []
+        counted = 0
+
+        def _tick() -> None:
+            nonlocal counted
+            counted += 1
+            if progress is not None:
+                progress(counted, len(contents))
+
         for chunk in chunks:
-            _done(render_chunk(chunk))
+            results.append(render_chunk(chunk, _tick))
     notices: list[RenderedNotice] = []
     for chunk, (singles, _merged, _pages) in zip(chunks, results, strict=True):
         for content, pdf in zip(chunk, singles, strict=True):
@@ -727,6 +745,75 @@ def render_notices(
         merged_pages=sum(pages for _s, _m, pages in results),
         chunk_sizes=[len(c) for c in chunks],
     )
+
+
+_TICKS: Any = None  # a pooled renderer's queue of notices done, to the process that counts them
+
+
+def _renderer_start(parent: int, ticks: Any) -> None:
+    """A pooled renderer dies with the process that started it (a killed worker leaves
+    none) and says each notice it finishes on ``ticks``."""
+    from tid.proc import die_with_parent
+
+    global _TICKS
+    die_with_parent(parent)
+    _TICKS = ticks
+
+
+def _tick_pooled() -> None:
+    if _TICKS is not None:
+        _TICKS.put(1)
+
+
+def _render_pooled_chunk(contents: Sequence[NoticeContent]) -> tuple[list[bytes], bytes, int]:
+    return render_chunk(contents, _tick_pooled)
+
+
+def _pooled(
+    chunks: Sequence[Sequence[NoticeContent]],
+    workers: int,
+    progress: Callable[[int, int], None] | None,
+    total: int,
+) -> list[tuple[list[bytes], bytes, int]]:
+    """Render the chunks in a process pool, in their order; ``progress`` is told each notice
+    as a renderer finishes it (not each chunk), in the order they finish."""
+    from concurrent.futures import FIRST_COMPLETED, wait
+    from queue import Empty
+
+    context = get_context("spawn")
+    ticks = context.Queue() if progress is not None else None
+    counted = 0
+
+    def drain(block: bool) -> None:
+        nonlocal counted
+        while ticks is not None and progress is not None and counted < total:
+            try:
+                ticks.get(timeout=TICKS_LATE) if block else ticks.get_nowait()
+            except Empty:
+                return
+            counted += 1
+            progress(counted, total)
+
+    with ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=context,
+        initializer=_renderer_start,
+        initargs=(os.getpid(), ticks),
+    ) as pool:
+        futures = {pool.submit(_render_pooled_chunk, chunk): i for i, chunk in enumerate(chunks)}
+        ordered: dict[int, tuple[list[bytes], bytes, int]] = {}
+        pending = set(futures)
+        while pending:
+            finished, pending = wait(pending, timeout=TICK_WAIT, return_when=FIRST_COMPLETED)
+            for future in finished:
+                ordered[futures[future]] = future.result()
+            drain(block=False)
+        drain(block=True)  # the last notices' ticks may come after their chunk's result
+    if ticks is not None:
+        ticks.close()
+    if progress is not None and counted < total:
+        progress(total, total)
+    return [ordered[i] for i in range(len(chunks))]
 
 
 def _count_pages(pdf: bytes) -> int:

@@ -17,7 +17,7 @@ import secrets
 import socket
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import update
@@ -130,15 +130,55 @@ def claim(engine: Engine, job_id: int, worker: str) -> bool:
         return bool(getattr(result, "rowcount", 0) == 1)
 
 
-def progress(engine: Engine, job_id: int, done: int, total: int) -> None:
-    """Record how far a running job is, in a short transaction of its own."""
+def progress(
+    engine: Engine, job_id: int, done: int, total: int, *, now: datetime | None = None
+) -> None:
+    """Record how far a running job is, and when it should be done, in a short transaction
+    of its own. The estimated end only moves earlier (:func:`finish_by`), unless work was
+    added."""
+    moment = now or utcnow()
     with Session(engine) as session:
+        job = session.get(Job, job_id)
+        if job is None or job.state != JobState.RUNNING.value:
+            return
+        per_item = seconds_per_item(session=session, kind=job.kind) if done <= 0 else None
+        end = finish_by(job, done=done, total=total, now=moment, per_item=per_item)
         session.execute(
             update(Job)
             .where(col(Job.id) == job_id, col(Job.state) == JobState.RUNNING.value)
-            .values(done=done, total=total)
+            .values(done=done, total=total, finish_by=end)
         )
         session.commit()
+
+
+def _naive(moment: datetime) -> datetime:
+    """A moment in UTC without its zone (stored moments may come back without it)."""
+    return moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment
+
+
+def finish_by(
+    job: Job, *, done: int, total: int, now: datetime, per_item: float | None
+) -> datetime | None:
+    """When the job should be done once it has done ``done`` of ``total``: by its own pace
+    once it has done something, by ``per_item`` (an earlier job's pace) before. Never later
+    than the end said before (the time left never grows), unless work was added (``total``
+    grew): then the new estimate stands."""
+    added = total > job.total
+    earlier = None if added else job.finish_by
+    left = total - done
+    if total <= 0 or left <= 0:
+        return earlier
+    estimate: float | None = None
+    if done > 0 and job.started_at is not None:
+        elapsed = max(0.0, (_naive(now) - _naive(job.started_at)).total_seconds())
+        estimate = elapsed / done * left
+    elif per_item is not None:
+        estimate = per_item * left
+    if estimate is None:
+        return earlier
+    new = _naive(now) + timedelta(seconds=estimate)
+    end = new if earlier is None else min(_naive(earlier), new)
+    return end.replace(tzinfo=UTC)
 
 
 def finish(
@@ -337,16 +377,19 @@ def seconds_per_item(*, session: Session, kind: str) -> float | None:
 
 
 def seconds_left(job: Job, *, now: datetime, per_item: float | None) -> float | None:
-    """The time a running job still needs, by its own pace once it has done something, by
-    ``per_item`` (an earlier job's pace) before; None when neither is known."""
+    """The time a running job still needs: until the end its progress last set
+    (:func:`finish_by`), which only moves earlier; None once that moment has passed (the
+    count alone then). A job that never said when it ends is told by its own pace once it
+    has done something, by ``per_item`` (an earlier job's pace) before; None when neither
+    is known."""
     if not job.total or job.done >= job.total:
         return None
+    if job.finish_by is not None:
+        remaining = (_naive(job.finish_by) - _naive(now)).total_seconds()
+        return remaining if remaining > 0 else None
     left = job.total - job.done
     if job.done > 0 and job.started_at is not None:
-        started = job.started_at
-        if (started.tzinfo is None) != (now.tzinfo is None):
-            started, now = started.replace(tzinfo=None), now.replace(tzinfo=None)
-        elapsed = max(0.0, (now - started).total_seconds())
+        elapsed = max(0.0, (_naive(now) - _naive(job.started_at)).total_seconds())
         return elapsed / job.done * left
     if per_item is None:
         return None

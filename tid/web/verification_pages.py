@@ -84,9 +84,11 @@ def document(code: str) -> Any:
     status = 200
     if request.method == "POST":
         upload, status = _checked_upload(code)
+    matches = None if upload is None else upload.get("matches")
     return render_template(
         "verification/document.html",
         found=found,
+        verdict=verification.verdict(found, matches=matches),
         code=issued.shown_code(issued.read_code(code)),
         upload=upload,
         today=today(),

@@ -70,3 +70,20 @@ def test_texts_that_do_not_fit_the_fixed_layout_flow_and_keep_every_fact() -> No
             "are not secured by this lien",
         ):
             assert fact in text and fact in naive, (content.number, fact)
+
+
+def test_each_notice_is_counted_as_it_is_done_not_each_chunk() -> None:
+    contents = [sample_content(i) for i in range(10)]
+    # In this process, one chunk of ten: the count moves ten times, not once at its end.
+    alone: list[tuple[int, int]] = []
+    notice_pdf.render_notices(
+        contents[:5], workers=1, chunk_size=5, progress=lambda d, t: alone.append((d, t))
+    )
+    assert alone == [(n, 5) for n in range(1, 6)]
+    # In the pool, chunks of two: every notice counted once, as the renderers finish them.
+    pooled: list[tuple[int, int]] = []
+    result = notice_pdf.render_notices(
+        contents, workers=2, chunk_size=2, progress=lambda d, t: pooled.append((d, t))
+    )
+    assert max(result.chunk_sizes) == 2
+    assert pooled == [(n, 10) for n in range(1, 11)]

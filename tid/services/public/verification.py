@@ -18,8 +18,9 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
+from tid.models import IssuedDocument
 from tid.services import issued, places, request_rate, throttle
 from tid.services.public.declared import public_view
 
@@ -41,6 +42,52 @@ class Verified:
     booked_since: int  # journal entries on the property's bills since it was issued
     one_time: list[issued.OneTimeCharge]  # the one-time charges it said land after its day
     one_time_said: bool  # False: issued before documents said them
+    released: Released | None = None  # a certificate's lien released since it was issued
+
+
+@dataclass(frozen=True)
+class Released:
+    """The release of the impost lien issued after a lien certificate: the certificate
+    still is what it was, but the lien it describes is gone."""
+
+    reference: str
+    issued_on: date
+
+
+# What the page's heading says: what the code (and an uploaded copy) showed.
+AUTHENTIC = "authentic"  # the code is of a document issued here
+RELEASED = "released"  # a lien certificate whose lien was released since
+MATCHES = "matches"  # the uploaded copy is, byte for byte, the document archived
+DIFFERS = "differs"  # the uploaded copy is not the document archived under the code
+
+
+def verdict(found: Verified, *, matches: bool | None) -> str:
+    """What the page's heading says: the upload's result first (a changed copy is not
+    authentic, whatever the code), then whether a certificate's lien was released since."""
+    if matches is False:
+        return DIFFERS
+    if matches:
+        return MATCHES
+    return RELEASED if found.released is not None else AUTHENTIC
+
+
+def _released_since(session: Session, document: IssuedDocument) -> Released | None:
+    """The first release of the property's impost lien issued after ``document`` (a lien
+    certificate), or None."""
+    if document.kind != issued.LIEN_CERTIFICATE:
+        return None
+    release = session.exec(
+        select(IssuedDocument)
+        .where(
+            IssuedDocument.property_id == document.property_id,
+            IssuedDocument.district_id == document.district_id,
+            IssuedDocument.kind == issued.RELEASE,
+            col(IssuedDocument.id) > (document.id or 0),
+        )
+        .order_by(col(IssuedDocument.id))
+        .limit(1)
+    ).first()
+    return None if release is None else Released(release.reference, release.issued_on)
 
 
 def _network(client: str) -> str:
@@ -112,6 +159,7 @@ def verify(*, session: Session, code: str, today: date) -> Verified | None:
         booked_since=issued.entries_since(session=session, document=document),
         one_time=issued.one_time_charges(lines),
         one_time_said=issued.says_one_time_charges(lines),
+        released=_released_since(session, document),
     )
 
 
