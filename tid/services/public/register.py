@@ -16,7 +16,7 @@ from sqlalchemy import func
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
-from tid.models import Finding, Municipality, Ordinance, Petition
+from tid.models import DocumentVersion, Finding, Municipality, Ordinance, Petition, PetitionDocument
 from tid.rules.messages import N_
 from tid.rules.vocab.document_kinds import DOCUMENT_KINDS
 from tid.services.petitions import CLOCK_LABELS, Clock, clocks
@@ -201,6 +201,30 @@ def petition(*, session: Session, petition_id: int, today: date) -> PetitionReco
     for entry in shown:
         entry["kind_label"] = DOCUMENT_KINDS.label(entry["kind"])
     return replace(record, documents=shown)
+
+
+def petition_version(*, session: Session, petition_id: int) -> tuple[Any, ...]:
+    """What a petition's public page is read from: the register's version and its file's
+    documents as they stand (each one's public flag, withdrawal, title, date and the newest of
+    its versions) — a document made public, replaced or withdrawn changes it."""
+    documents = session.exec(
+        select(
+            PetitionDocument.id,
+            PetitionDocument.version,
+            PetitionDocument.public,
+            PetitionDocument.withdrawn_at,
+            PetitionDocument.title,
+            PetitionDocument.kind,
+            PetitionDocument.step,
+            PetitionDocument.dated_on,
+            func.max(DocumentVersion.id),
+        )
+        .join(DocumentVersion, col(DocumentVersion.document_id) == col(PetitionDocument.id))
+        .where(PetitionDocument.petition_id == petition_id)
+        .group_by(col(PetitionDocument.id))
+        .order_by(col(PetitionDocument.id))
+    )
+    return (version(session=session), tuple(tuple(row) for row in documents))
 
 
 def municipality(*, session: Session, municipality_id: int) -> dict[str, Any] | None:
