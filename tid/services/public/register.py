@@ -207,20 +207,20 @@ def petition_version(*, session: Session, petition_id: int) -> tuple[Any, ...]:
     """What a petition's public page is read from: the register's version and its file's
     documents as they stand (each one's public flag, withdrawal, title, date and the newest of
     its versions) — a document made public, replaced or withdrawn changes it."""
-    documents = session.exec(
-        select(
-            PetitionDocument.id,
-            PetitionDocument.version,
-            PetitionDocument.public,
-            PetitionDocument.withdrawn_at,
-            PetitionDocument.title,
-            PetitionDocument.kind,
-            PetitionDocument.step,
-            PetitionDocument.dated_on,
-            func.max(DocumentVersion.id),
+    documents = session.execute(
+        sa_select(
+            col(PetitionDocument.id),
+            col(PetitionDocument.version),
+            col(PetitionDocument.public),
+            col(PetitionDocument.withdrawn_at),
+            col(PetitionDocument.title),
+            col(PetitionDocument.kind),
+            col(PetitionDocument.step),
+            col(PetitionDocument.dated_on),
+            func.max(col(DocumentVersion.id)),
         )
         .join(DocumentVersion, col(DocumentVersion.document_id) == col(PetitionDocument.id))
-        .where(PetitionDocument.petition_id == petition_id)
+        .where(col(PetitionDocument.petition_id) == petition_id)
         .group_by(col(PetitionDocument.id))
         .order_by(col(PetitionDocument.id))
     )
