@@ -69,7 +69,8 @@ def test_a_petition_page_is_made_once_per_version_of_its_file(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A crowd reading a petition costs a read of its version each: the page is made once,
-    and made again when what it shows changes (a document of its file made public)."""
+    and made again when what it shows changes (a document of its file made public, then
+    withdrawn)."""
     document = session.exec(
         select(PetitionDocument).where(col(PetitionDocument.public).is_(False))
     ).first()
@@ -90,4 +91,8 @@ def test_a_petition_page_is_made_once_per_version_of_its_file(
     session.commit()
     shown = client.get(url)
     assert title in shown.text and len(made) == 2
+    attachments.withdraw(session=session, actor=actor, document=document, reason="Duplicado")
+    session.commit()
+    gone = client.get(url)
+    assert title not in gone.text and len(made) == 3
     assert client.get("/publico/peticiones/999999").status_code == 404
