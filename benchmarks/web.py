@@ -480,7 +480,11 @@ def main() -> None:
     finally:
         if gunicorn is not None:
             gunicorn.terminate()
-            gunicorn.wait(timeout=30)
+            try:
+                gunicorn.wait(timeout=30)
+            except subprocess.TimeoutExpired:  # a busy machine: its workers still warming up
+                gunicorn.kill()
+                gunicorn.wait()
         if server is not None:
             server.stop()
         shutil.rmtree(folder, ignore_errors=True)
