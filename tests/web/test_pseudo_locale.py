@@ -458,7 +458,8 @@ NOT_WALKED = {
         "(tests/web/test_district_record_download.py)"
     ),
     "studio.show": "walked after the clerk saves a formula study, below",
-    "studio.report": "walked after the clerk saves a formula study, below",
+    "studio.report": "archived by its job in Spanish or English; the same report is walked as "
+    "the studio lays it out (its action pdf), below",
     "studio.amounts": "walked after the clerk saves a formula study, below",
     "notices.batch_print": "the notices of notices.notice_pdf, bound for the printer",
     "portal.notices": "walked as the owner, below",
@@ -632,9 +633,11 @@ def _walk_the_studio(app: Flask, walk: Walk, values: dict[str, str]) -> None:
         study = session.exec(select(FormulaStudy).order_by(col(FormulaStudy.id).desc())).first()
     assert study is not None
     shown = f"/petitions/studies/{study.id}"
+    # the report as the studio lays it out in the reader's language (the archived one is
+    # the job's, in Spanish or English: NOT_WALKED)
+    walk.check("studio.studio_page", clerk.post(url, data={**form, "action": "pdf"}), url)
     for endpoint, path in (
         ("studio.show", shown),
-        ("studio.report", f"{shown}/report.pdf"),
         ("studio.amounts", f"{shown}/amounts.csv"),
     ):
         walk.check(endpoint, clerk.get(path), path)
