@@ -49,7 +49,30 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     register_cli(app)
     register_scheduler(app)
     register_pdf_warm_up(app)
+    register_page_warm_up(app)
     return app
+
+
+def register_page_warm_up(app: Flask) -> None:
+    """Compile every template and load every language's catalogs as the app is made for a
+    web server (gunicorn makes one per worker, before it takes a request): a worker's first
+    reader of a page waits for none of it. ``PAGE_WARM_UP``: on for a web server, off under
+    tests and for the command line (its commands serve no pages, ``tid run`` one reader)."""
+    warm = app.config.get("PAGE_WARM_UP")
+    if warm is None:
+        warm = not app.config.get("TESTING") and not app.config.get("MADE_BY_COMMAND_LINE")
+    if not warm:
+        return
+    from jinja2 import TemplateError
+
+    from tid import i18n
+
+    for name in app.jinja_env.list_templates():
+        try:
+            app.jinja_env.get_template(name)
+        except TemplateError:  # said by the request that renders it, in its place
+            app.logger.exception("a template does not compile: %s", name)
+    i18n.warm_catalogs(app)
 
 
 def register_pdf_warm_up(app: Flask) -> None:

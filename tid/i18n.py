@@ -185,6 +185,17 @@ def _kept_translations(locale: Any) -> Any:
     return found
 
 
+def warm_catalogs(app: Flask) -> None:
+    """Load every language's catalogs into the app's kept ones (a worker starting)."""
+    from flask_babel import force_locale
+
+    for lang in app.config["LANGUAGES"]:
+        with app.test_request_context(), force_locale(lang):
+            locale = get_locale()
+            if isinstance(locale, Locale):
+                _kept_translations(locale)
+
+
 def _page_translations() -> Any:
     """The translations a template's ``_()`` reads: the reader's (or ``force_locale``'s)."""
     from babel.support import NullTranslations

@@ -49,6 +49,7 @@ ABOARD_LOAD = "aboard.load"
 ABOARD_CHECK = "aboard.check"
 ACCOUNT_PDF = "account.pdf"
 STUDIO_SAVE = "studio.save"
+LIEN_CERTIFICATE = "account.lien_certificate"
 DAILY_DIGEST = "scheduler.daily_digest"
 YEARLY_NOTICES = "scheduler.yearly_notices"
 OWNER_MAIL = "scheduler.owner_mail"
@@ -69,6 +70,7 @@ KIND_LABELS = {
     ABOARD_CHECK: N_("Check the opening position's files"),
     ACCOUNT_PDF: N_("Prepare a document of the account"),
     STUDIO_SAVE: N_("Try formulas on a roll and save the study"),
+    LIEN_CERTIFICATE: N_("Issue a lien certificate"),
     DAILY_DIGEST: N_("Daily deadline digest"),
     YEARLY_NOTICES: N_("Yearly notices"),
     OWNER_MAIL: N_("Notices' copies and reminders to owners' email"),
@@ -454,6 +456,32 @@ def _studio_save(ctx: Context) -> Outcome:
     return Outcome(
         ctx.url("studio.show", study_id=saved.id),
         N_("Study saved with the petition; its report is archived."),
+    )
+
+
+@handler(LIEN_CERTIFICATE)
+def _lien_certificate(ctx: Context) -> Outcome:
+    """A property's lien certificate issued (recorded, archived, verifiable) in the
+    language of who asked; its progress said once its figures are read, before it is laid
+    out."""
+    from tid.app_reader import reader
+    from tid.documents import closing
+
+    p = ctx.params
+    district_id = int(p["district_id"])
+    made = closing.lien_certificate(
+        ctx.session,
+        district=district_id,
+        property=int(p["property_id"]),
+        reader=reader(ctx.locale),
+        issued_by=str(p["issued_by"]),
+        actor=ctx.actor,
+        progress=ctx.report,
+    )
+    reference = made.filename.removesuffix(".pdf")
+    return Outcome(
+        ctx.url("account.issued_document", district_id=district_id, reference=reference),
+        N_("Lien certificate issued."),
     )
 
 

@@ -67,6 +67,8 @@ def test_a_clerk_studies_two_variants_and_saves_the_report_with_the_petition(
         shoot(page, folder, "studio-result")
         page.set_viewport_size(DESKTOP)
         main.get_by_role("button", name=t("es", "Save the study with the petition")).click()
+        # saved by a job: its page shows the progress, then the study
+        page.locator("a.job-result").click(timeout=120_000)
         expect(page.locator("h1")).to_have_text("Estudio para la vista pública")
         checker.check(page, "study", "es")
         shoot(page, folder, "study")

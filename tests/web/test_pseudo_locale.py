@@ -48,16 +48,18 @@ from flask.testing import FlaskClient
 from flask_babel import force_locale
 from pypdf import PdfReader
 from sqlalchemy import text
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from tests.calc_documents import DOCUMENTS
 from tests.conftest import BACKENDS, login, make_test_app
 from tests.pdf_checks import page_text
 from tests.web.access_table import ACCESS, PUBLIC, SAMPLE_VALUES
+from tid import tasks
 from tid.demo import DEMO_PASSWORD, fund_figures, portal_sample
 from tid.models import (
     BillingRun,
     District,
+    FormulaStudy,
     JournalEntry,
     Notice,
     NoticeBatch,
@@ -459,7 +461,8 @@ NOT_WALKED = {
         "(tests/web/test_district_record_download.py)"
     ),
     "studio.show": "walked after the clerk saves a formula study, below",
-    "studio.report": "walked after the clerk saves a formula study, below",
+    "studio.report": "archived by its job in Spanish or English; the same report is walked as "
+    "the studio lays it out (its action pdf), below",
     "studio.amounts": "walked after the clerk saves a formula study, below",
     "notices.batch_print": "the notices of notices.notice_pdf, bound for the printer",
     "portal.notices": "walked as the owner, below",
@@ -630,10 +633,17 @@ def _walk_the_studio(app: Flask, walk: Walk, values: dict[str, str]) -> None:
     walk.check("studio.studio_page", clerk.post(url, data={**form, "action": "try"}), url)
     saved = clerk.post(url, data={**form, "action": "save"})
     assert saved.status_code == 302, saved.get_data(as_text=True)[:400]
+    assert tasks.run_pending(app) == 1  # the study is saved by its job
+    with Session(app.extensions["tid.engine"]) as session:
+        study = session.exec(select(FormulaStudy).order_by(col(FormulaStudy.id).desc())).first()
+    assert study is not None
+    shown = f"/petitions/studies/{study.id}"
+    # the report as the studio lays it out in the reader's language (the archived one is
+    # the job's, in Spanish or English: NOT_WALKED)
+    walk.check("studio.studio_page", clerk.post(url, data={**form, "action": "pdf"}), url)
     for endpoint, path in (
-        ("studio.show", saved.location),
-        ("studio.report", f"{saved.location}/report.pdf"),
-        ("studio.amounts", f"{saved.location}/amounts.csv"),
+        ("studio.show", shown),
+        ("studio.amounts", f"{shown}/amounts.csv"),
     ):
         walk.check(endpoint, clerk.get(path), path)
 

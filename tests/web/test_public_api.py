@@ -7,11 +7,15 @@ files are the yearly statement's."""
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
+import time
 import zipfile
+from datetime import timedelta
 from decimal import Decimal
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import jsonschema
@@ -21,12 +25,16 @@ from flask.testing import FlaskClient
 from frictionless import validate
 from openapi_spec_validator import validate as validate_openapi
 from sqlmodel import Session, select
+from werkzeug.http import http_date, parse_date
 
+from tid.clock import today as today_of
 from tid.demo import ACCOUNT_DISTRICT
 from tid.models import District
 from tid.rules.periods import parse_fiscal_year
 from tid.services import audit_statement
-from tid.services.public import open_data
+from tid.services.public import open_data, versions
+
+real_time = time.time
 
 
 @pytest.fixture
@@ -192,3 +200,42 @@ def test_the_data_packages_are_valid_and_say_the_statement(
         **{p.name: p.amount for p in st.program},
         open_data.ADMINISTRATIVE: st.admin_total,
     }
+
+
+def test_a_data_package_is_the_same_bytes_on_every_download(
+    app: Flask, client: FlaskClient, demo: District, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Downloaded again — by another worker, made anew, the machine's clock a day later —
+    the package is the same bytes: its files in one order, each dated the day its figures
+    are as of."""
+    first = client.get(f"/publico/datos/{demo.id}.zip")
+    assert first.status_code == 200
+    versions.forget_all()  # another worker, which makes it anew
+    clock = SimpleNamespace(time=lambda: real_time() + 86_400, localtime=time.localtime)
+    monkeypatch.setattr(zipfile, "time", clock)
+    again = client.get(f"/publico/datos/{demo.id}.zip")
+    assert again.data == first.data
+    with zipfile.ZipFile(io.BytesIO(first.data)) as archive:
+        names = archive.namelist()
+        dates = {info.date_time for info in archive.infolist()}
+    assert names == [f"{t}.csv" for t in open_data.TABLES] + ["datapackage.json"]
+    day = today_of(app.config)
+    assert dates == {(day.year, day.month, day.day, 0, 0, 0)}
+
+
+def test_a_data_package_answers_304_to_a_reader_who_has_it(
+    client: FlaskClient, session: Session, demo: District
+) -> None:
+    for url in (f"/publico/datos/{demo.id}.zip", "/publico/datos/todo.zip"):
+        first = client.get(url)
+        tag, modified = first.headers["ETag"], first.headers["Last-Modified"]
+        assert tag == f'"{hashlib.sha256(first.data).hexdigest()}"'
+        assert first.headers["Cache-Control"].startswith("public")
+        assert client.get(url, headers={"If-None-Match": tag}).status_code == 304
+        assert client.get(url, headers={"If-Modified-Since": modified}).status_code == 304
+        older = http_date(parse_date(modified) - timedelta(seconds=1))  # type: ignore[operator]
+        stale = client.get(url, headers={"If-Modified-Since": older})
+        assert stale.status_code == 200 and stale.data == first.data
+        other = client.get(url, headers={"If-None-Match": '"another"'})
+        assert other.status_code == 200 and other.data == first.data
+    assert client.get("/publico/datos/999999.zip").status_code == 404

@@ -5,6 +5,7 @@ page; a bad formula comes back at its field; another municipality's clerk is ref
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
@@ -15,7 +16,8 @@ from tests.pdf_checks import assert_archival, pdf_text
 from tests.services.billing.helpers import FORMULA, import_roll, make_ordinance
 from tid import tasks
 from tid.demo.roll import roll_csv
-from tid.models import ArchivedDocument, District, FormulaStudy, User
+from tid.documents import studio_reports
+from tid.models import ArchivedDocument, District, FormulaStudy, Job, User
 from tid.services import audit, users
 from tid.services.studio import trials
 
@@ -61,11 +63,15 @@ def test_a_clerk_studies_two_variants_and_saves_the_study(
         f"/petitions/{petition_id}/studio",
         data=_form(people, action="save", title="Estudio de marzo"),
     )
-    assert saved.status_code == 302, saved.get_data(as_text=True)[:2000]
+    assert saved.status_code == 302 and "/jobs/" in saved.location
+    assert session.exec(select(FormulaStudy)).first() is None  # saved by its job
+    assert tasks.run_pending(client.application) == 1
     study = session.exec(select(FormulaStudy)).one()
     assert study.title == "Estudio de marzo" and study.property_count == 3
     assert session.get(ArchivedDocument, study.report_sha256) is not None
-    reopened = client.get(saved.location).get_data(as_text=True)
+    done = client.get(saved.location).get_data(as_text=True)
+    assert f"/petitions/studies/{study.id}" in done
+    reopened = client.get(f"/petitions/studies/{study.id}").get_data(as_text=True)
     assert "Estudio de marzo" in reopened and "$6,532.50" in reopened
     # The petition's ordinance, as voted, is set beside every variant tried.
     assert "Frente a la ordenanza aprobada" in reopened and "$5,768.75" in reopened
@@ -172,7 +178,7 @@ def test_the_district_association_studies_its_own_roll(
     url = f"/petitions/{ordinance.petition_id}/studio"
     login(client, people.clerk)
     saved = client.post(url, data=_form(people, action="save", title="Estudio de la clerk"))
-    assert saved.status_code == 302
+    assert saved.status_code == 302 and tasks.run_pending(client.application) == 1
     study = session.exec(select(FormulaStudy)).one()
     login(client, people.association)
     district_page = client.get(f"/roll/{people.district.id}").get_data(as_text=True)
@@ -226,3 +232,34 @@ def test_a_large_roll_is_studied_in_the_background(
     assert study.title == "Estudio grande" and study.property_count == 3
     done = client.get(started.location).get_data(as_text=True)
     assert f"/petitions/studies/{study.id}" in done
+
+
+def test_saving_a_study_is_a_job_whose_progress_shows_from_its_first_step(
+    client: FlaskClient, people: People, session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Saving lays out the study's report: the request queues a job and answers with its
+    page; the job has said how far it is (the roll read) before the report is laid out."""
+    import_roll(session, people)
+    ordinance = make_ordinance(session, people)
+    login(client, people.clerk)
+    url = f"/petitions/{ordinance.petition_id}/studio"
+    saved = client.post(url, data=_form(people, action="save", title="Estudio en cola"))
+    assert saved.status_code == 302 and "/jobs/" in saved.location
+    job = session.exec(select(Job).where(Job.kind == tasks.STUDIO_SAVE)).one()
+    assert job.state == "queued" and session.exec(select(FormulaStudy)).first() is None
+    seen: list[tuple[int, int]] = []
+    real = studio_reports.report_pdf
+
+    def report_pdf(*args: Any, **kwargs: Any) -> bytes:
+        with Session(client.application.extensions["tid.engine"]) as other:
+            found = other.get(Job, job.id)
+            assert found is not None
+            seen.append((found.done, found.total))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(studio_reports, "report_pdf", report_pdf)
+    assert tasks.run_pending(client.application) == 1
+    assert len(seen) == 1 and seen[0][0] > 0 and seen[0][1] >= seen[0][0]
+    study = session.exec(select(FormulaStudy)).one()
+    assert study.title == "Estudio en cola"
+    assert f"/petitions/studies/{study.id}" in client.get(saved.location).get_data(as_text=True)

@@ -5,6 +5,7 @@ property, read back by its reference."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -137,11 +138,13 @@ def lien_certificate(
     reader: Reader,
     issued_by: str | None = None,
     actor: audit.Actor | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Document:
     """Issue the certificate of the impost lien of a property: its liens in the order the
     law ranks them, what the impost lien secures today and what it does not, who issues it,
     the day it is valid through and what each day after adds; recorded, archived and
-    verifiable by its code."""
+    verifiable by its code. ``progress(done, total)`` is told once its figures are read,
+    before it is recorded and laid out (its job's page shows it)."""
     shown = district_of(session, district)
     prop = account_reads.district_property(
         session=session, district_id=district, property_id=property
@@ -150,6 +153,9 @@ def lien_certificate(
         raise InputError("property", NO_PROPERTY)
     on = reader.today
     view = liens.lien_priority(session=session, prop=prop, today=on)
+    figures = payoffs.figures(session=session, prop=prop, through=on)
+    if progress is not None:  # read and ranked; before anything is written (its own write)
+        progress(1, 2)
     certificate = issued.issue(
         session=session,
         actor=_actor(actor, issued_by),
@@ -158,7 +164,7 @@ def lien_certificate(
         property_id=property,
         issued_on=on,
         good_through=payoffs.default_good_through(on),
-        figures=payoffs.figures(session=session, prop=prop, through=on),
+        figures=figures,
         issued_by=issued_by or "",
     )
     pdf = reader.pdf(

@@ -6,6 +6,7 @@ association's, each with its verification code."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -15,6 +16,7 @@ from flask_babel import gettext as _
 from tid.app_reader import reader
 from tid.db import get_session
 from tid.documents import closing
+from tid.documents.base import Document
 from tid.i18n import language
 from tid.models import Notice
 from tid.services import audit, ledger, owner_account, portal, request_rate
@@ -67,7 +69,11 @@ def document(public_id: str, which: str) -> Any:
     """A payoff quote good through today + 30 days, or the lien certificate: issued by the
     association through its portal (recorded, archived, verifiable) and downloaded."""
     notice = opened(public_id)
-    make = {"payoff": closing.payoff_pdf, "lien-certificate": closing.lien_certificate}.get(which)
+    makers: dict[str, Callable[..., Document]] = {
+        "payoff": closing.payoff_pdf,
+        "lien-certificate": closing.lien_certificate,
+    }
+    make = makers.get(which)
     if make is None:
         abort(404)
     client = (request.remote_addr or "unknown")[:64]

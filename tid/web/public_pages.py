@@ -232,10 +232,17 @@ def municipality(municipality_id: int) -> Any:
 @public
 def petition(petition_id: int) -> Any:
     """A petition of the register: its steps, deadlines, findings and ordinance."""
-    record = register.petition(session=get_session(), petition_id=petition_id, today=today())
-    if record is None:
-        abort(404)
-    return render_template("public/petition.html", record=record)
+    session = get_session()
+
+    def make() -> Fragment | None:
+        record = register.petition(session=session, petition_id=petition_id, today=today())
+        if record is None:
+            return None
+        title = record.petition["district_name"]
+        return _fragment(title, "public/_petition_body.html", record=record)
+
+    version = register.petition_version(session=session, petition_id=petition_id)
+    return _page(public_fragments.kept(version=version, key=("petition", petition_id), make=make))
 
 
 def _base_url() -> str:
@@ -347,13 +354,19 @@ def all_data() -> Any:
 
 
 def _package(district_id: int | None) -> Any:
+    """The package as first made for this version of the open data and day: the same bytes
+    on every download (its ``ETag`` their SHA-256), ``304`` to a reader who has them."""
     session = get_session()
-    body = open_data.data_package(session=session, today=today(), district_id=district_id)
+    found = open_data.kept_package(
+        session=session, today=today(), district_id=district_id, now=utcnow()
+    )
     session.commit()  # the figures a first reading computed, kept for every worker
-    if body is None:
+    if found is None:
         abort(404)
     name = "tid-todo.zip" if district_id is None else f"tid-distrito-{district_id}.zip"
-    response = Response(body, mimetype="application/zip")
+    response = Response(found.body, mimetype="application/zip")
     response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
     response.headers["Cache-Control"] = DATA_CACHE
-    return response
+    response.set_etag(found.sha256)
+    response.last_modified = found.made_at
+    return response.make_conditional(request)

@@ -26,11 +26,10 @@ from tid.services import access as policy
 from tid.services import petitions as petition_service
 from tid.services import places, studio
 from tid.services import roll as roll_files
-from tid.services.petitions import attachments
 from tid.web import jobs
 from tid.web.access import deny_unless, me, require
 from tid.web.forms import Form
-from tid.web.util import send, today
+from tid.web.util import send
 
 bp = Blueprint("studio", __name__, url_prefix="/petitions")
 
@@ -206,7 +205,10 @@ def studio_page(petition_id: int) -> Any:
         )
     errors.update(form.errors)
     if outcome is not None and not errors and request.form.get("action") == "save":
-        return _save(petition, outcome)
+        # tried here (its errors at their fields), saved by a job: laying out the study's
+        # report takes seconds, and the job's page shows its progress from the first
+        deny_unless(me().role in WRITERS)
+        return _in_the_background(petition, values)
     if outcome is not None and not errors and request.form.get("action") == "csv":
         data = study_documents.amounts_csv(outcome, say)
         return send(Document(data, CSV, f"formula-study-petition-{petition.id}-amounts.csv"))
@@ -228,8 +230,9 @@ def _report_unsaved(petition: Petition, outcome: studio.Outcome) -> Any:
 
 
 def _in_the_background(petition: Petition, values: dict[str, str]) -> Any:
-    """A study too large for the request: a clerk's is tried and saved by a job (its page
-    shows the progress, then links to the study); others are told so at the roll."""
+    """A study saved, or one too large for the request: a clerk's is tried and saved by a
+    job (its page shows the progress, then links to the study); others are told so at the
+    roll."""
     if me().role not in WRITERS:
         return _page(
             petition,
@@ -253,33 +256,6 @@ def _in_the_background(petition: Petition, values: dict[str, str]) -> Any:
         target=f"studio:{petition.id}",
     )
     return redirect(url_for("jobs.show", job_id=job.id))
-
-
-def _save(petition: Petition, outcome: studio.Outcome) -> Any:
-    deny_unless(me().role in WRITERS)
-    title = outcome.study.title or _("Formula study")
-    report = study_documents.report_pdf(
-        outcome, reader=reader(language()), petition=petition, title=title
-    )
-    form = Form()
-    saved = form.write(
-        lambda: studio.save_study(
-            session=get_session(),
-            actor=me().actor,
-            petition=petition,
-            outcome=outcome,
-            report=report,
-            title=title,
-            uploads=_uploads(),
-            user_id=me().id,
-            filed=(attachments.store_for(current_app.config), today()),
-        )
-    )
-    done = form.saved(
-        _("Study saved with the petition; its report is archived."),
-        lambda: url_for("studio.show", study_id=saved.id if saved else 0),
-    )
-    return done or _page(petition, _values(), errors=form.errors, status=422)
 
 
 @bp.route("/studies/<int:study_id>")

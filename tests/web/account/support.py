@@ -3,6 +3,7 @@ authorized purpose."""
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from decimal import Decimal
 
@@ -11,6 +12,7 @@ from sqlmodel import Session
 
 from tests.conftest import People
 from tests.services.ledger_support import ACTOR, Scaffold
+from tid import tasks
 from tid.services import expenditures, payments
 
 
@@ -44,8 +46,13 @@ def paid_account(session: Session, people: People, amount: str) -> tuple[Scaffol
 
 def issue_certificate(client: FlaskClient, district_id: int, property_id: int) -> bytes:
     """The association issues the property's lien certificate: its PDF as archived."""
-    issued = client.post(f"/account/{district_id}/properties/{property_id}/lien-certificate.pdf")
-    assert issued.status_code == 302, issued.get_data(as_text=True)[:500]
-    pdf = client.get(issued.headers["Location"] + ".pdf")
+    started = client.post(f"/account/{district_id}/properties/{property_id}/lien-certificate.pdf")
+    assert started.status_code == 302, started.get_data(as_text=True)[:500]
+    assert "/jobs/" in started.location  # issued by a job, its page showing the progress
+    assert tasks.run_pending(client.application) == 1
+    done = client.get(started.location).get_data(as_text=True)
+    found = re.search(rf'href="(/account/{district_id}/issued/[^"]+)"', done)
+    assert found is not None, done[:2000]
+    pdf = client.get(found.group(1) + ".pdf")
     assert pdf.status_code == 200 and pdf.mimetype == "application/pdf"
     return pdf.data

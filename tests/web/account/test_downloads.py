@@ -6,7 +6,9 @@ from __future__ import annotations
 import io
 from datetime import date
 from decimal import Decimal
+from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 from pypdf import PdfReader
 from sqlmodel import Session, select
@@ -15,8 +17,9 @@ from tests.conftest import People, login
 from tests.pdf_checks import assert_archival
 from tests.services.ledger_support import ACTOR
 from tests.web.account.support import issue_certificate, setup_account
-from tid.models import Property
-from tid.services import liens, payments
+from tid import tasks
+from tid.models import IssuedDocument, Job, Property
+from tid.services import issued, liens, payments
 
 
 def _text(pdf: bytes) -> str:
@@ -143,3 +146,35 @@ def test_a_pdf_past_a_hundred_rows_and_a_csv_past_five_thousand_are_jobs() -> No
         "delinquency": True,
         "journal.csv": True,
     }
+
+
+def test_issuing_a_lien_certificate_is_a_job_whose_progress_shows_before_its_layout(
+    client: FlaskClient, session: Session, people: People, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The request queues the certificate and answers with the job's page; the job has
+    said how far it is (its figures read) before the PDF is laid out and archived."""
+    s, _bill_id = setup_account(session, people)
+    prop = session.exec(select(Property).where(Property.district_id == s.district_id)).one()
+    login(client, people.association)
+    url = f"/account/{s.district_id}/properties/{prop.id}/lien-certificate.pdf"
+    started = client.post(url)
+    assert started.status_code == 302 and "/jobs/" in started.location
+    job = session.exec(select(Job).where(Job.kind == tasks.LIEN_CERTIFICATE)).one()
+    assert job.state == "queued" and session.exec(select(IssuedDocument)).first() is None
+    seen: list[tuple[int, int]] = []
+    real = issued.attach_pdf
+
+    def attach_pdf(**kwargs: Any) -> Any:
+        with Session(client.application.extensions["tid.engine"]) as other:
+            found = other.get(Job, job.id)
+            assert found is not None
+            seen.append((found.done, found.total))
+        return real(**kwargs)
+
+    monkeypatch.setattr(issued, "attach_pdf", attach_pdf)
+    assert tasks.run_pending(client.application) == 1
+    assert seen == [(1, 2)]
+    certificate = session.exec(select(IssuedDocument)).one()
+    assert certificate.property_id == prop.id
+    done = client.get(started.location).get_data(as_text=True)
+    assert f"/account/{s.district_id}/issued/{certificate.reference}" in done

@@ -10,13 +10,14 @@ Published documents: the documents of record each district chose to publish
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import re
 import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -546,9 +547,20 @@ def known_district(*, session: Session, district_id: int) -> bool:
     return session.get(District, district_id) is not None
 
 
+def _member(name: str, day: date) -> zipfile.ZipInfo:
+    """A file of the package, dated the day its figures are as of (at midnight): the same
+    version and day make the same bytes, whenever and by whichever worker they are made."""
+    info = zipfile.ZipInfo(name, date_time=(day.year, day.month, day.day, 0, 0, 0))
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.create_system = 3
+    info.external_attr = 0o644 << 16
+    return info
+
+
 def data_package(*, session: Session, today: date, district_id: int | None = None) -> bytes | None:
     """A ZIP of every table as CSV with its ``datapackage.json`` — of one district, or of
-    the whole installation (None: no such district)."""
+    the whole installation (None: no such district). Its files come in one order, each dated
+    ``today``: the same figures make the same bytes."""
     if district_id is not None and not known_district(session=session, district_id=district_id):
         return None
     name = "tid-all" if district_id is None else f"tid-district-{district_id}"
@@ -556,12 +568,45 @@ def data_package(*, session: Session, today: date, district_id: int | None = Non
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
         for table in TABLES:
             found = rows(session=session, table=table, today=today, district_id=district_id)
-            archive.writestr(f"{table}.csv", table_csv(table, found))
+            archive.writestr(_member(f"{table}.csv", today), table_csv(table, found))
         title = "Tourism improvement districts of Puerto Rico: open data"
-        archive.writestr(
-            "datapackage.json", json.dumps(descriptor(name, title), indent=2, ensure_ascii=False)
-        )
+        described = json.dumps(descriptor(name, title), indent=2, ensure_ascii=False)
+        archive.writestr(_member("datapackage.json", today), described)
     return out.getvalue()
+
+
+@dataclass(frozen=True)
+class Package:
+    """A data package as served: its bytes, their SHA-256 and when this worker made it."""
+
+    body: bytes
+    sha256: str
+    made_at: datetime
+
+
+def kept_package(
+    *, session: Session, today: date, now: datetime, district_id: int | None = None
+) -> Package | None:
+    """The data package (:func:`data_package`) made once per version of the open data
+    (:func:`site_version`: every district's public version and the register's) and day, and
+    kept by the worker: a crowd downloading it costs one read of the version each. ``now``
+    (to the second) is when it was made, its ``Last-Modified``: a newer version is always
+    made later than an older one was."""
+
+    def make() -> Package | None:
+        body = data_package(session=session, today=today, district_id=district_id)
+        if body is None:
+            return None
+        digest = hashlib.sha256(body).hexdigest()
+        return Package(body, digest, now.replace(microsecond=0))
+
+    return versions.kept(
+        session=session,
+        district_id=0,
+        key=("data_package", district_id, today),
+        make=make,
+        version=site_version(session=session),
+    )
 
 
 # --------------------------------------------------------------------------- the API's pages

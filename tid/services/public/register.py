@@ -12,11 +12,11 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
-from sqlalchemy import func
+from sqlalchemy import bindparam, case, func
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
-from tid.models import Finding, Municipality, Ordinance, Petition
+from tid.models import Finding, Municipality, Ordinance, Petition, PetitionDocument
 from tid.rules.messages import N_
 from tid.rules.vocab.document_kinds import DOCUMENT_KINDS
 from tid.services.petitions import CLOCK_LABELS, Clock, clocks
@@ -201,6 +201,38 @@ def petition(*, session: Session, petition_id: int, today: date) -> PetitionReco
     for entry in shown:
         entry["kind_label"] = DOCUMENT_KINDS.label(entry["kind"])
     return replace(record, documents=shown)
+
+
+_DOCUMENTS = PetitionDocument.__table__  # type: ignore[attr-defined]
+_OF_PETITION = _DOCUMENTS.c.petition_id == bindparam("petition_id")
+
+
+def _of_petition(column: Any) -> Any:
+    return sa_select(column).where(_OF_PETITION).scalar_subquery()
+
+
+# A petition's page is read from the register and from its file's documents: a document
+# added, replaced (its version only grows), made public or private, or withdrawn changes one
+# of these (each weighted by the document's id, so that two changing at once are seen too).
+# Built once, read in one round trip with the register's version.
+_PETITION_VERSION = sa_select(
+    *VERSION_COLUMNS,
+    _of_petition(func.count()),
+    _of_petition(func.max(_DOCUMENTS.c.id)),
+    _of_petition(func.sum(_DOCUMENTS.c.version)),
+    _of_petition(func.sum(case((_DOCUMENTS.c.public, _DOCUMENTS.c.id), else_=0))),
+    _of_petition(func.sum(case((_DOCUMENTS.c.withdrawn_at.is_(None), 0), else_=_DOCUMENTS.c.id))),
+)
+
+
+def petition_version(*, session: Session, petition_id: int) -> tuple[Any, ...]:
+    """What a petition's public page is read from: the register's version and its file's
+    documents as they stand — a document made public, replaced or withdrawn changes it."""
+    return tuple(
+        versions.read_now(
+            session=session, statement=_PETITION_VERSION, params={"petition_id": petition_id}
+        )
+    )
 
 
 def municipality(*, session: Session, municipality_id: int) -> dict[str, Any] | None:

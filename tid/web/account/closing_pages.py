@@ -8,9 +8,10 @@ import secrets
 from datetime import date
 from typing import Any
 
-from flask import abort, render_template, request, url_for
+from flask import abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
+from tid import tasks
 from tid.app_reader import reader
 from tid.db import get_session
 from tid.documents import closing
@@ -19,6 +20,7 @@ from tid.models import District, IssuedDocument
 from tid.rules.errors import InputError
 from tid.rules.money import ZERO
 from tid.services import issued, liens, payoffs
+from tid.web import jobs
 from tid.web.access import may_write_district, me, require, visible_district
 from tid.web.account.blueprint import READERS, WRITERS, bp
 from tid.web.account.fields import (
@@ -115,9 +117,15 @@ def _issued(district: District, property_id: int, make: Any, said: str, back: st
 
 
 def issue_certificate(district: District, property_id: int) -> Any:
-    """The certificate of the impost lien issued, then its page."""
-    said = _("Lien certificate issued.")
-    return _issued(district, property_id, closing.lien_certificate, said, "account.property_liens")
+    """The certificate of the impost lien issued by a job (laying it out takes seconds): its
+    page shows the progress, then links to the certificate issued."""
+    job = jobs.start(
+        tasks.LIEN_CERTIFICATE,
+        params={"district_id": district.id, "property_id": property_id, "issued_by": _issuer()},
+        district_id=district.id,
+        target=f"lien-certificate:{district.id}:{property_id}",
+    )
+    return redirect(url_for("jobs.show", job_id=job.id))
 
 
 @bp.route("/<int:district_id>/properties/<int:property_id>/release", methods=["POST"])
