@@ -194,7 +194,7 @@ def test_a_district_leaves_and_comes_back_on_the_other_backend(
             quote = session.exec(select(IssuedDocument)).one()
             assert quote.district_id == new_id and quote.code == code
         assert _figures(target, new_id) == before
-        archive = target.test_cli_runner().invoke(args=["archive", "verify"])
+        archive = target.test_cli_runner().invoke(args=["archive", "verify", "--lang", "en"])
         assert archive.exit_code == 0 and "every one matches" in archive.output
         page = target.test_client().get(f"/verificar/{issued.shown_code(code)}")
         said = " ".join(page.get_data(as_text=True).split())
@@ -420,8 +420,8 @@ def test_a_district_that_moved_in_leaves_with_its_opening_files(
     files of the package, and the import restores them, each checked against its SHA-256."""
     from tests.services.aboard.support import district_with_rolls, example_files, load
     from tid.models import OpeningPosition
+    from tid.services.archive.store import archived_bytes
     from tid.services.district_record.export import export_to_file
-    from tid.services.notices.archived import archived_bytes
 
     district_id = district_with_rolls(session, people)
     files = example_files("es")

@@ -42,9 +42,9 @@ from tid.rules.vocab.lien_kinds import IMPOST_KIND
 from tid.services import audit, ledger
 from tid.services.aboard.file_checks import BOOKED, READY, OpenBill, Preview, check_position
 from tid.services.aboard.position_files import BANK, FILE_NAMES
+from tid.services.archive.store import archive
 from tid.services.billing.bulk_tables import _BILL_ROWS, _plain_table
 from tid.services.district_lock import lock_district
-from tid.services.notices.archived import archive
 
 # The bulk inserts write money as integer cents, as a billing run does.
 _OPENED_ROWS = _plain_table(OpeningBill)

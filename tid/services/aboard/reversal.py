@@ -243,14 +243,20 @@ def reverse_position(
         .values(status=BillingRunStatus.SUPERSEDED.value, superseded_at=now)
     )
     words = {"day": position.cut_over.isoformat(), "reason": reason}
-    liens = session.execute(
-        update(PropertyLien)
-        .where(
-            PropertyLien.opening_position_id == position.id,
-            PropertyLien.status == "recorded",
+    brought = list(
+        session.exec(
+            select(PropertyLien).where(
+                PropertyLien.opening_position_id == position.id,
+                PropertyLien.status == "recorded",
+            )
         )
-        .values(status="cancelled", cancelled_on=today, cancel_reason=LIEN_CANCELLED % words)
-    ).rowcount
+    )
+    for lien in brought:
+        lien.status = "cancelled"
+        lien.cancelled_on = today
+        lien.cancel_reason = (LIEN_CANCELLED % words)[:500]
+        session.add(lien)
+    liens = len(brought)
     years = session.exec(select(OpeningYear).where(OpeningYear.district_id == district_id)).all()
     withdrawn = [
         {
@@ -277,7 +283,7 @@ def reverse_position(
             "reason": reason,
             "entries_reversed": len(pending),
             "bills_superseded": int(bills),
-            "liens_cancelled": int(liens or 0),
+            "liens_cancelled": liens,
         },
     )
-    return Reversed(position, entries=len(pending), bills=int(bills), liens=int(liens or 0))
+    return Reversed(position, entries=len(pending), bills=int(bills), liens=liens)
