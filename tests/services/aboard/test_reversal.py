@@ -39,7 +39,9 @@ CORRECTED_BANK = "fecha_de_corte,saldo\n2026-01-01,12400.00\n"
 CORRECTED = {**CONFIRMED, "bank": Decimal("12400.00")}
 
 
-def reverse(session: Session, district_id: int, reason: str = "bank balance was wrong"):  # type: ignore[no-untyped-def]
+def reverse(
+    session: Session, district_id: int, reason: str = "bank balance was wrong"
+) -> aboard.Reversed:
     position = aboard.position_of(session=session, district_id=district_id)
     assert position is not None and position.id is not None
     return aboard.reverse_position(

@@ -18,6 +18,7 @@ from datetime import date
 
 from sqlalchemy import delete, update
 from sqlmodel import Session, col, func, select
+from sqlmodel.sql.expression import SelectOfScalar
 
 from tid.clock import utcnow
 from tid.models import (
@@ -82,7 +83,7 @@ def live_position(*, session: Session, district_id: int) -> OpeningPosition | No
     ).first()
 
 
-def _runs(position: OpeningPosition):  # type: ignore[no-untyped-def]
+def _runs(position: OpeningPosition) -> SelectOfScalar[int | None]:
     """The billing runs the position booked (a select of their ids)."""
     return select(col(BillingRun.id)).where(
         BillingRun.district_id == position.district_id,
@@ -92,11 +93,11 @@ def _runs(position: OpeningPosition):  # type: ignore[no-untyped-def]
     )
 
 
-def _bills(position: OpeningPosition):  # type: ignore[no-untyped-def]
+def _bills(position: OpeningPosition) -> SelectOfScalar[int | None]:
     return select(col(Bill.id)).where(col(Bill.billing_run_id).in_(_runs(position)))
 
 
-def _openings(district_id: int):  # type: ignore[no-untyped-def]
+def _openings(district_id: int) -> SelectOfScalar[int | None]:
     """The district's opening entries not yet reversed (a select of their ids)."""
     reversed_ = select(col(JournalEntry.reverses_id)).where(
         JournalEntry.district_id == district_id, col(JournalEntry.reverses_id).is_not(None)
