@@ -129,10 +129,10 @@ def test_a_tampered_lien_certificate_is_named_by_its_kind_and_number(
     result = app.test_cli_runner().invoke(args=["archive", "verify"], env=NO_LANGUAGE)
     assert result.exit_code == 1
     line = next(line for line in result.output.splitlines() if certificate.sha256 in line)
-    assert f"usado por: certificación de gravamen {certificate.reference}" in line
+    assert f"usado por: Certificación del gravamen de la imposición {certificate.reference}" in line
     assert "sin referencias" not in result.output
     english = app.test_cli_runner().invoke(args=["archive", "verify", "--lang", "en"])
-    assert f"used by: lien certificate {certificate.reference}" in english.output
+    assert f"used by: Certificate of the impost lien {certificate.reference}" in english.output
 
 
 def test_the_weekly_job_mails_the_result_to_the_administrators_once(

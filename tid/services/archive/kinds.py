@@ -3,8 +3,10 @@ person quotes it ("lien certificate C-2026-000001", "notice 2026-000008") and fi
 document's SHA-256, which of its documents were archived under it. ``tid archive verify``
 (tid/services/archive/rehash.py) says by these names which document no longer matches.
 
-A new issued document of record takes a row here; it is archived with
-:func:`tid.services.archive.store.archive` where it is issued."""
+A new kind of document issued about a property needs no row here: it is named in
+tid/rules/vocab/closing_terms.py (with its reference letter), which this registry reads.
+Another new kind of document of record takes a row here; either is archived with
+:func:`tid.services.archive.store.archive` where it is made."""
 
 from __future__ import annotations
 
@@ -24,8 +26,10 @@ from tid.models import (
     OpeningPosition,
     PublishedDocument,
 )
-from tid.rules.messages import N_
+from tid.rules.messages import N_, Message
+from tid.rules.vocab.closing_terms import ISSUED_KINDS
 
+NAMED = N_("%(kind)s %(number)s")
 # The published yearly statement, as the district publishes it for audit.
 AUDIT_STATEMENTS = ("published-statement.pdf", "statement.pdf")
 
@@ -39,6 +43,13 @@ class Kind:
     code: str
     label: str
     numbers: Callable[[Session, str], Sequence[Any]]
+    noun: str = ""  # a kind named by its vocabulary's label: "<noun> <number>"
+
+    def named(self, number: Any) -> Message:
+        """One document of this kind, as people quote it."""
+        if self.noun:
+            return Message(NAMED, kind=Message(self.noun), number=number)
+        return Message(self.label, number=number)
 
 
 def _column(
@@ -89,9 +100,9 @@ KINDS: tuple[Kind, ...] = (
         N_("PS 3877 manifest of notice run %(number)s"),
         _column(NoticeBatch, "manifest_sha256", "number"),
     ),
-    Kind("payoff", N_("payoff quote %(number)s"), _issued("payoff")),
-    Kind("lien_certificate", N_("lien certificate %(number)s"), _issued("lien_certificate")),
-    Kind("release", N_("lien release %(number)s"), _issued("release")),
+    # Every kind of document issued about a property (payoff quotes, lien certificates,
+    # releases): named as its vocabulary names it, found by its reference.
+    *(Kind(k.code, NAMED, _issued(k.code), noun=k.label) for k in ISSUED_KINDS),
     Kind(
         "audit_statement",
         N_("audit statement of fiscal year %(number)s"),

@@ -117,11 +117,7 @@ def _line(m: Mismatch) -> Message:
 def _used_by(session: Session, sha256: str) -> tuple[str, ...]:
     """Each document archived under the hash, named by its kind and number
     (tid/services/archive/kinds.py)."""
-    return tuple(
-        Message(kind.label, number=number)
-        for kind in KINDS
-        for number in kind.numbers(session, sha256)
-    )
+    return tuple(kind.named(number) for kind in KINDS for number in kind.numbers(session, sha256))
 
 
 def verify(*, session: Session, folder: Path | None = None) -> VerifyReport:
