@@ -351,7 +351,6 @@ SHARED_NAMES: dict[str, tuple[frozenset[str], str]] = {
         ("aboard", ("tid.cli", "tid.web.account"), "moving in: its command and its page"),
         ("access", ("tid.services", "tid.web"), "the access policy and the web's checks of it"),
         ("account", ("tid.cli", "tid.demo", "tid.documents"), "the special account"),
-        ("archive", ("tid.services", "tid.cli"), "the archive of documents"),
         ("base", ("tid.demo", "tid.documents"), "what the package's modules share"),
         ("calc", ("tid.web", "tid.cli"), "the calculators' pages and command"),
         ("db", ("tid", "tid.cli"), "the database and its commands"),

@@ -283,7 +283,7 @@ def run_archive_verify(
     app_or_engine: Flask | Engine, day: date, *, settings: mail.MailSettings | None = None
 ) -> ArchiveCheckResult:
     """The weekly check for ``day``: claim it, re-hash every archived document
-    (tid/services/archive.py), record the result on the claim and mail it to the
+    (tid/services/archive/rehash.py), record the result on the claim and mail it to the
     administrators (when there are any)."""
     from tid.config import archive_dir
     from tid.services import archive

@@ -194,7 +194,7 @@ def test_a_district_leaves_and_comes_back_on_the_other_backend(
             quote = session.exec(select(IssuedDocument)).one()
             assert quote.district_id == new_id and quote.code == code
         assert _figures(target, new_id) == before
-        archive = target.test_cli_runner().invoke(args=["archive", "verify"])
+        archive = target.test_cli_runner().invoke(args=["archive", "verify", "--lang", "en"])
         assert archive.exit_code == 0 and "every one matches" in archive.output
         page = target.test_client().get(f"/verificar/{issued.shown_code(code)}")
         said = " ".join(page.get_data(as_text=True).split())
@@ -403,3 +403,72 @@ def test_a_package_the_database_refuses_is_refused_whole(
         )
     )
     assert "The database refused a row" in _refused(fresh, tmp_path / "twice.zip")
+
+
+# --------------------------------------------------------------------------- moving in, then out
+
+
+def test_a_district_that_moved_in_leaves_with_its_opening_files(
+    app: Flask,
+    session: Session,
+    people: Any,
+    backend: str,
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+) -> None:
+    """The opening position's source CSV files (named only inside its ``files`` JSON) are
+    files of the package, and the import restores them, each checked against its SHA-256."""
+    from tests.services.aboard.support import district_with_rolls, example_files, load
+    from tid.models import OpeningPosition
+    from tid.services.archive.store import archived_bytes
+    from tid.services.district_record.export import export_to_file
+
+    district_id = district_with_rolls(session, people)
+    files = example_files("es")
+    load(session, district_id, files)
+    session.commit()
+    wanted = {hashlib.sha256(data).hexdigest(): data for _name, data in files.values()}
+    out = tmp_path / "moved-in.zip"
+    export_to_file(session=session, district_id=district_id, folder=tmp_path, target=out)
+    with zipfile.ZipFile(out) as package:
+        for sha, data in wanted.items():
+            assert package.read(f"archive/{sha}.csv") == data
+    other = "postgresql" if backend == "sqlite" else "sqlite"
+    target = _target(_fresh_database(other, request, tmp_path), tmp_path / "target")
+    try:
+        done = target.test_cli_runner().invoke(args=["import", "district", str(out)])
+        assert done.exit_code == 0, done.output
+        with target.app_context(), Session(target.extensions["tid.engine"]) as fresh:
+            position = fresh.exec(select(OpeningPosition)).one()
+            named = {f["sha256"] for f in json.loads(position.files)}
+            assert named == set(wanted)
+            for sha in named:
+                assert archived_bytes(session=fresh, sha256=sha) == wanted[sha]
+    finally:
+        target.extensions["tid.engine"].dispose()
+
+
+def test_a_package_without_an_opening_file_is_refused(
+    app: Flask, session: Session, people: Any, fresh: Flask, tmp_path: Path
+) -> None:
+    """A package whose opening position names a source file it does not hold is refused,
+    naming the row and the file."""
+    from tests.services.aboard.support import district_with_rolls, example_files, load
+    from tid.services.district_record.export import export_to_file
+
+    district_id = district_with_rolls(session, people)
+    files = example_files("es")
+    load(session, district_id, files)
+    session.commit()
+    out = tmp_path / "moved-in.zip"
+    export_to_file(session=session, district_id=district_id, folder=tmp_path, target=out)
+    gone = hashlib.sha256(files["bank"][1]).hexdigest()
+    with zipfile.ZipFile(out) as package:
+        table = package.read("data/archived_document.csv").decode("utf-8")
+    kept = "".join(line for line in table.splitlines(True) if not line.startswith(gone))
+    changed = tmp_path / "changed.zip"
+    changed.write_bytes(
+        _rewritten(out.read_bytes(), {"data/archived_document.csv": kept.encode()}, fix_hashes=True)
+    )
+    said = _refused(fresh, changed)
+    assert f"names the archived document {gone}" in said

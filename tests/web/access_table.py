@@ -161,6 +161,7 @@ ACCESS: dict[str, str | frozenset[str]] = {
     # moving in: the district's opening position, loaded by who writes its account
     "account.aboard_page": frozenset({ADMIN, ASSOCIATION}),
     "account.aboard_preview": frozenset({ADMIN, ASSOCIATION}),
+    "account.aboard_reverse": frozenset({ADMIN, ASSOCIATION}),
     "account.delinquency": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
     "account.delinquency_csv": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),
     "account.delinquency_pdf": frozenset({ADMIN, CLERK, ASSOCIATION, AUDITOR}),

@@ -311,7 +311,7 @@ def test_the_archive_verify_and_backup_carry_the_files(
     petition_id = _petition(app, people)
     _attach(clerk, petition_id, files.odt("Carta"), "carta.odt")
     runner = app.test_cli_runner()
-    result = runner.invoke(args=["archive", "verify"])
+    result = runner.invoke(args=["archive", "verify", "--lang", "en"])
     assert result.exit_code == 0, result.output
     assert "1 file(s) of the legislature" in result.output
     stored = next(archive_dir(app.config).glob("??/*"))

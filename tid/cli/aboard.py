@@ -145,3 +145,47 @@ def aboard_load(folder: str, district: str, confirm: str) -> None:
             indent=2,
         )
     )
+
+
+@aboard_group.command("reverse")
+@click.option("--district", "district", required=True, help="District id or exact name.")
+@click.option("--reason", "reason", required=True, help="What was wrong, for the record.")
+@with_appcontext
+def aboard_reverse(district: str, reason: str) -> None:
+    """Reverse the district's opening position as one (its opening entries reversed, its
+    bills superseded, its liens cancelled), so that corrected files can be loaded; refused
+    (exit 2) naming what must be undone first."""
+    from tid.clock import today
+    from tid.db import get_session
+    from tid.services import aboard, audit
+
+    district_id = district_id_of(district)
+    session = get_session()
+    position = aboard.position_of(session=session, district_id=district_id)
+    try:
+        if position is None or position.id is None:
+            raise InputError("district", N_("This district has no opening position to reverse."))
+        done = aboard.reverse_position(
+            session=session,
+            actor=audit.Actor("command line"),
+            district_id=district_id,
+            position_id=position.id,
+            reason=reason,
+            today=today(current_app.config),
+        )
+        session.commit()
+    except InputError as exc:
+        session.rollback()
+        fail(exc)
+    click.echo(
+        json.dumps(
+            {
+                "reversed": True,
+                "cut_over": done.position.cut_over.isoformat(),
+                "entries_reversed": done.entries,
+                "bills_superseded": done.bills,
+                "liens_cancelled": done.liens,
+            },
+            indent=2,
+        )
+    )

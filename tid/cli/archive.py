@@ -8,22 +8,25 @@ from flask.cli import with_appcontext
 
 @click.group("archive")
 def archive_group() -> None:
-    """The archive of issued documents (notices, print files, manifests)."""
+    """The archive of documents of record (notices, print files, manifests, issued
+    documents, statements, studies, the opening position's files)."""
 
 
 @archive_group.command("verify")
+@click.option("--lang", help="es or en (default: the environment's language, else es).")
 @with_appcontext
-def archive_verify() -> None:
+def archive_verify(lang: str | None) -> None:
     """Re-hash every archived document and report any whose bytes no longer match the
-    SHA-256 it was archived under (exit status 1 if there is one)."""
+    SHA-256 it was archived under, by kind and number (exit status 1 if there is one)."""
     from flask import current_app
 
+    from tid.cli.environment import command_language
     from tid.config import archive_dir
     from tid.db import get_session
     from tid.services import archive
 
     report = archive.verify(session=get_session(), folder=archive_dir(current_app.config))
-    click.echo(report.summary_en())
+    click.echo(report.summary(command_language(current_app.config, lang)))
     if not report.ok:
         raise SystemExit(1)
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
+from typing import Any
 
 
 def environment_language() -> str | None:
@@ -13,3 +15,13 @@ def environment_language() -> str | None:
         if chosen:
             return chosen
     return None
+
+
+def command_language(config: Mapping[str, Any], lang: str | None = None) -> str:
+    """The language a command speaks: ``lang`` (its ``--lang``), else the environment's when
+    the installation offers it, else the installation's default (Spanish)."""
+    languages = list(config.get("LANGUAGES") or ("es", "en"))
+    chosen = lang or environment_language()
+    if chosen is not None and chosen in languages:
+        return chosen
+    return str(config.get("BABEL_DEFAULT_LOCALE") or "es")

@@ -19,7 +19,7 @@ from tid.render.qr import qr_svg_data_uri
 from tid.rules.errors import N_, InputError
 from tid.rules.messages import render
 from tid.services import account_reads, audit, issued, liens, payoffs, releases
-from tid.services.notices.archived import archived_bytes
+from tid.services.archive.store import archived_bytes
 
 NO_PROPERTY = N_("There is no such property in this district.")
 NO_ISSUED = N_("There is no document with this reference in this district.")

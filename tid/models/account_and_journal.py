@@ -303,6 +303,8 @@ class PropertyLien(SQLModel, table=True):
     status: str = Field(default="recorded", max_length=20)  # recorded | cancelled
     cancelled_on: date | None = None
     cancel_reason: str = Field(default="", max_length=500)
+    # A lien brought by a district's opening position: cancelled if that position is reversed.
+    opening_position_id: int | None = Field(default=None, foreign_key="opening_position.id")
 
 
 class FiscalYearLock(SQLModel, table=True):

@@ -19,12 +19,14 @@ from tid.models.column_types import money_column
 class OpeningPosition(SQLModel, table=True):
     """A district's opening position, booked once as opening entries dated ``cut_over``.
     ``fingerprint`` is the SHA-256 of its files' hashes: the same files loaded again book
-    nothing."""
+    nothing. A position found wrong is reversed as one (``reversed_at``, by whom, why): its
+    row stays, and a corrected position is booked after it; a district has at most one
+    position not reversed."""
 
     __tablename__ = "opening_position"
 
     id: int | None = Field(default=None, primary_key=True)
-    district_id: int = Field(foreign_key="district.id", unique=True)
+    district_id: int = Field(foreign_key="district.id", index=True)
     cut_over: date
     fingerprint: str = Field(max_length=64)
     files: str = Field(sa_column=Column(Text, nullable=False))  # JSON [{kind, name, sha256, rows}]
@@ -33,6 +35,11 @@ class OpeningPosition(SQLModel, table=True):
     actor: str = Field(max_length=254)
     user_id: int | None = Field(default=None, foreign_key="user_account.id")
     created_at: datetime = Field(default_factory=utcnow)
+    reversed_at: datetime | None = None
+    reversed_by: str = Field(default="", max_length=254)
+    reversal_reason: str = Field(
+        default="", sa_column=Column(Text, nullable=False, server_default="")
+    )
 
 
 class OpeningBill(SQLModel, table=True):

@@ -475,6 +475,22 @@ _ALL = (
         ),
         (N_("21 LPRA § 6653(6)"),),
     ),
+    Reading(
+        "corrected-opening-position",
+        N_("A corrected opening position"),
+        N_(
+            "A district that moved in with a wrong opening position reverses it as one: each "
+            "opening entry is reversed in the special account's journal on the cut-over day, "
+            "and both stay on record. The corrected position then stands where the wrong one "
+            "stood, beneath any business booked since, which it does not touch: its cut-over "
+            "day can be no later than the first entry booked after the first load, and it "
+            "cannot bring a bill of a property and fiscal year already billed here. The "
+            "reversal is refused while a payment or another entry rests on the position's "
+            "bills (reverse it first), once a notice was issued for one of them (a notice of "
+            "record is never withdrawn), or while its cut-over day is in a closed fiscal year."
+        ),
+        (N_("21 LPRA § 6653(6)"),),
+    ),
 )
 
 READINGS: dict[str, Reading] = {reading.slug: reading for reading in _ALL}

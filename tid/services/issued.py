@@ -1,7 +1,7 @@
 """Documents issued about a property (a payoff quote, the lien certificate, a release): each
 recorded with a reference a person can quote (``P-2026-000001``), a verification code no one
 can guess (16 characters of a 32-letter alphabet: 80 bits from :mod:`secrets`), and the
-SHA-256 of the PDF as issued, archived once (tid/services/notices/archived.py).
+SHA-256 of the PDF as issued, archived once (tid/services/archive/store.py).
 
 The verification page (``/verificar/<code>``) reads a document back by its code, says what it
 said and what happened to the property's account since, and checks an uploaded PDF against
@@ -23,13 +23,15 @@ from sqlmodel import Session, col, func, select
 from tid.models import Bill, District, IssuedDocument, JournalEntry, JournalLine, Property
 from tid.rules.errors import N_, InputError
 from tid.rules.money import ZERO
+from tid.rules.vocab.closing_terms import ISSUED_KINDS
 from tid.services import audit
-from tid.services.notices.archived import archive
+from tid.services.archive.store import archive
 
 PAYOFF = "payoff"
 LIEN_CERTIFICATE = "lien_certificate"
 RELEASE = "release"
-PREFIXES = {PAYOFF: "P", LIEN_CERTIFICATE: "C", RELEASE: "R"}
+# Each kind's reference letter, with its name (tid/rules/vocab/closing_terms.py).
+PREFIXES = {kind.code: kind.prefix for kind in ISSUED_KINDS}
 
 # 32 letters and digits no one confuses (no I, O, 0, 1): 5 bits each, 16 of them = 80 bits.
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"

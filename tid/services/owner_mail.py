@@ -25,7 +25,7 @@ from tid.models import Bill, BillStatus, Notice, NoticeBatch, OwnerEmail, OwnerM
 from tid.render.formats import usd
 from tid.rules.messages import Message, day_text
 from tid.services import owner_email, portal
-from tid.services.notices.archived import notice_pdf_bytes
+from tid.services.archive.store import notice_pdf_bytes
 
 COPY = "copy"
 REMINDER = "reminder"

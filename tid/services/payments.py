@@ -76,9 +76,13 @@ def _find_bill(session: Session, district_id: int, notice: str, field_name: str)
         bill_id = parse_id(text)
         bill = session.get(Bill, bill_id) if bill_id is not None else None
     if bill is None and text:  # a bill brought from the earlier books, by its old notice
-        opened = session.exec(
-            select(OpeningBill.bill_id).where(
-                OpeningBill.district_id == district_id, OpeningBill.notice_number == text
+        opened = session.exec(  # the active one: a reversed position's bills are superseded
+            select(OpeningBill.bill_id)
+            .join(Bill, col(Bill.id) == col(OpeningBill.bill_id))
+            .where(
+                OpeningBill.district_id == district_id,
+                OpeningBill.notice_number == text,
+                Bill.status == BillStatus.ACTIVE.value,
             )
         ).first()
         bill = session.get(Bill, opened) if opened is not None else None

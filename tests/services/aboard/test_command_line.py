@@ -61,3 +61,32 @@ def test_check_then_load_a_folder(
     again = runner.invoke(args=[*args, "--confirm-totals", summary["confirm_with"]])
     assert again.exit_code == 0 and json.loads(again.output)["booked"] is False
     assert entries(session) == booked
+
+
+def test_reverse_then_load_the_corrected_folder(
+    app: Flask, runner: FlaskCliRunner, session: Session, people: People, tmp_path: Path
+) -> None:
+    """``tid aboard reverse`` reverses the position as one; the corrected folder then loads."""
+    app.config["TODAY"] = "2026-02-15"
+    district = str(district_with_rolls(session, people))
+    folder = tmp_path / "moving-in"
+    shutil.copytree(EXAMPLES / "en", folder)
+    confirm = ",".join(f"{k}={v}" for k, v in CONFIRMED.items())
+    args = ["aboard", "load", str(folder), "--district", district, "--confirm-totals"]
+    assert runner.invoke(args=[*args, confirm]).exit_code == 0
+    nothing = runner.invoke(args=["aboard", "reverse", "--district", district, "--reason", " "])
+    assert nothing.exit_code == 2 and json.loads(nothing.stderr)["field"] == "reason"
+    reason = "the bank balance was the one of November"
+    done = runner.invoke(args=["aboard", "reverse", "--district", district, "--reason", reason])
+    assert done.exit_code == 0, done.output
+    assert json.loads(done.output)["entries_reversed"] == 6
+    assert entries(session) == 12
+    again = runner.invoke(args=["aboard", "reverse", "--district", district, "--reason", reason])
+    assert again.exit_code == 2 and json.loads(again.stderr)["field"] == "district"
+    bank = folder / "bank.csv"
+    bank.write_text(bank.read_text().replace("12,500.00", "12,400.00"))
+    corrected = confirm.replace("bank=12500.00", "bank=12400.00")
+    loaded = runner.invoke(args=[*args, corrected])
+    assert loaded.exit_code == 0, loaded.output
+    assert json.loads(loaded.output)["booked"] is True
+    assert entries(session) == 18

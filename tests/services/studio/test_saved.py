@@ -12,6 +12,7 @@ import pytest
 from sqlmodel import Session
 
 from tests.conftest import People
+from tests.services.archive.test_rehash import _corrupt_one_byte
 from tests.services.billing.helpers import (
     ACTOR,
     FORMULA,
@@ -19,7 +20,6 @@ from tests.services.billing.helpers import (
     make_ordinance,
 )
 from tests.services.studio.support import study_of
-from tests.services.test_archive import _corrupt_one_byte
 from tid.demo import records
 from tid.demo.roll import roll_csv
 from tid.models import Petition

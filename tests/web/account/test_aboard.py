@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import io
 import re
+from datetime import date
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -13,9 +15,17 @@ from flask.testing import FlaskClient
 from sqlmodel import Session, func, select
 
 from tests.conftest import People, login
-from tests.services.aboard.support import CONFIRMED, district_with_rolls, example_files
+from tests.services.aboard.support import (
+    ACTOR,
+    CONFIRMED,
+    TODAY,
+    district_with_rolls,
+    example_files,
+    load,
+)
 from tid import tasks
 from tid.models import BillingRun, JournalEntry, OpeningPosition
+from tid.services import aboard
 
 BAD_BILLS = (
     "numero_de_catastro,ano_fiscal,facturado,pagado,fecha_de_vencimiento\n"
@@ -135,3 +145,93 @@ def test_large_files_are_checked_by_a_worker(
     assert booking.status_code == 302
     assert tasks.run_pending(client.application) == 1
     assert entries(session) == 6
+
+
+def _reversal(client: FlaskClient, district_id: int, position_id: int, reason: str) -> Any:
+    return client.post(
+        f"/account/{district_id}/aboard/reversal",
+        data={"position": str(position_id), "reason": reason},
+    )
+
+
+def test_the_position_is_reversed_on_the_web_and_refused_while_a_payment_depends_on_it(
+    app: Flask, client: FlaskClient, session: Session, people: People
+) -> None:
+    from decimal import Decimal
+
+    from tid.services import ledger, payments
+
+    app.config["TODAY"] = "2026-02-15"
+    district_id = district_with_rolls(session, people)
+    booked = load(session, district_id, example_files("es"))
+    session.commit()
+    position_id = booked.position.id or 0
+    paid = payments.record_payment(
+        session=session,
+        actor=ACTOR,
+        district_id=district_id,
+        paid_on=date(2026, 2, 1),
+        amount=Decimal("315.00"),
+        today=TODAY,
+        key="old-notice",
+        notice_number="N-2024-0101",
+    )
+    session.commit()
+    login(client, people.association)
+    page = client.get(f"/account/{district_id}/aboard").get_data(as_text=True)
+    assert "Antes de poder revertirla como una sola:" in page and "revíertalo" not in page
+    assert "reviértalo primero" in page
+    refused = _reversal(client, district_id, position_id, "el saldo del banco estaba mal")
+    assert refused.status_code == 422
+    assert "no se puede revertir como una sola" in refused.get_data(as_text=True)
+    empty = _reversal(client, district_id, position_id, " ")
+    assert empty.status_code == 422 and "Indique" in empty.get_data(as_text=True)
+    ledger.reverse_entry(
+        session=session,
+        actor=ACTOR,
+        entry_id=paid.entry_id,
+        on=date(2026, 2, 1),
+        reason="depósito devuelto",
+        today=TODAY,
+    )
+    session.commit()
+    page = client.get(f"/account/{district_id}/aboard").get_data(as_text=True)
+    assert 'name="reason"' in page
+    done = _reversal(client, district_id, position_id, "el saldo del banco estaba mal")
+    assert done.status_code == 302
+    after = client.get(f"/account/{district_id}/aboard").get_data(as_text=True)
+    assert "Posiciones de apertura revertidas" in after and "el saldo del banco estaba mal" in after
+    assert 'name="file_bills"' in after  # the corrected files can be uploaded
+
+
+def test_a_clerk_cannot_reverse_the_position(
+    client: FlaskClient, session: Session, people: People
+) -> None:
+    district_id = district_with_rolls(session, people)
+    booked = load(session, district_id, example_files("es"))
+    session.commit()
+    login(client, people.clerk)
+    assert _reversal(client, district_id, booked.position.id or 0, "x").status_code in (403, 404)
+    assert aboard.position_of(session=session, district_id=district_id) is not None
+
+
+def test_two_tabs_reversing_the_position_at_once_reverse_it_once(
+    app: Flask, session: Session, people: People
+) -> None:
+    from tests.web.account.test_parallel_forms import TABS, assert_books_verify, at_once, events
+
+    app.config["TODAY"] = "2026-02-15"
+    district_id = district_with_rolls(session, people)
+    booked = load(session, district_id, example_files("es"))
+    session.commit()
+    position_id = booked.position.id or 0
+    sent = at_once(
+        app,
+        people.association,
+        lambda c, i: _reversal(c, district_id, position_id, f"pestaña {i}"),
+    )
+    assert sorted(sent.codes) == [302] + [422] * (TABS - 1)
+    assert events(session, "opening.reverse") == 1
+    reversals = session.exec(select(JournalEntry).where(JournalEntry.kind == "reversal")).all()
+    assert len(reversals) == 6
+    assert_books_verify(session, district_id)

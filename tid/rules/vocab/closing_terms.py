@@ -1,17 +1,26 @@
 """The documents issued about a property's closing (the codes ``issued_document.kind``
-keeps), as pages, PDFs and the verification page name them."""
+keeps), as pages, PDFs, the verification page and the archive's check name them, each with
+the letter its references start with (``C-2026-000001``)."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from tid.rules.messages import N_
 from tid.rules.vocab.terms import Term, Vocabulary
 
-ISSUED_KINDS: Vocabulary[Term] = Vocabulary(
+
+@dataclass(frozen=True)
+class IssuedKind(Term):
+    prefix: str = ""  # the letter of its references
+
+
+ISSUED_KINDS: Vocabulary[IssuedKind] = Vocabulary(
     "issued documents",
     (
-        Term("payoff", N_("Payoff quote")),
-        Term("lien_certificate", N_("Certificate of the impost lien")),
-        Term("release", N_("Release of the impost lien")),
+        IssuedKind("payoff", N_("Payoff quote"), "P"),
+        IssuedKind("lien_certificate", N_("Certificate of the impost lien"), "C"),
+        IssuedKind("release", N_("Release of the impost lien"), "R"),
     ),
 )
 

@@ -9,7 +9,8 @@ its trial balance, then booked all at once as ``opening`` entries dated the cut-
 - ``file_checks``: the rows checked against the district (roll, ordinance's term, duplicates),
   the totals to confirm, and whether the account may take them;
 - ``booking``: the confirmed position booked, once;
-- ``kept_uploads``: the files kept between their preview and their booking on the web.
+- ``kept_uploads``: the files kept between their preview and their booking on the web;
+- ``reversal``: a position found wrong reversed as one, so that a corrected one can follow.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from tid.services.aboard.kept_uploads import (
     load_preview,
     opened_runs,
     position_of,
+    reversed_positions,
     size_of,
     store_files,
     store_preview,
@@ -50,6 +52,7 @@ from tid.services.aboard.position_files import (
     REQUIRED_FILES,
     kind_of,
 )
+from tid.services.aboard.reversal import Reversed, blockers, reverse_position
 
 __all__ = [
     "BOOKED",
@@ -64,7 +67,9 @@ __all__ = [
     "REQUIRED_FILES",
     "Booked",
     "Preview",
+    "Reversed",
     "Totals",
+    "blockers",
     "book_position",
     "check_position",
     "confirmation_problems",
@@ -76,6 +81,8 @@ __all__ = [
     "opened_runs",
     "parse_confirmation",
     "position_of",
+    "reverse_position",
+    "reversed_positions",
     "size_of",
     "store_files",
     "store_preview",

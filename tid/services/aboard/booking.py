@@ -8,7 +8,9 @@ each owner's credit (Dr balance brought forward / Cr owner credit); the files ar
 under their SHA-256, and the load with its confirmed totals in the audit trail.
 
 The same files loaded again book nothing; an account that already holds bills or entries
-is refused."""
+is refused — unless the district reversed its opening position as one
+(tid/services/aboard/reversal.py): a corrected position is then booked beside the business
+booked since, its entries under keys of its own."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from datetime import date, datetime
 from decimal import Decimal
 
 from sqlalchemy import insert
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
 from tid.clock import utcnow
 from tid.models import (
@@ -40,9 +42,9 @@ from tid.rules.vocab.lien_kinds import IMPOST_KIND
 from tid.services import audit, ledger
 from tid.services.aboard.file_checks import BOOKED, READY, OpenBill, Preview, check_position
 from tid.services.aboard.position_files import BANK, FILE_NAMES
+from tid.services.archive.store import archive
 from tid.services.billing.bulk_tables import _BILL_ROWS, _plain_table
 from tid.services.district_lock import lock_district
-from tid.services.notices.archived import archive
 
 # The bulk inserts write money as integer cents, as a billing run does.
 _OPENED_ROWS = _plain_table(OpeningBill)
@@ -127,6 +129,13 @@ def _runs(
     ordinances = {fy: bills[0].ordinance_id for fy, bills in by_year.items()}
     if preview.carriers and cut_fy not in ordinances:
         ordinances[cut_fy] = next(iter(preview.carriers.values()))[1]
+    versions = dict(
+        session.exec(
+            select(col(BillingRun.fiscal_year), func.max(BillingRun.version))
+            .where(BillingRun.district_id == preview.district_id)
+            .group_by(col(BillingRun.fiscal_year))
+        ).all()
+    )  # a year's runs of a reversed position, or of business booked since
     runs: dict[str, BillingRun] = {}
     for fy, ordinance_id in sorted(ordinances.items()):
         bills = by_year.get(fy, [])
@@ -135,7 +144,7 @@ def _runs(
             district_id=preview.district_id,
             ordinance_id=ordinance_id,
             fiscal_year=fy,
-            version=1,
+            version=(versions.get(fy) or 0) + 1,
             formula="",
             property_count=len(bills),
             total=sum((b.row["billed"] for b in bills), ZERO),
@@ -219,20 +228,21 @@ def _write_bills(
         (property_id, fy): bill_id or 0
         for bill_id, property_id, fy in session.exec(
             select(col(Bill.id), col(Bill.property_id), col(Bill.fiscal_year)).where(
-                Bill.district_id == preview.district_id
+                col(Bill.billing_run_id).in_([run.id for run in runs.values()])
             )
         )
     }
 
 
 def _entries(
-    preview: Preview, ids: Mapping[tuple[int, str], int], cut_over: date
+    preview: Preview, ids: Mapping[tuple[int, str], int], cut_over: date, number: int
 ) -> list[ledger.Pending]:
     """The opening entries: the bank, each open bill's receivable, each owner's credit. The
     memos are the ledger's (``ledger.MEMOS["opening"]``), filled here once per entry
-    without the message machinery: a bill's memo has only numbers and a date in it."""
+    without the message machinery: a bill's memo has only numbers and a date in it. The
+    district's ``number``-th position (after one reversed) keys its entries apart."""
     day = cut_over.isoformat()
-    d = preview.district_id
+    d = preview.district_id if number == 1 else f"{preview.district_id}:{number}"
     bank_memo, bill_memo, _credit_memo = ledger.MEMOS["opening"]
     entries: list[ledger.Pending] = []
     bank = preview.totals.bank
@@ -280,6 +290,7 @@ def _records(
     preview: Preview,
     ids: Mapping[tuple[int, str], int],
     cut_over: date,
+    position_id: int | None,
 ) -> None:
     """What each opened bill brought, the liens recorded, the earlier years' totals."""
     opened = [
@@ -310,6 +321,7 @@ def _records(
                 amount=row["amount"],
                 reference=row["reference"] or "",
                 actor=actor.label,
+                opening_position_id=position_id,
             )
         )
     for row in preview.years:
@@ -353,7 +365,10 @@ def book_position(
         raise FindingsError(list(preview.findings))
     if preview.state == BOOKED:
         position = session.exec(
-            select(OpeningPosition).where(OpeningPosition.district_id == district_id)
+            select(OpeningPosition).where(
+                OpeningPosition.district_id == district_id,
+                col(OpeningPosition.reversed_at).is_(None),
+            )
         ).one()
         return Booked(position, booked=False, bills=position.bills, entries=0)
     if preview.state != READY:
@@ -368,14 +383,20 @@ def book_position(
     if progress is not None:
         progress(0, total)
     now = utcnow()
+    number = 1 + len(
+        session.exec(
+            select(OpeningPosition.id).where(OpeningPosition.district_id == district_id)
+        ).all()
+    )
+    # The bills of business booked since a reversed position are in the journal first.
+    ledger.sync_bills(session=session, actor=actor, district_id=district_id)
     runs = _runs(session, actor, preview, cut_over, now)
     ids = _write_bills(session, preview, runs, cut_over, now)
     if progress is not None:
         progress(total // 2, total)
-    entries = _entries(preview, ids, cut_over)
+    entries = _entries(preview, ids, cut_over, number)
     ledger.post_many(session=session, actor=actor, district_id=district_id, entries=entries)
     session.merge(LedgerState(district_id=district_id, bills_through=max(ids.values(), default=0)))
-    _records(session, actor, preview, ids, cut_over)
     kept = [
         {
             "kind": f.kind,
@@ -399,6 +420,7 @@ def book_position(
     )
     session.add(position)
     session.flush()
+    _records(session, actor, preview, ids, cut_over, position.id)
     audit.record(
         session=session,
         actor=actor,

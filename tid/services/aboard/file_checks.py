@@ -17,10 +17,18 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
-from sqlalchemy import func
+from sqlalchemy import func, or_
 from sqlmodel import Session, col, select
 
-from tid.models import Bill, District, JournalEntry, OpeningPosition, Property, PropertyYear
+from tid.models import (
+    Bill,
+    BillStatus,
+    District,
+    JournalEntry,
+    OpeningPosition,
+    Property,
+    PropertyYear,
+)
 from tid.rules.errors import N_, Finding, InputError
 from tid.rules.messages import Message
 from tid.rules.money import ZERO
@@ -47,7 +55,16 @@ BUSINESS_BOOKED = N_(
     "is loaded only into an account that starts with it."
 )
 OTHER_POSITION = N_(
-    "This district already moved in with other files; its opening position is booked once."
+    "This district already moved in with other files; its opening position is booked once. "
+    "If it is wrong, reverse it as one first."
+)
+BUSINESS_BEFORE = N_(
+    "Business was booked on %(day)s, before this cut-over day: a corrected opening position "
+    "is as of a day no later than the first entry booked after the one reversed."
+)
+ALREADY_BILLED = N_(
+    "This property already has a bill of this fiscal year here (bill %(bill)s): an opening "
+    "position brings only what the earlier books billed."
 )
 
 
@@ -121,12 +138,63 @@ def fingerprint(files: Mapping[str, tuple[str, bytes]]) -> str:
     return hashlib.sha256("\n".join(lines).encode()).hexdigest()
 
 
-def _state(session: Session, district_id: int, print_: str) -> tuple[str, str]:
+def _corrected(session: Session, district_id: int) -> bool:
+    """Whether the district reversed an opening position (a corrected one may follow it,
+    after business: /readings#corrected-opening-position)."""
+    return (
+        session.exec(
+            select(OpeningPosition.id).where(
+                OpeningPosition.district_id == district_id,
+                col(OpeningPosition.reversed_at).is_not(None),
+            )
+        ).first()
+        is not None
+    )
+
+
+def _first_business(session: Session, district_id: int) -> date | None:
+    """The first day of an entry that is neither an opening entry nor its reversal."""
+    openings = select(col(JournalEntry.id)).where(
+        JournalEntry.district_id == district_id, JournalEntry.kind == "opening"
+    )
+    return session.exec(
+        select(func.min(JournalEntry.entry_date)).where(
+            JournalEntry.district_id == district_id,
+            JournalEntry.kind != "opening",
+            or_(
+                col(JournalEntry.reverses_id).is_(None),
+                col(JournalEntry.reverses_id).not_in(openings),
+            ),
+        )
+    ).one()
+
+
+def _live_bills(session: Session, district_id: int) -> dict[tuple[int, str], int]:
+    """The district's active bills by (property, fiscal year)."""
+    rows = session.exec(
+        select(col(Bill.property_id), col(Bill.fiscal_year), col(Bill.id)).where(
+            Bill.district_id == district_id, Bill.status == BillStatus.ACTIVE.value
+        )
+    )
+    return {(p, fy): bill_id or 0 for p, fy, bill_id in rows}
+
+
+def _state(
+    session: Session, district_id: int, print_: str, cut_over: date | None
+) -> tuple[str, str]:
     booked = session.exec(
-        select(OpeningPosition).where(OpeningPosition.district_id == district_id)
+        select(OpeningPosition).where(
+            OpeningPosition.district_id == district_id,
+            col(OpeningPosition.reversed_at).is_(None),
+        )
     ).first()
     if booked is not None:
         return (BOOKED, "") if booked.fingerprint == print_ else (REFUSED, OTHER_POSITION)
+    if _corrected(session, district_id):
+        first = _first_business(session, district_id)
+        if first is not None and cut_over is not None and first < cut_over:
+            return REFUSED, Message(BUSINESS_BEFORE, day=first.isoformat())
+        return READY, ""
     entries = session.exec(
         select(func.count())
         .select_from(JournalEntry)
@@ -208,6 +276,7 @@ class _Context:
     roll: dict[tuple[int, str], int]
     ordinances: dict[str, int | None]
     findings: list[Finding]
+    live: dict[tuple[int, str], int] = field(default_factory=dict)  # bills already here
 
 
 def _bill_problem(ctx: _Context, row: Row) -> tuple[str, str, dict[str, object]] | None:
@@ -233,6 +302,8 @@ def _bill_problem(ctx: _Context, row: Row) -> tuple[str, str, dict[str, object]]
             ),
             {"fiscal_year": fy},
         )
+    if (property_id, fy) in ctx.live:
+        return "fiscal_year", ALREADY_BILLED, {"bill": ctx.live[(property_id, fy)]}
     if row["billed"] <= 0:
         return "billed", N_("The amount billed must be more than zero."), {}
     if row["paid"] > row["billed"]:
@@ -427,7 +498,13 @@ def check_position(
         years.add(fiscal_year_of(cut_over).label)
     properties, roll = _roll_of(session, district_id, years)
     ctx = _Context(
-        district_id, cut_over, properties, roll, _ordinances(session, district_id, years), findings
+        district_id,
+        cut_over,
+        properties,
+        roll,
+        _ordinances(session, district_id, years),
+        findings,
+        _live_bills(session, district_id) if _corrected(session, district_id) else {},
     )
     bills = _bills(ctx, read[BILLS])
     credits, carriers = _credits(ctx, read[CREDITS], bills) if CREDITS in read else ([], {})
@@ -444,7 +521,7 @@ def check_position(
         late_charges=sum((b.row["late_charges"] or ZERO for b in bills), ZERO),
     )
     print_ = fingerprint(files)
-    state, refusal = _state(session, district_id, print_)
+    state, refusal = _state(session, district_id, print_, cut_over)
     if progress is not None:
         progress(read[BILLS].row_count, read[BILLS].row_count)
     return Preview(

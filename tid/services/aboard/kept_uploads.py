@@ -111,10 +111,27 @@ def delete_files(directory: Path, token: str, *, user_id: int | None) -> None:
 
 
 def position_of(*, session: Session, district_id: int) -> OpeningPosition | None:
-    """The district's opening position, once booked."""
+    """The district's opening position, once booked (not one reversed)."""
     return session.exec(
-        select(OpeningPosition).where(OpeningPosition.district_id == district_id)
+        select(OpeningPosition).where(
+            OpeningPosition.district_id == district_id,
+            col(OpeningPosition.reversed_at).is_(None),
+        )
     ).first()
+
+
+def reversed_positions(*, session: Session, district_id: int) -> list[OpeningPosition]:
+    """The district's opening positions reversed, the latest first."""
+    return list(
+        session.exec(
+            select(OpeningPosition)
+            .where(
+                OpeningPosition.district_id == district_id,
+                col(OpeningPosition.reversed_at).is_not(None),
+            )
+            .order_by(col(OpeningPosition.id).desc())
+        )
+    )
 
 
 def opened_runs(*, session: Session, district_id: int) -> list[BillingRun]:

@@ -12,7 +12,7 @@ import io
 import json
 import zipfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, Any
 
@@ -32,7 +32,7 @@ from tid.rules.errors import N_
 from tid.services import audit, file_store
 from tid.services.district_record import package
 from tid.services.district_record.cells import to_text
-from tid.services.district_record.tables import TABLES, Scope, Spec
+from tid.services.district_record.tables import TABLES, Scope, Spec, named_in_json
 from tid.services.studio.reach import petitions_about
 
 # The rows (bills, journal lines, roll lines) a request exports in about a second on an idle
@@ -70,7 +70,20 @@ def scope_of(*, session: Session, district_id: int) -> Scope:
     elsewhere = set(session.execute(others).scalars())
     petitions = petitions_about(session=session, district=district)
     ids = tuple(sorted(p.id for p in petitions if p.id is not None and p.id not in elsewhere))
-    return Scope(district.id, district.municipality_id, ids)
+    scope = Scope(district.id, district.municipality_id, ids)
+    return replace(scope, documents=_named_in_json(session, scope))
+
+
+def _named_in_json(session: Session, scope: Scope) -> tuple[str, ...]:
+    """The archived documents the district's rows name inside JSON cells (the opening
+    position's source files)."""
+    found: set[str] = set()
+    for spec in TABLES:
+        for column in spec.archived_json:
+            cells = session.execute(select(spec.table.c[column]).where(spec.where(scope)))
+            for cell in cells.scalars():
+                found.update(named_in_json(cell))
+    return tuple(sorted(found))
 
 
 def export_district(

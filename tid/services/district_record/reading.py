@@ -18,7 +18,7 @@ from typing import Any
 
 from tid.services.district_record import package
 from tid.services.district_record.cells import CellError, from_text
-from tid.services.district_record.tables import TABLES, Spec
+from tid.services.district_record.tables import TABLES, Spec, named_in_json
 
 MOST_PROBLEMS = 20  # said at once
 
@@ -232,6 +232,7 @@ def _check_table(spec: Spec, data: bytes, seen: _Seen) -> tuple[int, list[str]]:
                 problems.append(f"{name} row {number}: {column} {value} names no row of {table}.")
         if spec.folder:
             seen.files.append((spec, number, {k: row[k] for k in ("sha256", "media_type", "path")}))
+        problems += _named_documents(spec, number, row, seen)
         if name in KEPT:
             seen.kept.setdefault(name, []).append(row)
         if len(problems) >= MOST_PROBLEMS:
@@ -246,8 +247,25 @@ def _check_table(spec: Spec, data: bytes, seen: _Seen) -> tuple[int, list[str]]:
     return count, problems
 
 
+def _named_documents(spec: Spec, number: int, row: dict[str, Any], seen: _Seen) -> list[str]:
+    """The archived documents a row names inside its JSON cells (the opening position's
+    source files) are archived documents of the package (whose bytes are checked against
+    their SHA-256)."""
+    archived = seen.targets.get(("archived_document", "sha256"), set())
+    return [
+        f"{spec.name} row {number}: {column} names the archived document {sha}, "
+        "which the package does not hold."
+        for column in spec.archived_json
+        for sha in named_in_json(row.get(column))
+        if sha not in archived
+    ]
+
+
 def _targets() -> set[tuple[str, str]]:
-    return {(table, target) for spec in TABLES for _c, table, target in package.references(spec)}
+    found = {(table, target) for spec in TABLES for _c, table, target in package.references(spec)}
+    if any(spec.archived_json for spec in TABLES):
+        found.add(("archived_document", "sha256"))
+    return found
 
 
 def rows_of(*, record: Package, spec: Spec) -> Iterator[dict[str, Any]]:

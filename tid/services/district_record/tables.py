@@ -8,6 +8,7 @@ municipality's id and the ids of the petitions about it)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -25,6 +26,9 @@ class Scope:
     district_id: int
     municipality_id: int
     petition_ids: tuple[int, ...]
+    # The archived documents named inside JSON cells (:attr:`Spec.archived_json`), read
+    # from the district's rows when the scope is made.
+    documents: tuple[str, ...] = ()
 
 
 Where = Callable[[Scope], ColumnElement[bool]]
@@ -38,6 +42,9 @@ class Spec:
     model: type[SQLModel]
     where: Where
     archived_refs: tuple[str, ...] = ()
+    # Text columns holding a JSON list of objects each naming an archived document by its
+    # ``sha256`` (the opening position's source files): exported and checked all the same.
+    archived_json: tuple[str, ...] = ()
     # The column of bytes written as files of the ZIP (under ``folder``), not in the CSV.
     content: str = ""
     folder: str = ""
@@ -105,7 +112,19 @@ def _archived(s: Scope) -> ColumnElement[bool]:
         for spec in TABLES
         for column in spec.archived_refs
     ]
-    return or_(*(key.in_(pick) for pick in picks))
+    return or_(key.in_(s.documents), *(key.in_(pick) for pick in picks))
+
+
+def named_in_json(cell: str | None) -> list[str]:
+    """The SHA-256 each object of a JSON list names (``[{"sha256": ...}, ...]``); none if
+    the cell holds anything else."""
+    try:
+        found = json.loads(cell or "[]")
+    except ValueError:
+        return []
+    if not isinstance(found, list):
+        return []
+    return [str(o["sha256"]) for o in found if isinstance(o, dict) and o.get("sha256")]
 
 
 def _history(s: Scope) -> ColumnElement[bool]:
@@ -137,13 +156,6 @@ TABLES: tuple[Spec, ...] = (
     Spec(m.PropertyYear, _of_district(m.PropertyYear)),
     Spec(m.BillingRun, _of_district(m.BillingRun)),
     Spec(m.Bill, _of_district(m.Bill)),
-    Spec(
-        m.OpeningPosition,
-        _of_district(m.OpeningPosition),
-        description="The opening position the district moved in with (its files' SHA-256).",
-    ),
-    Spec(m.OpeningBill, _of_district(m.OpeningBill)),
-    Spec(m.OpeningYear, _of_district(m.OpeningYear)),
     Spec(m.Budget, _BUDGETS, description="The budgets of the fiscal years, drafted or approved."),
     Spec(m.BudgetLine, _in(m.BudgetLine, "budget_id", m.Budget, _BUDGETS)),
     Spec(m.BudgetChange, _in(m.BudgetChange, "budget_id", m.Budget, _BUDGETS)),
@@ -162,8 +174,18 @@ TABLES: tuple[Spec, ...] = (
         content="content",
         folder="archive",
         description="The documents of record as issued (notices, print files, manifests, "
-        "issued documents, published documents, studies): each a file of the package.",
+        "issued documents, published documents, studies, the opening position's source "
+        "files): each a file of the package.",
     ),
+    Spec(
+        m.OpeningPosition,
+        _of_district(m.OpeningPosition),
+        archived_json=("files",),
+        description="The opening position the district moved in with (its source files, "
+        "archived under their SHA-256; one reversed, with when, by whom and why).",
+    ),
+    Spec(m.OpeningBill, _of_district(m.OpeningBill)),
+    Spec(m.OpeningYear, _of_district(m.OpeningYear)),
     Spec(
         m.NoticeBatch,
         _of_district(m.NoticeBatch),

@@ -199,6 +199,7 @@ class Pending:
     memo: str
     key: str
     lines: tuple[Line, ...]
+    reverses_id: int | None = None  # the entry this one reverses (every line negated)
 
 
 def post_many(
@@ -230,7 +231,7 @@ def post_many(
                     "kind": p.kind,
                     "memo": p.memo[:500],
                     "idempotency_key": p.key,
-                    "reverses_id": None,
+                    "reverses_id": p.reverses_id,
                     "actor": actor.label,
                     "user_id": actor.user_id,
                     "created_at": now,

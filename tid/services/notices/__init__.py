@@ -25,6 +25,7 @@ the package imports from the submodule that holds each.
 
 from __future__ import annotations
 
+from tid.services.archive.store import archive, archived_bytes, notice_pdf_bytes
 from tid.services.notices.access_codes import (
     ACCESS_ALPHABET,
     ACCESS_LENGTH,
@@ -33,7 +34,6 @@ from tid.services.notices.access_codes import (
     normalize_notice_number,
     portal_url,
 )
-from tid.services.notices.archived import archive, archived_bytes, notice_pdf_bytes
 from tid.services.notices.article_numbers import import_article_numbers, set_article_number
 from tid.services.notices.creation import check_batch, create_batch
 from tid.services.notices.deliveries import (

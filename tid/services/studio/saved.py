@@ -16,8 +16,8 @@ from tid.rules.messages import Message
 from tid.rules.money import from_cents
 from tid.services import audit
 from tid.services import roll as roll_files
+from tid.services.archive.store import archive, archived_bytes
 from tid.services.billing.parameters import parse_parameters
-from tid.services.notices.archived import archive, archived_bytes
 from tid.services.petitions import attachments
 from tid.services.studio.analysis import Variant
 from tid.services.studio.trials import FILE, Outcome, StudyInput, try_study

@@ -17,13 +17,14 @@ from tid.config import upload_retention
 from tid.db import get_session
 from tid.i18n import say
 from tid.models import JobState
-from tid.rules.errors import Finding, InputError
+from tid.rules.errors import N_, Finding, InputError
 from tid.rules.money import parse_money
 from tid.services import aboard, roll
 from tid.web import jobs
 from tid.web.access import me, require, visible_district
 from tid.web.account.blueprint import WRITERS, bp
 from tid.web.account.fields import writer
+from tid.web.forms import Form
 from tid.web.util import today
 
 
@@ -91,8 +92,7 @@ def aboard_page(district_id: int) -> Any:
     its files."""
     district = visible_district(district_id)
     writer(district)
-    db = get_session()
-    position = aboard.position_of(session=db, district_id=district_id)
+    position = aboard.position_of(session=get_session(), district_id=district_id)
     errors: dict[str, str] = {}
     if request.method == "POST" and position is None:
         files = _sent_files(errors)
@@ -118,6 +118,14 @@ def aboard_page(district_id: int) -> Any:
                     )
                 )
             return redirect(url_for("account.aboard_preview", district_id=district_id, token=token))
+    return _page(district, position, errors)
+
+
+def _page(district: Any, position: Any, errors: dict[str, str]) -> Any:
+    """The moving-in page: the position booked (with what stands in the way of its reversal
+    and the positions reversed before it), or the form to upload its files."""
+    db = get_session()
+    district_id = district.id
     return render_template(
         "account/aboard.html",
         district=district,
@@ -125,12 +133,54 @@ def aboard_page(district_id: int) -> Any:
         files=aboard.files_of(position) if position else [],
         totals=aboard.totals_of(position) if position else {},
         runs=aboard.opened_runs(session=db, district_id=district_id) if position else [],
+        blockers=[say(b) for b in aboard.blockers(session=db, position=position)]
+        if position
+        else [],
+        earlier=aboard.reversed_positions(session=db, district_id=district_id),
+        reason=request.form.get("reason", "") if errors else "",
         kinds=aboard.FILE_NAMES,
         labels=aboard.FILE_LABELS,
         required=aboard.REQUIRED_FILES,
         errors=errors,
         job=jobs.shown(_target(district_id), tasks.ABOARD_LOAD),
     ), (422 if errors else 200)
+
+
+def _position_id() -> int:
+    raw = request.form.get("position", "")
+    if not raw.isdigit():
+        raise InputError("position", N_("There is no such opening position."))
+    return int(raw)
+
+
+@bp.route("/<int:district_id>/aboard/reversal", methods=["POST"])
+@require(*WRITERS)
+def aboard_reverse(district_id: int) -> Any:
+    """Reverse the district's opening position as one, with a reason; the page again with
+    the refusal (what stands in the way) beside the form."""
+    district = visible_district(district_id)
+    writer(district)
+    form = Form()
+    position_id = form.read(_position_id)
+    if position_id is not None:
+        form.write(
+            lambda: aboard.reverse_position(
+                session=get_session(),
+                actor=me().actor,
+                district_id=district_id,
+                position_id=position_id,
+                reason=request.form.get("reason", ""),
+                today=today(),
+            )
+        )
+    done = form.saved(
+        _("The opening position is reversed: the corrected files can now be loaded."),
+        url_for("account.aboard_page", district_id=district_id),
+    )
+    if done:
+        return done
+    position = aboard.position_of(session=get_session(), district_id=district_id)
+    return _page(district, position, form.errors)
 
 
 def _preview(district_id: int, token: str) -> tuple[aboard.Preview | None, bool]:

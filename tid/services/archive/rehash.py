@@ -1,7 +1,8 @@
-"""The archive checks itself: every archived document (notices, print files, manifests, the
-reports of formula studies and the roll files they were tried on) is
-read back and hashed again, and any whose bytes no longer match the SHA-256 it is stored
-under is reported with what it is (a notice, a batch's print file or manifest).
+"""The archive checks itself: every archived document (each kind of
+tid/services/archive/kinds.py: notices, print files, manifests, payoff quotes, lien
+certificates, releases, audit statements, studies, the opening position's files …) is read
+back and hashed again, and any whose bytes no longer match the SHA-256 it is stored under
+is reported with what it is, by kind and number ("lien certificate C-2026-000001").
 
 ``verify`` reads the documents a few at a time (the archive can hold gigabytes), and never
 writes: a mismatch is for a person to look into (restore the document from a backup; the
@@ -16,10 +17,11 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sqlmodel import Session, col, or_, select
+from sqlmodel import Session, col, select
 
-from tid.models import ArchivedDocument, FormulaStudy, Notice, NoticeBatch
+from tid.models import ArchivedDocument
 from tid.rules.messages import N_, Message, joined, render
+from tid.services.archive.kinds import KINDS
 from tid.services.file_store import FileProblem, FolderReport, verify_folder
 
 READ_AT_ONCE = 50  # documents per round trip
@@ -113,33 +115,9 @@ def _line(m: Mismatch) -> Message:
 
 
 def _used_by(session: Session, sha256: str) -> tuple[str, ...]:
-    uses: list[str] = [
-        Message(N_("notice %(number)s"), number=number)
-        for number in session.exec(
-            select(Notice.number).where(Notice.pdf_sha256 == sha256).order_by(col(Notice.number))
-        )
-    ]
-    batches = session.exec(
-        select(NoticeBatch).where(
-            or_(NoticeBatch.print_sha256 == sha256, NoticeBatch.manifest_sha256 == sha256)
-        )
-    )
-    for batch in batches:
-        if batch.print_sha256 == sha256:
-            uses.append(Message(N_("print file of batch %(batch)s"), batch=batch.id))
-        if batch.manifest_sha256 == sha256:
-            uses.append(Message(N_("PS 3877 manifest of batch %(batch)s"), batch=batch.id))
-    studies = session.exec(
-        select(FormulaStudy).where(
-            or_(FormulaStudy.report_sha256 == sha256, FormulaStudy.file_sha256 == sha256)
-        )
-    )
-    for study in studies:
-        if study.report_sha256 == sha256:
-            uses.append(Message(N_("report of formula study %(study)s"), study=study.id))
-        if study.file_sha256 == sha256:
-            uses.append(Message(N_("roll file of formula study %(study)s"), study=study.id))
-    return tuple(uses)
+    """Each document archived under the hash, named by its kind and number
+    (tid/services/archive/kinds.py)."""
+    return tuple(kind.named(number) for kind in KINDS for number in kind.numbers(session, sha256))
 
 
 def verify(*, session: Session, folder: Path | None = None) -> VerifyReport:

@@ -80,7 +80,7 @@ def test_one_corrupted_byte_is_reported_with_the_notice_it_belongs_to(
     assert "NO coinciden con su SHA-256" in report.summary_es()
 
     runner = app.test_cli_runner()
-    result = runner.invoke(args=["archive", "verify"])
+    result = runner.invoke(args=["archive", "verify", "--lang", "en"])
     assert result.exit_code == 1
     assert target.pdf_sha256 in result.output and f"notice {target.number}" in result.output
 
@@ -89,11 +89,50 @@ def test_one_corrupted_byte_is_reported_with_the_notice_it_belongs_to(
         notices.notice_pdf_bytes(session=session, notice=target)
 
 
+# No language asked of the environment: the command speaks the installation's, Spanish.
+NO_LANGUAGE: dict[str, str | None] = {"LC_ALL": None, "LC_MESSAGES": None, "LANG": None}
+
+
 def test_the_command_says_so_when_all_is_well(app: Flask, session: Session, people: People) -> None:
     _issue(session, people)
-    result = app.test_cli_runner().invoke(args=["archive", "verify"])
+    runner = app.test_cli_runner()
+    result = runner.invoke(args=["archive", "verify"], env=NO_LANGUAGE)
     assert result.exit_code == 0, result.output
-    assert "3 archived document(s)" in result.output and "every one matches" in result.output
+    assert "3 documento(s) archivado(s)" in result.output and "todos coinciden" in result.output
+    english = runner.invoke(args=["archive", "verify"], env={**NO_LANGUAGE, "LANG": "en_US.UTF-8"})
+    assert "3 archived document(s)" in english.output and "every one matches" in english.output
+
+
+def test_a_tampered_lien_certificate_is_named_by_its_kind_and_number(
+    app: Flask, session: Session, people: People
+) -> None:
+    """A lien certificate whose archived PDF changed is named as such, with its reference,
+    in the installation's language: not "not referenced"."""
+    from tests.services.aboard.support import district_with_rolls, example_files, load
+    from tid.app_reader import reader
+    from tid.documents import closing
+    from tid.models import IssuedDocument, Property
+
+    app.config["TODAY"] = "2026-02-15"
+    district_id = district_with_rolls(session, people)
+    load(session, district_id, example_files("es"))
+    session.commit()
+    prop = session.exec(select(Property).where(Property.cadastral_number == "040-010-001-02")).one()
+    with app.app_context():
+        closing.lien_certificate(
+            session, district=district_id, property=prop.id or 0, reader=reader("es")
+        )
+        session.commit()
+    certificate = session.exec(select(IssuedDocument)).one()
+    assert certificate.kind == "lien_certificate"
+    _corrupt_one_byte(session, certificate.sha256)
+    result = app.test_cli_runner().invoke(args=["archive", "verify"], env=NO_LANGUAGE)
+    assert result.exit_code == 1
+    line = next(line for line in result.output.splitlines() if certificate.sha256 in line)
+    assert f"usado por: Certificación del gravamen de la imposición {certificate.reference}" in line
+    assert "sin referencias" not in result.output
+    english = app.test_cli_runner().invoke(args=["archive", "verify", "--lang", "en"])
+    assert f"used by: Certificate of the impost lien {certificate.reference}" in english.output
 
 
 def test_the_weekly_job_mails_the_result_to_the_administrators_once(
