@@ -192,10 +192,7 @@ def test_the_sign_in_routes_call_one_service_that_decides() -> None:
         name: sorted(
             call
             for call in _calls_in(function)
-            if (
-                call.split(".")[0] in DECIDED_BY_THE_SERVICE
-                and call not in MAY_READ
-            )
+            if (call.split(".")[0] in DECIDED_BY_THE_SERVICE and call not in MAY_READ)
             or call.endswith((".commit", ".rollback"))
         )
         for name, function in functions.items()
