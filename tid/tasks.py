@@ -56,6 +56,7 @@ DOCUMENTS_INDEX = "documents.index"
 DOCUMENTS_RECOGNIZE = "documents.recognize"
 INSTALLATION_CHECKS = "installation.checks"
 DISTRICT_EXPORT = "district.export"
+ACCOUNT_STATEMENTS = "scheduler.account_statements"
 
 # What each kind of job is called on the jobs page.
 KIND_LABELS = {
@@ -76,6 +77,7 @@ KIND_LABELS = {
     DOCUMENTS_RECOGNIZE: N_("Make a scan searchable"),
     INSTALLATION_CHECKS: N_("Check the mail server and the backups"),
     DISTRICT_EXPORT: N_("Export the district's whole record"),
+    ACCOUNT_STATEMENTS: N_("Lay out the yearly statements readers open first"),
 }
 
 
@@ -539,6 +541,15 @@ def _yearly_notices(ctx: Context) -> Outcome:
 
     scheduled_jobs.run_yearly_notices(ctx.app, day=_day(ctx.params["day"]))
     return Outcome(ctx.url("notices.dashboard"), N_("Yearly notices prepared."))
+
+
+@handler(ACCOUNT_STATEMENTS)
+def _account_statements(ctx: Context) -> Outcome:
+    """The day's round of the yearly statements, laid out before anyone asks for them."""
+    from tid.web.account import prepared
+
+    prepared.prepare_readers_statements(ctx.app)
+    return Outcome("", N_("The yearly statements readers open first are laid out."))
 
 
 @handler(INSTALLATION_CHECKS)

@@ -175,3 +175,32 @@ def test_a_booking_prepares_the_statement_its_pdf_link_gives_next(
         assert answer.status_code == 200 and f"Pago de ${amount}" in _text(answer.data)
     assert in_threads == [prepared.THREAD, prepared.THREAD]
     assert len(_shelf(app)) == 2  # one per version of the district
+
+
+def test_the_days_round_is_a_job_the_scheduler_queues_and_a_worker_runs(
+    app: Flask, session: Session, people: People
+) -> None:
+    """Each day's round of the readers' statements is work outside a request: the scheduler
+    queues it (once a day, whatever the schedulers) and a worker lays the statements out."""
+    from sqlmodel import select
+
+    from tid import scheduler, tasks
+    from tid.models import Job
+
+    app.config["PREPARE_DOCUMENTS"] = True
+    paid_account(session, people, "400.00")
+    scheduler.statements_job(app)
+    scheduler.statements_job(app)  # a second scheduler, or its run at start: nothing more
+    assert _shelf(app) == []  # queued, not laid out by the scheduler
+    assert tasks.run_pending(app) == 1
+    (job,) = session.exec(select(Job).where(Job.kind == tasks.ACCOUNT_STATEMENTS)).all()
+    session.refresh(job)
+    assert job.state == "done"
+    assert len(_shelf(app)) == len(set(prepared.readers_statements(app))) > 0
+
+
+def test_an_installation_that_prepares_nothing_lays_out_nothing_in_the_round(
+    app: Flask, session: Session, people: People
+) -> None:
+    paid_account(session, people, "400.00")
+    assert prepared.prepare_readers_statements(app) == 0 and _shelf(app) == []
