@@ -10,7 +10,6 @@ steps, the same argon2 work and the same answers as a known one.
 from __future__ import annotations
 
 import logging
-import threading
 from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
@@ -28,12 +27,10 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import force_locale
 from flask_babel import gettext as _
 from flask_login import login_user, logout_user
 from itsdangerous import BadSignature, URLSafeSerializer
 
-from tid import mail
 from tid.clock import utcnow
 from tid.db import get_session
 from tid.models import User
@@ -321,43 +318,6 @@ def _reset_rules(email: str) -> list[tuple[str, throttle.Policy]]:
     ]
 
 
-def send_reset_mail(user: User, token: str, *, forced: bool = False) -> None:
-    """Email the reset link in the account's language, in the background (so the answer
-    takes as long whether or not an account exists)."""
-    config = current_app.config
-    minutes = int(config.get("PASSWORD_RESET_MINUTES") or 60)
-    # The token rides in the fragment: browsers never send it, so no access log keeps it
-    # (the page's script puts it in the form; without script the person pastes it).
-    link = config["BASE_URL"].rstrip("/") + url_for("auth.reset") + "#" + token
-    with force_locale(user.locale if user.locale in ("es", "en") else "es"):
-        subject = _("Set a new password for tid")
-        intro = (
-            _("An administrator asked you to set a new password.")
-            if forced
-            else _("Someone (we hope you) asked to set a new password for this account.")
-        )
-        body = "\n\n".join(
-            [
-                intro,
-                _("Open this link within %(minutes)s minutes; it works once:")
-                % {"minutes": minutes},
-                link,
-                _("If the page asks for the code from the email, it is: %(code)s")
-                % {"code": token},
-                _("If you did not ask for it, ignore this message: your password stays."),
-            ]
-        )
-    settings = mail.MailSettings.from_config(config)
-
-    def _send() -> None:
-        try:
-            mail.send(settings, [user.email], subject, body)
-        except Exception:  # the person can ask again; the log says why it failed
-            log.exception("password reset mail to account %s failed", user.id)
-
-    threading.Thread(target=_send, daemon=True).start()
-
-
 @bp.route("/password/forgot", methods=["GET", "POST"])
 @public
 def forgot() -> Any:
@@ -369,12 +329,21 @@ def forgot() -> Any:
     db.commit()
     if isinstance(refused, throttle.Refused):
         return _refusal(refused, "auth/forgot.html", sent=False)
-    minutes = int(current_app.config.get("PASSWORD_RESET_MINUTES") or 60)
-    found = passwords.request_reset(session=db, email=email, lifetime=timedelta(minutes=minutes))
-    db.commit()
-    if found is not None:
-        send_reset_mail(*found)
+    user = passwords.account_to_reset(session=db, email=email)
+    if user is not None:
+        queue_reset_mail(user, forced=False)
     return render_template("auth/forgot.html", error=None, sent=True)
+
+
+def queue_reset_mail(user: User, *, forced: bool) -> None:
+    """A link to set a new password, mailed by a worker (tid/tasks.py); a queue out of reach
+    is logged, and the worker's sweep sends the job again."""
+    from tid import tasks
+
+    try:
+        tasks.queue_reset_mail(current_app._get_current_object(), user, forced=forced)  # type: ignore[attr-defined]
+    except Exception:
+        log.exception("the password reset mail of account %s could not be queued", user.id)
 
 
 @bp.route("/password/reset", methods=["GET", "POST"])
