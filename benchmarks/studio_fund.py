@@ -21,8 +21,7 @@ from typing import Any
 
 from sizes import pick
 
-from tid.demo import fund_figures
-from tid.rules import calculators, fund_compare
+from tid.rules import calculators, fund_compare, fund_example
 from tid.rules.reform import parse_reform
 
 TARGET_MS = 200.0
@@ -53,7 +52,7 @@ def _median_ms(work: Callable[[], object], runs: int = RUNS) -> float:
 
 def measure() -> list[str]:
     """Time the reform and the law on the 78 municipalities; the lines to print."""
-    document = fund_figures.document()
+    document = fund_example.document()
     reform = parse_reform(REFORM)
 
     def under_reform() -> fund_compare.Comparison | None:

@@ -411,3 +411,31 @@ def test_no_two_packages_hold_a_module_of_one_name_but_for_a_stated_reason() -> 
         if shared.get(n) != packages
     } == {}, "the packages holding a listed name changed: update SHARED_NAMES"
     assert "jobs" not in shared and "tasks" not in shared
+
+
+# The only modules outside the demo package that may import it: the command that loads it.
+MAY_IMPORT_THE_DEMO = ("tid.cli.demo",)
+
+
+def _importers_of_the_demo(modules: Mapping[str, Path]) -> set[str]:
+    """The modules, outside ``tid.demo``, that import anything of it (anywhere in them, under
+    ``if TYPE_CHECKING`` too)."""
+    return {
+        module
+        for module, path in modules.items()
+        if not _within(module, ("tid.demo",))
+        and any(_within(t, ("tid.demo",)) for t, _ in _imports(module, path, type_checking=True))
+    }
+
+
+def test_no_production_module_imports_the_demo() -> None:
+    # The demo's invented people and figures stand on the product, never under it: a page or
+    # a document that needs example figures finds them in their own home.
+    assert sorted(_importers_of_the_demo(MODULES) - set(MAY_IMPORT_THE_DEMO)) == []
+    assert _importers_of_the_demo(MODULES) >= set(MAY_IMPORT_THE_DEMO)
+
+
+def test_the_demo_check_sees_an_import_inside_a_function(tmp_path: Path) -> None:
+    source = tmp_path / "m.py"
+    source.write_text("def f():\n    from tid.demo import base\n", encoding="utf-8")
+    assert _importers_of_the_demo({"tid.web.m": source}) == {"tid.web.m"}

@@ -138,6 +138,8 @@ def test_the_scheduler_runs_the_digest_daily_and_once_at_start(app: Flask) -> No
     scheduler = tid_scheduler.configure(BackgroundScheduler(), app)
     ids = sorted(job.id for job in scheduler.get_jobs())
     assert ids == [
+        "account_statements",
+        "account_statements_at_start",
         "archive_verify",
         "daily_digest",
         "daily_digest_at_start",
@@ -145,6 +147,9 @@ def test_the_scheduler_runs_the_digest_daily_and_once_at_start(app: Flask) -> No
         "scheduler_heartbeat",
         "yearly_notices",
     ]
+    # The day's round of the yearly statements as each day begins in Puerto Rico.
+    statements = scheduler.get_job("account_statements")
+    assert "hour='0'" in str(statements.trigger) and "minute='1'" in str(statements.trigger)
     daily = scheduler.get_job("daily_digest")
     assert "hour='6'" in str(daily.trigger) and "minute='0'" in str(daily.trigger)
     yearly = scheduler.get_job("yearly_notices")

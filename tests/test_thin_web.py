@@ -96,3 +96,107 @@ def test_the_check_sees_a_query() -> None:
         "line 2: .get(User, …)",
         "line 3: .exec(…)",
     ]
+
+
+# --------------------------------------------------------------------------------------
+# Commits and rollbacks: a page's write is committed or rolled back by the one submit helper
+# (tid/web/forms.py ``Form``), or by the service that owns the steps (a sign-in commits its
+# count before it checks the password). The modules below still call ``.commit()`` or
+# ``.rollback()`` themselves, with how many times; a count may only go down (a module that
+# needs fewer is lowered here, one that needs none leaves the list).
+COMMITS_OUTSIDE_THE_FORM: dict[str, int] = {
+    "account/fields.py": 1,
+    "account/payment_pages.py": 4,
+    "account/spending.py": 1,
+    "account/statement.py": 1,
+    "admin.py": 3,
+    "auth.py": 8,
+    "calc_guard.py": 1,
+    "jobs.py": 1,
+    "leaving.py": 2,
+    "petition_files.py": 1,
+    "petitions.py": 2,
+    "portal.py": 4,
+    "portal_account.py": 2,
+    "portal_email.py": 2,
+    "public_api.py": 1,
+    "public_fragments.py": 1,
+    "public_pages.py": 2,
+    "verification_pages.py": 3,
+}
+SUBMIT_HELPER = "forms.py"
+
+
+def _commits(source: str) -> int:
+    """The calls of ``.commit()`` and ``.rollback()`` on anything."""
+    return sum(
+        1
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("commit", "rollback")
+    )
+
+
+def test_commits_and_rollbacks_outside_the_submit_helper_only_go_down() -> None:
+    found = {
+        str(path.relative_to(WEB)): _commits(path.read_text(encoding="utf-8"))
+        for path in _modules()
+        if str(path.relative_to(WEB)) != SUBMIT_HELPER
+    }
+    found = {name: count for name, count in found.items() if count}
+    more = {n: c for n, c in found.items() if c > COMMITS_OUTSIDE_THE_FORM.get(n, 0)}
+    assert more == {}, "commit through the submit helper (tid/web/forms.py) or the service"
+    fewer = {n: c for n, c in found.items() if c < COMMITS_OUTSIDE_THE_FORM[n]}
+    gone = sorted(set(COMMITS_OUTSIDE_THE_FORM) - set(found))
+    assert (fewer, gone) == ({}, []), "fewer now: lower the count (or remove the module)"
+    assert sum(found.values()) <= 41
+
+
+def test_the_commit_count_sees_commits_and_rollbacks() -> None:
+    source = "db.commit()\nget_session().rollback()\nsession.commit\nform.saved('x', '/')\n"
+    assert _commits(source) == 2
+
+
+# The sign-in's routes read the form and render; the service decides (password, second
+# factor, the throttle and its lock-outs): tid/services/sign_in.py.
+SIGN_IN_ROUTES = ("login", "second_factor", "enrol", "reset", "_confirmed", "_finish_login")
+DECIDED_BY_THE_SERVICE = ("throttle", "users", "passwords", "two_factor")
+# What a route may still ask of them: which page a person waiting for their second factor
+# gets, and the reset link's person and its new password (the form's one write); what these
+# prove is the service's to decide.
+MAY_READ = ("two_factor.is_enabled", "passwords.reset_user", "passwords.reset_with_token")
+SERVICE_STEPS = {"by_password", "by_code", "open_login", "enrolled", "by_reset_link", "confirm"}
+
+
+def _calls_in(function: ast.FunctionDef) -> set[str]:
+    """``module.name`` of every call of an attribute of a plain name in ``function``."""
+    return {
+        f"{node.func.value.id}.{node.func.attr}"
+        for node in ast.walk(function)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+    }
+
+
+def test_the_sign_in_routes_call_one_service_that_decides() -> None:
+    tree = ast.parse((WEB / "auth.py").read_text(encoding="utf-8"))
+    functions = {
+        node.name: node
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef) and node.name in SIGN_IN_ROUTES
+    }
+    assert sorted(functions) == sorted(SIGN_IN_ROUTES)
+    deciding = {
+        name: sorted(
+            call
+            for call in _calls_in(function)
+            if (call.split(".")[0] in DECIDED_BY_THE_SERVICE and call not in MAY_READ)
+            or call.endswith((".commit", ".rollback"))
+        )
+        for name, function in functions.items()
+    }
+    assert {name: calls for name, calls in deciding.items() if calls} == {}
+    used = {c.split(".")[1] for f in functions.values() for c in _calls_in(f)}
+    assert used | {"reserve"} >= SERVICE_STEPS

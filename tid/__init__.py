@@ -80,15 +80,15 @@ def register_pdf_warm_up(app: Flask) -> None:
     background, so that its first reader of a document does not wait for WeasyPrint, the
     fonts and the templates to load: at once when the app is made for a web server (gunicorn
     makes one per worker), at the first request when the command line made it (``tid run``;
-    its other commands serve no pages). The thread then prepares the yearly statements readers
-    open first (:mod:`tid.web.account.prepared`). Off under tests and with
+    its other commands serve no pages). It warms this process's own memory, which no queued
+    job in a worker can do; the day's round of the statements readers open first is the
+    scheduler's job (:mod:`tid.web.account.prepared`). Off under tests and with
     ``PDF_WARM_UP = false``."""
     if app.config.get("TESTING") or not app.config.get("PDF_WARM_UP", True):
         return
     from jinja2 import TemplateError
 
     from tid.render import pdf
-    from tid.web.account import prepared
 
     def warm() -> None:
         pdf.warm()
@@ -97,8 +97,6 @@ def register_pdf_warm_up(app: Flask) -> None:
                 app.jinja_env.get_template(name)
             except TemplateError:  # said by the request that renders it, in its place
                 app.logger.exception("a document's template does not compile: %s", name)
-        if prepared.preparing(app):
-            prepared.prepare_each_day(app)
 
     def start() -> None:
         threading.Thread(target=warm, name="pdf-warm-up", daemon=True).start()

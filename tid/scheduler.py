@@ -30,6 +30,7 @@ from tid.scheduled_jobs import (
 )
 
 log = logging.getLogger(__name__)
+STATEMENTS = "account_statements"  # the day's round of the yearly statements
 
 
 def digest_job(app: Flask) -> None:
@@ -71,6 +72,15 @@ def owner_mail_job(app: Flask) -> None:
         log.exception("owners' mail could not be queued")
 
 
+def statements_job(app: Flask) -> None:
+    """The scheduled call: queue the day's round of the yearly statements readers open first
+    (tid/web/account/prepared.py) for a worker; a day already queued is a quiet no-op."""
+    try:
+        tasks.schedule(app, tasks.ACCOUNT_STATEMENTS, today_for(app))
+    except Exception:
+        log.exception("the yearly statements could not be queued")
+
+
 def heartbeat_job(app: Flask, name: str) -> None:
     """The scheduler says it is alive (the installation's checks look for it)."""
     from tid.services import background_jobs
@@ -94,6 +104,7 @@ def configure(scheduler: Any, app: Flask, *, catch_up: bool = True, delay: float
         (yearly_notices_job, YEARLY_NOTICES, {"hour": DIGEST_HOUR - 1, "minute": 30}, 6),
         (owner_mail_job, OWNER_MAIL, {"hour": OWNER_MAIL_HOUR, "minute": 0}, 12),
         (archive_verify_job, ARCHIVE_VERIFY, {"day_of_week": "sun", "hour": 4, "minute": 0}, 24),
+        (statements_job, STATEMENTS, {"hour": 0, "minute": 1}, 24),
     ]
     for function, job_id, when, grace_hours in timetable:
         scheduler.add_job(
@@ -121,13 +132,14 @@ def configure(scheduler: Any, app: Flask, *, catch_up: bool = True, delay: float
         next_run_time=datetime.now(PUERTO_RICO),
     )
     if catch_up:
-        scheduler.add_job(
-            job,
-            args=[app],
-            id=f"{DAILY_DIGEST}_at_start",
-            replace_existing=True,
-            next_run_time=datetime.now(PUERTO_RICO) + timedelta(seconds=delay),
-        )
+        for at_start, name in ((job, DAILY_DIGEST), (statements_job, STATEMENTS)):
+            scheduler.add_job(
+                at_start,
+                args=[app],
+                id=f"{name}_at_start",
+                replace_existing=True,
+                next_run_time=datetime.now(PUERTO_RICO) + timedelta(seconds=delay),
+            )
     return scheduler
 
 

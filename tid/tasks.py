@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import secrets
 import threading
 import time
 from collections.abc import Callable
@@ -57,6 +58,8 @@ DOCUMENTS_INDEX = "documents.index"
 DOCUMENTS_RECOGNIZE = "documents.recognize"
 INSTALLATION_CHECKS = "installation.checks"
 DISTRICT_EXPORT = "district.export"
+ACCOUNT_STATEMENTS = "scheduler.account_statements"
+PASSWORD_RESET_MAIL = "auth.reset_mail"
 
 # What each kind of job is called on the jobs page.
 KIND_LABELS = {
@@ -78,6 +81,8 @@ KIND_LABELS = {
     DOCUMENTS_RECOGNIZE: N_("Make a scan searchable"),
     INSTALLATION_CHECKS: N_("Check the mail server and the backups"),
     DISTRICT_EXPORT: N_("Export the district's whole record"),
+    ACCOUNT_STATEMENTS: N_("Lay out the yearly statements readers open first"),
+    PASSWORD_RESET_MAIL: N_("Email a link to set a new password"),
 }
 
 
@@ -573,6 +578,95 @@ def _yearly_notices(ctx: Context) -> Outcome:
 
     scheduled_jobs.run_yearly_notices(ctx.app, day=_day(ctx.params["day"]))
     return Outcome(ctx.url("notices.dashboard"), N_("Yearly notices prepared."))
+
+
+@handler(ACCOUNT_STATEMENTS)
+def _account_statements(ctx: Context) -> Outcome:
+    """The day's round of the yearly statements, laid out before anyone asks for them."""
+    from tid.web.account import prepared
+
+    prepared.prepare_readers_statements(ctx.app)
+    return Outcome("", N_("The yearly statements readers open first are laid out."))
+
+
+def queue_reset_mail(app: Flask, user: Any, *, forced: bool) -> None:
+    """Queue the mail of a link to set a new password for ``user`` (forced: an
+    administrator asked). The worker makes the link's token: neither the queue nor the
+    job's row holds it, and the request takes as long whether or not an account exists."""
+    engine: Engine = app.extensions["tid.engine"]
+    with Session(engine, expire_on_commit=False) as session:
+        job, _created = job_service.start(
+            session=session,
+            token=f"{PASSWORD_RESET_MAIL}:{secrets.token_hex(16)}",
+            kind=PASSWORD_RESET_MAIL,
+            actor=audit.Actor(user.email, user.id),
+            params={"user_id": user.id, "forced": forced},
+            district_id=None,
+            locale=user.locale,
+        )
+    enqueue(app, job.id or 0)
+
+
+def _reset_message(ctx: Context, user: Any, token: str, *, forced: bool) -> tuple[str, str]:
+    """The reset link's subject and body, in the account's language."""
+    from flask_babel import force_locale
+    from flask_babel import gettext as _
+
+    minutes = int(ctx.app.config.get("PASSWORD_RESET_MINUTES") or 60)
+    # The token rides in the fragment: browsers never send it, so no access log keeps it
+    # (the page's script puts it in the form; without script the person pastes it).
+    link = ctx.app.config["BASE_URL"].rstrip("/") + ctx.url("auth.reset") + "#" + token
+    with (
+        ctx.app.test_request_context("/"),
+        force_locale(user.locale if user.locale in ("es", "en") else "es"),
+    ):
+        subject = _("Set a new password for tid")
+        intro = (
+            _("An administrator asked you to set a new password.")
+            if forced
+            else _("Someone (we hope you) asked to set a new password for this account.")
+        )
+        body = "\n\n".join(
+            [
+                intro,
+                _("Open this link within %(minutes)s minutes; it works once:")
+                % {"minutes": minutes},
+                link,
+                _("If the page asks for the code from the email, it is: %(code)s")
+                % {"code": token},
+                _("If you did not ask for it, ignore this message: your password stays."),
+            ]
+        )
+    return str(subject), body
+
+
+@handler(PASSWORD_RESET_MAIL)
+def _password_reset_mail(ctx: Context) -> Outcome:
+    """A link to set a new password: its token made and kept (its hash only) here, mailed
+    once committed; an account no longer active gets nothing."""
+    from datetime import timedelta
+
+    from tid import mail
+    from tid.services import passwords, users
+
+    user = users.account(session=ctx.session, user_id=int(ctx.params["user_id"]))
+    minutes = int(ctx.app.config.get("PASSWORD_RESET_MINUTES") or 60)
+    found = passwords.request_reset(
+        session=ctx.session,
+        email=user.email if user is not None else "",
+        lifetime=timedelta(minutes=minutes),
+    )
+    if found is None:
+        return Outcome("", KIND_LABELS[PASSWORD_RESET_MAIL])
+    person, token = found
+    subject, body = _reset_message(ctx, person, token, forced=bool(ctx.params.get("forced")))
+    settings = mail.MailSettings.from_config(ctx.app.config)
+    address = person.email
+    return Outcome(
+        "",
+        KIND_LABELS[PASSWORD_RESET_MAIL],
+        then=lambda: mail.send(settings, [address], subject, body),
+    )
 
 
 @handler(INSTALLATION_CHECKS)

@@ -22,7 +22,7 @@ from tests.browser.harness import (
     shoot,
     t,
 )
-from tid.demo import fund_figures
+from tid.rules import fund_example
 
 pytestmark = pytest.mark.xdist_group("reforms")
 
@@ -84,7 +84,7 @@ def test_a_reform_of_the_fund_is_built_and_opened_by_anyone(
     page.get_by_role("link", name="The Equalization Fund, municipality by municipality").click()
     expect(page.locator("main")).to_contain_text("Invented figures.")
     rows = page.locator("#side-by-side tbody tr")
-    expect(rows).to_have_count(len(fund_figures.MUNICIPALITIES))
+    expect(rows).to_have_count(len(fund_example.MUNICIPALITIES))
     expect(page.locator("#side-by-side")).to_contain_text("held harmless under the reform only")
     # Sorted by name, then by the largest loss first.
     page.locator("#side-by-side thead").get_by_role("link", name="Municipality").click()

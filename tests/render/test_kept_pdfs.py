@@ -78,8 +78,7 @@ def test_a_web_worker_warms_up_and_tests_do_not(
     assert not testing.before_request_funcs and command_line.before_request_funcs[None]
     assert warmed == []  # the command line's app warms up at its first request only
     # a web server's worker: at once (its templates: none here, the app's filters are not)
-    # It then prepares the readers' statements: this bare app has no database, which is
-    # logged, not raised in the thread.
+    # (The readers' statements are the scheduler's daily job: tests/web/account/test_prepared.py.)
     register_pdf_warm_up(Flask("served", template_folder=str(tmp_path)))
     for _ in range(6000):  # up to a minute on a busy machine
         if warmed:

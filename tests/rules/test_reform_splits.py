@@ -13,8 +13,7 @@ from hypothesis import strategies as st
 
 from tests.calc_documents import DOCUMENTS
 from tests.conftest import examples
-from tid.demo import fund_figures
-from tid.rules import fund_compare, params
+from tid.rules import fund_compare, fund_example, params
 from tid.rules.errors import InputError
 from tid.rules.reform import parse_reform
 from tid.rules.reform_compare import compare
@@ -64,7 +63,7 @@ def test_a_reform_that_undoes_its_base_gives_the_laws_result_everywhere(
     undo = _reform([(n, FY_START, _law_from(n, FY_START)) for n in undone], base="base")
     reform = parse_reform(undo, resolve={"base": base}.get)
     assert len(reform.stack) == 2
-    document = fund_figures.document()
+    document = fund_example.document()
     for scale in (True, False):
         compared, comparison = fund_compare.compare_fund(document, reform, scale=scale)
         assert compared["under_reform"] == compared["under_law"]

@@ -17,7 +17,8 @@ from sqlmodel import Session, select
 
 from tests.conftest import PASSWORD, People, login
 from tests.smtp_support import Inbox, smtp  # noqa: F401  (the fixture)
-from tid.models import AuditEvent, PasswordReset, User
+from tid import tasks
+from tid.models import AuditEvent, Job, PasswordReset, User
 from tid.rules.errors import InputError
 from tid.services import audit, passwords, users
 
@@ -36,7 +37,9 @@ def mail_app(app: Flask, smtp: tuple[Inbox, int]) -> Iterator[tuple[Flask, Inbox
     yield app, inbox
 
 
-def _wait_for(inbox: Inbox, count: int) -> list[tuple[list[str], Message]]:
+def _wait_for(app: Flask, inbox: Inbox, count: int) -> list[tuple[list[str], Message]]:
+    """The messages mailed once a worker has run the queued jobs (a reset link's mail is one)."""
+    tasks.run_pending(app)
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         with inbox.lock:
@@ -139,7 +142,7 @@ def test_forgot_password_mails_a_single_use_link(
     login(signed_in, people.association)
     response = client.post("/password/forgot", data={"email": people.association.email.upper()})
     assert response.status_code == 200
-    ((to, message),) = _wait_for(inbox, 1)
+    ((to, message),) = _wait_for(app, inbox, 1)
     assert to == [people.association.email]
     from email.header import decode_header, make_header
 
@@ -160,6 +163,26 @@ def test_forgot_password_mails_a_single_use_link(
     login(app.test_client(), people.association, NEW)
 
 
+def test_the_reset_mail_is_queued_and_no_row_holds_its_link(
+    mail_app: tuple[Flask, Inbox], session: Session, people: People
+) -> None:
+    """The request queues the mail (no thread of the web sends it); the worker makes the
+    link's token, so the job's row and the queue never hold it."""
+    app, inbox = mail_app
+    client = app.test_client()
+    assert client.post("/password/forgot", data={"email": people.auditor.email}).status_code == 200
+    (job,) = session.exec(select(Job).where(Job.kind == tasks.PASSWORD_RESET_MAIL)).all()
+    assert job.state == "queued" and job.user_id == people.auditor.id
+    assert session.exec(select(PasswordReset)).all() == []  # no link made yet
+    ((to, message),) = _wait_for(app, inbox, 1)
+    assert to == [people.auditor.email]
+    link = _link(message)
+    session.refresh(job)
+    assert job.state == "done"
+    assert link not in f"{job.token} {job.params} {job.target}"
+    assert _reset(client, link, NEW).status_code == 302
+
+
 def test_an_unknown_email_gets_the_same_page_and_no_mail(
     mail_app: tuple[Flask, Inbox], people: People
 ) -> None:
@@ -172,7 +195,7 @@ def test_an_unknown_email_gets_the_same_page_and_no_mail(
     assert csrf.sub("", known.get_data(as_text=True)) == csrf.sub(
         "", unknown.get_data(as_text=True)
     )
-    messages = _wait_for(inbox, 1)
+    messages = _wait_for(app, inbox, 1)
     time.sleep(0.5)
     assert [to for to, _m in inbox.messages] == [[people.auditor.email]]
     del messages
@@ -185,7 +208,7 @@ def test_a_reset_link_expires(
     app.config["PASSWORD_RESET_MINUTES"] = 15
     client = app.test_client()
     client.post("/password/forgot", data={"email": people.auditor.email})
-    ((_to, message),) = _wait_for(inbox, 1)
+    ((_to, message),) = _wait_for(app, inbox, 1)
     body = message.get_payload(decode=True)
     assert isinstance(body, bytes) and "15" in body.decode()
     link = _link(message)
@@ -202,7 +225,7 @@ def test_reset_requests_are_limited(mail_app: tuple[Flask, Inbox], people: Peopl
         for _ in range(4)
     ]
     assert statuses == [200, 200, 200, 429]
-    _wait_for(inbox, 3)
+    _wait_for(app, inbox, 3)
     time.sleep(0.3)
     assert len(inbox.messages) == 3
 
@@ -222,7 +245,7 @@ def test_an_administrator_forces_a_new_password(
         "/login", data={"email": people.clerk.email, "password": PASSWORD}
     )
     assert again.status_code == 401
-    ((to, message),) = _wait_for(inbox, 1)
+    ((to, message),) = _wait_for(app, inbox, 1)
     assert to == [people.clerk.email]
     link = _link(message)
     assert _reset(clerk, link, NEW).status_code == 302
@@ -241,7 +264,7 @@ def test_changing_the_password_spends_every_open_reset_link(
     app, inbox = mail_app
     client = app.test_client()
     client.post("/password/forgot", data={"email": people.clerk.email})
-    ((_to, message),) = _wait_for(inbox, 1)
+    ((_to, message),) = _wait_for(app, inbox, 1)
     link = _link(message)
     signed_in = app.test_client()
     login(signed_in, people.clerk)
@@ -267,7 +290,7 @@ def test_no_access_log_keeps_a_reset_token(
 
     app, inbox = mail_app
     app.test_client().post("/password/forgot", data={"email": people.auditor.email})
-    ((_to, message),) = _wait_for(inbox, 1)
+    ((_to, message),) = _wait_for(app, inbox, 1)
     token = _link(message)
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

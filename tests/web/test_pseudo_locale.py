@@ -55,7 +55,7 @@ from tests.conftest import BACKENDS, login, make_test_app
 from tests.pdf_checks import page_text
 from tests.web.access_table import ACCESS, PUBLIC, SAMPLE_VALUES
 from tid import tasks
-from tid.demo import DEMO_PASSWORD, fund_figures, portal_sample
+from tid.demo import DEMO_PASSWORD, portal_sample
 from tid.models import (
     BillingRun,
     District,
@@ -70,6 +70,7 @@ from tid.models import (
     User,
 )
 from tid.rules import calculators as forms
+from tid.rules import fund_example
 from tid.services import notices as notice_service
 from tid.services.studio import reach
 
@@ -378,7 +379,7 @@ def data_words(session: Session) -> set[str]:
                 if isinstance(value, str):
                     words.update(_WORD.findall(value))
     # the municipalities of the Equalization Fund's invented figures: data kept in no table
-    for name in fund_figures.MUNICIPALITIES:
+    for name in fund_example.MUNICIPALITIES:
         words.update(_WORD.findall(name))
     return words
 

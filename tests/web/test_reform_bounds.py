@@ -19,8 +19,8 @@ from sqlmodel import Session
 
 from tests.conftest import People, login, make_test_app
 from tid.db import engine
-from tid.demo import fund_figures
 from tid.documents import reform_note
+from tid.rules import fund_example
 from tid.rules.reform import MAX_CHANGES, MAX_DEPTH
 from tid.services import heavy_work
 from tid.services.reform_library import MAX_STACK_CHANGES
@@ -249,7 +249,7 @@ def test_the_fund_on_the_example_figures_is_computed_once_per_reform(
     assert [c.status_code for c in csvs] == [200, 200] and csvs[0].data == csvs[1].data
     assert len(computed) == 2
     # Figures of the reader's own are computed for the reader, and kept for no one.
-    figures = fund_figures.document()
+    figures = fund_example.document()
     mine = {**figures, "municipalities": figures["municipalities"][:-1]}
     posted = anonymous.post(
         f"/reforms/{public_id}/fund", data={"document": json.dumps(mine), "example": "1"}

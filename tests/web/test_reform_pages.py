@@ -23,8 +23,8 @@ from tests.conftest import People, login
 from tests.pdf_checks import assert_archival
 from tid import i18n
 from tid.cli.calc import calc_command
-from tid.demo import fund_figures
 from tid.documents import calc_tables
+from tid.rules import fund_example
 
 LOTTERY = "equalization.lottery_share_rate"
 THRESHOLD = "equalization.hold_harmless.threshold"
@@ -235,13 +235,13 @@ def test_the_fund_municipality_by_municipality(
     assert page.status_code == 200
     text = _text(page)
     assert "inventad" in text.lower()
-    for name in fund_figures.MUNICIPALITIES:
+    for name in fund_example.MUNICIPALITIES:
         assert name in text
     assert "<svg" in page.get_data(as_text=True)
     by_name = anonymous.get(f"/reforms/{public_id}/fund?by=name-asc").get_data(as_text=True)
     table = by_name.split('id="side-by-side"', 1)[1].split("</table>", 1)[0]
     rows = re.findall(r'<th scope="row">([^<]+)', table)
-    names = [r.strip() for r in rows if r.strip() in fund_figures.MUNICIPALITIES]
+    names = [r.strip() for r in rows if r.strip() in fund_example.MUNICIPALITIES]
     assert names == sorted(names) and len(names) == 78
     csv_file = anonymous.get(f"/reforms/{public_id}/fund?format=csv")
     assert csv_file.mimetype == "text/csv"

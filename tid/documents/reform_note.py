@@ -12,11 +12,10 @@ from sqlmodel import Session
 
 from tid import csv_safe
 from tid.clock import utcnow
-from tid.demo import fund_figures
 from tid.documents import calc_text
 from tid.documents.base import CSV, PDF, Document, Reader
 from tid.render import charts
-from tid.rules import calculators, fund_compare, reform_compare
+from tid.rules import calculators, fund_compare, fund_example, reform_compare
 from tid.rules.errors import N_, InputError
 from tid.rules.reform import Reform, describe
 from tid.services import reform_library
@@ -98,7 +97,7 @@ def reform_note_pdf(session: Session | None, *, reader: Reader, reform: str | Re
     lines = describe(opened)
     fund: dict[str, Any] | None = None
     if any(line.parameter.startswith("equalization.") for line in lines):
-        compared, comparison = fund_comparison(opened, fund_figures.document())
+        compared, comparison = fund_comparison(opened, fund_example.document())
         fund = {"compared": compared, "comparison": comparison}
     pdf = reader.pdf(
         "pdf/reform_note.html",

@@ -15,7 +15,7 @@ from tid.render.qr import qr_svg_data_uri
 from tid.rules.errors import N_, InputError
 from tid.rules.roll_changes import KINDS
 from tid.services import audit, issued
-from tid.services.notices.archived import archived_bytes
+from tid.services.archive.store import archived_bytes
 from tid.services.roll_check import billing_statement as statements
 
 NO_STATEMENT = N_("There is no such statement in this district.")

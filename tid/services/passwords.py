@@ -160,6 +160,17 @@ def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def account_to_reset(*, session: Session, email: str) -> User | None:
+    """The active account a reset link for ``email`` goes to (None when there is none: the
+    caller answers the same either way); the link itself is made where it is mailed
+    (:func:`request_reset`)."""
+    email = email.strip().lower()[:254]
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in email):
+        return None  # no account has such an address (and PostgreSQL refuses NUL)
+    user = session.exec(select(User).where(User.email == email)).first()
+    return user if user is not None and user.active else None
+
+
 def request_reset(
     *, session: Session, email: str, lifetime: timedelta = RESET_LIFETIME
 ) -> tuple[User, str] | None:

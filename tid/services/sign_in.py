@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -27,7 +27,7 @@ from sqlmodel import Session, col, delete, select
 
 from tid.clock import utcnow
 from tid.models import KnownDevice, Throttle, User
-from tid.services import audit, throttle
+from tid.services import audit, passwords, throttle, two_factor, users
 
 UNKNOWN_MAX_DELAY = timedelta(minutes=5)
 DEVICE_LIFETIME = timedelta(days=365)  # a device unused this long is forgotten
@@ -205,3 +205,148 @@ def lift_lockout(*, session: Session, actor: audit.Actor, throttle_id: int) -> b
         return False
     throttle.lift(session=session, actor=actor, key=row.key)
     return True
+
+
+# --------------------------------------------------------------------------------------
+# A sign-in, step by step: the web reads the form and renders what each step comes to.
+
+REFUSED = "refused"  # too many failures: wait (``Step.refused`` says how long)
+WRONG = "wrong"  # the email and password, or the code, are not right
+CODE = "code"  # the password was right; the code from the authenticator app comes next
+ENROL = "enrol"  # the password was right; the role owes a second factor not yet set up
+SIGNED_IN = "signed_in"  # proven: :func:`open_login` opens the login
+
+
+@dataclass(frozen=True)
+class Browser:
+    """Who is asking, as the request says: the client's address, the device ids its cookie
+    holds, and the installation's limits."""
+
+    address: str
+    device_ids: Sequence[str]
+    limits: Limits
+
+
+@dataclass(frozen=True)
+class Step:
+    """What an attempt came to (one of :data:`REFUSED`, :data:`WRONG`, :data:`CODE`,
+    :data:`ENROL`, :data:`SIGNED_IN`), with the person when the password was right, and the
+    recovery codes left after a code."""
+
+    outcome: str
+    user: User | None = None
+    refused: throttle.Refused | None = None
+    recovery_codes_left: int | None = None
+
+
+def reserve(
+    *, session: Session, email: str, browser: Browser
+) -> tuple[list[tuple[str, throttle.Policy]], throttle.Reservation | throttle.Refused]:
+    """The attempt counted before it is checked, and committed: attempts made at once are
+    each counted, whatever the others find."""
+    device = known_device(session=session, ids=browser.device_ids, email=email)
+    found = rules(email=email, address=browser.address, device=device, limits=browser.limits)
+    reservation = throttle.reserve(session=session, rules=found)
+    session.commit()
+    return found, reservation
+
+
+def by_password(
+    *,
+    session: Session,
+    email: str,
+    password: str,
+    browser: Browser,
+    two_factor_roles: Collection[str],
+) -> Step:
+    """The first step: the throttle, then the password, then whether a second factor is
+    owed (enabled, or required of the person's role). A right password gives the client
+    address its attempt back; the account's stays counted until the second factor is
+    given."""
+    found, reservation = reserve(session=session, email=email, browser=browser)
+    if isinstance(reservation, throttle.Refused):
+        return Step(REFUSED, refused=reservation)
+    user = users.authenticate(session=session, email=email, password=password)
+    if user is None or user.id is None:
+        session.commit()
+        return Step(WRONG)
+    enabled = two_factor.is_enabled(user)
+    if enabled or two_factor.is_required(user, two_factor_roles):
+        throttle.release(session=session, reservation=throttle.Reservation(dict(found[1:])))
+        session.commit()
+        return Step(CODE if enabled else ENROL, user=user)
+    throttle.release(session=session, reservation=reservation, clear=[found[0][0]])
+    session.commit()
+    return Step(SIGNED_IN, user=user)
+
+
+def by_code(*, session: Session, user: User, code: str, browser: Browser) -> Step:
+    """The second step, for a person whose password was right: the throttle, then the code
+    from the app or a recovery code (used up)."""
+    found, reservation = reserve(session=session, email=user.email, browser=browser)
+    if isinstance(reservation, throttle.Refused):
+        return Step(REFUSED, refused=reservation)
+    right = two_factor.verify(session=session, user=user, code=code)
+    if not right and not two_factor.use_recovery_code(session=session, user=user, code=code):
+        session.commit()
+        return Step(WRONG, user=user)
+    throttle.release(session=session, reservation=reservation, clear=[found[0][0]])
+    left = two_factor.recovery_codes_left(session=session, user_id=user.id or 0)
+    session.commit()
+    return Step(SIGNED_IN, user=user, recovery_codes_left=left)
+
+
+def open_login(
+    *, session: Session, user: User, browser: Browser, user_agent: str
+) -> tuple[str, list[str]]:
+    """The person is proven: their server-side login opened and this browser remembered as
+    one of their devices; the login's token and the browser's device ids to keep."""
+    login = users.open_login(
+        session=session, user=user, address=browser.address, user_agent=user_agent
+    )
+    ids = remember(session=session, user=user, ids=browser.device_ids)
+    session.commit()
+    return login.token, ids
+
+
+def enrolled(*, session: Session, user: User, browser: Browser) -> None:
+    """The second factor is set up, proven by its first code: the account's attempt, kept
+    counted since the password, is given back and its failures cleared."""
+    device = known_device(session=session, ids=browser.device_ids, email=user.email)
+    account = rules(email=user.email, address=browser.address, device=device, limits=browser.limits)
+    throttle.release(
+        session=session, reservation=throttle.Reservation(dict(account[:1])), clear=[account[0][0]]
+    )
+    session.commit()
+
+
+def by_reset_link(
+    *, session: Session, user: User, browser: Browser, two_factor_roles: Collection[str]
+) -> tuple[Step, list[str]]:
+    """A reset link proved who this is (its new password is set): the account's delays and
+    locks end, and the person is in, or owes their second factor from a browser that is now
+    one of their devices; the browser's device ids to keep (none: it is signed in next)."""
+    clear(session=session, user=user)
+    session.commit()
+    enabled = two_factor.is_enabled(user)
+    if enabled or two_factor.is_required(user, two_factor_roles):
+        ids = remember(session=session, user=user, ids=browser.device_ids)
+        session.commit()
+        return Step(CODE if enabled else ENROL, user=user), ids
+    return Step(SIGNED_IN, user=user), []
+
+
+def confirm(*, session: Session, user: User, answer: str, browser: Browser) -> Step:
+    """A signed-in person confirms a change of their second factor with their password or a
+    current code: counted against the sign-in limits like a password."""
+    found, reservation = reserve(session=session, email=user.email, browser=browser)
+    if isinstance(reservation, throttle.Refused):
+        return Step(REFUSED, refused=reservation)
+    if passwords.verify_password(user, answer) or two_factor.verify(
+        session=session, user=user, code=answer
+    ):
+        throttle.release(session=session, reservation=reservation, clear=[found[0][0]])
+        session.commit()
+        return Step(SIGNED_IN, user=user)
+    session.commit()
+    return Step(WRONG, user=user)

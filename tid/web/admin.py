@@ -97,25 +97,17 @@ def users_set_active(user_id: int) -> Any:
 @require("admin")
 def users_force_reset(user_id: int) -> Any:
     """The account's password stops working, its logins end, and a reset link is mailed."""
-    from datetime import timedelta
-
-    from flask import current_app
 
     from tid.services import passwords
-    from tid.web.auth import send_reset_mail
+    from tid.web.auth import queue_reset_mail
 
     db = get_session()
     form = Form()
     user = form.write(lambda: passwords.force_reset(session=db, actor=me().actor, user_id=user_id))
     if user is None:
         return form.refusal(url_for("admin.users_list"))
-    minutes = int(current_app.config.get("PASSWORD_RESET_MINUTES") or 60)
-    found = passwords.request_reset(
-        session=db, email=user.email, lifetime=timedelta(minutes=minutes)
-    )
     db.commit()
-    if found is not None:
-        send_reset_mail(*found, forced=True)
+    queue_reset_mail(user, forced=True)
     flash(
         _("The password of %(email)s no longer works; a link to set a new one was emailed.")
         % {"email": user.email}

@@ -10,7 +10,6 @@ steps, the same argon2 work and the same answers as a known one.
 from __future__ import annotations
 
 import logging
-import threading
 from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
@@ -28,12 +27,10 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import force_locale
 from flask_babel import gettext as _
 from flask_login import login_user, logout_user
 from itsdangerous import BadSignature, URLSafeSerializer
 
-from tid import mail
 from tid.clock import utcnow
 from tid.db import get_session
 from tid.models import User
@@ -85,24 +82,19 @@ def _device_ids() -> list[str]:
     return ids[: sign_in.DEVICES_PER_BROWSER]
 
 
-def _login_rules(email: str) -> list[tuple[str, throttle.Policy]]:
-    """The keys of a sign-in for this email from this browser (see tid/services/sign_in.py):
-    its own device's if it signed in to the account before, else the account's and the
-    address's."""
+def _browser() -> sign_in.Browser:
+    """This request's client, the devices its cookie names, and the installation's limits
+    (see tid/services/sign_in.py)."""
     config = current_app.config
     limits = sign_in.Limits(
         after=max(1, int(config.get("LOGIN_LOCKOUT_AFTER") or 10)),
         lockout=timedelta(minutes=max(1, int(config.get("LOGIN_LOCKOUT_MINUTES") or 30))),
     )
-    device = sign_in.known_device(session=get_session(), ids=_device_ids(), email=email)
-    return sign_in.rules(email=email, address=_client(), device=device, limits=limits)
+    return sign_in.Browser(address=_client(), device_ids=_device_ids(), limits=limits)
 
 
-def _remember_device(user: User) -> None:
-    """This browser signed in to the account: it becomes (or stays) a known device."""
-    db = get_session()
-    ids = sign_in.remember(session=db, user=user, ids=_device_ids())
-    db.commit()
+def _remember_device(ids: list[str]) -> None:
+    """This browser signed in to the account: its cookie names it as a known device."""
     value = _device_signer().dumps(ids)
     secure = bool(current_app.config.get("SESSION_COOKIE_SECURE")) or request.is_secure
 
@@ -140,21 +132,19 @@ def _refusal(refused: throttle.Refused, template: str, **context: Any) -> Any:
 
 def _finish_login(user: User) -> Any:
     """Open the server-side login and send the person on."""
-    db = get_session()
-    login = users.open_login(
-        session=db,
+    token, ids = sign_in.open_login(
+        session=get_session(),
         user=user,
-        address=_client(),
+        browser=_browser(),
         user_agent=request.headers.get("User-Agent", ""),
     )
-    db.commit()
-    _remember_device(user)
+    _remember_device(ids)
     target = _safe_next(_pending().get("next") or request.args.get("next"))
     session.clear()
     login_user(
         AuthUser(
             id=user.id or 0,
-            token=login.token,
+            token=token,
             email=user.email,
             name=user.name,
             role=user.role,
@@ -196,41 +186,32 @@ def login() -> Any:
         error = _("Enter your email and your password.")
         return render_template("auth/login.html", values=values, error=error), 422
     if request.method == "POST":
-        db = get_session()
-        rules = _login_rules(email)
-        reservation = throttle.reserve(session=db, rules=rules)
-        db.commit()
-        if isinstance(reservation, throttle.Refused):
-            return _refusal(reservation, "auth/login.html", values=values)
-        user = users.authenticate(session=db, email=email, password=password)
-        if user is None or user.id is None:
-            db.commit()
+        step = sign_in.by_password(
+            session=get_session(),
+            email=email,
+            password=password,
+            browser=_browser(),
+            two_factor_roles=current_app.config.get("TWO_FACTOR_ROLES", frozenset()),
+        )
+        if step.refused is not None:
+            return _refusal(step.refused, "auth/login.html", values=values)
+        if step.user is None:
             error = _("Wrong email or password.")
-        elif _owes_second_factor(user):
-            # The password was right: the address gets its attempt back, the account's
-            # stays counted until the second factor is given.
-            throttle.release(session=db, reservation=throttle.Reservation(dict(rules[1:])))
-            db.commit()
-            return _ask_second_factor(user)
+        elif step.outcome in (sign_in.CODE, sign_in.ENROL):
+            return _ask_second_factor(step.user, step.outcome)
         else:
-            throttle.release(session=db, reservation=reservation, clear=[rules[0][0]])
-            return _finish_login(user)
+            return _finish_login(step.user)
     return render_template("auth/login.html", values=values, error=error), (401 if error else 200)
 
 
-def _owes_second_factor(user: User) -> bool:
-    roles = current_app.config.get("TWO_FACTOR_ROLES", frozenset())
-    return two_factor.is_enabled(user) or two_factor.is_required(user, roles)
-
-
-def _ask_second_factor(user: User) -> Any:
+def _ask_second_factor(user: User, outcome: str) -> Any:
     """The password is proven: the code from the app (or enrolment) comes next."""
     session[PENDING_KEY] = {
         "uid": user.id,
         "since": utcnow().isoformat(),
         "next": _safe_next(request.args.get("next")),
     }
-    if two_factor.is_enabled(user):
+    if outcome == sign_in.CODE:
         return redirect(url_for("auth.second_factor"))
     return redirect(url_for("auth.enrol"))
 
@@ -248,22 +229,14 @@ def second_factor() -> Any:
         return _start_again()
     if request.method == "GET":
         return render_template("auth/second_factor.html", error=None)
-    db = get_session()
-    rules = _login_rules(user.email)
-    reservation = throttle.reserve(session=db, rules=rules)
-    db.commit()
-    if isinstance(reservation, throttle.Refused):
-        return _refusal(reservation, "auth/second_factor.html")
     code = request.form.get("code", "")[:40]
-    ok = two_factor.verify(session=db, user=user, code=code) or two_factor.use_recovery_code(
-        session=db, user=user, code=code
-    )
-    if not ok:
-        db.commit()
+    step = sign_in.by_code(session=get_session(), user=user, code=code, browser=_browser())
+    if step.refused is not None:
+        return _refusal(step.refused, "auth/second_factor.html")
+    if step.outcome != sign_in.SIGNED_IN:
         page = render_template("auth/second_factor.html", error=_("That code is not right."))
         return page, 401
-    throttle.release(session=db, reservation=reservation, clear=[rules[0][0]])
-    left = two_factor.recovery_codes_left(session=db, user_id=user.id or 0)
+    left = step.recovery_codes_left or 0
     response = _finish_login(user)
     if left < 3:
         flash(_("Only %(count)s recovery codes are left: make new ones.") % {"count": left})
@@ -282,10 +255,7 @@ def enrol() -> Any:
         return redirect(url_for("auth.second_factor"))
     result = _enrol_step(user, "auth/enrol.html")
     if isinstance(result, list):
-        account = _login_rules(user.email)[0]
-        throttle.release(
-            session=db, reservation=throttle.Reservation(dict([account])), clear=[account[0]]
-        )
+        sign_in.enrolled(session=db, user=user, browser=_browser())
         _finish_login(user)
         return render_template("auth/recovery_codes.html", codes=result, next=url_for("main.home"))
     return result
@@ -348,43 +318,6 @@ def _reset_rules(email: str) -> list[tuple[str, throttle.Policy]]:
     ]
 
 
-def send_reset_mail(user: User, token: str, *, forced: bool = False) -> None:
-    """Email the reset link in the account's language, in the background (so the answer
-    takes as long whether or not an account exists)."""
-    config = current_app.config
-    minutes = int(config.get("PASSWORD_RESET_MINUTES") or 60)
-    # The token rides in the fragment: browsers never send it, so no access log keeps it
-    # (the page's script puts it in the form; without script the person pastes it).
-    link = config["BASE_URL"].rstrip("/") + url_for("auth.reset") + "#" + token
-    with force_locale(user.locale if user.locale in ("es", "en") else "es"):
-        subject = _("Set a new password for tid")
-        intro = (
-            _("An administrator asked you to set a new password.")
-            if forced
-            else _("Someone (we hope you) asked to set a new password for this account.")
-        )
-        body = "\n\n".join(
-            [
-                intro,
-                _("Open this link within %(minutes)s minutes; it works once:")
-                % {"minutes": minutes},
-                link,
-                _("If the page asks for the code from the email, it is: %(code)s")
-                % {"code": token},
-                _("If you did not ask for it, ignore this message: your password stays."),
-            ]
-        )
-    settings = mail.MailSettings.from_config(config)
-
-    def _send() -> None:
-        try:
-            mail.send(settings, [user.email], subject, body)
-        except Exception:  # the person can ask again; the log says why it failed
-            log.exception("password reset mail to account %s failed", user.id)
-
-    threading.Thread(target=_send, daemon=True).start()
-
-
 @bp.route("/password/forgot", methods=["GET", "POST"])
 @public
 def forgot() -> Any:
@@ -396,12 +329,21 @@ def forgot() -> Any:
     db.commit()
     if isinstance(refused, throttle.Refused):
         return _refusal(refused, "auth/forgot.html", sent=False)
-    minutes = int(current_app.config.get("PASSWORD_RESET_MINUTES") or 60)
-    found = passwords.request_reset(session=db, email=email, lifetime=timedelta(minutes=minutes))
-    db.commit()
-    if found is not None:
-        send_reset_mail(*found)
+    user = passwords.account_to_reset(session=db, email=email)
+    if user is not None:
+        queue_reset_mail(user, forced=False)
     return render_template("auth/forgot.html", error=None, sent=True)
+
+
+def queue_reset_mail(user: User, *, forced: bool) -> None:
+    """A link to set a new password, mailed by a worker (tid/tasks.py); a queue out of reach
+    is logged, and the worker's sweep sends the job again."""
+    from tid import tasks
+
+    try:
+        tasks.queue_reset_mail(current_app._get_current_object(), user, forced=forced)  # type: ignore[attr-defined]
+    except Exception:
+        log.exception("the password reset mail of account %s could not be queued", user.id)
 
 
 @bp.route("/password/reset", methods=["GET", "POST"])
@@ -427,12 +369,16 @@ def reset() -> Any:
     if not form.errors:
         # The link proved who this is: the account's delays and locks end, and the
         # person is in (after their second factor, if they have one).
-        sign_in.clear(session=db, user=user)
-        db.commit()
+        step, ids = sign_in.by_reset_link(
+            session=db,
+            user=user,
+            browser=_browser(),
+            two_factor_roles=current_app.config.get("TWO_FACTOR_ROLES", frozenset()),
+        )
         session.clear()
-        if _owes_second_factor(user):
-            _remember_device(user)
-            response = _ask_second_factor(user)
+        if step.outcome in (sign_in.CODE, sign_in.ENROL):
+            _remember_device(ids)
+            response = _ask_second_factor(user, step.outcome)
         else:
             response = _finish_login(user)
         flash(_("Your new password is set."))
@@ -496,20 +442,12 @@ def _confirmed(user: User, form: str) -> Any:
     if not answer.strip():
         message = _("Enter your password or a code from your app to confirm.")
         return _profile_page({form: message}, 422)
-    db = get_session()
-    rules = _login_rules(user.email)
-    reservation = throttle.reserve(session=db, rules=rules)
-    db.commit()
-    if isinstance(reservation, throttle.Refused):
-        page, _status = _profile_page({form: _refusal_message(reservation)})
-        return page, 429, {"Retry-After": str(reservation.seconds())}
-    if passwords.verify_password(user, answer) or two_factor.verify(
-        session=db, user=user, code=answer
-    ):
-        throttle.release(session=db, reservation=reservation, clear=[rules[0][0]])
-        db.commit()
+    step = sign_in.confirm(session=get_session(), user=user, answer=answer, browser=_browser())
+    if step.refused is not None:
+        page, _status = _profile_page({form: _refusal_message(step.refused)})
+        return page, 429, {"Retry-After": str(step.refused.seconds())}
+    if step.outcome == sign_in.SIGNED_IN:
         return None
-    db.commit()
     message = _("That is neither your password nor a current code from your app.")
     return _profile_page({form: message}, 422)
 
@@ -521,9 +459,7 @@ def change_password() -> Any:
     if request.method == "POST":
         db = get_session()
         # Guessing the current password from an open session is throttled like signing in.
-        rules = _login_rules(me().email)
-        reservation = throttle.reserve(session=db, rules=rules)
-        db.commit()
+        rules, reservation = sign_in.reserve(session=db, email=me().email, browser=_browser())
         if isinstance(reservation, throttle.Refused):
             return _refusal(reservation, "auth/password.html", errors={})
         form = Form()
@@ -594,9 +530,9 @@ def two_factor_off() -> Any:
         refused = _confirmed(user, "off")
         if refused is not None:
             return refused
-        two_factor.disable(session=db, actor=me().actor, user=user)
-        db.commit()
-        flash(_("Two-factor sign-in is off."))
+        form = Form()
+        form.write(lambda: two_factor.disable(session=db, actor=me().actor, user=user))
+        return form.flashed(_("Two-factor sign-in is off."), url_for("auth.profile"))
     return redirect(url_for("auth.profile"))
 
 

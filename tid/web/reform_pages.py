@@ -18,10 +18,9 @@ from markupsafe import Markup
 from tid import i18n
 from tid.app_reader import reader
 from tid.db import get_session
-from tid.demo import fund_figures
 from tid.documents import calc_reports, calc_text, reform_note
 from tid.render import charts
-from tid.rules import calculators, fund_compare, params
+from tid.rules import calculators, fund_compare, fund_example, params
 from tid.rules.calculators.inputs import N_
 from tid.rules.errors import InputError
 from tid.rules.reform import Reform, reference_id
@@ -252,7 +251,7 @@ def _fund_document(reform_id: str) -> tuple[dict[str, Any], dict[str, str], bool
     """The fund's inputs: posted (a form with a CSV of the municipalities, or the document
     of a page being sorted or downloaded), or the invented example figures."""
     if request.method != "POST":
-        return fund_figures.document(), {}, True
+        return fund_example.document(), {}, True
     posted = request.form.get("document")
     if posted:
         try:
@@ -293,7 +292,7 @@ def fund(reform_id: str) -> Any:
 def _invented(reform: Reform, document: Mapping[str, Any]) -> bool:
     """Whether the fund is asked for on the invented example figures, the same for every
     reader: what is computed from them for a saved reform is kept."""
-    return reform.ident is not None and document == fund_figures.document()
+    return reform.ident is not None and document == fund_example.document()
 
 
 def _fund_download(

@@ -71,15 +71,16 @@ def document(code: str) -> Any:
     if isinstance(reservation, throttle.Refused):
         return _too_many(reservation.seconds())
     found = verification.verify(session=db, code=code, today=today())
-    if found is None:
-        signed = roll_statements.by_code(session=db, code=code)
-        if signed is not None:  # a verified billing statement (tid/services/roll_check)
-            return _statement(signed, code, reservation)
+    # Else a verified billing statement (tid/services/roll_check) may hold the code.
+    signed = roll_statements.by_code(session=db, code=code) if found is None else None
+    if found is None and signed is None:
         message = _("No document was issued under this code. Check the code as printed.")
         page = render_template("verification/index.html", error=message, code=code)
         return page, 404
     verification.found(session=db, reservation=reservation)
     db.commit()
+    if found is None:
+        return _statement(signed, code)
     upload = None
     status = 200
     if request.method == "POST":
@@ -95,19 +96,16 @@ def document(code: str) -> Any:
     ), status
 
 
-def _statement(signed: Any, code: str, reservation: Any) -> Any:
+def _statement(signed: Any, code: str) -> Any:
     """The page of a verified billing statement found by its code: what it said of the year
     (never a property's row), and a copy of its PDF checked against the archived one."""
-    db = get_session()
-    verification.found(session=db, reservation=reservation)
-    db.commit()
     upload, status = None, 200
     if request.method == "POST":
         upload, status = _checked_upload(code, signed.sha256)
     return render_template(
         "verification/roll_statement.html",
         statement=signed,
-        district=places.district(session=db, district_id=signed.district_id),
+        district=places.district(session=get_session(), district_id=signed.district_id),
         code=issued.shown_code(issued.read_code(code)),
         upload=upload,
     ), status

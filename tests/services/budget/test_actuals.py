@@ -25,7 +25,9 @@ def test_commitments_count_until_settled_and_are_checked(session: Session) -> No
     )
     common = dict(session=session, actor=ACTOR, district_id=d.id, fy=FY, today=TODAY)
     with pytest.raises(InputError) as draft:
-        actuals.commit(key="admin", committed_on=TODAY, payee="X", amount=Decimal("1"), **common)  # type: ignore[arg-type]
+        actuals.record_commitment(  # type: ignore[arg-type]
+            key="admin", committed_on=TODAY, payee="X", amount=Decimal("1"), **common
+        )
     assert draft.value.field == "line"
     planning.approve_budget(
         session=session,
@@ -37,11 +39,11 @@ def test_commitments_count_until_settled_and_are_checked(session: Session) -> No
         today=BEFORE,
     )
     with pytest.raises(FindingsError) as bad:
-        actuals.commit(
+        actuals.record_commitment(
             key="42424242", committed_on=date(2026, 1, 1), payee=" ", amount=Decimal("0"), **common
         )  # type: ignore[arg-type]
     assert {f.field for f in bad.value.findings} == {"line", "amount", "payee", "committed_on"}
-    made = actuals.commit(
+    made = actuals.record_commitment(
         key=str(d.security), committed_on=TODAY, payee="Guards", amount=Decimal("150.00"), **common
     )  # type: ignore[arg-type]
     budget = planning.budget_of(session=session, district_id=d.id, fy=FY)

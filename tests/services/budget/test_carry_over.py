@@ -23,9 +23,9 @@ from tid.app_reader import reader
 from tid.rules.errors import InputError
 from tid.rules.periods import FiscalYear
 from tid.services import expenditures, year_locks
+from tid.services.archive.store import archived_bytes
 from tid.services.budget import actuals, carry_over, planning
 from tid.services.ledger import CapExceededError
-from tid.services.notices.archived import archived_bytes
 from tid.services.public import published_records
 
 AFTER = date(2026, 7, 10)  # the year has ended
@@ -101,7 +101,7 @@ def test_a_year_booked_against_its_budget_closed_carried_over_and_reported(
         _spend(session, d, date(2025, 10, 7), "6.01", "e4", administrative=True)
     budget = planning.budget_of(session=session, district_id=d.id, fy=FY)
     assert budget is not None
-    actuals.commit(
+    actuals.record_commitment(
         session=session,
         actor=ACTOR,
         district_id=d.id,

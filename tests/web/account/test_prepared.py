@@ -215,3 +215,36 @@ def test_a_booking_prepares_the_delinquency_list_its_pdf_link_gives_next(
     prepared._preparer.join()
     assert [t for t in in_threads if t != prepared.THREAD] == []  # none in the requests
     assert len(in_threads) == 4  # each booking: its statement and its delinquency list
+
+
+def test_the_days_round_is_a_job_the_scheduler_queues_and_a_worker_runs(
+    app: Flask, session: Session, people: People
+) -> None:
+    """Each day's round of the readers' statements and delinquency lists is work outside a
+    request: the scheduler queues it (once a day, whatever the schedulers) and a worker lays
+    the documents out."""
+    from sqlmodel import select
+
+    from tid import scheduler, tasks
+    from tid.models import Job
+
+    app.config["PREPARE_DOCUMENTS"] = True
+    paid_account(session, people, "400.00")
+    scheduler.statements_job(app)
+    scheduler.statements_job(app)  # a second scheduler, or its run at start: nothing more
+    assert _shelf(app) == []  # queued, not laid out by the scheduler
+    assert tasks.run_pending(app) == 1
+    (job,) = session.exec(select(Job).where(Job.kind == tasks.ACCOUNT_STATEMENTS)).all()
+    session.refresh(job)
+    assert job.state == "done"
+    statements = set(prepared.readers_statements(app))
+    districts = {s.district_id for s in statements}
+    # each reader's statement, and each district's delinquency list in both languages
+    assert len(_shelf(app)) == len(statements) + 2 * len(districts) > 0
+
+
+def test_an_installation_that_prepares_nothing_lays_out_nothing_in_the_round(
+    app: Flask, session: Session, people: People
+) -> None:
+    paid_account(session, people, "400.00")
+    assert prepared.prepare_readers_statements(app) == 0 and _shelf(app) == []

@@ -175,7 +175,7 @@ def line_warning(
     )
 
 
-def commit(
+def record_commitment(
     *,
     session: Session,
     actor: audit.Actor,

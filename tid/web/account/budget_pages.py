@@ -230,7 +230,7 @@ def budget_actual(district_id: int) -> Any:
     committed_on = form.read(lambda: date_field(values, "committed_on"))
     if amount is not None and committed_on is not None:
         form.write(
-            lambda: actuals.commit(
+            lambda: actuals.record_commitment(
                 session=get_session(),
                 actor=me().actor,
                 district_id=district_id,

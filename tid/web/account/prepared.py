@@ -3,9 +3,10 @@ the installation's shelf (:class:`tid.render.pdf.Shelf`): a statement's PDF take
 second to lay out, its page a tenth of that, and a treasurer or an auditor who opens the PDF
 should not wait for the layout.
 
-- When a worker starts (after its warm-up), and again each day (the PDF says the day it was
-  produced), every district's statements of its default fiscal year and of the year before,
-  in Spanish and in English, as the statement's link gives them.
+- Each day as it begins, and when the scheduler starts (the PDF says the day it was
+  produced): every district's statements of its default fiscal year and of the year before,
+  in Spanish and in English, as the statement's link gives them — a job on the queue that
+  the scheduler starts (:func:`prepare_readers_statements`), laid out by a worker.
 - When a statement's page is shown, its PDF as the page's link asks for it (the year and the
   day asked for, the reader's language): the page is how a reader reaches the PDF, and the
   journal may have changed since the worker started.
@@ -16,8 +17,8 @@ should not wait for the layout.
   the days late).
 
 Only the documents a request lays out are prepared (:data:`downloads.IN_REQUEST_ROWS`); the
-longer ones are jobs. One thread per process does it, one document at a time, at a lower
-priority than the requests (the day's round after what pages and bookings ask for); a
+longer ones are jobs. For pages and bookings, one thread per process does it, one document at
+a time, at a lower priority than the requests; a
 request for a document put or under way waits for it (:data:`WAIT_SECONDS` at most) rather
 than laying it out again, and another worker's request waits on the shelf's lock. Off under
 tests and with ``PDF_WARM_UP = false`` (tests turn it on with ``PREPARE_DOCUMENTS = true``)."""
@@ -29,14 +30,13 @@ import itertools
 import os
 import queue
 import threading
-from datetime import date, datetime, time, timedelta
+from datetime import date
 from typing import NamedTuple
 
 from flask import Flask, current_app, has_request_context
 
 from tid import documents
 from tid.app_reader import reader, today
-from tid.clock import PUERTO_RICO
 from tid.db import get_session
 from tid.i18n import language
 from tid.rules.periods import FiscalYear
@@ -227,20 +227,22 @@ def readers_statements(app: Flask) -> list[Statement]:
     ]
 
 
-def prepare_each_day(app: Flask) -> None:
-    """Prepare the readers' statements and their districts' delinquency lists now, then
-    again as each day begins in Puerto Rico
-    (a worker's warm-up thread; it never returns)."""
-    while True:
+def prepare_readers_statements(app: Flask) -> int:
+    """The day's round, a queued job the scheduler starts as each day begins in Puerto Rico
+    and when it starts (tid/scheduler.py ``statements_job``): the readers' statements and
+    their districts' delinquency lists laid out onto the shelf, each once (one already there
+    is not laid out again); how many are on the shelf now. Nothing when this installation
+    does not prepare documents."""
+    if not preparing(app):
+        return 0
+    statements = readers_statements(app)
+    documents: list[Prepared] = list(statements)
+    for district_id in sorted({s.district_id for s in statements}):
+        documents.extend(Delinquency(district_id, locale) for locale in LANGUAGES)
+    done = 0
+    for document in documents:
         try:
-            statements = readers_statements(app)
-            for statement in statements:
-                _preparer.put(app, statement, DAILY)
-            for district_id in sorted({s.district_id for s in statements}):
-                for locale in LANGUAGES:
-                    _preparer.put(app, Delinquency(district_id, locale), DAILY)
-        except Exception:  # no database yet, say: the pages lay their PDFs out themselves
-            app.logger.exception("the readers' statements could not be listed")
-        now = datetime.now(PUERTO_RICO)
-        tomorrow = datetime.combine(now.date() + timedelta(days=1), time(0, 1), PUERTO_RICO)
-        threading.Event().wait((tomorrow - now).total_seconds())
+            done += prepare(app, document)
+        except Exception:  # the request that asks for it lays it out and says what failed
+            app.logger.exception("a document could not be prepared: %s", document)
+    return done
