@@ -249,7 +249,7 @@ def test_a_refused_upload_or_article_number_says_why_and_saves_nothing(
         assert "No se guardó nada." in text and "Escoja un archivo CSV." in text, url
 
     bad = client.post(f"/notices/{notice.id}/article", data={"article_number": "12"})
-    assert bad.status_code == 302 and bad.location.endswith(page)
+    assert bad.status_code == 302 and bad.location.endswith(f"{page}#a-{notice.id}")
     assert "No se guardó nada." in client.get(page).get_data(as_text=True)
     session.expire_all()
     kept = session.get(Notice, notice.id)
