@@ -36,7 +36,7 @@ def test_the_public_pages_show_the_statement_in_both_languages(
     page = client.get(f"/publico/distritos/{demo.id}")
     assert page.status_code == 200
     assert "Ord. Núm. 21" in page.text and "<svg" in page.text
-    assert "max(75.00, 0.0125 * assessed_value)" in page.text
+    assert "max(75.00, 0.0125 * valor_tasado)" in page.text  # the names in Spanish
     fy = parse_fiscal_year("2025-26")
     st = audit_statement.statement(session=session, district_id=demo.id or 0, fy=fy)
     year = client.get(f"/publico/distritos/{demo.id}/2025-26")
