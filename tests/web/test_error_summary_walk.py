@@ -61,7 +61,8 @@ def _label_of(page: str, ident: str) -> str | None:
     )
     for found in (label, aria, legend):
         if found:
-            words = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", found.group(1))).split())
+            shown = re.sub(r'<(\w+) class="hint"[^>]*>.*?</\1>', " ", found.group(1), flags=re.S)
+            words = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", shown)).split())
             if words.rstrip(" *:"):
                 return words.rstrip(" *:")
     return None
@@ -85,7 +86,8 @@ def _check_summary(page: str, where: str) -> int:
         name = _label_of(page, target)
         if name is None:  # a table of rows (the calculators'): its caption or heading says it
             continue
-        assert text.lower().startswith(name.lower()), (where, target, name, text)
+        # the label as the field shows it, then the message (never the label's hint)
+        assert text.lower().startswith(f"{name.lower()}:"), (where, target, name, text)
         assert re.search(rf'id="{re.escape(target)}"[^>]*aria-invalid="true"', page) or (
             re.search(rf'<[^>]*aria-invalid="true"[^>]*id="{re.escape(target)}"', page)
         ), (where, target, "not marked")

@@ -32,7 +32,8 @@ class _Names(HTMLParser):
         self.attrs: dict[str, dict[str, str]] = {}
         self.texts: dict[str, list[str]] = {}
         self.legends: dict[str, list[str]] = {}
-        self._open: list[tuple[str, str | None, list[str] | None]] = []
+        # the open elements: (tag, id, the name it collects, whether it is a hint)
+        self._open: list[tuple[str, str | None, list[str] | None, bool]] = []
         self._fieldsets: list[str | None] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -50,7 +51,9 @@ class _Names(HTMLParser):
             collect = self.legends.setdefault(str(self._fieldsets[-1]), [])
         if tag == "fieldset":
             self._fieldsets.append(ident)
-        self._open.append((tag, ident, collect))
+        # a hint inside a label or a legend says how to fill the field, not what it is
+        hint = "hint" in values.get("class", "").split()
+        self._open.append((tag, ident, collect, hint))
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "fieldset" and self._fieldsets:
@@ -61,10 +64,11 @@ class _Names(HTMLParser):
                 return
 
     def handle_data(self, data: str) -> None:
-        for _tag, ident, collect in self._open:
+        in_hint = any(hint for *_rest, hint in self._open)
+        for _tag, ident, collect, _hint in self._open:
             if ident is not None:
                 self.texts[ident].append(data)
-            if collect is not None:
+            if collect is not None and not in_hint:
                 collect.append(data)
 
     def name(self, ident: str) -> str | None:
