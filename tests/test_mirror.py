@@ -127,6 +127,7 @@ TESTED_THROUGH: dict[str, tuple[str, str]] = {
     "web/calc_guard.py": ("tests/web/test_calc_bounds.py", "calc_guard"),
     "web/closing_api.py": ("tests/web/account/test_closing_pages.py", "api/v1/account"),
     "web/errors.py": ("tests/web/test_fuzz_routes.py", "500"),
+    "web/field_labels.py": ("tests/web/test_error_summary_walk.py", "data-error-summary"),
     "web/jobs.py": ("tests/test_tasks.py", "/jobs/"),
     "web/portal_account.py": ("tests/web/test_owner_account.py", "/portal/account"),
     "web/roll.py": ("tests/web/test_roll_billing.py", "/roll"),

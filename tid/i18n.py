@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from datetime import UTC, date, datetime
 from decimal import Decimal
@@ -131,18 +132,28 @@ def localized(text: str) -> str:
     return render(text)
 
 
+# A formula's tokens: a text between quotes (a class of use: data, kept as written), or a name.
+_FORMULA_TOKEN = re.compile(r'"[^"]*"|[A-Za-z_][A-Za-z0-9_]*')
+
+
 @pass_context
 def formula_words(_context: Any, text: str) -> str:
-    """An example formula with each name the formula vocabulary knows written as a formula
-    in the reader's language names it (``valor_tasado`` on a Spanish page). Taking the
-    context keeps Jinja from folding it into the template once, in the first page's
+    """A formula with each name the formula vocabulary knows, written in English or in
+    Spanish, as a formula in the reader's language names it (``valor_tasado`` on a Spanish
+    page, ``assessed_value`` on an English one); texts between quotes are kept as written.
+    Both forms read the same, so a stored formula is shown in the reader's words. Taking
+    the context keeps Jinja from folding it into the template once, in the first page's
     language."""
-    import re
-
     from tid.rules.messages import render
-    from tid.rules.vocab.formula_names import formula_name
+    from tid.rules.vocab.formula_names import formula_code, formula_name
 
-    return re.sub(r"[A-Za-z_][A-Za-z0-9_]*", lambda m: render(formula_name(m.group())), text)
+    def word(found: re.Match[str]) -> str:
+        token = found.group()
+        if token.startswith('"'):
+            return token
+        return render(formula_name(formula_code(token)))
+
+    return _FORMULA_TOKEN.sub(word, str(text or ""))
 
 
 def say(message: str) -> str:

@@ -569,7 +569,10 @@ def test_collections_by_lodging_type_up_to_2002_03(client: FlaskClient) -> None:
 def test_error_summary_links_to_each_field(client: FlaskClient) -> None:
     data = {"fiscal_year": "2024-2x", "months-0-month": "2024-07", "months-0-collected": "12abc"}
     page = _page(client.post("/calc/room-tax-distribution", data=data))
-    assert '<a href="#f-fiscal_year">Escriba un año fiscal como 2024-25.</a>' in page
+    assert (  # named by its label, without the label's hint
+        '<a href="#f-fiscal_year"><span class="summary-field">Año fiscal</span>: '
+        "Escriba un año fiscal como 2024-25.</a>"
+    ) in page
     assert '<a href="#f-months-0-collected">' in page
     assert 'id="f-months-0-collected"' in page
 

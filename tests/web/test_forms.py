@@ -47,7 +47,7 @@ def _summary(response: Any) -> str:
 def _links(summary: str) -> dict[str, str]:
     """The summary's links: target id -> its message."""
     return {
-        target: html.unescape(re.sub(r"\s+", " ", text)).strip()
+        target: html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", text))).strip()
         for target, text in re.findall(r'<a href="#([^"]+)">(.*?)</a>', summary, re.S)
     }
 
@@ -117,7 +117,7 @@ def test_the_ordinance_form_flags_every_bad_field_while_a_finding_is_missing(
     for name in links:  # each also next to its field, read with it
         assert f'id="e-{name[2:]}"' in body
         assert re.search(rf'id="{name}"[^>]*aria-invalid="true"', body)
-    assert links["f-term_years"] == "La vigencia debe ser de al menos un año."
+    assert links["f-term_years"] == "Vigencia (años): La vigencia debe ser de al menos un año."
     assert "<title>Error: " in body  # the tab says so too
     with _engine_session(app) as session:
         assert session.exec(select(Ordinance)).all() == []
@@ -155,7 +155,7 @@ def test_a_finding_with_every_field_wrong_lists_them_all(app: Flask, people: Peo
         "f-finding-grounds",
         "f-finding-on",
     }
-    assert links["f-finding-favourable"] == "Say whether the finding is favorable or not."
+    assert links["f-finding-favourable"] == "Finding: Say whether the finding is favorable or not."
     assert "There is a problem" in _summary(response)
 
 
@@ -179,7 +179,7 @@ def test_expenditures_flag_a_blank_payee_and_purpose_together(
     assert response.status_code == 422
     links = _links(_summary(response))
     assert set(links) == {"f-amount", "f-payee", "f-category"}
-    assert links["f-payee"] == "Indique a quién se pagó."
+    assert links["f-payee"] == "Pagado a: Indique a quién se pagó."
     session.expire_all()
     assert session.exec(select(JournalEntry).where(JournalEntry.kind == "expenditure")).all() == []
     # With the amount readable, the payee and the purpose are still flagged together.
@@ -313,7 +313,7 @@ def test_a_failed_step_comes_back_on_its_own_page_with_the_summary_first(
     # The missing findings and the date before the study, both at once.
     assert "faltan: (a), (b), (c), (d), (e)" in html.unescape(summary)
     assert _links(summary) == {
-        "f-deny-on": "El 1 mar 2026 es anterior al comienzo del estudio (3 mar 2026)."
+        "f-deny-on": "Fecha: El 1 mar 2026 es anterior al comienzo del estudio (3 mar 2026)."
     }
     body = _body(response)
     # The summary is near the top of the page, not under the petition's tables.

@@ -3,7 +3,9 @@ mailing with the manifest, delivery reports and re-mailing; other districts out 
 
 from __future__ import annotations
 
+import html
 import io
+import re
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
@@ -249,7 +251,7 @@ def test_a_refused_upload_or_article_number_says_why_and_saves_nothing(
         assert "No se guardó nada." in text and "Escoja un archivo CSV." in text, url
 
     bad = client.post(f"/notices/{notice.id}/article", data={"article_number": "12"})
-    assert bad.status_code == 302 and bad.location.endswith(page)
+    assert bad.status_code == 302 and bad.location.endswith(f"{page}#a-{notice.id}")
     assert "No se guardó nada." in client.get(page).get_data(as_text=True)
     session.expire_all()
     kept = session.get(Notice, notice.id)
@@ -261,3 +263,33 @@ def test_a_refused_upload_or_article_number_says_why_and_saves_nothing(
     session.expire_all()
     saved = session.get(Notice, notice.id)
     assert saved is not None and saved.article_number is not None
+
+
+def test_a_refused_article_number_comes_back_at_its_row_on_its_page(
+    database_url: str, tmp_path: Path, session: Session, people: People
+) -> None:
+    ordinance = make_ordinance(session, people.district)
+    billed = make_run(session, people.district, ordinance)
+    batch, (notice, *_rest) = issue_notices(session, billed)
+    client = _client(database_url, tmp_path, "2026-01-20")
+    login(client, people.association)
+    listing = f"/notices/batches/{batch.id}"
+    bad = client.post(
+        f"/notices/{notice.id}/article",
+        data={"article_number": "12", "page": "1", "status": ""},
+    )
+    # back to the list the row was on, at the row
+    assert bad.status_code == 302
+    assert bad.location.endswith(f"{listing}#a-{notice.id}")
+    page = client.get(bad.location).get_data(as_text=True)
+    assert re.search(rf'id="a-{notice.id}"[^>]*aria-invalid="true"', page)
+    assert f'id="e-a-{notice.id}"' in page
+    said = re.search(rf'id="e-a-{notice.id}">([^<]*)<', page)
+    assert said and f"Aviso {notice.number}:" in html.unescape(said.group(1))
+    # said once: the next look at the list is clean
+    assert 'aria-invalid="true"' not in client.get(bad.location).get_data(as_text=True)
+    later = client.post(
+        f"/notices/{notice.id}/article",
+        data={"article_number": "12", "page": "3", "status": "awaiting"},
+    )
+    assert later.location.endswith(f"{listing}?page=3&status=awaiting#a-{notice.id}")

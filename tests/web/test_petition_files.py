@@ -4,6 +4,7 @@ never run script, the search over the documents' text, and the proofs the law as
 
 from __future__ import annotations
 
+import html
 import io
 import re
 from datetime import date
@@ -20,7 +21,14 @@ from tests.conftest import People, login
 from tests.pdf_checks import structure
 from tid import tasks
 from tid.config import archive_dir
-from tid.models import DocumentVersion, Petition, PetitionDocument, StoredFile
+from tid.models import (
+    DocumentVersion,
+    Municipality,
+    Ordinance,
+    Petition,
+    PetitionDocument,
+    StoredFile,
+)
 from tid.rules.errors import InputError
 from tid.services import audit, file_store
 from tid.services import petitions as svc
@@ -426,6 +434,11 @@ def test_the_publication_asks_for_its_proof_and_says_when_it_is_missing(
     assert "no tiene prueba en el expediente" not in clerk.get(url).get_data(as_text=True)
 
 
+def _text(page: str) -> str:
+    """The words of a page, as a reader reads them."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+
+
 def test_the_crim_letter_is_written_sent_and_acknowledged(
     app: Flask, people: People, clerk: FlaskClient
 ) -> None:
@@ -482,6 +495,33 @@ def test_the_crim_letter_is_written_sent_and_acknowledged(
     page = clerk.get(url).get_data(as_text=True)
     # the days as the reader writes them
     assert "27 abr 2026" in page and "9407" in page and "29 abr 2026" in page
+    # the history and the file in words: how it was sent, when, the municipality's name, the
+    # letter's and the acknowledgement's titles in the reader's language
+    with Session(app.extensions["tid.engine"]) as session:
+        petition = session.get(Petition, petition_id)
+        assert petition is not None
+        municipality = session.get(Municipality, petition.municipality_id)
+        assert municipality is not None
+        ordinance = session.exec(select(Ordinance)).one()
+    for language, words in (
+        ("es", ("Correo certificado", "Enviado el", "Acuse de recibo del CRIM")),
+        ("en", ("Certified mail", "Sent on", "Acknowledgement of receipt from the CRIM")),
+    ):
+        clerk.post(f"/lang/{language}", data={"next": "/"})
+        history = _text(clerk.get(f"/petitions/{petition_id}").get_data(as_text=True))
+        listing = _text(clerk.get(f"/petitions/{petition_id}/file").get_data(as_text=True))
+        for said in (history, listing):
+            assert "certified_mail" not in said and "sent_on" not in said
+            assert f"Municipio {municipality.id}" not in said
+        assert all(word in history for word in words), (language, words)
+        assert municipality.name in history
+        title = (
+            "Envío de la ordenanza %s al CRIM"
+            if language == "es"
+            else ("Transmittal of ordinance %s to the CRIM")
+        )
+        assert title % ordinance.number in listing, language
+        assert words[2] in listing
 
 
 def test_an_upload_cut_off_half_way_is_said_at_the_field(

@@ -71,6 +71,8 @@ from tid.models import (
 )
 from tid.rules import calculators as forms
 from tid.rules import fund_example
+from tid.rules.vocab import ROLL_COLUMNS
+from tid.rules.vocab.formula_names import FORMULA_FIGURES
 from tid.services import notices as notice_service
 from tid.services.studio import reach
 
@@ -630,6 +632,10 @@ def _walk_the_studio(app: Flask, walk: Walk, values: dict[str, str]) -> None:
     walk.words |= set(_WORD.findall(json.dumps(form)))
     # the apportioning formula the pages suggest, set as code (a PDF's text has no code)
     walk.words |= {"sum"}
+    # the formula in force, written with its Spanish names, is shown with the names of the
+    # reader's language (the English codes outside Spanish), set as code too
+    codes = [c.code for c in ROLL_COLUMNS if c.formula_name_es]
+    walk.words |= set(_WORD.findall(" ".join([*codes, *FORMULA_FIGURES.codes()])))
     url = f"/petitions/{values['petition_id']}/studio"
     walk.check("studio.studio_page", clerk.post(url, data={**form, "action": "try"}), url)
     saved = clerk.post(url, data={**form, "action": "save"})

@@ -4,6 +4,7 @@ the anonymous rate limit holds."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from tests.conftest import make_test_app
 from tid.db import engine
 from tid.demo import ACCOUNT_DISTRICT
 from tid.i18n import money
-from tid.models import District
+from tid.models import District, PropertyYear
 from tid.rules.periods import parse_fiscal_year
 from tid.services import audit_statement, heavy_work
 
@@ -35,7 +36,7 @@ def test_the_public_pages_show_the_statement_in_both_languages(
     page = client.get(f"/publico/distritos/{demo.id}")
     assert page.status_code == 200
     assert "Ord. Núm. 21" in page.text and "<svg" in page.text
-    assert "max(75.00, 0.0125 * assessed_value)" in page.text
+    assert "max(75.00, 0.0125 * valor_tasado)" in page.text  # the names in Spanish
     fy = parse_fiscal_year("2025-26")
     st = audit_statement.statement(session=session, district_id=demo.id or 0, fy=fy)
     year = client.get(f"/publico/distritos/{demo.id}/2025-26")
@@ -70,7 +71,7 @@ def test_the_owners_estimate_computes_the_impost_with_its_explanation(
     assert form.status_code == 200 and 'name="assessed_value"' in form.text
     done = client.get(
         f"/publico/distritos/{demo.id}/estimado",
-        query_string={"assessed_value": "250,000.00", "use_class": "hotel", "rooms": "40"},
+        query_string={"assessed_value": "250,000.00", "use_class": "hospederia", "rooms": "40"},
     )
     assert "$3,725.00" in done.text and "valor tasado" in done.text
     bad = client.get(
@@ -99,7 +100,32 @@ def test_the_owners_estimate_runs_within_the_calculators_bounds(
             heavy_work.end(session=db, place=held)
     done = client.get(
         address,
-        query_string={"assessed_value": "250,000.00", "use_class": "hotel", "rooms": "40"},
+        query_string={"assessed_value": "250,000.00", "use_class": "hospederia", "rooms": "40"},
     )
     assert done.status_code == 200 and "$3,725.00" in done.text
     app.extensions["tid.engine"].dispose()
+
+
+def test_the_owners_estimate_offers_the_classes_of_use_the_roll_has_and_refuses_others(
+    client: FlaskClient, session: Session, demo: District
+) -> None:
+    address = f"/publico/distritos/{demo.id}/estimado"
+    classes = sorted(
+        {
+            y.use_class
+            for y in session.exec(select(PropertyYear).where(PropertyYear.district_id == demo.id))
+            if y.use_class
+        }
+    )
+    assert classes
+    form = client.get(address).text
+    select_ = re.search(r'<select id="f-use_class" name="use_class".*?</select>', form, re.S)
+    assert select_, "the class of use is chosen from a list"
+    offered = re.findall(r'<option value="([^"]+)"', select_.group(0))
+    assert offered == classes
+    refused = client.get(
+        address, query_string={"assessed_value": "250,000.00", "use_class": "abc", "rooms": "1"}
+    )
+    assert 'href="#f-use_class"' in refused.text and "Yearly impost" not in refused.text
+    assert "Contribución anual" not in refused.text
+    assert re.search(r'id="f-use_class"[^>]*aria-invalid="true"', refused.text)

@@ -4,6 +4,11 @@ deadlines, cacheable by anyone."""
 
 from __future__ import annotations
 
+import csv
+import html
+import io
+import zipfile
+from datetime import date, timedelta
 from xml.etree import ElementTree as ET
 
 import pytest
@@ -13,9 +18,15 @@ from markupsafe import escape
 from sqlmodel import Session, col, select
 
 from tid.models import Municipality, Petition, PetitionDocument, PetitionState
+from tid.render.formats import day
+from tid.rules import calendar
 from tid.services import audit
 from tid.services.petitions import attachments
 from tid.services.public import register
+
+
+def format_day(value: date, language: str) -> str:
+    return day(value, language, "medium")
 
 
 def test_the_register_shows_each_step_and_whether_it_came_in_time(
@@ -96,3 +107,45 @@ def test_a_petition_page_is_made_once_per_version_of_its_file(
     gone = client.get(url)
     assert title not in gone.text and len(made) == 3
     assert client.get("/publico/peticiones/999999").status_code == 404
+
+
+def _condado(session: Session) -> Petition:
+    """The demo's petition under study (received 2026-03-03: its ordinance due 2026-06-01)."""
+    found = session.exec(
+        select(Petition).where(Petition.state == PetitionState.UNDER_STUDY.value)
+    ).first()
+    assert found is not None
+    return found
+
+
+def test_an_overdue_petition_says_since_when_in_the_register_the_api_and_the_csv(
+    app: Flask, client: FlaskClient, session: Session, demo_loaded: str
+) -> None:
+    petition = _condado(session)
+    due = calendar.ordinance_due(petition.received_on).date
+    register = f"/publico/municipios/{petition.municipality_id}"
+    page = f"/publico/peticiones/{petition.id}"
+    app.config["TODAY"] = due  # the last day: pending, not overdue
+    assert "vencida" not in client.get(register).text
+    assert "vencida" not in client.get(page).text
+    api = client.get("/api/v1/public/petitions").get_json()["data"]
+    row = next(r for r in api if r["id"] == petition.id)
+    assert row["pending_due"] == due.isoformat() and row["overdue_since"] is None
+
+    app.config["TODAY"] = due + timedelta(days=30)
+    since = due + timedelta(days=1)
+    spanish = f"vencida desde el {format_day(since, 'es')}"
+    assert spanish in html.unescape(client.get(register).text)
+    assert spanish in html.unescape(client.get(page).text)
+    api = client.get("/api/v1/public/petitions").get_json()["data"]
+    row = next(r for r in api if r["id"] == petition.id)
+    assert row["pending_due"] == due.isoformat() and row["overdue_since"] == since.isoformat()
+    archive = zipfile.ZipFile(io.BytesIO(client.get("/publico/datos/todo.zip").data))
+    name = next(n for n in archive.namelist() if n.endswith("petitions.csv"))
+    rows = list(csv.DictReader(io.StringIO(archive.read(name).decode("utf-8-sig"))))
+    row = next(r for r in rows if r["id"] == str(petition.id))
+    assert row["pending_due"] == due.isoformat() and row["overdue_since"] == since.isoformat()
+    client.post("/lang/en", data={"next": "/publico"})
+    english = f"overdue since {format_day(since, 'en')}"
+    assert english in html.unescape(client.get(register).text)
+    assert english in html.unescape(client.get(page).text)

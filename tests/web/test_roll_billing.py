@@ -3,6 +3,7 @@ billing run against the expected amount."""
 
 from __future__ import annotations
 
+import html
 import io
 import re
 from pathlib import Path
@@ -250,3 +251,29 @@ def test_read_only_roles_see_but_cannot_run(
     login(client, people.auditor)
     assert client.get(f"/roll/{people.other_district.id}").status_code == 200
     assert client.get(f"/roll/{district_id}/import").status_code == 403
+
+
+def test_a_file_without_the_required_headers_names_them_and_offers_the_file_field_again(
+    client: FlaskClient, people: People
+) -> None:
+    login(client, people.association)
+    district_id = people.district.id or 0
+    token = _upload(client, district_id, b"Catastro,Propietario\n040-010-000-10,Ana\n")
+    response = client.get(f"/roll/{district_id}/import/{token}")
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+    # the columns it lacks by their labels, the headers that name them in small print
+    assert "Las columnas que le faltan al archivo:" in text
+    for label in ("Valor tasado", "Dirección postal", "Código postal"):
+        assert label in text, label
+    assert "<code>valor_tasado</code>" in page and "<code>codigo_postal</code>" in page
+    words = " ".join(re.sub(r"<code>.*?</code>", "", page).split())  # the small print aside
+    assert "assessed_value" not in words and "mailing_line1" not in words
+    # the two present columns are not listed as missing
+    lacking = text.split("Las columnas que le faltan al archivo:")[1].split("Revisar el archivo")[0]
+    assert "Número de catastro" not in lacking and "Propietario" not in lacking
+    # the form again, to choose another file, sent to the import (not the preview)
+    assert re.search(rf'<form[^>]*action="/roll/{district_id}/import"', page)
+    assert 'id="f-file"' in page and 'aria-invalid="true"' in page
+    assert 'value="2026-27"' in page

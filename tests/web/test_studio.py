@@ -48,7 +48,7 @@ def test_a_clerk_studies_two_variants_and_saves_the_study(
     assert opened.status_code == 200
     page = opened.get_data(as_text=True)
     assert "Viejo San Juan · año fiscal 2026-27 (3 propiedades)" in page
-    assert "<dt><code>land_area</code></dt>" in page  # the names a formula may use
+    assert "<dt><code>area_terreno</code></dt>" in page  # the names a formula may use
     tried = client.post(f"/petitions/{petition_id}/studio", data=_form(people, action="try"))
     shown = tried.get_data(as_text=True)
     assert tried.status_code == 200, shown[:2000]

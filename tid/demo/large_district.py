@@ -67,7 +67,7 @@ LARGE_MUNICIPALITY = "Dorado"
 LARGE_USER = "asociacion.dorado@demo.tid.pr"
 ACTOR = audit.Actor("large district generator")
 RATE = Decimal("0.0025")  # the ordinance's formula: 0.0025 × assessed value
-FORMULA = "0.0025 * assessed_value"
+FORMULA = "0.0025 * valor_tasado"
 LAST_FISCAL_YEAR = FiscalYear(2025)
 PURPOSES = ("Seguridad y vigilancia", "Limpieza y ornato", "Mercadeo del destino")
 

@@ -151,7 +151,7 @@ def _isla_verde_with_the_mayor(session: Session, municipality: Municipality, tod
         district_name=ISLA_VERDE,
         expected_amount="1,250,000.00",
         term_years="10",
-        formula="max(250.00, 0.0035 * assessed_value)",
+        formula="max(250.00, 0.0035 * valor_tasado)",
         association_name="Asociación del Distrito de Isla Verde, Inc.",
         issued_on=ago(28),
         today=today,

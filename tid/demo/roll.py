@@ -94,9 +94,11 @@ _USES = (
     ("estacionamiento", 2, (15_000, 90_000)),
 )
 
+# Written with the formula's Spanish names (valor_tasado for assessed_value), as a Spanish
+# ordinance writes it; the English names read the same.
 DEMO_FORMULA = (
-    'max(75.00, 0.0125 * assessed_value) + if(use_class == "hotel" or '
-    'use_class == "hospederia", 15.00 * rooms, 0)'
+    'max(75.00, 0.0125 * valor_tasado) + if(clase_de_uso == "hotel" or '
+    'clase_de_uso == "hospederia", 15.00 * habitaciones, 0)'
 )
 
 

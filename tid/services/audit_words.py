@@ -22,7 +22,7 @@ from tid.rules.vocab import (
     ENTRY_KINDS,
     LIEN_KINDS,
 )
-from tid.rules.vocab.document_kinds import DOCUMENT_KINDS
+from tid.rules.vocab.document_kinds import DOCUMENT_KINDS, SENT_BY, document_title
 
 _DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([+-]\d{2}:\d{2}|Z)?$")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -79,6 +79,8 @@ def _code(name: str, value: str) -> str | None:
         for vocabulary in (ENTRY_KINDS, LIEN_KINDS, DOCUMENT_KINDS):
             if value in vocabulary:
                 return vocabulary.label(value)
+    if name == "sent_by" and value in SENT_BY:
+        return SENT_BY.label(value)
     key = f"{name}:{value}"
     return AUDIT_CODES.label(key) if key in AUDIT_CODES else None
 
@@ -96,6 +98,8 @@ def shown_value(name: str, value: Any, names: dict[str, dict[int, str]] | None =
         return names[name][value]
     if name == "actor" and isinstance(value, str):
         return actor_label(value)
+    if name == "document" and isinstance(value, str):
+        return document_title(value)
     if name == "article_number" and isinstance(value, str):
         return grouped_article_number(value)
     if isinstance(value, str) and _AMOUNT.match(value):

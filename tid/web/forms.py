@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from flask import flash, redirect
+from flask import flash, redirect, session
 from werkzeug.wrappers import Response as BaseResponse
 
 from tid.db import get_session
@@ -84,19 +84,41 @@ class Form:
         target: str,
         *,
         explain: Callable[[InputError], str] | None = None,
+        field: str | None = None,
     ) -> BaseResponse:
-        """A button's form, with no field to show an error beside: on to ``target`` either
-        way, saying ``message`` (committed) or the refusal (rolled back; ``explain`` words
-        it, the refusal's own message without it)."""
+        """A button's form, or a row's in a list: on to ``target`` either way, saying
+        ``message`` (committed) or the refusal (rolled back; ``explain`` words it, the
+        refusal's own message without it). ``field``: the id of the row's field the refusal
+        is about, marked with its error on the page ``target`` opens (:func:`field_error`)."""
         if self.refused is None:
             return self.saved(message, target) or redirect(target)
-        return self.refusal(target, explain=explain)
+        return self.refusal(target, explain=explain, field=field)
 
     def refusal(
-        self, target: str, *, explain: Callable[[InputError], str] | None = None
+        self,
+        target: str,
+        *,
+        explain: Callable[[InputError], str] | None = None,
+        field: str | None = None,
     ) -> BaseResponse:
-        """The refused write rolled back, its error said, and on to ``target``."""
+        """The refused write rolled back, its error said, and on to ``target`` (at the
+        field ``field``, marked with the error there, when given)."""
         get_session().rollback()
-        if self.refused is not None:
-            flash(explain(self.refused) if explain else say(self.refused.message), "error")
+        if self.refused is None:
+            return redirect(target)
+        said = explain(self.refused) if explain else say(self.refused.message)
+        if field is not None:
+            return refused_at(field, said, target)
+        flash(said, "error")
         return redirect(target)
+
+
+FIELD_ERRORS = "field_errors"
+
+
+def refused_at(field: str, message: str, target: str) -> BaseResponse:
+    """On to ``target`` with ``message`` said, and said beside the row's field ``field`` (its
+    id) on the page it opens: a row's form in a list, whose page is another route's."""
+    flash(message, "error")
+    session[FIELD_ERRORS] = {field: message}
+    return redirect(f"{target}#{field}")

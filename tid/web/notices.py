@@ -372,10 +372,21 @@ def notice_article(notice_id: int) -> Any:
             article_number=request.form.get("article_number", ""),
         )
     )
+    page = parse_page(request.form.get("page", "1"))
+    status = request.form.get("status", "")
+    back = url_for(
+        "notices.batch_view",
+        batch_id=notice.batch_id,
+        page=page if page > 1 else None,
+        status=status if status in FILTER_LABELS else None,
+    )
     return form.flashed(
         _("Article number recorded."),
-        url_for("notices.batch_view", batch_id=notice.batch_id),
-        explain=_error,
+        back,
+        explain=lambda exc: _(
+            "Notice %(number)s: %(error)s", number=notice.number, error=_error(exc)
+        ),
+        field=f"a-{notice.id}",
     )
 
 

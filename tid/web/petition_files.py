@@ -34,6 +34,7 @@ from tid.ids import parse_id
 from tid.models import DocumentVersion, Petition, PetitionDocument
 from tid.rules.errors import InputError
 from tid.rules.messages import Message
+from tid.rules.vocab import document_kinds
 from tid.rules.vocab.document_kinds import DOCUMENT_KINDS, DOCUMENT_STEPS, SENT_BY
 from tid.services import background_jobs as jobs
 from tid.services import file_store, places
@@ -518,6 +519,12 @@ def _version_or_404(version_id: int) -> tuple[DocumentVersion, PetitionDocument]
 def download(version_id: int) -> Any:
     version, _doc = _version_or_404(version_id)
     return send_version(version, inline=request.args.get("view") == "1")
+
+
+@bp.app_template_filter("document_title")
+def document_title(title: str, kind: str | None = None) -> str:
+    """A document's title as the reader reads it (the app's own titles in their language)."""
+    return document_kinds.document_title(title, kind)
 
 
 @bp.app_template_global("picture_of")

@@ -241,6 +241,7 @@ def _render_petition(petition: Petition, *, status: int = 200) -> Any:
         running=running,
         window=window,
         rows=rows,
+        names=audit.names_of(session=session, rows=rows),
         today=today(),
         can_write=me().role in WRITERS,
         S=PetitionState,

@@ -37,6 +37,7 @@ from tid.rules.vocab.roll_columns import MONEY, QUANTITY, RollColumn
 from tid.services import access as policy
 from tid.services import billing, billing_reads, roll
 from tid.services.petitions import parameters_text
+from tid.services.roll import columns as roll_columns
 from tid.services.roll_check import changes as roll_changes
 from tid.web import jobs, nav, paging
 from tid.web.access import deny_unless, may_write_district, me, require, visible_district
@@ -390,6 +391,17 @@ def preview(district_id: int, token: str) -> Any:
             ),
         )
     except InputError as exc:
+        missing = roll_columns.missing_columns(exc.field)
+        if missing:  # a file without the required columns: the form again, to choose another
+            return render_template(
+                "roll/upload.html",
+                district=place,
+                errors={"file": _error_text(exc)},
+                values={"fiscal_year": str(meta.get("fiscal_year", ""))},
+                limits=_limits(),
+                kept=None,
+                missing=missing,
+            ), 422
         return render_template(
             "roll/preview.html",
             district=place,

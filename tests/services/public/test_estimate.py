@@ -45,6 +45,6 @@ def test_every_bad_value_is_named_with_its_field(
         estimate.estimate(
             session=session,
             district_id=bill.district_id,
-            values={"assessed_value": "=1+1", "rooms": "2.5", "use_class": "hotel"},
+            values={"assessed_value": "=1+1", "rooms": "2.5", "use_class": "abc"},
         )
-    assert [f.field for f in refused.value.findings] == ["assessed_value", "rooms"]
+    assert [f.field for f in refused.value.findings] == ["assessed_value", "use_class", "rooms"]

@@ -201,6 +201,7 @@ AUDIT_FIELDS: Vocabulary[Term] = Vocabulary(
         Term("document", N_("Document")),
         Term("file", N_("File")),
         Term("public", N_("Public")),
+        Term("sent_on", N_("Sent on")),
         Term("sent_by", N_("Sent by")),
         Term("reference", N_("Reference")),
         Term("locale", N_("Language")),

@@ -4,7 +4,9 @@ petition a document may belong to, and how the CRIM's copy of the ordinance was 
 
 from __future__ import annotations
 
-from tid.rules.messages import N_
+import re
+
+from tid.rules.messages import N_, Message
 from tid.rules.vocab.terms import Term, Vocabulary
 
 PUBLICATION_PROOF = "publication_proof"
@@ -51,3 +53,22 @@ SENT_BY: Vocabulary[Term] = Vocabulary(
         Term("email", N_("Email")),
     ),
 )
+
+
+# The titles the app writes itself for the documents it adds to a file: stored in their one
+# (English) form, said in the reader's language when read (:func:`document_title`).
+TRANSMITTAL_TITLE = N_("Transmittal of ordinance %(number)s to the CRIM")
+ACKNOWLEDGEMENT_TITLE = N_("Acknowledgement of receipt from the CRIM")
+_TRANSMITTAL = re.compile(r"Transmittal of ordinance (.*) to the CRIM")
+
+
+def document_title(title: str, kind: str | None = None) -> str:
+    """A document's title as a reader reads it: a title the app wrote (the CRIM's letter, its
+    acknowledgement; of kind ``kind`` when known) as a message in the reader's language, the
+    ordinance's number kept; any other title is the clerk's words, as written."""
+    found = _TRANSMITTAL.fullmatch(title)
+    if found and kind in (None, CRIM_TRANSMITTAL):
+        return Message(TRANSMITTAL_TITLE, number=found.group(1))
+    if title == ACKNOWLEDGEMENT_TITLE and kind in (None, CRIM_ACKNOWLEDGEMENT):
+        return Message(ACKNOWLEDGEMENT_TITLE)
+    return title

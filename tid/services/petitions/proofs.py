@@ -21,11 +21,13 @@ from tid.models import CrimTransmittal, Ordinance, Petition, PetitionDocument
 from tid.rules.errors import InputError
 from tid.rules.messages import N_, Message
 from tid.rules.vocab.document_kinds import (
+    ACKNOWLEDGEMENT_TITLE,
     CRIM_ACKNOWLEDGEMENT,
     CRIM_TRANSMITTAL,
     ORDINANCE_SIGNED,
     PUBLICATION_PROOF,
     SENT_BY,
+    TRANSMITTAL_TITLE,
 )
 from tid.services import audit, file_store
 from tid.services.petitions.attachments import (
@@ -185,11 +187,7 @@ def record_crim_letter(
         petition_id=petition.id or 0,
         store=store,
         pdf=letter,
-        title=str(
-            Message(
-                N_("Transmittal of ordinance %(number)s to the CRIM"), number=ordinance.number or ""
-            )
-        ),
+        title=str(Message(TRANSMITTAL_TITLE, number=ordinance.number or "")),
         kind=CRIM_TRANSMITTAL,
         dated_on=today,
         step="crim",
@@ -283,7 +281,7 @@ def record_crim_acknowledgement(
         petition=petition,
         store=store,
         upload=upload,
-        title=str(Message(N_("Acknowledgement of receipt from the CRIM"))),
+        title=str(Message(ACKNOWLEDGEMENT_TITLE)),
         kind=CRIM_ACKNOWLEDGEMENT,
         step="crim",
         dated_on=day,

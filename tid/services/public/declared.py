@@ -49,6 +49,9 @@ PUBLIC_FIELDS: dict[str, frozenset[str]] = {
             "published_on",
             "newspaper",
             "published_outside_window",
+            # computed from the petition's clocks (services/public/register.py ``pending``)
+            "pending_due",
+            "overdue_since",
         }
     ),
     "finding": frozenset({"petition_id", "factor", "favourable", "grounds", "recorded_on"}),

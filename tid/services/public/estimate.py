@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
-from tid.models import District
+from tid.models import District, PropertyYear
 from tid.rules.errors import Finding, FindingsError, InputError
 from tid.rules.imposts import apportioned_attribute, compile_formula, evaluate
 from tid.rules.imposts.tree import Formula
@@ -39,6 +39,11 @@ class Input:
     label: str  # a message
     kind: str  # money, quantity, count, text
     choices: tuple[str, ...] = ()
+
+    @property
+    def options(self) -> tuple[tuple[str, str], ...]:
+        """The choices as a select offers them: (value, text), each as the roll writes it."""
+        return tuple((c, c) for c in self.choices)
 
 
 @dataclass(frozen=True)
@@ -75,14 +80,42 @@ def _setup(
     return district, public_view("ordinance", ordinance), formula, params
 
 
-def _inputs(formula: Formula) -> tuple[Input, ...]:
+def _roll_values(session: Session, district_id: int, name: str) -> tuple[str, ...]:
+    """The values the district's roll (its latest fiscal year) writes in the text column
+    ``name`` (a class of use: ``residencial``, ``comercial``), in order; none for a column
+    that is not a property's year's."""
+    column = getattr(PropertyYear, name, None)
+    if column is None:
+        return ()
+    latest = session.exec(
+        select(PropertyYear.fiscal_year)
+        .where(PropertyYear.district_id == district_id)
+        .order_by(col(PropertyYear.fiscal_year).desc())
+        .limit(1)
+    ).first()
+    if latest is None:
+        return ()
+    found = session.exec(
+        select(column)
+        .where(PropertyYear.district_id == district_id, PropertyYear.fiscal_year == latest)
+        .distinct()
+    ).all()
+    return tuple(sorted(str(v).strip() for v in found if v is not None and str(v).strip()))
+
+
+def _inputs(formula: Formula, session: Session, district_id: int) -> tuple[Input, ...]:
+    """The formula's fields; a text column's choices are the values the roll writes in it
+    (the formula's own words where the roll has none)."""
     literals = tuple(dict.fromkeys(re.findall(r'"([^"]*)"', formula.text)))
     found = []
     for name in dict.fromkeys(formula.attributes):
         column = ROLL_COLUMNS.get(name)
         kind = column.kind if column is not None else QUANTITY
         label = formula_name_label(name) or name.replace("_", " ")
-        found.append(Input(name, label, kind, literals if kind == TEXT else ()))
+        choices: tuple[str, ...] = ()
+        if kind == TEXT:
+            choices = _roll_values(session, district_id, name) or literals
+        found.append(Input(name, label, kind, choices))
     return tuple(found)
 
 
@@ -95,7 +128,7 @@ def estimate_form(*, session: Session, district_id: int) -> EstimateForm | None:
     return EstimateForm(
         district=public_view("district", district),
         ordinance=ordinance,
-        inputs=_inputs(formula) if formula is not None else (),
+        inputs=_inputs(formula, session, district_id) if formula is not None else (),
         apportioned=formula is not None
         and apportioned_attribute(formula, list(params)) is not None,
     )
@@ -114,6 +147,8 @@ def _value(item: Input, raw: str) -> object:
     whole number (empty: none), a quantity a number, text as written."""
     text = raw.strip()
     if item.kind == TEXT:
+        if item.choices and text not in item.choices:
+            raise InputError(item.name, N_("Choose one of the options."))
         return text[:200]
     if item.kind == COUNT and not text:
         return ZERO
@@ -141,7 +176,7 @@ def estimate(*, session: Session, district_id: int, values: Mapping[str, str]) -
     assert formula is not None
     item: dict[str, object] = {"id": ESTIMATE_ID}
     findings = []
-    for field in _inputs(formula):
+    for field in _inputs(formula, session, district_id):
         try:
             item[field.name] = _value(field, values.get(field.name, ""))
         except InputError as exc:

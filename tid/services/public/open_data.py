@@ -122,6 +122,18 @@ TABLES: dict[str, Table] = {
                 _f("published_on", "date", "Ordinance published.", nullable=True),
                 _f("newspaper", "string", "Where it was published."),
                 _f("published_outside_window", "boolean", "Published outside its week."),
+                _f(
+                    "pending_due",
+                    "date",
+                    "The statutory deadline the petition waits on in its state.",
+                    nullable=True,
+                ),
+                _f(
+                    "overdue_since",
+                    "date",
+                    "The first day past that deadline, the act still not done.",
+                    nullable=True,
+                ),
             ),
         ),
         Table(

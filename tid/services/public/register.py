@@ -9,7 +9,7 @@ public deadlines for the iCalendar. Rows leave here only through :func:`public_v
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from sqlalchemy import bindparam, case, func
@@ -19,7 +19,7 @@ from sqlmodel import Session, col, select
 from tid.models import Finding, Municipality, Ordinance, Petition, PetitionDocument
 from tid.rules.messages import N_
 from tid.rules.vocab.document_kinds import DOCUMENT_KINDS
-from tid.services.petitions import CLOCK_LABELS, Clock, clocks
+from tid.services.petitions import CLOCK_LABELS, Clock, clocks, running_clock
 from tid.services.petitions.states import FACTORS, STATE_LABELS
 from tid.services.public import versions
 from tid.services.public.declared import public_view
@@ -86,6 +86,17 @@ def _deadline(clock: Clock) -> dict[str, Any]:
     )
 
 
+def pending(petition: Petition, ordinance: Ordinance | None, today: date) -> dict[str, Any]:
+    """The deadline the petition waits on in its state (the legislature's 90 days, the
+    mayor's 30, the publication week; 21 LPRA § 6653(2), (5)) and, once it has passed with
+    the act still not done, the first day it is overdue."""
+    clock = running_clock(petition, ordinance, today=today)
+    return {
+        "pending_due": clock.due if clock else None,
+        "overdue_since": clock.due + timedelta(days=1) if clock and clock.overdue else None,
+    }
+
+
 def _record(
     petition: Petition,
     municipality: str,
@@ -116,7 +127,9 @@ def _record(
             )
         )
     return PetitionRecord(
-        petition=public_view("petition", petition),
+        petition=public_view(
+            "petition", {**petition.model_dump(), **pending(petition, ordinance, today)}
+        ),
         municipality=municipality,
         state_label=STATE_LABELS.get(petition.state, petition.state),
         steps=steps,

@@ -37,6 +37,16 @@ def column_label(target: str) -> str:
     return target
 
 
+def missing_columns(field: str) -> list[tuple[str, tuple[str, ...]]]:
+    """The required columns a refused file lacks (``field``: their codes, comma-separated,
+    as the refusal names them), each by its label with the headers that name it in a file."""
+    return [
+        (column_label(code), ROLL_COLUMNS[code].headers)
+        for code in field.split(",")
+        if code in ROLL_COLUMNS
+    ]
+
+
 def figure_columns() -> tuple[RollColumn, ...]:
     """The property's figures, as its page shows them: the columns a formula may use."""
     return tuple(ROLL_COLUMNS[code] for code in formula_columns())

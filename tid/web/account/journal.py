@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import abort, render_template, request, url_for
 from flask_babel import gettext as _
 
 from tid.db import get_session
@@ -20,7 +20,7 @@ from tid.web.account.fields import (
     within_cap,
     writer,
 )
-from tid.web.forms import Form
+from tid.web.forms import Form, refused_at
 from tid.web.util import today
 
 
@@ -85,6 +85,5 @@ def reverse(district_id: int, entry_id: int) -> Any:
     done = form.saved(_("Entry reversed."), _back(district_id))
     if done:
         return done
-    for error in form.errors.values():
-        flash(error, "error")
-    return redirect(_back(district_id))
+    said = " ".join(str(error) for error in form.errors.values())
+    return refused_at(f"r-{entry_id}", said, _back(district_id))
