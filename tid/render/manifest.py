@@ -106,6 +106,7 @@ def manifest_pages(
     return pages, grand
 
 
+# Long: the form's two paths (drawn over the grid, or flowing) and the tagging of each, in order.
 def render_manifest(
     rows: Sequence[ManifestRow],
     *,

@@ -479,7 +479,8 @@ _ALL = (
         "corrected-opening-position",
         N_("A corrected opening position"),
         N_(
-            "A district that moved in with a wrong opening position reverses it as one: each "
+            "The statute says nothing of a district's books before it. The project has a "
+            "district that moved in with a wrong opening position reverse it as one: each "
             "opening entry is reversed in the special account's journal on the cut-over day, "
             "and both stay on record. The corrected position then stands where the wrong one "
             "stood, beneath any business booked since, which it does not touch: its cut-over "

@@ -339,6 +339,19 @@ def _stored(district_id: int, token: str) -> tuple[bytes, dict[str, Any]]:
     return stored
 
 
+def _choose_another(place: Any, meta: dict[str, Any], exc: InputError, missing: Any) -> Any:
+    """The upload form again, naming the columns the file lacks, to choose another file."""
+    return render_template(
+        "roll/upload.html",
+        district=place,
+        errors={"file": _error_text(exc)},
+        values={"fiscal_year": str(meta.get("fiscal_year", ""))},
+        limits=_limits(),
+        kept=None,
+        missing=missing,
+    ), 422
+
+
 @bp.route("/<int:district_id>/import/<token>")
 @require(*WRITERS)
 def preview(district_id: int, token: str) -> Any:
@@ -393,15 +406,7 @@ def preview(district_id: int, token: str) -> Any:
     except InputError as exc:
         missing = roll_columns.missing_columns(exc.field)
         if missing:  # a file without the required columns: the form again, to choose another
-            return render_template(
-                "roll/upload.html",
-                district=place,
-                errors={"file": _error_text(exc)},
-                values={"fiscal_year": str(meta.get("fiscal_year", ""))},
-                limits=_limits(),
-                kept=None,
-                missing=missing,
-            ), 422
+            return _choose_another(place, meta, exc, missing)
         return render_template(
             "roll/preview.html",
             district=place,

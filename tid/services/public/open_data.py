@@ -158,6 +158,13 @@ TABLES: dict[str, Table] = {
                 _FY,
                 _f("properties", "integer", "Properties on the roll."),
                 _f("assessed_value", "number", "Their assessed value together (dollars)."),
+                _f(
+                    "verified_on",
+                    "date",
+                    "The day the year's verified billing statement was signed.",
+                    nullable=True,
+                ),
+                _f("checked", "boolean", "Whether the roll's yearly check was made before it."),
             ),
         ),
         Table(
