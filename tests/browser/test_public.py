@@ -66,7 +66,7 @@ def _journey(page: Page, site: Site, language: str, checker: Checker, shots: Pat
     page.go_back()
     main.get_by_role("link", name=t(language, "Estimate your impost")).click()
     main.get_by_label(t(language, "assessed value").capitalize()).fill("250,000.00")
-    main.get_by_label(t(language, "use class").capitalize()).fill("hotel")
+    main.get_by_label(t(language, "use class").capitalize()).select_option("hospederia")
     main.get_by_label(t(language, "rooms").capitalize()).fill("40")
     main.get_by_role("button", name=t(language, "Estimate")).click()
     expect(main.locator("#result-title")).to_contain_text("$3,725.00")
