@@ -49,7 +49,10 @@ from tid.clock import utcnow
 from tid.db import make_engine
 from tid.demo.large_district import make_large_district
 from tid.rules.periods import FiscalYear, fiscal_year_of
-from tid.services import audit, audit_statement, billing, ledger, liens, payments
+from tid.services import billing, ledger
+from tid.services.account import audit_statement, payments
+from tid.services.audit_trail import audit
+from tid.services.liens import impost_lien as liens
 
 ACTOR = audit.Actor("benchmark")
 TODAY = date(2026, 11, 30)

@@ -36,7 +36,8 @@ import tid.models as models
 from tid.db import make_engine
 from tid.demo import records
 from tid.demo.roll import DEMO_FORMULA, roll_csv
-from tid.services import audit, billing, roll
+from tid.services import billing, roll
+from tid.services.audit_trail import audit
 
 ACTOR = audit.Actor("benchmark")
 FY = "2026-27"

@@ -90,10 +90,12 @@ def child(database: str, which: str) -> None:
     from pypdf import PdfReader
     from sqlmodel import Session, select
 
-    from tid import create_app, tasks
+    from tid import create_app
+    from tid.jobs import background_jobs as jobs
+    from tid.jobs import tasks
     from tid.models import District
-    from tid.services import audit, notices
-    from tid.services import background_jobs as jobs
+    from tid.services import notices
+    from tid.services.audit_trail import audit
 
     folder = Path(database).parent
     app = create_app(

@@ -32,8 +32,10 @@ from sizes import pick
 from sqlmodel import Session, SQLModel, select
 
 import tid.models  # noqa: F401  (every table)
-from tid import create_app, tasks
+from tid import create_app
 from tid.demo import records
+from tid.jobs import background_jobs as jobs
+from tid.jobs import tasks
 from tid.models import (
     Bill,
     District,
@@ -45,8 +47,8 @@ from tid.models import (
 )
 from tid.render import notice as notice_pdf
 from tid.rules.certified_mail import check_digit
-from tid.services import audit, notices
-from tid.services import background_jobs as jobs
+from tid.services import notices
+from tid.services.audit_trail import audit
 
 ACTOR = audit.Actor("benchmark")
 ISSUED = date(2026, 1, 20)

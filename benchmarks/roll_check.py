@@ -37,7 +37,8 @@ import tid.models as models
 from tid.db import make_engine
 from tid.demo import records
 from tid.demo.roll import DEMO_FORMULA, HEADERS, roll_rows
-from tid.services import audit, billing, roll
+from tid.services import billing, roll
+from tid.services.audit_trail import audit
 from tid.services.roll_check import changes
 
 ACTOR = audit.Actor("benchmark")

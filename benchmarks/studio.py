@@ -45,7 +45,9 @@ from tid import create_app  # noqa: E402
 from tid.db import make_engine  # noqa: E402
 from tid.demo import records  # noqa: E402
 from tid.demo.roll import DEMO_FORMULA, roll_csv  # noqa: E402
-from tid.services import audit, billing, roll, studio, users  # noqa: E402
+from tid.services import billing, roll, studio  # noqa: E402
+from tid.services.audit_trail import audit  # noqa: E402
+from tid.services.auth import users  # noqa: E402
 
 ACTOR = audit.Actor("benchmark")
 FY = "2026-27"

@@ -34,7 +34,8 @@ from tests.smtp_support import smtp  # noqa: F401  (a real SMTP server on loopba
 from tid import create_app
 from tid.db import make_engine
 from tid.models import District, Municipality, User
-from tid.services import audit, passwords, users
+from tid.services.audit_trail import audit
+from tid.services.auth import passwords, users
 
 # The objects made so far (the app's modules, the models' mappers, the libraries) live as
 # long as the test process: the collector need not walk them again at every full collection,

@@ -21,7 +21,7 @@ from tests.conftest import People, login
 from tests.pdf_checks import pdf_text
 from tests.services.ledger_support import ACTOR, Scaffold
 from tid.rules import params
-from tid.services import payments
+from tid.services.account import payments
 
 PROJECT = Path(__file__).resolve().parent.parent
 SHIPPED = Path(params.__file__).with_name("params")

@@ -146,8 +146,8 @@ def test_the_graph_sees_the_imports_it_must() -> None:
     graph = _graph(module_level_only=False)
     assert "tid.rules.params" in graph["tid.rules.calendar"]  # from tid.rules import params
     assert "tid.rules.periods" in graph["tid.rules.params"]  # from tid.rules.periods import …
-    assert "tid.services.notices" in graph["tid.scheduled_jobs"]  # inside run_yearly_notices
-    assert "tid.services.notices" not in _graph(module_level_only=True)["tid.scheduled_jobs"]
+    assert "tid.services.notices" in graph["tid.jobs.scheduled_jobs"]  # inside run_yearly_notices
+    assert "tid.services.notices" not in _graph(module_level_only=True)["tid.jobs.scheduled_jobs"]
     # A made-up cycle is found.
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [frozenset("abc")]
 
@@ -263,8 +263,8 @@ ON_FLASK = (
     "tid.i18n",
     "tid.app_reader",
     "tid.db",
-    "tid.scheduled_jobs",
-    "tid.tasks",
+    "tid.jobs.scheduled_jobs",
+    "tid.jobs.tasks",
     "tid.cli",
 )
 LAYERS = (
@@ -349,7 +349,11 @@ SHARED_NAMES: dict[str, tuple[frozenset[str], str]] = {
     name: (frozenset(packages), reason)
     for name, packages, reason in (
         ("aboard", ("tid.cli", "tid.web.account"), "moving in: its command and its page"),
-        ("access", ("tid.services", "tid.web"), "the access policy and the web's checks of it"),
+        (
+            "access",
+            ("tid.services.auth", "tid.web"),
+            "the access policy and the web's checks of it",
+        ),
         ("account", ("tid.cli", "tid.demo", "tid.documents"), "the special account"),
         ("base", ("tid.demo", "tid.documents"), "what the package's modules share"),
         ("calc", ("tid.web", "tid.cli"), "the calculators' pages and command"),
@@ -378,15 +382,15 @@ SHARED_NAMES: dict[str, tuple[frozenset[str], str]] = {
         ),
         (
             "liens",
-            ("tid.rules", "tid.rules.calculators", "tid.services"),
+            ("tid.rules", "tid.rules.calculators"),
             "the liens' ranking, its calculator and the district's liens",
         ),
         ("notices", ("tid.web", "tid.demo", "tid.documents"), "the certified-mail notices"),
         ("petitions", ("tid.web", "tid.demo", "tid.documents"), "the petitions"),
-        ("portal", ("tid.services", "tid.web"), "the owners' portal"),
+        ("portal", ("tid.services.owners", "tid.web"), "the owners' portal"),
         ("readings", ("tid.rules", "tid.web"), "the readings of the law"),
         ("roll", ("tid.web", "tid.cli", "tid.demo"), "the property roll"),
-        ("users", ("tid.services", "tid.cli"), "the users"),
+        ("users", ("tid.services.auth", "tid.cli"), "the users"),
     )
 }
 

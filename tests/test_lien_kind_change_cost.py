@@ -29,7 +29,7 @@ from tid.rules import liens as lien_rules
 from tid.rules.messages import N_
 from tid.rules.vocab import LIEN_KINDS, LienKind, recorded_kinds
 from tid.rules.vocab.lien_kinds import ABOVE, after_impost, ahead_of_impost
-from tid.services import liens
+from tid.services.liens import impost_lien as liens
 
 PROJECT = Path(__file__).resolve().parent.parent
 VOCABULARY = "tid/rules/vocab/lien_kinds.py"

@@ -18,11 +18,12 @@ from flask import Flask
 from sqlmodel import Session
 
 from tests.conftest import People, make_test_app
-from tid import scheduled_jobs as jobs
+from tid.jobs import scheduled_jobs as jobs
 from tid.models import BillingRun, Ordinance, Petition
 from tid.rules import params
-from tid.services import audit, billing, notices
+from tid.services import billing, notices
 from tid.services import petitions as svc
+from tid.services.audit_trail import audit
 
 ACTOR = audit.Actor("tests")
 DAY = date(2026, 9, 1)  # the day the pages, the digest and the feed are looked at

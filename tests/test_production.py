@@ -28,10 +28,12 @@ from tests.conftest import BACKENDS, PASSWORD
 from tests.pg import ThrowawayPostgres
 from tests.redis_server import ThrowawayRedis
 from tests.services.notice_support import SENDER, make_ordinance, make_run
-from tid import migrate, tasks
+from tid import migrate
 from tid.db import make_engine
+from tid.jobs import tasks
 from tid.models import District, Job, Municipality, NoticeBatch
-from tid.services import audit, users
+from tid.services.audit_trail import audit
+from tid.services.auth import users
 
 BIN = Path(sys.executable).parent
 

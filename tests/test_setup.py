@@ -23,8 +23,9 @@ from tests.smtp_support import Inbox, free_port
 from tid.clock import utcnow
 from tid.db import make_engine
 from tid.files import create_private
+from tid.jobs import background_jobs
 from tid.models import District, Municipality, User, WorkerHeartbeat
-from tid.services import background_jobs, two_factor
+from tid.services.auth import two_factor
 from tid.services.installation import checks, round_trips
 
 SETUP = """
@@ -352,7 +353,7 @@ def test_the_questions_in_the_environments_language_and_their_defaults_on_a_seco
 
 
 def test_the_scheduler_says_it_is_alive(app: Flask, session: Session) -> None:
-    from tid import scheduler as tid_scheduler
+    from tid.jobs import scheduler as tid_scheduler
 
     tid_scheduler.heartbeat_job(app, "host:42:cafe")
     assert checks.scheduler(session=session, now=utcnow()).ok

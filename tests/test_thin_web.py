@@ -159,7 +159,7 @@ def test_the_commit_count_sees_commits_and_rollbacks() -> None:
 
 
 # The sign-in's routes read the form and render; the service decides (password, second
-# factor, the throttle and its lock-outs): tid/services/sign_in.py.
+# factor, the throttle and its lock-outs): tid/services/auth/sign_in.py.
 SIGN_IN_ROUTES = ("login", "second_factor", "enrol", "reset", "_confirmed", "_finish_login")
 DECIDED_BY_THE_SERVICE = ("throttle", "users", "passwords", "two_factor")
 # What a route may still ask of them: which page a person waiting for their second factor

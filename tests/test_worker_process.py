@@ -17,10 +17,10 @@ from sqlmodel import Session, select
 
 from tests.conftest import BACKENDS, People
 from tests.services.notice_support import SENDER, make_ordinance, make_run
-from tid import tasks
+from tid.jobs import background_jobs as job_service
+from tid.jobs import tasks
 from tid.models import Job, Notice, NoticeBatch
-from tid.services import audit
-from tid.services import background_jobs as job_service
+from tid.services.audit_trail import audit
 
 TID = str(Path(sys.executable).with_name("tid"))
 OWNERS = 240

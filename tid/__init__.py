@@ -145,8 +145,8 @@ def register_extensions(app: Flask) -> None:
 
 
 def register_queue(app: Flask) -> None:
-    """The task queue that ``tid worker`` serves (tid/queue.py, tid/tasks.py)."""
-    from tid import tasks
+    """The task queue that ``tid worker`` serves (tid/jobs/queue.py, tid/jobs/tasks.py)."""
+    from tid.jobs import tasks
 
     tasks.init_app(app)
 
@@ -219,6 +219,6 @@ def register_cli(app: Flask) -> None:
 def register_scheduler(app: Flask) -> None:
     """Start the scheduler in this process when configured (the demo's dev server)."""
     if app.config.get("SCHEDULER_IN_PROCESS"):
-        from tid import scheduler
+        from tid.jobs import scheduler
 
         scheduler.start_in_process(app)

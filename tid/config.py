@@ -149,7 +149,7 @@ def defaults(instance: Path) -> dict[str, Any]:
         "OWNER_REMINDER_DAYS": 10,
         "HSTS_MAX_AGE": 31_536_000,  # a year of HTTPS only, sent when the cookies are secure
         "UPLOAD_RETENTION_HOURS": 24,  # an upload not imported is deleted after this
-        "REDIS_URL": "",  # the task queue on Redis; empty: on the database (tid/queue.py)
+        "REDIS_URL": "",  # the task queue on Redis; empty: on the database (tid/jobs/queue.py)
         "WORKERS": 2,  # threads of ``tid worker`` (jobs it runs at once)
         # The legislature's files: the archive's folder (shared storage when the web and the
         # workers run on several machines) and the largest file a clerk may attach.

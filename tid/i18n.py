@@ -285,12 +285,12 @@ def init_app(app: Flask) -> None:
     from tid.rules.vocab.closing_terms import issued_kind_label
 
     app.jinja_env.globals["issued_kind_label"] = issued_kind_label
-    from tid.services import access
+    from tid.services.auth import access
 
     app.jinja_env.globals["access"] = access  # the one access policy, for the templates
     app.jinja_env.globals["memo_message"] = journal_memo
     app.jinja_env.globals["bill_explanation"] = bill_explanation
-    from tid.services import audit_words
+    from tid.services.audit_trail import audit_words
 
     app.jinja_env.globals["audit_action"] = audit_words.action_label
     app.jinja_env.globals["audit_field"] = audit_words.field_label
@@ -298,7 +298,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["audit_shown"] = audit_words.shown_value
     app.jinja_env.globals["audit_shown_fields"] = audit_words.shown_fields
     app.jinja_env.globals["audit_actor"] = audit_words.actor_label
-    from tid.services import record_names
+    from tid.services.audit_trail import record_names
 
     app.jinja_env.globals["batch_name"] = record_names.batch_name
 

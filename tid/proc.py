@@ -6,7 +6,7 @@
   (``RLIMIT_AS``);
 - :func:`reap_orphans` — what such a program started itself (``ocrmypdf``'s Ghostscript and
   ``tesseract``) and left running when its worker was killed: ended by the next sweep of a
-  worker (tid/tasks.py: as it starts, then every few seconds). Every process :func:`run`
+  worker (tid/jobs/tasks.py: as it starts, then every few seconds). Every process :func:`run`
   starts carries, in its environment and its children's, the pid and start time of the
   process that ran it (:data:`OWNER`).
 """

@@ -27,10 +27,11 @@ from playwright.sync_api import Error as PlaywrightError
 from werkzeug.serving import BaseWSGIServer, make_server
 
 import tid
-from tid import create_app, migrate, tasks
+from tid import create_app, migrate
 from tid.db import get_session
 from tid.demo import ACCOUNT_USER, DEMO_PASSWORD, load_demo, portal_sample
-from tid.services import passwords
+from tid.jobs import tasks
+from tid.services.auth import passwords
 
 CHROMIUM = "/usr/bin/chromium"
 PHONE = {"width": 390, "height": 844}

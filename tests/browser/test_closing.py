@@ -32,7 +32,7 @@ from tid.app_reader import today
 from tid.db import get_session
 from tid.demo import ACCOUNT_DISTRICT
 from tid.models import District
-from tid.services import liens
+from tid.services.liens import impost_lien as liens
 
 pytestmark = pytest.mark.xdist_group("closing")
 

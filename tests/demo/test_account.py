@@ -13,7 +13,9 @@ from sqlmodel import Session, select
 from tid.demo import ACCOUNT_DISTRICT, ACCOUNT_USER, demo_deposits_path
 from tid.models import District, PropertyLien, User
 from tid.rules.periods import FiscalYear
-from tid.services import audit_statement, ledger, liens
+from tid.services import ledger
+from tid.services.account import audit_statement
+from tid.services.liens import impost_lien as liens
 
 
 def test_the_account_demo_books_a_month_within_the_cap(

@@ -12,7 +12,10 @@ from sqlmodel import Session, func, select
 from tid.demo.large_district import make_large_district
 from tid.models import Bill, Expenditure, JournalEntry, JournalLine
 from tid.rules.periods import FiscalYear
-from tid.services import audit, ledger, liens, payments
+from tid.services import ledger
+from tid.services.account import payments
+from tid.services.audit_trail import audit
+from tid.services.liens import impost_lien as liens
 
 ACTOR = audit.Actor("tests")
 TODAY = date(2026, 12, 1)

@@ -17,7 +17,7 @@ from tests.pdf_checks import pdf_text
 from tid.demo import DEMO_PASSWORD
 from tid.models import JournalEntry, Notice, Ordinance, Petition, PropertyLien, PropertyYear, User
 from tid.rules.periods import FiscalYear
-from tid.services import audit_statement
+from tid.services.account import audit_statement
 
 
 def _counts(session: Session) -> tuple[int, ...]:

@@ -15,11 +15,11 @@ from sqlmodel import Session, select
 from tests.conftest import People
 from tests.smtp_support import Inbox, body_of, free_port
 from tid import mail
-from tid import scheduled_jobs as jobs
-from tid import scheduler as tid_scheduler
+from tid.jobs import scheduled_jobs as jobs
+from tid.jobs import scheduler as tid_scheduler
 from tid.models import AuditEvent, JobRun
-from tid.services import audit
 from tid.services import petitions as svc
+from tid.services.audit_trail import audit
 
 ACTOR = audit.Actor("tests")
 DAY = date(2026, 5, 28)

@@ -1,5 +1,5 @@
 """Long work goes through the real task queue, on each of its storages: SqliteHuey (SQLite),
-the queue tables on PostgreSQL (tid/queue.py) and RedisHuey (``TID_REDIS_URL``, a throwaway
+the queue tables on PostgreSQL (tid/jobs/queue.py) and RedisHuey (``TID_REDIS_URL``, a throwaway
 ``redis-server``). A form starts its job once; the job shows its progress and its result; a
 failed job leaves nothing and says why in the reader's language; the health endpoints."""
 
@@ -20,9 +20,10 @@ from tests.conftest import BACKENDS, People, login, make_test_app
 from tests.pdf_checks import pdf_text
 from tests.redis_server import ThrowawayRedis
 from tests.services.notice_support import SENDER, make_ordinance, make_run
-from tid import migrate, tasks
+from tid import migrate
+from tid.jobs import tasks
+from tid.jobs.queue import PostgresStorage
 from tid.models import ArchivedDocument, BillingRun, Job, Notice, NoticeBatch
-from tid.queue import PostgresStorage
 from tid.web.account import downloads as account
 
 # Redis-Huey runs over a SQLite database; the PostgreSQL queue over PostgreSQL.
@@ -381,8 +382,8 @@ def test_the_sweep_sends_again_the_jobs_of_dead_workers_and_lost_messages(
     from datetime import timedelta
 
     from tid.clock import utcnow
-    from tid.services import audit
-    from tid.services import background_jobs as job_service
+    from tid.jobs import background_jobs as job_service
+    from tid.services.audit_trail import audit
 
     def make(day: str) -> Job:
         job, _ = job_service.start(

@@ -4,7 +4,7 @@ Form 3877, the notices' flow sheet and the history all group its digits by four.
 from __future__ import annotations
 
 from tid.rules.certified_mail import grouped_article_number, parse_article_number
-from tid.services.audit_words import shown_value
+from tid.services.audit_trail.audit_words import shown_value
 
 IMPB = "9400111899223855217067"
 

@@ -11,7 +11,8 @@ from sqlmodel import Session
 
 from tid.demo import records
 from tid.models import Bill, BillingRun, District, Municipality, Property, PropertyYear
-from tid.services import audit, payments
+from tid.services.account import payments
+from tid.services.audit_trail import audit
 
 ACTOR = audit.Actor("tests")
 # 90 days after the bills' due date 2025-09-30: the delinquency's and the statement's day.

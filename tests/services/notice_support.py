@@ -21,7 +21,8 @@ from tid.models import (
     PropertyYear,
 )
 from tid.rules.certified_mail import check_digit
-from tid.services import audit, notices
+from tid.services import notices
+from tid.services.audit_trail import audit
 
 ACTOR = audit.Actor("tests")
 SECRET = "test-secret-key"

@@ -34,11 +34,12 @@ from tid.models import (
     JournalEntry,
 )
 from tid.rules.periods import fiscal_year_of
-from tid.services import issued, liens
-from tid.services.audit import SYSTEM
+from tid.services.audit_trail.audit import SYSTEM
+from tid.services.closing import issued
 from tid.services.district_record import tables
 from tid.services.district_record.intake import import_district
 from tid.services.district_record.reading import RecordError
+from tid.services.liens import impost_lien as liens
 
 CONDADO = "Distrito de Mejoramiento Turístico de Condado"
 TODAY = date(2026, 12, 1)

@@ -13,7 +13,9 @@ from sqlmodel import Session
 
 from tests.services.ledger_support import ACTOR, TODAY_90_DAYS_LATE, Scaffold, pay_bill
 from tid.rules.messages import render
-from tid.services import audit_statement, ledger, record_names
+from tid.services import ledger
+from tid.services.account import audit_statement
+from tid.services.audit_trail import record_names
 
 
 def test_entries_are_numbered_per_district_and_the_csv_names_no_id(session: Session) -> None:

@@ -23,7 +23,8 @@ from tid.db import make_engine
 from tid.models import ArchivedDocument, JournalEntry, JournalLine
 from tid.rules.errors import InputError
 from tid.rules.periods import FiscalYear
-from tid.services import audit_statement, expenditures, ledger, notices, payments, roll, year_locks
+from tid.services import ledger, notices, roll
+from tid.services.account import audit_statement, expenditures, payments, year_locks
 
 
 def _book(session: Session, people: People) -> None:

@@ -21,7 +21,8 @@ from tests.services.roll.helpers import GOOD
 from tests.services.test_district_record import TODAY, _export, _figures, _fresh_database
 from tid.models import Bill, BillStatus, JournalEntry
 from tid.rules.errors import FindingsError
-from tid.services import billing, payments, roll
+from tid.services import billing, roll
+from tid.services.account import payments
 
 
 def test_a_district_moves_in_bills_a_year_leaves_and_comes_back_alike(

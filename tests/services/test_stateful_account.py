@@ -46,7 +46,8 @@ from tid.db import make_engine
 from tid.models import JOURNAL_TRIGGERS_SQL, JournalEntry, JournalLine
 from tid.rules.errors import FindingsError, InputError
 from tid.rules.periods import FiscalYear, fiscal_year_of
-from tid.services import audit_statement, expenditures, ledger, payments
+from tid.services import ledger
+from tid.services.account import audit_statement, expenditures, payments
 from tid.services.ledger import ADMIN_EXPENSE, BANK, OWNER_CREDIT, CapExceededError
 
 TODAY = date(2026, 12, 31)

@@ -28,7 +28,7 @@ from tid.models import HeavyWork
 from tid.rules import calculators, limits
 from tid.rules.imposts.compiler import Compiler
 from tid.rules.imposts.tree import Node
-from tid.services import heavy_work, request_rate
+from tid.services.limits import heavy_work, request_rate
 from tid.web import calc_guard
 
 # The attack of the report: a formula of 30 constant terms, exponential under the old compiler.

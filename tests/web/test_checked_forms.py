@@ -24,7 +24,7 @@ from tests.services.billing.helpers import make_ordinance as billing_ordinance
 from tests.services.notice_support import article, issue_notices, make_ordinance, make_run
 from tests.web.account.support import setup_account
 from tests.web.test_portal import _look_up, _mailed
-from tid import tasks
+from tid.jobs import tasks
 from tid.models import AuditEvent, BillingRun, Job, Ordinance
 from tid.services import ledger
 

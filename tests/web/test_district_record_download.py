@@ -61,7 +61,7 @@ def test_others_are_refused_the_record(app: Flask, demo_loaded: str) -> None:
 def test_a_large_districts_record_is_made_by_a_job_with_its_progress(
     app: Flask, demo_loaded: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tid import tasks
+    from tid.jobs import tasks
     from tid.services.district_record import export
 
     monkeypatch.setattr(export, "IN_REQUEST_ROWS", 10)  # Condado's 40 bills are many now

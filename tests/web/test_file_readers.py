@@ -20,8 +20,8 @@ from sqlmodel import Session, select
 from tests import legislature_files as files
 from tests.conftest import People, login
 from tests.web.test_petition_files import TODAY, _attach, _petition
-from tid import tasks
 from tid.config import archive_dir
+from tid.jobs import tasks
 from tid.models import DocumentVersion, Job, PetitionDocument
 from tid.render import thumbnails
 

@@ -19,8 +19,8 @@ from tests.conftest import People, login
 from tests.services.ledger_support import ACTOR, Scaffold
 from tests.services.notice_support import make_ordinance, make_run
 from tid.models import AuthorizedPurpose, JournalEntry, NoticeBatch, Ordinance, Petition, User
-from tid.services import expenditures
 from tid.services import petitions as svc
+from tid.services.account import expenditures
 
 TODAY = date(2026, 3, 10)
 

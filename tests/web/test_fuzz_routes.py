@@ -24,7 +24,8 @@ from werkzeug.routing import IntegerConverter, Rule
 
 from tests.conftest import People, examples, login
 from tests.services.ledger_support import ACTOR, Scaffold
-from tid.services import ledger, payments
+from tid.services import ledger
+from tid.services.account import payments
 
 # Every query parameter a page reads.
 QUERY = (

@@ -20,12 +20,14 @@ from sqlmodel import Session, func, select
 from tests.conftest import People, login, make_test_app
 from tests.services.ledger_support import ACTOR, Scaffold
 from tests.web.test_roll_billing import _upload
-from tid import csv_safe, tasks
+from tid import csv_safe
 from tid.demo.roll import roll_csv
+from tid.jobs import tasks
 from tid.models import JournalEntry
 from tid.rules.errors import InputError
 from tid.rules.money import MAX_ACCOUNT_AMOUNT, parse_money
-from tid.services import ledger, payments
+from tid.services import ledger
+from tid.services.account import payments
 
 INJECTION = "-2+3+cmd|' /C calc'!A0"
 
@@ -351,7 +353,7 @@ def test_the_database_backups_uploads_and_mail_are_for_the_apps_user_alone(
 
     from tid import mail
     from tid.db import make_engine
-    from tid.services import backup
+    from tid.services.installation import backup
     from tid.services.roll import uploads
 
     def mode(path: Path) -> int:

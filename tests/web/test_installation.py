@@ -14,7 +14,7 @@ from sqlmodel import Session, select
 
 from tests.conftest import People, login
 from tests.smtp_support import Inbox
-from tid import tasks
+from tid.jobs import tasks
 from tid.models import InstallationCheck, Job
 
 PAGE = "/admin/installation"

@@ -13,11 +13,11 @@ from sqlmodel import Session
 from tests.conftest import People, login
 from tests.services.billing.helpers import import_roll, make_ordinance
 from tests.web.test_roll_billing import _upload
-from tid import tasks
 from tid.clock import utcnow
 from tid.demo.roll import roll_csv
+from tid.jobs import background_jobs as job_service
+from tid.jobs import tasks
 from tid.models import Job, JobState
-from tid.services import background_jobs as job_service
 
 
 def _job(session: Session, people: People, **fields: object) -> Job:

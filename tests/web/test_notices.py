@@ -16,9 +16,10 @@ from sqlmodel import Session, select
 from tests.conftest import People, login, make_test_app
 from tests.pdf_checks import assert_archival, pdf_text
 from tests.services.notice_support import SENDER, article, issue_notices, make_ordinance, make_run
-from tid import tasks
+from tid.jobs import tasks
 from tid.models import Notice, NoticeBatch
-from tid.services import audit, notices
+from tid.services import notices
+from tid.services.audit_trail import audit
 
 
 def _client(database_url: str, tmp_path: Path, day: str) -> FlaskClient:

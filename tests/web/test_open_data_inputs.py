@@ -30,7 +30,7 @@ from tests.services.ledger_support import ACTOR
 from tid.demo import ACCOUNT_DISTRICT
 from tid.models import District, Municipality
 from tid.rules.periods import parse_fiscal_year
-from tid.services import expenditures
+from tid.services.account import expenditures
 from tid.services.public import open_data, published_records
 
 SITE = "https://tid.example.pr"

@@ -22,7 +22,8 @@ from tests.services.notice_support import (
 )
 from tid.clock import today_in_puerto_rico
 from tid.models import IssuedDocument, Property
-from tid.services import notices, payments
+from tid.services import notices
+from tid.services.account import payments
 
 
 def test_one_code_opens_the_property_account_across_the_years(

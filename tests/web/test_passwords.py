@@ -17,10 +17,11 @@ from sqlmodel import Session, select
 
 from tests.conftest import PASSWORD, People, login
 from tests.smtp_support import Inbox, smtp  # noqa: F401  (the fixture)
-from tid import tasks
+from tid.jobs import tasks
 from tid.models import AuditEvent, Job, PasswordReset, User
 from tid.rules.errors import InputError
-from tid.services import audit, passwords, users
+from tid.services.audit_trail import audit
+from tid.services.auth import passwords, users
 
 NEW = "un faro en la bahía de noche"
 

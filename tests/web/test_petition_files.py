@@ -19,8 +19,8 @@ from sqlmodel import Session, col, select
 from tests import legislature_files as files
 from tests.conftest import People, login
 from tests.pdf_checks import structure
-from tid import tasks
 from tid.config import archive_dir
+from tid.jobs import tasks
 from tid.models import (
     DocumentVersion,
     Municipality,
@@ -30,8 +30,9 @@ from tid.models import (
     StoredFile,
 )
 from tid.rules.errors import InputError
-from tid.services import audit, file_store
 from tid.services import petitions as svc
+from tid.services.audit_trail import audit
+from tid.services.files import file_store
 
 TODAY = date(2026, 3, 10)
 ACTOR = audit.Actor("tests")
@@ -157,7 +158,7 @@ def test_a_file_the_archive_cannot_finish_writing_is_said_at_the_field_and_leave
     import errno
     import os
 
-    from tid.services import file_store as store_module
+    from tid.services.files import file_store as store_module
 
     def full(_handle: int) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")

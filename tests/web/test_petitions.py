@@ -17,8 +17,8 @@ from sqlmodel import Session, select
 from tests.conftest import People, examples, login
 from tests.pdf_checks import assert_archival, pdf_text
 from tid.models import AuditEvent, Ordinance, Petition
-from tid.services import audit
 from tid.services import petitions as svc
+from tid.services.audit_trail import audit
 
 TODAY = date(2026, 3, 10)
 ACTOR = audit.Actor("tests")

@@ -192,7 +192,8 @@ def test_the_portal_shows_payments_and_the_balance_from_the_special_account(
 ) -> None:
     from decimal import Decimal
 
-    from tid.services import ledger, payments
+    from tid.services import ledger
+    from tid.services.account import payments
 
     mine = mailed.notices[0]
     ledger.sync_bills(session=session, actor=ACTOR, district_id=people.district.id or 0)

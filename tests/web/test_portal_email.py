@@ -13,7 +13,7 @@ from sqlmodel import Session, select
 
 from tests.conftest import People
 from tests.pdf_checks import pdf_text
-from tests.services.test_owner_email import mailed_notices
+from tests.services.owners.test_owner_email import mailed_notices
 from tests.smtp_support import Inbox, body_of
 from tid.models import OwnerEmail
 from tid.services import notices

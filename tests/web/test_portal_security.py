@@ -18,7 +18,7 @@ from tests.conftest import People
 from tests.web.test_portal import Mailed, _look_up, _mailed
 from tid.clock import utcnow
 from tid.models import PortalAttempt
-from tid.services import portal
+from tid.services.owners import portal
 
 
 @pytest.fixture

@@ -54,8 +54,8 @@ from tests.calc_documents import DOCUMENTS
 from tests.conftest import BACKENDS, login, make_test_app
 from tests.pdf_checks import page_text
 from tests.web.access_table import ACCESS, PUBLIC, SAMPLE_VALUES
-from tid import tasks
 from tid.demo import DEMO_PASSWORD, portal_sample
+from tid.jobs import tasks
 from tid.models import (
     BillingRun,
     District,

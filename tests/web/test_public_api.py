@@ -31,7 +31,7 @@ from tid.clock import today as today_of
 from tid.demo import ACCOUNT_DISTRICT
 from tid.models import District
 from tid.rules.periods import parse_fiscal_year
-from tid.services import audit_statement
+from tid.services.account import audit_statement
 from tid.services.public import open_data, versions
 
 real_time = time.time

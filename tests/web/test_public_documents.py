@@ -22,7 +22,7 @@ from tid.demo import ACCOUNT_DISTRICT, ACCOUNT_USER, DEMO_PASSWORD
 from tid.models import ArchivedDocument, AuditEvent, District, PublishedDocument
 from tid.render import formats
 from tid.rules.periods import parse_fiscal_year
-from tid.services import audit_statement
+from tid.services.account import audit_statement
 
 
 def _everywhere(client: FlaskClient, district_id: int) -> tuple[str, list[dict], list[dict]]:

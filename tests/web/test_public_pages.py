@@ -19,7 +19,8 @@ from tid.demo import ACCOUNT_DISTRICT
 from tid.i18n import money
 from tid.models import District, PropertyYear
 from tid.rules.periods import parse_fiscal_year
-from tid.services import audit_statement, heavy_work
+from tid.services.account import audit_statement
+from tid.services.limits import heavy_work
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from sqlmodel import Session, select
 
 from tid.demo import portal_sample
 from tid.models import District, Notice, PropertyYear, User
-from tid.services.audit import Actor
+from tid.services.audit_trail.audit import Actor
 from tid.services.public import district_figures, publishing
 
 STARTS = ("/", "/publico", "/api/v1/public", "/api/v1/openapi.json")

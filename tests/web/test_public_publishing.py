@@ -16,8 +16,8 @@ from sqlmodel import Session, select
 from tests.conftest import login
 from tid.demo import ACCOUNT_DISTRICT, ACCOUNT_USER, DEMO_PASSWORD
 from tid.models import AuditEvent, District, PublishedDocument, PublishedYear
-from tid.services import expenditures
-from tid.services.audit import Actor
+from tid.services.account import expenditures
+from tid.services.audit_trail.audit import Actor
 from tid.services.public import district_figures, versions
 
 TODAY = date(2026, 12, 3)

@@ -20,7 +20,7 @@ from sqlmodel import Session, col, select
 from tid.models import Municipality, Petition, PetitionDocument, PetitionState
 from tid.render.formats import day
 from tid.rules import calendar
-from tid.services import audit
+from tid.services.audit_trail import audit
 from tid.services.petitions import attachments
 from tid.services.public import register
 

@@ -18,7 +18,7 @@ from tests.web.test_crawl import demo  # noqa: F401 - the demo, loaded
 from tests.web.test_pseudo_locale import html_texts
 from tid.demo import DEMO_PASSWORD
 from tid.models import Bill, District, JournalEntry, Notice, NoticeBatch
-from tid.services.record_names import bill_name, bill_names
+from tid.services.audit_trail.record_names import bill_name, bill_names
 
 TREASURER = "asociacion.condado@demo.tid.pr"
 AUDITOR = "auditor@demo.tid.pr"

@@ -22,7 +22,7 @@ from tid.db import engine
 from tid.documents import reform_note
 from tid.rules import fund_example
 from tid.rules.reform import MAX_CHANGES, MAX_DEPTH
-from tid.services import heavy_work
+from tid.services.limits import heavy_work
 from tid.services.reform_library import MAX_STACK_CHANGES
 from tid.web import reform_cache
 

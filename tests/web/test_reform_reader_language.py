@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from sqlmodel import select
 
 from tests.conftest import People, login, make_test_app
-from tid.services import request_rate
+from tid.services.limits import request_rate
 
 HOTEL = "room_tax.act272.rate.hotel"
 CODE = re.compile(r"\b[a-z_]+(?:\.[a-z0-9_]+)+\b")

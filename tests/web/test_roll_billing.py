@@ -15,9 +15,9 @@ from sqlmodel import Session, func, select
 
 from tests.conftest import People, login
 from tests.services.billing.helpers import ROLL, import_roll, make_ordinance
-from tid import tasks
 from tid.clock import today_in_puerto_rico
 from tid.demo.roll import roll_csv
+from tid.jobs import tasks
 from tid.models import Bill, BillingRun, PropertyYear, RollImport
 from tid.web import roll as roll_views
 

@@ -15,7 +15,7 @@ from tests.conftest import People, login
 from tests.pdf_checks import assert_archival, pdf_text
 from tests.services.billing.helpers import ACTOR, make_ordinance
 from tests.services.roll_check.test_year_check import LAST, ROLL_LAST, ROLL_THIS, THIS, _import
-from tid import tasks
+from tid.jobs import tasks
 from tid.models import RollChange, RollStatement
 from tid.services import billing
 

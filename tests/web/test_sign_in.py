@@ -21,7 +21,8 @@ from werkzeug.test import TestResponse
 from tests.conftest import PASSWORD, People, login, make_test_app
 from tid.clock import utcnow
 from tid.models import AuditEvent, KnownDevice, LoginSession, Throttle, User
-from tid.services import passwords, sign_in, throttle, users
+from tid.services.auth import passwords, sign_in, users
+from tid.services.limits import throttle
 
 
 class Clock:

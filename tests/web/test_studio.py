@@ -14,11 +14,12 @@ from sqlmodel import Session, select
 from tests.conftest import PASSWORD, People, login
 from tests.pdf_checks import assert_archival, pdf_text
 from tests.services.billing.helpers import FORMULA, import_roll, make_ordinance
-from tid import tasks
 from tid.demo.roll import roll_csv
 from tid.documents import studio_reports
+from tid.jobs import tasks
 from tid.models import ArchivedDocument, District, FormulaStudy, Job, User
-from tid.services import audit, users
+from tid.services.audit_trail import audit
+from tid.services.auth import users
 from tid.services.studio import trials
 
 FY = "2026-27"

@@ -20,7 +20,7 @@ from tid import config as tid_config
 from tid import demo
 from tid.clock import utcnow
 from tid.models import RecoveryCode, User
-from tid.services import two_factor
+from tid.services.auth import two_factor
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from tid.app_reader import reader
 from tid.clock import today_in_puerto_rico
 from tid.documents import closing
 from tid.models import IssuedDocument, Property
-from tid.services import issued
+from tid.services.closing import issued
 
 
 def _quote(app: Flask, session: Session, people: People) -> tuple[IssuedDocument, bytes]:

@@ -115,7 +115,8 @@ def aboard_load(folder: str, district: str, confirm: str) -> None:
     """Book the opening position in FOLDER, all at once, once its totals are confirmed."""
     from tid.clock import today
     from tid.db import get_session
-    from tid.services import aboard, audit
+    from tid.services import aboard
+    from tid.services.audit_trail import audit
 
     district_id = district_id_of(district)
     session = get_session()
@@ -157,7 +158,8 @@ def aboard_reverse(district: str, reason: str) -> None:
     (exit 2) naming what must be undone first."""
     from tid.clock import today
     from tid.db import get_session
-    from tid.services import aboard, audit
+    from tid.services import aboard
+    from tid.services.audit_trail import audit
 
     district_id = district_id_of(district)
     session = get_session()

@@ -31,7 +31,8 @@ def account_import_deposits(file: str, district: str) -> None:
 
     from tid.clock import today
     from tid.db import get_session
-    from tid.services import audit, payments
+    from tid.services.account import payments
+    from tid.services.audit_trail import audit
 
     def _today() -> date:
         return today(current_app.config)
@@ -79,7 +80,7 @@ def account_verify(district: str) -> None:
     every entry balances, and print each account's balance (JSON); exit 1 on a difference."""
     from tid.db import get_session
     from tid.services import ledger
-    from tid.services.account_check import verify
+    from tid.services.account.account_check import verify
 
     session = get_session()
     district_id = district_id_of(district) if district else None
@@ -118,7 +119,8 @@ def account_lock_year(district: str, fiscal_year: str, unlock: bool) -> None:
     from tid.clock import today
     from tid.db import get_session
     from tid.rules.periods import parse_fiscal_year
-    from tid.services import audit, year_locks
+    from tid.services.account import year_locks
+    from tid.services.audit_trail import audit
 
     session = get_session()
     try:

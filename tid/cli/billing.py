@@ -39,7 +39,8 @@ def billing_run(
     from tid.db import get_session
     from tid.rules.money import money_str
     from tid.rules.periods import parse_date
-    from tid.services import audit, billing
+    from tid.services import billing
+    from tid.services.audit_trail import audit
 
     today = clock.today(current_app.config)
     district_id = district_id_of(district)

@@ -35,7 +35,7 @@ def backup_command(file: str) -> None:
     from pathlib import Path
 
     from tid.config import archive_dir
-    from tid.services import backup
+    from tid.services.installation import backup
 
     try:
         summary = backup.backup(
@@ -59,7 +59,7 @@ def restore_command(file: str, replace: bool) -> None:
     from pathlib import Path
 
     from tid.config import archive_dir
-    from tid.services import backup
+    from tid.services.installation import backup
 
     try:
         summary = backup.restore(

@@ -64,7 +64,7 @@ def import_district_command(package: Path) -> None:
 
     from tid.config import archive_dir
     from tid.db import get_session
-    from tid.services import audit
+    from tid.services.audit_trail import audit
     from tid.services.district_record.intake import import_district
     from tid.services.district_record.reading import RecordError
 

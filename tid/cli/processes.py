@@ -27,8 +27,8 @@ def scheduler_command(once: bool, day: str | None) -> None:
     """
     from datetime import date
 
-    from tid import scheduled_jobs as jobs
-    from tid import scheduler
+    from tid.jobs import scheduled_jobs as jobs
+    from tid.jobs import scheduler
 
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     if not once:
@@ -74,7 +74,7 @@ def worker_command(workers: int | None, kind: str, once: bool) -> None:
     """Run the background jobs (Huey's consumer) until stopped: notice runs, mailing,
     billing runs, roll imports. Start as many as you like, on as many machines as share the
     queue; each says it is alive in the database every few seconds."""
-    from tid import tasks
+    from tid.jobs import tasks
 
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     if once:

@@ -30,7 +30,8 @@ def roll_import(file: str, district: str, fiscal_year: str, dry_run: bool) -> No
     import os
 
     from tid.db import get_session
-    from tid.services import audit, roll
+    from tid.services import roll
+    from tid.services.audit_trail import audit
     from tid.services.roll_check import changes as roll_changes
 
     district_id = district_id_of(district)

@@ -40,7 +40,7 @@ def _refuse(exc: InputError, lang: str) -> None:
 
 def _ask_password(email: str, lang: str) -> str:
     """A new administrator's password, asked until the password rules accept it."""
-    from tid.services import passwords
+    from tid.services.auth import passwords
 
     while True:
         value = str(
@@ -153,7 +153,7 @@ def setup_command(source: str | None, mail_to: str | None, lang: str | None) -> 
     """Set up the installation (first administrator, municipality, first district) and check
     what production needs; safe to run again."""
     from tid.db import get_session
-    from tid.services import audit
+    from tid.services.audit_trail import audit
     from tid.services.installation import first_run
 
     lang = _language(lang)

@@ -42,7 +42,8 @@ def users_create(
 
     from tid.db import get_session
     from tid.models import District, Municipality
-    from tid.services import audit, users
+    from tid.services.audit_trail import audit
+    from tid.services.auth import users
 
     session = get_session()
     municipality_id = district_id = None
@@ -93,7 +94,8 @@ def users_unlock(email: str) -> None:
     """Lift the sign-in delays and lock-outs of the account EMAIL and of the browsers it
     signed in from (say, the only administrator's)."""
     from tid.db import get_session
-    from tid.services import audit, sign_in
+    from tid.services.audit_trail import audit
+    from tid.services.auth import sign_in
 
     session = get_session()
     lifted = sign_in.unlock(session=session, actor=audit.Actor("command line"), email=email)
@@ -111,7 +113,8 @@ def users_reset_two_factor(email: str) -> None:
 
     from tid.db import get_session
     from tid.models import User
-    from tid.services import audit, two_factor
+    from tid.services.audit_trail import audit
+    from tid.services.auth import two_factor
 
     session = get_session()
     user = session.exec(select(User).where(User.email == email.strip().lower())).first()

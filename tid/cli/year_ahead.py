@@ -83,7 +83,7 @@ def budget_carry_over(district: str, fiscal_year: str) -> None:
     from tid.clock import today
     from tid.db import get_session
     from tid.rules.periods import parse_fiscal_year
-    from tid.services import audit
+    from tid.services.audit_trail import audit
     from tid.services.budget import carry_over
 
     session = get_session()

@@ -36,18 +36,12 @@ from tid.models import (
     User,
 )
 from tid.rules.periods import parse_fiscal_year
-from tid.services import (
-    audit,
-    audit_statement,
-    billing,
-    expenditures,
-    ledger,
-    liens,
-    payments,
-    roll,
-    users,
-)
+from tid.services import billing, ledger, roll
+from tid.services.account import audit_statement, expenditures, payments
+from tid.services.audit_trail import audit
+from tid.services.auth import users
 from tid.services.budget import planning as budget_planning
+from tid.services.liens import impost_lien as liens
 
 ACCOUNT_DISTRICT = "Distrito de Mejoramiento Turístico de Condado"
 ACCOUNT_FY = "2025-26"

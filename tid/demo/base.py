@@ -11,7 +11,7 @@ from sqlmodel import Session, select
 
 from tid.config import instance_path
 from tid.models import District, Municipality
-from tid.services import audit
+from tid.services.audit_trail import audit
 
 DEMO_PASSWORD = "demo-password-2026"
 DEMO_DISTRICT = "Distrito de Mejoramiento Turístico del Viejo San Juan"

@@ -51,7 +51,11 @@ from tid.models import (
 )
 from tid.rules.money import from_cents, money_str
 from tid.rules.periods import FiscalYear
-from tid.services import audit, expenditures, ledger, users
+from tid.services import ledger
+from tid.services.account import expenditures
+from tid.services.account.payments import payment_key
+from tid.services.audit_trail import audit
+from tid.services.auth import users
 from tid.services.ledger import (
     ADMIN_EXPENSE,
     ASSESSED,
@@ -60,7 +64,6 @@ from tid.services.ledger import (
     RECEIVABLE,
     REVENUE,
 )
-from tid.services.payments import payment_key
 
 LARGE_DISTRICT = "Distrito de Mejoramiento Turístico de Dorado del Mar"
 LARGE_MUNICIPALITY = "Dorado"

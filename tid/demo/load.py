@@ -20,7 +20,7 @@ from tid.demo.notices import load_notices
 from tid.demo.petitions import load_petitions
 from tid.demo.public import load_public
 from tid.models import User
-from tid.services import users
+from tid.services.auth import users
 
 # (role, email, name)
 DEMO_USERS = [

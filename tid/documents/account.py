@@ -14,14 +14,10 @@ from tid.models import District
 from tid.rules.errors import N_, InputError
 from tid.rules.messages import render
 from tid.rules.periods import FiscalYear
-from tid.services import (
-    account_reads,
-    audit_statement,
-    expenditures,
-    ledger,
-    liens,
-    record_names,
-)
+from tid.services import ledger
+from tid.services.account import account_reads, audit_statement, expenditures
+from tid.services.audit_trail import record_names
+from tid.services.liens import impost_lien as liens
 from tid.services.public import versions
 
 NO_PROPERTY = N_("There is no such property in this district.")

@@ -18,8 +18,11 @@ from tid.models import IssuedDocument, Property
 from tid.render.qr import qr_svg_data_uri
 from tid.rules.errors import N_, InputError
 from tid.rules.messages import render
-from tid.services import account_reads, audit, issued, liens, payoffs, releases
+from tid.services.account import account_reads
 from tid.services.archive.store import archived_bytes
+from tid.services.audit_trail import audit
+from tid.services.closing import issued, payoffs, releases
+from tid.services.liens import impost_lien as liens
 
 NO_PROPERTY = N_("There is no such property in this district.")
 NO_ISSUED = N_("There is no document with this reference in this district.")

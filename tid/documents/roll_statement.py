@@ -14,8 +14,9 @@ from tid.models import RollStatement
 from tid.render.qr import qr_svg_data_uri
 from tid.rules.errors import N_, InputError
 from tid.rules.roll_changes import KINDS
-from tid.services import audit, issued
 from tid.services.archive.store import archived_bytes
+from tid.services.audit_trail import audit
+from tid.services.closing import issued
 from tid.services.roll_check import billing_statement as statements
 
 NO_STATEMENT = N_("There is no such statement in this district.")

@@ -27,7 +27,7 @@ from sqlmodel import Session, col, func, select
 
 from tid.clock import utcnow
 from tid.models import Job, JobState, SchedulerHeartbeat, WorkerHeartbeat
-from tid.services import audit
+from tid.services.audit_trail import audit
 
 HEARTBEAT_SECONDS = 10
 SCHEDULER_HEARTBEAT_SECONDS = 30  # the scheduler's: it wakes for little else

@@ -12,8 +12,8 @@ Huey also ships ``huey.contrib.sql_huey.SqlHuey``, but on peewee and psycopg2 (a
 and a second PostgreSQL driver) with plain ``FOR UPDATE``; the storage here is ~100 lines on
 the engine the app already has, and its tables come with the migrations.
 
-The queue carries one task, :func:`tid.tasks.run_job`, with a job's id; everything a user
-sees about the job is in the ``job`` table (tid/services/background_jobs.py).
+The queue carries one task, :func:`tid.jobs.tasks.run_job`, with a job's id; everything a user
+sees about the job is in the ``job`` table (tid/jobs/background_jobs.py).
 """
 
 from __future__ import annotations

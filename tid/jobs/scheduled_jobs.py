@@ -1,5 +1,5 @@
-"""The scheduled jobs' bodies, run by a worker's task (tid/tasks.py) that the scheduler
-queues (tid/scheduler.py), or by ``tid digest --once``.
+"""The scheduled jobs' bodies, run by a worker's task (tid/jobs/tasks.py) that the scheduler
+queues (tid/jobs/scheduler.py), or by ``tid digest --once``.
 
 The daily sweep (:func:`run_daily_digest`) flags the petitions' running clocks that are
 overdue or due within ten days (21 LPRA § 6653(2), (7)) and mails a digest to each
@@ -29,8 +29,8 @@ from tid.clock import today, utcnow
 from tid.db import session_scope
 from tid.models import JobRun, Municipality, PetitionState, Role, User
 from tid.rules.messages import Message, day_text, render
-from tid.services import audit
 from tid.services import petitions as svc
+from tid.services.audit_trail import audit
 
 log = logging.getLogger(__name__)
 
@@ -328,7 +328,8 @@ def run_yearly_notices(
     ``notices.schedule_yearly_notices``) and forget failed portal look-ups older than a day.
     Returns the new batches' ids (none when the day was already taken)."""
     from tid.config import portal_code_secret
-    from tid.services import notices, portal
+    from tid.services import notices
+    from tid.services.owners import portal
 
     engine, app_config = _engine_and_config(app_or_engine)
     config = config if config is not None else app_config
@@ -379,10 +380,10 @@ def run_owner_mail(
     """Send what is due to the owners' confirmed addresses on ``day``: the digital copy of
     each notice mailed since they confirmed, and the reminder ``OWNER_REMINDER_DAYS`` days
     before a bill's due date while it is owed. Each message is claimed in a transaction of
-    its own before it is sent (tid/services/owner_mail.py), so any number of runs send it
+    its own before it is sent (tid/services/owners/owner_mail.py), so any number of runs send it
     once; the run is safe to repeat (after a notice run is mailed, and daily)."""
     from tid.config import portal_code_secret
-    from tid.services import owner_email, owner_mail
+    from tid.services.owners import owner_email, owner_mail
 
     engine, config = _engine_and_config(app_or_engine)
     settings = settings or mail.MailSettings.from_config(config)

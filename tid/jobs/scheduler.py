@@ -1,7 +1,7 @@
 """The scheduler (APScheduler 3): it runs in exactly one process, ``tid scheduler``, or
 inside the demo's development server (``SCHEDULER_IN_PROCESS``), and only queues: the daily
-digest, the yearly notices and the owners' mail go to a worker as tasks (tid/tasks.py),
-whose handlers run the jobs' bodies (tid/scheduled_jobs.py); the weekly archive check runs
+digest, the yearly notices and the owners' mail go to a worker as tasks (tid/jobs/tasks.py),
+whose handlers run the jobs' bodies (tid/jobs/scheduled_jobs.py); the weekly archive check runs
 here.
 """
 
@@ -16,9 +16,9 @@ from typing import Any
 
 from flask import Flask
 
-from tid import tasks
 from tid.clock import PUERTO_RICO
-from tid.scheduled_jobs import (
+from tid.jobs import tasks
+from tid.jobs.scheduled_jobs import (
     ARCHIVE_VERIFY,
     DAILY_DIGEST,
     DIGEST_HOUR,
@@ -34,7 +34,7 @@ STATEMENTS = "account_statements"  # the day's round of the yearly statements
 
 
 def digest_job(app: Flask) -> None:
-    """The scheduled call: queue today's digest for a worker (tid/tasks.py); the day's
+    """The scheduled call: queue today's digest for a worker (tid/jobs/tasks.py); the day's
     job token makes a second scheduler's call a no-op, and the day's claim in ``JobRun``
     keeps the digest from going out twice even then."""
     try:
@@ -83,7 +83,7 @@ def statements_job(app: Flask) -> None:
 
 def heartbeat_job(app: Flask, name: str) -> None:
     """The scheduler says it is alive (the installation's checks look for it)."""
-    from tid.services import background_jobs
+    from tid.jobs import background_jobs
 
     try:
         background_jobs.scheduler_beat(app.extensions["tid.engine"], name)
@@ -119,7 +119,7 @@ def configure(scheduler: Any, app: Flask, *, catch_up: bool = True, delay: float
         )
     from apscheduler.triggers.interval import IntervalTrigger
 
-    from tid.services import background_jobs
+    from tid.jobs import background_jobs
 
     scheduler.add_job(
         heartbeat_job,

@@ -1,8 +1,8 @@
 """The work that runs in the background (``tid worker``, Huey's consumer): thin callers of
-the services, like ``tid/scheduled_jobs.py`` for the scheduler.
+the services, like ``tid/jobs/scheduled_jobs.py`` for the scheduler.
 
 The queue carries one task, ``run_job(job_id)``; what to do is in the job's row
-(tid/services/background_jobs.py). Each handler below runs one service in one transaction;
+(tid/jobs/background_jobs.py). Each handler below runs one service in one transaction;
 the job is marked done in that same transaction, so a job either did all its work or none of
 it. An ``InputError`` (or a ``FindingsError``) is the user's to fix and is recorded as its
 msgid, shown later in the reader's language; anything else is logged and recorded as "failed
@@ -30,10 +30,10 @@ from sqlmodel import Session
 
 from tid.clock import utcnow
 from tid.config import portal_code_secret
+from tid.jobs import background_jobs as job_service
 from tid.proc import die_with_parent, reap_orphans
 from tid.rules.errors import N_, FindingsError, InputError
-from tid.services import audit
-from tid.services import background_jobs as job_service
+from tid.services.audit_trail import audit
 
 log = logging.getLogger(__name__)
 
@@ -558,7 +558,7 @@ def _district_export(ctx: Context) -> Outcome:
 
 @handler(DAILY_DIGEST)
 def _daily_digest(ctx: Context) -> Outcome:
-    from tid import scheduled_jobs
+    from tid.jobs import scheduled_jobs
 
     scheduled_jobs.run_daily_digest(ctx.app, _day(ctx.params["day"]))
     return Outcome("", N_("Digest sent."))
@@ -566,7 +566,7 @@ def _daily_digest(ctx: Context) -> Outcome:
 
 @handler(OWNER_MAIL)
 def _owner_mail(ctx: Context) -> Outcome:
-    from tid import scheduled_jobs
+    from tid.jobs import scheduled_jobs
 
     scheduled_jobs.run_owner_mail(ctx.app, _day(ctx.params["day"]))
     return Outcome("", N_("Messages to the owners sent."))
@@ -574,7 +574,7 @@ def _owner_mail(ctx: Context) -> Outcome:
 
 @handler(YEARLY_NOTICES)
 def _yearly_notices(ctx: Context) -> Outcome:
-    from tid import scheduled_jobs
+    from tid.jobs import scheduled_jobs
 
     scheduled_jobs.run_yearly_notices(ctx.app, day=_day(ctx.params["day"]))
     return Outcome(ctx.url("notices.dashboard"), N_("Yearly notices prepared."))
@@ -647,7 +647,7 @@ def _password_reset_mail(ctx: Context) -> Outcome:
     from datetime import timedelta
 
     from tid import mail
-    from tid.services import passwords, users
+    from tid.services.auth import passwords, users
 
     user = users.account(session=ctx.session, user_id=int(ctx.params["user_id"]))
     minutes = int(ctx.app.config.get("PASSWORD_RESET_MINUTES") or 60)
@@ -859,8 +859,8 @@ class Queue:
 
 
 def init_app(app: Flask) -> None:
-    """Make the app's queue (tid/queue.py) and register ``run_job`` on it."""
-    from tid import queue
+    """Make the app's queue (tid/jobs/queue.py) and register ``run_job`` on it."""
+    from tid.jobs import queue
 
     engine: Engine = app.extensions["tid.engine"]
     huey = queue.make_huey(app.config, Path(app.instance_path), engine)
@@ -881,11 +881,11 @@ def init_app(app: Flask) -> None:
         if multiprocessing.parent_process() is not None:
             die_with_parent(os.getppid())
 
-    app.extensions["tid.queue"] = holder
+    app.extensions["tid.jobs.queue"] = holder
 
 
 def queue_of(app: Flask) -> Queue:
-    result: Queue = app.extensions["tid.queue"]
+    result: Queue = app.extensions["tid.jobs.queue"]
     return result
 
 

@@ -150,7 +150,7 @@ class InstallationCheck(SQLModel, table=True):
 
 
 # The task queue's own tables when the database is PostgreSQL and no Redis is configured
-# (tid/queue.py: Huey's storage on the application's database, SELECT … FOR UPDATE SKIP
+# (tid/jobs/queue.py: Huey's storage on the application's database, SELECT … FOR UPDATE SKIP
 # LOCKED). On SQLite the queue is a SqliteHuey file in the instance folder instead.
 
 

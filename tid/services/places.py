@@ -8,7 +8,7 @@ from collections.abc import Collection
 from sqlmodel import Session, col, select
 
 from tid.models import District, Municipality
-from tid.services import access as policy
+from tid.services.auth import access as policy
 
 
 def district(*, session: Session, district_id: int) -> District | None:

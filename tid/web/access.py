@@ -12,9 +12,10 @@ from flask_login import LoginManager, current_user
 
 from tid.db import get_session
 from tid.models import District, Role
-from tid.services import access as policy
-from tid.services import audit, ledger, places
-from tid.services.users import user_for_token
+from tid.services import ledger, places
+from tid.services.audit_trail import audit
+from tid.services.auth import access as policy
+from tid.services.auth.users import user_for_token
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -12,7 +12,8 @@ from tid.db import get_session
 from tid.ids import parse_id
 from tid.models import Role
 from tid.rules.errors import N_, InputError
-from tid.services import places, sign_in, users
+from tid.services import places
+from tid.services.auth import sign_in, users
 from tid.web import nav
 from tid.web.access import me, require
 from tid.web.forms import Form
@@ -98,7 +99,7 @@ def users_set_active(user_id: int) -> Any:
 def users_force_reset(user_id: int) -> Any:
     """The account's password stops working, its logins end, and a reset link is mailed."""
 
-    from tid.services import passwords
+    from tid.services.auth import passwords
     from tid.web.auth import queue_reset_mail
 
     db = get_session()
@@ -119,7 +120,7 @@ def users_force_reset(user_id: int) -> Any:
 @require("admin")
 def users_two_factor_off(user_id: int) -> Any:
     """For a lost phone with no recovery codes left: the person enrols again next time."""
-    from tid.services import two_factor
+    from tid.services.auth import two_factor
 
     db = get_session()
     user = users.account(session=db, user_id=user_id)
@@ -183,8 +184,8 @@ def installation() -> Any:
 
     from flask import current_app
 
-    from tid import tasks
     from tid.clock import utcnow
+    from tid.jobs import tasks
     from tid.services import installation as health
     from tid.services.installation import facts
 
@@ -222,7 +223,7 @@ def installation() -> Any:
 def installation_checks() -> Any:
     """Run the slow checks (a test message to the address given, a backup's round trip) in
     the background; the page follows the job."""
-    from tid import tasks
+    from tid.jobs import tasks
     from tid.web.jobs import start
 
     mail_to = request.form.get("mail_to", "").strip()[:254] or me().email

@@ -1,9 +1,9 @@
 """Signing in and out, the second factor, passwords, one's own sessions, and the language
 toggle.
 
-Sign-in is throttled in the database (tid/services/throttle.py): a browser that signed in to
+Sign-in is throttled in the database (tid/services/limits/throttle.py): a browser that signed in to
 the account before by its own allowance, any other per client address and, by a short
-delay, per typed email (tid/services/sign_in.py). An unknown email goes through the same
+delay, per typed email (tid/services/auth/sign_in.py). An unknown email goes through the same
 steps, the same argon2 work and the same answers as a known one.
 """
 
@@ -34,7 +34,8 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from tid.clock import utcnow
 from tid.db import get_session
 from tid.models import User
-from tid.services import passwords, sign_in, throttle, two_factor, users
+from tid.services.auth import passwords, sign_in, two_factor, users
+from tid.services.limits import throttle
 from tid.web.access import ALL_ROLES, AuthUser, me, public, require
 from tid.web.forms import Form
 
@@ -84,7 +85,7 @@ def _device_ids() -> list[str]:
 
 def _browser() -> sign_in.Browser:
     """This request's client, the devices its cookie names, and the installation's limits
-    (see tid/services/sign_in.py)."""
+    (see tid/services/auth/sign_in.py)."""
     config = current_app.config
     limits = sign_in.Limits(
         after=max(1, int(config.get("LOGIN_LOCKOUT_AFTER") or 10)),
@@ -336,9 +337,9 @@ def forgot() -> Any:
 
 
 def queue_reset_mail(user: User, *, forced: bool) -> None:
-    """A link to set a new password, mailed by a worker (tid/tasks.py); a queue out of reach
+    """A link to set a new password, mailed by a worker (tid/jobs/tasks.py); a queue out of reach
     is logged, and the worker's sweep sends the job again."""
-    from tid import tasks
+    from tid.jobs import tasks
 
     try:
         tasks.queue_reset_mail(current_app._get_current_object(), user, forced=forced)  # type: ignore[attr-defined]

@@ -18,7 +18,7 @@ from tid.rules.calculators.inputs import (
 )
 from tid.rules.errors import Finding, FindingsError
 from tid.rules.messages import N_, Message
-from tid.services import csvfile
+from tid.services.files import csvfile
 
 # The largest CSV file read for a table (checked before a byte is parsed).
 MAX_CSV_BYTES = 1_000_000
@@ -31,7 +31,7 @@ class CsvError(FindingsError):
 
 def decode_upload(data: bytes, field_name: str, _: Gettext = untranslated) -> str:
     """The text of an uploaded file: size checked first, then read as every upload is
-    (tid/services/csvfile.py: UTF-8, else a spreadsheet's Windows-1252)."""
+    (tid/services/files/csvfile.py: UTF-8, else a spreadsheet's Windows-1252)."""
     if len(data) > MAX_CSV_BYTES:
         raise CsvError(
             [

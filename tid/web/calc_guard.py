@@ -5,12 +5,12 @@ Every such request is bounded end to end.
 
 - **A rate limit**: without a login, each client address may run ``CALC_RATE_LIMIT``
   computations a minute (default 60; 0 turns the limit off), counted in the database so that
-  the limit holds across every worker (:mod:`tid.services.request_rate`). Past it: 429 with
+  the limit holds across every worker (:mod:`tid.services.limits.request_rate`). Past it: 429 with
   ``Retry-After``.
 - **A bound on concurrency**: without a login, at most ``CALC_CONCURRENCY`` such requests run
   at once across all the web workers (default: one fewer than ``WEB_WORKERS``, so a signed-in
   clerk always finds a free worker), and one at a time per client address
-  (:mod:`tid.services.heavy_work`). Past it the answer comes at once, never after a wait in
+  (:mod:`tid.services.limits.heavy_work`). Past it the answer comes at once, never after a wait in
   a queue that would hold a worker: 429 for the client that already has work under way, 503
   when every place is taken, each with ``Retry-After``.
 - **One time budget for the whole answer**: ``CALC_TIME_LIMIT`` seconds (default 5) from the
@@ -52,7 +52,7 @@ from werkzeug.exceptions import (
 from tid import i18n
 from tid.db import engine, get_session
 from tid.rules import limits
-from tid.services import heavy_work, request_rate
+from tid.services.limits import heavy_work, request_rate
 
 # The most rows of one table the result page shows (the CSV has them all).
 PAGE_ROWS = 500

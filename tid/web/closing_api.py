@@ -25,7 +25,7 @@ from tid.i18n import say
 from tid.models import IssuedDocument
 from tid.rules.errors import InputError
 from tid.rules.money import ZERO, money_str
-from tid.services import issued, payoffs
+from tid.services.closing import issued, payoffs
 from tid.web.access import require, visible_district
 from tid.web.account.blueprint import READERS
 from tid.web.account.fields import date_field, district_property

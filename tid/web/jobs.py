@@ -30,10 +30,10 @@ from tid.clock import utcnow
 from tid.db import get_session
 from tid.i18n import language
 from tid.ids import parse_id
+from tid.jobs import background_jobs as job_service
 from tid.models import ArchivedDocument, Job, JobState
 from tid.rules.errors import N_
-from tid.services import access as policy
-from tid.services import background_jobs as job_service
+from tid.services.auth import access as policy
 from tid.web import nav
 from tid.web.access import STAFF, deny_unless, me, public, require, visible_district
 from tid.web.util import latest_jobs_looked_up
@@ -172,7 +172,7 @@ def start(
 ) -> Job:
     """Start the job of the submitted form (its ``job_token``), or find the one it started;
     ``total``: how many things it will do, when the form knows."""
-    from tid import tasks
+    from tid.jobs import tasks
 
     db = get_session()
     job, created = job_service.start(
@@ -226,7 +226,7 @@ def shown(target: str, kind: str) -> Job | None:
 
 @bp.app_context_processor
 def _helpers() -> dict[str, Any]:
-    from tid.tasks import KIND_LABELS
+    from tid.jobs.tasks import KIND_LABELS
 
     return {
         "new_job_token": job_service.new_token,
@@ -242,7 +242,7 @@ def prepare_pdf(district_id: int, which: str) -> Any:
     """Prepare a document of the account (the yearly statement, the delinquency list, as PDF
     or CSV) in the background: for a district of thousands of properties it takes longer
     than a request should."""
-    from tid import tasks
+    from tid.jobs import tasks
     from tid.web.account.downloads import LARGE_DOCUMENTS as DOCUMENTS
 
     if which not in DOCUMENTS:
@@ -341,7 +341,7 @@ def readyz() -> Any:
     """Ready for traffic: the database answers, its schema is at the migrations' head, the
     queue answers, and a worker said it was alive in the last minute. No details beyond
     true/false per check (no addresses, no versions)."""
-    from tid import tasks
+    from tid.jobs import tasks
 
     checks = {"database": False, "migrations": False, "queue": False, "worker": False}
     engine = current_app.extensions["tid.engine"]

@@ -10,7 +10,8 @@ from flask import Blueprint
 
 from tid import i18n
 from tid.db import get_session
-from tid.services import expenditures, record_names
+from tid.services.account import expenditures
+from tid.services.audit_trail import record_names
 
 bp = Blueprint("journal_labels", __name__)
 
@@ -30,6 +31,6 @@ def journal_row_labels(rows: Any) -> dict[str, Any]:
 @bp.app_template_global("bill_names_of")
 def bill_names_of(bills: Any) -> dict[int, str]:
     """The names of ``bills`` (records or ids), by id: the number of each one's notice, or
-    its property and fiscal year (tid/services/record_names.py)."""
+    its property and fiscal year (tid/services/audit_trail/record_names.py)."""
     ids = [b if isinstance(b, int) else b.id for b in bills]
     return record_names.bill_names(session=get_session(), bill_ids=ids)

@@ -32,7 +32,7 @@ def _writer(district_id: int) -> None:
 @require(Role.ADMIN, Role.ASSOCIATION)
 def record_zip(district_id: int) -> Any:
     """The district's record: the association's own, or any district's for an administrator."""
-    from tid import tasks
+    from tid.jobs import tasks
 
     _writer(district_id)
     session = get_session()

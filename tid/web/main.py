@@ -8,7 +8,7 @@ from flask import Blueprint, render_template
 from flask_login import current_user
 
 from tid.db import get_session
-from tid.services import audit
+from tid.services.audit_trail import audit
 from tid.web import paging
 from tid.web.access import public, require
 

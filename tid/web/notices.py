@@ -9,19 +9,20 @@ from typing import Any
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from tid import tasks
 from tid.app_reader import reader
 from tid.db import get_session
 from tid.documents import notices as notice_documents
 from tid.documents.base import Document
 from tid.i18n import language, say
 from tid.ids import parse_page
+from tid.jobs import tasks
 from tid.models import Notice, NoticeBatch
 from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.periods import parse_date
-from tid.services import access as policy
-from tid.services import billing_reads, places
 from tid.services import notices as notice_service
+from tid.services import places
+from tid.services.auth import access as policy
+from tid.services.billing import billing_reads
 from tid.web import jobs, nav, paging
 from tid.web.access import STAFF, me, require, visible_district
 from tid.web.forms import Form
@@ -162,7 +163,7 @@ def batch_new(run_id: int) -> Any:
             )
         errors = form.errors
         if issued_on is not None and not errors:
-            # Rendering thousands of notices takes minutes: a worker does it (tid/tasks.py).
+            # Rendering thousands of notices takes minutes: a worker does it (tid/jobs/tasks.py).
             job = jobs.start(
                 tasks.NOTICES_CREATE,
                 params={
@@ -417,7 +418,7 @@ def batch_mail(batch_id: int) -> Any:
             )
         errors = form.errors
         if not errors and mailed_on is not None and batch.mailed_on is None:
-            # The manifest of thousands of articles is rendered by a worker (tid/tasks.py).
+            # The manifest of thousands of articles is rendered by a worker (tid/jobs/tasks.py).
             job = jobs.start(
                 tasks.NOTICES_MAIL,
                 params={

@@ -31,14 +31,15 @@ from tid.db import get_session
 from tid.documents import crim_letter
 from tid.i18n import language, say
 from tid.ids import parse_id
+from tid.jobs import background_jobs as jobs
 from tid.models import DocumentVersion, Petition, PetitionDocument
 from tid.rules.errors import InputError
 from tid.rules.messages import Message
 from tid.rules.vocab import document_kinds
 from tid.rules.vocab.document_kinds import DOCUMENT_KINDS, DOCUMENT_STEPS, SENT_BY
-from tid.services import background_jobs as jobs
-from tid.services import file_store, places
 from tid.services import petitions as svc
+from tid.services import places
+from tid.services.files import file_store
 from tid.services.petitions import attachments as files
 from tid.services.petitions import file_search, proofs, recognition
 from tid.services.petitions.errors import PetitionFieldsError
@@ -116,7 +117,7 @@ def index_pending(petition_id: int) -> None:
     The versions are already saved: a queue that refuses the job even after its retries
     never turns that into an error page; the page says the reading will follow (the
     worker's sweep sends a job left queued again)."""
-    from tid import tasks
+    from tid.jobs import tasks
 
     refused = False
     for version_id in files.pending_versions(session=get_session(), petition_id=petition_id):
@@ -565,7 +566,7 @@ def public_download(version_id: int) -> Any:
 @bp.route("/search")
 @require(*READERS)
 def search() -> Any:
-    from tid.services import access as policy
+    from tid.services.auth import access as policy
 
     words = request.args.get("q", "")[:200]
     hits = file_search.search(

@@ -28,9 +28,11 @@ from tid.i18n import day, language, localized, say
 from tid.ids import parse_id
 from tid.models import Petition, PetitionState
 from tid.rules.errors import N_, InputError
-from tid.services import access as policy
-from tid.services import audit, places, users
 from tid.services import petitions as svc
+from tid.services import places
+from tid.services.audit_trail import audit
+from tid.services.auth import access as policy
+from tid.services.auth import users
 from tid.services.petitions import attachments, proofs
 from tid.web import nav
 from tid.web.access import deny_unless, may_write_district, me, public, require

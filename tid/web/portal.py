@@ -6,7 +6,7 @@ After a successful look-up the notices it opened are kept in a server-side porta
 download checks them; URLs carry opaque ids, so changing a number
 in a URL reaches nothing. A wrong code and an unknown number get the same page, status and
 text; failed look-ups are limited per client address and network in the database (never per
-notice number: see tid/services/portal.py).
+notice number: see tid/services/owners/portal.py).
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ from tid.config import portal_code_secret
 from tid.db import get_session
 from tid.rules.errors import N_
 from tid.services import notices as notice_service
-from tid.services import portal, throttle
+from tid.services.limits import throttle
+from tid.services.owners import portal
 from tid.web import calc_guard, nav
 from tid.web.access import public
 from tid.web.forms import Form

@@ -19,7 +19,10 @@ from tid.documents import closing
 from tid.documents.base import Document
 from tid.i18n import language
 from tid.models import Notice
-from tid.services import audit, ledger, owner_account, portal, request_rate
+from tid.services import ledger
+from tid.services.audit_trail import audit
+from tid.services.limits import request_rate
+from tid.services.owners import owner_account, portal
 from tid.web import calc_guard
 from tid.web.access import public
 from tid.web.portal import SESSION_KEY

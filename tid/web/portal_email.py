@@ -18,7 +18,7 @@ from tid import mail
 from tid.config import portal_code_secret
 from tid.db import get_session
 from tid.i18n import language
-from tid.services import owner_email
+from tid.services.owners import owner_email
 from tid.web.access import public
 from tid.web.forms import Form
 from tid.web.portal_account import opened

@@ -25,17 +25,18 @@ from flask import (
 )
 from flask_babel import gettext as _
 
-from tid import tasks
 from tid.config import upload_retention
 from tid.db import get_session
 from tid.i18n import money, number, say
 from tid.ids import parse_page
+from tid.jobs import tasks
 from tid.models import JobState, Ordinance
 from tid.rules.errors import N_, Finding, InputError
 from tid.rules.periods import fiscal_year_of, parse_date, parse_fiscal_year
 from tid.rules.vocab.roll_columns import MONEY, QUANTITY, RollColumn
-from tid.services import access as policy
-from tid.services import billing, billing_reads, roll
+from tid.services import billing, roll
+from tid.services.auth import access as policy
+from tid.services.billing import billing_reads
 from tid.services.petitions import parameters_text
 from tid.services.roll import columns as roll_columns
 from tid.services.roll_check import changes as roll_changes
@@ -441,7 +442,7 @@ def commit(district_id: int, token: str) -> Any:
         return redirect(url_for("roll.district", district_id=district_id))
     _data, meta = _stored(district_id, token)
     # A roll of 20,000 properties takes longer than a request should: a worker imports it
-    # (tid/tasks.py), all or nothing, and this page shows how it goes. The job keeps the
+    # (tid/jobs/tasks.py), all or nothing, and this page shows how it goes. The job keeps the
     # file's name and year: its page names them once the upload is gone.
     job = jobs.start(
         tasks.ROLL_COMMIT,
@@ -523,7 +524,7 @@ def billing_new(district_id: int) -> Any:
     target = f"billing:{district_id}"
     if request.method == "POST":
         # The quick checks here, next to their fields, all at once; the run itself (every
-        # property of the roll) in a worker (tid/tasks.py), which checks everything again.
+        # property of the roll) in a worker (tid/jobs/tasks.py), which checks everything again.
         def beside(exc: InputError) -> dict[str, str]:
             field = exc.field.split(".")[0].split("[")[0]
             return {field if field in fields else "formula": _error_text(exc)}

@@ -25,7 +25,7 @@ from tid.ids import parse_page
 from tid.rules.errors import N_, InputError
 from tid.rules.periods import parse_fiscal_year
 from tid.rules.roll_changes import KINDS
-from tid.services import access as policy
+from tid.services.auth import access as policy
 from tid.services.roll_check import answers, crim_file, gate
 from tid.services.roll_check import billing_statement as statements
 from tid.web import paging

@@ -12,20 +12,20 @@ from typing import Any
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from tid import tasks
 from tid.app_reader import reader
 from tid.config import upload_retention
 from tid.db import get_session
 from tid.documents import CSV, PDF, Document
 from tid.documents import studio_reports as study_documents
 from tid.i18n import language, money, say
+from tid.jobs import tasks
 from tid.models import FormulaStudy, Petition
 from tid.rules.errors import InputError
 from tid.rules.money import from_cents
-from tid.services import access as policy
 from tid.services import petitions as petition_service
 from tid.services import places, studio
 from tid.services import roll as roll_files
+from tid.services.auth import access as policy
 from tid.web import jobs
 from tid.web.access import deny_unless, me, require
 from tid.web.forms import Form

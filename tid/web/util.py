@@ -42,7 +42,7 @@ def look_up_latest_jobs(targets: Sequence[str], kind: str) -> None:
     """Read at once the latest jobs of ``kind`` on a page's ``targets`` (its document
     buttons), for the buttons to find (``tid.web.jobs.shown``) instead of asking once each."""
     from tid.db import get_session
-    from tid.services import background_jobs as jobs
+    from tid.jobs import background_jobs as jobs
 
     found = jobs.latest_of(session=get_session(), targets=targets, kind=kind) if targets else {}
     latest_jobs_looked_up().update({(target, kind): found.get(target) for target in targets})

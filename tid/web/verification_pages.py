@@ -14,7 +14,9 @@ from flask import Blueprint, current_app, redirect, render_template, request, ur
 from flask_babel import gettext as _
 
 from tid.db import get_session
-from tid.services import issued, places, throttle
+from tid.services import places
+from tid.services.closing import issued
+from tid.services.limits import throttle
 from tid.services.public import verification
 from tid.services.roll_check import billing_statement as roll_statements
 from tid.web.access import public

@@ -12,7 +12,8 @@ from sqlmodel import Session
 from tests.conftest import People
 from tests.services.roll.helpers import GOOD
 from tid.demo import records
-from tid.services import aboard, audit, roll
+from tid.services import aboard, roll
+from tid.services.audit_trail import audit
 
 ACTOR = audit.Actor("tests")
 TODAY = date(2026, 2, 15)

@@ -16,7 +16,10 @@ from tests.services.aboard.support import ACTOR, TODAY, district_with_rolls, exa
 from tid.models import Property
 from tid.rules.money import round_cents
 from tid.rules.periods import FiscalYear
-from tid.services import audit_statement, ledger, liens, payments, payoffs
+from tid.services import ledger
+from tid.services.account import audit_statement, payments
+from tid.services.closing import payoffs
+from tid.services.liens import impost_lien as liens
 
 CUT_OVER = date(2026, 1, 1)
 
@@ -164,7 +167,8 @@ def test_new_notices_give_the_opened_bills_portal_codes(
     bill says what was paid before the cut-over."""
     from tests.services.notice_support import BASE_URL, SECRET, SENDER
     from tid.models import Bill, Notice
-    from tid.services import aboard, notices, portal
+    from tid.services import aboard, notices
+    from tid.services.owners import portal
 
     district_id = moved_in(session, people)
     monkeypatch.setattr("tid.services.notices.creation.new_access_code", lambda: "ABCD-EFGH-JKMN")

@@ -33,7 +33,8 @@ from tid.models import (
 )
 from tid.rules.errors import InputError
 from tid.rules.messages import render
-from tid.services import aboard, expenditures, ledger, payments
+from tid.services import aboard, ledger
+from tid.services.account import expenditures, payments
 
 CORRECTED_BANK = "fecha_de_corte,saldo\n2026-01-01,12400.00\n"
 CORRECTED = {**CONFIRMED, "bank": Decimal("12400.00")}

@@ -11,7 +11,7 @@ from sqlmodel import Session
 from tests.conftest import People
 from tests.services.ledger_support import ACTOR, Scaffold
 from tid.rules.periods import parse_fiscal_year
-from tid.services import account_pages, expenditures, payments
+from tid.services.account import account_pages, expenditures, payments
 
 FY = parse_fiscal_year("2025-26")
 

@@ -15,7 +15,9 @@ from tests.services.ledger_support import ACTOR, Scaffold, pay_bill
 from tests.services.ledger_support import TODAY_90_DAYS_LATE as TODAY
 from tid.rules.errors import InputError
 from tid.rules.periods import FiscalYear
-from tid.services import audit_statement, expenditures, ledger, liens
+from tid.services import ledger
+from tid.services.account import audit_statement, expenditures
+from tid.services.liens import impost_lien as liens
 
 
 def test_statement_aging_journal_and_bank_check(session: Session) -> None:

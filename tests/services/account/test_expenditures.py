@@ -11,7 +11,8 @@ from sqlmodel import Session
 from tests.services.ledger.conftest import funded, spend
 from tests.services.ledger_support import ACTOR, Scaffold
 from tid.rules.errors import InputError
-from tid.services import expenditures, ledger
+from tid.services import ledger
+from tid.services.account import expenditures
 
 
 def test_program_spending_needs_an_authorized_purpose(session: Session) -> None:

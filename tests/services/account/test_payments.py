@@ -15,7 +15,8 @@ from sqlmodel import Session
 from tests.services.ledger.conftest import TODAY, entries_balance, pay
 from tests.services.ledger_support import ACTOR, Scaffold
 from tid.rules.errors import FindingsError, InputError
-from tid.services import ledger, payments
+from tid.services import ledger
+from tid.services.account import payments
 from tid.services.ledger import ASSESSED, BANK, OWNER_CREDIT, RECEIVABLE, REVENUE
 
 

@@ -20,8 +20,8 @@ from tests.services.notice_support import (
 )
 from tests.smtp_support import Inbox
 from tests.smtp_support import body_of as _body
-from tid import scheduled_jobs as jobs
-from tid import scheduler as tid_scheduler
+from tid.jobs import scheduled_jobs as jobs
+from tid.jobs import scheduler as tid_scheduler
 from tid.models import ArchivedDocument, AuditEvent, JobRun, Notice
 from tid.services import archive, notices
 

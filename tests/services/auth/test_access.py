@@ -1,4 +1,4 @@
-"""The one access policy (tid/services/access.py), role by role: what each person sees and
+"""The one access policy (tid/services/auth/access.py), role by role: what each person sees and
 may change, the same answer wherever it is asked (pages, jobs, petitions' calendar)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from tid.services import access
+from tid.services.auth import access
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,8 @@ from sqlmodel import Session, col, func, select
 from tests.conftest import People
 from tid.demo import records
 from tid.models import Bill, Ordinance, Property
-from tid.services import audit, billing, roll
+from tid.services import billing, roll
+from tid.services.audit_trail import audit
 
 ACTOR = audit.Actor("tests")
 FY = "2026-27"

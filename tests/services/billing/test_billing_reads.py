@@ -8,7 +8,7 @@ from sqlmodel import Session
 
 from tests.conftest import People
 from tests.services.notice_support import make_ordinance, make_run
-from tid.services import billing_reads
+from tid.services.billing import billing_reads
 
 
 def test_a_run_with_its_ordinance_and_the_years_roll(session: Session, people: People) -> None:

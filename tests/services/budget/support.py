@@ -10,7 +10,7 @@ from sqlmodel import Session
 
 from tests.services.ledger_support import ACTOR, Scaffold
 from tid.rules.periods import FiscalYear
-from tid.services import expenditures
+from tid.services.account import expenditures
 from tid.services.budget import planning
 
 FY = FiscalYear(2025)

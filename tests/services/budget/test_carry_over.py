@@ -22,7 +22,7 @@ from tid import documents
 from tid.app_reader import reader
 from tid.rules.errors import InputError
 from tid.rules.periods import FiscalYear
-from tid.services import expenditures, year_locks
+from tid.services.account import expenditures, year_locks
 from tid.services.archive.store import archived_bytes
 from tid.services.budget import actuals, carry_over, planning
 from tid.services.ledger import CapExceededError

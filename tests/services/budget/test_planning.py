@@ -13,7 +13,7 @@ from sqlmodel import Session
 from tests.services.budget.support import BEFORE, FY, District
 from tests.services.ledger_support import ACTOR
 from tid.rules.errors import FindingsError, InputError
-from tid.services import expenditures
+from tid.services.account import expenditures
 from tid.services.budget import planning
 
 

@@ -20,7 +20,10 @@ from tid.models import BillingRun, JournalEntry, JournalLine
 from tid.rules.errors import FindingsError, InputError
 from tid.rules.messages import render
 from tid.rules.money import ZERO, round_cents
-from tid.services import issued, ledger, liens, payments, payoffs
+from tid.services import ledger
+from tid.services.account import payments
+from tid.services.closing import issued, payoffs
+from tid.services.liens import impost_lien as liens
 
 DUE = date(2025, 9, 30)
 ISSUED = date(2025, 10, 15)

@@ -1,4 +1,4 @@
-"""The one reader of uploaded CSV files (tid/services/csvfile.py): the same encodings,
+"""The one reader of uploaded CSV files (tid/services/files/csvfile.py): the same encodings,
 delimiters, limits and row numbers for the roll, the bank's deposits, the article numbers and
 deliveries, and the calculators' tables."""
 
@@ -14,7 +14,9 @@ from sqlmodel import Session
 
 from tests.services.ledger_support import ACTOR, Scaffold
 from tid.rules.errors import FindingsError, InputError
-from tid.services import csvfile, ledger, payments
+from tid.services import ledger
+from tid.services.account import payments
+from tid.services.files import csvfile
 from tid.services.ledger import BANK
 
 TODAY = date(2025, 9, 1)

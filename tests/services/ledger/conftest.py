@@ -11,7 +11,8 @@ from sqlmodel import Session, select
 
 from tests.services.ledger_support import ACTOR, Scaffold
 from tid.models import JournalEntry
-from tid.services import expenditures, ledger, payments
+from tid.services import ledger
+from tid.services.account import expenditures, payments
 
 TODAY = date(2025, 10, 15)
 

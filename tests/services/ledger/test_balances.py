@@ -10,7 +10,8 @@ from sqlmodel import Session, select
 from tests.services.ledger.conftest import TODAY, pay
 from tests.services.ledger_support import ACTOR, Scaffold
 from tid.models import JournalEntry
-from tid.services import ledger, payments
+from tid.services import ledger
+from tid.services.account import payments
 from tid.services.ledger import BANK
 
 

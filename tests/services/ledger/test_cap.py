@@ -14,7 +14,8 @@ from sqlmodel import Session
 from tests.services.ledger.conftest import TODAY, funded, spend
 from tests.services.ledger_support import ACTOR
 from tid.rules.periods import FiscalYear
-from tid.services import expenditures, ledger, payments
+from tid.services import ledger
+from tid.services.account import expenditures, payments
 from tid.services.ledger import ADMIN_EXPENSE, BANK, CapExceededError
 
 

@@ -8,7 +8,9 @@ from sqlmodel import Session
 
 from tests.services.ledger.conftest import TODAY, pay
 from tests.services.ledger_support import ACTOR, Scaffold
-from tid.services import audit_statement, ledger, record_names
+from tid.services import ledger
+from tid.services.account import audit_statement
+from tid.services.audit_trail import record_names
 
 
 def test_the_journal_a_page_at_a_time_is_the_journal(session: Session) -> None:

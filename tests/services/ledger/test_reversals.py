@@ -15,7 +15,8 @@ from tests.conftest import People, login
 from tests.services.ledger.conftest import TODAY, entries_balance, funded, pay, spend
 from tests.services.ledger_support import ACTOR, Scaffold
 from tid.rules.errors import InputError
-from tid.services import expenditures, ledger, payments
+from tid.services import ledger
+from tid.services.account import expenditures, payments
 from tid.services.ledger import (
     BANK,
     OWNER_CREDIT,

@@ -12,7 +12,7 @@ from tests.services.ledger_support import ACTOR, Scaffold, pay_bill
 from tests.services.ledger_support import TODAY_90_DAYS_LATE as TODAY
 from tid.models import PropertyYear
 from tid.rules.errors import InputError
-from tid.services import liens
+from tid.services.liens import impost_lien as liens
 
 
 def test_delinquent_bill_with_surcharge_and_interest(session: Session) -> None:

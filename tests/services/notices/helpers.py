@@ -20,7 +20,7 @@ from tests.services.notice_support import (
 )
 from tid.models import AuditEvent, Notice, NoticeBatch
 from tid.render import notice as notice_pdf
-from tid.services import audit
+from tid.services.audit_trail import audit
 
 
 def make_batch(

@@ -16,7 +16,8 @@ from tests.services.notice_support import ACTOR, BASE_URL, ISSUED, SECRET, SENDE
 from tests.services.notices.helpers import code_in, make_batch
 from tid.models import Bill
 from tid.rules.errors import InputError
-from tid.services import notices, portal
+from tid.services import notices
+from tid.services.owners import portal
 
 
 def test_each_owner_gets_a_bilingual_notice_with_the_lien_and_an_archived_pdf(

@@ -19,7 +19,7 @@ from tests.services.notice_support import (
     make_ordinance,
     make_run,
 )
-from tid import scheduled_jobs as jobs
+from tid.jobs import scheduled_jobs as jobs
 from tid.models import Bill, JobRun
 from tid.services import notices
 

@@ -18,7 +18,8 @@ from tests.smtp_support import Inbox, body_of
 from tid import mail
 from tid.models import AuditEvent, Notice, OwnerEmail
 from tid.rules.errors import InputError
-from tid.services import owner_email, owner_mail, transfers
+from tid.services.closing import transfers
+from tid.services.owners import owner_email, owner_mail
 
 SECRET = "test-secret-key"
 LINKS = owner_email.Links("https://tid.example.pr")

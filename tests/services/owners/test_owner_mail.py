@@ -14,11 +14,13 @@ from sqlmodel import Session, select
 
 from tests.conftest import People
 from tests.services.notice_support import ACTOR, article, issue_notices, make_ordinance, make_run
-from tests.services.test_owner_email import ask, link_token, mailed_notices
+from tests.services.owners.test_owner_email import ask, link_token, mailed_notices
 from tests.smtp_support import Inbox, body_of
-from tid import scheduled_jobs, tasks
+from tid.jobs import background_jobs, scheduled_jobs, tasks
 from tid.models import OwnerEmail, OwnerMessage
-from tid.services import background_jobs, notices, owner_email, payments
+from tid.services import notices
+from tid.services.account import payments
+from tid.services.owners import owner_email
 
 CONFIRMED = datetime(2026, 1, 21, 12, 0, tzinfo=UTC)  # the day before the run is mailed
 MAILED = date(2026, 1, 22)  # mail_all's day; the bills are due on 2026-04-30

@@ -11,8 +11,8 @@ from sqlmodel import Session, select
 
 from tests.conftest import People
 from tid.models import AuditEvent, Ordinance, Petition
-from tid.services import audit
 from tid.services import petitions as svc
+from tid.services.audit_trail import audit
 
 ACTOR = audit.Actor("clerk@example.pr")
 TODAY = date(2026, 3, 10)

@@ -16,8 +16,8 @@ from sqlmodel import Session, select
 from tid.demo import ACCOUNT_DISTRICT
 from tid.models import Bill, BillStatus, District
 from tid.rules.money import ZERO
-from tid.services import audit_statement
-from tid.services.audit import Actor
+from tid.services.account import audit_statement
+from tid.services.audit_trail.audit import Actor
 from tid.services.public import district_figures, open_data, publishing, versions
 
 TODAY = date(2026, 12, 3)

@@ -17,17 +17,11 @@ from tests.services.billing.helpers import ACTOR, import_roll, make_ordinance, r
 from tests.services.notice_support import BASE_URL, SECRET, SENDER
 from tid.models import Bill, Property
 from tid.rules.periods import FiscalYear
-from tid.services import (
-    audit_statement,
-    expenditures,
-    ledger,
-    lien_register,
-    liens,
-    notices,
-    payments,
-    transfers,
-    year_locks,
-)
+from tid.services import ledger, notices
+from tid.services.account import audit_statement, expenditures, payments, year_locks
+from tid.services.closing import transfers
+from tid.services.liens import impost_lien as liens
+from tid.services.liens import lien_register
 from tid.services.public import versions
 
 TODAY = date(2027, 8, 2)  # FY 2026-27 has ended: it may be locked

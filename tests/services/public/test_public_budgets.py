@@ -16,7 +16,7 @@ from sqlmodel import Session
 from tests.services.budget.support import BEFORE, FY, District
 from tests.services.ledger_support import ACTOR, pay_bill
 from tid.rules.periods import FiscalYear
-from tid.services import expenditures, year_locks
+from tid.services.account import expenditures, year_locks
 from tid.services.budget import planning
 from tid.services.public import district_figures, open_data, versions
 

@@ -9,7 +9,8 @@ from sqlmodel import Session, func, select
 
 from tests.conftest import People
 from tid.rules.errors import FindingsError
-from tid.services import audit, roll
+from tid.services import roll
+from tid.services.audit_trail import audit
 
 DUPLICATE = "This cadastral number is already on row %(first_row)s of the file."
 

@@ -12,8 +12,8 @@ from sqlmodel import Session
 
 from tests.conftest import People
 from tests.services.ledger_support import ACTOR, Scaffold
-from tid import tasks
-from tid.services import expenditures, payments
+from tid.jobs import tasks
+from tid.services.account import expenditures, payments
 
 
 def setup_account(session: Session, people: People) -> tuple[Scaffold, int]:

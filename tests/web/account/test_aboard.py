@@ -23,7 +23,7 @@ from tests.services.aboard.support import (
     example_files,
     load,
 )
-from tid import tasks
+from tid.jobs import tasks
 from tid.models import BillingRun, JournalEntry, OpeningPosition
 from tid.services import aboard
 
@@ -159,7 +159,8 @@ def test_the_position_is_reversed_on_the_web_and_refused_while_a_payment_depends
 ) -> None:
     from decimal import Decimal
 
-    from tid.services import ledger, payments
+    from tid.services import ledger
+    from tid.services.account import payments
 
     app.config["TODAY"] = "2026-02-15"
     district_id = district_with_rolls(session, people)

@@ -16,7 +16,7 @@ from tests.conftest import People, login, make_test_app
 from tests.services.ledger_support import ACTOR
 from tests.web.account.support import paid_account
 from tid.rules.periods import FiscalYear
-from tid.services import expenditures, year_locks
+from tid.services.account import expenditures, year_locks
 from tid.services.budget import planning
 
 

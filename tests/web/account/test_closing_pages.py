@@ -18,8 +18,8 @@ from tests.services.ledger_support import ACTOR
 from tests.web.account.support import setup_account
 from tid.clock import today_in_puerto_rico
 from tid.models import IssuedDocument, JournalEntry, Property
-from tid.services import liens
-from tid.services.issued import shown_code as issued_code
+from tid.services.closing.issued import shown_code as issued_code
+from tid.services.liens import impost_lien as liens
 
 
 def test_a_quote_issued_read_back_and_settled(

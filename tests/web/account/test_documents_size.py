@@ -20,7 +20,8 @@ from tests.conftest import People, login
 from tests.pdf_checks import assert_archival
 from tests.web.account.support import paid_account
 from tid.render import pdf
-from tid.services import account_reads, liens
+from tid.services.account import account_reads
+from tid.services.liens import impost_lien as liens
 
 
 def _text(data: bytes) -> str:

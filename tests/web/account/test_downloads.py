@@ -17,9 +17,11 @@ from tests.conftest import People, login
 from tests.pdf_checks import assert_archival
 from tests.services.ledger_support import ACTOR
 from tests.web.account.support import issue_certificate, setup_account
-from tid import tasks
+from tid.jobs import tasks
 from tid.models import IssuedDocument, Job, Property
-from tid.services import issued, liens, payments
+from tid.services.account import payments
+from tid.services.closing import issued
+from tid.services.liens import impost_lien as liens
 
 
 def _text(pdf: bytes) -> str:

@@ -12,7 +12,8 @@ from sqlmodel import Session
 from tests.conftest import People, login
 from tests.services.ledger_support import ACTOR, Scaffold
 from tests.web.account.support import setup_account
-from tid.services import ledger, payments
+from tid.services import ledger
+from tid.services.account import payments
 
 
 def test_reversal_from_the_page_and_no_redirect_elsewhere(

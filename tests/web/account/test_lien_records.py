@@ -13,7 +13,7 @@ from tests.conftest import People, login
 from tests.services.ledger_support import ACTOR
 from tests.web.account.support import setup_account
 from tid.models import Property
-from tid.services import liens
+from tid.services.liens import impost_lien as liens
 
 
 def test_a_lien_corrected_then_cancelled_keeps_its_history(

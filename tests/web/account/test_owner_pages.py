@@ -10,7 +10,8 @@ from tests.conftest import People, login
 from tests.services.notice_support import issue_notices, make_ordinance, make_run
 from tests.services.roll.helpers import GOOD, import_file
 from tid.models import OwnershipTransfer, Property
-from tid.services import liens, transfers
+from tid.services.closing import transfers
+from tid.services.liens import impost_lien as liens
 
 
 def test_a_sale_recorded_sends_the_next_notice_to_the_new_owner(

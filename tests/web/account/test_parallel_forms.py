@@ -38,7 +38,9 @@ from tid.models import (
     PublishedDocument,
     User,
 )
-from tid.services import ledger, liens, payments
+from tid.services import ledger
+from tid.services.account import payments
+from tid.services.liens import impost_lien as liens
 
 TABS = 6
 

@@ -19,8 +19,8 @@ from tests.services.ledger_support import ACTOR, Scaffold
 from tid.clock import today_in_puerto_rico
 from tid.models import IssuedDocument
 from tid.rules.messages import day_text
-from tid.services import liens
-from tid.services.issued import shown_code
+from tid.services.closing.issued import shown_code
+from tid.services.liens import impost_lien as liens
 
 
 def _flat(html: str) -> str:

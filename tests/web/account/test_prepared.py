@@ -21,7 +21,7 @@ from tests.services.ledger_support import ACTOR
 from tests.web.account.support import paid_account, setup_account
 from tid.render import pdf
 from tid.rules.periods import FiscalYear
-from tid.services import payments
+from tid.services.account import payments
 from tid.web.account import downloads, prepared
 
 
@@ -225,7 +225,7 @@ def test_the_days_round_is_a_job_the_scheduler_queues_and_a_worker_runs(
     the documents out."""
     from sqlmodel import select
 
-    from tid import scheduler, tasks
+    from tid.jobs import scheduler, tasks
     from tid.models import Job
 
     app.config["PREPARE_DOCUMENTS"] = True

@@ -1,6 +1,6 @@
 """The audit trail's words: what each recorded action, each kind of record and each
-recorded field is called where users read the trail (tid/services/audit_words.py shows the
-values)."""
+recorded field is called where users read the trail (tid/services/audit_trail/audit_words.py shows
+the values)."""
 
 from __future__ import annotations
 

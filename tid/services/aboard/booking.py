@@ -39,10 +39,11 @@ from tid.rules.messages import Message
 from tid.rules.money import ZERO, money_str, parse_money
 from tid.rules.periods import fiscal_year_of
 from tid.rules.vocab.lien_kinds import IMPOST_KIND
-from tid.services import audit, ledger
+from tid.services import ledger
 from tid.services.aboard.file_checks import BOOKED, READY, OpenBill, Preview, check_position
 from tid.services.aboard.position_files import BANK, FILE_NAMES
 from tid.services.archive.store import archive
+from tid.services.audit_trail import audit
 from tid.services.billing.bulk_tables import _BILL_ROWS, _plain_table
 from tid.services.district_lock import lock_district
 
@@ -311,7 +312,8 @@ def _records(
         session.execute(insert(_OPENED_ROWS), opened[start : start + 5000])
     for row, property_id in preview.liens:
         if row["kind"] == IMPOST_KIND:
-            continue  # the impost lien is the open bills' (tid.services.liens.impost_lien)
+            continue  # the impost lien is the open bills'
+            # (tid.services.liens.impost_lien.impost_lien)
         session.add(
             PropertyLien(
                 property_id=property_id,

@@ -1,6 +1,6 @@
 """The files of a district's opening position, read once: which file is which (by its name,
 in Spanish or English), each file's columns by their headers in either language (compared
-by the normal form of :func:`tid.services.csvfile.normalize_header`), each cell read by its
+by the normal form of :func:`tid.services.files.csvfile.normalize_header`), each cell read by its
 column's kind, every problem a finding with its file, row and column. Nothing is written.
 
 The files (docs/moving-in.md describes every column and its checks; example files ship in
@@ -25,7 +25,7 @@ from typing import Any
 
 from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.periods import parse_fiscal_year
-from tid.services.csvfile import normalize_header, numbered_rows, open_upload
+from tid.services.files.csvfile import normalize_header, numbered_rows, open_upload
 from tid.services.roll.columns import CADASTRAL, INJECTION_START, NUMBER
 from tid.services.roll.rows import row_finding
 

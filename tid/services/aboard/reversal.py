@@ -37,7 +37,9 @@ from tid.rules.errors import N_, InputError
 from tid.rules.messages import Message, joined
 from tid.rules.periods import fiscal_year_of
 from tid.rules.vocab.journal_terms import ENTRY_KINDS, reversible_kinds
-from tid.services import audit, ledger, year_locks
+from tid.services import ledger
+from tid.services.account import year_locks
+from tid.services.audit_trail import audit
 from tid.services.district_lock import lock_district
 
 NO_POSITION = N_("This district has no opening position to reverse.")

@@ -22,17 +22,11 @@ from tid.models import (
 )
 from tid.rules.account_months import Month
 from tid.rules.periods import FiscalYear
-from tid.services import access as policy
-from tid.services import (
-    account_reads,
-    audit_statement,
-    expenditures,
-    ledger,
-    liens,
-    payments,
-    year_locks,
-)
-from tid.services.access import Person
+from tid.services import ledger
+from tid.services.account import account_reads, audit_statement, expenditures, payments, year_locks
+from tid.services.auth import access as policy
+from tid.services.auth.access import Person
+from tid.services.liens import impost_lien as liens
 from tid.services.public import district_figures
 
 ZERO = Decimal("0.00")

@@ -16,7 +16,8 @@ from sqlmodel import Session, col, func, select
 from tid.clock import PUERTO_RICO
 from tid.models import District, JournalEntry, JournalLine, Property
 from tid.rules.periods import FiscalYear, fiscal_year_of
-from tid.services import audit_statement, expenditures, ledger
+from tid.services import ledger
+from tid.services.account import audit_statement, expenditures
 
 # The yearly statement's PDF lists the receivables bill by bill and the journal entry by
 # entry when together they are at most this many rows (a layout of about a second); past it,

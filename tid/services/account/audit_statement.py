@@ -37,7 +37,8 @@ from tid.rules.errors import N_, InputError
 from tid.rules.messages import Message, render
 from tid.rules.money import ZERO, money_str
 from tid.rules.periods import FiscalYear
-from tid.services import audit, audit_words, ledger
+from tid.services import ledger
+from tid.services.audit_trail import audit, audit_words
 from tid.services.ledger import (
     ADMIN_EXPENSE,
     BANK,

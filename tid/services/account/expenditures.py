@@ -20,7 +20,8 @@ from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.messages import Amount, Message
 from tid.rules.money import money_str
 from tid.rules.periods import fiscal_year_of
-from tid.services import audit, ledger
+from tid.services import ledger
+from tid.services.audit_trail import audit
 from tid.services.ledger import ADMIN_EXPENSE, BANK, CapExceededError, CapFigures, Line
 
 

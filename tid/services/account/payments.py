@@ -28,7 +28,9 @@ from tid.rules.allocation import Allocation, allocate
 from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.money import MAX_ACCOUNT_AMOUNT, ZERO, money_str, parse_money
 from tid.rules.periods import parse_date
-from tid.services import audit, csvfile, ledger
+from tid.services import ledger
+from tid.services.audit_trail import audit
+from tid.services.files import csvfile
 from tid.services.ledger import ASSESSED, BANK, OWNER_CREDIT, RECEIVABLE, REVENUE, Line
 
 
@@ -422,7 +424,7 @@ def _result(
 
 # --------------------------------------------------------------------------- bank file
 
-# A bank's file is read as every upload is (tid/services/csvfile.py); 5 MB is some 60,000
+# A bank's file is read as every upload is (tid/services/files/csvfile.py); 5 MB is some 60,000
 # deposits.
 MAX_DEPOSIT_BYTES = 5_000_000
 
@@ -454,14 +456,14 @@ class DepositRow:
         return ""
 
 
-# A payoff quote's reference (tid/services/issued.py): P-2026-000001.
+# A payoff quote's reference (tid/services/closing/issued.py): P-2026-000001.
 QUOTE_REFERENCE = re.compile(r"[Pp]-\d{4}-\d{6,}", re.ASCII)
 
 
 @dataclass(frozen=True)
 class QuoteRow:
     """A deposit that brought a payoff quote's reference: booked in one entry against the
-    quote (tid/services/payoffs.py), and whether it settled it or what remains."""
+    quote (tid/services/closing/payoffs.py), and whether it settled it or what remains."""
 
     row: int
     reference: str  # the quote's, P-2026-000001
@@ -654,7 +656,7 @@ def _book_quote_row(
     """A deposit against a payoff quote: one entry settling it, as a payment entered on the
     quote's page books it; a quote past its day, settled, or of another property (the row's
     cadastral number) is refused on the row."""
-    from tid.services import payoffs
+    from tid.services.closing import payoffs
 
     prefix = f"rows[{row.row}]."
     field = "notice_number" if QUOTE_REFERENCE.fullmatch(row.notice_number) else "reference"

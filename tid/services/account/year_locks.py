@@ -18,7 +18,7 @@ from sqlmodel import Session, select
 from tid.models import FiscalYearLock
 from tid.rules.errors import N_, InputError
 from tid.rules.periods import FiscalYear, fiscal_year_of
-from tid.services import audit
+from tid.services.audit_trail import audit
 from tid.services.district_lock import lock_district
 
 LOCKED = N_(

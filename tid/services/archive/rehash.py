@@ -7,7 +7,7 @@ is reported with what it is, by kind and number ("lien certificate C-2026-000001
 ``verify`` reads the documents a few at a time (the archive can hold gigabytes), and never
 writes: a mismatch is for a person to look into (restore the document from a backup; the
 hash says which bytes are the right ones). ``tid archive verify`` runs it on the command line
-and the scheduler runs it weekly (tid/scheduler.py), with the result in the administrators'
+and the scheduler runs it weekly (tid/jobs/scheduler.py), with the result in the administrators'
 message.
 """
 
@@ -22,7 +22,7 @@ from sqlmodel import Session, col, select
 from tid.models import ArchivedDocument
 from tid.rules.messages import N_, Message, joined, render
 from tid.services.archive.kinds import KINDS
-from tid.services.file_store import FileProblem, FolderReport, verify_folder
+from tid.services.files.file_store import FileProblem, FolderReport, verify_folder
 
 READ_AT_ONCE = 50  # documents per round trip
 

@@ -141,7 +141,7 @@ class NamedTrail:
 
 
 def named_trail(*, session: Session, entity_type: str, entity_id: str) -> NamedTrail:
-    from tid.services import record_names
+    from tid.services.audit_trail import record_names
 
     rows = trail(session=session, entity_type=entity_type, entity_id=entity_id)
     return NamedTrail(
@@ -156,7 +156,7 @@ def named_trail(*, session: Session, entity_type: str, entity_id: str) -> NamedT
 def names_of(*, session: Session, rows: list[Change]) -> dict[str, dict[int, str]]:
     """The names of the records the changes point at (by field and id): a municipality by
     its name, a district by its own, never by its number."""
-    from tid.services import record_names
+    from tid.services.audit_trail import record_names
 
     found = record_names.referenced([v for r in rows for v in (r.before, r.after)])
     return record_names.reference_names(session=session, references=found)

@@ -17,12 +17,12 @@ from sqlmodel import Session, col, select, update
 from tid.clock import utcnow
 from tid.models import LoginSession, PasswordReset, User
 from tid.rules.errors import N_, InputError
-from tid.services import audit
+from tid.services.audit_trail import audit
 
 MIN_LENGTH = 10
 MAX_LENGTH = 256  # argon2 hashes any length; a bound keeps one request from costing much
 RESET_LIFETIME = timedelta(hours=1)
-COMMON_FILE = Path(__file__).resolve().parent.parent / "security" / "common-passwords.txt"
+COMMON_FILE = Path(__file__).resolve().parent.parent.parent / "security" / "common-passwords.txt"
 # An account whose password was reset by an administrator: no password matches this.
 UNUSABLE_PREFIX = "!reset!"
 

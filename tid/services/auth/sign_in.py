@@ -27,7 +27,9 @@ from sqlmodel import Session, col, delete, select
 
 from tid.clock import utcnow
 from tid.models import KnownDevice, Throttle, User
-from tid.services import audit, passwords, throttle, two_factor, users
+from tid.services.audit_trail import audit
+from tid.services.auth import passwords, two_factor, users
+from tid.services.limits import throttle
 
 UNKNOWN_MAX_DELAY = timedelta(minutes=5)
 DEVICE_LIFETIME = timedelta(days=365)  # a device unused this long is forgotten

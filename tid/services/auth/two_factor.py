@@ -22,7 +22,7 @@ from sqlmodel import Session, col, select, update
 from tid.clock import utcnow
 from tid.config import parse_roles as parse_roles
 from tid.models import RecoveryCode, User
-from tid.services import audit
+from tid.services.audit_trail import audit
 
 ISSUER = "tid"
 RECOVERY_CODES = 10

@@ -11,7 +11,8 @@ from sqlmodel import Session, col, func, select
 from tid.clock import utcnow
 from tid.models import District, LoginSession, Municipality, Role, User
 from tid.rules.errors import N_, Finding, FindingsError, InputError
-from tid.services import audit, passwords
+from tid.services.audit_trail import audit
+from tid.services.auth import passwords
 
 MIN_PASSWORD = passwords.MIN_LENGTH
 

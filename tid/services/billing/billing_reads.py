@@ -12,8 +12,8 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from tid.models import BillingRun, BillingRunStatus, District, Municipality, Ordinance, RollImport
-from tid.services import access as policy
 from tid.services import places, roll
+from tid.services.auth import access as policy
 
 
 def run(*, session: Session, run_id: int) -> BillingRun | None:

@@ -10,7 +10,7 @@ from sqlalchemy.engine import CursorResult
 from sqlmodel import Session
 
 from tid.models import Bill
-from tid.services import audit
+from tid.services.audit_trail import audit
 
 
 def mark_mailed(*, session: Session, actor: audit.Actor, bill_ids: list[int], at: datetime) -> int:

@@ -18,7 +18,8 @@ from tid.clock import utcnow
 from tid.models import BillingRun, BillingRunStatus, BillStatus, District, Ordinance
 from tid.rules import periods
 from tid.rules.errors import N_, InputError
-from tid.services import audit, ledger
+from tid.services import ledger
+from tid.services.audit_trail import audit
 from tid.services.billing.amounts import (
     NO_ROLL,
     _checked_formula,

@@ -13,7 +13,7 @@ from sqlalchemy.orm import aliased
 from sqlmodel import Session
 
 from tid.models import Bill, BillingRun, BillingRunStatus, BillStatus, Ordinance
-from tid.services import audit
+from tid.services.audit_trail import audit
 
 
 def _supersede_run(

@@ -18,7 +18,7 @@ from tid.rules.errors import N_, Finding, InputError
 from tid.rules.messages import Amount, Message
 from tid.rules.money import CENT, ZERO
 from tid.rules.periods import FiscalYear, fiscal_month, fiscal_year_of
-from tid.services import audit
+from tid.services.audit_trail import audit
 from tid.services.budget import planning
 from tid.services.district_lock import lock_district
 from tid.services.ledger import ADMIN_EXPENSE, CapFigures, cap_figures, purpose_account

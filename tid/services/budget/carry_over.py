@@ -14,7 +14,8 @@ from tid.models import Budget
 from tid.rules.errors import N_, InputError
 from tid.rules.messages import Message
 from tid.rules.periods import FiscalYear
-from tid.services import audit, audit_statement, year_locks
+from tid.services.account import audit_statement, year_locks
+from tid.services.audit_trail import audit
 from tid.services.budget import planning
 
 

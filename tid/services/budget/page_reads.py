@@ -17,7 +17,7 @@ from tid.rules.errors import N_
 from tid.rules.messages import Message, render
 from tid.rules.money import ZERO, money_str
 from tid.rules.periods import FiscalYear
-from tid.services import year_locks
+from tid.services.account import year_locks
 from tid.services.budget import actuals, carry_over, planning
 
 

@@ -31,7 +31,8 @@ from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.messages import Amount, Message
 from tid.rules.money import CENT, ZERO
 from tid.rules.periods import FiscalYear
-from tid.services import audit, year_locks
+from tid.services.account import year_locks
+from tid.services.audit_trail import audit
 from tid.services.district_lock import lock_district
 from tid.services.ledger import REVENUE
 from tid.services.ledger.balances import day_sums_of

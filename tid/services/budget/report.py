@@ -15,7 +15,7 @@ from sqlmodel import Session
 from tid.models import District
 from tid.rules.errors import N_, InputError
 from tid.rules.periods import FiscalYear
-from tid.services import audit_statement
+from tid.services.account import audit_statement
 from tid.services.budget import actuals, carry_over, planning
 
 NOT_READY = N_(

@@ -24,8 +24,8 @@ from tid.models import Bill, District, IssuedDocument, JournalEntry, JournalLine
 from tid.rules.errors import N_, InputError
 from tid.rules.money import ZERO
 from tid.rules.vocab.closing_terms import ISSUED_KINDS
-from tid.services import audit
 from tid.services.archive.store import archive
+from tid.services.audit_trail import audit
 
 PAYOFF = "payoff"
 LIEN_CERTIFICATE = "lien_certificate"

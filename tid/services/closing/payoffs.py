@@ -1,8 +1,8 @@
 """Payoff quotes (21 LPRA § 6653(8)): what a property owes on a future day — every bill still
 owed, the late charges accrued to that day by the ordinance's terms (the same terms and the
-same arithmetic as the delinquency list: :func:`tid.services.liens.impost_lien` and
-:func:`tid.services.liens.late_charges`), the total, the interest each day after it adds (the
-daily accrual, to the cent), and apart, each one-time charge landing in the 30 days after it
+same arithmetic as the delinquency list: :func:`tid.services.liens.impost_lien.impost_lien` and
+:func:`tid.services.liens.impost_lien.late_charges`), the total, the interest each day after it adds
+(the daily accrual, to the cent), and apart, each one-time charge landing in the 30 days after it
 with its day and amount — good through a day the association chooses (by default 30 days from
 issue), under a reference (the project's reading ``/readings#late-charges-payoff-quotes``).
 
@@ -25,7 +25,9 @@ from tid.rules.allocation import allocate
 from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.messages import Message
 from tid.rules.money import MAX_ACCOUNT_AMOUNT, ZERO, money_str, round_cents
-from tid.services import audit, issued, ledger, liens
+from tid.services import ledger
+from tid.services.audit_trail import audit
+from tid.services.closing import issued
 from tid.services.ledger import (
     ASSESSED,
     BANK,
@@ -35,6 +37,7 @@ from tid.services.ledger import (
     REVENUE,
     Line,
 )
+from tid.services.liens import impost_lien as liens
 
 DEFAULT_DAYS = 30
 LONGEST_DAYS = 365

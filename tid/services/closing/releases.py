@@ -13,7 +13,10 @@ from tid.models import Bill, BillStatus, IssuedDocument, Property
 from tid.rules.errors import InputError
 from tid.rules.messages import Message
 from tid.rules.money import money_str
-from tid.services import audit, issued, ledger, liens
+from tid.services import ledger
+from tid.services.audit_trail import audit
+from tid.services.closing import issued
+from tid.services.liens import impost_lien as liens
 
 
 def released_years(*, session: Session, property_id: int) -> list[str]:

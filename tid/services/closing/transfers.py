@@ -17,8 +17,9 @@ from sqlmodel import Session, col, select
 
 from tid.models import OwnershipTransfer, Property, PropertyYear, RollImport
 from tid.rules.errors import N_, Finding, FindingsError, InputError
-from tid.services import audit, owner_email
+from tid.services.audit_trail import audit
 from tid.services.notices.contents import mailing_lines
+from tid.services.owners import owner_email
 
 RECORDED = "recorded"
 FROM_ROLL = "roll"

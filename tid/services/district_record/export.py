@@ -29,10 +29,11 @@ from tid.models import (
     PropertyYear,
 )
 from tid.rules.errors import N_
-from tid.services import audit, file_store
+from tid.services.audit_trail import audit
 from tid.services.district_record import package
 from tid.services.district_record.cells import to_text
 from tid.services.district_record.tables import TABLES, Scope, Spec, named_in_json
+from tid.services.files import file_store
 from tid.services.studio.reach import petitions_about
 
 # The rows (bills, journal lines, roll lines) a request exports in about a second on an idle

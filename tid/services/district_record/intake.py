@@ -11,7 +11,7 @@ from pathlib import Path
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
-from tid.services import audit
+from tid.services.audit_trail import audit
 from tid.services.district_record.reading import RecordError, read_package
 from tid.services.district_record.writing import Imported, write_package
 from tid.services.ledger.verify import verify

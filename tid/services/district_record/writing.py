@@ -18,10 +18,11 @@ from typing import Any
 from sqlalchemy import Table, bindparam, func, insert, select, text, update
 from sqlmodel import Session
 
-from tid.services import audit, file_store
+from tid.services.audit_trail import audit
 from tid.services.district_record import package
 from tid.services.district_record.reading import Package, RecordError, rows_of
 from tid.services.district_record.tables import TABLES, Spec
+from tid.services.files import file_store
 
 CHUNK = 1000
 Maps = dict[str, dict[Any, Any]]

@@ -41,7 +41,7 @@ from sqlmodel import Session, select
 
 from tid.files import create_private, open_private
 from tid.models import ArchivedDocument, StoredFile
-from tid.services import file_store
+from tid.services.files import file_store
 
 FORMAT = "tid-backup"
 VERSION = 1

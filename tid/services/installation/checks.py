@@ -22,8 +22,8 @@ from sqlmodel import Session
 
 from tid.config import PROJECT_ROOT, defaults
 from tid.files import FILE_MODE, FOLDER_MODE
+from tid.jobs import background_jobs
 from tid.rules.messages import N_, Message
-from tid.services import background_jobs
 
 # The order the checks are shown in, each with its title (a msgid).
 TITLES = {

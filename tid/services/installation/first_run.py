@@ -16,7 +16,8 @@ from sqlmodel import Session, col, select
 from tid.models import District, Municipality, Role, User
 from tid.rules.errors import InputError
 from tid.rules.messages import Message
-from tid.services import audit, users
+from tid.services.audit_trail import audit
+from tid.services.auth import users
 
 # Each table of the file and its keys; True: required.
 KEYS: dict[str, dict[str, bool]] = {

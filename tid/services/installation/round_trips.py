@@ -24,7 +24,7 @@ from tid.config import archive_dir, backup_dir
 from tid.files import private_folder
 from tid.models import InstallationCheck
 from tid.rules.messages import Message, render
-from tid.services import backup
+from tid.services.installation import backup
 from tid.services.installation.checks import Check
 
 SLOW = ("mail", "backup")

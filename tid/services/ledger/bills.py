@@ -14,7 +14,7 @@ from tid.models import (
     LedgerState,
 )
 from tid.rules.money import ZERO
-from tid.services import audit
+from tid.services.audit_trail import audit
 from tid.services.district_lock import lock_district
 from tid.services.ledger.accounts import (
     ASSESSED,

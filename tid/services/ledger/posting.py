@@ -21,7 +21,8 @@ from tid.models import (
 )
 from tid.rules.errors import N_, InputError
 from tid.rules.money import CENT, MAX_ACCOUNT_AMOUNT, ZERO
-from tid.services import audit, year_locks
+from tid.services.account import year_locks
+from tid.services.audit_trail import audit
 from tid.services.ledger.accounts import (
     Line,
 )

@@ -15,7 +15,7 @@ from tid.rules.errors import N_, InputError
 from tid.rules.money import ZERO
 from tid.rules.periods import fiscal_year_of
 from tid.rules.vocab.journal_terms import reversible_kinds
-from tid.services import audit
+from tid.services.audit_trail import audit
 from tid.services.district_lock import lock_district
 from tid.services.ledger.accounts import (
     REVENUE,

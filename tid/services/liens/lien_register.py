@@ -13,8 +13,9 @@ from sqlmodel import Session
 
 from tid.models import Property, PropertyLien
 from tid.rules.errors import N_, Finding, FindingsError, InputError
-from tid.services import audit, liens
+from tid.services.audit_trail import audit
 from tid.services.district_lock import lock_district
+from tid.services.liens import impost_lien as liens
 
 RECORDED = "recorded"
 CANCELLED = "cancelled"

@@ -26,7 +26,7 @@ from sqlmodel import Session, col, delete, select
 
 from tid.clock import utcnow
 from tid.models import Throttle
-from tid.services import audit
+from tid.services.audit_trail import audit
 
 MAX_LOCKOUT = timedelta(days=1)
 

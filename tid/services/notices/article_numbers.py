@@ -13,7 +13,7 @@ from sqlmodel import Session, col, select
 from tid.models import Notice, NoticeBatch
 from tid.rules.certified_mail import parse_article_number
 from tid.rules.errors import N_, Finding, InputError
-from tid.services import audit
+from tid.services.audit_trail import audit
 from tid.services.notices.access_codes import normalize_notice_number
 from tid.services.notices.uploaded_csv import csv_rows, is_header, row_findings
 

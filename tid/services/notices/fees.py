@@ -18,7 +18,7 @@ from tid.models import NoticeBatch
 from tid.rules import params
 from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.money import parse_money
-from tid.services import audit
+from tid.services.audit_trail import audit
 
 MAX_PIECE_AMOUNT = Decimal("100.00")  # per piece: anything above is a typo
 

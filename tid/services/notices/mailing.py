@@ -12,8 +12,8 @@ from sqlmodel import Session, col, select
 from tid.models import Notice, NoticeBatch
 from tid.render import manifest as manifest_render
 from tid.rules.errors import N_, InputError
-from tid.services import audit, record_names
 from tid.services.archive.store import archive, archived_bytes
+from tid.services.audit_trail import audit, record_names
 from tid.services.notices.contents import text_lines
 from tid.services.notices.fees import batch_fees, piece_amount
 

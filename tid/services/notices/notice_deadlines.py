@@ -25,7 +25,7 @@ from tid.models import (
 )
 from tid.rules import calendar
 from tid.rules.errors import N_
-from tid.services import audit
+from tid.services.audit_trail import audit
 from tid.services.notices.contents import kind_for_run
 from tid.services.notices.creation import bills_to_notify, create_batch
 

@@ -20,7 +20,7 @@ from tid.models import (
     PropertyYear,
 )
 from tid.rules.errors import N_, InputError
-from tid.services import audit
+from tid.services.audit_trail import audit
 from tid.services.notices.access_codes import new_access_code
 from tid.services.notices.contents import BillForNotice, batch_context, notice_content, text_lines
 from tid.services.notices.deliveries import RETURNED, latest_delivery

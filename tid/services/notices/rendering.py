@@ -23,8 +23,8 @@ from tid.models import ArchivedDocument, Notice, NoticeBatch
 from tid.render import notice as notice_pdf
 from tid.render.concat import concatenate
 from tid.rules.errors import N_, InputError
-from tid.services import audit
 from tid.services.archive.store import archive
+from tid.services.audit_trail import audit
 from tid.services.notices.access_codes import access_code_hash
 from tid.services.notices.contents import BatchContext, BillForNotice, text_lines
 from tid.services.notices.fees import MailingFees, default_fees

@@ -1,5 +1,5 @@
 """The CSV files clerks upload for notices (article numbers, delivery reports), read as every
-upload is (tid/services/csvfile.py).
+upload is (tid/services/files/csvfile.py).
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from tid.rules.errors import Finding, FindingsError
-from tid.services import csvfile
+from tid.services.files import csvfile
 
 MAX_CSV_BYTES = 5 * 1024 * 1024
 

@@ -16,7 +16,9 @@ from sqlmodel import Session, col, select
 
 from tid.models import Bill, BillStatus, JournalEntry, JournalLine, Notice, Property
 from tid.rules.money import ZERO
-from tid.services import issued, ledger, liens, payoffs
+from tid.services import ledger
+from tid.services.closing import issued, payoffs
+from tid.services.liens import impost_lien as liens
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ from tid.ids import parse_id
 from tid.models import Notice, OwnerEmail, OwnerMessage, Property, PropertyYear
 from tid.rules.errors import N_, Finding, InputError
 from tid.rules.messages import Message, render
-from tid.services import audit
+from tid.services.audit_trail import audit
 
 PENDING = "pending"
 CONFIRMED = "confirmed"

@@ -1,4 +1,4 @@
-"""What goes to an owner's confirmed address (tid/services/owner_email.py): the digital copy
+"""What goes to an owner's confirmed address (tid/services/owners/owner_email.py): the digital copy
 of each notice mailed to them after they confirmed it — the notice's PDF as archived, the
 very bytes mailed, attached — and one reminder a few days before a bill's due date while
 something is still owed on it.
@@ -24,8 +24,8 @@ from tid.clock import utcnow
 from tid.models import Bill, BillStatus, Notice, NoticeBatch, OwnerEmail, OwnerMessage, Property
 from tid.render.formats import usd
 from tid.rules.messages import Message, day_text
-from tid.services import owner_email, portal
 from tid.services.archive.store import notice_pdf_bytes
+from tid.services.owners import owner_email, portal
 
 COPY = "copy"
 REMINDER = "reminder"

@@ -44,7 +44,8 @@ from tid.models import (
 )
 from tid.rules.errors import N_, Finding
 from tid.services import notices as notice_service
-from tid.services import sign_in, throttle
+from tid.services.auth import sign_in
+from tid.services.limits import throttle
 
 MAX_FAILURES = 5
 WINDOW = timedelta(minutes=15)

@@ -10,7 +10,7 @@ petition, to one of its steps or to the ordinance; each is versioned, never over
 - :func:`attach_generated` — a PDF the app made (a study's report, a letter) joins the file.
 
 Every file is checked by its content (tid/rules/file_content.py) before anything is
-written, kept in the archive's folder (tid/services/file_store.py) and read for the search
+written, kept in the archive's folder (tid/services/files/file_store.py) and read for the search
 by a background job (tid/services/petitions/file_search.py).
 """
 
@@ -36,7 +36,8 @@ from tid.rules import file_content
 from tid.rules.errors import InputError
 from tid.rules.messages import N_, Message
 from tid.rules.vocab.document_kinds import DOCUMENT_KINDS, DOCUMENT_STEPS, STUDY
-from tid.services import audit, file_store
+from tid.services.audit_trail import audit
+from tid.services.files import file_store
 from tid.services.petitions.errors import Collector, PetitionError
 from tid.services.petitions.parsing import date_field, long_text, name_field
 

@@ -19,7 +19,7 @@ from sqlmodel import Session, select
 from tid.clock import utcnow
 from tid.models import CalendarToken, User
 from tid.rules.messages import Message, render
-from tid.services import audit
+from tid.services.audit_trail import audit
 from tid.services.petitions.deadlines import CLOCK_LABELS, Clock, clocks
 from tid.services.petitions.ordinance import ordinance_of
 from tid.services.petitions.reads import DashboardRow, dashboard
@@ -100,7 +100,7 @@ def user_for_calendar_token(*, session: Session, token: str) -> User | None:
 
 def visible_municipalities(user: User) -> list[int] | None:
     """The municipalities whose petitions ``user`` may see (None: all of them)."""
-    from tid.services import access
+    from tid.services.auth import access
 
     return access.visible_municipalities(user)
 

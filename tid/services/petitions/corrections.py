@@ -21,7 +21,8 @@ from tid.clock import utcnow
 from tid.models import BillingRun, Ordinance, Petition
 from tid.rules import calendar
 from tid.rules.errors import N_
-from tid.services import audit, billing, roll
+from tid.services import billing, roll
+from tid.services.audit_trail import audit
 from tid.services.billing.parameters import parameters_json
 from tid.services.petitions.errors import Collector, PetitionError
 from tid.services.petitions.ordinance import ordinance_of

@@ -38,7 +38,7 @@ from tid.models import (
 )
 from tid.render import thumbnails
 from tid.rules import file_content
-from tid.services import file_store
+from tid.services.files import file_store
 
 log = logging.getLogger(__name__)
 FTS_TABLE = "search_fts"

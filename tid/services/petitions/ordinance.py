@@ -16,7 +16,8 @@ from tid.models import District, Finding, Ordinance, Petition
 from tid.rules import calendar
 from tid.rules.errors import N_
 from tid.rules.imposts import Value
-from tid.services import audit, roll
+from tid.services import roll
+from tid.services.audit_trail import audit
 from tid.services.billing.parameters import parameters_json
 from tid.services.petitions.errors import Collector, PetitionError
 from tid.services.petitions.parsing import (

@@ -29,7 +29,8 @@ from tid.rules.vocab.document_kinds import (
     SENT_BY,
     TRANSMITTAL_TITLE,
 )
-from tid.services import audit, file_store
+from tid.services.audit_trail import audit
+from tid.services.files import file_store
 from tid.services.petitions.attachments import (
     Store,
     Upload,

@@ -11,7 +11,7 @@ from datetime import date
 from sqlmodel import Session, col, select
 
 from tid.models import AuditEvent, Municipality, Ordinance, Petition
-from tid.services import audit
+from tid.services.audit_trail import audit
 from tid.services.petitions.deadlines import SOON_DAYS, Clock, running_clock
 from tid.services.petitions.ordinance import ordinance_of
 from tid.services.petitions.states import OPEN_STATES

@@ -24,7 +24,8 @@ from tid.models import DocumentVersion, PetitionDocument
 from tid.render import recognize as ocr
 from tid.rules.errors import InputError
 from tid.rules.messages import N_, Message
-from tid.services import audit, file_store
+from tid.services.audit_trail import audit
+from tid.services.files import file_store
 from tid.services.petitions import attachments
 from tid.services.petitions.errors import PetitionError
 from tid.services.petitions.file_search import draw_picture, index_version

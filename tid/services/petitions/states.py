@@ -12,7 +12,7 @@ from sqlmodel import Session
 from tid.clock import utcnow
 from tid.models import Petition, PetitionState
 from tid.rules.errors import N_
-from tid.services import audit
+from tid.services.audit_trail import audit
 from tid.services.petitions.errors import PetitionError
 
 S = PetitionState

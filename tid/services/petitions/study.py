@@ -12,7 +12,7 @@ from sqlmodel import Session, select
 from tid.clock import utcnow
 from tid.models import Finding, Municipality, Petition
 from tid.rules.errors import N_
-from tid.services import audit
+from tid.services.audit_trail import audit
 from tid.services.petitions.errors import Collector, PetitionError
 from tid.services.petitions.parsing import date_field, id_field, long_text, name_field
 from tid.services.petitions.states import FACTORS, STATE_LABELS, S, require_state, transition

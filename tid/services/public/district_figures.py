@@ -31,7 +31,8 @@ from tid.rules.imposts import compile_formula
 from tid.rules.money import ZERO
 from tid.rules.periods import FiscalYear, parse_fiscal_year
 from tid.rules.vocab import formula_name_label
-from tid.services import account_reads, audit_statement, roll
+from tid.services import roll
+from tid.services.account import account_reads, audit_statement
 from tid.services.public import published_records, publishing, stored_figures, versions
 from tid.services.public.declared import public_view
 from tid.services.public.public_budgets import public_budgets

@@ -20,8 +20,8 @@ from tid.models import District, PublishedDocument
 from tid.rules.errors import N_, InputError
 from tid.rules.messages import Message
 from tid.rules.periods import FiscalYear
-from tid.services import audit
 from tid.services.archive.store import archive, archived_bytes
+from tid.services.audit_trail import audit
 from tid.services.district_lock import lock_district
 from tid.services.public import versions
 from tid.services.public.declared import public_view

@@ -17,8 +17,8 @@ from tid.clock import utcnow
 from tid.models import BillingRun, District, FiscalYearLock, JournalEntry, PublishedYear
 from tid.rules.errors import N_, InputError
 from tid.rules.periods import FiscalYear, fiscal_year_of, parse_fiscal_year
-from tid.services import audit
-from tid.services.access import ADMIN, ASSOCIATION, CLERK, Person
+from tid.services.audit_trail import audit
+from tid.services.auth.access import ADMIN, ASSOCIATION, CLERK, Person
 from tid.services.district_lock import lock_district
 from tid.services.public import published_records, versions
 

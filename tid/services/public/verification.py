@@ -5,10 +5,10 @@ through :func:`tid.services.public.declared.public_view`: never the owner), whet
 still within its day, and whether anything was paid or booked on the property since; and
 check a copy of its PDF against the SHA-256 archived when it was issued.
 
-A code has 80 bits (tid/services/issued.py): it cannot be guessed, and the page is limited
-like the owners' portal — each client's wrong codes are counted (:mod:`tid.services.throttle`,
-a lock-out after ``MAX_FAILURES`` in ``WINDOW``), and every client's requests a minute
-(:mod:`tid.services.request_rate`)."""
+A code has 80 bits (tid/services/closing/issued.py): it cannot be guessed, and the page is limited
+like the owners' portal — each client's wrong codes are counted
+(:mod:`tid.services.limits.throttle`, a lock-out after ``MAX_FAILURES`` in ``WINDOW``), and every
+client's requests a minute (:mod:`tid.services.limits.request_rate`)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,9 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from tid.models import IssuedDocument
-from tid.services import issued, places, request_rate, throttle
+from tid.services import places
+from tid.services.closing import issued
+from tid.services.limits import request_rate, throttle
 from tid.services.public.declared import public_view
 
 MAX_FAILURES = 10  # wrong codes per client address in WINDOW before it must wait

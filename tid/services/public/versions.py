@@ -45,7 +45,8 @@ WATCHED = frozenset(
         "journal_entry",
         "billing_run",
         "bill",
-        "notice",  # a notice run names the bills it mails (tid/services/record_names.py)
+        "notice",  # a notice run names the bills it mails
+        # (tid/services/audit_trail/record_names.py)
         "property",
         "ownership_transfer",
         "late_charge_terms",

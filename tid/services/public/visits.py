@@ -1,5 +1,5 @@
 """The public pages' rate limit: each anonymous request counted per address and minute in the
-database (:mod:`tid.services.request_rate`, so the limit holds across every worker).
+database (:mod:`tid.services.limits.request_rate`, so the limit holds across every worker).
 
 A worker counts a few requests at once: its first request of an address in a minute adds
 :data:`LEASE` to the address's count in the database and the worker lets that many of the
@@ -17,7 +17,7 @@ from sqlalchemy import text
 from sqlmodel import Session
 
 from tid.clock import utcnow
-from tid.services import request_rate
+from tid.services.limits import request_rate
 from tid.services.public import versions
 
 LEASE = 10  # requests of one address a worker counts at once

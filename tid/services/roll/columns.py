@@ -12,7 +12,7 @@ from decimal import Decimal
 from tid.rules.messages import Message
 from tid.rules.vocab import ROLL_COLUMNS, RollColumn
 from tid.rules.vocab.roll_columns import formula_columns
-from tid.services.csvfile import ENCODING_LABELS
+from tid.services.files.csvfile import ENCODING_LABELS
 
 # A CRIM cadastral number: NNN-NNN-NNN-NN, and for a unit of a condominium a -NNN suffix.
 CADASTRAL = re.compile(r"^\d{3}-\d{3}-\d{3}-\d{2}(?:-\d{3})?$", re.ASCII)

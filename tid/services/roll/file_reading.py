@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from tid.rules.errors import N_, Finding, InputError
 from tid.rules.vocab.roll_columns import header_aliases, required_columns
-from tid.services.csvfile import decode, delimiter_of, normalize_header
+from tid.services.files.csvfile import decode, delimiter_of, normalize_header
 from tid.services.roll.columns import ATTRIBUTE_NAME, NUMBER
 from tid.services.roll.rows import RollRow, column_plan, parse_row, row_finding
 

@@ -25,7 +25,8 @@ from tid.models import District, Property, PropertyYear, RollImport
 from tid.rules.errors import N_, FindingsError, InputError
 from tid.rules.periods import parse_fiscal_year
 from tid.rules.vocab.roll_columns import year_columns
-from tid.services import audit, transfers
+from tid.services.audit_trail import audit
+from tid.services.closing import transfers
 from tid.services.roll.file_reading import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_ROWS,

@@ -18,7 +18,7 @@ from tid.clock import utcnow
 from tid.models import RollChange, RollCheckSetting
 from tid.rules.errors import N_, InputError
 from tid.rules.roll_changes import GONE, KINDS, NEW
-from tid.services import audit
+from tid.services.audit_trail import audit
 from tid.services.district_lock import lock_district
 from tid.services.paging import PageInfo, page_info
 from tid.services.roll_check.gate import (

@@ -3,7 +3,7 @@
 the district's check turned off, which it then says), it states the roll's totals (properties,
 assessed value, by class), the changes accepted, sent back and corrected, and the billing it
 authorizes (total, count, by class, against the ordinance's expected amount). A document of
-record: a reference, a verification code (tid/services/issued.py's), its PDF archived once
+record: a reference, a verification code (tid/services/closing/issued.py's), its PDF archived once
 under its SHA-256 (tid/services/archive/store.py)."""
 
 from __future__ import annotations
@@ -21,11 +21,12 @@ from tid.rules.errors import N_, InputError
 from tid.rules.imposts import evaluate
 from tid.rules.messages import Message
 from tid.rules.periods import parse_fiscal_year
-from tid.services import audit, issued
 from tid.services.archive.store import archive
+from tid.services.audit_trail import audit
 from tid.services.billing.amounts import _read_the_roll
 from tid.services.billing.ordinance_terms import ordinance_for
 from tid.services.billing.parameters import parse_parameters
+from tid.services.closing import issued
 from tid.services.district_lock import lock_district
 from tid.services.roll_check import gate
 from tid.services.roll_check.changes import year_lines

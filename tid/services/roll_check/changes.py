@@ -24,7 +24,8 @@ from tid.rules.errors import InputError
 from tid.rules.imposts import Value, compile_formula, evaluate
 from tid.rules.roll_changes import KINDS, Change, RollLine, compare, is_exempt
 from tid.rules.vocab.roll_columns import count_columns, formula_columns
-from tid.services import audit, roll
+from tid.services import roll
+from tid.services.audit_trail import audit
 from tid.services.billing.amounts import ORDINANCE_AMOUNT_PARAMETER, _roll_properties
 from tid.services.billing.ordinance_terms import ordinance_for
 from tid.services.billing.parameters import parse_parameters

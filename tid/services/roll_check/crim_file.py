@@ -24,9 +24,9 @@ from tid.rules.errors import N_, FindingsError, InputError
 from tid.rules.messages import render
 from tid.rules.roll_changes import GONE, KINDS
 from tid.rules.vocab.roll_columns import ROLL_COLUMNS, year_columns
-from tid.services import audit
-from tid.services.csvfile import decode, delimiter_of, normalize_header
+from tid.services.audit_trail import audit
 from tid.services.district_lock import lock_district
+from tid.services.files.csvfile import decode, delimiter_of, normalize_header
 from tid.services.roll import parse_roll
 from tid.services.roll.rows import row_finding
 from tid.services.roll_check.changes import last_year_of

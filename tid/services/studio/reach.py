@@ -1,5 +1,5 @@
 """Who may use a petition's formula studio, and which petitions a district's association
-studies (tid/services/access.py ``may_study_petition`` is the rule).
+studies (tid/services/auth/access.py ``may_study_petition`` is the rule).
 
 A petition is *about* the districts of its municipality that bear the name it asks for
 (spaces and capitals aside) and, once its ordinance is issued, the ordinance's district. The
@@ -12,7 +12,7 @@ from __future__ import annotations
 from sqlmodel import Session, col, select
 
 from tid.models import District, FormulaStudy, Ordinance, Petition
-from tid.services import access as policy
+from tid.services.auth import access as policy
 
 
 def _normal(name: str) -> str:

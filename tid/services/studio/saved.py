@@ -14,9 +14,9 @@ from tid.models import FormulaStudy, Ordinance, Petition
 from tid.rules.errors import N_, InputError
 from tid.rules.messages import Message
 from tid.rules.money import from_cents
-from tid.services import audit
 from tid.services import roll as roll_files
 from tid.services.archive.store import archive, archived_bytes
+from tid.services.audit_trail import audit
 from tid.services.billing.parameters import parse_parameters
 from tid.services.petitions import attachments
 from tid.services.studio.analysis import Variant

@@ -1,7 +1,7 @@
 """Moving in on the web: the association (or an administrator) uploads the files of the
 district's opening position (docs/moving-in.md; example files in tid/static/aboard/), sees
 every bad row and the totals to confirm against its trial balance, types each total, and a
-worker books the position all at once (tid/tasks.py), the page following it."""
+worker books the position all at once (tid/jobs/tasks.py), the page following it."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from typing import Any
 from flask import abort, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from tid import tasks
 from tid.config import upload_retention
 from tid.db import get_session
 from tid.i18n import say
+from tid.jobs import tasks
 from tid.models import JobState
 from tid.rules.errors import N_, Finding, InputError
 from tid.rules.money import parse_money
@@ -190,7 +190,7 @@ def _preview(district_id: int, token: str) -> tuple[aboard.Preview | None, bool]
         files = aboard.load_files(_uploads(), token, district_id=district_id, user_id=me().id)
     except InputError:
         return None, False
-    if aboard.size_of(files) > IN_REQUEST_BYTES:  # checked by a worker (tid/tasks.py)
+    if aboard.size_of(files) > IN_REQUEST_BYTES:  # checked by a worker (tid/jobs/tasks.py)
         key = tasks.preview_key(current_app)
         return aboard.load_preview(_uploads(), token, user_id=me().id, key=key), True
     checked = aboard.check_position(

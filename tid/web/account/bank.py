@@ -8,7 +8,7 @@ from flask import render_template, request, url_for
 from flask_babel import gettext as _
 
 from tid.db import get_session
-from tid.services import audit_statement
+from tid.services.account import audit_statement
 from tid.web.access import may_write_district, me, require, visible_district
 from tid.web.account.blueprint import READERS, bp
 from tid.web.account.fields import date_field, money_field, writer

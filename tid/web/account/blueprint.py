@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import Blueprint
 
 from tid.rules.errors import N_
-from tid.services import access as policy
+from tid.services.auth import access as policy
 from tid.web import nav
 
 bp = Blueprint("account", __name__, url_prefix="/account")

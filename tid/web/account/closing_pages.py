@@ -11,15 +11,16 @@ from typing import Any
 from flask import abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from tid import tasks
 from tid.app_reader import reader
 from tid.db import get_session
 from tid.documents import closing
 from tid.i18n import language, money
+from tid.jobs import tasks
 from tid.models import District, IssuedDocument
 from tid.rules.errors import InputError
 from tid.rules.money import ZERO
-from tid.services import issued, liens, payoffs
+from tid.services.closing import issued, payoffs
+from tid.services.liens import impost_lien as liens
 from tid.web import jobs
 from tid.web.access import may_write_district, me, require, visible_district
 from tid.web.account.blueprint import READERS, WRITERS, bp

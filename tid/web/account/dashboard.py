@@ -11,8 +11,8 @@ from flask_babel import gettext as _
 from tid.db import get_session
 from tid.i18n import rate
 from tid.render.account_charts import money_bars, ratio_chart
-from tid.services import access as policy
-from tid.services import account_pages
+from tid.services.account import account_pages
+from tid.services.auth import access as policy
 from tid.web.access import may_write_district, me, require, visible_district
 from tid.web.account.blueprint import READERS, bp
 from tid.web.account.fields import fiscal_year

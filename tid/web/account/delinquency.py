@@ -12,7 +12,8 @@ from flask_babel import gettext as _
 from tid.db import get_session
 from tid.i18n import language
 from tid.models import LateChargeTerms
-from tid.services import account_pages, account_reads, liens
+from tid.services.account import account_pages, account_reads
+from tid.services.liens import impost_lien as liens
 from tid.web.access import may_write_district, me, require, visible_district
 from tid.web.account.blueprint import READERS, bp
 from tid.web.account.downloads import download, large

@@ -18,7 +18,7 @@ from tid.documents import PDF, Kind
 from tid.i18n import language
 from tid.models import District
 from tid.rules.periods import FiscalYear
-from tid.services import account_pages
+from tid.services.account import account_pages
 from tid.web.util import look_up_latest_jobs, send, today
 
 # What a request makes in about a second on an idle server; longer is a job with its progress.

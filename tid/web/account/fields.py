@@ -21,7 +21,8 @@ from tid.models import District, Property
 from tid.rules.errors import N_, InputError
 from tid.rules.money import parse_money, within_account_limit
 from tid.rules.periods import FiscalYear, parse_date, parse_fiscal_year
-from tid.services import account_reads, ledger
+from tid.services import ledger
+from tid.services.account import account_reads
 from tid.services.ledger import CapExceededError
 from tid.web.access import deny_unless, may_write_district
 from tid.web.forms import Form

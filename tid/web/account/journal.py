@@ -9,7 +9,8 @@ from flask_babel import gettext as _
 
 from tid.db import get_session
 from tid.i18n import rate
-from tid.services import account_pages, ledger
+from tid.services import ledger
+from tid.services.account import account_pages
 from tid.web.access import may_write_district, me, require, visible_district
 from tid.web.account.blueprint import READERS, WRITERS, bp
 from tid.web.account.fields import (

@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 from tid.db import get_session
 from tid.rules.errors import InputError
 from tid.rules.vocab import LIEN_KINDS, recorded_kinds
-from tid.services import lien_register
+from tid.services.liens import lien_register
 from tid.web.access import may_write_district, me, require, visible_district
 from tid.web.account.blueprint import READERS, bp
 from tid.web.account.fields import date_field, district_property, money_field, writer

@@ -10,8 +10,10 @@ from flask import render_template, request, url_for
 from flask_babel import gettext as _
 
 from tid.db import get_session
-from tid.services import liens, owner_email, transfers
+from tid.services.closing import transfers
+from tid.services.liens import impost_lien as liens
 from tid.services.notices.contents import mailing_lines
+from tid.services.owners import owner_email
 from tid.web.access import may_write_district, me, require, visible_district
 from tid.web.account.blueprint import READERS, bp
 from tid.web.account.fields import date_field, district_property, writer

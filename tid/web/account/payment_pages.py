@@ -12,7 +12,9 @@ from flask_babel import gettext as _
 from tid.db import get_session
 from tid.i18n import day, localized, money, say
 from tid.rules.errors import FindingsError, InputError
-from tid.services import ledger, payments, record_names
+from tid.services import ledger
+from tid.services.account import payments
+from tid.services.audit_trail import record_names
 from tid.services.paging import FIRST_ROWS
 from tid.web.access import may_write_district, me, require, visible_district
 from tid.web.account.blueprint import READERS, WRITERS, bp

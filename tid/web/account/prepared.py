@@ -40,7 +40,7 @@ from tid.app_reader import reader, today
 from tid.db import get_session
 from tid.i18n import language
 from tid.rules.periods import FiscalYear
-from tid.services import account_pages, account_reads
+from tid.services.account import account_pages, account_reads
 from tid.services.public import versions
 from tid.web.account.downloads import too_large
 
@@ -229,7 +229,7 @@ def readers_statements(app: Flask) -> list[Statement]:
 
 def prepare_readers_statements(app: Flask) -> int:
     """The day's round, a queued job the scheduler starts as each day begins in Puerto Rico
-    and when it starts (tid/scheduler.py ``statements_job``): the readers' statements and
+    and when it starts (tid/jobs/scheduler.py ``statements_job``): the readers' statements and
     their districts' delinquency lists laid out onto the shelf, each once (one already there
     is not laid out again); how many are on the shelf now. Nothing when this installation
     does not prepare documents."""

@@ -15,7 +15,8 @@ from tid.documents import account as account_documents
 from tid.i18n import money, say
 from tid.rules.errors import N_, InputError
 from tid.rules.vocab import LIEN_KINDS, recorded_kinds
-from tid.services import account_pages, liens, payments
+from tid.services.account import account_pages, payments
+from tid.services.liens import impost_lien as liens
 from tid.web.access import may_write_district, me, require, visible_district
 from tid.web.account import closing_pages
 from tid.web.account.blueprint import READERS, WRITERS, bp

@@ -15,7 +15,7 @@ from tid.ids import parse_id
 from tid.models import District
 from tid.rules.errors import InputError
 from tid.rules.periods import FiscalYear, fiscal_year_of
-from tid.services import account_pages, expenditures
+from tid.services.account import account_pages, expenditures
 from tid.services.budget import actuals as budget_actuals
 from tid.web.access import may_write_district, me, require, visible_district
 from tid.web.account.blueprint import READERS, WRITERS, bp

@@ -12,7 +12,7 @@ from tid.db import get_session
 from tid.i18n import language
 from tid.rules.errors import InputError
 from tid.rules.periods import parse_fiscal_year
-from tid.services import account_pages, year_locks
+from tid.services.account import account_pages, year_locks
 from tid.web.access import me, require, visible_district
 from tid.web.account import fields
 from tid.web.account.blueprint import READERS, bp
