@@ -4,7 +4,9 @@ actual as a page and a CSV file."""
 
 from __future__ import annotations
 
+import html
 import io
+import re
 import zipfile
 from datetime import date
 from decimal import Decimal
@@ -84,6 +86,11 @@ def test_a_budget_is_drafted_approved_and_amended_on_its_page(
     assert 'class="flash warning"' in spent.get_data(as_text=True)
     actual = client.get(f"/account/{d}/budget/actual?fy=2025-26").get_data(as_text=True)
     assert "$950.00" in actual and "-$50.00" in actual
+    chart = actual[actual.index('<svg xmlns="http://www.w3.org/2000/svg" class="chart"') :]
+    chart = chart[: chart.index("</svg>")]
+    # each line's name is written whole (wrapped into lines, never cut) above its bars
+    words = " ".join(re.findall(r"<tspan[^>]*>([^<]*)</tspan>", chart))
+    assert "…" not in chart and html.escape(purpose.name, quote=False) in words
     csv = client.get(f"/account/{d}/budget/actual.csv?fy=2025-26")
     assert csv.status_code == 200 and "950.00" in csv.get_data(as_text=True)
 
