@@ -1,4 +1,4 @@
-"""One worked document per calculator (CALCULATORS.md), and the same input as form fields.
+"""One worked document per calculator (docs/calculators.md), and the same input as form fields.
 
 The interface tests (web form, JSON API, ``tid calc``) run these through each way in and
 check that all three give the same numbers. The hand-worked figures are in comments.

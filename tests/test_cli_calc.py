@@ -1,4 +1,4 @@
-"""``tid calc NAME [FILE]`` (CALCULATORS.md): JSON in, JSON out; exit 2 and one JSON error."""
+"""``tid calc NAME [FILE]`` (docs/calculators.md): JSON in, JSON out; exit 2 and one JSON error."""
 
 from __future__ import annotations
 
@@ -286,7 +286,7 @@ def test_a_document_past_a_bound_exits_2_naming_it() -> None:
 
 @pytest.mark.parametrize("name", AVAILABLE)
 def test_an_unknown_field_anywhere_is_refused(name: str) -> None:
-    # CALCULATORS.md "Every calculator": a misspelt field never gives a quiet answer.
+    # docs/calculators.md: a misspelt field never gives a quiet answer.
     document = {**DOCUMENTS[name], "sale_proceed": "1.00"}
     error = _error(_invoke([name], stdin=json.dumps(document)))
     assert error["field"] == "sale_proceed"

@@ -1,4 +1,5 @@
-"""One deadline, one answer (RULES.md § 1.1): the association's § 6653(5) notice deadline and
+"""One deadline, one answer (/readings#saturday-deadlines): the association's § 6653(5) notice
+deadline and
 the mayor's § 6653(2) deadline come out the same through every place that shows or uses them
 — the calculator, the petition's clocks, billing, the notices, the clerks' digest and the iCal
 feed — whichever way the Saturday setting is set, and from wherever it is set (the parameter

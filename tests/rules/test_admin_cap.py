@@ -1,4 +1,5 @@
-"""The 5% cap on administrative expenditures — 21 LPRA § 6653(6), RULES.md § 1.4."""
+"""The 5% cap on administrative expenditures — 21 LPRA § 6653(6),
+/readings#admin-cap-per-fiscal-year."""
 
 from __future__ import annotations
 

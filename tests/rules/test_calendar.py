@@ -1,4 +1,5 @@
-"""Deadlines of 21 LPRA § 6653(2), (5), (7), counted per 1 LPRA § 72 (RULES.md § 1.1)."""
+"""Deadlines of 21 LPRA § 6653(2), (5), (7), counted per 1 LPRA § 72
+(/readings#saturday-deadlines)."""
 
 from __future__ import annotations
 
@@ -236,7 +237,8 @@ def test_deadline_is_the_first_working_day_on_or_after_the_nominal_day(
 
 
 # ---------------------------------------------------------------------------------------------
-# RULES.md § 1.1: the general election day and observed days, dated settings with a warning
+# /readings#general-election-day and /readings#observed-holidays: the general election day and
+# observed days, dated settings with a warning
 
 
 def test_general_election_day_moves_a_deadline_and_says_so() -> None:

@@ -64,7 +64,8 @@ def check_citation(citation: str, where: str) -> list[str]:
     a paragraph of it, and each quote (pieces between '...') must be in that statute's text."""
     problems = []
     current: str | None = None  # the statute file of the last part that named one
-    sourced = False  # a part so far named a source (a statute, RULES.md, 1 LPRA § 72, …)
+    # a part so far named a source (a statute, the project's readings, 1 LPRA § 72, …)
+    sourced = False
     for part in citation.split("; "):
         named = [f for prefix, f in STATUTES.items() if part.startswith(prefix)]
         if part.startswith(readings.PREFIX):

@@ -1,4 +1,5 @@
-"""Municipal Equalization Fund (RULES.md § 5): shares by FY and the hold-harmless."""
+"""Municipal Equalization Fund (/readings#no-municipality-below-zero): shares by FY and the
+hold-harmless."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""13 LPRA § 31751 (RULES.md § 4): fuel to HTA, the cigarette waterfall, reachable maxima."""
+"""13 LPRA § 31751 (/readings#excise-from-2011): fuel to HTA, the cigarette waterfall, reachable
+maxima."""
 
 from __future__ import annotations
 
@@ -179,7 +180,8 @@ cents = st.integers(min_value=0, max_value=1_200_000_000)
     ),
 )
 def test_excise_properties(fy: int, rows: list[tuple[int, int, int, int]]) -> None:
-    # FY2010-11 starts in January 2011 (RULES.md § 4): its months are counted from January.
+    # FY2010-11 starts in January 2011 (/readings#excise-from-2011): its months are counted from
+    # January.
     first = 7 if fy == 2010 else 1
     rows = rows[: 13 - first]
     labels = [f"{fy + (m > 6)}-{(m + 5) % 12 + 1:02d}" for m in range(1, 13)]

@@ -1,4 +1,4 @@
-"""CALCULATORS.md: amounts and quantities are JSON strings; a JSON number is refused, even a
+"""docs/calculators.md: amounts and quantities are JSON strings; a JSON number is refused, even a
 whole one, with the field named."""
 
 from __future__ import annotations

@@ -108,7 +108,8 @@ def test_distribution_rank_by_rank_never_pro_rata() -> None:
 def test_the_owner_receives_the_whole_surplus() -> None:
     out = run("liens", {"liens": CASE, "sale_proceeds": "200000.00"})
     # Liens: 50,000 + 5,000 + 2,000 + 3,000 + 10,000 + 100,000 = 170,000.00; the 450.00 of
-    # interest, surcharges and fees are unsecured: not paid from the proceeds (RULES.md § 1.5).
+    # interest, surcharges and fees are unsecured: not paid from the proceeds
+    # (/readings#unsecured-charges).
     # Owner: 200,000.00 − 170,000.00 = 30,000.00, the whole surplus.
     assert out["to_owner"] == "30000.00"
     unsecured = [p for p in out["distribution"] if p["part"] == "unsecured_charges"]
@@ -328,7 +329,8 @@ def test_distribution_properties(liens: list[Lien], proceeds: Decimal) -> None:
             assert all(higher.unpaid == 0 for higher in dist[:i])
     if result.to_owner > 0:
         assert all(p.unpaid == 0 for p in dist if p.part == "secured")
-    # Interest, surcharges and fees are never paid from the proceeds (RULES.md § 1.5): the
+    # Interest, surcharges and fees are never paid from the proceeds (/readings#unsecured-charges):
+    # the
     # owner receives the whole surplus over the secured liens.
     assert all(p.paid == 0 for p in dist if p.part == "unsecured_charges")
     secured = sum((r.owed for r in result.ranking if r.part == "secured"), Decimal(0))

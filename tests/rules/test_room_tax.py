@@ -1,4 +1,5 @@
-"""Room occupancy tax rates (RULES.md § 2): both regimes, thresholds, exemptions, §§ 24C–D."""
+"""Room occupancy tax rates (IRC 1994 § 2051(a), Act 272-2003 § 24): both regimes, thresholds,
+exemptions, §§ 24C–D."""
 
 from __future__ import annotations
 

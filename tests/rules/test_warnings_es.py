@@ -179,7 +179,8 @@ EXTRA: list[tuple[str, dict[str, Any]]] = [
             ],
         },
     ),
-    # The second reading (RULES.md §§ 1.1, 1.5, 3.2, 4, 5):
+    # The second reading (/readings: the deadlines, the liens, Act 272-2003 § 31, 13 LPRA § 31751,
+    # the Equalization Fund):
     # the hold-harmless before FY2009-10 (the bases pass unchanged)
     ("equalization", {**DOCUMENTS["equalization"], "fiscal_year": "2005-06"}),
     # the Convention Center's reserve: without the deficit, with it, and after its ten years
@@ -223,7 +224,8 @@ EXTRA: list[tuple[str, dict[str, Any]]] = [
             ],
         },
     ),
-    # The third reading (RULES.md §§ 2, 3.1): the 1994 regime's first fiscal year, its points
+    # The third reading (/readings#in-force-from-approval to /readings#recreational-fund-top-up):
+    # the 1994 regime's first fiscal year, its points
     # above 7 / 9 before FY1997-98, and the $5 test on the nightly room rate alone
     (
         "room-tax-distribution",

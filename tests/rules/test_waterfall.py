@@ -77,7 +77,8 @@ def test_installments_shortfall_carried_and_outstanding_at_year_end() -> None:
 
 
 def test_shares_without_carry_and_a_cumulative_floor() -> None:
-    # 2 % then 9 % with a floor of $375 a month, cumulative inside the FY (RULES.md § 3.2).
+    # 2 % then 9 % with a floor of $375 a month, cumulative inside the FY
+    # (/readings#bureau-floor-to-date).
     two = Recipient("two", "2%", "c", share=Decimal("0.02"))
     nine = Recipient("nine", "9%", "c", share=Decimal("0.09"), floor=375 * M)
     run = run_waterfall(
@@ -288,7 +289,8 @@ def test_waterfall_properties(rs: list[Recipient], ps: list[tuple[int, int]], fy
             if r.share is not None and month < r.first_month:
                 assert period.paid[i] == 0
             if r.floor is not None and r.share is not None:
-                # RULES.md § 3.2: owed to date = max(share of the total to date, floor × months
+                # /readings#bureau-floor-to-date: owed to date = max(share of the total to date,
+                # floor × months
                 # elapsed) — missing months count; paid + carried = owed to date, exactly.
                 n, d = r.share.as_integer_ratio()
                 share_to_date = (2 * n * counted[i] + d) // (2 * d)

@@ -135,7 +135,8 @@ def test_parameters_with_history_and_citations(app: Flask, client: FlaskClient) 
         for value in parameter["values"]:
             assert value["citation"].strip()
             assert value["from"]
-    # The General Fund's share of the equalization fund changed year by year (RULES.md § 5):
+    # The General Fund's share of the equalization fund changed year by year (the Municipal
+    # Equalization Fund):
     # a history of several values, each dated and cited.
     by_name = {p["name"]: p for p in parameters}
     histories = [p for p in parameters if len(p["values"]) >= 3]

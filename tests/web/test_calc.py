@@ -666,7 +666,8 @@ def test_excise_warnings_in_the_readers_language(client: FlaskClient) -> None:
 
 
 # --------------------------------------------------------------------------------------
-# The inputs of the law's second reading (RULES.md §§ 3.2, 4), typed into the forms
+# The inputs of the law's second reading (Act 272-2003 § 31 and 13 LPRA § 31751), typed into the
+# forms
 
 SECOND_READING: list[tuple[str, dict[str, Any], dict[str, str]]] = [
     (

@@ -3,7 +3,7 @@ shows is one its reader may open (no 403, no 404; a citation of a reading names 
 readings page publishes), and every page speaks the reader's
 language — no word only the other language's messages have, no identifier (``how_to_pay_en``,
 ``print_sha256``), no unformatted amount (``1250000.00``), no ISO date beside the reader's
-dates, no file of the project's (``RULES.md``).
+dates, no name of a notes file that is not in the repository.
 
 The walk starts at each role's home page and follows the links the pages show, one page per
 shape (its path with the numbers taken out, its query's names and the values that are not

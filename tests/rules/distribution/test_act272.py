@@ -1,4 +1,4 @@
-"""Act 272-2003 § 31, month by month (RULES.md § 3.2)."""
+"""Act 272-2003 § 31, month by month (/readings#act-272-distribution-year)."""
 
 from __future__ import annotations
 
@@ -99,7 +99,8 @@ def test_a_part_year_names_what_is_carried_after_its_last_month_and_says_the_yea
 def test_bureau_floor_on_cumulative_in_the_year_with_a_missing_month() -> None:
     months = [("2010-07", "3000000.00"), ("2010-09", "300000.00"), ("2010-10", "5000000.00")]
     on = act("2010-11", "0", months, bureau_floor_from_fy="2005-06")
-    # RULES.md § 3.2: owed to date after month m = max(9 % of the tax to date, 375,000 × m).
+    # /readings#bureau-floor-to-date: owed to date after month m = max(9 % of the tax to date,
+    # 375,000 × m).
     # July (m 1): 2 % 60,000; 5 % 150,000; max(270,000, 375,000) = 375,000; rest 2,415,000.
     assert alloc(on, 0) == ["0.00", "60000.00", "150000.00", "375000.00", "2415000.00"]
     # September (m 3: August was not given and still counts): 6,000; 15,000; owed to date
@@ -135,7 +136,7 @@ def test_bureau_floor_on_cumulative_in_the_year_with_a_missing_month() -> None:
 def test_act272_pays_out_exactly(
     fy: int, collected: list[int], certified: int, floor_from: int | None
 ) -> None:
-    first = 3 if fy == 2003 else 1  # September 2003 joins October (RULES.md § 3.2)
+    first = 3 if fy == 2003 else 1  # September 2003 joins October (/readings#seam-of-2003)
     months = [
         (f"{fy + (m > 6)}-{(m + 5) % 12 + 1:02d}", dollars(c))
         for m, c in enumerate(collected[: 13 - first], first)
@@ -159,7 +160,8 @@ def test_act272_pays_out_exactly(
 
 
 # ---------------------------------------------------------------------------------------------
-# The second reading (RULES.md § 3.2): the floor, the missing month, the reserve, the seam
+# The second reading (/readings#seam-of-2003 and those after it): the floor, the missing month, the
+# reserve, the seam
 
 
 def test_bureau_floor_is_annual_a_year_whose_nine_percent_comes_early() -> None:

@@ -1,4 +1,4 @@
-"""IRC 1994 § 2051 ¶ (5), per fiscal year (RULES.md § 3.1)."""
+"""IRC 1994 § 2051 ¶ (5), per fiscal year (/readings#unnamed-recipients)."""
 
 from __future__ import annotations
 

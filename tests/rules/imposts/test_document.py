@@ -1,4 +1,4 @@
-"""The ``impost`` document of CALCULATORS.md and its errors."""
+"""The ``impost`` document of docs/calculators.md and its errors."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The administrative cap of 21 LPRA § 6653(6) (RULES.md § 1.4) on the journal: spending up to
+"""The administrative cap of 21 LPRA § 6653(6) (/readings#admin-cap-per-fiscal-year) on the
+journal: spending up to
 the cap, refused above it with the figures, also under parallel writers."""
 
 from __future__ import annotations

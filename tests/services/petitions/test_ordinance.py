@@ -1,4 +1,5 @@
-"""The ordinance and the lifecycle to publication (§ 6653(2)–(5); RULES.md § 1.2–1.3): the
+"""The ordinance and the lifecycle to publication (§ 6653(2)–(5);
+/readings#week-following-approval): the
 district linked, bad content refused, every transition checked, the publication week, the
 denial, the CRIM copy.
 """

@@ -1,4 +1,5 @@
-"""A petition recorded and studied (21 LPRA § 6653(1)–(2); RULES.md § 1.1): its 90 days,
+"""A petition recorded and studied (21 LPRA § 6653(1)–(2); /readings#saturday-deadlines): its 90
+days,
 bad input named field by field, the clerk's municipality, the five findings.
 """
 
