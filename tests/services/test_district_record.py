@@ -15,6 +15,7 @@ import shutil
 import zipfile
 from collections.abc import Iterator
 from datetime import date, timedelta
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,9 @@ from tid.models import (
     District,
     IssuedDocument,
     JournalEntry,
+    RollChange,
+    RollCheckSetting,
+    RollImport,
 )
 from tid.rules.periods import fiscal_year_of
 from tid.services.audit_trail.audit import SYSTEM
@@ -473,3 +477,61 @@ def test_a_package_without_an_opening_file_is_refused(
     )
     said = _refused(fresh, changed)
     assert f"names the archived document {gone}" in said
+
+
+def test_the_roll_check_leaves_with_the_district(
+    source: Flask, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """The roll's yearly check is part of the record: the district's setting and each change
+    with its answer come back on the new installation, tied to the same year's roll."""
+    with source.app_context(), Session(source.extensions["tid.engine"]) as session:
+        district_id = _condado(session)
+        roll = session.exec(select(RollImport).where(RollImport.district_id == district_id)).first()
+        assert roll is not None
+        year = roll.fiscal_year
+        session.add(RollCheckSetting(district_id=district_id, enabled=False, threshold_percent=30))
+        session.add(
+            RollChange(
+                district_id=district_id,
+                fiscal_year=year,
+                roll_import_id=roll.id or 0,
+                kind="value",
+                number="012-345-678-90",
+                before='{"assessed_value": "100000.00"}',
+                after='{"assessed_value": "180000.00"}',
+                impost_before=Decimal("250.00"),
+                impost_after=Decimal("450.00"),
+                status="sent_back",
+                treatment="exclude",
+                reason="Valor en revisión por el CRIM",
+                answered_by="asociacion.condado@demo.tid.pr",
+            )
+        )
+        session.commit()
+    _export(source, district_id, tmp_path / "condado.zip")
+    target = _target(_fresh_database("sqlite", request, tmp_path), tmp_path / "target")
+    try:
+        done = target.test_cli_runner().invoke(
+            args=["import", "district", str(tmp_path / "condado.zip")]
+        )
+        assert done.exit_code == 0, done.output
+        with target.app_context(), Session(target.extensions["tid.engine"]) as session:
+            new_id = _condado(session)
+            setting = session.get(RollCheckSetting, new_id)
+            assert setting is not None
+            assert (setting.enabled, setting.threshold_percent) == (False, 30)
+            (change,) = session.exec(select(RollChange)).all()
+            moved = session.get(RollImport, change.roll_import_id)
+            assert moved is not None and (moved.district_id, moved.fiscal_year) == (new_id, year)
+            assert (change.district_id, change.status, change.treatment) == (
+                new_id,
+                "sent_back",
+                "exclude",
+            )
+            assert change.reason == "Valor en revisión por el CRIM"
+            assert (change.impost_before, change.impost_after) == (
+                Decimal("250.00"),
+                Decimal("450.00"),
+            )
+    finally:
+        target.extensions["tid.engine"].dispose()
