@@ -538,8 +538,6 @@ def _fill_items(n: NoticeContent, side: str) -> list[Text | None]:
     return items
 
 
-# Long: the steps of one chunk's two-layer rendering (layout, form, fill, split, merge) share the
-# layout's objects.
 def render_chunk(
     contents: Sequence[NoticeContent], tick: Callable[[], None] | None = None
 ) -> tuple[list[bytes], bytes, int]:
@@ -552,87 +550,148 @@ def render_chunk(
     flowing template. The print PDF keeps the given order and starts every notice on a
     right-hand page (a blank page after a notice with an odd number of pages). Every PDF is
     PDF/A-2u in Spanish with its English part marked."""
-    from pypdf import PdfReader, PdfWriter
+    from pypdf import PdfWriter
 
     writer = PdfWriter()
+    fill = _fitting_fills(contents)
+    flowing_pages = _flowing_pages(contents, [i for i in range(len(contents)) if i not in fill])
+    drawn, fonts, fill_page = _drawn_fills(writer, fill)
+    forms: dict[tuple[Any, ...], tuple[list[tuple[str, Any]], Any]] = {}
+    placed: list[list[Any]] = []
+    for i, content in enumerate(contents):
+        if i in flowing_pages:
+            pages = _place_flowing(writer, *flowing_pages[i])
+        else:
+            pages = _place_form(writer, forms, content, (drawn, fonts, fill_page[i]))
+        placed.append(pages)
+        if len(pages) % 2:
+            last_box = pages[-1].mediabox
+            writer.add_blank_page(width=last_box.width, height=last_box.height)
+    singles = _singles(contents, placed, tick)
+    # The print file is joined a chunk and a slice at a time: untagged (each owner's own
+    # notice, the document of record, is the tagged one).
+    tagging.strip(writer)
+    finish_notice_pdf(writer, print_title(), contents[0].association_name if contents else "")
+    merged = io.BytesIO()
+    writer.write(merged)
+    return singles, merged.getvalue(), len(writer.pages)
+
+
+def _fitting_fills(
+    contents: Sequence[NoticeContent],
+) -> dict[int, tuple[list[Text], list[Text]]]:
+    """The owner's values of each notice that fits the fixed layout, Spanish then English."""
     fill: dict[int, tuple[list[Text], list[Text]]] = {}
     for i, n in enumerate(contents):
         if _form_fits(n):
             es, en = _fill_items(n, "es"), _fill_items(n, "en")
             if fits_items(es) and fits_items(en):
                 fill[i] = ([x for x in es if x], [x for x in en if x])
-    flowing = [i for i in range(len(contents)) if i not in fill]
-    forms: dict[tuple[Any, ...], tuple[list[tuple[str, Any]], Any]] = {}
-    flowing_pages: dict[int, tuple[Any, list[int], int]] = {}
+    return fill
+
+
+def _flowing_pages(
+    contents: Sequence[NoticeContent], flowing: list[int]
+) -> dict[int, tuple[Any, list[int], int]]:
+    """The notices that do not fit the fixed layout, laid out together by the flowing
+    template: each one's reader, its pages and the first of its English pages."""
+    from pypdf import PdfReader
+
+    found: dict[int, tuple[Any, list[int], int]] = {}
     if flowing:
         doc = layout(notices_html([contents[i] for i in flowing], flowing=True))
         ranges = _page_ranges(doc.pages, len(flowing), english=True)
         reader = PdfReader(io.BytesIO(doc.write_pdf()))
         del doc
         for i, (first, last, english) in zip(flowing, ranges, strict=True):
-            flowing_pages[i] = (reader, list(range(first, last + 1)), english)
+            found[i] = (reader, list(range(first, last + 1)), english)
+    return found
 
-    drawn: Any = None
-    fonts: Any = None
+
+def _drawn_fills(
+    writer: Any, fill: dict[int, tuple[list[Text], list[Text]]]
+) -> tuple[Any, Any, dict[int, int]]:
+    """The owner's values of the fitting notices drawn by ReportLab, a page a side: the drawn
+    PDF, its fonts as the writer's resource, and each notice's first drawn page."""
+    from pypdf import PdfReader
+
+    if not fill:
+        return None, None, {}
     fill_page: dict[int, int] = {}
-    if fill:
-        buffer = io.BytesIO()
-        canvas = new_canvas(buffer, (612, 792))
-        for i, sides in fill.items():
-            fill_page[i] = canvas.getPageNumber() - 1
-            for items in sides:
-                draw(canvas, items, 792)
-                canvas.showPage()
-        canvas.save()
-        drawn = PdfReader(buffer)
-        fonts = fonts_resource(writer, drawn)
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, (612, 792))
+    for i, sides in fill.items():
+        fill_page[i] = canvas.getPageNumber() - 1
+        for items in sides:
+            draw(canvas, items, 792)
+            canvas.showPage()
+    canvas.save()
+    drawn = PdfReader(buffer)
+    return drawn, fonts_resource(writer, drawn), fill_page
 
-    placed: list[list[Any]] = []
-    for i, content in enumerate(contents):
-        if i in flowing_pages:
-            reader, indexes, english_from = flowing_pages[i]
-            pages = [writer.add_page(reader.pages[k]) for k in indexes]
-            for k, page in zip(indexes, pages, strict=True):
-                # The flowing layout is read as one part a page (its text in layout order).
-                tagging.wrap(writer, page, "Div", 0)
-                tagging.plan(page, "en" if k >= english_from else "es", [("Div", 0, "")])
-                if k >= english_from:
-                    mark_english(writer, page)
-        else:
-            key = form_key(content)
-            if key not in forms:
-                form_pdf = layout(notices_html([content], mode="form")).write_pdf()
-                refs = form_xobjects(writer, form_pdf)
-                box = PdfReader(io.BytesIO(form_pdf)).pages[0].mediabox
-                forms[key] = ([(f"/TidForm{len(forms)}x{k}", r) for k, r in enumerate(refs)], box)
-            xobjects, box = forms[key]
-            height = float(box.height)
-            first = fill_page[i]
-            pages = [
-                filled_page(
-                    writer,
-                    xobjects[0],
-                    box,
-                    fonts,
-                    page_operators(drawn, first),
-                    lang="es",
-                    qr=qr_pdf_operators(content.portal_url, height),
-                    qr_alt=say("es", QR_ALT, url=content.portal_url),
-                ),
-                filled_page(
-                    writer,
-                    xobjects[1],
-                    box,
-                    fonts,
-                    page_operators(drawn, first + 1),
-                    english=True,
-                    lang="en",
-                ),
-            ]
-        placed.append(pages)
-        if len(pages) % 2:
-            last_box = pages[-1].mediabox
-            writer.add_blank_page(width=last_box.width, height=last_box.height)
+
+def _place_flowing(writer: Any, reader: Any, indexes: list[int], english_from: int) -> list[Any]:
+    """A flowing notice's pages added to the writer, each read as one part (its text in
+    layout order) in its language."""
+    pages = [writer.add_page(reader.pages[k]) for k in indexes]
+    for k, page in zip(indexes, pages, strict=True):
+        tagging.wrap(writer, page, "Div", 0)
+        tagging.plan(page, "en" if k >= english_from else "es", [("Div", 0, "")])
+        if k >= english_from:
+            mark_english(writer, page)
+    return pages
+
+
+def _place_form(
+    writer: Any,
+    forms: dict[tuple[Any, ...], tuple[list[tuple[str, Any]], Any]],
+    content: NoticeContent,
+    drawing: tuple[Any, Any, int],
+) -> list[Any]:
+    """A fitting notice's two pages: the form layer (laid out once per form, kept in
+    ``forms``) with the owner's drawn values over it, and the QR code on the Spanish side."""
+    from pypdf import PdfReader
+
+    drawn, fonts, first = drawing
+    key = form_key(content)
+    if key not in forms:
+        form_pdf = layout(notices_html([content], mode="form")).write_pdf()
+        refs = form_xobjects(writer, form_pdf)
+        box = PdfReader(io.BytesIO(form_pdf)).pages[0].mediabox
+        forms[key] = ([(f"/TidForm{len(forms)}x{k}", r) for k, r in enumerate(refs)], box)
+    xobjects, box = forms[key]
+    height = float(box.height)
+    return [
+        filled_page(
+            writer,
+            xobjects[0],
+            box,
+            fonts,
+            page_operators(drawn, first),
+            lang="es",
+            qr=qr_pdf_operators(content.portal_url, height),
+            qr_alt=say("es", QR_ALT, url=content.portal_url),
+        ),
+        filled_page(
+            writer,
+            xobjects[1],
+            box,
+            fonts,
+            page_operators(drawn, first + 1),
+            english=True,
+            lang="en",
+        ),
+    ]
+
+
+def _singles(
+    contents: Sequence[NoticeContent],
+    placed: list[list[Any]],
+    tick: Callable[[], None] | None,
+) -> list[bytes]:
+    """Each owner's own notice, its pages copied out of the chunk, tagged and PDF/A."""
+    from pypdf import PdfWriter
+
     singles: list[bytes] = []
     for content, pages in zip(contents, placed, strict=True):
         one = PdfWriter()
@@ -645,13 +704,7 @@ def render_chunk(
         singles.append(out.getvalue())
         if tick is not None:
             tick()
-    # The print file is joined a chunk and a slice at a time: untagged (each owner's own
-    # notice, the document of record, is the tagged one).
-    tagging.strip(writer)
-    finish_notice_pdf(writer, print_title(), contents[0].association_name if contents else "")
-    merged = io.BytesIO()
-    writer.write(merged)
-    return singles, merged.getvalue(), len(writer.pages)
+    return singles
 
 
 def finish_notice_pdf(writer: Any, title: str, author: str) -> None:

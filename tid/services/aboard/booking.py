@@ -338,7 +338,6 @@ def _records(
         )
 
 
-# Long: the steps of one transaction in their order, each a helper above.
 def book_position(
     *,
     session: Session,
@@ -363,24 +362,10 @@ def book_position(
         max_bytes=max_bytes,
         max_rows=max_rows,
     )
-    if preview.findings:
-        raise FindingsError(list(preview.findings))
-    if preview.state == BOOKED:
-        position = session.exec(
-            select(OpeningPosition).where(
-                OpeningPosition.district_id == district_id,
-                col(OpeningPosition.reversed_at).is_(None),
-            )
-        ).one()
-        return Booked(position, booked=False, bills=position.bills, entries=0)
-    if preview.state != READY:
-        raise InputError("district", preview.refusal)
-    problems = confirmation_problems(preview, confirmed)
-    if problems:
-        raise FindingsError(problems)
-    cut_over = preview.cut_over
-    if cut_over is None:  # the bank file's row is checked: a finding otherwise
-        raise InputError(BANK, Message("The file %(file)s is needed.", file=FILE_NAMES[BANK][0]))
+    ready = _ready(session, preview, confirmed)
+    if isinstance(ready, Booked):
+        return ready
+    cut_over = ready
     total = len(preview.bills)
     if progress is not None:
         progress(0, total)
@@ -399,6 +384,50 @@ def book_position(
     entries = _entries(preview, ids, cut_over, number)
     ledger.post_many(session=session, actor=actor, district_id=district_id, entries=entries)
     session.merge(LedgerState(district_id=district_id, bills_through=max(ids.values(), default=0)))
+    position = _position(session, actor, preview, files, cut_over, now, entries=len(entries))
+    _records(session, actor, preview, ids, cut_over, position.id)
+    if progress is not None:
+        progress(total, total)
+    return Booked(position, booked=True, bills=total, entries=len(entries))
+
+
+def _ready(
+    session: Session, preview: Preview, confirmed: Mapping[str, Decimal | None]
+) -> date | Booked:
+    """The cut-over day of a position ready to book as confirmed, or the one already booked
+    from the same files; each refusal raised as the checks name it."""
+    if preview.findings:
+        raise FindingsError(list(preview.findings))
+    if preview.state == BOOKED:
+        position = session.exec(
+            select(OpeningPosition).where(
+                OpeningPosition.district_id == preview.district_id,
+                col(OpeningPosition.reversed_at).is_(None),
+            )
+        ).one()
+        return Booked(position, booked=False, bills=position.bills, entries=0)
+    if preview.state != READY:
+        raise InputError("district", preview.refusal)
+    problems = confirmation_problems(preview, confirmed)
+    if problems:
+        raise FindingsError(problems)
+    if preview.cut_over is None:  # the bank file's row is checked: a finding otherwise
+        raise InputError(BANK, Message("The file %(file)s is needed.", file=FILE_NAMES[BANK][0]))
+    return preview.cut_over
+
+
+def _position(
+    session: Session,
+    actor: audit.Actor,
+    preview: Preview,
+    files: Mapping[str, tuple[str, bytes]],
+    cut_over: date,
+    now: datetime,
+    *,
+    entries: int,
+) -> OpeningPosition:
+    """The position's record: its source files archived under their SHA-256, the totals
+    confirmed, and the audit event that says what was loaded."""
     kept = [
         {
             "kind": f.kind,
@@ -410,19 +439,18 @@ def book_position(
     ]
     totals = {k: str(v) for k, v in preview.totals.to_confirm().items()}
     position = OpeningPosition(
-        district_id=district_id,
+        district_id=preview.district_id,
         cut_over=cut_over,
         fingerprint=preview.fingerprint,
         files=json.dumps(kept, ensure_ascii=False),
         totals=json.dumps(totals),
-        bills=total,
+        bills=len(preview.bills),
         actor=actor.label,
         user_id=actor.user_id,
         created_at=now,
     )
     session.add(position)
     session.flush()
-    _records(session, actor, preview, ids, cut_over, position.id)
     audit.record(
         session=session,
         actor=actor,
@@ -433,13 +461,11 @@ def book_position(
             "files": kept,
             "confirmed_totals": totals,
             "late_charges": str(preview.totals.late_charges),
-            "bills": total,
+            "bills": len(preview.bills),
             "credits": len(preview.credits),
             "liens": len(preview.liens),
             "years": len(preview.years),
-            "entries": len(entries),
+            "entries": entries,
         },
     )
-    if progress is not None:
-        progress(total, total)
-    return Booked(position, booked=True, bills=total, entries=len(entries))
+    return position
