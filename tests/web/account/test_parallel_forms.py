@@ -30,6 +30,7 @@ from tid.models import (
     AuthorizedPurpose,
     BankBalance,
     BillingRun,
+    BudgetChange,
     Expenditure,
     FiscalYearLock,
     IssuedDocument,
@@ -427,3 +428,40 @@ def test_tabs_of_two_districts_do_not_wait_for_each_other_to_book(
     with ThreadPoolExecutor(2) as pool:
         assert list(pool.map(pay, range(2))) == [302, 302]
     assert count(session, JournalEntry, JournalEntry.kind == "payment") == 2
+
+
+def test_a_budget_drafted_approved_and_amended_from_parallel_tabs_is_written_once(
+    app: Flask, session: Session, people: People
+) -> None:
+    """A budget's draft, its approval and an amendment, each sent from every tab at once:
+    one step of its history each (a draft sent again is no revision, an amendment that
+    changes nothing is refused)."""
+    s, _bill_id = paid_account(session, people, "1000.00")
+    d = s.district_id
+    purpose = session.exec(
+        select(AuthorizedPurpose).where(AuthorizedPurpose.district_id == d)
+    ).first()
+    assert purpose is not None
+    url = f"/account/{d}/budget?fy=2025-26"
+    form = {
+        "billed": "1000.00",
+        "collection_rate": "100",
+        "other_income": "0",
+        "carry_over": "0",
+        "line_admin": "50.00",
+        f"line_{purpose.id}": "900.00",
+    }
+
+    def steps(kind: str) -> int:
+        return count(session, BudgetChange, BudgetChange.kind == kind)
+
+    at_once(app, people.association, lambda c, i: c.post(url, data=form))
+    assert (steps("drafted"), steps("revised")) == (1, 0)
+    approve = f"/account/{d}/budget/approve?fy=2025-26"
+    data = {"approved_on": "2025-08-30", "minutes": "Acta 2025-08"}
+    at_once(app, people.association, lambda c, i: c.post(approve, data=data))
+    assert steps("approved") == 1 and events(session, "budget.approved") == 1
+    amended = {**form, "line_admin": "40.00", "reason": "Menos oficina"}
+    sent = at_once(app, people.association, lambda c, i: c.post(url, data=amended))
+    assert steps("amended") == 1 and events(session, "budget.amended") == 1
+    assert sent.codes.count(302) == 1

@@ -330,6 +330,19 @@ def _store_lines(session: Session, budget_id: int, amounts: dict[str, Decimal]) 
     session.flush()
 
 
+def _unchanged(session: Session, budget: Budget, plan: Plan) -> bool:
+    """Whether ``plan`` is the budget as its history last recorded it (a form sent again, from
+    another tab, changes nothing)."""
+    if budget.id is None or budget.rate_reason != plan.rate_reason.strip()[:500]:
+        return False
+    last = session.exec(
+        select(BudgetChange)
+        .where(BudgetChange.budget_id == budget.id)
+        .order_by(col(BudgetChange.id).desc())
+    ).first()
+    return last is not None and last.figures == _figures_json(budget, plan)
+
+
 def _store(
     session: Session,
     budget: Budget,
@@ -397,6 +410,8 @@ def draft_budget(
         raise InputError(
             "status", N_("This budget is approved: it changes only by a recorded amendment.")
         )
+    if budget is not None and _unchanged(session, budget, plan):
+        return budget  # the same draft again: nothing to revise
     kind = "revised"
     if budget is None:
         kind = "drafted"
@@ -482,6 +497,10 @@ def amend_budget(
         proposed_rate=Decimal(budget.collection_rate),
     )
     raise_problems(problems)
+    if _unchanged(session, budget, plan):
+        if kind != "amended":
+            return budget  # carried over already, as the figures stand
+        raise InputError("status", N_("This amendment changes nothing in the budget."))
     budget.amendments += 1
     _store(session, budget, plan, actor=actor, kind=kind, on=today, reason=reason)
     return budget
