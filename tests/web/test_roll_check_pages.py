@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import io
 import re
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from datetime import date
 
+from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
@@ -18,6 +21,7 @@ from tests.services.roll_check.test_year_check import LAST, ROLL_LAST, ROLL_THIS
 from tid.jobs import tasks
 from tid.models import RollChange, RollStatement
 from tid.services import billing
+from tid.services.roll_check import answers
 
 
 def _two_years(session: Session, people: People) -> None:
@@ -159,3 +163,43 @@ def test_the_preview_shows_the_years_changes_and_the_import_job_records_them(
     client.post(f"/roll/{d}/import/{token}/commit")
     assert tasks.run_pending(client.application) == 1
     assert len(session.exec(select(RollChange)).all()) == 10
+
+
+def test_the_statement_signed_from_parallel_tabs_is_signed_once(
+    app: Flask, session: Session, people: People
+) -> None:
+    """Every tab signs the answered year's statement at once: one statement; the others are
+    refused, the year's statement being signed with these figures already."""
+    _two_years(session, people)
+    d = people.district.id
+    for change in session.exec(select(RollChange).where(RollChange.fiscal_year == THIS)):
+        new = change.kind == "new"  # a new property can only be kept out
+        answers.answer(
+            session=session,
+            actor=ACTOR,
+            district_id=d or 0,
+            fiscal_year=THIS,
+            change_id=change.id or 0,
+            accept=not new,
+            reason="No existe" if new else "",
+        )
+    session.commit()
+    tabs = 4
+    clients = []
+    for i in range(tabs):
+        client = app.test_client()
+        login(client, people.association, ip=f"127.0.0.{20 + i}")
+        clients.append(client)
+    barrier = threading.Barrier(tabs)
+    url = f"/roll/{d}/check/{THIS}/statement"
+
+    def sign(i: int) -> int:
+        token = _csrf(clients[i].get(f"/roll/{d}/check/{THIS}").get_data(as_text=True))
+        barrier.wait(timeout=120)
+        return clients[i].post(url, data={"csrf_token": token, "signed_by": "Ana"}).status_code
+
+    with ThreadPoolExecutor(tabs) as pool:
+        codes = list(pool.map(sign, range(tabs)))
+    session.expire_all()
+    assert len(session.exec(select(RollStatement)).all()) == 1
+    assert codes == [302] * tabs  # each back to the check page, which says what happened

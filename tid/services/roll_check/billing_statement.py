@@ -102,6 +102,13 @@ NOT_ANSWERED = N_(
 )
 
 
+# A statement signed again with nothing changed since the last one (a form sent twice).
+SIGNED_ALREADY = N_(
+    "The year's statement %(reference)s was signed on %(day)s with these same figures; a new "
+    "one is signed once the roll or its answers change."
+)
+
+
 def sign(
     *,
     session: Session,
@@ -124,6 +131,17 @@ def sign(
     if checked and waiting:
         raise InputError("fiscal_year", Message(NOT_ANSWERED, count=waiting, fiscal_year=fy))
     said = figures(session=session, district_id=district_id, fiscal_year=fy)
+    said_json = json.dumps(said, ensure_ascii=False, sort_keys=True)
+    latest = session.exec(
+        select(RollStatement)
+        .where(RollStatement.district_id == district_id, RollStatement.fiscal_year == fy)
+        .order_by(col(RollStatement.id).desc())
+    ).first()
+    if latest is not None and (latest.figures, latest.checked) == (said_json, checked):
+        raise InputError(
+            "signed_by",
+            Message(SIGNED_ALREADY, reference=latest.reference, day=latest.signed_on),
+        )
     statement = RollStatement(
         district_id=district_id,
         fiscal_year=fy,
@@ -137,7 +155,7 @@ def sign(
         billed_count=said["billed_count"],
         billed_total=Decimal(said["billed_total"]),
         expected_amount=Decimal(said["expected_amount"]),
-        figures=json.dumps(said, ensure_ascii=False, sort_keys=True),
+        figures=said_json,
     )
     session.add(statement)
     session.flush()
