@@ -21,6 +21,7 @@ from tid.models import (
     Property,
 )
 from tid.rules.account_months import Month
+from tid.rules.aging import AGING_BUCKETS
 from tid.rules.periods import FiscalYear
 from tid.services import ledger
 from tid.services.account import account_reads, audit_statement, expenditures, payments, year_locks
@@ -208,7 +209,7 @@ def delinquency_rows(bills: int) -> dict[str, int]:
 
 # The rows of the yearly statement's PDF in totals: twelve months, the ages of the
 # receivables, and the accounts (a few, and one per authorized purpose).
-SUMMARY_ROWS = 12 + len(audit_statement.AGING_BUCKETS) + 20
+SUMMARY_ROWS = 12 + len(AGING_BUCKETS) + 20
 
 
 def document_rows(

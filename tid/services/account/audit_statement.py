@@ -10,7 +10,7 @@ the bank reported against the journal.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -33,12 +33,14 @@ from tid.models import (
 )
 from tid.rules import admin_cap
 from tid.rules.account_months import Month
+from tid.rules.aging import AGING_BUCKETS, AgedBill, bucket_index
 from tid.rules.errors import N_, InputError
 from tid.rules.messages import Message, render
 from tid.rules.money import ZERO, money_str
 from tid.rules.periods import FiscalYear
 from tid.services import ledger
 from tid.services.audit_trail import audit, audit_words
+from tid.services.files.csv_columns import column_label, csv_text
 from tid.services.ledger import (
     ADMIN_EXPENSE,
     BANK,
@@ -180,36 +182,6 @@ def _brought_forward(
 
 # --------------------------------------------------------------------------- aging
 
-AGING_BUCKETS = (
-    (0, "not yet due"),
-    (1, "1–30"),
-    (31, "31–90"),
-    (91, "91–180"),
-    (181, "181–365"),
-    (366, "over 365"),
-)
-
-
-def _bucket_index(days_past_due: int) -> int:
-    """The place in AGING_BUCKETS of a bill this many days past due: the last bucket it
-    has reached."""
-    return max(i for i, (start, _label) in enumerate(AGING_BUCKETS) if days_past_due >= start)
-
-
-def days_bucket(days_past_due: int) -> str:
-    """The label in AGING_BUCKETS of a bill this many days past due."""
-    return AGING_BUCKETS[_bucket_index(days_past_due)][1]
-
-
-@dataclass(frozen=True)
-class AgedBill:
-    """What the aging shows of a bill."""
-
-    id: int
-    fiscal_year: str
-    due_date: date
-    amount: Decimal
-
 
 @dataclass(frozen=True)
 class AgingRow:
@@ -252,7 +224,7 @@ def aging(
     for bill, cadastral_number in found:
         outstanding = owed[bill.id]
         days = max(0, (as_of - bill.due_date).days)
-        bucket = AGING_BUCKETS[_bucket_index(days)][1]
+        bucket = AGING_BUCKETS[bucket_index(days)][1]
         rows.append(AgingRow(bill, cadastral_number, outstanding, days, bucket))
     return rows
 
@@ -310,7 +282,7 @@ def aging_page(*, session: Session, district_id: int, as_of: date, limit: int) -
     count = 0
     for due, n, total in session.execute(_OWED_BY_DUE, {"district_id": district_id}):
         days = max(0, (as_of - due).days)
-        sums[_bucket_index(days)] += total
+        sums[bucket_index(days)] += total
         count += int(n)
     totals = [(label, sums[i]) for i, (_start, label) in enumerate(AGING_BUCKETS)]
     if limit == 0:  # the count and the totals only
@@ -334,7 +306,7 @@ def aging_page(*, session: Session, district_id: int, as_of: date, limit: int) -
     rows = []
     for bill_id, fiscal_year, due, amount, cadastral_number, receivable in first:
         days = max(0, (as_of - due).days)
-        bucket = AGING_BUCKETS[_bucket_index(days)][1]
+        bucket = AGING_BUCKETS[bucket_index(days)][1]
         outstanding = ledger.cents(receivable)
         rows.append(
             AgingRow(
@@ -471,36 +443,6 @@ def months(*, session: Session, district_id: int, fy: FiscalYear) -> list[Month]
 # --------------------------------------------------------------------------- CSV
 
 
-# The columns of the CSV files, by key: the files are for people who open them in a
-# spreadsheet, so the header row says each column in the reader's language.
-COLUMNS = {
-    "account": N_("Account"),
-    "actor": N_("Recorded by"),
-    "amount": N_("Amount"),
-    "as_of": N_("Cut-off date"),
-    "bill": N_("Bill"),
-    "bucket": N_("Days past due (range)"),
-    "cadastral_number": N_("Cadastral number"),
-    "credit": N_("Credit"),
-    "date": N_("Date"),
-    "days_late": N_("Days late"),
-    "days_past_due": N_("Days past due"),
-    "debit": N_("Debit"),
-    "due_date": N_("Due date"),
-    "entry": N_("Entry"),
-    "fiscal_year": N_("Fiscal year"),
-    "impost_owed": N_("Impost owed"),
-    "interest": N_("Interest"),
-    "kind": N_("Kind"),
-    "line": N_("Line"),
-    "memo": N_("Memo"),
-    "outstanding": N_("Outstanding"),
-    "owners": N_("Owners"),
-    "purpose": N_("Authorized purpose"),
-    "reversed_by": N_("Reversed by entry"),
-    "reverses": N_("Reverses entry"),
-    "surcharge": N_("Surcharge"),
-}
 # The lines of the yearly statement's CSV.
 STATEMENT_LINES = {
     "fiscal_year": N_("Fiscal year"),
@@ -516,22 +458,6 @@ STATEMENT_LINES = {
     "other_movements": N_("Other movements"),
     "moved_in_on": N_("Moved in from the earlier books on"),
 }
-
-
-def column_label(key: str) -> str:
-    """A CSV column's header in the reader's language (``render``: the request's language,
-    Spanish outside one)."""
-    return render(Message(COLUMNS[key]))
-
-
-def csv_text(rows: Sequence[Sequence[object]], *, numbers: Collection[str] = ()) -> str:
-    """The first row names the columns by key (headed in the reader's language); those in
-    ``numbers`` hold numbers, the rest text (escaped against spreadsheet formulas,
-    tid/csv_safe.py)."""
-    header, *body = rows
-    labels = [column_label(str(h)) for h in header]
-    numeric = {column_label(key) for key in numbers}
-    return csv_safe.write(labels, body, numbers=numeric)
 
 
 def _line(key: str) -> str:

@@ -36,12 +36,13 @@ from tid.models import (
     PropertyYear,
 )
 from tid.rules import liens as lien_rules
+from tid.rules.aging import AGING_BUCKETS, AgedBill, days_bucket
 from tid.rules.errors import N_, Finding, FindingsError, InputError
 from tid.rules.money import ZERO, round_cents
 from tid.rules.vocab import recorded_kinds
 from tid.services import ledger
-from tid.services.account.audit_statement import AGING_BUCKETS, AgedBill, csv_text, days_bucket
 from tid.services.audit_trail import audit
+from tid.services.files.csv_columns import csv_text
 from tid.services.paging import PER_PAGE, page_info
 
 IMPOST_LIEN_ID = "impost"

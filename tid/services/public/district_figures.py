@@ -27,6 +27,7 @@ from tid.models import (
     Ordinance,
     PropertyYear,
 )
+from tid.rules.aging import AGING_BUCKETS
 from tid.rules.imposts import compile_formula
 from tid.rules.money import ZERO
 from tid.rules.periods import FiscalYear, parse_fiscal_year
@@ -40,7 +41,7 @@ from tid.services.public.publishing import fiscal_years
 from tid.services.roll_check import billing_statement as roll_statements
 
 HUNDRED = Decimal(100)
-NOT_YET_DUE = audit_statement.AGING_BUCKETS[0][1]
+NOT_YET_DUE = AGING_BUCKETS[0][1]
 
 
 @dataclass(frozen=True)
