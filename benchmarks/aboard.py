@@ -16,7 +16,7 @@ roll's own bulk insert; not timed). Then, timed:
 
 Prints both times and the ratio; the target is moving in ≤ 2× the billing run.
 
-Run: ``.venv/bin/python benchmarks/aboard.py [N]`` (default 20000), or ``--smoke`` (500
+Run: ``.venv/bin/python benchmarks/aboard.py [N]`` (default 20000), or ``--smoke`` (100
 properties: seconds).
 """
 
@@ -32,7 +32,9 @@ from decimal import Decimal
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from sizes import pick  # the one module that takes --smoke off the command line
 from sqlmodel import Session
 
 from benchmarks.billing import ACTOR, FY, setup
@@ -70,7 +72,7 @@ def position_files(n: int) -> dict[str, tuple[str, bytes]]:
 
 def main() -> None:
     args = sys.argv[1:]
-    n = 500 if "--smoke" in args else int(next((a for a in args if a.isdigit()), "20000"))
+    n = int(next((a for a in args if a.isdigit()), pick("20000", "100")))
     with tempfile.TemporaryDirectory() as folder:
         run_engine = make_engine(f"sqlite:///{Path(folder) / 'run.sqlite'}")
         move_engine = make_engine(f"sqlite:///{Path(folder) / 'move.sqlite'}")

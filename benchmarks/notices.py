@@ -197,6 +197,7 @@ def main() -> None:
                 "SECRET_KEY": "benchmark-secret",
                 "REDIS_URL": "",
                 "PDF_WARM_UP": False,  # the benchmark's own work alone
+                "PAGE_WARM_UP": False,
             }
         )
         engine = app.extensions["tid.engine"]

@@ -5,14 +5,18 @@ before it reads its arguments: ``--smoke`` is taken off the command line here.""
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import TypeVar
 
 T = TypeVar("T")
 
-SMOKE = "--smoke" in sys.argv
+# Kept in the environment too: the flag is taken off the command line by the first import,
+# and this module imported again under another name (``benchmarks.sizes``) must still see it.
+SMOKE = "--smoke" in sys.argv or os.environ.get("TID_BENCHMARK_SMOKE") == "1"
 if SMOKE:
     sys.argv = [arg for arg in sys.argv if arg != "--smoke"]
+    os.environ["TID_BENCHMARK_SMOKE"] = "1"
 
 
 def pick(full: T, smoke: T) -> T:

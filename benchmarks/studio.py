@@ -159,6 +159,7 @@ def main() -> None:
                 "SCHEDULER_IN_PROCESS": False,
                 "TWO_FACTOR_ROLES": "",
                 "PDF_WARM_UP": False,  # the benchmark's own work alone
+                "PAGE_WARM_UP": False,
             }
         )
         engine = app.extensions["tid.engine"]

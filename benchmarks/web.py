@@ -246,7 +246,10 @@ def _make_demo(tid: str, env: dict[str, str], url: str, args: argparse.Namespace
     """The demo and the large district, its last year published as its association would."""
     started = time.monotonic()
     made = subprocess.run(
-        [tid, "demo", "--large", "--properties", str(args.properties), "--years", str(args.years)],
+        [
+            *(tid, "demo", "--large", "--properties", str(args.properties)),
+            *("--years", str(args.years), "--documents", str(args.documents)),
+        ],
         env=env,
         capture_output=True,
         text=True,
@@ -337,6 +340,12 @@ def main() -> None:
     parser.add_argument("--properties", type=int, default=pick(20_000, 100))
     parser.add_argument("--years", type=int, default=pick(10, 1))
     parser.add_argument("--seconds", type=int, default=pick(8, 1))
+    parser.add_argument(
+        "--documents",
+        type=int,
+        default=pick(10_000, 20),
+        help="documents in the petitions' files (the legislature's file search reads them)",
+    )
     parser.add_argument(
         "--only",
         action="append",

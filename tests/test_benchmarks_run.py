@@ -44,3 +44,19 @@ def test_every_benchmark_takes_the_smoke_size() -> None:
     for script in BENCHMARKS:
         text = (ROOT / "benchmarks" / script).read_text()
         assert "from sizes import" in text or '"--smoke"' in text, script
+
+
+def test_the_smoke_size_holds_when_sizes_is_imported_again_under_another_name() -> None:
+    """A benchmark that imports another's module (``benchmarks.billing``) imports
+    ``sizes`` twice: the second import, after the first took ``--smoke`` off the command
+    line, must still pick the smoke size."""
+    code = (
+        "import sys; sys.argv = ['bench', '--smoke']; sys.path.insert(0, 'benchmarks'); "
+        "import sizes; import benchmarks.sizes as again; "
+        "print(sizes.pick('full', 'smoke'), again.pick('full', 'smoke'), sys.argv[1:])"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "TID_BENCHMARK_SMOKE"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert done.stdout.split() == ["smoke", "smoke", "[]"], done.stdout + done.stderr

@@ -87,6 +87,7 @@ def _app(folder: Path) -> Flask:
             # the style sheet and scripts from the browser's cache, not asked for on every page
             "SEND_FILE_MAX_AGE_DEFAULT": 3600,
             "PDF_WARM_UP": False,  # the suite's time: a journey lays out its PDFs itself
+            "PAGE_WARM_UP": False,  # and compiles the templates of the pages it opens only
         }
     )
 
