@@ -197,6 +197,9 @@ def test_the_run_page_sets_postage_before_the_manifest_and_filters_by_delivery(
     assert good.status_code == 302
     page = client.get(f"/notices/batches/{batch.id}").get_data(as_text=True)
     assert "$10.48" in page and "$31.44" in page  # per piece, and the run of 3
+    # The draft manifest is laid out by a job, then its link downloads it.
+    assert client.post(f"/notices/batches/{batch.id}/manifest").status_code == 303
+    assert tasks.run_pending(client.application) == 1
     manifest = pdf_text(client.get(f"/notices/batches/{batch.id}/manifest.pdf").data)
     assert "$13.20" in manifest and "$31.44" in manifest
     # One article number is written alike on the run's page and on the PS Form 3877: its
