@@ -329,7 +329,7 @@ def batch_manifest(batch_id: int) -> Any:
     if found is not None:
         return send(found)
     flash(_(MANIFEST_NOT_READY), "warning")
-    return redirect(url_for("notices.batch_view", batch_id=batch_id) + "#manifest", code=303)
+    return redirect(url_for("notices.batch_view", batch_id=batch_id), code=303)
 
 
 MANIFEST_NOT_READY = N_(
@@ -365,9 +365,7 @@ def prepare_manifest(batch_id: int) -> Any:
             target=target,
             token=f"ps3877:{key}:{job_service.new_token()[:12]}",
         )
-    return redirect(
-        url_for("notices.batch_view", batch_id=batch_id, job=job.id) + "#manifest", code=303
-    )
+    return redirect(url_for("notices.batch_view", batch_id=batch_id, job=job.id), code=303)
 
 
 @bp.route("/batches/<int:batch_id>/articles", methods=["GET", "POST"])
