@@ -8,12 +8,13 @@ by the clock."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from tests.conftest import People, login
 from tests.pdf_checks import pdf_text
@@ -78,7 +79,9 @@ def layouts(app: Flask, monkeypatch: pytest.MonkeyPatch) -> Layouts:
 
 def _manifest_jobs(session: Session) -> list[Job]:
     session.expire_all()
-    return list(session.exec(select(Job).where(Job.kind == tasks.NOTICES_MANIFEST)))
+    return list(
+        session.exec(select(Job).where(Job.kind == tasks.NOTICES_MANIFEST).order_by(col(Job.id)))
+    )
 
 
 def _ask(client: FlaskClient, batch_id: int) -> str:
@@ -187,3 +190,26 @@ def test_another_districts_run_is_refused(
     assert client.post(f"/notices/batches/{batch.id}/manifest").status_code == 403
     assert client.get(f"/notices/batches/{batch.id}/manifest.pdf").status_code == 403
     assert _manifest_jobs(session) == [] and layouts.count == 0
+
+
+def test_a_manifest_no_longer_kept_is_laid_out_again_by_a_new_job(
+    app: Flask,
+    client: FlaskClient,
+    session: Session,
+    people: People,
+    layouts: Layouts,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    batch, _found = _draft_run(session, people)
+    login(client, people.association)
+    _ask(client, batch.id or 0)
+    assert tasks.run_pending(app) == 1 and layouts.count == 1
+    # The shelf pruned it (and this worker's memory is new): its done job does not stand in.
+    for kept in (Path(app.instance_path) / "prepared").glob("*.pdf"):
+        kept.unlink()
+    monkeypatch.setattr(pdf, "_kept", pdf._Kept(pdf.KEPT_BYTES))
+    assert client.get(f"/notices/batches/{batch.id}/manifest.pdf").status_code == 303
+    assert "job=" in _ask(client, batch.id or 0)
+    assert [j.state for j in _manifest_jobs(session)] == ["done", "queued"]
+    assert tasks.run_pending(app) == 1 and layouts.count == 2
+    assert client.get(f"/notices/batches/{batch.id}/manifest.pdf").status_code == 200
