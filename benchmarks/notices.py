@@ -7,9 +7,10 @@ done in the work's transaction). The job is ``notices.create_batch`` (one biling
 owner, archived with its SHA-256, and the merged print-ready PDF); then the article numbers
 from a CSV file, and the mailing job (``notices.mail_batch``: the PS Form 3877 manifest,
 archived). Before the mailing, the draft manifest's job (``notices.manifest``) and its
-link's look-up, as a request makes it, are timed apart (not in the run's time). The naive loop renders each notice as its own
-WeasyPrint document (``tid.render.notice.render_one_naive``) for a sample of 200 notices of the same
-content, in this process; the ratio compares notices per second.
+link's look-up, as a request makes it, are timed apart (not in the run's time). The naive
+loop renders each notice as its own WeasyPrint document
+(``tid.render.notice.render_one_naive``) for a sample of 200 notices of the same content, in
+this process; the ratio compares notices per second.
 
 Peak memory is the largest resident set of this process and of any child process
 (``resource.getrusage``: RUSAGE_SELF and RUSAGE_CHILDREN, maxrss).
