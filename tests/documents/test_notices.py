@@ -65,13 +65,13 @@ def test_a_draft_manifest_is_kept_by_what_it_shows(
     assert (
         notice_documents.prepared_manifest(session, batch=run, reader=_reader("en", shelf)) is None
     )
-    key = notice_documents.manifest_key(session, batch=run, reader=spanish)
+    key = notice_documents.find_manifest(session, batch=run, reader=spanish)[1]
     notices.set_article_number(
         session=session, actor=audit.SYSTEM, notice_id=found[0].id or 0, article_number=article(99)
     )
     session.commit()
     assert notice_documents.prepared_manifest(session, batch=run, reader=spanish) is None
-    assert notice_documents.manifest_key(session, batch=run, reader=spanish) != key
+    assert notice_documents.find_manifest(session, batch=run, reader=spanish)[1] != key
     # Without a shelf (the command line's reader), it is laid out and kept nowhere.
     bare = notice_documents.manifest_pdf(session, batch=run, reader=_reader("es", None))
     assert bare.data.startswith(b"%PDF") and len(layouts) == 2

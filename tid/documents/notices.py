@@ -103,24 +103,23 @@ def prepared_manifest(
     """The run's PS Form 3877 without laying it out: the archived one once mailed, else the
     draft kept on the reader's shelf for the run as it stands (its article numbers, notices,
     postage and fees, in the reader's language); None when no such draft was made."""
+    return find_manifest(session, batch=batch, reader=reader, district=district)[0]
+
+
+def find_manifest(
+    session: Session, *, batch: int, reader: Reader, district: int | None = None
+) -> tuple[Document | None, str]:
+    """:func:`prepared_manifest`, and a short key of the run's draft as it stands in the
+    reader's language (empty once mailed): the job that lays it out is named by it, so tabs
+    asking at once start one."""
     run = batch_of(session, batch, district)
     if run.manifest_sha256:
-        return _manifest(
-            run, notice_service.archived_bytes(session=session, sha256=run.manifest_sha256)
-        )
-    draft = notice_service.manifest_draft(session=session, batch=run)
-    found = _on_shelf(_draft_name(draft, run, reader), reader)
-    return None if found is None else _manifest(run, found)
-
-
-def manifest_key(
-    session: Session, *, batch: int, reader: Reader, district: int | None = None
-) -> str:
-    """A short key of the run's draft manifest as it stands, in the reader's language (the
-    job that lays it out is named by it: tabs asking at once start one)."""
-    run = batch_of(session, batch, district)
-    draft = notice_service.manifest_draft(session=session, batch=run)
-    return hashlib.sha256(_draft_name(draft, run, reader).encode()).hexdigest()[:40]
+        archived = notice_service.archived_bytes(session=session, sha256=run.manifest_sha256)
+        return _manifest(run, archived), ""
+    named = _draft_name(notice_service.manifest_draft(session=session, batch=run), run, reader)
+    found = _on_shelf(named, reader)
+    key = hashlib.sha256(named.encode()).hexdigest()[:40]
+    return (None if found is None else _manifest(run, found)), key
 
 
 def _draft_name(draft: dict[str, Any], run: NoticeBatch, reader: Reader) -> str:

@@ -344,10 +344,11 @@ def prepare_manifest(batch_id: int) -> Any:
     """The run's PS Form 3877 asked for: the one made for the run as it stands, or a job
     that lays it out (one job, however many tabs ask at once), its progress on the page."""
     batch = _batch(batch_id)
-    db, read_by = get_session(), reader(language())
-    if notice_documents.prepared_manifest(db, batch=batch.id or 0, reader=read_by):
+    found, key = notice_documents.find_manifest(
+        get_session(), batch=batch.id or 0, reader=reader(language())
+    )
+    if found is not None:
         return redirect(url_for("notices.batch_manifest", batch_id=batch_id), code=303)
-    key = notice_documents.manifest_key(db, batch=batch.id or 0, reader=read_by)
     params = {"batch_id": batch.id, "district_id": batch.district_id}
     target = f"manifest:{batch_id}"
     job = jobs.start(

@@ -21,19 +21,21 @@ from tid.services.notices.fees import batch_fees, piece_amount
 
 
 def manifest_rows(*, session: Session, batch_id: int) -> list[manifest_render.ManifestRow]:
-    notices = session.exec(
-        select(Notice)
+    """The manifest's rows: the notices with an article number, in its order (their four
+    columns read, not the notices: a run's page asks for them to find its draft)."""
+    found = session.exec(
+        select(Notice.article_number, Notice.owner_name, Notice.mailing_address, Notice.number)
         .where(Notice.batch_id == batch_id, col(Notice.article_number).is_not(None))
         .order_by(col(Notice.article_number))
     )
     return [
         manifest_render.ManifestRow(
-            article_number=n.article_number or "",
-            name=n.owner_name,
-            address=", ".join(text_lines(n.mailing_address)),
-            notice_number=n.number,
+            article_number=article or "",
+            name=owner,
+            address=", ".join(text_lines(address)),
+            notice_number=number,
         )
-        for n in notices
+        for article, owner, address, number in found
     ]
 
 
