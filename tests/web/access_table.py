@@ -194,6 +194,7 @@ ACCESS: dict[str, str | frozenset[str]] = {
     "notices.batch_view": EVERY_ROLE,
     "notices.batch_print": EVERY_ROLE,
     "notices.batch_manifest": EVERY_ROLE,
+    "notices.prepare_manifest": EVERY_ROLE,
     "notices.batch_articles": frozenset({ADMIN, ASSOCIATION}),
     "notices.notice_article": frozenset({ADMIN, ASSOCIATION}),
     "notices.batch_mail": frozenset({ADMIN, ASSOCIATION}),

@@ -10,6 +10,7 @@ from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
+import pytest
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
@@ -18,6 +19,7 @@ from tests.pdf_checks import assert_archival, pdf_text
 from tests.services.notice_support import SENDER, article, issue_notices, make_ordinance, make_run
 from tid.jobs import tasks
 from tid.models import Notice, NoticeBatch
+from tid.render import pdf
 from tid.services import notices
 from tid.services.audit_trail import audit
 
@@ -144,8 +146,13 @@ def test_other_districts_notices_are_forbidden(
 
 
 def test_the_run_page_sets_postage_before_the_manifest_and_filters_by_delivery(
-    database_url: str, tmp_path: Path, session: Session, people: People
+    database_url: str,
+    tmp_path: Path,
+    session: Session,
+    people: People,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setattr(pdf, "_kept", pdf._Kept(pdf.KEPT_BYTES))  # no other test's manifest
     ordinance = make_ordinance(session, people.district)
     billed = make_run(session, people.district, ordinance, owners=["Ana", "Beto", "Carla"])
     batch = notices.create_batch(
@@ -197,6 +204,9 @@ def test_the_run_page_sets_postage_before_the_manifest_and_filters_by_delivery(
     assert good.status_code == 302
     page = client.get(f"/notices/batches/{batch.id}").get_data(as_text=True)
     assert "$10.48" in page and "$31.44" in page  # per piece, and the run of 3
+    # The draft manifest is laid out by a job, then its link downloads it.
+    assert client.post(f"/notices/batches/{batch.id}/manifest").status_code == 303
+    assert tasks.run_pending(client.application) == 1
     manifest = pdf_text(client.get(f"/notices/batches/{batch.id}/manifest.pdf").data)
     assert "$13.20" in manifest and "$31.44" in manifest
     # One article number is written alike on the run's page and on the PS Form 3877: its

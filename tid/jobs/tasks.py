@@ -43,6 +43,7 @@ UNEXPECTED = N_(
 NOTICES_CREATE = "notices.create"
 NOTICES_MAIL = "notices.mail"
 NOTICES_REMAIL = "notices.remail"
+NOTICES_MANIFEST = "notices.manifest"
 BILLING_RUN = "billing.run"
 ROLL_COMMIT = "roll.commit"
 ROLL_CHECK = "roll.check"
@@ -66,6 +67,7 @@ KIND_LABELS = {
     NOTICES_CREATE: N_("Prepare notices"),
     NOTICES_MAIL: N_("Record the mailing"),
     NOTICES_REMAIL: N_("Send a notice again"),
+    NOTICES_MANIFEST: N_("Lay out the PS Form 3877 manifest"),
     BILLING_RUN: N_("Billing run"),
     ROLL_COMMIT: N_("Import the roll"),
     ROLL_CHECK: N_("Check the roll file"),
@@ -201,6 +203,28 @@ def _notices_remail(ctx: Context) -> Outcome:
     return Outcome(
         ctx.url("notices.batch_view", batch_id=batch.id),
         N_("A new notice was prepared for the same bill."),
+    )
+
+
+@handler(NOTICES_MANIFEST)
+def _notices_manifest(ctx: Context) -> Outcome:
+    """A run's draft PS Form 3877 laid out as the run stands now, in the language of who
+    asked, and kept on the installation's shelf, where the manifest's link finds it."""
+    from tid.app_reader import reader
+    from tid.documents import notices as notice_documents
+
+    batch_id = int(ctx.params["batch_id"])
+    ctx.report(0, notice_documents.MANIFEST_STEPS)
+    notice_documents.manifest_pdf(
+        ctx.session,
+        batch=batch_id,
+        reader=reader(ctx.locale),
+        district=int(ctx.params["district_id"]),
+        progress=ctx.report,
+    )
+    return Outcome(
+        ctx.url("notices.batch_manifest", batch_id=batch_id),
+        N_("The PS Form 3877 manifest is ready."),
     )
 
 

@@ -278,8 +278,7 @@ def shelved_pdf(
     base = base_url or static_base_url()
 
     def key_of(named: str) -> str:
-        made_of = f"named\x00{_release()}\x00{_sources()}\x00{base}\x00{named}"
-        return hashlib.sha256(made_of.encode()).hexdigest()
+        return named_key(named, base_url=base)
 
     key = key_of(name())
     kept = _kept.get(key)
@@ -304,6 +303,36 @@ def shelved_pdf(
                 on_shelf.put(key, pdf)
     _kept.put(key, pdf)
     return pdf
+
+
+def named_key(named: str, *, base_url: str | None = None) -> str:
+    """The key of a document kept by its name (:func:`shelved_pdf`): the name, with the
+    release, the code and templates that render it and the static files' address."""
+    base = base_url or static_base_url()
+    made_of = f"named\x00{_release()}\x00{_sources()}\x00{base}\x00{named}"
+    return hashlib.sha256(made_of.encode()).hexdigest()
+
+
+def found_named(named: str, *, shelf: Path) -> bytes | None:
+    """The document kept by its name ``named``, in this process or on the :class:`Shelf`
+    in the folder ``shelf``; None when none was made (nothing is laid out here: a document
+    too long for a request is made by a job, :func:`keep_named`)."""
+    key = named_key(named)
+    kept = _kept.get(key)
+    if kept is not None:
+        return kept
+    pdf = Shelf(shelf).get(key)
+    if pdf is not None:
+        _kept.put(key, pdf)
+    return pdf
+
+
+def keep_named(named: str, pdf: bytes, *, shelf: Path) -> None:
+    """Keep ``pdf`` by its name ``named`` on the :class:`Shelf` in the folder ``shelf`` (a
+    job made it: every worker's request then finds it with :func:`found_named`)."""
+    key = named_key(named)
+    Shelf(shelf).put(key, pdf)
+    _kept.put(key, pdf)
 
 
 @cache

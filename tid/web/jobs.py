@@ -106,7 +106,7 @@ def count_text(job: Job) -> str:
                 done=done,
             )
         )
-    if job.kind == "documents.recognize":
+    if job.kind in ("documents.recognize", "notices.manifest"):
         return str(_("step %(done)s of %(total)s", done=done, total=format_number(job.total)))
     return str(_("%(done)s of %(total)s", done=done, total=format_number(job.total)))
 
@@ -169,15 +169,17 @@ def start(
     district_id: int | None,
     target: str,
     total: int = 0,
+    token: str | None = None,
 ) -> Job:
     """Start the job of the submitted form (its ``job_token``), or find the one it started;
-    ``total``: how many things it will do, when the form knows."""
+    ``total``: how many things it will do, when the form knows; ``token``: the job's own
+    name instead of the form's (what it makes: every tab asking for it finds one job)."""
     from tid.jobs import tasks
 
     db = get_session()
     job, created = job_service.start(
         session=db,
-        token=job_service.clean_token(request.form.get("job_token")),
+        token=token or job_service.clean_token(request.form.get("job_token")),
         kind=kind,
         actor=me().actor,
         params=params,

@@ -15,6 +15,7 @@ from tid.documents import notices as notice_documents
 from tid.documents.base import Document
 from tid.i18n import language, say
 from tid.ids import parse_page
+from tid.jobs import background_jobs as job_service
 from tid.jobs import tasks
 from tid.models import Notice, NoticeBatch
 from tid.rules.errors import N_, Finding, FindingsError, InputError
@@ -248,7 +249,8 @@ def _render_batch(
         fees_citation=notice_service.fees_citation(batch.issued_on),
         fee_errors=fee_errors or {},
         fee_values=fee_values,
-        job=jobs.shown(f"batch:{batch_id}", tasks.NOTICES_MAIL)
+        job=jobs.shown(f"manifest:{batch_id}", tasks.NOTICES_MANIFEST)
+        or jobs.shown(f"batch:{batch_id}", tasks.NOTICES_MAIL)
         or jobs.shown(f"batch:{batch_id}", tasks.NOTICES_REMAIL),
         file_errors=file_errors or [],
     ), (422 if fee_errors or file_errors else 200)
@@ -314,12 +316,57 @@ def batch_print(batch_id: int) -> Any:
 @bp.route("/batches/<int:batch_id>/manifest.pdf")
 @require(*STAFF)
 def batch_manifest(batch_id: int) -> Any:
+    """The run's PS Form 3877: the archived one once mailed, else the draft laid out for the
+    run as it stands (a job started from the run's page); none yet: back to the page, which
+    lays it out."""
     batch = _batch(batch_id)
-    return _pdf(
-        lambda: notice_documents.manifest_pdf(
+    try:
+        found = notice_documents.prepared_manifest(
             get_session(), batch=batch.id or 0, reader=reader(language())
         )
+    except InputError:
+        abort(404)
+    if found is not None:
+        return send(found)
+    flash(_(MANIFEST_NOT_READY), "warning")
+    return redirect(url_for("notices.batch_view", batch_id=batch_id), code=303)
+
+
+MANIFEST_NOT_READY = N_(
+    "The manifest is laid out for the run as it stands now: lay it out with the button "
+    "below; its link then downloads it."
+)
+
+
+@bp.route("/batches/<int:batch_id>/manifest", methods=["POST"])
+@require(*STAFF)
+def prepare_manifest(batch_id: int) -> Any:
+    """The run's PS Form 3877 asked for: the one made for the run as it stands, or a job
+    that lays it out (one job, however many tabs ask at once), its progress on the page."""
+    batch = _batch(batch_id)
+    found, key = notice_documents.find_manifest(
+        get_session(), batch=batch.id or 0, reader=reader(language())
     )
+    if found is not None:
+        return redirect(url_for("notices.batch_manifest", batch_id=batch_id), code=303)
+    params = {"batch_id": batch.id, "district_id": batch.district_id}
+    target = f"manifest:{batch_id}"
+    job = jobs.start(
+        tasks.NOTICES_MANIFEST,
+        params=params,
+        district_id=batch.district_id,
+        target=target,
+        token=f"ps3877:{key}",
+    )
+    if job.state in job_service.FINISHED:  # made for this state once, but no longer kept
+        job = jobs.start(
+            tasks.NOTICES_MANIFEST,
+            params=params,
+            district_id=batch.district_id,
+            target=target,
+            token=f"ps3877:{key}:{job_service.new_token()[:12]}",
+        )
+    return redirect(url_for("notices.batch_view", batch_id=batch_id, job=job.id), code=303)
 
 
 @bp.route("/batches/<int:batch_id>/articles", methods=["GET", "POST"])

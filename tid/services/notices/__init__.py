@@ -50,7 +50,15 @@ from tid.services.notices.fees import (
     parse_fees,
     set_batch_fees,
 )
-from tid.services.notices.mailing import batch_label, check_mailing, mail_batch, manifest_pdf
+from tid.services.notices.mailing import (
+    batch_label,
+    check_mailing,
+    draft_name,
+    mail_batch,
+    manifest_draft,
+    manifest_pdf,
+    render_draft,
+)
 from tid.services.notices.notice_deadlines import (
     dashboard,
     notice_deadline,
@@ -96,11 +104,13 @@ __all__ = [
     "dashboard",
     "default_fees",
     "default_receipt_fee",
+    "draft_name",
     "fees_citation",
     "import_article_numbers",
     "import_deliveries",
     "latest_delivery",
     "mail_batch",
+    "manifest_draft",
     "manifest_pdf",
     "new_access_code",
     "next_batch_number",
@@ -112,6 +122,7 @@ __all__ = [
     "portal_url",
     "record_delivery",
     "remail_notices",
+    "render_draft",
     "schedule_yearly_notices",
     "sender_defaults",
     "set_article_number",

@@ -4,8 +4,10 @@ Form 3877 manifest, freezes the notices and marks their bills mailed.
 
 from __future__ import annotations
 
+import hashlib
 from datetime import UTC, date, datetime
 from decimal import Decimal
+from typing import Any
 
 from sqlmodel import Session, col, select
 
@@ -19,19 +21,21 @@ from tid.services.notices.fees import batch_fees, piece_amount
 
 
 def manifest_rows(*, session: Session, batch_id: int) -> list[manifest_render.ManifestRow]:
-    notices = session.exec(
-        select(Notice)
+    """The manifest's rows: the notices with an article number, in its order (their four
+    columns read, not the notices: a run's page asks for them to find its draft)."""
+    found = session.exec(
+        select(Notice.article_number, Notice.owner_name, Notice.mailing_address, Notice.number)
         .where(Notice.batch_id == batch_id, col(Notice.article_number).is_not(None))
         .order_by(col(Notice.article_number))
     )
     return [
         manifest_render.ManifestRow(
-            article_number=n.article_number or "",
-            name=n.owner_name,
-            address=", ".join(text_lines(n.mailing_address)),
-            notice_number=n.number,
+            article_number=article or "",
+            name=owner,
+            address=", ".join(text_lines(address)),
+            notice_number=number,
         )
-        for n in notices
+        for article, owner, address, number in found
     ]
 
 
@@ -46,17 +50,42 @@ def manifest_pdf(
     with the run's postage and fees (set before it is printed)."""
     if batch.manifest_sha256:
         return archived_bytes(session=session, sha256=batch.manifest_sha256)
+    draft = manifest_draft(session=session, batch=batch)
+    if postage is not None:
+        draft["postage"] = postage
+    if fee is not None:
+        draft["fee"] = fee
+    return render_draft(draft)
+
+
+def manifest_draft(*, session: Session, batch: NoticeBatch) -> dict[str, Any]:
+    """All a run's draft manifest shows, read without laying it out: its rows (the notices
+    with an article number: the number, the owner, the address, the notice), the sender,
+    the postage and fees per piece, the mailing date and the run's name."""
     fees = batch_fees(batch)
-    return manifest_render.render_manifest(
-        manifest_rows(session=session, batch_id=batch.id or 0),
-        sender_name=batch.sender_name,
-        sender_lines=text_lines(batch.sender_address),
-        mailed_on=batch.mailed_on,
-        postage=postage if postage is not None else fees.postage,
-        fee=fee if fee is not None else fees.certified_fee,
-        return_receipt_fee=fees.return_receipt_fee,
-        batch_label=batch_label(batch),
-    )
+    return {
+        "rows": manifest_rows(session=session, batch_id=batch.id or 0),
+        "sender_name": batch.sender_name,
+        "sender_lines": text_lines(batch.sender_address),
+        "mailed_on": batch.mailed_on,
+        "postage": fees.postage,
+        "fee": fees.certified_fee,
+        "return_receipt_fee": fees.return_receipt_fee,
+        "batch_label": batch_label(batch),
+    }
+
+
+def draft_name(draft: dict[str, Any], batch_id: int) -> str:
+    """The name a draft manifest is kept by (tid.render.pdf ``found_named``): the run and a
+    digest of everything it shows, so a run whose article numbers, fees or notices changed
+    has another name and its old draft is never served for it."""
+    shown = repr(sorted(draft.items(), key=lambda item: item[0])).encode()
+    return f"ps3877\x00{batch_id}\x00{hashlib.sha256(shown).hexdigest()}"
+
+
+def render_draft(draft: dict[str, Any]) -> bytes:
+    """A draft manifest (:func:`manifest_draft`) laid out as the PS Form 3877's PDF."""
+    return manifest_render.render_manifest(**draft)
 
 
 def batch_label(batch: NoticeBatch) -> str:
