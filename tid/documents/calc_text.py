@@ -20,7 +20,7 @@ from tid.render import charts, formats
 from tid.rules import calculators, readings
 from tid.rules.calculators.inputs import N_, FormSpec
 from tid.rules.calculators.kit import SignedChart, StackedChart
-from tid.rules.messages import Message, current_language, render, translate
+from tid.rules.messages import Amount, Message, current_language, render, translate
 from tid.rules.params import CODE_LABELS
 from tid.rules.vocab import AUDIT_FIELDS, EXEMPTIONS, LIEN_KINDS, LODGING_TYPES
 
@@ -318,6 +318,8 @@ def step_value(step: Mapping[str, Any]) -> str:
     value = step.get("value")
     if step.get("step") in CODE_STEPS and isinstance(value, str):
         return Markup("<code>%s</code>") % value  # a formula a person wrote
+    if isinstance(value, Amount):  # an amount, whatever the unit of the step's parameter
+        return formats.money(value.value, current_language())
     if isinstance(value, str) and value in CODE_LABELS:
         return translated(CODE_LABELS[value])
     if isinstance(value, str) and _ISO_DAY.fullmatch(value):

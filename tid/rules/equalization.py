@@ -140,7 +140,7 @@ def _general_fund_base(
                     gf_net_revenues=Figure(gf_net_revenues),
                     excluded=Figure(excluded),
                 ),
-                money_str(base),
+                Figure(base),
                 act7.citation,
                 _ACT7,
             )
@@ -182,7 +182,7 @@ def _public_works(
                     value=works_pv.value,
                     value2=Figure(traffic_fines or ZERO),
                 ),
-                money_str(works),
+                Figure(works),
                 works_pv.citation,
                 _PUBLIC_WORKS,
             )
@@ -242,7 +242,7 @@ def fund_shares(
                 value=lottery_pv.value,
                 lottery_net_income=Figure(lottery_net_income),
             ),
-            money_str(lottery),
+            Figure(lottery),
             lottery_pv.citation,
             _LOTTERY,
         )
@@ -256,7 +256,7 @@ def fund_shares(
                 value=gf_pv.value,
                 base=Figure(base),
             ),
-            money_str(gf),
+            Figure(gf),
             gf_pv.citation,
             _GF,
         )
