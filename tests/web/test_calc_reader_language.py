@@ -195,3 +195,27 @@ def test_the_machine_trace_keeps_its_figures(client: FlaskClient) -> None:
         ["100000.00"] * 10
     )
     assert any(v.startswith("owed 100000.00, paid 50000.00") for v in steps.values())
+
+
+def _trace_values(page: str) -> list[str]:
+    """The value column of a result's trace ("How it was calculated"), as shown."""
+    trace = re.search(r'<section aria-labelledby="trace-title".*?</section>', page, flags=re.S)
+    assert trace
+    cells = re.findall(r'<td data-label="[^"]*">(.*?)</td>', trace.group(0), flags=re.S)
+    return [html.unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in cells[2::3]]
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_share_times_an_amount_is_money_not_a_percentage(client: FlaskClient, lang: str) -> None:
+    # (b) 35 % × $100,000,000.00 of the Lottery is $35,000,000.00 for the fund, not 3.5e9 %;
+    # (c) 2.5 % × $1,000,000.00 of the General Fund is $25,000.00.
+    from tests.calc_documents import DOCUMENTS
+
+    response = client.post(
+        f"/calc/equalization?lang={lang}",
+        data={"document_json": json.dumps(DOCUMENTS["equalization"])},
+    )
+    assert response.status_code == 200
+    values = _trace_values(response.get_data(as_text=True))
+    assert "$35,000,000.00" in values and "$25,000.00" in values, values
+    assert not [v for v in values if re.fullmatch(r"[\d,.]+\s?%", v) and len(v) > 8], values

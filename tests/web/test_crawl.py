@@ -14,6 +14,7 @@ opened for their answer only; their words are read by tests/web/test_pseudo_loca
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -26,10 +27,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import Session
 
+from tests.calc_documents import DOCUMENTS, FORM_DATA, INVALID, NUMBER_AMOUNT
 from tests.conftest import BACKENDS, login, make_test_app
 from tests.web.test_pseudo_locale import _catalog_words, data_words, html_texts
 from tid.demo import DEMO_PASSWORD
+from tid.rules import calculators
 from tid.rules.readings import READINGS
+from tid.web.reform_examples import EXAMPLES
 
 
 @pytest.fixture(params=[b for b in BACKENDS if b == "sqlite"] or BACKENDS[:1])
@@ -76,32 +80,17 @@ _DAY = re.compile(
 )
 # The words each page shape (by language) still shows: the work left; a shape that no longer
 # shows them fails too, so the list only shrinks.
-# They are dates written in the readings' and the parameters' own text and in the forms'
-# hints (a date to type, like 2026-03-02), a lien-date setting's citation, and an example
-# amount; the days a sentence carries are written as the page writes its days.
+# They are dates written in the readings' and the parameters' own text and in a petition
+# form's hint (a date to type, like 2026-03-02); the days a sentence carries are written as
+# the page writes its days. A figure or a day in quotation marks is a value as it was typed,
+# or an example of what to type, and is read as data.
 REMAINING: dict[str, set[str]] = {
-    "es /calc/?": {"2003-09-08"},
     "es /calc/parameters?": {"1994-10-31"},
-    "es /calc/room-tax-distribution?": {"2003-09-08", "2003-09-09"},
-    "es /calc/room-tax-distribution?reform=N": {"2003-09-08", "2003-09-09"},
-    "es /calc/room-tax?": {"1234.50"},
-    "es /calc/room-tax?reform=N": {"1234.50"},
     "es /petitions/N?": {"2026-03-02"},
-    "es /readings?": {"1994-10-31", "2003-09-08", "2003-09-09"},
-    "en /calc/?": {"2003-09-08"},
-    "en /calc/parameters?": {"1994-10-31", "2003-09-09", "2009-12-16", "2024-07-14", "2025-07-13"},
-    "en /calc/room-tax-distribution?": {"2003-09-08", "2003-09-09"},
-    "en /calc/room-tax-distribution?reform=N": {"2003-09-08", "2003-09-09"},
-    "en /calc/room-tax?": {"1234.50"},
-    "en /calc/room-tax?reform=N": {"1234.50"},
+    "es /readings?": {"1994-10-31", "2003-09-09"},
+    "en /calc/parameters?": {"1994-10-31", "2024-07-14", "2025-07-13"},
     "en /petitions/N?": {"2026-03-02"},
-    "en /readings?": {"1994-10-31", "2003-09-08", "2003-09-09"},
-    # the parameters a reform may change, described as on /calc/parameters
-    "en /reforms/new?": {"2003-09-09"},
-    "en /reforms/new?base=N": {"2003-09-09"},
-    "en /reforms/try/?": {"2003-09-09"},
-    "en /reforms/try/?example=general-fund-share": {"2003-09-09"},
-    "en /reforms/try/?example=prita-cap": {"2003-09-09"},
+    "en /readings?": {"1994-10-31", "2003-09-09"},
 }
 # the language switch names each language in itself
 LANGUAGE_NAMES = {"English", "Español"}
@@ -167,8 +156,10 @@ class Walk:
         self.pages += 1
         for text in html_texts(page):
             text = _DAY.sub(" ", _PATH.sub(" ", _FINGERPRINT.sub(" ", text)))
-            found = set(_IDENTIFIER.findall(text)) | set(_RAW_AMOUNT.findall(text))
-            found |= set(_FILES.findall(text)) | set(_ISO_DATE.findall(text))
+            # a value in quotation marks is as it was typed, or an example of what to type
+            unquoted = _QUOTED.sub(" ", text)
+            found = set(_IDENTIFIER.findall(text)) | set(_RAW_AMOUNT.findall(unquoted))
+            found |= set(_FILES.findall(text)) | set(_ISO_DATE.findall(unquoted))
             found |= {
                 w
                 for w in _WORD.findall(_QUOTED.sub(" ", text))
@@ -230,6 +221,106 @@ class Walk:
                     referrer.setdefault(link, url)
 
 
+# ---------------------------------------------------------------------------------------
+# What the walk cannot reach by links: the calculators' answers to what is sent, and reforms
+
+
+# Values typed into a calculator's form that it refuses (one field wrong), by the form's names.
+TYPED_WRONG: dict[str, dict[str, str]] = {
+    "deadlines": {"petition_received": "2026-02-30", "mayor_approved": "ayer"},
+    "liens": {**FORM_DATA["liens"], "liens-0-amount": "cien", "sale_proceeds": "-5"},
+    "room-tax": {**FORM_DATA["room-tax"], "nightly_rate": "12abc", "nights": "0"},
+    "room-tax-distribution": {**FORM_DATA["room-tax-distribution"], "months-1-month": "2023-07"},
+    "excise-allocation": {**FORM_DATA["excise-allocation"], "months-0-gasoline_tax": "-1.00"},
+    "equalization": {**FORM_DATA["equalization"], "lottery_net_income": "1.001"},
+    "impost": {**FORM_DATA["impost"], "formula": "x +"},
+}
+# A year of the room tax: the waterfall's ten transfers, its debt service owed and paid.
+_TWELVE_MONTHS = [
+    {"month": f"{2024 if m >= 7 else 2025}-{m:02d}", "collected": "50000.00"}
+    for m in (7, 8, 9, 10, 11, 12, 1, 2, 3, 4, 5, 6)
+]
+FULL_YEAR = {
+    "room-tax-distribution": {
+        "fiscal_year": "2024-25",
+        "bank_certified_amount": "1000000.00",
+        "months": _TWELVE_MONTHS,
+    }
+}
+
+
+def _sent(calculator: str) -> Iterator[tuple[str, dict[str, str]]]:
+    """What a person sends a calculator's form: nothing, JSON that does not parse, an empty
+    document, a document with a wrong value, an amount written as a number, a form typed
+    wrong, and the worked document (pasted and typed) whose result is the page."""
+    yield "empty", {}
+    yield "bad JSON", {"document_json": '{"fiscal_year": "2024-25",'}
+    yield "not JSON", {"document_json": "oops"}
+    yield "empty document", {"document_json": "{}"}
+    yield "wrong value", {"document_json": json.dumps(INVALID[calculator][0])}
+    if calculator in NUMBER_AMOUNT:
+        yield "number amount", {"document_json": json.dumps(NUMBER_AMOUNT[calculator][0])}
+    yield "typed wrong", TYPED_WRONG[calculator]
+    yield "full", {"document_json": json.dumps(DOCUMENTS[calculator])}
+    yield "typed", FORM_DATA[calculator]
+    if calculator in FULL_YEAR:
+        yield "full year", {"document_json": json.dumps(FULL_YEAR[calculator])}
+
+
+# A reform's title is what its author typed, in their language.
+TRIAL_TITLE = {"es": "Reforma de ensayo", "en": "Trial reform"}
+
+
+def _example_form(key: str, title: str) -> dict[str, str]:
+    example = EXAMPLES[key]
+    form = {
+        "title": title,
+        "calculator": example["calculator"],
+        "document_json": json.dumps(example["document"]),
+    }
+    for i, change in enumerate(example["changes"]):
+        form |= {
+            f"change-{i}-parameter": change["parameter"],
+            f"change-{i}-from": change["from"],
+            f"change-{i}-value": change["value"],
+        }
+    return form
+
+
+def submit(walk: Walk, demo: Flask, client: FlaskClient, clerk: FlaskClient) -> None:
+    """Every calculator's answer to what a person sends it (:func:`_sent`); a reform tried on
+    the page without an account (refused, then its result), and one the clerk saves, compared
+    on its calculator."""
+    # the impost's formula, its attributes and parameters are named by whoever writes them
+    for document in (DOCUMENTS["impost"], FORM_DATA["impost"], TYPED_WRONG["impost"]):
+        walk.data |= set(_WORD.findall(json.dumps(document)))
+    for calculator in calculators.FORMS:
+        for case, data in _sent(calculator):
+            response = client.post(f"/calc/{calculator}", data=data)
+            expected = (200,) if case in ("full", "typed", "full year") else (422,)
+            assert response.status_code in expected, (calculator, case, response.status_code)
+            walk.read(f"{walk.language} POST /calc/{calculator} {case}", response.get_data(True))
+    for key in EXAMPLES:
+        form = _example_form(key, TRIAL_TITLE[walk.language])
+        wrong = {**form, "change-0-value": "nueve", "document_json": "{}"}
+        for case, data in (("refused", wrong), ("result", form)):
+            response = client.post("/reforms/try/", data=data)
+            assert response.status_code == (200 if case == "result" else 422), (key, case)
+            walk.read(f"{walk.language} POST /reforms/try/ {key} {case}", response.get_data(True))
+        saved = clerk.post("/reforms/new", data=form)
+        assert saved.status_code == 302, (key, saved.status_code)
+        address = saved.location
+        reform_id = address.rstrip("/").rsplit("/", 1)[-1]
+        walk.read(f"{walk.language} /reforms/N saved", clerk.get(address).get_data(True))
+        calculator = EXAMPLES[key]["calculator"]
+        data = {"document_json": form["document_json"], "reform": reform_id}
+        for who, person in (("anyone", client), ("clerk", clerk)):
+            response = person.post(f"/calc/{calculator}", data=data)
+            assert response.status_code == 200, (key, who, response.status_code)
+            where = f"{walk.language} POST /calc/{calculator} saved reform {key}"
+            walk.read(where, response.get_data(True))
+
+
 @pytest.fixture
 def demo(demo_loaded: str, tmp_path: Path) -> Iterator[Flask]:
     app = make_test_app(demo_loaded, tmp_path)
@@ -252,6 +343,12 @@ def test_every_link_opens_and_every_page_speaks_one_language(demo: Flask, langua
         with client.session_transaction() as state:
             state["lang"] = language
         walk.walk(client, who)
+    anyone, clerk = demo.test_client(), demo.test_client()
+    login(clerk, PEOPLE["clerk"] or "", DEMO_PASSWORD)
+    for client in (anyone, clerk):
+        with client.session_transaction() as state:
+            state["lang"] = language
+    submit(walk, demo, anyone, clerk)
     assert walk.pages > 40, walk.pages
     new = {
         where: sorted(words - REMAINING.get(where, set()))

@@ -4,6 +4,7 @@ their descriptions, their codes in small print for those who write files."""
 from __future__ import annotations
 
 import html
+import io
 import json
 import re
 from datetime import UTC, datetime
@@ -190,3 +191,30 @@ def test_a_parameter_of_one_dot_is_named_by_its_description_too(
     errors = _errors(client.post("/reforms/new", data=data).get_data(as_text=True))
     assert errors and not any(CODE.search(e) for e in errors), errors
     assert any("Lotería" in e for e in errors), errors
+
+
+def test_a_tried_reforms_note_names_the_law_it_changes_by_its_description(
+    app: Flask, client: FlaskClient
+) -> None:
+    from pypdf import PdfReader
+
+    from tests.pdf_checks import page_text
+    from tid.documents import calc_text
+    from tid.rules.params import history
+
+    status, page = _tried(client, "general-fund-share")
+    assert status == 200
+    note = client.post(
+        "/reforms/try/room-tax-distribution/note",
+        data={"reform": _hidden(page, "reform"), "document": _hidden(page, "document")},
+    )
+    assert note.status_code == 200
+    text = " ".join(page_text(PdfReader(io.BytesIO(note.data))).split())
+    with app.test_request_context("/"):
+        described = calc_text.translated(
+            history("distribution.act272.general_fund_share").description
+        )
+    # once in the details' table, once where the note says what the law says today
+    said = text.split("Lo que dice la ley hoy", 1)
+    assert len(said) == 2, text[:400]
+    assert described in said[1], said[1][:300]

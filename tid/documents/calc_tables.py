@@ -13,6 +13,7 @@ from typing import Any
 
 from tid import csv_safe
 from tid.rules import limits
+from tid.rules.vocab import roll_columns
 
 # Keys whose decimal strings are rates or ratios (shown as percentages), and quantities.
 RATE_KEYS = frozenset(
@@ -20,6 +21,8 @@ RATE_KEYS = frozenset(
 )
 PLAIN_KEYS = frozenset({"nights", "rank", "group", "days_left", "fiscal_year", "month", "id"})
 QUANTITY_KEYS = frozenset({"diesel_gallons"})
+# Names a person wrote, set as code on a page: a formula and the names it uses.
+CODE_KEYS = frozenset({"formula", "parameters_used", "attributes_used"})
 _ISO_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 _DECIMAL = re.compile(r"^-?[0-9]+(\.[0-9]+)?$")
 
@@ -47,12 +50,14 @@ def kind_of(key: str, value: object) -> str:
         return "number"
     if not isinstance(value, str):
         return "text"
+    if leaf in CODE_KEYS:
+        return "code"
     if _is_day(value):
         return "date"
     if _DECIMAL.match(value):
         if leaf in RATE_KEYS or (leaf.endswith("_rate") and leaf not in _MONEY_RATES):
             return "rate"
-        if leaf in QUANTITY_KEYS:
+        if leaf in QUANTITY_KEYS or leaf in roll_columns.count_columns():
             return "quantity"
         if leaf in PLAIN_KEYS:
             return "number"

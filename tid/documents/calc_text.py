@@ -20,7 +20,7 @@ from tid.render import charts, formats
 from tid.rules import calculators, readings
 from tid.rules.calculators.inputs import N_, FormSpec
 from tid.rules.calculators.kit import SignedChart, StackedChart
-from tid.rules.messages import Message, current_language, render, translate
+from tid.rules.messages import Amount, Message, current_language, render, translate
 from tid.rules.params import CODE_LABELS
 from tid.rules.vocab import AUDIT_FIELDS, EXEMPTIONS, LIEN_KINDS, LODGING_TYPES
 
@@ -118,6 +118,8 @@ def show_cell(key: str, value: object, link: bool) -> str:
     leaf = key.rsplit(".", 1)[-1]
     if link and leaf == "citation" and isinstance(value, str) and not isinstance(value, Message):
         return cited(value)
+    if link and calc_tables.kind_of(key, value) == "code":
+        return Markup("<code>%s</code>") % show(key, value)
     return show(key, value)
 
 
@@ -205,11 +207,20 @@ def reading_label(reading: readings.Reading) -> str:
     return str(_(readings.LABEL, title=_(reading.title)))
 
 
+# Citations one after another (tid/rules/messages.py ``joined``).
+_TOGETHER = "%(first)s; %(rest)s"
+
+
 def cite(citation: str) -> str:
     """A citation in the reader's language: the catalog's text of the whole citation, else
     its parts that name the statutes from the catalog (:func:`_cite_law`) and each part that
     names a reading of the project by the reading's title (``"Project reading: <title>"``,
     tid/rules/readings.py)."""
+    if isinstance(citation, Message):  # a reform's change, said with its value and day
+        if citation.msgid == _TOGETHER:  # citations one after another, each cited
+            together = dict(citation.params)
+            return f"{cite(together['first'])}; {cite(together['rest'])}"
+        return render(citation)
     whole = translated(citation)
     parts = citation.split("; ")
     if whole != citation or not any(readings.named(part) for part in parts):
@@ -298,11 +309,17 @@ def parameter_label(name: str) -> str:
 
 
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+# The steps whose value is what a person wrote (a formula), set as code.
+CODE_STEPS = frozenset({"formula"})
 
 
 def step_value(step: Mapping[str, Any]) -> str:
     """The value of a trace step for a reader: a code a parameter holds by its label."""
     value = step.get("value")
+    if step.get("step") in CODE_STEPS and isinstance(value, str):
+        return Markup("<code>%s</code>") % value  # a formula a person wrote
+    if isinstance(value, Amount):  # an amount, whatever the unit of the step's parameter
+        return formats.money(value.value, current_language())
     if isinstance(value, str) and value in CODE_LABELS:
         return translated(CODE_LABELS[value])
     if isinstance(value, str) and _ISO_DAY.fullmatch(value):

@@ -22,7 +22,7 @@ from typing import Any
 
 from tid.rules import readings
 from tid.rules.errors import field_error
-from tid.rules.messages import N_, Amount, FieldRef, Message, render_all
+from tid.rules.messages import N_, Amount, FieldRef, Figure, Message, render_all
 from tid.rules.money import ZERO, allocate, from_cents, json_money, money_str, to_cents
 from tid.rules.params import ParamValue, history, note_period, param, param_or_none
 from tid.rules.periods import FiscalYear, fiscal_year_of, parse_fiscal_year
@@ -137,10 +137,10 @@ def _general_fund_base(
             TraceStep(
                 Message(
                     "(c)(1) Base: %(gf_net_revenues)s − Act 7-2009 revenues %(excluded)s",
-                    gf_net_revenues=money_str(gf_net_revenues),
-                    excluded=money_str(excluded),
+                    gf_net_revenues=Figure(gf_net_revenues),
+                    excluded=Figure(excluded),
                 ),
-                money_str(base),
+                Figure(base),
                 act7.citation,
                 _ACT7,
             )
@@ -148,16 +148,18 @@ def _general_fund_base(
         if excluded_revenues is None:
             warnings.append(
                 Message(
-                    "No excluded_revenues given: the Act 7-2009 revenues left out of the General "
+                    "No %(field)s given: the Act 7-2009 revenues left out of the General "
                     "Fund base for fiscal years begun after %(day)s are taken as zero.",
+                    field=FieldRef("excluded_revenues"),
                     day=date(2009, 6, 30),
                 )
             )
     elif excluded_revenues:
         warnings.append(
             Message(
-                "excluded_revenues ignored: the Act 7-2009 exclusion applies to fiscal years "
+                "%(field)s ignored: the Act 7-2009 exclusion applies to fiscal years "
                 "begun after %(day)s, not to FY%(label)s.",
+                field=FieldRef("excluded_revenues"),
                 day=date(2009, 6, 30),
                 label=fy.label,
             )
@@ -178,9 +180,9 @@ def _public_works(
                 Message(
                     "(d) Municipal Public Works Fund: %(value)s × %(value2)s",
                     value=works_pv.value,
-                    value2=money_str(traffic_fines or ZERO),
+                    value2=Figure(traffic_fines or ZERO),
                 ),
-                money_str(works),
+                Figure(works),
                 works_pv.citation,
                 _PUBLIC_WORKS,
             )
@@ -191,8 +193,9 @@ def _public_works(
         starts = fiscal_year_of(first.start).label
         warnings.append(
             Message(
-                "traffic_fines ignored: the %(percent)s share for the Municipal Public Works "
+                "%(field)s ignored: the %(percent)s share for the Municipal Public Works "
                 "Fund starts in FY%(starts)s, after FY%(label)s.",
+                field=FieldRef("traffic_fines"),
                 percent=percent,
                 starts=starts,
                 label=fy.label,
@@ -237,9 +240,9 @@ def fund_shares(
             Message(
                 "(b) Lottery share: %(value)s × %(lottery_net_income)s",
                 value=lottery_pv.value,
-                lottery_net_income=money_str(lottery_net_income),
+                lottery_net_income=Figure(lottery_net_income),
             ),
-            money_str(lottery),
+            Figure(lottery),
             lottery_pv.citation,
             _LOTTERY,
         )
@@ -251,9 +254,9 @@ def fund_shares(
             Message(
                 "(c) General Fund share: %(value)s × %(base)s",
                 value=gf_pv.value,
-                base=money_str(base),
+                base=Figure(base),
             ),
-            money_str(gf),
+            Figure(gf),
             gf_pv.citation,
             _GF,
         )
@@ -366,7 +369,7 @@ def _protection_steps(
                 ref_label=ref_label,
                 value=threshold.value,
             ),
-            ", ".join(protected) or "none",
+            ", ".join(protected) or Message("none"),
             threshold.citation,
             _THRESHOLD,
         ),
@@ -580,9 +583,10 @@ def equalization_document(document: Mapping[str, Any]) -> dict[str, Any]:
         if total_base != shares.gf_share:
             warnings.append(
                 Message(
-                    "The municipalities' bases add up to %(total_base)s, not the gf_share "
+                    "The municipalities' bases add up to %(total_base)s, not the %(field)s "
                     "%(gf_share)s: each base is used as given (the § 5817 formula is not in the "
                     "supplied text).",
+                    field=FieldRef("gf_share"),
                     total_base=Amount(total_base),
                     gf_share=Amount(shares.gf_share),
                 )

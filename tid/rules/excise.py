@@ -24,7 +24,7 @@ from typing import Any
 
 from tid.rules import readings
 from tid.rules.errors import InputError, field_error
-from tid.rules.messages import N_, Amount, Figure, Message, render_all
+from tid.rules.messages import N_, Amount, Figure, Message, cited_together, render_all
 from tid.rules.money import from_cents, money_str
 from tid.rules.params import (
     Overlay,
@@ -182,7 +182,7 @@ class ExciseResult:
                         reimbursements=_m(reimb),
                         net=_m(net),
                     ),
-                    f"{diesel.citation}; {_FUEL_CITATION}",
+                    cited_together(diesel.citation, _FUEL_CITATION),
                     diesel.name,
                 )
             )
@@ -420,7 +420,7 @@ def _cigarette_recipient(
     return Recipient(
         key,
         label,
-        f"{annual.citation}; {monthly.citation}",
+        cited_together(annual.citation, monthly.citation),
         monthly_cap=monthly.cents,
         annual_cap=annual.cents,
         carry_forward=True,

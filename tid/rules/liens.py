@@ -27,7 +27,7 @@ from typing import Any
 
 from tid.rules import readings
 from tid.rules.errors import field_error, field_names
-from tid.rules.messages import N_, FieldRef, Message, render_all
+from tid.rules.messages import N_, FieldRef, Figure, Message, render_all
 from tid.rules.money import ZERO, json_money, money_str
 from tid.rules.params import district_setting
 from tid.rules.periods import parse_date
@@ -139,7 +139,7 @@ def _classify(lien: Lien, act_date: date) -> tuple[int, str]:
             "The district's impost lien: priority over every other lien, before or after it, "
             "except those of (%(citation)s(a)–(d)); it secures only the impost (%(amount)s).",
             citation=CITATION,
-            amount=money_str(lien.amount),
+            amount=Figure(lien.amount),
         )
     what = Message(kind.what)
     if lien.constituted_on < act_date:
@@ -316,7 +316,7 @@ def _ranked(keyed: list[_Keyed], trace: list[TraceStep]) -> list[RankedLine]:
                     id=lien.id,
                     label=label,
                 ),
-                Message("group %(group)s, %(owed)s", group=group, owed=money_str(owed)),
+                Message("group %(group)s, %(owed)s", group=group, owed=Figure(owed)),
                 CITATION,
             )
         )
@@ -344,8 +344,9 @@ def _paid_rank_by_rank(
                         id=line.id,
                     ),
                     Message(
-                        "0.00 paid, %(owed)s owed by the owner (a separate action)",
-                        owed=money_str(line.owed),
+                        "%(paid)s paid, %(owed)s owed by the owner (a separate action)",
+                        paid=Figure(ZERO),
+                        owed=Figure(line.owed),
                     ),
                     f"{_LAST_SENTENCE}; {_UNSECURED}",
                 )
@@ -363,8 +364,8 @@ def _paid_rank_by_rank(
                 ),
                 Message(
                     "%(paid)s paid, %(unpaid)s unpaid",
-                    paid=money_str(paid),
-                    unpaid=money_str(line.owed - paid),
+                    paid=Figure(paid),
+                    unpaid=Figure(line.owed - paid),
                 ),
                 f"{CITATION}; {_EACH_RANK}",
             )

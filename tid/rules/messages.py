@@ -312,6 +312,15 @@ def joined(parts: list[str], separator: str = "; ") -> str:
     return Message("%(first)s, %(rest)s", first=first, rest=rest)
 
 
+def cited_together(*citations: str) -> str:
+    """Citations said one after another (``"; "``): a plain ``str`` when each is one (the
+    statutes, looked up in the catalogs by their text where they are shown), one message
+    when any is a message (a reform's change, said in the reader's words)."""
+    if any(isinstance(c, Message) for c in citations):
+        return joined(list(citations))
+    return "; ".join(citations)
+
+
 def gettext_of(lang: str) -> Callable[[str], str]:
     """The gettext of ``lang``'s catalog, whatever the reader's language: for a document
     whose parts are each in a language of their own (the notice's Spanish and English

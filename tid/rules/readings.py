@@ -296,9 +296,9 @@ _ALL = (
         N_("The seam of 2003"),
         N_(
             "The texts leave open how fiscal year 2003-04 passes from the 1994 rules to Act "
-            "272-2003. The project distributes the collections up to 2003-09-08 by the 1994 "
-            "rules as a part-year (without the Special Accounts), and the tax collected from "
-            "2003-09-09 in September 2003 as month 2003-09 of the Act, joined to October's "
+            "272-2003. The project distributes the collections up to September 8, 2003 by the "
+            "1994 rules as a part-year (without the Special Accounts), and the tax collected "
+            "from September 9, 2003 as month 2003-09 of the Act, joined to October's "
             "money (the first of the nine transfers is October's). Nothing of 2003 is refused "
             "for falling between the two."
         ),
@@ -310,7 +310,7 @@ _ALL = (
         N_(
             "Section 31 opens “For the fiscal year and subsequent fiscal years”, with no year "
             "where one is expected: the supplied text leaves it blank. The project distributes "
-            "under it from the fiscal year of the Act's approval, 2003-04 (from 2003-09-09)."
+            "under it from the fiscal year of the Act's approval, 2003-04 (from September 9, 2003)."
         ),
         (N_("Act 272-2003 § 31"),),
     ),

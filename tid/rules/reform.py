@@ -31,7 +31,7 @@ from typing import Any
 
 from tid.rules import params, reform_checks
 from tid.rules.errors import InputError
-from tid.rules.messages import N_, FieldRef, Message
+from tid.rules.messages import N_, FieldRef, Figure, Message
 from tid.rules.periods import FiscalYear, parse_fiscal_year
 
 # How many reforms may stand on one another, and how many changes one may hold.
@@ -84,8 +84,18 @@ class Reform:
         return tuple(found[k] for k in sorted(found))
 
     def citation(self, change: Change) -> str:
-        """What a trace step that used ``change`` cites."""
-        return f"Reform “{self.title}”: {change.text} from {change.start.isoformat()}"
+        """What a trace step that used ``change`` cites: as a ``str`` (the JSON interface's)
+        ``Reform “<title>”: <value> from <ISO day>``; on a page, in the reader's words, an
+        amount as money and the day as the page writes days."""
+        value: str = change.text
+        if params.history(change.parameter).unit == "usd" and _CENTS.fullmatch(value):
+            value = Figure(Decimal(value))
+        return Message(
+            "Reform “%(title)s”: %(value)s from %(day)s",
+            title=self.title,
+            value=value,
+            day=change.start,
+        )
 
     def overlay(self) -> params.Overlay:
         by_name: dict[str, list[params.OverlayValue]] = {}
@@ -102,6 +112,9 @@ class Reform:
         doc["changes"] = [c.as_json() for c in self.changes]
         return doc
 
+
+# An amount of the JSON: digits and two decimals (``45000000.00``).
+_CENTS = re.compile(r"-?\d+\.\d{2}")
 
 # A saved reform's id at the end of its shareable address (``https://…/reforms/<id>``).
 _ADDRESS = re.compile(r"([A-Za-z0-9_-]{6,24})/?$")

@@ -117,7 +117,7 @@ def check_value(item: Field, text: str, _: Gettext = untranslated) -> str | None
             amount = parse_decimal(text, item.key, allow_negative=True)
         except InputError:
             if kind == "money":
-                return _("Write an amount in dollars, like 1234.50.")
+                return _("Write an amount in dollars, like 1,234.50.")
             return _("Write a quantity, like 5000000.")
         if amount < 0:
             return _("It cannot be negative.")
@@ -130,7 +130,7 @@ def check_value(item: Field, text: str, _: Gettext = untranslated) -> str | None
         try:
             parse_date(text, item.key)
         except InputError:
-            return _("Write a date as year-month-day, like 2026-03-02.")
+            return _('Write a date as year-month-day, like "2026-03-02".')
         return None
     if kind == "month":
         try:

@@ -8,7 +8,7 @@ from tid.rules.calculators.kit import Calculator
 from tid.rules.params import CODE_LABELS
 from tid.rules.vocab.lodging_types import EXEMPTIONS, LODGING_TYPES, act272_types
 
-_MONEY_HINT = N_("Dollars and cents, like 1234.50.")
+_MONEY_HINT = N_("Dollars and cents, like 1,234.50.")
 
 FORM = FormSpec(
     name="room-tax",

@@ -15,7 +15,7 @@ FORM = FormSpec(
     title=N_("Room tax distribution"),
     description=N_(
         "Who receives the room tax collected: per fiscal year up to 2002-03 (and FY2003-04 "
-        "up to 2003-09-08), month by month from September 2003."
+        "up to September 8, 2003), month by month from September 2003."
     ),
     citation=N_("IRC 1994 § 2051(5); Act 272-2003 § 31"),
     sections=(
@@ -64,7 +64,7 @@ FORM = FormSpec(
             ),
         ),
         Section(
-            N_("Up to 2003-09-08 (IRC 1994 § 2051)"),
+            N_("Up to September 8, 2003 (IRC 1994 § 2051)"),
             (
                 Group(
                     "collections",
@@ -82,8 +82,8 @@ FORM = FormSpec(
                     "date",
                     N_("Collections up to (FY2003-04 only)"),
                     hint=N_(
-                        "FY2003-04 is a part-year under these rules: give 2003-09-08. What "
-                        "was collected from 2003-09-09 goes as month 2003-09 above."
+                        'FY2003-04 is a part-year under these rules: give "2003-09-08". What '
+                        "was collected from September 9, 2003 goes as month 2003-09 above."
                     ),
                 ),
             ),
