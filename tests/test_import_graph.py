@@ -24,6 +24,7 @@ are not counted (every module would otherwise "import" the app factory in ``tid/
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -95,9 +96,16 @@ def _imports(module: str, path: Path, *, type_checking: bool = False) -> Iterato
             )
             yield from walk(child, inner)
 
-    yield from walk(ast.parse(path.read_text(encoding="utf-8")), True)
+    yield from walk(_parsed(path), True)
 
 
+@functools.cache
+def _parsed(path: Path) -> ast.Module:
+    """A module's syntax tree, read once by every test of the process (nothing changes it)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+@functools.cache
 def _graph(*, module_level_only: bool, type_checking: bool = False) -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {m: set() for m in MODULES}
     for module, path in MODULES.items():

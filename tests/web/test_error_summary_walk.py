@@ -20,7 +20,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
-from tests.conftest import login, make_test_app
+from tests.conftest import BACKENDS, login, make_test_app
 from tests.web.access_table import ACCESS, PUBLIC
 from tests.web.test_pseudo_locale import NOT_WALKED, ROLES, _samples
 from tid.demo import DEMO_PASSWORD
@@ -140,6 +140,14 @@ def _pages(app: Flask, role: str, values: dict[str, str]) -> Iterator[str]:
         args = {name: values[name] for name in rule.arguments if name in values}
         if set(args) == set(rule.arguments):
             yield rule.build(args, append_unknown=False)[1]
+
+
+@pytest.fixture(params=[b for b in BACKENDS if b == "sqlite"] or BACKENDS[:1])
+def backend(request: pytest.FixtureRequest) -> str:
+    """An empty required field is refused before anything is written or read back, and what
+    the page says of it no database changes: one backend (SQLite when tested), as the
+    language crawl (tests/web/test_crawl.py)."""
+    return str(request.param)
 
 
 @pytest.fixture
