@@ -22,6 +22,9 @@ FORMAT_LOCALE = {"es": "es_PR", "en": "en_US"}
 # the same text for any amount).
 _DOLLAR_LOCALES = frozenset({"es_PR", "en_US"})
 _ONLY_DOLLAR_LOCALES = set(FORMAT_LOCALE.values()) <= _DOLLAR_LOCALES
+# Whether every language writes amounts and numbers alike (the pages' filters then need not
+# ask for the reader's language).
+SAME_IN_EVERY_LANGUAGE = _ONLY_DOLLAR_LOCALES
 
 
 def format_locale(lang: str) -> str:
