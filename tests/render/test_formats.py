@@ -34,9 +34,10 @@ def test_dollars_are_written_as_babel_writes_them_in_every_language(amount: Deci
 @given(
     st.one_of(
         st.integers(min_value=-(10**18), max_value=10**18),
-        st.decimals(allow_nan=False, allow_infinity=False, places=6),
+        # Babel itself cannot round a decimal of more than 28 digits: none is a page's.
+        st.decimals(min_value=Decimal("-1e18"), max_value=Decimal("1e18"), places=6),
         st.decimals(min_value=Decimal("-1e16"), max_value=Decimal("1e16"), allow_nan=False),
-        st.decimals(allow_nan=False, allow_infinity=False),
+        st.decimals(min_value=Decimal("-1e-3"), max_value=Decimal("1e-3"), allow_nan=False),
     )
 )
 def test_numbers_are_written_as_babel_writes_them_in_every_language(
