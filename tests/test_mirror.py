@@ -129,6 +129,7 @@ TESTED_THROUGH: dict[str, tuple[str, str]] = {
     "web/errors.py": ("tests/web/test_fuzz_routes.py", "500"),
     "web/field_labels.py": ("tests/web/test_error_summary_walk.py", "data-error-summary"),
     "web/jobs.py": ("tests/jobs/test_tasks.py", "/jobs/"),
+    "web/journal_labels.py": ("tests/web/account/test_journal.py", "/journal"),
     "web/portal_account.py": ("tests/web/test_owner_account.py", "/portal/account"),
     "web/roll.py": ("tests/web/test_roll_billing.py", "/roll"),
     "cli/setup.py": ("tests/test_setup.py", '"setup"'),

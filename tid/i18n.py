@@ -85,11 +85,16 @@ def format_locale() -> str:
 
 
 def money(amount: Decimal | int | None) -> str:
-    """``$1,234.50`` (negative amounts with a minus sign)."""
+    """``$1,234.50`` (negative amounts with a minus sign): written alike in both languages,
+    so a long table's amounts do not each ask for the reader's language."""
+    if formats.SAME_IN_EVERY_LANGUAGE:
+        return formats.money(amount, "es")
     return formats.money(amount, language())
 
 
 def number(value: Decimal | int | None) -> str:
+    if formats.SAME_IN_EVERY_LANGUAGE:
+        return formats.number(value, "es")
     return formats.number(value, language())
 
 
@@ -188,11 +193,17 @@ def _kept_translations(locale: Any) -> Any:
     """The catalogs of the current ``locale``, kept on the app as Flask-Babel keeps them: a
     page renders hundreds of messages, and asking Flask-Babel for each costs more than them."""
     app_context = _cv_app.get(None)
+    if app_context is not None:  # the request's last answer, for the same locale object
+        last = app_context.g.__dict__.get("_tid_kept_translations")
+        if last is not None and last[0] is locale:
+            return last[1]
     extensions = app_context.app.extensions if app_context is not None else current_app.extensions
     kept: dict[Locale, Any] = extensions.setdefault("tid.translations", {})
     found = kept.get(locale)
     if found is None:
         found = kept[locale] = get_translations()
+    if app_context is not None:
+        app_context.g.__dict__["_tid_kept_translations"] = (locale, found)
     return found
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 from datetime import date
-from decimal import Decimal
+from decimal import ROUND_HALF_EVEN, Decimal
 
 from babel.dates import format_date
 from babel.numbers import format_currency, format_decimal, format_percent
@@ -22,6 +22,9 @@ FORMAT_LOCALE = {"es": "es_PR", "en": "en_US"}
 # the same text for any amount).
 _DOLLAR_LOCALES = frozenset({"es_PR", "en_US"})
 _ONLY_DOLLAR_LOCALES = set(FORMAT_LOCALE.values()) <= _DOLLAR_LOCALES
+# Whether every language writes amounts and numbers alike (the pages' filters then need not
+# ask for the reader's language).
+SAME_IN_EVERY_LANGUAGE = _ONLY_DOLLAR_LOCALES
 
 
 def format_locale(lang: str) -> str:
@@ -50,9 +53,30 @@ def whole_dollars(amount: Decimal, lang: str) -> str:
     )
 
 
+# Babel's decimal format for both languages' locales is ``#,##0.###`` with ``,`` grouping and
+# ``.`` for the fraction: written directly for whole numbers and ordinary decimals (a journal
+# page numbers each of its entries; tests/render/test_formats.py checks that both give the same
+# text). Anything else (a float, a decimal past a trillion) is Babel's to write.
+_THOUSANDTH = Decimal("0.001")
+_DIRECT_LIMIT = Decimal(10) ** 15
+
+
+def grouped(value: Decimal | int) -> str:
+    """``value`` as Babel's ``#,##0.###`` writes it in ``es_PR`` and ``en_US``: grouped by
+    thousands, at most three decimals rounded half to even, no trailing zeros."""
+    if type(value) is int:
+        return f"{value:,}"
+    if type(value) is Decimal and value.is_finite() and abs(value) < _DIRECT_LIMIT:
+        text = f"{value.quantize(_THOUSANDTH, ROUND_HALF_EVEN):,f}"
+        return text.rstrip("0").rstrip(".")
+    return str(format_decimal(value, locale="en_US"))
+
+
 def number(value: Decimal | int | None, lang: str) -> str:
     if value is None:
         return "—"
+    if _ONLY_DOLLAR_LOCALES:
+        return grouped(value)
     return str(format_decimal(value, locale=format_locale(lang)))
 
 

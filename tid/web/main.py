@@ -11,10 +11,12 @@ from tid.db import get_session
 from tid.services.audit_trail import audit
 from tid.web import paging
 from tid.web.access import public, require
+from tid.web.util import svg_attributes
 
 bp = Blueprint("main", __name__)
 # The pager of the templates that still include roll/_pager.html (the account pages).
 bp.add_app_template_global(paging.pager, "pager_of")
+bp.add_app_template_filter(svg_attributes, "svg_attrs")
 
 
 @bp.route("/")

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from flask import Response, g, url_for
+from markupsafe import Markup, escape
 
 from tid.app_reader import today as today
 from tid.documents.base import Document
@@ -36,6 +37,12 @@ def url_pattern(endpoint: str, key: str, **values: Any) -> Callable[[int], str]:
     if not found:
         raise ValueError(f"{endpoint}: {key} is not part of its URL")
     return lambda n: f"{head}{int(n)}{tail}"
+
+
+def svg_attributes(attrs: Mapping[str, object]) -> Markup:
+    """A chart's shape's attributes, `` name="value"`` each, escaped as the template would
+    write them one by one (a chart has hundreds of them)."""
+    return Markup("".join([f' {escape(k)}="{escape(v)}"' for k, v in attrs.items()]))
 
 
 def look_up_latest_jobs(targets: Sequence[str], kind: str) -> None:
