@@ -85,6 +85,7 @@ def assert_archival(
     if tagged:
         assert "/StructTreeRoot" in root and root["/MarkInfo"]["/Marked"]
         assert re.search(r'pdfuaid:part(="|>)1', xmp), xmp
+        assert structure_problems(data) == []  # headings, and each table's header cells
     return reader
 
 
@@ -221,3 +222,28 @@ def structure(data: bytes, *, text: bool = False) -> list[Element]:
         else:
             assert not marked
     return found
+
+
+HEADINGS = {"/H", "/H1", "/H2", "/H3", "/H4", "/H5", "/H6"}
+
+
+def structure_problems(data: bytes) -> list[str]:
+    """What keeps a document of record from reading well with a screen reader: no structure
+    tree, no heading, a table without a header cell."""
+    read = structure(data)
+    if not read:
+        return ["untagged"]
+    problems = []
+    if not any(e.kind in HEADINGS for e in read):
+        problems.append("no heading")
+    for index, element in enumerate(read):
+        if element.kind != "/Table":
+            continue
+        inside = []
+        for other in read[index + 1 :]:
+            if other.depth <= element.depth:
+                break
+            inside.append(other.kind)
+        if "/TH" not in inside:
+            problems.append(f"a table of {inside.count('/TR')} rows without a header cell")
+    return problems

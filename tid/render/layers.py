@@ -61,7 +61,8 @@ def form_xobjects(writer: Any, form_pdf: bytes) -> list[Any]:
         xobject[NameObject("/Type")] = NameObject("/XObject")
         xobject[NameObject("/Subtype")] = NameObject("/Form")
         xobject[NameObject("/BBox")] = page.mediabox
-        xobject[NameObject("/Resources")] = page["/Resources"].get_object()
+        # the pages of one layout share their resources: one object, cloned once
+        xobject[NameObject("/Resources")] = page.raw_get("/Resources")
         refs.append(writer._add_object(xobject.flate_encode().clone(writer)))
     return refs
 

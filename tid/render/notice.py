@@ -716,10 +716,7 @@ def _form_pieces(
     from pypdf import PdfReader
     from pypdf.generic import DictionaryObject, NameObject
 
-    doc = layout(notices_html([content], mode="form"))
-    names = [next(iter(page.anchors)).removeprefix("f-") for page in doc.pages]
-    form_pdf = doc.write_pdf()
-    del doc
+    names, form_pdf = _form_layout(form_key(content), content)
     refs = form_xobjects(writer, form_pdf)
     box = PdfReader(io.BytesIO(form_pdf)).pages[0].mediabox
     xobjects = DictionaryObject()
@@ -731,6 +728,18 @@ def _form_pieces(
     resources[NameObject("/XObject")] = writer._add_object(xobjects)
     resources[NameObject("/Font")] = fonts
     return pieces, box, writer._add_object(resources)
+
+
+_FORMS_KEPT = 4  # form layers a process keeps laid out (a run has one or a few)
+
+
+@functools.lru_cache(maxsize=_FORMS_KEPT)
+def _form_layout(key: tuple[Any, ...], content: NoticeContent) -> tuple[list[str], bytes]:
+    """The form layer of the notices whose form is ``key`` (``content``, one of them), a
+    block a page: each page's name and the PDF. Laid out once per process, not per chunk."""
+    doc = layout(notices_html([content], mode="form"))
+    names = [next(iter(page.anchors)).removeprefix("f-") for page in doc.pages]
+    return names, doc.write_pdf()
 
 
 def _fill_parts(operators: bytes) -> tuple[bytes, dict[str, bytes]]:
@@ -807,7 +816,7 @@ def _singles(
     for content, pages in zip(contents, placed, strict=True):
         one = PdfWriter()
         for page in pages:
-            one.add_page(page)
+            tagging.copy_page(one, page)
         finish_notice_pdf(one, notice_title(content.number), content.association_name)
         tagging.tag(one)
         out = io.BytesIO()

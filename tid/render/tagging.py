@@ -85,6 +85,18 @@ def plan(page: Any, lang: str, parts: Sequence[tuple[str, int, str]]) -> None:
     page[NameObject(PLAN)] = ArrayObject([TextStringObject(lang), items])
 
 
+def copy_page(writer: Any, page: Any) -> Any:
+    """``page`` added to ``writer``, its plan shared rather than copied (plain values)."""
+    from pypdf.generic import NameObject
+
+    kept = page.pop(PLAN, None)
+    copy = writer.add_page(page)
+    if kept is not None:
+        page[NameObject(PLAN)] = kept
+        copy[NameObject(PLAN)] = kept
+    return copy
+
+
 def wrap(writer: Any, page: Any, kind: str, mcid: int) -> None:
     """Wrap a copied page's whole content in one marked-content sequence."""
     from pypdf.generic import ArrayObject, DecodedStreamObject, NameObject
@@ -99,11 +111,12 @@ def wrap(writer: Any, page: Any, kind: str, mcid: int) -> None:
     page[NameObject("/Contents")] = ArrayObject([parts[0], *inner, parts[1]])
 
 
-def _element(kind: str, parent: Any, page_ref: Any, **values: Any) -> Any:
+def _element(kind: str, parent: Any, page_ref: Any, typed: bool = True, **values: Any) -> Any:
     from pypdf.generic import DictionaryObject, NameObject
 
     element = DictionaryObject()
-    element[NameObject("/Type")] = NameObject("/StructElem")
+    if typed:  # optional (ISO 32000-1, table 323): left out of a page's many elements
+        element[NameObject("/Type")] = NameObject("/StructElem")
     element[NameObject("/S")] = NameObject(kind)
     element[NameObject("/P")] = parent
     if page_ref is not None:
@@ -129,7 +142,8 @@ def _elements(
             values["Lang"] = TextStringObject(str(lang))
         if str(kind) == "/TH":  # the header of its row (the table's first column)
             values["A"] = _row_scope()
-        element = _element(str(kind), parent_ref, page_ref, **values)
+        leaf = int(mcid) >= 0  # a group's page is its cells' (a print file has thousands)
+        element = _element(str(kind), parent_ref, page_ref if leaf else None, False, **values)
         ref = writer._add_object(element)
         if int(mcid) >= 0:
             element[NameObject("/K")] = NumberObject(int(mcid))
