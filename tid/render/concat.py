@@ -219,6 +219,9 @@ def _copy_part(
         if number in figures:
             _mark_figure(output, copy, figures[number])
         output.put(number, copy)
+        # written once, never read again: let the reader forget it (a slice of 2,000
+        # notices holds some 300,000 structure elements)
+        reader.resolved_objects.pop((ref.generation, ref.idnum), None)
     return pages
 
 
