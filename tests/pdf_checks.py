@@ -85,6 +85,7 @@ def assert_archival(
     if tagged:
         assert "/StructTreeRoot" in root and root["/MarkInfo"]["/Marked"]
         assert re.search(r'pdfuaid:part(="|>)1', xmp), xmp
+        assert structure_problems(data) == []  # headings, and each table's header cells
     return reader
 
 
@@ -132,34 +133,83 @@ class Element:
     alt: str
     lang: str
     mcids: tuple[int, ...]
+    text: str = ""  # with ``structure(data, text=True)``: the words its marked content draws
 
 
-def structure(data: bytes) -> list[Element]:
+# The tokens of a content stream that open and close marked content, strings skipped.
+_MARKS = re.compile(rb"\((?:\\.|[^\\)])*\)|/MCID\s+(\d+)\s*>>\s*BDC\b|\b(BDC|BMC|EMC)\b", re.DOTALL)
+
+
+def _marked_texts(reader: PdfReader, index: int) -> dict[int, str]:
+    """The text each marked-content sequence of page ``index`` draws (forms it paints
+    included), whitespace runs made one space: each sequence's own bytes drawn alone on a
+    page with the page's resources, and that page's text extracted."""
+    from pypdf import PdfWriter
+    from pypdf.generic import DecodedStreamObject, NameObject
+
+    page = reader.pages[index]
+    content = page.get_contents()
+    data = content.get_data() if content is not None else b""
+    sequences: dict[int, bytes] = {}
+    open_marks: list[tuple[int, int]] = []  # (MCID or -1, where its content starts)
+    for match in _MARKS.finditer(data):
+        if match.group(1) is not None:
+            open_marks.append((int(match.group(1)), match.end()))
+        elif match.group(2) in (b"BDC", b"BMC"):
+            open_marks.append((-1, match.end()))
+        elif match.group(2) == b"EMC":
+            mcid, begin = open_marks.pop()
+            if mcid >= 0:
+                sequences[mcid] = data[begin : match.start()]
+    texts: dict[int, str] = {}
+    for mcid, ops in sequences.items():
+        writer = PdfWriter()
+        alone = writer.add_blank_page(width=page.mediabox.width, height=page.mediabox.height)
+        alone[NameObject("/Resources")] = page["/Resources"].get_object().clone(writer)
+        stream = DecodedStreamObject()
+        stream.set_data(ops)
+        alone[NameObject("/Contents")] = writer._add_object(stream)
+        texts[mcid] = " ".join((alone.extract_text() or "").split())
+    return texts
+
+
+def structure(data: bytes, *, text: bool = False) -> list[Element]:
     """The structure tree of a tagged PDF, in reading order (an untagged one: empty), after
     checking that it is marked as tagged and every page's marked content is in its
-    parent tree."""
+    parent tree; with ``text``, each element's words (those of its marked content)."""
     reader = PdfReader(io.BytesIO(data))
+    numbers = {page.indirect_reference.idnum: i for i, page in enumerate(reader.pages)}
+    texts: dict[int, dict[int, str]] = {}
     root = reader.trailer["/Root"]
     if "/StructTreeRoot" not in root:
         return []
     assert root["/MarkInfo"]["/Marked"]
     found: list[Element] = []
 
-    def walk(node: Any, depth: int) -> None:
+    def words(page: Any, mcids: tuple[int, ...]) -> str:
+        if not text or page is None or not mcids:
+            return ""
+        index = numbers[page.indirect_reference.idnum]
+        if index not in texts:
+            texts[index] = _marked_texts(reader, index)
+        return " ".join(texts[index].get(m, "") for m in mcids).strip()
+
+    def walk(node: Any, depth: int, page: Any) -> None:
         node = node.get_object()
+        page = node["/Pg"].get_object() if "/Pg" in node else page
         kids = node.get("/K")
         kids = [] if kids is None else kids if isinstance(kids, list) else [kids]
         mcids = tuple(int(k) for k in kids if isinstance(k, int))
         if "/S" in node:
             alt, lang = str(node.get("/Alt", "")), str(node.get("/Lang", ""))
-            found.append(Element(str(node["/S"]), depth, alt, lang, mcids))
+            found.append(Element(str(node["/S"]), depth, alt, lang, mcids, words(page, mcids)))
         for kid in kids:
             kid = kid.get_object() if hasattr(kid, "get_object") else kid
             if isinstance(kid, DictionaryObject) and kid.get("/Type") not in ("/MCR", "/OBJR"):
-                walk(kid, depth + 1)
+                walk(kid, depth + 1, page)
 
     tree = root["/StructTreeRoot"].get_object()
-    walk(tree, -1)
+    walk(tree, -1, None)
     parents = tree["/ParentTree"].get_object()
     nums = parents.get("/Nums") or []
     keyed = {int(nums[i]): nums[i + 1].get_object() for i in range(0, len(nums), 2)}
@@ -172,3 +222,28 @@ def structure(data: bytes) -> list[Element]:
         else:
             assert not marked
     return found
+
+
+HEADINGS = {"/H", "/H1", "/H2", "/H3", "/H4", "/H5", "/H6"}
+
+
+def structure_problems(data: bytes) -> list[str]:
+    """What keeps a document of record from reading well with a screen reader: no structure
+    tree, no heading, a table without a header cell."""
+    read = structure(data)
+    if not read:
+        return ["untagged"]
+    problems = []
+    if not any(e.kind in HEADINGS for e in read):
+        problems.append("no heading")
+    for index, element in enumerate(read):
+        if element.kind != "/Table":
+            continue
+        inside = []
+        for other in read[index + 1 :]:
+            if other.depth <= element.depth:
+                break
+            inside.append(other.kind)
+        if "/TH" not in inside:
+            problems.append(f"a table of {inside.count('/TR')} rows without a header cell")
+    return problems

@@ -136,11 +136,8 @@ def test_each_owners_notice_is_tagged_in_its_languages_with_the_qr_codes_text() 
     result = notice_pdf.render_notices([fits, flowing], workers=1)
     assert_archival(result.notices[0].pdf, lang="es")
     fixed = structure(result.notices[0].pdf)
-    # A section a page in its language; the owner's values first, the QR code with words a
-    # screen reader says, then the form's text.
     sections = [e for e in fixed if e.kind == "/Sect"]
     assert [s.lang for s in sections] == ["es", "en"]
-    assert [e.kind for e in fixed if e.depth == 2] == ["/P", "/Figure", "/Div", "/P", "/Div"]
     (figure,) = [e for e in fixed if e.kind == "/Figure"]
     assert figure.alt == f"Código QR del portal del dueño: {fits.portal_url}"
     # The flowing layout: every page a section, the English ones in English.
@@ -148,5 +145,123 @@ def test_each_owners_notice_is_tagged_in_its_languages_with_the_qr_codes_text() 
     flowed = [e for e in structure(result.notices[1].pdf) if e.kind == "/Sect"]
     assert len(flowed) == pages and {s.lang for s in flowed} == {"es", "en"}
     assert flowed[0].lang == "es" and flowed[-1].lang == "en"
-    # The print file, joined a slice at a time, is not tagged.
-    assert structure(result.merged) == []
+
+
+def _sides(data: bytes) -> list[list[tuple[str, int, str, str]]]:
+    """Each page's elements under its section, in reading order: (kind, depth below the
+    section, language, the words of its marked content)."""
+    sides: list[list[tuple[str, int, str, str]]] = []
+    for element in structure(data, text=True):
+        if element.kind == "/Sect":
+            sides.append([])
+        elif element.depth > 1:
+            sides[-1].append((element.kind, element.depth - 2, element.lang, element.text))
+    return sides
+
+
+def _table(side: list[tuple[str, int, str, str]]) -> list[tuple[str, str]]:
+    """The table's rows read back: (header cell, cell)."""
+    cells = [(kind, text) for kind, _depth, _lang, text in side if kind in ("/TH", "/TD")]
+    assert [kind for kind, _text in cells] == ["/TH", "/TD"] * (len(cells) // 2)
+    return [(cells[i][1], cells[i + 1][1]) for i in range(0, len(cells), 2)]
+
+
+def test_a_notice_reads_in_order_its_title_table_sections_and_qr_code_in_both_languages() -> None:
+    """A screen reader reads an owner's notice as it is laid out: on the Spanish page the
+    sender, the owner's number, the QR code (its words), the portal and the address, then the
+    title, the facts as a table whose labels are its header cells, each section under its
+    heading, the lien and the foot; the English page likewise, in English."""
+    content = notice_pdf.NoticeContent(**{**_notices()[0].__dict__, "remailing_of": "2025-000001"})
+    assert notice_pdf.fits_fixed_layout(content)
+    data = notice_pdf.render_notices([content], workers=1).notices[0].pdf
+    spanish, english = _sides(data)
+    depth_zero = [(kind, lang) for kind, depth, lang, _text in spanish if depth == 0]
+    assert depth_zero == [
+        ("/P", ""),
+        ("/P", ""),
+        ("/P", "en"),
+        ("/P", ""),
+        ("/Figure", ""),
+        ("/P", ""),
+        ("/P", ""),
+        ("/H1", ""),
+        ("/P", ""),
+        ("/P", ""),
+        ("/Table", ""),
+        ("/H2", ""),
+        ("/P", ""),
+        ("/H2", ""),
+        ("/P", ""),
+        ("/P", ""),
+        ("/P", ""),
+        ("/P", ""),
+        ("/P", "en"),
+    ]
+    said = {i: text for i, (_k, depth, _l, text) in enumerate(spanish) if depth == 0}
+    words = [said[i] for i in sorted(said)]
+    assert words[0].startswith(content.sender_name)
+    assert (words[1], words[2]) == ("CORREO CERTIFICADO", "CERTIFIED MAIL")
+    assert words[3] == f"Aviso {content.number}"
+    assert "Portal del dueño" in words[5] and content.access_code in words[5]
+    assert words[6].startswith(content.owner_name) and "Cataño PR 00962" in words[6]
+    assert words[7] == "AVISO DE DERRAMA — Distrito"
+    assert words[9] == "Este aviso reemplaza el aviso 2025-000001, que fue devuelto."
+    assert (words[11], words[12]) == ("Cómo se calculó la cantidad", content.explanation)
+    assert (words[13], words[14]) == ("Cómo pagar", content.how_to_pay)
+    assert words[15] == f"Con su pago indique el número de aviso {content.number}."
+    assert words[18] == "English version on the next page."
+    assert _table(spanish) == [
+        ("Distrito", "Distrito (San Juan)"),
+        (
+            "Ordenanza municipal",
+            "Núm. 12, emitida el 20 de noviembre de 2025, aprobada por el alcalde el 1 de "
+            "diciembre de 2025; vigencia de 5 años",
+        ),
+        ("Propiedad", f"Número de catastro {content.cadastral_number} {content.property_address}"),
+        ("Dueño", content.owner_name),
+        ("Periodo", "Año fiscal 2025-26"),
+        ("Cantidad a pagar", amount_text(content.amount)),
+        ("Fecha de vencimiento", "30 de abril de 2026"),
+    ]
+    kinds = [kind for kind, depth, _lang, _text in english if depth == 0]
+    assert kinds == ["/H1", "/P", "/P", "/Table", "/H2", "/P", "/H2", "/P", "/P", "/P", "/P", "/P"]
+    said = {i: text for i, (_k, depth, _l, text) in enumerate(english) if depth == 0}
+    words = [said[i] for i in sorted(said)]
+    assert words[0] == "IMPOST NOTICE — Distrito"
+    assert words[2] == "This notice replaces notice 2025-000001, which was returned."
+    assert (words[4], words[6]) == ("How the amount was computed", "How to pay")
+    assert words[-1] == f"{content.association_name} · {content.number}"
+    assert [row[0] for row in _table(english)] == [
+        "District",
+        "Municipal ordinance",
+        "Property",
+        "Owner",
+        "Period",
+        "Amount due",
+        "Due date",
+    ]
+    assert _table(english)[5:] == [
+        ("Amount due", amount_text(content.amount)),
+        ("Due date", "April 30, 2026"),
+    ]
+
+
+def test_the_print_file_keeps_each_notices_structure_across_its_chunks() -> None:
+    """The print file of a run of several chunks reads every notice's pages in order, each
+    in its language, with its table and QR code (its blank pages have nothing to read)."""
+    contents = _notices()[:3]
+    result = notice_pdf.render_notices(contents, workers=1, chunk_size=1)
+    assert result.chunk_sizes == [1, 1, 1]
+    assert_archival(result.merged, lang="es")
+    read = structure(result.merged, text=True)
+    sections = [e for e in read if e.kind == "/Sect"]
+    assert [s.lang for s in sections] == ["es", "en"] * 3
+    titles = [e.text for e in read if e.kind == "/H1"]
+    assert titles == ["AVISO DE DERRAMA — Distrito", "IMPOST NOTICE — Distrito"] * 3
+    owners = [
+        e.text for e in read if e.kind == "/TD" and e.text in {c.owner_name for c in contents}
+    ]
+    assert owners == [c.owner_name for c in contents for _side in ("es", "en")]
+    assert [e.alt for e in read if e.kind == "/Figure"] == [
+        f"Código QR del portal del dueño: {c.portal_url}" for c in contents
+    ]

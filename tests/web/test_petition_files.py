@@ -18,7 +18,7 @@ from sqlmodel import Session, col, select
 
 from tests import legislature_files as files
 from tests.conftest import People, login
-from tests.pdf_checks import structure
+from tests.pdf_checks import structure, structure_problems
 from tid.config import archive_dir
 from tid.jobs import tasks
 from tid.models import (
@@ -465,7 +465,7 @@ def test_the_crim_letter_is_written_sent_and_acknowledged(
     assert "Ordenanza firmada" in reader.pages[1].extract_text()
     # Joined, the letter keeps its structure; the signed ordinance's page is a figure.
     read = structure(data)
-    assert {"/H1", "/P"} <= {e.kind for e in read}
+    assert {"/H1", "/P"} <= {e.kind for e in read} and structure_problems(data) == []
     assert [e.alt for e in read if e.kind == "/Figure"] == [
         "La ordenanza según se firmó, página 1 de 1"
     ]

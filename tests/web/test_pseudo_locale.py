@@ -52,7 +52,7 @@ from sqlmodel import Session, col, select
 
 from tests.calc_documents import DOCUMENTS
 from tests.conftest import BACKENDS, login, make_test_app
-from tests.pdf_checks import page_text
+from tests.pdf_checks import page_text, structure_problems
 from tests.web.access_table import ACCESS, PUBLIC, SAMPLE_VALUES
 from tid.demo import DEMO_PASSWORD, portal_sample
 from tid.jobs import tasks
@@ -507,6 +507,11 @@ NOT_WALKED = {
 }
 
 
+# The documents met that do not read as headings and tables yet: the PS Form 3877 drawn
+# over its grid reads as its lines and the form's captions, no heading of its own.
+NOT_STRUCTURED: dict[str, list[str]] = {"notices.batch_manifest": ["no heading"]}
+
+
 def _gets(app: Flask) -> Iterator[Any]:
     for rule in app.url_map.iter_rules():
         if "GET" in (rule.methods or ()) and rule.endpoint not in NOT_WALKED:
@@ -534,6 +539,7 @@ class Walk:
         self.seen: set[str] = set()
         self.documents_seen: set[str] = set()
         self.contexts: dict[str, list[str]] = {}
+        self.pdfs: dict[str, bytes] = {}  # the first PDF of each endpoint
 
     def check(self, endpoint: str, response: Any, where: str) -> None:
         assert response.status_code == 200, (where, response.status_code)
@@ -541,6 +547,8 @@ class Walk:
             if endpoint in self.documents_seen:
                 return
             self.documents_seen.add(endpoint)
+            if response.mimetype == "application/pdf":
+                self.pdfs[endpoint] = response.get_data()
         self.seen.add(endpoint)
         if endpoint in BILINGUAL_DOCUMENTS:
             reader = PdfReader(io.BytesIO(response.get_data()))
@@ -736,6 +744,12 @@ def test_every_page_pdf_and_csv_speaks_only_from_the_catalogs(pseudo_app: Flask)
         walk.check(
             "calc.download_csv", client.post(f"/calc/{name}/csv", data={"document": body}), name
         )
+
+    # Every document met is tagged for a screen reader: headings, each table's header cells.
+    assert {"account.statement_pdf", "reforms.note", "notices.notice_pdf"} <= set(walk.pdfs)
+    untagged = {e: structure_problems(pdf) for e, pdf in walk.pdfs.items()}
+    untagged = {e: problems for e, problems in untagged.items() if problems}
+    assert untagged == NOT_STRUCTURED, untagged
 
     unwalked = {r.endpoint for r in rules} - walk.seen
     unwalked -= {"portal.notices", "portal.download", "portal_email.settings", "roll.preview"}

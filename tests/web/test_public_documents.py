@@ -17,6 +17,7 @@ from pypdf import PdfReader
 from sqlmodel import Session, select
 
 from tests.conftest import login
+from tests.pdf_checks import structure_problems
 from tests.web.test_public_privacy import _secrets
 from tid.demo import ACCOUNT_DISTRICT, ACCOUNT_USER, DEMO_PASSWORD
 from tid.models import ArchivedDocument, AuditEvent, District, PublishedDocument
@@ -65,6 +66,7 @@ def test_a_published_statement_downloads_as_archived_and_a_withdrawn_one_nowhere
     assert hashlib.sha256(download.data).hexdigest() == record.sha256
     assert download.data == bytes(archived.content)
     assert download.headers["X-Content-SHA256"] == record.sha256
+    assert structure_problems(download.data) == []  # headings, each table's header cells
     text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(download.data)).pages)
     st = audit_statement.statement(session=session, district_id=d, fy=parse_fiscal_year("2025-26"))
     assert formats.money(st.closing_balance, "es") in text

@@ -149,7 +149,7 @@ def test_a_saved_reform_is_public_and_names_no_one(
     assert as_json["changes"][0] == {"parameter": LOTTERY, "from": "2024-07-01", "value": "0.40"}
     note = anonymous.get(f"/reforms/{public_id}/note.pdf")
     assert note.status_code == 200 and note.mimetype == "application/pdf"
-    assert_archival(note.data, lang="es")
+    assert_archival(note.data, lang="es", tagged=True)
     text = re.sub(
         r"\s+",
         " ",
@@ -249,7 +249,7 @@ def test_the_fund_municipality_by_municipality(
     assert len(lines) == 79 and "nventad" in lines[1]
     pdf = anonymous.get(f"/reforms/{public_id}/fund?format=pdf")
     assert pdf.mimetype == "application/pdf"
-    assert_archival(pdf.data, lang="es")
+    assert_archival(pdf.data, lang="es", tagged=True)
 
 
 def test_the_fund_from_a_csv_names_the_bad_row(client: FlaskClient, people: People) -> None:
@@ -322,7 +322,7 @@ def test_the_room_tax_and_excise_recipients_side_by_side(
         )
         pdf = anonymous.post(f"/reforms/{public_id}/calc/{name}/pdf", data=body)
         assert pdf.mimetype == "application/pdf"
-        assert_archival(pdf.data, lang="es")
+        assert_archival(pdf.data, lang="es", tagged=True)
     # An unknown reform is refused next to its field, the rest of the form kept.
     page = anonymous.post(
         "/calc/excise-allocation", data={**FORM_DATA["excise-allocation"], "reform": "nope-nope"}

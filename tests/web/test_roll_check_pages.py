@@ -83,7 +83,7 @@ def test_the_association_answers_signs_and_the_clerk_reads(
     statement = session.exec(select(RollStatement)).one()
     pdf = client.get(f"/roll/{d}/statements/{statement.id}.pdf")
     assert pdf.status_code == 200
-    assert_archival(pdf.data, lang="es", author="Asociación del Viejo San Juan")
+    assert_archival(pdf.data, lang="es", author="Asociación del Viejo San Juan", tagged=True)
     said = pdf_text(pdf.data)
     assert statement.reference in said and "Ana Torres" in said
     assert statement.code[:4] in said  # the verification code, as printed

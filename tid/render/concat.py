@@ -9,7 +9,8 @@ number of slices. The result is identified as PDF/A-2u as :func:`tid.render.pdfa
 identifies the documents pypdf writes: ``/Lang``, the information dictionary and the XMP
 metadata with the same title and author, the sRGB output intent and the file identifier.
 The parts' structure trees are joined into one (a tagged letter stays tagged once the signed
-ordinance follows it, whose scanned pages can be read as figures).
+ordinance follows it, whose scanned pages can be read as figures; a notice run's print file
+keeps every notice's structure).
 
 This module imports neither Flask nor the database.
 """
@@ -17,6 +18,7 @@ This module imports neither Flask nor the database.
 from __future__ import annotations
 
 import hashlib
+import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,8 +56,6 @@ class _Output:
 
     def put(self, number: int, obj: Any) -> None:
         """Write ``obj`` (a pypdf object whose references are already this file's)."""
-        import io
-
         self.offsets[number] = self.written
         body = io.BytesIO()
         obj.write_to_stream(body)
@@ -111,12 +111,15 @@ def _number_tree(node: Any) -> list[tuple[int, Any]]:
 
 # Long: the copy of a part's pages and of its structure tree share the one renumbering.
 def _copy_part(
-    output: _Output, path: Path, structure: _Structure, figure_alt: Callable[[int], str] | None
+    output: _Output,
+    path: Path | bytes,
+    structure: _Structure,
+    figure_alt: Callable[[int], str] | None,
 ) -> list[int]:
-    """Write the pages of the PDF at ``path`` and every object they reach, and its
-    structure tree's elements under ``structure``'s root; an untagged part's pages, with
-    ``figure_alt``, are each read as one figure (its alternative text by the page's number
-    in the part). Returns the pages' new numbers, in order."""
+    """Write the pages of the PDF at ``path`` (or of those bytes) and every object they
+    reach, and its structure tree's elements under ``structure``'s root; an untagged part's
+    pages, with ``figure_alt``, are each read as one figure (its alternative text by the
+    page's number in the part). Returns the pages' new numbers, in order."""
     from pypdf import PdfReader
     from pypdf.generic import (
         ArrayObject,
@@ -127,7 +130,7 @@ def _copy_part(
         StreamObject,
     )
 
-    reader = PdfReader(str(path))
+    reader = PdfReader(io.BytesIO(path) if isinstance(path, bytes) else str(path))
     numbers: dict[tuple[int, int], int] = {}
     waiting: list[IndirectObject] = []
     catalog: Any = reader.trailer["/Root"].get_object()
@@ -171,7 +174,7 @@ def _copy_part(
     for page in reader.pages:
         ref = page.indirect_reference
         if ref is None:
-            raise ValueError(f"{path}: a page that is not an indirect object")
+            raise ValueError("a part's page that is not an indirect object")
         pages.append(renumbered(ref).idnum)
         for name in _INHERITED:
             if name not in page:
@@ -197,7 +200,14 @@ def _copy_part(
         structure.kids.extend(translated(kid) for kid in kids)
         entries = _number_tree(tree["/ParentTree"]) if "/ParentTree" in tree else []
         for key, value in entries:
-            structure.nums.append((key + offset, translated(value)))
+            # a page's array of elements written now, only its reference kept: the joined
+            # parent tree of 20,000 notices holds one reference a page, not every element's
+            value = translated(value)
+            if isinstance(value, ArrayObject):
+                number = output.reserve()
+                output.put(number, value)
+                value = _ref(number)
+            structure.nums.append((key + offset, value))
         last = max((key for key, _value in entries), default=-1)
         structure.next_key = max(offset + last + 1, offset + int(tree.get("/ParentTreeNextKey", 0)))
         for role, standard in (tree.get("/RoleMap") or {}).items():
@@ -209,6 +219,9 @@ def _copy_part(
         if number in figures:
             _mark_figure(output, copy, figures[number])
         output.put(number, copy)
+        # written once, never read again: let the reader forget it (a slice of 2,000
+        # notices holds some 300,000 structure elements)
+        reader.resolved_objects.pop((ref.generation, ref.idnum), None)
     return pages
 
 
@@ -244,7 +257,7 @@ def _mark_figure(output: _Output, page: Any, key: int) -> None:
 
 
 def concatenate(
-    parts: Sequence[Path],
+    parts: Sequence[Path | bytes],
     out: BinaryIO,
     *,
     title: str,
@@ -253,15 +266,16 @@ def concatenate(
     languages: Sequence[str] = ("es", "en"),
     figure_alt: Callable[[int], str] | None = None,
 ) -> int:
-    """Write the pages of the PDFs ``parts``, in order, to ``out`` as one PDF/A-2u
-    document, one part in memory at a time; returns the number of pages.
+    """Write the pages of the PDFs ``parts`` (files, or bytes already in memory), in order,
+    to ``out`` as one PDF/A-2u document, one part in memory at a time; returns the number
+    of pages.
 
     The structure trees of tagged parts are joined into the document's (their parent
     trees' keys moved past the earlier parts'), so that a tagged document stays tagged
     once joined; with ``figure_alt``, each page of an untagged part is read as one figure
     with the alternative text ``figure_alt`` gives for its page's number in its part (a
     signed ordinance's scanned pages). Without a tagged part and ``figure_alt``, the
-    document is untagged (a notice run's print file)."""
+    document is untagged. A notice run's print file, its slices tagged, is tagged."""
     from pypdf.generic import (
         ArrayObject,
         DictionaryObject,
@@ -342,8 +356,10 @@ def _write_tree(output: _Output, structure: _Structure, catalog: Any) -> None:
     catalog[NameObject("/MarkInfo")] = mark_info
 
 
-def _file_digest(path: Path) -> bytes:
-    """The SHA-256 of a file, read a megabyte at a time."""
+def _file_digest(path: Path | bytes) -> bytes:
+    """The SHA-256 of a file, read a megabyte at a time (or of the bytes given)."""
+    if isinstance(path, bytes):
+        return hashlib.sha256(path).digest()
     digest = hashlib.sha256()
     with path.open("rb") as f:
         while chunk := f.read(1 << 20):

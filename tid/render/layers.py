@@ -61,7 +61,8 @@ def form_xobjects(writer: Any, form_pdf: bytes) -> list[Any]:
         xobject[NameObject("/Type")] = NameObject("/XObject")
         xobject[NameObject("/Subtype")] = NameObject("/Form")
         xobject[NameObject("/BBox")] = page.mediabox
-        xobject[NameObject("/Resources")] = page["/Resources"].get_object()
+        # the pages of one layout share their resources: one object, cloned once
+        xobject[NameObject("/Resources")] = page.raw_get("/Resources")
         refs.append(writer._add_object(xobject.flate_encode().clone(writer)))
     return refs
 
@@ -177,6 +178,37 @@ def filled_page(
             data += tagging.marked("Figure", 2, qr)
             parts.insert(1, ("Figure", 2, qr_alt))
         tagging.plan(page, lang, parts)
+    if english:
+        data = _ENGLISH_OPEN + data + _ENGLISH_CLOSE
+    stream = DecodedStreamObject()
+    stream.set_data(data)
+    page[NameObject("/Contents")] = writer._add_object(stream.flate_encode())
+    return page
+
+
+def composed_page(
+    writer: Any,
+    box: Any,
+    resources: Any,
+    parts: Sequence[Any],
+    *,
+    lang: str,
+    english: bool = False,
+    before: bytes = b"",
+) -> Any:
+    """A new page of ``writer`` drawing ``parts`` (tid/render/tagging.py ``Part``: pieces of
+    the form layer and of the fill layer in reading order, each the element it is) with the
+    shared ``resources``; ``before`` (drawing nothing, a layer's opening state) comes first
+    as an artifact."""
+    from pypdf.generic import DecodedStreamObject, NameObject
+
+    from tid.render import tagging
+
+    page = writer.add_blank_page(width=box.width, height=box.height)
+    page[NameObject("/Resources")] = resources
+    data = (b"/Artifact BMC\n" + before + b"\nEMC\n" if before else b"") + tagging.compose(
+        page, lang, parts
+    )
     if english:
         data = _ENGLISH_OPEN + data + _ENGLISH_CLOSE
     stream = DecodedStreamObject()

@@ -23,10 +23,14 @@ pages of legal text, drawing, PDF writing and font subsetting (about 0.2 s of CP
   right-hand page), merged at the end with pypdf;
 - every PDF is PDF/A-2u (tid/render/pdfa.py): Spanish (``/Lang es``), the English page marked as
   English (marked content with ``/Lang (en)``), the association as author. Each owner's notice
-  is tagged (tid/render/tagging.py): a section a page in its language, the owner's values,
-  the QR code with its alternative text, then the form's text, each one element (the form
-  layer is a Form XObject drawn whole, so its headings and table are not elements of their
-  own); the print file, joined a slice at a time, is not tagged.
+  and the print file are tagged (tid/render/tagging.py): a section a page in its language,
+  read top to bottom as a screen reader should — the form layer is laid out a block a page
+  (``_form_pieces``), each block a Form XObject, and the owner's values are drawn each after
+  its mark (``_fill_parts``), so that a page draws the blocks and values in reading order,
+  each the element it is (``_side_parts``): the title and the sections' headings, the facts
+  as a table whose labels are its header cells, paragraphs, the QR code as a figure with its
+  alternative text. The print file keeps each notice's structure when its chunks and
+  slices are joined (tid/render/concat.py).
 
 Every word a notice prints is a catalog message (tid/translations): the Spanish page's from
 the Spanish catalog and the English page's from the English one, whatever the reader's
@@ -71,10 +75,10 @@ from tid.render.layers import (
     Text,
     amount_text,
     block,
+    composed_page,
     data_only_fetcher,
     draw,
     env,
-    filled_page,
     fits_items,
     form_xobjects,
     layout,
@@ -484,11 +488,16 @@ def _page_ranges(pages: Sequence[Any], count: int, *, english: bool = False) -> 
 def _fill_items(n: NoticeContent, side: str) -> list[Text | None]:
     """What the owner's notice prints on one side, wrapped to its places; an item that cannot
     be drawn is None, and one that needs more lines than its place holds does not fit."""
+    return [item for _name, item in _fill_named(n, side)]
+
+
+def _fill_named(n: NoticeContent, side: str) -> list[tuple[str, Text | None]]:
+    """:func:`_fill_items` by their names in the notice's reading order (:func:`_side_parts`)."""
     g = geometry()[side]
     row = g["row"]
     value_left, value_width = 197.0, 368.0
     es = side == "es"
-    items: list[Text | None] = []
+    items: list[tuple[str, Text | None]] = []
     if es:
         url_lines = wrap_parts(url_parts(n.portal_url), "/TidH", 7, 133)
         portal = (
@@ -506,35 +515,40 @@ def _fill_items(n: NoticeContent, side: str) -> list[Text | None]:
             )
         )
         items += [
-            block(440, 62, say(side, NOTICE, number=n.number), 129, 8.2, 10, "/TidHB"),
-            Text(436, 78, (say(side, OWNERS_PORTAL),), 7, 8.6, "/TidHB"),
-            None if url_lines is None else Text(436, 86.6, portal, 7, 8.6, max_lines=7),
-            block(436, 88 + 8.6 * len(portal), n.access_code, 133, 10, 12, "/TidCB"),
-            address,
+            ("number", block(440, 62, say(side, NOTICE, number=n.number), 129, 8.2, 10, "/TidHB")),
+            ("portal_head", Text(436, 78, (say(side, OWNERS_PORTAL),), 7, 8.6, "/TidHB")),
+            ("portal", None if url_lines is None else Text(436, 86.6, portal, 7, 8.6, max_lines=7)),
+            ("code", block(436, 88 + 8.6 * len(portal), n.access_code, 133, 10, 12, "/TidCB")),
+            ("address", address),
         ]
     if n.remailing_of:
         text = say(side, REPLACES, number=n.remailing_of)
-        items.append(block(43, g["remail"], text, 526, font="/TidHB"))
+        items.append(("remail", block(43, g["remail"], text, 526, font="/TidHB")))
     cadastral = say(side, CADASTRAL, number=n.cadastral_number)
     due = _day(n.due_on, LOCALES[side])
     reference = say(side, QUOTE_NUMBER, number=n.number)
     explanation = (n.explanation_es or n.explanation) if es else n.explanation
+    big = (11, 13, "/TidHB")
     items += [
-        block(
-            value_left,
-            row["property"] + 2,
-            f"{cadastral}\n{n.property_address}",
-            value_width,
-            max_lines=2,
+        (
+            "property",
+            block(
+                value_left,
+                row["property"] + 2,
+                f"{cadastral}\n{n.property_address}",
+                value_width,
+                max_lines=2,
+            ),
         ),
-        block(value_left, row["owner"] + 2, n.owner_name, value_width, max_lines=2),
-        block(value_left, row["amount"] + 2, amount_text(n.amount), value_width, 11, 13, "/TidHB"),
-        block(value_left, row["due"] + 2, due, value_width, 11, 13, "/TidHB"),
-        block(43, g["explanation"], explanation, 526, 7.8, 9.6, max_lines=7),
-        block(43, g["reference"], reference, 526),
+        ("owner", block(value_left, row["owner"] + 2, n.owner_name, value_width, max_lines=2)),
+        ("amount", block(value_left, row["amount"] + 2, amount_text(n.amount), value_width, *big)),
+        ("due", block(value_left, row["due"] + 2, due, value_width, *big)),
+        ("explanation", block(43, g["explanation"], explanation, 526, 7.8, 9.6, max_lines=7)),
+        ("reference", block(43, g["reference"], reference, 526)),
     ]
     if not es:
-        items.append(block(43, g["number"], f"{n.association_name} · {n.number}", 526, 7, 8.6))
+        line = f"{n.association_name} · {n.number}"
+        items.append(("number", block(43, g["number"], line, 526, 7, 8.6)))
     return items
 
 
@@ -556,7 +570,7 @@ def render_chunk(
     fill = _fitting_fills(contents)
     flowing_pages = _flowing_pages(contents, [i for i in range(len(contents)) if i not in fill])
     drawn, fonts, fill_page = _drawn_fills(writer, fill)
-    forms: dict[tuple[Any, ...], tuple[list[tuple[str, Any]], Any]] = {}
+    forms: dict[tuple[Any, ...], tuple[dict[str, bytes], Any, Any]] = {}
     placed: list[list[Any]] = []
     for i, content in enumerate(contents):
         if i in flowing_pages:
@@ -568,25 +582,26 @@ def render_chunk(
             last_box = pages[-1].mediabox
             writer.add_blank_page(width=last_box.width, height=last_box.height)
     singles = _singles(contents, placed, tick)
-    # The print file is joined a chunk and a slice at a time: untagged (each owner's own
-    # notice, the document of record, is the tagged one).
-    tagging.strip(writer)
+    # The print file keeps every notice's structure (its blank pages have none): the joins
+    # of chunks and slices keep the parts' trees (tid/render/concat.py).
+    tagging.tag(writer)
     finish_notice_pdf(writer, print_title(), contents[0].association_name if contents else "")
     merged = io.BytesIO()
     writer.write(merged)
     return singles, merged.getvalue(), len(writer.pages)
 
 
-def _fitting_fills(
-    contents: Sequence[NoticeContent],
-) -> dict[int, tuple[list[Text], list[Text]]]:
+Named = list[tuple[str, Text]]  # the owner's values of a side, by their names
+
+
+def _fitting_fills(contents: Sequence[NoticeContent]) -> dict[int, tuple[Named, Named]]:
     """The owner's values of each notice that fits the fixed layout, Spanish then English."""
-    fill: dict[int, tuple[list[Text], list[Text]]] = {}
+    fill: dict[int, tuple[Named, Named]] = {}
     for i, n in enumerate(contents):
         if _form_fits(n):
-            es, en = _fill_items(n, "es"), _fill_items(n, "en")
-            if fits_items(es) and fits_items(en):
-                fill[i] = ([x for x in es if x], [x for x in en if x])
+            es, en = _fill_named(n, "es"), _fill_named(n, "en")
+            if fits_items([x for _k, x in es]) and fits_items([x for _k, x in en]):
+                fill[i] = ([(k, x) for k, x in es if x], [(k, x) for k, x in en if x])
     return fill
 
 
@@ -608,11 +623,18 @@ def _flowing_pages(
     return found
 
 
+# Before each of the owner's values in the drawn fill layer (a comment: it draws nothing),
+# so that each value is read as the element it is (:func:`_fill_parts`).
+_FILL_MARK = "%TidValue "
+_FILL_SPLIT = re.compile(rb"%TidValue (\w+)\r?\n")
+
+
 def _drawn_fills(
-    writer: Any, fill: dict[int, tuple[list[Text], list[Text]]]
+    writer: Any, fill: dict[int, tuple[Named, Named]]
 ) -> tuple[Any, Any, dict[int, int]]:
-    """The owner's values of the fitting notices drawn by ReportLab, a page a side: the drawn
-    PDF, its fonts as the writer's resource, and each notice's first drawn page."""
+    """The owner's values of the fitting notices drawn by ReportLab, a page a side (each
+    value after its mark): the drawn PDF, its fonts as the writer's resource, and each
+    notice's first drawn page."""
     from pypdf import PdfReader
 
     if not fill:
@@ -623,7 +645,9 @@ def _drawn_fills(
     for i, sides in fill.items():
         fill_page[i] = canvas.getPageNumber() - 1
         for items in sides:
-            draw(canvas, items, 792)
+            for name, item in items:
+                canvas.addLiteral(f"{_FILL_MARK}{name}")
+                draw(canvas, [item], 792)
             canvas.showPage()
     canvas.save()
     drawn = PdfReader(buffer)
@@ -644,44 +668,140 @@ def _place_flowing(writer: Any, reader: Any, indexes: list[int], english_from: i
 
 def _place_form(
     writer: Any,
-    forms: dict[tuple[Any, ...], tuple[list[tuple[str, Any]], Any]],
+    forms: dict[tuple[Any, ...], tuple[dict[str, bytes], Any, Any]],
     content: NoticeContent,
     drawing: tuple[Any, Any, int],
 ) -> list[Any]:
-    """A fitting notice's two pages: the form layer (laid out once per form, kept in
-    ``forms``) with the owner's drawn values over it, and the QR code on the Spanish side."""
-    from pypdf import PdfReader
-
+    """A fitting notice's two pages: the form layer's blocks (laid out once per form, kept
+    in ``forms``) and the owner's drawn values, in reading order, each the element it is,
+    and the QR code on the Spanish side."""
     drawn, fonts, first = drawing
     key = form_key(content)
     if key not in forms:
-        form_pdf = layout(notices_html([content], mode="form")).write_pdf()
-        refs = form_xobjects(writer, form_pdf)
-        box = PdfReader(io.BytesIO(form_pdf)).pages[0].mediabox
-        forms[key] = ([(f"/TidForm{len(forms)}x{k}", r) for k, r in enumerate(refs)], box)
-    xobjects, box = forms[key]
+        forms[key] = _form_pieces(writer, content, fonts, len(forms))
+    pieces, box, resources = forms[key]
     height = float(box.height)
+    es_before, es_values = _fill_parts(page_operators(drawn, first))
+    en_before, en_values = _fill_parts(page_operators(drawn, first + 1))
+    qr = qr_pdf_operators(content.portal_url, height)
+    qr_alt = say("es", QR_ALT, url=content.portal_url)
     return [
-        filled_page(
+        composed_page(
             writer,
-            xobjects[0],
             box,
-            fonts,
-            page_operators(drawn, first),
+            resources,
+            _side_parts("es", pieces, es_values, qr=qr, qr_alt=qr_alt),
             lang="es",
-            qr=qr_pdf_operators(content.portal_url, height),
-            qr_alt=say("es", QR_ALT, url=content.portal_url),
+            before=es_before,
         ),
-        filled_page(
+        composed_page(
             writer,
-            xobjects[1],
             box,
-            fonts,
-            page_operators(drawn, first + 1),
-            english=True,
+            resources,
+            _side_parts("en", pieces, en_values),
             lang="en",
+            english=True,
+            before=en_before,
         ),
     ]
+
+
+def _form_pieces(
+    writer: Any, content: NoticeContent, fonts: Any, index: int
+) -> tuple[dict[str, bytes], Any, Any]:
+    """The form layer of ``content``'s batch laid out once, a block a page (named by its id,
+    "es-title"), each block a Form XObject of ``writer``: the operators that draw each, the
+    page's box and the resources every page of this form shares (the blocks, the fill's
+    fonts)."""
+    from pypdf import PdfReader
+    from pypdf.generic import DictionaryObject, NameObject
+
+    names, form_pdf = _form_layout(form_key(content), content)
+    refs = form_xobjects(writer, form_pdf)
+    box = PdfReader(io.BytesIO(form_pdf)).pages[0].mediabox
+    xobjects = DictionaryObject()
+    pieces: dict[str, bytes] = {}
+    for k, (name, ref) in enumerate(zip(names, refs, strict=True)):
+        xobjects[NameObject(f"/TidForm{index}x{k}")] = ref
+        pieces[name] = f"q /TidForm{index}x{k} Do Q\n".encode()
+    resources = DictionaryObject()
+    resources[NameObject("/XObject")] = writer._add_object(xobjects)
+    resources[NameObject("/Font")] = fonts
+    return pieces, box, writer._add_object(resources)
+
+
+_FORMS_KEPT = 4  # form layers a process keeps laid out (a run has one or a few)
+
+
+@functools.lru_cache(maxsize=_FORMS_KEPT)
+def _form_layout(key: tuple[Any, ...], content: NoticeContent) -> tuple[list[str], bytes]:
+    """The form layer of the notices whose form is ``key`` (``content``, one of them), a
+    block a page: each page's name and the PDF. Laid out once per process, not per chunk."""
+    doc = layout(notices_html([content], mode="form"))
+    names = [next(iter(page.anchors)).removeprefix("f-") for page in doc.pages]
+    return names, doc.write_pdf()
+
+
+def _fill_parts(operators: bytes) -> tuple[bytes, dict[str, bytes]]:
+    """A drawn side's operators cut at the values' marks: what comes before the first (the
+    canvas's opening state, drawing nothing) and each value's own operators by name."""
+    before, *rest = _FILL_SPLIT.split(operators)
+    values = {rest[k].decode(): rest[k + 1] for k in range(0, len(rest), 2)}
+    return before, values
+
+
+def _side_parts(
+    side: str, form: dict[str, bytes], fill: dict[str, bytes], qr: bytes = b"", qr_alt: str = ""
+) -> list[tagging.Part]:
+    """A side of a fitting notice as a screen reader reads it, top to bottom: (on the
+    Spanish side) the sender, the owner's number, QR code, portal and address; the title;
+    the facts as a table (each row's label its header cell); the sections, each under its
+    heading; the lien and the foot."""
+    part = tagging.Part
+
+    def form_part(name: str, kind: str = "P", lang: str = "") -> tagging.Part:
+        return part(kind, form[f"{side}-{name}"], lang=lang)
+
+    rows = tuple(
+        part(
+            "TR",
+            kids=(
+                form_part(f"row-{key}", "TH"),
+                part("TD", form.get(f"{side}-val-{key}") or fill[key]),
+            ),
+        )
+        for key, _label, _height in _ROWS
+    )
+    parts: list[tagging.Part] = []
+    if side == "es":
+        portal = fill["portal_head"] + fill["portal"] + fill["code"]
+        parts += [
+            form_part("return"),
+            form_part("certified"),
+            form_part("certified-en", lang="en"),
+            part("P", fill["number"]),
+            part("Figure", qr, alt=qr_alt),
+            part("P", portal),
+            part("P", fill["address"]),
+        ]
+    parts += [form_part("title", "H1"), form_part("intro")]
+    if "remail" in fill:
+        parts.append(part("P", fill["remail"]))
+    parts += [
+        part("Table", kids=rows),
+        form_part("explanation-head", "H2"),
+        part("P", fill["explanation"]),
+        form_part("pay-head", "H2"),
+        form_part("pay"),
+        part("P", fill["reference"]),
+        form_part("lien"),
+        form_part("foot"),
+    ]
+    if side == "es":
+        parts.append(form_part("foot-en", lang="en"))
+    else:
+        parts.append(part("P", fill["number"]))
+    return parts
 
 
 def _singles(
@@ -696,7 +816,7 @@ def _singles(
     for content, pages in zip(contents, placed, strict=True):
         one = PdfWriter()
         for page in pages:
-            one.add_page(page)
+            tagging.copy_page(one, page)
         finish_notice_pdf(one, notice_title(content.number), content.association_name)
         tagging.tag(one)
         out = io.BytesIO()
@@ -715,16 +835,13 @@ def finish_notice_pdf(writer: Any, title: str, author: str) -> None:
 
 
 def _merge(parts: Sequence[bytes], author: str) -> bytes:
+    """The chunks' print files joined, their structure trees in one (a part at a time)."""
     if len(parts) == 1:
         return parts[0]
-    from pypdf import PdfWriter
+    from tid.render.concat import concatenate
 
-    writer = PdfWriter()
-    for part in parts:
-        writer.append(io.BytesIO(part))
-    finish_notice_pdf(writer, print_title(), author)
     out = io.BytesIO()
-    writer.write(out)
+    concatenate(parts, out, title=print_title(), author=author or "tid")
     return out.getvalue()
 
 

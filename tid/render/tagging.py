@@ -2,15 +2,16 @@
 tid/render/notice.py): what a screen reader reads, in what order and in what language.
 
 WeasyPrint tags what it lays out itself (tid/render/pdf.py). A notice's pages are put
-together here from a form layer (a Form XObject), the owner's values drawn over it and its QR
-code, or copied from a flowing layout; each part is drawn inside its own marked-content
-sequence (:func:`marked`: ``/P <</MCID 1>> BDC … EMC``) and the page keeps a plan of its parts
-(:func:`plan`). :func:`tag` turns the plans of a document's pages into its structure tree: a
-``Document`` of one ``Sect`` a page, in the page's language, whose elements name the marked
-content they read, in the order of the plan (the owner's values first, then the QR code with
-its alternative text, then the form's text), and marks the document as tagged
-(``/MarkInfo``). :func:`strip` drops the plans of a document left untagged (the print file,
-whose pages are joined a slice at a time).
+together here from the blocks of a form layer (each a Form XObject), the owner's values drawn
+over them and its QR code, or copied from a flowing layout; each part is drawn inside its own
+marked-content sequence (:func:`marked`: ``/P <</MCID 1>> BDC … EMC``) and the page keeps a
+plan of its parts (:func:`compose` for a tree of :class:`Part`, :func:`plan` for a flat
+list). :func:`tag` turns the plans of a document's pages into its structure tree: a
+``Document`` of one ``Sect`` a page, in the page's language, whose elements (headings,
+paragraphs, a table of rows of header cells and cells, a figure with its alternative text,
+each with its language where it is not the page's) name the marked content they read, in
+reading order, and marks the document as tagged (``/MarkInfo``). A notice run's print file
+is tagged the same way, its chunks' trees joined by tid/render/concat.py.
 
 This module imports neither Flask nor the database.
 """
@@ -18,9 +19,56 @@ This module imports neither Flask nor the database.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-PLAN = "/TidStructure"  # a page's plan, until :func:`tag` or :func:`strip` removes it
+PLAN = "/TidStructure"  # a page's plan, until :func:`tag` removes it
+
+
+@dataclass(frozen=True)
+class Part:
+    """An element of a page's structure: a leaf draws ``data`` as its marked content, a
+    group (a table, its rows) holds ``kids``; ``alt`` is its alternative text (a figure's),
+    ``lang`` its language where it is not the page's."""
+
+    kind: str
+    data: bytes = b""
+    alt: str = ""
+    lang: str = ""
+    kids: tuple[Part, ...] = ()
+
+
+def compose(page: Any, lang: str, parts: Sequence[Part]) -> bytes:
+    """The content of ``page`` drawing ``parts`` in reading order, each leaf its own
+    marked content (numbered in that order), and the page's plan of them."""
+    from pypdf.generic import ArrayObject, NameObject, TextStringObject
+
+    chunks: list[bytes] = []
+
+    def planned(part: Part) -> Any:
+        mcid = -1
+        if not part.kids:
+            mcid = len(chunks)
+            chunks.append(marked(part.kind, mcid, part.data))
+        return _node(part.kind, mcid, part.alt, part.lang, [planned(kid) for kid in part.kids])
+
+    items = ArrayObject(planned(part) for part in parts)
+    page[NameObject(PLAN)] = ArrayObject([TextStringObject(lang), items])
+    return b"".join(chunks)
+
+
+def _node(kind: str, mcid: int, alt: str, lang: str, kids: list[Any]) -> Any:
+    from pypdf.generic import ArrayObject, NameObject, NumberObject, TextStringObject
+
+    return ArrayObject(
+        [
+            NameObject(f"/{kind}"),
+            NumberObject(mcid),
+            TextStringObject(alt),
+            TextStringObject(lang),
+            ArrayObject(kids),
+        ]
+    )
 
 
 def marked(kind: str, mcid: int, data: bytes) -> bytes:
@@ -31,14 +79,22 @@ def marked(kind: str, mcid: int, data: bytes) -> bytes:
 def plan(page: Any, lang: str, parts: Sequence[tuple[str, int, str]]) -> None:
     """Keep on ``page`` what its marked content is: ``(kind, mcid, alternative text)`` in
     reading order, the page's language."""
-    from pypdf.generic import ArrayObject, NameObject, NumberObject, TextStringObject
+    from pypdf.generic import ArrayObject, NameObject, TextStringObject
 
-    items = ArrayObject()
-    for kind, mcid, alt in parts:
-        items.append(
-            ArrayObject([NameObject(f"/{kind}"), NumberObject(mcid), TextStringObject(alt)])
-        )
+    items = ArrayObject(_node(kind, mcid, alt, "", []) for kind, mcid, alt in parts)
     page[NameObject(PLAN)] = ArrayObject([TextStringObject(lang), items])
+
+
+def copy_page(writer: Any, page: Any) -> Any:
+    """``page`` added to ``writer``, its plan shared rather than copied (plain values)."""
+    from pypdf.generic import NameObject
+
+    kept = page.pop(PLAN, None)
+    copy = writer.add_page(page)
+    if kept is not None:
+        page[NameObject(PLAN)] = kept
+        copy[NameObject(PLAN)] = kept
+    return copy
 
 
 def wrap(writer: Any, page: Any, kind: str, mcid: int) -> None:
@@ -55,18 +111,12 @@ def wrap(writer: Any, page: Any, kind: str, mcid: int) -> None:
     page[NameObject("/Contents")] = ArrayObject([parts[0], *inner, parts[1]])
 
 
-def strip(writer: Any) -> None:
-    """Drop the pages' plans: the document stays untagged."""
-    for page in writer.pages:
-        if PLAN in page:
-            del page[PLAN]
-
-
-def _element(kind: str, parent: Any, page_ref: Any, **values: Any) -> Any:
+def _element(kind: str, parent: Any, page_ref: Any, typed: bool = True, **values: Any) -> Any:
     from pypdf.generic import DictionaryObject, NameObject
 
     element = DictionaryObject()
-    element[NameObject("/Type")] = NameObject("/StructElem")
+    if typed:  # optional (ISO 32000-1, table 323): left out of a page's many elements
+        element[NameObject("/Type")] = NameObject("/StructElem")
     element[NameObject("/S")] = NameObject(kind)
     element[NameObject("/P")] = parent
     if page_ref is not None:
@@ -74,6 +124,43 @@ def _element(kind: str, parent: Any, page_ref: Any, **values: Any) -> Any:
     for key, value in values.items():
         element[NameObject(f"/{key}")] = value
     return element
+
+
+def _elements(
+    writer: Any, nodes: Any, parent_ref: Any, page_ref: Any, by_mcid: dict[int, Any]
+) -> Any:
+    """The structure elements of a plan's ``nodes`` under ``parent_ref``: a leaf reads its
+    marked content (kept in ``by_mcid``), a group its own elements."""
+    from pypdf.generic import ArrayObject, NameObject, NumberObject, TextStringObject
+
+    kids = ArrayObject()
+    for kind, mcid, alt, lang, inner in nodes:
+        values: dict[str, Any] = {}
+        if str(alt):
+            values["Alt"] = TextStringObject(str(alt))
+        if str(lang):
+            values["Lang"] = TextStringObject(str(lang))
+        if str(kind) == "/TH":  # the header of its row (the table's first column)
+            values["A"] = _row_scope()
+        leaf = int(mcid) >= 0  # a group's page is its cells' (a print file has thousands)
+        element = _element(str(kind), parent_ref, page_ref if leaf else None, False, **values)
+        ref = writer._add_object(element)
+        if int(mcid) >= 0:
+            element[NameObject("/K")] = NumberObject(int(mcid))
+            by_mcid[int(mcid)] = ref
+        else:
+            element[NameObject("/K")] = _elements(writer, inner, ref, page_ref, by_mcid)
+        kids.append(ref)
+    return kids
+
+
+def _row_scope() -> Any:
+    from pypdf.generic import DictionaryObject, NameObject
+
+    scope = DictionaryObject()
+    scope[NameObject("/O")] = NameObject("/Table")
+    scope[NameObject("/Scope")] = NameObject("/Row")
+    return scope
 
 
 def tag(writer: Any) -> None:
@@ -104,15 +191,8 @@ def tag(writer: Any) -> None:
         page_ref = page.indirect_reference
         section = _element("/Sect", document_ref, page_ref, Lang=TextStringObject(str(lang)))
         section_ref = writer._add_object(section)
-        kids = ArrayObject()
         by_mcid: dict[int, Any] = {}
-        for kind, mcid, alt in parts:
-            values: dict[str, Any] = {"K": NumberObject(int(mcid))}
-            if str(alt):
-                values["Alt"] = TextStringObject(str(alt))
-            ref = writer._add_object(_element(str(kind), section_ref, page_ref, **values))
-            kids.append(ref)
-            by_mcid[int(mcid)] = ref
+        kids = _elements(writer, parts, section_ref, page_ref, by_mcid)
         section[NameObject("/K")] = kids
         sections.append(section_ref)
         page[NameObject("/StructParents")] = NumberObject(key)

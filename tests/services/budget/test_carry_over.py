@@ -190,7 +190,7 @@ def test_a_year_booked_against_its_budget_closed_carried_over_and_reported(
         made = documents.make(
             session, "budget-report.pdf", reader=reader("en"), district=d.id, year=FY
         )
-    assert_archival(made.data, lang="en")
+    assert_archival(made.data, lang="en", tagged=True)
     text = " ".join(pdf_text(made.data).split())
     for said in (
         "Yearly report of the district, FY 2025-26",

@@ -69,7 +69,7 @@ def test_a_long_statement_gives_its_totals_and_leaves_the_detail_to_its_csv(
     assert "the statement’s CSV files" in page  # the page says what the PDF holds
     answer = client.get(f"/account/{d}/statement.pdf?fy=2025-26")
     assert answer.status_code == 200 and len(made) == 1  # in the request: it is short
-    assert_archival(answer.data, lang="en")
+    assert_archival(answer.data, lang="en", tagged=True)
     text = _text(answer.data)
     assert "Payment $400.00" not in text  # no entry listed one by one
     assert "too many to list" in text and "Receivables at" in text and "by age" in text
@@ -101,7 +101,7 @@ def test_a_long_delinquency_list_gives_its_totals_and_leaves_the_list_to_its_csv
     assert "the bill-by-bill list is the CSV file" in page
     answer = client.get(f"/account/{d}/delinquency.pdf")
     assert answer.status_code == 200 and len(made) == 1
-    assert_archival(answer.data, lang="en")
+    assert_archival(answer.data, lang="en", tagged=True)
     text = _text(answer.data)
     assert "123-456-789-01" not in text and "too many to list" in text
     rows = list(
