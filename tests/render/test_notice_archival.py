@@ -246,22 +246,21 @@ def test_a_notice_reads_in_order_its_title_table_sections_and_qr_code_in_both_la
     ]
 
 
-def test_the_print_file_keeps_each_notices_structure_across_its_chunks() -> None:
-    """The print file of a run of several chunks reads every notice's pages in order, each
-    in its language, with its table and QR code (its blank pages have nothing to read)."""
+def test_the_print_file_is_untagged_and_each_owners_notice_across_its_chunks_is_tagged() -> None:
+    """The print file of a run of several chunks goes to the printer untagged; each owner's
+    own notice, the document a reader opens, reads in its languages with its title."""
     contents = _notices()[:3]
     result = notice_pdf.render_notices(contents, workers=1, chunk_size=1)
     assert result.chunk_sizes == [1, 1, 1]
     assert_archival(result.merged, lang="es")
-    read = structure(result.merged, text=True)
-    sections = [e for e in read if e.kind == "/Sect"]
-    assert [s.lang for s in sections] == ["es", "en"] * 3
-    titles = [e.text for e in read if e.kind == "/H1"]
-    assert titles == ["AVISO DE DERRAMA — Distrito", "IMPOST NOTICE — Distrito"] * 3
-    owners = [
-        e.text for e in read if e.kind == "/TD" and e.text in {c.owner_name for c in contents}
-    ]
-    assert owners == [c.owner_name for c in contents for _side in ("es", "en")]
-    assert [e.alt for e in read if e.kind == "/Figure"] == [
-        f"Código QR del portal del dueño: {c.portal_url}" for c in contents
-    ]
+    assert structure(result.merged) == []
+    for single, content in zip(result.notices, contents, strict=True):
+        read = structure(single.pdf, text=True)
+        assert [e.lang for e in read if e.kind == "/Sect"] == ["es", "en"]
+        assert [e.text for e in read if e.kind == "/H1"] == [
+            "AVISO DE DERRAMA — Distrito",
+            "IMPOST NOTICE — Distrito",
+        ]
+        assert [e.alt for e in read if e.kind == "/Figure"] == [
+            f"Código QR del portal del dueño: {content.portal_url}"
+        ]

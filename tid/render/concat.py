@@ -9,8 +9,7 @@ number of slices. The result is identified as PDF/A-2u as :func:`tid.render.pdfa
 identifies the documents pypdf writes: ``/Lang``, the information dictionary and the XMP
 metadata with the same title and author, the sRGB output intent and the file identifier.
 The parts' structure trees are joined into one (a tagged letter stays tagged once the signed
-ordinance follows it, whose scanned pages can be read as figures; a notice run's print file
-keeps every notice's structure).
+ordinance follows it, whose scanned pages can be read as figures).
 
 This module imports neither Flask nor the database.
 """
@@ -275,7 +274,7 @@ def concatenate(
     once joined; with ``figure_alt``, each page of an untagged part is read as one figure
     with the alternative text ``figure_alt`` gives for its page's number in its part (a
     signed ordinance's scanned pages). Without a tagged part and ``figure_alt``, the
-    document is untagged. A notice run's print file, its slices tagged, is tagged."""
+    document is untagged (a notice run's print file)."""
     from pypdf.generic import (
         ArrayObject,
         DictionaryObject,

