@@ -80,17 +80,12 @@ _DAY = re.compile(
 )
 # The words each page shape (by language) still shows: the work left; a shape that no longer
 # shows them fails too, so the list only shrinks.
-# They are dates written in the readings' and the parameters' own text and in a petition
-# form's hint (a date to type, like 2026-03-02); the days a sentence carries are written as
-# the page writes its days. A figure or a day in quotation marks is a value as it was typed,
+# It is a petition form's hint (a date to type, like 2026-03-02); the days a sentence
+# carries are written as the page writes its days. A figure or a day in quotation marks is a value as it was typed,
 # or an example of what to type, and is read as data.
 REMAINING: dict[str, set[str]] = {
-    "es /calc/parameters?": {"1994-10-31"},
     "es /petitions/N?": {"2026-03-02"},
-    "es /readings?": {"1994-10-31", "2003-09-09"},
-    "en /calc/parameters?": {"1994-10-31", "2024-07-14", "2025-07-13"},
     "en /petitions/N?": {"2026-03-02"},
-    "en /readings?": {"1994-10-31", "2003-09-09"},
 }
 # the language switch names each language in itself
 LANGUAGE_NAMES = {"English", "Español"}
