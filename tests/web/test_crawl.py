@@ -81,8 +81,8 @@ _DAY = re.compile(
 # The words each page shape (by language) still shows: the work left; a shape that no longer
 # shows them fails too, so the list only shrinks.
 # It is a petition form's hint (a date to type, like 2026-03-02); the days a sentence
-# carries are written as the page writes its days. A figure or a day in quotation marks is a value as it was typed,
-# or an example of what to type, and is read as data.
+# carries are written as the page writes its days. A figure or a day in quotation marks is
+# a value as it was typed, or an example of what to type, and is read as data.
 REMAINING: dict[str, set[str]] = {
     "es /petitions/N?": {"2026-03-02"},
     "en /petitions/N?": {"2026-03-02"},

@@ -230,9 +230,8 @@ _ALL = (
         N_(
             "The supplied texts of the 1994 Internal Revenue Code and of Act 272-2003 have no "
             "effective-date clause. The project applies each from its approval: the 1994 "
-            "rates to stays from October 31, 1994, those of Act 272-2003 to stays from September 9, "
-            "2003. "
-            "A result for a stay in the first fiscal year of either says so."
+            "rates to stays from October 31, 1994, those of Act 272-2003 to stays from "
+            "September 9, 2003. A result for a stay in the first fiscal year of either says so."
         ),
         (N_("IRC 1994 § 2051(a)"), N_("Act 272-2003 § 24")),
     ),
