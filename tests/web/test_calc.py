@@ -255,7 +255,7 @@ def test_a_calculators_error_goes_to_the_row_it_names(client: FlaskClient) -> No
     response = client.post("/calc/room-tax-distribution", data=data)
     assert response.status_code == 422
     error = _error_of(_page(response), "months-2-month")
-    assert error.startswith("No aceptado: 2023-08 ")  # the path "months[1].month" left out
+    assert error.startswith("No aceptado: ago 2023 ")  # the path "months[1].month" left out
     assert "months[1]" not in error
 
 
@@ -405,7 +405,7 @@ def test_a_calculators_error_on_a_file_row_names_the_row(client: FlaskClient) ->
     assert response.status_code == 422
     error = _error_of(_page(response), "months_csv")
     assert error.startswith("Fila 3 del archivo: ")
-    assert "2024-07" in error and "months[1]" not in error
+    assert "jul 2024" in error and "months[1]" not in error
 
 
 # --------------------------------------------------------------------------------------

@@ -72,11 +72,12 @@ _WORD = re.compile(r"[^\W\d_]+")
 _FINGERPRINT = re.compile(r"\b[0-9a-f]{40,}\b")
 _PATH = re.compile(r"(?<![\w/])/[\w/.-]+")
 _QUOTED = re.compile(r'"[^"]*"|“[^”]*”|«[^»]*»')
-# A day as the pages write it (``31 may 2026``, ``May 31, 2026``): its month is the page's
-# own abbreviation ("may" is Spanish for May too), not a word of the other language.
+# A day or a month as the pages write it (``31 may 2026``, ``May 31, 2026``, ``ago 2024``,
+# ``Aug 2024``): its month is the page's own abbreviation ("may" and "ago" are Spanish too),
+# not a word of the other language.
 _DAY = re.compile(
-    r"\b\d{1,2} (?:ene|feb|mar|abr|may|jun|jul|ago|sept?|oct|nov|dic)\.? \d{4}\b"
-    r"|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,2}, \d{4}\b"
+    r"\b(?:\d{1,2} )?(?:ene|feb|mar|abr|may|jun|jul|ago|sept?|oct|nov|dic)\.? \d{4}\b"
+    r"|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)(?: \d{1,2},)? \d{4}\b"
 )
 # The words each page shape (by language) still shows: the work left; a shape that no longer
 # shows them fails too, so the list only shrinks.

@@ -175,6 +175,23 @@ def day_text(value: date, lang: str) -> str:
     return str(format_date(value, pattern, locale=DAY_LOCALES.get(lang, "es_PR")))
 
 
+class MonthLabel(str):
+    """A month as the JSON interface writes it (``"2024-07"``), which a message rendered for
+    a reader writes as the pages write a month (``jul 2024`` / ``Jul 2024``)."""
+
+    __slots__ = ()
+
+
+MONTH_PATTERN = "MMM y"
+
+
+@functools.lru_cache(maxsize=1024)
+def month_text(value: str, lang: str) -> str:
+    """The month ``value`` (``"2024-07"``) as the pages of ``lang`` write a month."""
+    first = date(int(value[:4]), int(value[5:7]), 1)
+    return str(format_date(first, MONTH_PATTERN, locale=DAY_LOCALES.get(lang, "es_PR")))
+
+
 _DAY = "%(day)s"  # a template of symbols only: not a catalog entry
 
 
@@ -194,6 +211,10 @@ def _param(value: Any, translations: NullTranslations | None, lang: str | None) 
         if translations is None or _iso_days.get():
             return value.isoformat()
         return day_text(value, lang or "es")
+    if isinstance(value, MonthLabel):
+        if translations is None or _iso_days.get():
+            return str.__str__(value)
+        return month_text(value, lang or "es")
     if isinstance(value, FieldRef):
         # A machine's document (``warnings_es``) names the fields by their paths, as its
         # English does, whoever asks for it.

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from tid.rules.errors import InputError, field_error
-from tid.rules.messages import N_, Message
+from tid.rules.messages import N_, Message, MonthLabel
 
 _FY = re.compile(r"^(?:FY)?(\d{4})-(\d{2}|\d{4})$", re.ASCII)
 _MONTH = re.compile(r"^(\d{4})-(\d{2})$", re.ASCII)
@@ -142,8 +142,10 @@ def parse_date(value: object, field: str) -> date:
         ) from None
 
 
-def month_label(year: int, month: int) -> str:
-    return f"{year:04d}-{month:02d}"
+def month_label(year: int, month: int) -> MonthLabel:
+    """``"2024-07"``: a plain string to the JSON interface and the files, the reader's month
+    (``jul 2024``) inside a message rendered for a page or a document."""
+    return MonthLabel(f"{year:04d}-{month:02d}")
 
 
 def fiscal_month_days(fy: FiscalYear, fiscal_month_number: int) -> tuple[date, date, str]:
