@@ -151,6 +151,13 @@ def test_the_shelf_stays_within_its_bytes_dropping_the_least_recently_read(
     assert all(shelf.get(key) is not None for key in "acdefghi")
     shelf.put("huge", bytes(101))  # more than an eighth of the shelf: not kept
     assert shelf.get("huge") is None and shelf.get("c") is not None
+    # A document kept nowhere else (by its name: a run's draft manifest) is kept up to half
+    # the shelf, the least recently read making room for it; past half, not even it.
+    shelf.put("named", bytes(400), only_here=True)
+    assert shelf.get("named") is not None
+    assert sum(p.stat().st_size for p in tmp_path.glob("*.pdf")) <= 800
+    shelf.put("larger", bytes(401), only_here=True)
+    assert shelf.get("larger") is None
 
 
 def test_a_document_kept_by_its_name_is_found_without_rendering_it(

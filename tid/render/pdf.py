@@ -170,13 +170,15 @@ class Shelf:
         finally:
             os.close(handle)  # closing releases the lock; the file goes when pruned
 
-    def put(self, key: str, pdf: bytes) -> None:
+    def put(self, key: str, pdf: bytes, *, only_here: bool = False) -> None:
         """Keep ``pdf`` (written whole, then named: a reader never sees half a file); not one
         so large it would push out most of the others (a large district's statement, made by
-        a job that keeps it with its result)."""
+        a job that keeps it with its result) — unless the shelf is ``only_here`` it is kept
+        (a document kept by its name, such as a run's draft manifest: not kept, its job would
+        be started again at every click), up to half the shelf."""
         from tid.files import private_folder, write_private
 
-        if len(pdf) > self.limit // 8:
+        if len(pdf) > self.limit // (2 if only_here else 8):
             return
         private_folder(self.folder)
         partial = self.folder / f"{key}.{os.getpid()}.{threading.get_ident()}.part"
@@ -331,7 +333,7 @@ def keep_named(named: str, pdf: bytes, *, shelf: Path) -> None:
     """Keep ``pdf`` by its name ``named`` on the :class:`Shelf` in the folder ``shelf`` (a
     job made it: every worker's request then finds it with :func:`found_named`)."""
     key = named_key(named)
-    Shelf(shelf).put(key, pdf)
+    Shelf(shelf).put(key, pdf, only_here=True)
     _kept.put(key, pdf)
 
 
