@@ -21,3 +21,10 @@ from tid.documents import calc_text
 )
 def test_a_ratio_is_shown_with_the_digits_it_has(key: str, value: str, shown: str) -> None:
     assert calc_text.show(key, value) == shown
+
+
+def test_a_months_figure_is_labelled_by_the_month_as_the_pages_write_it() -> None:
+    # Spanish outside a request, as every document's words
+    assert calc_text.label("bank_transfers.2024-07") == "Transferencias del Banco: jul 2024"
+    assert calc_text.label("2025-12") == "dic 2025"
+    assert calc_text.label("2025-13") == "2025-13"  # not a month: as it is

@@ -20,7 +20,14 @@ from tid.render import charts, formats
 from tid.rules import calculators, readings
 from tid.rules.calculators.inputs import N_, FormSpec
 from tid.rules.calculators.kit import SignedChart, StackedChart
-from tid.rules.messages import Amount, Message, current_language, render, translate
+from tid.rules.messages import (
+    Amount,
+    Message,
+    current_language,
+    month_text,
+    render,
+    translate,
+)
 from tid.rules.params import CODE_LABELS
 from tid.rules.vocab import AUDIT_FIELDS, EXEMPTIONS, LIEN_KINDS, LODGING_TYPES
 
@@ -41,8 +48,13 @@ def label(key: str) -> str:
         if group.rsplit(".", 1)[-1] in _PLAIN_GROUPS:
             return label(leaf)
         return f"{label(group)}: {label(leaf)}"
+    if _MONTH_KEY.fullmatch(key):  # a month's figure (the Bank's transfer of 2024-07)
+        return month_text(key, current_language())
     message = _label_msgid(key)
     return str(_(message)) if message else key.replace("_", " ")
+
+
+_MONTH_KEY = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
 
 
 def _label_msgid(key: str) -> str | None:
