@@ -414,3 +414,21 @@ def test_a_reset_link_lets_a_locked_person_in_and_ends_the_lock(
     assert done.status_code == 302 and mine.get("/me").status_code == 200
     mine.post("/logout")
     assert _status(_try(mine, people.clerk.email, new, ip="192.0.2.10")) == 302
+
+
+def test_the_language_chosen_before_signing_in_is_kept_in_and_out(
+    client: FlaskClient, people: People
+) -> None:
+    """The toggle outranks the account's language: a reader who chose English on the login
+    page reads English once signed in (a new session, but the same reader), and after
+    signing out."""
+    user = people.by_role("association")
+    assert user.locale != "en"
+    client.post("/lang/en", data={"next": "/login"})
+    assert '<html lang="en">' in _text(client.get("/login"))
+    login(client, user)
+    assert '<html lang="en">' in _text(client.get("/"))
+    with client.session_transaction() as kept:
+        assert set(kept) - {"lang", "csrf_token"} >= {"_user_id"}
+    client.post("/logout")
+    assert '<html lang="en">' in _text(client.get("/login"))

@@ -131,6 +131,15 @@ def _refusal(refused: throttle.Refused, template: str, **context: Any) -> Any:
     return page, 429, {"Retry-After": str(refused.seconds())}
 
 
+def _fresh_session() -> None:
+    """A new session for a new identity (signed in, out, or by a reset link): nothing of the
+    old one is kept but the language its reader chose (the toggle outranks the account's)."""
+    chosen = session.get("lang")
+    session.clear()
+    if chosen is not None:
+        session["lang"] = chosen
+
+
 def _finish_login(user: User) -> Any:
     """Open the server-side login and send the person on."""
     token, ids = sign_in.open_login(
@@ -141,7 +150,7 @@ def _finish_login(user: User) -> Any:
     )
     _remember_device(ids)
     target = _safe_next(_pending().get("next") or request.args.get("next"))
-    session.clear()
+    _fresh_session()
     login_user(
         AuthUser(
             id=user.id or 0,
@@ -297,7 +306,7 @@ def logout() -> Any:
     users.close_login(session=db, token=me().token)
     db.commit()
     logout_user()
-    session.clear()
+    _fresh_session()
     flash(_("You have logged out."))
     return redirect(url_for("auth.login"))
 
@@ -376,7 +385,7 @@ def reset() -> Any:
             browser=_browser(),
             two_factor_roles=current_app.config.get("TWO_FACTOR_ROLES", frozenset()),
         )
-        session.clear()
+        _fresh_session()
         if step.outcome in (sign_in.CODE, sign_in.ENROL):
             _remember_device(ids)
             response = _ask_second_factor(user, step.outcome)
@@ -554,7 +563,7 @@ def end_all_sessions() -> Any:
     passwords.end_logins(session=db, user_id=me().id)
     db.commit()
     logout_user()
-    session.clear()
+    _fresh_session()
     flash(_("You have signed out everywhere."))
     return redirect(url_for("auth.login"))
 
