@@ -108,7 +108,67 @@ def _number_tree(node: Any) -> list[tuple[int, Any]]:
     return found
 
 
-# Long: the copy of a part's pages and of its structure tree share the one renumbering.
+class _Renumbering:
+    """A part's objects as they are copied into the output: each reached one gets a number
+    of the output's (reserved when first reached, written by :meth:`write_reached`), its
+    references and its parent-tree keys moved past the earlier parts'."""
+
+    def __init__(self, output: _Output, reader: Any, offset: int) -> None:
+        self.output = output
+        self.reader = reader
+        self.offset = offset
+        self.numbers: dict[tuple[int, int], int] = {}
+        self.waiting: list[Any] = []
+
+    def renumbered(self, ref: Any) -> Any:
+        key = (ref.idnum, ref.generation)
+        if key not in self.numbers:
+            self.numbers[key] = self.output.reserve()
+            self.waiting.append(ref)
+        return _ref(self.numbers[key])
+
+    def translated(self, value: Any) -> Any:
+        from pypdf.generic import (
+            ArrayObject,
+            DictionaryObject,
+            IndirectObject,
+            NumberObject,
+            StreamObject,
+        )
+
+        if isinstance(value, IndirectObject):
+            return self.renumbered(value)
+        if isinstance(value, DictionaryObject):  # a stream too: its data is kept as it is
+            copy = value.__class__()
+            if isinstance(value, StreamObject) and isinstance(copy, StreamObject):
+                copy._data = value._data
+            page = value.get("/Type") == "/Page"
+            for key, item in value.items():
+                if key in ("/StructParents", "/StructParent"):
+                    # the parent tree's keys follow the earlier parts'
+                    copy[key] = NumberObject(int(item) + self.offset)
+                else:
+                    # a page's parent is the new page tree, not its slice's (left behind)
+                    copy[key] = _ref(_PAGES) if page and key == "/Parent" else self.translated(item)
+            return copy
+        if isinstance(value, ArrayObject):
+            return ArrayObject(self.translated(item) for item in value)
+        return value
+
+    def write_reached(self, figures: dict[int, int]) -> None:
+        """Write every object reached, the pages in ``figures`` each marked as its figure."""
+        while self.waiting:
+            ref = self.waiting.pop()
+            number = self.numbers[(ref.idnum, ref.generation)]
+            copy = self.translated(ref.get_object())
+            if number in figures:
+                _mark_figure(self.output, copy, figures[number])
+            self.output.put(number, copy)
+            # written once, never read again: let the reader forget it (a slice of 2,000
+            # notices holds some 300,000 structure elements)
+            self.reader.resolved_objects.pop((ref.generation, ref.idnum), None)
+
+
 def _copy_part(
     output: _Output,
     path: Path | bytes,
@@ -120,108 +180,88 @@ def _copy_part(
     pages, with ``figure_alt``, are each read as one figure (its alternative text by the
     page's number in the part). Returns the pages' new numbers, in order."""
     from pypdf import PdfReader
-    from pypdf.generic import (
-        ArrayObject,
-        DictionaryObject,
-        IndirectObject,
-        NameObject,
-        NumberObject,
-        StreamObject,
-    )
+    from pypdf.generic import IndirectObject
 
     reader = PdfReader(io.BytesIO(path) if isinstance(path, bytes) else str(path))
-    numbers: dict[tuple[int, int], int] = {}
-    waiting: list[IndirectObject] = []
     catalog: Any = reader.trailer["/Root"].get_object()
     tree_ref = catalog.raw_get("/StructTreeRoot") if "/StructTreeRoot" in catalog else None
-    offset = structure.next_key
+    copying = _Renumbering(output, reader, structure.next_key)
     if not structure.root and (tree_ref is not None or figure_alt is not None):
         structure.root = output.reserve()
     if isinstance(tree_ref, IndirectObject):
         # the part's tree root is the joined one: its elements' parent, not copied
-        numbers[(tree_ref.idnum, tree_ref.generation)] = structure.root
+        copying.numbers[(tree_ref.idnum, tree_ref.generation)] = structure.root
+    pages = _part_pages(reader, copying)
+    figures: dict[int, int] = {}  # an untagged part's pages, read as figures: their keys
+    if tree_ref is None:
+        structure.untagged.extend(pages)
+        if figure_alt is not None:
+            figures = _figures(output, structure, pages, figure_alt)
+    else:
+        _join_tree(tree_ref.get_object(), structure, copying)
+    copying.write_reached(figures)
+    return pages
 
-    def renumbered(ref: IndirectObject) -> IndirectObject:
-        key = (ref.idnum, ref.generation)
-        if key not in numbers:
-            numbers[key] = output.reserve()
-            waiting.append(ref)
-        result: IndirectObject = _ref(numbers[key])
-        return result
 
-    def translated(value: Any) -> Any:
-        if isinstance(value, IndirectObject):
-            return renumbered(value)
-        if isinstance(value, DictionaryObject):  # a stream too: its data is kept as it is
-            copy = value.__class__()
-            if isinstance(value, StreamObject) and isinstance(copy, StreamObject):
-                copy._data = value._data
-            page = value.get("/Type") == "/Page"
-            for key, item in value.items():
-                if key in ("/StructParents", "/StructParent"):
-                    # the parent tree's keys follow the earlier parts'
-                    copy[key] = NumberObject(int(item) + offset)
-                else:
-                    # a page's parent is the new page tree, not its slice's (left behind)
-                    copy[key] = _ref(_PAGES) if page and key == "/Parent" else translated(item)
-            return copy
-        if isinstance(value, ArrayObject):
-            return ArrayObject(translated(item) for item in value)
-        return value
+def _part_pages(reader: Any, copying: _Renumbering) -> list[int]:
+    """The part's pages' new numbers, each page given what it inherited from its tree."""
+    from pypdf.generic import NameObject
 
     pages = []
     for page in reader.pages:
         ref = page.indirect_reference
         if ref is None:
             raise ValueError("a part's page that is not an indirect object")
-        pages.append(renumbered(ref).idnum)
+        pages.append(copying.renumbered(ref).idnum)
         for name in _INHERITED:
             if name not in page:
                 inherited = page.get_inherited(name, None)
                 if inherited is not None:
                     page[NameObject(name)] = inherited
-    figures: dict[int, int] = {}  # an untagged part's pages, read as figures: their keys
-    if tree_ref is None:
-        structure.untagged.extend(pages)
-        if figure_alt is not None:
-            for index, number in enumerate(pages):
-                figures[number] = structure.next_key
-                element = _figure(number, structure.root, figure_alt(index + 1))
-                element_number = output.reserve()
-                output.put(element_number, element)
-                structure.kids.append(_ref(element_number))
-                structure.nums.append((structure.next_key, ArrayObject([_ref(element_number)])))
-                structure.next_key += 1
-    else:
-        tree = tree_ref.get_object()
-        kids = tree.get("/K")
-        kids = [] if kids is None else kids if isinstance(kids, list) else [kids]
-        structure.kids.extend(translated(kid) for kid in kids)
-        entries = _number_tree(tree["/ParentTree"]) if "/ParentTree" in tree else []
-        for key, value in entries:
-            # a page's array of elements written now, only its reference kept: the joined
-            # parent tree of 20,000 notices holds one reference a page, not every element's
-            value = translated(value)
-            if isinstance(value, ArrayObject):
-                number = output.reserve()
-                output.put(number, value)
-                value = _ref(number)
-            structure.nums.append((key + offset, value))
-        last = max((key for key, _value in entries), default=-1)
-        structure.next_key = max(offset + last + 1, offset + int(tree.get("/ParentTreeNextKey", 0)))
-        for role, standard in (tree.get("/RoleMap") or {}).items():
-            structure.role_map[role] = standard
-    while waiting:
-        ref = waiting.pop()
-        number = numbers[(ref.idnum, ref.generation)]
-        copy = translated(ref.get_object())
-        if number in figures:
-            _mark_figure(output, copy, figures[number])
-        output.put(number, copy)
-        # written once, never read again: let the reader forget it (a slice of 2,000
-        # notices holds some 300,000 structure elements)
-        reader.resolved_objects.pop((ref.generation, ref.idnum), None)
     return pages
+
+
+def _figures(
+    output: _Output, structure: _Structure, pages: list[int], figure_alt: Callable[[int], str]
+) -> dict[int, int]:
+    """An untagged part's pages each read as one figure: their parent-tree keys, by page."""
+    from pypdf.generic import ArrayObject
+
+    figures: dict[int, int] = {}
+    for index, number in enumerate(pages):
+        figures[number] = structure.next_key
+        element = _figure(number, structure.root, figure_alt(index + 1))
+        element_number = output.reserve()
+        output.put(element_number, element)
+        structure.kids.append(_ref(element_number))
+        structure.nums.append((structure.next_key, ArrayObject([_ref(element_number)])))
+        structure.next_key += 1
+    return figures
+
+
+def _join_tree(tree: Any, structure: _Structure, copying: _Renumbering) -> None:
+    """A tagged part's structure tree under the joined root: its elements, its parent tree's
+    entries (keys moved past the earlier parts') and its role map."""
+    from pypdf.generic import ArrayObject
+
+    offset = copying.offset
+    kids = tree.get("/K")
+    kids = [] if kids is None else kids if isinstance(kids, list) else [kids]
+    structure.kids.extend(copying.translated(kid) for kid in kids)
+    entries = _number_tree(tree["/ParentTree"]) if "/ParentTree" in tree else []
+    for key, value in entries:
+        # a page's array of elements written now, only its reference kept: the joined
+        # parent tree of 20,000 notices holds one reference a page, not every element's
+        value = copying.translated(value)
+        if isinstance(value, ArrayObject):
+            number = copying.output.reserve()
+            copying.output.put(number, value)
+            value = _ref(number)
+        structure.nums.append((key + offset, value))
+    last = max((key for key, _value in entries), default=-1)
+    structure.next_key = max(offset + last + 1, offset + int(tree.get("/ParentTreeNextKey", 0)))
+    for role, standard in (tree.get("/RoleMap") or {}).items():
+        structure.role_map[role] = standard
 
 
 def _figure(page: int, root: int, alt: str) -> Any:
