@@ -43,37 +43,45 @@ ACTOR = audit.Actor("benchmark")
 FY = "2026-27"
 
 
+def approved_district(session: Session) -> tuple[int, int, models.Ordinance]:
+    """San Juan's district of Viejo San Juan with its ordinance approved (the demo's formula),
+    flushed: the municipality's and the district's ids, and the ordinance. Every benchmark of a
+    district's roll starts from it."""
+    municipality = models.Municipality(name="San Juan")
+    session.add(municipality)
+    session.flush()
+    district = models.District(municipality_id=municipality.id or 0, name="Viejo San Juan")
+    session.add(district)
+    session.flush()
+    ordinance = records.ordinance(
+        session,
+        municipality_id=municipality.id or 0,
+        district_id=district.id or 0,
+        district_name=district.name,
+        petitioner="benchmark",
+        received_on=date(2026, 1, 5),
+        expected_amount=Decimal("1000000.00"),
+        term_years=5,
+        formula=DEMO_FORMULA,
+        association_name="Asociación",
+        issued_on=date(2026, 3, 2),
+        approved_on=date(2026, 3, 16),
+    )
+    return municipality.id or 0, district.id or 0, ordinance
+
+
 def setup(engine: Engine, n: int, *, with_roll: bool) -> tuple[int, int]:
     """A district with an approved ordinance (and its roll of ``n`` properties)."""
     SQLModel.metadata.create_all(engine)
     with Session(engine, expire_on_commit=False) as session:
-        municipality = models.Municipality(name="San Juan")
-        session.add(municipality)
-        session.flush()
-        district = models.District(municipality_id=municipality.id or 0, name="Viejo San Juan")
-        session.add(district)
-        session.flush()
-        ordinance = records.ordinance(
-            session,
-            municipality_id=municipality.id or 0,
-            district_id=district.id or 0,
-            district_name=district.name,
-            petitioner="benchmark",
-            received_on=date(2026, 1, 5),
-            expected_amount=Decimal("1000000.00"),
-            term_years=5,
-            formula=DEMO_FORMULA,
-            association_name="Asociación",
-            issued_on=date(2026, 3, 2),
-            approved_on=date(2026, 3, 16),
-        )
+        _municipality, district_id, ordinance = approved_district(session)
         session.commit()
         if with_roll:
             data = roll_csv(n, seed=7, bom=False)
             roll.import_roll(
                 session=session,
                 actor=ACTOR,
-                district_id=district.id or 0,
+                district_id=district_id,
                 fiscal_year=FY,
                 data=data,
                 file_name="roll.csv",
@@ -81,7 +89,7 @@ def setup(engine: Engine, n: int, *, with_roll: bool) -> tuple[int, int]:
                 max_rows=n,
             )
             session.commit()
-        return district.id or 0, ordinance.id or 0
+        return district_id, ordinance.id or 0
 
 
 def main() -> None:

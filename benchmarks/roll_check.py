@@ -30,13 +30,12 @@ from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
+from billing import approved_district
 from sizes import pick
 from sqlmodel import Session, SQLModel
 
-import tid.models as models
 from tid.db import make_engine
-from tid.demo import records
-from tid.demo.roll import DEMO_FORMULA, HEADERS, roll_rows
+from tid.demo.roll import HEADERS, roll_rows
 from tid.services import billing, roll
 from tid.services.audit_trail import audit
 from tid.services.roll_check import changes
@@ -81,30 +80,10 @@ def this_year(rows: list[list[str]], n: int) -> list[list[str]]:
 
 def setup(session: Session, n: int) -> tuple[int, bytes]:
     """A district with an approved ordinance and last year's roll, billed; this year's file."""
-    municipality = models.Municipality(name="San Juan")
-    session.add(municipality)
-    session.flush()
-    district = models.District(municipality_id=municipality.id or 0, name="Viejo San Juan")
-    session.add(district)
-    session.flush()
-    records.ordinance(
-        session,
-        municipality_id=municipality.id or 0,
-        district_id=district.id or 0,
-        district_name=district.name,
-        petitioner="benchmark",
-        received_on=date(2026, 1, 5),
-        expected_amount=Decimal("1000000.00"),
-        term_years=5,
-        formula=DEMO_FORMULA,
-        association_name="Asociación",
-        issued_on=date(2026, 3, 2),
-        approved_on=date(2026, 3, 16),
-    )
+    _municipality, district_id, _ordinance = approved_district(session)
     session.commit()
     rows = roll_rows(n, seed=7)
     data = as_csv(rows)
-    district_id = district.id or 0
     roll.import_roll(
         session=session,
         actor=ACTOR,

@@ -30,20 +30,18 @@ import tempfile
 import time
 from collections.abc import Callable
 from datetime import date
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from billing import approved_district  # noqa: E402
 from sizes import pick  # noqa: E402
 from sqlmodel import Session, SQLModel  # noqa: E402
 
-import tid.models as models  # noqa: E402
 from tid import create_app  # noqa: E402
 from tid.db import make_engine  # noqa: E402
-from tid.demo import records  # noqa: E402
 from tid.demo.roll import DEMO_FORMULA, roll_csv  # noqa: E402
 from tid.services import billing, roll, studio  # noqa: E402
 from tid.services.audit_trail import audit  # noqa: E402
@@ -62,26 +60,7 @@ def setup(url: str, n: int) -> tuple[int, int]:
     engine = make_engine(url)
     SQLModel.metadata.create_all(engine)
     with Session(engine, expire_on_commit=False) as session:
-        municipality = models.Municipality(name="San Juan")
-        session.add(municipality)
-        session.flush()
-        district = models.District(municipality_id=municipality.id or 0, name="Viejo San Juan")
-        session.add(district)
-        session.flush()
-        ordinance = records.ordinance(
-            session,
-            municipality_id=municipality.id or 0,
-            district_id=district.id or 0,
-            district_name=district.name,
-            petitioner="benchmark",
-            received_on=date(2026, 1, 5),
-            expected_amount=Decimal("1000000.00"),
-            term_years=5,
-            formula=DEMO_FORMULA,
-            association_name="Asociación",
-            issued_on=date(2026, 3, 2),
-            approved_on=date(2026, 3, 16),
-        )
+        municipality_id, district_id, ordinance = approved_district(session)
         users.create_user(
             session=session,
             actor=ACTOR,
@@ -89,14 +68,14 @@ def setup(url: str, n: int) -> tuple[int, int]:
             name="Clerk",
             password=PASSWORD,
             role="clerk",
-            municipality_id=municipality.id,
+            municipality_id=municipality_id,
         )
         session.commit()
         data = roll_csv(n, seed=7, bom=False)
         roll.import_roll(
             session=session,
             actor=ACTOR,
-            district_id=district.id or 0,
+            district_id=district_id,
             fiscal_year=FY,
             data=data,
             file_name="roll.csv",
@@ -104,7 +83,7 @@ def setup(url: str, n: int) -> tuple[int, int]:
             max_rows=n,
         )
         session.commit()
-        ids = district.id or 0, ordinance.petition_id
+        ids = district_id, ordinance.petition_id
     engine.dispose()
     return ids
 
