@@ -1,7 +1,14 @@
 """Fixtures: a fresh app and database per test, on SQLite and on a throwaway PostgreSQL.
 
 Every test that asks for ``database_url`` (or ``app``, ``client``, ``session``…) runs once
-per backend. ``TID_TEST_BACKENDS=sqlite`` narrows a local run to one backend.
+per backend — the services, the jobs, the documents, the migrations, the command line. A
+page's test (``tests/web/``) checks what the page does with what the services answer, and
+runs on SQLite alone, unless the database's own behaviour is what it checks: it is then
+marked ``both_databases`` (tabs sending one form at once, guesses racing a limit, every
+route with hostile input or as every role, the crawl of every page in one language), so
+each page's queries and each race run on PostgreSQL too (tests/test_both_databases.py
+holds the parallel ones to it). ``TID_TEST_BACKENDS=sqlite`` narrows a local run to one
+backend.
 """
 
 from __future__ import annotations
@@ -186,8 +193,8 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Every test that uses a database runs on each backend (unless it names its own); one
-    marked ``one_database`` (the stateless calculators: nothing of theirs is stored) on
-    SQLite alone."""
+    marked ``one_database`` (the stateless calculators: nothing of theirs is stored) and a
+    page's test not marked ``both_databases`` on SQLite alone."""
     chosen = any(
         "backend" in str(mark.args[0]) for mark in metafunc.definition.iter_markers("parametrize")
     )
@@ -195,9 +202,22 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     definitions = metafunc._arg2fixturedefs.get("backend") or ()
     chosen = chosen or any(d.params is not None for d in definitions)
     if "backend" in metafunc.fixturenames and not chosen:
-        one = metafunc.definition.get_closest_marker("one_database") is not None
+        one = _one_database(metafunc.definition)
         names = ([b for b in BACKENDS if b == "sqlite"] or BACKENDS[:1]) if one else BACKENDS
         metafunc.parametrize("backend", names, indirect=True)
+
+
+PAGES = Path(__file__).resolve().parent / "web"
+
+
+def _one_database(test: pytest.Function) -> bool:
+    """A calculator's test (``one_database``) and a page's test not marked
+    ``both_databases`` run on one backend."""
+    if test.get_closest_marker("one_database") is not None:
+        return True
+    if test.get_closest_marker("both_databases") is not None:
+        return False
+    return Path(str(test.path)).resolve().is_relative_to(PAGES)
 
 
 @pytest.fixture

@@ -10,6 +10,9 @@ from werkzeug.routing import Rule
 from tests.conftest import People, login
 from tests.web.access_table import ACCESS, PUBLIC, SAMPLE_VALUES
 
+# Every route as every role: each page's queries run on both databases.
+pytestmark = pytest.mark.both_databases
+
 ROLES = ["anonymous", "admin", "clerk", "association", "auditor"]
 
 

@@ -443,6 +443,7 @@ def test_a_place_left_by_a_worker_that_died_expires(database_url: str, tmp_path:
     assert response.status_code == 200
 
 
+@pytest.mark.both_databases
 def test_places_taken_at_the_same_moment_never_exceed_the_bound(
     database_url: str, tmp_path: Path
 ) -> None:

@@ -169,6 +169,7 @@ def test_the_manifest_is_laid_out_in_the_language_of_who_asked(
     assert "Notice run" in pdf_text(client.get(link).data)
 
 
+@pytest.mark.both_databases
 def test_tabs_asking_at_once_queue_one_job(
     app: Flask, session: Session, people: People, layouts: Layouts
 ) -> None:

@@ -176,6 +176,7 @@ def test_a_file_the_archive_cannot_finish_writing_is_said_at_the_field_and_leave
     assert _attach(clerk, petition_id, files.pdf("Con espacio"), "informe.pdf").status_code == 302
 
 
+@pytest.mark.both_databases
 def test_two_clerks_sending_a_new_version_at_the_same_moment_keep_one_and_tell_the_other(
     app: Flask, people: People, clerk: FlaskClient
 ) -> None:

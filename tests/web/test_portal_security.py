@@ -100,6 +100,7 @@ def test_a_successful_look_up_does_not_use_up_the_allowance(
     assert _status(_look_up(client, mine.number, "AAAA-BBBB-CCCC")) == 429
 
 
+@pytest.mark.both_databases
 def test_parallel_guesses_never_exceed_the_limit(
     app: Flask, session: Session, mailed: Mailed
 ) -> None:

@@ -10,6 +10,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from datetime import date
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
@@ -165,6 +166,7 @@ def test_the_preview_shows_the_years_changes_and_the_import_job_records_them(
     assert len(session.exec(select(RollChange)).all()) == 10
 
 
+@pytest.mark.both_databases
 def test_the_statement_signed_from_parallel_tabs_is_signed_once(
     app: Flask, session: Session, people: People
 ) -> None:

@@ -243,6 +243,7 @@ def test_an_address_trying_many_accounts_is_limited(
     assert _status(_try(client, people.clerk.email, PASSWORD, ip="203.0.113.6")) == 302
 
 
+@pytest.mark.both_databases
 def test_the_limit_holds_across_workers(
     database_url: str, tmp_path: Path, people: People, clock: Clock
 ) -> None:
@@ -258,6 +259,7 @@ def test_the_limit_holds_across_workers(
         second.extensions["tid.engine"].dispose()
 
 
+@pytest.mark.both_databases
 def test_parallel_guesses_cannot_slip_past_the_check(
     app: Flask, people: People, clock: Clock
 ) -> None:

@@ -216,6 +216,7 @@ def test_a_clerk_cannot_reverse_the_position(
     assert aboard.position_of(session=session, district_id=district_id) is not None
 
 
+@pytest.mark.both_databases
 def test_two_tabs_reversing_the_position_at_once_reverse_it_once(
     app: Flask, session: Session, people: People
 ) -> None:

@@ -43,6 +43,9 @@ from tid.services import ledger
 from tid.services.account import payments
 from tid.services.liens import impost_lien as liens
 
+# Tabs racing one form: each database's own locking is what is checked.
+pytestmark = pytest.mark.both_databases
+
 TABS = 6
 
 

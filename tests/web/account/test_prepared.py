@@ -24,6 +24,9 @@ from tid.rules.periods import FiscalYear
 from tid.services.account import payments
 from tid.web.account import downloads, prepared
 
+# A document laid out by a worker thread while requests read the shelf.
+pytestmark = pytest.mark.both_databases
+
 
 def _text(data: bytes) -> str:
     return " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(data)).pages).split())
