@@ -250,9 +250,9 @@ def _floor_warnings(
     if bureau_floor_from_fy is None:
         return [
             Message(
-                "The Convention Bureau's floor of $%(decimal)s a month is off: the supplied § "
-                "31(B)(iii) leaves blank the fiscal year it applies from and "
-                "%(field)s was not given (%(reading)s).",
+                "Not given: %(field)s. The Convention Bureau's floor of $%(decimal)s a month "
+                "is off: the supplied § 31(B)(iii) leaves blank the fiscal year it applies "
+                "from (%(reading)s).",
                 field=FieldRef("bureau_floor_from_fy"),
                 reading=readings.note("bureau-floor-year"),
                 decimal=format(floor.decimal, ",.2f"),
@@ -309,9 +309,9 @@ def _reserve(
         years = param(f"{_A}.convention_center_reserve_years", act272_first_month())
         warnings.append(
             Message(
-                "The %(gf)s goes to the Treasury General Fund: %(field)s was "
-                "not given, and in the years of the Convention Center's reserve the %(gf)s is "
-                "held for the Center's operating deficit. %(years)s",
+                "Not given: %(field)s. The %(gf)s goes to the Treasury General Fund, though "
+                "in the years of the Convention Center's reserve the %(gf)s is held for the "
+                "Center's operating deficit. %(years)s",
                 gf=_pct(gf),
                 field=FieldRef("convention_center_opened_on"),
                 years=reserve_years_said(years),
