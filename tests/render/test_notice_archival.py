@@ -8,11 +8,19 @@ from __future__ import annotations
 import io
 from datetime import date
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from pypdf import PdfReader
+from pypdf.generic import DictionaryObject, IndirectObject
 
-from tests.pdf_checks import assert_archival, page_text, pdf_pages, structure
+from tests.pdf_checks import (
+    assert_archival,
+    page_text,
+    pdf_pages,
+    structure,
+    structure_problems,
+)
 from tests.services.notices.helpers import sample_content as _content
 from tid.render import manifest as manifest_render
 from tid.render import notice as notice_pdf
@@ -118,13 +126,38 @@ def test_the_manifest_is_pdfa_in_english(fast: bool) -> None:
     assert "José Peña" in text and "$11.16" in text
     assert (name in text) if fast else ("Ñandú Güemes" in text)
     assert len(PdfReader(io.BytesIO(data)).pages) == 1
-    # Tagged on both paths: its page a section in English (drawn), or WeasyPrint's tree.
-    read = structure(data)
+    # Tagged on both paths (its page a section in English, drawn; or WeasyPrint's tree): the
+    # form's name its heading, the book a table with header cells.
+    assert structure_problems(data) == []
+    read = structure(data, text=fast)
     assert read and read[0].kind == "/Document"
+    assert "/Table" in {e.kind for e in read} and "/H1" in {e.kind for e in read}
     if fast:
         assert [(e.kind, e.lang) for e in read if e.kind == "/Sect"] == [("/Sect", "en")]
-    else:
-        assert "/Table" in {e.kind for e in read}
+        said = [(e.kind, e.text) for e in read if e.kind in ("/H1", "/TH", "/TD")]
+        assert said[:3] == [("/H1", "PS Form 3877"), ("/TH", "No."), ("/TH", "Article Number")]
+        # a row a piece of mail, a cell a value; the totals led by their label
+        assert ("/TD", "9400 1000 0000 0000 0000 17") in said and ("/TD", "$11.16") in said
+        assert ("/TH", "Total de la página (2 piezas)") in said  # our words: the reader's
+        # the captions head their columns, a total's label its row
+        assert _header_scopes(data) == ["/Column"] * 7 + ["/Row"] * 2
+
+
+def _header_scopes(data: bytes) -> list[str]:
+    """The scope of each header cell of a tagged PDF, in reading order."""
+    found: list[str] = []
+
+    def walk(node: Any) -> None:
+        node = node.get_object()
+        if node.get("/S") == "/TH":
+            found.append(str(node["/A"]["/Scope"]))
+        kids = node.get("/K")
+        for kid in kids if isinstance(kids, list) else [kids]:
+            if isinstance(kid, IndirectObject) and isinstance(kid.get_object(), DictionaryObject):
+                walk(kid)
+
+    walk(PdfReader(io.BytesIO(data)).trailer["/Root"]["/StructTreeRoot"])
+    return found
 
 
 def test_each_owners_notice_is_tagged_in_its_languages_with_the_qr_codes_text() -> None:

@@ -134,10 +134,16 @@ def _element(kind: str, parent: Any, page_ref: Any, typed: bool = True, **values
 
 
 def _elements(
-    writer: Any, nodes: Any, parent_ref: Any, page_ref: Any, by_mcid: dict[int, Any]
+    writer: Any,
+    nodes: Any,
+    parent_ref: Any,
+    page_ref: Any,
+    by_mcid: dict[int, Any],
+    scope: str = "/Row",
 ) -> Any:
     """The structure elements of a plan's ``nodes`` under ``parent_ref``: a leaf reads its
-    marked content (kept in ``by_mcid``), a group its own elements."""
+    marked content (kept in ``by_mcid``), a group its own elements. A header cell heads its
+    row (``scope``), or its column in a row of header cells only (a table's captions)."""
     from pypdf.generic import ArrayObject, NameObject, NumberObject, TextStringObject
 
     kids = ArrayObject()
@@ -147,8 +153,8 @@ def _elements(
             values["Alt"] = TextStringObject(str(alt))
         if str(lang):
             values["Lang"] = TextStringObject(str(lang))
-        if str(kind) == "/TH":  # the header of its row (the table's first column)
-            values["A"] = _row_scope()
+        if str(kind) == "/TH":
+            values["A"] = _scope(scope)
         leaf = int(mcid) >= 0  # a group's page is its cells' (a print file has thousands)
         element = _element(str(kind), parent_ref, page_ref if leaf else None, False, **values)
         ref = writer._add_object(element)
@@ -156,18 +162,21 @@ def _elements(
             element[NameObject("/K")] = NumberObject(int(mcid))
             by_mcid[int(mcid)] = ref
         else:
-            element[NameObject("/K")] = _elements(writer, inner, ref, page_ref, by_mcid)
+            captions = str(kind) == "/TR" and all(str(cell[0]) == "/TH" for cell in inner)
+            element[NameObject("/K")] = _elements(
+                writer, inner, ref, page_ref, by_mcid, "/Column" if captions else "/Row"
+            )
         kids.append(ref)
     return kids
 
 
-def _row_scope() -> Any:
+def _scope(scope: str) -> Any:
     from pypdf.generic import DictionaryObject, NameObject
 
-    scope = DictionaryObject()
-    scope[NameObject("/O")] = NameObject("/Table")
-    scope[NameObject("/Scope")] = NameObject("/Row")
-    return scope
+    attributes = DictionaryObject()
+    attributes[NameObject("/O")] = NameObject("/Table")
+    attributes[NameObject("/Scope")] = NameObject(scope)
+    return attributes
 
 
 def tag(writer: Any) -> None:
