@@ -178,6 +178,20 @@ def test_each_owners_notice_is_tagged_in_its_languages_with_the_qr_codes_text() 
     flowed = [e for e in structure(result.notices[1].pdf) if e.kind == "/Sect"]
     assert len(flowed) == pages and {s.lang for s in flowed} == {"es", "en"}
     assert flowed[0].lang == "es" and flowed[-1].lang == "en"
+    # ... whose structure follows its content, as the flowing layout tagged it: the title
+    # and the sections' headings in each language, the facts as a table whose labels are its
+    # header cells, the QR code a figure with its text; not a block a page.
+    assert structure_problems(result.notices[1].pdf) == []
+    read = structure(result.notices[1].pdf, text=True)
+    said = " ".join(e.text for e in read)
+    headings = [e.kind for e in read if e.kind in ("/H1", "/H2")]
+    assert headings.count("/H1") == 2 and headings.count("/H2") == 4, headings
+    assert "AVISO DE DERRAMA" in said and "IMPOST NOTICE" in said and "línea 79" in said
+    cells = [e.kind for e in read if e.kind in ("/TH", "/TD")]
+    assert cells and cells == ["/TH", "/TD"] * (len(cells) // 2)
+    (qr,) = [e for e in read if e.kind == "/Figure"]
+    assert qr.alt == f"Código QR del portal del dueño: {flowing.portal_url}"
+    assert not [e for e in read if e.kind == "/Div" and e.depth == 2 and e.mcids == (0,)]
 
 
 def _sides(data: bytes) -> list[list[tuple[str, int, str, str]]]:
