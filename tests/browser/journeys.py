@@ -12,6 +12,7 @@ from pathlib import Path
 from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.harness import Checker, Site, set_language, shoot, t
+from tests.pdf_checks import pdf_text
 from tid.clock import today_in_puerto_rico
 from tid.demo.roll import roll_csv
 from tid.rules.certified_mail import check_digit
@@ -246,10 +247,27 @@ def association(j: Journey, tmp: Path, fiscal_year: str) -> None:
     j.look("district")
     j.follow(j.main.get_by_role("link", name=j.t("Import a roll")))
     j.look("roll upload")
+    # First a file whose headers are not a roll's: the columns it lacks named by their
+    # labels (the headers that name them only in small print), and the file field again.
+    wrong = tmp / f"wrong-headers-{fiscal_year}.csv"
+    wrong.write_text("Catastro,Propietario\n040-010-000-10,Ana\n", encoding="utf-8")
+    j.main.get_by_label(re.compile("^" + j.t("Fiscal year"))).fill(fiscal_year)
+    j.main.get_by_label(j.t("CSV file")).set_input_files(str(wrong))
+    j.submit(j.main.locator("form"), "Check the file", "roll with wrong headers", key=True)
+    missing = j.main.locator(".missing-columns")
+    expect(missing).to_contain_text(j.t("The columns the file lacks:"))
+    for label in ("Assessed value", "ZIP code"):
+        expect(missing).to_contain_text(j.t(label))
+    words = missing.evaluate(
+        "e => { const c = e.cloneNode(true); c.querySelectorAll('code').forEach(x => x.remove());"
+        " return c.textContent }"
+    )
+    assert "assessed_value" not in words and "valor_tasado" not in words, words
+    chooser = j.main.get_by_label(j.t("CSV file"))
+    expect(chooser).to_have_attribute("aria-invalid", "true")
     roll = tmp / f"roll-{fiscal_year}.csv"
     roll.write_bytes(roll_csv(ROLL_SIZE))  # the same properties, year after year
-    j.main.get_by_label(re.compile("^" + j.t("Fiscal year"))).fill(fiscal_year)
-    j.main.get_by_label(j.t("CSV file")).set_input_files(str(roll))
+    chooser.set_input_files(str(roll))  # another file, from the page that said what was wrong
     j.submit(j.main.locator("form"), "Check the file", "roll preview", key=True)
     j.follow(j.main.get_by_role("button", name=re.compile(rf"\b{ROLL_SIZE}\b")))
     j.wait_for_job("roll imported")
@@ -280,8 +298,15 @@ def association(j: Journey, tmp: Path, fiscal_year: str) -> None:
     j.submit(form, "Prepare the notices", "notices started")
     j.wait_for_job("notice run", key=True)
 
-    numbers = j.main.locator(f'td[data-label="{j.t("Notice")}"] a').all_inner_texts()
+    links = j.main.locator(f'td[data-label="{j.t("Notice")}"] a')
+    numbers = links.all_inner_texts()
     assert len(numbers) == ROLL_SIZE, numbers
+    # a notice's portal address is the one the site is served at (BASE_URL), not port 5000
+    notice = j.page.request.get(j.site.base + (links.first.get_attribute("href") or ""))
+    assert notice.ok and notice.headers["content-type"] == "application/pdf"
+    printed = pdf_text(notice.body())
+    served = j.site.base.removeprefix("http://")
+    assert served in printed and "127.0.0.1:5000" not in printed, (served, printed)
     lines = ["notice,article"]
     for i, number in enumerate(numbers):
         body = f"94071118992{fiscal_year[2:4]}{i + 1:08d}"
