@@ -10,11 +10,15 @@ from datetime import timedelta
 from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
+from sqlmodel import Session, col, select
 
 from tests.browser.harness import Checker, Site, set_language, shoot, t
 from tests.pdf_checks import pdf_text
-from tid.clock import today_in_puerto_rico
+from tid.clock import today_in_puerto_rico, utcnow
 from tid.demo.roll import roll_csv
+from tid.jobs import background_jobs as job_service
+from tid.jobs import tasks
+from tid.models import District, Job, JobState
 from tid.rules.certified_mail import check_digit
 
 JOB_SECONDS = 120_000  # a job (roll import, billing, notices, mailing) ends within this (ms)
@@ -353,6 +357,64 @@ def association(j: Journey, tmp: Path, fiscal_year: str) -> None:
     form.get_by_label(label).set_input_files(str(deliveries))
     j.submit(form, "Import", "deliveries recorded", key=True)
     expect(j.main.locator(".flash").first).to_contain_text("1")
+    long_run(j)
+
+
+def _count_and_left(text: str) -> tuple[int, int, int]:
+    """A long run's progress as its page says it: done, of how many, and seconds left
+    ("250 of 500 notices · about 25s left")."""
+    numbers = [int(n.replace(",", "")) for n in re.findall(r"\d[\d,]*", text)]
+    assert len(numbers) == 3, text  # the count and the time left, both said
+    return numbers[0], numbers[1], numbers[2]
+
+
+def long_run(j: Journey) -> None:
+    """A run of 500 notices as its page shows it while it runs: the count and the time left
+    from its first report (an earlier run's pace: 100 notices in 10 s), the count moving as
+    the run reports, the time left never growing though the run starts slower than that
+    pace. The run reports on a stepped clock (the worker's ``progress``); the page reads
+    it as it polls: states, not moments."""
+    engine = j.site.app.extensions["tid.engine"]
+    started = utcnow()
+    with Session(engine) as session:
+        district = session.exec(
+            select(District).where(col(District.name).contains("Viejo San Juan"))
+        ).one()
+        common = {"kind": tasks.NOTICES_CREATE, "district_id": district.id, "actor": "journey"}
+        earlier = Job(
+            token=f"journey-earlier-{started.timestamp()}",
+            state=JobState.DONE.value,
+            total=100,
+            done=100,
+            started_at=started - timedelta(seconds=60),
+            finished_at=started - timedelta(seconds=50),
+            **common,  # type: ignore[arg-type]
+        )
+        running = Job(
+            token=f"journey-500-{started.timestamp()}",
+            state=JobState.RUNNING.value,
+            total=500,
+            started_at=started,
+            **common,  # type: ignore[arg-type]
+        )
+        session.add_all([earlier, running])
+        session.commit()
+        job_id, earlier_id = running.id or 0, earlier.id or 0
+    job_service.progress(engine, job_id, 0, 500, now=started)
+    j.page.goto(f"{j.site.base}/jobs/{job_id}")
+    said = j.main.locator(".job-text")
+    first = _count_and_left(said.inner_text())
+    assert first[:2] == (0, 500) and 0 < first[2] <= 50, first
+    # one notice in 20 s, then 250 in 30 s: by its own pace the end would be far later
+    for done, second in ((1, 20), (250, 30)):
+        job_service.progress(engine, job_id, done, 500, now=started + timedelta(seconds=second))
+        expect(said).to_contain_text(f"{done} ")  # the page polls once a second
+        now = _count_and_left(said.inner_text())
+        assert now[:2] == (done, 500) and now[2] <= first[2], (first, now)
+    with Session(engine) as session:  # the module's other journeys see no run left going
+        for made in (job_id, earlier_id):
+            session.delete(session.get(Job, made))
+        session.commit()
 
 
 def treasurer(j: Journey, amount: str) -> None:
