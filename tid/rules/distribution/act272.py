@@ -262,8 +262,8 @@ def _floor_warnings(
         annual = param(f"{_A}.convention_bureau_annual_floor", max(fy.start, floor.start))
         return [
             Message(
-                "The Convention Bureau's floor applies from FY%(label)s as set by "
-                "%(field)s (the supplied § 31(B)(iii) leaves the fiscal year "
+                "The Convention Bureau's floor applies from FY%(label)s (%(field)s; "
+                "the supplied § 31(B)(iii) leaves the fiscal year "
                 "blank). It is annual, $%(decimal)s, paid in monthly instalments of "
                 "$%(decimal2)s, and cumulative inside the fiscal year: after month m the "
                 "Bureau is owed to date the greater of 9%% of the year's tax to date and "
@@ -278,8 +278,8 @@ def _floor_warnings(
         ]
     return [
         Message(
-            "The Convention Bureau's floor is off in FY%(label)s: %(field)s is "
-            "FY%(label2)s (the supplied § 31(B)(iii) leaves the year blank).",
+            "The Convention Bureau's floor is off in FY%(label)s: it applies from "
+            "FY%(label2)s (%(field)s; the supplied § 31(B)(iii) leaves the year blank).",
             field=FieldRef("bureau_floor_from_fy"),
             label=fy.label,
             label2=bureau_floor_from_fy.label,
