@@ -137,6 +137,8 @@ def serve_demo() -> Iterator[Site]:
     sample = portal_sample(app.instance_path)
     assert sample is not None, "the demo wrote no portal sample"
     server: BaseWSGIServer = make_server("127.0.0.1", 0, app, threaded=True)
+    # the address it is served at, as `make demo` sets it: what the notices print
+    app.config["BASE_URL"] = f"http://127.0.0.1:{server.port}"
     stop = threading.Event()
 
     def work() -> None:  # the worker: runs queued jobs as `tid worker` would

@@ -10,11 +10,17 @@ from datetime import timedelta
 from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
+from sqlmodel import Session, col, select
 
 from tests.browser.harness import Checker, Site, set_language, shoot, t
-from tid.clock import today_in_puerto_rico
+from tests.pdf_checks import pdf_text
+from tid.clock import today_in_puerto_rico, utcnow
 from tid.demo.roll import roll_csv
+from tid.jobs import background_jobs as job_service
+from tid.jobs import tasks
+from tid.models import District, Job, JobState, Notice
 from tid.rules.certified_mail import check_digit
+from tid.services.paging import PER_PAGE
 
 JOB_SECONDS = 120_000  # a job (roll import, billing, notices, mailing) ends within this (ms)
 
@@ -246,10 +252,27 @@ def association(j: Journey, tmp: Path, fiscal_year: str) -> None:
     j.look("district")
     j.follow(j.main.get_by_role("link", name=j.t("Import a roll")))
     j.look("roll upload")
+    # First a file whose headers are not a roll's: the columns it lacks named by their
+    # labels (the headers that name them only in small print), and the file field again.
+    wrong = tmp / f"wrong-headers-{fiscal_year}.csv"
+    wrong.write_text("Catastro,Propietario\n040-010-000-10,Ana\n", encoding="utf-8")
+    j.main.get_by_label(re.compile("^" + j.t("Fiscal year"))).fill(fiscal_year)
+    j.main.get_by_label(j.t("CSV file")).set_input_files(str(wrong))
+    j.submit(j.main.locator("form"), "Check the file", "roll with wrong headers", key=True)
+    missing = j.main.locator(".missing-columns")
+    expect(missing).to_contain_text(j.t("The columns the file lacks:"))
+    for label in ("Assessed value", "ZIP code"):
+        expect(missing).to_contain_text(j.t(label))
+    words = missing.evaluate(
+        "e => { const c = e.cloneNode(true); c.querySelectorAll('code').forEach(x => x.remove());"
+        " return c.textContent }"
+    )
+    assert "assessed_value" not in words and "valor_tasado" not in words, words
+    chooser = j.main.get_by_label(j.t("CSV file"))
+    expect(chooser).to_have_attribute("aria-invalid", "true")
     roll = tmp / f"roll-{fiscal_year}.csv"
     roll.write_bytes(roll_csv(ROLL_SIZE))  # the same properties, year after year
-    j.main.get_by_label(re.compile("^" + j.t("Fiscal year"))).fill(fiscal_year)
-    j.main.get_by_label(j.t("CSV file")).set_input_files(str(roll))
+    chooser.set_input_files(str(roll))  # another file, from the page that said what was wrong
     j.submit(j.main.locator("form"), "Check the file", "roll preview", key=True)
     j.follow(j.main.get_by_role("button", name=re.compile(rf"\b{ROLL_SIZE}\b")))
     j.wait_for_job("roll imported")
@@ -280,8 +303,16 @@ def association(j: Journey, tmp: Path, fiscal_year: str) -> None:
     j.submit(form, "Prepare the notices", "notices started")
     j.wait_for_job("notice run", key=True)
 
-    numbers = j.main.locator(f'td[data-label="{j.t("Notice")}"] a').all_inner_texts()
+    links = j.main.locator(f'td[data-label="{j.t("Notice")}"] a')
+    numbers = links.all_inner_texts()
     assert len(numbers) == ROLL_SIZE, numbers
+    # a notice's portal address is the one the site is served at (BASE_URL), not port 5000
+    notice = j.page.request.get(j.site.base + (links.first.get_attribute("href") or ""))
+    assert notice.ok and notice.headers["content-type"] == "application/pdf"
+    printed = pdf_text(notice.body())
+    served = j.site.base.removeprefix("http://")
+    assert served in printed and "127.0.0.1:5000" not in printed, (served, printed)
+    article_on_a_later_page(j)
     lines = ["notice,article"]
     for i, number in enumerate(numbers):
         body = f"94071118992{fiscal_year[2:4]}{i + 1:08d}"
@@ -328,6 +359,101 @@ def association(j: Journey, tmp: Path, fiscal_year: str) -> None:
     form.get_by_label(label).set_input_files(str(deliveries))
     j.submit(form, "Import", "deliveries recorded", key=True)
     expect(j.main.locator(".flash").first).to_contain_text("1")
+    long_run(j)
+
+
+def article_on_a_later_page(j: Journey) -> None:
+    """A bad article number typed on row 3 of page 3 of a run's notices comes back at that
+    row, on that page, naming the notice. The run (on its page) is made three pages long
+    for the look by copies of its first notice, taken away after."""
+    batch_id = int(re.search(r"/notices/batches/(\d+)", j.page.url).group(1))  # type: ignore[union-attr]
+    engine = j.site.app.extensions["tid.engine"]
+    with Session(engine) as session:
+        first = session.exec(select(Notice).where(Notice.batch_id == batch_id)).first()
+        assert first is not None
+        shown = session.exec(select(Notice).where(Notice.batch_id == batch_id)).all()
+        kept = first.model_dump(exclude={"id", "public_id", "number", "created_at"})
+        copies = [
+            Notice(**kept, public_id=f"journey-copy-{k:04d}", number=f"{first.number}c{k:03d}")
+            for k in range(2 * PER_PAGE + 3 - len(shown))
+        ]
+        session.add_all(copies)
+        session.commit()
+        made = [c.id for c in copies]
+    try:
+        j.page.goto(f"{j.page.url.split('?')[0].split('#')[0]}?page=3")
+        rows = j.main.locator("tr").filter(has=j.page.locator(f'td[data-label="{j.t("Notice")}"]'))
+        row = rows.nth(2)
+        number = row.locator(f'td[data-label="{j.t("Notice")}"] a').inner_text()
+        row.get_by_label(j.t("Article number")).fill("12")
+        j.follow(row.get_by_role("button", name=j.t("Save")))
+        j.page.wait_for_load_state()  # a page of a shape the journey checks already
+        assert "page=3" in j.page.url, j.page.url
+        row = rows.nth(2)
+        expect(row.get_by_label(j.t("Article number"))).to_have_attribute("aria-invalid", "true")
+        expect(row.locator(".field-error")).to_contain_text(number)
+    finally:
+        with Session(engine) as session:
+            for notice_id in made:
+                session.delete(session.get(Notice, notice_id))
+            session.commit()
+    j.page.goto(f"{j.site.base}/notices/batches/{batch_id}")
+
+
+def _count_and_left(text: str) -> tuple[int, int, int]:
+    """A long run's progress as its page says it: done, of how many, and seconds left
+    ("250 of 500 notices · about 25s left")."""
+    numbers = [int(n.replace(",", "")) for n in re.findall(r"\d[\d,]*", text)]
+    assert len(numbers) == 3, text  # the count and the time left, both said
+    return numbers[0], numbers[1], numbers[2]
+
+
+def long_run(j: Journey) -> None:
+    """A run of 500 notices as its page shows it while it runs: the count and the time left
+    from its first report (an earlier run's pace: 100 notices in 10 s), the count moving as
+    the run reports, the time left never growing though the run starts slower than that
+    pace. The run reports on a stepped clock (the worker's ``progress``); the page reads
+    it as it polls: states, not moments."""
+    engine = j.site.app.extensions["tid.engine"]
+    started = utcnow()
+    with Session(engine) as session:
+        district = session.exec(
+            select(District).where(col(District.name).contains("Viejo San Juan"))
+        ).one()
+        common = {"kind": tasks.NOTICES_CREATE, "district_id": district.id, "actor": "journey"}
+        earlier = Job(
+            token=f"journey-earlier-{started.timestamp()}",
+            state=JobState.DONE.value,
+            total=100,
+            done=100,
+            started_at=started - timedelta(seconds=60),
+            finished_at=started - timedelta(seconds=50),
+            **common,  # type: ignore[arg-type]
+        )
+        running = Job(
+            token=f"journey-500-{started.timestamp()}",
+            state=JobState.RUNNING.value,
+            total=500,
+            started_at=started,
+            **common,  # type: ignore[arg-type]
+        )
+        session.add_all([earlier, running])
+        session.commit()
+        job_id, earlier_id = running.id or 0, earlier.id or 0
+    job_service.progress(engine, job_id, 0, 500, now=started)
+    j.page.goto(f"{j.site.base}/jobs/{job_id}")
+    said = j.main.locator(".job-text")
+    first = _count_and_left(said.inner_text())
+    assert first[:2] == (0, 500) and 0 < first[2] <= 50, first
+    # 100 notices in 40 s: by its own pace the rest would take 160 s, later than first said
+    job_service.progress(engine, job_id, 100, 500, now=started + timedelta(seconds=40))
+    expect(said).to_contain_text("100 ")  # the page polls once a second
+    now = _count_and_left(said.inner_text())
+    assert now[:2] == (100, 500) and now[2] <= first[2], (first, now)
+    with Session(engine) as session:  # the module's other journeys see no run left going
+        for made in (job_id, earlier_id):
+            session.delete(session.get(Job, made))
+        session.commit()
 
 
 def treasurer(j: Journey, amount: str) -> None:

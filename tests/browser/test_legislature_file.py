@@ -40,6 +40,34 @@ def _found(page: Page, site: Site, words: str) -> None:
     raise AssertionError(f"the search never found {words!r}")
 
 
+# What a petition's history (its page) or its file says of the CRIM letter once sent and
+# acknowledged, in each language.
+CRIM_WORDS = {
+    "en": {
+        "history": ("Certified mail", "Sent on", "Acknowledgement of receipt from the CRIM"),
+        "file": (
+            r"Transmittal of ordinance Ord\. .+ to the CRIM",
+            "Acknowledgement of receipt from",
+        ),
+    },
+    "es": {
+        "history": ("Correo certificado", "Enviado el", "Acuse de recibo del CRIM"),
+        "file": (r"Envío de la ordenanza Ord\. .+ al CRIM", "Acuse de recibo del CRIM"),
+    },
+}
+
+
+def _said_in_words(page: Page, language: str) -> None:
+    """The history (a petition's page) or the file (its documents) says the CRIM letter in
+    ``language``'s words: no code (``certified_mail``, ``sent_on``), no "Municipio 3"."""
+    said = page.locator("main").inner_text()
+    assert "certified_mail" not in said and "sent_on" not in said
+    assert not re.search(r"Municipio \d", said), said
+    words = CRIM_WORDS[language]["file" if page.url.endswith("/file") else "history"]
+    for word in words:
+        assert re.search(word, said), (language, word, said.replace("\n", " "))
+
+
 def _petition_url(page: Page, site: Site, name: str) -> str:
     page.goto(site.base + "/petitions/")
     page.get_by_role("link", name=name).first.click()
@@ -130,8 +158,21 @@ def test_the_clerk_keeps_the_legislature_file(
         page.locator("#f-reference").fill("9407 1111 2222 3333")
         page.get_by_role("button", name="Record the sending").click()
         expect(page.locator("main")).to_contain_text("9407 1111 2222 3333")
+        page.locator("#f-file").set_input_files(
+            {"name": "acuse.pdf", "mimeType": "application/pdf", "buffer": files.pdf("Recibido")}
+        )
+        page.locator("#f-on").fill(today.isoformat())
+        page.get_by_role("button", name="Keep it").click()
+        expect(page.locator("main")).not_to_contain_text("not yet received")
         checker.check(page, "crim", "en")
         shots["crim"] = page.url
+        # The petition's history and its file say the letter and the acknowledgement in the
+        # reader's words: how it was sent, the municipality by its name, the titles.
+        page.goto(isla_verde)
+        _said_in_words(page, "en")
+        page.get_by_role("link", name=re.compile("documents in the file")).click()
+        _said_in_words(page, "en")
+        crim_file = page.url  # a page of a shape checked already (the file)
         # The search finds a word inside the PDF and one inside the DOCX's new version.
         _found(page, site, "presupuesto")
         expect(page.locator("ol.search-results")).to_contain_text("Presupuesto del distrito")
@@ -151,6 +192,10 @@ def test_the_clerk_keeps_the_legislature_file(
             page.goto(url)
             checker.check(page, name, "es")
             shoot(page, folder, f"legislature-{name}")
+            if name == "petition":
+                _said_in_words(page, "es")
+        page.goto(crim_file)
+        _said_in_words(page, "es")
     finally:
         context.close()
     assert not checker.problems, "\n".join(checker.problems)

@@ -8,11 +8,19 @@ from __future__ import annotations
 import io
 from datetime import date
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from pypdf import PdfReader
+from pypdf.generic import DictionaryObject, IndirectObject
 
-from tests.pdf_checks import assert_archival, page_text, pdf_pages, structure
+from tests.pdf_checks import (
+    assert_archival,
+    page_text,
+    pdf_pages,
+    structure,
+    structure_problems,
+)
 from tests.services.notices.helpers import sample_content as _content
 from tid.render import manifest as manifest_render
 from tid.render import notice as notice_pdf
@@ -118,13 +126,38 @@ def test_the_manifest_is_pdfa_in_english(fast: bool) -> None:
     assert "José Peña" in text and "$11.16" in text
     assert (name in text) if fast else ("Ñandú Güemes" in text)
     assert len(PdfReader(io.BytesIO(data)).pages) == 1
-    # Tagged on both paths: its page a section in English (drawn), or WeasyPrint's tree.
-    read = structure(data)
+    # Tagged on both paths (its page a section in English, drawn; or WeasyPrint's tree): the
+    # form's name its heading, the book a table with header cells.
+    assert structure_problems(data) == []
+    read = structure(data, text=fast)
     assert read and read[0].kind == "/Document"
+    assert "/Table" in {e.kind for e in read} and "/H1" in {e.kind for e in read}
     if fast:
         assert [(e.kind, e.lang) for e in read if e.kind == "/Sect"] == [("/Sect", "en")]
-    else:
-        assert "/Table" in {e.kind for e in read}
+        said = [(e.kind, e.text) for e in read if e.kind in ("/H1", "/TH", "/TD")]
+        assert said[:3] == [("/H1", "PS Form 3877"), ("/TH", "No."), ("/TH", "Article Number")]
+        # a row a piece of mail, a cell a value; the totals led by their label
+        assert ("/TD", "9400 1000 0000 0000 0000 17") in said and ("/TD", "$11.16") in said
+        assert ("/TH", "Total de la página (2 piezas)") in said  # our words: the reader's
+        # the captions head their columns, a total's label its row
+        assert _header_scopes(data) == ["/Column"] * 7 + ["/Row"] * 2
+
+
+def _header_scopes(data: bytes) -> list[str]:
+    """The scope of each header cell of a tagged PDF, in reading order."""
+    found: list[str] = []
+
+    def walk(node: Any) -> None:
+        node = node.get_object()
+        if node.get("/S") == "/TH":
+            found.append(str(node["/A"]["/Scope"]))
+        kids = node.get("/K")
+        for kid in kids if isinstance(kids, list) else [kids]:
+            if isinstance(kid, IndirectObject) and isinstance(kid.get_object(), DictionaryObject):
+                walk(kid)
+
+    walk(PdfReader(io.BytesIO(data)).trailer["/Root"]["/StructTreeRoot"])
+    return found
 
 
 def test_each_owners_notice_is_tagged_in_its_languages_with_the_qr_codes_text() -> None:
@@ -145,6 +178,20 @@ def test_each_owners_notice_is_tagged_in_its_languages_with_the_qr_codes_text() 
     flowed = [e for e in structure(result.notices[1].pdf) if e.kind == "/Sect"]
     assert len(flowed) == pages and {s.lang for s in flowed} == {"es", "en"}
     assert flowed[0].lang == "es" and flowed[-1].lang == "en"
+    # ... whose structure follows its content, as the flowing layout tagged it: the title
+    # and the sections' headings in each language, the facts as a table whose labels are its
+    # header cells, the QR code a figure with its text; not a block a page.
+    assert structure_problems(result.notices[1].pdf) == []
+    read = structure(result.notices[1].pdf, text=True)
+    said = " ".join(e.text for e in read)
+    headings = [e.kind for e in read if e.kind in ("/H1", "/H2")]
+    assert headings.count("/H1") == 2 and headings.count("/H2") == 4, headings
+    assert "AVISO DE DERRAMA" in said and "IMPOST NOTICE" in said and "línea 79" in said
+    cells = [e.kind for e in read if e.kind in ("/TH", "/TD")]
+    assert cells and cells == ["/TH", "/TD"] * (len(cells) // 2)
+    (qr,) = [e for e in read if e.kind == "/Figure"]
+    assert qr.alt == f"Código QR del portal del dueño: {flowing.portal_url}"
+    assert not [e for e in read if e.kind == "/Div" and e.depth == 2 and e.mcids == (0,)]
 
 
 def _sides(data: bytes) -> list[list[tuple[str, int, str, str]]]:

@@ -219,3 +219,59 @@ def test_a_share_times_an_amount_is_money_not_a_percentage(client: FlaskClient, 
     values = _trace_values(response.get_data(as_text=True))
     assert "$35,000,000.00" in values and "$25,000.00" in values, values
     assert not [v for v in values if re.fullmatch(r"[\d,.]+\s?%", v) and len(v) > 8], values
+
+
+# A field not given, named by its label mid-sentence, reads badly in English whatever the
+# label ("Convention Center opened on was not given"): the warnings and refusals name it
+# after a colon, in both languages.
+LABEL_THEN_NOT_GIVEN = re.compile(
+    r"\b(?:was|is|were) not given\b|\bis required\b|: not given\b|\bas set by\b|year is FY"
+)
+NOT_GIVEN = {
+    "en": (
+        "Not given: Convention Center opened on.",
+        "Not given: Bureau floor from fiscal year.",
+        "Not given: Excluded revenues.",
+        "Required: Amount certified by the Bank",
+        "it applies from FY2025-26 (Bureau floor from fiscal year; the supplied",
+    ),
+    "es": (
+        "No se dio: Apertura del Centro de Convenciones.",
+        "No se dio: Mínimo del Negociado desde el año fiscal.",
+        "No se dio: Ingresos excluidos.",
+        "Falta: Cantidad certificada por el Banco",
+        "aplica desde el año fiscal 2025-26 (Mínimo del Negociado desde el año fiscal; el",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_field_not_given_is_named_after_a_colon_in_both_languages(
+    client: FlaskClient, lang: str
+) -> None:
+    from tests.calc_documents import DOCUMENTS
+
+    said = []
+    for name, document in (
+        ("room-tax-distribution", RESULTS["room-tax-distribution"]),
+        ("equalization", DOCUMENTS["equalization"]),
+        (
+            "room-tax-distribution",
+            {**RESULTS["room-tax-distribution"], "bureau_floor_from_fy": "2025-26"},
+        ),
+    ):
+        response = client.post(
+            f"/calc/{name}?lang={lang}", data={"document_json": json.dumps(document)}
+        )
+        assert response.status_code == 200
+        said.append(_result_text(response.get_data(as_text=True)))
+    without = {
+        k: v for k, v in RESULTS["room-tax-distribution"].items() if k != "bank_certified_amount"
+    }
+    said.append(
+        _refused(client, "room-tax-distribution", {"document_json": json.dumps(without)}, lang)
+    )
+    text = " ".join(said)
+    for words in NOT_GIVEN[lang]:
+        assert words in text, (words, text)
+    assert not LABEL_THEN_NOT_GIVEN.search(text), LABEL_THEN_NOT_GIVEN.findall(text)

@@ -507,9 +507,8 @@ NOT_WALKED = {
 }
 
 
-# The documents met that do not read as headings and tables yet: the PS Form 3877 drawn
-# over its grid reads as its lines and the form's captions, no heading of its own.
-NOT_STRUCTURED: dict[str, list[str]] = {"notices.batch_manifest": ["no heading"]}
+# The documents met that do not read as headings and tables yet (none).
+NOT_STRUCTURED: dict[str, list[str]] = {}
 
 
 def _gets(app: Flask) -> Iterator[Any]:

@@ -6,7 +6,8 @@ batch shares — is laid out once by WeasyPrint (:func:`layout`, a plain Jinja e
 :func:`env` that needs no Flask app, so the pool's workers can render) and reused on every
 page as a PDF Form XObject (:func:`form_xobjects`). The **fill layer** — the values of one
 page — is a list of :class:`Text` items at fixed places, drawn by ReportLab (:func:`draw`) in
-the faces of tid/render/fonts.py; :func:`filled_page` puts the two together on a new page.
+the faces of tid/render/fonts.py; :func:`composed_page` puts the two together on a new page,
+each block and value the element it is.
 
 A document never makes the server fetch: only ``data:`` URLs are read
 (:func:`data_only_fetcher`).
@@ -138,52 +139,6 @@ def draw(canvas: Any, items: Sequence[Text], page_height: float) -> None:
 # is Spanish).
 _ENGLISH_OPEN = b"/Span <</Lang (en)>> BDC\n"
 _ENGLISH_CLOSE = b"\nEMC"
-
-
-def filled_page(
-    writer: Any,
-    form: tuple[str, Any],
-    box: Any,
-    fonts: Any,
-    operators: bytes,
-    *,
-    english: bool = False,
-    lang: str | None = None,
-    qr: bytes = b"",
-    qr_alt: str = "",
-) -> Any:
-    """A new page of ``writer``: the form XObject, then the fill operators over it (and the
-    QR code's). With ``lang``, each part is marked content with the page's plan
-    (tid/render/tagging.py): the values first, the QR code and its ``qr_alt``, the form."""
-    from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
-
-    from tid.render import tagging
-
-    page = writer.add_blank_page(width=box.width, height=box.height)
-    name, xobject = form
-    xobjects = DictionaryObject()
-    xobjects[NameObject(name)] = xobject
-    resources = DictionaryObject()
-    resources[NameObject("/XObject")] = xobjects
-    if fonts is not None:
-        resources[NameObject("/Font")] = fonts
-    page[NameObject("/Resources")] = resources
-    form_ops = f"q {name} Do Q\n".encode()
-    if lang is None:
-        data = form_ops + operators + (b"\n" + qr if qr else b"")
-    else:
-        data = tagging.marked("Div", 0, form_ops) + tagging.marked("P", 1, operators)
-        parts = [("P", 1, ""), ("Div", 0, "")]
-        if qr:
-            data += tagging.marked("Figure", 2, qr)
-            parts.insert(1, ("Figure", 2, qr_alt))
-        tagging.plan(page, lang, parts)
-    if english:
-        data = _ENGLISH_OPEN + data + _ENGLISH_CLOSE
-    stream = DecodedStreamObject()
-    stream.set_data(data)
-    page[NameObject("/Contents")] = writer._add_object(stream.flate_encode())
-    return page
 
 
 def composed_page(

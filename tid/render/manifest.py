@@ -2,7 +2,10 @@
 
 The form's grid is laid out once (``templates/pdf/manifest_form.html``) and the rows and
 totals are drawn over it on every page (tid/render/layers.py); a row that does not fit its
-cell sends the whole manifest to the flowing layout (``templates/pdf/manifest.html``). Rows
+cell sends the whole manifest to the flowing layout (``templates/pdf/manifest.html``). Both
+are tagged: the form's blocks are laid out a page each and drawn as Form XObjects, each value
+after its mark, so that a page reads in order, each part the element it is — the form's name
+its heading, the book a table whose header cells are the form's captions. Rows
 are in ascending article-number order; page and grand totals are exact (:func:`manifest_pages`).
 The form's own captions stay in English, as USPS prints it; our words on it are catalog
 messages in the reader's language.
@@ -12,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import io
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -25,18 +29,19 @@ from tid.render.layers import (
     Text,
     amount_text,
     block,
+    composed_page,
     data_only_fetcher,
     draw,
     env,
-    filled_page,
     fits_items,
     form_xobjects,
     layout,
     new_canvas,
     page_operators,
 )
+from tid.render.tagging import Part
 from tid.rules.certified_mail import grouped_article_number
-from tid.rules.messages import Message, render
+from tid.rules.messages import Message, current_language, render
 
 MANIFEST_ROWS_PER_PAGE = 14
 
@@ -106,7 +111,6 @@ def manifest_pages(
     return pages, grand
 
 
-# Long: the form's two paths (drawn over the grid, or flowing) and the tagging of each, in order.
 def render_manifest(
     rows: Sequence[ManifestRow],
     *,
@@ -131,30 +135,46 @@ def render_manifest(
     )
     mailed = mailed_on.isoformat() if mailed_on else "____________"
     g = manifest_geometry(rows_per_page)
+    shown = pages or [
+        {
+            "number": 1,
+            "rows": [],
+            "pieces": 0,
+            "postage": "$0.00",
+            "fee": "$0.00",
+            "rr": "$0.00",
+            "total": "$0.00",
+        }
+    ]
     page_items = [
         _manifest_items(
             g, page, grand, page["number"] == max(1, len(pages)), len(pages), mailed, batch_label
         )
-        for page in pages
-        or [
-            {
-                "number": 1,
-                "rows": [],
-                "pieces": 0,
-                "postage": "$0.00",
-                "fee": "$0.00",
-                "rr": "$0.00",
-                "total": "$0.00",
-            }
-        ]
+        for page in shown
     ]
     if not all(fits_items(items) for items in page_items):
         return _render_manifest_flowing(
             pages, grand, sender_name, sender_lines, mailed, batch_label
         )
+    rows_shown = [len(page["rows"]) for page in shown]
+    return _render_manifest_drawn(g, page_items, rows_shown, sender_name, sender_lines)
+
+
+def _render_manifest_drawn(
+    g: dict[str, Any],
+    page_items: list[list[Text | None]],
+    rows_shown: list[int],
+    sender_name: str,
+    sender_lines: Sequence[str],
+) -> bytes:
+    """The manifest drawn over its form: the form's blocks laid out once, each page drawing
+    them and its values in reading order, each the element it is (its rows, ``rows_shown``,
+    a row of the table each)."""
     from pypdf import PdfReader, PdfWriter
 
-    form_pdf = layout(
+    from tid.render import pdfa, tagging
+
+    form = layout(
         env()
         .get_template("pdf/manifest_form.html")
         .render(
@@ -163,31 +183,106 @@ def render_manifest(
             sender_lines=list(sender_lines),
             purpose=render(MANIFEST_PURPOSE),
         )
-    ).write_pdf()
+    )
+    names = [next(iter(page.anchors)).removeprefix("f-") for page in form.pages]
+    form_pdf = form.write_pdf()
     box = PdfReader(io.BytesIO(form_pdf)).pages[0].mediabox
     height = float(box.height)
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, (float(box.width), height))
     for items in page_items:
-        draw(canvas, [x for x in items if x is not None], height)
+        for item in items:  # each value after its mark, to be read as the cell it is
+            canvas.addLiteral(_FILL_MARK)
+            draw(canvas, [item] if item is not None else [], height)
         canvas.showPage()
     canvas.save()
     drawn = PdfReader(buffer)
     writer = PdfWriter()
-    fonts = fonts_resource(writer, drawn)
-    (form_ref,) = form_xobjects(writer, form_pdf)[:1]
+    words = current_language()  # of our words on the form (its captions are English)
+    resources, pieces = _form_resources(writer, form_pdf, names, fonts_resource(writer, drawn))
     for index in range(len(page_items)):
-        operators = page_operators(drawn, index)
-        filled_page(writer, ("/TidManifest", form_ref), box, fonts, operators, lang="en")
-    from tid.render import pdfa, tagging
-
-    tagging.tag(writer)  # a section a page: its lines, then the form's captions
+        before, *values = _FILL_SPLIT.split(page_operators(drawn, index))
+        composed_page(
+            writer,
+            box,
+            resources,
+            _page_parts(pieces, values, rows=rows_shown[index], words=words),
+            lang="en",
+            before=pieces["grid"] + before,
+        )
+    tagging.tag(writer)
     pdfa.finish(
-        writer, title=manifest_title(sender_name), author=sender_name, lang="en", languages=("en",)
+        writer,
+        title=manifest_title(sender_name),
+        author=sender_name,
+        lang="en",
+        languages=("en",) if words == "en" else ("en", words),
     )
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
+
+
+# Before each value of the drawn fill layer (a comment: it draws nothing), so that each is
+# read as the cell it is (:func:`_page_parts`).
+_FILL_MARK = "%TidCell"
+_FILL_SPLIT = re.compile(rb"%TidCell\r?\n")
+
+
+def _form_resources(
+    writer: Any, form_pdf: bytes, names: list[str], fonts: Any
+) -> tuple[Any, dict[str, bytes]]:
+    """The form's blocks (a page each of ``form_pdf``, named ``names``) as Form XObjects of
+    ``writer``: the resources every page shares (the blocks, the fill's fonts) and the
+    operators that draw each block."""
+    from pypdf.generic import DictionaryObject, NameObject
+
+    xobjects = DictionaryObject()
+    pieces: dict[str, bytes] = {}
+    for k, (name, ref) in enumerate(zip(names, form_xobjects(writer, form_pdf), strict=True)):
+        xobjects[NameObject(f"/TidManifest{k}")] = ref
+        pieces[name] = f"q /TidManifest{k} Do Q\n".encode()
+    resources = DictionaryObject()
+    resources[NameObject("/XObject")] = writer._add_object(xobjects)
+    resources[NameObject("/Font")] = fonts
+    return writer._add_object(resources), pieces
+
+
+def _page_parts(
+    pieces: dict[str, bytes], values: list[bytes], *, rows: int, words: str
+) -> list[Part]:
+    """A page of the manifest as a screen reader reads it: the sender, the form's name (the
+    heading), its kind of mail, what it is for, the mailing date and page, the stamp's box;
+    the book as a table whose first row is the form's captions (the header cells), a row a
+    piece, then the totals (each led by its label); the foot, with the pieces listed.
+    ``values`` are the page's drawn values in the order of :func:`_manifest_items`, its
+    ``rows`` pieces of mail first (seven cells each), then its totals (five each). Our words
+    on the form are in the reader's language ``words``; the form's own, English."""
+    lang = "" if words == "en" else words
+    header, cells, listed = values[0], values[1:-1], values[-1]
+    totals = cells[7 * rows :]
+    table = [Part("TR", kids=tuple(Part("TH", pieces[f"caption-{c}"]) for c in range(7)))]
+    table += [
+        Part("TR", kids=tuple(Part("TD", cell) for cell in cells[7 * r : 7 * r + 7]))
+        for r in range(rows)
+    ]
+    table += [
+        Part("TR", kids=(Part("TH", label, lang=lang), *(Part("TD", c) for c in figures)))
+        for label, *figures in (totals[t : t + 5] for t in range(0, len(totals), 5))
+    ]
+    return [
+        Part("P", pieces["sender"]),
+        Part("H1", pieces["title"]),
+        Part("P", pieces["mail"]),
+        Part("P", pieces["purpose"], lang=lang),
+        Part("P", header, lang=lang),
+        Part("P", pieces["stamp"]),
+        Part("Table", kids=tuple(table)),
+        Part("P", pieces["foot-1"]),
+        Part("P", listed, lang=lang),
+        Part("P", pieces["foot-2"]),
+        Part("P", pieces["foot-3"]),
+    ]
 
 
 # What the manifest is for: our words on the Postal Service's form (whose own captions stay

@@ -608,19 +608,21 @@ def _fitting_fills(contents: Sequence[NoticeContent]) -> dict[int, tuple[Named, 
 
 def _flowing_pages(
     contents: Sequence[NoticeContent], flowing: list[int]
-) -> dict[int, tuple[Any, list[int], int]]:
-    """The notices that do not fit the fixed layout, laid out together by the flowing
-    template: each one's reader, its pages and the first of its English pages."""
+) -> dict[int, tuple[Any, list[int], int, dict[int, list[Any]]]]:
+    """The notices that do not fit the fixed layout, laid out (and tagged) together by the
+    flowing template: each one's reader, its pages, the first of its English pages and the
+    reader's structure elements by page."""
     from pypdf import PdfReader
 
-    found: dict[int, tuple[Any, list[int], int]] = {}
+    found: dict[int, tuple[Any, list[int], int, dict[int, list[Any]]]] = {}
     if flowing:
         doc = layout(notices_html([contents[i] for i in flowing], flowing=True))
         ranges = _page_ranges(doc.pages, len(flowing), english=True)
-        reader = PdfReader(io.BytesIO(doc.write_pdf()))
+        reader = PdfReader(io.BytesIO(doc.write_pdf(pdf_tags=True)))
         del doc
+        elements = tagging.elements_by_page(reader)
         for i, (first, last, english) in zip(flowing, ranges, strict=True):
-            found[i] = (reader, list(range(first, last + 1)), english)
+            found[i] = (reader, list(range(first, last + 1)), english, elements)
     return found
 
 
@@ -655,13 +657,19 @@ def _drawn_fills(
     return drawn, fonts_resource(writer, drawn), fill_page
 
 
-def _place_flowing(writer: Any, reader: Any, indexes: list[int], english_from: int) -> list[Any]:
-    """A flowing notice's pages added to the writer, each read as one part (its text in
-    layout order) in its language."""
+def _place_flowing(
+    writer: Any,
+    reader: Any,
+    indexes: list[int],
+    english_from: int,
+    elements: dict[int, list[Any]],
+) -> list[Any]:
+    """A flowing notice's pages added to the writer, each read in its language as the
+    flowing layout tagged it: its headings, paragraphs, the facts' table with its header
+    cells, the QR code as a figure with its alternative text."""
     pages = [writer.add_page(reader.pages[k]) for k in indexes]
     for k, page in zip(indexes, pages, strict=True):
-        tagging.wrap(writer, page, "Div", 0)
-        tagging.plan(page, "en" if k >= english_from else "es", [("Div", 0, "")])
+        tagging.adopt(page, "en" if k >= english_from else "es", elements.get(k, []))
         if k >= english_from:
             mark_english(writer, page)
     return pages

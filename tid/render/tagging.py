@@ -5,9 +5,10 @@ WeasyPrint tags what it lays out itself (tid/render/pdf.py). A notice's pages ar
 together here from the blocks of a form layer (each a Form XObject), the owner's values drawn
 over them and its QR code, or copied from a flowing layout; each part is drawn inside its own
 marked-content sequence (:func:`marked`: ``/P <</MCID 1>> BDC … EMC``) and the page keeps a
-plan of its parts (:func:`compose` for a tree of :class:`Part`, :func:`plan` for a flat
-list). :func:`tag` turns the plans of a document's pages into its structure tree: a
-``Document`` of one ``Sect`` a page, in the page's language, whose elements (headings,
+plan of its parts (:func:`compose` for a tree of :class:`Part`; :func:`adopt` for a page
+copied out of a layout WeasyPrint tagged, a flowing notice's: the elements it drew there).
+:func:`tag` turns the plans of a document's pages into its structure tree: a ``Document`` of
+one ``Sect`` a page, in the page's language, whose elements (headings,
 paragraphs, a table of rows of header cells and cells, a figure with its alternative text,
 each with its language where it is not the page's) name the marked content they read, in
 reading order, and marks the document as tagged (``/MarkInfo``). :func:`strip` drops the
@@ -76,13 +77,67 @@ def marked(kind: str, mcid: int, data: bytes) -> bytes:
     return f"/{kind} <</MCID {mcid}>> BDC\n".encode() + data + b"\nEMC\n"
 
 
-def plan(page: Any, lang: str, parts: Sequence[tuple[str, int, str]]) -> None:
-    """Keep on ``page`` what its marked content is: ``(kind, mcid, alternative text)`` in
-    reading order, the page's language."""
+def adopt(page: Any, lang: str, elements: Sequence[Any]) -> None:
+    """Keep on ``page`` (copied out of a PDF that WeasyPrint tagged, its marked content as
+    it was) the plan of ``elements``, that PDF's structure elements drawn on the page: the
+    headings, paragraphs, tables and figures (with their alternative text) in their order.
+    The elements of anonymous boxes (``NonStruct``) and sections give way to their content;
+    an element that reads nothing (an empty box, a link's annotation) is left out."""
     from pypdf.generic import ArrayObject, NameObject, TextStringObject
 
-    items = ArrayObject(_node(kind, mcid, alt, "", []) for kind, mcid, alt in parts)
+    items = ArrayObject(node for element in elements for node in _adopted(element))
     page[NameObject(PLAN)] = ArrayObject([TextStringObject(lang), items])
+
+
+_GIVING_WAY = {"/NonStruct", "/Sect", "/Document", "/Part", "/Art"}
+
+
+def _adopted(element: Any) -> list[Any]:
+    """The plan's nodes of a structure element: itself over what it reads (its marked
+    content's numbers and its elements'), or, giving way, what it reads."""
+    from pypdf.generic import DictionaryObject, NumberObject
+
+    element = element.get_object()
+    kids = element.get("/K")
+    inner: list[Any] = []
+    for kid in [] if kids is None else kids if isinstance(kids, list) else [kids]:
+        if isinstance(kid, int):
+            inner.append(NumberObject(kid))
+            continue
+        kid = kid.get_object()
+        if not isinstance(kid, DictionaryObject) or kid.get("/Type") == "/OBJR":
+            continue
+        if kid.get("/Type") == "/MCR":
+            inner.append(NumberObject(kid["/MCID"]))
+        else:
+            inner.extend(_adopted(kid))
+    kind = str(element["/S"])
+    if not inner or kind in _GIVING_WAY:
+        return inner
+    alt, lang = str(element.get("/Alt", "")), str(element.get("/Lang", ""))
+    return [_node(kind.removeprefix("/"), -1, alt, lang, inner)]
+
+
+def elements_by_page(reader: Any) -> dict[int, list[Any]]:
+    """A tagged PDF's structure elements by the page they are drawn on (an element that
+    names its page, under those that do not)."""
+    root = reader.trailer["/Root"]
+    pages = {page.indirect_reference.idnum: i for i, page in enumerate(reader.pages)}
+    found: dict[int, list[Any]] = {}
+
+    def walk(node: Any) -> None:
+        node = node.get_object()
+        if "/Pg" in node:
+            found.setdefault(pages[node.raw_get("/Pg").idnum], []).append(node)
+            return
+        kids = node.get("/K")
+        for kid in [] if kids is None else kids if isinstance(kids, list) else [kids]:
+            if not isinstance(kid, int):
+                walk(kid)
+
+    if "/StructTreeRoot" in root:
+        walk(root["/StructTreeRoot"])
+    return found
 
 
 def copy_page(writer: Any, page: Any) -> Any:
@@ -95,20 +150,6 @@ def copy_page(writer: Any, page: Any) -> Any:
         page[NameObject(PLAN)] = kept
         copy[NameObject(PLAN)] = kept
     return copy
-
-
-def wrap(writer: Any, page: Any, kind: str, mcid: int) -> None:
-    """Wrap a copied page's whole content in one marked-content sequence."""
-    from pypdf.generic import ArrayObject, DecodedStreamObject, NameObject
-
-    parts = []
-    for data in (f"/{kind} <</MCID {mcid}>> BDC\n".encode(), b"\nEMC\n"):
-        stream = DecodedStreamObject()
-        stream.set_data(data)
-        parts.append(writer._add_object(stream))
-    contents = page.raw_get("/Contents")
-    inner = list(contents.get_object()) if isinstance(contents.get_object(), list) else [contents]
-    page[NameObject("/Contents")] = ArrayObject([parts[0], *inner, parts[1]])
 
 
 def strip(writer: Any) -> None:
@@ -134,40 +175,57 @@ def _element(kind: str, parent: Any, page_ref: Any, typed: bool = True, **values
 
 
 def _elements(
-    writer: Any, nodes: Any, parent_ref: Any, page_ref: Any, by_mcid: dict[int, Any]
+    writer: Any,
+    nodes: Any,
+    parent_ref: Any,
+    page_ref: Any,
+    by_mcid: dict[int, Any],
+    scope: str = "/Row",
 ) -> Any:
     """The structure elements of a plan's ``nodes`` under ``parent_ref``: a leaf reads its
-    marked content (kept in ``by_mcid``), a group its own elements."""
+    marked content (kept in ``by_mcid``), a group its own elements. A header cell heads its
+    row (``scope``), or its column in a row of header cells only (a table's captions)."""
     from pypdf.generic import ArrayObject, NameObject, NumberObject, TextStringObject
 
     kids = ArrayObject()
-    for kind, mcid, alt, lang, inner in nodes:
+    for node in nodes:
+        if isinstance(node, int):  # marked content the parent reads itself (adopted)
+            kids.append(NumberObject(node))
+            by_mcid[int(node)] = parent_ref
+            continue
+        kind, mcid, alt, lang, inner = node
         values: dict[str, Any] = {}
         if str(alt):
             values["Alt"] = TextStringObject(str(alt))
         if str(lang):
             values["Lang"] = TextStringObject(str(lang))
-        if str(kind) == "/TH":  # the header of its row (the table's first column)
-            values["A"] = _row_scope()
-        leaf = int(mcid) >= 0  # a group's page is its cells' (a print file has thousands)
-        element = _element(str(kind), parent_ref, page_ref if leaf else None, False, **values)
+        if str(kind) == "/TH":
+            values["A"] = _scope(scope)
+        # a group's page is its cells' (a print file has thousands), unless it reads some
+        reads = int(mcid) >= 0 or any(isinstance(kid, int) for kid in inner)
+        element = _element(str(kind), parent_ref, page_ref if reads else None, False, **values)
         ref = writer._add_object(element)
         if int(mcid) >= 0:
             element[NameObject("/K")] = NumberObject(int(mcid))
             by_mcid[int(mcid)] = ref
         else:
-            element[NameObject("/K")] = _elements(writer, inner, ref, page_ref, by_mcid)
+            captions = str(kind) == "/TR" and all(
+                not isinstance(cell, int) and str(cell[0]) == "/TH" for cell in inner
+            )
+            element[NameObject("/K")] = _elements(
+                writer, inner, ref, page_ref, by_mcid, "/Column" if captions else "/Row"
+            )
         kids.append(ref)
     return kids
 
 
-def _row_scope() -> Any:
+def _scope(scope: str) -> Any:
     from pypdf.generic import DictionaryObject, NameObject
 
-    scope = DictionaryObject()
-    scope[NameObject("/O")] = NameObject("/Table")
-    scope[NameObject("/Scope")] = NameObject("/Row")
-    return scope
+    attributes = DictionaryObject()
+    attributes[NameObject("/O")] = NameObject("/Table")
+    attributes[NameObject("/Scope")] = NameObject(scope)
+    return attributes
 
 
 def tag(writer: Any) -> None:

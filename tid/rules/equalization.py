@@ -148,7 +148,7 @@ def _general_fund_base(
         if excluded_revenues is None:
             warnings.append(
                 Message(
-                    "%(field)s: not given. The Act 7-2009 revenues left out of the General "
+                    "Not given: %(field)s. The Act 7-2009 revenues left out of the General "
                     "Fund base for fiscal years begun after %(day)s are taken as zero.",
                     field=FieldRef("excluded_revenues"),
                     day=date(2009, 6, 30),

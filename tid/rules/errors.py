@@ -30,7 +30,7 @@ def field_names(names: Iterable[object]) -> str:
 
 
 def required(field: str) -> InputError:
-    return InputError(field, Message("%(field)s is required", field=FieldRef(field)))
+    return InputError(field, Message("Required: %(field)s", field=FieldRef(field)))
 
 
 class InputError(ValueError):

@@ -233,7 +233,7 @@ def test_convention_center_reserve_covers_the_deficit_and_releases_the_surplus()
     assert "convention_center_reserve" not in after
     # Without the opening date the result names the reserve it could not apply.
     plain = act("2010-11", "0", months)
-    assert any("convention_center_opened_on was not given" in w for w in plain["warnings"])
+    assert any("Not given: convention_center_opened_on." in w for w in plain["warnings"])
 
 
 def test_the_reserve_years_are_eleven_in_all_and_the_result_says_it_is_the_reading() -> None:
@@ -261,7 +261,7 @@ def test_the_reserve_years_are_eleven_in_all_and_the_result_says_it_is_the_readi
         assert "the 10 fiscal years after it, 11 in all, to FY2015-16" in step["step"]
     # Without the opening day the result still says how many years the reserve runs.
     plain = act("2010-11", "0", [("2010-07", "1000.00")])
-    (en,) = [w for w in plain["warnings"] if "convention_center_opened_on was not given" in w]
+    (en,) = [w for w in plain["warnings"] if "Not given: convention_center_opened_on." in w]
     assert "11 in all" in en and "ten years" not in en
     assert any("11 en total" in w for w in plain["warnings_es"])
 

@@ -53,7 +53,11 @@ def test_postage_and_fees_set_before_printing_are_on_the_draft_manifest_with_tot
     text = pdf_text(notices.manifest_pdf(session=session, batch=batch))
     # Per piece $0.78 + $5.30 + $4.40 = $10.48; three pieces: $2.34, $15.90, $13.20, $31.44.
     assert text.count("$10.48") == 3
-    assert re.search(r"Total general \(3 piezas\) \$2\.34 \$15\.90 \$13\.20 \$31\.44 3$", text)
+    assert re.search(
+        r"Total general \(3 piezas\) \$2\.34 \$15\.90 \$13\.20 \$31\.44 "
+        r"Total Number of Pieces Listed by Sender: 3 ",
+        text,
+    )
     # The audit trail has the change with before and after.
     events = [e for e in audit_history(session, batch) if e.action == "notice_batch.fees"]
     assert len(events) == 1 and '"return_receipt_fee": "4.40"' in (events[0].after or "")

@@ -73,8 +73,12 @@ def test_mailing_freezes_notices_and_archives_the_ps3877_manifest(
     # (No return receipt asked for: its column adds $0.00.)
     # the form's captions are USPS's (English); our totals speak the printer's language
     # (Spanish outside a request)
-    assert re.search(r"Total general \(3 piezas\) \$2\.19 \$14\.55 \$0\.00 \$16\.74 3$", text)
-    assert "Total Number of Pieces Listed by Sender" in text
+    # (the text in reading order: the count after the foot's caption that asks for it)
+    assert re.search(
+        r"Total general \(3 piezas\) \$2\.19 \$14\.55 \$0\.00 \$16\.74 "
+        r"Total Number of Pieces Listed by Sender: 3 ",
+        text,
+    )
     # Frozen: the service refuses, and so does the database layer.
     with pytest.raises(InputError):
         notices.set_article_number(

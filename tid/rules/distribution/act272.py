@@ -250,9 +250,9 @@ def _floor_warnings(
     if bureau_floor_from_fy is None:
         return [
             Message(
-                "The Convention Bureau's floor of $%(decimal)s a month is off: the supplied § "
-                "31(B)(iii) leaves blank the fiscal year it applies from and "
-                "%(field)s was not given (%(reading)s).",
+                "Not given: %(field)s. The Convention Bureau's floor of $%(decimal)s a month "
+                "is off: the supplied § 31(B)(iii) leaves blank the fiscal year it applies "
+                "from (%(reading)s).",
                 field=FieldRef("bureau_floor_from_fy"),
                 reading=readings.note("bureau-floor-year"),
                 decimal=format(floor.decimal, ",.2f"),
@@ -262,8 +262,8 @@ def _floor_warnings(
         annual = param(f"{_A}.convention_bureau_annual_floor", max(fy.start, floor.start))
         return [
             Message(
-                "The Convention Bureau's floor applies from FY%(label)s as set by "
-                "%(field)s (the supplied § 31(B)(iii) leaves the fiscal year "
+                "The Convention Bureau's floor applies from FY%(label)s (%(field)s; "
+                "the supplied § 31(B)(iii) leaves the fiscal year "
                 "blank). It is annual, $%(decimal)s, paid in monthly instalments of "
                 "$%(decimal2)s, and cumulative inside the fiscal year: after month m the "
                 "Bureau is owed to date the greater of 9%% of the year's tax to date and "
@@ -278,8 +278,8 @@ def _floor_warnings(
         ]
     return [
         Message(
-            "The Convention Bureau's floor is off in FY%(label)s: %(field)s is "
-            "FY%(label2)s (the supplied § 31(B)(iii) leaves the year blank).",
+            "The Convention Bureau's floor is off in FY%(label)s: it applies from "
+            "FY%(label2)s (%(field)s; the supplied § 31(B)(iii) leaves the year blank).",
             field=FieldRef("bureau_floor_from_fy"),
             label=fy.label,
             label2=bureau_floor_from_fy.label,
@@ -309,9 +309,9 @@ def _reserve(
         years = param(f"{_A}.convention_center_reserve_years", act272_first_month())
         warnings.append(
             Message(
-                "The %(gf)s goes to the Treasury General Fund: %(field)s was "
-                "not given, and in the years of the Convention Center's reserve the %(gf)s is "
-                "held for the Center's operating deficit. %(years)s",
+                "Not given: %(field)s. The %(gf)s goes to the Treasury General Fund, though "
+                "in the years of the Convention Center's reserve the %(gf)s is held for the "
+                "Center's operating deficit. %(years)s",
                 gf=_pct(gf),
                 field=FieldRef("convention_center_opened_on"),
                 years=reserve_years_said(years),
