@@ -1,0 +1,65 @@
+"""A signed-in page's heavy content — a page of the journal or of the payments, the
+delinquency list, the statement's figures, the dashboard's, a property's liens — rendered
+once per version of the district's figures and kept by each web worker, as the public pages'
+content is (tid/web/public_fragments.py).
+
+The district's version moves with every write to the tables its figures come from
+(tid/services/public/versions.py ``WATCHED``), in the writing transaction, whoever writes
+(any worker, a job, the command line); every request reads it (one indexed row), so a
+payment, a reversal, an expenditure or a lien shows at the next request everywhere.
+
+A content's key is everything else it depends on: the district, the page's address (its
+path and arguments), the reader's language, the day in Puerto Rico (days late and ages count
+from it), and what the access policy reads of the reader (their role, district and
+municipality: what they may write or see); never the reader's name. Only a plain reading is
+kept: a form sent (POST) or a page carrying a refused form's errors is rendered afresh. The
+reader's own form token (CSRF) is never kept: a kept content holds a mark in its place, and
+each request writes its own token there. The frame of the page (the menus, the reader's
+name, the messages) is rendered for each request, outside the content."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from flask import request
+from flask import session as web_session
+from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup
+
+from tid.db import get_session
+from tid.i18n import language
+from tid.services.public import versions
+from tid.web.access import me
+from tid.web.util import today
+
+# Where the reader's form token stands in a kept content (random per process: no page's
+# text can hold it by chance).
+_TOKEN_MARK = f"tid-form-token-{secrets.token_hex(16)}"
+
+
+def kept_content(*, district_id: int, key: tuple[Any, ...], make: Callable[[], Markup]) -> Markup:
+    """The content ``make`` renders for the district's current version and this reading
+    (``key``: what else it depends on, beside the address, language, day and reader's
+    access), computed once per version and worker."""
+    if request.method != "GET" or web_session.get("field_errors"):
+        return make()
+    reader = me()
+    token = generate_csrf()
+    full = (
+        "signed-in",
+        request.endpoint,
+        request.path,
+        tuple(sorted(request.args.items(multi=True))),
+        language(),
+        today(),
+        (reader.role, reader.district_id, reader.municipality_id),
+        *key,
+    )
+
+    def render() -> str:
+        return str(make()).replace(token, _TOKEN_MARK)
+
+    found = versions.kept(session=get_session(), district_id=district_id, key=full, make=render)
+    return Markup(found.replace(_TOKEN_MARK, token))
