@@ -20,7 +20,7 @@ name, the messages) is rendered for each request, outside the content."""
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask import request
@@ -39,12 +39,25 @@ from tid.web.util import today
 _TOKEN_MARK = f"tid-form-token-{secrets.token_hex(16)}"
 
 
-def kept_content(*, district_id: int, key: tuple[Any, ...], make: Callable[[], Markup]) -> Markup:
+def mark(name: str) -> str:
+    """What a content holds in place of a value written per request (``fresh``)."""
+    return f"{_TOKEN_MARK}-{name}"
+
+
+def kept_content(
+    *,
+    district_id: int,
+    key: tuple[Any, ...],
+    make: Callable[[], Markup],
+    fresh: Mapping[str, str] | None = None,
+) -> Markup:
     """The content ``make`` renders for the district's current version and this reading
     (``key``: what else it depends on, beside the address, language, day and reader's
-    access), computed once per version and worker."""
+    access), computed once per version and worker. ``fresh``: values new on each request (a
+    form's one-time token), which ``make`` writes as their :func:`mark`."""
+    fresh = fresh or {}
     if request.method != "GET" or web_session.get("field_errors"):
-        return make()
+        return _written(make(), fresh)
     reader = me()
     token = generate_csrf()
     full = (
@@ -62,4 +75,13 @@ def kept_content(*, district_id: int, key: tuple[Any, ...], make: Callable[[], M
         return str(make()).replace(token, _TOKEN_MARK)
 
     found = versions.kept(session=get_session(), district_id=district_id, key=full, make=render)
-    return Markup(found.replace(_TOKEN_MARK, token))
+    return _written(Markup(found), {**fresh, "": token})
+
+
+def _written(content: Markup, fresh: Mapping[str, str]) -> Markup:
+    """``content`` with each value of ``fresh`` written in place of its mark (the reader's
+    form token's under the name "")."""
+    text = str(content)
+    for name, value in sorted(fresh.items(), reverse=True):  # "x-y" before "x"
+        text = text.replace(mark(name) if name else _TOKEN_MARK, value)
+    return Markup(text)
