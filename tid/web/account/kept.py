@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import request
 from flask import session as web_session
@@ -33,6 +33,8 @@ from tid.i18n import language
 from tid.services.public import versions
 from tid.web.access import me
 from tid.web.util import today
+
+T = TypeVar("T")
 
 # Where the reader's form token stands in a kept content (random per process: no page's
 # text can hold it by chance).
@@ -58,10 +60,33 @@ def kept_content(
     fresh = fresh or {}
     if request.method != "GET" or web_session.get("field_errors"):
         return _written(make(), fresh)
-    reader = me()
     token = generate_csrf()
-    full = (
-        "signed-in",
+
+    def render() -> str:
+        return str(make()).replace(token, _TOKEN_MARK)
+
+    found = versions.kept(
+        session=get_session(), district_id=district_id, key=_reading("content", key), make=render
+    )
+    return _written(Markup(found), {**fresh, "": token})
+
+
+def kept_figures(*, district_id: int, key: tuple[Any, ...], make: Callable[[], T]) -> T:
+    """What ``make`` reads for the district's current version and this reading (as
+    :func:`kept_content` keys it), read once per version and worker: figures a page shows
+    beside a form of its own, never changed by the page (records read, not written)."""
+    if request.method != "GET":
+        return make()
+    return versions.kept(
+        session=get_session(), district_id=district_id, key=_reading("figures", key), make=make
+    )
+
+
+def _reading(kind: str, key: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Everything a signed-in page's content depends on beside the district's version."""
+    reader = me()
+    return (
+        f"signed-in {kind}",
         request.endpoint,
         request.path,
         tuple(sorted(request.args.items(multi=True))),
@@ -70,12 +95,6 @@ def kept_content(
         (reader.role, reader.district_id, reader.municipality_id),
         *key,
     )
-
-    def render() -> str:
-        return str(make()).replace(token, _TOKEN_MARK)
-
-    found = versions.kept(session=get_session(), district_id=district_id, key=full, make=render)
-    return _written(Markup(found), {**fresh, "": token})
 
 
 def _written(content: Markup, fresh: Mapping[str, str]) -> Markup:

@@ -29,6 +29,7 @@ from tid.web.account.fields import (
     within_cap,
     writer,
 )
+from tid.web.account.kept import kept_figures
 from tid.web.forms import Form
 from tid.web.util import today
 
@@ -58,8 +59,12 @@ def _expenditures_view(
         # A new expenditure is dated today when today is in the year shown, else on the
         # year's last day (it counts in the fiscal year of its date).
         values["date"] = min(today(), fy.end).isoformat()
-    year = account_pages.expenditures_year(
-        session=get_session(), district_id=district.id or 0, fy=fy
+    year = kept_figures(
+        district_id=district.id or 0,
+        key=(fy.label,),
+        make=lambda: account_pages.expenditures_year(
+            session=get_session(), district_id=district.id or 0, fy=fy
+        ),
     )
     options = [("admin", _("Administrative (%(rate)s cap)", rate=rate(year.figures.rate)))] + [
         (str(p.id), p.name) for p in year.purposes if p.active
