@@ -23,7 +23,7 @@ import secrets
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from flask import request
+from flask import g, request
 from flask import session as web_session
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
@@ -66,7 +66,11 @@ def kept_content(
         return str(make()).replace(token, _TOKEN_MARK)
 
     found = versions.kept(
-        session=get_session(), district_id=district_id, key=_reading("content", key), make=render
+        session=get_session(),
+        district_id=district_id,
+        key=_reading("content", key),
+        make=render,
+        version=_version(district_id),
     )
     return _written(Markup(found), {**fresh, "": token})
 
@@ -78,8 +82,21 @@ def kept_figures(*, district_id: int, key: tuple[Any, ...], make: Callable[[], T
     if request.method != "GET":
         return make()
     return versions.kept(
-        session=get_session(), district_id=district_id, key=_reading("figures", key), make=make
+        session=get_session(),
+        district_id=district_id,
+        key=_reading("figures", key),
+        make=make,
+        version=_version(district_id),
     )
+
+
+def _version(district_id: int) -> int:
+    """The district's version, read once a request (a page keeping two contents reads it
+    once: both are of the same version)."""
+    read: dict[int, int] = g.setdefault("tid_kept_versions", {})
+    if district_id not in read:
+        read[district_id] = versions.version_of(session=get_session(), district_id=district_id)
+    return read[district_id]
 
 
 def _reading(kind: str, key: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from markupsafe import Markup
 
 from tid.db import get_session
 from tid.i18n import localized, rate
@@ -29,7 +30,7 @@ from tid.web.account.fields import (
     within_cap,
     writer,
 )
-from tid.web.account.kept import kept_figures
+from tid.web.account.kept import kept_content, kept_figures
 from tid.web.forms import Form
 from tid.web.util import today
 
@@ -76,9 +77,18 @@ def _expenditures_view(
         errors=errors,
         cap_text=refusal,
         options=options,
-        names=year.names,
-        rows=year.rows,
-        entry_numbers=year.entry_numbers,
+        table=kept_content(
+            district_id=district.id or 0,
+            key=(fy.label,),
+            make=lambda: Markup(
+                render_template(
+                    "account/_expenditures_table.html",
+                    names=year.names,
+                    rows=year.rows,
+                    entry_numbers=year.entry_numbers,
+                )
+            ),
+        ),
         figures=year.figures,
         may_write=may_write_district(district),
         fy=fy,
