@@ -31,7 +31,7 @@ from markupsafe import Markup
 from tid.db import get_session
 from tid.i18n import language
 from tid.services.public import versions
-from tid.web.access import me
+from tid.web.access import VERSIONS_READ, me
 from tid.web.util import today
 
 T = TypeVar("T")
@@ -91,12 +91,28 @@ def kept_figures(*, district_id: int, key: tuple[Any, ...], make: Callable[[], T
 
 
 def _version(district_id: int) -> int:
-    """The district's version, read once a request (a page keeping two contents reads it
+    """The district's version, read once a request: with the district itself
+    (tid/web/access.py ``visible_district``), else here (a page keeping two contents reads it
     once: both are of the same version)."""
-    read: dict[int, int] = g.setdefault("tid_kept_versions", {})
+    read: dict[int, int] = g.setdefault(VERSIONS_READ, {})  # with the district, if it was
     if district_id not in read:
         read[district_id] = versions.version_of(session=get_session(), district_id=district_id)
     return read[district_id]
+
+
+def kept_for_today(*, district_id: int, key: tuple[Any, ...], make: Callable[[], T]) -> T:
+    """What ``make`` reads of the district's figures for today, whoever reads it (the fiscal
+    year a page shows by default: the last one booked in), read once per version and worker;
+    a form sent reads it afresh."""
+    if request.method != "GET":
+        return make()
+    return versions.kept(
+        session=get_session(),
+        district_id=district_id,
+        key=("signed-in today", today(), *key),
+        make=make,
+        version=_version(district_id),
+    )
 
 
 def _reading(kind: str, key: tuple[Any, ...]) -> tuple[Any, ...]:

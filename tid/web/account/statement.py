@@ -42,7 +42,7 @@ def statement(district_id: int) -> Any:
         large = statement_large(district_id, context["aging_count"], context["entries_count"])
         if not large["statement"]:  # its PDF, laid out before the reader follows the link
             prepare_later(Statement(district_id, fy, booked_by, language()))
-        return Markup(render_template("account/_statement_body.html", large=large, **context))
+        return Markup(render_template("account/_statement_page_body.html", large=large, **context))
 
     body = kept_content(district_id=district_id, key=(fy.label, booked_by), make=make)
     return render_template(
