@@ -159,13 +159,19 @@ def districts() -> Any:
 def district(district_id: int) -> Any:
     place = visible_district(district_id)
     db = get_session()
+
+    def read() -> dict[str, Any]:
+        return {
+            "years": roll.fiscal_years(session=db, district_id=district_id),
+            "imports": roll.imports(session=db, district_id=district_id)[:20],
+            "runs": billing.runs(session=db, district_id=district_id),
+            "ordinances": billing_reads.ordinances(session=db, district_id=district_id),
+        }
+
     return render_template(
         "roll/district.html",
         district=place,
-        years=roll.fiscal_years(session=db, district_id=district_id),
-        imports=roll.imports(session=db, district_id=district_id)[:20],
-        runs=billing.runs(session=db, district_id=district_id),
-        ordinances=billing_reads.ordinances(session=db, district_id=district_id),
+        **kept_figures(district_id=district_id, key=(), make=read),
         may_write=may_write_district(place),
     )
 

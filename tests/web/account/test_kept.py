@@ -222,3 +222,25 @@ def test_a_liens_one_time_token_is_new_on_every_request(
     url = f"/account/{s.district_id}/properties/{property_id}/liens"
     tokens = [re.findall(r'name="token" value="([^"]+)"', _text(client, url)) for _ in range(2)]
     assert len(tokens[0]) == 1 and len(tokens[1]) == 1 and tokens[0] != tokens[1]
+
+
+def test_a_roll_file_imported_without_changes_shows_on_the_district_page(
+    client: FlaskClient, session: Session, people: People
+) -> None:
+    """A roll file that changes no property is still listed at the next request: its
+    import record moves the district's version by itself."""
+    s, _bill_id = paid_account(session, people, "100.00")
+    login(client, people.association)
+    url = f"/roll/{s.district_id}"
+    assert "igual-que-antes.csv" not in _text(client, url)
+    records.roll_import(
+        session,
+        district_id=s.district_id,
+        fiscal_year="2025-26",
+        sha256="f" * 64,
+        rows=1,
+        actor="tests",
+        file_name="igual-que-antes.csv",
+    )
+    session.commit()
+    assert "igual-que-antes.csv" in _text(client, url)
