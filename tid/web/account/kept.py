@@ -23,7 +23,7 @@ import secrets
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from flask import g, request
+from flask import g, has_request_context, request
 from flask import session as web_session
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
@@ -103,8 +103,8 @@ def _version(district_id: int) -> int:
 def kept_for_today(*, district_id: int, key: tuple[Any, ...], make: Callable[[], T]) -> T:
     """What ``make`` reads of the district's figures for today, whoever reads it (the fiscal
     year a page shows by default: the last one booked in), read once per version and worker;
-    a form sent reads it afresh."""
-    if request.method != "GET":
+    a form sent, or work outside a request (a document prepared ahead), reads it afresh."""
+    if not has_request_context() or request.method != "GET":
         return make()
     return versions.kept(
         session=get_session(),
