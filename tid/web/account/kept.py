@@ -52,11 +52,14 @@ def kept_content(
     key: tuple[Any, ...],
     make: Callable[[], Markup],
     fresh: Mapping[str, str] | None = None,
+    version: object = None,
 ) -> Markup:
     """The content ``make`` renders for the district's current version and this reading
     (``key``: what else it depends on, beside the address, language, day and reader's
     access), computed once per version and worker. ``fresh``: values new on each request (a
-    form's one-time token), which ``make`` writes as their :func:`mark`."""
+    form's one-time token), which ``make`` writes as their :func:`mark`. ``version``: the
+    version of what the content shows when it is not a district's figures (the register of
+    petitions: ``district_id`` 0)."""
     fresh = fresh or {}
     if request.method != "GET" or web_session.get("field_errors"):
         return _written(make(), fresh)
@@ -70,7 +73,7 @@ def kept_content(
         district_id=district_id,
         key=_reading("content", key),
         make=render,
-        version=_version(district_id),
+        version=_version(district_id) if version is None else version,
     )
     return _written(Markup(found), {**fresh, "": token})
 
