@@ -16,6 +16,7 @@ from sqlmodel import Session, select
 
 from tests.conftest import People, examples, login
 from tests.pdf_checks import assert_archival, pdf_text
+from tid.clock import today_in_puerto_rico
 from tid.models import AuditEvent, Ordinance, Petition
 from tid.services import petitions as svc
 from tid.services.audit_trail import audit
@@ -458,3 +459,44 @@ def test_a_clerk_corrects_a_recorded_date_with_a_reason_and_the_auditor_cannot(
         correct_url, data={"field": "received_on", "value": "2026-02-26", "reason": "x"}
     )
     assert denied.status_code == 403
+
+
+def test_the_dashboard_shows_a_new_petition_and_finding_at_the_next_request(
+    client: FlaskClient, session: Session, people: People
+) -> None:
+    """The dashboard is kept per version of the register: a petition recorded and a factor
+    found unfavorable show at the very next request; a clerk of another municipality, reading
+    the same version, never sees them (the reader's scope is part of what is kept)."""
+    login(client, people.clerk)
+    other = client.application.test_client()
+    login(other, people.other_clerk)
+    day = today_in_puerto_rico()  # a petition received today: its clock is running
+    before, elsewhere = _text(client.get("/petitions/")), _text(other.get("/petitions/"))
+    assert "DMT Playa Kept" not in before
+    petition = svc.record_petition(
+        session=session,
+        actor=audit.Actor("tests"),
+        municipality_id=str(people.municipality.id),
+        district_name="DMT Playa Kept",
+        petitioner="Alcalde",
+        received_on=day.isoformat(),
+        documents="",
+        today=day,
+    )
+    session.commit()
+    shown = _text(client.get("/petitions/"))
+    assert "DMT Playa Kept" in shown and "desfavorable" not in shown
+    assert _text(other.get("/petitions/")) == elsewhere
+    svc.record_finding(
+        session=session,
+        actor=audit.Actor("tests"),
+        petition=petition,
+        factor="b",
+        favourable="no",
+        grounds="No conviene.",
+        on=day.isoformat(),
+        today=day,
+    )
+    session.commit()
+    assert "desfavorable" in _text(client.get("/petitions/"))
+    assert "DMT Playa Kept" not in _text(other.get("/petitions/"))

@@ -5,14 +5,38 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from sqlalchemy import bindparam
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
-from tid.models import District, Municipality
+from tid.models import District, Municipality, PublicVersion
 from tid.services.auth import access as policy
 
 
 def district(*, session: Session, district_id: int) -> District | None:
     return session.get(District, district_id)
+
+
+# The district's row and its version, in one statement (built once: asked on every
+# signed-in page of a district).
+_VERSION = PublicVersion.__table__  # type: ignore[attr-defined]
+_DISTRICT_AND_VERSION = select(
+    District,
+    sa_select(_VERSION.c.version)
+    .where(_VERSION.c.district_id == District.id)
+    .correlate(District)
+    .scalar_subquery(),
+).where(District.id == bindparam("district_id"))
+
+
+def district_and_version(*, session: Session, district_id: int) -> tuple[District | None, int]:
+    """The district and its version (tid/services/public/versions.py; 0 before anything
+    moved it), read together: a signed-in page that keeps its content per version reads both."""
+    found = session.exec(_DISTRICT_AND_VERSION, params={"district_id": district_id}).first()
+    if found is None:
+        return None, 0
+    district, version = found
+    return district, int(version or 0)
 
 
 def municipality(*, session: Session, municipality_id: int) -> Municipality | None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import wraps
 from typing import Any, TypeVar, cast
 
-from flask import Flask, abort, redirect, request, url_for
+from flask import Flask, abort, g, redirect, request, url_for
 from flask_login import LoginManager, current_user
 
 from tid.db import get_session
@@ -144,11 +144,17 @@ def deny_unless(condition: bool) -> None:
 
 def visible_district(district_id: int) -> District:
     """The district, if the logged-in user may see it (404 if there is none, 403 if not)."""
-    district = places.district(session=get_session(), district_id=district_id)
+    district, version = places.district_and_version(session=get_session(), district_id=district_id)
     if district is None:
         abort(404)
     deny_unless(me().can_see_district(district.id, district.municipality_id))
+    if request.method == "GET":  # a page's kept content is of this version (account/kept.py)
+        g.setdefault(VERSIONS_READ, {})[district_id] = version
     return district
+
+
+# flask.g: the districts' versions a GET read with the district (tid/web/account/kept.py).
+VERSIONS_READ = "tid_versions_read"
 
 
 def may_write_district(district: District) -> bool:

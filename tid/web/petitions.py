@@ -19,6 +19,7 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from markupsafe import Markup
 
 from tid.app_reader import reader
 from tid.clock import utcnow
@@ -34,8 +35,10 @@ from tid.services.audit_trail import audit
 from tid.services.auth import access as policy
 from tid.services.auth import users
 from tid.services.petitions import attachments, proofs
+from tid.services.public import register
 from tid.web import nav
 from tid.web.access import deny_unless, may_write_district, me, public, require
+from tid.web.account.kept import kept_content
 from tid.web.forms import Form
 from tid.web.util import send, today
 
@@ -137,16 +140,29 @@ def _dashboard_rows() -> tuple[list[svc.DashboardRow], dict[str, str]]:
 @bp.route("/")
 @require(*READERS)
 def dashboard() -> Any:
-    rows, filters = _dashboard_rows()
-    return render_template(
-        "petitions/dashboard.html",
-        rows=rows,
-        filters=filters,
-        municipality_options=_municipality_options(),
-        state_options=_state_options(),
-        today=today(),
-        soon_days=svc.SOON_DAYS,
-    )
+    """Every open petition with its running clock: kept per version of the register (its
+    petitions, ordinances and findings), the reader's scope and the day."""
+
+    options = _municipality_options()  # their names too are in the key (not the register's)
+
+    def make() -> Markup:
+        rows, filters = _dashboard_rows()
+        return Markup(
+            render_template(
+                "petitions/_dashboard_body.html",
+                rows=rows,
+                filters=filters,
+                municipality_options=options,
+                state_options=_state_options(),
+                today=today(),
+                soon_days=svc.SOON_DAYS,
+            )
+        )
+
+    version = register.version(session=get_session())
+    key = ("petitions", tuple(options))
+    body = kept_content(district_id=0, key=key, make=make, version=version)
+    return render_template("petitions/dashboard.html", body=body)
 
 
 @bp.route("/deadlines.pdf")

@@ -24,13 +24,14 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from markupsafe import Markup
 
 from tid.config import upload_retention
 from tid.db import get_session
 from tid.i18n import money, number, say
 from tid.ids import parse_page
 from tid.jobs import tasks
-from tid.models import JobState, Ordinance
+from tid.models import BillingRun, District, JobState, Ordinance
 from tid.rules.errors import N_, Finding, InputError
 from tid.rules.periods import fiscal_year_of, parse_date, parse_fiscal_year
 from tid.rules.vocab.roll_columns import MONEY, QUANTITY, RollColumn
@@ -42,6 +43,7 @@ from tid.services.roll import columns as roll_columns
 from tid.services.roll_check import changes as roll_changes
 from tid.web import jobs, nav, paging
 from tid.web.access import deny_unless, may_write_district, me, require, visible_district
+from tid.web.account.kept import kept_content, kept_figures
 from tid.web.forms import Form
 from tid.web.util import today
 
@@ -157,13 +159,19 @@ def districts() -> Any:
 def district(district_id: int) -> Any:
     place = visible_district(district_id)
     db = get_session()
+
+    def read() -> dict[str, Any]:
+        return {
+            "years": roll.fiscal_years(session=db, district_id=district_id),
+            "imports": roll.imports(session=db, district_id=district_id)[:20],
+            "runs": billing.runs(session=db, district_id=district_id),
+            "ordinances": billing_reads.ordinances(session=db, district_id=district_id),
+        }
+
     return render_template(
         "roll/district.html",
         district=place,
-        years=roll.fiscal_years(session=db, district_id=district_id),
-        imports=roll.imports(session=db, district_id=district_id)[:20],
-        runs=billing.runs(session=db, district_id=district_id),
-        ordinances=billing_reads.ordinances(session=db, district_id=district_id),
+        **kept_figures(district_id=district_id, key=(), make=read),
         may_write=may_write_district(place),
     )
 
@@ -179,23 +187,30 @@ def properties(district_id: int, fiscal_year: str) -> Any:
     search = request.args.get("q", "")[:100]
     page = request.args.get("page", "1")
     page_number = parse_page(page)
-    result = roll.roll_page(
-        session=get_session(),
-        district_id=district_id,
-        fiscal_year=fy,
-        search=search,
-        page=page_number,
-    )
-    return render_template(
-        "roll/properties.html",
-        district=place,
-        fiscal_year=fy,
-        result=result,
-        search=search,
-        pager=paging.pager(
-            result, "roll.properties", district_id=district_id, fiscal_year=fy, q=search
-        ),
-    )
+
+    def make() -> Markup:
+        result = roll.roll_page(
+            session=get_session(),
+            district_id=district_id,
+            fiscal_year=fy,
+            search=search,
+            page=page_number,
+        )
+        return Markup(
+            render_template(
+                "roll/_properties_body.html",
+                district=place,
+                fiscal_year=fy,
+                result=result,
+                search=search,
+                pager=paging.pager(
+                    result, "roll.properties", district_id=district_id, fiscal_year=fy, q=search
+                ),
+            )
+        )
+
+    body = kept_content(district_id=district_id, key=(fy, search, page_number), make=make)
+    return render_template("roll/properties.html", district=place, fiscal_year=fy, body=body)
 
 
 @bp.route("/<int:district_id>/properties/<int:property_id>")
@@ -567,36 +582,48 @@ def billing_new(district_id: int) -> Any:
 def billing_run(district_id: int, run_id: int) -> Any:
     place = visible_district(district_id)
     db = get_session()
-    lineage = billing_reads.run_lineage(session=db, district_id=district_id, run_id=run_id)
-    if lineage is None:
-        abort(404)
-    run = lineage.run
     search = request.args.get("q", "")[:100]
-    bills = billing.bills_page(
-        session=db,
-        run_id=run.id or 0,
-        search=search,
-        page=parse_page(request.args.get("page", "1")),
-    )
-    return render_template(
-        "billing/run.html",
-        district=place,
-        run=run,
-        ordinance=lineage.ordinance,
-        difference=lineage.difference,
-        parameters=lineage.parameters,
-        warnings=lineage.warnings,
-        previous=lineage.previous,
-        superseded_by=lineage.superseded_by,
-        corrections=billing.corrected_notices_needed(session=db, run=run),
-        bills=bills,
-        search=search,
-        pager=paging.pager(
-            bills, "roll.billing_run", district_id=district_id, run_id=run.id, q=search
-        ),
-        may_correct=may_write_district(place) and lineage.correctable,
-        stale=run.status == "active"
-        and lineage.ordinance is not None
-        and billing.applies_other_terms(run, lineage.ordinance),
-        imports_of_year=lineage.roll_imports,
+    page = parse_page(request.args.get("page", "1"))
+
+    def make() -> tuple[BillingRun, Markup] | None:
+        lineage = billing_reads.run_lineage(session=db, district_id=district_id, run_id=run_id)
+        if lineage is None:
+            return None
+        return lineage.run, _run_body(place, lineage, search, page)
+
+    found = kept_figures(district_id=district_id, key=(run_id, search, page), make=make)
+    if found is None:
+        abort(404)
+    run, body = found
+    return render_template("billing/run.html", district=place, run=run, body=body)
+
+
+def _run_body(place: District, lineage: Any, search: str, page: int) -> Markup:
+    """A billing run's page: its figures, lineage and a page of its bills (no form)."""
+    db = get_session()
+    run = lineage.run
+    bills = billing.bills_page(session=db, run_id=run.id or 0, search=search, page=page)
+    return Markup(
+        render_template(
+            "billing/_run_body.html",
+            district=place,
+            run=run,
+            ordinance=lineage.ordinance,
+            difference=lineage.difference,
+            parameters=lineage.parameters,
+            warnings=lineage.warnings,
+            previous=lineage.previous,
+            superseded_by=lineage.superseded_by,
+            corrections=billing.corrected_notices_needed(session=db, run=run),
+            bills=bills,
+            search=search,
+            pager=paging.pager(
+                bills, "roll.billing_run", district_id=place.id, run_id=run.id, q=search
+            ),
+            may_correct=may_write_district(place) and lineage.correctable,
+            stale=run.status == "active"
+            and lineage.ordinance is not None
+            and billing.applies_other_terms(run, lineage.ordinance),
+            imports_of_year=lineage.roll_imports,
+        )
     )

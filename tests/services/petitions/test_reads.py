@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from datetime import date
 
+from sqlalchemy import Engine, event
 from sqlmodel import Session
 
 from tests.conftest import People
-from tests.services.petitions.helpers import ACTOR, received_petition
+from tests.services.petitions.helpers import ACTOR, find_all, received_petition
 from tid.services import petitions as svc
 
 
@@ -48,3 +49,34 @@ def test_the_dashboard_sorts_by_urgency_and_scopes_by_municipality(
     )
     assert {r.petition.id for r in mine} == {late.id, fresh.id}
     assert svc.dashboard(session=session, today=today, state="under_study") == []
+
+
+def test_the_dashboard_reads_the_findings_of_every_petition_at_once(
+    session: Session, people: People
+) -> None:
+    """One petition or four, each with a factor found unfavorable: the dashboard sends as
+    many statements (the findings read for every row at once, not once a row)."""
+    engine = session.get_bind()
+    assert isinstance(engine, Engine)
+
+    def statements() -> tuple[int, list[svc.DashboardRow]]:
+        sent: list[str] = []
+
+        def note(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
+            sent.append(statement)
+
+        event.listen(engine, "before_cursor_execute", note)
+        try:
+            rows = svc.dashboard(session=session, today=date(2026, 3, 20))
+        finally:
+            event.remove(engine, "before_cursor_execute", note)
+        return len(sent), rows
+
+    find_all(session, received_petition(session, people), unfavourable="c")
+    one, rows = statements()
+    assert [r.unfavourable for r in rows] == [("c",)]
+    for _ in range(3):
+        find_all(session, received_petition(session, people), unfavourable="ae")
+    four, rows = statements()
+    assert sorted(r.unfavourable for r in rows) == [("a", "e")] * 3 + [("c",)]
+    assert four == one

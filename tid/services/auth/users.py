@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import bindparam
+from sqlalchemy import bindparam, update
 from sqlmodel import Session, col, func, select
 
 from tid.clock import utcnow
@@ -151,12 +152,38 @@ LIFETIME = timedelta(hours=12)
 _TOUCH_EVERY = timedelta(seconds=60)  # how stale last_seen_at may get (one write a minute)
 
 
-# Asked by every signed-in request: built once.
+# Asked by every signed-in request: built once, and read as plain columns (no record loaded
+# into the session: the request needs the person's names and role, and the login's times).
 _USER_FOR_TOKEN = (
-    select(User, LoginSession)
-    .join(LoginSession, LoginSession.user_id == User.id)  # type: ignore[arg-type]
-    .where(LoginSession.token == bindparam("token"), LoginSession.revoked_at == None)  # noqa: E711
+    select(  # type: ignore[call-overload]
+        col(User.id),
+        col(User.email),
+        col(User.name),
+        col(User.role),
+        col(User.municipality_id),
+        col(User.district_id),
+        col(User.locale),
+        col(User.active),
+        col(LoginSession.id).label("login_id"),
+        col(LoginSession.last_seen_at),
+        col(LoginSession.created_at),
+    )
+    .join(LoginSession, col(LoginSession.user_id) == col(User.id))
+    .where(col(LoginSession.token) == bindparam("token"), col(LoginSession.revoked_at).is_(None))
 )
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    """The person of a live login, as a request needs them."""
+
+    id: int
+    email: str
+    name: str
+    role: str
+    municipality_id: int | None
+    district_id: int | None
+    locale: str
 
 
 def user_for_token(
@@ -166,27 +193,36 @@ def user_for_token(
     idle: timedelta = IDLE_TIMEOUT,
     lifetime: timedelta = LIFETIME,
     now: datetime | None = None,
-) -> User | None:
+) -> SignedIn | None:
     """The active user of a live login session, or None. A login idle for longer than
     ``idle``, or older than ``lifetime``, has ended (and is marked so)."""
     now = now or utcnow()
-    found = session.exec(_USER_FOR_TOKEN, params={"token": token}).first()
+    found = session.execute(_USER_FOR_TOKEN, {"token": token}).first()
     if found is None:
         return None
-    user, login = found
-    seen = login.last_seen_at or login.created_at
-    if now - seen > idle or now - login.created_at > lifetime:
-        login.revoked_at = now
-        session.add(login)
-        session.commit()
+    seen = found.last_seen_at or found.created_at
+    if now - seen > idle or now - found.created_at > lifetime:
+        _mark_login(session, found.login_id, revoked_at=now)
         return None
-    if not user.active:
+    if not found.active:
         return None
     if now - seen > _TOUCH_EVERY:
-        login.last_seen_at = now
-        session.add(login)
-        session.commit()
-    return user
+        _mark_login(session, found.login_id, last_seen_at=now)
+    return SignedIn(
+        id=found.id,
+        email=found.email,
+        name=found.name,
+        role=found.role,
+        municipality_id=found.municipality_id,
+        district_id=found.district_id,
+        locale=found.locale,
+    )
+
+
+def _mark_login(session: Session, login_id: int, **values: datetime) -> None:
+    """Write the login's time (seen, or ended) and commit it."""
+    session.execute(update(LoginSession).where(col(LoginSession.id) == login_id).values(**values))
+    session.commit()
 
 
 def live_logins(

@@ -10,12 +10,12 @@ from datetime import date
 
 from sqlmodel import Session, col, select
 
-from tid.models import AuditEvent, Municipality, Ordinance, Petition
+from tid.models import AuditEvent, Finding, Municipality, Ordinance, Petition
 from tid.services.audit_trail import audit
 from tid.services.petitions.deadlines import SOON_DAYS, Clock, running_clock
 from tid.services.petitions.ordinance import ordinance_of
 from tid.services.petitions.states import OPEN_STATES
-from tid.services.petitions.study import findings_of, unfavourable_factors
+from tid.services.petitions.study import findings_of
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,7 @@ def dashboard(
         if pairs
         else {}
     )
+    unfavourable = _unfavourable_of(session, [p.id or 0 for p, _m in pairs])
     rows = []
     for petition, municipality in pairs:
         ordinance = ordinances.get(petition.id or 0)
@@ -65,13 +66,26 @@ def dashboard(
                 petition=petition,
                 municipality=municipality.name,
                 clock=clock,
-                unfavourable=tuple(unfavourable_factors(session=session, petition=petition)),
+                unfavourable=tuple(sorted(unfavourable.get(petition.id or 0, ()))),
             )
         )
     rows.sort(
         key=lambda r: (r.clock is None, r.clock.days_left if r.clock else 0, r.petition.id or 0)
     )
     return rows
+
+
+def _unfavourable_of(session: Session, petition_ids: list[int]) -> dict[int, list[str]]:
+    """The factors found unfavorable, by petition: of every petition at once (one statement
+    for a dashboard, not one a row)."""
+    found: dict[int, list[str]] = {}
+    if petition_ids:
+        stmt = select(Finding).where(
+            col(Finding.petition_id).in_(petition_ids), col(Finding.favourable).is_(False)
+        )
+        for finding in session.exec(stmt):
+            found.setdefault(finding.petition_id, []).append(finding.factor)
+    return found
 
 
 def visible_dashboard(

@@ -60,6 +60,7 @@ WATCHED = frozenset(
         "fiscal_year_lock",
         "ordinance",
         "property_year",
+        "roll_import",  # a roll imported (even one that changes nothing: its file is listed)
         "published_year",
         "published_document",
         "district",

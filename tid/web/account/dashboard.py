@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import redirect, render_template, url_for
 from flask_babel import gettext as _
+from markupsafe import Markup
 
 from tid.db import get_session
 from tid.i18n import rate
@@ -16,6 +17,7 @@ from tid.services.auth import access as policy
 from tid.web.access import may_write_district, me, require, visible_district
 from tid.web.account.blueprint import READERS, bp
 from tid.web.account.fields import fiscal_year
+from tid.web.account.kept import kept_content
 
 
 @bp.route("")
@@ -34,22 +36,34 @@ def districts() -> Any:
 def dashboard(district_id: int) -> Any:
     district = visible_district(district_id)
     fy = fiscal_year(district_id)
-    seen = account_pages.dashboard(session=get_session(), district_id=district_id, fy=fy)
+    may_write = may_write_district(district)
+
+    def make() -> Markup:
+        seen = account_pages.dashboard(session=get_session(), district_id=district_id, fy=fy)
+        return Markup(
+            render_template(
+                "account/_dashboard_body.html",
+                district=district,
+                fy=fy,
+                figures=seen.figures,
+                months=seen.months,
+                bank=seen.bank,
+                receivable=seen.receivable,
+                owner_credit=seen.owner_credit,
+                bars=money_bars(seen.months, title=_("Revenue and spending by month")),
+                ratio=ratio_chart(
+                    seen.months,
+                    seen.figures.rate,
+                    title=_(
+                        "Administrative ratio and the %(rate)s line", rate=rate(seen.figures.rate)
+                    ),
+                ),
+                may_write=may_write,
+                checks=seen.checks,
+            )
+        )
+
+    body = kept_content(district_id=district_id, key=(fy.label,), make=make)
     return render_template(
-        "account/dashboard.html",
-        district=district,
-        fy=fy,
-        figures=seen.figures,
-        months=seen.months,
-        bank=seen.bank,
-        receivable=seen.receivable,
-        owner_credit=seen.owner_credit,
-        bars=money_bars(seen.months, title=_("Revenue and spending by month")),
-        ratio=ratio_chart(
-            seen.months,
-            seen.figures.rate,
-            title=_("Administrative ratio and the %(rate)s line", rate=rate(seen.figures.rate)),
-        ),
-        may_write=may_write_district(district),
-        checks=seen.checks,
+        "account/dashboard.html", district=district, fy=fy, body=body, may_write=may_write
     )

@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from markupsafe import Markup
 
 from tid.db import get_session
 from tid.i18n import language, localized
@@ -19,6 +20,7 @@ from tid.web.access import may_write_district, me, require, visible_district
 from tid.web.account.blueprint import READERS, bp
 from tid.web.account.downloads import download, large
 from tid.web.account.fields import page_number, writer
+from tid.web.account.kept import kept_content
 from tid.web.account.prepared import Delinquency, prepare_later, wait_for
 from tid.web.forms import Form
 from tid.web.journal_labels import bill_names_of
@@ -58,6 +60,7 @@ def delinquency(district_id: int) -> Any:
     district = visible_district(district_id)
     db = get_session()
     errors: dict[str, str] = {}
+    values: dict[str, str] = {}  # the terms' form as sent (a POST refused)
     wanted = request.args.get("cadastral", "").strip()[:30]
     if wanted:
         found = account_reads.property_by_cadastral(
@@ -83,29 +86,40 @@ def delinquency(district_id: int) -> Any:
         if done:
             return done
         errors.update(form.errors)
-    result = liens.delinquency_page(
-        session=db, district_id=district_id, today=today(), page=page_number()
-    )
-    if request.method != "POST":  # the terms the page's charges were figured with
-        values = _terms_values(result.terms)
-    rows = account_pages.delinquency_rows(result.total)
-    documents_large = large(
-        district_id, {"delinquency": rows["delinquency.pdf"], "delinquency.csv": result.total}
-    )
-    if not documents_large["delinquency"]:  # its PDF, laid out before the link is followed
-        prepare_later(Delinquency(district_id, language()))
+
+    def make() -> Markup:
+        result = liens.delinquency_page(
+            session=db, district_id=district_id, today=today(), page=page_number()
+        )
+        # the terms the page's charges were figured with, unless a form sent others
+        shown = values if request.method == "POST" else _terms_values(result.terms)
+        rows = account_pages.delinquency_rows(result.total)
+        documents_large = large(
+            district_id, {"delinquency": rows["delinquency.pdf"], "delinquency.csv": result.total}
+        )
+        if not documents_large["delinquency"]:  # its PDF, laid out before the link is followed
+            prepare_later(Delinquency(district_id, language()))
+        return Markup(
+            render_template(
+                "account/_delinquency_body.html",
+                district=district,
+                cells=_cells(result.rows),
+                result=result,
+                large=documents_large,
+                pdf_in_detail=result.total <= liens.DETAIL_ROWS,
+                values=shown,
+                errors=errors,
+                may_write=may_write_district(district),
+            )
+        )
+
+    body = kept_content(district_id=district_id, key=(page_number(),), make=make)
     return render_template(
         "account/delinquency.html",
         district=district,
-        rows=result.rows,
-        cells=_cells(result.rows),
-        result=result,
-        large=documents_large,
-        pdf_in_detail=result.total <= liens.DETAIL_ROWS,
-        values=values,
+        body=body,
         errors=errors,
         wanted=wanted,
-        may_write=may_write_district(district),
         today=today(),
     ), (422 if errors else 200)
 

@@ -19,6 +19,7 @@ from tid.i18n import language
 from tid.models import District
 from tid.rules.periods import FiscalYear
 from tid.services.account import account_pages
+from tid.web.account.kept import kept_for_today
 from tid.web.util import look_up_latest_jobs, send, today
 
 # What a request makes in about a second on an idle server; longer is a job with its progress.
@@ -86,13 +87,18 @@ def statement_large(district_id: int, aging: int, entries: int) -> dict[str, boo
 
 
 def document_rows(district_id: int, which: str, fy: FiscalYear | None) -> int:
-    """How many rows the large document has (from the indexed counts, not the rows)."""
-    return account_pages.document_rows(
-        session=get_session(),
+    """How many rows the large document has (from the indexed counts, not the rows), read
+    once per version of the district's figures and day."""
+    return kept_for_today(
         district_id=district_id,
-        name=kind_name(which),
-        fy=fy,
-        today=today(),
+        key=("document rows", kind_name(which), fy.label if fy else None),
+        make=lambda: account_pages.document_rows(
+            session=get_session(),
+            district_id=district_id,
+            name=kind_name(which),
+            fy=fy,
+            today=today(),
+        ),
     )
 
 

@@ -25,6 +25,7 @@ from tid.services import ledger
 from tid.services.account import account_reads
 from tid.services.ledger import CapExceededError
 from tid.web.access import deny_unless, may_write_district
+from tid.web.account.kept import kept_for_today
 from tid.web.forms import Form
 from tid.web.util import today
 
@@ -45,8 +46,12 @@ def fiscal_year(district_id: int) -> FiscalYear:
             return parse_fiscal_year(raw)
         except InputError:
             abort(404)
-    return account_reads.default_fiscal_year(
-        session=get_session(), district_id=district_id, today=today()
+    return kept_for_today(
+        district_id=district_id,
+        key=("default fiscal year",),
+        make=lambda: account_reads.default_fiscal_year(
+            session=get_session(), district_id=district_id, today=today()
+        ),
     )
 
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import abort, render_template, request, url_for
 from flask_babel import gettext as _
+from markupsafe import Markup
 
 from tid.db import get_session
 from tid.i18n import rate
@@ -21,6 +22,7 @@ from tid.web.account.fields import (
     within_cap,
     writer,
 )
+from tid.web.account.kept import kept_content
 from tid.web.forms import Form, refused_at
 from tid.web.util import today
 
@@ -30,22 +32,28 @@ from tid.web.util import today
 def journal(district_id: int) -> Any:
     district = visible_district(district_id)
     fy = fiscal_year(district_id)
-    page = ledger.journal_page(
-        session=get_session(),
-        district_id=district_id,
-        since=fy.start,
-        until=fy.end,
-        page=page_number(),
-    )
-    return render_template(
-        "account/journal.html",
-        district=district,
-        fy=fy,
-        rows=page.rows,
-        result=page,
-        may_write=may_write_district(district),
-        today=today(),
-    )
+
+    def make() -> Markup:
+        page = ledger.journal_page(
+            session=get_session(),
+            district_id=district_id,
+            since=fy.start,
+            until=fy.end,
+            page=page_number(),
+        )
+        return Markup(
+            render_template(
+                "account/_journal_body.html",
+                district=district,
+                fy=fy,
+                rows=page.rows,
+                result=page,
+                may_write=may_write_district(district),
+            )
+        )
+
+    body = kept_content(district_id=district_id, key=(fy.label, page_number()), make=make)
+    return render_template("account/journal.html", district=district, fy=fy, body=body)
 
 
 def _back(district_id: int) -> str:

@@ -8,9 +8,11 @@ from typing import Any
 
 from flask import flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from markupsafe import Markup
 
 from tid.db import get_session
 from tid.i18n import day, localized, money, say
+from tid.models import District
 from tid.rules.errors import FindingsError, InputError
 from tid.services import ledger
 from tid.services.account import payments
@@ -26,6 +28,7 @@ from tid.web.account.fields import (
     money_field,
     writer,
 )
+from tid.web.account.kept import kept_content
 from tid.web.forms import Form
 from tid.web.util import today
 
@@ -157,27 +160,49 @@ def payments_page(district_id: int) -> Any:
     keep_token(values)
     if not values["date"]:
         values["date"] = today().isoformat()
-    fy = fiscal_year(district_id)
-    rows = ledger.journal_page(
-        session=get_session(),
-        district_id=district_id,
-        since=fy.start,
-        until=fy.end,
-        kinds=("payment", "reversal"),
-        newest_first=True,
-        counted=False,
-        per_page=FIRST_ROWS,  # the latest; the journal has them all
-    ).rows
+    may_write = may_write_district(district)
     return render_template(
         "account/payments.html",
         district=district,
         values=values,
         errors=errors,
-        rows=rows,
-        shown=FIRST_ROWS,
-        may_write=may_write_district(district),
+        body=_latest(district, may_write),
+        may_write=may_write,
         import_errors=[],
     ), (422 if errors else 200)
+
+
+def _latest(district: District, may_write: bool) -> Markup:
+    """The fiscal year's latest payments (kept per version of the district's figures)."""
+    district_id = district.id or 0
+    fy = fiscal_year(district_id)
+
+    def make() -> Markup:
+        rows = ledger.journal_page(
+            session=get_session(),
+            district_id=district_id,
+            since=fy.start,
+            until=fy.end,
+            kinds=("payment", "reversal"),
+            newest_first=True,
+            counted=False,
+            per_page=FIRST_ROWS,  # the latest; the journal has them all
+        ).rows
+        return _body(district, rows, may_write)
+
+    return kept_content(district_id=district_id, key=(fy.label,), make=make)
+
+
+def _body(district: District, rows: list[Any], may_write: bool) -> Markup:
+    return Markup(
+        render_template(
+            "account/_payments_body.html",
+            district=district,
+            rows=rows,
+            shown=FIRST_ROWS,
+            may_write=may_write,
+        )
+    )
 
 
 def _imported(district_id: int, data: bytes) -> list[dict[str, Any]] | None:
@@ -259,8 +284,7 @@ def payments_import(district_id: int) -> Any:
         district=district,
         values=values,
         errors={},
-        rows=[],
-        shown=FIRST_ROWS,
+        body=_body(district, [], True),
         may_write=True,
         import_errors=import_errors,
     ), 422

@@ -9,6 +9,7 @@ from typing import Any
 
 from flask import redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from markupsafe import Markup
 
 from tid.db import get_session
 from tid.documents import account as account_documents
@@ -28,6 +29,7 @@ from tid.web.account.fields import (
     saved_or_said,
     writer,
 )
+from tid.web.account.kept import kept_content, mark
 from tid.web.forms import Form
 from tid.web.util import today
 
@@ -100,21 +102,37 @@ def property_liens(district_id: int, property_id: int) -> Any:
     sale_text = request.args.get("sale_price", "")
     sale = _sale_price(sale_text, errors)
     db = get_session()
-    found = account_pages.property_liens(
-        session=db, district_id=district_id, prop=prop, today=today(), sale_proceeds=sale
-    )
+    may_write = may_write_district(district)
+
+    def make() -> Markup:
+        found = account_pages.property_liens(
+            session=db, district_id=district_id, prop=prop, today=today(), sale_proceeds=sale
+        )
+        return Markup(
+            render_template(
+                "account/_liens_body.html",
+                **account_documents.liens_context(db, district, found.view, today()),
+                paid=found.paid,
+                sale_text=sale_text,
+                errors=errors,
+                credit=found.credit,
+                cancelled=liens.recorded_liens(session=db, property_id=property_id, cancelled=True),
+                token=mark("token"),
+                may_write=may_write,
+            )
+        )
+
+    token = {"token": secrets.token_urlsafe(16)}
+    body = kept_content(district_id=district_id, key=(property_id,), make=make, fresh=token)
     return render_template(
         "account/liens.html",
-        **account_documents.liens_context(db, district, found.view, today()),
-        paid=found.paid,
-        sale_text=sale_text,
+        district=district,
+        prop=prop,
+        body=body,
         values=values,
         errors=errors,
         kinds=[(k, str(_(LIEN_KINDS[k].label))) for k in recorded_kinds()],
-        credit=found.credit,
-        cancelled=liens.recorded_liens(session=db, property_id=property_id, cancelled=True),
-        token=secrets.token_urlsafe(16),
-        may_write=may_write_district(district),
+        may_write=may_write,
     ), (422 if errors else 200)
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from markupsafe import Markup
 
 from tid.db import get_session
 from tid.i18n import localized, rate
@@ -29,6 +30,7 @@ from tid.web.account.fields import (
     within_cap,
     writer,
 )
+from tid.web.account.kept import kept_content, kept_figures
 from tid.web.forms import Form
 from tid.web.util import today
 
@@ -58,8 +60,12 @@ def _expenditures_view(
         # A new expenditure is dated today when today is in the year shown, else on the
         # year's last day (it counts in the fiscal year of its date).
         values["date"] = min(today(), fy.end).isoformat()
-    year = account_pages.expenditures_year(
-        session=get_session(), district_id=district.id or 0, fy=fy
+    year = kept_figures(
+        district_id=district.id or 0,
+        key=(fy.label,),
+        make=lambda: account_pages.expenditures_year(
+            session=get_session(), district_id=district.id or 0, fy=fy
+        ),
     )
     options = [("admin", _("Administrative (%(rate)s cap)", rate=rate(year.figures.rate)))] + [
         (str(p.id), p.name) for p in year.purposes if p.active
@@ -71,9 +77,18 @@ def _expenditures_view(
         errors=errors,
         cap_text=refusal,
         options=options,
-        names=year.names,
-        rows=year.rows,
-        entry_numbers=year.entry_numbers,
+        table=kept_content(
+            district_id=district.id or 0,
+            key=(fy.label,),
+            make=lambda: Markup(
+                render_template(
+                    "account/_expenditures_table.html",
+                    names=year.names,
+                    rows=year.rows,
+                    entry_numbers=year.entry_numbers,
+                )
+            ),
+        ),
         figures=year.figures,
         may_write=may_write_district(district),
         fy=fy,

@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from markupsafe import Markup
 
 from tid.db import get_session
 from tid.i18n import language
@@ -17,6 +18,7 @@ from tid.web.access import me, require, visible_district
 from tid.web.account import fields
 from tid.web.account.blueprint import READERS, bp
 from tid.web.account.downloads import download, statement_large
+from tid.web.account.kept import kept_content
 from tid.web.account.prepared import Statement, prepare_later, wait_for
 from tid.web.forms import Form
 from tid.web.util import today
@@ -27,18 +29,25 @@ from tid.web.util import today
 def statement(district_id: int) -> Any:
     district = visible_district(district_id)
     fy, booked_by = fields.fiscal_year(district_id), fields.booked_by()
-    context = account_pages.statement_page(
-        session=get_session(),
-        district=district,
-        fy=fy,
-        booked_by=booked_by,
-        today=today(),
-        person=me(),
+
+    def make() -> Markup:
+        context = account_pages.statement_page(
+            session=get_session(),
+            district=district,
+            fy=fy,
+            booked_by=booked_by,
+            today=today(),
+            person=me(),
+        )
+        large = statement_large(district_id, context["aging_count"], context["entries_count"])
+        if not large["statement"]:  # its PDF, laid out before the reader follows the link
+            prepare_later(Statement(district_id, fy, booked_by, language()))
+        return Markup(render_template("account/_statement_page_body.html", large=large, **context))
+
+    body = kept_content(district_id=district_id, key=(fy.label, booked_by), make=make)
+    return render_template(
+        "account/statement.html", district=district, fy=fy, booked_by=booked_by, body=body
     )
-    large = statement_large(district_id, context["aging_count"], context["entries_count"])
-    if not large["statement"]:  # its PDF, laid out before the reader follows the link
-        prepare_later(Statement(district_id, fy, booked_by, language()))
-    return render_template("account/statement.html", large=large, **context)
 
 
 @bp.route("/<int:district_id>/years/<fiscal_year>/lock", methods=["POST"])
