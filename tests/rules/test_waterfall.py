@@ -189,7 +189,7 @@ def test_parse_months_is_strict() -> None:
         ([{"month": "2020-07", "x": 1.5}], "months[0].x", "not as a number"),
         ([{"month": "2020-07", "x": "-1"}], "months[0].x", "negative"),
         ([{"month": "2020-07", "x": "1", "y": "2"}], "months[0].y", "unknown field"),
-        ([{"month": "2020-07"}], "months[0].x", "required"),
+        ([{"month": "2020-07"}], "months[0].x", "Required: "),
         ([], "months", "at least one"),
     ]
     for value, field, message in cases:

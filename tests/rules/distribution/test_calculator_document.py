@@ -37,7 +37,7 @@ def test_registry_and_both_shapes() -> None:
         ({"fiscal_year": "2001-02", "collections": {"hotel": 1}, "bond_fund_amount": "0"},
          "collections.hotel", "not as a number"),
         ({"fiscal_year": "2001-02", "collections": {"hotel": "1"}}, "bond_fund_amount",
-         "required"),
+         "Required: "),
         ({"fiscal_year": "2003-04", "months": [{"month": "2003-08", "collected": "1"}],
           "bank_certified_amount": "0"}, "months[0].month", "before 2003-09"),
         ({"fiscal_year": "2010-11", "months": [{"month": "2010-07", "collected": "5"}],
