@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from datetime import date
 from decimal import Decimal
 
+import pytest
 from flask.testing import FlaskClient
 from sqlalchemy import Engine, event
 from sqlmodel import Session
@@ -23,6 +24,7 @@ from tid.models import Bill, Property
 from tid.services import ledger
 from tid.services.account import expenditures, payments
 from tid.services.liens import impost_lien as liens
+from tid.web.account import downloads
 
 _TOKENS = re.compile(r'name="csrf_token" value="([^"]*)"')
 # the form tokens, each request's own
@@ -244,3 +246,28 @@ def test_a_roll_file_imported_without_changes_shows_on_the_district_page(
     )
     session.commit()
     assert "igual-que-antes.csv" in _text(client, url)
+
+
+def test_a_long_documents_button_is_the_readers_own_on_a_kept_page(
+    client: FlaskClient, session: Session, people: People, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The button that prepares a long document carries a one-time job token new on each
+    request, and the job a reader started shows its progress there at the next request,
+    though the page's content is kept (nothing of the district's figures moved)."""
+    s, _bill_id = paid_account(session, people, "100.00")
+    d = s.district_id
+    monkeypatch.setattr(downloads, "IN_REQUEST_ROWS", {"pdf": -1, "csv": -1})
+    login(client, people.association)
+    pages = {
+        f"/account/{d}/statement?fy=2025-26": "statement",
+        f"/account/{d}/delinquency": "delinquency",
+    }
+    for url, which in pages.items():
+        tokens = [re.findall(r'name="job_token" value="([^"]+)"', _text(client, url)) for _ in "ab"]
+        assert tokens[0] and len(tokens[0]) == len(tokens[1])
+        assert not set(tokens[0]) & set(tokens[1]), url
+        started = client.post(
+            f"/jobs/pdf/{d}/{which}", data={"fy": "2025-26", "job_token": tokens[1][0]}
+        )
+        assert started.status_code == 302, url
+        assert 'class="job job-queued"' in _text(client, url), url

@@ -18,7 +18,13 @@ from tid.services.account import account_pages, account_reads
 from tid.services.liens import impost_lien as liens
 from tid.web.access import may_write_district, me, require, visible_district
 from tid.web.account.blueprint import READERS, bp
-from tid.web.account.downloads import download, large
+from tid.web.account.downloads import (
+    button_mark,
+    document_buttons,
+    download,
+    in_request_bounds,
+    large,
+)
 from tid.web.account.fields import page_number, writer
 from tid.web.account.kept import kept_content
 from tid.web.account.prepared import Delinquency, prepare_later, wait_for
@@ -106,6 +112,7 @@ def delinquency(district_id: int) -> Any:
                 cells=_cells(result.rows),
                 result=result,
                 large=documents_large,
+                button_mark=button_mark,
                 pdf_in_detail=result.total <= liens.DETAIL_ROWS,
                 values=shown,
                 errors=errors,
@@ -113,7 +120,10 @@ def delinquency(district_id: int) -> Any:
             )
         )
 
-    body = kept_content(district_id=district_id, key=(page_number(),), make=make)
+    key = (page_number(), in_request_bounds())
+    body = kept_content(
+        district_id=district_id, key=key, make=make, fresh=document_buttons(district)
+    )
     return render_template(
         "account/delinquency.html",
         district=district,

@@ -6,10 +6,14 @@ which prepares it (a job with its progress on the page)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any, NamedTuple
 
-from flask import flash, redirect, request, url_for
+from flask import flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from markupsafe import Markup
 
 from tid import documents
 from tid.app_reader import reader
@@ -19,7 +23,7 @@ from tid.i18n import language
 from tid.models import District
 from tid.rules.periods import FiscalYear
 from tid.services.account import account_pages
-from tid.web.account.kept import kept_for_today
+from tid.web.account.kept import kept_for_today, mark
 from tid.web.util import look_up_latest_jobs, send, today
 
 # What a request makes in about a second on an idle server; longer is a job with its progress.
@@ -61,6 +65,42 @@ LARGE_DOCUMENTS: dict[str, LargeDocument] = dict(
 def _limit(which: str) -> int:
     media = "pdf" if LARGE_DOCUMENTS[which].kind.media_type == PDF else "csv"
     return IN_REQUEST_ROWS[media]
+
+
+# The buttons that prepare a long document in the background, by document: each written per
+# request into its page's kept content (its job's progress and its one-time job token are the
+# reader's own).
+BUTTON_LABELS = {
+    "statement": _l("the statement (PDF)"),
+    "aging.csv": _l("the aging (CSV)"),
+    "journal.csv": _l("the journal (CSV)"),
+    "delinquency": _l("the list (PDF)"),
+    "delinquency.csv": _l("the list (CSV)"),
+}
+
+
+def button_mark(which: str) -> Markup:
+    """Where a kept content holds the button of document ``which``."""
+    return Markup(mark(f"document-{which}"))
+
+
+def document_buttons(district: District) -> dict[str, Callable[[], str]]:
+    """Each document's button as this request writes it, for :func:`kept_content`."""
+
+    def button(which: str) -> str:
+        label = BUTTON_LABELS[which]
+        return render_template(BUTTON, district=district, doc_which=which, doc_label=label)
+
+    return {f"document-{which}": partial(button, which) for which in BUTTON_LABELS}
+
+
+BUTTON = "jobs/_document_button.html"
+
+
+def in_request_bounds() -> tuple[tuple[str, int], ...]:
+    """The rows a request lays out, by media: a kept page's links (the document itself or
+    the button that prepares it) were chosen by them, so they are part of its key."""
+    return tuple(sorted(IN_REQUEST_ROWS.items()))
 
 
 def is_large(rows: dict[str, int]) -> dict[str, bool]:

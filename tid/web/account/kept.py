@@ -46,18 +46,24 @@ def mark(name: str) -> str:
     return f"{_TOKEN_MARK}-{name}"
 
 
+# A value written per request: the value, or what makes it (made only where its mark is).
+Fresh = Mapping[str, str | Callable[[], str]]
+
+
 def kept_content(
     *,
     district_id: int,
     key: tuple[Any, ...],
     make: Callable[[], Markup],
-    fresh: Mapping[str, str] | None = None,
+    fresh: Fresh | None = None,
     version: object = None,
 ) -> Markup:
     """The content ``make`` renders for the district's current version and this reading
     (``key``: what else it depends on, beside the address, language, day and reader's
     access), computed once per version and worker. ``fresh``: values new on each request (a
-    form's one-time token), which ``make`` writes as their :func:`mark`. ``version``: the
+    form's one-time token, a document's button with its job's progress), which ``make``
+    writes as their :func:`mark`; one given as a function is made only where its mark is.
+    ``version``: the
     version of what the content shows when it is not a district's figures (the register of
     petitions: ``district_id`` 0)."""
     fresh = fresh or {}
@@ -133,10 +139,12 @@ def _reading(kind: str, key: tuple[Any, ...]) -> tuple[Any, ...]:
     )
 
 
-def _written(content: Markup, fresh: Mapping[str, str]) -> Markup:
+def _written(content: Markup, fresh: Fresh) -> Markup:
     """``content`` with each value of ``fresh`` written in place of its mark (the reader's
     form token's under the name "")."""
     text = str(content)
-    for name, value in sorted(fresh.items(), reverse=True):  # "x-y" before "x"
-        text = text.replace(mark(name) if name else _TOKEN_MARK, value)
+    for name, value in sorted(fresh.items(), key=lambda item: item[0], reverse=True):
+        where = mark(name) if name else _TOKEN_MARK  # "x-y" before "x"
+        if where in text:
+            text = text.replace(where, value() if callable(value) else value)
     return Markup(text)

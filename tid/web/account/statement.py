@@ -17,7 +17,13 @@ from tid.services.account import account_pages, year_locks
 from tid.web.access import me, require, visible_district
 from tid.web.account import fields
 from tid.web.account.blueprint import READERS, bp
-from tid.web.account.downloads import download, statement_large
+from tid.web.account.downloads import (
+    button_mark,
+    document_buttons,
+    download,
+    in_request_bounds,
+    statement_large,
+)
 from tid.web.account.kept import kept_content
 from tid.web.account.prepared import Statement, prepare_later, wait_for
 from tid.web.forms import Form
@@ -42,9 +48,19 @@ def statement(district_id: int) -> Any:
         large = statement_large(district_id, context["aging_count"], context["entries_count"])
         if not large["statement"]:  # its PDF, laid out before the reader follows the link
             prepare_later(Statement(district_id, fy, booked_by, language()))
-        return Markup(render_template("account/_statement_page_body.html", large=large, **context))
+        return Markup(
+            render_template(
+                "account/_statement_page_body.html",
+                large=large,
+                button_mark=button_mark,
+                **context,
+            )
+        )
 
-    body = kept_content(district_id=district_id, key=(fy.label, booked_by), make=make)
+    key = (fy.label, booked_by, in_request_bounds())
+    body = kept_content(
+        district_id=district_id, key=key, make=make, fresh=document_buttons(district)
+    )
     return render_template(
         "account/statement.html", district=district, fy=fy, booked_by=booked_by, body=body
     )
