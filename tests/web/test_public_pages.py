@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, select
 
-from tests.conftest import make_test_app
+from tests.conftest import BACKENDS, make_test_app
 from tid.db import engine
 from tid.demo import ACCOUNT_DISTRICT
 from tid.i18n import money
@@ -201,3 +201,26 @@ def test_a_kept_public_page_read_again_sends_one_statement(
 
 def _without_token(page: str) -> str:
     return re.sub(r'name="csrf_token" value="[^"]*"', "", page)
+
+
+@pytest.mark.parametrize("backend", [b for b in BACKENDS if b == "postgresql"], indirect=True)
+def test_a_public_page_reads_its_version_again_after_the_server_dropped_the_connections(
+    app: Flask, client: FlaskClient, session: Session, demo: District
+) -> None:
+    """The version is read on a connection not pinged first: one the server has dropped
+    (a restart, an idle timeout) fails the read, which is then tried on a fresh one."""
+    app.config["PUBLIC_RATE_LIMIT"] = 0
+    path = f"/publico/distritos/{demo.id}"
+    first = client.get(path)
+    assert first.status_code == 200
+    dropped = session.execute(
+        text(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    ).scalar_one()
+    session.commit()
+    assert dropped >= 1
+    again = client.get(path)
+    assert again.status_code == 200
+    assert _without_token(again.text) == _without_token(first.text)
