@@ -5,19 +5,24 @@ the anonymous rate limit holds."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlmodel import Session, select
+from sqlalchemy import event, text
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session as OrmSession
+from sqlmodel import Session, col, select
 
-from tests.conftest import make_test_app
+from tests.conftest import BACKENDS, make_test_app
 from tid.db import engine
 from tid.demo import ACCOUNT_DISTRICT
 from tid.i18n import money
-from tid.models import District, PropertyYear
+from tid.models import District, Petition, PropertyYear
 from tid.rules.periods import parse_fiscal_year
 from tid.services.account import audit_statement
 from tid.services.limits import heavy_work
@@ -130,3 +135,92 @@ def test_the_owners_estimate_offers_the_classes_of_use_the_roll_has_and_refuses_
     assert 'href="#f-use_class"' in refused.text and "Yearly impost" not in refused.text
     assert "Contribución anual" not in refused.text
     assert re.search(r'id="f-use_class"[^>]*aria-invalid="true"', refused.text)
+
+
+@contextmanager
+def round_trips(app: Flask, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, list[str]]]:
+    """What a request costs the database while the block runs: the statements sent (through
+    any engine), the connections the app's pool pinged before lending them, and the
+    transactions the request's session opened."""
+    found: dict[str, list[str]] = {"statements": [], "pings": [], "transactions": []}
+    dialect = app.extensions["tid.engine"].dialect
+    ping = dialect.do_ping
+
+    def pinged(connection: object) -> bool:
+        found["pings"].append("ping")
+        return bool(ping(connection))
+
+    def sent(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
+        found["statements"].append(statement)
+
+    def opened(_session: object, _transaction: object) -> None:
+        found["transactions"].append("transaction")
+
+    monkeypatch.setattr(dialect, "do_ping", pinged)
+    event.listen(Engine, "before_cursor_execute", sent)
+    event.listen(OrmSession, "after_transaction_create", opened)
+    try:
+        yield found
+    finally:
+        event.remove(Engine, "before_cursor_execute", sent)
+        event.remove(OrmSession, "after_transaction_create", opened)
+
+
+@pytest.mark.both_databases
+def test_a_kept_public_page_read_again_sends_one_statement(
+    app: Flask,
+    client: FlaskClient,
+    session: Session,
+    demo: District,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Read again with nothing written between, each public page asks the database for its
+    version alone: one statement, on a connection not pinged first, in no transaction of the
+    request's session; and it shows what it showed."""
+    app.config["PUBLIC_RATE_LIMIT"] = 0  # the count of visits is a write of its own, per lease
+    petition = session.exec(select(Petition.id).order_by(col(Petition.id))).first()
+    pages = [
+        "/publico",
+        f"/publico/distritos/{demo.id}",
+        f"/publico/distritos/{demo.id}/2025-26",
+        f"/publico/municipios/{demo.municipality_id}",
+        f"/publico/peticiones/{petition}",
+        f"/publico/distritos/{demo.id}/estimado",
+    ]
+    for path in pages:
+        first = client.get(path)
+        assert first.status_code == 200, path
+        with round_trips(app, monkeypatch) as cost:
+            again = client.get(path)
+        assert again.status_code == 200
+        assert _without_token(again.text) == _without_token(first.text), path
+        assert len(cost["statements"]) == 1, (path, cost["statements"])
+        assert cost["pings"] == [], path
+        assert cost["transactions"] == [], path
+
+
+def _without_token(page: str) -> str:
+    return re.sub(r'name="csrf_token" value="[^"]*"', "", page)
+
+
+@pytest.mark.parametrize("backend", [b for b in BACKENDS if b == "postgresql"], indirect=True)
+def test_a_public_page_reads_its_version_again_after_the_server_dropped_the_connections(
+    app: Flask, client: FlaskClient, session: Session, demo: District
+) -> None:
+    """The version is read on a connection not pinged first: one the server has dropped
+    (a restart, an idle timeout) fails the read, which is then tried on a fresh one."""
+    app.config["PUBLIC_RATE_LIMIT"] = 0
+    path = f"/publico/distritos/{demo.id}"
+    first = client.get(path)
+    assert first.status_code == 200
+    dropped = session.execute(
+        text(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    ).scalar_one()
+    session.commit()
+    assert dropped >= 1
+    again = client.get(path)
+    assert again.status_code == 200
+    assert _without_token(again.text) == _without_token(first.text)

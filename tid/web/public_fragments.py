@@ -47,5 +47,6 @@ def kept(
         make=make,
         version=version,
     )
-    session.commit()
+    if session.in_transaction():  # a first reading's figures (a kept page opens none)
+        session.commit()
     return found

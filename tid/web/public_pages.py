@@ -65,7 +65,8 @@ def rate_limit() -> None:
         return
     db = get_session()
     decision = visits.count_visit(session=db, address=request.remote_addr or "unknown", limit=limit)
-    db.commit()
+    if db.in_transaction():  # the count was written (a lease held by the worker writes nothing)
+        db.commit()
     if not decision.allowed:
         raise PublicRateLimited(retry_after=decision.retry_after)
 
