@@ -44,6 +44,20 @@ class AuthUser:
     def get_id(self) -> str:
         return self.token
 
+    @classmethod
+    def of(cls, person: Any, token: str) -> AuthUser:
+        """The person of login ``token`` (a user's row, or the columns a request reads)."""
+        return cls(
+            id=person.id or 0,
+            token=token,
+            email=person.email,
+            name=person.name,
+            role=person.role,
+            municipality_id=person.municipality_id,
+            district_id=person.district_id,
+            locale=person.locale,
+        )
+
     @property
     def actor(self) -> audit.Actor:
         return audit.Actor(self.email, self.id)
@@ -70,16 +84,7 @@ def _load_user(token: str) -> AuthUser | None:
     )
     if user is None or user.id is None:
         return None
-    return AuthUser(
-        id=user.id,
-        token=token,
-        email=user.email,
-        name=user.name,
-        role=user.role,
-        municipality_id=user.municipality_id,
-        district_id=user.district_id,
-        locale=user.locale,
-    )
+    return AuthUser.of(user, token)
 
 
 def init_app(app: Flask) -> None:

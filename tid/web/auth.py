@@ -151,18 +151,7 @@ def _finish_login(user: User) -> Any:
     _remember_device(ids)
     target = _safe_next(_pending().get("next") or request.args.get("next"))
     _fresh_session()
-    login_user(
-        AuthUser(
-            id=user.id or 0,
-            token=token,
-            email=user.email,
-            name=user.name,
-            role=user.role,
-            municipality_id=user.municipality_id,
-            district_id=user.district_id,
-            locale=user.locale,
-        )
-    )
+    login_user(AuthUser.of(user, token))
     return redirect(target)
 
 
