@@ -67,6 +67,7 @@ def _limit(which: str) -> int:
     return IN_REQUEST_ROWS[media]
 
 
+BUTTON = "jobs/_document_button.html"
 # The buttons that prepare a long document in the background, by document: each written per
 # request into its page's kept content (its job's progress and its one-time job token are the
 # reader's own).
@@ -92,9 +93,6 @@ def document_buttons(district: District) -> dict[str, Callable[[], str]]:
         return render_template(BUTTON, district=district, doc_which=which, doc_label=label)
 
     return {f"document-{which}": partial(button, which) for which in BUTTON_LABELS}
-
-
-BUTTON = "jobs/_document_button.html"
 
 
 def in_request_bounds() -> tuple[tuple[str, int], ...]:

@@ -74,13 +74,7 @@ def kept_content(
     def render() -> str:
         return str(make()).replace(token, _TOKEN_MARK)
 
-    found = versions.kept(
-        session=get_session(),
-        district_id=district_id,
-        key=_reading("content", key),
-        make=render,
-        version=_version(district_id) if version is None else version,
-    )
+    found = _kept(district_id, _reading("content", key), render, version)
     return _written(Markup(found), {**fresh, "": token})
 
 
@@ -90,13 +84,7 @@ def kept_figures(*, district_id: int, key: tuple[Any, ...], make: Callable[[], T
     beside a form of its own, never changed by the page (records read, not written)."""
     if request.method != "GET":
         return make()
-    return versions.kept(
-        session=get_session(),
-        district_id=district_id,
-        key=_reading("figures", key),
-        make=make,
-        version=_version(district_id),
-    )
+    return _kept(district_id, _reading("figures", key), make)
 
 
 def _version(district_id: int) -> int:
@@ -115,12 +103,20 @@ def kept_for_today(*, district_id: int, key: tuple[Any, ...], make: Callable[[],
     a form sent, or work outside a request (a document prepared ahead), reads it afresh."""
     if not has_request_context() or request.method != "GET":
         return make()
+    return _kept(district_id, ("signed-in today", today(), *key), make)
+
+
+def _kept(
+    district_id: int, key: tuple[Any, ...], make: Callable[[], T], version: object = None
+) -> T:
+    """``make``'s result kept by this worker for ``key`` and the district's version (or
+    ``version``, when what is kept is not a district's figures)."""
     return versions.kept(
         session=get_session(),
         district_id=district_id,
-        key=("signed-in today", today(), *key),
+        key=key,
         make=make,
-        version=_version(district_id),
+        version=_version(district_id) if version is None else version,
     )
 
 
