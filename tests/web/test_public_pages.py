@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -26,6 +27,7 @@ from tid.models import District, Petition, PropertyYear
 from tid.rules.periods import parse_fiscal_year
 from tid.services.account import audit_statement
 from tid.services.limits import heavy_work
+from tid.services.public import direct
 
 
 @pytest.fixture
@@ -59,6 +61,7 @@ def test_the_public_pages_show_the_statement_in_both_languages(
     assert client.get("/publico/distritos/999999").status_code == 404
 
 
+@pytest.mark.both_databases  # counted on PostgreSQL on the public pages' own connections
 def test_the_anonymous_rate_limit_holds_on_the_public_pages(
     database_url: str, tmp_path: Path
 ) -> None:
@@ -140,9 +143,14 @@ def test_the_owners_estimate_offers_the_classes_of_use_the_roll_has_and_refuses_
 @contextmanager
 def round_trips(app: Flask, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, list[str]]]:
     """What a request costs the database while the block runs: the statements sent (through
-    any engine), the connections the app's pool pinged before lending them, and the
-    transactions the request's session opened."""
-    found: dict[str, list[str]] = {"statements": [], "pings": [], "transactions": []}
+    any engine, and on the public pages' own connections), the connections the app's pool
+    lent and pinged before lending them, and the transactions the request's session opened."""
+    found: dict[str, list[str]] = {
+        "statements": [],
+        "pings": [],
+        "transactions": [],
+        "lent": [],
+    }
     dialect = app.extensions["tid.engine"].dialect
     ping = dialect.do_ping
 
@@ -156,18 +164,32 @@ def round_trips(app: Flask, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[st
     def opened(_session: object, _transaction: object) -> None:
         found["transactions"].append("transaction")
 
+    def lent(*_args: object) -> None:
+        found["lent"].append("connection")
+
+    send = direct.DirectPool._send
+
+    def sent_directly(pool: direct.DirectPool, sql: str, *args: Any, **kwargs: Any) -> Any:
+        found["statements"].append(sql)
+        return send(pool, sql, *args, **kwargs)
+
     monkeypatch.setattr(dialect, "do_ping", pinged)
+    monkeypatch.setattr(direct.DirectPool, "_send", sent_directly)
+    pool = app.extensions["tid.engine"].pool
     event.listen(Engine, "before_cursor_execute", sent)
     event.listen(OrmSession, "after_transaction_create", opened)
+    event.listen(pool, "checkout", lent)
     try:
         yield found
     finally:
         event.remove(Engine, "before_cursor_execute", sent)
         event.remove(OrmSession, "after_transaction_create", opened)
+        event.remove(pool, "checkout", lent)
 
 
 @pytest.mark.both_databases
 def test_a_kept_public_page_read_again_sends_one_statement(
+    backend: str,
     app: Flask,
     client: FlaskClient,
     session: Session,
@@ -176,7 +198,8 @@ def test_a_kept_public_page_read_again_sends_one_statement(
 ) -> None:
     """Read again with nothing written between, each public page asks the database for its
     version alone: one statement, on a connection not pinged first, in no transaction of the
-    request's session; and it shows what it showed."""
+    request's session — on PostgreSQL on the public pages' own connections, none lent by the
+    app's pool; and it shows what it showed."""
     app.config["PUBLIC_RATE_LIMIT"] = 0  # the count of visits is a write of its own, per lease
     petition = session.exec(select(Petition.id).order_by(col(Petition.id))).first()
     pages = [
@@ -197,6 +220,8 @@ def test_a_kept_public_page_read_again_sends_one_statement(
         assert len(cost["statements"]) == 1, (path, cost["statements"])
         assert cost["pings"] == [], path
         assert cost["transactions"] == [], path
+        if backend == "postgresql":
+            assert cost["lent"] == [], path
 
 
 def _without_token(page: str) -> str:

@@ -26,10 +26,9 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from sqlalchemy import bindparam, create_engine, event, select
+from sqlalchemy import bindparam, event, select
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import Connection, Engine, Row
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import ORMExecuteState, SessionTransaction
 from sqlalchemy.orm import Session as OrmSession
 from sqlalchemy.sql import Executable
@@ -37,6 +36,7 @@ from sqlalchemy.sql.dml import UpdateBase
 from sqlmodel import Session
 
 from tid.models import Property, PublicVersion
+from tid.services.public import direct
 
 T = TypeVar("T")
 
@@ -107,56 +107,19 @@ _VERSION_OF_ROW = select(
 
 def read_now(
     *, session: Session, statement: Executable, params: Mapping[str, Any] | None = None
-) -> Row[Any]:
+) -> tuple[Any, ...]:
     """The one row of ``statement`` — a version, read on every public request: outside a
-    transaction (one round trip, no BEGIN and COMMIT) unless the session is in one already,
-    whose own writes it must see."""
+    transaction (on PostgreSQL, on a connection of its own: :mod:`tid.services.public.direct`)
+    unless the session is in one already, whose own writes it must see."""
     bind = session.get_bind()
     if session.in_transaction() or not isinstance(bind, Engine):
-        return session.execute(statement, params).one()
-    unpinged = _unpinged(bind)
-    try:
-        return _read_autocommit(unpinged, statement, params)
-    except DBAPIError as exc:
-        if not exc.connection_invalidated:
-            raise
-        # the server dropped the connection (a restart): every older one is dropped with it
-        # (SQLAlchemy invalidates the pool), so one more try opens a fresh connection
-        return _read_autocommit(unpinged, statement, params)
-
-
-def _read_autocommit(
-    engine: Engine, statement: Executable, params: Mapping[str, Any] | None
-) -> Row[Any]:
-    with engine.connect() as raw:
+        return tuple(session.execute(statement, params).one())
+    connections = direct.pool(bind)
+    if connections is not None:
+        return connections.one(statement, params)
+    with bind.connect() as raw:  # SQLite: its pool neither pings nor opens a transaction
         connection = raw.execution_options(isolation_level="AUTOCOMMIT")
-        return connection.execute(statement, params).one()
-
-
-# PostgreSQL: the versions are read through an engine of their own whose pool does not ping a
-# connection before lending it (the app's does: a second round trip on every public request);
-# a dropped connection shows as an error on the read itself, which is then tried once more.
-_UNPINGED: weakref.WeakKeyDictionary[Engine, Engine] = weakref.WeakKeyDictionary()
-
-
-def _unpinged(engine: Engine) -> Engine:
-    if engine.dialect.name != "postgresql":  # SQLite's pool does not ping
-        return engine
-    with _LOCK:
-        found = _UNPINGED.get(engine)
-        if found is None:
-            found = _UNPINGED[engine] = create_engine(engine.url, pool_size=2, max_overflow=8)
-            event.listen(engine, "engine_disposed", _dispose_with(found))
-    return found
-
-
-def _dispose_with(unpinged: Engine) -> Callable[[Engine], None]:
-    """The app's engine disposed (its connections closed): close the versions' too."""
-
-    def dispose(_engine: Engine) -> None:
-        unpinged.dispose()
-
-    return dispose
+        return tuple(connection.execute(statement, params).one())
 
 
 def version_of(*, session: Session, district_id: int) -> int:

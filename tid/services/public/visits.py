@@ -6,19 +6,19 @@ A worker counts a few requests at once: its first request of an address in a min
 address's requests through that minute without writing again. The sum of what the workers let
 through never passes the limit (each took its share from the one count), so an address may be
 refused a little early — by at most what the other workers hold unused —, never late. On
-PostgreSQL the count's commit does not wait for the disk (a count lost in a crash lets a few
-more requests through, nothing else)."""
+PostgreSQL the count is written on the public pages' own connections, whose commits do not
+wait for the disk (a count lost in a crash lets a few more requests through, nothing else)."""
 
 from __future__ import annotations
 
 import threading
 
-from sqlalchemy import text
+from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from tid.clock import utcnow
 from tid.services.limits import request_rate
-from tid.services.public import versions
+from tid.services.public import direct, versions
 
 LEASE = 10  # requests of one address a worker counts at once
 _HELD: dict[tuple[str, str, int], int] = {}  # (database, address, minute) -> requests left
@@ -45,12 +45,20 @@ def count_visit(*, session: Session, address: str, limit: int) -> request_rate.D
 
 def _take(session: Session, address: str, limit: int) -> int:
     """Add a lease to the address's count in the database: how many requests it grants (0:
-    the limit is reached)."""
-    if session.get_bind().dialect.name == "postgresql":
-        session.execute(text("SET LOCAL synchronous_commit TO OFF"))
+    the limit is reached). On PostgreSQL, on a connection of the public pages' own
+    (:mod:`tid.services.public.direct`), committed at once and without waiting for the disk;
+    on SQLite, in the session's transaction (the caller commits)."""
     amount = max(1, min(LEASE, limit))
+    bind = session.get_bind()
+    connections = (
+        direct.pool(bind) if isinstance(bind, Engine) and not session.in_transaction() else None
+    )
     decision = request_rate.hit(
-        session=session, key=f"public:{address}", limit=limit, amount=amount
+        session=session,
+        key=f"public:{address}",
+        limit=limit,
+        amount=amount,
+        send=connections.rows if connections is not None else None,
     )
     before = decision.count - amount
     return max(0, min(amount, limit - before))
