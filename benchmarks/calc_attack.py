@@ -37,9 +37,9 @@ The targets: for each attack, p99 ≤ 1 s and no 5xx for the two measured pages.
 
 Bounded: 60 s per attack (``--seconds``; ``--smoke``: 1 s per attack and a 1 s baseline,
 2 attackers on 2 workers, the calc attack at 50 properties under a two-term formula and a
-PDF of 5 rows, the reform attack on a reform of two changes on another, about fifteen
-seconds in all), 20 s of baseline, every request to
-127.0.0.0/8 on this machine.
+PDF of 5 rows, the reform attack on a reform of two changes on another, the workers warming
+nothing up before their first request, about fifteen seconds in all), 20 s of baseline,
+every request to 127.0.0.0/8 on this machine.
 
 Run: ``.venv/bin/python benchmarks/calc_attack.py [--seconds 60] [--smoke]
 [--attacks calc,reform,thumbnail]`` (needs gunicorn, a dependency of the app, and
@@ -479,6 +479,9 @@ def main() -> None:
     tid = str(BIN / "tid")
     subprocess.run([tid, "db", "upgrade"], env=env, check=True, cwd=ROOT, capture_output=True)
     subprocess.run([tid, "demo"], env=env, check=True, cwd=ROOT, capture_output=True)
+    if SMOKE:  # the workers lay out and compile what the attacks ask for, none in advance
+        with (instance / "config.toml").open("a") as config:
+            config.write("pdf_warm_up = false\npage_warm_up = false\n")
     # the smoke runs the same code on two workers: it checks the run, not the figures
     workers = os.environ.get("TID_WEB_WORKERS", pick("4", "2"))
     server, port = _start(env, workers)
