@@ -44,7 +44,7 @@ def _p50(values: list[float]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--documents", type=int, default=pick(10_000, 50))
-    parser.add_argument("--rounds", type=int, default=pick(40, 3))
+    parser.add_argument("--rounds", type=int, default=pick(40, 1))
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="tid-bench-search-"))
     server = ThrowawayPostgres()

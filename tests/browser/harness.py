@@ -1,11 +1,14 @@
 """A real browser on the demo: the app served on loopback (a server thread and a worker
 thread over one SQLite demo database), Debian's Chromium driven by Playwright, and the
 checks every visited page must pass: no sideways scroll and no moderate, serious or critical
-axe-core finding. A failing page is photographed (in ``failures/`` of the screenshots' folder)."""
+axe-core finding. axe-core reads each shape of page at each width once in the whole run,
+whichever module and xdist worker meets it first (:class:`Checker`, :class:`Claims`). A
+failing page is photographed (in ``failures/`` of the screenshots' folder)."""
 
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 import re
 import shutil
@@ -92,13 +95,20 @@ def _app(folder: Path) -> Flask:
     )
 
 
+def _run_folder() -> Path:
+    """The run's own folder, shared by its processes (the xdist workers of one run, named by
+    ``PYTEST_XDIST_TESTRUNUID``; a run without xdist has one process, named by its id)."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or f"solo-{os.getpid()}"
+    root = Path(tempfile.gettempdir()) / f"tid-browser-demo-{run}"
+    root.mkdir(exist_ok=True)
+    return root
+
+
 def _demo_once() -> Path:
     """The demo migrated and loaded once for the whole run: the first browser module of any
     worker loads it under a lock, and every module serves a copy of it, so each starts from
     the same demo and none sees another's changes."""
-    run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or f"solo-{os.getpid()}"
-    root = Path(tempfile.gettempdir()) / f"tid-browser-demo-{run}"
-    root.mkdir(exist_ok=True)
+    root = _run_folder()
     loaded = root / "demo"
     with (root / "lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -221,18 +231,55 @@ _NAVIGATING = (
 FAILING_IMPACTS = ("moderate", "serious", "critical")
 
 
+class Claims:
+    """Claims shared by the processes of a run: the first to claim a key holds it (a file
+    made with ``O_CREAT | O_EXCL`` in ``folder``, which only one process can make), every
+    later claim of it, from any process, is refused; a holder may give its claim back."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+
+    def _file(self, key: tuple[object, ...]) -> Path:
+        return self.folder / hashlib.sha256(repr(key).encode()).hexdigest()
+
+    def claim(self, key: tuple[object, ...]) -> bool:
+        """True for the first claim of ``key`` in the run (or the first since it was
+        given back), False for every other."""
+        try:
+            os.close(os.open(self._file(key), os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+        except FileExistsError:
+            return False
+        return True
+
+    def give_back(self, key: tuple[object, ...]) -> None:
+        """``key`` may be claimed again (its work was not done)."""
+        self._file(key).unlink(missing_ok=True)
+
+
+def run_claims() -> Claims:
+    """The run's claims of the pages axe-core has checked (:class:`Checker`)."""
+    return Claims(_run_folder() / "axed")
+
+
 @dataclass
 class Checker:
-    """Checks each page the tests visit; keeps every problem, photographs its page. One for
-    the module: axe-core runs fully once per shape of page and width (the same template gives
-    the same findings), its language rules once per shape, width and language."""
+    """Checks each page the tests visit; keeps every problem, photographs its page. axe-core
+    runs fully once per shape of page and width in the whole run (the same template gives
+    the same findings), its language rules once per shape, width and language: the checkers
+    of every module and every xdist worker share their claims (:func:`run_claims`), and the
+    first to claim a shape checks it. A module run alone still checks every shape it meets.
+    A check cut short by a navigation gives its claims back, so the shape is axed again
+    when the page is read again."""
 
     folder: Path
     axe: Axe = field(default_factory=Axe)
     problems: list[str] = field(default_factory=list)
     checked: int = 0
-    axed: set[tuple[str, int]] = field(default_factory=set)
-    languages: set[tuple[str, int, str]] = field(default_factory=set)
+    claims: Claims = field(default_factory=run_claims)
+    # the keys this checker has seen claimed (by itself or by another), and those it holds
+    settled: set[tuple[object, ...]] = field(default_factory=set)
+    held: list[tuple[object, ...]] = field(default_factory=list)
 
     def check(self, page: Page, what: str, language: str) -> None:
         """The page speaks ``language``; no sideways scroll at this width; no moderate,
@@ -240,7 +287,7 @@ class Checker:
         page reloads itself when its job ends) is read again, whole, once the new page has
         loaded."""
         for attempt in range(3):
-            axed, languages, checked = set(self.axed), set(self.languages), self.checked
+            settled, held, checked = set(self.settled), len(self.held), self.checked
             try:
                 page.wait_for_load_state()  # a click's navigation may still be under way
                 self._check(page, what, language)
@@ -248,8 +295,34 @@ class Checker:
             except PlaywrightError as exc:
                 if not any(sign in str(exc) for sign in _NAVIGATING) or attempt == 2:
                     raise
-                self.axed, self.languages, self.checked = axed, languages, checked
+                for key in self.held[held:]:  # claimed by this attempt, its axe run not done
+                    self.claims.give_back(key)
+                del self.held[held:]
+                self.settled, self.checked = settled, checked
                 page.wait_for_load_state()
+
+    def _claim(self, key: tuple[object, ...]) -> bool:
+        """True when this checker is the first of the run to claim ``key``."""
+        if key in self.settled:
+            return False
+        self.settled.add(key)
+        if not self.claims.claim(key):
+            return False
+        self.held.append(key)
+        return True
+
+    def _axe_options(self, kind: str, width: int, lang: str) -> dict[str, Any] | None:
+        """What axe-core runs on this page: everything on the run's first page of its shape
+        at this width, the language rules on the first in its language, else nothing."""
+        if self._claim(("axe", kind, width)):
+            self._claim(("language", kind, width, lang))
+            return {"resultTypes": ["violations"]}
+        if self._claim(("language", kind, width, lang)):
+            return {
+                "runOnly": {"type": "rule", "values": LANGUAGE_RULES},
+                "resultTypes": ["violations"],
+            }
+        return None
 
     def _check(self, page: Page, what: str, language: str) -> None:
         self.checked += 1
@@ -262,18 +335,7 @@ class Checker:
         lang = str(page.evaluate("document.documentElement.lang"))
         if lang != language:
             found.append(f"the page speaks {lang!r}, not {language!r}")
-        kind = shape(page.url)
-        options: dict[str, Any] | None = None
-        if (kind, width) not in self.axed:
-            self.axed.add((kind, width))
-            self.languages.add((kind, width, lang))
-            options = {"resultTypes": ["violations"]}
-        elif (kind, width, lang) not in self.languages:
-            self.languages.add((kind, width, lang))
-            options = {
-                "runOnly": {"type": "rule", "values": LANGUAGE_RULES},
-                "resultTypes": ["violations"],
-            }
+        options = self._axe_options(shape(page.url), width, lang)
         if options is not None:
             results = self.axe.run(page, options=options)
             for v in results.response["violations"]:
