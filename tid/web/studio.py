@@ -314,11 +314,6 @@ def _petitions_to_study(district_id: int) -> list[tuple[Petition, list[FormulaSt
         return []
     reads = me().role in policy.PETITION_READERS
     return [
-        (
-            p,
-            studio.studies_for(session=session, person=me(), petition=p),
-            url_for("petitions.show", petition_id=p.id) if reads else "",
-        )
-        for p in studio.petitions_about(session=session, district=district)
-        if studio.may_study(session=session, person=me(), petition=p)
+        (p, studies, url_for("petitions.show", petition_id=p.id) if reads else "")
+        for p, studies in studio.petitions_to_study(session=session, district=district, person=me())
     ]

@@ -36,6 +36,7 @@ from tid.services.studio.reach import (
     may_open_study,
     may_study,
     petitions_about,
+    petitions_to_study,
     studies_for,
 )
 from tid.services.studio.saved import (
@@ -91,6 +92,7 @@ __all__ = [
     "may_open_study",
     "may_study",
     "petitions_about",
+    "petitions_to_study",
     "read_study",
     "reopen",
     "report_bytes",

@@ -86,3 +86,56 @@ def studies_for(
         for s in session.exec(stmt)
         if may_open_study(session=session, person=person, petition=petition, study=s)
     ]
+
+
+def petitions_to_study(
+    *, session: Session, district: District, person: policy.Person
+) -> list[tuple[Petition, list[FormulaStudy]]]:
+    """The petitions about the district (:func:`petitions_about`) whose studio ``person`` may
+    use (:func:`may_study`), the newest first, each with the saved studies they may open
+    (:func:`studies_for`): read in three statements, however many petitions and studies
+    there are (the district's page lists them on every reading)."""
+    if district.id is None:
+        return []
+    ordained: dict[int, set[int]] = {}
+    petitions: dict[int, Petition] = {}
+    rows = session.exec(
+        select(Petition, Ordinance.district_id)
+        .join(Ordinance, col(Ordinance.petition_id) == col(Petition.id), isouter=True)
+        .where(col(Petition.municipality_id) == district.municipality_id)
+        .order_by(col(Petition.received_on).desc(), col(Petition.id).desc())
+    )
+    for petition, ordinance_district in rows:
+        petitions.setdefault(petition.id or 0, petition)
+        found = ordained.setdefault(petition.id or 0, set())
+        if ordinance_district is not None:
+            found.add(int(ordinance_district))
+    names = session.exec(
+        select(District.id, District.name).where(
+            col(District.municipality_id) == district.municipality_id
+        )
+    ).all()
+    wanted = _normal(district.name)
+    chosen: list[Petition] = []
+    for number, petition in petitions.items():
+        named = _normal(petition.district_name)
+        if district.id not in ordained[number] and named != wanted:
+            continue
+        concerned = {int(i) for i, name in names if i is not None and _normal(name) == named}
+        if policy.may_study_petition(
+            person, petition.municipality_id, concerned | ordained[number]
+        ):
+            chosen.append(petition)
+    saved: dict[int, list[FormulaStudy]] = {p.id or 0: [] for p in chosen}
+    if chosen:
+        studies = session.exec(
+            select(FormulaStudy)
+            .where(col(FormulaStudy.petition_id).in_(list(saved)))
+            .order_by(col(FormulaStudy.created_at).desc(), col(FormulaStudy.id).desc())
+        )
+        for study in studies:
+            if person.role != policy.ASSOCIATION or (
+                study.source != "file" and study.district_id == person.district_id
+            ):
+                saved[study.petition_id].append(study)
+    return [(p, saved[p.id or 0]) for p in chosen]
