@@ -24,7 +24,7 @@ from tid.models import District
 from tid.rules.periods import FiscalYear
 from tid.services.account import account_pages
 from tid.web.account.kept import kept_for_today, mark
-from tid.web.util import look_up_latest_jobs, send, today
+from tid.web.util import latest_jobs_looked_up, look_up_latest_jobs, send, today
 
 # What a request makes in about a second on an idle server; longer is a job with its progress.
 # A PDF's row costs WeasyPrint some 8–12 ms to lay out (a delinquent bill; an entry of the
@@ -89,6 +89,10 @@ def document_buttons(district: District) -> dict[str, Callable[[], str]]:
     """Each document's button as this request writes it, for :func:`kept_content`."""
 
     def button(which: str) -> str:
+        target = f"pdf:{which}:{district.id}"
+        if (target, "account.pdf") not in latest_jobs_looked_up():  # every button's job at once
+            targets = [f"pdf:{name}:{district.id}" for name in BUTTON_LABELS]
+            look_up_latest_jobs(targets, "account.pdf")
         label = BUTTON_LABELS[which]
         return render_template(BUTTON, district=district, doc_which=which, doc_label=label)
 
