@@ -14,8 +14,9 @@ public page ≤ 2× at p50, and at 64 connections (measured after) its p99 ≤ 1
 fast page). The large district's PDFs (yearly statement, delinquency) are left out: at this size
 they are work for the background queue, not for a request. The demo districts' yearly
 statements (PDF) are measured: their first request (target ≤ 1 s; printed apart, as it is
-one request per worker), once as a reader meets it (the workers prepare the readers'
-statements as they start) and once laid out in the request; then under ``wrk`` like the
+one request per worker), once as a reader meets it (the day's round of the readers'
+statements laid out before, as the scheduler has a worker do when they start) and once laid
+out in the request; then under ``wrk`` like the
 pages, given again as made.
 
 Run: ``.venv/bin/python benchmarks/web.py [--properties N] [--years Y] [--seconds S]
@@ -198,7 +199,7 @@ def ids(url: str) -> dict[str, int]:
 
 def first_request(base: str, cookies: dict[str, str], pages: list[tuple[str, str, str]]) -> None:
     """The statements' first request each, against 1 s: as a reader meets it once the
-    workers have started (prepared in the background: tid/web/account/prepared.py), then one
+    day's round is done (prepared in the background: tid/web/account/prepared.py), then one
     nobody prepared, laid out in the request (the journal as it stood at the end of today:
     the same figures, one line more)."""
     print(f"\n{'first request':<36}{'role':<12}{'time':>10}")
@@ -212,6 +213,30 @@ def first_request(base: str, cookies: dict[str, str], pages: list[tuple[str, str
             took = time.perf_counter() - started
             flag = "" if code == 200 and took <= 1.0 else "  MISSED"
             print(f"{name + how:<36}{role:<12}{took:>9.2f}s{flag}")
+
+
+# The day's round of the statements readers open first, as `tid scheduler` has a `tid worker`
+# lay it out when they start (tid/jobs/tasks.py ACCOUNT_STATEMENTS): here in a process of its
+# own before the web starts, onto the instance's shelf the web's workers read.
+_ROUND = (
+    "from tid import create_app\n"
+    "from tid.web.account import prepared\n"
+    "print(prepared.prepare_readers_statements(create_app()))\n"
+)
+
+
+def _readers_statements(env: dict[str, str], folder: Path) -> None:
+    """The readers' statements laid out before the first request, as in production."""
+    started = time.monotonic()
+    made = subprocess.run(
+        [str(BIN / "python"), "-c", _ROUND], env=env, cwd=folder, capture_output=True, text=True
+    )
+    if made.returncode:
+        sys.exit(f"the readers' statements were not laid out:\n{made.stderr[-3000:]}")
+    print(
+        f"the day's round of the readers' statements: {made.stdout.strip()} documents "
+        f"on the shelf in {time.monotonic() - started:.1f} s"
+    )
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -405,6 +430,8 @@ def main() -> None:
         if not _has_large_district(url):
             _make_demo(tid, env, url, args)
         n = ids(url)
+        if not args.only or any("statement PDF" in words for words in args.only):
+            _readers_statements(env, folder)
         port = _free_port()
         base = f"http://127.0.0.1:{port}"
         gunicorn = subprocess.Popen(
