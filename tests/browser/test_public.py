@@ -41,6 +41,12 @@ def _journey(page: Page, site: Site, language: str, checker: Checker, shots: Pat
     expect(main.get_by_text(t(language, "Ordinance published"))).to_be_visible()
     checker.check(page, "public petition", language)
     shoot(page, shots, "public-petition")
+    # the petition still before the legislature, past its clock: its badge fits a phone
+    page.go_back()
+    main.get_by_role("link", name=ACCOUNT_DISTRICT).first.click()
+    expect(main.locator(".badge.bad")).to_be_visible()
+    checker.check(page, "public petition past its clock", language)
+    shoot(page, shots, "public-petition-past-its-clock")
     # a district and a year
     page.goto(site.base + "/publico")
     main.get_by_role("link", name=ACCOUNT_DISTRICT).click()
