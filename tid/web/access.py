@@ -15,7 +15,7 @@ from tid.models import District, Role
 from tid.services import ledger, places
 from tid.services.audit_trail import audit
 from tid.services.auth import access as policy
-from tid.services.auth.users import user_for_token
+from tid.services.auth.users import SignedIn, user_for_token
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -24,18 +24,12 @@ login_manager.login_view = "auth.login"
 login_manager.session_protection = "strong"
 
 
-@dataclass
-class AuthUser:
-    """The logged-in person as the web sees them (not the database row)."""
+@dataclass(frozen=True)
+class AuthUser(SignedIn):
+    """The logged-in person as the web sees them (not the database row): the person of a
+    live login and its token."""
 
-    id: int
     token: str
-    email: str
-    name: str
-    role: str
-    municipality_id: int | None
-    district_id: int | None
-    locale: str
 
     is_authenticated = True
     is_active = True
@@ -47,16 +41,7 @@ class AuthUser:
     @classmethod
     def of(cls, person: Any, token: str) -> AuthUser:
         """The person of login ``token`` (a user's row, or the columns a request reads)."""
-        return cls(
-            id=person.id or 0,
-            token=token,
-            email=person.email,
-            name=person.name,
-            role=person.role,
-            municipality_id=person.municipality_id,
-            district_id=person.district_id,
-            locale=person.locale,
-        )
+        return cls(token=token, **SignedIn.values(person))
 
     @property
     def actor(self) -> audit.Actor:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import bindparam, update
 from sqlmodel import Session, col, func, select
@@ -185,6 +186,12 @@ class SignedIn:
     district_id: int | None
     locale: str
 
+    @classmethod
+    def values(cls, person: Any) -> dict[str, Any]:
+        """This person's fields, read by name from ``person`` (a user's row, a row of the
+        columns a request reads, or a :class:`SignedIn`)."""
+        return {field.name: getattr(person, field.name) for field in fields(cls)}
+
 
 def user_for_token(
     *,
@@ -208,15 +215,7 @@ def user_for_token(
         return None
     if now - seen > _TOUCH_EVERY:
         _mark_login(session, found.login_id, last_seen_at=now)
-    return SignedIn(
-        id=found.id,
-        email=found.email,
-        name=found.name,
-        role=found.role,
-        municipality_id=found.municipality_id,
-        district_id=found.district_id,
-        locale=found.locale,
-    )
+    return SignedIn(**SignedIn.values(found))
 
 
 def _mark_login(session: Session, login_id: int, **values: datetime) -> None:

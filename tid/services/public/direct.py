@@ -23,6 +23,7 @@ import psycopg
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.sql import ClauseElement, Executable
+from sqlmodel import Session
 
 _IDLE_MOST = 4  # idle connections kept per engine and process (a worker's threads share them)
 
@@ -129,6 +130,16 @@ def pool(engine: Engine) -> DirectPool | None:
             found = _POOLS[engine] = DirectPool(engine)
             event.listen(engine, "engine_disposed", _close_with(found))
     return found
+
+
+def outside(*, session: Session) -> DirectPool | None:
+    """The direct connections a statement of ``session`` goes on: those of its engine, when
+    the session is in no transaction (one it is in must see its own writes) and its database
+    is PostgreSQL; else None (the session sends it)."""
+    bind = session.get_bind()
+    if session.in_transaction() or not isinstance(bind, Engine):
+        return None
+    return pool(bind)
 
 
 def _close_with(direct: DirectPool) -> Callable[[Engine], None]:

@@ -111,12 +111,12 @@ def read_now(
     """The one row of ``statement`` — a version, read on every public request: outside a
     transaction (on PostgreSQL, on a connection of its own: :mod:`tid.services.public.direct`)
     unless the session is in one already, whose own writes it must see."""
+    connections = direct.outside(session=session)
+    if connections is not None:
+        return connections.one(statement, params)
     bind = session.get_bind()
     if session.in_transaction() or not isinstance(bind, Engine):
         return tuple(session.execute(statement, params).one())
-    connections = direct.pool(bind)
-    if connections is not None:
-        return connections.one(statement, params)
     with bind.connect() as raw:  # SQLite: its pool neither pings nor opens a transaction
         connection = raw.execution_options(isolation_level="AUTOCOMMIT")
         return tuple(connection.execute(statement, params).one())

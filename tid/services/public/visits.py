@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import threading
 
-from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from tid.clock import utcnow
@@ -49,10 +48,7 @@ def _take(session: Session, address: str, limit: int) -> int:
     (:mod:`tid.services.public.direct`), committed at once and without waiting for the disk;
     on SQLite, in the session's transaction (the caller commits)."""
     amount = max(1, min(LEASE, limit))
-    bind = session.get_bind()
-    connections = (
-        direct.pool(bind) if isinstance(bind, Engine) and not session.in_transaction() else None
-    )
+    connections = direct.outside(session=session)
     decision = request_rate.hit(
         session=session,
         key=f"public:{address}",

@@ -51,6 +51,12 @@ def may_open_study(
     petition, but an association only a study tried on its own district's roll."""
     if not may_study(session=session, person=person, petition=petition):
         return False
+    return _opens_saved(person, study)
+
+
+def _opens_saved(person: policy.Person, study: FormulaStudy) -> bool:
+    """Of a petition ``person`` may study, whether they open this saved study: an association
+    only one tried on its own district's roll (another's, or a file, may show other owners)."""
     if person.role == policy.ASSOCIATION:
         return study.source != "file" and study.district_id == person.district_id
     return True
@@ -134,8 +140,6 @@ def petitions_to_study(
             .order_by(col(FormulaStudy.created_at).desc(), col(FormulaStudy.id).desc())
         )
         for study in studies:
-            if person.role != policy.ASSOCIATION or (
-                study.source != "file" and study.district_id == person.district_id
-            ):
+            if _opens_saved(person, study):
                 saved[study.petition_id].append(study)
     return [(p, saved[p.id or 0]) for p in chosen]
