@@ -84,6 +84,12 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# Python keeps the modules it compiles (__pycache__/, ignored by git), and pytest its rewritten
+# test modules, whatever the environment says (PYTHONDONTWRITEBYTECODE): every test worker and
+# every process the tests start (the command line, gunicorn, the workers) would otherwise
+# compile the whole app again.
+unexport PYTHONDONTWRITEBYTECODE
+
 # One test worker more than the cores (the suite spends much of its time waiting on
 # PostgreSQL, subprocesses, jobs and the browser; two a core measured slower here); each
 # worker starts its own throwaway PostgreSQL. --dist loadgroup: each browser module (tests/browser/) runs on one worker with

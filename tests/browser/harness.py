@@ -23,6 +23,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from argon2 import PasswordHasher
 from axe_playwright_python.sync_playwright import Axe
+from babel import Locale, UnknownLocaleError
 from babel.support import Translations
 from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page, expect
@@ -48,11 +49,14 @@ TREASURER = ACCOUNT_USER
 AUDITOR = "auditor@demo.tid.pr"
 ADMIN = "admin@demo.tid.pr"
 
-# Sideways scroll: the document wider than the viewport, or an element whose content is
-# wider than itself and that scrolls (overflow auto/scroll).
+# What every visited page is checked for, read in one call. Sideways scroll: the document
+# wider than the viewport, or an element whose content is wider than itself and that scrolls
+# (overflow auto/scroll). Its language: the root's ``lang``, the title, and the ``lang`` of
+# every element that names one (axe-core's language rules, read on every page).
 MEASURE = """() => {
   const root = document.documentElement;
-  const out = {page: root.scrollWidth, viewport: root.clientWidth, regions: []};
+  const out = {page: root.scrollWidth, viewport: root.clientWidth, regions: [],
+               lang: root.getAttribute('lang') || '', title: document.title.trim(), langs: []};
   for (const el of document.querySelectorAll('body *')) {
     const style = getComputedStyle(el);
     if (['auto', 'scroll'].includes(style.overflowX) && el.scrollWidth > el.clientWidth + 1) {
@@ -61,8 +65,36 @@ MEASURE = """() => {
       out.regions.push(`${name}${css} (${el.scrollWidth} > ${el.clientWidth} px)`);
     }
   }
+  for (const el of document.querySelectorAll('body [lang]')) {
+    out.langs.push(el.getAttribute('lang'));
+  }
   return out;
 }"""
+
+
+def language_problems(measured: dict[str, Any], language: str) -> list[str]:
+    """What axe-core's language rules (html-has-lang, html-lang-valid, valid-lang,
+    document-title) would find on a page read by :data:`MEASURE`, and whether it speaks
+    ``language``: checked on every page, where axe-core runs once per shape and width."""
+    found = []
+    lang = measured["lang"]
+    if lang != language:
+        found.append(f"the page speaks {lang!r}, not {language!r}")
+    if not measured["title"]:
+        found.append("the page has no title")
+    for value in measured["langs"]:
+        if not _is_language(value):
+            found.append(f"an element's lang {value!r} names no language")
+    return found
+
+
+def _is_language(value: str) -> bool:
+    """A language tag whose language Babel knows (``es``, ``en-US``); not empty."""
+    try:
+        Locale.parse(value.replace("-", "_"))
+    except (ValueError, UnknownLocaleError):
+        return False
+    return True
 
 
 @dataclass
@@ -211,11 +243,6 @@ def shoot(page: Page, folder: Path, name: str, *, always: bool = False) -> Path:
     return path
 
 
-# axe-core's rules on the page's language, run on a shape already fully checked at this width
-# in the other language (the same template gives the same structure; the text differs).
-LANGUAGE_RULES = ["html-has-lang", "html-lang-valid", "valid-lang", "document-title"]
-
-
 # What a page's script meets when the page it reads is replaced under it: its context gone,
 # the new document not yet parsed (no root element), or axe-core, injected into the page
 # before, gone with it (a job's page reloads itself when its job ends).
@@ -265,10 +292,11 @@ def run_claims() -> Claims:
 @dataclass
 class Checker:
     """Checks each page the tests visit; keeps every problem, photographs its page. axe-core
-    runs fully once per shape of page and width in the whole run (the same template gives
-    the same findings), its language rules once per shape, width and language: the checkers
-    of every module and every xdist worker share their claims (:func:`run_claims`), and the
-    first to claim a shape checks it. A module run alone still checks every shape it meets.
+    runs once per shape of page and width in the whole run (the same template gives the
+    same findings); its language rules are read on every page (:func:`language_problems`).
+    The checkers of every module and every xdist worker share their claims
+    (:func:`run_claims`), and the first to claim a shape checks it. A module run alone still
+    checks every shape it meets.
     A check cut short by a navigation gives its claims back, so the shape is axed again
     when the page is read again."""
 
@@ -282,10 +310,10 @@ class Checker:
     held: list[tuple[object, ...]] = field(default_factory=list)
 
     def check(self, page: Page, what: str, language: str) -> None:
-        """The page speaks ``language``; no sideways scroll at this width; no moderate,
-        serious or critical axe finding. A page that navigates while it is read (a job's
-        page reloads itself when its job ends) is read again, whole, once the new page has
-        loaded."""
+        """The page speaks ``language``, has a title and names only real languages; no
+        sideways scroll at this width; no moderate, serious or critical axe finding. A page
+        that navigates while it is read (a job's page reloads itself when its job ends) is
+        read again, whole, once the new page has loaded."""
         for attempt in range(3):
             settled, held, checked = set(self.settled), len(self.held), self.checked
             try:
@@ -311,17 +339,12 @@ class Checker:
         self.held.append(key)
         return True
 
-    def _axe_options(self, kind: str, width: int, lang: str) -> dict[str, Any] | None:
+    def _axe_options(self, kind: str, width: int) -> dict[str, Any] | None:
         """What axe-core runs on this page: everything on the run's first page of its shape
-        at this width, the language rules on the first in its language, else nothing."""
+        at this width, else nothing (its language rules are read on every page:
+        :func:`language_problems`)."""
         if self._claim(("axe", kind, width)):
-            self._claim(("language", kind, width, lang))
             return {"resultTypes": ["violations"]}
-        if self._claim(("language", kind, width, lang)):
-            return {
-                "runOnly": {"type": "rule", "values": LANGUAGE_RULES},
-                "resultTypes": ["violations"],
-            }
         return None
 
     def _check(self, page: Page, what: str, language: str) -> None:
@@ -332,10 +355,9 @@ class Checker:
         if m["page"] > m["viewport"]:
             found.append(f"the page scrolls sideways ({m['page']} > {m['viewport']} px)")
         found += [f"scrolls sideways: {region}" for region in m["regions"]]
-        lang = str(page.evaluate("document.documentElement.lang"))
-        if lang != language:
-            found.append(f"the page speaks {lang!r}, not {language!r}")
-        options = self._axe_options(shape(page.url), width, lang)
+        found += language_problems(m, language)
+        lang = m["lang"]
+        options = self._axe_options(shape(page.url), width)
         if options is not None:
             results = self.axe.run(page, options=options)
             for v in results.response["violations"]:

@@ -11,7 +11,7 @@ from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.browser.harness import LANGUAGE_RULES, Checker, Claims
+from tests.browser.harness import Checker, Claims, language_problems
 
 
 @dataclass
@@ -29,10 +29,22 @@ class _Page:
     def wait_for_load_state(self) -> None:
         pass
 
+    def screenshot(self, **_options: Any) -> None:
+        pass
+
     def evaluate(self, script: str) -> Any:
-        if script == "document.documentElement.lang":
+        if script == "document.documentElement.lang":  # a failing page's photograph
             return self.lang
-        return {"page": self.width, "viewport": self.width, "regions": []}
+        if script == "document.documentElement.scrollHeight":
+            return 844
+        return {
+            "page": self.width,
+            "viewport": self.width,
+            "regions": [],
+            "lang": self.lang,
+            "title": "Distrito",
+            "langs": [],
+        }
 
 
 @dataclass
@@ -51,8 +63,8 @@ class _Axe:
         if self.navigations:
             self.navigations -= 1
             raise PlaywrightError("Execution context was destroyed, most likely a navigation")
-        rules = options.get("runOnly", {}).get("values")
-        self.runs.append((page.url, "language" if rules == LANGUAGE_RULES else "full"))
+        assert "runOnly" not in options  # axe-core runs whole, or not at all
+        self.runs.append((page.url, "full"))
         return _Result()
 
 
@@ -71,7 +83,7 @@ def test_only_the_first_of_many_processes_claiming_a_key_holds_it(tmp_path: Path
     assert not racers[3].claim(("axe", "/roll/N", 390))
 
 
-def test_a_shape_is_axed_fully_once_in_the_run_and_its_language_rules_once_per_language(
+def test_a_shape_is_axed_once_in_the_run_at_each_width_and_its_language_read_on_every_page(
     tmp_path: Path,
 ) -> None:
     claims = Claims(tmp_path / "axed")
@@ -83,11 +95,24 @@ def test_a_shape_is_axed_fully_once_in_the_run_and_its_language_rules_once_per_l
     other.check(_Page("http://x/roll/3/properties?page=1", "en"), "roll", "en")  # type: ignore[arg-type]
     other.check(_Page("http://x/roll/3/properties?page=1", "en", 1280), "roll", "en")  # type: ignore[arg-type]
     assert first.runs == [("http://x/roll/1/properties?page=2", "full")]
-    assert second.runs == [
-        ("http://x/roll/3/properties?page=1", "language"),
-        ("http://x/roll/3/properties?page=1", "full"),
-    ]
+    assert second.runs == [("http://x/roll/3/properties?page=1", "full")]
     assert one.checked == 2 and other.checked == 3
+    assert one.problems == other.problems == []
+    other.check(_Page("http://x/roll/4/properties?page=1", "en"), "roll", "es")  # type: ignore[arg-type]
+    assert other.problems and "speaks 'en', not 'es'" in other.problems[0]
+    assert second.runs == [("http://x/roll/3/properties?page=1", "full")]  # not axed again
+
+
+def test_the_language_rules_read_the_root_the_title_and_every_named_language() -> None:
+    page = {"lang": "es", "title": "Distrito", "langs": ["en", "es", "en-US"]}
+    assert language_problems(page, "es") == []
+    assert language_problems(page, "en") == ["the page speaks 'es', not 'en'"]
+    assert language_problems({**page, "lang": ""}, "es") == ["the page speaks '', not 'es'"]
+    assert language_problems({**page, "title": ""}, "es") == ["the page has no title"]
+    assert language_problems({**page, "langs": ["en", "xx-yy", ""]}, "es") == [
+        "an element's lang 'xx-yy' names no language",
+        "an element's lang '' names no language",
+    ]
 
 
 def test_a_check_cut_short_by_a_navigation_gives_its_claim_back_and_axes_again(
