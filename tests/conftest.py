@@ -520,7 +520,16 @@ def demo_loaded(database_url: str) -> str:
     return database_url
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test holding the demo runs in its backend's group (``--dist loadgroup``): one
+    worker loads the demo once per backend (:class:`_DemoTemplate`), where each worker
+    would load it again for the demo tests it drew."""
     for item in items:
         if "demo_loaded" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.demo_data)
+        if item.get_closest_marker("demo_data") is None:
+            continue
+        backend = getattr(item, "callspec", None) and item.callspec.params.get("backend")
+        if backend and item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(f"demo-{backend}"))
