@@ -430,6 +430,10 @@ def main() -> None:
         if not _has_large_district(url):
             _make_demo(tid, env, url, args)
         n = ids(url)
+        if SMOKE:  # the worker compiles and lays out what the pages ask for, none in advance
+            (folder / "instance").mkdir(exist_ok=True)
+            with (folder / "instance" / "config.toml").open("a") as config:
+                config.write("pdf_warm_up = false\npage_warm_up = false\n")
         if not args.only or any("statement PDF" in words for words in args.only):
             _readers_statements(env, folder)
         port = _free_port()
