@@ -130,19 +130,22 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     sweep_stale_servers(memory)
     for stale in memory.glob("tid-tests-*"):  # left by a run that was killed
-        pid = stale.name.removeprefix("tid-tests-")
+        pid = stale.name.removeprefix("tid-tests-").split(".")[0]
         if pid.isdigit() and not Path(f"/proc/{pid}").exists():
             shutil.rmtree(stale, ignore_errors=True)
     config.option.basetemp = str(memory / f"tid-tests-{os.getpid()}")
-    config.stash[_IN_MEMORY] = Path(config.option.basetemp)
+    # the folder the run's workers share (the browser tests' demo), beside their own
+    shared = memory / f"tid-tests-{os.getpid()}.shared"
+    os.environ[SHARED_FOLDER] = str(shared)
+    config.stash[_IN_MEMORY] = [Path(config.option.basetemp), shared]
 
 
-_IN_MEMORY = pytest.StashKey[Path]()
+_IN_MEMORY = pytest.StashKey[list[Path]]()
+SHARED_FOLDER = "TID_TEST_SHARED_FOLDER"
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    folder = config.stash.get(_IN_MEMORY, None)
-    if folder is not None:
+    for folder in config.stash.get(_IN_MEMORY, []):
         shutil.rmtree(folder, ignore_errors=True)
 
 

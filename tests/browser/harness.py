@@ -128,11 +128,17 @@ def _app(folder: Path) -> Flask:
 
 
 def _run_folder() -> Path:
-    """The run's own folder, shared by its processes (the xdist workers of one run, named by
-    ``PYTEST_XDIST_TESTRUNUID``; a run without xdist has one process, named by its id)."""
-    run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or f"solo-{os.getpid()}"
-    root = Path(tempfile.gettempdir()) / f"tid-browser-demo-{run}"
-    root.mkdir(exist_ok=True)
+    """The run's own folder, shared by its processes: in the folder the run shares with its
+    xdist workers and removes at its end (``TID_TEST_SHARED_FOLDER``, tests/conftest.py),
+    else in the temporary folder, named by ``PYTEST_XDIST_TESTRUNUID`` (a run without
+    xdist has one process, named by its id)."""
+    shared = os.environ.get("TID_TEST_SHARED_FOLDER")
+    if shared:
+        root = Path(shared) / "browser-demo"
+    else:
+        run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or f"solo-{os.getpid()}"
+        root = Path(tempfile.gettempdir()) / f"tid-browser-demo-{run}"
+    root.mkdir(parents=True, exist_ok=True)
     return root
 
 
