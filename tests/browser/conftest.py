@@ -85,10 +85,10 @@ def browser(_kept: _Kept) -> Browser:
 
 
 @pytest.fixture
-def logins(request: pytest.FixtureRequest, site: Site, browser: Browser, _kept: _Kept) -> Logins:
+def logins(request: pytest.FixtureRequest, site: Site, _kept: _Kept) -> Logins:
     module = request.module.__name__
     if module not in _kept.logins:
-        _kept.logins[module] = Logins(site, browser)
+        _kept.logins[module] = Logins(site)
     return _kept.logins[module]
 
 

@@ -60,7 +60,7 @@ def _both_widths(page: Page, folder: Path, name: str, checker: Checker, language
 def test_the_closing_journey(site: Site, browser: Browser, tmp_path: Path) -> None:
     folder = screenshots_folder(tmp_path / "screenshots")
     checker = Checker(folder)
-    logins = Logins(site, browser)
+    logins = Logins(site)
     district, prop, through = _late_property(site)
     treasurer, desk = new_page(browser, 1280, "en", logins.state(TREASURER, "en"))
     public, phone = new_page(browser, 390, "es", logins.state(None, "es"))

@@ -84,7 +84,7 @@ def test_forms_check_at_their_fields_and_a_formula_is_corrected(
     site: Site, browser: Browser, folder: Path
 ) -> None:
     checker = Checker(folder)
-    logins = Logins(site, browser)
+    logins = Logins(site)
     for language in ("es", "en"):
         # The owner's empty form: both fields named, no try spent.
         owner = _tab(browser, logins, site, checker, None, language)

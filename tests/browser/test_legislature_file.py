@@ -79,7 +79,7 @@ def test_the_clerk_keeps_the_legislature_file(
 ) -> None:
     folder = screenshots_folder(tmp_path_factory.mktemp("screenshots"))
     checker = Checker(folder)
-    logins = Logins(site, browser)
+    logins = Logins(site)
     today = clock.today(site.app.config)
     context, page = new_page(browser, 1280, "en", logins.state(CLERK, "en"))
     shots: dict[str, str] = {}

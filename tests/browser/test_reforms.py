@@ -39,7 +39,7 @@ def test_a_reform_of_the_fund_is_built_and_opened_by_anyone(
     site: Site, browser: Browser, folder: Path
 ) -> None:
     checker = Checker(folder)
-    logins = Logins(site, browser)
+    logins = Logins(site)
     # The clerk, on a phone, in Spanish.
     context, page = new_page(browser, 390, "es", logins.state(CLERK, "es"))
     page.goto(site.base + "/reforms/new")

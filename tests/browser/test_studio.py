@@ -38,7 +38,7 @@ def test_a_clerk_studies_two_variants_and_saves_the_report_with_the_petition(
 ) -> None:
     folder = screenshots_folder(tmp_path_factory.mktemp("screenshots"))
     checker = Checker(folder)
-    logins = Logins(site, browser)
+    logins = Logins(site)
     context, page = new_page(browser, 1280, "es", logins.state(CLERK, "es"))
     try:
         page.goto(site.base + "/petitions/")
