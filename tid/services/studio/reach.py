@@ -9,6 +9,8 @@ district's roll or on a file the clerk uploaded (they may show other owners)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from sqlmodel import Session, col, select
 
 from tid.models import District, FormulaStudy, Ordinance, Petition
@@ -19,14 +21,24 @@ def _normal(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
+def _district_names(session: Session, municipality_id: int) -> list[tuple[int | None, str]]:
+    """The municipality's districts: their ids and names."""
+    stmt = select(District.id, District.name).where(
+        col(District.municipality_id) == municipality_id
+    )
+    return list(session.exec(stmt).all())
+
+
+def _named(name: str, districts: Iterable[tuple[int | None, str]]) -> set[int]:
+    """The districts of ``districts`` that bear ``name`` (spaces and capitals aside)."""
+    wanted = _normal(name)
+    return {int(i) for i, named in districts if i is not None and _normal(named) == wanted}
+
+
 def concerned_districts(*, session: Session, petition: Petition) -> set[int]:
     """The districts the petition is about: those of its municipality with its name, and
     its ordinance's."""
-    wanted = _normal(petition.district_name)
-    stmt = select(District.id, District.name).where(
-        col(District.municipality_id) == petition.municipality_id
-    )
-    found = {int(i) for i, name in session.exec(stmt) if i is not None and _normal(name) == wanted}
+    found = _named(petition.district_name, _district_names(session, petition.municipality_id))
     ordinance = session.exec(
         select(Ordinance.district_id).where(col(Ordinance.petition_id) == petition.id)
     ).first()
@@ -116,18 +128,13 @@ def petitions_to_study(
         found = ordained.setdefault(petition.id or 0, set())
         if ordinance_district is not None:
             found.add(int(ordinance_district))
-    names = session.exec(
-        select(District.id, District.name).where(
-            col(District.municipality_id) == district.municipality_id
-        )
-    ).all()
+    names = _district_names(session, district.municipality_id)
     wanted = _normal(district.name)
     chosen: list[Petition] = []
     for number, petition in petitions.items():
-        named = _normal(petition.district_name)
-        if district.id not in ordained[number] and named != wanted:
+        if district.id not in ordained[number] and _normal(petition.district_name) != wanted:
             continue
-        concerned = {int(i) for i, name in names if i is not None and _normal(name) == named}
+        concerned = _named(petition.district_name, names)
         if policy.may_study_petition(
             person, petition.municipality_id, concerned | ordained[number]
         ):
