@@ -122,6 +122,10 @@ _TEMPLATES = _SharedBytecode()
 # flush, and a busy disk does not slow a test. One folder per run, removed at its end.
 
 
+# The environment variable naming the folder a run shares with its xdist workers.
+SHARED_FOLDER = "TID_TEST_SHARED_FOLDER"
+
+
 def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config, "workerinput") or config.option.basetemp is not None:
         return
@@ -141,7 +145,6 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 _IN_MEMORY = pytest.StashKey[list[Path]]()
-SHARED_FOLDER = "TID_TEST_SHARED_FOLDER"
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -34,6 +34,7 @@ from playwright.sync_api import Error as PlaywrightError
 from werkzeug.serving import BaseWSGIServer, make_server
 
 import tid
+from tests.conftest import SHARED_FOLDER
 from tid import create_app, migrate
 from tid.db import get_session
 from tid.demo import ACCOUNT_USER, DEMO_PASSWORD, load_demo, portal_sample
@@ -141,7 +142,7 @@ def _run_folder() -> Path:
     xdist workers and removes at its end (``TID_TEST_SHARED_FOLDER``, tests/conftest.py),
     else in the temporary folder, named by ``PYTEST_XDIST_TESTRUNUID`` (a run without
     xdist has one process, named by its id)."""
-    shared = os.environ.get("TID_TEST_SHARED_FOLDER")
+    shared = os.environ.get(SHARED_FOLDER)
     if shared:
         root = Path(shared) / "browser-demo"
     else:
