@@ -73,6 +73,20 @@ def test_the_queue_is_the_one_the_deployment_calls_for(app: Flask, queue_kind: s
         assert Path(storage.filename).parent == Path(app.instance_path)
 
 
+def test_running_what_waits_on_an_empty_queue_ends_at_once(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``tid worker --once`` on an empty queue asks no task of it: Redis's dequeue would
+    wait a second for one that has not come."""
+    storage = tasks.queue_of(app).huey.storage
+
+    def waits(*_args: object) -> None:
+        raise AssertionError("a task was asked of an empty queue")
+
+    monkeypatch.setattr(storage, "dequeue", waits)
+    assert tasks.run_pending(app) == 0
+
+
 def test_a_notice_run_is_queued_once_and_shows_its_progress_and_result(
     app: Flask, client: FlaskClient, session: Session, people: People
 ) -> None:
