@@ -90,17 +90,18 @@ typecheck: $(STAMP)
 # compile the whole app again.
 unexport PYTHONDONTWRITEBYTECODE
 
-# One test worker more than the cores (the suite spends much of its time waiting on
-# PostgreSQL, subprocesses, jobs and the browser; two a core measured slower here); each
-# worker starts its own throwaway PostgreSQL. --dist loadgroup: each browser module (tests/browser/) runs on one worker with
+# One test worker a core: the suite keeps every core busy (Chromium, PostgreSQL and the
+# programs the tests start run beside the workers), and a third worker on two cores measured
+# more processor time for the same run (docs/testing.md); each worker starts its own throwaway
+# PostgreSQL. --dist loadgroup: each browser module (tests/browser/) runs on one worker with
 # its own copy of the demo; a worker keeps one Chromium.
 # It prints the 15 slowest tests. test-thorough: the same with ten times the property-based
 # tests' examples (HYPOTHESIS_PROFILE=thorough, tests/conftest.py).
 test: install sysdeps-test lint typecheck
-	$(BIN)/pytest -n $$(( $$(nproc) + 1 )) --dist loadgroup --durations=15
+	$(BIN)/pytest -n $$(nproc) --dist loadgroup --durations=15
 
 test-thorough: install sysdeps-test
-	HYPOTHESIS_PROFILE=thorough $(BIN)/pytest -n $$(( $$(nproc) + 1 )) --dist loadgroup --durations=15
+	HYPOTHESIS_PROFILE=thorough $(BIN)/pytest -n $$(nproc) --dist loadgroup --durations=15
 
 # The benchmarks print their figures and ratios; account.py and web.py start a throwaway
 # PostgreSQL, web.py also gunicorn (the bench extra) and wrk (installed here as root).
