@@ -466,8 +466,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0, help="each attack's length")
     parser.add_argument("--attacks", default=",".join(ATTACKS), help="of " + ",".join(ATTACKS))
     options = parser.parse_args()
-    seconds = pick(options.seconds, 1.0)
-    baseline = pick(BASELINE_SECONDS, 1.0)
+    # the smoke: each phase long enough for a few requests of each page, no more
+    seconds = pick(options.seconds, 0.3)
+    baseline = pick(BASELINE_SECONDS, 0.3)
     attacks = [a for a in options.attacks.split(",") if a]
     assert set(attacks) <= set(ATTACKS), f"the attacks are {', '.join(ATTACKS)}"
     instance = Path(tempfile.mkdtemp(prefix="tid-attack-"))
