@@ -101,6 +101,47 @@ def _cached_builder(self: Rule, append_unknown: bool = True) -> Any:
 
 Rule._compile_builder = _cached_builder  # type: ignore[method-assign]
 
+# Parsing a rule's text into its regular-expression parts is the rest of an app's routing: a
+# rule's parts, trace and the converters it names are a function of its text, its domain
+# part, its slashes setting and the map's converter classes, so each distinct rule is parsed
+# once per test process; each app still gets converters of its own, made by its own map.
+_compile_rule = Rule.compile
+_PARSED: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+
+
+def _cached_compile(self: Rule) -> None:
+    assert self.map is not None
+    converters = tuple(sorted(self.map.converters.items(), key=lambda item: item[0]))
+    domain = self.host if self.map.host_matching else self.subdomain
+    key = (self.rule, domain, self.map.host_matching, self.merge_slashes, converters)
+    if key not in _PARSED:
+        named: list[tuple[str, str, tuple[Any, ...], tuple[tuple[str, Any], ...]]] = []
+        get_converter = self.get_converter
+
+        def naming(variable: str, name: str, args: tuple[Any, ...], kwargs: Any) -> Any:
+            named.append((variable, name, tuple(args), tuple(sorted(kwargs.items()))))
+            return get_converter(variable, name, args, kwargs)
+
+        self.get_converter = naming  # type: ignore[method-assign]
+        try:
+            _compile_rule(self)
+        finally:
+            del self.get_converter
+        _PARSED[key] = (tuple(self._parts), tuple(self._trace), tuple(named))
+        return
+    parts, trace, named = _PARSED[key]
+    self._parts = list(parts)
+    self._trace = list(trace)
+    self._converters = {}
+    for variable, name, args, kwargs in named:
+        self._converters[variable] = self.get_converter(variable, name, args, dict(kwargs))
+        self.arguments.add(variable)
+    self._build = self._compile_builder(False).__get__(self, None)
+    self._build_unknown = self._compile_builder(True).__get__(self, None)
+
+
+Rule.compile = _cached_compile  # type: ignore[method-assign]
+
 
 class _SharedBytecode(BytecodeCache):
     """The templates compiled once per test process, not once per app: a bucket's key is
