@@ -9,8 +9,6 @@ district's roll or on a file the clerk uploaded (they may show other owners)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from sqlmodel import Session, col, select
 
 from tid.models import District, FormulaStudy, Ordinance, Petition
@@ -21,24 +19,24 @@ def _normal(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
-def _district_names(session: Session, municipality_id: int) -> list[tuple[int | None, str]]:
-    """The municipality's districts: their ids and names."""
+def _districts_by_name(session: Session, municipality_id: int) -> dict[str, set[int]]:
+    """The municipality's districts by name (spaces and capitals aside): a petition names
+    its district in words, and each name may be borne by more than one."""
     stmt = select(District.id, District.name).where(
         col(District.municipality_id) == municipality_id
     )
-    return list(session.exec(stmt).all())
-
-
-def _named(name: str, districts: Iterable[tuple[int | None, str]]) -> set[int]:
-    """The districts of ``districts`` that bear ``name`` (spaces and capitals aside)."""
-    wanted = _normal(name)
-    return {int(i) for i, named in districts if i is not None and _normal(named) == wanted}
+    found: dict[str, set[int]] = {}
+    for district_id, name in session.exec(stmt):
+        if district_id is not None:
+            found.setdefault(_normal(name), set()).add(int(district_id))
+    return found
 
 
 def concerned_districts(*, session: Session, petition: Petition) -> set[int]:
     """The districts the petition is about: those of its municipality with its name, and
     its ordinance's."""
-    found = _named(petition.district_name, _district_names(session, petition.municipality_id))
+    by_name = _districts_by_name(session, petition.municipality_id)
+    found = set(by_name.get(_normal(petition.district_name), ()))
     ordinance = session.exec(
         select(Ordinance.district_id).where(col(Ordinance.petition_id) == petition.id)
     ).first()
@@ -128,16 +126,15 @@ def petitions_to_study(
         found = ordained.setdefault(petition.id or 0, set())
         if ordinance_district is not None:
             found.add(int(ordinance_district))
-    names = _district_names(session, district.municipality_id)
+    by_name = _districts_by_name(session, district.municipality_id)
     wanted = _normal(district.name)
     chosen: list[Petition] = []
     for number, petition in petitions.items():
-        if district.id not in ordained[number] and _normal(petition.district_name) != wanted:
+        named = _normal(petition.district_name)
+        if district.id not in ordained[number] and named != wanted:
             continue
-        concerned = _named(petition.district_name, names)
-        if policy.may_study_petition(
-            person, petition.municipality_id, concerned | ordained[number]
-        ):
+        concerned = by_name.get(named, set()) | ordained[number]
+        if policy.may_study_petition(person, petition.municipality_id, concerned):
             chosen.append(petition)
     saved: dict[int, list[FormulaStudy]] = {p.id or 0: [] for p in chosen}
     if chosen:
