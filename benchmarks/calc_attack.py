@@ -67,7 +67,7 @@ from collections.abc import Callable
 from datetime import date, timedelta
 from pathlib import Path
 
-from sizes import SMOKE, pick
+from sizes import SMOKE, no_warm_up_when_smoke, pick
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -480,9 +480,7 @@ def main() -> None:
     tid = str(BIN / "tid")
     subprocess.run([tid, "db", "upgrade"], env=env, check=True, cwd=ROOT, capture_output=True)
     subprocess.run([tid, "demo"], env=env, check=True, cwd=ROOT, capture_output=True)
-    if SMOKE:  # the workers lay out and compile what the attacks ask for, none in advance
-        with (instance / "config.toml").open("a") as config:
-            config.write("pdf_warm_up = false\npage_warm_up = false\n")
+    no_warm_up_when_smoke(instance)
     # the smoke runs the same code on two workers: it checks the run, not the figures
     workers = os.environ.get("TID_WEB_WORKERS", pick("4", "2"))
     server, port = _start(env, workers)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -22,3 +23,13 @@ if SMOKE:
 def pick(full: T, smoke: T) -> T:
     """``full`` when measuring, ``smoke`` under ``--smoke``."""
     return smoke if SMOKE else full
+
+
+def no_warm_up_when_smoke(instance: Path) -> None:
+    """Under ``--smoke``, the web workers of the instance ``instance`` compile and lay out
+    what their pages ask for, none in advance (config.toml's ``pdf_warm_up`` and
+    ``page_warm_up``): a smoke run's few requests do not pay a whole warm-up."""
+    if SMOKE:
+        instance.mkdir(parents=True, exist_ok=True)
+        with (instance / "config.toml").open("a") as config:
+            config.write("pdf_warm_up = false\npage_warm_up = false\n")

@@ -45,7 +45,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sizes import SMOKE, pick  # noqa: E402
+from sizes import SMOKE, no_warm_up_when_smoke, pick  # noqa: E402
 from sqlalchemy import text  # noqa: E402
 
 from tests.pg import ThrowawayPostgres, _free_port  # noqa: E402
@@ -430,10 +430,7 @@ def main() -> None:
         if not _has_large_district(url):
             _make_demo(tid, env, url, args)
         n = ids(url)
-        if SMOKE:  # the worker compiles and lays out what the pages ask for, none in advance
-            (folder / "instance").mkdir(exist_ok=True)
-            with (folder / "instance" / "config.toml").open("a") as config:
-                config.write("pdf_warm_up = false\npage_warm_up = false\n")
+        no_warm_up_when_smoke(folder / "instance")
         if not args.only or any("statement PDF" in words for words in args.only):
             _readers_statements(env, folder)
         port = _free_port()
