@@ -27,7 +27,6 @@ data's API beside the login page; ``--database`` keeps the loaded database betwe
 from __future__ import annotations
 
 import argparse
-import http.cookiejar
 import os
 import re
 import secrets
@@ -48,6 +47,7 @@ sys.path.insert(0, str(ROOT))
 from sizes import SMOKE, no_warm_up_when_smoke, pick  # noqa: E402
 from sqlalchemy import text  # noqa: E402
 
+from tests.http_sign_in import signed_in_jar  # noqa: E402
 from tests.pg import ThrowawayPostgres, _free_port  # noqa: E402
 from tid.db import make_engine  # noqa: E402
 from tid.demo import ACCOUNT_USER, DEMO_DISTRICT, DEMO_PASSWORD  # noqa: E402
@@ -65,19 +65,8 @@ CROWD = pick(64, 2)
 
 def login(base: str, email: str) -> str:
     """Log in through the form (with its CSRF token); the session cookie as a header."""
-    jar = http.cookiejar.CookieJar()
-    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-    opener.addheaders = [("User-Agent", AGENT)]
-    page = opener.open(f"{base}/login").read().decode()
-    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)
-    form = {"email": email, "password": DEMO_PASSWORD}
-    if token:
-        form["csrf_token"] = token.group(1)
-    opener.open(f"{base}/login", urllib.parse.urlencode(form).encode()).read()
-    cookie = "; ".join(f"{c.name}={c.value}" for c in jar)
-    if not cookie:
-        raise RuntimeError(f"could not log in as {email}")
-    return cookie
+    jar = signed_in_jar(base, email, DEMO_PASSWORD, AGENT)
+    return "; ".join(f"{c.name}={c.value}" for c in jar)
 
 
 def status(url: str, cookie: str) -> int:

@@ -9,15 +9,12 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
-import http.cookiejar
 import os
 import re
 import shutil
 import sqlite3
 import tempfile
 import threading
-import urllib.parse
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +32,7 @@ from werkzeug.serving import BaseWSGIServer, make_server
 
 import tid
 from tests.conftest import SHARED_FOLDER
+from tests.http_sign_in import signed_in_jar
 from tid import create_app, migrate
 from tid.db import get_session
 from tid.demo import ACCOUNT_USER, DEMO_PASSWORD, load_demo, portal_sample
@@ -454,29 +452,10 @@ class Logins:
         return self.states[key]
 
 
-_CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
-
-
 def signed_in_cookies(site: Site, email: str | None, language: str) -> dict[str, Any]:
     """A browser context's state (``storage_state``) holding the cookies of ``email`` signed
     in (None: nobody) with the site speaking ``language``."""
-    jar = http.cookiejar.CookieJar()
-    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-    opener.addheaders = [("User-Agent", USER_AGENT)]
-
-    def send(form_page: str, target: str, fields: dict[str, str]) -> str:
-        """POST ``fields`` to ``target`` with the form token of ``form_page``; the address
-        that answered, after its redirects."""
-        page = opener.open(site.base + form_page).read().decode()
-        token = _CSRF.search(page)
-        assert token is not None, f"{form_page} has no form token"
-        body = urllib.parse.urlencode({"csrf_token": token.group(1), **fields}).encode()
-        return str(opener.open(site.base + target, data=body).geturl())
-
-    if email is not None:
-        answered = send("/login", "/login", {"email": email, "password": DEMO_PASSWORD})
-        assert urlsplit(answered).path != "/login", f"{email} could not log in"
-    send("/", f"/lang/{language}", {"next": "/"})  # signing in starts a new session
+    jar = signed_in_jar(site.base, email, DEMO_PASSWORD, USER_AGENT, language)
     host = urlsplit(site.base).hostname or "127.0.0.1"
     cookies = [
         {
