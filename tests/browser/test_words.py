@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, expect
 
 from tests.browser.harness import (
     AUDITOR,
@@ -39,9 +39,12 @@ def test_a_history_fits_the_page_and_a_journal_entry_is_one_card(
     log_in(page, site, ACCOUNT_USER, "en")
     page.get_by_role("link", name="Special account").first.click()
     page.get_by_role("link", name="Journal").first.click()
+    # the click returns once the journal's address is committed, not once it is parsed: wait
+    # for the page (a state), then for an entry and its second line
+    page.wait_for_load_state()
     entry = page.locator("tbody.entry").first
     rows = entry.locator("tr")
-    assert rows.count() >= 2  # an entry and its second line
+    expect(rows.nth(1)).to_be_attached()
     card = entry.bounding_box()
     assert card is not None
     for i in range(rows.count()):
