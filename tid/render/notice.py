@@ -56,6 +56,8 @@ import io
 import os
 import re
 import textwrap
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -740,15 +742,29 @@ def _form_pieces(
 
 
 _FORMS_KEPT = 4  # form layers a process keeps laid out (a run has one or a few)
+# Each form layer laid out, by its form key, most recently used last: the key is all the
+# layer shows (``form_key``), so notices of one form share it whoever their owners are.
+_LAID_OUT_FORMS: OrderedDict[tuple[Any, ...], tuple[tuple[str, ...], bytes]] = OrderedDict()
+_FORMS_LOCK = threading.Lock()
 
 
-@functools.lru_cache(maxsize=_FORMS_KEPT)
-def _form_layout(key: tuple[Any, ...], content: NoticeContent) -> tuple[list[str], bytes]:
+def _form_layout(key: tuple[Any, ...], content: NoticeContent) -> tuple[tuple[str, ...], bytes]:
     """The form layer of the notices whose form is ``key`` (``content``, one of them), a
-    block a page: each page's name and the PDF. Laid out once per process, not per chunk."""
+    block a page: each page's name and the PDF. Laid out once per process for each form, not
+    per chunk: a renderer process keeps the last few forms it laid out."""
+    with _FORMS_LOCK:
+        kept = _LAID_OUT_FORMS.get(key)
+        if kept is not None:
+            _LAID_OUT_FORMS.move_to_end(key)
+            return kept
     doc = layout(notices_html([content], mode="form"))
-    names = [next(iter(page.anchors)).removeprefix("f-") for page in doc.pages]
-    return names, doc.write_pdf()
+    names = tuple(next(iter(page.anchors)).removeprefix("f-") for page in doc.pages)
+    kept = (names, doc.write_pdf())
+    with _FORMS_LOCK:
+        _LAID_OUT_FORMS[key] = kept
+        while len(_LAID_OUT_FORMS) > _FORMS_KEPT:
+            _LAID_OUT_FORMS.popitem(last=False)
+    return kept
 
 
 def _fill_parts(operators: bytes) -> tuple[bytes, dict[str, bytes]]:

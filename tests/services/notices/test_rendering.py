@@ -5,6 +5,12 @@ that flow onto more pages and keep every fact.
 from __future__ import annotations
 
 import hashlib
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+import pytest
 
 from tests.pdf_checks import pdf_pages, pdf_text
 from tests.services.notices.helpers import sample_content
@@ -87,3 +93,43 @@ def test_each_notice_is_counted_as_it_is_done_not_each_chunk() -> None:
     )
     assert max(result.chunk_sizes) == 2
     assert pooled == [(n, 10) for n in range(1, 11)]
+
+
+def test_a_process_lays_out_a_form_layer_once_for_every_owner_of_its_form(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Chunks of one batch (owners of their own, one form) lay the form layer out once in a
+    renderer process; a batch of another form, and a fifth form past the few a process
+    keeps, are laid out anew, and each chunk still prints its own owners on its form."""
+    laid_out: list[str] = []
+    real_html = notice_pdf.notices_html
+
+    def counted(contents: Sequence[notice_pdf.NoticeContent], **kwargs: Any) -> str:
+        if kwargs.get("mode") == "form":
+            laid_out.append(contents[0].district_name)
+        return real_html(contents, **kwargs)
+
+    monkeypatch.setattr(notice_pdf, "notices_html", counted)
+    monkeypatch.setattr(notice_pdf, "_LAID_OUT_FORMS", OrderedDict())
+
+    def chunk(district: str, owners: range) -> list[str]:
+        contents = [
+            replace(sample_content(i), district_name=district, owner_name=f"Dueño {i}")
+            for i in owners
+        ]
+        singles, _merged, _pages = notice_pdf.render_chunk(contents)
+        return [pdf_text(pdf) for pdf in singles]
+
+    first, second = chunk("Distrito", range(0, 2)), chunk("Distrito", range(2, 4))
+    assert laid_out == ["Distrito"]  # the second chunk's owners reused the first's form
+    for i, text in enumerate(first + second):
+        assert f"Dueño {i}" in text and "Distrito" in text
+        assert all(f"Dueño {j}" not in text for j in range(4) if j != i)
+    other = chunk("Otro distrito", range(4, 5))
+    assert laid_out == ["Distrito", "Otro distrito"] and "Otro distrito" in other[0]
+    chunk("Distrito", range(5, 6))
+    assert laid_out == ["Distrito", "Otro distrito"]
+    for k in range(notice_pdf._FORMS_KEPT):
+        chunk(f"Distrito {k}", range(6, 7))
+    chunk("Distrito", range(7, 8))  # pushed out by the four after it: laid out again
+    assert laid_out.count("Distrito") == 2 and len(notice_pdf._LAID_OUT_FORMS) == 4
