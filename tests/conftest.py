@@ -33,10 +33,12 @@ from flask.testing import FlaskClient, FlaskCliRunner
 from hypothesis import HealthCheck, settings
 from jinja2.bccache import Bucket, BytecodeCache
 from sqlalchemy import text
-from sqlmodel import Session, SQLModel
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, SQLModel, create_engine
 from werkzeug.routing.rules import Rule
 
-import tid.models  # noqa: F401  (every table)
+import tid.db
+import tid.models  # every table
 from tests.pg import ThrowawayPostgres, memory_folder, sweep_stale_servers
 from tests.redis_server import ThrowawayRedis
 from tests.smtp_support import smtp  # noqa: F401  (a real SMTP server on loopback, for every test)
@@ -141,6 +143,35 @@ def _cached_compile(self: Rule) -> None:
 
 
 Rule.compile = _cached_compile  # type: ignore[method-assign]
+
+
+# SQLAlchemy compiles each statement once per engine: its cache of compiled statements is
+# the engine's, keyed by the engine's dialect. The tests make an engine per test (a fresh
+# database each), so every test compiled every statement it ran again. Engines of one kind
+# (the same dialect class and the same options) share one dialect and one cache in a test
+# process, as every request of a served app shares its one engine's. Each engine keeps its
+# own pool, connections and connection events.
+_create_engine = create_engine
+_DIALECTS: dict[tuple[Any, ...], tuple[Any, Any]] = {}
+
+
+def _sharing_create_engine(url: Any, **kwargs: Any) -> Engine:
+    engine = _create_engine(url, **kwargs)
+    key = (type(engine.dialect), tuple(sorted((k, repr(v)) for k, v in kwargs.items())))
+    shared = _DIALECTS.get(key)
+    if shared is None or shared[0].server_version_info is None:
+        # the first engine of its kind, or the first whose dialect has met its server
+        # (read its version and settings on a first connection): this one's is shared next
+        _DIALECTS[key] = (engine.dialect, engine._compiled_cache)
+        return engine
+    dialect, cache = shared
+    engine.dialect = dialect
+    engine.pool._dialect = dialect
+    engine._compiled_cache = cache
+    return engine
+
+
+tid.db.create_engine = _sharing_create_engine  # type: ignore[attr-defined]
 
 
 class _SharedBytecode(BytecodeCache):
