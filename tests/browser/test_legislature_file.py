@@ -60,6 +60,7 @@ CRIM_WORDS = {
 def _said_in_words(page: Page, language: str) -> None:
     """The history (a petition's page) or the file (its documents) says the CRIM letter in
     ``language``'s words: no code (``certified_mail``, ``sent_on``), no "Municipio 3"."""
+    page.wait_for_load_state()  # after a click, the page whole (a state), not as far as parsed
     said = page.locator("main").inner_text()
     assert "certified_mail" not in said and "sent_on" not in said
     assert not re.search(r"Municipio \d", said), said
