@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.source_trees import syntax_tree
+
 PAGES = Path(__file__).resolve().parent / "web"
 # What a test calls to send requests at the same moment.
 RACING = {"at_once", "Barrier", "ThreadPoolExecutor"}
@@ -39,7 +41,7 @@ def _names(node: ast.AST) -> set[str]:
 def racing_tests_on_one_database() -> list[str]:
     found = []
     for path in sorted(PAGES.rglob("test_*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = syntax_tree(path)
         if _module_marked(tree):
             continue
         for node in tree.body:

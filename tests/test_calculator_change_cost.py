@@ -24,6 +24,7 @@ from click.testing import CliRunner
 from flask.testing import FlaskClient
 
 from tests.pdf_checks import pdf_text
+from tests.source_trees import parsed
 from tid.app_reader import reader
 from tid.cli.calc import calc_command
 from tid.documents import calc_reports
@@ -138,7 +139,7 @@ def _names_in(path: Path) -> set[str]:
     if path.suffix == ".py":
         return {
             node.value
-            for node in ast.walk(ast.parse(text))
+            for node in ast.walk(parsed(text))
             if isinstance(node, ast.Constant) and node.value in names
         }
     return {name for name in names if re.search(rf"""["']{re.escape(name)}["']""", text)}

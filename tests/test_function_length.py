@@ -8,6 +8,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tests.source_trees import parsed
+
 ROOT = Path(__file__).resolve().parent.parent / "tid"
 LIMIT = 80
 REASON = "# Long: "
@@ -18,7 +20,7 @@ def _long_functions() -> list[tuple[str, int, str, int, bool]]:
     found = []
     for path in sorted(ROOT.rglob("*.py")):
         lines = path.read_text(encoding="utf-8").splitlines()
-        for node in ast.walk(ast.parse("\n".join(lines))):
+        for node in ast.walk(parsed("\n".join(lines))):
             if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 continue
             length = (node.end_lineno or node.lineno) - node.lineno + 1

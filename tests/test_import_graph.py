@@ -29,6 +29,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tests.source_trees import syntax_tree
+
 ROOT = Path(__file__).resolve().parent.parent / "tid"
 
 # Cycles through imports inside functions that are kept, each with its reason.
@@ -102,7 +104,7 @@ def _imports(module: str, path: Path, *, type_checking: bool = False) -> Iterato
 @functools.cache
 def _parsed(path: Path) -> ast.Module:
     """A module's syntax tree, read once by every test of the process (nothing changes it)."""
-    return ast.parse(path.read_text(encoding="utf-8"))
+    return syntax_tree(path)
 
 
 @functools.cache
@@ -200,7 +202,7 @@ NOT_FOR_THE_CALCULATORS = ("flask", "flask_babel", "sqlalchemy", "sqlmodel", "we
 def _module_level_libraries(path: Path) -> set[str]:
     """The top-level names of the libraries a module imports when it is loaded."""
     found: set[str] = set()
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+    for node in syntax_tree(path).body:
         if isinstance(node, ast.Import):
             found.update(alias.name.split(".")[0] for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
@@ -240,7 +242,7 @@ def test_the_calculators_command_loads_no_app() -> None:
 def _libraries(path: Path) -> set[str]:
     """The top-level names of every library a module imports, anywhere in it."""
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(syntax_tree(path)):
         if isinstance(node, ast.Import):
             found.update(alias.name.split(".")[0] for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and not node.level and node.module:

@@ -14,6 +14,8 @@ import ast
 import re
 from pathlib import Path
 
+from tests.source_trees import syntax_tree
+
 ROOT = Path(__file__).resolve().parent.parent
 # The project's own programs and the interpreter: the virtual environment brings them.
 OWN = {"python", "python3", "tid"}
@@ -57,7 +59,7 @@ def _programs_called() -> dict[str, str]:
     where: dict[str, str] = {}
     for folder in ("tid", "tests"):
         for path in sorted((ROOT / folder).rglob("*.py")):
-            for program in _called(ast.parse(path.read_text(), str(path))):
+            for program in _called(syntax_tree(path)):
                 where.setdefault(program, str(path.relative_to(ROOT)))
     # The Makefile's own checks; a line that installs its package itself (the benchmarks'
     # wrk) needs no entry in the list.

@@ -13,6 +13,8 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
+from tests.source_trees import parsed
+
 ROOT = Path(__file__).resolve().parent.parent
 CALLS = {"InputError", "Finding", "PetitionError", "CapExceededError", "field_error"}
 
@@ -49,7 +51,7 @@ def _message_argument(call: ast.Call) -> ast.AST | None:
 
 
 def offenders(source: str, name: str) -> Iterator[str]:
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(parsed(source)):
         if isinstance(node, ast.Call) and _name(node) in CALLS:
             message = _message_argument(node)
             how = _built_on_the_spot(message) if message is not None else None

@@ -13,6 +13,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tests.source_trees import syntax_tree
+
 ROOT = Path(__file__).resolve().parent.parent
 LOGIC = 20
 
@@ -162,7 +164,7 @@ TESTED_THROUGH: dict[str, tuple[str, str]] = {
 
 def _statements_in_functions(path: Path) -> int:
     count = 0
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(syntax_tree(path)):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             body = node.body
             if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):

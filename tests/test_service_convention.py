@@ -8,6 +8,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tests.source_trees import syntax_tree
+
 SERVICES = Path(__file__).resolve().parent.parent / "tid" / "services"
 
 
@@ -15,7 +17,7 @@ def _positional_sessions() -> tuple[list[str], int]:
     """The functions that take ``session`` positionally, and how many take it at all."""
     wrong, seen = [], 0
     for path in sorted(SERVICES.rglob("*.py")):
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        for node in syntax_tree(path).body:
             if not isinstance(node, ast.FunctionDef) or node.name.startswith("_"):
                 continue
             args = node.args

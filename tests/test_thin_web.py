@@ -21,6 +21,8 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from tests.source_trees import parsed, syntax_tree
+
 WEB = Path(__file__).resolve().parent.parent / "tid" / "web"
 
 ALLOWED: dict[str, str] = {
@@ -38,7 +40,7 @@ def _offences(path: Path) -> list[str]:
 
 
 def _found(source: str) -> Iterator[str]:
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(parsed(source)):
         if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in QUERY_MODULES:
             names = ", ".join(alias.name for alias in node.names)
             yield f"line {node.lineno}: from {node.module} import {names}"
@@ -131,7 +133,7 @@ def _commits(source: str) -> int:
     """The calls of ``.commit()`` and ``.rollback()`` on anything."""
     return sum(
         1
-        for node in ast.walk(ast.parse(source))
+        for node in ast.walk(parsed(source))
         if isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
         and node.func.attr in ("commit", "rollback")
@@ -181,7 +183,7 @@ def _calls_in(function: ast.FunctionDef) -> set[str]:
 
 
 def test_the_sign_in_routes_call_one_service_that_decides() -> None:
-    tree = ast.parse((WEB / "auth.py").read_text(encoding="utf-8"))
+    tree = syntax_tree(WEB / "auth.py")
     functions = {
         node.name: node
         for node in tree.body

@@ -9,6 +9,7 @@ from pathlib import Path
 from flask.testing import FlaskClient
 
 from tests.conftest import People, login
+from tests.source_trees import syntax_tree
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -16,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 def test_no_module_defines_a_form_of_another_library() -> None:
     found = []
     for path in sorted((ROOT / "tid").rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(syntax_tree(path)):
             if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in (
                 "wtforms",
             ):
