@@ -80,6 +80,7 @@ def _at_both_widths(page: Page, checker: Checker, folder: Path, what: str, lang:
 def _summary_names_each_field(page: Page) -> list[str]:
     """Each line of the error summary that links to a field: it starts with the field's own
     label, as the reader sees it beside the field."""
+    page.wait_for_load_state()  # a page the form's answer loads, whole: its every line
     lines = page.locator(".error-summary a[href^='#f-']")
     expect(lines.first).to_be_visible()
     named = []
