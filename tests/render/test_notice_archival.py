@@ -311,3 +311,49 @@ def test_the_print_file_is_untagged_and_each_owners_notice_across_its_chunks_is_
         assert [e.alt for e in read if e.kind == "/Figure"] == [
             f"Código QR del portal del dueño: {content.portal_url}"
         ]
+
+
+def test_a_long_manifest_drawn_in_slices_reads_as_the_one_drawn_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A manifest past ``_SLICE_PAGES`` pages is drawn a slice at a time and joined: the
+    same document of record, page for page and element for element, as drawn whole."""
+    rows = [
+        manifest_render.ManifestRow(
+            f"94001000000000000{i:05d}", f"Dueño Núñez {i}", f"Calle {i}, Cataño PR", f"N{i}"
+        )
+        for i in range(1, 12)
+    ]
+
+    def manifest() -> bytes:
+        return manifest_render.render_manifest(
+            rows,
+            sender_name="Asociación Peñuelas",
+            sender_lines=("PO Box 1", "Cataño PR 00962"),
+            mailed_on=date(2026, 1, 22),
+            postage=Decimal("0.73"),
+            fee=Decimal("4.85"),
+            batch_label="7",
+            rows_per_page=2,
+        )
+
+    whole = manifest()  # 6 pages, one drawing
+    monkeypatch.setattr(manifest_render, "_SLICE_PAGES", 4)
+    sliced = manifest()  # slices of 4 and 2 pages, joined
+    reader = assert_archival(sliced, lang="en", author="Asociación Peñuelas")
+    drawn_whole = PdfReader(io.BytesIO(whole))
+    assert len(reader.pages) == len(drawn_whole.pages) == 6
+    assert [p.extract_text() for p in reader.pages] == [
+        p.extract_text() for p in drawn_whole.pages
+    ]
+    assert "Dueño Núñez 11" in reader.pages[5].extract_text()
+    assert structure_problems(sliced) == []
+    # each slice's pages under its own document element (the tree's roots, a slice each),
+    # and under them the same elements in the same order, each reading the same words
+    read_sliced, read_whole = structure(sliced, text=True), structure(whole, text=True)
+    roots = [e for e in read_sliced if e.kind == "/Document"]
+    assert len(roots) == 2 and all(e.depth == 0 for e in roots)
+    assert [e for e in read_sliced if e.kind != "/Document"] == [
+        e for e in read_whole if e.kind != "/Document"
+    ]
+    assert [e.kind for e in read_sliced].count("/Table") == 6
