@@ -343,9 +343,7 @@ def test_a_long_manifest_drawn_in_slices_reads_as_the_one_drawn_whole(
     reader = assert_archival(sliced, lang="en", author="Asociación Peñuelas")
     drawn_whole = PdfReader(io.BytesIO(whole))
     assert len(reader.pages) == len(drawn_whole.pages) == 6
-    assert [p.extract_text() for p in reader.pages] == [
-        p.extract_text() for p in drawn_whole.pages
-    ]
+    assert [p.extract_text() for p in reader.pages] == [p.extract_text() for p in drawn_whole.pages]
     assert "Dueño Núñez 11" in reader.pages[5].extract_text()
     assert structure_problems(sliced) == []
     # each slice's pages under its own document element (the tree's roots, a slice each),
