@@ -56,8 +56,6 @@ import io
 import os
 import re
 import textwrap
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -727,7 +725,7 @@ def _form_pieces(
     from pypdf import PdfReader
     from pypdf.generic import DictionaryObject, NameObject
 
-    names, form_pdf = _form_layout(form_key(content), content)
+    names, form_pdf = _form_layout(_Form(form_key(content), content))
     refs = form_xobjects(writer, form_pdf)
     box = PdfReader(io.BytesIO(form_pdf)).pages[0].mediabox
     xobjects = DictionaryObject()
@@ -742,29 +740,26 @@ def _form_pieces(
 
 
 _FORMS_KEPT = 4  # form layers a process keeps laid out (a run has one or a few)
-# Each form layer laid out, by its form key, most recently used last: the key is all the
-# layer shows (``form_key``), so notices of one form share it whoever their owners are.
-_LAID_OUT_FORMS: OrderedDict[tuple[Any, ...], tuple[tuple[str, ...], bytes]] = OrderedDict()
-_FORMS_LOCK = threading.Lock()
 
 
-def _form_layout(key: tuple[Any, ...], content: NoticeContent) -> tuple[tuple[str, ...], bytes]:
-    """The form layer of the notices whose form is ``key`` (``content``, one of them), a
-    block a page: each page's name and the PDF. Laid out once per process for each form, not
-    per chunk: a renderer process keeps the last few forms it laid out."""
-    with _FORMS_LOCK:
-        kept = _LAID_OUT_FORMS.get(key)
-        if kept is not None:
-            _LAID_OUT_FORMS.move_to_end(key)
-            return kept
-    doc = layout(notices_html([content], mode="form"))
+@dataclass(frozen=True)
+class _Form:
+    """A form layer to lay out, known by its key (``form_key``: all the layer shows) alone,
+    so that notices of one form share it whoever their owners are; ``content``, one of them,
+    is what it is laid out from."""
+
+    key: tuple[Any, ...]
+    content: NoticeContent = field(compare=False)
+
+
+@functools.lru_cache(maxsize=_FORMS_KEPT)
+def _form_layout(form: _Form) -> tuple[tuple[str, ...], bytes]:
+    """The form layer of the notices of ``form``, a block a page: each page's name and the
+    PDF. Laid out once per process for each form, not per chunk: a renderer process keeps
+    the last few forms it laid out."""
+    doc = layout(notices_html([form.content], mode="form"))
     names = tuple(next(iter(page.anchors)).removeprefix("f-") for page in doc.pages)
-    kept = (names, doc.write_pdf())
-    with _FORMS_LOCK:
-        _LAID_OUT_FORMS[key] = kept
-        while len(_LAID_OUT_FORMS) > _FORMS_KEPT:
-            _LAID_OUT_FORMS.popitem(last=False)
-    return kept
+    return names, doc.write_pdf()
 
 
 def _fill_parts(operators: bytes) -> tuple[bytes, dict[str, bytes]]:

@@ -5,7 +5,6 @@ that flow onto more pages and keep every fact.
 from __future__ import annotations
 
 import hashlib
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -110,7 +109,7 @@ def test_a_process_lays_out_a_form_layer_once_for_every_owner_of_its_form(
         return real_html(contents, **kwargs)
 
     monkeypatch.setattr(notice_pdf, "notices_html", counted)
-    monkeypatch.setattr(notice_pdf, "_LAID_OUT_FORMS", OrderedDict())
+    notice_pdf._form_layout.cache_clear()
 
     def chunk(district: str, owners: range) -> list[str]:
         contents = [
@@ -132,4 +131,5 @@ def test_a_process_lays_out_a_form_layer_once_for_every_owner_of_its_form(
     for k in range(notice_pdf._FORMS_KEPT):
         chunk(f"Distrito {k}", range(6, 7))
     chunk("Distrito", range(7, 8))  # pushed out by the four after it: laid out again
-    assert laid_out.count("Distrito") == 2 and len(notice_pdf._LAID_OUT_FORMS) == 4
+    assert laid_out.count("Distrito") == 2 and notice_pdf._form_layout.cache_info().currsize == 4
+    notice_pdf._form_layout.cache_clear()  # laid out with the counting HTML: none kept after
