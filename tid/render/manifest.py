@@ -174,6 +174,8 @@ def _render_manifest_drawn(
     a row of the table each). A long manifest is drawn ``_SLICE_PAGES`` pages at a time, each
     slice kept in a file, and the slices joined a slice at a time (:mod:`tid.render.concat`):
     its memory is that of one slice, whatever the number of pieces mailed."""
+    from pypdf import PdfReader
+
     from tid.render.concat import concatenate
 
     form = layout(
@@ -186,9 +188,11 @@ def _render_manifest_drawn(
             purpose=render(MANIFEST_PURPOSE),
         )
     )
+    form_pdf = form.write_pdf()
     sheet = _Sheet(
         names=[next(iter(page.anchors)).removeprefix("f-") for page in form.pages],
-        pdf=form.write_pdf(),
+        pdf=form_pdf,
+        box=PdfReader(io.BytesIO(form_pdf)).pages[0].mediabox,
         words=current_language(),  # of our words on the form (its captions are English)
         title=manifest_title(sender_name),
         author=sender_name,
@@ -226,6 +230,7 @@ class _Sheet:
 
     names: list[str]
     pdf: bytes
+    box: Any  # its pages' size (a pypdf rectangle)
     words: str
     title: str
     author: str
@@ -243,7 +248,7 @@ def _drawn_pages(
 
     from tid.render import pdfa, tagging
 
-    box = PdfReader(io.BytesIO(sheet.pdf)).pages[0].mediabox
+    box = sheet.box
     height = float(box.height)
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, (float(box.width), height))
