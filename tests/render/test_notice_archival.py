@@ -105,14 +105,9 @@ def test_the_naive_baseline_is_pdfa_as_well() -> None:
     assert content.owner_name in page_text(reader)
 
 
-@pytest.mark.parametrize("fast", [True, False])
-def test_the_manifest_is_pdfa_in_english(fast: bool) -> None:
-    name = "Şahin Nguyễn 王" if fast else " ".join(["Ñandú Güemes"] * 30)
-    rows = [
-        manifest_render.ManifestRow("9400100000000000000017", name, "Calle Luna 1, Cataño", "N1"),
-        manifest_render.ManifestRow("9400100000000000000024", "José Peña", "Calle Sol 2", "N2"),
-    ]
-    data = manifest_render.render_manifest(
+def _manifest(rows: list[manifest_render.ManifestRow], **layout: Any) -> bytes:
+    """The manifest of ``rows`` mailed by the Peñuelas association on 2026-01-22."""
+    return manifest_render.render_manifest(
         rows,
         sender_name="Asociación Peñuelas",
         sender_lines=("PO Box 1", "Cataño PR 00962"),
@@ -120,7 +115,18 @@ def test_the_manifest_is_pdfa_in_english(fast: bool) -> None:
         postage=Decimal("0.73"),
         fee=Decimal("4.85"),
         batch_label="7",
+        **layout,
     )
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_the_manifest_is_pdfa_in_english(fast: bool) -> None:
+    name = "Şahin Nguyễn 王" if fast else " ".join(["Ñandú Güemes"] * 30)
+    rows = [
+        manifest_render.ManifestRow("9400100000000000000017", name, "Calle Luna 1, Cataño", "N1"),
+        manifest_render.ManifestRow("9400100000000000000024", "José Peña", "Calle Sol 2", "N2"),
+    ]
+    data = _manifest(rows)
     reader = assert_archival(data, lang="en", author="Asociación Peñuelas")
     text = page_text(reader)
     assert "José Peña" in text and "$11.16" in text
@@ -325,21 +331,9 @@ def test_a_long_manifest_drawn_in_slices_reads_as_the_one_drawn_whole(
         for i in range(1, 12)
     ]
 
-    def manifest() -> bytes:
-        return manifest_render.render_manifest(
-            rows,
-            sender_name="Asociación Peñuelas",
-            sender_lines=("PO Box 1", "Cataño PR 00962"),
-            mailed_on=date(2026, 1, 22),
-            postage=Decimal("0.73"),
-            fee=Decimal("4.85"),
-            batch_label="7",
-            rows_per_page=2,
-        )
-
-    whole = manifest()  # 6 pages, one drawing
+    whole = _manifest(rows, rows_per_page=2)  # 6 pages, one drawing
     monkeypatch.setattr(manifest_render, "_SLICE_PAGES", 4)
-    sliced = manifest()  # slices of 4 and 2 pages, joined
+    sliced = _manifest(rows, rows_per_page=2)  # slices of 4 and 2 pages, joined
     reader = assert_archival(sliced, lang="en", author="Asociación Peñuelas")
     drawn_whole = PdfReader(io.BytesIO(whole))
     assert len(reader.pages) == len(drawn_whole.pages) == 6
